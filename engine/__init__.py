@@ -1,0 +1,16 @@
+"""Tabletop: tabletop games described as data and run by one interpreter.
+
+    from engine import load_game
+    game = load_game("caty-mini")
+    state = game.new_game(players=2, seed=7)
+    state.apply(state.legal_actions()[0])
+"""
+from .errors import (BudgetExceeded, Diagnostic, IllegalAction, LoadError, RulesError, RuntimeRuleError, StateError,
+                     TabletopError)
+from .gamedef import GameDef, load_game, validate_paths
+from .state import State
+
+__all__ = [
+    "load_game", "validate_paths", "GameDef", "State", "Diagnostic", "TabletopError", "RulesError", "LoadError",
+    "IllegalAction", "StateError", "RuntimeRuleError", "BudgetExceeded",
+]

@@ -1,0 +1,262 @@
+"""The ``tabletop`` command: validate, play, simulate, cards.
+
+Exit codes: 0 success, 1 problems (bad rules, rule errors, illegal input that
+ended a run), 2 usage errors.  Bad input never prints a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import IllegalAction, RulesError, TabletopError
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tabletop", description="Tabletop games described as data.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="check rule and board files")
+    v.add_argument("paths", nargs="+", metavar="PATH")
+    v.add_argument("--json", action="store_true", help="print diagnostics as JSON")
+
+    def game_args(q):
+        q.add_argument("game", metavar="GAME", help="a game name (e.g. caty-mini) or a path to its game.yaml")
+        q.add_argument("--variant", metavar="V", help="a variant name or file")
+
+    pl = sub.add_parser("play", help="play in the terminal, hot-seat and/or against bots")
+    game_args(pl)
+    pl.add_argument("--players", type=int, default=2, metavar="N")
+    pl.add_argument("--seed", type=int, default=0, metavar="S")
+    pl.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND",
+                    help="a bot for a seat, e.g. 1=random; all=random for every seat")
+    pl.add_argument("--quiet", action="store_true", help="bots only: print just the result")
+
+    si = sub.add_parser("simulate", help="many games between bots, with summary figures")
+    game_args(si)
+    si.add_argument("--players", type=int, required=True, metavar="N")
+    si.add_argument("--games", type=int, required=True, metavar="K")
+    si.add_argument("--seed", type=int, default=0, metavar="S")
+    si.add_argument("--bots", default="random", metavar="KIND", help="bot kind for every seat, or KIND,KIND,…")
+    si.add_argument("--limit", type=int, default=None, metavar="D", help="decisions before a game is cut off")
+    si.add_argument("--json", action="store_true", help="print one JSON object")
+
+    ca = sub.add_parser("cards", help="list the components with their texts and effects")
+    game_args(ca)
+    ca.add_argument("--json", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command is None:
+        _parser().print_help()
+        return EXIT_USAGE
+    try:
+        return {"validate": _validate, "play": _play, "simulate": _simulate, "cards": _cards}[args.command](args)
+    except RulesError as exc:
+        for d in exc.diagnostics:
+            print(d.format(), file=sys.stderr)
+        return EXIT_PROBLEMS
+    except TabletopError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return EXIT_PROBLEMS
+
+
+# ---------------------------------------------------------------- validate
+def _validate(args) -> int:
+    from .gamedef import validate_paths
+    missing = [p for p in args.paths if not Path(p).exists()]
+    for p in missing:
+        print(f"{p}:1:1: E101 file not found", file=sys.stderr)
+    diagnostics = validate_paths([p for p in args.paths if Path(p).exists()])
+    if args.json:
+        print(json.dumps([d.to_json() for d in diagnostics], indent=2))
+    else:
+        for d in diagnostics:
+            print(d.format())
+        errors = sum(d.is_error for d in diagnostics) + len(missing)
+        warnings = len(diagnostics) - sum(d.is_error for d in diagnostics)
+        if errors or warnings:
+            print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+        else:
+            print("no problems found")
+    return EXIT_PROBLEMS if missing or any(d.is_error for d in diagnostics) else EXIT_OK
+
+
+# -------------------------------------------------------------------- play
+def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
+    from .agents import AGENTS
+    bots: dict[int, str] = {}
+    for spec in specs:
+        seat, sep, kind = spec.partition("=")
+        if not sep or kind not in AGENTS:
+            raise SystemExit(_usage(f"--bot expects SEAT=KIND with KIND one of {', '.join(AGENTS)}, got {spec!r}"))
+        if seat == "all":
+            bots.update({s: kind for s in range(players)})
+        elif seat.isdigit() and int(seat) < players:
+            bots[int(seat)] = kind
+        else:
+            raise SystemExit(_usage(f"--bot seat must be 0…{players - 1} or 'all', got {seat!r}"))
+    return bots
+
+
+def _usage(message: str) -> int:
+    print(f"tabletop: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _read_choice(actions: list[str], prompt: str) -> str | None:
+    """Ask until the answer names a legal action (by number, id or unique prefix)."""
+    while True:
+        try:
+            answer = input(prompt).strip()
+        except EOFError:
+            return None
+        if answer in ("q", "quit"):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(actions):
+            return actions[int(answer) - 1]
+        if answer in actions:
+            return answer
+        matches = [a for a in actions if a.startswith(answer)] if answer else []
+        if len(matches) == 1:
+            return matches[0]
+        print(f"{answer!r} is not a legal action; type a number 1–{len(actions)} or one of: {', '.join(actions)}")
+
+
+def _play(args) -> int:
+    from rich.console import Console
+
+    from .agents import make_agent
+    from .gamedef import load_game
+    from .render import render_view
+    game = load_game(args.game, args.variant)
+    bots = _parse_bots(args.bot, args.players)
+    state = game.new_game(players=args.players, seed=args.seed)
+    agents = {seat: make_agent(kind, seed=args.seed * 131 + seat) for seat, kind in bots.items()}
+    console = Console()
+    shown = 0
+    while not state.is_terminal:
+        if not args.quiet:
+            for line in state.log[shown:]:
+                console.print(line, highlight=False)
+        shown = len(state.log)
+        seat = state.current_player
+        if seat in agents:
+            bot = agents[seat]
+            view = state.view(seat) if bot.needs_view else {"decision": {"actions": state.legal_actions()}}
+            state.apply(bot.act(view))
+            continue
+        render_view(game, state.view(seat), console)
+        actions = state.legal_actions()
+        for i, a in enumerate(actions, 1):
+            console.print(f"  [bold]{i}[/]. {a}", highlight=False)
+        choice = _read_choice(actions, f"seat {seat}> ")
+        if choice is None:
+            console.print("game stopped before the end")
+            return EXIT_PROBLEMS
+        try:
+            state.apply(choice, seat=seat)
+        except IllegalAction as exc:  # pragma: no cover - _read_choice only returns legal ids
+            console.print(f"[red]{exc}[/]")
+    if not args.quiet:
+        for line in state.log[shown:]:
+            console.print(line, highlight=False)
+    scores = state.scores
+    console.rule("game over")
+    for p, s in enumerate(scores):
+        console.print(f"seat {p}: {s} points" + ("  [bold green]wins[/]" if p in state.winners else ""))
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- simulate
+def _simulate(args) -> int:
+    from .agents import AGENTS
+    from .gamedef import load_game
+    from .simulate import DEFAULT_DECISION_LIMIT, simulate
+    if args.games < 1 or args.players < 1:
+        return _usage("--games and --players must be at least 1")
+    kinds = args.bots.split(",")
+    if len(kinds) not in (1, args.players) or any(k not in AGENTS for k in kinds):
+        return _usage(f"--bots expects one kind or one per seat, from: {', '.join(AGENTS)}")
+    game = load_game(args.game, args.variant)
+    bots = kinds[0] if len(kinds) == 1 else kinds
+    limit = args.limit or DEFAULT_DECISION_LIMIT
+    if args.json or args.games < 50 or not sys.stderr.isatty():
+        summary = simulate(game, args.players, args.games, args.seed, bots, limit)
+    else:
+        from rich.progress import Progress
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"{game.id}: {args.games} games", total=args.games)
+            summary = simulate(game, args.players, args.games, args.seed, bots, limit,
+                               progress=lambda done: bar.update(task, completed=done))
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print_summary(summary)
+    return EXIT_PROBLEMS if summary["errors"] else EXIT_OK
+
+
+def _print_summary(s: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    console = Console()
+    title = f"{s['game']}{' / ' + s['variant'] if s['variant'] else ''}: {s['games']} games, " \
+            f"{s['players']} players, seed {s['seed']}"
+    table = Table(title=title)
+    for col in ("seat", "bot", "wins", "mean score", "min", "max"):
+        table.add_column(col, justify="right")
+    for p in range(s["players"]):
+        table.add_row(str(p), s["bots"][p], str(s["wins"][p]), f"{s['scores']['mean'][p]:.2f}",
+                      str(s["scores"]["min"][p]), str(s["scores"]["max"][p]))
+    console.print(table)
+    console.print(f"ties (shared wins): {s['ties']}   decisions per game: {s['decisions_per_game']}   "
+                  f"cut off: {s['cut_off']}   errors: {s['errors']}   games/second: {s['games_per_second']}")
+    for sample in s["error_samples"]:
+        console.print(f"[red]{sample}[/]", highlight=False)
+
+
+# ------------------------------------------------------------------- cards
+def card_list(game) -> list[dict]:
+    """One object per component kind entry: id, name, kind, copies, attributes, text, effect."""
+    from .dsl.ast import format_block
+    out = []
+    for cid, decl in game.card_texts.items():
+        attrs = {k: v for k, v in decl.items()
+                 if k not in ("id", "name", "kind", "copies", "text", "effect", "source")}
+        program = game.programs.get(f"effect:{cid}")
+        out.append({"id": cid, "name": decl.get("name", cid), "kind": decl["kind"], "copies": decl.get("copies", 1),
+                    "attributes": attrs, "text": decl.get("text"),
+                    "effect": format_block(program) if program is not None else None})
+    return out
+
+
+def _cards(args) -> int:
+    from .gamedef import load_game
+    game = load_game(args.game, args.variant)
+    cards = card_list(game)
+    if args.json:
+        print(json.dumps(cards, indent=2))
+        return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title=f"{game.name}: {sum(c['copies'] for c in cards)} components", show_lines=True)
+    for col in ("id", "kind", "×", "attributes", "text / effect"):
+        table.add_column(col)
+    for c in cards:
+        attrs = ", ".join(f"{k}={v}" for k, v in c["attributes"].items())
+        body = "\n".join(x for x in (c["text"], c["effect"]) if x)
+        table.add_row(c["id"], c["kind"], str(c["copies"]), attrs, body)
+    Console().print(table)
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

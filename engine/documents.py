@@ -1,0 +1,293 @@
+"""Finding rule files, reading them, and overlaying variants on their base.
+
+The result is a ``RuleSet``: one merged document plus, for every part of it,
+the file and place it came from, so that a problem in a variant's card is
+reported in the variant file and a problem in an inherited card in the base.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import Diagnostic, LoadError, did_you_mean
+from .yaml_source import Document, read_yaml
+
+VARIANT_META = {"extends", "id", "name", "description", "remove"}
+IDENTITY_KEYS = ("id", "kind")  # list items merge by these
+
+
+def data_root() -> Path:
+    """Folder holding rules/, boards/ and schemas/ (the checkout, or the installed copy)."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "_data"
+    return packaged if (packaged / "rules").is_dir() else here.parent
+
+
+def display_path(path: Path) -> str:
+    """A short path for messages: relative to the working folder or the data root."""
+    path = Path(path).resolve()
+    for base in (Path.cwd().resolve(), data_root().resolve()):
+        if path.is_relative_to(base):
+            return str(path.relative_to(base))
+    return str(path)
+
+
+@dataclass
+class RuleSet:
+    """Merged rules of a game (and variant), with the origin of each part."""
+
+    data: dict
+    folder: Path
+    documents: list[Document] = field(default_factory=list)
+    origins: dict[tuple, tuple[Document, tuple]] = field(default_factory=dict)
+    variant: str | None = None
+    variant_name: str | None = None
+    variant_document: Document | None = None
+
+    def origin(self, path: tuple) -> tuple[Document, tuple]:
+        path = tuple(path)
+        for cut in range(len(path), -1, -1):
+            found = self.origins.get(path[:cut])
+            if found is not None:
+                doc, doc_path = found
+                return doc, doc_path + path[cut:]
+        return self.documents[0], path
+
+    def diag(self, path: tuple, code: str, message: str, *, key: bool = False, hint: str | None = None,
+             severity: str = "error") -> Diagnostic:
+        doc, doc_path = self.origin(path)
+        return doc.diag(doc_path, code, message, key=key, hint=hint, severity=severity)
+
+    def locate_text(self, path: tuple, line: int, col: int) -> tuple[str, int, int]:
+        """File, line and column of a position inside the DSL text at ``path``."""
+        doc, doc_path = self.origin(path)
+        file_line, file_col = doc.text_position(doc_path, line, col)
+        return doc.path, file_line, file_col
+
+
+def known_games() -> list[str]:
+    rules = data_root() / "rules"
+    return sorted(p.name for p in rules.iterdir() if (p / "game.yaml").is_file()) if rules.is_dir() else []
+
+
+def known_variants(game_folder: Path) -> list[str]:
+    folder = game_folder / "variants"
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def resolve(game: str | os.PathLike, variant: str | None = None) -> tuple[Path, Path | None]:
+    """(game.yaml path, variant path or None) for a game name or file path."""
+    candidate = Path(game)
+    if candidate.suffix in (".yaml", ".yml") or candidate.is_dir() or candidate.exists():
+        if candidate.is_dir():
+            candidate = candidate / "game.yaml"
+        if not candidate.exists():
+            raise LoadError([Diagnostic(str(game), 1, 1, "E101", "file not found")])
+        try:
+            head = read_yaml(candidate, display_path(candidate)).data
+        except LoadError:
+            head = None
+        if isinstance(head, dict) and "extends" in head and variant is None:
+            base = candidate.parent.parent / "game.yaml"
+            if not base.exists():
+                base = data_root() / "rules" / str(head["extends"]) / "game.yaml"
+            return base, candidate
+        game_file = candidate
+    else:
+        game_file = data_root() / "rules" / str(game) / "game.yaml"
+        if not game_file.exists():
+            raise LoadError([Diagnostic(str(game), 1, 1, "E101", f"no game named '{game}'",
+                                        "error", did_you_mean(str(game), known_games()) or
+                                        f"known games: {', '.join(known_games())}")])
+    if variant is None:
+        return game_file, None
+    vpath = Path(variant)
+    if vpath.suffix in (".yaml", ".yml"):
+        if not vpath.exists():
+            raise LoadError([Diagnostic(str(variant), 1, 1, "E101", "file not found")])
+        return game_file, vpath
+    vpath = game_file.parent / "variants" / f"{variant}.yaml"
+    if not vpath.exists():
+        names = known_variants(game_file.parent)
+        raise LoadError([Diagnostic(display_path(game_file), 1, 1, "E101", f"no variant named '{variant}'",
+                                    "error", did_you_mean(variant, names) or
+                                    (f"known variants: {', '.join(names)}" if names else "this game has none"))])
+    return game_file, vpath
+
+
+def load_documents(game_file: Path, variant_file: Path | None,
+                   validate_shape=None) -> RuleSet:
+    """Read the game file, its includes and the variant; merge them.
+
+    ``validate_shape(doc, kind)`` returns schema diagnostics for one file; files
+    are checked one by one so that every message names its own file.
+    """
+    problems: list[Diagnostic] = []
+    docs: list[Document] = []
+
+    def read(path: Path, kind: str) -> Document | None:
+        try:
+            doc = read_yaml(path, display_path(path))
+        except LoadError as exc:
+            problems.extend(exc.diagnostics)
+            return None
+        docs.append(doc)
+        if validate_shape is not None:
+            problems.extend(validate_shape(doc, kind))
+        return doc
+
+    game_doc = read(game_file, "game")
+    if game_doc is None or not isinstance(game_doc.data, dict):
+        if game_doc is not None and not problems:
+            problems.append(game_doc.diag((), "E201", "a game file must be a mapping of sections"))
+        raise LoadError(problems)
+    rules = RuleSet(dict(game_doc.data), game_file.parent, docs)
+    rules.origins[()] = (game_doc, ())
+    for key, value in game_doc.data.items():
+        rules.origins[(key,)] = (game_doc, (key,))
+        if isinstance(value, list):
+            for i in range(len(value)):
+                rules.origins[(key, i)] = (game_doc, (key, i))
+
+    for name in game_doc.data.get("include", []) or []:
+        if not isinstance(name, str):
+            continue
+        inc = read(game_file.parent / name, "components")
+        if inc is None or not isinstance(inc.data, dict):
+            continue
+        comps = rules.data.setdefault("components", [])
+        if not isinstance(comps, list):
+            continue
+        rules.data["components"] = comps = list(comps)
+        for j, comp in enumerate(inc.data.get("components", []) or []):
+            rules.origins[("components", len(comps))] = (inc, ("components", j))
+            comps.append(comp)
+
+    if variant_file is not None:
+        vdoc = read(variant_file, "variant")
+        if vdoc is not None and isinstance(vdoc.data, dict):
+            _overlay(rules, vdoc, problems)
+    if any(p.is_error for p in problems):
+        raise LoadError(problems)
+    return rules
+
+
+def _identity(item: Any) -> str | None:
+    if isinstance(item, dict):
+        for key in IDENTITY_KEYS:
+            if isinstance(item.get(key), str):
+                return item[key]
+    return None
+
+
+def _overlay(rules: RuleSet, vdoc: Document, problems: list[Diagnostic]) -> None:
+    """Apply a variant: lists of identified items merge by id, others replace."""
+    data = vdoc.data
+    base_id = rules.data.get("id")
+    if data.get("extends") != base_id:
+        problems.append(vdoc.diag(("extends",), "E301", f"variant extends '{data.get('extends')}' but its base is "
+                                                         f"'{base_id}'"))
+        return
+    rules.variant = data.get("id")
+    rules.variant_document = vdoc
+    for section, ids in (data.get("remove") or {}).items():
+        _remove(rules, vdoc, section, ids or [], problems)
+    for key, value in data.items():
+        if key in VARIANT_META:
+            continue
+        base = rules.data.get(key)
+        if isinstance(value, list) and isinstance(base, list):
+            _merge_list(rules, vdoc, (key,), base, (key,), value)
+        elif isinstance(value, dict) and isinstance(base, dict):
+            merged = dict(base)
+            for k, v in value.items():
+                merged[k] = v
+                rules.origins[(key, k)] = (vdoc, (key, k))
+            rules.data[key] = merged
+        else:
+            rules.data[key] = value
+            _forget(rules, (key,))
+            rules.origins[(key,)] = (vdoc, (key,))
+    rules.variant_name = data.get("name")
+
+
+def _forget(rules: RuleSet, prefix: tuple) -> None:
+    for path in [p for p in rules.origins if p[:len(prefix)] == prefix and len(p) > len(prefix)]:
+        del rules.origins[path]
+
+
+def _merge_list(rules: RuleSet, vdoc: Document, merged_path: tuple, base: list, vpath: tuple,
+                additions: list) -> None:
+    """Merge ``additions`` into the list at ``merged_path`` by identity, keeping origins."""
+    entries = [(item, rules.origin(merged_path + (i,))) for i, item in enumerate(base)]
+    index = {_identity(item): i for i, (item, _) in enumerate(entries) if _identity(item) is not None}
+    for j, item in enumerate(additions):
+        ident = _identity(item)
+        here = (vdoc, vpath + (j,))
+        if ident is not None and ident in index:
+            i = index[ident]
+            old = entries[i][0]
+            if merged_path == ("components",) and isinstance(old, dict) and isinstance(item, dict):
+                entries[i] = _merge_component(rules, old, entries[i][1], item, here)
+            else:
+                entries[i] = (item, here)
+        else:
+            index[ident] = len(entries)
+            entries.append((item, here))
+    _store_list(rules, merged_path, entries)
+
+
+def _merge_component(rules, old: dict, old_origin, new: dict, new_origin):
+    """A variant's component kind adds or replaces items of the base kind by id."""
+    merged = dict(old)
+    merged.update({k: v for k, v in new.items() if k != "items"})
+    items = [(it, (old_origin[0], old_origin[1] + ("items", i))) for i, it in enumerate(old.get("items", []))]
+    index = {_identity(it): i for i, (it, _) in enumerate(items)}
+    for j, it in enumerate(new.get("items", []) or []):
+        here = (new_origin[0], new_origin[1] + ("items", j))
+        if _identity(it) in index:
+            items[index[_identity(it)]] = (it, here)
+        else:
+            items.append((it, here))
+    merged["items"] = [it for it, _ in items]
+    merged["$item_origins"] = [o for _, o in items]
+    return merged, old_origin
+
+
+def _store_list(rules: RuleSet, merged_path: tuple, entries: list) -> None:
+    _forget(rules, merged_path)
+    rules.data[merged_path[0]] = [item for item, _ in entries]
+    for i, (item, origin) in enumerate(entries):
+        rules.origins[merged_path + (i,)] = origin
+        if isinstance(item, dict) and "$item_origins" in item:
+            for j, o in enumerate(item.pop("$item_origins")):
+                rules.origins[merged_path + (i, "items", j)] = o
+
+
+def _remove(rules: RuleSet, vdoc: Document, section: str, ids: list, problems: list[Diagnostic]) -> None:
+    if section == "items":
+        found = set()
+        comps = rules.data.get("components", [])
+        for i, comp in enumerate(comps):
+            items = [(it, rules.origin(("components", i, "items", j))) for j, it in enumerate(comp.get("items", []))]
+            kept = [(it, o) for it, o in items if _identity(it) not in ids]
+            found |= {_identity(it) for it, _ in items} & set(ids)
+            if len(kept) != len(items):
+                comp = dict(comp)
+                comp["items"] = [it for it, _ in kept]
+                comps[i] = comp
+                _forget(rules, ("components", i, "items"))
+                for j, (_, o) in enumerate(kept):
+                    rules.origins[("components", i, "items", j)] = o
+        missing = [x for x in ids if x not in found]
+    else:
+        base = rules.data.get(section) or []
+        entries = [(item, rules.origin((section, i))) for i, item in enumerate(base)]
+        kept = [(item, o) for item, o in entries if _identity(item) not in ids]
+        missing = [x for x in ids if x not in {_identity(i) for i, _ in entries}]
+        _store_list(rules, (section,), kept)
+    for x in missing:
+        problems.append(vdoc.diag(("remove", section), "E301", f"cannot remove '{x}': the base has no such "
+                                                               f"{section[:-1] if section.endswith('s') else section}"))

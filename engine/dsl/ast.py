@@ -1,0 +1,285 @@
+"""Typed AST of the effect language, with positions, and its canonical printer.
+
+Every node knows the (line, col) of its text inside the DSL source; the
+checker fills ``type`` on expressions.  ``format_block`` prints any program
+back as canonical DSL text (for ``explain``, ``cards`` and diffs).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    line: int
+    col: int
+
+
+# ----------------------------------------------------------------- expressions
+@dataclass(slots=True, eq=False)
+class Expr(Node):
+    type: str | None = field(default=None, init=False, repr=False)
+
+
+@dataclass(slots=True, eq=False)
+class Name(Expr):
+    name: str
+
+
+@dataclass(slots=True, eq=False)
+class Literal(Expr):
+    value: object  # int, str, bool or None
+
+
+@dataclass(slots=True, eq=False)
+class ListExpr(Expr):
+    items: list[Expr]
+
+
+@dataclass(slots=True, eq=False)
+class Comprehension(Expr):
+    element: Expr
+    var: str
+    source: Expr
+    condition: Expr | None
+
+
+@dataclass(slots=True, eq=False)
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(slots=True, eq=False)
+class Call(Expr):
+    func: str
+    args: list[Expr]
+
+
+@dataclass(slots=True, eq=False)
+class Unary(Expr):
+    op: str  # "-" | "not"
+    operand: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Binary(Expr):
+    op: str  # + - * // % and or == != < <= > >= in "not in"
+    left: Expr
+    right: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Conditional(Expr):
+    then: Expr
+    condition: Expr
+    otherwise: Expr
+
+
+# ------------------------------------------------------------------ statements
+@dataclass(slots=True, eq=False)
+class Stmt(Node):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class Assign(Stmt):
+    target: Expr  # Name or Attr
+    value: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Choose(Stmt):
+    target: Expr
+    verb: str
+    source: Expr
+    where: Expr | None
+    by: Expr | None
+    optional: bool
+    secret: bool
+
+
+@dataclass(slots=True, eq=False)
+class ExprStmt(Stmt):
+    expr: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Log(Stmt):
+    parts: list[Union[str, Expr]]
+    to: Expr | None
+
+
+@dataclass(slots=True, eq=False)
+class EndGame(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class Pass(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class Return(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class If(Stmt):
+    branches: list[tuple[Expr, list[Stmt]]]
+    otherwise: list[Stmt] | None
+
+
+@dataclass(slots=True, eq=False)
+class For(Stmt):
+    var: str
+    source: Expr
+    body: list[Stmt]
+
+
+@dataclass(slots=True, eq=False)
+class While(Stmt):
+    condition: Expr
+    body: list[Stmt]
+
+
+@dataclass(slots=True, eq=False)
+class Repeat(Stmt):
+    count: Expr
+    body: list[Stmt]
+
+
+# --------------------------------------------------------------------- printer
+_PRECEDENCE = {
+    "if": 1, "or": 2, "and": 3, "not": 4,
+    "==": 5, "!=": 5, "<": 5, "<=": 5, ">": 5, ">=": 5, "in": 5, "not in": 5,
+    "+": 6, "-": 6, "*": 7, "//": 7, "%": 7, "neg": 8,
+}
+_ATOM = 9
+
+
+def _prec(e: Expr) -> int:
+    if isinstance(e, Binary):
+        return _PRECEDENCE[e.op]
+    if isinstance(e, Unary):
+        return _PRECEDENCE["not" if e.op == "not" else "neg"]
+    if isinstance(e, Conditional):
+        return _PRECEDENCE["if"]
+    return _ATOM
+
+
+def format_expr(e: Expr, parent: int = 0) -> str:
+    """Canonical text of an expression, with only the parentheses it needs."""
+    if isinstance(e, Name):
+        text = e.name
+    elif isinstance(e, Literal):
+        v = e.value
+        text = "true" if v is True else "false" if v is False else "none" if v is None else (
+            f'"{v}"' if isinstance(v, str) else str(v))
+    elif isinstance(e, ListExpr):
+        text = "[" + ", ".join(format_expr(i) for i in e.items) + "]"
+    elif isinstance(e, Comprehension):
+        text = f"[{format_expr(e.element)} for {e.var} in {format_expr(e.source, 3)}"
+        if e.condition is not None:
+            text += f" if {format_expr(e.condition, 3)}"
+        text += "]"
+    elif isinstance(e, Attr):
+        text = f"{format_expr(e.obj, _ATOM)}.{e.name}"
+    elif isinstance(e, Call):
+        text = f"{e.func}(" + ", ".join(format_expr(a) for a in e.args) + ")"
+    elif isinstance(e, Unary):
+        mine = _prec(e)
+        text = f"not {format_expr(e.operand, mine)}" if e.op == "not" else f"-{format_expr(e.operand, mine)}"
+    elif isinstance(e, Binary):
+        mine = _prec(e)
+        # Left-associative: the right operand needs parentheses at equal precedence.
+        text = f"{format_expr(e.left, mine)} {e.op} {format_expr(e.right, mine + 1)}"
+    elif isinstance(e, Conditional):
+        mine = _prec(e)
+        text = (f"{format_expr(e.then, mine + 1)} if {format_expr(e.condition, mine + 1)} "
+                f"else {format_expr(e.otherwise, mine)}")
+    else:  # pragma: no cover - every node kind is listed above
+        raise TypeError(type(e).__name__)
+    return f"({text})" if _prec(e) < parent else text
+
+
+def format_log(parts: list) -> str:
+    return '"' + "".join(p if isinstance(p, str) else "{" + format_expr(p) + "}" for p in parts) + '"'
+
+
+def format_block(stmts: list[Stmt], indent: int = 0) -> str:
+    """Canonical text of a statement list."""
+    return "\n".join(_format_stmt(s, indent) for s in stmts)
+
+
+def _suite(body: list[Stmt], indent: int) -> str:
+    return "\n" + format_block(body, indent + 4)
+
+
+def _format_stmt(s: Stmt, indent: int) -> str:
+    pad = " " * indent
+    if isinstance(s, Assign):
+        return f"{pad}{format_expr(s.target)} = {format_expr(s.value)}"
+    if isinstance(s, Choose):
+        text = f'{pad}{format_expr(s.target)} = choose "{s.verb}" from {format_expr(s.source)}'
+        if s.where is not None:
+            text += f" where {format_expr(s.where)}"
+        if s.by is not None:
+            text += f" by {format_expr(s.by)}"
+        if s.optional:
+            text += " optional"
+        if s.secret:
+            text += " secretly"
+        return text
+    if isinstance(s, ExprStmt):
+        return pad + format_expr(s.expr)
+    if isinstance(s, Log):
+        return f"{pad}log {format_log(s.parts)}" + (f" to {format_expr(s.to)}" if s.to is not None else "")
+    if isinstance(s, EndGame):
+        return pad + "end_game"
+    if isinstance(s, Pass):
+        return pad + "pass"
+    if isinstance(s, Return):
+        return pad + "return"
+    if isinstance(s, If):
+        lines = []
+        for i, (cond, body) in enumerate(s.branches):
+            word = "if" if i == 0 else "elif"
+            lines.append(f"{pad}{word} {format_expr(cond)}:{_suite(body, indent)}")
+        if s.otherwise is not None:
+            lines.append(f"{pad}else:{_suite(s.otherwise, indent)}")
+        return "\n".join(lines)
+    if isinstance(s, For):
+        return f"{pad}for {s.var} in {format_expr(s.source)}:{_suite(s.body, indent)}"
+    if isinstance(s, While):
+        return f"{pad}while {format_expr(s.condition)}:{_suite(s.body, indent)}"
+    if isinstance(s, Repeat):
+        return f"{pad}repeat {format_expr(s.count)}:{_suite(s.body, indent)}"
+    raise TypeError(type(s).__name__)  # pragma: no cover
+
+
+def walk_exprs(e: Expr):
+    """Every expression inside ``e``, ``e`` first."""
+    yield e
+    if isinstance(e, ListExpr):
+        for i in e.items:
+            yield from walk_exprs(i)
+    elif isinstance(e, Comprehension):
+        for sub in (e.element, e.source, e.condition):
+            if sub is not None:
+                yield from walk_exprs(sub)
+    elif isinstance(e, Attr):
+        yield from walk_exprs(e.obj)
+    elif isinstance(e, Call):
+        for a in e.args:
+            yield from walk_exprs(a)
+    elif isinstance(e, Unary):
+        yield from walk_exprs(e.operand)
+    elif isinstance(e, Binary):
+        yield from walk_exprs(e.left)
+        yield from walk_exprs(e.right)
+    elif isinstance(e, Conditional):
+        for sub in (e.then, e.condition, e.otherwise):
+            yield from walk_exprs(sub)

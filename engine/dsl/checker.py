@@ -1,0 +1,388 @@
+"""Static checks of effect-language programs: names, types, arity.
+
+The checker fills ``type`` on every expression node (the compiler relies on
+it) and returns every problem it finds rather than stopping at the first.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import did_you_mean
+from . import ast
+from .ops import OPS
+from .parser import DslProblem
+from .types import (ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, NONE, PLAYER, TEXT, ZONE, compatible,
+                    describe, element, is_list, list_of, substitute, unify)
+
+BUILTIN_CARD_ATTRIBUTES = {"id": TEXT, "name": TEXT, "kind": TEXT}
+RESERVED = {"me", "it", "true", "false", "none"}
+
+
+@dataclass
+class Vocabulary:
+    """What names a game's programs may use, and their types."""
+
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    zones: dict[str, str | None] = field(default_factory=dict)  # family → key type
+    boards: dict[str, str | None] = field(default_factory=dict)
+    card_attributes: dict[str, str] = field(default_factory=dict)
+    player_variables: dict[str, str] = field(default_factory=dict)
+    variables: dict[str, str] = field(default_factory=dict)
+    constants: dict[str, tuple[str, object]] = field(default_factory=dict)
+    procedures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    def attribute_type(self, name: str) -> str | None:
+        return BUILTIN_CARD_ATTRIBUTES.get(name) or self.card_attributes.get(name)
+
+    def value_names(self) -> list[str]:
+        names = list(self.variables) + list(self.constants) + list(self.enums)
+        names += [z for z, key in self.zones.items() if key is None]
+        names += [o.name for o in OPS.values() if o.constant]
+        return names
+
+    def function_names(self) -> list[str]:
+        return list(OPS) + list(self.zones) + list(self.boards) + list(self.procedures)
+
+
+class Checker:
+    def __init__(self, vocab: Vocabulary, params: dict[str, str] | None = None):
+        self.vocab = vocab
+        self.locals: dict[str, str] = {"me": PLAYER}
+        self.locals.update(params or {})
+        self.problems: list[DslProblem] = []
+
+    # ------------------------------------------------------------ reporting
+    def _problem(self, node: ast.Node, code: str, message: str, hint: str | None = None) -> None:
+        self.problems.append(DslProblem(node.line, node.col, code, message, hint))
+
+    def _expect(self, node: ast.Expr, expected: str, what: str) -> None:
+        if node.type is not None and not compatible(expected, node.type, self.vocab.enums):
+            self._problem(node, "E502", f"{what} must be {describe(expected)}, not {describe(node.type)}")
+
+    # ----------------------------------------------------------- statements
+    def block(self, stmts: list[ast.Stmt]) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s: ast.Stmt) -> None:
+        if isinstance(s, ast.Assign):
+            self._assign(s.target, self.expr(s.value), s.value)
+        elif isinstance(s, ast.Choose):
+            self._choose(s)
+        elif isinstance(s, ast.ExprStmt):
+            self._call_statement(s.expr)
+        elif isinstance(s, ast.Log):
+            for part in s.parts:
+                if isinstance(part, ast.Expr):
+                    self.expr(part)
+            if s.to is not None:
+                self.expr(s.to)
+                self._expect(s.to, PLAYER, "'log … to' player")
+        elif isinstance(s, ast.If):
+            for cond, body in s.branches:
+                self.expr(cond)
+                self._expect(cond, BOOL, "a condition")
+                self.block(body)
+            if s.otherwise is not None:
+                self.block(s.otherwise)
+        elif isinstance(s, ast.For):
+            item = self._iterable(s.source, "'for' needs a list or a zone")
+            self._bind(s, s.var, item)
+            self.block(s.body)
+        elif isinstance(s, ast.While):
+            self.expr(s.condition)
+            self._expect(s.condition, BOOL, "a condition")
+            self.block(s.body)
+        elif isinstance(s, ast.Repeat):
+            self.expr(s.count)
+            self._expect(s.count, INT, "'repeat' count")
+            self.block(s.body)
+
+    def _bind(self, node: ast.Node, name: str, t: str) -> None:
+        if name in ("me", "it") or name in self.vocab.value_names():
+            self._problem(node, "E505", f"'{name}' is a name of the game; choose another name for a local value")
+            return
+        old = self.locals.get(name)
+        if old is None or old in (ANY, NONE):
+            self.locals[name] = t
+        elif not compatible(old, t, self.vocab.enums):
+            self._problem(node, "E506", f"'{name}' holds {describe(old)}; it cannot now hold {describe(t)}")
+
+    def _assign(self, target: ast.Expr, t: str, value_node: ast.Node) -> None:
+        if isinstance(target, ast.Name):
+            name = target.name
+            if name in self.vocab.variables:
+                target.type = self.vocab.variables[name]
+                if not compatible(target.type, t, self.vocab.enums):
+                    self._problem(value_node, "E506", f"variable '{name}' holds {describe(target.type)}, "
+                                                      f"not {describe(t)}")
+                return
+            if name in self.vocab.constants or name in self.vocab.enums or name in self.vocab.zones:
+                self._problem(target, "E505", f"'{name}' cannot be changed")
+                return
+            self._bind(target, name, t)
+            target.type = self.locals.get(name, t)
+            return
+        assert isinstance(target, ast.Attr)
+        owner = self.expr(target.obj)
+        if owner == PLAYER:
+            var = self.vocab.player_variables.get(target.name)
+            if var is None:
+                self._problem(target, "E504", f"players have no variable '{target.name}'",
+                              did_you_mean(target.name, self.vocab.player_variables))
+                return
+            target.type = var
+            if not compatible(var, t, self.vocab.enums):
+                self._problem(value_node, "E506", f"player variable '{target.name}' holds {describe(var)}, "
+                                                  f"not {describe(t)}")
+        elif owner == CARD:
+            self._problem(target, "E505", f"card attribute '{target.name}' cannot be changed")
+        else:
+            self._problem(target, "E504", f"{describe(owner)} has no variables to set")
+
+    def _choose(self, s: ast.Choose) -> None:
+        item = self._iterable(s.source, "'choose … from' needs a list or a zone")
+        if not s.verb.strip() or any(ch.isspace() for ch in s.verb) or s.verb == "pass":
+            self._problem(s, "E505", f"choice word \"{s.verb}\" must be one word (and not \"pass\")")
+        if s.where is not None:
+            had = self.locals.get("it")
+            self.locals["it"] = item
+            self.expr(s.where)
+            self._expect(s.where, BOOL, "a 'where' condition")
+            if had is None:
+                del self.locals["it"]
+            else:
+                self.locals["it"] = had
+        if s.by is not None:
+            self.expr(s.by)
+            self._expect(s.by, PLAYER, "'by'")
+        self._assign(s.target, item, s)
+
+    def _call_statement(self, e: ast.Expr) -> None:
+        if not isinstance(e, ast.Call):
+            self.expr(e)
+            self._problem(e, "E505", "this line computes a value but does nothing with it")
+            return
+        if e.func in self.vocab.procedures:
+            params = self.vocab.procedures[e.func]
+            self._arguments(e, params)
+            e.type = NONE
+            return
+        t = self.expr(e, statement=True)
+        if t is not None and e.func in OPS and OPS[e.func].returns is not None:
+            self._problem(e, "E505", f"{e.func}(…) gives a value but the line does nothing with it")
+
+    def _iterable(self, source: ast.Expr, message: str) -> str:
+        t = self.expr(source)
+        if t == ZONE:
+            return CARD
+        if is_list(t):
+            return element(t)
+        if t not in (None, ANY):
+            self._problem(source, "E502", f"{message}, not {describe(t)}")
+        return ANY
+
+    # ---------------------------------------------------------- expressions
+    def expr(self, e: ast.Expr, statement: bool = False) -> str | None:
+        t = self._infer(e, statement)
+        e.type = t
+        return t
+
+    def _infer(self, e: ast.Expr, statement: bool) -> str | None:
+        v = self.vocab
+        if isinstance(e, ast.Literal):
+            return {bool: BOOL, int: INT, str: TEXT, type(None): NONE}[type(e.value)]
+        if isinstance(e, ast.Name):
+            return self._name(e)
+        if isinstance(e, ast.ListExpr):
+            types = [self.expr(i) for i in e.items]
+            known = [t for t in types if t not in (None, NONE, ANY)]
+            return list_of(known[0] if known else ANY)
+        if isinstance(e, ast.Comprehension):
+            item = self._iterable(e.source, "a list comprehension needs a list or a zone")
+            had = self.locals.get(e.var)
+            self.locals[e.var] = item
+            if e.condition is not None:
+                self.expr(e.condition)
+                self._expect(e.condition, BOOL, "an 'if' condition")
+            result = list_of(self.expr(e.element) or ANY)
+            if had is None:
+                del self.locals[e.var]
+            else:
+                self.locals[e.var] = had
+            return result
+        if isinstance(e, ast.Attr):
+            owner = self.expr(e.obj)
+            if owner == CARD:
+                t = v.attribute_type(e.name)
+                if t is None:
+                    self._problem(e, "E504", f"cards have no attribute '{e.name}'",
+                                  did_you_mean(e.name, list(v.card_attributes) + list(BUILTIN_CARD_ATTRIBUTES)))
+                return t or ANY
+            if owner == PLAYER:
+                t = v.player_variables.get(e.name)
+                if t is None:
+                    self._problem(e, "E504", f"players have no variable '{e.name}'",
+                                  did_you_mean(e.name, v.player_variables))
+                return t or ANY
+            if owner not in (None, ANY):
+                self._problem(e, "E504", f"{describe(owner)} has no attribute '{e.name}'")
+            return ANY
+        if isinstance(e, ast.Call):
+            return self._call(e, statement)
+        if isinstance(e, ast.Unary):
+            t = self.expr(e.operand)
+            if e.op == "not":
+                self._expect(e.operand, BOOL, "'not' operand")
+                return BOOL
+            self._expect(e.operand, INT, "'-' operand")
+            return INT
+        if isinstance(e, ast.Binary):
+            return self._binary(e)
+        if isinstance(e, ast.Conditional):
+            self.expr(e.condition)
+            self._expect(e.condition, BOOL, "a condition")
+            a, b = self.expr(e.then), self.expr(e.otherwise)
+            return a if b in (NONE, ANY) else b if a in (NONE, ANY) else a
+        raise TypeError(type(e).__name__)  # pragma: no cover
+
+    def _name(self, e: ast.Name) -> str:
+        v = self.vocab
+        n = e.name
+        if n in self.locals:
+            return self.locals[n]
+        if n in v.variables:
+            return v.variables[n]
+        if n in v.constants:
+            return v.constants[n][0]
+        if n in v.enums:
+            return list_of(n)
+        if v.zones.get(n, 0) is None:
+            return ZONE
+        if n in OPS and OPS[n].constant:
+            return OPS[n].returns
+        if n in v.zones or n in v.boards:
+            self._problem(e, "E503", f"'{n}' needs {describe(v.zones.get(n) or v.boards.get(n))}: write {n}(…)")
+            return ZONE if n in v.zones else BOARD
+        if n == "it":
+            self._problem(e, "E501", "'it' is only known inside a 'where' condition")
+            return ANY
+        self._problem(e, "E501", f"unknown name '{n}'",
+                      did_you_mean(n, list(self.locals) + v.value_names()))
+        return ANY
+
+    def _arguments(self, e: ast.Call, params: list[tuple[str, str]] | tuple) -> dict:
+        binding: dict = {"$enums": self.vocab.enums}
+        if len(e.args) != len(params):
+            names = ", ".join(p for p, _ in params)
+            self._problem(e, "E503", f"{e.func}({names}) takes {len(params)} argument"
+                                     f"{'' if len(params) == 1 else 's'}, not {len(e.args)}")
+        for arg, (pname, ptype) in zip(e.args, params):
+            if ptype == ATTRIBUTE:
+                self._attribute_literal(e, arg)
+                continue
+            t = self.expr(arg)
+            if not unify(ptype, t, binding):
+                self._problem(arg, "E502", f"argument '{pname}' of {e.func} must be "
+                                           f"{describe(substitute(ptype, binding))}, not {describe(t)}")
+            elif ptype in self.vocab.enums:
+                self._enum_literal(arg, ptype)
+        return binding
+
+    def _attribute_literal(self, call: ast.Call, arg: ast.Expr) -> None:
+        arg.type = TEXT
+        if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)):
+            self._problem(arg, "E502", f"{call.func} needs an attribute name in quotes")
+        elif self.vocab.attribute_type(arg.value) is None:
+            self._problem(arg, "E504", f"cards have no attribute '{arg.value}'",
+                          did_you_mean(arg.value, self.vocab.card_attributes))
+
+    def _enum_literal(self, arg: ast.Expr, enum: str) -> None:
+        if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in self.vocab.enums[enum]:
+            self._problem(arg, "E507", f"'{arg.value}' is not one of the {enum}",
+                          did_you_mean(arg.value, self.vocab.enums[enum]))
+
+    def _call(self, e: ast.Call, statement: bool) -> str | None:
+        v = self.vocab
+        if e.func in v.zones or e.func in v.boards:
+            key = v.zones[e.func] if e.func in v.zones else v.boards[e.func]
+            result = ZONE if e.func in v.zones else BOARD
+            if key is None:
+                self._problem(e, "E503", f"'{e.func}' is a single {result}: write it without (…)")
+                return result
+            self._arguments(e, [("key", key)])
+            return result
+        if e.func in v.procedures:
+            self._problem(e, "E505", f"procedure '{e.func}' does something; it gives no value")
+            self._arguments(e, v.procedures[e.func])
+            return ANY
+        op = OPS.get(e.func)
+        if op is None:
+            self._problem(e, "E501", f"unknown function '{e.func}'", did_you_mean(e.func, v.function_names()))
+            for a in e.args:
+                self.expr(a)
+            return ANY
+        binding = self._arguments(e, op.params)
+        if op.returns is None and not statement:
+            self._problem(e, "E505", f"{e.func}(…) does something; it gives no value to use here")
+            return ANY
+        return substitute(op.returns, binding) if op.returns else None
+
+    def _binary(self, e: ast.Binary) -> str:
+        a, b = self.expr(e.left), self.expr(e.right)
+        op = e.op
+        enums = self.vocab.enums
+        if op in ("and", "or"):
+            self._expect(e.left, BOOL, f"'{op}' operand")
+            self._expect(e.right, BOOL, f"'{op}' operand")
+            return BOOL
+        if op == "+":
+            if a in (ANY, None) or b in (ANY, None):
+                return a if a not in (ANY, None) else (b or ANY)
+            if a == INT and b == INT:
+                return INT
+            if compatible(TEXT, a, enums) and compatible(TEXT, b, enums) and a != INT and b != INT:
+                return TEXT
+            if is_list(a) and is_list(b):
+                return a if element(a) != ANY else b
+            self._problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
+            return ANY
+        if op in ("-", "*", "//", "%", "<", "<=", ">", ">="):
+            self._expect(e.left, INT, f"'{op}' operand")
+            self._expect(e.right, INT, f"'{op}' operand")
+            return INT if op in ("-", "*", "//", "%") else BOOL
+        if op in ("==", "!="):
+            if not (compatible(a, b, enums) or compatible(b, a, enums)):
+                self._problem(e, "E506", f"comparing {describe(a)} with {describe(b)} is always "
+                                         f"{'false' if op == '==' else 'true'}")
+            for side, other in ((e.left, b), (e.right, a)):
+                if other in enums:
+                    self._enum_literal(side, other)
+            return BOOL
+        if op in ("in", "not in"):
+            if b == ZONE:
+                self._expect(e.left, CARD, f"left of '{op}' a zone")
+            elif is_list(b):
+                if not compatible(element(b), a, enums) and not compatible(a, element(b), enums):
+                    self._problem(e, "E506", f"{describe(b)} cannot contain {describe(a)}")
+            elif b not in (None, ANY):
+                self._problem(e.right, "E502", f"right of '{op}' must be a list or a zone, not {describe(b)}")
+            return BOOL
+        raise ValueError(op)  # pragma: no cover
+
+
+def check_program(stmts: list[ast.Stmt], vocab: Vocabulary, params: dict[str, str] | None = None) -> list[DslProblem]:
+    """Check statements; fills types, returns every problem found."""
+    checker = Checker(vocab, params)
+    checker.block(stmts)
+    return checker.problems
+
+
+def check_expression(expr: ast.Expr, vocab: Vocabulary, params: dict[str, str] | None = None,
+                     expected: str | None = None) -> list[DslProblem]:
+    """Check one expression (scoring term, tie-breaker, start zone)."""
+    checker = Checker(vocab, params)
+    checker.expr(expr)
+    if expected is not None:
+        checker._expect(expr, expected, "this value")
+    return checker.problems

@@ -1,0 +1,425 @@
+"""Checked AST → closures and flat instruction lists, once per game definition.
+
+Expressions become closures ``f(state, env)``.  Statements become a flat list
+of instructions; each instruction is a closure ``ins(state, env) -> next_pc``
+or a negative signal.  Control flow is jumps, so the whole position of a
+running program is ``(procedure, pc, env)`` — plain data that survives a JSON
+round trip and is copied cheaply.  We chose this over replaying effects from a
+snapshot: resuming costs nothing, while replay re-runs every effect up to the
+choice (measured in tools/bench.py notes).  Nothing is parsed or walked during
+play.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..errors import RuleFault
+from . import ast
+from .checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary
+from .ops import OPS
+from .types import BOARD, CARD, PLAYER, ZONE, is_list
+
+NEXT = -1  # the running frame changed (call or return): re-read the stack
+SUSPEND = -2  # a decision is pending, or the game ended: stop running
+
+
+@dataclass
+class Procedure:
+    """A compiled program: instructions plus where each came from."""
+
+    name: str
+    code: list[Callable] = field(default_factory=list)
+    where: list[tuple[int, int]] = field(default_factory=list)  # (line, col) in the DSL text
+    choices: dict[int, Callable] = field(default_factory=dict)  # pc → store(state, env, value)
+    source_path: str = ""
+    locate: Callable[[int, int], tuple[int, int]] | None = None  # DSL (line, col) → file (line, col)
+
+
+class Labeller:
+    """How values print in action ids and logs; depends only on the value's type."""
+
+    def __init__(self, card_ids: list[str]):
+        self.card_ids = card_ids
+
+    def for_type(self, t: str | None) -> Callable:
+        card_ids = self.card_ids
+        if t == CARD:
+            return lambda v: "nothing" if v is None else card_ids[v]
+        if t == PLAYER:
+            return lambda v: "nobody" if v is None else f"seat {v}"
+        if t in (ZONE, BOARD):
+            return lambda v: "nowhere" if v is None else v.split(":", 1)[-1]
+        if t is not None and is_list(t):
+            inner = self.for_type(t[5:-1])
+            return lambda v: ", ".join(inner(x) for x in v) or "nothing"
+        return lambda v: "none" if v is None else ("yes" if v is True else "no" if v is False else str(v))
+
+
+class Compiler:
+    def __init__(self, vocab: Vocabulary, game):
+        self.vocab = vocab
+        self.game = game  # GameDef under construction: attribute tables, procedures, labeller
+        self.labels: Labeller = game.labeller
+
+    # ---------------------------------------------------------- expressions
+    def expr(self, e: ast.Expr) -> Callable:
+        method = getattr(self, "_e_" + type(e).__name__)
+        return method(e)
+
+    def _e_Literal(self, e):
+        value = e.value
+        return lambda st, env: value
+
+    def _e_Name(self, e):
+        v, n = self.vocab, e.name
+        if n in v.variables:
+            return lambda st, env: st.vars[n]
+        if n in v.constants:
+            value = v.constants[n][1]
+            return lambda st, env: value
+        if n in v.enums:
+            values = tuple(v.enums[n])
+            return lambda st, env: list(values)
+        if n in v.zones:
+            return lambda st, env: n
+        if n in OPS and OPS[n].constant:
+            fn = OPS[n].fn
+            return lambda st, env: fn(st)
+
+        def local(st, env):
+            try:
+                return env[n]
+            except KeyError:
+                raise RuleFault(f"'{n}' has no value yet") from None
+        return local
+
+    def _e_ListExpr(self, e):
+        items = [self.expr(i) for i in e.items]
+        return lambda st, env: [f(st, env) for f in items]
+
+    def _e_Comprehension(self, e):
+        source = self._items(e.source)
+        element = self.expr(e.element)
+        cond = self.expr(e.condition) if e.condition is not None else None
+        var = e.var
+
+        def comprehension(st, env):
+            saved = env.get(var, _MISSING)
+            out = []
+            for x in source(st, env):
+                env[var] = x
+                if cond is None or cond(st, env):
+                    out.append(element(st, env))
+            if saved is _MISSING:
+                env.pop(var, None)
+            else:
+                env[var] = saved
+            return out
+        return comprehension
+
+    def _items(self, source: ast.Expr) -> Callable:
+        """A closure giving a list to iterate: zones iterate over their cards."""
+        f = self.expr(source)
+        if source.type == ZONE:
+            return lambda st, env: list(st.zones[f(st, env)])
+        return f
+
+    def _e_Attr(self, e):
+        obj = self.expr(e.obj)
+        name = e.name
+        if e.obj.type == PLAYER:
+            def player_var(st, env):
+                p = obj(st, env)
+                if p is None:
+                    raise RuleFault(f"no player to read '{name}' of")
+                return st.pvars[p][name]
+            return player_var
+        table = self.game.attributes[name]
+
+        def card_attr(st, env):
+            c = obj(st, env)
+            if c is None:
+                raise RuleFault(f"no card to read '{name}' of")
+            return table[c]
+        return card_attr
+
+    def _e_Call(self, e):
+        v = self.vocab
+        args = [self.expr(a) for a in e.args]
+        if e.func in v.zones or e.func in v.boards:
+            family = e.func
+            if not args:
+                return lambda st, env: family
+            key = args[0]
+            return lambda st, env: f"{family}:{key(st, env)}"
+        fn = OPS[e.func].fn
+        if len(args) == 0:
+            return lambda st, env: fn(st)
+        if len(args) == 1:
+            a = args[0]
+            return lambda st, env: fn(st, a(st, env))
+        if len(args) == 2:
+            a, b = args
+            return lambda st, env: fn(st, a(st, env), b(st, env))
+        return lambda st, env: fn(st, *[f(st, env) for f in args])
+
+    def _e_Unary(self, e):
+        f = self.expr(e.operand)
+        if e.op == "not":
+            return lambda st, env: not f(st, env)
+        return lambda st, env: -f(st, env)
+
+    def _e_Conditional(self, e):
+        then, cond, other = self.expr(e.then), self.expr(e.condition), self.expr(e.otherwise)
+        return lambda st, env: then(st, env) if cond(st, env) else other(st, env)
+
+    def _e_Binary(self, e):
+        a, b = self.expr(e.left), self.expr(e.right)
+        op = e.op
+        if op == "and":
+            return lambda st, env: a(st, env) and b(st, env)
+        if op == "or":
+            return lambda st, env: a(st, env) or b(st, env)
+        if op in ("in", "not in"):
+            if e.right.type == ZONE:
+                inside = lambda st, env: a(st, env) in st.zones[b(st, env)]  # noqa: E731
+            else:
+                inside = lambda st, env: a(st, env) in b(st, env)  # noqa: E731
+            if op == "in":
+                return inside
+            return lambda st, env: not inside(st, env)
+        if op in ("//", "%"):
+            def divide(st, env):
+                x, y = a(st, env), b(st, env)
+                if y == 0:
+                    raise RuleFault("division by zero")
+                return x // y if op == "//" else x % y
+            return divide
+        fn = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
+              "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+        return lambda st, env: fn(a(st, env), b(st, env))
+
+    # ----------------------------------------------------------- statements
+    def procedure(self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None) -> Procedure:
+        proc = Procedure(name, source_path=source_path, locate=locate)
+        self._block(proc, stmts)
+        self._emit(proc, _return, (stmts[-1].line if stmts else 1, 1))
+        return proc
+
+    def _emit(self, proc: Procedure, ins: Callable, where: tuple[int, int]) -> int:
+        proc.code.append(ins)
+        proc.where.append(where)
+        return len(proc.code) - 1
+
+    def _block(self, proc: Procedure, stmts: list[ast.Stmt]) -> None:
+        for s in stmts:
+            getattr(self, "_s_" + type(s).__name__)(proc, s)
+
+    def _simple(self, proc: Procedure, s: ast.Stmt, action: Callable) -> None:
+        nxt = len(proc.code) + 1
+
+        def ins(st, env):
+            action(st, env)
+            return nxt
+        self._emit(proc, ins, (s.line, s.col))
+
+    def _store(self, target: ast.Expr) -> Callable:
+        """A closure (state, env, value) that writes to an assignment target."""
+        if isinstance(target, ast.Name):
+            n = target.name
+            if n in self.vocab.variables:
+                def set_global(st, env, value):
+                    st.vars[n] = value
+                return set_global
+
+            def set_local(st, env, value):
+                env[n] = value
+            return set_local
+        obj = self.expr(target.obj)
+        name = target.name
+
+        def set_player_var(st, env, value):
+            st.pvars[obj(st, env)][name] = value
+        return set_player_var
+
+    def _s_Assign(self, proc, s):
+        store, value = self._store(s.target), self.expr(s.value)
+        self._simple(proc, s, lambda st, env: store(st, env, value(st, env)))
+
+    def _s_ExprStmt(self, proc, s):
+        call = s.expr
+        if call.func in self.vocab.procedures:
+            self._call_procedure(proc, s, call)
+            return
+        f = self.expr(call)
+        self._simple(proc, s, f)
+
+    def _call_procedure(self, proc, s, call):
+        params = [p for p, _ in self.vocab.procedures[call.func]]
+        args = [self.expr(a) for a in call.args]
+        target = call.func
+        nxt = len(proc.code) + 1
+
+        def ins(st, env):
+            frame_env = {"me": env["me"]}
+            for p, a in zip(params, args):
+                frame_env[p] = a(st, env)
+            st.stack[-1][1] = nxt
+            st.stack.append([target, 0, frame_env])
+            return NEXT
+        self._emit(proc, ins, (s.line, s.col))
+
+    def _s_Log(self, proc, s):
+        parts = []
+        for part in s.parts:
+            if isinstance(part, str):
+                parts.append(lambda st, env, text=part: text)
+            else:
+                f, label = self.expr(part), self.labels.for_type(part.type)
+                parts.append(lambda st, env, f=f, label=label: label(f(st, env)))
+        to = self.expr(s.to) if s.to is not None else None
+
+        def log(st, env):
+            st.log_entries.append([None if to is None else to(st, env), "".join(p(st, env) for p in parts)])
+        self._simple(proc, s, log)
+
+    def _s_EndGame(self, proc, s):
+        def end(st, env):
+            st.stack.clear()
+            return SUSPEND
+        self._emit(proc, end, (s.line, s.col))
+
+    def _s_Pass(self, proc, s):
+        nxt = len(proc.code) + 1
+        self._emit(proc, lambda st, env: nxt, (s.line, s.col))
+
+    def _s_Return(self, proc, s):
+        self._emit(proc, _return, (s.line, s.col))
+
+    def _s_If(self, proc, s):
+        exits = []
+        for cond, body in s.branches:
+            test = self.expr(cond)
+            skip = [0]
+            nxt = len(proc.code) + 1
+            self._emit(proc, lambda st, env, test=test, skip=skip, nxt=nxt: nxt if test(st, env) else skip[0],
+                       (cond.line, cond.col))
+            self._block(proc, body)
+            out = [0]
+            exits.append(out)
+            self._emit(proc, lambda st, env, out=out: out[0], (s.line, s.col))
+            skip[0] = len(proc.code)
+        if s.otherwise is not None:
+            self._block(proc, s.otherwise)
+        for out in exits:
+            out[0] = len(proc.code)
+
+    def _s_While(self, proc, s):
+        test = self.expr(s.condition)
+        top = len(proc.code)
+        done = [0]
+        nxt = top + 1
+        self._emit(proc, lambda st, env: nxt if test(st, env) else done[0], (s.line, s.col))
+        self._block(proc, s.body)
+        self._emit(proc, lambda st, env: top, (s.line, s.col))
+        done[0] = len(proc.code)
+
+    def _loop(self, proc, s, start: Callable, step: Callable) -> None:
+        """Emit init, test-and-advance, body, jump back; ``step`` returns False when done."""
+        self._simple(proc, s, start)
+        top = len(proc.code)
+        done = [0]
+        nxt = top + 1
+        self._emit(proc, lambda st, env: nxt if step(st, env) else done[0], (s.line, s.col))
+        self._block(proc, s.body)
+        self._emit(proc, lambda st, env: top, (s.line, s.col))
+        done[0] = len(proc.code)
+
+    def _s_For(self, proc, s):
+        source = self._items(s.source)
+        var = s.var
+        key = f"${var}@{len(proc.code)}"  # hidden loop state, plain data in the frame
+
+        def start(st, env):
+            env[key] = [0, list(source(st, env))]
+
+        def step(st, env):
+            state = env[key]
+            i, items = state
+            if i < len(items):
+                env[var] = items[i]
+                state[0] = i + 1
+                return True
+            del env[key]
+            return False
+        self._loop(proc, s, start, step)
+
+    def _s_Repeat(self, proc, s):
+        count = self.expr(s.count)
+        key = f"$repeat@{len(proc.code)}"
+
+        def start(st, env):
+            env[key] = count(st, env)
+
+        def step(st, env):
+            left = env[key]
+            if left > 0:
+                env[key] = left - 1
+                return True
+            del env[key]
+            return False
+        self._loop(proc, s, start, step)
+
+    def _s_Choose(self, proc, s):
+        source = self._items(s.source)
+        where = self.expr(s.where) if s.where is not None else None
+        by = self.expr(s.by) if s.by is not None else None
+        label = self.labels.for_type(s.source.type[5:-1] if is_list(s.source.type) else CARD)
+        prefix = s.verb + " "
+        optional, secret, verb = s.optional, s.secret, s.verb
+        pc = len(proc.code)
+
+        def choose(st, env):
+            items = source(st, env)
+            if where is not None:
+                saved = env.get("it", _MISSING)
+                kept = []
+                for x in items:
+                    env["it"] = x
+                    if where(st, env):
+                        kept.append(x)
+                if saved is _MISSING:
+                    del env["it"]
+                else:
+                    env["it"] = saved
+                items = kept
+            ids: list[str] = []
+            values: list = []
+            seen = set()
+            for x in items:
+                action = prefix + label(x)
+                if action not in seen:  # equal-looking options are the same choice
+                    seen.add(action)
+                    ids.append(action)
+                    values.append(x)
+            if optional:
+                ids.append("pass")
+                values.append(None)
+            if not ids:
+                raise RuleFault(f'nothing to choose from for "{verb}"')
+            player = by(st, env) if by is not None else env["me"]
+            st.pending = {"player": player, "ids": ids, "values": values, "secret": secret}
+            st.stack[-1][1] = pc
+            return SUSPEND
+        self._emit(proc, choose, (s.line, s.col))
+        proc.choices[pc] = self._store(s.target)
+
+
+_MISSING = object()
+
+
+def _return(st, env):
+    st.stack.pop()
+    return NEXT

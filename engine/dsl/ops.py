@@ -1,0 +1,242 @@
+"""Every operation of the effect language, each declared exactly once.
+
+A declaration gives the name, the parameters and their types, the result type
+(``None`` for operations that are statements), how it reads in English, and
+the implementation.  The type checker, the compiler, ``tabletop explain`` and
+the generated language reference all read this table; adding an operation
+touches only this file.
+
+Implementations receive the running state first.  They raise ``RuleFault``
+for impossible requests; the interpreter adds the rule's file and line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import RuleFault
+from .types import ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, PLAYER, TEXT, TYPEVAR, ZONE, list_of
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    name: str
+    params: tuple[tuple[str, str], ...]
+    returns: str | None  # None: a statement, gives no value
+    says: str  # English, with {param} placeholders
+    fn: Callable
+    group: str
+    constant: bool = False  # may be written as a bare name: ``num_players``
+
+
+OPS: dict[str, Op] = {}
+
+
+def op(name: str, *params: tuple[str, str], returns: str | None = None, says: str, group: str,
+       constant: bool = False):
+    def register(fn: Callable) -> Callable:
+        if name in OPS:  # pragma: no cover - a programming error caught at import
+            raise RuntimeError(f"operation {name} declared twice")
+        OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant)
+        return fn
+    return register
+
+
+def _zone(st, zone: str) -> list:
+    try:
+        return st.zones[zone]
+    except KeyError:
+        raise RuleFault(f"there is no zone '{zone}'") from None
+
+
+# ------------------------------------------------------------------- zones
+@op("top", ("zone", ZONE), returns=CARD, says="the top card of {zone}", group="zones")
+def _top(st, zone):
+    cards = _zone(st, zone)
+    if not cards:
+        raise RuleFault(f"zone '{zone}' is empty, it has no top card")
+    return cards[-1]
+
+
+@op("bottom", ("zone", ZONE), returns=CARD, says="the bottom card of {zone}", group="zones")
+def _bottom(st, zone):
+    cards = _zone(st, zone)
+    if not cards:
+        raise RuleFault(f"zone '{zone}' is empty, it has no bottom card")
+    return cards[0]
+
+
+@op("size", ("zone", ZONE), returns=INT, says="the number of cards in {zone}", group="zones")
+def _size(st, zone):
+    return len(_zone(st, zone))
+
+
+@op("is_empty", ("zone", ZONE), returns=BOOL, says="{zone} has no cards", group="zones")
+def _is_empty(st, zone):
+    return not _zone(st, zone)
+
+
+@op("cards", ("zone", ZONE), returns=list_of(CARD), says="the cards of {zone}, bottom to top", group="zones")
+def _cards(st, zone):
+    return list(_zone(st, zone))
+
+
+@op("zone_of", ("card", CARD), returns=ZONE, says="the zone that holds {card}", group="zones")
+def _zone_of(st, card):
+    return st.loc[card]
+
+
+@op("move", ("card", CARD), ("to", ZONE), says="put {card} on top of {to}", group="zones")
+def _move(st, card, to):
+    if card is None:
+        raise RuleFault("move: no card given")
+    target = _zone(st, to)
+    st.zones[st.loc[card]].remove(card)
+    target.append(card)
+    st.loc[card] = to
+
+
+@op("move_bottom", ("card", CARD), ("to", ZONE), says="put {card} at the bottom of {to}", group="zones")
+def _move_bottom(st, card, to):
+    if card is None:
+        raise RuleFault("move_bottom: no card given")
+    target = _zone(st, to)
+    st.zones[st.loc[card]].remove(card)
+    target.insert(0, card)
+    st.loc[card] = to
+
+
+@op("move_all", ("source", ZONE), ("to", ZONE),
+    says="put all cards of {source} on top of {to}, keeping their order", group="zones")
+def _move_all(st, source, to):
+    src, target = _zone(st, source), _zone(st, to)
+    if src is target:
+        return
+    loc = st.loc
+    for card in src:
+        loc[card] = to
+    target.extend(src)
+    src.clear()
+
+
+@op("shuffle", ("zone", ZONE), says="shuffle {zone}", group="zones")
+def _shuffle(st, zone):
+    cards = _zone(st, zone)
+    for i in range(len(cards) - 1, 0, -1):
+        j = st.randbelow(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@op("reverse", ("zone", ZONE), says="reverse the order of {zone}", group="zones")
+def _reverse(st, zone):
+    _zone(st, zone).reverse()
+
+
+@op("sort", ("zone", ZONE), ("attribute", ATTRIBUTE),
+    says="sort {zone} by {attribute}, the smallest on top", group="zones")
+def _sort(st, zone, attribute):
+    table = st.game.attributes[attribute]
+    _zone(st, zone).sort(key=lambda c: (table[c] is None, table[c]), reverse=True)
+
+
+# ----------------------------------------------------------------- players
+@op("players", returns=list_of(PLAYER), says="every player, in seat order", group="players")
+def _players(st):
+    return list(range(st.n))
+
+
+@op("num_players", returns=INT, says="the number of players", group="players", constant=True)
+def _num_players(st):
+    return st.n
+
+
+@op("players_from", ("player", PLAYER), returns=list_of(PLAYER),
+    says="every player in turn order (clockwise), starting with {player}", group="players")
+def _players_from(st, player):
+    n = st.n
+    return [(player + i) % n for i in range(n)]
+
+
+@op("left_of", ("player", PLAYER), returns=PLAYER,
+    says="the player to the left of {player} (next clockwise)", group="players")
+def _left_of(st, player):
+    return (player + 1) % st.n
+
+
+@op("right_of", ("player", PLAYER), returns=PLAYER,
+    says="the player to the right of {player}", group="players")
+def _right_of(st, player):
+    return (player - 1) % st.n
+
+
+@op("opponents", ("player", PLAYER), returns=list_of(PLAYER),
+    says="the players who are not {player} nor on {player}'s team, in turn order", group="players")
+def _opponents(st, player):
+    team = st.game.team_of(st.n, player)
+    n = st.n
+    return [(player + i) % n for i in range(1, n) if (player + i) % n not in team]
+
+
+@op("teammates", ("player", PLAYER), returns=list_of(PLAYER),
+    says="the other players on {player}'s team", group="players")
+def _teammates(st, player):
+    return [p for p in st.game.team_of(st.n, player) if p != player]
+
+
+# ------------------------------------------------------------------- lists
+@op("count", ("list", list_of(ANY)), returns=INT, says="how many items {list} has", group="lists")
+def _count(st, items):
+    return len(items)
+
+
+@op("sum", ("numbers", list_of(INT)), returns=INT, says="the sum of {numbers}", group="lists")
+def _sum(st, numbers):
+    return sum(numbers)
+
+
+@op("max", ("numbers", list_of(INT)), returns=INT, says="the largest of {numbers} (0 if none)", group="lists")
+def _max(st, numbers):
+    return max(numbers, default=0)
+
+
+@op("min", ("numbers", list_of(INT)), returns=INT, says="the smallest of {numbers} (0 if none)", group="lists")
+def _min(st, numbers):
+    return min(numbers, default=0)
+
+
+@op("distinct", ("list", list_of(TYPEVAR)), returns=list_of(TYPEVAR),
+    says="{list} without repeats, first occurrences kept", group="lists")
+def _distinct(st, items):
+    return list(dict.fromkeys(items))
+
+
+@op("first", ("list", list_of(TYPEVAR)), returns=TYPEVAR, says="the first item of {list} (none if empty)",
+    group="lists")
+def _first(st, items):
+    return items[0] if items else None
+
+
+@op("last", ("list", list_of(TYPEVAR)), returns=TYPEVAR, says="the last item of {list} (none if empty)",
+    group="lists")
+def _last(st, items):
+    return items[-1] if items else None
+
+
+@op("random_from", ("list", list_of(TYPEVAR)), returns=TYPEVAR,
+    says="an item of {list} picked at random (none if empty)", group="lists")
+def _random_from(st, items):
+    return items[st.randbelow(len(items))] if items else None
+
+
+# ------------------------------------------------------------------ boards
+@op("distance", ("board", BOARD), ("a", TEXT), ("b", TEXT), returns=INT,
+    says="the length of the straight line from point {a} to point {b} on {board}", group="boards")
+def _distance(st, board, a, b):
+    return st.game.board(board).distance(a, b)
+
+
+@op("touched", ("board", BOARD), ("a", TEXT), ("b", TEXT), returns=list_of(TEXT),
+    says="the labels of the cells that the straight line from {a} to {b} on {board} touches, in order",
+    group="boards")
+def _touched(st, board, a, b):
+    return list(st.game.board(board).touched(a, b))

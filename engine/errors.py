@@ -1,0 +1,118 @@
+"""Diagnostics and the exception family: one root, subclassed by phase.
+
+Validators collect diagnostics; executors raise.  Every diagnostic carries the
+place it points at, so the CLI can print ``path:line:col: CODE message``.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+__all__ = [
+    "Diagnostic",
+    "TabletopError",
+    "LoadError",
+    "RulesError",
+    "IllegalAction",
+    "StateError",
+    "BudgetExceeded",
+    "RuntimeRuleError",
+    "did_you_mean",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem found in a file, at a place a designer can jump to."""
+
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+    severity: str = "error"  # "error" | "warning"
+    hint: str | None = None
+    context: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def format(self, *, with_context: bool = True) -> str:
+        """The one-line form, plus source line and caret when known."""
+        text = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        if with_context and self.context:
+            text += "\n" + "\n".join("    " + c for c in self.context)
+        return text
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+class TabletopError(Exception):
+    """Root of every error the framework raises on purpose."""
+
+
+class RulesError(TabletopError):
+    """Rule files could not be loaded, validated or compiled."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        errors = [d for d in self.diagnostics if d.is_error] or self.diagnostics
+        first = errors[0].format(with_context=False) if errors else "invalid rules"
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        super().__init__(first + more)
+
+
+class LoadError(RulesError):
+    """A file is missing, unreadable, or not acceptable YAML."""
+
+
+class IllegalAction(TabletopError):
+    """An action that is not legal now; the state is unchanged."""
+
+    def __init__(self, message: str, legal: Sequence[str] = ()):
+        self.legal = list(legal)
+        if self.legal:
+            shown = ", ".join(repr(a) for a in self.legal[:20])
+            if len(self.legal) > 20:
+                shown += f", … ({len(self.legal)} in all)"
+            message = f"{message}; legal actions: {shown}"
+        super().__init__(message)
+
+
+class StateError(TabletopError):
+    """A saved state that cannot be read back (tampered, truncated, other game)."""
+
+
+class RuntimeRuleError(TabletopError):
+    """A rule did something impossible while running (e.g. nothing to choose from)."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        self.diagnostic = diagnostic
+        super().__init__(diagnostic.format(with_context=False))
+
+
+class BudgetExceeded(RuntimeRuleError):
+    """The step budget ran out: an effect or flow probably loops forever."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A hint naming the closest known name, if one is close enough."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+class RuleFault(Exception):
+    """Raised by an operation at run time; the interpreter adds the rule's location."""

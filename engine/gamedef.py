@@ -1,0 +1,473 @@
+"""Rules (merged documents) → a frozen, compiled game definition.
+
+Semantic checks live here: references resolve, types are known, the effect
+language parses and type-checks, components match their declared attributes,
+boards are well formed.  Every problem becomes a diagnostic; only when there
+are none is a ``GameDef`` built.  The definition holds everything that never
+changes during play; a ``State`` holds the rest.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import boards as board_kinds
+from .documents import RuleSet, display_path, load_documents, resolve
+from .dsl import ast
+from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
+from .dsl.compiler import Compiler, Labeller, Procedure
+from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
+from .dsl.types import BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list
+from .errors import Diagnostic, LoadError, RulesError, did_you_mean
+from .schemas import check_data, check_document
+from .yaml_source import read_yaml
+
+DEFAULT_STEP_BUDGET = 200_000
+VISIBILITIES = ("public", "owner", "hidden", "top")
+_DEFAULTS = {INT: 0, BOOL: False}
+
+
+@dataclass
+class ZoneFamily:
+    name: str
+    key: str | None  # None, "player", or an enum name
+    visibility: str
+
+
+@dataclass
+class Scorer:
+    id: str
+    text: str
+    fn: Callable
+
+
+@dataclass
+class GameDef:
+    """Everything about a game that does not change during play."""
+
+    id: str
+    name: str
+    variant: str | None
+    min_players: int
+    max_players: int
+    rules: RuleSet = field(repr=False)
+    card_ids: list[str] = field(default_factory=list)
+    card_kinds: list[str] = field(default_factory=list)
+    attributes: dict[str, list] = field(default_factory=dict)
+    backs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind → attributes on the back
+    card_texts: dict[str, dict] = field(default_factory=dict)  # card id → its declaration, for tools
+    starts: list[Callable] = field(default_factory=list)
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
+    board_files: dict[str, list] = field(default_factory=dict)  # family → compiled boards by seat
+    variables: dict[str, object] = field(default_factory=dict)
+    player_variables: dict[str, object] = field(default_factory=dict)
+    private_player_variables: frozenset = frozenset()
+    procedures: dict[str, Procedure] = field(default_factory=dict)
+    scoring: list[Scorer] = field(default_factory=list)
+    tiebreakers: list[Scorer] = field(default_factory=list)
+    teams: dict[int, list[list[int]]] = field(default_factory=dict)
+    rulings: list[dict] = field(default_factory=list)
+    step_budget: int = DEFAULT_STEP_BUDGET
+    rules_hash: str = ""
+    vocabulary: Vocabulary | None = field(default=None, repr=False)
+    programs: dict[str, list] = field(default_factory=dict, repr=False)  # name → AST, for tools
+    labeller: Labeller | None = field(default=None, repr=False)
+    _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
+
+    # ---------------------------------------------------------------- tables
+    def zone_ids(self, players: int) -> list[str]:
+        """Every zone of a game with this many players."""
+        ids = self._zone_cache.get(players)
+        if ids is None:
+            ids = []
+            for fam in self.zone_families.values():
+                if fam.key is None:
+                    ids.append(fam.name)
+                elif fam.key == PLAYER:
+                    ids += [f"{fam.name}:{p}" for p in range(players)]
+                else:
+                    ids += [f"{fam.name}:{v}" for v in self.enums[fam.key]]
+            self._zone_cache[players] = ids
+        return ids
+
+    def zone_family(self, zone: str) -> ZoneFamily:
+        return self.zone_families[zone.split(":", 1)[0]]
+
+    def zone_owner(self, zone: str) -> int | None:
+        fam = self.zone_family(zone)
+        return int(zone.split(":", 1)[1]) if fam.key == PLAYER else None
+
+    def board(self, board_id: str):
+        family, _, key = board_id.partition(":")
+        boards = self.board_files[family]
+        return boards[int(key) % len(boards)]
+
+    def team_of(self, players: int, seat: int) -> list[int]:
+        for team in self.teams.get(players, ()):
+            if seat in team:
+                return list(team)
+        return [seat]
+
+    # ------------------------------------------------------------------ play
+    def new_game(self, players: int, seed: int = 0):
+        """A new game, advanced to its first decision."""
+        from .state import State
+        return State.new(self, players, seed)
+
+    def state_from_json(self, text: str):
+        """Read back a state saved with ``State.to_json``; checks what it reads."""
+        from .state import State
+        return State.from_json(self, text)
+
+
+# --------------------------------------------------------------------- loading
+def load_game(game: str | Path, variant: str | None = None) -> GameDef:
+    """Load, validate and compile a game (by name or path), optionally a variant."""
+    game_file, variant_file = resolve(game, variant)
+    rules = load_documents(game_file, variant_file, check_document)
+    return build(rules)
+
+
+def validate_paths(paths: list[str | Path]) -> list[Diagnostic]:
+    """Diagnostics for files or folders of rules and boards (for ``tabletop validate``)."""
+    out: list[Diagnostic] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            games = sorted(path.rglob("game.yaml"))
+            variants = sorted(path.rglob("variants/*.yaml"))
+            board_files = sorted(p for p in path.rglob("*.yaml") if "boards" in p.parts) if not games else []
+            if not games and not variants and not board_files:
+                out.append(Diagnostic(str(raw), 1, 1, "E101", "no game.yaml, variant or board files found here"))
+            for g in games:
+                out += _diagnostics_of(lambda g=g: load_game(g))
+            for v in variants:
+                out += _diagnostics_of(lambda v=v: load_game(v))
+            for b in board_files:
+                out += _board_file_diagnostics(b)
+        elif path.parent.name != "variants" and "boards" in path.parts and path.suffix == ".yaml":
+            out += _board_file_diagnostics(path)
+        else:
+            out += _diagnostics_of(lambda path=path: load_game(path))
+    seen, unique = set(), []
+    for d in out:
+        key = (d.path, d.line, d.col, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(d)
+    return unique
+
+
+def _diagnostics_of(thunk) -> list[Diagnostic]:
+    try:
+        thunk()
+    except RulesError as exc:
+        return exc.diagnostics
+    return []
+
+
+def _board_file_diagnostics(path: Path) -> list[Diagnostic]:
+    try:
+        doc = read_yaml(path, display_path(path))
+    except LoadError as exc:
+        return exc.diagnostics
+    problems = check_document(doc, "board")
+    if not problems:
+        problems = board_kinds.BOARD_KINDS[doc.data["kind"]](doc)[1]
+    return problems
+
+
+def build(rules: RuleSet) -> GameDef:
+    """Check and compile merged rules; raises RulesError with every problem."""
+    return _Builder(rules).build()
+
+
+class _Builder:
+    def __init__(self, rules: RuleSet):
+        self.rules = rules
+        self.data = rules.data
+        self.problems: list[Diagnostic] = []
+        self.vocab = Vocabulary()
+
+    def error(self, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False,
+              severity: str = "error") -> None:
+        self.problems.append(self.rules.diag(path, code, message, key=key, hint=hint, severity=severity))
+
+    def dsl_problem(self, path: tuple, p: DslProblem) -> None:
+        file, line, col = self.rules.locate_text(path, p.line, p.col)
+        doc, _ = self.rules.origin(path)
+        context: tuple[str, ...] = ()
+        if 1 <= line <= len(doc.lines):
+            context = (doc.lines[line - 1], " " * (col - 1) + "^")
+        self.problems.append(Diagnostic(file, line, col, p.code, p.message, "error", p.hint, context))
+
+    def stop_if_errors(self) -> None:
+        if any(p.is_error for p in self.problems):
+            raise RulesError(self.problems)
+
+    # -------------------------------------------------------------- building
+    def build(self) -> GameDef:
+        if self.rules.variant is not None:
+            # The variant file's own shape was checked; now check the merged whole.
+            self.problems += check_data(self.data, "game", self.rules.diag)
+        self.stop_if_errors()
+        d = self.data
+        game = GameDef(id=d["id"], name=self.rules.variant_name or d["name"], variant=self.rules.variant,
+                       min_players=d["players"]["min"], max_players=d["players"]["max"], rules=self.rules)
+        if game.min_players > game.max_players:
+            self.error(("players",), "E301", "players: min is larger than max")
+        game.step_budget = d.get("step_budget", DEFAULT_STEP_BUDGET)
+        game.rulings = list(d.get("rulings", []))
+        game.enums = self.vocab.enums = {k: list(v) for k, v in (d.get("enums") or {}).items()}
+        self._constants()
+        self._components(game)
+        self._zones(game)
+        self._boards(game)
+        self._variables(game)
+        self._teams(game)
+        self._procedure_signatures()
+        self.stop_if_errors()
+        game.labeller = Labeller(game.card_ids)
+        game.vocabulary = self.vocab
+        self._programs(game)
+        self.stop_if_errors()
+        canonical = json.dumps(self.data, sort_keys=True, default=str).encode()
+        game.rules_hash = hashlib.sha256(canonical).hexdigest()[:16]
+        return game
+
+    def type_ok(self, t, path: tuple) -> bool:
+        if not isinstance(t, str):
+            return False
+        inner = t[5:-1] if is_list(t) else t
+        if inner in BASIC or inner in self.vocab.enums:
+            return True
+        self.error(path, "E302", f"unknown type '{t}'",
+                   did_you_mean(inner, list(BASIC) + list(self.vocab.enums)) or
+                   "types: int, bool, text, player, card, zone, an enum name, or list[…]")
+        return False
+
+    def _value_fits(self, t: str, value, path: tuple) -> bool:
+        if value is None:
+            return True
+        if t == INT:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif t == BOOL:
+            ok = isinstance(value, bool)
+        elif t in self.vocab.enums:
+            ok = value in self.vocab.enums[t]
+            if not ok:
+                self.error(path, "E303", f"'{value}' is not one of the {t}",
+                           did_you_mean(str(value), self.vocab.enums[t]))
+                return False
+        elif t in (TEXT,):
+            ok = isinstance(value, str)
+        elif t == PLAYER:
+            ok = isinstance(value, int) and value >= 0
+        elif is_list(t):
+            ok = isinstance(value, list)
+        else:
+            ok = True
+        if not ok:
+            self.error(path, "E303", f"value {value!r} is not of type {t}")
+        return ok
+
+    def _constants(self) -> None:
+        for name, value in (self.data.get("constants") or {}).items():
+            t = BOOL if isinstance(value, bool) else INT if isinstance(value, int) else TEXT
+            self.vocab.constants[name] = (t, value)
+
+    def _components(self, game: GameDef) -> None:
+        attr_types: dict[str, str] = {}
+        comps = self.data.get("components") or []
+        kinds_seen: dict[str, int] = {}
+        for ci, comp in enumerate(comps):
+            kind = comp["kind"]
+            if kind in kinds_seen:
+                self.error(("components", ci, "kind"), "E304", f"component kind '{kind}' is declared twice "
+                                                                 f"(first as entry {kinds_seen[kind] + 1})")
+            kinds_seen[kind] = ci
+            for name, t in (comp.get("attributes") or {}).items():
+                if name in BUILTIN_CARD_ATTRIBUTES:
+                    self.error(("components", ci, "attributes", name), "E304",
+                               f"'{name}' is built in; choose another attribute name", key=True)
+                    continue
+                if not self.type_ok(t, ("components", ci, "attributes", name)):
+                    continue
+                if attr_types.setdefault(name, t) != t:
+                    self.error(("components", ci, "attributes", name), "E304",
+                               f"attribute '{name}' is {t} here but {attr_types[name]} in another kind")
+            for b in comp.get("back") or []:
+                if b not in (comp.get("attributes") or {}) and b not in BUILTIN_CARD_ATTRIBUTES:
+                    self.error(("components", ci, "back"), "E301", f"back shows unknown attribute '{b}'",
+                               did_you_mean(b, comp.get("attributes") or {}))
+        self.vocab.card_attributes = attr_types
+        game.attributes = {a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)}
+        ids_seen: dict[str, tuple] = {}
+        self._starts: list[tuple[tuple, object]] = []
+        for ci, comp in enumerate(comps):
+            declared = comp.get("attributes") or {}
+            game.backs[comp["kind"]] = tuple(comp.get("back") or ())
+            for ii, item in enumerate(comp["items"]):
+                path = ("components", ci, "items", ii)
+                cid = item["id"]
+                if cid in ids_seen:
+                    self.error(path + ("id",), "E304", f"component id '{cid}' is used twice")
+                ids_seen[cid] = path
+                values = {}
+                for key, value in item.items():
+                    if key in ("id", "name", "copies", "text", "effect", "source"):
+                        continue
+                    if key not in declared:
+                        self.error(path + (key,), "E302", f"'{cid}' has attribute '{key}', which kind "
+                                                          f"'{comp['kind']}' does not declare", key=True,
+                                   hint=did_you_mean(key, declared) or "declare it under attributes:")
+                        continue
+                    if self._value_fits(declared[key], value, path + (key,)):
+                        values[key] = value
+                game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
+                for _ in range(item.get("copies", 1)):
+                    index = len(game.card_ids)
+                    game.card_ids.append(cid)
+                    game.card_kinds.append(comp["kind"])
+                    for a in attr_types:
+                        game.attributes[a].append(values.get(a, _DEFAULTS.get(attr_types[a])))
+                    game.attributes["id"].append(cid)
+                    game.attributes["name"].append(item.get("name", cid))
+                    game.attributes["kind"].append(comp["kind"])
+                    self._starts.append((("components", ci, "start"), index))
+
+    def _zones(self, game: GameDef) -> None:
+        for i, z in enumerate(self.data.get("zones") or []):
+            per = z.get("per")
+            if per is not None and per != PLAYER and per not in self.vocab.enums:
+                self.error(("zones", i, "per"), "E301", f"zones can be per 'player' or per enum; '{per}' is neither",
+                           did_you_mean(per, [PLAYER] + list(self.vocab.enums)))
+                continue
+            if z["id"] in game.zone_families:
+                self.error(("zones", i, "id"), "E304", f"zone '{z['id']}' is declared twice")
+            game.zone_families[z["id"]] = ZoneFamily(z["id"], per, z["visibility"])
+            self.vocab.zones[z["id"]] = per
+
+    def _boards(self, game: GameDef) -> None:
+        folder = self.rules.folder.parent.parent / "boards" / self.data["id"]
+        for i, b in enumerate(self.data.get("boards") or []):
+            compiled = []
+            for j, name in enumerate(b["files"]):
+                path = folder / name
+                try:
+                    doc = read_yaml(path, display_path(path))
+                except LoadError as exc:
+                    if exc.diagnostics[0].code == "E101":
+                        self.error(("boards", i, "files", j), "E101", f"board file not found: {display_path(path)}")
+                    else:
+                        self.problems += exc.diagnostics
+                    continue
+                problems = check_document(doc, "board")
+                board = None
+                if not problems:
+                    board, problems = board_kinds.BOARD_KINDS[doc.data["kind"]](doc)
+                self.problems += problems
+                compiled.append(board)
+            game.board_files[b["id"]] = compiled
+            self.vocab.boards[b["id"]] = b.get("per")
+
+    def _variables(self, game: GameDef) -> None:
+        for section, target, vocab in (("variables", game.variables, self.vocab.variables),
+                                       ("player_variables", game.player_variables, self.vocab.player_variables)):
+            for name, spec in (self.data.get(section) or {}).items():
+                path = (section, name)
+                if not self.type_ok(spec["type"], path + ("type",)):
+                    continue
+                if name in self.vocab.constants or name in self.vocab.enums:
+                    self.error(path, "E304", f"'{name}' is already a constant or enum", key=True)
+                initial = spec.get("initial", _DEFAULTS.get(spec["type"]))
+                if isinstance(initial, str) and initial in self.vocab.constants and spec["type"] == INT:
+                    initial = self.vocab.constants[initial][1]
+                self._value_fits(spec["type"], initial, path + ("initial",))
+                target[name] = initial
+                vocab[name] = spec["type"]
+                if section == "player_variables" and spec.get("visibility") == "owner":
+                    game.private_player_variables = game.private_player_variables | {name}
+
+    def _teams(self, game: GameDef) -> None:
+        for count, teams in (self.data.get("teams") or {}).items():
+            n = int(count)
+            seats = sorted(s for t in teams for s in t)
+            if seats != list(range(n)):
+                self.error(("teams", count), "E301", f"teams for {n} players must use each seat 0…{n - 1} once")
+            game.teams[n] = [list(t) for t in teams]
+
+    def _procedure_signatures(self) -> None:
+        for i, proc in enumerate(self.data.get("procedures") or []):
+            params = []
+            for pname, t in (proc.get("params") or {}).items():
+                if self.type_ok(t, ("procedures", i, "params", pname)):
+                    params.append((pname, t))
+            if proc["id"] in self.vocab.procedures:
+                self.error(("procedures", i, "id"), "E304", f"procedure '{proc['id']}' is declared twice")
+            self.vocab.procedures[proc["id"]] = params
+
+    # --------------------------------------------------------------- programs
+    def _parse_program(self, path: tuple, params: dict[str, str]) -> list | None:
+        text = self.rules.data
+        for k in path:
+            text = text[k]
+        try:
+            stmts = parse_program(text)
+        except DslSyntaxError as exc:
+            self.dsl_problem(path, exc.problem)
+            return None
+        for p in check_program(stmts, self.vocab, params):
+            self.dsl_problem(path, p)
+        return stmts
+
+    def _parse_expression(self, path: tuple, params: dict[str, str], expected: str | None) -> ast.Expr | None:
+        text = self.rules.data
+        for k in path:
+            text = text[k]
+        try:
+            expr = parse_expr(text)
+        except DslSyntaxError as exc:
+            self.dsl_problem(path, exc.problem)
+            return None
+        for p in check_expression(expr, self.vocab, params, expected):
+            self.dsl_problem(path, p)
+        return expr
+
+    def _programs(self, game: GameDef) -> None:
+        compiler = Compiler(self.vocab, game)
+        compiled: dict[str, tuple] = {}
+        for name in ("setup", "play"):
+            if name in self.data:
+                compiled[name] = ((name,), self._parse_program((name,), {}))
+        for i, proc in enumerate(self.data.get("procedures") or []):
+            params = dict(self.vocab.procedures[proc["id"]])
+            compiled[proc["id"]] = (("procedures", i, "does"), self._parse_program(("procedures", i, "does"), params))
+        starts = {}
+        for path, _ in self._starts:
+            if path not in starts:
+                starts[path] = self._parse_expression(path, {"it": CARD}, ZONE)
+        scorers = []
+        for section in ("scoring", "tiebreakers"):
+            field_name = "points" if section == "scoring" else "value"
+            for i, item in enumerate(self.data.get(section) or []):
+                path = (section, i, field_name)
+                scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT)))
+        if any(p.is_error for p in self.problems):
+            return
+        for name, (path, stmts) in compiled.items():
+            doc, _ = self.rules.origin(path)
+            game.procedures[name] = compiler.procedure(
+                name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:])
+            game.programs[name] = stmts
+        start_fns = {path: compiler.expr(expr) for path, expr in starts.items()}
+        game.starts = [start_fns[path] for path, _ in self._starts]
+        for section, item, expr in scorers:
+            target = game.scoring if section == "scoring" else game.tiebreakers
+            target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr)))
+        if "play" not in game.procedures:
+            self.error(("play",), "E301", "the game has no 'play' program")

@@ -1,0 +1,124 @@
+"""Terminal rendering of a seat's view with rich (loaded only by the CLI).
+
+Everything shown comes from ``state.view(seat)`` plus the game's static
+definition (boards, card texts): a player sees what their seat may know.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+from .boards import PlaneBoard
+
+
+def _style(name: str) -> Style | None:
+    try:
+        return Style.parse(name)
+    except Exception:  # rich raises its own StyleSyntaxError for unknown colours
+        return None
+
+
+def _card_text(entry) -> str:
+    if entry is None:
+        return "▒"
+    if isinstance(entry, dict):
+        return "▒" + "/".join(str(v) for v in entry.values())
+    return str(entry)
+
+
+def _zone_summary(cards: list) -> str:
+    if not cards:
+        return "—"
+    if all(isinstance(c, str) for c in cards):
+        return ", ".join(cards)
+    counts = Counter(_card_text(c) for c in cards)
+    return ", ".join(f"{k}×{v}" if v > 1 else k for k, v in counts.items())
+
+
+def render_plane_board(board: PlaneBoard, highlight: set[str], title: str) -> Panel:
+    """The floor as a grid of cells (labels abbreviated) with its points on the edges."""
+    graph = board.graph
+    width, height = graph.graph["width"], graph.graph["height"]
+    rows = height + 2
+    cols = width * 3 + 2
+    canvas = [[(" ", None) for _ in range(cols)] for _ in range(rows)]
+    for y in range(height):
+        for x in range(width):
+            canvas[y + 1][x * 3 + 1] = ("·", Style(dim=True))
+    for node, data in graph.nodes(data=True):
+        if data["kind"] == "cell":
+            x, y = node[1], node[2]
+            label = data["label"][:3]
+            for i, ch in enumerate(label):
+                canvas[y + 1][x * 3 + 1 + i] = (ch, Style(bold=True, color="magenta"))
+    for node, data in graph.nodes(data=True):
+        if data["kind"] != "point":
+            continue
+        px, py = data["at"]
+        col = min(cols - 1, max(0, round(float(px) * 3)))
+        row = min(rows - 1, max(0, round(float(py) + (0.5 if 0 < py < height else 0)) if 0 < py < height
+                                else (0 if py == 0 else rows - 1)))
+        style = _style(data["tags"][0]) if data["tags"] else None
+        mark = "●" if node in highlight else "◦"
+        if node in highlight:
+            style = Style(bold=True, color="bright_white", bgcolor="red")
+        canvas[row][col] = (mark, style)
+    text = Text()
+    for r, line in enumerate(canvas):
+        for ch, style in line:
+            text.append(ch, style=style)
+        if r < rows - 1:
+            text.append("\n")
+    features: dict[tuple, list[str]] = {}
+    for node, data in graph.nodes(data=True):
+        if data["kind"] == "point":
+            name = node.split("/")[0]
+            group = tuple(data["tags"])
+            if name not in features.setdefault(group, []):
+                features[group].append(name)
+    legend = Text()
+    for tags, names in features.items():
+        legend.append(" ".join(tags) + ": ", style=_style(tags[0]) if tags else None)
+        legend.append(", ".join(names) + "\n")
+    return Panel(Group(text, legend), title=title, expand=False)
+
+
+def render_view(game, view: dict, console: Console) -> None:
+    """Print what the seat may see: boards, zones, variables and recent events."""
+    seat = view["seat"]
+    header = f"[bold]{game.name}[/] — seat {seat}"
+    if view["variables"]:
+        header += "   " + "  ".join(f"{k}: {v}" for k, v in view["variables"].items())
+    console.rule(header)
+    for family, boards in game.board_files.items():
+        if game.vocabulary.boards.get(family) == "player":
+            board = boards[seat % len(boards)]
+            mine = view["player_variables"][seat]
+            highlight = {v for v in mine.values() if isinstance(v, str)}
+            console.print(render_plane_board(board, highlight, f"{family} of seat {seat} ({board.id})"))
+    table = Table(title="Table", show_lines=False, expand=False)
+    table.add_column("zone")
+    table.add_column("n", justify="right")
+    table.add_column("cards (▒ = face down)")
+    for zone, cards in view["zones"].items():
+        if not cards and game.zone_family(zone).visibility == "hidden":
+            continue
+        mine = game.zone_owner(zone) == seat
+        table.add_row(Text(zone, style="bold green" if mine else None), str(len(cards)), _zone_summary(cards))
+    console.print(table)
+    players = Table(title="Players", expand=False)
+    players.add_column("seat")
+    keys = sorted({k for pv in view["player_variables"] for k in pv})
+    for k in keys:
+        players.add_column(k)
+    for p, pv in enumerate(view["player_variables"]):
+        players.add_row(f"{p}{' (you)' if p == seat else ''}", *[str(pv.get(k, "?")) for k in keys])
+    console.print(players)
+    log = view["log"][-8:]
+    if log:
+        console.print(Panel("\n".join(log), title="recent events", expand=False))

@@ -1,0 +1,69 @@
+"""JSON Schema checks of rule and board files, reported at the offending place."""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Callable
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from .documents import data_root
+from .errors import Diagnostic, did_you_mean
+from .yaml_source import Document
+
+KINDS = ("game", "components", "variant", "board")
+
+
+@lru_cache(maxsize=None)
+def validator(kind: str) -> Draft202012Validator:
+    schema = json.loads((data_root() / "schemas" / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def _allowed_keys(error: ValidationError) -> list[str]:
+    props = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+    return list(props)
+
+
+def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
+    """(path, message, points-at-key, hint) for one schema error."""
+    path = tuple(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = _allowed_keys(error)
+        extras = [k for k in error.instance if k not in allowed]
+        key = extras[0] if extras else "?"
+        return path + (key,), f"unknown key '{key}'", True, did_you_mean(key, allowed)
+    if error.validator == "required":
+        missing = re.findall(r"'([^']+)' is a required property", error.message)
+        return path, f"missing key '{missing[0] if missing else error.message}'", bool(path), None
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        inner = best_match(error.context)
+        return path, inner.message, False, None
+    if error.validator == "pattern":
+        desc = error.schema.get("description") if isinstance(error.schema, dict) else None
+        return path, f"{error.instance!r} is not allowed here" + (f": {desc}" if desc else ""), False, None
+    if error.validator == "enum":
+        options = error.validator_value
+        return path, f"{error.instance!r} is not one of {', '.join(map(str, options))}", False, \
+            did_you_mean(str(error.instance), map(str, options))
+    return path, error.message, False, None
+
+
+def check_data(data, kind: str, diag: Callable[..., Diagnostic]) -> list[Diagnostic]:
+    """Every schema problem of ``data`` as diagnostics, via ``diag(path, code, msg, key=, hint=)``."""
+    out = []
+    seen = set()
+    for error in sorted(validator(kind).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+        path, message, at_key, hint = _explain(error)
+        if (path, message) in seen:
+            continue
+        seen.add((path, message))
+        out.append(diag(path, "E201", message, key=at_key, hint=hint))
+    return out
+
+
+def check_document(doc: Document, kind: str) -> list[Diagnostic]:
+    """Schema problems of one file."""
+    return check_data(doc.data, kind, doc.diag)

@@ -1,0 +1,77 @@
+"""Checks of a saved state before it is trusted: shape, game, rules and conservation.
+
+A tampered or truncated save, or one of another game, is a ``StateError``
+naming what is wrong, never a crash later in play.
+"""
+from __future__ import annotations
+
+from .errors import StateError
+
+_KEYS = {"format", "game", "variant", "rules", "players", "seed", "rng", "zones", "variables",
+         "player_variables", "stack", "pending", "log", "history"}
+
+
+def _need(condition: bool, message: str) -> None:
+    if not condition:
+        raise StateError(f"saved state rejected: {message}")
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_saved_state(game, data) -> None:
+    """Raise StateError unless ``data`` is a consistent state of ``game``."""
+    from .state import FORMAT
+    _need(isinstance(data, dict), "not a JSON object")
+    missing = _KEYS - set(data)
+    _need(not missing, f"missing {', '.join(sorted(missing))}")
+    _need(data["format"] == FORMAT, f"format {data['format']!r}, this version reads {FORMAT}")
+    _need(data["game"] == game.id, f"it is a state of '{data['game']}', not of '{game.id}'")
+    _need(data["variant"] == game.variant, f"it is a state of variant {data['variant']!r}, not {game.variant!r}")
+    _need(data["rules"] == game.rules_hash, "it was saved with different rules (the rule files changed since)")
+    n = data["players"]
+    _need(_is_int(n) and game.min_players <= n <= game.max_players, f"bad player count {n!r}")
+    _need(_is_int(data["seed"]), "bad seed")
+    _need(_is_int(data["rng"]) and 0 <= data["rng"] < 2 ** 64, "bad generator state")
+
+    zones = data["zones"]
+    _need(isinstance(zones, dict) and set(zones) == set(game.zone_ids(n)), "zones do not match the game's zones")
+    seen = [0] * len(game.card_ids)
+    for zone, cards in zones.items():
+        _need(isinstance(cards, list) and all(_is_int(c) and 0 <= c < len(seen) for c in cards),
+              f"zone {zone!r} holds something that is not a card")
+        for c in cards:
+            seen[c] += 1
+    _need(all(k == 1 for k in seen), "cards are missing or duplicated")
+
+    _need(isinstance(data["variables"], dict) and set(data["variables"]) == set(game.variables),
+          "variables do not match the game's")
+    pvars = data["player_variables"]
+    _need(isinstance(pvars, list) and len(pvars) == n
+          and all(isinstance(p, dict) and set(p) == set(game.player_variables) for p in pvars),
+          "player variables do not match the game's")
+
+    stack = data["stack"]
+    _need(isinstance(stack, list), "bad program stack")
+    for frame in stack:
+        _need(isinstance(frame, list) and len(frame) == 3 and frame[0] in game.procedures
+              and _is_int(frame[1]) and 0 <= frame[1] < len(game.procedures[frame[0]].code)
+              and isinstance(frame[2], dict) and "me" in frame[2], f"bad program frame {str(frame)[:60]}")
+    pending = data["pending"]
+    if pending is None:
+        _need(not stack, "no decision pending but the programs have not finished")
+    else:
+        _need(isinstance(pending, dict) and {"player", "ids", "values"} <= set(pending), "bad pending decision")
+        _need(_is_int(pending["player"]) and 0 <= pending["player"] < n, "bad deciding player")
+        ids, values = pending["ids"], pending["values"]
+        _need(isinstance(ids, list) and ids and all(isinstance(i, str) for i in ids)
+              and isinstance(values, list) and len(values) == len(ids), "bad list of actions")
+        _need(len(set(ids)) == len(ids), "duplicate action ids")
+        _need(bool(stack) and stack[-1][1] in game.procedures[stack[-1][0]].choices,
+              "the pending decision does not match the program position")
+    log = data["log"]
+    _need(isinstance(log, list) and all(isinstance(e, list) and len(e) == 2 and isinstance(e[1], str)
+                                        and (e[0] is None or (_is_int(e[0]) and 0 <= e[0] < n)) for e in log),
+          "bad log")
+    _need(isinstance(data["history"], list) and all(isinstance(h, str) for h in data["history"]), "bad history")

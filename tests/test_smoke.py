@@ -1,0 +1,18 @@
+"""Every shipped game loads and plays to the end with random bots."""
+import random
+
+import pytest
+
+from engine import load_game
+
+
+@pytest.mark.parametrize("variant", [None, "older-players"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_caty_mini_plays_to_the_end(players, variant):
+    game = load_game("caty-mini", variant=variant)
+    state = game.new_game(players=players, seed=players)
+    rnd = random.Random(players)
+    while not state.is_terminal:
+        state.apply(rnd.choice(state.legal_actions()))
+    assert state.winners
+    assert len(state.history) > 12
