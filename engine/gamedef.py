@@ -60,6 +60,7 @@ class GameDef:
     backs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind → attributes on the back
     card_texts: dict[str, dict] = field(default_factory=dict)  # card id → its declaration, for tools
     starts: list[Callable] = field(default_factory=list)
+    effects: list[str | None] = field(default_factory=list)  # card index → effect procedure
     enums: dict[str, list[str]] = field(default_factory=dict)
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
     board_files: dict[str, list] = field(default_factory=dict)  # family → compiled boards by seat
@@ -308,6 +309,7 @@ class _Builder:
         game.attributes = {a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)}
         ids_seen: dict[str, tuple] = {}
         self._starts: list[tuple[tuple, object]] = []
+        self._effects: dict[str, tuple] = {}  # card id → path of its effect text
         for ci, comp in enumerate(comps):
             declared = comp.get("attributes") or {}
             game.backs[comp["kind"]] = tuple(comp.get("back") or ())
@@ -329,9 +331,12 @@ class _Builder:
                     if self._value_fits(declared[key], value, path + (key,)):
                         values[key] = value
                 game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
+                if "effect" in item:
+                    self._effects[cid] = path + ("effect",)
                 for _ in range(item.get("copies", 1)):
                     index = len(game.card_ids)
                     game.card_ids.append(cid)
+                    game.effects.append(f"effect:{cid}" if "effect" in item else None)
                     game.card_kinds.append(comp["kind"])
                     for a in attr_types:
                         game.attributes[a].append(values.get(a, _DEFAULTS.get(attr_types[a])))
@@ -447,6 +452,8 @@ class _Builder:
         for i, proc in enumerate(self.data.get("procedures") or []):
             params = dict(self.vocab.procedures[proc["id"]])
             compiled[proc["id"]] = (("procedures", i, "does"), self._parse_program(("procedures", i, "does"), params))
+        for cid, path in self._effects.items():
+            compiled[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
         starts = {}
         for path, _ in self._starts:
             if path not in starts:

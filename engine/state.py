@@ -31,7 +31,7 @@ class State:
     """One game in progress.  Create with ``GameDef.new_game``."""
 
     __slots__ = ("game", "n", "seed", "zones", "loc", "vars", "pvars", "rng", "stack", "pending",
-                 "log_entries", "history", "fault")
+                 "log_entries", "history", "seen", "fault")
 
     # ---------------------------------------------------------------- create
     @classmethod
@@ -50,6 +50,7 @@ class State:
             st.stack.append(["setup", 0, {"me": 0}])
         st.pending = None
         st.log_entries, st.history, st.fault = [], [], None
+        st.seen = [[] for _ in range(players)]
         for index, start in enumerate(game.starts):
             zone = None
             try:
@@ -85,9 +86,9 @@ class State:
     @property
     def scores(self) -> list[int]:
         """Each seat's own points by the scoring rules (teams add theirs up in ``winners``)."""
-        return [self._score(p) for p in range(self.n)]
+        return [self.score_of(p) for p in range(self.n)]
 
-    def _score(self, p: int) -> int:
+    def score_of(self, p: int) -> int:
         env = {"p": p, "me": p}
         return sum(s.fn(self, env) for s in self.game.scoring)
 
@@ -97,7 +98,7 @@ class State:
         if not self.is_terminal:
             return []
         game = self.game
-        per_seat = [[self._score(p)] + [t.fn(self, {"p": p, "me": p}) for t in game.tiebreakers]
+        per_seat = [[self.score_of(p)] + [t.fn(self, {"p": p, "me": p}) for t in game.tiebreakers]
                     for p in range(self.n)]
         keys = [tuple(sum(per_seat[m][i] for m in game.team_of(self.n, p)) for i in range(len(per_seat[p])))
                 for p in range(self.n)]
@@ -216,6 +217,7 @@ class State:
             "current_player": self.current_player, "is_terminal": self.is_terminal,
             "decision": decision, "zones": zones, "variables": _copy(self.vars), "player_variables": players,
             "log": [text for audience, text in self.log_entries if audience is None or audience == seat],
+            "seen": _copy(self.seen[seat]),
         }
         if self.is_terminal:
             out["scores"] = self.scores
@@ -235,6 +237,7 @@ class State:
         c.pending = _copy(self.pending)
         c.log_entries = self.log_entries[:]
         c.history = self.history[:]
+        c.seen = [s[:] for s in self.seen]  # entries are never changed once made
         c.fault = self.fault
         return c
 
@@ -243,7 +246,7 @@ class State:
             "format": FORMAT, "game": self.game.id, "variant": self.game.variant, "rules": self.game.rules_hash,
             "players": self.n, "seed": self.seed, "rng": self.rng, "zones": self.zones, "variables": self.vars,
             "player_variables": self.pvars, "stack": self.stack, "pending": self.pending,
-            "log": self.log_entries, "history": self.history,
+            "log": self.log_entries, "history": self.history, "seen": self.seen,
         }
 
     def to_json(self) -> str:
@@ -273,4 +276,5 @@ class State:
         st.vars, st.pvars = data["variables"], data["player_variables"]
         st.stack, st.pending = data["stack"], data["pending"]
         st.log_entries, st.history, st.fault = data["log"], data["history"], None
+        st.seen = data["seen"]
         return st

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .errors import StateError
 
 _KEYS = {"format", "game", "variant", "rules", "players", "seed", "rng", "zones", "variables",
-         "player_variables", "stack", "pending", "log", "history"}
+         "player_variables", "stack", "pending", "log", "history", "seen"}
 
 
 def _need(condition: bool, message: str) -> None:
@@ -75,3 +75,7 @@ def check_saved_state(game, data) -> None:
                                         and (e[0] is None or (_is_int(e[0]) and 0 <= e[0] < n)) for e in log),
           "bad log")
     _need(isinstance(data["history"], list) and all(isinstance(h, str) for h in data["history"]), "bad history")
+    seen = data["seen"]
+    _need(isinstance(seen, list) and len(seen) == n
+          and all(isinstance(s, list) and all(isinstance(e, dict) and isinstance(e.get("cards"), list) for e in s)
+                  for s in seen), "bad record of what players have seen")

@@ -92,7 +92,7 @@ class Assign(Stmt):
 @dataclass(slots=True, eq=False)
 class Choose(Stmt):
     target: Expr
-    verb: str
+    verb: str  # "" when the options name themselves
     source: Expr
     where: Expr | None
     by: Expr | None
@@ -223,7 +223,8 @@ def _format_stmt(s: Stmt, indent: int) -> str:
     if isinstance(s, Assign):
         return f"{pad}{format_expr(s.target)} = {format_expr(s.value)}"
     if isinstance(s, Choose):
-        text = f'{pad}{format_expr(s.target)} = choose "{s.verb}" from {format_expr(s.source)}'
+        verb = f' "{s.verb}"' if s.verb else ""
+        text = f'{pad}{format_expr(s.target)} = choose{verb} from {format_expr(s.source)}'
         if s.where is not None:
             text += f" where {format_expr(s.where)}"
         if s.by is not None:

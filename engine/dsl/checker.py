@@ -142,7 +142,7 @@ class Checker:
 
     def _choose(self, s: ast.Choose) -> None:
         item = self._iterable(s.source, "'choose … from' needs a list or a zone")
-        if not s.verb.strip() or any(ch.isspace() for ch in s.verb) or s.verb == "pass":
+        if s.verb and (any(ch.isspace() for ch in s.verb) or s.verb == "pass"):
             self._problem(s, "E505", f"choice word \"{s.verb}\" must be one word (and not \"pass\")")
         if s.where is not None:
             had = self.locals.get("it")

@@ -253,6 +253,9 @@ class Compiler:
         if call.func in self.vocab.procedures:
             self._call_procedure(proc, s, call)
             return
+        if call.func == "perform":
+            self._perform(proc, s, call)
+            return
         f = self.expr(call)
         self._simple(proc, s, f)
 
@@ -268,6 +271,24 @@ class Compiler:
                 frame_env[p] = a(st, env)
             st.stack[-1][1] = nxt
             st.stack.append([target, 0, frame_env])
+            return NEXT
+        self._emit(proc, ins, (s.line, s.col))
+
+    def _perform(self, proc, s, call):
+        """Run a card's effect: the procedure named after the card's id, if it has one."""
+        card = self.expr(call.args[0])
+        effects = self.game.effects  # card index → procedure name or None
+        nxt = len(proc.code) + 1
+
+        def ins(st, env):
+            c = card(st, env)
+            if c is None:
+                raise RuleFault("perform: no card given")
+            target = effects[c]
+            if target is None:
+                return nxt
+            st.stack[-1][1] = nxt
+            st.stack.append([target, 0, {"me": env["me"], "this": c}])
             return NEXT
         self._emit(proc, ins, (s.line, s.col))
 
@@ -377,8 +398,9 @@ class Compiler:
         where = self.expr(s.where) if s.where is not None else None
         by = self.expr(s.by) if s.by is not None else None
         label = self.labels.for_type(s.source.type[5:-1] if is_list(s.source.type) else CARD)
-        prefix = s.verb + " "
-        optional, secret, verb = s.optional, s.secret, s.verb
+        prefix = s.verb + " " if s.verb else ""
+        optional, secret = s.optional, s.secret
+        what = s.verb or ast.format_expr(s.target)
         pc = len(proc.code)
 
         def choose(st, env):
@@ -408,7 +430,7 @@ class Compiler:
                 ids.append("pass")
                 values.append(None)
             if not ids:
-                raise RuleFault(f'nothing to choose from for "{verb}"')
+                raise RuleFault(f'nothing to choose from for "{what}"')
             player = by(st, env) if by is not None else env["me"]
             st.pending = {"player": player, "ids": ids, "values": values, "secret": secret}
             st.stack[-1][1] = pc

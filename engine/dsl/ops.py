@@ -27,19 +27,25 @@ class Op:
     fn: Callable
     group: str
     constant: bool = False  # may be written as a bare name: ``num_players``
+    control: bool = False  # changes what runs next; the compiler emits it (fn is None)
 
 
 OPS: dict[str, Op] = {}
 
 
 def op(name: str, *params: tuple[str, str], returns: str | None = None, says: str, group: str,
-       constant: bool = False):
-    def register(fn: Callable) -> Callable:
+       constant: bool = False, control: bool = False):
+    def register(fn: Callable | None) -> Callable | None:
         if name in OPS:  # pragma: no cover - a programming error caught at import
             raise RuntimeError(f"operation {name} declared twice")
-        OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant)
+        OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant, control)
         return fn
     return register
+
+
+# ----------------------------------------------------------------- control
+op("perform", ("card", CARD), says="carry out the effect of {card} (nothing if it has none)",
+   group="control", control=True)(None)
 
 
 def _zone(st, zone: str) -> list:
@@ -74,6 +80,13 @@ def _size(st, zone):
 @op("is_empty", ("zone", ZONE), returns=BOOL, says="{zone} has no cards", group="zones")
 def _is_empty(st, zone):
     return not _zone(st, zone)
+
+
+@op("top_cards", ("zone", ZONE), ("n", INT), returns=list_of(CARD),
+    says="the top {n} cards of {zone}, top first (all of them if it has fewer)", group="zones")
+def _top_cards(st, zone, n):
+    cards = _zone(st, zone)
+    return cards[::-1][:max(0, n)]
 
 
 @op("cards", ("zone", ZONE), returns=list_of(CARD), says="the cards of {zone}, bottom to top", group="zones")
@@ -183,6 +196,25 @@ def _teammates(st, player):
     return [p for p in st.game.team_of(st.n, player) if p != player]
 
 
+@op("score", ("player", PLAYER), returns=INT, says="the points {player} has by the scoring rules",
+    group="players")
+def _score(st, player):
+    return st.score_of(player)
+
+
+@op("team_score", ("player", PLAYER), returns=INT,
+    says="the points of {player}'s team (just {player}'s when there are no teams)", group="players")
+def _team_score(st, player):
+    return sum(st.score_of(p) for p in st.game.team_of(st.n, player))
+
+
+# --------------------------------------------------------------- knowledge
+@op("show", ("cards", list_of(CARD)), ("player", PLAYER),
+    says="show {cards} to {player} alone (remembered in that player's view)", group="knowledge")
+def _show(st, cards, player):
+    st.seen[player].append({"turn": len(st.history), "cards": [[st.loc[c], st.game.card_ids[c]] for c in cards]})
+
+
 # ------------------------------------------------------------------- lists
 @op("count", ("list", list_of(ANY)), returns=INT, says="how many items {list} has", group="lists")
 def _count(st, items):
@@ -220,6 +252,47 @@ def _first(st, items):
     group="lists")
 def _last(st, items):
     return items[-1] if items else None
+
+
+@op("item", ("list", list_of(TYPEVAR)), ("index", INT), returns=TYPEVAR,
+    says="the item at position {index} of {list}, counting from 0 (none if there is none)", group="lists")
+def _item(st, items, index):
+    return items[index] if 0 <= index < len(items) else None
+
+
+@op("index_of", ("list", list_of(TYPEVAR)), ("value", TYPEVAR), returns=INT,
+    says="the position of {value} in {list}, counting from 0 (-1 if absent)", group="lists")
+def _index_of(st, items, value):
+    return items.index(value) if value in items else -1
+
+
+def _position(items, value, what):
+    try:
+        return items.index(value)
+    except ValueError:
+        raise RuleFault(f"{what}: {value!r} is not in the list") from None
+
+
+@op("cyclic_next", ("ring", list_of(TYPEVAR)), ("value", TYPEVAR), returns=TYPEVAR,
+    says="the item after {value} in {ring}, the last wrapping round to the first", group="lists")
+def _cyclic_next(st, ring, value):
+    return ring[(_position(ring, value, "cyclic_next") + 1) % len(ring)]
+
+
+@op("cyclic_prev", ("ring", list_of(TYPEVAR)), ("value", TYPEVAR), returns=TYPEVAR,
+    says="the item before {value} in {ring}, the first wrapping round to the last", group="lists")
+def _cyclic_prev(st, ring, value):
+    return ring[(_position(ring, value, "cyclic_prev") - 1) % len(ring)]
+
+
+@op("around", ("ring", list_of(TYPEVAR)), ("value", TYPEVAR), ("before", INT), ("after", INT),
+    returns=list_of(TYPEVAR),
+    says="the {before} items before {value} in {ring} and {after} items from {value} on, "
+         "wrapping round, each at most once", group="lists")
+def _around(st, ring, value, before, after):
+    i, n = _position(ring, value, "around"), len(ring)
+    picked = [ring[(i + k) % n] for k in range(-before, after)]
+    return list(dict.fromkeys(picked))
 
 
 @op("random_from", ("list", list_of(TYPEVAR)), returns=TYPEVAR,

@@ -165,7 +165,7 @@ class _ToAst(Transformer):
 
     def choose_stmt(self, meta, items):
         target, verb, source, where, by, optional, secret = items
-        return ast.Choose(*_pos(meta), target, verb[1:-1], source, where, by, optional is not None,
+        return ast.Choose(*_pos(meta), target, verb[1:-1] if verb is not None else "", source, where, by, optional is not None,
                           secret is not None)
 
     def where(self, meta, items):
