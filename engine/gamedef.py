@@ -61,6 +61,7 @@ class GameDef:
     card_texts: dict[str, dict] = field(default_factory=dict)  # card id → its declaration, for tools
     starts: list[Callable] = field(default_factory=list)
     effects: list[str | None] = field(default_factory=list)  # card index → effect procedure
+    functions: dict[str, Callable] = field(default_factory=dict)
     enums: dict[str, list[str]] = field(default_factory=dict)
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
     board_files: dict[str, list] = field(default_factory=dict)  # family → compiled boards by seat
@@ -415,6 +416,13 @@ class _Builder:
             if proc["id"] in self.vocab.procedures:
                 self.error(("procedures", i, "id"), "E304", f"procedure '{proc['id']}' is declared twice")
             self.vocab.procedures[proc["id"]] = params
+        for i, fn in enumerate(self.data.get("functions") or []):
+            params = [(p, t) for p, t in (fn.get("params") or {}).items()
+                      if self.type_ok(t, ("functions", i, "params", p))]
+            if fn["id"] in self.vocab.functions or fn["id"] in self.vocab.procedures:
+                self.error(("functions", i, "id"), "E304", f"'{fn['id']}' is declared twice")
+            if self.type_ok(fn["returns"], ("functions", i, "returns")):
+                self.vocab.functions[fn["id"]] = (params, fn["returns"])
 
     # --------------------------------------------------------------- programs
     def _parse_program(self, path: tuple, params: dict[str, str]) -> list | None:
@@ -458,6 +466,11 @@ class _Builder:
         for path, _ in self._starts:
             if path not in starts:
                 starts[path] = self._parse_expression(path, {"it": CARD}, ZONE)
+        bodies = {}
+        for i, fn in enumerate(self.data.get("functions") or []):
+            if fn["id"] in self.vocab.functions:
+                params, result = self.vocab.functions[fn["id"]]
+                bodies[fn["id"]] = self._parse_expression(("functions", i, "value"), dict(params), result)
         scorers = []
         for section in ("scoring", "tiebreakers"):
             field_name = "points" if section == "scoring" else "value"
@@ -471,6 +484,8 @@ class _Builder:
             game.procedures[name] = compiler.procedure(
                 name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:])
             game.programs[name] = stmts
+        for name, expr in bodies.items():
+            game.functions[name] = compiler.expr(expr)
         start_fns = {path: compiler.expr(expr) for path, expr in starts.items()}
         game.starts = [start_fns[path] for path, _ in self._starts]
         for section, item, expr in scorers:

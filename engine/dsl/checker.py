@@ -30,6 +30,7 @@ class Vocabulary:
     variables: dict[str, str] = field(default_factory=dict)
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)
     procedures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    functions: dict[str, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)  # name → (params, result)
 
     def attribute_type(self, name: str) -> str | None:
         return BUILTIN_CARD_ATTRIBUTES.get(name) or self.card_attributes.get(name)
@@ -41,7 +42,7 @@ class Vocabulary:
         return names
 
     def function_names(self) -> list[str]:
-        return list(OPS) + list(self.zones) + list(self.boards) + list(self.procedures)
+        return list(OPS) + list(self.zones) + list(self.boards) + list(self.procedures) + list(self.functions)
 
 
 class Checker:
@@ -99,7 +100,7 @@ class Checker:
             self.block(s.body)
 
     def _bind(self, node: ast.Node, name: str, t: str) -> None:
-        if name in ("me", "it") or name in self.vocab.value_names():
+        if name == "it" or name in self.vocab.value_names():
             self._problem(node, "E505", f"'{name}' is a name of the game; choose another name for a local value")
             return
         old = self.locals.get(name)
@@ -311,6 +312,10 @@ class Checker:
                 self._problem(e, "E503", f"'{e.func}' is a single {result}: write it without (…)")
                 return result
             self._arguments(e, [("key", key)])
+            return result
+        if e.func in v.functions:
+            params, result = v.functions[e.func]
+            self._arguments(e, params)
             return result
         if e.func in v.procedures:
             self._problem(e, "E505", f"procedure '{e.func}' does something; it gives no value")

@@ -163,6 +163,12 @@ def _num_players(st):
     return st.n
 
 
+@op("seat_number", ("player", PLAYER), returns=INT, says="{player}'s seat number, counting from 0",
+    group="players")
+def _seat_number(st, player):
+    return player
+
+
 @op("players_from", ("player", PLAYER), returns=list_of(PLAYER),
     says="every player in turn order (clockwise), starting with {player}", group="players")
 def _players_from(st, player):
@@ -313,3 +319,11 @@ def _distance(st, board, a, b):
     group="boards")
 def _touched(st, board, a, b):
     return list(st.game.board(board).touched(a, b))
+
+
+# -------------------------------------------------------------------- text
+@op("word", ("text", TEXT), ("index", INT), returns=TEXT,
+    says="word number {index} of {text}, counting from 0 (\"\" if there is none)", group="text")
+def _word(st, text, index):
+    words = (text or "").split()
+    return words[index] if 0 <= index < len(words) else ""
