@@ -6,6 +6,11 @@ once, each segment's length and the labels of the cells it touches (touching
 includes grazing an edge or a corner: the closed segment meets the closed
 cell).  Geometry is exact: coordinates are scaled to integers.
 
+A *grid* board is square spaces grouped in rectangular rooms; neighbouring
+spaces of different rooms are separated by a wall unless a door joins them.
+At load we compute each space's neighbour in every direction, the rooms, the
+tags, and all shortest-path distances, so play never calls networkx.
+
 Nothing here knows which game uses a board.
 """
 from __future__ import annotations
@@ -62,6 +67,10 @@ class PlaneBoard:
     @property
     def points(self) -> list[str]:
         return [n for n, d in self.graph.nodes(data=True) if d["kind"] == "point"]
+
+    @property
+    def nodes(self) -> list[str]:
+        return self.points
 
 
 def _unknown_point(board: PlaneBoard, a: str, b: str):
@@ -145,4 +154,150 @@ def _touched_labels(p, q, cells: Iterable) -> tuple[str, ...]:
     return tuple(dict.fromkeys(label for _, label in met))
 
 
-BOARD_KINDS = {"plane": compile_plane}
+DIRECTIONS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+
+
+def space_name(x: int, y: int) -> str:
+    """Chess-like space names: column letter from 'a', row number from 1 (top row)."""
+    column = ""
+    x += 1
+    while x:
+        x, r = divmod(x - 1, 26)
+        column = chr(97 + r) + column
+    return f"{column}{y + 1}"
+
+
+@dataclass(frozen=True)
+class GridBoard:
+    """Tables of one grid board; the graph stays available for tools."""
+
+    id: str
+    path: str
+    graph: nx.Graph
+    step: dict[str, dict[str, str]]  # space → direction → neighbour (no wall between)
+    rooms: dict[str, str]  # space → room
+    spaces_in: dict[str, tuple[str, ...]]  # room → spaces
+    tags: dict[str, frozenset]  # space → tags (its room's and its own)
+    distances: dict[str, dict[str, int]]
+
+    @property
+    def nodes(self) -> list[str]:
+        return list(self.graph.nodes)
+
+    def _check(self, space: str) -> None:
+        if space not in self.rooms:
+            from .errors import RuleFault
+            hint = did_you_mean(str(space), self.rooms)
+            raise RuleFault(f"board '{self.id}' has no space {space!r}" + (f" ({hint})" if hint else ""))
+
+    def toward(self, space: str, direction: str) -> str:
+        self._check(space)
+        return self.step[space].get(direction, "")
+
+    def neighbours(self, space: str) -> list[str]:
+        self._check(space)
+        return list(self.step[space].values())
+
+    def direction(self, a: str, b: str) -> str:
+        self._check(a)
+        for d, s in self.step[a].items():
+            if s == b:
+                return d
+        return ""
+
+    def room_of(self, space: str) -> str:
+        self._check(space)
+        return self.rooms[space]
+
+    def tagged(self, tag: str) -> list[str]:
+        return [s for s, t in self.tags.items() if tag in t]
+
+    def distance(self, a: str, b: str) -> int:
+        self._check(a)
+        self._check(b)
+        return self.distances[a].get(b, -1)
+
+    def path_length(self, start: str, targets: list[str], through: list[str]) -> int:
+        """Fewest steps from start to any target, passing only ``through`` spaces (-1: none)."""
+        self._check(start)
+        goal, open_ = set(targets), set(through)
+        frontier, seen, steps = [start], {start}, 0
+        while frontier:
+            steps += 1
+            nxt = []
+            for s in frontier:
+                for n in self.step[s].values():
+                    if n in seen:
+                        continue
+                    if n in goal:
+                        return steps
+                    seen.add(n)
+                    if n in open_:
+                        nxt.append(n)
+            frontier = nxt
+        return -1
+
+
+def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
+    """Build the graph and tables of a schema-valid grid board file."""
+    data = doc.data
+    problems: list[Diagnostic] = []
+    width, height = data["cells"]["width"], data["cells"]["height"]
+    graph = nx.Graph(id=data["id"], width=width, height=height, kind="grid")
+    where: dict[tuple[int, int], str] = {}
+    room_tags: dict[str, set] = {}
+    for i, room in enumerate(data["rooms"]):
+        x0, y0, x1, y1 = room["area"]
+        if not (0 <= x0 <= x1 < width and 0 <= y0 <= y1 < height):
+            problems.append(doc.diag(("rooms", i, "area"), "E602",
+                                     f"room '{room['id']}' does not fit on the {width}×{height} grid"))
+            continue
+        if room["id"] in room_tags:
+            problems.append(doc.diag(("rooms", i, "id"), "E603", f"room '{room['id']}' is defined twice"))
+        room_tags[room["id"]] = set(room.get("tags", ()))
+        for x in range(x0, x1 + 1):
+            for y in range(y0, y1 + 1):
+                if (x, y) in where:
+                    problems.append(doc.diag(("rooms", i, "area"), "E603",
+                                             f"space {space_name(x, y)} is in rooms '{where[(x, y)]}' and "
+                                             f"'{room['id']}'"))
+                    continue
+                where[(x, y)] = room["id"]
+                graph.add_node(space_name(x, y), x=x, y=y, room=room["id"], tags=set(room.get("tags", ())))
+    for (x, y), room in where.items():
+        for dx, dy in ((1, 0), (0, 1)):
+            other = where.get((x + dx, y + dy))
+            if other == room:
+                graph.add_edge(space_name(x, y), space_name(x + dx, y + dy), door=False)
+    for i, (a, b) in enumerate(data.get("doors", [])):
+        a, b = tuple(a), tuple(b)
+        if a not in where or b not in where or abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            problems.append(doc.diag(("doors", i), "E602", f"door {list(a)}–{list(b)} must join two neighbouring "
+                                                           f"spaces of the grid"))
+            continue
+        graph.add_edge(space_name(*a), space_name(*b), door=True)
+    for i, mark in enumerate(data.get("marks", [])):
+        cell = tuple(mark["cell"])
+        if cell not in where:
+            problems.append(doc.diag(("marks", i, "cell"), "E602", f"mark on {list(cell)}, which is in no room"))
+            continue
+        graph.nodes[space_name(*cell)]["tags"] |= set(mark["tags"])
+    if problems:
+        return None, problems
+    step: dict[str, dict[str, str]] = {}
+    for node, d in graph.nodes(data=True):
+        step[node] = {}
+        for direction, (dx, dy) in DIRECTIONS.items():
+            other = space_name(d["x"] + dx, d["y"] + dy)
+            if graph.has_edge(node, other):
+                step[node][direction] = other
+    rooms = {n: d["room"] for n, d in graph.nodes(data=True)}
+    spaces_in: dict[str, list[str]] = {}
+    for n, r in rooms.items():
+        spaces_in.setdefault(r, []).append(n)
+    distances = {a: dict(lengths) for a, lengths in nx.all_pairs_shortest_path_length(graph)}
+    return GridBoard(data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()},
+                     {n: frozenset(d["tags"]) for n, d in graph.nodes(data=True)}, distances), []
+
+
+BOARD_KINDS = {"plane": compile_plane, "grid": compile_grid}

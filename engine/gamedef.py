@@ -61,6 +61,7 @@ class GameDef:
     card_texts: dict[str, dict] = field(default_factory=dict)  # card id → its declaration, for tools
     starts: list[Callable] = field(default_factory=list)
     effects: list[str | None] = field(default_factory=list)  # card index → effect procedure
+    first_card: dict[str, int] = field(default_factory=dict)  # card id → its first index
     functions: dict[str, Callable] = field(default_factory=dict)
     enums: dict[str, list[str]] = field(default_factory=dict)
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
@@ -91,6 +92,8 @@ class GameDef:
                     ids.append(fam.name)
                 elif fam.key == PLAYER:
                     ids += [f"{fam.name}:{p}" for p in range(players)]
+                elif fam.key in self.board_files:
+                    ids += [f"{fam.name}:{n}" for n in self.board(fam.key).nodes]
                 else:
                     ids += [f"{fam.name}:{v}" for v in self.enums[fam.key]]
             self._zone_cache[players] = ids
@@ -106,7 +109,7 @@ class GameDef:
     def board(self, board_id: str):
         family, _, key = board_id.partition(":")
         boards = self.board_files[family]
-        return boards[int(key) % len(boards)]
+        return boards[int(key) % len(boards)] if key else boards[0]
 
     def team_of(self, players: int, seat: int) -> list[int]:
         for team in self.teams.get(players, ()):
@@ -227,8 +230,8 @@ class _Builder:
         game.enums = self.vocab.enums = {k: list(v) for k, v in (d.get("enums") or {}).items()}
         self._constants()
         self._components(game)
-        self._zones(game)
         self._boards(game)
+        self._zones(game)
         self._variables(game)
         self._teams(game)
         self._procedure_signatures()
@@ -336,6 +339,7 @@ class _Builder:
                     self._effects[cid] = path + ("effect",)
                 for _ in range(item.get("copies", 1)):
                     index = len(game.card_ids)
+                    game.first_card.setdefault(cid, index)
                     game.card_ids.append(cid)
                     game.effects.append(f"effect:{cid}" if "effect" in item else None)
                     game.card_kinds.append(comp["kind"])
@@ -349,14 +353,16 @@ class _Builder:
     def _zones(self, game: GameDef) -> None:
         for i, z in enumerate(self.data.get("zones") or []):
             per = z.get("per")
-            if per is not None and per != PLAYER and per not in self.vocab.enums:
-                self.error(("zones", i, "per"), "E301", f"zones can be per 'player' or per enum; '{per}' is neither",
-                           did_you_mean(per, [PLAYER] + list(self.vocab.enums)))
+            single_boards = [b for b, key in self.vocab.boards.items() if key is None]
+            if per is not None and per != PLAYER and per not in self.vocab.enums and per not in single_boards:
+                self.error(("zones", i, "per"), "E301", f"zones can be per 'player', per enum or per space of a "
+                                                        f"board; '{per}' is none of these",
+                           did_you_mean(per, [PLAYER] + list(self.vocab.enums) + single_boards))
                 continue
             if z["id"] in game.zone_families:
                 self.error(("zones", i, "id"), "E304", f"zone '{z['id']}' is declared twice")
             game.zone_families[z["id"]] = ZoneFamily(z["id"], per, z["visibility"])
-            self.vocab.zones[z["id"]] = per
+            self.vocab.zones[z["id"]] = TEXT if per in single_boards else per
 
     def _boards(self, game: GameDef) -> None:
         folder = self.rules.folder.parent.parent / "boards" / self.data["id"]
@@ -390,7 +396,7 @@ class _Builder:
                     continue
                 if name in self.vocab.constants or name in self.vocab.enums:
                     self.error(path, "E304", f"'{name}' is already a constant or enum", key=True)
-                initial = spec.get("initial", _DEFAULTS.get(spec["type"]))
+                initial = spec.get("initial", [] if is_list(spec["type"]) else _DEFAULTS.get(spec["type"]))
                 if isinstance(initial, str) and initial in self.vocab.constants and spec["type"] == INT:
                     initial = self.vocab.constants[initial][1]
                 self._value_fits(spec["type"], initial, path + ("initial",))

@@ -127,6 +127,23 @@ class Return(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class Reopen(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class Close(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class Window(Stmt):
+    var: str
+    start: Expr
+    body: list[Stmt]
+
+
+@dataclass(slots=True, eq=False)
 class If(Stmt):
     branches: list[tuple[Expr, list[Stmt]]]
     otherwise: list[Stmt] | None
@@ -244,6 +261,12 @@ def _format_stmt(s: Stmt, indent: int) -> str:
         return pad + "pass"
     if isinstance(s, Return):
         return pad + "return"
+    if isinstance(s, Reopen):
+        return pad + "reopen"
+    if isinstance(s, Close):
+        return pad + "close"
+    if isinstance(s, Window):
+        return f"{pad}window {s.var} from {format_expr(s.start)}:{_suite(s.body, indent)}"
     if isinstance(s, If):
         lines = []
         for i, (cond, body) in enumerate(s.branches):

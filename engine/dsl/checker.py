@@ -51,6 +51,7 @@ class Checker:
         self.locals: dict[str, str] = {"me": PLAYER}
         self.locals.update(params or {})
         self.problems: list[DslProblem] = []
+        self.windows = 0  # how many reaction windows enclose the statement being checked
 
     # ------------------------------------------------------------ reporting
     def _problem(self, node: ast.Node, code: str, message: str, hint: str | None = None) -> None:
@@ -94,6 +95,17 @@ class Checker:
             self.expr(s.condition)
             self._expect(s.condition, BOOL, "a condition")
             self.block(s.body)
+        elif isinstance(s, ast.Window):
+            self.expr(s.start)
+            self._expect(s.start, PLAYER, "'window … from'")
+            self._bind(s, s.var, PLAYER)
+            self.windows += 1
+            self.block(s.body)
+            self.windows -= 1
+        elif isinstance(s, (ast.Reopen, ast.Close)):
+            if not self.windows:
+                word = "reopen" if isinstance(s, ast.Reopen) else "close"
+                self._problem(s, "E505", f"'{word}' only makes sense inside a 'window'")
         elif isinstance(s, ast.Repeat):
             self.expr(s.count)
             self._expect(s.count, INT, "'repeat' count")
@@ -260,6 +272,8 @@ class Checker:
             return list_of(n)
         if v.zones.get(n, 0) is None:
             return ZONE
+        if v.boards.get(n, 0) is None:
+            return BOARD
         if n in OPS and OPS[n].constant:
             return OPS[n].returns
         if n in v.zones or n in v.boards:

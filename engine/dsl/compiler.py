@@ -59,6 +59,7 @@ class Labeller:
 
 class Compiler:
     def __init__(self, vocab: Vocabulary, game):
+        self.windows: list[tuple[str, list]] = []  # enclosing windows: (state key, exit cell)
         self.vocab = vocab
         self.game = game  # GameDef under construction: attribute tables, procedures, labeller
         self.labels: Labeller = game.labeller
@@ -82,7 +83,7 @@ class Compiler:
         if n in v.enums:
             values = tuple(v.enums[n])
             return lambda st, env: list(values)
-        if n in v.zones:
+        if n in v.zones or n in v.boards:
             return lambda st, env: n
         if n in OPS and OPS[n].constant:
             fn = OPS[n].fn
@@ -440,6 +441,52 @@ class Compiler:
             del env[key]
             return False
         self._loop(proc, s, start, step)
+
+    def _s_Window(self, proc, s):
+        """Ask each player in turn from ``start``; done after a full round with no reopen."""
+        start = self.expr(s.start)
+        var = s.var
+        key = f"$window@{len(proc.code)}"  # [players asked quietly in a row]
+
+        def begin(st, env):
+            env[var] = start(st, env)
+            env[key] = 0
+
+        def ask(st, env):
+            if env[key] >= st.n:
+                del env[key]
+                return False
+            return True
+        self._simple(proc, s, begin)
+        top = len(proc.code)
+        done = [0]
+        nxt = top + 1
+        self._emit(proc, lambda st, env: nxt if ask(st, env) else done[0], (s.line, s.col))
+        self.windows.append((key, done))
+        self._block(proc, s.body)
+        self.windows.pop()
+
+        def advance(st, env):
+            env[key] += 1
+            env[var] = (env[var] + 1) % st.n
+            return top
+        self._emit(proc, advance, (s.line, s.col))
+        done[0] = len(proc.code)
+
+    def _s_Reopen(self, proc, s):
+        key, _ = self.windows[-1]
+
+        def reopen(st, env):
+            env[key] = -1  # the advance after this body makes it 0: everyone is asked again
+        self._simple(proc, s, reopen)
+
+    def _s_Close(self, proc, s):
+        key, done = self.windows[-1]
+
+        def close(st, env):
+            del env[key]
+            return done[0]
+        self._emit(proc, close, (s.line, s.col))
 
     def _s_Choose(self, proc, s):
         source = self._items(s.source)

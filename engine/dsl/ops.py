@@ -327,3 +327,101 @@ def _touched(st, board, a, b):
 def _word(st, text, index):
     words = (text or "").split()
     return words[index] if 0 <= index < len(words) else ""
+
+
+# ------------------------------------------------------------- grid boards
+def _grid(st, board):
+    b = st.game.board(board)
+    if not hasattr(b, "toward"):
+        raise RuleFault(f"board '{board}' is not a grid board")
+    return b
+
+
+@op("toward", ("board", BOARD), ("space", TEXT), ("direction", TEXT), returns=TEXT,
+    says="the space next to {space} in {direction} (north, east, south, west) on {board}, "
+         "\"\" if a wall or the edge is in the way", group="boards")
+def _toward(st, board, space, direction):
+    return _grid(st, board).toward(space, direction)
+
+
+@op("neighbours", ("board", BOARD), ("space", TEXT), returns=list_of(TEXT),
+    says="the spaces next to {space} on {board}, not through a wall", group="boards")
+def _neighbours(st, board, space):
+    return _grid(st, board).neighbours(space)
+
+
+@op("direction", ("board", BOARD), ("a", TEXT), ("b", TEXT), returns=TEXT,
+    says="the direction from {a} to the neighbouring space {b} on {board} (\"\" if not neighbours)",
+    group="boards")
+def _direction(st, board, a, b):
+    return _grid(st, board).direction(a, b)
+
+
+@op("room_of", ("board", BOARD), ("space", TEXT), returns=TEXT, says="the room of {space} on {board}",
+    group="boards")
+def _room_of(st, board, space):
+    return _grid(st, board).room_of(space)
+
+
+@op("spaces_of", ("board", BOARD), ("room", TEXT), returns=list_of(TEXT),
+    says="the spaces of room {room} on {board}", group="boards")
+def _spaces_of(st, board, room):
+    grid = _grid(st, board)
+    if room not in grid.spaces_in:
+        raise RuleFault(f"board '{board}' has no room {room!r}")
+    return list(grid.spaces_in[room])
+
+
+@op("tagged", ("board", BOARD), ("tag", TEXT), returns=list_of(TEXT),
+    says="the spaces of {board} tagged {tag} (by their room or on their own)", group="boards")
+def _tagged(st, board, tag):
+    return _grid(st, board).tagged(tag)
+
+
+@op("has_tag", ("board", BOARD), ("space", TEXT), ("tag", TEXT), returns=BOOL,
+    says="{space} on {board} is tagged {tag}", group="boards")
+def _has_tag(st, board, space, tag):
+    grid = _grid(st, board)
+    grid._check(space)
+    return tag in grid.tags[space]
+
+
+@op("grid_distance", ("board", BOARD), ("a", TEXT), ("b", TEXT), returns=INT,
+    says="the fewest steps from {a} to {b} on {board}, ignoring pieces (-1 if walls forbid it)",
+    group="boards")
+def _grid_distance(st, board, a, b):
+    return _grid(st, board).distance(a, b)
+
+
+@op("path_length", ("board", BOARD), ("start", TEXT), ("targets", list_of(TEXT)), ("through", list_of(TEXT)),
+    returns=INT, says="the fewest steps from {start} to any of {targets} on {board}, passing only through "
+                      "{through} (-1 if impossible)", group="boards")
+def _path_length(st, board, start, targets, through):
+    return _grid(st, board).path_length(start, targets, through)
+
+
+# ------------------------------------------------------------ lookups
+@op("card_named", ("id", TEXT), returns=CARD, says="the card whose id is {id} (the first, if it has copies)",
+    group="zones")
+def _card_named(st, cid):
+    index = st.game.first_card.get(cid)
+    if index is None:
+        raise RuleFault(f"no card has the id {cid!r}")
+    return index
+
+
+@op("key_of", ("zone", ZONE), returns=TEXT,
+    says="what distinguishes {zone} in its family (the player, value or space), as text", group="zones")
+def _key_of(st, zone):
+    return zone.partition(":")[2]
+
+
+@op("flatten", ("lists", list_of(list_of(TYPEVAR))), returns=list_of(TYPEVAR),
+    says="the items of every list in {lists}, one list after another", group="lists")
+def _flatten(st, lists):
+    return [x for inner in lists for x in inner]
+
+
+@op("text", ("value", ANY), returns=TEXT, says="{value} written as text", group="text")
+def _text(st, value):
+    return "none" if value is None else str(value)

@@ -199,6 +199,15 @@ class _ToAst(Transformer):
     def return_stmt(self, meta, items):
         return ast.Return(*_pos(meta))
 
+    def reopen_stmt(self, meta, items):
+        return ast.Reopen(*_pos(meta))
+
+    def close_stmt(self, meta, items):
+        return ast.Close(*_pos(meta))
+
+    def window_stmt(self, meta, items):
+        return ast.Window(*_pos(meta), str(items[0]), items[1], items[2])
+
     def name_target(self, meta, items):
         return ast.Name(*_pos(items[0]), str(items[0]))
 
