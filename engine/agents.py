@@ -7,9 +7,10 @@ from typing import Protocol
 
 class Agent(Protocol):
     needs_view: bool
+    needs_state: bool
 
-    def act(self, view: dict) -> str:
-        """Pick one of ``view["decision"]["actions"]``."""
+    def act(self, view: dict, state=None) -> str:
+        """Pick one of ``view["decision"]["actions"]``; ``state`` is a determinized copy if asked for."""
 
 
 class RandomAgent:
@@ -17,15 +18,49 @@ class RandomAgent:
 
     name = "random"
     needs_view = False  # the legal actions are all it looks at; simulate skips building views
+    needs_state = False
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def act(self, view: dict) -> str:
+    def act(self, view: dict, state=None) -> str:
         return self.rng.choice(view["decision"]["actions"])
 
 
-AGENTS = {"random": RandomAgent}
+class GreedyAgent:
+    """Takes the action the game's ``bots: greedy: value`` rates highest for its seat.
+
+    It rates actions on a determinized copy of the state (``State.determinized``):
+    hidden cards are re-dealt at random, so it knows only what its seat's view
+    shows.  Ties go to the earliest-listed action among the best, after a seeded
+    shuffle of equals, except that ``pass`` and ``done`` win ties (a bot with
+    nothing to gain does not meddle).  A game without a greedy value plays randomly.
+    """
+
+    name = "greedy"
+    needs_view = False
+    needs_state = True
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def act(self, view: dict, state=None) -> str:
+        actions = view["decision"]["actions"]
+        value = state.game.bot_values.get("greedy") if state is not None else None
+        if value is None:
+            return self.rng.choice(actions)
+        seat = view["decision"]["player"]
+        state.memo.clear()
+        scored = [(value(state, {"p": seat, "me": seat, "action": a}), a) for a in actions]
+        best = max(v for v, _ in scored)
+        top = [a for v, a in scored if v == best]
+        for quiet in ("pass", "done"):
+            if quiet in top:
+                return quiet
+        return self.rng.choice(top)
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
 def make_agent(kind: str, seed: int = 0) -> Agent:

@@ -137,6 +137,7 @@ def _play(args) -> int:
     from .agents import make_agent
     from .gamedef import load_game
     from .render import render_view
+    from .simulate import bot_inputs
     game = load_game(args.game, args.variant)
     bots = _parse_bots(args.bot, args.players)
     state = game.new_game(players=args.players, seed=args.seed)
@@ -150,9 +151,7 @@ def _play(args) -> int:
         shown = len(state.log)
         seat = state.current_player
         if seat in agents:
-            bot = agents[seat]
-            view = state.view(seat) if bot.needs_view else {"decision": {"actions": state.legal_actions()}}
-            state.apply(bot.act(view))
+            state.apply(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))))
             continue
         render_view(game, state.view(seat), console)
         actions = state.legal_actions()

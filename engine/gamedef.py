@@ -17,6 +17,8 @@ from typing import Callable
 from . import boards as board_kinds
 from .documents import RuleSet, display_path, load_documents, resolve
 from .dsl import ast
+from .dsl.ast import walk_exprs
+from .dsl.ops import OPS
 from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from .dsl.compiler import Compiler, Labeller, Procedure
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
@@ -63,6 +65,7 @@ class GameDef:
     effects: list[str | None] = field(default_factory=list)  # card index → effect procedure
     first_card: dict[str, int] = field(default_factory=dict)  # card id → its first index
     functions: dict[str, Callable] = field(default_factory=dict)
+    bot_values: dict[str, Callable] = field(default_factory=dict)  # bot kind → value(state, {p, action})
     enums: dict[str, list[str]] = field(default_factory=dict)
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
     board_files: dict[str, list] = field(default_factory=dict)  # family → compiled boards by seat
@@ -80,6 +83,7 @@ class GameDef:
     programs: dict[str, list] = field(default_factory=dict, repr=False)  # name → AST, for tools
     labeller: Labeller | None = field(default=None, repr=False)
     _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    _board_cache: dict[str, object] = field(default_factory=dict, repr=False)
 
     # ---------------------------------------------------------------- tables
     def zone_ids(self, players: int) -> list[str]:
@@ -107,9 +111,14 @@ class GameDef:
         return int(zone.split(":", 1)[1]) if fam.key == PLAYER else None
 
     def board(self, board_id: str):
-        family, _, key = board_id.partition(":")
-        boards = self.board_files[family]
-        return boards[int(key) % len(boards)] if key else boards[0]
+        try:
+            return self._board_cache[board_id]
+        except KeyError:
+            family, _, key = board_id.partition(":")
+            boards = self.board_files[family]
+            board = boards[int(key) % len(boards)] if key else boards[0]
+            self._board_cache[board_id] = board
+            return board
 
     def team_of(self, players: int, seat: int) -> list[int]:
         for team in self.teams.get(players, ()):
@@ -189,6 +198,21 @@ def _board_file_diagnostics(path: Path) -> list[Diagnostic]:
 def build(rules: RuleSet) -> GameDef:
     """Check and compile merged rules; raises RulesError with every problem."""
     return _Builder(rules).build()
+
+
+def _pure_functions(bodies: dict[str, ast.Expr]) -> frozenset:
+    """Functions that draw no random numbers, directly or through other functions."""
+    calls = {name: {e.func for e in walk_exprs(body) if isinstance(e, ast.Call)} for name, body in bodies.items()}
+    impure = {name for name, called in calls.items() if any(OPS.get(f) is not None and OPS[f].name == "random_from"
+                                                              for f in called)}
+    changed = True
+    while changed:
+        changed = False
+        for name, called in calls.items():
+            if name not in impure and called & impure:
+                impure.add(name)
+                changed = True
+    return frozenset(bodies) - impure
 
 
 class _Builder:
@@ -458,7 +482,6 @@ class _Builder:
         return expr
 
     def _programs(self, game: GameDef) -> None:
-        compiler = Compiler(self.vocab, game)
         compiled: dict[str, tuple] = {}
         for name in ("setup", "play"):
             if name in self.data:
@@ -477,6 +500,9 @@ class _Builder:
             if fn["id"] in self.vocab.functions:
                 params, result = self.vocab.functions[fn["id"]]
                 bodies[fn["id"]] = self._parse_expression(("functions", i, "value"), dict(params), result)
+        bot_exprs = {}
+        for kind, spec in (self.data.get("bots") or {}).items():
+            bot_exprs[kind] = self._parse_expression(("bots", kind, "value"), {"p": PLAYER, "action": TEXT}, INT)
         scorers = []
         for section in ("scoring", "tiebreakers"):
             field_name = "points" if section == "scoring" else "value"
@@ -485,6 +511,7 @@ class _Builder:
                 scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT)))
         if any(p.is_error for p in self.problems):
             return
+        compiler = Compiler(self.vocab, game, _pure_functions(bodies))
         for name, (path, stmts) in compiled.items():
             doc, _ = self.rules.origin(path)
             game.procedures[name] = compiler.procedure(
@@ -492,6 +519,8 @@ class _Builder:
             game.programs[name] = stmts
         for name, expr in bodies.items():
             game.functions[name] = compiler.expr(expr)
+        for kind, expr in bot_exprs.items():
+            game.bot_values[kind] = compiler.expr(expr)
         start_fns = {path: compiler.expr(expr) for path, expr in starts.items()}
         game.starts = [start_fns[path] for path, _ in self._starts]
         for section, item, expr in scorers:

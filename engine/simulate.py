@@ -10,6 +10,13 @@ from .errors import TabletopError
 DEFAULT_DECISION_LIMIT = 5_000
 
 
+def bot_inputs(state, seat: int, bot, salt: int = 0) -> tuple[dict, object]:
+    """What a bot gets to decide with: its view (or just its options) and, if it asks, a determinized state."""
+    view = state.view(seat) if bot.needs_view else {"decision": {"player": seat, "actions": state.legal_actions()}}
+    det = state.determinized(seat, seed=state.seed * 7919 + salt) if bot.needs_state else None
+    return view, det
+
+
 def play_out(game, players: int, seed: int, bots: list, limit: int = DEFAULT_DECISION_LIMIT):
     """Play one game between ``bots`` (one per seat); returns (state, cut_off)."""
     state = game.new_game(players=players, seed=seed)
@@ -19,8 +26,7 @@ def play_out(game, players: int, seed: int, bots: list, limit: int = DEFAULT_DEC
             return state, True
         seat = state.current_player
         bot = bots[seat]
-        view = state.view(seat) if bot.needs_view else {"decision": {"actions": state.pending["ids"]}}
-        state.apply(bot.act(view))
+        state.apply(bot.act(*bot_inputs(state, seat, bot, decisions)))
         decisions += 1
     return state, False
 

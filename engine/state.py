@@ -31,7 +31,7 @@ class State:
     """One game in progress.  Create with ``GameDef.new_game``."""
 
     __slots__ = ("game", "n", "seed", "zones", "loc", "vars", "pvars", "rng", "stack", "pending",
-                 "log_entries", "history", "seen", "fault")
+                 "log_entries", "history", "seen", "fault", "memo")
 
     # ---------------------------------------------------------------- create
     @classmethod
@@ -49,7 +49,7 @@ class State:
         if "setup" in game.procedures:
             st.stack.append(["setup", 0, {"me": 0}])
         st.pending = None
-        st.log_entries, st.history, st.fault = [], [], None
+        st.log_entries, st.history, st.fault, st.memo = [], [], None, {}
         st.seen = [[] for _ in range(players)]
         for index, start in enumerate(game.starts):
             zone = None
@@ -89,6 +89,7 @@ class State:
         return [self.score_of(p) for p in range(self.n)]
 
     def score_of(self, p: int) -> int:
+        self.memo.clear()
         env = {"p": p, "me": p}
         return sum(s.fn(self, env) for s in self.game.scoring)
 
@@ -143,6 +144,7 @@ class State:
         procedures = self.game.procedures
         stack = self.stack
         budget = self.game.step_budget
+        memo = self.memo
         steps = 0
         while stack:
             frame = stack[-1]
@@ -157,6 +159,8 @@ class State:
                                                          f"step budget of {budget} exhausted in '{proc.name}': "
                                                          f"does a loop never end?"))
                     last = pc
+                    if memo:
+                        memo.clear()
                     pc = code[pc](self, env)
             except RuleFault as exc:
                 raise self._fault(self._where(proc, last, "E701", f"{exc} (in '{proc.name}')"))
@@ -169,6 +173,7 @@ class State:
                 raise self._fault(self._where(proc, last, "E702",
                                               f"rule failed in '{proc.name}': {type(exc).__name__}: {exc}"))
             if pc == SUSPEND:
+                memo.clear()
                 return
             # NEXT: a call or return changed the stack; read the new top frame.
 
@@ -224,6 +229,43 @@ class State:
             out["winners"] = self.winners
         return out
 
+    def hidden_from(self, seat: int) -> list[tuple[str, int]]:
+        """(zone, position) of every card whose face ``seat`` cannot see."""
+        game = self.game
+        slots = []
+        for zone, cards in self.zones.items():
+            vis = game.zone_family(zone).visibility
+            if vis == "public" or (vis == "owner" and game.zone_owner(zone) == seat):
+                continue
+            last = len(cards) - 1 if vis == "top" else len(cards)
+            slots += [(zone, i) for i in range(last)]
+        return slots
+
+    def determinized(self, seat: int, seed: int) -> "State":
+        """A copy in which every card hidden from ``seat`` is dealt again at random.
+
+        Cards only trade places with hidden cards that look the same from the back
+        (same kind and back attributes), so the copy agrees with everything
+        ``seat`` can see; a bot that reasons on it knows no more than its view.
+        """
+        import random
+        game = self.game
+        c = self.clone()
+        groups: dict[tuple, list[tuple[str, int]]] = {}
+        for zone, i in self.hidden_from(seat):
+            card = self.zones[zone][i]
+            kind = game.card_kinds[card]
+            back = tuple(game.attributes[a][card] for a in game.backs.get(kind, ()))
+            groups.setdefault((kind, back), []).append((zone, i))
+        shuffler = random.Random(seed)
+        for slots in groups.values():
+            cards = [self.zones[z][i] for z, i in slots]
+            shuffler.shuffle(cards)
+            for (z, i), card in zip(slots, cards):
+                c.zones[z][i] = card
+                c.loc[card] = z
+        return c
+
     # ----------------------------------------------------- copy and persist
     def clone(self) -> "State":
         """An independent copy (plain-data copy, no replay)."""
@@ -239,6 +281,7 @@ class State:
         c.history = self.history[:]
         c.seen = [s[:] for s in self.seen]  # entries are never changed once made
         c.fault = self.fault
+        c.memo = {}
         return c
 
     def to_data(self) -> dict:
@@ -275,6 +318,6 @@ class State:
                 st.loc[c] = zone
         st.vars, st.pvars = data["variables"], data["player_variables"]
         st.stack, st.pending = data["stack"], data["pending"]
-        st.log_entries, st.history, st.fault = data["log"], data["history"], None
+        st.log_entries, st.history, st.fault, st.memo = data["log"], data["history"], None, {}
         st.seen = data["seen"]
         return st

@@ -18,7 +18,7 @@ from .errors import Diagnostic, LoadError
 
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 64
-MAX_NODES = 200_000  # counts alias expansions too: a "billion laughs" stops here
+MAX_NODES = 50_000  # counts alias expansions too: a "billion laughs" stops here
 MAX_ALIASES = 200
 
 _STR = "tag:yaml.org,2002:str"

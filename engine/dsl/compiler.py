@@ -58,7 +58,8 @@ class Labeller:
 
 
 class Compiler:
-    def __init__(self, vocab: Vocabulary, game):
+    def __init__(self, vocab: Vocabulary, game, pure_functions: frozenset = frozenset()):
+        self.pure_functions = pure_functions  # functions whose value depends only on state and arguments
         self.windows: list[tuple[str, list]] = []  # enclosing windows: (state key, exit cell)
         self.vocab = vocab
         self.game = game  # GameDef under construction: attribute tables, procedures, labeller
@@ -201,14 +202,36 @@ class Compiler:
         return lambda st, env: fn(st, *[f(st, env) for f in args])
 
     def _function_call(self, name: str, args: list[Callable]) -> Callable:
-        params = [p for p, _ in self.vocab.functions[name][0]]
+        """Call a game function; pure ones are memoised for the instruction being run.
+
+        Option lists call the same small functions many times over (is this
+        space free? where is that piece?); nothing changes within one
+        instruction, so each distinct call is computed once.  The memo is
+        emptied by the interpreter before every instruction.
+        """
+        params = tuple(p for p, _ in self.vocab.functions[name][0])
         functions = self.game.functions  # filled once every body is compiled
+        missing = _MISSING
+
+        def evaluate(st, me, values):
+            inner = dict(zip(params, values))
+            inner["me"] = me
+            return functions[name](st, inner)
+
+        if name not in self.pure_functions:
+            return lambda st, env: evaluate(st, env.get("me"), [a(st, env) for a in args])
 
         def call(st, env):
-            inner = {"me": env.get("me")}
-            for p, a in zip(params, args):
-                inner[p] = a(st, env)
-            return functions[name](st, inner)
+            me = env.get("me")
+            key = (name, me, *[a(st, env) for a in args])
+            memo = st.memo
+            try:
+                result = memo.get(key, missing)
+            except TypeError:  # a list argument is not hashable: compute it every time
+                return evaluate(st, me, key[2:])
+            if result is missing:
+                result = memo[key] = evaluate(st, me, key[2:])
+            return result
         return call
 
     def _e_Unary(self, e):
