@@ -16,7 +16,7 @@ Nothing here knows which game uses a board.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable
 
@@ -179,10 +179,32 @@ class GridBoard:
     spaces_in: dict[str, tuple[str, ...]]  # room → spaces
     tags: dict[str, frozenset]  # space → tags (its room's and its own)
     distances: dict[str, dict[str, int]]
+    _avoiding: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def nodes(self) -> list[str]:
         return list(self.graph.nodes)
+
+    def distance_avoiding(self, a: str, b: str, tag: str) -> int:
+        """Fewest steps from a to b never crossing a space tagged ``tag`` (the ends may be tagged)."""
+        self._check(a)
+        self._check(b)
+        if a == b:
+            return 0
+        table = self._avoiding.get(tag)
+        if table is None:
+            open_graph = self.graph.subgraph(n for n in self.graph if tag not in self.tags[n])
+            table = self._avoiding[tag] = {n: dict(d) for n, d in nx.all_pairs_shortest_path_length(open_graph)}
+        starts = [(0, a)] if a in table else [(1, n) for n in self.step[a].values() if n in table]
+        ends = [(0, b)] if b in table else [(1, n) for n in self.step[b].values() if n in table]
+        best = -1
+        for ca, na in starts:
+            row = table[na]
+            for cb, nb in ends:
+                d = row.get(nb)
+                if d is not None and (best < 0 or ca + d + cb < best):
+                    best = ca + d + cb
+        return best
 
     def _check(self, space: str) -> None:
         if space not in self.rooms:

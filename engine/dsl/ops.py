@@ -393,6 +393,13 @@ def _grid_distance(st, board, a, b):
     return _grid(st, board).distance(a, b)
 
 
+@op("distance_avoiding", ("board", BOARD), ("a", TEXT), ("b", TEXT), ("tag", TEXT), returns=INT,
+    says="the fewest steps from {a} to {b} on {board} never crossing a space tagged {tag}, ignoring pieces "
+         "(-1 if impossible)", group="boards")
+def _distance_avoiding(st, board, a, b, tag):
+    return _grid(st, board).distance_avoiding(a, b, tag)
+
+
 @op("path_length", ("board", BOARD), ("start", TEXT), ("targets", list_of(TEXT)), ("through", list_of(TEXT)),
     returns=INT, says="the fewest steps from {start} to any of {targets} on {board}, passing only through "
                       "{through} (-1 if impossible)", group="boards")

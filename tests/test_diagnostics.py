@@ -1,0 +1,564 @@
+"""Bad input gets a clear one-line diagnostic at the right place, never a traceback.
+
+Each loading test copies Caty Mini (rules and boards, same layout) into a temporary
+folder, breaks exactly one thing, loads it, and checks the code, the file, the line and
+the column of the diagnostic.  Expected places are computed by searching the text the
+test wrote, so the tests follow the rule files when those are edited.
+
+The last part drives the state API with illegal actions and bad saved states.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import shutil
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.yaml_source import MAX_ALIASES, MAX_DEPTH
+
+REPO = Path(__file__).resolve().parents[1]
+GAME = "caty-mini"
+
+
+# ------------------------------------------------------------------ helpers
+def position(text: str, needle: str, occurrence: int = 1) -> tuple[int, int]:
+    """1-based (line, col) of the ``occurrence``-th ``needle`` in ``text``."""
+    index = -1
+    for _ in range(occurrence):
+        index = text.index(needle, index + 1)
+    line = text.count("\n", 0, index) + 1
+    col = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, col
+
+
+class Rules:
+    """A private copy of Caty Mini at tmp/rules/caty-mini (boards at tmp/boards/caty-mini)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.folder = root / "rules" / GAME
+        shutil.copytree(REPO / "rules" / GAME, self.folder)
+        shutil.copytree(REPO / "boards" / GAME, root / "boards" / GAME)
+        self.game = self.folder / "game.yaml"
+
+    def path(self, name: str) -> Path:
+        return self.folder / name
+
+    def shown(self, name: str) -> str:
+        """The path a diagnostic should show (tests run with the copy as working folder)."""
+        return f"rules/{GAME}/{name}"
+
+    def text(self, name: str) -> str:
+        return self.path(name).read_text(encoding="utf-8")
+
+    def edit(self, name: str, old: str, new: str) -> str:
+        """Replace the one occurrence of ``old``; returns the new text of the file."""
+        text = self.text(name)
+        assert text.count(old) == 1, f"{name}: expected exactly one {old!r} to break"
+        text = text.replace(old, new)
+        self.path(name).write_text(text, encoding="utf-8")
+        return text
+
+    def append(self, name: str, extra: str) -> str:
+        text = self.text(name) + extra
+        self.path(name).write_text(text, encoding="utf-8")
+        return text
+
+    def load_fails(self, variant: str | None = None, target: Path | None = None) -> list[engine.Diagnostic]:
+        with pytest.raises(engine.RulesError) as info:
+            engine.load_game(target or self.game, variant)
+        return info.value.diagnostics
+
+
+def the(diagnostics: list[engine.Diagnostic], code: str) -> engine.Diagnostic:
+    """The first diagnostic with ``code``; fails listing them all if there is none."""
+    found = [d for d in diagnostics if d.code == code]
+    assert found, f"no {code} among:\n" + "\n".join(d.format() for d in diagnostics)
+    return found[0]
+
+
+def at(d: engine.Diagnostic, path: str, line: int, col: int) -> None:
+    assert (d.path, d.line, d.col) == (path, line, col), d.format()
+
+
+class TookTooLong(Exception):
+    """Raised by ``hard_limit`` when the guarded code is still running."""
+
+
+@contextlib.contextmanager
+def hard_limit(seconds: float, required: bool = False):
+    """Interrupt the block after ``seconds`` of wall time.
+
+    Needs SIGALRM and the main thread (as under pytest and pytest-xdist on Linux and
+    macOS).  Without them the block runs unguarded, or the test is skipped if the limit
+    is what it measures (``required``).
+    """
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        if required:
+            pytest.skip("needs SIGALRM in the main thread to stop a runaway parse")
+        yield
+        return
+
+    def stop(signum, frame):
+        raise TookTooLong(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except TookTooLong as exc:
+        # a fresh exception: the interrupted frames (deep inside PyYAML) can carry
+        # tb_lineno None, which pytest cannot format
+        raise TookTooLong(str(exc)) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def cpu_limit(seconds: float, wall_cap: float, required: bool = False):
+    """TookTooLong if the block uses more than ``seconds`` of CPU (robust to a busy machine);
+    a runaway block is stopped after ``wall_cap`` seconds of wall time."""
+    start = time.process_time()
+    with hard_limit(wall_cap, required=required):
+        yield
+    spent = time.process_time() - start
+    if spent > seconds:
+        raise TookTooLong(f"took {spent:.2f} s of CPU, more than {seconds} s")
+
+
+@pytest.fixture
+def rules(tmp_path, monkeypatch) -> Rules:
+    """A fresh copy of Caty Mini; the working folder is its root, so paths show as rules/…"""
+    monkeypatch.chdir(tmp_path)
+    return Rules(tmp_path)
+
+
+def play_randomly(state, seed: int = 0, limit: int = 10_000) -> None:
+    rnd = random.Random(seed)
+    for _ in range(limit):
+        if state.is_terminal:
+            return
+        state.apply(rnd.choice(state.legal_actions()))
+    raise AssertionError("game did not end")
+
+
+# ------------------------------------------------------------ the baseline
+def test_unbroken_copy_loads_and_plays(rules):
+    """Guards the fixture: the copy alone is valid, so each break below is the only problem."""
+    game = engine.load_game(rules.game)
+    play_randomly(game.new_game(players=2, seed=1))
+    engine.load_game(rules.game, "older-players")
+
+
+# -------------------------------------------------------- files and YAML
+def test_missing_game_file_is_e101(rules):
+    """A game file that does not exist is E101 naming that file."""
+    missing = rules.path("no-such-game.yaml")
+    d = the(rules.load_fails(target=missing), "E101")
+    assert d.path == str(missing)
+    assert "not found" in d.message
+
+
+def test_missing_included_file_is_e101_in_that_file(rules):
+    """An `include:` whose file is gone is E101 naming the missing file, not a crash."""
+    rules.path("components.yaml").unlink()
+    d = the(rules.load_fails(), "E101")
+    assert d.path == rules.shown("components.yaml")
+    assert "not found" in d.message
+
+
+def test_unknown_game_name_is_e101_with_did_you_mean():
+    """A misspelt game name suggests the known game."""
+    with pytest.raises(engine.RulesError) as info:
+        engine.load_game("caty-mni")
+    d = the(info.value.diagnostics, "E101")
+    assert "caty-mni" in d.message
+    assert d.hint == "did you mean 'caty-mini'?"
+
+
+def test_yaml_syntax_error_is_e102_at_the_fault(rules):
+    """A YAML syntax error gives E102 at the offending character, as one line."""
+    text = rules.edit("game.yaml", "  rounds: 12\n", "  rounds: 12: 13\n")
+    d = the(rules.load_fails(), "E102")
+    at(d, rules.shown("game.yaml"), *position(text, ": 13"))
+    assert d.message.startswith("YAML syntax error")
+    assert "\n" not in d.format(with_context=False)
+
+
+def test_duplicate_key_is_e103_naming_both_lines(rules):
+    """A key given twice is E103 at the second one, naming the line of the first."""
+    text = rules.edit("game.yaml", "rulebook: caty-mini.txt\n", "rulebook: caty-mini.txt\nname: Caty Maxi\n")
+    first, _ = position(text, "name: Caty Mini")
+    second = position(text, "name: Caty Maxi")
+    d = the(rules.load_fails(), "E103")
+    at(d, rules.shown("game.yaml"), *second)
+    assert "'name'" in d.message and f"first at line {first}" in d.message
+
+
+def test_python_object_tag_is_refused_e104(rules):
+    """`!!python/object…` tags are refused (E104) and never constructed."""
+    text = rules.edit("game.yaml", "rulebook: caty-mini.txt",
+                      'rulebook: !!python/object/apply:os.system ["touch pwned"]')
+    d = the(rules.load_fails(), "E104")
+    at(d, rules.shown("game.yaml"), *position(text, "!!python"))
+    assert "python/object" in d.message
+    assert not (rules.root / "pwned").exists()
+
+
+def test_merge_key_is_refused_e104(rules):
+    """YAML merge keys (`<<`) are refused with a hint to write the keys out."""
+    text = rules.edit("game.yaml", "  marker: {type: player, initial: 0}\n",
+                      "  marker: &m {type: player, initial: 0}\n  other:\n    <<: *m\n")
+    d = the(rules.load_fails(), "E104")
+    at(d, rules.shown("game.yaml"), *position(text, "<<"))
+    assert d.hint == "write the keys out"
+
+
+def test_yes_no_on_off_stay_strings(rules):
+    """YAML 1.1 booleans-in-disguise stay words: an enum [yes, no, on, off] and a card named No."""
+    rules.edit("game.yaml", "  sides: [left, right]\n", "  sides: [left, right]\n  answers: [yes, no, on, off]\n")
+    rules.edit("components.yaml", "{id: table, colour: yellow",
+               "{id: table, name: No, colour: yellow")
+    game = engine.load_game(rules.game)
+    assert game.enums["answers"] == ["yes", "no", "on", "off"]
+    assert game.card_texts["table"]["name"] == "No"
+
+
+LOLS = '["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'
+
+
+def billion_laughs(levels: int = 9, width: int = 9, first: str = LOLS) -> str:
+    """A classic alias bomb: ``width ** levels`` values from under a hundred aliases."""
+    lines = [f"lol0: &l0 {first}"]
+    for i in range(1, levels):
+        lines.append(f"lol{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * width) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def test_billion_laughs_is_refused_quickly_e105(rules):
+    """An alias bomb (9**9 values from 72 aliases) is refused with E105, in under a second of CPU."""
+    text = rules.append("game.yaml", billion_laughs())
+    with cpu_limit(1.0, wall_cap=20):
+        diagnostics = rules.load_fails()
+    d = the(diagnostics, "E105")
+    assert d.path == rules.shown("game.yaml")
+    assert d.line >= position(text, "lol0:")[0]
+    assert d.hint
+
+
+@pytest.mark.xfail(strict=True, raises=TookTooLong,
+                   reason="engine bug: every alias expansion of a block scalar re-scans the blank lines "
+                          "before its text (_remember_text, up to 1000 lines), so this 1.2 KB bomb takes "
+                          "seconds before E105 (~12 s a parse with MAX_NODES 200000, ~3 s with 50000), "
+                          "and load_game parses game.yaml twice (resolve() peeks for 'extends')")
+def test_billion_laughs_of_a_block_scalar_is_refused_quickly(rules):
+    """The same bomb built on a block scalar after 900 blank lines must be refused just as fast."""
+    rules.append("game.yaml", billion_laughs(first="|\n" + "\n" * 900 + "  lol"))
+    with cpu_limit(1.0, wall_cap=2, required=True):
+        diagnostics = rules.load_fails()
+    the(diagnostics, "E105")
+
+
+def test_too_many_aliases_is_e105(rules):
+    """More aliases than the limit is E105 at the first one over it, without expanding anything."""
+    text = rules.append("game.yaml", "many: &a 1\nuses: [" + ", ".join(["*a"] * (MAX_ALIASES + 5)) + "]\n")
+    d = the(rules.load_fails(), "E105")
+    line, col = position(text, "*a", MAX_ALIASES + 1)
+    at(d, rules.shown("game.yaml"), line, col)
+
+
+def test_deep_nesting_is_e106_at_the_first_level_too_deep(rules):
+    """Nesting past the limit is E106 at the first bracket that goes too deep."""
+    depth = MAX_DEPTH + 5
+    text = rules.append("game.yaml", "deep: " + "[" * depth + "]" * depth + "\n")
+    d = the(rules.load_fails(), "E106")
+    line, col = position(text, "deep: ")
+    # the document is level 0 and the k-th bracket level k: the first too deep is bracket MAX_DEPTH + 1
+    at(d, rules.shown("game.yaml"), line, col + len("deep: ") + MAX_DEPTH)
+
+
+@pytest.mark.xfail(strict=True, raises=TookTooLong,
+                   reason="engine bug: nesting depth is checked only after PyYAML has scanned the whole "
+                          "file, and its scanner is quadratic in flow depth: 1000 levels take ~1.5 s, "
+                          "100000 levels (a 200 KB file) ~4.5 minutes before E106")
+def test_deep_nesting_is_refused_promptly(rules):
+    """A 40 KB file of 20000 nested brackets must be refused well within a second."""
+    depth = 20_000
+    rules.append("game.yaml", "deep: " + "[" * depth + "]" * depth + "\n")
+    with cpu_limit(1.0, wall_cap=2, required=True):
+        diagnostics = rules.load_fails()
+    the(diagnostics, "E106")
+
+
+def test_file_too_big_is_e107(rules):
+    """A rule file over the size limit is refused before parsing."""
+    rules.append("game.yaml", "# " + "x" * 2_100_000 + "\n")
+    d = the(rules.load_fails(), "E107")
+    at(d, rules.shown("game.yaml"), 1, 1)
+
+
+# ----------------------------------------------------------------- schema
+def test_schema_wrong_type_is_e201_at_the_value(rules):
+    """A value of the wrong type is E201 at that value, saying what type was expected."""
+    text = rules.edit("game.yaml", "players: {min: 2, max: 4}", "players: {min: two, max: 4}")
+    d = the(rules.load_fails(), "E201")
+    at(d, rules.shown("game.yaml"), *position(text, "two"))
+    assert "'two'" in d.message and "integer" in d.message
+
+
+def test_schema_unknown_key_is_e201_with_did_you_mean(rules):
+    """A misspelt section name is E201 at the key, suggesting the right one."""
+    text = rules.edit("game.yaml", "\nconstants:\n", "\nconstans:\n")
+    d = the(rules.load_fails(), "E201")
+    at(d, rules.shown("game.yaml"), *position(text, "constans:"))
+    assert "unknown key 'constans'" in d.message
+    assert d.hint == "did you mean 'constants'?"
+
+
+def test_missing_board_file_is_e101_at_its_name(rules):
+    """A board file listed but absent is E101 at its name in game.yaml."""
+    text = rules.edit("game.yaml", "room-4.yaml]", "room-5.yaml]")
+    d = the(rules.load_fails(), "E101")
+    at(d, rules.shown("game.yaml"), *position(text, "room-5.yaml"))
+    assert "room-5.yaml" in d.message
+
+
+# ---------------------------------------------------------- effect language
+def test_unknown_zone_in_a_procedure_is_e501_with_hint_and_caret(rules):
+    """A typo inside a multi-line block is reported at its exact line and column, with context."""
+    text = rules.edit("game.yaml", "if size(token_pile(toy)) > 0:", "if size(tokn_pile(toy)) > 0:")
+    line, col = position(text, "tokn_pile(")
+    d = the(rules.load_fails(), "E501")
+    at(d, rules.shown("game.yaml"), line, col)
+    assert "tokn_pile" in d.message
+    assert d.hint == "did you mean 'token_pile'?"
+    source = text.splitlines()[line - 1]
+    assert d.context == (source, " " * (col - 1) + "^")
+    assert d.format().splitlines()[0] == \
+        f"rules/caty-mini/game.yaml:{line}:{col}: E501 {d.message} (did you mean 'token_pile'?)"
+
+
+def test_wrong_argument_type_is_e502_at_the_argument(rules):
+    """`size(3)` is E502 at the 3: size needs a zone, not a number."""
+    text = rules.edit("game.yaml", "if size(token_pile(toy)) > 0:", "if size(3) > 0:")
+    d = the(rules.load_fails(), "E502")
+    at(d, rules.shown("game.yaml"), *position(text, "3) > 0"))
+    assert "zone" in d.message and "number" in d.message
+
+
+def test_wrong_arity_is_e503_at_the_call(rules):
+    """`move` with one argument is E503 at the call, giving the expected parameters."""
+    text = rules.edit("game.yaml", "move(top(token_pile(toy)), won(p))", "move(top(token_pile(toy)))")
+    d = the(rules.load_fails(), "E503")
+    at(d, rules.shown("game.yaml"), *position(text, "move(top(token_pile(toy)))"))
+    assert "move(card, to)" in d.message and "2 arguments, not 1" in d.message
+
+
+def test_unknown_attribute_is_e504_with_did_you_mean(rules):
+    """`.color` on a card is E504 on that line, suggesting `colour`."""
+    text = rules.edit("game.yaml", "shown = top(table).colour", "shown = top(table).color")
+    d = the(rules.load_fails(), "E504")
+    line, start = position(text, "top(table).color")
+    assert (d.path, d.line) == (rules.shown("game.yaml"), line)
+    # at the start of the expression or at the attribute name itself
+    assert d.col in (start, start + len("top(table).")), d.format()
+    assert "'color'" in d.message
+    assert d.hint == "did you mean 'colour'?"
+
+
+def test_dsl_syntax_error_is_e401_with_caret(rules):
+    """A syntax error in an effect points at the unexpected token, with source line and caret."""
+    text = rules.edit("game.yaml", "round = round + 1", "round = round + * 1")
+    line, col = position(text, "* 1")
+    d = the(rules.load_fails(), "E401")
+    at(d, rules.shown("game.yaml"), line, col)
+    assert "unexpected '*'" in d.message
+    assert d.context == (text.splitlines()[line - 1], " " * (col - 1) + "^")
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: folded ('>') and multi-line plain scalars are mapped "
+                                       "as if their lines were kept, so errors land on the wrong line "
+                                       "with the caret past the end of it")
+@pytest.mark.parametrize("written", [
+    "points: >-\n      sum([t.value\n      for t in wonn(p)])",
+    "points: sum([t.value\n      for t in wonn(p)])",
+], ids=["folded", "plain-multiline"])
+def test_error_in_a_folded_expression_is_on_the_right_line(rules, written):
+    """A scoring expression split over lines reports a typo where it is."""
+    text = rules.edit("game.yaml", "points: sum([t.value for t in won(p)])", written)
+    d = the(rules.load_fails(), "E501")
+    at(d, rules.shown("game.yaml"), *position(text, "wonn("))
+
+
+def test_endless_loop_in_setup_stops_new_game_with_e703(rules):
+    """`while true: pass` at the start of setup: new_game raises BudgetExceeded (E703) promptly."""
+    text = rules.edit("game.yaml", "setup: |\n  shuffle(tiles)",
+                      "setup: |\n  while true:\n      pass\n  shuffle(tiles)")
+    game = engine.load_game(rules.game)
+    start = time.perf_counter()
+    with hard_limit(20), pytest.raises(engine.BudgetExceeded) as info:
+        game.new_game(players=2, seed=1)
+    assert time.perf_counter() - start < 2.0
+    d = info.value.diagnostic
+    assert d.code == "E703" and "'setup'" in d.message
+    at(d, rules.shown("game.yaml"), *position(text, "while true:"))
+
+
+def test_endless_loop_in_play_stops_the_game_with_e703(rules):
+    """`while true: pass` at the start of play is caught once setup's choices are made.
+
+    Setup runs first and waits for the players' choices, so the loop is reached by the
+    action that ends setup; the game then refuses further actions (StateError).
+    """
+    text = rules.edit("game.yaml", "play: |\n  repeat rounds:",
+                      "play: |\n  while true:\n      pass\n  repeat rounds:")
+    state = engine.load_game(rules.game).new_game(players=2, seed=1)
+    start = time.perf_counter()
+    with hard_limit(20), pytest.raises(engine.BudgetExceeded) as info:
+        play_randomly(state)
+    assert time.perf_counter() - start < 2.0
+    d = info.value.diagnostic
+    assert d.code == "E703" and "'play'" in d.message
+    at(d, rules.shown("game.yaml"), *position(text, "while true:"))
+    with pytest.raises(engine.StateError):
+        state.apply("anything")
+
+
+def test_variant_error_is_reported_in_the_variant_file(rules):
+    """A typo in a variant is reported in the variant file, whether loaded by name or by path."""
+    name = "variants/older-players.yaml"
+    text = rules.edit(name, "won(p)])) == count(toys)", "wonn(p)])) == count(toys)")
+    expected = (rules.shown(name), *position(text, "wonn("))
+    for diagnostics in (rules.load_fails("older-players"), rules.load_fails(target=rules.path(name))):
+        d = the(diagnostics, "E501")
+        at(d, *expected)
+        assert d.hint == "did you mean 'won'?"
+
+
+def test_base_error_seen_through_a_variant_is_reported_in_the_base(rules):
+    """A typo in the base game, loaded with a variant, still points into game.yaml."""
+    text = rules.edit("game.yaml", "if size(token_pile(toy)) > 0:", "if size(tokn_pile(toy)) > 0:")
+    d = the(rules.load_fails("older-players"), "E501")
+    at(d, rules.shown("game.yaml"), *position(text, "tokn_pile("))
+
+
+def test_variant_schema_error_is_reported_in_the_variant_file(rules):
+    """An unknown key inside a variant is E201 in the variant, with did-you-mean."""
+    name = "variants/older-players.yaml"
+    text = rules.edit(name, "    text: 1 point", "    txt: 1 point")
+    d = the(rules.load_fails("older-players"), "E201")
+    at(d, rules.shown(name), *position(text, "txt:"))
+    assert d.hint == "did you mean 'text'?"
+
+
+# -------------------------------------------------------------- the state API
+@pytest.fixture
+def state(caty):
+    return caty.new_game(players=2, seed=3)
+
+
+def test_illegal_action_lists_legal_ids_and_changes_nothing(state):
+    """An illegal action raises IllegalAction listing the legal ids; the state is untouched."""
+    before = state.to_json()
+    legal = state.legal_actions()
+    with pytest.raises(engine.IllegalAction) as info:
+        state.apply("fly away")
+    message = str(info.value)
+    assert "'fly away'" in message and "\n" not in message
+    assert info.value.legal == legal
+    assert all(repr(a) in message for a in legal)
+    assert state.to_json() == before
+
+
+def test_another_seats_action_is_refused(state):
+    """A legal action played for a seat that is not deciding is refused; nothing changes."""
+    before = state.to_json()
+    deciding = state.current_player
+    other = (deciding + 1) % 2
+    with pytest.raises(engine.IllegalAction) as info:
+        state.apply(state.legal_actions()[0], seat=other)
+    assert f"seat {other}" in str(info.value) and f"seat {deciding}" in str(info.value)
+    assert state.to_json() == before
+    state.apply(state.legal_actions()[0], seat=deciding)  # the right seat may
+
+
+def test_action_after_the_end_is_refused(state):
+    """Once the game is over every action is refused and the final state stays as it was."""
+    play_randomly(state)
+    assert state.is_terminal and state.legal_actions() == []
+    final = state.to_json()
+    with pytest.raises(engine.IllegalAction, match="over"):
+        state.apply("pile red")
+    assert state.to_json() == final
+
+
+def _tamper(text: str, change) -> str:
+    data = json.loads(text)
+    change(data)
+    return json.dumps(data)
+
+
+def _drop_a_card(data):
+    zone = next(z for z, cards in data["zones"].items() if cards)
+    data["zones"][zone].pop()
+
+
+def _duplicate_a_card(data):
+    zone = next(z for z, cards in data["zones"].items() if cards)
+    data["zones"][zone].append(data["zones"][zone][0])
+
+
+TAMPERINGS = {
+    "truncated": lambda text: text[: len(text) // 2],
+    "empty": lambda text: "",
+    "not-an-object": lambda text: "[1, 2, 3]",
+    "missing-keys": lambda text: _tamper(text, lambda d: d.pop("zones")),
+    "card-dropped": lambda text: _tamper(text, _drop_a_card),
+    "card-duplicated": lambda text: _tamper(text, _duplicate_a_card),
+    "other-rules": lambda text: _tamper(text, lambda d: d.update(rules="0" * 16)),
+    "too-many-players": lambda text: _tamper(text, lambda d: d.update(players=9)),
+    "bad-program-position": lambda text: _tamper(text, lambda d: d["stack"][-1].__setitem__(1, 10 ** 6)),
+    "other-game": lambda text: _tamper(text, lambda d: d.update(game="chess")),
+}
+
+
+@pytest.mark.parametrize("how", sorted(TAMPERINGS))
+def test_tampered_or_truncated_state_is_a_state_error(caty, state, how):
+    """A saved state that was cut short or edited is refused with StateError, not a crash."""
+    state.apply(state.legal_actions()[0])
+    text = TAMPERINGS[how](state.to_json())
+    with pytest.raises(engine.StateError):
+        caty.state_from_json(text)
+
+
+def test_saved_state_round_trips(caty, state):
+    """Guards the tampering tests: the untouched text reads back as an equal state."""
+    state.apply(state.legal_actions()[0])
+    assert caty.state_from_json(state.to_json()) == state
+
+
+def test_state_of_another_variant_is_a_state_error(caty, caty_older):
+    """A state saved under one variant cannot be read by the other, either way round."""
+    base = caty.new_game(players=2, seed=1).to_json()
+    older = caty_older.new_game(players=2, seed=1).to_json()
+    with pytest.raises(engine.StateError, match="variant"):
+        caty_older.state_from_json(base)
+    with pytest.raises(engine.StateError, match="variant"):
+        caty.state_from_json(older)
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: state_check does not check variable types, so a saved "
+                                       "state with round = \"x\" loads and fails later in play (E702)")
+def test_saved_state_with_a_wrongly_typed_variable_is_a_state_error(caty, state):
+    """A variable of the wrong type in a save is refused when read, not mid-game."""
+    text = _tamper(state.to_json(), lambda d: d["variables"].update(round="x"))
+    with pytest.raises(engine.StateError):
+        caty.state_from_json(text)

@@ -1,0 +1,164 @@
+#!/usr/bin/env python
+"""Benchmark: random full games per second, time per decision, cold `tabletop validate rules/`.
+
+    python tools/bench.py [--games K] [--seed S] [--budget SEC] [--runs R]
+
+Every row of GAMES is (game id, variant or None, player counts).  Add a game by adding
+a row; rows whose game (or variant) is not in rules/ are skipped, so the table may list
+games that are still being written.  Games are played by random bots through
+``engine.simulate.simulate``, the same code as ``tabletop simulate``; a row stops early
+(marked *) once its games have taken ``--budget`` seconds, so a slow game cannot stall the run.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+GAMES: list[tuple[str, str | None, list[int]]] = [
+    ("caty-mini", None, [2, 4]),
+    ("caty-mini", "older-players", [2, 4]),
+    ("cat-town", None, [2, 4]),
+    ("cat-town", "easy", [2]),
+    ("cat-town", "advanced", [2]),
+    ("cats-mansion", None, [2, 4]),
+]
+
+
+
+def present(game: str, variant: str | None) -> bool:
+    folder = REPO / "rules" / game
+    if not (folder / "game.yaml").is_file():
+        return False
+    return variant is None or (folder / "variants" / f"{variant}.yaml").is_file()
+
+
+def play_row(game, players: int, games: int, seed: int, budget: float) -> dict:
+    """Up to ``games`` random games in growing batches, stopping early past ``budget`` seconds."""
+    from engine.simulate import simulate
+
+    played = errors = cut_off = 0
+    seconds = decisions = 0.0
+    batch = 1
+    while played < games:
+        n = min(batch, games - played)
+        s = simulate(game, players, n, seed=seed + played)
+        seconds += s["seconds"]
+        decisions += s["decisions_per_game"] * (n - s["errors"])
+        errors += s["errors"]
+        cut_off += s["cut_off"]
+        played += n
+        batch *= 2
+        if seconds >= budget:
+            break
+    return {
+        "games": played, "stopped": played < games,
+        "games_per_second": played / seconds if seconds else float("inf"),
+        "decisions_per_game": decisions / max(1, played - errors),
+        "us_per_decision": 1e6 * seconds / decisions if decisions else None,
+        "errors": errors, "cut_off": cut_off,
+    }
+
+
+def bench_games(games: int, seed: int, budget: float) -> list[dict]:
+    from engine import RulesError, load_game
+    from engine.simulate import simulate
+
+    rows = []
+    for game_id, variant, player_counts in GAMES:
+        if not present(game_id, variant):
+            rows.append({"game": game_id, "variant": variant, "note": "skipped: not in rules/"})
+            continue
+        try:
+            game = load_game(REPO / "rules" / game_id / "game.yaml", variant)
+        except RulesError as exc:
+            rows.append({"game": game_id, "variant": variant, "note": f"does not load: {exc}"})
+            continue
+        for players in player_counts:
+            if not game.min_players <= players <= game.max_players:
+                rows.append({"game": game_id, "variant": variant, "players": players,
+                             "note": f"skipped: game is for {game.min_players}-{game.max_players} players"})
+                continue
+            simulate(game, players, 1, seed=seed + 10_000)  # warm up caches and lazy tables
+            row = play_row(game, players, games, seed, budget)
+            rows.append({"game": game_id, "variant": variant, "players": players, **row})
+    return rows
+
+
+def tabletop_command() -> list[str]:
+    script = shutil.which("tabletop")
+    return [script] if script else [sys.executable, "-m", "engine.cli"]
+
+
+def bench_validate(runs: int) -> tuple[float, int, str]:
+    """Best wall time of a fresh `tabletop validate rules/` process, its exit code and last line."""
+    command = tabletop_command() + ["validate", "rules/"]
+    best, code, last = float("inf"), 0, ""
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+        best = min(best, time.perf_counter() - start)
+        code = done.returncode
+        lines = (done.stdout or done.stderr).strip().splitlines()
+        last = lines[-1] if lines else ""
+    return best, code, last
+
+
+def print_table(rows: list[dict]) -> None:
+    header = ("game", "variant", "seats", "games", "games/s", "decisions/game", "µs/decision", "errors", "cut off")
+    table = [header]
+    notes = []
+    for r in rows:
+        if "note" in r:
+            notes.append(f"{r['game']}{' / ' + r['variant'] if r['variant'] else ''}"
+                         f"{' at ' + str(r['players']) if 'players' in r else ''}: {r['note']}")
+            continue
+        us = r["us_per_decision"]
+        table.append((r["game"], r["variant"] or "-", str(r["players"]), f"{r['games']}{'*' * r['stopped']}",
+                      f"{r['games_per_second']:.1f}", f"{r['decisions_per_game']:.1f}",
+                      f"{us:.0f}" if us is not None else "-", str(r["errors"]), str(r["cut_off"])))
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    for n, row in enumerate(table):
+        cells = [c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        print("  ".join(cells).rstrip())
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+    if any(r.get("stopped") for r in rows):
+        notes.insert(0, "* stopped early at the time budget of the row")
+    for note in notes:
+        print(note)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=200, metavar="K", help="games per row (default 200)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (default 0)")
+    p.add_argument("--budget", type=float, default=10.0, metavar="SEC",
+                   help="stop a row after this many seconds of play (default 10)")
+    p.add_argument("--runs", type=int, default=3, metavar="R", help="validate runs, best is kept (default 3)")
+    args = p.parse_args(argv)
+    if args.games < 1 or args.runs < 1 or args.budget <= 0:
+        p.error("--games, --runs and --budget must be positive")
+
+    print(f"tabletop bench: Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+          f"up to {args.games} random games per row (seeds from {args.seed}, at most {args.budget:g} s a row)")
+    print()
+    print_table(bench_games(args.games, args.seed, args.budget))
+    print()
+    best, code, last = bench_validate(args.runs)
+    status = "ok" if code == 0 else f"exit {code}: {last}"
+    runs = f"best of {args.runs} fresh processes" if args.runs > 1 else "one fresh process"
+    print(f"cold `tabletop validate rules/`: {best:.2f} s ({runs}; {status})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
