@@ -186,6 +186,8 @@ def _simulate(args) -> int:
     if len(kinds) not in (1, args.players) or any(k not in AGENTS for k in kinds):
         return _usage(f"--bots expects one kind or one per seat, from: {', '.join(AGENTS)}")
     game = load_game(args.game, args.variant)
+    if not game.min_players <= args.players <= game.max_players:
+        return _usage(f"{game.id} is for {game.min_players}–{game.max_players} players, not {args.players}")
     bots = kinds[0] if len(kinds) == 1 else kinds
     limit = args.limit or DEFAULT_DECISION_LIMIT
     if args.json or args.games < 50 or not sys.stderr.isatty():

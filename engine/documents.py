@@ -85,10 +85,12 @@ def resolve(game: str | os.PathLike, variant: str | None = None) -> tuple[Path, 
             candidate = candidate / "game.yaml"
         if not candidate.exists():
             raise LoadError([Diagnostic(str(game), 1, 1, "E101", "file not found")])
-        try:
-            head = read_yaml(candidate, display_path(candidate)).data
-        except LoadError:
-            head = None
+        head = None
+        if candidate.name != "game.yaml":  # maybe a variant: peek at its 'extends'
+            try:
+                head = read_yaml(candidate, display_path(candidate)).data
+            except LoadError:
+                pass
         if isinstance(head, dict) and "extends" in head and variant is None:
             base = candidate.parent.parent / "game.yaml"
             if not base.exists():

@@ -163,10 +163,8 @@ def validate_paths(paths: list[str | Path]) -> list[Diagnostic]:
                 out += _diagnostics_of(lambda v=v: load_game(v))
             for b in board_files:
                 out += _board_file_diagnostics(b)
-        elif path.parent.name != "variants" and "boards" in path.parts and path.suffix == ".yaml":
-            out += _board_file_diagnostics(path)
         else:
-            out += _diagnostics_of(lambda path=path: load_game(path))
+            out += _file_diagnostics(path)
     seen, unique = set(), []
     for d in out:
         key = (d.path, d.line, d.col, d.code, d.message)
@@ -174,6 +172,24 @@ def validate_paths(paths: list[str | Path]) -> list[Diagnostic]:
             seen.add(key)
             unique.append(d)
     return unique
+
+
+def _file_diagnostics(path: Path) -> list[Diagnostic]:
+    """One file, checked as what it is: a game, a variant, a component file or a board."""
+    try:
+        doc = read_yaml(path, display_path(path))
+    except LoadError as exc:
+        return exc.diagnostics
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if data.get("kind") in board_kinds.BOARD_KINDS and "cells" in data:
+        return _board_file_diagnostics(path)
+    if "components" in data and not {"play", "players", "extends"} & set(data):
+        game_file = path.parent / "game.yaml"
+        if not game_file.exists():
+            return check_document(doc, "components")
+        # Check it as part of its game, reporting only what is in this file.
+        return [d for d in _diagnostics_of(lambda: load_game(game_file)) if d.path == doc.path]
+    return _diagnostics_of(lambda: load_game(path))
 
 
 def _diagnostics_of(thunk) -> list[Diagnostic]:

@@ -20,6 +20,26 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _fits(game, t: str, value, n: int) -> bool:
+    """Is ``value`` a plain value of effect-language type ``t`` in a game of ``n`` players?"""
+    if value is None or t == "any":
+        return True
+    if t.startswith("list["):
+        return isinstance(value, list) and all(_fits(game, t[5:-1], v, n) for v in value)
+    if t == "int":
+        return _is_int(value)
+    if t == "bool":
+        return isinstance(value, bool)
+    if t in ("player", "card"):
+        limit = n if t == "player" else len(game.card_ids)
+        return _is_int(value) and 0 <= value < limit
+    if t == "zone":
+        return isinstance(value, str) and value in game.zone_ids(n)
+    if t in game.enums:
+        return value in game.enums[t]
+    return isinstance(value, str)
+
+
 def check_saved_state(game, data) -> None:
     """Raise StateError unless ``data`` is a consistent state of ``game``."""
     from .state import FORMAT
@@ -51,6 +71,14 @@ def check_saved_state(game, data) -> None:
     _need(isinstance(pvars, list) and len(pvars) == n
           and all(isinstance(p, dict) and set(p) == set(game.player_variables) for p in pvars),
           "player variables do not match the game's")
+    vocab = game.vocabulary
+    for name, value in data["variables"].items():
+        _need(_fits(game, vocab.variables[name], value, n), f"variable '{name}' holds {value!r}, "
+                                                            f"not a {vocab.variables[name]}")
+    for p in pvars:
+        for name, value in p.items():
+            _need(_fits(game, vocab.player_variables[name], value, n),
+                  f"player variable '{name}' holds {value!r}, not a {vocab.player_variables[name]}")
 
     stack = data["stack"]
     _need(isinstance(stack, list), "bad program stack")
@@ -70,6 +98,8 @@ def check_saved_state(game, data) -> None:
         _need(len(set(ids)) == len(ids), "duplicate action ids")
         _need(bool(stack) and stack[-1][1] in game.procedures[stack[-1][0]].choices,
               "the pending decision does not match the program position")
+        item_type = game.procedures[stack[-1][0]].choice_types[stack[-1][1]]
+        _need(all(_fits(game, item_type, v, n) for v in values), "the pending decision offers impossible values")
     log = data["log"]
     _need(isinstance(log, list) and all(isinstance(e, list) and len(e) == 2 and isinstance(e[1], str)
                                         and (e[0] is None or (_is_int(e[0]) and 0 <= e[0] < n)) for e in log),

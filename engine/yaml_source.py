@@ -38,11 +38,26 @@ PathKey = tuple  # a path into the document: keys and list indexes
 
 @dataclass(frozen=True, slots=True)
 class ScalarPlace:
-    """Where a string scalar sits, so positions inside its text can be mapped."""
+    """Where each piece of a string scalar's text sits in the file.
 
-    line: int  # 1-based line of the first character of the text
-    col: int  # 1-based column of the first character of the text
-    block: bool  # literal/folded block: text line k is file line ``line + k - 1``
+    A piece is a run of characters copied unchanged from one source line; YAML
+    may fold lines, strip indentation or drop comments between pieces, so
+    positions inside the text are mapped piece by piece.
+    """
+
+    text: str
+    pieces: tuple[tuple[int, int, int], ...]  # (offset in text, file line, file column), 1-based
+
+    def locate(self, line: int, col: int) -> tuple[int, int]:
+        lines = self.text.split("\n")
+        offset = sum(len(t) + 1 for t in lines[:max(0, line - 1)]) + col - 1
+        best = self.pieces[0]
+        for piece in self.pieces:
+            if piece[0] <= offset:
+                best = piece
+            else:
+                break
+        return best[1], best[2] + offset - best[0]
 
 
 @dataclass
@@ -74,11 +89,7 @@ class Document:
         place = self.scalars.get(tuple(path))
         if place is None:
             return self.where(path)
-        if place.block:
-            return (place.line + line - 1, place.col + col - 1)
-        if line == 1:
-            return (place.line, place.col + col - 1)
-        return (place.line + line - 1, col)
+        return place.locate(line, col)
 
     def diag(self, path: PathKey, code: str, message: str, *, key: bool = False,
              hint: str | None = None, severity: str = "error") -> Diagnostic:
@@ -93,6 +104,7 @@ class _Converter:
         self.nodes = 0
         self.problems: list[Diagnostic] = []
         self._ctor = yaml.SafeLoader("")
+        self._places: dict[int, ScalarPlace] = {}  # per node: an alias expanded many times is mapped once
 
     def _fail(self, node: yaml.Node, code: str, message: str, hint: str | None = None) -> None:
         m = node.start_mark
@@ -150,21 +162,41 @@ class _Converter:
         return self._ctor.construct_object(yaml.ScalarNode(tag, node.value, node.start_mark, node.end_mark))
 
     def _remember_text(self, node: yaml.ScalarNode, path: PathKey) -> None:
-        m = node.start_mark
+        place = self._places.get(id(node))
+        if place is None:
+            place = self._places[id(node)] = self._place(node)
+        self.doc.scalars[path] = place
+
+    def _place(self, node: yaml.ScalarNode) -> ScalarPlace:
+        """Find each source line's text inside the scalar's value, in order."""
+        value, start, end = node.value, node.start_mark, node.end_mark
+        quoted = 1 if node.style in ("'", '"') else 0
+        if start.line == end.line or not value:
+            return ScalarPlace(value, ((0, start.line + 1, start.column + 1 + quoted),))
         if node.style in ("|", ">"):
-            # Content starts on the line after the indicator; find its indent.
-            first = m.line + 1
-            indent = 0
-            for i in range(first, min(len(self.lines), first + 1000)):
-                text = self.lines[i]
-                if text.strip():
-                    indent = len(text) - len(text.lstrip(" "))
-                    first = i
-                    break
-            self.doc.scalars[path] = ScalarPlace(first + 1, indent + 1, True)
+            rows = range(start.line + 1, min(end.line + 1, len(self.lines)))
+            indent = next((len(r) - len(r.lstrip(" ")) for r in (self.lines[i] for i in rows) if r.strip()), 0)
+            raw = [(i, indent, self.lines[i][indent:]) for i in rows]
         else:
-            quoted = 1 if node.style in ("'", '"') else 0
-            self.doc.scalars[path] = ScalarPlace(m.line + 1, m.column + 1 + quoted, False)
+            first = self.lines[start.line][start.column + quoted:]
+            raw = [(start.line, start.column + quoted, first)]
+            for i in range(start.line + 1, min(end.line + 1, len(self.lines))):
+                row = self.lines[i]
+                stripped = row.lstrip()
+                raw.append((i, len(row) - len(stripped), stripped))
+        pieces = []
+        offset = 0
+        for line, col, text in raw:
+            text = text.rstrip()
+            for candidate in (text, text.split(" #")[0].rstrip(), text.rstrip("'\"")):
+                found = value.find(candidate, offset) if candidate else -1
+                if found >= 0:
+                    pieces.append((found, line + 1, col + 1))
+                    offset = found + len(candidate)
+                    break
+        if not pieces:
+            pieces = [(0, start.line + 1, start.column + 1 + quoted)]
+        return ScalarPlace(value, tuple(pieces))
 
 
 def _syntax_diagnostic(path: str, exc: yaml.YAMLError) -> Diagnostic:
@@ -176,22 +208,41 @@ def _syntax_diagnostic(path: str, exc: yaml.YAMLError) -> Diagnostic:
     return Diagnostic(path, line, col, "E102", message)
 
 
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's composer, stopped as soon as nesting or aliases pass their bounds.
+
+    Checking while composing (the scanner is lazy) refuses a hostile file after
+    reading only its first levels; PyYAML's scanner is quadratic in flow depth.
+    """
+
+    def __init__(self, stream: str, path: str):
+        super().__init__(stream)
+        self.path, self.depth, self.aliases = path, 0, 0
+
+    def _refuse(self, code: str, message: str, hint: str | None = None):
+        m = self.peek_event().start_mark
+        raise LoadError([Diagnostic(self.path, m.line + 1, m.column + 1, code, message, "error", hint)])
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                self._refuse("E105", f"more than {MAX_ALIASES} YAML aliases", "aliases are bounded; write the values out")
+        self.depth += 1
+        if self.depth > MAX_DEPTH + 1:  # the document's root is level 0
+            self._refuse("E106", f"nesting deeper than {MAX_DEPTH} levels")
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
 def parse_yaml(text: str, path: str) -> Document:
     """Parse YAML text into a Document; raises LoadError with diagnostics."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise LoadError([Diagnostic(path, 1, 1, "E107", f"file is larger than {MAX_FILE_BYTES} bytes")])
-    loader = yaml.SafeLoader(text)
+    loader = _BoundedLoader(text, path)
     try:
-        aliases = 0
-        # Count aliases as the parser meets them, before any expansion.
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent):
-                aliases += 1
-                if aliases > MAX_ALIASES:
-                    m = event.start_mark
-                    raise LoadError([Diagnostic(path, m.line + 1, m.column + 1, "E105",
-                                                f"more than {MAX_ALIASES} YAML aliases", "error",
-                                                "aliases are bounded; write the values out")])
         root = loader.get_single_node()
     except yaml.YAMLError as exc:
         raise LoadError([_syntax_diagnostic(path, exc)]) from None

@@ -81,8 +81,6 @@ def test_validate_json_gives_the_same_diagnostics(capsys, broken):
         assert p["hint"].startswith("did you mean")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: validate_paths loads any single file as a game file, so a "
-                                       "valid components file gets E201 'missing key id/name/players/play'")
 def test_validate_a_components_file_on_its_own(capsys):
     """A designer validating just the components file they edited gets no false alarms."""
     code, out, err = run(capsys, "validate", REPO / "rules" / "caty-mini" / "components.yaml")

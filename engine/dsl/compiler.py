@@ -33,6 +33,7 @@ class Procedure:
     code: list[Callable] = field(default_factory=list)
     where: list[tuple[int, int]] = field(default_factory=list)  # (line, col) in the DSL text
     choices: dict[int, Callable] = field(default_factory=dict)  # pc → store(state, env, value)
+    choice_types: dict[int, str] = field(default_factory=dict)  # pc → type of the options
     source_path: str = ""
     locate: Callable[[int, int], tuple[int, int]] | None = None  # DSL (line, col) → file (line, col)
 
@@ -515,7 +516,8 @@ class Compiler:
         source = self._items(s.source)
         where = self.expr(s.where) if s.where is not None else None
         by = self.expr(s.by) if s.by is not None else None
-        label = self.labels.for_type(s.source.type[5:-1] if is_list(s.source.type) else CARD)
+        item_type = s.source.type[5:-1] if is_list(s.source.type) else CARD
+        label = self.labels.for_type(item_type)
         prefix = s.verb + " " if s.verb else ""
         optional, secret = s.optional, s.secret
         what = s.verb or ast.format_expr(s.target)
@@ -555,6 +557,7 @@ class Compiler:
             return SUSPEND
         self._emit(proc, choose, (s.line, s.col))
         proc.choices[pc] = self._store(s.target)
+        proc.choice_types[pc] = item_type
 
 
 _MISSING = object()

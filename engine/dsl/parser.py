@@ -271,7 +271,7 @@ class _ToAst(Transformer):
         return ast.Unary(*_pos(meta), "-", items[0])
 
     def attr(self, meta, items):
-        return ast.Attr(*_pos(meta), items[0], str(items[1]))
+        return ast.Attr(*_pos(items[1]), items[0], str(items[1]))  # placed at the attribute's name
 
     def call(self, meta, items):
         name, *args = items
