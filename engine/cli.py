@@ -34,6 +34,14 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND",
                     help="a bot for a seat, e.g. 1=random; all=random for every seat")
     pl.add_argument("--quiet", action="store_true", help="bots only: print just the result")
+    pl.add_argument("--save", metavar="FILE", help="keep the game (rules, seed, actions) in FILE after every move")
+
+    rp = sub.add_parser("replay", help="replay a saved game exactly, step by step or to the end")
+    rp.add_argument("file", metavar="FILE")
+    rp.add_argument("--steps", action="store_true", help="print every action and event")
+    rp.add_argument("--to", type=int, metavar="N", help="stop after N actions")
+    rp.add_argument("--force", action="store_true", help="replay even if the rules changed since the save")
+    rp.add_argument("--rules", metavar="PATH", help="the game's rules (a name or path; default: the saved game id)")
 
     si = sub.add_parser("simulate", help="many games between bots, with summary figures")
     game_args(si)
@@ -56,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         _parser().print_help()
         return EXIT_USAGE
     try:
-        return {"validate": _validate, "play": _play, "simulate": _simulate, "cards": _cards}[args.command](args)
+        commands = {"validate": _validate, "play": _play, "simulate": _simulate, "cards": _cards, "replay": _replay}
+        return commands[args.command](args)
     except RulesError as exc:
         for d in exc.diagnostics:
             print(d.format(), file=sys.stderr)
@@ -137,6 +146,7 @@ def _play(args) -> int:
     from .agents import make_agent
     from .gamedef import load_game
     from .render import render_view
+    from .replay import write_save
     from .simulate import bot_inputs
     game = load_game(args.game, args.variant)
     bots = _parse_bots(args.bot, args.players)
@@ -144,6 +154,8 @@ def _play(args) -> int:
     agents = {seat: make_agent(kind, seed=args.seed * 131 + seat) for seat, kind in bots.items()}
     console = Console()
     shown = 0
+    if args.save:
+        write_save(state, args.save)
     while not state.is_terminal:
         if not args.quiet:
             for line in state.log[shown:]:
@@ -152,6 +164,8 @@ def _play(args) -> int:
         seat = state.current_player
         if seat in agents:
             state.apply(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))))
+            if args.save:
+                write_save(state, args.save)
             continue
         render_view(game, state.view(seat), console)
         actions = state.legal_actions()
@@ -165,6 +179,8 @@ def _play(args) -> int:
             state.apply(choice, seat=seat)
         except IllegalAction as exc:  # pragma: no cover - _read_choice only returns legal ids
             console.print(f"[red]{exc}[/]")
+        if args.save:
+            write_save(state, args.save)
     if not args.quiet:
         for line in state.log[shown:]:
             console.print(line, highlight=False)
@@ -172,6 +188,33 @@ def _play(args) -> int:
     console.rule("game over")
     for p, s in enumerate(scores):
         console.print(f"seat {p}: {s} points" + ("  [bold green]wins[/]" if p in state.winners else ""))
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ replay
+def _replay(args) -> int:
+    from .gamedef import load_game
+    from .replay import read_save, replay
+    data = read_save(args.file)
+    game = load_game(args.rules or data["game"], data.get("variant"))
+
+    shown = [0]
+
+    def step(i, action, state):
+        if args.steps:
+            print(f"{i + 1:>4}. {action}")
+            for line in state.log[shown[0]:]:
+                if not line.endswith(f": {action}"):
+                    print(f"      {line}")
+        shown[0] = len(state.log)
+    state = replay(game, data, until=args.to, allow_other_rules=args.force, on_step=step)
+    done = len(state.history)
+    if state.is_terminal:
+        scores = ", ".join(f"seat {p}: {s}" for p, s in enumerate(state.scores))
+        print(f"replayed {done} actions: game over ({scores}; winners: {state.winners})")
+    else:
+        print(f"replayed {done} of {len(data['actions'])} actions: seat {state.current_player} to decide "
+              f"among {len(state.legal_actions())} actions")
     return EXIT_OK
 
 

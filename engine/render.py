@@ -13,7 +13,10 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from .boards import PlaneBoard
+from .boards import GridBoard, PlaneBoard
+
+_ROOM_SHADES = ["grey15", "grey23", "grey30", "dark_blue", "dark_green", "dark_red", "purple4", "dark_orange3",
+                "deep_pink4", "dark_cyan"]
 
 
 def _style(name: str) -> Style | None:
@@ -88,12 +91,58 @@ def render_plane_board(board: PlaneBoard, highlight: set[str], title: str) -> Pa
     return Panel(Group(text, legend), title=title, expand=False)
 
 
+def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str) -> Panel:
+    """Rooms as shaded areas, walls as lines, each space showing its pieces (3 letters each).
+
+    ``pieces`` maps a space to the ids of what stands on it; empty start spaces
+    show ◦ and other tagged spaces *.
+    """
+    graph = board.graph
+    width, height = graph.graph["width"], graph.graph["height"]
+    rooms = list(board.spaces_in)
+    shade = {r: _style(f"on {_ROOM_SHADES[i % len(_ROOM_SHADES)]}") for i, r in enumerate(rooms)}
+    text = Text()
+    columns = "".join(f" {chr(97 + x):<3}" for x in range(width))
+    text.append("   " + columns + "\n", style="dim")
+    for y in range(height):
+        top = Text("   ")
+        row = Text(f"{y + 1:>2} ")
+        for x in range(width):
+            name = f"{chr(97 + x)}{y + 1}"
+            if name not in graph:
+                top.append("    ")
+                row.append("    ")
+                continue
+            above = f"{chr(97 + x)}{y}"
+            left = f"{chr(96 + x)}{y + 1}" if x else None
+            top.append("+" + ("   " if y and graph.has_edge(name, above) else "───"), style="dim")
+            row.append(" " if left and graph.has_edge(name, left) else "│", style="dim")
+            here = pieces.get(name, [])
+            if here:
+                label = (str(here[0])[:3] if len(here) == 1 else f"{str(here[0])[:2]}+")
+                cell = Text(f"{label:<3}", style=Style(bold=True) + (shade[board.rooms[name]] or Style()))
+            else:
+                mark = "◦" if "start" in board.tags[name] else "*" if board.tags[name] - {"shared"} else ""
+                cell = Text(f"{mark:^3}", style=shade[board.rooms[name]])
+            row.append(cell)
+        top.append("+", style="dim")
+        row.append("│", style="dim")
+        text.append(top + Text("\n") + row + Text("\n"))
+    text.append("   " + "+───" * width + "+", style="dim")
+    legend = Text()
+    for r in rooms:
+        legend.append("   ", style=shade[r])
+        legend.append(f" {r}{' (shared)' if 'shared' in board.tags[board.spaces_in[r][0]] else ''}  ")
+    return Panel(Group(text, legend), title=title, expand=False)
+
+
 def render_view(game, view: dict, console: Console) -> None:
     """Print what the seat may see: boards, zones, variables and recent events."""
     seat = view["seat"]
     header = f"[bold]{game.name}[/] — seat {seat}"
-    if view["variables"]:
-        header += "   " + "  ".join(f"{k}: {v}" for k, v in view["variables"].items())
+    shown = {k: v for k, v in view["variables"].items() if isinstance(v, (int, str)) and not isinstance(v, bool)}
+    if shown:
+        header += "   " + "  ".join(f"{k}: {v}" for k, v in shown.items())
     console.rule(header)
     for family, boards in game.board_files.items():
         if game.vocabulary.boards.get(family) == "player":
@@ -101,6 +150,11 @@ def render_view(game, view: dict, console: Console) -> None:
             mine = view["player_variables"][seat]
             highlight = {v for v in mine.values() if isinstance(v, str)}
             console.print(render_plane_board(board, highlight, f"{family} of seat {seat} ({board.id})"))
+        elif isinstance(boards[0], GridBoard):
+            spaces = [f for f, fam in game.zone_families.items() if fam.key == family]
+            pieces = {zone.partition(":")[2]: cards for zone, cards in view["zones"].items()
+                      if zone.partition(":")[0] in spaces and cards}
+            console.print(render_grid_board(boards[0], pieces, boards[0].id))
     table = Table(title="Table", show_lines=False, expand=False)
     table.add_column("zone")
     table.add_column("n", justify="right")
@@ -108,6 +162,8 @@ def render_view(game, view: dict, console: Console) -> None:
     for zone, cards in view["zones"].items():
         if not cards and game.zone_family(zone).visibility == "hidden":
             continue
+        if game.zone_family(zone).key in game.board_files:
+            continue  # drawn on its board
         mine = game.zone_owner(zone) == seat
         table.add_row(Text(zone, style="bold green" if mine else None), str(len(cards)), _zone_summary(cards))
     console.print(table)

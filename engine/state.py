@@ -211,7 +211,10 @@ class State:
             else:
                 zones[zone] = [back(c) for c in cards]
         private = game.private_player_variables
-        players = [{k: v for k, v in pv.items() if p == seat or k not in private} for p, pv in enumerate(self.pvars)]
+        vocab = game.vocabulary
+        shown_var = game.labeller.plain_for_type
+        players = [{k: shown_var(vocab.player_variables[k])(v) for k, v in pv.items() if p == seat or k not in private}
+                   for p, pv in enumerate(self.pvars)]
         decision = None
         if self.pending is not None:
             decision = {"player": self.pending["player"]}
@@ -220,7 +223,9 @@ class State:
         out = {
             "game": game.id, "variant": game.variant, "players": self.n, "seat": seat,
             "current_player": self.current_player, "is_terminal": self.is_terminal,
-            "decision": decision, "zones": zones, "variables": _copy(self.vars), "player_variables": players,
+            "decision": decision, "zones": zones,
+            "variables": {k: shown_var(vocab.variables[k])(v) for k, v in self.vars.items()},
+            "player_variables": players,
             "log": [text for audience, text in self.log_entries if audience is None or audience == seat],
             "seen": _copy(self.seen[seat]),
         }

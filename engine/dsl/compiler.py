@@ -44,6 +44,16 @@ class Labeller:
     def __init__(self, card_ids: list[str]):
         self.card_ids = card_ids
 
+    def plain_for_type(self, t: str | None) -> Callable:
+        """Values as a view shows them: cards by their id, lists copied; the rest as they are."""
+        card_ids = self.card_ids
+        if t == CARD:
+            return lambda v: None if v is None else card_ids[v]
+        if t is not None and is_list(t):
+            inner = self.plain_for_type(t[5:-1])
+            return lambda v: None if v is None else [inner(x) for x in v]
+        return lambda v: v
+
     def for_type(self, t: str | None) -> Callable:
         card_ids = self.card_ids
         if t == CARD:
