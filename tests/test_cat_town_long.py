@@ -1,10 +1,10 @@
 """Cat Town, long runs: seeded random games in every mode and player count end without error.
 
 Each game is dealt with ``seed`` and played by random players drawing from
-``random.Random(seed)`` — the same scheme as ``tools/soak_cat_town.py``, so a failing seed
+``random.Random(seed)`` — the same scheme as ``tools/soak.py`` (``--only cat-town``), so a failing seed
 from either reproduces in the other.  TABLETOP_LONG_GAMES sets the games per (mode,
 players) cell (default 300); they run in chunks of 100 so ``pytest -n`` spreads them.
-The full-size run (10,000 per cell) is ``python tools/soak_cat_town.py``.
+The full-size run (10,000 per cell) is ``python tools/soak.py --only cat-town --games 10000``.
 """
 from __future__ import annotations
 
