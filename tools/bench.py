@@ -3,8 +3,8 @@
 
     python tools/bench.py [--games K] [--seed S] [--budget SEC] [--runs R]
 
-Every row of GAMES is (game id, variant or None, player counts).  Add a game by adding
-a row; rows whose game (or variant) is not in rules/ are skipped, so the table may list
+Every row of GAMES is (game id, variant or None, player counts, bot kind, decision
+limit).  Add a game by adding a row; rows whose game (or variant) is not in rules/ are skipped, so the table may list
 games that are still being written.  Games are played by random bots through
 ``engine.simulate.simulate``, the same code as ``tabletop simulate``; a row stops early
 (marked *) once its games have taken ``--budget`` seconds, so a slow game cannot stall the run.
@@ -23,15 +23,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-GAMES: list[tuple[str, str | None, list[int]]] = [
-    ("caty-mini", None, [2, 4]),
-    ("caty-mini", "older-players", [2, 4]),
-    ("cat-town", None, [2, 4]),
-    ("cat-town", "easy", [2]),
-    ("cat-town", "advanced", [2]),
-    ("cats-mansion", None, [2, 4]),
+GAMES: list[tuple[str, str | None, list[int], str, int]] = [
+    ("caty-mini", None, [2, 4], "random", 5000),
+    ("caty-mini", "older-players", [2, 4], "random", 5000),
+    ("cat-town", None, [2, 4], "random", 5000),
+    ("cat-town", "easy", [2, 4], "random", 5000),
+    ("cat-town", "advanced", [2, 4], "random", 5000),
+    ("cats-mansion", None, [2, 4], "random", 1000),  # random bots wander: cut off after 1,000 decisions
+    ("cats-mansion", None, [2, 3, 4], "greedy", 5000),
 ]
-
 
 
 def present(game: str, variant: str | None) -> bool:
@@ -41,7 +41,8 @@ def present(game: str, variant: str | None) -> bool:
     return variant is None or (folder / "variants" / f"{variant}.yaml").is_file()
 
 
-def play_row(game, players: int, games: int, seed: int, budget: float) -> dict:
+def play_row(game, players: int, games: int, seed: int, budget: float, bots: str = "random",
+             limit: int = 5000) -> dict:
     """Up to ``games`` random games in growing batches, stopping early past ``budget`` seconds."""
     from engine.simulate import simulate
 
@@ -50,7 +51,7 @@ def play_row(game, players: int, games: int, seed: int, budget: float) -> dict:
     batch = 1
     while played < games:
         n = min(batch, games - played)
-        s = simulate(game, players, n, seed=seed + played)
+        s = simulate(game, players, n, seed=seed + played, bots=bots, limit=limit)
         seconds += s["seconds"]
         decisions += s["decisions_per_game"] * (n - s["errors"])
         errors += s["errors"]
@@ -73,7 +74,7 @@ def bench_games(games: int, seed: int, budget: float) -> list[dict]:
     from engine.simulate import simulate
 
     rows = []
-    for game_id, variant, player_counts in GAMES:
+    for game_id, variant, player_counts, bots, limit in GAMES:
         if not present(game_id, variant):
             rows.append({"game": game_id, "variant": variant, "note": "skipped: not in rules/"})
             continue
@@ -88,8 +89,8 @@ def bench_games(games: int, seed: int, budget: float) -> list[dict]:
                              "note": f"skipped: game is for {game.min_players}-{game.max_players} players"})
                 continue
             simulate(game, players, 1, seed=seed + 10_000)  # warm up caches and lazy tables
-            row = play_row(game, players, games, seed, budget)
-            rows.append({"game": game_id, "variant": variant, "players": players, **row})
+            row = play_row(game, players, games, seed, budget, bots, limit)
+            rows.append({"game": game_id, "variant": variant, "players": players, "bots": bots, **row})
     return rows
 
 
@@ -113,7 +114,7 @@ def bench_validate(runs: int) -> tuple[float, int, str]:
 
 
 def print_table(rows: list[dict]) -> None:
-    header = ("game", "variant", "seats", "games", "games/s", "decisions/game", "µs/decision", "errors", "cut off")
+    header = ("game", "variant", "bots", "seats", "games", "games/s", "decisions/game", "µs/decision", "errors", "cut off")
     table = [header]
     notes = []
     for r in rows:
@@ -122,12 +123,12 @@ def print_table(rows: list[dict]) -> None:
                          f"{' at ' + str(r['players']) if 'players' in r else ''}: {r['note']}")
             continue
         us = r["us_per_decision"]
-        table.append((r["game"], r["variant"] or "-", str(r["players"]), f"{r['games']}{'*' * r['stopped']}",
+        table.append((r["game"], r["variant"] or "-", r["bots"], str(r["players"]), f"{r['games']}{'*' * r['stopped']}",
                       f"{r['games_per_second']:.1f}", f"{r['decisions_per_game']:.1f}",
                       f"{us:.0f}" if us is not None else "-", str(r["errors"]), str(r["cut_off"])))
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for n, row in enumerate(table):
-        cells = [c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
         print("  ".join(cells).rstrip())
         if n == 0:
             print("  ".join("-" * w for w in widths))
