@@ -76,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return EXIT_PROBLEMS
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 # ---------------------------------------------------------------- validate
