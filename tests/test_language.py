@@ -1,0 +1,239 @@
+"""General constructs of the effect language and boards, on small games written for the test.
+
+Each construct that a shipped game needed is tested here on its own, independent of
+that game: the reaction window, procedures and functions, card effects, what a player
+was shown, teams, ring and list operations, grid boards, and the printer.
+"""
+import textwrap
+
+import pytest
+
+from engine import IllegalAction, RulesError, load_game
+from engine.dsl.ast import format_block
+from engine.dsl.ops import OPS
+from engine.dsl.parser import parse_program
+
+HEADER = """\
+id: mini
+name: Mini
+players: {min: 2, max: 4}
+"""
+
+
+def make_game(tmp_path, body: str, boards: dict[str, str] | None = None):
+    """Write rules/mini/game.yaml (and boards/mini/*) and load it."""
+    folder = tmp_path / "rules" / "mini"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(HEADER + textwrap.dedent(body), encoding="utf-8")
+    for name, text in (boards or {}).items():
+        board_folder = tmp_path / "boards" / "mini"
+        board_folder.mkdir(parents=True, exist_ok=True)
+        (board_folder / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    return load_game(folder / "game.yaml")
+
+
+def call(name, *args, st=None):
+    return OPS[name].fn(st, *args)
+
+
+# ------------------------------------------------------------ reaction window
+WINDOW = """\
+variables:
+  answers: {type: "list[text]"}
+play: |
+  window q from left_of(me):
+      x = choose "bid" from ["raise", "stop"] by q optional
+      if x == "stop":
+          close
+      if x == "raise":
+          answers = answers + [text(seat_number(q))]
+          reopen
+"""
+
+
+def test_window_asks_each_player_in_turn_order_once_when_all_pass(tmp_path):
+    state = make_game(tmp_path, WINDOW).new_game(players=3)
+    asked = []
+    while not state.is_terminal:
+        asked.append(state.current_player)
+        state.apply("pass")
+    assert asked == [1, 2, 0]
+
+
+def test_window_response_reopens_for_everyone(tmp_path):
+    """After a response every player is asked again, the responder last."""
+    state = make_game(tmp_path, WINDOW).new_game(players=3)
+    state.apply("pass")          # seat 1
+    state.apply("bid raise")     # seat 2 responds: the window reopens
+    asked = []
+    while not state.is_terminal:
+        asked.append(state.current_player)
+        state.apply("pass")
+    assert asked == [0, 1, 2]
+    assert state.vars["answers"] == ["2"]
+
+
+def test_window_close_ends_it_at_once(tmp_path):
+    state = make_game(tmp_path, WINDOW).new_game(players=4)
+    state.apply("bid raise")     # seat 1
+    state.apply("bid stop")      # seat 2 closes it
+    assert state.is_terminal and state.vars["answers"] == ["1"]
+
+
+def test_reopen_outside_a_window_is_an_error(tmp_path):
+    with pytest.raises(RulesError) as info:
+        make_game(tmp_path, "play: |\n  reopen\n")
+    assert [d.code for d in info.value.diagnostics] == ["E505"]
+    assert "inside a 'window'" in info.value.diagnostics[0].message
+
+
+# ------------------------------------------- effects, procedures, functions
+CARDS = """\
+enums:
+  colours: [red, blue]
+components:
+  - kind: card
+    attributes: {colour: colours, power: int}
+    start: deck
+    items:
+      - {id: spark, colour: red, power: 2, effect: "gain(power_of(this))"}
+      - {id: dud, colour: blue, copies: 3}
+zones:
+  - {id: deck, visibility: hidden}
+  - {id: hand, per: player, visibility: owner}
+player_variables:
+  points: {type: int}
+functions:
+  - id: power_of
+    params: {c: card}
+    returns: int
+    value: c.power * 10
+procedures:
+  - id: gain
+    params: {n: int}
+    does: |
+      me.points = me.points + n
+play: |
+  for c in deck:
+      move(c, hand(me))
+  c = choose "play" from hand(me)
+  perform(c)
+scoring:
+  - {id: points, points: p.points}
+"""
+
+
+def test_perform_runs_a_card_effect_with_this_and_me(tmp_path):
+    game = make_game(tmp_path, CARDS)
+    state = game.new_game(players=2)
+    assert sorted(state.legal_actions()) == ["play dud", "play spark"]  # copies are one choice
+    state.apply("play spark")
+    assert state.scores == [20, 0]
+
+
+def test_a_card_without_effect_does_nothing(tmp_path):
+    state = make_game(tmp_path, CARDS).new_game(players=2)
+    state.apply("play dud")
+    assert state.is_terminal and state.scores == [0, 0]
+
+
+def test_an_effect_with_a_type_error_points_into_the_card(tmp_path):
+    with pytest.raises(RulesError) as info:
+        make_game(tmp_path, CARDS.replace('gain(power_of(this))', 'gain(this)'))
+    d = info.value.diagnostics[0]
+    line = (HEADER + CARDS).splitlines().index('      - {id: spark, colour: red, power: 2, effect: "gain(power_of(this))"}') + 1
+    assert (d.code, d.line, d.col) == ("E502", line, 58) and "argument 'n' of gain" in d.message
+    assert d.context[1].endswith("^")
+
+
+# ------------------------------------------------------- knowledge and teams
+def test_show_is_remembered_in_that_seat_view_only(tmp_path):
+    game = make_game(tmp_path, CARDS.replace("  c = choose", "  show(cards(hand(me)), left_of(me))\n  c = choose"))
+    state = game.new_game(players=3)
+    seen = state.view(1)["seen"]
+    assert len(seen) == 1 and sorted(card for _, card in seen[0]["cards"]) == ["dud", "dud", "dud", "spark"]
+    assert state.view(0)["seen"] == [] and state.view(2)["seen"] == []
+
+
+def test_teams_share_scores_and_are_not_opponents(tmp_path):
+    game = make_game(tmp_path, CARDS + 'teams:\n  "4": [[0, 2], [1, 3]]\n')
+    state = game.new_game(players=4)
+    assert call("opponents", 0, st=state) == [1, 3]
+    assert call("teammates", 0, st=state) == [2]
+    state.apply("play spark")
+    assert state.winners == [0, 2]
+
+
+# ---------------------------------------------------------------- operations
+def test_ring_operations_close_up_when_an_item_leaves():
+    ring = ["b1", "b2", "b3", "b4", "b5", "b6"]
+    assert call("cyclic_next", ring, "b6") == "b1" and call("cyclic_prev", ring, "b1") == "b6"
+    assert call("around", ring, "b4", 2, 2) == ["b2", "b3", "b4", "b5"]
+    smaller = [b for b in ring if b != "b3"]
+    assert call("around", smaller, "b4", 2, 2) == ["b1", "b2", "b4", "b5"]
+    assert call("around", ["b1", "b2", "b3"], "b1", 2, 2) == ["b2", "b3", "b1"]  # each at most once
+
+
+def test_list_operations():
+    assert call("flatten", [[1], [], [2, 3]]) == [1, 2, 3]
+    assert call("distinct", ["a", "b", "a"]) == ["a", "b"]
+    assert call("item", [5, 6], 1) == 6 and call("item", [5, 6], 2) is None
+    assert call("word", "walk cw draw", 1) == "cw" and call("word", "walk", 3) == ""
+    assert call("max", []) == 0 and call("index_of", ["x"], "y") == -1
+
+
+GRID = """\
+id: tiny
+kind: grid
+cells: {width: 3, height: 2}
+rooms:
+  - {id: west, area: [0, 0, 0, 1]}
+  - {id: east, area: [1, 0, 2, 1], tags: [shared]}
+doors:
+  - [[0, 1], [1, 1]]
+marks:
+  - {cell: [2, 0], tags: [start]}
+"""
+
+
+def test_grid_board_walls_doors_rooms_and_distances(tmp_path):
+    game = make_game(tmp_path, "boards:\n  - {id: house, files: [tiny.yaml]}\nplay: |\n  pass\n",
+                     {"tiny.yaml": GRID})
+    board = game.board("house")
+    assert board.toward("a1", "east") == ""          # a wall between the rooms
+    assert board.toward("a2", "east") == "b2"        # the door
+    assert board.room_of("c1") == "east" and "shared" in board.tags["b1"]
+    assert board.distance("a1", "c1") == 4           # round by the door
+    assert board.distance_avoiding("a1", "b1", "start") == 3
+    assert board.distance_avoiding("b2", "c1", "start") == 2  # the tagged end itself is allowed
+    assert board.path_length("a1", ["c2"], through=["a2", "b2"]) == 3
+    assert board.path_length("a1", ["c2"], through=["a2"]) == -1
+
+
+def test_zones_per_board_space(tmp_path):
+    game = make_game(tmp_path, """\
+        boards:
+          - {id: house, files: [tiny.yaml]}
+        zones:
+          - {id: space, per: house, visibility: public}
+        play: |
+          pass
+        """, {"tiny.yaml": GRID})
+    assert sorted(z for z in game.zone_ids(2) if z.startswith("space:")) == \
+        ["space:a1", "space:a2", "space:b1", "space:b2", "space:c1", "space:c2"]
+
+
+# ------------------------------------------------------------------- printer
+def test_every_shipped_program_prints_back_to_itself():
+    """Canonical text is a fixed point: parse(print(ast)) prints the same."""
+    for name, variant in [("caty-mini", None), ("cat-town", "advanced"), ("cats-mansion", None)]:
+        game = load_game(name, variant)
+        for program in game.programs.values():
+            text = format_block(program)
+            assert format_block(parse_program(text)) == text
+
+
+def test_illegal_action_names_the_legal_ones(tmp_path):
+    state = make_game(tmp_path, WINDOW).new_game(players=2)
+    with pytest.raises(IllegalAction, match="'bid raise'"):
+        state.apply("bid lots")
