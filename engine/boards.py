@@ -132,7 +132,7 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
         for b, pb in points.items():
             if b < a:
                 continue
-            length = round(math.dist(pa, pb) / denominator * scale)
+            length = math.floor(math.dist(pa, pb) / denominator * scale + 0.5)  # halves round up
             hits = _touched_labels(pa, pb, cells)
             lengths[(a, b)] = lengths[(b, a)] = length
             touches[(a, b)] = hits
