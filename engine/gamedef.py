@@ -472,30 +472,24 @@ class _Builder:
 
     # --------------------------------------------------------------- programs
     def _parse_program(self, path: tuple, params: dict[str, str]) -> list | None:
-        text = self.rules.data
-        for k in path:
-            text = text[k]
-        try:
-            stmts = parse_program(text)
-        except DslSyntaxError as exc:
-            self.dsl_problem(path, exc.problem)
-            return None
-        for p in check_program(stmts, self.vocab, params):
-            self.dsl_problem(path, p)
-        return stmts
+        return self._parse(path, parse_program, lambda stmts: check_program(stmts, self.vocab, params))
 
     def _parse_expression(self, path: tuple, params: dict[str, str], expected: str | None) -> ast.Expr | None:
+        return self._parse(path, parse_expr, lambda expr: check_expression(expr, self.vocab, params, expected))
+
+    def _parse(self, path: tuple, parse, check):
+        """Parse and check the DSL text at ``path``; every problem becomes a diagnostic there."""
         text = self.rules.data
         for k in path:
             text = text[k]
         try:
-            expr = parse_expr(text)
+            tree = parse(text)
         except DslSyntaxError as exc:
             self.dsl_problem(path, exc.problem)
             return None
-        for p in check_expression(expr, self.vocab, params, expected):
+        for p in check(tree):
             self.dsl_problem(path, p)
-        return expr
+        return tree
 
     def _programs(self, game: GameDef) -> None:
         compiled: dict[str, tuple] = {}
