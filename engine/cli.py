@@ -24,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--json", action="store_true", help="print diagnostics as JSON")
 
     def game_args(q):
-        q.add_argument("game", metavar="GAME", help="a game name (e.g. caty-mini) or a path to its game.yaml")
+        q.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
         q.add_argument("--variant", metavar="V", help="a variant name or file")
 
     pl = sub.add_parser("play", help="play in the terminal, hot-seat and/or against bots")
