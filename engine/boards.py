@@ -189,12 +189,12 @@ class GridBoard:
         """Fewest steps from a to b never crossing a space tagged ``tag`` (the ends may be tagged)."""
         self._check(a)
         self._check(b)
-        if a == b:
-            return 0
         table = self._avoiding.get(tag)
         if table is None:
             open_graph = self.graph.subgraph(n for n in self.graph if tag not in self.tags[n])
             table = self._avoiding[tag] = {n: dict(d) for n, d in nx.all_pairs_shortest_path_length(open_graph)}
+        if a == b:
+            return 0
         starts = [(0, a)] if a in table else [(1, n) for n in self.step[a].values() if n in table]
         ends = [(0, b)] if b in table else [(1, n) for n in self.step[b].values() if n in table]
         best = -1
@@ -318,8 +318,12 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     for n, r in rooms.items():
         spaces_in.setdefault(r, []).append(n)
     distances = {a: dict(lengths) for a, lengths in nx.all_pairs_shortest_path_length(graph)}
-    return GridBoard(data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()},
-                     {n: frozenset(d["tags"]) for n, d in graph.nodes(data=True)}, distances), []
+    tags = {n: frozenset(d["tags"]) for n, d in graph.nodes(data=True)}
+    board = GridBoard(data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()},
+                      tags, distances)
+    for tag in set().union(*tags.values()):
+        board.distance_avoiding(next(iter(graph)), next(iter(graph)), tag)  # precompute its table now
+    return board, []
 
 
 BOARD_KINDS = {"plane": compile_plane, "grid": compile_grid}

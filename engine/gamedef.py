@@ -84,6 +84,7 @@ class GameDef:
     labeller: Labeller | None = field(default=None, repr=False)
     _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
     _board_cache: dict[str, object] = field(default_factory=dict, repr=False)
+    _hidden_cache: dict[tuple[int, int], list] = field(default_factory=dict, repr=False)
 
     # ---------------------------------------------------------------- tables
     def zone_ids(self, players: int) -> list[str]:
@@ -102,6 +103,20 @@ class GameDef:
                     ids += [f"{fam.name}:{v}" for v in self.enums[fam.key]]
             self._zone_cache[players] = ids
         return ids
+
+    def zones_hidden_from(self, players: int, seat: int) -> list[tuple[str, bool]]:
+        """(zone, top face up?) for every zone whose cards ``seat`` may not all see."""
+        key = (players, seat)
+        found = self._hidden_cache.get(key)
+        if found is None:
+            found = []
+            for zone in self.zone_ids(players):
+                vis = self.zone_family(zone).visibility
+                if vis == "public" or (vis == "owner" and self.zone_owner(zone) == seat):
+                    continue
+                found.append((zone, vis == "top"))
+            self._hidden_cache[key] = found
+        return found
 
     def zone_family(self, zone: str) -> ZoneFamily:
         return self.zone_families[zone.split(":", 1)[0]]

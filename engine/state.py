@@ -236,14 +236,11 @@ class State:
 
     def hidden_from(self, seat: int) -> list[tuple[str, int]]:
         """(zone, position) of every card whose face ``seat`` cannot see."""
-        game = self.game
         slots = []
-        for zone, cards in self.zones.items():
-            vis = game.zone_family(zone).visibility
-            if vis == "public" or (vis == "owner" and game.zone_owner(zone) == seat):
-                continue
-            last = len(cards) - 1 if vis == "top" else len(cards)
-            slots += [(zone, i) for i in range(last)]
+        zones = self.zones
+        for zone, top_shown in self.game.zones_hidden_from(self.n, seat):
+            cards = zones[zone]
+            slots += [(zone, i) for i in range(len(cards) - 1 if top_shown else len(cards))]
         return slots
 
     def determinized(self, seat: int, seed: int) -> "State":
