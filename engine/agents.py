@@ -32,14 +32,17 @@ class GreedyAgent:
 
     It rates actions on a determinized copy of the state (``State.determinized``):
     hidden cards are re-dealt at random, so it knows only what its seat's view
-    shows.  Ties go to the earliest-listed action among the best, after a seeded
-    shuffle of equals, except that ``pass`` and ``done`` win ties (a bot with
-    nothing to gain does not meddle).  A game without a greedy value plays randomly.
+    shows.  Ties go to a seeded random pick among the best, except that ``pass``
+    and ``done`` win ties (a bot with nothing to gain does not meddle).  Like any
+    epsilon-greedy player it makes a random move now and then (``explore``), so
+    two bots whose best moves block each other cannot stall forever.  A game
+    without a greedy value plays randomly.
     """
 
     name = "greedy"
     needs_view = False
     needs_state = True
+    explore = 0.05
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -47,7 +50,7 @@ class GreedyAgent:
     def act(self, view: dict, state=None) -> str:
         actions = view["decision"]["actions"]
         value = state.game.bot_values.get("greedy") if state is not None else None
-        if value is None:
+        if value is None or self.rng.random() < self.explore:
             return self.rng.choice(actions)
         seat = view["decision"]["player"]
         state.memo.clear()
