@@ -15,6 +15,7 @@ import random
 from functools import lru_cache
 
 from engine import load_game
+from engine.conformance import check_cards
 
 # The Block just clockwise of each seat's cat token at the start (ruling token-placement).
 STARTS = {
@@ -53,13 +54,7 @@ def ids(st, zone: str) -> list[str]:
 
 def accounted(st) -> bool:
     """Every card index is in exactly one zone, and loc says which."""
-    where = {}
-    for zone, cards in st.zones.items():
-        for c in cards:
-            if c in where:
-                return False
-            where[c] = zone
-    return sorted(where) == list(range(len(st.game.card_ids))) and all(st.loc[c] == z for c, z in where.items())
+    return check_cards(st.game, st) is None
 
 
 def finish(st) -> None:

@@ -25,6 +25,7 @@ import random
 from functools import lru_cache
 
 from engine import load_game
+from engine.conformance import check_cards
 
 CATS = ["black", "white", "grey", "ginger", "calico"]
 OBJECTS = ["food-bowl", "cushion", "toy-mouse", "parcel"]
@@ -110,13 +111,7 @@ def likes_of(st, seat: int) -> str:
 
 def accounted(st) -> bool:
     """Every card index is in exactly one zone, and loc says which."""
-    seen = {}
-    for zone, cards in st.zones.items():
-        for c in cards:
-            if c in seen:
-                return False
-            seen[c] = zone
-    return sorted(seen) == list(range(len(st.game.card_ids))) and all(st.loc[c] == z for c, z in seen.items())
+    return check_cards(st.game, st) is None
 
 
 def pieces_on_board(st) -> bool:
