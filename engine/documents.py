@@ -137,13 +137,17 @@ def load_documents(game_file: Path, variant_file: Path | None,
             return None
         docs.append(doc)
         if validate_shape is not None:
-            problems.extend(validate_shape(doc, kind))
+            shape = validate_shape(doc, kind)
+            problems.extend(shape)
+            if any(p.is_error for p in shape):
+                return None  # a malformed file is reported, never merged
         return doc
 
     game_doc = read(game_file, "game")
     if game_doc is None or not isinstance(game_doc.data, dict):
-        if game_doc is not None and not problems:
-            problems.append(game_doc.diag((), "E201", "a game file must be a mapping of sections"))
+        if not problems:
+            problems.append(Diagnostic(display_path(game_file), 1, 1, "E201",
+                                       "a game file must be a mapping of sections"))
         raise LoadError(problems)
     rules = RuleSet(dict(game_doc.data), game_file.parent, docs)
     rules.origins[()] = (game_doc, ())
@@ -245,6 +249,9 @@ def _merge_component(rules, old: dict, old_origin, new: dict, new_origin):
     """A variant's component kind adds or replaces items of the base kind by id."""
     merged = dict(old)
     merged.update({k: v for k, v in new.items() if k != "items"})
+    if not isinstance(new.get("items", []), list) or not isinstance(old.get("items", []), list):
+        merged["items"] = new.get("items")  # malformed: the merged rules' schema check reports it
+        return merged, new_origin
     items = [(it, (old_origin[0], old_origin[1] + ("items", i))) for i, it in enumerate(old.get("items", []))]
     index = {_identity(it): i for i, (it, _) in enumerate(items)}
     for j, it in enumerate(new.get("items", []) or []):

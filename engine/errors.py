@@ -41,9 +41,9 @@ class Diagnostic:
 
     def format(self, *, with_context: bool = True) -> str:
         """The one-line form, plus source line and caret when known."""
-        text = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
+        text = f"{self.path}:{self.line}:{self.col}: {self.code} {_one_line(self.message)}"
         if self.hint:
-            text += f" ({self.hint})"
+            text += f" ({_one_line(self.hint)})"
         if with_context and self.context:
             text += "\n" + "\n".join("    " + c for c in self.context)
         return text
@@ -58,6 +58,11 @@ class Diagnostic:
             "message": self.message,
             "hint": self.hint,
         }
+
+
+def _one_line(text: str) -> str:
+    """Keep a message on its line even when it quotes a designer's multi-line value."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 class TabletopError(Exception):

@@ -44,6 +44,7 @@ class Scorer:
     id: str
     text: str
     fn: Callable
+    where: tuple[str, int, int] = ("", 1, 1)  # file, line, column of its expression
 
 
 @dataclass
@@ -196,7 +197,7 @@ def _file_diagnostics(path: Path) -> list[Diagnostic]:
     except LoadError as exc:
         return exc.diagnostics
     data = doc.data if isinstance(doc.data, dict) else {}
-    if data.get("kind") in board_kinds.BOARD_KINDS and "cells" in data:
+    if isinstance(data.get("kind"), str) and data["kind"] in board_kinds.BOARD_KINDS and "cells" in data:
         return _board_file_diagnostics(path)
     if "components" in data and not {"play", "players", "extends"} & set(data):
         game_file = path.parent / "game.yaml"
@@ -463,6 +464,10 @@ class _Builder:
     def _teams(self, game: GameDef) -> None:
         for count, teams in (self.data.get("teams") or {}).items():
             n = int(count)
+            if not game.min_players <= n <= game.max_players:
+                self.error(("teams", count), "E301", f"teams for {count} players, but the game is for "
+                                                     f"{game.min_players}–{game.max_players}", key=True)
+                continue
             seats = sorted(s for t in teams for s in t)
             if seats != list(range(n)):
                 self.error(("teams", count), "E301", f"teams for {n} players must use each seat 0…{n - 1} once")
@@ -533,7 +538,7 @@ class _Builder:
             field_name = "points" if section == "scoring" else "value"
             for i, item in enumerate(self.data.get(section) or []):
                 path = (section, i, field_name)
-                scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT)))
+                scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT), path))
         if any(p.is_error for p in self.problems):
             return
         compiler = Compiler(self.vocab, game, _pure_functions(bodies))
@@ -548,8 +553,10 @@ class _Builder:
             game.bot_values[kind] = compiler.expr(expr)
         start_fns = {path: compiler.expr(expr) for path, expr in starts.items()}
         game.starts = [start_fns[path] for path, _ in self._starts]
-        for section, item, expr in scorers:
+        for section, item, expr, path in scorers:
             target = game.scoring if section == "scoring" else game.tiebreakers
-            target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr)))
+            place = self.rules.diag(path, "", "")
+            target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line,
+                                                                                             place.col)))
         if "play" not in game.procedures:
             self.error(("play",), "E301", "the game has no 'play' program")

@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 from typing import Callable
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
 from .documents import data_root
@@ -16,10 +16,15 @@ from .yaml_source import Document
 KINDS = ("game", "components", "variant", "board")
 
 
+# JSON Schema counts 2.0 as an integer; a rule file's counts and coordinates must be written as whole numbers.
+_Strict = validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)))
+
+
 @lru_cache(maxsize=None)
 def validator(kind: str) -> Draft202012Validator:
     schema = json.loads((data_root() / "schemas" / f"{kind}.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    return _Strict(schema)
 
 
 def _allowed_keys(error: ValidationError) -> list[str]:

@@ -89,9 +89,20 @@ class State:
         return [self.score_of(p) for p in range(self.n)]
 
     def score_of(self, p: int) -> int:
+        """Seat ``p``'s points by the scoring rules."""
+        return sum(self._evaluate(s, p) for s in self.game.scoring)
+
+    def _evaluate(self, scorer, p: int) -> int:
+        """A scoring term or tie-breaker for seat ``p``; a failing rule is a RuntimeRuleError at its line."""
         self.memo.clear()
-        env = {"p": p, "me": p}
-        return sum(s.fn(self, env) for s in self.game.scoring)
+        try:
+            return scorer.fn(self, {"p": p, "me": p})
+        except TabletopError:
+            raise
+        except Exception as exc:  # RuleFault, or a rule asking for the impossible (e.g. endless recursion)
+            path, line, col = scorer.where
+            raise RuntimeRuleError(Diagnostic(path, line, col, "E701", f"'{scorer.id}' failed for seat {p}: "
+                                                                       f"{exc or type(exc).__name__}")) from None
 
     @property
     def winners(self) -> list[int]:
@@ -99,7 +110,7 @@ class State:
         if not self.is_terminal:
             return []
         game = self.game
-        per_seat = [[self.score_of(p)] + [t.fn(self, {"p": p, "me": p}) for t in game.tiebreakers]
+        per_seat = [[self.score_of(p)] + [self._evaluate(t, p) for t in game.tiebreakers]
                     for p in range(self.n)]
         keys = [tuple(sum(per_seat[m][i] for m in game.team_of(self.n, p)) for i in range(len(per_seat[p])))
                 for p in range(self.n)]

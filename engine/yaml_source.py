@@ -159,7 +159,11 @@ class _Converter:
             if path is not None:
                 self._remember_text(node, path)
             return node.value
-        return self._ctor.construct_object(yaml.ScalarNode(tag, node.value, node.start_mark, node.end_mark))
+        try:
+            return self._ctor.construct_object(yaml.ScalarNode(tag, node.value, node.start_mark, node.end_mark))
+        except (ValueError, IndexError, TypeError, OverflowError, yaml.YAMLError):
+            self._fail(node, "E102", f"{node.value[:40]!r} is not a valid {tag.rsplit(':', 1)[-1]}",
+                       "write the number in full, shorter than 4,300 digits, or quote the text")
 
     def _remember_text(self, node: yaml.ScalarNode, path: PathKey) -> None:
         place = self._places.get(id(node))
@@ -241,15 +245,23 @@ def parse_yaml(text: str, path: str) -> Document:
     """Parse YAML text into a Document; raises LoadError with diagnostics."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise LoadError([Diagnostic(path, 1, 1, "E107", f"file is larger than {MAX_FILE_BYTES} bytes")])
-    loader = _BoundedLoader(text, path)
+    loader = None
     try:
+        loader = _BoundedLoader(text, path)  # its reader already refuses unprintable characters
         root = loader.get_single_node()
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise LoadError([Diagnostic(path, line, col, "E102", f"character {exc.character!r} is not allowed in "
+                                                             f"YAML", "error", "remove it or write it escaped "
+                                                                               "in a double-quoted string")]) from None
     except yaml.YAMLError as exc:
         raise LoadError([_syntax_diagnostic(path, exc)]) from None
     except RecursionError:
         raise LoadError([Diagnostic(path, 1, 1, "E106", f"nesting deeper than {MAX_DEPTH} levels")]) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     converter = _Converter(path, text.splitlines())
     converter.doc.lines = converter.lines
     if root is None:

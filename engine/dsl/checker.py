@@ -240,6 +240,16 @@ class Checker:
                 return t or ANY
             if owner not in (None, ANY):
                 self._problem(e, "E504", f"{describe(owner)} has no attribute '{e.name}'")
+                return ANY
+            # Of a value whose type is not known (first([]) …): settle by the name.
+            if v.attribute_type(e.name) is not None:
+                e.obj.type = CARD
+                return v.attribute_type(e.name)
+            if e.name in v.player_variables:
+                e.obj.type = PLAYER
+                return v.player_variables[e.name]
+            self._problem(e, "E504", f"no card attribute or player variable is called '{e.name}'",
+                          did_you_mean(e.name, list(v.card_attributes) + list(v.player_variables)))
             return ANY
         if isinstance(e, ast.Call):
             return self._call(e, statement)

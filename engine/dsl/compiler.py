@@ -562,6 +562,8 @@ class Compiler:
             if not ids:
                 raise RuleFault(f'nothing to choose from for "{what}"')
             player = by(st, env) if by is not None else env["me"]
+            if not isinstance(player, int) or not 0 <= player < st.n:
+                raise RuleFault(f'"{what}" is to be chosen by {player!r}, which is no player')
             st.pending = {"player": player, "ids": ids, "values": values, "secret": secret}
             st.stack[-1][1] = pc
             return SUSPEND

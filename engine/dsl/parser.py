@@ -281,6 +281,9 @@ class _ToAst(Transformer):
         return ast.Name(*_pos(meta), str(items[0]))
 
     def number(self, meta, items):
+        if len(items[0]) > 18:
+            raise DslSyntaxError(DslProblem(*_pos(meta), "E403", f"number {str(items[0])[:12]}… is too long",
+                                            "numbers have at most 18 digits"))
         return ast.Literal(*_pos(meta), int(items[0]))
 
     def string(self, meta, items):
