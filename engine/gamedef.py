@@ -294,7 +294,10 @@ class _Builder:
         self.stop_if_errors()
         game.labeller = Labeller(game.card_ids)
         game.vocabulary = self.vocab
-        self._programs(game)
+        try:
+            self._programs(game)
+        except RecursionError:  # compiling a chain of operators just within the checker's reach
+            self.error((), "E403", "an expression is nested too deeply to compile")
         self.stop_if_errors()
         canonical = json.dumps(self.data, sort_keys=True, default=str).encode()
         game.rules_hash = hashlib.sha256(canonical).hexdigest()[:16]
@@ -504,10 +507,14 @@ class _Builder:
             text = text[k]
         try:
             tree = parse(text)
+            problems = check(tree)
         except DslSyntaxError as exc:
             self.dsl_problem(path, exc.problem)
             return None
-        for p in check(tree):
+        except RecursionError:  # a chain of hundreds of operators: deeper than the checker goes
+            self.dsl_problem(path, DslProblem(1, 1, "E403", "expression nested too deeply"))
+            return None
+        for p in problems:
             self.dsl_problem(path, p)
         return tree
 

@@ -135,6 +135,9 @@ class _Converter:
                 self._fail(key_node, "E104", "mapping keys must be plain scalars")
             if key_node.tag == "tag:yaml.org,2002:merge":
                 self._fail(key_node, "E104", "YAML merge keys ('<<') are not supported", "write the keys out")
+            if key_node.tag not in _PLAIN_TAGS:
+                self._fail(key_node, "E104", f"YAML tag '{key_node.tag}' is not allowed in rule files",
+                           "only plain strings, numbers, booleans, lists and mappings")
             key = key_node.value if key_node.tag == "tag:yaml.org,2002:bool" else self._scalar(key_node, None)
             key = str(key) if not isinstance(key, str) else key
             km = key_node.start_mark

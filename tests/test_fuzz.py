@@ -363,3 +363,37 @@ def test_diagnostic_quoting_a_multi_line_value_stays_on_one_line(caty_game):
                  'attributes: {toy: toys, value: "int\\nmore"}')
     d = [d for d in load_fails(caty_game) if d.code == "E302"]
     assert d and "\n" not in d[0].format(with_context=False)
+
+
+# ------------------------------------------------ deep expressions and tagged keys (fixed)
+def test_long_operator_chains_are_diagnostics_or_load(caty_game, board_cache):
+    """Every length from 300 to 500 operators, so that the window is covered whatever the stack depth."""
+    text = caty_game.read_text(encoding="utf-8")
+    for n in range(300, 501, 10):
+        chain = " + ".join(["1"] * n) if n % 20 == 0 else "(1 if " + " and ".join(["true"] * n) + " else 0)"
+        caty_game.write_text(text.replace("round = round + 1", f"round = round + ({chain})"), encoding="utf-8")
+        try:
+            game = engine.load_game(caty_game)
+        except engine.RulesError as exc:
+            assert all(not fuzz_rules.diagnostic_faults(d)[0] for d in exc.diagnostics)
+        else:
+            try:
+                game.new_game(players=2, seed=1)
+            except engine.TabletopError:
+                pass
+
+
+@pytest.mark.parametrize("n", [600, 1200])
+def test_long_conditional_chain_parses_or_is_a_syntax_problem(n):
+    try:
+        parse_program("x = " + "1 if false else " * n + "1")
+    except DslSyntaxError as exc:
+        assert exc.problem.code == "E403"
+
+
+@pytest.mark.parametrize("key", ["!!binary aGk=", "!!set x", "!!python/object:os.system x"],
+                         ids=["binary", "set", "python-object"])
+def test_tagged_mapping_key_is_e104(caty_game, key):
+    replace_once(caty_game, "\nconstants:\n", f"\nconstants:\n  {key}: 1\n")
+    d = [d for d in load_fails(caty_game) if d.code == "E104"]
+    assert d and d[0].path == "rules/caty-mini/game.yaml"

@@ -109,7 +109,7 @@ DSL_JUNK = PUNCT + KEYWORDS + ['"', '""', '"{', '{', '}', '"{p}"', '"{1 +}"', '"
                                "\n\t", ":\n", "(((", ")))", "[[", "]]", "'x'", "9" * 40, "0", "-0", "007", "9" * 5000,
                                "x" * 300, "(" * 70 + ")" * 70, "a.b.c.d", ".x", "x.", "_", "__", "lambda", "import",
                                "@", "$", "?", "!", "&", "|", "^", "~", "`", ";", "->", "**", "/", "<>", "=>", "+=",
-                               "e" * 2, "1.5", "1e9", "0x10", "None", "True"]
+                               "e" * 2, "1.5", "1e9", "0x10", "None", "True", " + 1" * 400, " if true else 1" * 600]
 
 
 def junk(rng: random.Random, dsl: bool) -> str:
@@ -372,6 +372,13 @@ class ProgramGen:
             self.slips -= 1
             return rng.choice([self.expr(self.some_type(), depth + 2), near_miss(rng, rng.choice(self.all_names())),
                                "none", str(random_int(rng))])
+        if rng.random() < 0.004 and t in ("int", "bool", "text"):  # a very long chain: deep trees
+            n = rng.choice([100, 300, 400, 480, 700, 1000])
+            return rng.choice({
+                "int": [" + ".join(["1"] * n), " * ".join(["1"] * n), "1 if true else " * n + "0", "-" * n + "1"],
+                "bool": [" and ".join(["true"] * n), " or ".join(["false"] * n), "not " * n + "true"],
+                "text": [" + ".join(['"a"'] * n)],
+            }[t])
         local = [n for n, lt in self.locals.items() if lt == t]
         if local and rng.random() < 0.3:
             return rng.choice(local)

@@ -347,6 +347,8 @@ def _parse(text: str, start: str):
     except VisitError as exc:
         if isinstance(exc.orig_exc, DslSyntaxError):
             raise exc.orig_exc from None
+        if isinstance(exc.orig_exc, RecursionError):
+            raise DslSyntaxError(DslProblem(1, 1, "E403", "expression nested too deeply")) from None
         raise
     except (LarkError, DslSyntaxError) as exc:
         raise DslSyntaxError(_convert_error(exc)) from None
