@@ -8,6 +8,7 @@ must not become ``False``.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -163,7 +164,10 @@ class _Converter:
                 self._remember_text(node, path)
             return node.value
         try:
-            return self._ctor.construct_object(yaml.ScalarNode(tag, node.value, node.start_mark, node.end_mark))
+            value = self._ctor.construct_object(yaml.ScalarNode(tag, node.value, node.start_mark, node.end_mark))
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError("not finite")
+            return value
         except (ValueError, IndexError, TypeError, OverflowError, yaml.YAMLError):
             self._fail(node, "E102", f"{node.value[:40]!r} is not a valid {tag.rsplit(':', 1)[-1]}",
                        "write the number in full, shorter than 4,300 digits, or quote the text")

@@ -397,3 +397,30 @@ def test_tagged_mapping_key_is_e104(caty_game, key):
     replace_once(caty_game, "\nconstants:\n", f"\nconstants:\n  {key}: 1\n")
     d = [d for d in load_fails(caty_game) if d.code == "E104"]
     assert d and d[0].path == "rules/caty-mini/game.yaml"
+
+
+def test_zone_of_nobody_faults_or_saves(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(REPO / "rules" / "cat-town", tmp_path / "rules" / "cat-town")
+    path = tmp_path / "rules" / "cat-town" / "game.yaml"
+    last = "      p.pos = item(ring, item(starts, seat_number(p)))\n"
+    replace_once(path, last, last + "  ring = ring + [hand(affected)]\n")
+    game = engine.load_game(path)
+    try:
+        state = game.new_game(players=2, seed=1)
+    except engine.RuntimeRuleError:
+        return
+    assert game.state_from_json(state.to_json()) == state
+
+
+@pytest.mark.parametrize("old, new", [
+    ("{id: wardrobe/left, at: [1.5, 0]", "{id: wardrobe/left, at: [.nan, 0]"),
+    ("{id: wardrobe/left, at: [1.5, 0]", "{id: wardrobe/left, at: [.inf, 0]"),
+    ("length_scale: 10", "length_scale: .nan"),
+    ("length_scale: 10", "length_scale: .inf"),
+], ids=["at-nan", "at-inf", "scale-nan", "scale-inf"])
+def test_non_finite_board_number_is_a_diagnostic(caty_game, old, new):
+    board = caty_game.parents[2] / "boards" / "caty-mini" / "room-1.yaml"
+    replace_once(board, old, new)
+    d = load_fails(caty_game)
+    assert any(x.path == "boards/caty-mini/room-1.yaml" for x in d)

@@ -198,7 +198,13 @@ class Compiler:
             if not args:
                 return lambda st, env: family
             key = args[0]
-            return lambda st, env: f"{family}:{key(st, env)}"
+
+            def member(st, env):
+                k = key(st, env)
+                if k is None:
+                    raise RuleFault(f"{family}(…) of nothing: its key is none")
+                return f"{family}:{k}"
+            return member
         if e.func in v.functions:
             return self._function_call(e.func, args)
         fn = OPS[e.func].fn
