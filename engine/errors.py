@@ -6,6 +6,7 @@ place it points at, so the CLI can print ``path:line:col: CODE message``.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -19,6 +20,7 @@ __all__ = [
     "BudgetExceeded",
     "RuntimeRuleError",
     "did_you_mean",
+    "plain_reason",
 ]
 
 
@@ -121,3 +123,32 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 
 class RuleFault(Exception):
     """Raised by an operation at run time; the interpreter adds the rule's location."""
+
+
+_KIND_WORDS = {"NoneType": "none", "int": "a number", "float": "a number", "bool": "true/false",
+               "str": "text", "list": "a list", "tuple": "a list", "dict": "a record", "set": "a list"}
+_TYPE_ERRORS = [  # Python's wording of a type error -> the rule language's, in the words designers use
+    (re.compile(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"), "'{0}' cannot combine {1} and {2}"),
+    (re.compile(r'can only concatenate (\w+) \(not "(\w+)"\) to'), "'+' cannot combine {0} and {1}"),
+    (re.compile(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'"), "'{0}' cannot compare {1} and {2}"),
+    (re.compile(r"bad operand type for unary (\S+): '(\w+)'"), "'{0}' cannot be used on {1}"),
+    (re.compile(r"'(\w+)' object is not (?:iterable|subscriptable)"), "{0} is not a list"),
+    (re.compile(r"object of type '(\w+)' has no len\(\)"), "{0} has no length"),
+]
+
+
+def plain_reason(exc: BaseException) -> str:
+    """Why a rule failed, in the rule language's words rather than Python's."""
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, RecursionError):
+        return "calls nested too deeply: does a function call itself without end?"
+    text = str(exc)
+    if isinstance(exc, RuleFault):
+        return text
+    if isinstance(exc, TypeError):
+        for pattern, wording in _TYPE_ERRORS:
+            found = pattern.match(text)
+            if found:
+                return wording.format(*(_KIND_WORDS.get(g, g) for g in found.groups()))
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -13,7 +13,8 @@ from typing import Any
 
 from . import rng
 from .dsl.compiler import NEXT, SUSPEND
-from .errors import BudgetExceeded, Diagnostic, IllegalAction, RuleFault, RuntimeRuleError, StateError, TabletopError
+from .errors import (BudgetExceeded, Diagnostic, IllegalAction, RuleFault, RuntimeRuleError, StateError,
+                     TabletopError, plain_reason)
 
 FORMAT = 1
 
@@ -102,7 +103,7 @@ class State:
         except Exception as exc:  # RuleFault, or a rule asking for the impossible (e.g. endless recursion)
             path, line, col = scorer.where
             raise RuntimeRuleError(Diagnostic(path, line, col, "E701", f"'{scorer.id}' failed for seat {p}: "
-                                                                       f"{exc or type(exc).__name__}")) from None
+                                                                       f"{plain_reason(exc)}")) from None
 
     @property
     def winners(self) -> list[int]:
@@ -182,7 +183,7 @@ class State:
                 raise
             except Exception as exc:  # a rule asked for something impossible (e.g. none + 1)
                 raise self._fault(self._where(proc, last, "E702",
-                                              f"rule failed in '{proc.name}': {type(exc).__name__}: {exc}"))
+                                              f"rule failed in '{proc.name}': {plain_reason(exc)}"))
             if pc == SUSPEND:
                 memo.clear()
                 return

@@ -259,9 +259,9 @@ def parse_yaml(text: str, path: str) -> Document:
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        raise LoadError([Diagnostic(path, line, col, "E102", f"character {exc.character!r} is not allowed in "
-                                                             f"YAML", "error", "remove it or write it escaped "
-                                                                               "in a double-quoted string")]) from None
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise LoadError([Diagnostic(path, line, col, "E102", f"character U+{code:04X} is not allowed in YAML",
+                                    "error", "remove it or write it escaped in a double-quoted string")]) from None
     except yaml.YAMLError as exc:
         raise LoadError([_syntax_diagnostic(path, exc)]) from None
     except RecursionError:

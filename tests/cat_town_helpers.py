@@ -15,7 +15,7 @@ import random
 from functools import lru_cache
 
 from engine import load_game
-from engine.conformance import check_cards
+from table import put
 
 # The Block just clockwise of each seat's cat token at the start (ruling token-placement).
 STARTS = {
@@ -37,24 +37,9 @@ def cat_town(variant: str | None = None):
 # ---------------------------------------------------------------------------- low level
 
 
-def put(st, card: int, zone: str, bottom: bool = False) -> None:
-    """Move card index ``card`` onto the top (or bottom) of ``zone``, keeping zones and loc consistent."""
-    st.zones[st.loc[card]].remove(card)
-    if bottom:
-        st.zones[zone].insert(0, card)
-    else:
-        st.zones[zone].append(card)
-    st.loc[card] = zone
-
-
 def ids(st, zone: str) -> list[str]:
     """Card ids of a zone, TOP FIRST."""
     return [st.game.card_ids[c] for c in reversed(st.zones[zone])]
-
-
-def accounted(st) -> bool:
-    """Every card index is in exactly one zone, and loc says which."""
-    return check_cards(st.game, st) is None
 
 
 def finish(st) -> None:

@@ -25,7 +25,7 @@ import random
 from functools import lru_cache
 
 from engine import load_game
-from engine.conformance import check_cards
+from table import put
 
 CATS = ["black", "white", "grey", "ginger", "calico"]
 OBJECTS = ["food-bowl", "cushion", "toy-mouse", "parcel"]
@@ -58,16 +58,6 @@ def board():
 
 
 # ---------------------------------------------------------------------------- low level
-
-
-def put(st, card: int, zone: str, bottom: bool = False) -> None:
-    """Move card index ``card`` onto the top (or bottom) of ``zone``, keeping zones and loc consistent."""
-    st.zones[st.loc[card]].remove(card)
-    if bottom:
-        st.zones[zone].insert(0, card)
-    else:
-        st.zones[zone].append(card)
-    st.loc[card] = zone
 
 
 def index(cid: str) -> int:
@@ -107,11 +97,6 @@ def cat_of(st, seat: int) -> str:
 
 def likes_of(st, seat: int) -> str:
     return st.game.attributes["likes"][st.zones[f"character:{seat}"][0]]
-
-
-def accounted(st) -> bool:
-    """Every card index is in exactly one zone, and loc says which."""
-    return check_cards(st.game, st) is None
 
 
 def pieces_on_board(st) -> bool:

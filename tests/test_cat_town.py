@@ -13,8 +13,9 @@ from collections import Counter
 import pytest
 
 from engine import IllegalAction
-from cat_town_helpers import (RING, STARTS, Table, accounted, cat_town, finish, random_playout,
+from cat_town_helpers import (RING, STARTS, Table, cat_town, finish, random_playout,
                               skip_reveals)
+from table import accounted
 
 CATS = ["tabby", "calico", "siamese", "persian", "black-cat", "ginger", "tuxedo", "sphynx", "maine-coon",
         "ragdoll"]

@@ -10,7 +10,8 @@ from collections import Counter
 
 import pytest
 
-from cat_town_helpers import RING, Table, accounted, cat_town
+from cat_town_helpers import RING, Table, cat_town
+from table import accounted
 
 WALKS = {"walk cw draw", "walk ccw draw", "walk cw search", "walk ccw search"}
 STATION = ["bell-collar", "market-day", "night-patrol", "bus-ride", "sudden-storm"]  # top first

@@ -13,7 +13,8 @@ import random
 
 import pytest
 
-from cat_town_helpers import accounted, cat_town
+from cat_town_helpers import cat_town
+from table import accounted
 
 GAMES = int(os.environ.get("TABLETOP_LONG_GAMES", "300"))
 CHUNK = 100

@@ -14,8 +14,9 @@ from __future__ import annotations
 import pytest
 
 from engine import IllegalAction
-from mansion_helpers import (CATS, OBJECT_SPACES, OBJECTS, ROOMS, STARTS, Table, accounted, at_turn_start,
-                             cat_of, deal, frame, ids, index, likes_of, mansion, on, pieces_on_board, put, where)
+from mansion_helpers import (CATS, OBJECT_SPACES, OBJECTS, ROOMS, STARTS, Table, at_turn_start,
+                             cat_of, deal, frame, ids, index, likes_of, mansion, on, pieces_on_board, where)
+from table import accounted, put
 
 
 def places(t: Table) -> list[str]:

@@ -13,7 +13,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mansion_helpers import accounted, mansion, pieces_on_board
+from mansion_helpers import mansion, pieces_on_board
+from table import accounted, shows_only_own
 
 CAP = 150
 # Sized for the suite: well under a minute in all on one core.
@@ -42,24 +43,14 @@ def in_window(state) -> bool:
 
 def view_keeps_secrets(state, seat: int) -> bool:
     """The seat's view shows its own hand, cat and character card, and none of another seat's."""
-    view = state.view(seat)
-    ids = state.game.card_ids
-    for p in range(state.n):
-        for family in SECRET:
-            zone = f"{family}:{p}"
-            real = [ids[c] for c in state.zones[zone]]
-            if view["zones"][zone] != (real if p == seat else [None] * len(real)):
-                return False
+    if not shows_only_own(state, seat, SECRET):
+        return False
     # No cat or character card id of another seat anywhere in the view, unless shown by a wrong
     # challenge (then the colour is public through shown_cat, never the card zone itself).
-    text = json.dumps(view["zones"])
-    for p in range(state.n):
-        if p != seat:
-            for family in ("identity", "character"):
-                if f'"{ids[state.zones[f"{family}:{p}"][0]]}"' in text:
-                    return False
-    decision = view["decision"]
-    return decision is None or ("actions" in decision) == (decision["player"] == seat)
+    text = json.dumps(state.view(seat)["zones"])
+    ids = state.game.card_ids
+    return not any(f'"{ids[state.zones[f"{family}:{p}"][0]]}"' in text
+                   for p in range(state.n) if p != seat for family in ("identity", "character"))
 
 
 @WHOLE_GAMES

@@ -30,6 +30,7 @@ from collections import Counter
 import pytest
 
 from engine import IllegalAction
+from table import all_strings
 
 COLOURS = ["yellow", "turquoise", "red", "blue"]
 TOYS = ["ball", "mouse", "yarn", "feather", "fish", "bell", "sock", "spring", "bone", "duck"]
@@ -151,17 +152,6 @@ def play_out(st, rnd: random.Random) -> list[tuple[int, int, str]]:
         record.append((st.vars["round"], seat, action))
         st.apply(action, seat=seat)
     return record
-
-
-def all_strings(data) -> list[str]:
-    """Every string value (not dict key) inside plain data."""
-    if isinstance(data, str):
-        return [data]
-    if isinstance(data, dict):
-        return [s for v in data.values() for s in all_strings(v)]
-    if isinstance(data, list):
-        return [s for v in data for s in all_strings(v)]
-    return []
 
 
 # ------------------------------------------------------------------- setup: tiles

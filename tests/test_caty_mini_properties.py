@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from engine import IllegalAction, load_game
+from table import all_strings
 
 STRING = 1450
 PLAYERS = [2, 3, 4]
@@ -45,17 +46,6 @@ def step(st, rnd) -> str:
     action = rnd.choice(st.legal_actions())
     st.apply(action)
     return action
-
-
-def all_strings(data) -> list[str]:
-    """Every string value (not dict key) inside plain data."""
-    if isinstance(data, str):
-        return [data]
-    if isinstance(data, dict):
-        return [s for v in data.values() for s in all_strings(v)]
-    if isinstance(data, list):
-        return [s for v in data for s in all_strings(v)]
-    return []
 
 
 def check_conservation(game, st) -> None:

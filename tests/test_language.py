@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from engine import IllegalAction, RulesError, load_game
+from engine import IllegalAction, RulesError, RuntimeRuleError, load_game
 from engine.dsl.ast import format_block
 from engine.dsl.ops import OPS
 from engine.dsl.parser import parse_program
@@ -237,3 +237,32 @@ def test_illegal_action_names_the_legal_ones(tmp_path):
     state = make_game(tmp_path, WINDOW).new_game(players=2)
     with pytest.raises(IllegalAction, match="'bid raise'"):
         state.apply("bid lots")
+
+
+# ------------------------------------------------------------- run-time faults
+FAULT = """\
+player_variables:
+  points: {{type: int}}
+play: |
+  {statement}
+scoring:
+  - {{id: points, points: p.points}}
+"""
+
+
+@pytest.mark.parametrize("statement, code, said", [
+    ("me.points = first([]) + 1", "E702", "'+' cannot combine none and a number"),
+    ('x = "seen " + first([])', "E702", "'+' cannot combine text and none"),
+    ("if first([]) < 2:\n      pass", "E702", "'<' cannot compare none and a number"),
+    ("me.points = -first([])", "E702", "'-' cannot be used on none"),
+    ("me.points = 1 // (me.points - me.points)", "E701", "division by zero"),
+    # the 'where' of a choice over nothing once failed with a Python KeyError
+    ('x = choose "pick" from [] where it > 1', "E701", 'nothing to choose from for "pick"'),
+])
+def test_a_rule_failing_at_run_time_is_told_in_the_language_words(tmp_path, statement, code, said):
+    game = make_game(tmp_path, FAULT.format(statement=statement))
+    with pytest.raises(RuntimeRuleError) as info:
+        game.new_game(players=2)
+    d = info.value.diagnostic
+    assert (d.code, d.line) == (code, HEADER.count("\n") + 4) and said in d.message
+    assert not any(word in d.message for word in ("NoneType", "'int'", "'str'", "Error"))

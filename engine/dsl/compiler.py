@@ -549,7 +549,7 @@ class Compiler:
                     if where(st, env):
                         kept.append(x)
                 if saved is _MISSING:
-                    del env["it"]
+                    env.pop("it", None)  # never set when there was nothing to filter
                 else:
                     env["it"] = saved
                 items = kept
