@@ -427,18 +427,12 @@ class Compiler:
             out[0] = len(proc.code)
 
     def _s_While(self, proc, s):
-        test = self.expr(s.condition)
-        top = len(proc.code)
-        done = [0]
-        nxt = top + 1
-        self._emit(proc, lambda st, env: nxt if test(st, env) else done[0], (s.line, s.col))
-        self._block(proc, s.body)
-        self._emit(proc, lambda st, env: top, (s.line, s.col))
-        done[0] = len(proc.code)
+        self._loop(proc, s, None, self.expr(s.condition))
 
-    def _loop(self, proc, s, start: Callable, step: Callable) -> None:
+    def _loop(self, proc, s, start: Callable | None, step: Callable) -> None:
         """Emit init, test-and-advance, body, jump back; ``step`` returns False when done."""
-        self._simple(proc, s, start)
+        if start is not None:
+            self._simple(proc, s, start)
         top = len(proc.code)
         done = [0]
         nxt = top + 1
