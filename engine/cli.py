@@ -23,6 +23,12 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("paths", nargs="+", metavar="PATH")
     v.add_argument("--json", action="store_true", help="print diagnostics as JSON")
 
+    li = sub.add_parser("lint", help="validate, then warn about what is legal but suspect (unused, unreachable…)",
+                        description="Validate, then warn about what is legal but suspect. Codes: "
+                                    + "; ".join(f"{code} {what}" for code, what in _lint_codes().items()) + ".")
+    li.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every shipped game and board)")
+    li.add_argument("--json", action="store_true", help="print diagnostics as JSON")
+
     def game_args(q):
         q.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
         q.add_argument("--variant", metavar="V", help="a variant name or file")
@@ -64,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         _parser().print_help()
         return EXIT_USAGE
     try:
-        commands = {"validate": _validate, "play": _play, "simulate": _simulate, "cards": _cards, "replay": _replay}
+        commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards, "replay": _replay}
         return commands[args.command](args)
     except RulesError as exc:
         for d in exc.diagnostics:
@@ -83,12 +89,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # ---------------------------------------------------------------- validate
-def _validate(args) -> int:
+def _validate(args, **lint) -> int:
     from .gamedef import validate_paths
     missing = [p for p in args.paths if not Path(p).exists()]
     for p in missing:
         print(f"{p}:1:1: E101 file not found", file=sys.stderr)
-    diagnostics = validate_paths([p for p in args.paths if Path(p).exists()])
+    diagnostics = validate_paths([p for p in args.paths if Path(p).exists()], **lint)
     if args.json:
         print(json.dumps([d.to_json() for d in diagnostics], indent=2))
     else:
@@ -100,7 +106,23 @@ def _validate(args) -> int:
             print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
         else:
             print("no problems found")
-    return EXIT_PROBLEMS if missing or any(d.is_error for d in diagnostics) else EXIT_OK
+    failing = diagnostics if lint else [d for d in diagnostics if d.is_error]
+    return EXIT_PROBLEMS if missing or failing else EXIT_OK
+
+
+def _lint(args) -> int:
+    """``validate`` plus warnings; any finding fails, so a designer's CI can keep rules lint-clean."""
+    from .documents import data_root
+    from .lint import lint_board, lint_game
+    if not args.paths:
+        root = data_root()
+        args.paths = [str(root / "rules"), str(root / "boards")]
+    return _validate(args, lint_game=lint_game, lint_board=lint_board)
+
+
+def _lint_codes() -> dict[str, str]:
+    from .lint import CODES
+    return CODES
 
 
 # -------------------------------------------------------------------- play

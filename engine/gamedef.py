@@ -82,6 +82,8 @@ class GameDef:
     rules_hash: str = ""
     vocabulary: Vocabulary | None = field(default=None, repr=False)
     programs: dict[str, list] = field(default_factory=dict, repr=False)  # name → AST, for tools
+    sources: list[tuple[tuple, object]] = field(default_factory=list, repr=False)  # (rules path, AST) of every
+    # effect-language text: statements of programs, expressions of functions, starts, bots and scoring (for lint)
     labeller: Labeller | None = field(default=None, repr=False)
     _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
     _board_cache: dict[str, object] = field(default_factory=dict, repr=False)
@@ -162,8 +164,13 @@ def load_game(game: str | Path, variant: str | None = None) -> GameDef:
     return build(rules)
 
 
-def validate_paths(paths: list[str | Path]) -> list[Diagnostic]:
-    """Diagnostics for files or folders of rules and boards (for ``tabletop validate``)."""
+def validate_paths(paths: list[str | Path], lint_game=None, lint_board=None) -> list[Diagnostic]:
+    """Diagnostics for files or folders of rules and boards (for ``tabletop validate``).
+
+    ``lint_game(game)`` and ``lint_board(doc, board)`` add the warnings of ``tabletop lint``
+    for what loads cleanly.
+    """
+    check = _Checks(lint_game, lint_board)
     out: list[Diagnostic] = []
     for raw in paths:
         path = Path(raw)
@@ -173,14 +180,12 @@ def validate_paths(paths: list[str | Path]) -> list[Diagnostic]:
             board_files = sorted(p for p in path.rglob("*.yaml") if "boards" in p.parts) if not games else []
             if not games and not variants and not board_files:
                 out.append(Diagnostic(str(raw), 1, 1, "E101", "no game.yaml, variant or board files found here"))
-            for g in games:
-                out += _diagnostics_of(lambda g=g: load_game(g))
-            for v in variants:
-                out += _diagnostics_of(lambda v=v: load_game(v))
+            for g in games + variants:
+                out += check.game(g)
             for b in board_files:
-                out += _board_file_diagnostics(b)
+                out += check.board(b)
         else:
-            out += _file_diagnostics(path)
+            out += check.file(path)
     seen, unique = set(), []
     for d in out:
         key = (d.path, d.line, d.col, d.code, d.message)
@@ -190,41 +195,47 @@ def validate_paths(paths: list[str | Path]) -> list[Diagnostic]:
     return unique
 
 
-def _file_diagnostics(path: Path) -> list[Diagnostic]:
-    """One file, checked as what it is: a game, a variant, a component file or a board."""
-    try:
-        doc = read_yaml(path, display_path(path))
-    except LoadError as exc:
-        return exc.diagnostics
-    data = doc.data if isinstance(doc.data, dict) else {}
-    if isinstance(data.get("kind"), str) and data["kind"] in board_kinds.BOARD_KINDS and "cells" in data:
-        return _board_file_diagnostics(path)
-    if "components" in data and not {"play", "players", "extends"} & set(data):
-        game_file = path.parent / "game.yaml"
-        if not game_file.exists():
-            return check_document(doc, "components")
-        # Check it as part of its game, reporting only what is in this file.
-        return [d for d in _diagnostics_of(lambda: load_game(game_file)) if d.path == doc.path]
-    return _diagnostics_of(lambda: load_game(path))
+@dataclass
+class _Checks:
+    """How one file is checked: as what it is, and with the lint's warnings when asked."""
 
+    lint_game: Callable | None = None
+    lint_board: Callable | None = None
 
-def _diagnostics_of(thunk) -> list[Diagnostic]:
-    try:
-        thunk()
-    except RulesError as exc:
-        return exc.diagnostics
-    return []
+    def game(self, path: Path) -> list[Diagnostic]:
+        try:
+            game = load_game(path)
+        except RulesError as exc:
+            return exc.diagnostics
+        return self.lint_game(game) if self.lint_game else []
 
+    def board(self, path: Path) -> list[Diagnostic]:
+        try:
+            doc = read_yaml(path, display_path(path))
+        except LoadError as exc:
+            return exc.diagnostics
+        problems = check_document(doc, "board")
+        if problems:
+            return problems
+        board, problems = board_kinds.BOARD_KINDS[doc.data["kind"]](doc)
+        return problems or (self.lint_board(doc, board) if self.lint_board else [])
 
-def _board_file_diagnostics(path: Path) -> list[Diagnostic]:
-    try:
-        doc = read_yaml(path, display_path(path))
-    except LoadError as exc:
-        return exc.diagnostics
-    problems = check_document(doc, "board")
-    if not problems:
-        problems = board_kinds.BOARD_KINDS[doc.data["kind"]](doc)[1]
-    return problems
+    def file(self, path: Path) -> list[Diagnostic]:
+        """One file, checked as what it is: a game, a variant, a component file or a board."""
+        try:
+            doc = read_yaml(path, display_path(path))
+        except LoadError as exc:
+            return exc.diagnostics
+        data = doc.data if isinstance(doc.data, dict) else {}
+        if isinstance(data.get("kind"), str) and data["kind"] in board_kinds.BOARD_KINDS and "cells" in data:
+            return self.board(path)
+        if "components" in data and not {"play", "players", "extends"} & set(data):
+            game_file = path.parent / "game.yaml"
+            if not game_file.exists():
+                return check_document(doc, "components")
+            # Check it as part of its game, reporting only what is in this file.
+            return [d for d in self.game(game_file) if d.path == doc.path]
+        return self.game(path)
 
 
 def build(rules: RuleSet) -> GameDef:
@@ -548,6 +559,11 @@ class _Builder:
                 scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT), path))
         if any(p.is_error for p in self.problems):
             return
+        game.sources = ([(path, stmts) for path, stmts in compiled.values()] + list(starts.items())
+                        + [(("functions", i, "value"), bodies[fn["id"]])
+                           for i, fn in enumerate(self.data.get("functions") or []) if fn["id"] in bodies]
+                        + [(("bots", kind, "value"), expr) for kind, expr in bot_exprs.items()]
+                        + [(path, expr) for _, _, expr, path in scorers])
         compiler = Compiler(self.vocab, game, _pure_functions(bodies))
         for name, (path, stmts) in compiled.items():
             doc, _ = self.rules.origin(path)

@@ -87,7 +87,8 @@ class Table:
         for step in range(steps):
             if step == steps - 1:
                 self.set_hand(seat, hand)
-                self.pile(f"front:{seat}", list(front))
+                if front:  # Advanced mode only
+                    self.pile(f"front:{seat}", list(front))
                 st.pvars[seat]["mouse"] = mouse
             st.apply("walk cw draw")
             skip_reveals(st)

@@ -307,3 +307,35 @@ def walk_exprs(e: Expr):
     elif isinstance(e, Conditional):
         for sub in (e.then, e.condition, e.otherwise):
             yield from walk_exprs(sub)
+
+
+def parts_of(s: Stmt) -> tuple[list[Expr], list[Expr], list[list[Stmt]]]:
+    """What a statement reads, the targets it writes, and the blocks inside it."""
+    if isinstance(s, Assign):
+        return [s.value] + ([s.target.obj] if isinstance(s.target, Attr) else []), [s.target], []
+    if isinstance(s, Choose):
+        reads = [e for e in (s.source, s.where, s.by) if e is not None]
+        return reads + ([s.target.obj] if isinstance(s.target, Attr) else []), [s.target], []
+    if isinstance(s, ExprStmt):
+        return [s.expr], [], []
+    if isinstance(s, Log):
+        return [p for p in s.parts if isinstance(p, Expr)] + ([s.to] if s.to is not None else []), [], []
+    if isinstance(s, Window):
+        return [s.start], [], [s.body]
+    if isinstance(s, If):
+        return [c for c, _ in s.branches], [], [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])
+    if isinstance(s, For):
+        return [s.source], [], [s.body]
+    if isinstance(s, While):
+        return [s.condition], [], [s.body]
+    if isinstance(s, Repeat):
+        return [s.count], [], [s.body]
+    return [], [], []
+
+
+def walk_blocks(stmts: list[Stmt]):
+    """Every block of a program (the program first), for checks that look at statement order."""
+    yield stmts
+    for s in stmts:
+        for block in parts_of(s)[2]:
+            yield from walk_blocks(block)

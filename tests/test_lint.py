@@ -1,0 +1,282 @@
+"""`tabletop lint`: warnings for what loads and runs but is probably a mistake.
+
+Each case starts from a small game that lints clean, makes one change, and expects exactly
+one warning, of its code, at the place to edit.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import load_game
+from engine.cli import main
+from engine.lint import CODES, lint_game
+
+CLEAN = """\
+id: mini
+name: Mini
+players: {min: 2, max: 4}
+components:
+  - kind: card
+    attributes: {power: int}
+    start: deck
+    items:
+      - {id: spark, power: 2, effect: "gain(this.power)"}
+      - {id: dud, power: 0, copies: 3}
+zones:
+  - {id: deck, visibility: hidden}
+  - {id: hand, per: player, visibility: owner}
+variables:
+  turns: {type: int}
+player_variables:
+  points: {type: int}
+functions:
+  - id: doubled
+    params: {n: int}
+    returns: int
+    value: n * 2
+procedures:
+  - id: gain
+    params: {n: int}
+    does: |
+      me.points = me.points + doubled(n)
+play: |
+  for c in deck:
+      move(c, hand(me))
+  turns = turns + 1
+  c = choose "play" from hand(me)
+  perform(c)
+  log "after {turns} turns"
+scoring:
+  - {id: points, points: p.points}
+rulings:
+  - id: spark-doubles
+    question: Does a spark count twice?
+    answer: Yes.
+    test: tests/test_mini.py::test_spark
+"""
+
+TESTS = "import pytest\n\n\n@pytest.mark.parametrize('x', [1])\ndef test_spark(x):\n    assert x\n"
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    """A project folder holding rules/mini/game.yaml (CLEAN) and the test its ruling names."""
+    (tmp_path / "rules" / "mini" / "variants").mkdir(parents=True)
+    (tmp_path / "rules" / "mini" / "game.yaml").write_text(CLEAN, encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_mini.py").write_text(TESTS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def warnings(project: Path, old: str = "", new: str = "", variant: str | None = None):
+    """Lint warnings of the mini game after replacing ``old`` by ``new`` (once) in game.yaml."""
+    game_file = project / "rules" / "mini" / "game.yaml"
+    text = game_file.read_text(encoding="utf-8")
+    if old:
+        assert text.count(old) == 1, old
+        game_file.write_text(text.replace(old, new), encoding="utf-8")
+    game = load_game(game_file if variant is None else project / "rules" / "mini" / "variants" / variant)
+    return lint_game(game)
+
+
+def place(text: str, fragment: str, nth: int = 0) -> tuple[int, int]:
+    """(line, col) of the nth occurrence of ``fragment`` in ``text``."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(fragment, at + 1)
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def only(found, code: str):
+    assert [d.code for d in found] == [code], [d.format() for d in found]
+    d = found[0]
+    assert d.severity == "warning" and not d.is_error
+    return d
+
+
+def text_of(project: Path) -> str:
+    return (project / "rules" / "mini" / "game.yaml").read_text(encoding="utf-8")
+
+
+def test_the_clean_game_has_no_warnings(project):
+    assert warnings(project) == []
+
+
+def test_every_code_is_explained():
+    assert set(CODES) == {"W301", "W302", "W303", "W304", "W305", "W306", "W401", "W601", "W602"}
+    assert all(CODES.values())
+
+
+# ----------------------------------------------------------------- unused
+def test_a_procedure_never_called_is_w301(project):
+    found = warnings(project, "      me.points = me.points + doubled(n)\n",
+                     "      me.points = me.points + doubled(n)\n  - id: bonus\n    does: |\n      pass\n")
+    d = only(found, "W301")
+    assert "'bonus'" in d.message and (d.line, d.col) == place(text_of(project), "bonus")
+
+
+def test_a_function_never_called_is_w302(project):
+    found = warnings(project, "me.points = me.points + doubled(n)", "me.points = me.points + n * 2")
+    d = only(found, "W302")
+    assert "'doubled'" in d.message and (d.line, d.col) == place(text_of(project), "doubled")
+
+
+def test_a_variable_only_written_is_w303(project):
+    d = only(warnings(project, '  log "after {turns} turns"\n', ""), "W303")
+    assert "'turns'" in d.message and (d.line, d.col) == place(text_of(project), "turns:")
+
+
+def test_a_player_variable_read_only_by_scoring_is_used(project):
+    # points is read by the scoring only (p.points) and written by gain: no warning
+    assert warnings(project, "me.points = me.points + doubled(n)", "me.points = doubled(n)") == []
+
+
+def test_a_zone_no_rule_names_is_w304(project):
+    d = only(warnings(project, "  - {id: deck, visibility: hidden}\n",
+                      "  - {id: deck, visibility: hidden}\n  - {id: attic, visibility: public}\n"), "W304")
+    assert "'attic'" in d.message and (d.line, d.col) == place(text_of(project), "attic")
+
+
+# ----------------------------------------------------------------- rulings
+@pytest.mark.parametrize("test, said", [
+    ("tests/test_gone.py::test_spark", "no test file 'tests/test_gone.py'"),
+    ("tests/test_mini.py::test_sparkle", "'tests/test_mini.py' has no test 'test_sparkle'"),
+    ("tests/test_mini.py::test_spark[1]", None),  # a parametrized case names its test
+])
+def test_a_ruling_whose_test_is_gone_is_w305(project, test, said):
+    found = warnings(project, "tests/test_mini.py::test_spark", test)
+    if said is None:
+        assert found == []
+    else:
+        d = only(found, "W305")
+        assert said in d.message and (d.line, d.col) == place(text_of(project), "tests/", 0)
+
+
+def test_a_ruling_without_test_is_w305(project):
+    d = only(warnings(project, "    test: tests/test_mini.py::test_spark\n", ""), "W305")
+    assert "names no test" in d.message
+
+
+def test_rulings_are_not_checked_without_a_tests_folder(project):
+    (project / "tests" / "test_mini.py").unlink()
+    (project / "tests").rmdir()  # an installed copy ships no tests
+    assert warnings(project) == []
+
+
+# ------------------------------------------------------------ never runs
+@pytest.mark.parametrize("stop", ["end_game", "return"])
+def test_a_statement_after_a_stop_is_w401(project, stop):
+    found = warnings(project, "  perform(c)\n", f"  perform(c)\n  {stop}\n  turns = turns + 2\n")
+    d = only(found, "W401")
+    assert (d.line, d.col) == place(text_of(project), "turns = turns + 2") and f"'{stop}'" in d.message
+    assert d.context[1].strip() == "^"
+
+
+def test_a_stop_at_the_end_of_an_inner_block_is_fine(project):
+    assert warnings(project, "  perform(c)\n", "  perform(c)\n  if turns > 5:\n      end_game\n  turns = turns + 2\n") == []
+
+
+def test_close_in_a_window_is_the_end_of_its_block(project):
+    found = warnings(project, "  perform(c)\n",
+                     '  perform(c)\n  window q from me:\n      close\n      log "never"\n')
+    d = only(found, "W401")
+    assert (d.line, d.col) == place(text_of(project), 'log "never"')
+
+
+# --------------------------------------------------------------- variants
+VARIANT = """\
+extends: mini
+id: quick
+name: Mini — quick
+variables:
+  turns: {type: int}
+zones:
+  - {id: deck, visibility: hidden}
+  - {id: hand, per: player, visibility: public}
+players: {min: 2, max: 4}
+"""
+
+
+def test_variant_settings_equal_to_the_base_are_w306(project):
+    variant = project / "rules" / "mini" / "variants" / "quick.yaml"
+    variant.write_text(VARIANT, encoding="utf-8")
+    found = warnings(project, variant="quick.yaml")
+    assert [d.code for d in found] == ["W306"] * 3 and all(d.path.endswith("quick.yaml") for d in found)
+    assert [(d.line, d.col) for d in found] == [place(VARIANT, "turns:"), place(VARIANT, "{id: deck"),
+                                                place(VARIANT, "{min: 2")]
+    # the hand's visibility differs from the base: that item is not reported
+    assert place(VARIANT, "{id: hand") not in [(d.line, d.col) for d in found]
+
+
+# ------------------------------------------------------------------ boards
+GRID = """\
+id: tiny
+kind: grid
+cells: {width: 3, height: 2}
+rooms:
+  - {id: west, area: [0, 0, 0, 1]}
+  - {id: east, area: [1, 0, 1, 1]}
+  - {id: shed, area: [2, 0, 2, 1]}
+doors:
+  - [[0, 1], [1, 1]]
+  - [[1, 0], [2, 0]]
+"""
+
+
+def lint_board_text(project: Path, text: str) -> tuple[int, list[dict]]:
+    board = project / "boards" / "mini" / "tiny.yaml"
+    board.parent.mkdir(parents=True, exist_ok=True)
+    board.write_text(text, encoding="utf-8")
+    code = main(["lint", "--json", str(board)])
+    return code, board
+
+
+def test_a_board_with_every_room_reachable_is_clean(project, capsys):
+    code, _ = lint_board_text(project, GRID)
+    assert code == 0 and json.loads(capsys.readouterr().out) == []
+
+
+def test_a_room_without_a_door_is_w601(project, capsys):
+    text = GRID.replace("  - [[1, 0], [2, 0]]\n", "")
+    code, _ = lint_board_text(project, text)
+    found = json.loads(capsys.readouterr().out)
+    assert code == 1 and [d["code"] for d in found] == ["W601"] and "'shed'" in found[0]["message"]
+    assert (found[0]["line"], found[0]["col"]) == place(text, "shed")
+
+
+def test_a_door_inside_a_room_is_w602(project, capsys):
+    text = GRID.replace("  - [[0, 1], [1, 1]]\n", "  - [[0, 1], [1, 1]]\n  - [[1, 0], [1, 1]]\n")
+    code, _ = lint_board_text(project, text)
+    found = json.loads(capsys.readouterr().out)
+    assert code == 1 and [d["code"] for d in found] == ["W602"] and "'east'" in found[0]["message"]
+    assert found[0]["line"] == text.splitlines().index("  - [[1, 0], [1, 1]]") + 1
+
+
+# --------------------------------------------------------------------- CLI
+def test_lint_fails_on_warnings_where_validate_passes(project, capsys):
+    warnings(project, '  log "after {turns} turns"\n', "")
+    assert main(["validate", "rules"]) == 0
+    capsys.readouterr()
+    assert main(["lint", "rules"]) == 1
+    out = capsys.readouterr().out
+    assert "rules/mini/game.yaml:" in out and "W303 variable 'turns' is never read" in out
+    assert "0 errors, 1 warning" in out
+
+
+def test_lint_reports_errors_as_validate_does(project, capsys):
+    warnings(project)
+    (project / "rules" / "mini" / "game.yaml").write_text(CLEAN.replace("hand(me))\n", "hnad(me))\n", 1))
+    assert main(["lint", "rules"]) == 1
+    out = capsys.readouterr().out
+    assert "E501" in out and "did you mean 'hand'?" in out
+
+
+def test_every_shipped_game_and_board_is_lint_clean(capsys, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    assert main(["lint"]) == 0
+    assert capsys.readouterr().out.strip() == "no problems found"
