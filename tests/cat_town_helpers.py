@@ -11,7 +11,6 @@ a zone by the arrangement go to the box, so all 100 cards stay accounted for.
 """
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 
 from engine import load_game
@@ -53,16 +52,6 @@ def skip_reveals(st) -> None:
     while st.pending is not None and st.legal_actions()[-1] == "pass" and all(
             a.startswith("reveal ") for a in st.legal_actions()[:-1]):
         st.apply("pass")
-
-
-def random_playout(st, rnd: random.Random, limit: int = 5000) -> int:
-    """Random legal actions to the end; returns the number of decisions."""
-    steps = 0
-    while not st.is_terminal:
-        assert steps < limit, "game did not end"
-        st.apply(rnd.choice(st.legal_actions()))
-        steps += 1
-    return steps
 
 
 # ---------------------------------------------------------------------------- positions

@@ -21,7 +21,6 @@ the stack, so the movement options offered match the arranged table.
 """
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 
 from engine import load_game
@@ -137,16 +136,6 @@ def frame(st) -> str:
 def at_turn_start(st) -> bool:
     """A movement is about to begin: no step made yet this turn."""
     return frame(st) == "movement" and st.vars["steps"] == 0 and not st.vars["hissed"]
-
-
-def random_playout(st, rnd: random.Random, limit: int = 5000) -> int:
-    """Random legal actions to the end; returns the number of decisions."""
-    steps = 0
-    while not st.is_terminal:
-        assert steps < limit, "game did not end"
-        st.apply(rnd.choice(st.legal_actions()))
-        steps += 1
-    return steps
 
 
 # ---------------------------------------------------------------------------- arranging

@@ -4,6 +4,8 @@ Zones are lists of card indexes with the TOP LAST.
 """
 from __future__ import annotations
 
+import random
+
 from engine.conformance import check_cards
 
 
@@ -46,3 +48,13 @@ def shows_only_own(state, seat: int, families: tuple[str, ...] = ("hand",)) -> b
                 return False
     decision = view["decision"]
     return decision is None or ("actions" in decision) == (decision["player"] == seat)
+
+
+def random_playout(st, rnd: random.Random, limit: int = 5000) -> int:
+    """Random legal actions to the end; returns the number of decisions."""
+    steps = 0
+    while not st.is_terminal:
+        assert steps < limit, "game did not end"
+        st.apply(rnd.choice(st.legal_actions()))
+        steps += 1
+    return steps

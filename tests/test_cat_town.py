@@ -13,9 +13,8 @@ from collections import Counter
 import pytest
 
 from engine import IllegalAction
-from cat_town_helpers import (RING, STARTS, Table, cat_town, finish, random_playout,
-                              skip_reveals)
-from table import accounted
+from cat_town_helpers import RING, STARTS, Table, cat_town, finish, skip_reveals
+from table import accounted, random_playout
 
 CATS = ["tabby", "calico", "siamese", "persian", "black-cat", "ginger", "tuxedo", "sphynx", "maine-coon",
         "ragdoll"]
