@@ -61,6 +61,12 @@ def _parser() -> argparse.ArgumentParser:
     ca = sub.add_parser("cards", help="list the components with their texts and effects")
     game_args(ca)
     ca.add_argument("--json", action="store_true")
+
+    di = sub.add_parser("diff", help="what a variant changes (from the base, or from another variant or game)")
+    game_args(di)
+    di.add_argument("--against", metavar="W", help="compare with this variant of GAME, or with another game "
+                                                   "(a name or a path to its game.yaml); default: the base")
+    di.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
 
@@ -70,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         _parser().print_help()
         return EXIT_USAGE
     try:
-        commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards, "replay": _replay}
+        commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards,
+                    "replay": _replay, "diff": _diff}
         return commands[args.command](args)
     except RulesError as exc:
         for d in exc.diagnostics:
@@ -325,6 +332,28 @@ def _cards(args) -> int:
         body = "\n".join(x for x in (c["text"], c["effect"]) if x)
         table.add_row(c["id"], c["kind"], str(c["copies"]), attrs, body)
     Console().print(table)
+    return EXIT_OK
+
+
+def _diff(args) -> int:
+    from .documents import known_games
+    from .gamedef import load_game
+    from .variant_diff import compare, format_changes
+    new = load_game(args.game, args.variant)
+    against = args.against
+    if against is None:
+        old, old_name = load_game(args.game), args.game
+    elif against in known_games() or Path(against).is_file():
+        old, old_name = load_game(against), against
+    else:
+        old, old_name = load_game(args.game, against), f"{args.game}:{against}"
+    new_name = args.game if args.variant is None else f"{args.game}:{args.variant}"
+    changes = compare(old, new)
+    if args.json:
+        print(json.dumps({"from": old_name, "to": new_name, "changes": [c.to_json() for c in changes]},
+                         indent=2, ensure_ascii=False, default=str))
+    else:
+        print(format_changes(changes, old_name, new_name))
     return EXIT_OK
 
 
