@@ -180,7 +180,8 @@ def load_documents(game_file: Path, variant_file: Path | None,
     return rules
 
 
-def _identity(item: Any) -> str | None:
+def identity(item: Any) -> str | None:
+    """The id (or kind) by which a list item is merged, matched and removed."""
     if isinstance(item, dict):
         for key in IDENTITY_KEYS:
             if isinstance(item.get(key), str):
@@ -228,9 +229,9 @@ def _merge_list(rules: RuleSet, vdoc: Document, merged_path: tuple, base: list, 
                 additions: list) -> None:
     """Merge ``additions`` into the list at ``merged_path`` by identity, keeping origins."""
     entries = [(item, rules.origin(merged_path + (i,))) for i, item in enumerate(base)]
-    index = {_identity(item): i for i, (item, _) in enumerate(entries) if _identity(item) is not None}
+    index = {identity(item): i for i, (item, _) in enumerate(entries) if identity(item) is not None}
     for j, item in enumerate(additions):
-        ident = _identity(item)
+        ident = identity(item)
         here = (vdoc, vpath + (j,))
         if ident is not None and ident in index:
             i = index[ident]
@@ -253,11 +254,11 @@ def _merge_component(rules, old: dict, old_origin, new: dict, new_origin):
         merged["items"] = new.get("items")  # malformed: the merged rules' schema check reports it
         return merged, new_origin
     items = [(it, (old_origin[0], old_origin[1] + ("items", i))) for i, it in enumerate(old.get("items", []))]
-    index = {_identity(it): i for i, (it, _) in enumerate(items)}
+    index = {identity(it): i for i, (it, _) in enumerate(items)}
     for j, it in enumerate(new.get("items", []) or []):
         here = (new_origin[0], new_origin[1] + ("items", j))
-        if _identity(it) in index:
-            items[index[_identity(it)]] = (it, here)
+        if identity(it) in index:
+            items[index[identity(it)]] = (it, here)
         else:
             items.append((it, here))
     merged["items"] = [it for it, _ in items]
@@ -281,8 +282,8 @@ def _remove(rules: RuleSet, vdoc: Document, section: str, ids: list, problems: l
         comps = rules.data.get("components", [])
         for i, comp in enumerate(comps):
             items = [(it, rules.origin(("components", i, "items", j))) for j, it in enumerate(comp.get("items", []))]
-            kept = [(it, o) for it, o in items if _identity(it) not in ids]
-            found |= {_identity(it) for it, _ in items} & set(ids)
+            kept = [(it, o) for it, o in items if identity(it) not in ids]
+            found |= {identity(it) for it, _ in items} & set(ids)
             if len(kept) != len(items):
                 comp = dict(comp)
                 comp["items"] = [it for it, _ in kept]
@@ -294,8 +295,8 @@ def _remove(rules: RuleSet, vdoc: Document, section: str, ids: list, problems: l
     else:
         base = rules.data.get(section) or []
         entries = [(item, rules.origin((section, i))) for i, item in enumerate(base)]
-        kept = [(item, o) for item, o in entries if _identity(item) not in ids]
-        missing = [x for x in ids if x not in {_identity(i) for i, _ in entries}]
+        kept = [(item, o) for item, o in entries if identity(item) not in ids]
+        missing = [x for x in ids if x not in {identity(i) for i, _ in entries}]
         _store_list(rules, (section,), kept)
     for x in missing:
         problems.append(vdoc.diag(("remove", section), "E301", f"cannot remove '{x}': the base has no such "

@@ -14,7 +14,7 @@ from pathlib import Path
 import networkx as nx
 
 from .boards import GridBoard, space_name
-from .documents import IDENTITY_KEYS, RuleSet, load_documents
+from .documents import RuleSet, identity, load_documents
 from .dsl import ast
 from .errors import Diagnostic
 from .gamedef import GameDef
@@ -169,19 +169,13 @@ def _repeats_base(rules: RuleSet) -> list[Diagnostic]:
                 if k in old:
                     same((key, k), v, old[k])
         elif isinstance(value, list) and isinstance(old, list) and value != old:
-            by_id = {_identity(item): item for item in old if _identity(item) is not None}
+            by_id = {identity(item): item for item in old if identity(item) is not None}
             for j, item in enumerate(value):
-                if _identity(item) in by_id:
-                    same((key, j), item, by_id[_identity(item)])
+                if identity(item) in by_id:
+                    same((key, j), item, by_id[identity(item)])
         else:
             same((key,), value, old)
     return out
-
-
-def _identity(item) -> str | None:
-    if isinstance(item, dict):
-        return next((item[k] for k in IDENTITY_KEYS if isinstance(item.get(k), str)), None)
-    return None
 
 
 def lint_board(doc, board) -> list[Diagnostic]:

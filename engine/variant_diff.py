@@ -11,7 +11,7 @@ import difflib
 import json
 from dataclasses import dataclass
 
-from .documents import IDENTITY_KEYS
+from .documents import identity
 from .dsl import ast
 from .gamedef import GameDef
 
@@ -63,8 +63,8 @@ def compare(old: GameDef, new: GameDef) -> list[Change]:
                 else:
                     walk(a[key], b[key], where + (str(key),))
         elif isinstance(a, list) and isinstance(b, list) and _identified(a) and _identified(b):
-            olds = {_identity(item): item for item in a}
-            news = {_identity(item): item for item in b}
+            olds = {identity(item): item for item in a}
+            news = {identity(item): item for item in b}
             for ident in list(olds) + [i for i in news if i not in olds]:
                 if ident not in news:
                     one_side("removed", where + (ident,), olds[ident], before_programs)
@@ -102,14 +102,8 @@ def _plain(value) -> str:
                                                                                    default=str)
 
 
-def _identity(item) -> str | None:
-    if isinstance(item, dict):
-        return next((item[k] for k in IDENTITY_KEYS if isinstance(item.get(k), str)), None)
-    return None
-
-
 def _identified(items: list) -> bool:
-    ids = [_identity(item) for item in items]
+    ids = [identity(item) for item in items]
     return None not in ids and len(set(ids)) == len(ids)
 
 
@@ -128,7 +122,7 @@ def _named(data, path: tuple) -> tuple[str, ...]:
     for key in path:
         if isinstance(data, list) and isinstance(key, int):
             data = data[key]
-            named.append(_identity(data) if _identity(data) is not None else str(key))
+            named.append(identity(data) if identity(data) is not None else str(key))
         else:
             data = data[key]
             named.append(str(key))
