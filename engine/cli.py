@@ -62,6 +62,12 @@ def _parser() -> argparse.ArgumentParser:
     game_args(ca)
     ca.add_argument("--json", action="store_true")
 
+    ex = sub.add_parser("explain", help="what a diagnostic code, an operation, or a part of a game is")
+    ex.add_argument("topic", metavar="TOPIC", help="a code (E501), an operation (move), or with --game a card, "
+                                                   "procedure, function, zone, variable or ruling id")
+    ex.add_argument("--game", metavar="GAME", help="look the topic up in this game's rules too")
+    ex.add_argument("--variant", metavar="V", help="a variant of GAME")
+
     di = sub.add_parser("diff", help="what a variant changes (from the base, or from another variant or game)")
     game_args(di)
     di.add_argument("--against", metavar="W", help="compare with this variant of GAME, or with another game "
@@ -77,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards,
-                    "replay": _replay, "diff": _diff}
+                    "replay": _replay, "diff": _diff, "explain": _explain}
         return commands[args.command](args)
     except RulesError as exc:
         for d in exc.diagnostics:
@@ -128,8 +134,8 @@ def _lint(args) -> int:
 
 
 def _lint_codes() -> dict[str, str]:
-    from .lint import CODES
-    return CODES
+    from .codes import LINT_CODES
+    return LINT_CODES
 
 
 # -------------------------------------------------------------------- play
@@ -301,21 +307,8 @@ def _print_summary(s: dict) -> None:
 
 
 # ------------------------------------------------------------------- cards
-def card_list(game) -> list[dict]:
-    """One object per component kind entry: id, name, kind, copies, attributes, text, effect."""
-    from .dsl.ast import format_block
-    out = []
-    for cid, decl in game.card_texts.items():
-        attrs = {k: v for k, v in decl.items()
-                 if k not in ("id", "name", "kind", "copies", "text", "effect", "source")}
-        program = game.programs.get(f"effect:{cid}")
-        out.append({"id": cid, "name": decl.get("name", cid), "kind": decl["kind"], "copies": decl.get("copies", 1),
-                    "attributes": attrs, "text": decl.get("text"),
-                    "effect": format_block(program) if program is not None else None})
-    return out
-
-
 def _cards(args) -> int:
+    from .explain import card_list
     from .gamedef import load_game
     game = load_game(args.game, args.variant)
     cards = card_list(game)
@@ -332,6 +325,24 @@ def _cards(args) -> int:
         body = "\n".join(x for x in (c["text"], c["effect"]) if x)
         table.add_row(c["id"], c["kind"], str(c["copies"]), attrs, body)
     Console().print(table)
+    return EXIT_OK
+
+
+def _explain(args) -> int:
+    from .explain import explain, suggest
+    from .gamedef import load_game
+    if args.variant and not args.game:
+        return _usage("--variant needs --game")
+    game = load_game(args.game, args.variant) if args.game else None
+    text = explain(args.topic, game)
+    if text is None:
+        hint = suggest(args.topic, game)
+        where = f" in {args.game} or" if game is not None else ""
+        print(f"error: nothing named '{args.topic}'{where} among the codes and operations"
+              + (f" ({hint})" if hint else "") + ("" if game else "; parts of a game need --game GAME"),
+              file=sys.stderr)
+        return EXIT_PROBLEMS
+    print(text)
     return EXIT_OK
 
 
