@@ -68,6 +68,12 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("--game", metavar="GAME", help="look the topic up in this game's rules too")
     ex.add_argument("--variant", metavar="V", help="a variant of GAME")
 
+    do = sub.add_parser("doc", help="a Markdown reference of a game's rules, or of the effect language")
+    do.add_argument("game", nargs="?", metavar="GAME", help="a game name or path (omit with --language)")
+    do.add_argument("--variant", metavar="V", help="a variant name or file")
+    do.add_argument("--language", action="store_true", help="the effect language: statements and operations")
+    do.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the terminal")
+
     di = sub.add_parser("diff", help="what a variant changes (from the base, or from another variant or game)")
     game_args(di)
     di.add_argument("--against", metavar="W", help="compare with this variant of GAME, or with another game "
@@ -83,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards,
-                    "replay": _replay, "diff": _diff, "explain": _explain}
+                    "replay": _replay, "diff": _diff, "explain": _explain,
+                    "doc": _doc}
         return commands[args.command](args)
     except RulesError as exc:
         for d in exc.diagnostics:
@@ -343,6 +350,20 @@ def _explain(args) -> int:
               file=sys.stderr)
         return EXIT_PROBLEMS
     print(text)
+    return EXIT_OK
+
+
+def _doc(args) -> int:
+    from .docgen import game_reference, language_reference
+    from .gamedef import load_game
+    if args.language == bool(args.game):
+        return _usage("give a GAME or --language")
+    text = language_reference() if args.language else game_reference(load_game(args.game, args.variant))
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
     return EXIT_OK
 
 

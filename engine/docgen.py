@@ -1,0 +1,139 @@
+"""Markdown references generated from the rule files and the operation table (``tabletop doc``).
+
+A game's reference is its rules as a designer or player reads them: components and their
+texts, zones and who sees them, the programs in canonical form, scoring, rulings, variants.
+The language reference lists every statement and every operation from its one declaration.
+"""
+from __future__ import annotations
+
+from .documents import known_variants
+from .dsl import ast
+from .dsl.ops import OPS
+from .dsl.types import describe
+from .explain import card_list
+from .gamedef import GameDef, load_game
+
+__all__ = ["game_reference", "language_reference"]
+
+STATEMENTS = [
+    ("x = EXPR", "give the local value x (or a variable, or me.var) a value"),
+    ('x = choose "verb" from LIST [where COND] [by PLAYER] [optional] [secretly]',
+     "a player (the current one unless 'by') chooses one item; 'optional' adds \"pass\" (none); "
+     "'where' keeps the items for which COND holds, with the item as 'it'; 'secretly' hides the choice "
+     "from the others' logs"),
+    ("if COND: … elif COND: … else: …", "run the first block whose condition holds"),
+    ("for x in LIST: …", "run the block once per item"),
+    ("while COND: …", "run the block as long as the condition holds (bounded by the step budget)"),
+    ("repeat N: …", "run the block N times"),
+    ("window p from PLAYER: … reopen … close", "ask each player in turn, from PLAYER, to respond; 'reopen' asks "
+                                               "everyone again, 'close' ends the window at once"),
+    ('log "text with {expressions}" [to PLAYER]', "add a line to the game log (for one player only with 'to')"),
+    ("end_game", "the game ends now; scoring decides the winners"),
+    ("return", "leave the current procedure"),
+    ("pass", "do nothing"),
+]
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    def cell(value) -> str:
+        return str(value).replace("|", "\\|").replace("\n", " ")
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+
+
+def _plain(value) -> str:
+    """A value as the rule files write it."""
+    return "true" if value is True else "false" if value is False else str(value)
+
+
+def _code(text: str) -> list[str]:
+    return ["```", text.rstrip("\n"), "```"]
+
+
+def game_reference(game: GameDef) -> str:
+    """The rules of ``game`` as one Markdown document."""
+    data = game.rules.data
+    title = game.name + ("" if game.variant is None else f" (variant `{game.variant}`)")
+    out = [f"# {title}", "", f"Game id `{game.id}`; {game.min_players}–{game.max_players} players."]
+    if data.get("description"):
+        out += ["", data["description"].strip()]
+    cards = card_list(game)
+    out += ["", f"## Components ({sum(c['copies'] for c in cards)})", ""]
+    out += _table(["id", "name", "kind", "copies", "attributes", "text"],
+                  [[f"`{c['id']}`", c["name"], c["kind"], c["copies"],
+                    ", ".join(f"{k}: {_plain(v)}" for k, v in c["attributes"].items()), c["text"] or ""]
+                   for c in cards])
+    effects = [c for c in cards if c["effect"]]
+    if effects:
+        out += ["", "### Effects"]
+        for c in effects:
+            out += ["", f"**{c['name']}** (`{c['id']}`): {c['text'] or ''}", ""] + _code(c["effect"])
+    out += ["", "## Zones", ""]
+    out += _table(["zone", "one per", "who sees it", "what it is"],
+                  [[f"`{z['id']}`", z.get("per", "—"), z.get("visibility", "public"), z.get("description", "")]
+                   for z in data.get("zones") or []])
+    variables = [(k, "game", v) for k, v in (data.get("variables") or {}).items()]
+    variables += [(k, "player", v) for k, v in (data.get("player_variables") or {}).items()]
+    if variables:
+        out += ["", "## Variables", ""]
+        out += _table(["variable", "of", "type"], [[f"`{k}`", of, describe(v.get("type"))] for k, of, v in variables])
+    for name in ("setup", "play"):
+        if name in game.programs:
+            out += ["", f"## {name.capitalize()}", ""] + _code(ast.format_block(game.programs[name]))
+    trees = dict(game.sources)
+    for section, field in (("procedures", "does"), ("functions", "value")):
+        items = data.get(section) or []
+        if items:
+            out += ["", f"## {section.capitalize()}"]
+        for i, item in enumerate(items):
+            params = ", ".join(f"{p}: {t}" for p, t in (item.get("params") or {}).items())
+            returns = f" → {item['returns']}" if section == "functions" else ""
+            out += ["", f"### `{item['id']}({params}){returns}`"]
+            if item.get("text"):
+                out += ["", item["text"]]
+            tree = trees.get((section, i, field))
+            if tree is not None:
+                out += [""] + _code(ast.format_block(tree) if isinstance(tree, list) else ast.format_expr(tree))
+    for section, field, heading in (("scoring", "points", "Scoring"), ("tiebreakers", "value", "Tie-breakers")):
+        items = data.get(section) or []
+        if items:
+            out += ["", f"## {heading}", ""]
+            out += _table(["id", "rule", "counted as"],
+                          [[f"`{item['id']}`", item.get("text", ""),
+                            f"`{ast.format_expr(trees[(section, i, field)])}`"] for i, item in enumerate(items)])
+    rulings = data.get("rulings") or []
+    if rulings:
+        out += ["", "## Rulings"]
+        for r in rulings:
+            out += ["", f"**{r.get('question', r['id'])}** (`{r['id']}`)", "", r.get("answer", "").strip()]
+            if r.get("test"):
+                out += ["", f"Tested by `{r['test']}`."]
+    if game.variant is None:
+        variants = known_variants(game.rules.folder)
+        if variants:
+            out += ["", "## Variants", ""]
+            for v in variants:
+                vgame = load_game(game.rules.folder / "variants" / f"{v}.yaml")
+                described = vgame.rules.variant_document.data.get("description", "")
+                out.append(f"- `{v}` — {vgame.name}: {' '.join(str(described).split())}")
+    return "\n".join(out) + "\n"
+
+
+def language_reference() -> str:
+    """Every statement and operation of the effect language, as Markdown."""
+    out = ["# The effect language", "",
+           "Statements end at the end of a line; a line ending in `:` opens a block indented under it.",
+           "", "## Statements", ""]
+    out += _table(["statement", "does"], [[f"`{form}`", does] for form, does in STATEMENTS])
+    groups: dict[str, list] = {}
+    for op in OPS.values():
+        groups.setdefault(op.group, []).append(op)
+    out += ["", "## Operations"]
+    for group, ops in groups.items():
+        out += ["", f"### {group.capitalize()}", ""]
+        rows = []
+        for op in ops:
+            form = op.name if op.constant else f"{op.name}(" + ", ".join(f"{p}: {t}" for p, t in op.params) + ")"
+            rows.append([f"`{form}`", describe(op.returns) if op.returns else "—", op.says])
+        out += _table(["operation", "gives", "does"], rows)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,75 @@
+"""`tabletop doc`: Markdown references of each game and of the effect language."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine import load_game
+from engine.cli import main
+from engine.docgen import game_reference, language_reference
+from engine.dsl.ops import OPS
+from engine.explain import card_list
+
+REPO = Path(__file__).resolve().parents[1]
+GAMES = [("caty-mini", None), ("caty-mini", "older-players"), ("cat-town", None), ("cat-town", "easy"),
+         ("cat-town", "advanced"), ("cats-mansion", None)]
+
+
+def tables_are_well_formed(text: str) -> bool:
+    """Every row of a Markdown table has as many cells as its header."""
+    widths = []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            widths.append(len(re.findall(r"(?<!\\)\|", line)))
+        elif widths:
+            if len(set(widths)) != 1:
+                return False
+            widths = []
+    return True
+
+
+@pytest.mark.parametrize("game, variant", GAMES)
+def test_a_game_reference_names_every_part_of_the_game(game, variant):
+    g = load_game(game, variant)
+    text = game_reference(g)
+    data = g.rules.data
+    assert text.startswith(f"# {g.name}") and tables_are_well_formed(text)
+    assert all(f"`{cid}`" in text for cid in g.card_texts)
+    for section in ("zones", "procedures", "functions", "scoring", "tiebreakers", "rulings"):
+        assert all(f"`{item['id']}" in text for item in data.get(section) or []), section
+    assert all(f"`{name}`" in text for name in list(data.get("variables") or {}) + list(data.get("player_variables") or {}))
+    # the card effects in canonical form
+    assert all(c["effect"] in text for c in card_list(g) if c["effect"])
+
+
+def test_the_base_reference_lists_its_variants_and_a_variant_shows_its_own_rules():
+    base = game_reference(load_game("cat-town"))
+    assert "## Variants" in base and "- `advanced` — Cat Town — Advanced mode: Items may be placed" in base
+    advanced = game_reference(load_game("cat-town", "advanced"))
+    assert advanced.startswith("# Cat Town — Advanced mode (variant `advanced`)") and "## Variants" not in advanced
+    assert "if c.broken:" in advanced and "if c.broken:" not in base
+
+
+def test_the_language_reference_has_every_operation_and_statement():
+    text = language_reference()
+    assert tables_are_well_formed(text)
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    named = [re.match(r"\| `(\w+)", row).group(1) for row in rows]
+    assert all(named.count(name) == 1 for name in OPS)
+    grammar = (REPO / "engine" / "dsl" / "grammar.lark").read_text(encoding="utf-8")
+    keywords = set(re.findall(r'"([a-z_]+)"', grammar)) - {"and", "or", "not", "in", "if", "else", "elif", "true",
+                                                            "false", "none"}
+    statements = text[text.index("## Statements"):text.index("## Operations")]
+    assert all(re.search(rf"\b{k}\b", statements) for k in keywords), keywords
+
+
+def test_doc_writes_a_file_and_refuses_unclear_requests(tmp_path, capsys):
+    out = tmp_path / "caty.md"
+    assert main(["doc", "caty-mini", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == game_reference(load_game("caty-mini"))
+    capsys.readouterr()
+    for argv in (["doc"], ["doc", "caty-mini", "--language"]):
+        assert main(argv) == 2
+        assert "give a GAME or --language" in capsys.readouterr().err
