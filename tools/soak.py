@@ -93,12 +93,20 @@ def main() -> int:
     totals: dict[tuple, list[int]] = {cell: [0, 0, 0] for cell in selected}
     failures: list[str] = []
     start = time.perf_counter()
+    planned, done, shown = sum(t[4] for t in tasks), 0, 0.0
     with multiprocessing.Pool(args.workers) as pool:
         for cell, count, finished, decisions, failed in pool.imap_unordered(_run, tasks):
             totals[cell][0] += count
             totals[cell][1] += finished
             totals[cell][2] += decisions
             failures += failed
+            done += count
+            elapsed = time.perf_counter() - start
+            if elapsed - shown >= 30 or done == planned:  # a long run says how far it is
+                shown = elapsed
+                rate = done / elapsed
+                print(f"{done:,}/{planned:,} games, {len(failures)} failures, {rate:.0f}/s, "
+                      f"about {(planned - done) / rate / 60:.0f} min to go", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - start
     print(f"{'game':<14}{'variant':<15}{'players':>8}{'games':>9}{'finished':>10}{'decisions/game':>16}")
     for (name, variant, n), (count, finished, decisions) in totals.items():
