@@ -10,6 +10,7 @@ from .documents import known_variants
 from .dsl import ast
 from .dsl.ops import OPS
 from .dsl.types import describe
+from .errors import RulesError
 from .explain import card_list
 from .gamedef import GameDef, load_game
 
@@ -113,7 +114,11 @@ def game_reference(game: GameDef) -> str:
         if variants:
             out += ["", "## Variants", ""]
             for v in variants:
-                vgame = load_game(game.rules.folder / "variants" / f"{v}.yaml")
+                try:
+                    vgame = load_game(game.rules.folder / "variants" / f"{v}.yaml")
+                except RulesError as exc:  # the base's reference does not depend on its variants
+                    out.append(f"- `{v}` — does not load: {exc}")
+                    continue
                 described = vgame.rules.variant_document.data.get("description", "")
                 out.append(f"- `{v}` — {vgame.name}: {' '.join(str(described).split())}")
     return "\n".join(out) + "\n"

@@ -73,3 +73,15 @@ def test_doc_writes_a_file_and_refuses_unclear_requests(tmp_path, capsys):
     for argv in (["doc"], ["doc", "caty-mini", "--language"]):
         assert main(argv) == 2
         assert "give a GAME or --language" in capsys.readouterr().err
+
+
+def test_a_broken_variant_is_named_in_the_base_reference_not_fatal(tmp_path):
+    """Found by the fuzzer: a variant that does not load made the base's reference fail."""
+    import shutil
+    for top in ("rules", "boards"):
+        shutil.copytree(REPO / top / "caty-mini", tmp_path / top / "caty-mini")
+    variant = tmp_path / "rules" / "caty-mini" / "variants" / "older-players.yaml"
+    variant.write_text(variant.read_text(encoding="utf-8").replace("extends: caty-mini", "extends: caty-maxi"),
+                       encoding="utf-8")
+    text = game_reference(load_game(tmp_path / "rules" / "caty-mini" / "game.yaml"))
+    assert "- `older-players` — does not load: " in text and "E301" in text

@@ -5,7 +5,9 @@ cleanly or raises ``engine.RulesError`` (``LoadError``) whose ``.diagnostics`` e
 path, a line ≥ 1, a column ≥ 1, a code E1xx–E7xx and a message — never another
 exception, never a hang.  A game that loads must survive ``new_game`` for its minimum
 player count and up to 200 random legal actions (then ``view``, ``scores``, ``winners``
-and a save/load round trip) raising only ``engine.TabletopError`` subclasses.
+and a save/load round trip) raising only ``engine.TabletopError`` subclasses; the designer
+tools must take it too: ``lint`` (well-formed warnings), ``doc``, ``explain`` of every part,
+and ``diff`` against the shipped game.
 
     python tools/fuzz_rules.py --mutants 600 --seed 1
     python tools/fuzz_rules.py --mutants 3000 --seed 7 --jobs 2 --json > fuzz.json
@@ -75,11 +77,16 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
 import engine  # noqa: E402
 from engine import boards as _boards  # noqa: E402
 from engine.dsl.ops import OPS  # noqa: E402
+from engine.codes import CODES  # noqa: E402
+from engine.docgen import game_reference  # noqa: E402
 from engine.errors import Diagnostic, RulesError, RuntimeRuleError, TabletopError  # noqa: E402
+from engine.explain import explain, topics  # noqa: E402
+from engine.lint import lint_game  # noqa: E402
+from engine.variant_diff import compare  # noqa: E402
 
 DEFAULT_TIMEOUT = 10.0
 MAX_ACTIONS = 200
-CODE_RE = re.compile(r"E[1-7]\d\d\Z")
+CODE_RE = re.compile(r"[EW][1-7]\d\d\Z")
 DSL_KEYS = ("setup", "play", "does", "effect", "points", "value", "start")
 KEYWORDS = ["if", "elif", "else", "for", "in", "while", "repeat", "window", "from", "choose", "where", "by",
             "optional", "secretly", "log", "to", "end_game", "pass", "return", "reopen", "close", "and", "or",
@@ -1276,6 +1283,9 @@ def run_mutant(ws: Workspace, m: Mutant, timeout: float = DEFAULT_TIMEOUT) -> Ou
                         raise _Broken(f"validate_paths: malformed diagnostic {short(d, 200)}: {'; '.join(hard)}")
                 out.codes = sorted(set(out.codes) | {d.code for d in diags})
             if game is not None:
+                phase = "tools"
+                with wall_guard(timeout, "designer tools"):
+                    designer_tools(game, m, ws.root, sizes)
                 phase = "play"
                 try:
                     with wall_guard(timeout, "play"):
@@ -1304,6 +1314,28 @@ def run_mutant(ws: Workspace, m: Mutant, timeout: float = DEFAULT_TIMEOUT) -> Ou
                 out.error = f"load_game raised {type(exc).__name__}, not RulesError: {exc}"
     out.seconds = time.monotonic() - start
     return out
+
+
+def designer_tools(game, m: Mutant, root: Path, sizes: dict) -> None:
+    """lint, doc, explain and diff on a game that loaded: each must work, lint's warnings well formed."""
+    for d in lint_game(game):
+        hard, _ = diagnostic_faults(d, root, sizes)
+        if hard or d.is_error or d.code not in CODES:
+            raise _Broken(f"lint: malformed warning {short(d, 200)}: {'; '.join(hard)}")
+    game_reference(game)
+    for topic in topics(game):
+        explain(topic, game)
+    compare(_shipped(m.game), game)
+
+
+_SHIPPED: dict[str, Any] = {}
+
+
+def _shipped(name: str):
+    """The game as this checkout ships it (names resolve to the checkout, not the workspace)."""
+    if name not in _SHIPPED:
+        _SHIPPED[name] = engine.load_game(name)
+    return _SHIPPED[name]
 
 
 class _Broken(Exception):
