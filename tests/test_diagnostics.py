@@ -548,3 +548,12 @@ def test_saved_state_with_a_wrongly_typed_variable_is_a_state_error(caty, state)
     text = _tamper(state.to_json(), lambda d: d["variables"].update(round="x"))
     with pytest.raises(engine.StateError):
         caty.state_from_json(text)
+
+
+def test_a_long_wrong_value_is_quoted_short(tmp_path):
+    """A whole file of text where a mapping belongs: the message quotes its start, not all of it."""
+    path = tmp_path / "game.yaml"
+    path.write_text("word " * 400, encoding="utf-8")
+    [d] = engine.validate_paths([path])
+    assert d.code == "E201" and "is not of type 'object'" in d.message and len(d.message) < 120
+    assert "'word word" in d.message and "…" in d.message
