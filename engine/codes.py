@@ -97,6 +97,8 @@ CODES: dict[str, tuple[str, str]] = {
     "W306": ("a variant setting that repeats its base",
              "A variant states only what differs; this value is already the base's. Delete it from the "
              "variant."),
+    "W307": ("a card with an effect but no text",
+             "Players read the text, the engine runs the effect: a card needs both, saying the same."),
     "W401": ("a statement that can never run",
              "It follows end_game, return or close in the same block."),
     "W601": ("rooms that cannot be reached",

@@ -88,6 +88,12 @@ def _unused(rules: RuleSet, uses: _Uses) -> list[Diagnostic]:
                 out.append(_warning(rules, (section, name), "W303", f"variable '{name}' is never read by a rule",
                                     "players still see it in their views; remove it if it is only a leftover",
                                     key=True))
+    for i, comp in enumerate(data.get("components") or []):
+        for j, item in enumerate(comp.get("items") or []):
+            if item.get("effect") and not item.get("text"):
+                out.append(_warning(rules, ("components", i, "items", j, "id"), "W307",
+                                    f"'{item['id']}' has an effect but no text for the players to read",
+                                    "add text: what the card says"))
     for i, zone in enumerate(data.get("zones") or []):
         if zone["id"] not in uses.read and zone["id"] not in uses.called:
             out.append(_warning(rules, ("zones", i, "id"), "W304", f"zone '{zone['id']}' is never used by a rule"))

@@ -24,7 +24,7 @@ components:
     attributes: {power: int}
     start: deck
     items:
-      - {id: spark, power: 2, effect: "gain(this.power)"}
+      - {id: spark, power: 2, effect: "gain(this.power)", text: Gain twice its power.}
       - {id: dud, power: 0, copies: 3}
 zones:
   - {id: deck, visibility: hidden}
@@ -149,6 +149,11 @@ def test_a_zone_no_rule_names_is_w304(project):
     d = only(warnings(project, "  - {id: deck, visibility: hidden}\n",
                       "  - {id: deck, visibility: hidden}\n  - {id: attic, visibility: public}\n"), "W304")
     assert "'attic'" in d.message and (d.line, d.col) == place(text_of(project), "attic")
+
+
+def test_a_card_with_an_effect_and_no_text_is_w307(project):
+    d = only(warnings(project, ", text: Gain twice its power.}", "}"), "W307")
+    assert "'spark'" in d.message and (d.line, d.col) == place(text_of(project), "spark")
 
 
 # ----------------------------------------------------------------- rulings
