@@ -301,10 +301,13 @@ def _print_summary(s: dict) -> None:
     title = f"{s['game']}{' / ' + s['variant'] if s['variant'] else ''}: {s['games']} games, " \
             f"{s['players']} players, seed {s['seed']}"
     table = Table(title=title)
-    for col in ("seat", "bot", "wins", "mean score", "min", "max"):
+    for col in ("seat", "bot", "wins", "win rate (95% interval)", "mean score", "min", "max"):
         table.add_column(col, justify="right")
     for p in range(s["players"]):
-        table.add_row(str(p), s["bots"][p], str(s["wins"][p]), f"{s['scores']['mean'][p]:.2f}",
+        interval = s["win_rate_95"][p]
+        rate = "—" if interval is None else \
+            f"{s['wins'][p] / s['finished']:.0%} ({interval[0]:.0%}–{interval[1]:.0%})"
+        table.add_row(str(p), s["bots"][p], str(s["wins"][p]), rate, f"{s['scores']['mean'][p]:.2f}",
                       str(s["scores"]["min"][p]), str(s["scores"]["max"][p]))
     console.print(table)
     console.print(f"ties (shared wins): {s['ties']}   decisions per game: {s['decisions_per_game']}   "

@@ -1,6 +1,7 @@
 """Many games between bots, and the summary figures designers read."""
 from __future__ import annotations
 
+import math
 import time
 from typing import Callable
 
@@ -68,10 +69,25 @@ def simulate(game, players: int, games: int, seed: int = 0, bots: str | list[str
     elapsed = time.perf_counter() - start
     played = max(1, games - errors)
     return {
-        "game": game.id, "variant": game.variant, "players": players, "games": games, "seed": seed,
+        "game": game.id, "variant": game.variant, "players": players, "games": games, "finished": finished, "seed": seed,
         "bots": kinds, "wins": wins, "ties": ties,
+        "win_rate_95": [wilson_interval(w, finished) for w in wins],
         "scores": {"mean": [round(t / max(1, finished), 3) for t in totals], "min": lows, "max": highs},
         "decisions_per_game": round(decisions / played, 2), "cut_off": cut, "errors": errors,
         "error_samples": samples, "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
         "seconds": round(elapsed, 3),
     }
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> list[float] | None:
+    """95% interval of a seat's true win rate from ``wins`` in ``games`` (Wilson score interval).
+
+    Designers compare seats: is seat 0's 36% against seat 2's 30% a real edge or noise?
+    The Wilson interval stays sensible near 0% and 100% and for few games, unlike p ± 1.96·se.
+    """
+    if games == 0:
+        return None
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]

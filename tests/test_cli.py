@@ -189,6 +189,18 @@ def test_simulate_json_summary(capsys):
     if s["ties"] == 0:
         assert sum(s["wins"]) == finished
     assert s["decisions_per_game"] > 0 and s["games_per_second"] > 0
+    assert s["finished"] == finished
+    for wins, (low, high) in zip(s["wins"], s["win_rate_95"]):
+        assert 0 <= low <= wins / finished <= high <= 1
+
+
+@pytest.mark.parametrize("wins, games, low, high", [
+    (0, 10, 0.0, 0.2775), (10, 10, 0.7225, 1.0), (50, 100, 0.4038, 0.5962), (1, 3, 0.0615, 0.7923)])
+def test_win_rate_interval_is_the_wilson_interval(wins, games, low, high):
+    """Known values of the 95% Wilson score interval (z = 1.96)."""
+    from engine.simulate import wilson_interval
+    assert wilson_interval(wins, games) == pytest.approx([low, high], abs=1e-4)
+    assert wilson_interval(0, 0) is None
 
 
 def test_simulate_variant_json(capsys):
