@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -56,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     si.add_argument("--seed", type=int, default=0, metavar="S")
     si.add_argument("--bots", default="random", metavar="KIND", help="bot kind for every seat, or KIND,KIND,…")
     si.add_argument("--limit", type=int, default=None, metavar="D", help="decisions before a game is cut off")
+    si.add_argument("--jobs", type=int, default=1, metavar="J",
+                    help="processes to share the games (0: one per CPU); the same games and figures either way")
     si.add_argument("--json", action="store_true", help="print one JSON object")
 
     ca = sub.add_parser("cards", help="list the components with their texts and effects")
@@ -103,7 +106,6 @@ def main(argv: list[str] | None = None) -> int:
         print("\ninterrupted", file=sys.stderr)
         return EXIT_PROBLEMS
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
 
@@ -277,16 +279,19 @@ def _simulate(args) -> int:
     game = load_game(args.game, args.variant)
     if not game.min_players <= args.players <= game.max_players:
         return _usage(f"{game.id} is for {game.min_players}–{game.max_players} players, not {args.players}")
+    if args.jobs < 0:
+        return _usage("--jobs must be 0 (one per CPU) or more")
     bots = kinds[0] if len(kinds) == 1 else kinds
     limit = args.limit or DEFAULT_DECISION_LIMIT
+    jobs = args.jobs or os.cpu_count() or 1
     if args.json or args.games < 50 or not sys.stderr.isatty():
-        summary = simulate(game, args.players, args.games, args.seed, bots, limit)
+        summary = simulate(game, args.players, args.games, args.seed, bots, limit, jobs=jobs)
     else:
         from rich.progress import Progress
         with Progress(transient=True) as bar:
             task = bar.add_task(f"{game.id}: {args.games} games", total=args.games)
             summary = simulate(game, args.players, args.games, args.seed, bots, limit,
-                               progress=lambda done: bar.update(task, completed=done))
+                               progress=lambda done: bar.update(task, completed=done), jobs=jobs)
     if args.json:
         print(json.dumps(summary))
     else:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import time
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .agents import make_agent
@@ -32,50 +34,116 @@ def play_out(game, players: int, seed: int, bots: list, limit: int = DEFAULT_DEC
     return state, False
 
 
-def simulate(game, players: int, games: int, seed: int = 0, bots: str | list[str] = "random",
-             limit: int = DEFAULT_DECISION_LIMIT, progress: Callable[[int], None] | None = None) -> dict:
-    """Run ``games`` games; the summary has the keys promised in DESIGN.md §10."""
-    kinds = [bots] * players if isinstance(bots, str) else list(bots)
-    wins = [0] * players
-    totals, lows, highs = [0] * players, [None] * players, [None] * players
-    ties = cut = errors = decisions = finished = 0
-    samples: list[str] = []
-    start = time.perf_counter()
-    for i in range(games):
-        game_seed = seed + i
+@dataclass
+class _Tally:
+    """What a run of games adds up to; runs in other processes are merged into one."""
+
+    players: int
+    wins: list = field(default_factory=list)
+    totals: list = field(default_factory=list)
+    lows: list = field(default_factory=list)
+    highs: list = field(default_factory=list)
+    games: int = 0
+    finished: int = 0
+    ties: int = 0
+    cut: int = 0
+    errors: int = 0
+    decisions: int = 0
+    samples: list = field(default_factory=list)  # (seed, message) of the first errors
+
+    def __post_init__(self):
+        n = self.players
+        self.wins, self.totals, self.lows, self.highs = [0] * n, [0] * n, [None] * n, [None] * n
+
+    def play(self, game, players: int, kinds: list[str], limit: int, game_seed: int) -> None:
+        self.games += 1
         agents = [make_agent(kinds[s], seed=game_seed * 131 + s) for s in range(players)]
         try:
             state, cut_off = play_out(game, players, game_seed, agents, limit)
         except TabletopError as exc:
-            errors += 1
-            if len(samples) < 5:
-                samples.append(f"seed {game_seed}: {exc}")
-            continue
-        decisions += len(state.history)
+            self.errors += 1
+            self.samples.append((game_seed, str(exc)))
+            del self.samples[5:]
+            return
+        self.decisions += len(state.history)
         if cut_off:
-            cut += 1
+            self.cut += 1
+            return
+        self.finished += 1
+        winners = state.winners
+        for w in winners:
+            self.wins[w] += 1
+        self.ties += len(winners) > 1 and len({tuple(game.team_of(players, w)) for w in winners}) > 1
+        for seat, score in enumerate(state.scores):
+            self.totals[seat] += score
+            self.lows[seat] = score if self.lows[seat] is None else min(self.lows[seat], score)
+            self.highs[seat] = score if self.highs[seat] is None else max(self.highs[seat], score)
+
+    def add(self, other: "_Tally") -> None:
+        for name in ("games", "finished", "ties", "cut", "errors", "decisions"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.totals = [a + b for a, b in zip(self.totals, other.totals)]
+        self.lows = [b if a is None else a if b is None else min(a, b) for a, b in zip(self.lows, other.lows)]
+        self.highs = [b if a is None else a if b is None else max(a, b) for a, b in zip(self.highs, other.highs)]
+        self.samples = sorted(self.samples + other.samples)[:5]
+
+
+_JOB: tuple = ()  # (game, players, kinds, limit) for the forked workers of one simulate call
+
+
+def _play_seeds(seeds: range) -> _Tally:
+    game, players, kinds, limit = _JOB
+    tally = _Tally(players)
+    for game_seed in seeds:
+        tally.play(game, players, kinds, limit, game_seed)
+    return tally
+
+
+def simulate(game, players: int, games: int, seed: int = 0, bots: str | list[str] = "random",
+             limit: int = DEFAULT_DECISION_LIMIT, progress: Callable[[int], None] | None = None,
+             jobs: int = 1) -> dict:
+    """Run ``games`` games (seeds ``seed`` on); the summary has the keys promised in DESIGN.md §10.
+
+    With ``jobs`` > 1 the games are shared among that many processes; game ``seed + i`` is the same
+    game either way, so the summary is too (but for the time taken).
+    """
+    global _JOB
+    kinds = [bots] * players if isinstance(bots, str) else list(bots)
+    tally = _Tally(players)
+    start = time.perf_counter()
+    chunk = max(1, min(50, games // (4 * jobs) or 1))
+    parts = [range(first, min(first + chunk, seed + games)) for first in range(seed, seed + games, chunk)]
+    _JOB = (game, players, kinds, limit)
+    try:
+        if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
+            # Forked workers inherit the compiled game: nothing is pickled or loaded again.
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for part in pool.imap_unordered(_play_seeds, parts):
+                    tally.add(part)
+                    if progress is not None:
+                        progress(tally.games)
         else:
-            finished += 1
-            winners = state.winners
-            for w in winners:
-                wins[w] += 1
-            ties += len(winners) > 1 and len({tuple(game.team_of(players, w)) for w in winners}) > 1
-            for s, score in enumerate(state.scores):
-                totals[s] += score
-                lows[s] = score if lows[s] is None else min(lows[s], score)
-                highs[s] = score if highs[s] is None else max(highs[s], score)
-        if progress is not None:
-            progress(i + 1)
+            for seeds in parts:
+                for game_seed in seeds:
+                    tally.play(game, players, kinds, limit, game_seed)
+                    if progress is not None:
+                        progress(tally.games)
+    finally:
+        _JOB = ()
     elapsed = time.perf_counter() - start
-    played = max(1, games - errors)
+    played = max(1, games - tally.errors)
+    finished = tally.finished
     return {
-        "game": game.id, "variant": game.variant, "players": players, "games": games, "finished": finished, "seed": seed,
-        "bots": kinds, "wins": wins, "ties": ties,
-        "win_rate_95": [wilson_interval(w, finished) for w in wins],
-        "scores": {"mean": [round(t / max(1, finished), 3) for t in totals], "min": lows, "max": highs},
-        "decisions_per_game": round(decisions / played, 2), "cut_off": cut, "errors": errors,
-        "error_samples": samples, "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
-        "seconds": round(elapsed, 3),
+        "game": game.id, "variant": game.variant, "players": players, "games": games, "finished": finished,
+        "seed": seed, "bots": kinds, "wins": tally.wins, "ties": tally.ties,
+        "win_rate_95": [wilson_interval(w, finished) for w in tally.wins],
+        "scores": {"mean": [round(t / max(1, finished), 3) for t in tally.totals], "min": tally.lows,
+                   "max": tally.highs},
+        "decisions_per_game": round(tally.decisions / played, 2), "cut_off": tally.cut, "errors": tally.errors,
+        "error_samples": [f"seed {s}: {message}" for s, message in tally.samples],
+        "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
+        "seconds": round(elapsed, 3), "jobs": jobs,
     }
 
 

@@ -112,7 +112,9 @@ def test_no_arguments_prints_help_and_exits_2(capsys):
     ["play", "caty-mini", "--bot", "7=random"],
     ["play", "caty-mini", "--bot", "1=genius"],
     ["simulate", "caty-mini", "--players", "2", "--games", "0"],
-], ids=["unknown-option", "validate-without-path", "missing-option", "bad-seat", "bad-bot", "zero-games"])
+    ["simulate", "caty-mini", "--players", "2", "--games", "5", "--jobs", "-1"],
+], ids=["unknown-option", "validate-without-path", "missing-option", "bad-seat", "bad-bot", "zero-games",
+      "negative-jobs"])
 def test_usage_errors_exit_2_with_a_message(capsys, argv):
     """Bad command lines exit 2 with a one-line 'error:' message on stderr."""
     code, out, err = run(capsys, *argv)
@@ -201,6 +203,17 @@ def test_win_rate_interval_is_the_wilson_interval(wins, games, low, high):
     from engine.simulate import wilson_interval
     assert wilson_interval(wins, games) == pytest.approx([low, high], abs=1e-4)
     assert wilson_interval(0, 0) is None
+
+
+def test_simulate_in_two_processes_plays_the_same_games(capsys):
+    """--jobs shares the seeds among processes: every figure but the time is the same."""
+    summaries = []
+    for jobs in ("1", "2"):
+        code, out, _ = run(capsys, "simulate", "cat-town", "--players", "3", "--games", "60", "--seed", "9",
+                           "--jobs", jobs, "--json")
+        assert code == 0
+        summaries.append({k: v for k, v in json.loads(out).items() if k not in ("seconds", "games_per_second", "jobs")})
+    assert summaries[0] == summaries[1] and summaries[0]["finished"] == 60
 
 
 def test_simulate_variant_json(capsys):
