@@ -123,3 +123,13 @@ def test_a_removed_item_is_shown_with_its_fields(tmp_path, copy):
 def test_an_unknown_variant_is_a_diagnostic_not_a_traceback(capsys):
     code, _, err = run(capsys, "diff", "cat-town", "--variant", "advnced")
     assert code == 1 and "E101" in err and "did you mean 'advanced'?" in err
+
+
+@pytest.mark.parametrize("one, other", [(None, "easy"), (None, "advanced"), ("easy", "advanced")])
+def test_the_diff_back_is_the_diff_reversed(one, other):
+    """From B to A names the same places as from A to B, additions and removals swapped."""
+    a, b = load_game("cat-town", one), load_game("cat-town", other)
+    swap = {"added": "removed", "removed": "added", "changed": "changed"}
+    forth = {(c.where, c.kind): (c.before, c.after) for c in compare(a, b)}
+    back = {(c.where, swap[c.kind]): (c.after, c.before) for c in compare(b, a)}
+    assert forth == back and forth
