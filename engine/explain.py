@@ -1,8 +1,8 @@
 """What a diagnostic code, an operation of the effect language, or a part of a game is.
 
-``tabletop explain E501``, ``tabletop explain move`` and ``tabletop explain cat-map --game
-cat-town`` print it from the one place that defines it: the code table, the operation table,
-the game's own rule files (with where each part is written).
+``tabletop explain E501``, ``tabletop explain move`` and ``tabletop explain CARD --game GAME``
+print it from the one place that defines it: the code table, the operation table, the game's
+own rule files (with where each part is written).
 """
 from __future__ import annotations
 

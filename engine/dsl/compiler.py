@@ -116,7 +116,7 @@ class Compiler:
         """``e`` as a plain function of the loop variable alone, when it is that simple.
 
         Comprehensions over cards mostly test or read one attribute
-        (``[c for c in hand(p) if c.type == "cat"]``); those run as Python list
+        (``[c for c in hand(p) if c.suit == "hearts"]``); those run as Python list
         comprehensions, several times faster than the general path.
         """
         if isinstance(e, ast.Name) and e.name == var:
@@ -285,7 +285,7 @@ class Compiler:
             return divide
         fn = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
               "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
-        if isinstance(e.right, ast.Literal):  # the common `x == "cat"`, `n > 0`: one call fewer
+        if isinstance(e.right, ast.Literal):  # the common `x == "hearts"`, `n > 0`: one call fewer
             value = e.right.value
             return lambda st, env: fn(a(st, env), value)
         return lambda st, env: fn(a(st, env), b(st, env))
