@@ -371,7 +371,7 @@ def test_station_refill_flips_the_discard_pile():
 def test_station_is_drawn_from_the_top():
     """Station draws take the top card, in order."""
     t = Table(players=2, hand=["milk-bottle"]).pile("station", ["tabby", "calico", "siamese", "ginger"])
-    t.apply("play milk-bottle", "block b2", "pass")   # Milk bottle: Station ×2
+    t.apply("play milk-bottle", "block b2")   # Milk bottle from an empty hand: puts none; Station ×2
     assert t.ids("hand:0") == ["calico", "tabby"]
     assert t.ids("station") == ["siamese", "ginger"]
 

@@ -337,9 +337,22 @@ def test_shelter_from_rain_puts_a_card_at_the_bottom():
     assert game.attributes["broken"][game.card_ids.index("shelter-from-rain")] is True
     t = Table(players=2, hand=["shelter-from-rain", "tabby"]).pile("station", STATION)
     t.pile("block:b2", ["teaser", "fish-can"])
-    t.apply("play shelter-from-rain", "block b2", "put tabby")
+    t.apply("play shelter-from-rain", "block b2")
+    assert t.legal == ["put tabby"]  # "Put 1 card": no passing while the hand holds one
+    t.apply("put tabby")
     assert t.ids("block:b2") == ["teaser", "fish-can", "tabby"]
     assert Counter(t.ids("hand:0")) == Counter(STATION[:2])
+
+
+@pytest.mark.parametrize("card", ["milk-bottle", "shelter-from-rain"])
+def test_putting_one_card_from_an_empty_hand_puts_none(card):
+    """Milk bottle / Shelter from rain played as the last hand card: the Block is chosen, nothing
+    is put (as FAQ Q3 rules for Cat house), and the bonus icons still act."""
+    t = Table(players=2, hand=[card]).pile("station", STATION)
+    t.pile("block:b2", ["teaser", "fish-can"])
+    t.apply(f"play {card}", "block b2")
+    assert t.ids("block:b2") == ["teaser", "fish-can"]
+    assert Counter(t.ids("hand:0")) == Counter(STATION[:2]) and t.st.current_player == 1
 
 
 def test_broken_cards_do_nothing_special_in_normal_mode():
@@ -383,7 +396,9 @@ def test_bonus_walk_times_two_asks_two_walks():
 def test_bonus_station_times_two_draws_two():
     """Green train ×2 (Milk bottle): draw 2 cards from the top of the Station."""
     t = Table(players=2, hand=["milk-bottle", "fish-can"]).pile("station", STATION)
-    t.apply("play milk-bottle", "block b1", "put fish-can")
+    t.apply("play milk-bottle", "block b1")
+    assert t.legal == ["put fish-can"]  # "Put 1 card": no passing while the hand holds one
+    t.apply("put fish-can")
     assert Counter(t.ids("hand:0")) == Counter(STATION[:2])
     assert t.ids("station") == STATION[2:]
 
