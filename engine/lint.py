@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import networkx as nx
 
@@ -26,7 +25,7 @@ _STOPS = (ast.EndGame, ast.Return, ast.Close)  # nothing after these in the same
 
 @dataclass
 class _Uses:
-    """Every name a game's rules read, call or write."""
+    """Every name a game's rules read or call."""
 
     read: set[str] = field(default_factory=set)  # names and attributes read
     called: set[str] = field(default_factory=set)
@@ -55,8 +54,8 @@ class _Uses:
                     self.expression(e)
 
 
-def lint_game(game: GameDef, project: Path | None = None) -> list[Diagnostic]:
-    """Warnings for a loaded game or variant; ``project`` is where ruling tests are looked up."""
+def lint_game(game: GameDef) -> list[Diagnostic]:
+    """Warnings for a loaded game or variant."""
     uses = _Uses()
     for _, tree in game.sources:
         if isinstance(tree, list):
@@ -64,7 +63,7 @@ def lint_game(game: GameDef, project: Path | None = None) -> list[Diagnostic]:
         else:
             uses.expression(tree)
     rules = game.rules
-    out = _unused(rules, uses) + _never_run(game) + _ruling_tests(rules, project)
+    out = _unused(rules, uses) + _never_run(game) + _ruling_tests(rules)
     if game.variant is not None:
         out += _repeats_base(rules)
     return out
@@ -121,9 +120,9 @@ def _in_text(rules: RuleSet, path: tuple, node: ast.Node, code: str, message: st
     return Diagnostic(file, line, col, code, message, "warning", None, context)
 
 
-def _ruling_tests(rules: RuleSet, project: Path | None) -> list[Diagnostic]:
-    """A ruling names the test that holds it: ``tests/file.py::test_name``."""
-    project = project if project is not None else rules.folder.parent.parent
+def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
+    """A ruling names the test that holds it: ``tests/file.py::test_name``, from the project folder."""
+    project = rules.folder.parent.parent  # PROJECT/rules/GAME
     if not (project / "tests").is_dir():
         return []  # an installed copy: the tests are not shipped
     out = []
