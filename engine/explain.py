@@ -13,7 +13,7 @@ from .dsl.types import describe
 from .errors import did_you_mean
 from .gamedef import GameDef
 
-__all__ = ["explain", "card_list", "topics"]
+__all__ = ["explain", "card_list", "topics", "suggest"]
 
 
 def card_list(game: GameDef) -> list[dict]:
