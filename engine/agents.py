@@ -28,15 +28,19 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """Takes the action the game's ``bots: greedy: value`` rates highest for its seat.
+    """Takes the action the game's ``bots: greedy`` values rate highest for its seat.
 
-    It rates actions on a determinized copy of the state (``State.determinized``):
-    hidden cards are re-dealt at random, so it knows only what its seat's view
-    shows.  Ties go to a seeded random pick among the best, except that ``pass``
-    and ``done`` win ties (a bot with nothing to gain does not meddle).  Like any
-    epsilon-greedy player it makes a random move now and then (``explore``), so
-    two bots whose best moves block each other cannot stall forever.  A game
-    without a greedy value plays randomly.
+    It rates the options on a determinized copy of the state
+    (``State.determinized``): hidden cards are re-dealt, so it knows only what
+    its seat may know, and the copy's generator is not the game's.  Each
+    option is rated by the value the rules give its kind of decision
+    (``choices``), else by the general ``value``; ``choice`` is the option
+    itself, ``action`` its id.  Ties go to a seeded random pick among the
+    best, except that declining (an option that is no value) wins ties: a bot
+    with nothing to gain does not meddle.  Like any epsilon-greedy player it
+    makes a random move now and then (``explore``), so two bots whose best
+    moves block each other cannot stall forever.  A game without a greedy
+    value plays randomly.
     """
 
     name = "greedy"
@@ -49,18 +53,22 @@ class GreedyAgent:
 
     def act(self, view: dict, state=None) -> str:
         actions = view["decision"]["actions"]
-        value = state.game.bot_values.get("greedy") if state is not None else None
-        if value is None or self.rng.random() < self.explore:
+        values = state.game.bot_values.get("greedy") if state is not None else None
+        if not values or state.pending is None or self.rng.random() < self.explore:
             return self.rng.choice(actions)
         seat = view["decision"]["player"]
+        pending = state.pending
+        value = values.get(pending["kind"]) or values[""]
+        options = dict(zip(pending["ids"], pending["values"]))
         state.memo.clear()
-        scored = [(value(state, {"p": seat, "me": seat, "action": a}), a) for a in actions]
+        scored = [(value(state, {"p": seat, "me": seat, "action": a, "choice": options[a]}), a)
+                  for a in actions if a in options]
+        if not scored:
+            return self.rng.choice(actions)
         best = max(v for v, _ in scored)
         top = [a for v, a in scored if v == best]
-        for quiet in ("pass", "done"):
-            if quiet in top:
-                return quiet
-        return self.rng.choice(top)
+        declines = [a for a in top if options[a] is None]
+        return declines[0] if declines else self.rng.choice(top)
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

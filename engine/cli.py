@@ -211,7 +211,7 @@ def _play(args) -> int:
         shown = len(state.log)
         seat = state.current_player
         if seat in agents:
-            state.apply(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))))
+            state.apply(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))), seat=seat)
             if args.save:
                 write_save(state, args.save)
             continue
@@ -233,9 +233,11 @@ def _play(args) -> int:
         for line in state.log[shown:]:
             console.print(line, highlight=False)
     scores = state.scores
-    console.rule("game over")
+    outcome = state.outcome
+    console.rule(f"game over: {outcome.reason}")
     for p, s in enumerate(scores):
-        console.print(f"seat {p}: {s} points" + ("  [bold green]wins[/]" if p in state.winners else ""))
+        result = outcome.results[p]
+        console.print(f"seat {p}: {s} points" + {"win": "  [bold green]wins[/]", "draw": "  draw"}.get(result, ""))
     return EXIT_OK
 
 
@@ -256,10 +258,12 @@ def _replay(args) -> int:
                     print(f"      {line}")
         shown[0] = len(state.log)
     state = replay(game, data, until=args.to, allow_other_rules=args.force, on_step=step)
-    done = len(state.history)
+    done = len(state.actions)
     if state.is_terminal:
         scores = ", ".join(f"seat {p}: {s}" for p, s in enumerate(state.scores))
-        print(f"replayed {done} actions: game over ({scores}; winners: {state.winners})")
+        outcome = state.outcome
+        result = "a draw" if outcome.is_draw else f"winners: {outcome.winners}"
+        print(f"replayed {done} actions: game over, {outcome.reason} ({scores}; {result})")
     else:
         print(f"replayed {done} of {len(data['actions'])} actions: seat {state.current_player} to decide "
               f"among {len(state.legal_actions())} actions")
@@ -315,8 +319,12 @@ def _print_summary(s: dict) -> None:
         table.add_row(str(p), s["bots"][p], str(s["wins"][p]), rate, f"{s['scores']['mean'][p]:.2f}",
                       str(s["scores"]["min"][p]), str(s["scores"]["max"][p]))
     console.print(table)
-    console.print(f"ties (shared wins): {s['ties']}   decisions per game: {s['decisions_per_game']}   "
-                  f"cut off: {s['cut_off']}   errors: {s['errors']}   games/second: {s['games_per_second']}")
+    console.print(f"draws: {s['draws']}   ties (shared wins): {s['ties']}   decisions per game: "
+                  f"{s['decisions_per_game']}   cut off: {s['cut_off']}   errors: {s['errors']}   "
+                  f"games/second: {s['games_per_second']}")
+    if s["end_reasons"]:
+        console.print("ended: " + ", ".join(f"{reason} ×{count}" for reason, count in s["end_reasons"].items()),
+                      highlight=False)
     for sample in s["error_samples"]:
         console.print(f"[red]{sample}[/]", highlight=False)
 

@@ -66,12 +66,15 @@ def playout(game, players: int, seed: int, *, limit: int = 5000, deep_every: int
         step += 1
     _deep_checks(game, state, players, seed, step)
     again = game.new_game(players=players, seed=seed)
-    for action in state.history:
+    for action in state.actions:
         again.apply(action)
     if again.to_json() != state.to_json():
         _fail(game, players, seed, step, "the same seed and actions gave a different game")
-    if state.is_terminal and not state.winners:
-        _fail(game, players, seed, step, "the game ended without a winner")
+    outcome = state.outcome
+    if outcome is not None and not (outcome.winners or outcome.is_draw):
+        _fail(game, players, seed, step, "the game ended with neither a winner nor a draw")
+    if outcome is not None and abs(sum(outcome.returns())) > 1e-9:
+        _fail(game, players, seed, step, "the returns of a finished game do not sum to zero")
     return Playout(step, state.is_terminal, tuple(state.winners))
 
 

@@ -17,13 +17,13 @@ from typing import Callable
 from . import boards as board_kinds
 from .documents import RuleSet, display_path, load_documents, resolve
 from .dsl import ast
-from .dsl.ast import walk_exprs
+from .dsl.ast import walk_blocks, walk_exprs
 from .dsl.ops import OPS
 from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from .dsl.compiler import Compiler, Labeller, Procedure
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
-from .dsl.types import BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list
-from .errors import Diagnostic, LoadError, RulesError, did_you_mean
+from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
+from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean
 from .schemas import check_data, check_document
 from .yaml_source import read_yaml
 
@@ -66,7 +66,9 @@ class GameDef:
     effects: list[str | None] = field(default_factory=list)  # card index → effect procedure
     first_card: dict[str, int] = field(default_factory=dict)  # card id → its first index
     functions: dict[str, Callable] = field(default_factory=dict)
-    bot_values: dict[str, Callable] = field(default_factory=dict)  # bot kind → value(state, {p, action})
+    bot_values: dict[str, dict[str, Callable]] = field(default_factory=dict)  # bot → kind of decision ("" for
+    # any other) → value(state, {p, action, choice})
+    ties: str = "shared"  # seats of different teams level after the tie-breakers: "shared" win or "draw"
     enums: dict[str, list[str]] = field(default_factory=dict)
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
     board_files: dict[str, list] = field(default_factory=dict)  # family → compiled boards by seat
@@ -88,6 +90,8 @@ class GameDef:
     _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
     _board_cache: dict[str, object] = field(default_factory=dict, repr=False)
     _hidden_cache: dict[tuple[int, int], list] = field(default_factory=dict, repr=False)
+    _sight_cache: dict[int, tuple] = field(default_factory=dict, repr=False)
+    _space_cache: dict[int, tuple[list[str], dict[str, int]]] = field(default_factory=dict, repr=False)
 
     # ---------------------------------------------------------------- tables
     def zone_ids(self, players: int) -> list[str]:
@@ -120,6 +124,37 @@ class GameDef:
                 found.append((zone, vis == "top"))
             self._hidden_cache[key] = found
         return found
+
+    def sight(self, players: int) -> tuple[dict[str, int], frozenset]:
+        """(zone → bit mask of the seats that see its cards' faces, zones whose top everyone sees)."""
+        found = self._sight_cache.get(players)
+        if found is None:
+            from .knowledge import sight
+            found = self._sight_cache[players] = sight(self, players)
+        return found
+
+    def action_space(self, players: int) -> list[str]:
+        """Every action id any decision of this game can offer at this player count, in a stable order."""
+        return list(self._space(players)[0])
+
+    def action_index(self, players: int) -> dict[str, int]:
+        """Action id → its index in ``action_space(players)``."""
+        return self._space(players)[1]
+
+    def _space(self, players: int) -> tuple[list[str], dict[str, int]]:
+        found = self._space_cache.get(players)
+        if found is None:
+            if not self.min_players <= players <= self.max_players:
+                raise TabletopError(f"{self.id} is for {self.min_players}–{self.max_players} players, not {players}")
+            from .action_space import action_space
+            ids = action_space(self, players)
+            found = self._space_cache[players] = (ids, {a: i for i, a in enumerate(ids)})
+        return found
+
+    def back_key(self, card: int) -> tuple:
+        """What a card shows face down: its kind and the attributes on its back."""
+        kind = self.card_kinds[card]
+        return (kind,) + tuple(self.attributes[a][card] for a in self.backs.get(kind, ()))
 
     def zone_family(self, zone: str) -> ZoneFamily:
         return self.zone_families[zone.split(":", 1)[0]]
@@ -293,6 +328,7 @@ class _Builder:
         if game.min_players > game.max_players:
             self.error(("players",), "E301", "players: min is larger than max")
         game.step_budget = d.get("step_budget", DEFAULT_STEP_BUDGET)
+        game.ties = d.get("ties", "shared")
         game.rulings = list(d.get("rulings", []))
         game.enums = self.vocab.enums = {k: list(v) for k, v in (d.get("enums") or {}).items()}
         self._constants()
@@ -314,16 +350,18 @@ class _Builder:
         game.rules_hash = hashlib.sha256(canonical).hexdigest()[:16]
         return game
 
-    def type_ok(self, t, path: tuple) -> bool:
+    def type_ok(self, t, path: tuple) -> str | None:
+        """The canonical form of a declared type, or None after reporting why it is not one."""
         if not isinstance(t, str):
-            return False
-        inner = t[5:-1] if is_list(t) else t
-        if inner in BASIC or inner in self.vocab.enums:
-            return True
+            return None
+        try:
+            return parse_type(t, self.vocab.enums)
+        except ValueError as exc:
+            inner = str(exc)
         self.error(path, "E302", f"unknown type '{t}'",
                    did_you_mean(inner, list(BASIC) + list(self.vocab.enums)) or
-                   "types: int, bool, text, player, card, zone, an enum name, or list[…]")
-        return False
+                   "types: int, bool, text, player, card, zone, an enum name, list[…] or a record {name: type, …}")
+        return None
 
     def _value_fits(self, t: str, value, path: tuple) -> bool:
         if value is None:
@@ -370,7 +408,8 @@ class _Builder:
                     self.error(("components", ci, "attributes", name), "E304",
                                f"'{name}' is built in; choose another attribute name", key=True)
                     continue
-                if not self.type_ok(t, ("components", ci, "attributes", name)):
+                t = self.type_ok(t, ("components", ci, "attributes", name))
+                if t is None:
                     continue
                 if attr_types.setdefault(name, t) != t:
                     self.error(("components", ci, "attributes", name), "E304",
@@ -462,16 +501,17 @@ class _Builder:
                                        ("player_variables", game.player_variables, self.vocab.player_variables)):
             for name, spec in (self.data.get(section) or {}).items():
                 path = (section, name)
-                if not self.type_ok(spec["type"], path + ("type",)):
+                vtype = self.type_ok(spec["type"], path + ("type",))
+                if vtype is None:
                     continue
                 if name in self.vocab.constants or name in self.vocab.enums:
                     self.error(path, "E304", f"'{name}' is already a constant or enum", key=True)
-                initial = spec.get("initial", [] if is_list(spec["type"]) else _DEFAULTS.get(spec["type"]))
-                if isinstance(initial, str) and initial in self.vocab.constants and spec["type"] == INT:
+                initial = spec.get("initial", [] if is_list(vtype) else _DEFAULTS.get(vtype))
+                if isinstance(initial, str) and initial in self.vocab.constants and vtype == INT:
                     initial = self.vocab.constants[initial][1]
-                self._value_fits(spec["type"], initial, path + ("initial",))
+                self._value_fits(vtype, initial, path + ("initial",))
                 target[name] = initial
-                vocab[name] = spec["type"]
+                vocab[name] = vtype
                 if section == "player_variables" and spec.get("visibility") == "owner":
                     game.private_player_variables = game.private_player_variables | {name}
 
@@ -491,18 +531,20 @@ class _Builder:
         for i, proc in enumerate(self.data.get("procedures") or []):
             params = []
             for pname, t in (proc.get("params") or {}).items():
-                if self.type_ok(t, ("procedures", i, "params", pname)):
+                t = self.type_ok(t, ("procedures", i, "params", pname))
+                if t is not None:
                     params.append((pname, t))
             if proc["id"] in self.vocab.procedures:
                 self.error(("procedures", i, "id"), "E304", f"procedure '{proc['id']}' is declared twice")
             self.vocab.procedures[proc["id"]] = params
         for i, fn in enumerate(self.data.get("functions") or []):
-            params = [(p, t) for p, t in (fn.get("params") or {}).items()
-                      if self.type_ok(t, ("functions", i, "params", p))]
+            params = [(p, t) for p, t in ((p, self.type_ok(t, ("functions", i, "params", p)))
+                                          for p, t in (fn.get("params") or {}).items()) if t is not None]
             if fn["id"] in self.vocab.functions or fn["id"] in self.vocab.procedures:
                 self.error(("functions", i, "id"), "E304", f"'{fn['id']}' is declared twice")
-            if self.type_ok(fn["returns"], ("functions", i, "returns")):
-                self.vocab.functions[fn["id"]] = (params, fn["returns"])
+            returns = self.type_ok(fn["returns"], ("functions", i, "returns"))
+            if returns is not None:
+                self.vocab.functions[fn["id"]] = (params, returns)
 
     # --------------------------------------------------------------- programs
     def _parse_program(self, path: tuple, params: dict[str, str]) -> list | None:
@@ -548,9 +590,24 @@ class _Builder:
             if fn["id"] in self.vocab.functions:
                 params, result = self.vocab.functions[fn["id"]]
                 bodies[fn["id"]] = self._parse_expression(("functions", i, "value"), dict(params), result)
+        decided: dict[str, str] = {}  # kind of decision → type of its options, for bot values
+        for _, stmts in compiled.values():
+            for block in walk_blocks(stmts or []):
+                for st in block:
+                    if isinstance(st, ast.Choose):
+                        decided[st.kind] = merge(decided.get(st.kind), st.options_type) or ANY
         bot_exprs = {}
         for kind, spec in (self.data.get("bots") or {}).items():
-            bot_exprs[kind] = self._parse_expression(("bots", kind, "value"), {"p": PLAYER, "action": TEXT}, INT)
+            bot_exprs[(kind, "")] = (("bots", kind, "value"), self._parse_expression(
+                ("bots", kind, "value"), {"p": PLAYER, "action": TEXT, "choice": ANY}, INT))
+            for decision in spec.get("choices") or {}:
+                path = ("bots", kind, "choices", decision)
+                if decision not in decided:
+                    self.error(path, "E504", f"no decision of the game is called '{decision}'",
+                               did_you_mean(decision, decided), key=True)
+                    continue
+                bot_exprs[(kind, decision)] = (path, self._parse_expression(
+                    path, {"p": PLAYER, "action": TEXT, "choice": decided[decision]}, INT))
         scorers = []
         for section in ("scoring", "tiebreakers"):
             field_name = "points" if section == "scoring" else "value"
@@ -562,18 +619,19 @@ class _Builder:
         game.sources = ([(path, stmts) for path, stmts in compiled.values()] + list(starts.items())
                         + [(("functions", i, "value"), bodies[fn["id"]])
                            for i, fn in enumerate(self.data.get("functions") or []) if fn["id"] in bodies]
-                        + [(("bots", kind, "value"), expr) for kind, expr in bot_exprs.items()]
+                        + list(bot_exprs.values())
                         + [(path, expr) for _, _, expr, path in scorers])
         compiler = Compiler(self.vocab, game, _pure_functions(bodies))
         for name, (path, stmts) in compiled.items():
             doc, _ = self.rules.origin(path)
+            params = {"this": CARD} if name.startswith("effect:") else dict(self.vocab.procedures.get(name, []))
             game.procedures[name] = compiler.procedure(
-                name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:])
+                name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:], params)
             game.programs[name] = stmts
         for name, expr in bodies.items():
             game.functions[name] = compiler.expr(expr)
-        for kind, expr in bot_exprs.items():
-            game.bot_values[kind] = compiler.expr(expr)
+        for (kind, decision), (_, expr) in bot_exprs.items():
+            game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
         start_fns = {path: compiler.expr(expr) for path, expr in starts.items()}
         game.starts = [start_fns[path] for path, _ in self._starts]
         for section, item, expr, path in scorers:

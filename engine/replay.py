@@ -25,7 +25,7 @@ def save_data(state) -> dict:
     """What ``replay`` needs to rebuild ``state``: plain data, JSON-ready."""
     game = state.game
     return {"format": SAVE_FORMAT, "game": game.id, "variant": game.variant, "rules": game.rules_hash,
-            "players": state.n, "seed": state.seed, "actions": list(state.history), "digest": digest(state),
+            "players": state.n, "seed": state.seed, "actions": state.actions, "digest": digest(state),
             "finished": state.is_terminal}
 
 

@@ -9,18 +9,27 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
+def _mix(z: int) -> int:
+    """splitmix64's finaliser: every input bit changes about half the output bits."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
 def seed_state(seed: int) -> int:
-    """Initial generator state for a user seed (any int)."""
-    return (seed * _GOLDEN + 0x632BE59BD9B4E019) & _MASK
+    """Initial generator state for a user seed (any int).
+
+    The seed is mixed, not used as a position: the stream of seed s+1 must not
+    be the stream of seed s one draw later (neighbouring seeds give unrelated
+    games, so a run of seeds is a run of independent games).
+    """
+    return _mix((seed ^ 0x632BE59BD9B4E019) & _MASK)
 
 
 def next_u64(state: int) -> tuple[int, int]:
     """(random 64-bit value, next state)."""
     state = (state + _GOLDEN) & _MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31), state
+    return _mix(state), state
 
 
 def below(state: int, n: int) -> tuple[int, int]:

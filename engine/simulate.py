@@ -46,10 +46,12 @@ class _Tally:
     games: int = 0
     finished: int = 0
     ties: int = 0
+    draws: int = 0
     cut: int = 0
     errors: int = 0
     decisions: int = 0
     samples: list = field(default_factory=list)  # (seed, message) of the first errors
+    reasons: dict = field(default_factory=dict)  # why games ended → how many
 
     def __post_init__(self):
         n = self.players
@@ -65,12 +67,16 @@ class _Tally:
             self.samples.append((game_seed, str(exc)))
             del self.samples[5:]
             return
-        self.decisions += len(state.history)
+        self.decisions += len(state.actions)
         if cut_off:
             self.cut += 1
             return
         self.finished += 1
-        winners = state.winners
+        outcome = state.outcome
+        self.reasons[outcome.reason] = self.reasons.get(outcome.reason, 0) + 1
+        if outcome.is_draw:
+            self.draws += 1
+        winners = outcome.winners
         for w in winners:
             self.wins[w] += 1
         self.ties += len(winners) > 1 and len({tuple(game.team_of(players, w)) for w in winners}) > 1
@@ -80,8 +86,10 @@ class _Tally:
             self.highs[seat] = score if self.highs[seat] is None else max(self.highs[seat], score)
 
     def add(self, other: "_Tally") -> None:
-        for name in ("games", "finished", "ties", "cut", "errors", "decisions"):
+        for name in ("games", "finished", "ties", "draws", "cut", "errors", "decisions"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        for reason, count in other.reasons.items():
+            self.reasons[reason] = self.reasons.get(reason, 0) + count
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
         self.totals = [a + b for a, b in zip(self.totals, other.totals)]
         self.lows = [b if a is None else a if b is None else min(a, b) for a, b in zip(self.lows, other.lows)]
@@ -104,6 +112,8 @@ def simulate(game, players: int, games: int, seed: int = 0, bots: str | list[str
              limit: int = DEFAULT_DECISION_LIMIT, progress: Callable[[int], None] | None = None,
              jobs: int = 1) -> dict:
     """Run ``games`` games (seeds ``seed`` on); the summary has the keys promised in DESIGN.md §10.
+
+    Win rates count wins only: a drawn game is in ``draws`` and in no seat's wins.
 
     With ``jobs`` > 1 the games are shared among that many processes; game ``seed + i`` is the same
     game either way, so the summary is too (but for the time taken).
@@ -136,7 +146,8 @@ def simulate(game, players: int, games: int, seed: int = 0, bots: str | list[str
     finished = tally.finished
     return {
         "game": game.id, "variant": game.variant, "players": players, "games": games, "finished": finished,
-        "seed": seed, "bots": kinds, "wins": tally.wins, "ties": tally.ties,
+        "seed": seed, "bots": kinds, "wins": tally.wins, "ties": tally.ties, "draws": tally.draws,
+        "end_reasons": dict(sorted(tally.reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
         "win_rate_95": [wilson_interval(w, finished) for w in tally.wins],
         "scores": {"mean": [round(t / max(1, finished), 3) for t in tally.totals], "min": tally.lows,
                    "max": tally.highs},

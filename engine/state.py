@@ -2,21 +2,24 @@
 
 A ``State`` holds only what changes: zones (lists of card indexes, top last),
 variables, the generator's one-int state, the stack of program frames
-``[procedure, pc, locals]``, the pending decision, the log and the action
-history.  Everything is JSON-ready at every decision point, including in the
-middle of a card effect.  The game's rules live in the shared ``GameDef``.
+``[procedure, pc, locals]``, the pending decision, the log, the history of
+decisions and chance events, and what each seat knows of where cards are.
+Everything is JSON-ready at every decision point, including in the middle of
+a card effect.  The game's rules live in the shared ``GameDef``; what a seat
+may read of a state is decided in ``knowledge``.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
-from . import rng
-from .dsl.compiler import NEXT, SUSPEND
+from . import knowledge, rng
+from .dsl.compiler import DEFAULT_END, SUSPEND
 from .errors import (BudgetExceeded, Diagnostic, IllegalAction, RuleFault, RuntimeRuleError, StateError,
                      TabletopError, plain_reason)
 
-FORMAT = 1
+FORMAT = 2
 
 
 def _copy(value: Any) -> Any:
@@ -28,11 +31,40 @@ def _copy(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: each seat's result and the reason, named by the rules."""
+
+    results: tuple[str, ...]  # per seat: "win", "loss" or "draw"
+    reason: str
+
+    @property
+    def winners(self) -> list[int]:
+        return [p for p, r in enumerate(self.results) if r == "win"]
+
+    @property
+    def is_draw(self) -> bool:
+        return all(r == "draw" for r in self.results)
+
+    def returns(self) -> list[float]:
+        """Per-seat numbers that sum to zero: k winners of n seats get n/k − 1 each, the others −1; a draw 0.
+
+        Two players: +1 for the win, −1 for the loss.
+        """
+        n, k = len(self.results), len(self.winners)
+        if k == 0:
+            return [0.0] * n
+        return [n / k - 1 if r == "win" else -1.0 for r in self.results]
+
+    def to_data(self) -> dict:
+        return {"results": list(self.results), "winners": self.winners, "reason": self.reason}
+
+
 class State:
     """One game in progress.  Create with ``GameDef.new_game``."""
 
     __slots__ = ("game", "n", "seed", "zones", "loc", "vars", "pvars", "rng", "stack", "pending",
-                 "log_entries", "history", "seen", "fault", "memo")
+                 "log_entries", "history", "seen", "fault", "memo", "reason", "know", "pinned")
 
     # ---------------------------------------------------------------- create
     @classmethod
@@ -49,9 +81,11 @@ class State:
         st.stack = [["play", 0, {"me": 0}]]
         if "setup" in game.procedures:
             st.stack.append(["setup", 0, {"me": 0}])
-        st.pending = None
+        st.pending, st.reason = None, None
         st.log_entries, st.history, st.fault, st.memo = [], [], None, {}
         st.seen = [[] for _ in range(players)]
+        st.know = [0] * len(game.card_ids)
+        st.pinned = [0] * len(game.card_ids)
         for index, start in enumerate(game.starts):
             zone = None
             try:
@@ -62,6 +96,13 @@ class State:
                 raise st._fault(Diagnostic(game.rules.documents[0].path, 1, 1, "E701",
                                            f"cannot place '{game.card_ids[index]}' at the start: {message}"))
             st.loc[index] = zone
+        masks, tops = game.sight(players)
+        everyone = knowledge.all_seats(players)
+        for zone, cards in st.zones.items():
+            for c in cards:
+                st.know[c] = st.pinned[c] = masks[zone]
+            if zone in tops and cards:
+                st.know[cards[-1]] = st.pinned[cards[-1]] = everyone
         st._run()
         return st
 
@@ -79,6 +120,16 @@ class State:
         """Stable action ids the current player may choose from (empty when over)."""
         return list(self.pending["ids"]) if self.pending is not None else []
 
+    def legal_action_indices(self) -> list[int]:
+        """The legal actions as indexes into ``game.action_space(players)``, in the order of ``legal_actions``."""
+        index = self.game.action_index(self.n)
+        return [index[a] for a in self.pending["ids"]] if self.pending is not None else []
+
+    @property
+    def actions(self) -> list[str]:
+        """Every action taken so far, oldest first: with the seed, all a replay needs."""
+        return [e["action"] for e in self.history if "action" in e]
+
     @property
     def log(self) -> list[str]:
         """Events everyone saw, oldest first."""
@@ -86,7 +137,7 @@ class State:
 
     @property
     def scores(self) -> list[int]:
-        """Each seat's own points by the scoring rules (teams add theirs up in ``winners``)."""
+        """Each seat's own points by the scoring rules (teams add theirs up in ``outcome``)."""
         return [self.score_of(p) for p in range(self.n)]
 
     def score_of(self, p: int) -> int:
@@ -106,21 +157,46 @@ class State:
                                                                        f"{plain_reason(exc)}")) from None
 
     @property
-    def winners(self) -> list[int]:
-        """Seats that won (several on a shared win or a team); empty until the end."""
+    def outcome(self) -> Outcome | None:
+        """Each seat's result and why the game ended; None until it has.
+
+        Seats (teams add up) are ranked by points, then by the tie-breakers in
+        order; the best win.  If several seats of different teams are still
+        level, the rules' ``ties`` says whether they share the win or the game
+        is a draw for everyone.
+        """
         if not self.is_terminal:
-            return []
+            return None
         game = self.game
-        per_seat = [[self.score_of(p)] + [self._evaluate(t, p) for t in game.tiebreakers]
-                    for p in range(self.n)]
+        per_seat = [[self.score_of(p)] + [self._evaluate(t, p) for t in game.tiebreakers] for p in range(self.n)]
         keys = [tuple(sum(per_seat[m][i] for m in game.team_of(self.n, p)) for i in range(len(per_seat[p])))
                 for p in range(self.n)]
         best = max(keys)
-        return [p for p in range(self.n) if keys[p] == best]
+        top = [p for p in range(self.n) if keys[p] == best]
+        teams = {tuple(game.team_of(self.n, p)) for p in top}
+        if len(teams) > 1 and game.ties == "draw":
+            results = tuple("draw" for _ in range(self.n))
+        else:
+            results = tuple("win" if keys[p] == best else "loss" for p in range(self.n))
+        return Outcome(results, self.reason or DEFAULT_END)
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats that won (several on a shared win or a team); empty until the end and on a draw."""
+        outcome = self.outcome
+        return outcome.winners if outcome is not None else []
+
+    def returns(self) -> list[float]:
+        """Per-seat results as numbers (see ``Outcome.returns``); all zero until the end."""
+        outcome = self.outcome
+        return outcome.returns() if outcome is not None else [0.0] * self.n
 
     # ----------------------------------------------------------------- play
     def apply(self, action: str, seat: int | None = None) -> None:
-        """Play ``action``; raises IllegalAction (state unchanged) if it is not legal now."""
+        """Play ``action``; raises IllegalAction (state unchanged) if it is not legal now.
+
+        A wrong seat is told only who is deciding: the options are the decider's.
+        """
         if self.fault is not None:
             raise StateError(f"this game stopped on a rule error: {self.fault.format(with_context=False)}")
         pending = self.pending
@@ -128,28 +204,40 @@ class State:
             raise IllegalAction("the game is over; no action is legal")
         player = pending["player"]
         if seat is not None and seat != player:
-            raise IllegalAction(f"seat {seat} cannot act now: seat {player} is deciding", pending["ids"])
+            raise IllegalAction(f"seat {seat} cannot act now: seat {player} is deciding")
         try:
             i = pending["ids"].index(action)
         except ValueError:
-            raise IllegalAction(f"{action!r} is not a legal action for seat {player} now", pending["ids"]) from None
+            shown = repr(action[:60] + "…") if isinstance(action, str) and len(action) > 60 else repr(action)
+            raise IllegalAction(f"{shown} is not a legal action for seat {player} now", pending["ids"]) from None
         frame = self.stack[-1]
         proc = self.game.procedures[frame[0]]
-        proc.choices[frame[1]](self, frame[2], pending["values"][i])
+        try:
+            proc.choices[frame[1]](self, frame[2], pending["values"][i])
+        except RuleFault as exc:
+            raise self._fault(self._where(proc, frame[1], "E701", f"{exc} (in '{proc.name}')"))
+        except Exception as exc:  # a stored value the rules cannot hold (a tampered state)
+            raise self._fault(self._where(proc, frame[1], "E702",
+                                          f"rule failed in '{proc.name}': {plain_reason(exc)}"))
         frame[1] += 1
         self.pending = None
-        self.history.append(action)
-        if pending.get("secret"):
-            verb = action.split(" ", 1)[0]
-            self.log_entries.append([None, f"seat {player}: {verb} …"])
+        if pending["secret"]:
+            self.history.append({"seat": player, "action": action, "kind": pending["kind"], "secret": True})
+            kind = pending["kind"]
+            self.log_entries.append([None, f"seat {player}: {kind} …"])
             self.log_entries.append([player, f"seat {player}: {action}"])
         else:
+            self.history.append({"seat": player, "action": action})
             self.log_entries.append([None, f"seat {player}: {action}"])
         self._run()
 
     def randbelow(self, n: int) -> int:
         value, self.rng = rng.below(self.rng, n)
         return value
+
+    def chance(self, event: dict) -> None:
+        """Record a chance event (a shuffle, a random draw) in the history."""
+        self.history.append(event)
 
     def _run(self) -> None:
         """Run the programs until a decision is pending or the game ends."""
@@ -199,52 +287,72 @@ class State:
         self.fault = diagnostic
         return RuntimeRuleError(diagnostic)
 
+    # -------------------------------------------------- what cards are known
+    def moved(self, card: int, source: str, to: str, on_top: bool = True) -> None:
+        """Who knows where ``card`` is after it moved: those who knew it, and those who see ``to``.
+
+        Everyone sees a card move; only those who knew the card (or see where
+        it lands) know which card it is.  A card laid on a ``top`` zone is seen
+        by all, and so is the card a move uncovers there.
+        """
+        masks, tops = self.game.sight(self.n)
+        if to in tops and (on_top or len(self.zones[to]) == 1):
+            known = knowledge.all_seats(self.n)
+        else:
+            known = self.know[card] | masks[to]
+        self.know[card] = known
+        self.pinned[card] = known
+        if source in tops:
+            rest = self.zones[source]
+            if rest:
+                self.know[rest[-1]] = self.pinned[rest[-1]] = knowledge.all_seats(self.n)
+
+    def reordered(self, zone: str) -> None:
+        """A zone was shuffled or sorted: nobody who cannot see it knows the places of its cards any more."""
+        masks, tops = self.game.sight(self.n)
+        cards = self.zones[zone]
+        seeing = masks[zone]
+        for c in cards:
+            self.pinned[c] = seeing
+        if zone in tops and cards:
+            self.know[cards[-1]] = self.pinned[cards[-1]] = knowledge.all_seats(self.n)
+
+    def shown(self, cards: list[int], seat: int) -> None:
+        """``seat`` was shown ``cards``: it knows them and where they lie."""
+        bit = 1 << seat
+        for c in cards:
+            self.know[c] |= bit
+            self.pinned[c] |= bit
+
     # ---------------------------------------------------------------- views
     def view(self, seat: int) -> dict:
-        """What ``seat`` may know now, as plain data."""
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
+        """What ``seat`` may know now, as plain data (see ``knowledge``)."""
+        self._check_seat(seat)
+        return knowledge.view(self, seat)
+
+    def visible_log(self, seat: int) -> list[str]:
+        """The log lines ``seat`` saw."""
+        self._check_seat(seat)
+        return knowledge.visible_log(self, seat)
+
+    def history_for(self, seat: int) -> list[dict]:
+        """Every decision and chance event as ``seat`` may know it: others' secret options masked."""
+        self._check_seat(seat)
+        return knowledge.history_for(self, seat)
+
+    def decision_for(self, seat: int) -> dict | None:
+        """The pending decision as ``seat`` may know it (options only for the decider)."""
+        self._check_seat(seat)
+        return knowledge.decision_for(self, seat)
+
+    def determinized(self, seat: int, seed: int) -> "State":
+        """A copy consistent with all ``seat`` knows and with nothing more (see ``knowledge.determinize``)."""
+        self._check_seat(seat)
+        return knowledge.determinize(self, seat, int(seed))
+
+    def _check_seat(self, seat) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise TabletopError(f"no seat {seat!r}: seats are 0…{self.n - 1}")
-        game = self.game
-        ids, kinds, backs = game.card_ids, game.card_kinds, game.backs
-        attributes = game.attributes
-
-        def back(card: int):
-            shown = backs.get(kinds[card])
-            return {a: attributes[a][card] for a in shown} if shown else None
-
-        zones = {}
-        for zone, cards in self.zones.items():
-            fam = game.zone_family(zone)
-            vis = fam.visibility
-            if vis == "public" or (vis == "owner" and game.zone_owner(zone) == seat):
-                zones[zone] = [ids[c] for c in cards]
-            elif vis == "top" and cards:
-                zones[zone] = [back(c) for c in cards[:-1]] + [ids[cards[-1]]]
-            else:
-                zones[zone] = [back(c) for c in cards]
-        private = game.private_player_variables
-        vocab = game.vocabulary
-        shown_var = game.labeller.plain_for_type
-        players = [{k: shown_var(vocab.player_variables[k])(v) for k, v in pv.items() if p == seat or k not in private}
-                   for p, pv in enumerate(self.pvars)]
-        decision = None
-        if self.pending is not None:
-            decision = {"player": self.pending["player"]}
-            if self.pending["player"] == seat:
-                decision["actions"] = list(self.pending["ids"])
-        out = {
-            "game": game.id, "variant": game.variant, "players": self.n, "seat": seat,
-            "current_player": self.current_player, "is_terminal": self.is_terminal,
-            "decision": decision, "zones": zones,
-            "variables": {k: shown_var(vocab.variables[k])(v) for k, v in self.vars.items()},
-            "player_variables": players,
-            "log": [text for audience, text in self.log_entries if audience is None or audience == seat],
-            "seen": _copy(self.seen[seat]),
-        }
-        if self.is_terminal:
-            out["scores"] = self.scores
-            out["winners"] = self.winners
-        return out
 
     def hidden_from(self, seat: int) -> list[tuple[str, int]]:
         """(zone, position) of every card whose face ``seat`` cannot see."""
@@ -254,31 +362,6 @@ class State:
             cards = zones[zone]
             slots += [(zone, i) for i in range(len(cards) - 1 if top_shown else len(cards))]
         return slots
-
-    def determinized(self, seat: int, seed: int) -> "State":
-        """A copy in which every card hidden from ``seat`` is dealt again at random.
-
-        Cards only trade places with hidden cards that look the same from the back
-        (same kind and back attributes), so the copy agrees with everything
-        ``seat`` can see; a bot that reasons on it knows no more than its view.
-        """
-        import random
-        game = self.game
-        c = self.clone()
-        groups: dict[tuple, list[tuple[str, int]]] = {}
-        for zone, i in self.hidden_from(seat):
-            card = self.zones[zone][i]
-            kind = game.card_kinds[card]
-            back = tuple(game.attributes[a][card] for a in game.backs.get(kind, ()))
-            groups.setdefault((kind, back), []).append((zone, i))
-        shuffler = random.Random(seed)
-        for slots in groups.values():
-            cards = [self.zones[z][i] for z, i in slots]
-            shuffler.shuffle(cards)
-            for (z, i), card in zip(slots, cards):
-                c.zones[z][i] = card
-                c.loc[card] = z
-        return c
 
     # ----------------------------------------------------- copy and persist
     def clone(self) -> "State":
@@ -292,9 +375,10 @@ class State:
         c.stack = [[f[0], f[1], _copy(f[2])] for f in self.stack]
         c.pending = _copy(self.pending)
         c.log_entries = self.log_entries[:]
-        c.history = self.history[:]
-        c.seen = [s[:] for s in self.seen]  # entries are never changed once made
-        c.fault = self.fault
+        c.history = self.history[:]  # entries are never changed once made
+        c.seen = [s[:] for s in self.seen]
+        c.fault, c.reason = self.fault, self.reason
+        c.know, c.pinned = self.know[:], self.pinned[:]
         c.memo = {}
         return c
 
@@ -303,7 +387,8 @@ class State:
             "format": FORMAT, "game": self.game.id, "variant": self.game.variant, "rules": self.game.rules_hash,
             "players": self.n, "seed": self.seed, "rng": self.rng, "zones": self.zones, "variables": self.vars,
             "player_variables": self.pvars, "stack": self.stack, "pending": self.pending,
-            "log": self.log_entries, "history": self.history, "seen": self.seen,
+            "log": self.log_entries, "history": self.history, "seen": self.seen, "reason": self.reason,
+            "know": self.know, "pinned": self.pinned,
         }
 
     def to_json(self) -> str:
@@ -319,8 +404,8 @@ class State:
     def from_json(cls, game, text: str) -> "State":
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise StateError(f"not a saved state: {exc}") from None
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise StateError(f"not a saved state: {str(exc)[:80]}") from None
         from .state_check import check_saved_state
         check_saved_state(game, data)
         st = cls.__new__(cls)
@@ -333,5 +418,6 @@ class State:
         st.vars, st.pvars = data["variables"], data["player_variables"]
         st.stack, st.pending = data["stack"], data["pending"]
         st.log_entries, st.history, st.fault, st.memo = data["log"], data["history"], None, {}
-        st.seen = data["seen"]
+        st.seen, st.reason = data["seen"], data["reason"]
+        st.know, st.pinned = data["know"], data["pinned"]
         return st

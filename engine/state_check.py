@@ -5,10 +5,11 @@ naming what is wrong, never a crash later in play.
 """
 from __future__ import annotations
 
+from .dsl.types import record_fields
 from .errors import StateError
 
 _KEYS = {"format", "game", "variant", "rules", "players", "seed", "rng", "zones", "variables",
-         "player_variables", "stack", "pending", "log", "history", "seen"}
+         "player_variables", "stack", "pending", "log", "history", "seen", "reason", "know", "pinned"}
 
 
 def _need(condition: bool, message: str) -> None:
@@ -26,6 +27,9 @@ def _fits(game, t: str, value, n: int) -> bool:
         return True
     if t.startswith("list["):
         return isinstance(value, list) and all(_fits(game, t[5:-1], v, n) for v in value)
+    if t.startswith("{"):
+        fields = dict(record_fields(t))
+        return isinstance(value, dict) and all(k in fields and _fits(game, fields[k], v, n) for k, v in value.items())
     if t == "int":
         return _is_int(value)
     if t == "bool":
@@ -90,7 +94,8 @@ def check_saved_state(game, data) -> None:
     if pending is None:
         _need(not stack, "no decision pending but the programs have not finished")
     else:
-        _need(isinstance(pending, dict) and {"player", "ids", "values"} <= set(pending), "bad pending decision")
+        _need(isinstance(pending, dict) and set(pending) == {"player", "ids", "values", "secret", "kind"}
+              and isinstance(pending["secret"], bool) and isinstance(pending["kind"], str), "bad pending decision")
         _need(_is_int(pending["player"]) and 0 <= pending["player"] < n, "bad deciding player")
         ids, values = pending["ids"], pending["values"]
         _need(isinstance(ids, list) and ids and all(isinstance(i, str) for i in ids)
@@ -104,8 +109,25 @@ def check_saved_state(game, data) -> None:
     _need(isinstance(log, list) and all(isinstance(e, list) and len(e) == 2 and isinstance(e[1], str)
                                         and (e[0] is None or (_is_int(e[0]) and 0 <= e[0] < n)) for e in log),
           "bad log")
-    _need(isinstance(data["history"], list) and all(isinstance(h, str) for h in data["history"]), "bad history")
+    history = data["history"]
+    _need(isinstance(history, list) and all(_history_entry(h, n) for h in history), "bad history")
+    _need(data["reason"] is None or isinstance(data["reason"], str), "bad end reason")
+    for name in ("know", "pinned"):
+        masks = data[name]
+        _need(isinstance(masks, list) and len(masks) == len(game.card_ids)
+              and all(_is_int(m) and 0 <= m < 1 << n for m in masks), f"bad record of what seats know ({name})")
     seen = data["seen"]
     _need(isinstance(seen, list) and len(seen) == n
           and all(isinstance(s, list) and all(isinstance(e, dict) and isinstance(e.get("cards"), list) for e in s)
                   for s in seen), "bad record of what players have seen")
+
+
+def _history_entry(entry, n: int) -> bool:
+    """A decision ``{seat, action[, kind, secret]}`` or a chance event ``{chance, …}``."""
+    if not isinstance(entry, dict):
+        return False
+    if "chance" in entry:
+        return entry["chance"] in ("shuffle", "random") and all(
+            isinstance(v, str) or _is_int(v) for v in entry.values())
+    return (_is_int(entry.get("seat")) and 0 <= entry["seat"] < n and isinstance(entry.get("action"), str)
+            and set(entry) <= {"seat", "action", "kind", "secret"})

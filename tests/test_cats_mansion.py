@@ -101,7 +101,7 @@ def test_done_only_after_four_steps():
     assert [a for a in t.legal if a.startswith("step ")] == []
     assert "done" in t.legal
     t.apply("done")
-    assert frame(t.st) == "swaps"
+    assert frame(t.st) == "react_to"                          # movement over: the others may react
 
     # A jam in the hall: four cats on the four free hall spaces, the fifth on the middle cushion,
     # objects in the four doorways.  After three steps (two of them for objects) no cat can
@@ -368,8 +368,8 @@ def test_rulebook_example():
     """A player moves the black cat into the kitchen.  The second plays "black cat – salon" and
     the player on turn places it in the salon; the third plays "black cat – dining room"; the
     first plays a purr card: the black cat stays in the salon and the first player's turn ends.
-    Every card played is replaced at once.  Ruling silent-pass: a player with no playable card
-    is not asked."""
+    Every card played is replaced at once.  Ruling every-seat-asked: a player with no playable
+    card is asked all the same, and can only pass."""
     t = black_into_the_kitchen()
     assert t.player == 1 and t.st.vars["reacting"] == index("black")
     assert t.legal == ["react miau-black-salon", "react miau-black-hall", "pass"]   # no purr before a Miau
@@ -397,12 +397,29 @@ def test_rulebook_example():
     assert [len(t.st.zones[f"hand:{p}"]) for p in range(3)] == [5, 5, 5]
     assert "miau-grey-wine-cellar" in t.hand(2) and "miau-grey-conservatory" in t.hand(0)
 
-    # Had the second player held nothing for the black cat, he would not even have been asked.
+    # Had the second player held nothing for the black cat, he would be asked all the same.
     hands = {**EXAMPLE_HANDS, 1: ["miau-white-dining-room", "miau-white-bathroom", "miau-white-wine-cellar", "purr",
                                   "miau-white-conservatory"]}
     t = black_into_the_kitchen(hands)
-    assert t.st.history[-1] == "done"                             # no decision of seat 1 in between
+    assert t.player == 1 and t.legal == ["pass"]                  # asked: the table learns nothing
+    t.apply("pass")
     assert t.player == 2 and t.legal == ["react miau-black-dining-room", "pass"]
+
+
+def test_every_seat_that_may_react_is_asked_even_with_no_usable_card():
+    """Ruling every-seat-asked: whether a seat is asked depends only on what the table knows (who
+    played the last Miau, whether anyone has reacted), never on its hand; a seat with no usable
+    card is asked and can only pass, and the others learn only that it was asked."""
+    hands = deal(s1=["miau-white-salon"], s2=["miau-grey-hall"])   # nothing for the black cat
+    t = black_into_the_kitchen(hands)
+    for seat in (1, 2):
+        assert t.player == seat and t.legal == ["pass"]
+        for other in range(3):
+            decision = t.st.view(other)["decision"]
+            assert decision["player"] == seat and decision["kind"] == "react"
+            assert ("actions" in decision) == (other == seat)
+        t.apply("pass")
+    assert frame(t.st) == "swaps"                                 # the mover may not react first
 
 
 def test_player_on_turn_may_not_play_the_first_card_but_later_ones():
@@ -414,12 +431,14 @@ def test_player_on_turn_may_not_play_the_first_card_but_later_ones():
              2: ["miau-ginger-salon", "miau-ginger-kitchen", "miau-ginger-hall", "miau-ginger-library",
                  "miau-ginger-bathroom"]}
     t = black_into_the_kitchen(hands)
+    t.apply("pass", "pass")                                       # seats 1 and 2 hold nothing for it
     assert frame(t.st) == "swaps"                                 # seat 0 was not asked: nobody else played
 
     hands[1] = ["miau-black-wine-cellar"] + hands[1][1:]
     t = black_into_the_kitchen(hands)
     assert t.player == 1
     t.apply("react miau-black-wine-cellar", "place c10")
+    t.apply("pass")                                               # seat 2 holds nothing for black
     assert t.player == 0                                          # now seat 0 may play
     assert t.legal == ["react miau-black-salon", "react purr", "pass"]
     t.apply("react miau-black-salon", "place g1")
@@ -433,17 +452,22 @@ def test_nobody_moves_the_same_cat_twice_in_a_row():
     t = black_into_the_kitchen(hands, stack=["miau-grey-hall", "miau-grey-salon", "miau-grey-kitchen"])
     t.apply("react miau-black-salon", "place g2")
     assert t.player == 2
-    t.apply("pass")                                               # seat 0 holds nothing: not asked
+    t.apply("pass")
+    assert t.player == 0 and t.legal == ["pass"]                  # seat 0 holds nothing: asked all the same
+    t.apply("pass")
     assert frame(t.st) == "swaps"                                 # seat 1 may not play again: not asked
 
     t = black_into_the_kitchen(hands, stack=["miau-grey-hall", "miau-grey-salon", "miau-grey-kitchen"])
     t.apply("react miau-black-salon", "place g2")
     t.apply("react miau-black-dining-room", "place d1")           # seat 2 moved it in between
-    assert t.player == 1                                          # seat 0 holds nothing for black
+    assert t.player == 0 and t.legal == ["pass"]                  # seat 0 holds nothing for black
+    t.apply("pass")
+    assert t.player == 1
     assert sorted(t.legal) == ["pass", "react miau-black-hall", "react miau-black-library"]
     t.apply("react miau-black-library", "place a4")
     assert where(t.st, "black") == "a4"
-    assert frame(t.st) == "swaps"                                 # seat 1 played last; nobody else can
+    t.apply("pass", "pass")                                       # seats 2 and 0 have nothing left for it
+    assert frame(t.st) == "swaps"                                 # seat 1 played last: not asked again
 
 
 def test_purr_cancels_the_only_miau():
@@ -500,7 +524,7 @@ def test_each_moved_cat_gets_its_own_window():
     t.apply("done")
     assert t.st.vars["reacting"] == index("black") and t.player == 1
     assert t.legal == ["react miau-black-salon", "pass"]
-    t.apply("pass")                                               # nobody else has a card for black
+    t.apply("pass", "pass")                                       # nobody else has a card for black
     assert t.st.vars["reacting"] == index("white") and t.player == 1
     assert t.legal == ["react miau-white-salon", "pass"]
     t.apply("pass")
@@ -555,6 +579,8 @@ def test_each_player_may_swap_one_card():
     may discard one reaction card and draw a new one."""
     t = Table(stack=["miau-grey-hall", "miau-grey-salon", "purr"])
     t.step("white", "north", "west", "west", "north").apply("done")
+    while frame(t.st) == "react_to":                              # nobody plays a card for white
+        t.apply("pass")
     assert frame(t.st) == "swaps" and t.player == 0
     assert t.legal == [f"swap {c}" for c in ids(t.st, "hand:0")[::-1]] + ["pass"]
     before = t.hand(0)
@@ -618,16 +644,16 @@ def test_challenge_right():
     right, that cat is identified and he immediately plays another turn."""
     t = walk_white_and_end(Table())
     assert t.player == 0
-    assert sorted(t.legal) == sorted([f"challenge {q} {c}" for q in (1, 2) for c in CATS if c != "black"]
+    assert sorted(t.legal) == sorted([f"challenge seat {q} {c}" for q in (1, 2) for c in CATS if c != "black"]
                                      + ["pass"])
-    t.apply("challenge 1 white")
+    t.apply("challenge seat 1 white")
     assert t.st.vars["identified"] == [index("white")]
     assert t.st.log[-1] == "seat 0 names seat 1's cat right: it is the white cat; seat 0 plays again"
     assert at_turn_start(t.st) and t.player == 0
     assert t.st.pvars[0]["challenged"] and t.st.pvars[0]["turns"] == 2
     assert t.steps_of("white") == []                              # moved only by its owner now
     t.step("black", "east", "north", "north", "west").apply("done")
-    t.apply("pass", "pass", "pass")
+    t.pass_to_next_turn()                                         # reactions and swaps: no challenge left
     assert at_turn_start(t.st) and t.player == 1                  # no second challenge
     assert t.steps_of("white") != []                              # its owner may move it
 
@@ -639,7 +665,7 @@ def test_challenge_wrong():
     t = Table(pieces={"grey": "e4"}, hands=hands)                 # grey next to black (d4)
     assert "hiss grey black south" in t.legal
     walk_white_and_end(t)
-    t.apply("challenge 1 grey")                                   # seat 1 has the white cat
+    t.apply("challenge seat 1 grey")                                   # seat 1 has the white cat
     assert t.st.pvars[0]["shown_cat"] == "black"
     assert t.st.vars["identified"] == [index("black")]
     line = "seat 0 guessed wrong and shows their cat: the black cat"
@@ -683,7 +709,7 @@ def test_identified_cat_limits():
 def test_challenge_options_and_no_challenge_for_identified_cats():
     """A challenge names another seat and a cat: never one's own cat, never an identified one."""
     t = walk_white_and_end(Table(players=4, identified=["grey"]))
-    expected = [f"challenge {q} {c}" for q in (1, 2, 3) for c in CATS if c not in ("black", "grey")]
+    expected = [f"challenge seat {q} {c}" for q in (1, 2, 3) for c in CATS if c not in ("black", "grey")]
     assert sorted(t.legal) == sorted(expected + ["pass"])
 
 

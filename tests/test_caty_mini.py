@@ -350,7 +350,7 @@ def test_ruling_no_other_colour_allows_same_colour(caty):
     st.apply("notch left", seat=0)
     assert st.pvars[0]["end"] == "clock/right"
     play_out(st, random.Random(1))
-    assert sum(a.startswith("lay ") for a in st.history) == 12
+    assert sum(a.startswith("lay ") for a in st.actions) == 12
 
 
 # ----------------------------------------------------------------------- the run
@@ -602,5 +602,6 @@ def test_view_hides_token_values_of_others_and_of_the_piles(caty):
     other = st.view(1)["zones"]
     assert other["won:0"] == [{"toy": "ball"}, {"toy": "bone"}]
     assert other["token_pile:ball"] == [{"toy": "ball"}] * 4
-    assert st.view(1)["decision"] == {"player": 1, "actions": ["notch left", "notch right"]}
+    assert st.view(1)["decision"] == {"player": 1, "kind": "notch", "secret": False,
+                                      "actions": ["notch left", "notch right"]}
     assert "actions" not in st.view(0)["decision"]

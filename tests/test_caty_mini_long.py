@@ -40,7 +40,7 @@ def test_many_random_games_end_properly(players, variant, chunk):
     first = (players * 10 + CASES.index((players, variant))) * 100_000 + chunk * GAMES_PER_CHUNK
     for seed in range(first, first + GAMES_PER_CHUNK):
         st = random_game(game, players, seed)
-        lays = sum(action.startswith("lay ") for action in st.history)
+        lays = sum(action.startswith("lay ") for action in st.actions)
         assert lays == 12, f"seed {seed}: {lays} tiles laid"
         scores, winners = st.scores, st.winners
         assert winners, f"seed {seed}: no winner"

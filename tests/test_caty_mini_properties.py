@@ -123,7 +123,7 @@ def test_components_conserved_string_never_negative_and_decisions_exist(setup, r
         if st.is_terminal:
             break
         step(st, rnd)
-    assert sum(a.startswith("lay ") for a in st.history) == 12
+    assert sum(a.startswith("lay ") for a in st.actions) == 12
 
 
 @settings(max_examples=150, deadline=None)
@@ -181,7 +181,7 @@ def test_same_seed_and_actions_give_the_same_game(setup, rnd):
         snapshots.append(first.to_json())
     _, again = new(setup)
     assert again.to_json() == snapshots[0]
-    for action, snapshot in zip(first.history, snapshots[1:]):
+    for action, snapshot in zip(first.actions, snapshots[1:]):
         again.apply(action)
         assert again.to_json() == snapshot
 

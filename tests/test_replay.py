@@ -53,7 +53,7 @@ def test_replay_until_a_step_stops_there():
     game = load_game("caty-mini")
     state = _play(game, 2, seed=2)
     partial = replay(game, save_data(state), until=10)
-    assert partial.history == state.history[:10]
+    assert partial.actions == state.actions[:10]
 
 
 def test_a_save_of_other_rules_says_so():
@@ -63,7 +63,7 @@ def test_a_save_of_other_rules_says_so():
     data["rules"] = "0000000000000000"
     with pytest.raises(StateError, match="other rules"):
         replay(game, data)
-    assert replay(game, data, allow_other_rules=True).history == data["actions"]
+    assert replay(game, data, allow_other_rules=True).actions == data["actions"]
 
 
 def test_a_diverging_save_stops_at_the_step():

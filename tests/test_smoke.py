@@ -15,4 +15,4 @@ def test_caty_mini_plays_to_the_end(players, variant):
     while not state.is_terminal:
         state.apply(rnd.choice(state.legal_actions()))
     assert state.winners
-    assert len(state.history) > 12
+    assert len(state.actions) > 12

@@ -38,6 +38,11 @@ class ListExpr(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class Record(Expr):
+    fields: list[tuple[str, Expr]]  # a move of several parts: {piece: c, dir: d}
+
+
+@dataclass(slots=True, eq=False)
 class Comprehension(Expr):
     element: Expr
     var: str
@@ -96,8 +101,14 @@ class Choose(Stmt):
     source: Expr
     where: Expr | None
     by: Expr | None
-    optional: bool
+    optional: str | None  # the id of declining ("pass" unless named); None: a choice must be made
     secret: bool
+    options_type: str | None = field(default=None, init=False, repr=False)  # filled by the checker
+
+    @property
+    def kind(self) -> str:
+        """What is being decided, as others may be told: the verb, else the target's name."""
+        return self.verb or format_expr(self.target)
 
 
 @dataclass(slots=True, eq=False)
@@ -113,7 +124,7 @@ class Log(Stmt):
 
 @dataclass(slots=True, eq=False)
 class EndGame(Stmt):
-    pass
+    reason: str  # why the game ends, as the outcome reports it ("" for the rules' default)
 
 
 @dataclass(slots=True, eq=False)
@@ -197,6 +208,8 @@ def format_expr(e: Expr, parent: int = 0) -> str:
             f'"{v}"' if isinstance(v, str) else str(v))
     elif isinstance(e, ListExpr):
         text = "[" + ", ".join(format_expr(i) for i in e.items) + "]"
+    elif isinstance(e, Record):
+        text = "{" + ", ".join(f"{name}: {format_expr(v)}" for name, v in e.fields) + "}"
     elif isinstance(e, Comprehension):
         text = f"[{format_expr(e.element)} for {e.var} in {format_expr(e.source, 3)}"
         if e.condition is not None:
@@ -246,8 +259,8 @@ def _format_stmt(s: Stmt, indent: int) -> str:
             text += f" where {format_expr(s.where)}"
         if s.by is not None:
             text += f" by {format_expr(s.by)}"
-        if s.optional:
-            text += " optional"
+        if s.optional is not None:
+            text += " optional" + (f' "{s.optional}"' if s.optional != "pass" else "")
         if s.secret:
             text += " secretly"
         return text
@@ -256,7 +269,7 @@ def _format_stmt(s: Stmt, indent: int) -> str:
     if isinstance(s, Log):
         return f"{pad}log {format_log(s.parts)}" + (f" to {format_expr(s.to)}" if s.to is not None else "")
     if isinstance(s, EndGame):
-        return pad + "end_game"
+        return pad + "end_game" + (f' "{s.reason}"' if s.reason else "")
     if isinstance(s, Pass):
         return pad + "pass"
     if isinstance(s, Return):
@@ -290,6 +303,9 @@ def walk_exprs(e: Expr):
     if isinstance(e, ListExpr):
         for i in e.items:
             yield from walk_exprs(i)
+    elif isinstance(e, Record):
+        for _, v in e.fields:
+            yield from walk_exprs(v)
     elif isinstance(e, Comprehension):
         for sub in (e.element, e.source, e.condition):
             if sub is not None:

@@ -12,7 +12,8 @@ from . import ast
 from .ops import OPS
 from .parser import DslProblem
 from .types import (ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, NONE, PLAYER, TEXT, ZONE, compatible,
-                    describe, element, is_list, list_of, substitute, unify)
+                    describe, element, field_type, is_list, is_record, list_of, merge, record_fields, record_of,
+                    substitute, unify)
 
 BUILTIN_CARD_ATTRIBUTES = {"id": TEXT, "name": TEXT, "kind": TEXT}
 RESERVED = {"me", "it", "true", "false", "none"}
@@ -120,6 +121,8 @@ class Checker:
             self.locals[name] = t
         elif not compatible(old, t, self.vocab.enums):
             self._problem(node, "E506", f"'{name}' holds {describe(old)}; it cannot now hold {describe(t)}")
+        elif "{" in old or "{" in (t or ""):  # a record gains the fields of every value it holds
+            self.locals[name] = merge(old, t)
 
     def _assign(self, target: ast.Expr, t: str, value_node: ast.Node) -> None:
         if isinstance(target, ast.Name):
@@ -155,8 +158,11 @@ class Checker:
 
     def _choose(self, s: ast.Choose) -> None:
         item = self._iterable(s.source, "'choose … from' needs a list or a zone")
-        if s.verb and (any(ch.isspace() for ch in s.verb) or s.verb == "pass"):
-            self._problem(s, "E505", f"choice word \"{s.verb}\" must be one word (and not \"pass\")")
+        s.options_type = item
+        if s.verb and (any(ch.isspace() for ch in s.verb) or s.verb == s.optional):
+            self._problem(s, "E505", f"choice word \"{s.verb}\" must be one word (and not \"{s.optional}\")")
+        if s.optional is not None and (not s.optional or any(ch.isspace() for ch in s.optional)):
+            self._problem(s, "E505", f"the id of declining, \"{s.optional}\", must be one word")
         if s.where is not None:
             had = self.locals.get("it")
             self.locals["it"] = item
@@ -210,7 +216,26 @@ class Checker:
         if isinstance(e, ast.ListExpr):
             types = [self.expr(i) for i in e.items]
             known = [t for t in types if t not in (None, NONE, ANY)]
-            return list_of(known[0] if known else ANY)
+            one = known[0] if known else ANY
+            for item, t in zip(e.items, types):
+                if t not in (None, NONE, ANY):
+                    if not (compatible(one, t, self.vocab.enums) or compatible(t, one, self.vocab.enums)):
+                        self._problem(item, "E506", f"a list holds one kind of value: {describe(t)} "
+                                                    f"cannot join {describe(one)}",
+                                      "to offer different kinds of option, make each a record: "
+                                      "{do: \"walk\", way: w}, {do: \"play\", card: c}")
+                        break
+                    one = merge(one, t)
+            return list_of(one)
+        if isinstance(e, ast.Record):
+            seen: set[str] = set()
+            fields = []
+            for name, value in e.fields:
+                if name in seen:
+                    self._problem(value, "E506", f"field '{name}' is given twice")
+                seen.add(name)
+                fields.append((name, self.expr(value) or ANY))
+            return record_of(fields)
         if isinstance(e, ast.Comprehension):
             item = self._iterable(e.source, "a list comprehension needs a list or a zone")
             had = self.locals.get(e.var)
@@ -237,6 +262,12 @@ class Checker:
                 if t is None:
                     self._problem(e, "E504", f"players have no variable '{e.name}'",
                                   did_you_mean(e.name, v.player_variables))
+                return t or ANY
+            if is_record(owner):
+                t = field_type(owner, e.name)
+                if t is None:
+                    names = [n for n, _ in record_fields(owner)]
+                    self._problem(e, "E504", f"{describe(owner)} has no field '{e.name}'", did_you_mean(e.name, names))
                 return t or ANY
             if owner not in (None, ANY):
                 self._problem(e, "E504", f"{describe(owner)} has no attribute '{e.name}'")
@@ -266,7 +297,7 @@ class Checker:
             self.expr(e.condition)
             self._expect(e.condition, BOOL, "a condition")
             a, b = self.expr(e.then), self.expr(e.otherwise)
-            return a if b in (NONE, ANY) else b if a in (NONE, ANY) else a
+            return merge(a, b) if "{" in (a or "") + (b or "") else a if b in (NONE, ANY) else b if a in (NONE, ANY) else a
         raise TypeError(type(e).__name__)  # pragma: no cover
 
     def _name(self, e: ast.Name) -> str:
@@ -373,7 +404,9 @@ class Checker:
             if compatible(TEXT, a, enums) and compatible(TEXT, b, enums) and a != INT and b != INT:
                 return TEXT
             if is_list(a) and is_list(b):
-                return a if element(a) != ANY else b
+                if not (compatible(a, b, enums) or compatible(b, a, enums)):
+                    self._problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
+                return merge(a, b)
             self._problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
             return ANY
         if op in ("-", "*", "//", "%", "<", "<=", ">", ">="):

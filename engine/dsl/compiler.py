@@ -11,6 +11,7 @@ play.
 """
 from __future__ import annotations
 
+import json
 import operator
 from dataclasses import dataclass, field
 from typing import Callable
@@ -19,10 +20,11 @@ from ..errors import RuleFault
 from . import ast
 from .checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary
 from .ops import OPS
-from .types import BOARD, CARD, PLAYER, ZONE, is_list
+from .types import BOARD, CARD, PLAYER, ZONE, is_list, is_record, record_fields
 
 NEXT = -1  # the running frame changed (call or return): re-read the stack
 SUSPEND = -2  # a decision is pending, or the game ended: stop running
+DEFAULT_END = "the game ended"  # the reason of an end the rules do not name
 
 
 @dataclass
@@ -34,24 +36,36 @@ class Procedure:
     where: list[tuple[int, int]] = field(default_factory=list)  # (line, col) in the DSL text
     choices: dict[int, Callable] = field(default_factory=dict)  # pc → store(state, env, value)
     choice_types: dict[int, str] = field(default_factory=dict)  # pc → type of the options
+    choice_kinds: dict[int, str] = field(default_factory=dict)  # pc → what is decided (verb or target)
+    local_types: dict[str, str] = field(default_factory=dict)  # frame local → type (cards are relabelled
+    # in determinized copies); a running 'for' keeps "loop[T]"
     source_path: str = ""
     locate: Callable[[int, int], tuple[int, int]] | None = None  # DSL (line, col) → file (line, col)
 
 
 class Labeller:
-    """How values print in action ids and logs; depends only on the value's type."""
+    """How values print in action ids and logs; depends only on the value's type.
+
+    ``for_type`` gives the short form everyone reads ("b3", "seat 1", "step
+    black north"); ``long_for_type`` an unambiguous one, used only for the
+    options of one decision whose short forms collide ("hand:0" and
+    "found:0", text "1" and the number 1), so two options never share an id.
+    """
 
     def __init__(self, card_ids: list[str]):
         self.card_ids = card_ids
 
     def plain_for_type(self, t: str | None) -> Callable:
-        """Values as a view shows them: cards by their id, lists copied; the rest as they are."""
+        """Values as a view shows them: cards by their id, lists and records copied; the rest as they are."""
         card_ids = self.card_ids
         if t == CARD:
             return lambda v: None if v is None else card_ids[v]
         if t is not None and is_list(t):
             inner = self.plain_for_type(t[5:-1])
             return lambda v: None if v is None else [inner(x) for x in v]
+        if is_record(t):
+            fields = [(name, self.plain_for_type(ft)) for name, ft in record_fields(t)]
+            return lambda v: None if v is None else {n: f(v.get(n)) for n, f in fields if v.get(n) is not None}
         return lambda v: v
 
     def for_type(self, t: str | None) -> Callable:
@@ -65,7 +79,43 @@ class Labeller:
         if t is not None and is_list(t):
             inner = self.for_type(t[5:-1])
             return lambda v: ", ".join(inner(x) for x in v) or "nothing"
-        return lambda v: "none" if v is None else ("yes" if v is True else "no" if v is False else str(v))
+        if is_record(t):  # fields in the order the record was written: {do: "hiss", piece: h, target: v}
+            fields = {name: self.for_type(ft) for name, ft in record_fields(t)}
+            return lambda v: "nothing" if v is None else (
+                " ".join(fields[n](x) for n, x in v.items() if x is not None) or "nothing")
+        return _plain_label
+
+    def long_for_type(self, t: str | None, loc: list) -> Callable:
+        """An unambiguous label: zones by their full name, text quoted, cards with their zone."""
+        card_ids = self.card_ids
+        if t == CARD:
+            return lambda v: "nothing" if v is None else f"{card_ids[v]} ({loc[v]})"
+        if t in (ZONE, BOARD, PLAYER):
+            return lambda v: "none" if v is None else str(v) if t != PLAYER else f"seat {v}"
+        if t is not None and is_list(t):
+            inner = self.long_for_type(t[5:-1], loc)
+            return lambda v: "[" + ", ".join(inner(x) for x in v) + "]"
+        if is_record(t):
+            fields = {name: self.long_for_type(ft, loc) for name, ft in record_fields(t)}
+            return lambda v: " ".join(f"{n}={fields[n](x)}" for n, x in v.items() if x is not None) or "nothing"
+        return lambda v: json.dumps(v, separators=(",", ":"), sort_keys=True)
+
+    def identity_for_type(self, t: str | None, loc: list) -> Callable:
+        """What makes two options the same choice: copies of a card in one zone are; 1, "1" and true are not."""
+        card_ids = self.card_ids
+        if t == CARD:
+            return lambda v: None if v is None else (card_ids[v], loc[v])
+        if t is not None and is_list(t):
+            inner = self.identity_for_type(t[5:-1], loc)
+            return lambda v: tuple(inner(x) for x in v)
+        if is_record(t):
+            fields = [(name, self.identity_for_type(ft, loc)) for name, ft in record_fields(t)]
+            return lambda v: tuple(f(v.get(n)) for n, f in fields)
+        return lambda v: json.dumps(v, sort_keys=True)
+
+
+def _plain_label(v) -> str:
+    return "none" if v is None else ("yes" if v is True else "no" if v is False else str(v))
 
 
 class Compiler:
@@ -111,6 +161,10 @@ class Compiler:
     def _e_ListExpr(self, e):
         items = [self.expr(i) for i in e.items]
         return lambda st, env: [f(st, env) for f in items]
+
+    def _e_Record(self, e):
+        fields = [(name, self.expr(v)) for name, v in e.fields]
+        return lambda st, env: {name: f(st, env) for name, f in fields}
 
     def _of_var(self, e: ast.Expr | None, var: str) -> Callable | None:
         """``e`` as a plain function of the loop variable alone, when it is that simple.
@@ -174,6 +228,13 @@ class Compiler:
     def _e_Attr(self, e):
         obj = self.expr(e.obj)
         name = e.name
+        if is_record(e.obj.type):
+            def field(st, env):
+                r = obj(st, env)
+                if r is None:
+                    raise RuleFault(f"no record to read '{name}' of")
+                return r.get(name)
+            return field
         if e.obj.type == PLAYER:
             def player_var(st, env):
                 p = obj(st, env)
@@ -291,8 +352,10 @@ class Compiler:
         return lambda st, env: fn(a(st, env), b(st, env))
 
     # ----------------------------------------------------------- statements
-    def procedure(self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None) -> Procedure:
+    def procedure(self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None,
+                  params: dict[str, str] | None = None) -> Procedure:
         proc = Procedure(name, source_path=source_path, locate=locate)
+        proc.local_types.update(params or {})
         self._block(proc, stmts)
         self._emit(proc, _return, (stmts[-1].line if stmts else 1, 1))
         return proc
@@ -319,6 +382,13 @@ class Compiler:
         if isinstance(target, ast.Name):
             n = target.name
             if n in self.vocab.variables:
+                allowed = self._enum_values(self.vocab.variables[n], f"variable '{n}'")
+                if allowed is not None:
+                    def set_enum(st, env, value):
+                        allowed(value)
+                        st.vars[n] = value
+                    return set_enum
+
                 def set_global(st, env, value):
                     st.vars[n] = value
                 return set_global
@@ -328,12 +398,34 @@ class Compiler:
             return set_local
         obj = self.expr(target.obj)
         name = target.name
+        allowed = self._enum_values(self.vocab.player_variables.get(name), f"player variable '{name}'")
 
         def set_player_var(st, env, value):
-            st.pvars[obj(st, env)][name] = value
+            if allowed is not None:
+                allowed(value)
+            p = obj(st, env)
+            if p is None:
+                raise RuleFault(f"no player to set '{name}' of")
+            st.pvars[p][name] = value
         return set_player_var
 
+    def _enum_values(self, t: str | None, what: str) -> Callable | None:
+        """A check that a value stored in an enum-typed variable is one of the enum (or none)."""
+        if t not in self.vocab.enums:
+            return None
+        members = frozenset(self.vocab.enums[t])
+
+        def check(value):
+            if value is not None and value not in members:
+                raise RuleFault(f"{what} holds one of the {t}, not {_plain_label(value)[:60]!r}")
+        return check
+
+    def _local(self, proc: Procedure, target: ast.Expr) -> None:
+        if isinstance(target, ast.Name) and target.name not in self.vocab.variables and target.type:
+            proc.local_types[target.name] = target.type
+
     def _s_Assign(self, proc, s):
+        self._local(proc, s.target)
         store, value = self._store(s.target), self.expr(s.value)
         self._simple(proc, s, lambda st, env: store(st, env, value(st, env)))
 
@@ -392,12 +484,20 @@ class Compiler:
         to = self.expr(s.to) if s.to is not None else None
 
         def log(st, env):
-            st.log_entries.append([None if to is None else to(st, env), "".join(p(st, env) for p in parts)])
+            if to is None:
+                st.log_entries.append([None, "".join(p(st, env) for p in parts)])
+                return
+            audience = to(st, env)
+            if audience is not None:  # a line for nobody is told to nobody, not to everyone
+                st.log_entries.append([audience, "".join(p(st, env) for p in parts)])
         self._simple(proc, s, log)
 
     def _s_EndGame(self, proc, s):
+        reason = s.reason or DEFAULT_END
+
         def end(st, env):
             st.stack.clear()
+            st.reason = reason
             return SUSPEND
         self._emit(proc, end, (s.line, s.col))
 
@@ -445,6 +545,10 @@ class Compiler:
         source = self._items(s.source)
         var = s.var
         key = f"${var}@{len(proc.code)}"  # hidden loop state, plain data in the frame
+        item = CARD if s.source.type == ZONE else s.source.type[5:-1] if is_list(s.source.type) else None
+        if item is not None:
+            proc.local_types[var] = item
+            proc.local_types[key] = f"loop[{item}]"
 
         def start(st, env):
             env[key] = [0, list(source(st, env))]
@@ -526,12 +630,31 @@ class Compiler:
         source = self._items(s.source)
         where = self.expr(s.where) if s.where is not None else None
         by = self.expr(s.by) if s.by is not None else None
-        item_type = s.source.type[5:-1] if is_list(s.source.type) else CARD
+        item_type = s.options_type or (s.source.type[5:-1] if is_list(s.source.type) else CARD)
         label = self.labels.for_type(item_type)
+        labels = self.labels
         prefix = s.verb + " " if s.verb else ""
-        optional, secret = s.optional, s.secret
+        decline, secret, kind = s.optional, s.secret, s.kind
         what = s.verb or ast.format_expr(s.target)
         pc = len(proc.code)
+
+        def distinct(st, items, ids):
+            """Options whose ids collide: the same choice (copies in one zone) merge, others get long ids."""
+            long = labels.long_for_type(item_type, st.loc)
+            same = labels.identity_for_type(item_type, st.loc)
+            keys = [same(x) for x in items]
+            kinds: dict[str, set] = {}
+            for key, action in zip(keys, ids):
+                kinds.setdefault(action, set()).add(key)
+            out_ids, out_values, seen = [], [], set()
+            for x, key, action in zip(items, keys, ids):
+                if key not in seen:
+                    seen.add(key)
+                    out_ids.append(prefix + long(x) if len(kinds[action]) > 1 else action)
+                    out_values.append(x)
+            if len(set(out_ids)) != len(out_ids):
+                raise RuleFault(f'two different options of "{what}" print alike: {out_ids[0]!r}…')
+            return out_ids, out_values
 
         def choose(st, env):
             items = source(st, env)
@@ -547,29 +670,29 @@ class Compiler:
                 else:
                     env["it"] = saved
                 items = kept
-            ids: list[str] = []
-            values: list = []
-            seen = set()
-            for x in items:
-                action = prefix + label(x)
-                if action not in seen:  # equal-looking options are the same choice
-                    seen.add(action)
-                    ids.append(action)
-                    values.append(x)
-            if optional:
-                ids.append("pass")
+            ids = [prefix + label(x) for x in items]
+            values = list(items)
+            if len(set(ids)) != len(ids):
+                ids, values = distinct(st, items, ids)
+            if decline is not None:
+                if decline in ids:
+                    raise RuleFault(f'an option of "{what}" prints as "{decline}", the id of declining: '
+                                    f'name the decline (optional "decline")')
+                ids.append(decline)
                 values.append(None)
             if not ids:
                 raise RuleFault(f'nothing to choose from for "{what}"')
             player = by(st, env) if by is not None else env["me"]
             if not isinstance(player, int) or not 0 <= player < st.n:
                 raise RuleFault(f'"{what}" is to be chosen by {player!r}, which is no player')
-            st.pending = {"player": player, "ids": ids, "values": values, "secret": secret}
+            st.pending = {"player": player, "ids": ids, "values": values, "secret": secret, "kind": kind}
             st.stack[-1][1] = pc
             return SUSPEND
         self._emit(proc, choose, (s.line, s.col))
+        self._local(proc, s.target)
         proc.choices[pc] = self._store(s.target)
         proc.choice_types[pc] = item_type
+        proc.choice_kinds[pc] = kind
 
 
 _MISSING = object()

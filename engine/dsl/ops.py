@@ -104,9 +104,11 @@ def _move(st, card, to):
     if card is None:
         raise RuleFault("move: no card given")
     target = _zone(st, to)
-    st.zones[st.loc[card]].remove(card)
+    source = st.loc[card]
+    st.zones[source].remove(card)
     target.append(card)
     st.loc[card] = to
+    st.moved(card, source, to)
 
 
 @op("move_bottom", ("card", CARD), ("to", ZONE), says="put {card} at the bottom of {to}", group="zones")
@@ -114,9 +116,11 @@ def _move_bottom(st, card, to):
     if card is None:
         raise RuleFault("move_bottom: no card given")
     target = _zone(st, to)
-    st.zones[st.loc[card]].remove(card)
+    source = st.loc[card]
+    st.zones[source].remove(card)
     target.insert(0, card)
     st.loc[card] = to
+    st.moved(card, source, to, on_top=False)
 
 
 @op("move_all", ("source", ZONE), ("to", ZONE),
@@ -126,10 +130,17 @@ def _move_all(st, source, to):
     if src is target:
         return
     loc = st.loc
+    masks, tops = st.game.sight(st.n)
+    seeing = masks[to]
+    know, pinned = st.know, st.pinned
     for card in src:
         loc[card] = to
+        know[card] |= seeing
+        pinned[card] |= seeing
     target.extend(src)
     src.clear()
+    if to in tops:
+        st.moved(target[-1], source, to)
 
 
 @op("shuffle", ("zone", ZONE), says="shuffle {zone}", group="zones")
@@ -138,6 +149,8 @@ def _shuffle(st, zone):
     for i in range(len(cards) - 1, 0, -1):
         j = st.randbelow(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
+    st.chance({"chance": "shuffle", "zone": zone})
+    st.reordered(zone)
 
 
 @op("reverse", ("zone", ZONE), says="reverse the order of {zone}", group="zones")
@@ -150,6 +163,7 @@ def _reverse(st, zone):
 def _sort(st, zone, attribute):
     table = st.game.attributes[attribute]
     _zone(st, zone).sort(key=lambda c: (table[c] is None, table[c]), reverse=True)
+    st.reordered(zone)
 
 
 # ----------------------------------------------------------------- players
@@ -218,7 +232,18 @@ def _team_score(st, player):
 @op("show", ("cards", list_of(CARD)), ("player", PLAYER),
     says="show {cards} to {player} alone (remembered in that player's view)", group="knowledge")
 def _show(st, cards, player):
+    if player is None:
+        raise RuleFault("show: no player to show the cards to")
     st.seen[player].append({"turn": len(st.history), "cards": [[st.loc[c], st.game.card_ids[c]] for c in cards]})
+    st.shown(cards, player)
+
+
+@op("reveal", ("cards", list_of(CARD)),
+    says="turn {cards} face up for everyone to see, where they lie (each player remembers them)",
+    group="knowledge")
+def _reveal(st, cards):
+    for seat in range(st.n):
+        st.shown([c for c in cards if c is not None], seat)
 
 
 # ------------------------------------------------------------------- lists
@@ -304,7 +329,11 @@ def _around(st, ring, value, before, after):
 @op("random_from", ("list", list_of(TYPEVAR)), returns=TYPEVAR,
     says="an item of {list} picked at random (none if empty)", group="lists")
 def _random_from(st, items):
-    return items[st.randbelow(len(items))] if items else None
+    if not items:
+        return None
+    i = st.randbelow(len(items))
+    st.chance({"chance": "random", "of": len(items), "index": i})
+    return items[i]
 
 
 # ------------------------------------------------------------------ boards

@@ -40,8 +40,8 @@ class DslSyntaxError(Exception):
 
 class _Indenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
@@ -74,7 +74,7 @@ def _parser() -> Lark:
 _WORDS = {
     "NAME": "a name", "NUMBER": "a number", "STRING": 'a "text"', "_NL": "end of line",
     "_INDENT": "an indented block", "_DEDENT": "end of the block", "$END": "end of text",
-    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "COMMA": "','",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'", "COLON": "':'", "COMMA": "','",
     "EQUAL": "'='", "DOT": "'.'", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "COMP_OP": "a comparison",
 }
 
@@ -108,10 +108,10 @@ def _describe(token: Token) -> str:
 def _check_nesting(source: str) -> None:
     depth = max_depth = 0
     for ch in source:
-        if ch in "([":
+        if ch in "([{":
             depth += 1
             max_depth = max(max_depth, depth)
-        elif ch in ")]":
+        elif ch in ")]}":
             depth -= 1
     indents = [len(l) - len(l.lstrip(" ")) for l in source.splitlines() if l.strip()]
     blocks = len(set(indents))
@@ -165,7 +165,7 @@ class _ToAst(Transformer):
 
     def choose_stmt(self, meta, items):
         target, verb, source, where, by, optional, secret = items
-        return ast.Choose(*_pos(meta), target, verb[1:-1] if verb is not None else "", source, where, by, optional is not None,
+        return ast.Choose(*_pos(meta), target, verb[1:-1] if verb is not None else "", source, where, by, optional,
                           secret is not None)
 
     def where(self, meta, items):
@@ -178,7 +178,8 @@ class _ToAst(Transformer):
         return items[0]
 
     def optional(self, meta, items):
-        return True
+        """The id of declining: "pass" unless the rule names it (``optional "draw"``)."""
+        return items[0][1:-1] if items[0] is not None else "pass"
 
     def secret(self, meta, items):
         return True
@@ -191,7 +192,7 @@ class _ToAst(Transformer):
         return ast.Log(*_pos(meta), _template(token), to)
 
     def end_stmt(self, meta, items):
-        return ast.EndGame(*_pos(meta))
+        return ast.EndGame(*_pos(meta), items[0][1:-1] if items[0] is not None else "")
 
     def pass_stmt(self, meta, items):
         return ast.Pass(*_pos(meta))
@@ -300,6 +301,12 @@ class _ToAst(Transformer):
 
     def list(self, meta, items):
         return ast.ListExpr(*_pos(meta), [i for i in items if i is not None])
+
+    def record(self, meta, items):
+        return ast.Record(*_pos(meta), items)
+
+    def field(self, meta, items):
+        return (str(items[0]), items[1])
 
     def comprehension(self, meta, items):
         element, var, source, condition = items

@@ -1,8 +1,10 @@
 """The effect language's few types, written as short strings.
 
-``int bool text player card zone board none any``, ``list[T]``, and enum
-types named after the game's enums (``toys``), which are text with a known set
-of values.  ``T`` is the one type variable operation declarations may use.
+``int bool text player card zone board none any``, ``list[T]``, enum types
+named after the game's enums (``toys``), which are text with a known set of
+values, and records ``{piece: card, dir: dirs}``: a move of several parts,
+each field read as ``move.piece`` (a field a record lacks reads as none).
+``T`` is the one type variable operation declarations may use.
 """
 from __future__ import annotations
 
@@ -22,6 +24,58 @@ def is_list(t: str | None) -> bool:
     return bool(t) and t.startswith("list[")
 
 
+def is_record(t: str | None) -> bool:
+    return bool(t) and t.startswith("{")
+
+
+def record_of(fields: list[tuple[str, str]]) -> str:
+    """The canonical type text of a record: fields in their first-written order."""
+    return "{" + ",".join(f"{name}:{t}" for name, t in fields) + "}"
+
+
+def record_fields(t: str) -> list[tuple[str, str]]:
+    """(name, type) of each field of a record type, in order."""
+    fields, depth, start = [], 0, 1
+    for i, ch in enumerate(t):
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        if (ch == "," and depth == 1) or (depth == 0 and i == len(t) - 1):
+            part = t[start:i]
+            if part:
+                name, _, ftype = part.partition(":")
+                fields.append((name, ftype))
+            start = i + 1
+    return fields
+
+
+def field_type(t: str, name: str) -> str | None:
+    """The type of field ``name`` of record type ``t`` (None: it has no such field)."""
+    return dict(record_fields(t)).get(name)
+
+
+def merge(a: str | None, b: str | None) -> str | None:
+    """One type for two values that may go in one place (list items, branches).
+
+    Records merge into one record with every field of either (a field one of
+    them lacks reads as none); lists merge by their items; otherwise the more
+    precise of the two.
+    """
+    if a in (None, NONE, ANY):
+        return b if b not in (None, NONE) else a
+    if b in (None, NONE, ANY):
+        return a
+    if is_record(a) and is_record(b):
+        fields = dict(record_fields(a))
+        for name, t in record_fields(b):
+            fields[name] = merge(fields.get(name), t) or t
+        return record_of(list(fields.items()))
+    if is_list(a) and is_list(b):
+        return list_of(merge(element(a), element(b)) or ANY)
+    return a
+
+
 def element(t: str) -> str:
     return t[5:-1] if is_list(t) else ANY
 
@@ -32,8 +86,11 @@ def compatible(expected: str, actual: str | None, enums=()) -> bool:
         return True
     if is_list(expected) and is_list(actual):
         return compatible(element(expected), element(actual), enums)
+    if is_record(expected) and is_record(actual):
+        theirs = dict(record_fields(actual))
+        return all(n not in theirs or compatible(t, theirs[n], enums) for n, t in record_fields(expected))
     if actual == NONE:
-        return expected in NULLABLE or expected in enums
+        return expected in NULLABLE or expected in enums or is_record(expected)
     if expected == TEXT and actual in enums:
         return True
     if expected in enums and actual == TEXT:
@@ -70,5 +127,26 @@ def describe(t: str | None) -> str:
         return "nothing"
     if is_list(t):
         return f"a list of {describe(element(t))}"
+    if is_record(t):
+        return "a record {" + ", ".join(f"{n}: {describe(ft)}" for n, ft in record_fields(t)) + "}"
     return {INT: "a number", BOOL: "true/false", TEXT: "text", PLAYER: "a player", CARD: "a card",
             ZONE: "a zone", BOARD: "a board", NONE: "none", ANY: "anything"}.get(t, f"one of the {t}")
+
+
+def parse_type(text: str, enums) -> str:
+    """The canonical form of a declared type; ValueError names the part not understood."""
+    t = "".join(text.split())
+    if t in BASIC or t in enums:
+        return t
+    if is_list(t) and t.endswith("]"):
+        return list_of(parse_type(t[5:-1], enums))
+    if is_record(t) and t.endswith("}"):
+        fields = []
+        for name, ftype in record_fields(t):
+            if not name.isidentifier() or name in dict(fields):
+                raise ValueError(f"'{name}' is no field name")
+            fields.append((name, parse_type(ftype, enums)))
+        if not fields:
+            raise ValueError("a record needs at least one field")
+        return record_of(fields)
+    raise ValueError(t)

@@ -1,0 +1,238 @@
+"""What each seat may know: the one model every channel a seat reads is derived from.
+
+A seat may know
+- the faces of the cards in zones it sees (public zones, its own zones, the
+  top of a ``top`` zone), the backs of all others, and what it was shown;
+- every game variable, every player variable but another seat's private ones;
+- the log lines addressed to everyone or to it;
+- every decision taken, but not the option another seat chose secretly
+  (only who chose, and what kind of choice it was);
+- who is deciding now and what kind of decision it is — never another
+  seat's options;
+- every chance event (a shuffle, a random draw's index): their results show
+  only through the zones above.
+
+It also remembers where cards are: ``know[card]`` is a bit mask of the seats
+that know which zone a card is in (they saw it there, or saw it move there),
+``pinned[card]`` of those that also know its place in that zone (a shuffle
+or a sort forgets it).  ``view``, ``visible_log``, ``history_for``,
+``decision_for`` and ``determinize`` below are the only readers of a state on
+a seat's behalf; errors name only the deciding seat.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import rng
+from .dsl.types import CARD, element, is_list, is_record, record_fields
+
+
+def all_seats(n: int) -> int:
+    return (1 << n) - 1
+
+
+def visible_log(state, seat: int) -> list[str]:
+    """Log lines ``seat`` saw, oldest first."""
+    return [text for audience, text in state.log_entries if audience is None or audience == seat]
+
+
+def masked_entry(entry: dict, seat: int | None) -> dict:
+    """A history entry as ``seat`` sees it: another seat's secret option is replaced by its kind."""
+    if entry.get("secret") and entry.get("seat") != seat:
+        return {"seat": entry["seat"], "kind": entry["kind"], "secret": True}
+    return dict(entry)
+
+
+def history_for(state, seat: int | None) -> list[dict]:
+    """Every decision and chance event, as ``seat`` may know them (None: as an onlooker)."""
+    return [masked_entry(e, seat) for e in state.history]
+
+
+def decision_for(state, seat: int) -> dict | None:
+    """The pending decision as ``seat`` may know it: who decides and what kind; the options only to the decider."""
+    pending = state.pending
+    if pending is None:
+        return None
+    out = {"player": pending["player"], "kind": pending["kind"], "secret": pending["secret"]}
+    if pending["player"] == seat:
+        out["actions"] = list(pending["ids"])
+    return out
+
+
+def view(state, seat: int) -> dict:
+    """What ``seat`` may know now, as plain data."""
+    game = state.game
+    ids, kinds, backs = game.card_ids, game.card_kinds, game.backs
+    attributes = game.attributes
+
+    def back(card: int):
+        shown = backs.get(kinds[card])
+        return {a: attributes[a][card] for a in shown} if shown else None
+
+    zones = {}
+    for zone, cards in state.zones.items():
+        fam = game.zone_family(zone)
+        vis = fam.visibility
+        if vis == "public" or (vis == "owner" and game.zone_owner(zone) == seat):
+            zones[zone] = [ids[c] for c in cards]
+        elif vis == "top" and cards:
+            zones[zone] = [back(c) for c in cards[:-1]] + [ids[cards[-1]]]
+        else:
+            zones[zone] = [back(c) for c in cards]
+    private = game.private_player_variables
+    vocab = game.vocabulary
+    shown_var = game.labeller.plain_for_type
+    players = [{k: shown_var(vocab.player_variables[k])(v) for k, v in pv.items() if p == seat or k not in private}
+               for p, pv in enumerate(state.pvars)]
+    out = {
+        "game": game.id, "variant": game.variant, "players": state.n, "seat": seat,
+        "current_player": state.current_player, "is_terminal": state.is_terminal,
+        "decision": decision_for(state, seat), "zones": zones,
+        "variables": {k: shown_var(vocab.variables[k])(v) for k, v in state.vars.items()},
+        "player_variables": players,
+        "log": visible_log(state, seat),
+        "seen": [dict(e) for e in state.seen[seat]],
+    }
+    if state.is_terminal:
+        out["scores"] = state.scores
+        outcome = state.outcome
+        out["winners"] = outcome.winners
+        out["outcome"] = outcome.to_data()
+    return out
+
+
+# ------------------------------------------------------------ determinizing
+def determinize(state, seat: int, seed: int):
+    """A copy of ``state`` that agrees with all ``seat`` knows and holds nothing more.
+
+    Cards hidden from ``seat`` are dealt again at random among the hidden
+    places whose backs match: a card the seat knows the place of stays; a
+    card it knows the zone of stays in that zone, anywhere in it; the rest go
+    anywhere hidden.  The deal is a relabelling of cards, applied to every
+    card the copy's variables and running programs hold, so the programs
+    still see one consistent game.  The copy keeps no other seat's private
+    variables, private log lines, seen cards or secret choices, and its
+    generator is seeded from ``seed``: nothing in it reproduces the true
+    hidden cards or the true future draws.
+    """
+    game = state.game
+    shuffler = random.Random(seed)
+    bit = 1 << seat
+    know, pinned = state.know, state.pinned
+    zones = state.zones
+    # Per back: the hidden places not pinned, per zone, and the cards known to be in that zone.
+    groups: dict[tuple, dict[str, tuple[list[int], list[int]]]] = {}
+    loose: dict[tuple, list[int]] = {}
+    for zone, top_shown in game.zones_hidden_from(state.n, seat):
+        cards = zones[zone]
+        for i in range(len(cards) - 1 if top_shown else len(cards)):
+            card = cards[i]
+            if pinned[card] & bit:
+                continue
+            look = game.back_key(card)
+            places, kept = groups.setdefault(look, {}).setdefault(zone, ([], []))
+            places.append(i)
+            if know[card] & bit:
+                kept.append(card)
+            else:
+                loose.setdefault(look, []).append(card)
+    relabel: dict[int, int] = {}
+    for look, by_zone in groups.items():
+        pool = loose.get(look, [])
+        shuffler.shuffle(pool)
+        for zone, (places, kept) in by_zone.items():
+            take = len(places) - len(kept)
+            dealt = kept + pool[:take]
+            del pool[:take]
+            shuffler.shuffle(dealt)
+            for i, card in zip(places, dealt):
+                old = zones[zone][i]
+                if old != card:
+                    relabel[old] = card
+    copy = state.clone()
+    if relabel:
+        _relabel(copy, relabel)
+    private = game.private_player_variables
+    for p, pv in enumerate(copy.pvars):
+        if p != seat:
+            for name in private:
+                pv[name] = _fresh(game.player_variables[name])
+    copy.seen = [s if p == seat else [] for p, s in enumerate(copy.seen)]
+    copy.log_entries = [e for e in copy.log_entries if e[0] is None or e[0] == seat]
+    copy.history = history_for(state, seat)
+    copy.seed = seed
+    copy.rng = rng.seed_state(seed)
+    if copy.pending is not None:  # ask again: the options of another seat come from the re-dealt cards
+        copy.pending = None
+        copy.memo.clear()
+        copy._run()
+    return copy
+
+
+def _fresh(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
+
+
+def _relabel(st, relabel: dict[int, int]) -> None:
+    """Apply a relabelling of cards to every place a card index is held (zones, variables, frames)."""
+    get = relabel.get
+    for zone, cards in st.zones.items():
+        cards[:] = [get(c, c) for c in cards]
+    for zone, cards in st.zones.items():
+        for c in cards:
+            st.loc[c] = zone
+    know, pinned = st.know[:], st.pinned[:]
+    for old, new in relabel.items():  # what was known of a place is now known of the card there
+        st.know[new], st.pinned[new] = know[old], pinned[old]
+    vocab = st.game.vocabulary
+    for name, value in st.vars.items():
+        st.vars[name] = remap(value, vocab.variables[name], relabel)
+    for pv in st.pvars:
+        for name, value in pv.items():
+            pv[name] = remap(value, vocab.player_variables[name], relabel)
+    procedures = st.game.procedures
+    for frame in st.stack:
+        types = procedures[frame[0]].local_types
+        env = frame[2]
+        for name, value in env.items():
+            t = types.get(name)
+            if t is not None:
+                env[name] = remap(value, t, relabel)
+
+
+def remap(value: Any, t: str | None, relabel: dict[int, int]) -> Any:
+    """``value`` of type ``t`` with every card in it relabelled."""
+    if value is None or t is None:
+        return value
+    if t == CARD:
+        return relabel.get(value, value)
+    if is_list(t):
+        inner = element(t)
+        return [remap(v, inner, relabel) for v in value]
+    if t.startswith("loop["):  # a running 'for' loop: [next index, items]
+        return [value[0], remap(value[1], "list[" + t[5:], relabel)]
+    if is_record(t):
+        return {k: remap(v, dict(record_fields(t)).get(k), relabel) for k, v in value.items()}
+    return value
+
+
+def sight(game, n: int) -> tuple[dict[str, int], frozenset]:
+    """(zone → seats that see its cards' faces, zones whose top card everyone sees)."""
+    everyone = all_seats(n)
+    masks, tops = {}, set()
+    for zone in game.zone_ids(n):
+        vis = game.zone_family(zone).visibility
+        if vis == "public":
+            masks[zone] = everyone
+        elif vis == "owner":
+            owner = game.zone_owner(zone)
+            masks[zone] = 1 << owner if owner is not None else 0
+        else:
+            masks[zone] = 0
+            if vis == "top":
+                tops.add(zone)
+    return masks, frozenset(tops)
+
+
+__all__ = ["view", "visible_log", "history_for", "decision_for", "determinize", "sight", "remap"]
