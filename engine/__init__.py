@@ -8,9 +8,9 @@
 from .errors import (BudgetExceeded, Diagnostic, IllegalAction, LoadError, RulesError, RuntimeRuleError, StateError,
                      TabletopError)
 from .gamedef import GameDef, load_game, validate_paths
-from .state import State
+from .state import Outcome, State
 
 __all__ = [
     "load_game", "validate_paths", "GameDef", "State", "Diagnostic", "TabletopError", "RulesError", "LoadError",
-    "IllegalAction", "StateError", "RuntimeRuleError", "BudgetExceeded",
+    "IllegalAction", "StateError", "RuntimeRuleError", "BudgetExceeded", "Outcome",
 ]

@@ -616,4 +616,6 @@ def test_random_game_ends_with_a_winner(players, variant):
     game = st.game
     team_best = max(sum(st.scores[m] for m in game.team_of(players, p)) for p in range(players))
     assert team_best >= 6 or len(st.vars["ring"]) <= 3
-    assert st.winners and accounted(st)
+    assert st.outcome.reason == ("a player (team) reached the goal" if team_best >= 6 else "only 3 Blocks were left")
+    leaders = {p for p in range(players) if sum(st.scores[m] for m in game.team_of(players, p)) == team_best}
+    assert set(st.winners) <= leaders and accounted(st)

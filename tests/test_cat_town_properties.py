@@ -51,7 +51,8 @@ def test_every_state_is_sound(game_spec):
         state.apply(rnd.choice(state.legal_actions()))
         steps += 1
         assert steps < 5000
-    assert state.winners and set(state.winners) <= set(range(state.n))
+    team = [sum(state.scores[m] for m in state.game.team_of(state.n, p)) for p in range(state.n)]
+    assert state.winners and all(team[w] == max(team) for w in state.winners)
 
 
 @SETTINGS

@@ -67,7 +67,7 @@ def test_every_state_is_sound(game_spec):
         assert all(len(state.zones[f"hand:{p}"]) == 5 for p in range(state.n))
         assert all(view_keeps_secrets(state, s) for s in range(state.n))
         if state.is_terminal:
-            assert state.winners and sum(state.scores) == 1
+            assert len(state.winners) == 1 and state.scores[state.winners[0]] == 1 and sum(state.scores) == 1
             return
         legal = state.legal_actions()
         assert legal and len(set(legal)) == len(legal)

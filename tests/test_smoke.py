@@ -14,5 +14,9 @@ def test_caty_mini_plays_to_the_end(players, variant):
     rnd = random.Random(players)
     while not state.is_terminal:
         state.apply(rnd.choice(state.legal_actions()))
-    assert state.winners
+    best = max(state.scores)
+    assert state.outcome.reason == "all rounds played"
+    assert state.winners == [p for p in range(players) if state.scores[p] == best
+                             and state.pvars[p]["string"] == max(state.pvars[q]["string"] for q in range(players)
+                                                                 if state.scores[q] == best)]
     assert len(state.actions) > 12

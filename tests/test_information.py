@@ -1,0 +1,215 @@
+"""One model of what a seat may know, checked on every channel a seat reads.
+
+The property: a seat cannot tell a game from a copy that agrees with everything it may know
+(``determinized``) — its view, its log, the history as it sees it, what it is told of the
+decision pending, and the errors it gets are the same on both — while the copy holds nothing
+more than the seat may know: no other seat's private variables, log lines, seen cards or
+secret choices, not the true seed nor the true generator, so a rebuild from the copy's seed
+and actions does not give back the true hidden cards.
+
+Each path below was open before the information model (at a9f35bd) and makes this test fail
+there: the copy kept the true seed, generator, history, private log lines and variables
+(``test_a_copy_holds_nothing_more``); ``apply(seat=other)`` listed the decider's options, which
+name its hand (``test_no_channel_tells_a_seat_what_is_hidden_from_it``: the error channel
+differs between game and copy); a secret choice without a verb showed its option to everyone
+and the history held it in clear (``test_a_secret_choice_tells_the_others_only_its_kind``); a
+card the seat put face down on a pile was moved away in the copy
+(``test_a_card_the_seat_put_face_down_stays_where_it_saw_it``).
+"""
+import random
+
+import pytest
+
+from engine import IllegalAction, TabletopError, load_game, rng
+from engine.dsl.ops import OPS
+
+GAMES = [("caty-mini", None), ("caty-mini", "older-players"), ("cat-town", None), ("cat-town", "easy"),
+         ("cat-town", "advanced"), ("cats-mansion", None)]
+CASES = [(name, variant, players) for name, variant in GAMES for players in (2, 3, 4)]
+
+
+def positions(game, players, seeds, moves=160, stops=5):
+    """Random positions along random games."""
+    for seed in seeds:
+        state = game.new_game(players=players, seed=seed)
+        rnd = random.Random(seed)
+        at = set(rnd.sample(range(moves), stops))
+        for step in range(moves):
+            if state.is_terminal:
+                break
+            if step in at:
+                yield state
+            state.apply(rnd.choice(state.legal_actions()))
+
+
+def wrong_seat_error(state, seat) -> str | None:
+    """What ``seat`` is told when it tries to act out of turn."""
+    if state.is_terminal or state.current_player == seat:
+        return None
+    try:
+        state.clone().apply("?", seat=seat)
+    except IllegalAction as exc:
+        return str(exc)
+    raise AssertionError("acting out of turn must be refused")
+
+
+def channels(state, seat) -> dict:
+    """Everything ``seat`` can read of a game."""
+    return {"view": state.view(seat), "log": state.visible_log(seat), "history": state.history_for(seat),
+            "decision": state.decision_for(seat), "error": wrong_seat_error(state, seat)}
+
+
+@pytest.mark.parametrize("name,variant,players", CASES)
+def test_no_channel_tells_a_seat_what_is_hidden_from_it(name, variant, players):
+    """Every channel reads the same on the game and on copies re-dealt for that seat."""
+    game = load_game(name, variant)
+    changed = 0
+    for state in positions(game, players, seeds=range(3)):
+        for seat in range(players):
+            seen = channels(state, seat)
+            for k in range(2):
+                copy = state.determinized(seat, seed=k)
+                changed += copy.zones != state.zones
+                assert channels(copy, seat) == seen, f"seat {seat} can tell the copy from the game"
+    assert changed > 0, "the hidden cards never changed: the test would prove nothing"
+
+
+def hidden_cards(state, seat) -> list[int]:
+    return [state.zones[z][i] for z, i in state.hidden_from(seat)]
+
+
+@pytest.mark.parametrize("name,variant,players", CASES)
+def test_a_copy_holds_nothing_more(name, variant, players):
+    """No other seat's private variables, log lines, seen cards or secret choices; a fresh generator;
+    a rebuild from the copy's seed and actions does not give back the true hidden cards."""
+    game = load_game(name, variant)
+    private = game.private_player_variables
+    rebuilt_checks = 0
+    for state in positions(game, players, seeds=range(2), stops=3):
+        for seat in range(players):
+            copy = state.determinized(seat, seed=11)
+            assert copy.seed == 11 and copy.rng == rng.seed_state(11) and copy.rng != state.rng
+            assert all(audience in (None, seat) for audience, _ in copy.log_entries)
+            assert all(copy.seen[o] == [] for o in range(players) if o != seat)
+            for o in range(players):
+                for name_ in private:
+                    if o != seat:
+                        assert copy.pvars[o][name_] == game.player_variables[name_]
+            assert not any(e.get("secret") and e.get("seat") != seat and "action" in e for e in copy.history)
+            assert copy == state.determinized(seat, seed=11)                   # the same copy every time
+            truth = hidden_cards(state, seat)
+            if len(set(game.back_key(c) for c in truth)) < len(truth) - 4:    # enough look-alike cards
+                again = game.new_game(players=players, seed=copy.seed)
+                try:
+                    for action in copy.actions:
+                        again.apply(action)
+                except TabletopError:
+                    pass
+                rebuilt = [again.zones[z][i] if i < len(again.zones[z]) else None
+                           for z, i in state.hidden_from(seat)]
+                assert rebuilt != truth, "the copy's seed and actions rebuild the true hidden cards"
+                rebuilt_checks += 1
+    assert rebuilt_checks > 0 or name == "cats-mansion"
+
+
+@pytest.mark.parametrize("name,variant", [("cat-town", None), ("cat-town", "advanced")])
+def test_a_secret_choice_tells_the_others_only_its_kind(name, variant):
+    """Whichever option a seat picks secretly, every other seat reads the same log and history."""
+    game = load_game(name, variant)
+    compared = 0
+    for seed in range(40):
+        state = game.new_game(players=3, seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(200):
+            if state.is_terminal:
+                break
+            pending = state.pending
+            options = state.legal_actions()
+            if pending["secret"] and len(options) >= 2:
+                p = pending["player"]
+                before = {s: len(state.visible_log(s)) for s in range(3)}
+                after = []
+                for a in options[:2]:
+                    c = state.clone()
+                    c.apply(a)
+                    after.append({s: (c.visible_log(s)[before[s]:before[s] + 1], c.history_for(s)[len(state.history)])
+                                  for s in range(3) if s != p})
+                assert after[0] == after[1]
+                assert all(entry == {"seat": p, "kind": pending["kind"], "secret": True}
+                           for _, entry in after[0].values())
+                compared += 1
+            state.apply(rnd.choice(options))
+    assert compared > 0
+
+
+def test_a_card_the_seat_put_face_down_stays_where_it_saw_it():
+    """A card a seat put face down on a pile, unmoved since, stays there in every copy for that seat
+    (and only there); a card it was shown stays too; once the pile is shuffled, it may be anywhere in it."""
+    game = load_game("cat-town")
+    state = game.new_game(players=2, seed=3)
+    card = state.zones["hand:0"][0]
+    pile = state.vars["ring"][0]
+    OPS["move"].fn(state, card, pile)
+    peeked = state.zones[pile][0]
+    OPS["show"].fn(state, [peeked], 0)
+    for k in range(30):
+        copy = state.determinized(0, seed=k)
+        assert copy.zones[pile][-1] == card and copy.zones[pile][0] == peeked
+    assert any(state.determinized(1, seed=k).zones[pile][-1] != card for k in range(30))
+    OPS["shuffle"].fn(state, pile)
+    spots = {state.determinized(0, seed=k).zones[pile].index(card) for k in range(30)}
+    assert len(spots) > 1 and all(card in state.determinized(0, seed=k).zones[pile] for k in range(5))
+
+
+def test_acting_out_of_turn_names_only_the_decider():
+    state = load_game("cat-town").new_game(players=3, seed=2)
+    decider = state.current_player
+    other = (decider + 1) % 3
+    with pytest.raises(IllegalAction) as caught:
+        state.apply(state.legal_actions()[0], seat=other)
+    assert str(caught.value) == f"seat {other} cannot act now: seat {decider} is deciding"
+    assert caught.value.legal == []
+
+
+def test_a_log_line_for_nobody_is_told_to_nobody(tmp_path):
+    """`log … to p` with p none reaches no seat (it used to reach everyone)."""
+    from test_language import make_game
+    game = make_game(tmp_path, """\
+        variables:
+          nobody: {type: player}
+        play: |
+          log "secret" to nobody
+          log "for all"
+          x = choose "go" from [1]
+        """)
+    state = game.new_game(players=2)
+    assert [state.visible_log(s) for s in (0, 1)] == [["for all"], ["for all"]]
+
+
+def test_neighbouring_seeds_give_unrelated_streams():
+    """Seed s+1 is not seed s one draw later (it was: 196 of 300 consecutive race games repeated
+    the previous one shifted by a roll); first draws of consecutive seeds are uniform (chi-square)."""
+    def stream(seed, k=8):
+        state, out = rng.seed_state(seed), []
+        for _ in range(k):
+            value, state = rng.next_u64(state)
+            out.append(value)
+        return out
+    streams = [stream(s) for s in range(600)]
+    assert all(not set(a[1:]) & set(b) for a, b in zip(streams, streams[1:]))
+    counts = [0] * 6
+    for s in streams:
+        counts[s[0] % 6] += 1
+    chi2 = sum((c - 100) ** 2 / 100 for c in counts)
+    assert chi2 < 20.5                                    # p < 0.001 at 5 degrees of freedom
+    pairs = sum((a[0] % 6) == (b[0] % 6) for a, b in zip(streams, streams[1:]))
+    assert 60 < pairs < 140                               # about 1 in 6 of 599 neighbours agree
+
+
+def test_chance_events_are_in_the_history_apart_from_decisions():
+    """Shuffles and random draws are history entries of their own, told apart from decisions."""
+    state = load_game("cat-town").new_game(players=2, seed=1)
+    chance = [e for e in state.history if "chance" in e]
+    assert chance and all(e["chance"] in ("shuffle", "random") for e in chance)
+    assert {"chance": "shuffle", "zone": "deck"} in chance
+    assert all("seat" in e and "action" in e for e in state.history if "chance" not in e)
