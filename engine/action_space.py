@@ -15,6 +15,7 @@ once), their long ids are listed as well, so every id a decision can print is in
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import dataclass, field
 
 from .dsl import ast
@@ -31,6 +32,7 @@ _SAME_LIST_OPS = frozenset({"distinct", "around", "flatten"})
 _CARDS_OF_ZONE = frozenset({"top", "bottom", "cards", "top_cards"})
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
                "//": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None}
+_OPERANDS = {"+": (int, str)}  # what each operation computes on; the others only on numbers
 HINT = 'list the options: choose from an enum, a list of literals, or records built from them'
 
 
@@ -371,8 +373,10 @@ class _Analysis:
         if any(len(p.values) > 1 for p in parts) and _size(parts) > LIMIT:
             raise Unbounded(node, f"more than {LIMIT} possible values")
         out = []
+        kinds = _OPERANDS.get(getattr(node, "op", "-"), (int,))
         for combo in itertools.product(*(list(p.values.values()) for p in parts)):
-            if None not in combo and all(isinstance(x, type(combo[0])) for x in combo):
+            kind = type(combo[0])
+            if kind in kinds and all(type(x) is kind for x in combo):
                 out.append(fn(*combo))
         return _of(x for x in out if x is not None)
 
@@ -402,7 +406,7 @@ def _of(values) -> Domain:
 
 def _key(v) -> tuple:
     """Identity of a plain value: 1, "1" and true differ."""
-    return (type(v).__name__, v)
+    return (type(v).__name__, v if not isinstance(v, (list, dict)) else json.dumps(v, sort_keys=True))
 
 
 def _cards(key) -> list[str]:
