@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import itertools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .dsl import ast
 from .dsl.ast import parts_of, walk_blocks, walk_exprs
-from .dsl.types import BOOL, CARD, INT, NONE, PLAYER, TEXT, ZONE, is_list, is_record, record_fields
+from .dsl.types import BOOL, CARD, NONE, PLAYER, ZONE, is_list, is_record, record_fields
 from .errors import TabletopError
 
 __all__ = ["HINT", "action_space", "unbounded_choices"]
@@ -179,7 +179,7 @@ class _Analysis:
     def _ListExpr(self, e, scope, env):
         d = Domain()
         for item in e.items:
-            self._concat(d, self.dom(item, scope, env), e)
+            d = self._concat(d, self.dom(item, scope, env), e)
         return d
 
     def _Record(self, e, scope, env):
@@ -195,7 +195,7 @@ class _Analysis:
         return d
 
     def _Conditional(self, e, scope, env):
-        return self.dom(e.then, scope, env).add(self.dom(e.otherwise, scope, env), e)
+        return Domain().add(self.dom(e.then, scope, env), e).add(self.dom(e.otherwise, scope, env), e)
 
     def _Unary(self, e, scope, env):
         if e.op != "-":
@@ -355,7 +355,7 @@ class _Analysis:
             d = compute()
         finally:
             self.busy.discard(key)
-        d.partial = d.partial - {key}
+        d = replace(d, partial=d.partial - {key})
         if memo and not d.partial:
             self.memo[key] = d
         return d
@@ -363,9 +363,9 @@ class _Analysis:
     def _concat(self, a: Domain, b: Domain, node: ast.Node) -> Domain:
         """Items of both lists; a card with copies in both may come from two zones at once."""
         both = {k for k in a.values.keys() & b.values.keys() if any(self.copies.get(c, 1) > 1 for c in _cards(k))}
-        a.add(b, node)
-        a.clash |= both
-        return a
+        d = Domain().add(a, node).add(b, node)
+        d.clash |= both
+        return d
 
     def _map(self, node: ast.Node, parts: list[Domain], fn) -> Domain:
         if any(p.partial for p in parts):
