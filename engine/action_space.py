@@ -220,7 +220,7 @@ class _Analysis:
             column = self.game.attributes.get(e.name)
             if column is None:
                 raise Unbounded(e, f"the card attribute '{e.name}'")
-            return _of(column[i] for i in inner.values.values() if i is not None)
+            return _of(column[i] for i in inner.values.values() if isinstance(i, int))
         if is_record(obj):
             d = Domain(partial=inner.partial)
             for key, rec in inner.values.items():
@@ -261,7 +261,7 @@ class _Analysis:
             if not e.args:
                 return _of([f])
             keys = self.dom(e.args[0], scope, env)
-            return _of(f"{f}:{k}" for k in keys.values.values())
+            return _of(f"{f}:{k}" for k in keys.values.values() if k is not None)
         if f in _CARDS_OF_ZONE:
             return self._cards_in(self.dom(e.args[0], scope, env), e)
         if f in _ITEM_OPS or f in _SAME_LIST_OPS:
