@@ -28,7 +28,7 @@ __all__ = ["HINT", "action_space", "unbounded_choices"]
 LIMIT = 20_000  # values one domain may hold before it counts as unbounded
 _BOARD_OPS = frozenset({"tagged", "spaces_of", "neighbours", "toward", "touched"})
 _ITEM_OPS = frozenset({"first", "last", "item", "cyclic_next", "cyclic_prev", "random_from"})
-_SAME_LIST_OPS = frozenset({"distinct", "around", "flatten"})
+_SAME_LIST_OPS = frozenset({"distinct", "around"})
 _CARDS_OF_ZONE = frozenset({"top", "bottom", "cards", "top_cards"})
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
                "//": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None}
@@ -264,6 +264,10 @@ class _Analysis:
             return _of(f"{f}:{k}" for k in keys.values.values() if k is not None)
         if f in _CARDS_OF_ZONE:
             return self._cards_in(self.dom(e.args[0], scope, env), e)
+        if f == "flatten":  # the inner lists may hold copies of a card from different zones at once
+            d = self.dom(e.args[0], scope, env)
+            return replace(d, clash=d.clash | {k for k in d.values for c in _cards(k) if self.copies.get(c, 1) > 1
+                                               and (d.where.get(c) is None or len(d.where[c]) > 1)})
         if f in _ITEM_OPS or f in _SAME_LIST_OPS:
             return self.dom(e.args[0], scope, env)
         if f == "card_named":

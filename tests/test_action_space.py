@@ -102,6 +102,29 @@ def test_colliding_labels_have_their_long_ids_in_the_space(tmp_path):
     assert [space[i] for i in st.legal_action_indices()] == st.legal_actions()
 
 
+TWO_HANDS = """\
+components:
+  - kind: token
+    start: bag
+    items:
+      - {id: coin, copies: 2}
+zones:
+  - {id: bag, visibility: public}
+  - {id: hand, per: player, visibility: owner}
+play: |
+  for p in players():
+      move(top(bag), hand(p))
+  c = choose "take" from flatten([cards(hand(p)) for p in players()])
+"""
+
+
+def test_copies_of_a_card_from_two_zones_at_once_have_their_long_ids_in_the_space(tmp_path):
+    game = make_game(tmp_path, TWO_HANDS)
+    st = game.new_game(players=2)
+    assert st.legal_actions() == ["take coin (hand:0)", "take coin (hand:1)"]
+    assert [game.action_space(2)[i] for i in st.legal_action_indices()] == st.legal_actions()
+
+
 def test_a_space_too_large_to_list_names_its_decision(monkeypatch):
     """Within the bound at load, a larger count of players can still overflow it: a clear error, no hang."""
     game = load_game("cats-mansion")
