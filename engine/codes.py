@@ -66,6 +66,11 @@ CODES: dict[str, tuple[str, str]] = {
              "A variable or local value set to a value of another type than it holds."),
     "E507": ("not one of the enum",
              "A text compared with or passed as an enum value that the enum does not list."),
+    "E508": ("a choice whose options cannot be listed in advance",
+             "Every decision's ids must belong to the game's fixed action space (game.action_space), which is "
+             "read from the rules, not from play. This choose offers numbers that are computed, text that is "
+             "built, or lists as options. Choose from an enum, a list of literals, cards, players, zones, "
+             "board spaces, or records made of these."),
     "E602": ("outside the board",
              "A cell, point, room or door outside the board's floor, or a door between spaces that do not "
              "touch."),

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import boards as board_kinds
+from .action_space import HINT, unbounded_choices
 from .documents import RuleSet, display_path, load_documents, resolve
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
@@ -86,6 +87,7 @@ class GameDef:
     programs: dict[str, list] = field(default_factory=dict, repr=False)  # name → AST, for tools
     sources: list[tuple[tuple, object]] = field(default_factory=list, repr=False)  # (rules path, AST) of every
     # effect-language text: statements of programs, expressions of functions, starts, bots and scoring (for lint)
+    function_bodies: dict[str, ast.Expr] = field(default_factory=dict, repr=False)  # name → AST, for action_space
     labeller: Labeller | None = field(default=None, repr=False)
     _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
     _board_cache: dict[str, object] = field(default_factory=dict, repr=False)
@@ -630,6 +632,7 @@ class _Builder:
             game.programs[name] = stmts
         for name, expr in bodies.items():
             game.functions[name] = compiler.expr(expr)
+        game.function_bodies = bodies
         for (kind, decision), (_, expr) in bot_exprs.items():
             game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
         start_fns = {path: compiler.expr(expr) for path, expr in starts.items()}
@@ -641,3 +644,6 @@ class _Builder:
                                                                                              place.col)))
         if "play" not in game.procedures:
             self.error(("play",), "E301", "the game has no 'play' program")
+        for name, choose, why in unbounded_choices(game):
+            self.dsl_problem(compiled[name][0], DslProblem(choose.line, choose.col, "E508", f'the options of '
+                                                           f'"{choose.kind}" cannot be listed in advance: {why}', HINT))
