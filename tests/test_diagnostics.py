@@ -375,6 +375,14 @@ def test_dsl_syntax_error_is_e401_with_caret(rules):
     assert d.context == (text.splitlines()[line - 1], " " * (col - 1) + "^")
 
 
+def test_bad_dedent_is_e402_at_its_own_line(rules):
+    """A line dedented to no outer block's column is E402 at that line, not the program's first."""
+    text = rules.edit("game.yaml", "      shown = top(table).colour", "    shown = top(table).colour")
+    line, col = position(text, "shown = top(table).colour")
+    d = the(rules.load_fails(), "E402")
+    at(d, rules.shown("game.yaml"), line, col)
+
+
 @pytest.mark.parametrize("written", [
     "points: >-\n      sum([t.value\n      for t in wonn(p)])",
     "points: sum([t.value\n      for t in wonn(p)])",
