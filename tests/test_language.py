@@ -146,6 +146,32 @@ def test_an_effect_with_a_type_error_points_into_the_card(tmp_path):
     assert d.context[1].endswith("^")
 
 
+TILES = """\
+enums:
+  Tiles: [square, round]
+variables:
+  last: {type: Tiles}
+functions:
+  - id: is_square
+    params: {t: Tiles}
+    returns: bool
+    value: t == "square"
+play: |
+  if is_square(last):
+      end_game
+"""
+
+
+def test_an_enum_whose_name_holds_a_capital_t_is_not_the_type_variable(tmp_path):
+    """An enum `Tiles` is a type of its own: a Tiles value passes where Tiles is wanted, and a wrong
+    value's message names Tiles whole (T is only the type variable when it stands alone)."""
+    make_game(tmp_path / "ok", TILES)
+    with pytest.raises(RulesError) as info:
+        make_game(tmp_path / "bad", TILES.replace("is_square(last)", "is_square(3)"))
+    [d] = info.value.diagnostics
+    assert d.code == "E502" and "must be one of the Tiles, not a number" in d.message
+
+
 # ------------------------------------------------------- knowledge and teams
 def test_show_is_remembered_in_that_seat_view_only(tmp_path):
     game = make_game(tmp_path, CARDS.replace("  c = choose", "  show(cards(hand(me)), left_of(me))\n  c = choose"))
