@@ -172,6 +172,31 @@ def test_an_enum_whose_name_holds_a_capital_t_is_not_the_type_variable(tmp_path)
     assert d.code == "E502" and "must be one of the Tiles, not a number" in d.message
 
 
+def test_a_passed_optional_choice_of_numbers_can_be_compared_with_none(tmp_path):
+    """After `b = choose … from [numbers] optional`, `b == none` is a real test (a pass gives none),
+    not 'always false'; a number that no choose can leave as none still is."""
+    game = make_game(tmp_path / "ok", """\
+        player_variables:
+          points: {type: int}
+        play: |
+          b = choose "take" from [1, 2] optional
+          if b == none:
+              me.points = 7
+          else:
+              me.points = b
+          end_game
+        scoring:
+          - {id: points, points: p.points}
+        """)
+    passed, taken = game.new_game(players=2), game.new_game(players=2)
+    passed.apply("pass")
+    taken.apply("take 2")
+    assert passed.scores == [7, 0] and taken.scores == [2, 0]
+    with pytest.raises(RulesError) as info:
+        make_game(tmp_path / "bad", "play: |\n  b = 3\n  if b == none:\n      end_game\n")
+    assert [d.code for d in info.value.diagnostics] == ["E506"]
+
+
 # ------------------------------------------------------- knowledge and teams
 def test_show_is_remembered_in_that_seat_view_only(tmp_path):
     game = make_game(tmp_path, CARDS.replace("  c = choose", "  show(cards(hand(me)), left_of(me))\n  c = choose"))
@@ -234,6 +259,13 @@ def test_grid_board_walls_doors_rooms_and_distances(tmp_path):
     assert board.distance_avoiding("b2", "c1", "start") == 2  # the tagged end itself is allowed
     assert board.path_length("a1", ["c2"], through=["a2", "b2"]) == 3
     assert board.path_length("a1", ["c2"], through=["a2"]) == -1
+
+
+def test_path_length_from_a_target_is_zero(tmp_path):
+    """A start that is already one of the targets is 0 steps away, not 'impossible' (-1)."""
+    game = make_game(tmp_path, "boards:\n  - {id: house, files: [tiny.yaml]}\nplay: |\n  pass\n",
+                     {"tiny.yaml": GRID})
+    assert game.board("house").path_length("a1", ["a1", "c2"], through=[]) == 0
 
 
 def test_zones_per_board_space(tmp_path):
