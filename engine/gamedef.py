@@ -404,6 +404,11 @@ class _Builder:
                         continue
                     if self._value_fits(declared[key], value, path + (key,)):
                         values[key] = value
+                missing = [a for a, t in declared.items() if a not in item and t not in _DEFAULTS]
+                if missing:
+                    self.error(path, "E305", f"'{cid}' gives no {', '.join(repr(a) for a in missing)}: kind "
+                                             f"'{comp['kind']}' declares {'it' if len(missing) == 1 else 'them'} "
+                                             f"with no default (only int and bool attributes may be left out)")
                 game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
                 if "effect" in item:
                     self._effects[cid] = path + ("effect",)

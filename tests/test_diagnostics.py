@@ -375,6 +375,15 @@ def test_dsl_syntax_error_is_e401_with_caret(rules):
     assert d.context == (text.splitlines()[line - 1], " " * (col - 1) + "^")
 
 
+def test_item_without_a_declared_attribute_is_e305_at_the_item(rules):
+    """A tile that leaves out its colour (an enum: no default) is E305 at that item, naming what is missing;
+    int and bool attributes may still be left out (0, false)."""
+    text = rules.edit("components.yaml", "{id: lamp, colour: yellow, furniture: lamp}", "{id: lamp, furniture: lamp}")
+    d = the(rules.load_fails(), "E305")
+    at(d, rules.shown("components.yaml"), *position(text, "{id: lamp"))
+    assert "'lamp' gives no 'colour'" in d.message and "kind 'tile'" in d.message
+
+
 def test_bad_dedent_is_e402_at_its_own_line(rules):
     """A line dedented to no outer block's column is E402 at that line, not the program's first."""
     text = rules.edit("game.yaml", "      shown = top(table).colour", "    shown = top(table).colour")
