@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import boards as board_kinds
-from .documents import RuleSet, display_path, load_documents, resolve
+from .documents import RuleSet, display_path, known_games, load_documents, resolve
 from .dsl import ast
 from .dsl.ast import walk_exprs
 from .dsl.ops import OPS
@@ -160,8 +160,18 @@ class GameDef:
 def load_game(game: str | Path, variant: str | None = None) -> GameDef:
     """Load, validate and compile a game (by name or path), optionally a variant."""
     game_file, variant_file = resolve(game, variant)
+    if variant_file is not None and not game_file.exists():
+        raise LoadError([_unknown_base(variant_file)])
     rules = load_documents(game_file, variant_file, check_document)
     return build(rules)
+
+
+def _unknown_base(variant_file: Path) -> Diagnostic:
+    """E101 at a variant's ``extends:`` when it names no game (not at the base file that is not there)."""
+    doc = read_yaml(variant_file, display_path(variant_file))
+    base = str(doc.data.get("extends"))
+    return doc.diag(("extends",), "E101", f"variant extends '{base}', but there is no game of that name",
+                    hint=did_you_mean(base, known_games()) or f"known games: {', '.join(known_games())}")
 
 
 def validate_paths(paths: list[str | Path], lint_game=None, lint_board=None) -> list[Diagnostic]:

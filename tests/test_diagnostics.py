@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.documents import display_path
 from engine.yaml_source import MAX_ALIASES, MAX_DEPTH
 
 REPO = Path(__file__).resolve().parents[1]
@@ -435,6 +436,20 @@ def test_endless_loop_in_play_stops_the_game_with_e703(rules):
     at(d, rules.shown("game.yaml"), *position(text, "while true:"))
     with pytest.raises(engine.StateError):
         state.apply("anything")
+
+
+def test_variant_extending_a_misspelt_game_is_e101_at_its_extends_line(tmp_path):
+    """`extends: caty-mni` in a variant file outside the rules folder: E101 at the variant's extends value with
+    a did-you-mean, not 'file not found' at a rules/caty-mni/game.yaml that was never written."""
+    variant = tmp_path / "mine.yaml"
+    text = (REPO / "rules" / "caty-mini" / "variants" / "older-players.yaml").read_text(encoding="utf-8")
+    text = text.replace("extends: caty-mini", "extends: caty-mni")
+    variant.write_text(text, encoding="utf-8")
+    with pytest.raises(engine.RulesError) as info:
+        engine.load_game(variant)
+    [d] = info.value.diagnostics
+    assert d.code == "E101" and d.hint == "did you mean 'caty-mini'?"
+    at(d, display_path(variant), *position(text, "caty-mni"))
 
 
 def test_variant_error_is_reported_in_the_variant_file(rules):
