@@ -261,6 +261,20 @@ def test_grid_board_walls_doors_rooms_and_distances(tmp_path):
     assert board.path_length("a1", ["c2"], through=["a2"]) == -1
 
 
+def test_a_grid_wider_than_26_columns_is_drawn_with_spreadsheet_column_names(tmp_path):
+    """Columns past z are aa, ab…, as the spaces are named: a piece on ad1 (the 30th column) is drawn there."""
+    from rich.console import Console
+
+    from engine.render import render_grid_board
+    wide = "id: wide\nkind: grid\ncells: {width: 30, height: 1}\nrooms:\n  - {id: hall, area: [0, 0, 29, 0]}\n"
+    game = make_game(tmp_path, "boards:\n  - {id: hall, files: [wide.yaml]}\nplay: |\n  pass\n", {"wide.yaml": wide})
+    console = Console(width=200, record=True)
+    console.print(render_grid_board(game.board("hall"), {"ad1": ["cat"], "a1": ["dog"]}, "hall"))
+    header, _, row = console.export_text().splitlines()[1:4]
+    assert header.split()[-6:-1] == ["z", "aa", "ab", "ac", "ad"]
+    assert row.index("cat") - row.index("dog") == 29 * 4
+
+
 def test_path_length_from_a_target_is_zero(tmp_path):
     """A start that is already one of the targets is 0 steps away, not 'impossible' (-1)."""
     game = make_game(tmp_path, "boards:\n  - {id: house, files: [tiny.yaml]}\nplay: |\n  pass\n",
