@@ -240,9 +240,12 @@ class GridBoard:
         return self.distances[a].get(b, -1)
 
     def path_length(self, start: str, targets: list[str], through: list[str]) -> int:
-        """Fewest steps from start to any target, passing only ``through`` spaces (-1: none)."""
+        """Fewest steps from start to any target, passing only ``through`` spaces (0: start is a target;
+        -1: none)."""
         self._check(start)
         goal, open_ = set(targets), set(through)
+        if start in goal:
+            return 0
         frontier, seen, steps = [start], {start}, 0
         while frontier:
             steps += 1

@@ -14,6 +14,23 @@ from pathlib import Path
 from .errors import IllegalAction, RulesError, TabletopError
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+MAX_GAMES = 1_000_000          # a million games is hours of bots; more is a typo, not a plan
+MAX_DECISIONS = 10_000_000     # a cut-off past this never cuts anything off
+
+
+def _whole(low: int, high: int | None = None):
+    """An argparse ``type=`` for a whole number in low…high, so a bad count is argparse's one-line error."""
+    bounds = f"at least {low}" if high is None else f"from {low} to {high:,}"
+
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            number = None
+        if number is None or number < low or (high is not None and number > high):
+            raise argparse.ArgumentTypeError(f"expected a whole number {bounds}, got {text!r}")
+        return number
+    return parse
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -36,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play in the terminal, hot-seat and/or against bots")
     game_args(pl)
-    pl.add_argument("--players", type=int, default=2, metavar="N")
+    pl.add_argument("--players", type=_whole(1), default=2, metavar="N")
     pl.add_argument("--seed", type=int, default=0, metavar="S")
     pl.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND",
                     help="a bot for a seat, e.g. 1=random; all=random for every seat")
@@ -46,19 +63,21 @@ def _parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="replay a saved game exactly, step by step or to the end")
     rp.add_argument("file", metavar="FILE")
     rp.add_argument("--steps", action="store_true", help="print every action and event")
-    rp.add_argument("--to", type=int, metavar="N", help="stop after N actions")
+    rp.add_argument("--to", type=_whole(0), metavar="N", help="stop after N actions")
     rp.add_argument("--force", action="store_true", help="replay even if the rules changed since the save")
     rp.add_argument("--rules", metavar="PATH", help="the game's rules (a name or path; default: the saved game id)")
 
     si = sub.add_parser("simulate", help="many games between bots, with summary figures")
     game_args(si)
-    si.add_argument("--players", type=int, required=True, metavar="N")
-    si.add_argument("--games", type=int, required=True, metavar="K")
+    si.add_argument("--players", type=_whole(1), required=True, metavar="N")
+    si.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
     si.add_argument("--seed", type=int, default=0, metavar="S")
     si.add_argument("--bots", default="random", metavar="KIND", help="bot kind for every seat, or KIND,KIND,…")
-    si.add_argument("--limit", type=int, default=None, metavar="D", help="decisions before a game is cut off")
-    si.add_argument("--jobs", type=int, default=1, metavar="J",
-                    help="processes to share the games (0: one per CPU); the same games and figures either way")
+    si.add_argument("--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D",
+                    help="decisions before a game is cut off")
+    si.add_argument("--jobs", type=_whole(0), default=1, metavar="J",
+                    help="processes to share the games (0, or more than the CPUs: one per CPU); "
+                         "the same games and figures either way")
     si.add_argument("--json", action="store_true", help="print one JSON object")
 
     ca = sub.add_parser("cards", help="list the components with their texts and effects")
@@ -172,6 +191,8 @@ def _usage(message: str) -> int:
 def _read_choice(actions: list[str], prompt: str) -> str | None:
     """Ask until the answer names a legal action (by number, id or unique prefix)."""
     while True:
+        if sys.stdin is None or sys.stdin.closed:  # stdin closed outright (`<&-`): no answer will come
+            return None
         try:
             answer = input(prompt).strip()
         except EOFError:
@@ -221,7 +242,7 @@ def _play(args) -> int:
             console.print(f"  [bold]{i}[/]. {a}", highlight=False)
         choice = _read_choice(actions, f"seat {seat}> ")
         if choice is None:
-            console.print("game stopped before the end")
+            print("tabletop: game stopped before the end (input ended or 'quit')", file=sys.stderr)
             return EXIT_PROBLEMS
         try:
             state.apply(choice, seat=seat)
@@ -275,19 +296,18 @@ def _simulate(args) -> int:
     from .agents import AGENTS
     from .gamedef import load_game
     from .simulate import DEFAULT_DECISION_LIMIT, simulate
-    if args.games < 1 or args.players < 1:
-        return _usage("--games and --players must be at least 1")
     kinds = args.bots.split(",")
     if len(kinds) not in (1, args.players) or any(k not in AGENTS for k in kinds):
         return _usage(f"--bots expects one kind or one per seat, from: {', '.join(AGENTS)}")
     game = load_game(args.game, args.variant)
     if not game.min_players <= args.players <= game.max_players:
         return _usage(f"{game.id} is for {game.min_players}–{game.max_players} players, not {args.players}")
-    if args.jobs < 0:
-        return _usage("--jobs must be 0 (one per CPU) or more")
     bots = kinds[0] if len(kinds) == 1 else kinds
     limit = args.limit or DEFAULT_DECISION_LIMIT
-    jobs = args.jobs or os.cpu_count() or 1
+    cpus = os.cpu_count() or 1
+    if args.jobs > cpus:
+        print(f"note: --jobs {args.jobs} is more than the {cpus} CPUs; using {cpus}", file=sys.stderr)
+    jobs = min(args.jobs, cpus) or cpus
     if args.json or args.games < 50 or not sys.stderr.isatty():
         summary = simulate(game, args.players, args.games, args.seed, bots, limit, jobs=jobs)
     else:

@@ -40,6 +40,9 @@ CODES: dict[str, tuple[str, str]] = {
              "A constant, attribute or start value that is not of its declared type or not one of its enum."),
     "E304": ("declared twice",
              "Two components, zones, procedures, functions or variables with one id."),
+    "E305": ("attribute missing",
+             "A component item does not give an attribute its kind declares with no default: only int "
+             "(0) and bool (false) attributes may be left out. Give the value, e.g. type: action."),
     "E401": ("effect-language syntax error",
              "The effect text does not parse: the caret shows where, the message what was expected there. "
              "Text goes in double quotes; blocks are indented under a line ending in ':'."),

@@ -51,13 +51,33 @@ def _code(text: str) -> list[str]:
     return ["```", text.rstrip("\n"), "```"]
 
 
+def _constants(game: GameDef) -> list[str]:
+    """The constants' values as this game (or variant) plays them; a variant's table says which it sets."""
+    constants = game.rules.data.get("constants") or {}
+    if not constants:
+        return []
+    variant_doc = game.rules.variant_document
+    if variant_doc is None:
+        return ["", "## Constants", ""] + _table(["constant", "value"], [[f"`{k}`", _plain(v)]
+                                                                        for k, v in constants.items()])
+    rows = [[f"`{k}`", _plain(v), "this variant" if game.rules.origin(("constants", k))[0] is variant_doc
+             else "the base"] for k, v in constants.items()]
+    return ["", "## Constants", ""] + _table(["constant", "value", "set by"], rows)
+
+
 def game_reference(game: GameDef) -> str:
     """The rules of ``game`` as one Markdown document."""
     data = game.rules.data
     title = game.name + ("" if game.variant is None else f" (variant `{game.variant}`)")
     out = [f"# {title}", "", f"Game id `{game.id}`; {game.min_players}–{game.max_players} players."]
-    if data.get("description"):
-        out += ["", data["description"].strip()]
+    variant_doc = game.rules.variant_document
+    # A variant's description, never its base's: the base's words may state values the variant changes.
+    description = (data if variant_doc is None else variant_doc.data).get("description")
+    if variant_doc is not None:
+        out += ["", f"A variant of {data.get('name', game.id)} (`{game.id}`)."]
+    if description:
+        out += ["", str(description).strip()]
+    out += _constants(game)
     cards = card_list(game)
     out += ["", f"## Components ({sum(c['copies'] for c in cards)})", ""]
     out += _table(["id", "name", "kind", "copies", "attributes", "text"],

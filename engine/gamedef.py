@@ -16,7 +16,7 @@ from typing import Callable
 
 from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
-from .documents import RuleSet, display_path, load_documents, resolve
+from .documents import RuleSet, display_path, known_games, load_documents, resolve
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
 from .dsl.ops import OPS
@@ -197,8 +197,18 @@ class GameDef:
 def load_game(game: str | Path, variant: str | None = None) -> GameDef:
     """Load, validate and compile a game (by name or path), optionally a variant."""
     game_file, variant_file = resolve(game, variant)
+    if variant_file is not None and not game_file.exists():
+        raise LoadError([_unknown_base(variant_file)])
     rules = load_documents(game_file, variant_file, check_document)
     return build(rules)
+
+
+def _unknown_base(variant_file: Path) -> Diagnostic:
+    """E101 at a variant's ``extends:`` when it names no game (not at the base file that is not there)."""
+    doc = read_yaml(variant_file, display_path(variant_file))
+    base = str(doc.data.get("extends"))
+    return doc.diag(("extends",), "E101", f"variant extends '{base}', but there is no game of that name",
+                    hint=did_you_mean(base, known_games()) or f"known games: {', '.join(known_games())}")
 
 
 def validate_paths(paths: list[str | Path], lint_game=None, lint_board=None) -> list[Diagnostic]:
@@ -445,6 +455,11 @@ class _Builder:
                         continue
                     if self._value_fits(declared[key], value, path + (key,)):
                         values[key] = value
+                missing = [a for a, t in declared.items() if a not in item and t not in _DEFAULTS]
+                if missing:
+                    self.error(path, "E305", f"'{cid}' gives no {', '.join(repr(a) for a in missing)}: kind "
+                                             f"'{comp['kind']}' declares {'it' if len(missing) == 1 else 'them'} "
+                                             f"with no default (only int and bool attributes may be left out)")
                 game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
                 if "effect" in item:
                     self._effects[cid] = path + ("effect",)

@@ -13,7 +13,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from .boards import GridBoard, PlaneBoard
+from .boards import GridBoard, PlaneBoard, space_name
 
 _ROOM_SHADES = ["grey15", "grey23", "grey30", "dark_blue", "dark_green", "dark_red", "purple4", "dark_orange3",
                 "deep_pink4", "dark_cyan"]
@@ -102,19 +102,19 @@ def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str) -> 
     rooms = list(board.spaces_in)
     shade = {r: _style(f"on {_ROOM_SHADES[i % len(_ROOM_SHADES)]}") for i, r in enumerate(rooms)}
     text = Text()
-    columns = "".join(f" {chr(97 + x):<3}" for x in range(width))
+    columns = "".join(f" {space_name(x, 0)[:-1]:<3}" for x in range(width))  # a…z, aa, ab… as spaces are named
     text.append("   " + columns + "\n", style="dim")
     for y in range(height):
         top = Text("   ")
         row = Text(f"{y + 1:>2} ")
         for x in range(width):
-            name = f"{chr(97 + x)}{y + 1}"
+            name = space_name(x, y)
             if name not in graph:
                 top.append("    ")
                 row.append("    ")
                 continue
-            above = f"{chr(97 + x)}{y}"
-            left = f"{chr(96 + x)}{y + 1}" if x else None
+            above = space_name(x, y - 1)
+            left = space_name(x - 1, y) if x else None
             top.append("+" + ("   " if y and graph.has_edge(name, above) else "───"), style="dim")
             row.append(" " if left and graph.has_edge(name, left) else "│", style="dim")
             here = pieces.get(name, [])

@@ -232,6 +232,34 @@ def test_cat_passes_through_an_object_but_not_a_cat():
     assert "east" not in t.steps_of("black")
 
 
+def test_own_cat_wins_with_the_last_step_onto_its_favourite_object():
+    """Ruling last-step-win: seat 0 (black cat, likes the parcel on i10) may step the black cat onto the
+    parcel with its fourth step, and wins at once; a seat whose cat or favourite object it is not is
+    offered no such step (its legal actions depend only on its own secret)."""
+    t = Table(pieces={"black": "e10"})
+    t.step("black", "east", "east", "east")
+    assert "step black east" in t.legal
+    t.step("black", "east")
+    assert t.st.is_terminal and t.st.winners == [0] and where(t.st, "black") == "i10"
+
+    for cats, likes in (({0: "white", 1: "black"}, {}), ({}, {0: "cushion", 1: "parcel"})):
+        t = Table(pieces={"black": "e10"}, cats=cats, likes=likes)
+        t.step("black", "east", "east", "east")
+        assert "step black east" not in t.legal
+
+
+def test_a_cat_on_an_object_cannot_step_onto_a_second_without_a_way_off():
+    """Ruling second-object (the E701 of `simulate cats-mansion --players 3 --games 1 --seed 66`): a cat on
+    the food bowl with one step left after the next may not step onto the toy mouse when the grey cat blocks
+    the way beyond: the bowl's space it left is no free space.  It goes back instead and can finish."""
+    t = Table(pieces={"black": "a10", "food-bowl": "b10", "toy-mouse": "c10", "grey": "d10"})
+    t.step("white", "north").step("black", "east")
+    assert sorted(t.legal) == ["step black west"]
+    t.step("black", "west")
+    assert where(t.st, "black") == "a10" and t.st.vars["passing"] is None
+    assert any(a.startswith("step ") for a in t.legal)
+
+
 def test_objects_never_pass_through_anything():
     """Only a cat may move through an object's space; an object never passes a piece."""
     t = Table(pieces={"food-bowl": "b10", "toy-mouse": "c10", "black": "b9"})

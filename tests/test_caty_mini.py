@@ -25,16 +25,19 @@ In room 2 (seat 1): chair/right (8.5, 0) -> fireplace/left (12, 3.5) is the diag
 from __future__ import annotations
 
 import random
+import shutil
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from engine import IllegalAction
+from engine import IllegalAction, load_game
 from table import all_strings
 
 COLOURS = ["yellow", "turquoise", "red", "blue"]
 TOYS = ["ball", "mouse", "yarn", "feather", "fish", "bell", "sock", "spring", "bone", "duck"]
 STRING = 1450  # constants.string_length
+REPO = Path(__file__).resolve().parents[1]
 
 # --------------------------------------------------------------------------- helpers
 
@@ -391,8 +394,8 @@ def test_each_seat_runs_in_its_own_room(caty):
 
 
 def test_run_touching_two_toys_scores_two_tokens(caty):
-    """Course B (and ruling same-toy-once-per-run): chair/right -> fireplace/left crosses the ball and
-    the bone: the player takes the top token of each of those two piles and nothing else."""
+    """Course B: chair/right -> fireplace/left crosses the ball and the bone: the player takes the top
+    token of each of those two piles and nothing else."""
     st = chair_fireplace(caty, players=4)
     piles = {toy: list(st.zones[f"token_pile:{toy}"]) for toy in TOYS}
     st.apply("lay fireplace", seat=0)
@@ -403,6 +406,24 @@ def test_run_touching_two_toys_scores_two_tokens(caty):
         assert st.zones[f"token_pile:{toy}"] == expected
     assert st.scores[0] == 2 + 2          # 4 players: full piles, a 2 on top of each
     assert "seat 0's cat runs past the ball" in st.log and "seat 0's cat runs past the bone" in st.log
+
+
+def test_run_touching_two_cells_of_one_toy_scores_one_token(tmp_path):
+    """Ruling same-toy-once-per-run: on a copy of room 1 where the bone's cell (8, 3) holds a second ball,
+    chair/right -> fireplace/left crosses two ball cells and no other toy: one ball token, no bone."""
+    for folder in ("rules", "boards"):
+        shutil.copytree(REPO / folder / "caty-mini", tmp_path / folder / "caty-mini")
+    room = tmp_path / "boards" / "caty-mini" / "room-1.yaml"
+    text = room.read_text(encoding="utf-8")
+    assert text.count("{cell: [8, 3], label: bone}") == 1
+    room.write_text(text.replace("{cell: [8, 3], label: bone}", "{cell: [8, 3], label: ball}"), encoding="utf-8")
+    game = load_game(tmp_path / "rules" / "caty-mini" / "game.yaml")
+    st = chair_fireplace(game, players=4)
+    ball_top = st.zones["token_pile:ball"][-1]
+    st.apply("lay fireplace", seat=0)
+    st.apply("notch left", seat=0)
+    assert st.zones["won:0"] == [ball_top]
+    assert st.scores[0] == 2
 
 
 def test_same_toy_touched_twice_in_a_game_scores_twice(caty):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -122,6 +123,35 @@ def test_usage_errors_exit_2_with_a_message(capsys, argv):
     assert "error:" in err
 
 
+@pytest.mark.parametrize("argv, option", [
+    (["simulate", "caty-mini", "--players", "2", "--games", "1e11"], "--games"),
+    (["simulate", "caty-mini", "--players", "2", "--games", "100000000000"], "--games"),
+    (["simulate", "caty-mini", "--players", "2", "--games", "-5"], "--games"),
+    (["simulate", "caty-mini", "--players", "2", "--games", "2.5"], "--games"),
+    (["simulate", "caty-mini", "--players", "2", "--games", "1", "--limit", "0"], "--limit"),
+    (["simulate", "caty-mini", "--players", "2", "--games", "1", "--limit", "-1"], "--limit"),
+    (["simulate", "caty-mini", "--players", "-2", "--games", "1"], "--players"),
+    (["replay", "any.json", "--to", "-3"], "--to"),
+], ids=["sci-notation", "absurd", "negative", "fraction", "zero-limit", "negative-limit", "negative-players",
+      "negative-to"])
+def test_bad_counts_are_argparse_one_line_errors(capsys, argv, option):
+    """An absurd, negative or non-integer count is refused before any work: exit 2, the option and the
+    allowed range in argparse's one error line."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    [line] = [x for x in err.splitlines() if "error:" in x]
+    assert f"argument {option}: expected a whole number" in line and argv[argv.index(option) + 1] in line
+
+
+def test_simulate_jobs_above_the_cpus_are_capped_with_a_note(capsys):
+    """--jobs far above the CPU count runs on os.cpu_count() processes and says so; not an error."""
+    code, out, err = run(capsys, "simulate", "caty-mini", "--players", "2", "--games", "2", "--jobs", "999",
+                         "--json")
+    assert code == 0
+    assert json.loads(out)["jobs"] == (os.cpu_count() or 1)
+    assert "note: --jobs 999" in err
+
+
 @pytest.mark.parametrize("command", [
     ["cards"],
     ["play", "--bot", "all=random"],
@@ -166,7 +196,19 @@ def test_play_stops_cleanly_at_end_of_input(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3))
     code, out, err = run(capsys, "play", "caty-mini", "--players", "2", "--seed", "1", "--bot", "1=random")
     assert code == 1
-    assert "game stopped" in out
+    assert err.count("\n") == 1 and "game stopped" in err
+
+
+@pytest.mark.parametrize("stdin", [None, "closed"], ids=["no-stdin", "closed-stdin"])
+def test_play_with_stdin_closed_stops_with_one_line(capsys, monkeypatch, stdin):
+    """No stdin at all (`<&-`) or a closed one: one 'game stopped' line, exit 1, no traceback."""
+    if stdin == "closed":
+        stdin = io.StringIO()
+        stdin.close()
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code, out, err = run(capsys, "play", "caty-mini", "--players", "2", "--seed", "1")
+    assert code == 1
+    assert err.count("\n") == 1 and "game stopped" in err
 
 
 # ---------------------------------------------------------------- simulate
@@ -239,12 +281,18 @@ def test_cards_json_lists_every_component(capsys):
 
 
 # ---------------------------------------------------------- console script
+def _cpu_cap() -> None:
+    """In the child: a runaway stops after 120 s of CPU (SIGXCPU), however busy the machine is."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_CPU, (120, 120))
+
+
 def test_console_script_works():
     """The installed `tabletop` script runs: validate Caty Mini's rules in a fresh process."""
     script = shutil.which("tabletop") or str(Path(sys.executable).parent / "tabletop")
     assert Path(script).exists(), "the tabletop console script is not installed"
     done = subprocess.run([script, "validate", "rules/caty-mini"], cwd=REPO, capture_output=True, text=True,
-                          timeout=120)
+                          preexec_fn=_cpu_cap)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no problems found" in done.stdout
     assert "Traceback" not in done.stderr

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,20 @@ def test_the_base_reference_lists_its_variants_and_a_variant_shows_its_own_rules
     advanced = game_reference(load_game("cat-town", "advanced"))
     assert advanced.startswith("# Cat Town — Advanced mode (variant `advanced`)") and "## Variants" not in advanced
     assert "if c.broken:" in advanced and "if c.broken:" not in base
+
+
+def test_a_variant_reference_shows_its_own_description_and_values(tmp_path):
+    """A variant raising the goal to 8 is documented with goal 8 (set by the variant) and its own description,
+    not the base's 'to 6 points'."""
+    shutil.copytree(REPO / "rules" / "cat-town", tmp_path / "rules" / "cat-town")
+    variant = tmp_path / "rules" / "cat-town" / "variants" / "long.yaml"
+    variant.write_text("extends: cat-town\nid: long\nname: Cat Town — long game\n"
+                       "description: The first player (team) to 8 points wins.\nconstants:\n  goal: 8\n",
+                       encoding="utf-8")
+    text = game_reference(load_game(variant))
+    assert "| `goal` | 8 | this variant |" in text
+    assert "to 8 points wins" in text and "to 6 points" not in text
+    assert "| `goal` | 6 |" in game_reference(load_game("cat-town"))
 
 
 def test_the_language_reference_has_every_operation_and_statement():

@@ -146,6 +146,57 @@ def test_an_effect_with_a_type_error_points_into_the_card(tmp_path):
     assert d.context[1].endswith("^")
 
 
+TILES = """\
+enums:
+  Tiles: [square, round]
+variables:
+  last: {type: Tiles}
+functions:
+  - id: is_square
+    params: {t: Tiles}
+    returns: bool
+    value: t == "square"
+play: |
+  if is_square(last):
+      end_game
+"""
+
+
+def test_an_enum_whose_name_holds_a_capital_t_is_not_the_type_variable(tmp_path):
+    """An enum `Tiles` is a type of its own: a Tiles value passes where Tiles is wanted, and a wrong
+    value's message names Tiles whole (T is only the type variable when it stands alone)."""
+    make_game(tmp_path / "ok", TILES)
+    with pytest.raises(RulesError) as info:
+        make_game(tmp_path / "bad", TILES.replace("is_square(last)", "is_square(3)"))
+    [d] = info.value.diagnostics
+    assert d.code == "E502" and "must be one of the Tiles, not a number" in d.message
+
+
+def test_a_passed_optional_choice_of_numbers_can_be_compared_with_none(tmp_path):
+    """After `b = choose … from [numbers] optional`, `b == none` is a real test (a pass gives none),
+    not 'always false'; a number that no choose can leave as none still is."""
+    game = make_game(tmp_path / "ok", """\
+        player_variables:
+          points: {type: int}
+        play: |
+          b = choose "take" from [1, 2] optional
+          if b == none:
+              me.points = 7
+          else:
+              me.points = b
+          end_game
+        scoring:
+          - {id: points, points: p.points}
+        """)
+    passed, taken = game.new_game(players=2), game.new_game(players=2)
+    passed.apply("pass")
+    taken.apply("take 2")
+    assert passed.scores == [7, 0] and taken.scores == [2, 0]
+    with pytest.raises(RulesError) as info:
+        make_game(tmp_path / "bad", "play: |\n  b = 3\n  if b == none:\n      end_game\n")
+    assert [d.code for d in info.value.diagnostics] == ["E506"]
+
+
 # ------------------------------------------------------- knowledge and teams
 def test_show_is_remembered_in_that_seat_view_only(tmp_path):
     game = make_game(tmp_path, CARDS.replace("  c = choose", "  show(cards(hand(me)), left_of(me))\n  c = choose"))
@@ -208,6 +259,27 @@ def test_grid_board_walls_doors_rooms_and_distances(tmp_path):
     assert board.distance_avoiding("b2", "c1", "start") == 2  # the tagged end itself is allowed
     assert board.path_length("a1", ["c2"], through=["a2", "b2"]) == 3
     assert board.path_length("a1", ["c2"], through=["a2"]) == -1
+
+
+def test_a_grid_wider_than_26_columns_is_drawn_with_spreadsheet_column_names(tmp_path):
+    """Columns past z are aa, ab…, as the spaces are named: a piece on ad1 (the 30th column) is drawn there."""
+    from rich.console import Console
+
+    from engine.render import render_grid_board
+    wide = "id: wide\nkind: grid\ncells: {width: 30, height: 1}\nrooms:\n  - {id: hall, area: [0, 0, 29, 0]}\n"
+    game = make_game(tmp_path, "boards:\n  - {id: hall, files: [wide.yaml]}\nplay: |\n  pass\n", {"wide.yaml": wide})
+    console = Console(width=200, record=True)
+    console.print(render_grid_board(game.board("hall"), {"ad1": ["cat"], "a1": ["dog"]}, "hall"))
+    header, _, row = console.export_text().splitlines()[1:4]
+    assert header.split()[-6:-1] == ["z", "aa", "ab", "ac", "ad"]
+    assert row.index("cat") - row.index("dog") == 29 * 4
+
+
+def test_path_length_from_a_target_is_zero(tmp_path):
+    """A start that is already one of the targets is 0 steps away, not 'impossible' (-1)."""
+    game = make_game(tmp_path, "boards:\n  - {id: house, files: [tiny.yaml]}\nplay: |\n  pass\n",
+                     {"tiny.yaml": GRID})
+    assert game.board("house").path_length("a1", ["a1", "c2"], through=[]) == 0
 
 
 def test_zones_per_board_space(tmp_path):

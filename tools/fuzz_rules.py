@@ -33,9 +33,9 @@ Exit status 1 on any crash or hang.  Outcomes:
 ``clean``        loaded; the game was played (``play`` counts how play ended)
 ``diagnostics``  RulesError with well-formed diagnostics (codes are counted)
 ``crash``        any other exception, a malformed diagnostic, or a non-TabletopError in play
-``hang``         load or play still running after ``--timeout`` seconds (SIGALRM)
+``hang``         load or play still running after ``--timeout`` seconds of CPU (SIGPROF)
 
-Guards: SIGALRM interrupts a load or a play after ``--timeout`` seconds (a ``Hang``, a
+Guards: SIGPROF interrupts a load or a play after ``--timeout`` seconds of CPU (a ``Hang``, a
 BaseException the engine cannot swallow); a watchdog thread ends the process with status 3
 and the replay command if a mutant is stuck in C for 3 × timeout; ``--memory-mb`` (default
 4096) caps the address space so a runaway allocation is a MemoryError, reported as a crash.
@@ -1141,23 +1141,26 @@ class Outcome:
 
 
 @contextlib.contextmanager
-def wall_guard(seconds: float, what: str):
-    """Hang if the block runs longer than ``seconds`` (SIGALRM in the main thread; else measured after)."""
-    start = time.monotonic()
+def cpu_guard(seconds: float, what: str):
+    """Hang if the block uses more than ``seconds`` of CPU (SIGPROF in the main thread; else measured after).
+
+    CPU time, not wall time: a machine busy with other work must not turn a slow load into a "hang".
+    """
+    start = time.process_time()
     if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
         def ring(signum, frame):
-            raise Hang(f"{what} still running after {seconds:g} s")
-        previous = signal.signal(signal.SIGALRM, ring)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+            raise Hang(f"{what} still running after {seconds:g} s of CPU")
+        previous = signal.signal(signal.SIGPROF, ring)
+        signal.setitimer(signal.ITIMER_PROF, seconds)
         try:
             yield
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous)
     else:
         yield
-        if time.monotonic() - start > seconds:
-            raise Hang(f"{what} took {time.monotonic() - start:.1f} s (more than {seconds:g} s)")
+        if time.process_time() - start > seconds:
+            raise Hang(f"{what} took {time.process_time() - start:.1f} s of CPU (more than {seconds:g} s)")
 
 
 def diagnostic_faults(d: Any, ws_root: Path | None = None, sizes: dict | None = None) -> tuple[list[str], list[str]]:
@@ -1260,7 +1263,7 @@ def run_mutant(ws: Workspace, m: Mutant, timeout: float = DEFAULT_TIMEOUT) -> Ou
         try:
             game = None
             try:
-                with wall_guard(timeout, "load_game"):
+                with cpu_guard(timeout, "load_game"):
                     game = load_target(ws, m)
             except RulesError as exc:
                 out.kind = "diagnostics"
@@ -1275,7 +1278,7 @@ def run_mutant(ws: Workspace, m: Mutant, timeout: float = DEFAULT_TIMEOUT) -> Ou
                     out.anomalies += soft
             if m.validate:
                 phase = "validate"
-                with wall_guard(timeout, "validate_paths"):
+                with cpu_guard(timeout, "validate_paths"):
                     diags = engine.validate_paths([ws.root / m.file])
                 for d in diags:
                     hard, soft = diagnostic_faults(d, ws.root, sizes)
@@ -1284,11 +1287,11 @@ def run_mutant(ws: Workspace, m: Mutant, timeout: float = DEFAULT_TIMEOUT) -> Ou
                 out.codes = sorted(set(out.codes) | {d.code for d in diags})
             if game is not None:
                 phase = "tools"
-                with wall_guard(timeout, "designer tools"):
+                with cpu_guard(timeout, "designer tools"):
                     designer_tools(game, m, ws.root, sizes)
                 phase = "play"
                 try:
-                    with wall_guard(timeout, "play"):
+                    with cpu_guard(timeout, "play"):
                         out.play, extra = play(game, m)
                         out.anomalies += extra
                 except RuntimeRuleError as exc:
@@ -1369,7 +1372,7 @@ _NOW: list = [None, 0.0]  # (seed, index, games) of the mutant running, and sinc
 
 
 def start_watchdog(timeout: float) -> None:
-    """Last resort for a hang SIGALRM cannot interrupt (one long call into C): after 3 × timeout,
+    """Last resort for a hang SIGPROF cannot interrupt (one long call into C): after 3 × timeout,
     print the mutant's replay command and end the process (exit status 3)."""
     def watch():
         while True:
@@ -1565,7 +1568,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=int, default=0, help="first mutant index (default 0)")
     ap.add_argument("--games", default="", help="comma-separated games (default: every game in rules/)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds before a hang (default 10)")
+    ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="CPU seconds before a hang (default 10)")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     ap.add_argument("--replay", type=int, help="run just this mutant, showing its change and outcome")
     ap.add_argument("--dump", help="with --replay: write the mutated game (rules/, boards/) to this folder")

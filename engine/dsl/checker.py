@@ -53,6 +53,7 @@ class Checker:
         self.locals.update(params or {})
         self.problems: list[DslProblem] = []
         self.windows = 0  # how many reaction windows enclose the statement being checked
+        self.maybe_none: set[str] = set()  # locals set by an optional choose: their type, or none after a pass
 
     # ------------------------------------------------------------ reporting
     def _problem(self, node: ast.Node, code: str, message: str, hint: str | None = None) -> None:
@@ -176,6 +177,8 @@ class Checker:
             self.expr(s.by)
             self._expect(s.by, PLAYER, "'by'")
         self._assign(s.target, item, s)
+        if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
+            self.maybe_none.add(s.target.name)
 
     def _call_statement(self, e: ast.Expr) -> None:
         if not isinstance(e, ast.Call):
@@ -388,6 +391,10 @@ class Checker:
             return ANY
         return substitute(op.returns, binding) if op.returns else None
 
+    def _may_be_none(self, side: ast.Expr, other: str | None) -> bool:
+        """Is ``side`` a local that an optional choose may have left as none, compared with none?"""
+        return other == NONE and isinstance(side, ast.Name) and side.name in self.maybe_none
+
     def _binary(self, e: ast.Binary) -> str:
         a, b = self.expr(e.left), self.expr(e.right)
         op = e.op
@@ -414,7 +421,8 @@ class Checker:
             self._expect(e.right, INT, f"'{op}' operand")
             return INT if op in ("-", "*", "//", "%") else BOOL
         if op in ("==", "!="):
-            if not (compatible(a, b, enums) or compatible(b, a, enums)):
+            if not (compatible(a, b, enums) or compatible(b, a, enums)
+                    or self._may_be_none(e.left, b) or self._may_be_none(e.right, a)):
                 self._problem(e, "E506", f"comparing {describe(a)} with {describe(b)} is always "
                                          f"{'false' if op == '==' else 'true'}")
             for side, other in ((e.left, b), (e.right, a)):

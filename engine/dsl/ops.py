@@ -431,7 +431,7 @@ def _distance_avoiding(st, board, a, b, tag):
 
 @op("path_length", ("board", BOARD), ("start", TEXT), ("targets", list_of(TEXT)), ("through", list_of(TEXT)),
     returns=INT, says="the fewest steps from {start} to any of {targets} on {board}, passing only through "
-                      "{through} (-1 if impossible)", group="boards")
+                      "{through} (0 if {start} is one of them, -1 if impossible)", group="boards")
 def _path_length(st, board, start, targets, through):
     return _grid(st, board).path_length(start, targets, through)
 

@@ -63,6 +63,16 @@ class _Indenter(Indenter):
                                                     f"unmatched '{token}'"))
             yield token
 
+    def handle_NL(self, token):
+        # As lark's, but a dedent to no outer block is located at the line it starts (lark's carries none).
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            line = token.end_line or token.line or 1
+            column = len(token.rsplit("\n", 1)[1]) + 1
+            raise DslSyntaxError(DslProblem(line, column, "E402",
+                                            "indentation does not match any outer block")) from None
+
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
@@ -133,8 +143,6 @@ def _convert_error(exc: Exception) -> DslProblem:
                           "text goes in double quotes" if exc.char == "'" else None)
     if isinstance(exc, UnexpectedEOF):
         return DslProblem(1, 1, "E401", f"unexpected end of text; expected {_expected(exc.expected)}")
-    if isinstance(exc, DedentError):
-        return DslProblem(1, 1, "E402", "indentation does not match any outer block")
     if isinstance(exc, UnexpectedInput):
         return DslProblem(getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1, "E401", str(exc))
     return DslProblem(1, 1, "E401", str(exc))

@@ -8,12 +8,15 @@ each field read as ``move.piece`` (a field a record lacks reads as none).
 """
 from __future__ import annotations
 
+import re
+
 INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY = (
     "int", "bool", "text", "player", "card", "zone", "board", "none", "any")
 ATTRIBUTE = "attribute"  # a "text" literal naming a card attribute (checked statically)
 TYPEVAR = "T"
 BASIC = {INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY}
 NULLABLE = {CARD, PLAYER, TEXT, ZONE}
+_NAME = re.compile(r"[^\[\]]+")  # the names in a type; only brackets separate them
 
 
 def list_of(t: str) -> str:
@@ -98,9 +101,14 @@ def compatible(expected: str, actual: str | None, enums=()) -> bool:
     return False
 
 
+def has_typevar(t: str) -> bool:
+    """Does ``t`` mention T as a name of its own (an enum ``Tiles`` does not)?"""
+    return TYPEVAR in _NAME.findall(t)
+
+
 def unify(expected: str, actual: str, binding: dict) -> bool:
     """Match ``expected`` (may mention T) against ``actual``, recording T."""
-    if TYPEVAR not in expected:
+    if not has_typevar(expected):
         return compatible(expected, actual, binding.get("$enums", ()))
     if expected == TYPEVAR:
         bound = binding.get(TYPEVAR)
@@ -116,9 +124,11 @@ def unify(expected: str, actual: str, binding: dict) -> bool:
 
 
 def substitute(t: str | None, binding: dict) -> str | None:
-    if t is None or TYPEVAR not in t:
+    """``t`` with T replaced by what it was bound to (anything if unbound)."""
+    if t is None:
         return t
-    return t.replace(TYPEVAR, binding.get(TYPEVAR, ANY))
+    bound = binding.get(TYPEVAR, ANY)
+    return _NAME.sub(lambda name: bound if name.group() == TYPEVAR else name.group(), t)
 
 
 def describe(t: str | None) -> str:
