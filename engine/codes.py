@@ -40,6 +40,9 @@ CODES: dict[str, tuple[str, str]] = {
              "A constant, attribute or start value that is not of its declared type or not one of its enum."),
     "E304": ("declared twice",
              "Two components, zones, procedures, functions or variables with one id."),
+    "E305": ("too many cards",
+             "A game has at most 10,000 cards, copies counted. The message names the item whose copies "
+             "pass that number: lower its copies, or split the game."),
     "E401": ("effect-language syntax error",
              "The effect text does not parse: the caret shows where, the message what was expected there. "
              "Text goes in double quotes; blocks are indented under a line ending in ':'."),

@@ -7,12 +7,41 @@ counting what was computed, never by timing it.
 """
 from __future__ import annotations
 
+import textwrap
+
+import pytest
+
+from engine import RulesError, load_game
 from engine.boards import compile_grid, compile_plane, space_name
 from engine.schemas import check_document
 from engine.yaml_source import parse_yaml
 
 
 # ------------------------------------------------------------------ helpers
+HEADER = """\
+id: mini
+name: Mini
+players: {min: 2, max: 4}
+zones:
+  - {id: deck, visibility: hidden}
+"""
+
+
+def write_game(tmp_path, body: str):
+    """rules/mini/game.yaml in tmp_path: HEADER and ``body``; returns its path."""
+    folder = tmp_path / "rules" / "mini"
+    folder.mkdir(parents=True)
+    path = folder / "game.yaml"
+    path.write_text(HEADER + textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+def load_fails(path) -> list:
+    with pytest.raises(RulesError) as info:
+        load_game(path)
+    return info.value.diagnostics
+
+
 def board(text: str):
     """A schema-valid board file compiled as the loader does."""
     doc = parse_yaml(text, "test-board.yaml")
@@ -55,3 +84,16 @@ def test_a_plane_board_computes_each_segment_when_first_asked():
     assert plane.lengths == {("p0", "p200"): 7, ("p200", "p0"): 7} and plane.touches == {}
     assert plane.touched("p0", "p200") == ("l0",)
     assert list(plane.touches) == [("p0", "p200")]
+
+
+# -------------------------------------------------------------------- cards
+def test_copies_past_the_card_cap_are_refused_at_the_item_that_passes_it(tmp_path):
+    """2,000 items of 1,000 copies once made 2 million cards (555 MB); the cap stops at the item that passes it."""
+    items = "".join(f"      - {{id: c{i}, copies: 1000}}\n" for i in range(2000))
+    path = write_game(tmp_path, "components:\n  - kind: card\n    start: deck\n    items:\n" + items
+                      + "play: |\n  pass\n")
+    problems = load_fails(path)
+    assert [d.code for d in problems] == ["E305"], [d.format() for d in problems]
+    text = path.read_text(encoding="utf-8").splitlines()
+    assert text[problems[0].line - 1] == "      - {id: c10, copies: 1000}"    # the 11th thousand
+    assert "11,000 cards" in problems[0].message and "10,000" in problems[0].message
