@@ -76,7 +76,9 @@ CODES: dict[str, tuple[str, str]] = {
              "Two cells, points or rooms with one name or place."),
     "E701": ("a rule asked for the impossible",
              "While running: nothing to choose from, the top of an empty zone, no such player, division by "
-             "zero, a card that cannot be placed at the start. The place is the statement that failed."),
+             "zero, a card that cannot be placed at the start, a list, text or number grown past the size "
+             "budget (100,000 items, characters or digits: the step budget bounds time, this bounds memory). "
+             "The place is the statement that failed."),
     "E702": ("a rule failed on a value",
              "While running: a value of the wrong kind, usually none (an empty list's first item, a choice "
              "passed) used in arithmetic or a comparison. Check the value can be none there."),

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from engine import RulesError, load_game
+from engine import RulesError, RuntimeRuleError, load_game
 from engine.boards import compile_grid, compile_plane, space_name
 from engine.schemas import check_document
 from engine.yaml_source import parse_yaml
@@ -97,3 +97,34 @@ def test_copies_past_the_card_cap_are_refused_at_the_item_that_passes_it(tmp_pat
     text = path.read_text(encoding="utf-8").splitlines()
     assert text[problems[0].line - 1] == "      - {id: c10, copies: 1000}"    # the 11th thousand
     assert "11,000 cards" in problems[0].message and "10,000" in problems[0].message
+
+
+# ------------------------------------------------------ values built at run time
+GROWING = """\
+variables:
+  items: {{type: "list[int]", initial: [1]}}
+  words: {{type: text, initial: "ab"}}
+  number: {{type: int, initial: 2}}
+  loose: {{type: "list[any]", initial: [[1, 2]]}}
+play: |
+  repeat 60:
+      {statement}
+"""
+
+
+@pytest.mark.parametrize("statement, said", [
+    ("items = items + items", "a list of 131,072 items"),             # the effect that reached 1.6 GB
+    ("words = words + words", "a text of 131,072 characters"),
+    ("number = number * number", "a number of more than 100,000 digits"),
+    ("items = flatten([items, items])", "a list of 131,072 items"),
+    ("words = text([words, words])", "a text of"),
+    ("loose = [first(loose) * 1000000000]", "a list of 2,000,000,000 items"),  # refused before it is made
+])
+def test_a_value_grown_past_the_size_budget_is_a_located_rule_error(tmp_path, statement, said):
+    """The step budget bounds time, not memory: a value that doubles each step needs a size budget."""
+    game = load_game(write_game(tmp_path, GROWING.format(statement=statement)))
+    with pytest.raises(RuntimeRuleError) as info:
+        game.new_game(players=2)
+    d = info.value.diagnostic
+    assert (d.code, d.line) == ("E701", HEADER.count("\n") + 8), d.format()
+    assert said in d.message and "size budget" in d.message, d.message
