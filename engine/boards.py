@@ -27,7 +27,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from .errors import Diagnostic, did_you_mean
+from .errors import Diagnostic, did_you_mean, quoted
 from .yaml_source import Document
 
 
@@ -97,7 +97,7 @@ def _unknown_point(board: PlaneBoard, a: str, b: str):
     names = board.points
     bad = a if a not in names else b
     hint = did_you_mean(str(bad), names)
-    return RuleFault(f"board '{board.id}' has no point '{bad}'" + (f" ({hint})" if hint else ""))
+    return RuleFault(f"board '{board.id}' has no point {quoted(bad)}" + (f" ({hint})" if hint else ""))
 
 
 def _exact(value) -> Fraction:
@@ -234,7 +234,7 @@ class GridBoard:
         if space not in self.rooms:
             from .errors import RuleFault
             hint = did_you_mean(str(space), self.rooms)
-            raise RuleFault(f"board '{self.id}' has no space {space!r}" + (f" ({hint})" if hint else ""))
+            raise RuleFault(f"board '{self.id}' has no space {quoted(space)}" + (f" ({hint})" if hint else ""))
 
     def toward(self, space: str, direction: str) -> str:
         self._check(space)

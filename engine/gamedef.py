@@ -23,7 +23,7 @@ from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, 
 from .dsl.compiler import Compiler, Labeller, Procedure
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 from .dsl.types import BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list
-from .errors import Diagnostic, LoadError, RulesError, did_you_mean
+from .errors import Diagnostic, LoadError, RulesError, did_you_mean, quoted
 from .schemas import check_data, check_document
 from .yaml_source import read_yaml
 
@@ -348,7 +348,7 @@ class _Builder:
         else:
             ok = True
         if not ok:
-            self.error(path, "E303", f"value {value!r} is not of type {t}")
+            self.error(path, "E303", f"value {quoted(value)} is not of type {t}")
         return ok
 
     def _constants(self) -> None:

@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
 from .documents import data_root
-from .errors import Diagnostic, did_you_mean
+from .errors import Diagnostic, did_you_mean, quoted
 from .yaml_source import Document
 
 KINDS = ("game", "components", "variant", "board")
@@ -32,12 +32,6 @@ def _allowed_keys(error: ValidationError) -> list[str]:
     return list(props)
 
 
-def _shown(value, width: int = 60) -> str:
-    """A value as a message quotes it: a whole file or a long list is cut short."""
-    text = repr(value)
-    return text if len(text) <= width else text[:width - 1] + "…"
-
-
 def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
     """(path, message, points-at-key, hint) for one schema error."""
     path = tuple(error.absolute_path)
@@ -54,12 +48,12 @@ def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
         return path, inner.message, False, None
     if error.validator == "pattern":
         desc = error.schema.get("description") if isinstance(error.schema, dict) else None
-        return path, f"{_shown(error.instance)} is not allowed here" + (f": {desc}" if desc else ""), False, None
+        return path, f"{quoted(error.instance)} is not allowed here" + (f": {desc}" if desc else ""), False, None
     if error.validator == "enum":
         options = error.validator_value
-        return path, f"{_shown(error.instance)} is not one of {', '.join(map(str, options))}", False, \
+        return path, f"{quoted(error.instance)} is not one of {', '.join(map(str, options))}", False, \
             did_you_mean(str(error.instance), map(str, options))
-    return path, error.message.replace(repr(error.instance), _shown(error.instance)), False, None
+    return path, error.message.replace(repr(error.instance), quoted(error.instance)), False, None
 
 
 def check_data(data, kind: str, diag: Callable[..., Diagnostic]) -> list[Diagnostic]:

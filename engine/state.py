@@ -132,7 +132,7 @@ class State:
         try:
             i = pending["ids"].index(action)
         except ValueError:
-            raise IllegalAction(f"{action!r} is not a legal action for seat {player} now", pending["ids"]) from None
+            raise IllegalAction.not_legal(action, player, pending["ids"]) from None
         frame = self.stack[-1]
         proc = self.game.procedures[frame[0]]
         proc.choices[frame[1]](self, frame[2], pending["values"][i])

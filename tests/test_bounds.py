@@ -7,11 +7,13 @@ counting what was computed, never by timing it.
 """
 from __future__ import annotations
 
+import json
 import textwrap
 
 import pytest
 
-from engine import RulesError, RuntimeRuleError, load_game
+from engine import IllegalAction, RulesError, RuntimeRuleError, StateError, load_game
+from engine.cli import main
 from engine.boards import compile_grid, compile_plane, space_name
 from engine.schemas import check_document
 from engine.yaml_source import parse_yaml
@@ -128,3 +130,44 @@ def test_a_value_grown_past_the_size_budget_is_a_located_rule_error(tmp_path, st
     d = info.value.diagnostic
     assert (d.code, d.line) == ("E701", HEADER.count("\n") + 8), d.format()
     assert said in d.message and "size budget" in d.message, d.message
+
+
+# -------------------------------------------------------------------- messages
+LONG = "x" * 10_000_000  # a 10 MB value: a message quotes its start, never the whole
+
+
+def short(message: str) -> bool:
+    return "x" * 61 not in message and "…" in message and len(message) < 2_000
+
+
+def test_an_illegal_action_quotes_a_long_id_by_its_start(tmp_path):
+    state = load_game(write_game(tmp_path, "play: |\n  x = choose \"pick\" from [1, 2]\n")).new_game(players=2)
+    with pytest.raises(IllegalAction) as info:
+        state.apply(LONG)
+    assert short(str(info.value)) and "pick 1" in str(info.value)
+
+
+def test_a_saved_state_holding_a_long_value_is_refused_in_a_short_message(tmp_path):
+    game = load_game(write_game(tmp_path, GROWING.format(statement="pass")))
+    saved = json.loads(game.new_game(players=2).to_json())
+    saved["variables"]["number"] = LONG
+    with pytest.raises(StateError) as info:
+        game.state_from_json(json.dumps(saved))
+    assert short(str(info.value)) and "'number'" in str(info.value)
+
+
+def test_a_rule_failing_on_a_long_value_quotes_it_by_its_start(tmp_path):
+    grow_then_ask = "words = words + words\n      number = number + 1\n      if number > 12:\n          x = card_named(words)"
+    game = load_game(write_game(tmp_path, GROWING.format(statement=grow_then_ask)))
+    with pytest.raises(RuntimeRuleError) as info:
+        game.new_game(players=2)
+    assert short(info.value.diagnostic.message) and "no card has the id" in info.value.diagnostic.message
+
+
+def test_a_long_command_line_argument_is_quoted_by_its_start(tmp_path, capsys):
+    path = write_game(tmp_path, "play: |\n  pass\n")
+    with pytest.raises(SystemExit) as info:
+        main(["play", str(path), "--bot", "0=" + LONG])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert short(err) and "--bot expects SEAT=KIND" in err

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import RuleFault
+from ..errors import RuleFault, quoted
 from .types import ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, PLAYER, TEXT, TYPEVAR, ZONE, list_of
 
 
@@ -306,7 +306,7 @@ def _position(items, value, what):
     try:
         return items.index(value)
     except ValueError:
-        raise RuleFault(f"{what}: {value!r} is not in the list") from None
+        raise RuleFault(f"{what}: {quoted(value)} is not in the list") from None
 
 
 @op("cyclic_next", ("ring", list_of(TYPEVAR)), ("value", TYPEVAR), returns=TYPEVAR,
@@ -399,7 +399,7 @@ def _room_of(st, board, space):
 def _spaces_of(st, board, room):
     grid = _grid(st, board)
     if room not in grid.spaces_in:
-        raise RuleFault(f"board '{board}' has no room {room!r}")
+        raise RuleFault(f"board '{board}' has no room {quoted(room)}")
     return list(grid.spaces_in[room])
 
 
@@ -444,7 +444,7 @@ def _path_length(st, board, start, targets, through):
 def _card_named(st, cid):
     index = st.game.first_card.get(cid)
     if index is None:
-        raise RuleFault(f"no card has the id {cid!r}")
+        raise RuleFault(f"no card has the id {quoted(cid)}")
     return index
 
 
