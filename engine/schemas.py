@@ -16,9 +16,23 @@ from .yaml_source import Document
 KINDS = ("game", "components", "variant", "board")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_draft_pattern = Draft202012Validator.VALIDATORS["pattern"]
+
+
+def _pattern(validator, pattern, instance, schema):
+    """``pattern`` as JSON Schema (ECMA-262) means it: Python's ``$`` also matches before a final newline,
+    so "id\\n" passed ``^[a-z]+$``.  No pattern of ours admits a control character: those fail first."""
+    if isinstance(instance, str) and _CONTROL.search(instance):
+        yield ValidationError(f"{quoted(instance)} holds a control character")
+    else:
+        yield from _draft_pattern(validator, pattern, instance, schema)
+
+
 # JSON Schema counts 2.0 as an integer; a rule file's counts and coordinates must be written as whole numbers.
-_Strict = validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)))
+_WHOLE = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+_Strict = validators.extend(Draft202012Validator, validators={"pattern": _pattern}, type_checker=_WHOLE)
 
 
 @lru_cache(maxsize=None)
@@ -47,8 +61,15 @@ def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
         inner = best_match(error.context)
         return path, inner.message, False, None
     if error.validator == "pattern":
+        at_key = "propertyNames" in error.relative_schema_path  # a key, reported at itself, not at its mapping
+        if at_key:
+            path += (error.instance,)
+        control = _CONTROL.search(error.instance)
+        if control:
+            return path, f"character U+{ord(control.group()):04X} is not allowed in a name: {quoted(error.instance)}", \
+                at_key, None
         desc = error.schema.get("description") if isinstance(error.schema, dict) else None
-        return path, f"{quoted(error.instance)} is not allowed here" + (f": {desc}" if desc else ""), False, None
+        return path, f"{quoted(error.instance)} is not allowed here" + (f": {desc}" if desc else ""), at_key, None
     if error.validator == "enum":
         options = error.validator_value
         return path, f"{quoted(error.instance)} is not one of {', '.join(map(str, options))}", False, \

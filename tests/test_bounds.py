@@ -24,8 +24,6 @@ HEADER = """\
 id: mini
 name: Mini
 players: {min: 2, max: 4}
-zones:
-  - {id: deck, visibility: hidden}
 """
 
 
@@ -92,8 +90,8 @@ def test_a_plane_board_computes_each_segment_when_first_asked():
 def test_copies_past_the_card_cap_are_refused_at_the_item_that_passes_it(tmp_path):
     """2,000 items of 1,000 copies once made 2 million cards (555 MB); the cap stops at the item that passes it."""
     items = "".join(f"      - {{id: c{i}, copies: 1000}}\n" for i in range(2000))
-    path = write_game(tmp_path, "components:\n  - kind: card\n    start: deck\n    items:\n" + items
-                      + "play: |\n  pass\n")
+    path = write_game(tmp_path, "zones:\n  - {id: deck, visibility: hidden}\ncomponents:\n  - kind: card\n"
+                                "    start: deck\n    items:\n" + items + "play: |\n  pass\n")
     problems = load_fails(path)
     assert [d.code for d in problems] == ["E305"], [d.format() for d in problems]
     text = path.read_text(encoding="utf-8").splitlines()
@@ -171,3 +169,31 @@ def test_a_long_command_line_argument_is_quoted_by_its_start(tmp_path, capsys):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert short(err) and "--bot expects SEAT=KIND" in err
+
+
+# ------------------------------------------------------------------------- ids
+@pytest.mark.parametrize("body, broken, code_point", [
+    ('zones:\n  - {id: deck, visibility: hidden}\ncomponents:\n  - kind: card\n    start: deck\n    items:\n'
+     '      - {id: "c1\\n"}\n', '"c1\\n"', "U+000A"),
+    ('enums:\n  colours: [red, "blue\\n"]\n', '"blue\\n"', "U+000A"),
+    ('variables:\n  "points\\t": {type: int}\n', '"points\\t"', "U+0009"),
+    ('zones:\n  - {id: "pile\\x85", visibility: public}\n', '"pile\\x85"', "U+0085"),
+])
+def test_an_id_holding_a_control_character_is_refused_where_it_is_written(tmp_path, body, broken, code_point):
+    """Python's '$' matches before a final newline, so "c1\\n" once passed the pattern of ids."""
+    path = write_game(tmp_path, body + "play: |\n  pass\n")
+    text = path.read_text(encoding="utf-8")
+    problems = load_fails(path)
+    assert [d.code for d in problems] == ["E201"], [d.format() for d in problems]
+    index = text.index(broken)
+    assert (problems[0].line, problems[0].col) == (text.count("\n", 0, index) + 1, index - text.rfind("\n", 0, index))
+    assert f"character {code_point} is not allowed in a name" in problems[0].message, problems[0].message
+
+
+def test_a_board_point_or_tag_holding_a_control_character_is_refused():
+    doc = parse_yaml("id: b\nkind: plane\ncells: {width: 2, height: 2}\n"
+                     "points:\n  - {id: \"corner\\n\", at: [0, 0]}\n  - {id: far, at: [2, 2], tags: [\"x\\x7f\"]}\n",
+                     "board.yaml")
+    problems = check_document(doc, "board")
+    assert [(d.code, d.line) for d in problems] == [("E201", 5), ("E201", 6)], [d.format() for d in problems]
+    assert "U+000A" in problems[0].message and "U+007F" in problems[1].message
