@@ -3,18 +3,19 @@
 A *plane* board is a floor of unit cells (some labelled) and named points;
 every pair of points is joined by a straight segment.  A segment's length and
 the labels of the cells it touches (touching includes grazing an edge or a
-corner: the closed segment meets the closed cell) are computed the first time
-play asks for them, then kept: a board with thousands of points loads in time
-proportional to its file, not to the square of its points.  Geometry is exact:
-coordinates are scaled to integers.
+corner: the closed segment meets the closed cell) are kept in tables.  Geometry
+is exact: coordinates are scaled to integers.
 
 A *grid* board is square spaces grouped in rectangular rooms; neighbouring
 spaces of different rooms are separated by a wall unless a door joins them.
 At load we compute each space's neighbour in every direction, the rooms and
-the tags.  Distances are kept as one row per starting space, filled by one
-breadth-first search the first time that space is asked about (a 200×200 room
-would need 1.6 billion all-pairs entries).  Play never calls networkx, and
-after its first computation a lookup is two dict reads.
+the tags.  Distances are kept as one row per starting space, each filled by one
+breadth-first search.
+
+A board whose tables cost at most EAGER_WORK fills them at load, so play never
+pays for them; a larger one fills a row or a segment the first time play asks
+for it, and keeps it (all pairs of a 200×200 room are 1.6 billion distances).
+Play never calls networkx; a lookup is a dict read once its entry exists.
 
 Nothing here knows which game uses a board.
 """
@@ -29,6 +30,9 @@ import networkx as nx
 
 from .errors import Diagnostic, did_you_mean, quoted
 from .yaml_source import Document
+
+
+EAGER_WORK = 250_000  # table entries × their cost (cells per segment) that a board may fill at load
 
 
 def segment_touches_box(p: tuple[int, int], q: tuple[int, int], box: tuple[int, int, int, int]) -> bool:
@@ -145,7 +149,13 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
                   for _, d in graph.nodes(data=True) if d["kind"] == "cell")
     points = {n: (int(d["at"][0] * denominator), int(d["at"][1] * denominator))
               for n, d in graph.nodes(data=True) if d["kind"] == "point"}
-    return PlaneBoard(data["id"], doc.path, graph, points, cells, denominator, scale), []
+    board = PlaneBoard(data["id"], doc.path, graph, points, cells, denominator, scale)
+    if len(points) ** 2 * (len(cells) + 1) <= EAGER_WORK:
+        for a in points:
+            for b in points:
+                board.distance(a, b)
+                board.touched(a, b)
+    return board, []
 
 
 def _touched_labels(p, q, cells: Iterable) -> tuple[str, ...]:
@@ -337,7 +347,14 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     for n, r in rooms.items():
         spaces_in.setdefault(r, []).append(n)
     tags = {n: frozenset(d["tags"]) for n, d in graph.nodes(data=True)}
-    return GridBoard(data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()}, tags), []
+    board = GridBoard(data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()}, tags)
+    all_tags = set().union(*tags.values())
+    if len(step) ** 2 * (len(all_tags) + 1) <= EAGER_WORK:
+        for space in step:
+            board.distance(space, space)
+            for tag in all_tags:
+                board.distance_avoiding(space, space, tag)
+    return board, []
 
 
 BOARD_KINDS = {"plane": compile_plane, "grid": compile_grid}

@@ -59,10 +59,11 @@ def grid(width: int, height: int) -> str:
 
 
 # ------------------------------------------------------------------- boards
-def test_a_grid_board_computes_no_distance_at_load_and_one_row_per_starting_space():
+def test_a_grid_board_past_the_eager_work_fills_one_distance_row_per_starting_space_asked():
     """All pairs of a 200×200 room are 1.6 billion distances: each row waits for its first question."""
-    small = board(grid(3, 2))
-    assert small.distances == {} and small._avoiding == {}
+    assert len(board(grid(3, 2)).distances) == 6               # a small board is filled at load
+    past = board(grid(30, 30))                                 # 900² distances: past EAGER_WORK
+    assert past.distances == {} and past._avoiding == {}
     big = board(grid(200, 200))                                # the largest floor the schema allows
     assert big.distances == {} and big._avoiding == {}
     corner = space_name(199, 199)
@@ -74,16 +75,16 @@ def test_a_grid_board_computes_no_distance_at_load_and_one_row_per_starting_spac
     assert list(big._avoiding) == ["blocked"] and list(big._avoiding["blocked"]) == ["a1"]
 
 
-def test_a_plane_board_computes_each_segment_when_first_asked():
+def test_a_plane_board_past_the_eager_work_computes_each_segment_when_first_asked():
     """Thousands of points are millions of segments: none is computed before play asks for it."""
-    points = "".join(f"  - {{id: p{i}, at: [{i % 200}, {i // 200 * 7}]}}\n" for i in range(400))
-    labels = "".join(f"  - {{cell: [{i % 200}, {i // 200 * 7 + 3}], label: l{i % 9}}}\n" for i in range(400))
+    points = "".join(f"  - {{id: p{i}, at: [{i % 50 * 4}, {i // 50 * 7}]}}\n" for i in range(100))
+    labels = "".join(f"  - {{cell: [{i % 50 * 4}, {i // 50 * 7 + 3}], label: l{i % 9}}}\n" for i in range(100))
     plane = board(f"id: big\nkind: plane\ncells: {{width: 200, height: 200}}\nlabels:\n{labels}points:\n{points}")
     assert plane.lengths == {} and plane.touches == {}
-    assert plane.distance("p0", "p200") == 7
-    assert plane.lengths == {("p0", "p200"): 7, ("p200", "p0"): 7} and plane.touches == {}
-    assert plane.touched("p0", "p200") == ("l0",)
-    assert list(plane.touches) == [("p0", "p200")]
+    assert plane.distance("p0", "p50") == 7
+    assert plane.lengths == {("p0", "p50"): 7, ("p50", "p0"): 7} and plane.touches == {}
+    assert plane.touched("p0", "p50") == ("l0",)
+    assert list(plane.touches) == [("p0", "p50")]
 
 
 # -------------------------------------------------------------------- cards
