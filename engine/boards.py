@@ -53,7 +53,7 @@ def segment_touches_box(p: tuple[int, int], q: tuple[int, int], box: tuple[int, 
 
 @dataclass(frozen=True)
 class PlaneBoard:
-    """Segment tables of one plane board, filled pair by pair as asked; the graph stays available for tools."""
+    """Segment tables of one plane board (see EAGER_WORK for when they fill); the graph holds its cells and points."""
 
     id: str
     path: str

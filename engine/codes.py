@@ -29,7 +29,8 @@ CODES: dict[str, tuple[str, str]] = {
              "A rule or board file is at most 2 MB."),
     "E201": ("wrong shape",
              "The file does not match its JSON Schema: an unknown key (see the did-you-mean), a missing "
-             "required key, or a value of the wrong type. The schemas are in schemas/."),
+             "required key, a value of the wrong type, or a name holding a control character (a newline, a "
+             "tab: the message names it as U+XXXX). The schemas are in schemas/."),
     "E301": ("inconsistent rules",
              "Something the rules need is missing or contradicts itself: a variant extending another game, "
              "removing what the base does not have, a game without a play program, min players above max."),
