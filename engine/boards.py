@@ -1,15 +1,21 @@
 """Board files → networkx graphs → precomputed lookup tables.
 
 A *plane* board is a floor of unit cells (some labelled) and named points;
-every pair of points is joined by a straight segment.  At load we compute,
-once, each segment's length and the labels of the cells it touches (touching
-includes grazing an edge or a corner: the closed segment meets the closed
-cell).  Geometry is exact: coordinates are scaled to integers.
+every pair of points is joined by a straight segment.  A segment's length and
+the labels of the cells it touches (touching includes grazing an edge or a
+corner: the closed segment meets the closed cell) are kept in tables.  Geometry
+is exact: coordinates are scaled to integers.
 
 A *grid* board is square spaces grouped in rectangular rooms; neighbouring
 spaces of different rooms are separated by a wall unless a door joins them.
-At load we compute each space's neighbour in every direction, the rooms, the
-tags, and all shortest-path distances, so play never calls networkx.
+At load we compute each space's neighbour in every direction, the rooms and
+the tags.  Distances are kept as one row per starting space, each filled by one
+breadth-first search.
+
+A board whose tables cost at most EAGER_WORK fills them at load, so play never
+pays for them; a larger one fills a row or a segment the first time play asks
+for it, and keeps it (all pairs of a 200×200 room are 1.6 billion distances).
+Play never calls networkx; a lookup is a dict read once its entry exists.
 
 Nothing here knows which game uses a board.
 """
@@ -22,8 +28,11 @@ from typing import Iterable
 
 import networkx as nx
 
-from .errors import Diagnostic, did_you_mean
+from .errors import Diagnostic, did_you_mean, quoted
 from .yaml_source import Document
+
+
+EAGER_WORK = 250_000  # table entries × their cost (cells per segment) that a board may fill at load
 
 
 def segment_touches_box(p: tuple[int, int], q: tuple[int, int], box: tuple[int, int, int, int]) -> bool:
@@ -44,29 +53,43 @@ def segment_touches_box(p: tuple[int, int], q: tuple[int, int], box: tuple[int, 
 
 @dataclass(frozen=True)
 class PlaneBoard:
-    """Segment tables of one plane board; the graph stays available for tools."""
+    """Segment tables of one plane board (see EAGER_WORK for when they fill); the graph holds its cells and points."""
 
     id: str
     path: str
     graph: nx.Graph
-    lengths: dict[tuple[str, str], int]
-    touches: dict[tuple[str, str], tuple[str, ...]]
+    at: dict[str, tuple[int, int]]  # point → coordinates scaled by ``unit``
+    cells: tuple[tuple[str, tuple[int, int, int, int]], ...]  # (label, box scaled by ``unit``)
+    unit: int
+    scale: float
+    lengths: dict[tuple[str, str], int] = field(default_factory=dict, repr=False, compare=False)
+    touches: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def distance(self, a: str, b: str) -> int:
         try:
             return self.lengths[(a, b)]
         except KeyError:
-            raise _unknown_point(self, a, b) from None
+            pa, pb = self._ends(a, b)
+            length = math.floor(math.dist(pa, pb) / self.unit * self.scale + 0.5)  # halves round up
+            self.lengths[(a, b)] = self.lengths[(b, a)] = length
+            return length
 
     def touched(self, a: str, b: str) -> tuple[str, ...]:
         try:
             return self.touches[(a, b)]
         except KeyError:
+            hits = self.touches[(a, b)] = _touched_labels(*self._ends(a, b), self.cells)
+            return hits
+
+    def _ends(self, a: str, b: str) -> tuple[tuple[int, int], tuple[int, int]]:
+        try:
+            return self.at[a], self.at[b]
+        except KeyError:
             raise _unknown_point(self, a, b) from None
 
     @property
     def points(self) -> list[str]:
-        return [n for n, d in self.graph.nodes(data=True) if d["kind"] == "point"]
+        return list(self.at)
 
     @property
     def nodes(self) -> list[str]:
@@ -78,7 +101,7 @@ def _unknown_point(board: PlaneBoard, a: str, b: str):
     names = board.points
     bad = a if a not in names else b
     hint = did_you_mean(str(bad), names)
-    return RuleFault(f"board '{board.id}' has no point '{bad}'" + (f" ({hint})" if hint else ""))
+    return RuleFault(f"board '{board.id}' has no point {quoted(bad)}" + (f" ({hint})" if hint else ""))
 
 
 def _exact(value) -> Fraction:
@@ -122,24 +145,17 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
 
     # Exact integer geometry: scale every coordinate by the common denominator.
     denominator = math.lcm(*(c.denominator for c in coords)) if coords else 1
-    cells = [(d["label"], tuple(v * denominator for v in d["box"]))
-             for _, d in graph.nodes(data=True) if d["kind"] == "cell"]
+    cells = tuple((d["label"], tuple(v * denominator for v in d["box"]))
+                  for _, d in graph.nodes(data=True) if d["kind"] == "cell")
     points = {n: (int(d["at"][0] * denominator), int(d["at"][1] * denominator))
               for n, d in graph.nodes(data=True) if d["kind"] == "point"}
-    lengths: dict[tuple[str, str], int] = {}
-    touches: dict[tuple[str, str], tuple[str, ...]] = {}
-    for a, pa in points.items():
-        for b, pb in points.items():
-            if b < a:
-                continue
-            length = math.floor(math.dist(pa, pb) / denominator * scale + 0.5)  # halves round up
-            hits = _touched_labels(pa, pb, cells)
-            lengths[(a, b)] = lengths[(b, a)] = length
-            touches[(a, b)] = hits
-            touches[(b, a)] = _touched_labels(pb, pa, cells)
-            if a != b:
-                graph.add_edge(a, b, length=length, touches=hits)
-    return PlaneBoard(data["id"], doc.path, graph, lengths, touches), []
+    board = PlaneBoard(data["id"], doc.path, graph, points, cells, denominator, scale)
+    if len(points) ** 2 * (len(cells) + 1) <= EAGER_WORK:
+        for a in points:
+            for b in points:
+                board.distance(a, b)
+                board.touched(a, b)
+    return board, []
 
 
 def _touched_labels(p, q, cells: Iterable) -> tuple[str, ...]:
@@ -178,39 +194,57 @@ class GridBoard:
     rooms: dict[str, str]  # space → room
     spaces_in: dict[str, tuple[str, ...]]  # room → spaces
     tags: dict[str, frozenset]  # space → tags (its room's and its own)
-    distances: dict[str, dict[str, int]]
+    distances: dict[str, dict[str, int]] = field(default_factory=dict, repr=False, compare=False)  # rows, as asked
     _avoiding: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def nodes(self) -> list[str]:
         return list(self.graph.nodes)
 
+    def distance(self, a: str, b: str) -> int:
+        """Fewest steps from a to b (-1: unreachable)."""
+        return self._lookup(self.distances, a, b, None)
+
     def distance_avoiding(self, a: str, b: str, tag: str) -> int:
         """Fewest steps from a to b never crossing a space tagged ``tag`` (the ends may be tagged)."""
-        self._check(a)
-        self._check(b)
-        table = self._avoiding.get(tag)
-        if table is None:
-            open_graph = self.graph.subgraph(n for n in self.graph if tag not in self.tags[n])
-            table = self._avoiding[tag] = {n: dict(d) for n, d in nx.all_pairs_shortest_path_length(open_graph)}
-        if a == b:
-            return 0
-        starts = [(0, a)] if a in table else [(1, n) for n in self.step[a].values() if n in table]
-        ends = [(0, b)] if b in table else [(1, n) for n in self.step[b].values() if n in table]
-        best = -1
-        for ca, na in starts:
-            row = table[na]
-            for cb, nb in ends:
-                d = row.get(nb)
-                if d is not None and (best < 0 or ca + d + cb < best):
-                    best = ca + d + cb
-        return best
+        rows = self._avoiding.get(tag)
+        if rows is None:
+            rows = self._avoiding[tag] = {}
+        return self._lookup(rows, a, b, tag)
+
+    def _lookup(self, rows: dict[str, dict[str, int]], a: str, b: str, tag: str | None) -> int:
+        row = rows.get(a)
+        if row is None:
+            self._check(a)
+            row = rows[a] = self._spread(a, tag)
+        found = row.get(b)
+        if found is None:
+            self._check(b)
+            return -1
+        return found
+
+    def _spread(self, start: str, tag: str | None) -> dict[str, int]:
+        """Breadth-first distances from ``start``; a space tagged ``tag`` can be reached but not crossed."""
+        step, tags = self.step, self.tags
+        row = {start: 0}
+        frontier, steps = [start], 0
+        while frontier:
+            steps += 1
+            reached = []
+            for space in frontier:
+                for n in step[space].values():
+                    if n not in row:
+                        row[n] = steps
+                        if tag is None or tag not in tags[n]:
+                            reached.append(n)
+            frontier = reached
+        return row
 
     def _check(self, space: str) -> None:
         if space not in self.rooms:
             from .errors import RuleFault
             hint = did_you_mean(str(space), self.rooms)
-            raise RuleFault(f"board '{self.id}' has no space {space!r}" + (f" ({hint})" if hint else ""))
+            raise RuleFault(f"board '{self.id}' has no space {quoted(space)}" + (f" ({hint})" if hint else ""))
 
     def toward(self, space: str, direction: str) -> str:
         self._check(space)
@@ -233,11 +267,6 @@ class GridBoard:
 
     def tagged(self, tag: str) -> list[str]:
         return [s for s, t in self.tags.items() if tag in t]
-
-    def distance(self, a: str, b: str) -> int:
-        self._check(a)
-        self._check(b)
-        return self.distances[a].get(b, -1)
 
     def path_length(self, start: str, targets: list[str], through: list[str]) -> int:
         """Fewest steps from start to any target, passing only ``through`` spaces (0: start is a target;
@@ -320,12 +349,14 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     spaces_in: dict[str, list[str]] = {}
     for n, r in rooms.items():
         spaces_in.setdefault(r, []).append(n)
-    distances = {a: dict(lengths) for a, lengths in nx.all_pairs_shortest_path_length(graph)}
     tags = {n: frozenset(d["tags"]) for n, d in graph.nodes(data=True)}
-    board = GridBoard(data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()},
-                      tags, distances)
-    for tag in set().union(*tags.values()):
-        board.distance_avoiding(next(iter(graph)), next(iter(graph)), tag)  # precompute its table now
+    board = GridBoard(data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()}, tags)
+    all_tags = set().union(*tags.values())
+    if len(step) ** 2 * (len(all_tags) + 1) <= EAGER_WORK:
+        for space in step:
+            board.distance(space, space)
+            for tag in all_tags:
+                board.distance_avoiding(space, space, tag)
     return board, []
 
 

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from .errors import IllegalAction, RulesError, TabletopError
+from .errors import IllegalAction, RulesError, TabletopError, quoted
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 MAX_GAMES = 1_000_000          # a million games is hours of bots; more is a typo, not a plan
@@ -173,13 +173,14 @@ def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
     for spec in specs:
         seat, sep, kind = spec.partition("=")
         if not sep or kind not in AGENTS:
-            raise SystemExit(_usage(f"--bot expects SEAT=KIND with KIND one of {', '.join(AGENTS)}, got {spec!r}"))
+            raise SystemExit(_usage(f"--bot expects SEAT=KIND with KIND one of {', '.join(AGENTS)}, "
+                                    f"got {quoted(spec)}"))
         if seat == "all":
             bots.update({s: kind for s in range(players)})
         elif seat.isdigit() and int(seat) < players:
             bots[int(seat)] = kind
         else:
-            raise SystemExit(_usage(f"--bot seat must be 0…{players - 1} or 'all', got {seat!r}"))
+            raise SystemExit(_usage(f"--bot seat must be 0…{players - 1} or 'all', got {quoted(seat)}"))
     return bots
 
 
@@ -206,7 +207,8 @@ def _read_choice(actions: list[str], prompt: str) -> str | None:
         matches = [a for a in actions if a.startswith(answer)] if answer else []
         if len(matches) == 1:
             return matches[0]
-        print(f"{answer!r} is not a legal action; type a number 1–{len(actions)} or one of: {', '.join(actions)}")
+        print(f"{quoted(answer)} is not a legal action; type a number 1–{len(actions)} or one of: "
+              f"{', '.join(actions)}")
 
 
 def _play(args) -> int:

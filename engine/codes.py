@@ -29,7 +29,8 @@ CODES: dict[str, tuple[str, str]] = {
              "A rule or board file is at most 2 MB."),
     "E201": ("wrong shape",
              "The file does not match its JSON Schema: an unknown key (see the did-you-mean), a missing "
-             "required key, or a value of the wrong type. The schemas are in schemas/."),
+             "required key, a value of the wrong type, or a name holding a control character (a newline, a "
+             "tab: the message names it as U+XXXX). The schemas are in schemas/."),
     "E301": ("inconsistent rules",
              "Something the rules need is missing or contradicts itself: a variant extending another game, "
              "removing what the base does not have, a game without a play program, min players above max."),
@@ -43,6 +44,9 @@ CODES: dict[str, tuple[str, str]] = {
     "E305": ("attribute missing",
              "A component item does not give an attribute its kind declares with no default: only int "
              "(0) and bool (false) attributes may be left out. Give the value, e.g. type: action."),
+    "E306": ("too many cards",
+             "A game has at most 10,000 cards, copies counted. The message names the item whose copies "
+             "pass that number: lower its copies, or split the game."),
     "E401": ("effect-language syntax error",
              "The effect text does not parse: the caret shows where, the message what was expected there. "
              "Text goes in double quotes; blocks are indented under a line ending in ':'."),
@@ -81,7 +85,9 @@ CODES: dict[str, tuple[str, str]] = {
              "Two cells, points or rooms with one name or place."),
     "E701": ("a rule asked for the impossible",
              "While running: nothing to choose from, the top of an empty zone, no such player, division by "
-             "zero, a card that cannot be placed at the start. The place is the statement that failed."),
+             "zero, a card that cannot be placed at the start, a list, text or number grown past the size "
+             "budget (100,000 items, characters or digits: the step budget bounds time, this bounds memory). "
+             "The place is the statement that failed."),
     "E702": ("a rule failed on a value",
              "While running: a value of the wrong kind, usually none (an empty list's first item, a choice "
              "passed) used in arithmetic or a comparison. Check the value can be none there."),

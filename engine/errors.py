@@ -21,6 +21,7 @@ __all__ = [
     "RuntimeRuleError",
     "did_you_mean",
     "plain_reason",
+    "quoted",
 ]
 
 
@@ -92,11 +93,16 @@ class IllegalAction(TabletopError):
     def __init__(self, message: str, legal: Sequence[str] = ()):
         self.legal = list(legal)
         if self.legal:
-            shown = ", ".join(repr(a) for a in self.legal[:20])
+            listed = ", ".join(quoted(a) for a in self.legal[:20])
             if len(self.legal) > 20:
-                shown += f", … ({len(self.legal)} in all)"
-            message = f"{message}; legal actions: {shown}"
+                listed += f", … ({len(self.legal)} in all)"
+            message = f"{message}; legal actions: {listed}"
         super().__init__(message)
+
+    @classmethod
+    def not_legal(cls, action, seat: int, legal: Sequence[str]) -> IllegalAction:
+        """``action`` is none of ``legal``: quoted by its start, however long the caller made it."""
+        return cls(f"{quoted(action)} is not a legal action for seat {seat} now", legal)
 
 
 class StateError(TabletopError):
@@ -113,6 +119,13 @@ class RuntimeRuleError(TabletopError):
 
 class BudgetExceeded(RuntimeRuleError):
     """The step budget ran out: an effect or flow probably loops forever."""
+
+
+def quoted(value, width: int = 60) -> str:
+    """A value as a message quotes it (its repr), cut to ``width`` characters with an ellipsis: a message
+    about a 100 MB id or a whole file stays one short line. Long strings and lists are cut before repr."""
+    text = repr(value[:width] if isinstance(value, (str, list, tuple)) else value)
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

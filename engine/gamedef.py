@@ -24,11 +24,12 @@ from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, 
 from .dsl.compiler import Compiler, Labeller, Procedure
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
-from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean
+from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from .schemas import check_data, check_document
 from .yaml_source import read_yaml
 
 DEFAULT_STEP_BUDGET = 200_000
+MAX_CARDS = 10_000  # cards of a game, copies counted: more only costs memory (2 million once took 555 MB)
 VISIBILITIES = ("public", "owner", "hidden", "top")
 _DEFAULTS = {INT: 0, BOOL: False}
 
@@ -397,7 +398,7 @@ class _Builder:
         else:
             ok = True
         if not ok:
-            self.error(path, "E303", f"value {value!r} is not of type {t}")
+            self.error(path, "E303", f"value {quoted(value)} is not of type {t}")
         return ok
 
     def _constants(self) -> None:
@@ -435,6 +436,7 @@ class _Builder:
         ids_seen: dict[str, tuple] = {}
         self._starts: list[tuple[tuple, object]] = []
         self._effects: dict[str, tuple] = {}  # card id → path of its effect text
+        full = False  # the cards reached MAX_CARDS: stop making them
         for ci, comp in enumerate(comps):
             declared = comp.get("attributes") or {}
             game.backs[comp["kind"]] = tuple(comp.get("back") or ())
@@ -463,7 +465,15 @@ class _Builder:
                 game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
                 if "effect" in item:
                     self._effects[cid] = path + ("effect",)
-                for _ in range(item.get("copies", 1)):
+                copies = item.get("copies", 1)
+                if full or len(game.card_ids) + copies > MAX_CARDS:
+                    if not full:
+                        self.error(path + ("copies" if "copies" in item else "id",), "E306",
+                                   f"'{cid}' makes {len(game.card_ids) + copies:,} cards in all, more than the "
+                                   f"{MAX_CARDS:,} a game may have")
+                    full = True
+                    continue
+                for _ in range(copies):
                     index = len(game.card_ids)
                     game.first_card.setdefault(cid, index)
                     game.card_ids.append(cid)

@@ -10,15 +10,29 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
 from .documents import data_root
-from .errors import Diagnostic, did_you_mean
+from .errors import Diagnostic, did_you_mean, quoted
 from .yaml_source import Document
 
 KINDS = ("game", "components", "variant", "board")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_draft_pattern = Draft202012Validator.VALIDATORS["pattern"]
+
+
+def _pattern(validator, pattern, instance, schema):
+    """``pattern`` as JSON Schema (ECMA-262) means it: Python's ``$`` also matches before a final newline,
+    so "id\\n" passed ``^[a-z]+$``.  No pattern of ours admits a control character: those fail first."""
+    if isinstance(instance, str) and _CONTROL.search(instance):
+        yield ValidationError(f"{quoted(instance)} holds a control character")
+    else:
+        yield from _draft_pattern(validator, pattern, instance, schema)
+
+
 # JSON Schema counts 2.0 as an integer; a rule file's counts and coordinates must be written as whole numbers.
-_Strict = validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)))
+_WHOLE = Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+_Strict = validators.extend(Draft202012Validator, validators={"pattern": _pattern}, type_checker=_WHOLE)
 
 
 @lru_cache(maxsize=None)
@@ -30,12 +44,6 @@ def validator(kind: str) -> Draft202012Validator:
 def _allowed_keys(error: ValidationError) -> list[str]:
     props = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
     return list(props)
-
-
-def _shown(value, width: int = 60) -> str:
-    """A value as a message quotes it: a whole file or a long list is cut short."""
-    text = repr(value)
-    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
@@ -53,13 +61,20 @@ def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
         inner = best_match(error.context)
         return path, inner.message, False, None
     if error.validator == "pattern":
+        at_key = "propertyNames" in error.relative_schema_path  # a key, reported at itself, not at its mapping
+        if at_key:
+            path += (error.instance,)
+        control = _CONTROL.search(error.instance)
+        if control:
+            return path, f"character U+{ord(control.group()):04X} is not allowed in a name: {quoted(error.instance)}", \
+                at_key, None
         desc = error.schema.get("description") if isinstance(error.schema, dict) else None
-        return path, f"{_shown(error.instance)} is not allowed here" + (f": {desc}" if desc else ""), False, None
+        return path, f"{quoted(error.instance)} is not allowed here" + (f": {desc}" if desc else ""), at_key, None
     if error.validator == "enum":
         options = error.validator_value
-        return path, f"{_shown(error.instance)} is not one of {', '.join(map(str, options))}", False, \
+        return path, f"{quoted(error.instance)} is not one of {', '.join(map(str, options))}", False, \
             did_you_mean(str(error.instance), map(str, options))
-    return path, error.message.replace(repr(error.instance), _shown(error.instance)), False, None
+    return path, error.message.replace(repr(error.instance), quoted(error.instance)), False, None
 
 
 def check_data(data, kind: str, diag: Callable[..., Diagnostic]) -> list[Diagnostic]:

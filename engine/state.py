@@ -208,8 +208,7 @@ class State:
         try:
             i = pending["ids"].index(action)
         except ValueError:
-            shown = repr(action[:60] + "…") if isinstance(action, str) and len(action) > 60 else repr(action)
-            raise IllegalAction(f"{shown} is not a legal action for seat {player} now", pending["ids"]) from None
+            raise IllegalAction.not_legal(action, player, pending["ids"]) from None
         frame = self.stack[-1]
         proc = self.game.procedures[frame[0]]
         try:

@@ -6,7 +6,7 @@ naming what is wrong, never a crash later in play.
 from __future__ import annotations
 
 from .dsl.types import record_fields
-from .errors import StateError
+from .errors import StateError, quoted
 
 _KEYS = {"format", "game", "variant", "rules", "players", "seed", "rng", "zones", "variables",
          "player_variables", "stack", "pending", "log", "history", "seen", "reason", "know", "pinned"}
@@ -50,12 +50,12 @@ def check_saved_state(game, data) -> None:
     _need(isinstance(data, dict), "not a JSON object")
     missing = _KEYS - set(data)
     _need(not missing, f"missing {', '.join(sorted(missing))}")
-    _need(data["format"] == FORMAT, f"format {data['format']!r}, this version reads {FORMAT}")
-    _need(data["game"] == game.id, f"it is a state of '{data['game']}', not of '{game.id}'")
-    _need(data["variant"] == game.variant, f"it is a state of variant {data['variant']!r}, not {game.variant!r}")
+    _need(data["format"] == FORMAT, f"format {quoted(data['format'])}, this version reads {FORMAT}")
+    _need(data["game"] == game.id, f"it is a state of {quoted(data['game'])}, not of '{game.id}'")
+    _need(data["variant"] == game.variant, f"it is a state of variant {quoted(data['variant'])}, not {game.variant!r}")
     _need(data["rules"] == game.rules_hash, "it was saved with different rules (the rule files changed since)")
     n = data["players"]
-    _need(_is_int(n) and game.min_players <= n <= game.max_players, f"bad player count {n!r}")
+    _need(_is_int(n) and game.min_players <= n <= game.max_players, f"bad player count {quoted(n)}")
     _need(_is_int(data["seed"]), "bad seed")
     _need(_is_int(data["rng"]) and 0 <= data["rng"] < 2 ** 64, "bad generator state")
 
@@ -64,7 +64,7 @@ def check_saved_state(game, data) -> None:
     seen = [0] * len(game.card_ids)
     for zone, cards in zones.items():
         _need(isinstance(cards, list) and all(_is_int(c) and 0 <= c < len(seen) for c in cards),
-              f"zone {zone!r} holds something that is not a card")
+              f"zone {quoted(zone)} holds something that is not a card")
         for c in cards:
             seen[c] += 1
     _need(all(k == 1 for k in seen), "cards are missing or duplicated")
@@ -77,12 +77,12 @@ def check_saved_state(game, data) -> None:
           "player variables do not match the game's")
     vocab = game.vocabulary
     for name, value in data["variables"].items():
-        _need(_fits(game, vocab.variables[name], value, n), f"variable '{name}' holds {value!r}, "
+        _need(_fits(game, vocab.variables[name], value, n), f"variable '{name}' holds {quoted(value)}, "
                                                             f"not a {vocab.variables[name]}")
     for p in pvars:
         for name, value in p.items():
             _need(_fits(game, vocab.player_variables[name], value, n),
-                  f"player variable '{name}' holds {value!r}, not a {vocab.player_variables[name]}")
+                  f"player variable '{name}' holds {quoted(value)}, not a {vocab.player_variables[name]}")
 
     stack = data["stack"]
     _need(isinstance(stack, list), "bad program stack")

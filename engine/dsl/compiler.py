@@ -19,8 +19,8 @@ from typing import Callable
 from ..errors import RuleFault
 from . import ast
 from .checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary
-from .ops import OPS
-from .types import BOARD, CARD, PLAYER, ZONE, is_list, is_record, record_fields
+from .ops import OPS, bounded, times
+from .types import BOARD, CARD, INT, PLAYER, ZONE, is_list, is_record, record_fields
 
 NEXT = -1  # the running frame changed (call or return): re-read the stack
 SUSPEND = -2  # a decision is pending, or the game ended: stop running
@@ -344,8 +344,10 @@ class Compiler:
                     raise RuleFault("division by zero")
                 return x // y if op == "//" else x % y
             return divide
-        fn = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
+        fn = {"+": operator.add, "-": operator.sub, "*": times, "==": operator.eq, "!=": operator.ne,
               "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+        if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked
+            fn = lambda x, y: bounded(x + y)  # noqa: E731
         if isinstance(e.right, ast.Literal):  # the common `x == "hearts"`, `n > 0`: one call fewer
             value = e.right.value
             return lambda st, env: fn(a(st, env), value)

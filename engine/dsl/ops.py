@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import RuleFault
+from ..errors import RuleFault, quoted
 from .types import ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, PLAYER, TEXT, TYPEVAR, ZONE, list_of
 
 
@@ -31,6 +31,36 @@ class Op:
 
 
 OPS: dict[str, Op] = {}
+
+MAX_SIZE = 100_000  # items of a list, characters of a text, digits of a number that a rule builds while running
+_MAX_BITS = int(MAX_SIZE * 3.33)  # a number of MAX_SIZE decimal digits has about this many bits
+
+
+def bounded(value):
+    """``value``, unless it is larger than MAX_SIZE: the step budget bounds time, not memory (a list doubled
+    in a loop once took 1.6 GB), so operations that make a value grow check the result."""
+    if isinstance(value, (list, str)):
+        if len(value) > MAX_SIZE:
+            raise _oversized(value, f"{len(value):,}")
+    elif isinstance(value, int) and value.bit_length() > _MAX_BITS:
+        raise RuleFault(f"a number of more than {MAX_SIZE:,} digits is over the size budget: "
+                        f"does a loop make it grow without end?")
+    return value
+
+
+def times(x, y):
+    """``x * y``; a list or text repeated is refused before it is made when it would be too large."""
+    if isinstance(x, int):
+        x, y = y, x
+    if isinstance(x, (list, str)) and isinstance(y, int) and len(x) * y > MAX_SIZE:
+        raise _oversized(x, f"{len(x) * y:,}")
+    return bounded(x * y)
+
+
+def _oversized(value, size: str) -> RuleFault:
+    what, unit = ("list", "items") if isinstance(value, list) else ("text", "characters")
+    return RuleFault(f"a {what} of {size} {unit} is over the size budget of {MAX_SIZE:,}: "
+                     f"does a loop make it grow without end?")
 
 
 def op(name: str, *params: tuple[str, str], returns: str | None = None, says: str, group: str,
@@ -301,7 +331,7 @@ def _position(items, value, what):
     try:
         return items.index(value)
     except ValueError:
-        raise RuleFault(f"{what}: {value!r} is not in the list") from None
+        raise RuleFault(f"{what}: {quoted(value)} is not in the list") from None
 
 
 @op("cyclic_next", ("ring", list_of(TYPEVAR)), ("value", TYPEVAR), returns=TYPEVAR,
@@ -322,7 +352,8 @@ def _cyclic_prev(st, ring, value):
          "wrapping round, each at most once", group="lists")
 def _around(st, ring, value, before, after):
     i, n = _position(ring, value, "around"), len(ring)
-    picked = [ring[(i + k) % n] for k in range(-before, after)]
+    # n consecutive positions already hold every item: a larger count picks nothing more, only costs memory
+    picked = [ring[(i + k) % n] for k in range(-before, min(after, n - before))]
     return list(dict.fromkeys(picked))
 
 
@@ -397,7 +428,7 @@ def _room_of(st, board, space):
 def _spaces_of(st, board, room):
     grid = _grid(st, board)
     if room not in grid.spaces_in:
-        raise RuleFault(f"board '{board}' has no room {room!r}")
+        raise RuleFault(f"board '{board}' has no room {quoted(room)}")
     return list(grid.spaces_in[room])
 
 
@@ -442,7 +473,7 @@ def _path_length(st, board, start, targets, through):
 def _card_named(st, cid):
     index = st.game.first_card.get(cid)
     if index is None:
-        raise RuleFault(f"no card has the id {cid!r}")
+        raise RuleFault(f"no card has the id {quoted(cid)}")
     return index
 
 
@@ -455,9 +486,30 @@ def _key_of(st, zone):
 @op("flatten", ("lists", list_of(list_of(TYPEVAR))), returns=list_of(TYPEVAR),
     says="the items of every list in {lists}, one list after another", group="lists")
 def _flatten(st, lists):
-    return [x for inner in lists for x in inner]
+    out: list = []
+    for inner in lists:
+        out += inner
+        bounded(out)  # checked as it grows: a list of long lists could otherwise make billions of items
+    return out
 
 
 @op("text", ("value", ANY), returns=TEXT, says="{value} written as text", group="text")
 def _text(st, value):
-    return "none" if value is None else str(value)
+    if isinstance(value, list) and _room_for_text(value, MAX_SIZE) < 0:
+        raise _oversized("", f"more than {MAX_SIZE:,}")
+    return "none" if value is None else bounded(str(value))
+
+
+def _room_for_text(value, room: int) -> int:
+    """``room`` less a lower bound of the length of ``value`` as text; stops counting once below 0,
+    so that a list of long lists costs no more than ``room`` steps."""
+    if isinstance(value, str):
+        return room - len(value)
+    if not isinstance(value, list):
+        return room - 1
+    room -= len(value)
+    for item in value:
+        if room < 0:
+            break
+        room = _room_for_text(item, room)
+    return room
