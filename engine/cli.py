@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from .errors import IllegalAction, RulesError, TabletopError
+from .errors import IllegalAction, RulesError, RuntimeRuleError, TabletopError
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -48,7 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--steps", action="store_true", help="print every action and event")
     rp.add_argument("--to", type=int, metavar="N", help="stop after N actions")
     rp.add_argument("--force", action="store_true", help="replay even if the rules changed since the save")
-    rp.add_argument("--rules", metavar="PATH", help="the game's rules (a name or path; default: the saved game id)")
+    rp.add_argument("--rules", metavar="PATH", help="the game's rules (a name or path; default: the shipped game of "
+                                                    "the saved id, or the rules folder the save recorded)")
 
     si = sub.add_parser("simulate", help="many games between bots, with summary figures")
     game_args(si)
@@ -202,6 +203,18 @@ def _play(args) -> int:
     agents = {seat: make_agent(kind, seed=args.seed * 131 + seat) for seat, kind in bots.items()}
     console = Console()
     shown = 0
+
+    def act(action: str, seat: int | None = None) -> None:
+        """Apply and save; a rule error is saved with the action that caused it, so replay shows it."""
+        try:
+            state.apply(action, seat=seat)
+        except RuntimeRuleError:
+            if args.save:
+                write_save(state, args.save)
+            raise
+        if args.save:
+            write_save(state, args.save)
+
     if args.save:
         write_save(state, args.save)
     while not state.is_terminal:
@@ -211,9 +224,7 @@ def _play(args) -> int:
         shown = len(state.log)
         seat = state.current_player
         if seat in agents:
-            state.apply(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))))
-            if args.save:
-                write_save(state, args.save)
+            act(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))))
             continue
         render_view(game, state.view(seat), console)
         actions = state.legal_actions()
@@ -224,11 +235,9 @@ def _play(args) -> int:
             console.print("game stopped before the end")
             return EXIT_PROBLEMS
         try:
-            state.apply(choice, seat=seat)
+            act(choice, seat)
         except IllegalAction as exc:  # pragma: no cover - _read_choice only returns legal ids
             console.print(f"[red]{exc}[/]")
-        if args.save:
-            write_save(state, args.save)
     if not args.quiet:
         for line in state.log[shown:]:
             console.print(line, highlight=False)
@@ -241,10 +250,9 @@ def _play(args) -> int:
 
 # ------------------------------------------------------------------ replay
 def _replay(args) -> int:
-    from .gamedef import load_game
-    from .replay import read_save, replay
+    from .replay import read_save, replay, saved_game
     data = read_save(args.file)
-    game = load_game(args.rules or data["game"], data.get("variant"))
+    game = saved_game(data, args.file, args.rules)
 
     shown = [0]
 
@@ -364,11 +372,12 @@ def _explain(args) -> int:
 def _doc(args) -> int:
     from .docgen import game_reference, language_reference
     from .gamedef import load_game
+    from .safe_files import write_text
     if args.language == bool(args.game):
         return _usage("give a GAME or --language")
     text = language_reference() if args.language else game_reference(load_game(args.game, args.variant))
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_text(args.output, text)
         print(f"wrote {args.output}")
     else:
         sys.stdout.write(text)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import boards as board_kinds
-from .documents import RuleSet, display_path, load_documents, resolve
+from .documents import RuleSet, display_path, game_folders, load_documents, resolve
 from .dsl import ast
 from .dsl.ast import walk_exprs
 from .dsl.ops import OPS
@@ -24,6 +24,7 @@ from .dsl.compiler import Compiler, Labeller, Procedure
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 from .dsl.types import BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list
 from .errors import Diagnostic, LoadError, RulesError, did_you_mean
+from .safe_files import Refused, find_inside
 from .schemas import check_data, check_document
 from .yaml_source import read_yaml
 
@@ -435,18 +436,24 @@ class _Builder:
             self.vocab.zones[z["id"]] = TEXT if per in single_boards else per
 
     def _boards(self, game: GameDef) -> None:
-        folder = self.rules.folder.parent.parent / "boards" / self.data["id"]
+        folders = game_folders(self.rules.folder, self.data["id"])
         for i, b in enumerate(self.data.get("boards") or []):
             compiled = []
             for j, name in enumerate(b["files"]):
-                path = folder / name
+                try:
+                    path = find_inside(name, folders)
+                except Refused as exc:
+                    self.error(("boards", i, "files", j), exc.code, exc.message)
+                    continue
+                if path is None:
+                    self.error(("boards", i, "files", j), "E101", f"board file not found: '{name}' is neither "
+                                                                  f"in {display_path(folders[0])} nor in "
+                                                                  f"{display_path(folders[1])}")
+                    continue
                 try:
                     doc = read_yaml(path, display_path(path))
                 except LoadError as exc:
-                    if exc.diagnostics[0].code == "E101":
-                        self.error(("boards", i, "files", j), "E101", f"board file not found: {display_path(path)}")
-                    else:
-                        self.problems += exc.diagnostics
+                    self.problems += exc.diagnostics
                     continue
                 problems = check_document(doc, "board")
                 board = None
