@@ -37,7 +37,7 @@ def save_data(state) -> dict:
     game = state.game
     data = {"format": SAVE_FORMAT, "game": game.id, "variant": game.variant, "rules": game.rules_hash,
             "players": state.n, "seed": state.seed, "actions": list(state.history), "digest": digest(state),
-            "finished": state.is_terminal}
+            "finished": state.is_terminal and state.fault is None}
     folder = Path(game.rules.folder).resolve()
     if folder != shipped_folder(game.id).resolve():
         data["rules_path"] = str(folder)
