@@ -59,7 +59,7 @@ def find_inside(name: str, roots: Sequence[Path]) -> Path | None:
     Raises Refused (E108) for an absolute name, one that climbs out with ``..``, or one
     that is (or passes through) a symlink leading out of every root.
     """
-    if os.path.isabs(name) or name.startswith("~"):
+    if os.path.isabs(name):
         raise Refused("E108", f"'{name}' is an absolute path; name files relative to the game's folder")
     for root in roots:
         if not _within(os.path.normpath(os.path.join(os.path.abspath(root), name)), os.path.abspath(root)):
@@ -101,6 +101,8 @@ def read_text(path: str | os.PathLike, shown: str, limit: int = MAX_FILE_BYTES) 
         raise refuse("E101", "file not found") from None
     except OSError as exc:
         raise refuse("E101", f"cannot read file: {exc.strerror}") from None
+    except ValueError:  # a NUL in the name
+        raise refuse("E101", "cannot read file: not a valid file name") from None
     if size > limit:
         raise refuse("E107", f"file is larger than {limit} bytes")
     try:
