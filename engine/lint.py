@@ -135,8 +135,9 @@ def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
             continue
         file, _, name = test.partition("::")
         name = re.sub(r"\[.*\]$", "", name.split("::")[-1])
-        try:
-            source = read_text(find_inside(file, [project]) or project / file, file)
+        try:  # the file is named in a rule file: read only inside the project, never a device
+            found = find_inside(file, [project])
+            source = read_text(found, file) if found else None
         except (Refused, LoadError):
             source = None
         if source is None:

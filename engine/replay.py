@@ -75,6 +75,8 @@ def read_save(path: str | Path) -> dict:
         data = json.loads(text)
     except ValueError as exc:
         raise StateError(f"{path}: not a save file ({exc})") from None
+    except RecursionError:
+        raise StateError(f"{path}: not a save file (nested too deeply)") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise StateError(f"{path}: not a save file of this version (format {SAVE_FORMAT})")
     for key, what, ok in _FIELDS:

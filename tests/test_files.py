@@ -305,6 +305,13 @@ def test_a_tampered_save_is_refused_before_any_rules_are_read(tmp_path, capsys, 
     assert code == 1 and err.count("\n") == 1 and "root:" not in err
 
 
+def test_a_deeply_nested_save_is_a_one_line_error(tmp_path, capsys):
+    save = tmp_path / "save.json"
+    save.write_text("[" * 100_000 + "]" * 100_000)
+    code, _, err = run(capsys, "replay", save)
+    assert code == 1 and "nested too deeply" in err and err.count("\n") == 1
+
+
 def test_a_save_whose_finished_flag_lies_is_noticed(tmp_path):
     data = save_data(played(tmp_path))
     data["finished"] = True
