@@ -16,8 +16,8 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import stat
-import tempfile
 from pathlib import Path
 from typing import Sequence
 
@@ -131,20 +131,24 @@ def write_text(path: str | os.PathLike, text: str) -> None:
         if not stat.S_ISREG(info.st_mode):
             raise WriteError(f"{path}: not a regular file; only files are written")
         mode = stat.S_IMODE(info.st_mode)
-    folder, tmp = os.path.dirname(target), None
+    folder = os.path.dirname(target)
+    tmp = os.path.join(folder, f".{os.path.basename(target)}.{secrets.token_hex(6)}.tmp")
+    created = False
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.", suffix=".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)  # umask applies
+        created = True
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(tmp, mode if mode is not None else 0o666 & ~_umask())
+        if mode is not None:
+            os.chmod(tmp, mode)  # a replaced file keeps its permissions
         os.replace(tmp, target)
-        tmp = None
+        created = False
     except OSError as exc:
         raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from None
     finally:
-        if tmp is not None:  # failed or interrupted: the previous file is untouched
+        if created:  # failed or interrupted: the previous file is untouched
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
     with contextlib.suppress(OSError):  # make the rename itself durable
@@ -154,8 +158,3 @@ def write_text(path: str | os.PathLike, text: str) -> None:
         finally:
             os.close(dir_fd)
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

@@ -172,6 +172,22 @@ def test_an_unwritable_target_is_a_one_line_error(tmp_path, capsys, target, comm
         assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
+def test_a_rewritten_save_keeps_its_link_and_permissions(tmp_path):
+    """Replacing by rename must not turn a linked save into a plain file, nor reset its mode to 0600."""
+    real, link = tmp_path / "real.json", tmp_path / "link.json"
+    old_mask = os.umask(0o022)
+    try:
+        write_save(played(tmp_path, 1), real)
+    finally:
+        os.umask(old_mask)
+    assert stat.S_IMODE(real.stat().st_mode) == 0o644  # a new save is made like any new file
+    os.chmod(real, 0o640)
+    os.symlink(real, link)
+    write_save(played(tmp_path, 3), link)
+    assert link.is_symlink() and len(read_save(real)["actions"]) == 3
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+
+
 def test_doc_output_is_written_whole(tmp_path, capsys):
     """`doc -o` goes through the same writer: the file holds the reference and nothing else is left."""
     code, out, _ = run(capsys, "doc", "caty-mini", "-o", tmp_path / "ref.md")
