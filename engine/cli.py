@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from .errors import IllegalAction, RulesError, TabletopError, quoted
+from .errors import IllegalAction, RulesError, RuntimeRuleError, TabletopError, quoted
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 MAX_GAMES = 1_000_000          # a million games is hours of bots; more is a typo, not a plan
@@ -65,7 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--steps", action="store_true", help="print every action and event")
     rp.add_argument("--to", type=_whole(0), metavar="N", help="stop after N actions")
     rp.add_argument("--force", action="store_true", help="replay even if the rules changed since the save")
-    rp.add_argument("--rules", metavar="PATH", help="the game's rules (a name or path; default: the saved game id)")
+    rp.add_argument("--rules", metavar="PATH", help="the game's rules (a name or path; default: the shipped game of "
+                                                    "the saved id, or the rules folder the save recorded)")
 
     si = sub.add_parser("simulate", help="many games between bots, with summary figures")
     game_args(si)
@@ -225,6 +226,18 @@ def _play(args) -> int:
     agents = {seat: make_agent(kind, seed=args.seed * 131 + seat) for seat, kind in bots.items()}
     console = Console()
     shown = 0
+
+    def act(action: str, seat: int | None = None) -> None:
+        """Apply and save; a rule error is saved with the action that caused it, so replay shows it."""
+        try:
+            state.apply(action, seat=seat)
+        except RuntimeRuleError:
+            if args.save:
+                write_save(state, args.save)
+            raise
+        if args.save:
+            write_save(state, args.save)
+
     if args.save:
         write_save(state, args.save)
     while not state.is_terminal:
@@ -234,9 +247,7 @@ def _play(args) -> int:
         shown = len(state.log)
         seat = state.current_player
         if seat in agents:
-            state.apply(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))), seat=seat)
-            if args.save:
-                write_save(state, args.save)
+            act(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))), seat=seat)
             continue
         render_view(game, state.view(seat), console)
         actions = state.legal_actions()
@@ -247,11 +258,9 @@ def _play(args) -> int:
             print("tabletop: game stopped before the end (input ended or 'quit')", file=sys.stderr)
             return EXIT_PROBLEMS
         try:
-            state.apply(choice, seat=seat)
+            act(choice, seat)
         except IllegalAction as exc:  # pragma: no cover - _read_choice only returns legal ids
             console.print(f"[red]{exc}[/]")
-        if args.save:
-            write_save(state, args.save)
     if not args.quiet:
         for line in state.log[shown:]:
             console.print(line, highlight=False)
@@ -266,10 +275,9 @@ def _play(args) -> int:
 
 # ------------------------------------------------------------------ replay
 def _replay(args) -> int:
-    from .gamedef import load_game
-    from .replay import read_save, replay
+    from .replay import read_save, replay, saved_game
     data = read_save(args.file)
-    game = load_game(args.rules or data["game"], data.get("variant"))
+    game = saved_game(data, args.file, args.rules)
 
     shown = [0]
 
@@ -394,11 +402,12 @@ def _explain(args) -> int:
 def _doc(args) -> int:
     from .docgen import game_reference, language_reference
     from .gamedef import load_game
+    from .safe_files import write_text
     if args.language == bool(args.game):
         return _usage("give a GAME or --language")
     text = language_reference() if args.language else game_reference(load_game(args.game, args.variant))
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_text(args.output, text)
         print(f"wrote {args.output}")
     else:
         sys.stdout.write(text)

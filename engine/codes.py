@@ -26,7 +26,13 @@ CODES: dict[str, tuple[str, str]] = {
     "E106": ("nested too deeply",
              "Mappings and lists nest at most 64 levels."),
     "E107": ("file too large",
-             "A rule or board file is at most 2 MB."),
+             "A rule or board file is at most 2 MB and 50,000 values. Split it into several files."),
+    "E108": ("a path that leads out of the game's folders",
+             "Files named in rule files (includes, board files) stay inside the game's folder and its "
+             "boards folder: no absolute path, no '..' out, no link pointing elsewhere. Copy the file into "
+             "the game's folder and name it relative to it."),
+    "E109": ("not a regular file",
+             "A device, FIFO or socket where a rule, board or save file is expected; it is not read."),
     "E201": ("wrong shape",
              "The file does not match its JSON Schema: an unknown key (see the did-you-mean), a missing "
              "required key, a value of the wrong type, or a name holding a control character (a newline, a "

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Diagnostic, LoadError, did_you_mean
+from .safe_files import Refused, find_inside, is_name
 from .yaml_source import Document, read_yaml
 
 VARIANT_META = {"extends", "id", "name", "description", "remove"}
@@ -77,10 +78,25 @@ def known_variants(game_folder: Path) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
 
 
+def game_folders(game_folder: Path, game_id: str) -> list[Path]:
+    """Where a game's own files may be: its folder, then the project's boards/<id>/ folder.
+
+    Every file a rule file names is looked up in these, in order, and must stay inside them.
+    """
+    game_folder = Path(game_folder).absolute()
+    return [game_folder, game_folder.parent.parent / "boards" / game_id]
+
+
+def shipped_folder(game_id: str) -> Path:
+    """The folder a shipped game's rules live in (whether or not it exists)."""
+    return data_root() / "rules" / game_id
+
+
 def resolve(game: str | os.PathLike, variant: str | None = None) -> tuple[Path, Path | None]:
-    """(game.yaml path, variant path or None) for a game name or file path."""
+    """(game.yaml path, variant path or None) for a game name or file path; paths come back absolute."""
     candidate = Path(game)
     if candidate.suffix in (".yaml", ".yml") or candidate.is_dir() or candidate.exists():
+        candidate = candidate.absolute()
         if candidate.is_dir():
             candidate = candidate / "game.yaml"
         if not candidate.exists():
@@ -93,13 +109,13 @@ def resolve(game: str | os.PathLike, variant: str | None = None) -> tuple[Path, 
                 pass
         if isinstance(head, dict) and "extends" in head and variant is None:
             base = candidate.parent.parent / "game.yaml"
-            if not base.exists():
-                base = data_root() / "rules" / str(head["extends"]) / "game.yaml"
+            if not base.exists() and is_name(head["extends"]):
+                base = shipped_folder(head["extends"]) / "game.yaml"
             return base, candidate
         game_file = candidate
     else:
-        game_file = data_root() / "rules" / str(game) / "game.yaml"
-        if not game_file.exists():
+        game_file = shipped_folder(str(game)) / "game.yaml"
+        if not is_name(game) or not game_file.exists():
             raise LoadError([Diagnostic(str(game), 1, 1, "E101", f"no game named '{game}'",
                                         "error", did_you_mean(str(game), known_games()) or
                                         f"known games: {', '.join(known_games())}")])
@@ -109,9 +125,9 @@ def resolve(game: str | os.PathLike, variant: str | None = None) -> tuple[Path, 
     if vpath.suffix in (".yaml", ".yml"):
         if not vpath.exists():
             raise LoadError([Diagnostic(str(variant), 1, 1, "E101", "file not found")])
-        return game_file, vpath
+        return game_file, vpath.absolute()
     vpath = game_file.parent / "variants" / f"{variant}.yaml"
-    if not vpath.exists():
+    if not is_name(variant) or not vpath.exists():
         names = known_variants(game_file.parent)
         raise LoadError([Diagnostic(display_path(game_file), 1, 1, "E101", f"no variant named '{variant}'",
                                     "error", did_you_mean(variant, names) or
@@ -157,10 +173,15 @@ def load_documents(game_file: Path, variant_file: Path | None,
             for i in range(len(value)):
                 rules.origins[(key, i)] = (game_doc, (key, i))
 
-    for name in game_doc.data.get("include", []) or []:
+    for i, name in enumerate(game_doc.data.get("include", []) or []):
         if not isinstance(name, str):
             continue
-        inc = read(game_file.parent / name, "components")
+        try:
+            found = find_inside(name, [game_file.parent])
+        except Refused as exc:
+            problems.append(game_doc.diag(("include", i), exc.code, exc.message))
+            continue
+        inc = read(found or game_file.parent / name, "components")
         if inc is None or not isinstance(inc.data, dict):
             continue
         comps = rules.data.setdefault("components", [])

@@ -17,6 +17,7 @@ __all__ = [
     "RulesError",
     "IllegalAction",
     "StateError",
+    "WriteError",
     "BudgetExceeded",
     "RuntimeRuleError",
     "did_you_mean",
@@ -107,6 +108,10 @@ class IllegalAction(TabletopError):
 
 class StateError(TabletopError):
     """A saved state that cannot be read back (tampered, truncated, other game)."""
+
+
+class WriteError(TabletopError):
+    """A file could not be written (folder missing, disk full…); the previous file is intact."""
 
 
 class RuntimeRuleError(TabletopError):

@@ -16,7 +16,7 @@ from typing import Callable
 
 from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
-from .documents import RuleSet, display_path, known_games, load_documents, resolve
+from .documents import RuleSet, display_path, game_folders, known_games, load_documents, resolve
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
 from .dsl.ops import OPS
@@ -25,6 +25,7 @@ from .dsl.compiler import Compiler, Labeller, Procedure
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
 from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
+from .safe_files import Refused, find_inside
 from .schemas import check_data, check_document
 from .yaml_source import read_yaml
 
@@ -501,18 +502,24 @@ class _Builder:
             self.vocab.zones[z["id"]] = TEXT if per in single_boards else per
 
     def _boards(self, game: GameDef) -> None:
-        folder = self.rules.folder.parent.parent / "boards" / self.data["id"]
+        folders = game_folders(self.rules.folder, self.data["id"])
         for i, b in enumerate(self.data.get("boards") or []):
             compiled = []
             for j, name in enumerate(b["files"]):
-                path = folder / name
+                try:
+                    path = find_inside(name, folders)
+                except Refused as exc:
+                    self.error(("boards", i, "files", j), exc.code, exc.message)
+                    continue
+                if path is None:
+                    self.error(("boards", i, "files", j), "E101", f"board file not found: '{name}' is neither "
+                                                                  f"in {display_path(folders[0])} nor in "
+                                                                  f"{display_path(folders[1])}")
+                    continue
                 try:
                     doc = read_yaml(path, display_path(path))
                 except LoadError as exc:
-                    if exc.diagnostics[0].code == "E101":
-                        self.error(("boards", i, "files", j), "E101", f"board file not found: {display_path(path)}")
-                    else:
-                        self.problems += exc.diagnostics
+                    self.problems += exc.diagnostics
                     continue
                 problems = check_document(doc, "board")
                 board = None

@@ -15,8 +15,9 @@ import networkx as nx
 from .boards import GridBoard, space_name
 from .documents import RuleSet, identity, load_documents
 from .dsl import ast
-from .errors import Diagnostic
+from .errors import Diagnostic, LoadError
 from .gamedef import GameDef
+from .safe_files import Refused, find_inside, read_text
 
 __all__ = ["lint_game", "lint_board"]  # the codes are explained in codes.py
 
@@ -134,10 +135,14 @@ def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
             continue
         file, _, name = test.partition("::")
         name = re.sub(r"\[.*\]$", "", name.split("::")[-1])
-        source = project / file
-        if not source.is_file():
+        try:  # the file is named in a rule file: read only inside the project, never a device
+            found = find_inside(file, [project])
+            source = read_text(found, file) if found else None
+        except (Refused, LoadError):
+            source = None
+        if source is None:
             out.append(_warning(rules, ("rulings", i, "test"), "W305", f"ruling '{ruling['id']}': no test file '{file}'"))
-        elif name and not re.search(rf"^\s*def {re.escape(name)}\(", source.read_text(encoding="utf-8"), re.M):
+        elif name and not re.search(rf"^\s*def {re.escape(name)}\(", source, re.M):
             out.append(_warning(rules, ("rulings", i, "test"), "W305",
                                 f"ruling '{ruling['id']}': '{file}' has no test '{name}'"))
     return out

@@ -16,8 +16,7 @@ from typing import Any
 import yaml
 
 from .errors import Diagnostic, LoadError
-
-MAX_FILE_BYTES = 2_000_000
+from .safe_files import MAX_FILE_BYTES, read_text
 MAX_DEPTH = 64
 MAX_NODES = 50_000  # counts alias expansions too: a "billion laughs" stops here
 MAX_ALIASES = 200
@@ -99,8 +98,9 @@ class Document:
 
 
 class _Converter:
-    def __init__(self, path: str, lines: list[str]):
+    def __init__(self, path: str, lines: list[str], aliases: int):
         self.doc = Document(path, None)
+        self.aliases = aliases  # how many the file uses: a file of many values without any is just large
         self.lines = lines
         self.nodes = 0
         self.problems: list[Diagnostic] = []
@@ -114,8 +114,10 @@ class _Converter:
     def convert(self, node: yaml.Node, path: PathKey, depth: int) -> Any:
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            self._fail(node, "E105", f"document expands to more than {MAX_NODES} values (alias bomb?)",
-                       "YAML aliases are bounded; write the values out")
+            if self.aliases:
+                self._fail(node, "E105", f"document expands to more than {MAX_NODES} values through its "
+                                         f"{self.aliases} YAML aliases", "aliases are bounded; write the values out")
+            self._fail(node, "E107", f"file holds more than {MAX_NODES} values", "split it into several files")
         if depth > MAX_DEPTH:
             self._fail(node, "E106", f"nesting deeper than {MAX_DEPTH} levels")
         m = node.start_mark
@@ -253,9 +255,11 @@ def parse_yaml(text: str, path: str) -> Document:
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise LoadError([Diagnostic(path, 1, 1, "E107", f"file is larger than {MAX_FILE_BYTES} bytes")])
     loader = None
+    aliases = 0
     try:
         loader = _BoundedLoader(text, path)  # its reader already refuses unprintable characters
         root = loader.get_single_node()
+        aliases = loader.aliases
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
@@ -269,7 +273,7 @@ def parse_yaml(text: str, path: str) -> Document:
     finally:
         if loader is not None:
             loader.dispose()
-    converter = _Converter(path, text.splitlines())
+    converter = _Converter(path, text.splitlines(), aliases)
     converter.doc.lines = converter.lines
     if root is None:
         converter.doc.data = None
@@ -284,20 +288,6 @@ def parse_yaml(text: str, path: str) -> Document:
 
 
 def read_yaml(path: Path | str, display: str | None = None) -> Document:
-    """Read and parse a YAML file; a missing or unreadable file is a LoadError."""
-    p = Path(path)
+    """Read (see safe_files.read_text) and parse a YAML file; any problem is a LoadError."""
     shown = display or str(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise LoadError([Diagnostic(shown, 1, 1, "E107", f"file is larger than {MAX_FILE_BYTES} bytes")])
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LoadError([Diagnostic(shown, 1, 1, "E101", "file not found")]) from None
-    except IsADirectoryError:
-        raise LoadError([Diagnostic(shown, 1, 1, "E101", "is a folder, not a file")]) from None
-    except UnicodeDecodeError as exc:
-        raise LoadError([Diagnostic(shown, 1, 1, "E102", f"not UTF-8 text ({exc.reason})")]) from None
-    except OSError as exc:
-        raise LoadError([Diagnostic(shown, 1, 1, "E101", f"cannot read file: {exc.strerror}")]) from None
-    return parse_yaml(text, shown)
+    return parse_yaml(read_text(path, shown), shown)

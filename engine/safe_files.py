@@ -1,0 +1,160 @@
+"""The one home of how the engine reads and writes files it is told about.
+
+Rule files name other files (includes, board files); saves name games. A name in a
+file is data, not a licence to read anything: it must stay inside the game's own
+folders (no absolute path, no ``..`` out, no symlink out), and what is read must be
+a regular file, read in a bounded way (a device or a FIFO never blocks, ``/proc``
+files that claim size 0 are still bounded). A refused file is never read, so no
+message can echo its content.
+
+Writes go to a temporary file in the same folder, synced, then renamed over the
+target: an interrupt or a full disk leaves the previous file whole, never a
+partial or empty one.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import stat
+from pathlib import Path
+from typing import Sequence
+
+from .errors import Diagnostic, LoadError, WriteError
+
+__all__ = ["MAX_FILE_BYTES", "Refused", "find_inside", "is_inside", "is_name", "read_text", "write_text"]
+
+MAX_FILE_BYTES = 2_000_000
+_CHUNK = 1 << 16
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+
+
+class Refused(Exception):
+    """A name in a file that points outside the folders it may use (``code``, ``message``)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def is_name(text: object) -> bool:
+    """True for a plain id (a game or variant name): no folder separators, no ``..``."""
+    return isinstance(text, str) and _NAME.fullmatch(text) is not None and ".." not in text
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def is_inside(path: str | os.PathLike, roots: Sequence[str | os.PathLike]) -> bool:
+    """True if ``path``, links followed, lies in one of ``roots`` (links followed too)."""
+    real = os.path.realpath(path)
+    return any(_within(real, os.path.realpath(root)) for root in roots)
+
+
+def find_inside(name: str, roots: Sequence[Path]) -> Path | None:
+    """The first existing ``root/name``, provided it stays inside one of ``roots``; None if none exists.
+
+    Raises Refused (E108) for an absolute name, one that climbs out with ``..``, or one
+    that is (or passes through) a symlink leading out of every root.
+    """
+    if os.path.isabs(name):
+        raise Refused("E108", f"'{name}' is an absolute path; name files relative to the game's folder")
+    for root in roots:
+        if not _within(os.path.normpath(os.path.join(os.path.abspath(root), name)), os.path.abspath(root)):
+            raise Refused("E108", f"'{name}' leads out of the game's folders")
+    for root in roots:
+        candidate = Path(root) / name
+        if os.path.lexists(candidate):
+            if not is_inside(candidate, roots):
+                raise Refused("E108", f"'{name}' is a link that leads out of the game's folders")
+            return candidate
+    return None
+
+
+def read_text(path: str | os.PathLike, shown: str, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes; LoadError at ``shown`` otherwise."""
+    def refuse(code: str, message: str) -> LoadError:
+        return LoadError([Diagnostic(shown, 1, 1, code, message)])
+
+    try:
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
+            raise refuse("E101", "is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise refuse("E109", "not a regular file (a device, FIFO or socket); it was not read")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between the two looks
+                raise refuse("E109", "not a regular file (a device, FIFO or socket); it was not read")
+            chunks, size = [], 0
+            while size <= limit:
+                chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        finally:
+            os.close(fd)
+    except FileNotFoundError:
+        raise refuse("E101", "file not found") from None
+    except OSError as exc:
+        raise refuse("E101", f"cannot read file: {exc.strerror}") from None
+    except ValueError:  # a NUL in the name
+        raise refuse("E101", "cannot read file: not a valid file name") from None
+    if size > limit:
+        raise refuse("E107", f"file is larger than {limit} bytes")
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise refuse("E102", f"not UTF-8 text ({exc.reason})") from None
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    """Replace the file at ``path`` with ``text`` atomically; WriteError (one line) if it cannot be done.
+
+    Only a regular file (or nothing) is replaced: a folder or a device such as
+    /dev/full is refused rather than swapped for a file.
+    """
+    target = os.path.realpath(path)  # through a symlink, keep the link and replace what it names
+    mode = None
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise WriteError(f"{path}: cannot write: {exc.strerror}") from None
+    else:
+        if stat.S_ISDIR(info.st_mode):
+            raise WriteError(f"{path}: is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise WriteError(f"{path}: not a regular file; only files are written")
+        mode = stat.S_IMODE(info.st_mode)
+    folder = os.path.dirname(target)
+    tmp = os.path.join(folder, f".{os.path.basename(target)}.{secrets.token_hex(6)}.tmp")
+    created = False
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)  # umask applies
+        created = True
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)  # a replaced file keeps its permissions
+        os.replace(tmp, target)
+        created = False
+    except OSError as exc:
+        raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        if created:  # failed or interrupted: the previous file is untouched
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    with contextlib.suppress(OSError):  # make the rename itself durable
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
