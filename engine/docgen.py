@@ -18,10 +18,11 @@ __all__ = ["game_reference", "language_reference"]
 
 STATEMENTS = [
     ("x = EXPR", "give the local value x (or a variable, or me.var) a value"),
-    ('x = choose "verb" from LIST [where COND] [by PLAYER] [optional] [secretly]',
-     "a player (the current one unless 'by') chooses one item; 'optional' adds \"pass\" (none); "
-     "'where' keeps the items for which COND holds, with the item as 'it'; 'secretly' hides the choice "
-     "from the others' logs"),
+    ('x = choose "verb" from LIST [where COND] [by PLAYER] [optional ["decline"]] [secretly]',
+     "a player (the current one unless 'by') chooses one item, a value with its own id (a record "
+     "{do: \"step\", piece: c} for a move of several parts); 'optional' adds declining, id \"pass\" "
+     "unless named, giving none; 'where' keeps the items for which COND holds, with the item as 'it'; "
+     "'secretly' shows the others only who chose and what kind of choice"),
     ("if COND: … elif COND: … else: …", "run the first block whose condition holds"),
     ("for x in LIST: …", "run the block once per item"),
     ("while COND: …", "run the block as long as the condition holds (bounded by the step budget)"),
@@ -29,7 +30,8 @@ STATEMENTS = [
     ("window p from PLAYER: … reopen … close", "ask each player in turn, from PLAYER, to respond; 'reopen' asks "
                                                "everyone again, 'close' ends the window at once"),
     ('log "text with {expressions}" [to PLAYER]', "add a line to the game log (for one player only with 'to')"),
-    ("end_game", "the game ends now; scoring decides the winners"),
+    ('end_game ["reason"]', "the game ends now, for the reason given (the outcome reports it); scoring and "
+                           "tie-breakers decide the winners, and the game's 'ties' whether level seats draw"),
     ("return", "leave the current procedure"),
     ("pass", "do nothing"),
 ]
