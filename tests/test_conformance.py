@@ -8,10 +8,18 @@ from engine import load_game
 from engine.conformance import ConformanceError, playout
 from engine.documents import known_games, known_variants, resolve
 
+
+
+def _player_counts(name: str) -> range:
+    """The game's own player counts, from 2 to 5 at most (Whist is for 4 only, Breakthrough for 2)."""
+    game = load_game(name)
+    return range(max(2, game.min_players), min(5, game.max_players) + 1)
+
+
 CELLS = [(name, variant, n)
          for name in known_games()
          for variant in [None] + known_variants(resolve(name)[0].parent)
-         for n in range(2, 5)]
+         for n in _player_counts(name)]
 
 
 @pytest.mark.parametrize("name,variant,players", CELLS)

@@ -1,0 +1,122 @@
+"""Goofspiel, as its rules read: secret bids asked one after another, revealed together.
+
+Seat 0 bids with spades, seat 1 with hearts, seat 2 with clubs; the diamonds are the prizes.
+"""
+import pytest
+
+from gallery_helpers import game, ids, random_games
+from table import accounted
+
+GOOF = "goofspiel"
+
+
+def new(players=2, seed=0):
+    return game(GOOF).new_game(players=players, seed=seed)
+
+
+def rank(st, cid):
+    return st.game.attributes["rank"][st.game.first_card[cid]]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_each_player_holds_one_suit_and_the_diamonds_are_the_prizes(players):
+    st = new(players)
+    suits = ["spades", "hearts", "clubs"][:players]
+    for seat, suit in enumerate(suits):
+        assert sorted(ids(st, f"hand:{seat}")) == sorted(c for c in st.game.card_ids if c.endswith(f"-{suit}"))
+    assert len(st.zones["prizes"]) == 12 and len(ids(st, "prize")) == 1       # one turned up
+    assert ids(st, "prize")[0].endswith("-diamonds")
+    assert len(st.zones["box"]) == 13 * (3 - players)
+    assert st.current_player == 0 and st.legal_actions()[0] == "bid ace-spades"
+    assert accounted(st)
+
+
+def test_nobody_sees_a_bid_before_the_reveal():
+    """Ruling open-hands: the hands are open, the bid of the round is not.  Whatever seat 0 bids,
+    everything seat 1 can read is the same until seat 1 has bid too."""
+    seen = []
+    for bid in ("bid ace-spades", "bid king-spades"):
+        st = new(seed=4)
+        st.apply(bid, seat=0)
+        assert st.current_player == 1
+        seen.append((st.view(1), st.visible_log(1), st.history_for(1), st.decision_for(1)))
+        assert st.view(0)["player_variables"][0]["bid"] == bid.split()[1]   # the bidder sees their own bid
+        assert "bid" not in st.determinized(1, seed=1).pvars[0] or \
+            st.determinized(1, seed=1).pvars[0]["bid"] is None
+        assert "seat 0: bid …" in st.visible_log(1)
+    assert seen[0] == seen[1]
+
+
+def test_the_bids_are_revealed_together_and_the_highest_takes_the_prize():
+    st = new(seed=4)
+    prize = ids(st, "prize")[0]
+    st.apply("bid 9-spades")
+    st.apply("bid 4-hearts")
+    assert ids(st, "bids:0") == ["9-spades"] and ids(st, "bids:1") == ["4-hearts"]
+    assert ids(st, "won:0") == [prize]
+    assert "the bids: 9-spades, 4-hearts" in st.log
+    assert "9-spades" not in ids(st, "hand:0")
+    assert st.view(1)["player_variables"][0].get("bid") is None
+
+
+def test_tied_highest_bids_lose_the_prize():
+    """Ruling tied-bids, with three players: two tie high, the third bid lower; nobody gets the prize."""
+    st = new(players=3, seed=2)
+    prize = ids(st, "prize")[0]
+    st.apply("bid queen-spades")
+    st.apply("bid queen-hearts")
+    st.apply("bid king-clubs")
+    assert ids(st, "won:2") == [prize]                 # a single highest bid wins even against a tie below
+    prize = ids(st, "prize")[0]
+    st.apply("bid king-spades")
+    st.apply("bid king-hearts")
+    st.apply("bid 2-clubs")
+    assert ids(st, "lost") == [prize]
+    assert all(ids(st, f"won:{s}") == [] for s in (0, 1))
+    assert "the highest bids tie: the prize is lost" in st.log
+
+
+def test_level_totals_are_a_draw():
+    """Both players bid the same value every round: every prize is lost, 0 to 0, a draw."""
+    st = new(seed=6)
+    for r in range(1, 14):
+        st.apply(f"bid {ids_rank(r)}-spades")
+        st.apply(f"bid {ids_rank(r)}-hearts")
+    assert st.is_terminal
+    assert st.outcome.is_draw and st.winners == []
+    assert st.scores == [0, 0]
+    assert st.outcome.reason == "all 13 prizes were bid for"
+
+
+def ids_rank(r):
+    return {1: "ace", 11: "jack", 12: "queen", 13: "king"}.get(r, str(r))
+
+
+def test_after_thirteen_rounds_the_most_prize_points_wins():
+    st = new(seed=8)
+    for r in range(13, 0, -1):                         # seat 0 bids high first, seat 1 its lowest card
+        st.apply(f"bid {ids_rank(r)}-spades")
+        st.apply(st.legal_actions()[0])
+    assert st.is_terminal
+    totals = [sum(rank(st, c) for c in ids(st, f"won:{s}")) for s in (0, 1)]
+    assert st.scores == totals
+    assert sum(totals) + sum(rank(st, c) for c in ids(st, "lost")) == 91
+    assert st.winners == ([0] if totals[0] > totals[1] else [1] if totals[1] > totals[0] else [])
+
+
+def test_greedy_bids_the_card_nearest_the_prize():
+    from engine.agents import make_agent
+    st = new(seed=4)
+    prize = rank(st, ids(st, "prize")[0])
+    bot = make_agent("greedy", seed=0)
+    bot.explore = 0
+    choice = bot.act(st.view(0), st.determinized(0, 3))
+    assert rank(st, choice.split()[1]) == prize
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_seeded_random_games_play_thirteen_rounds(players):
+    for st in random_games(GOOF, players, range(15)):
+        assert len(st.actions) == 13 * players
+        assert all(ids(st, f"hand:{s}") == [] for s in range(players))
+        assert accounted(st)
