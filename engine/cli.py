@@ -45,7 +45,11 @@ def _parser() -> argparse.ArgumentParser:
                         description="Validate, then warn about what is legal but suspect. Codes: "
                                     + "; ".join(f"{code} {what}" for code, what in _lint_codes().items()) + ".")
     li.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every shipped game and board)")
-    li.add_argument("--json", action="store_true", help="print diagnostics as JSON")
+    li.add_argument("--format", choices=["text", "json", "github", "sarif"], default=None,
+                    help="text (default); json: a list of diagnostics; github: Actions annotations; sarif: SARIF 2.1.0")
+    li.add_argument("--json", action="store_true", help="the same as --format json")
+    li.add_argument("--fix", action="store_true", help="first remove what can be removed safely (variant settings "
+                                                       "that repeat the base), keeping the rest of each file as it is")
 
     def game_args(q):
         q.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
@@ -131,35 +135,46 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # ---------------------------------------------------------------- validate
-def _validate(args, **lint) -> int:
+def _validate(args) -> int:
     from .gamedef import validate_paths
-    missing = [p for p in args.paths if not Path(p).exists()]
-    for p in missing:
-        print(f"{p}:1:1: E101 file not found", file=sys.stderr)
-    diagnostics = validate_paths([p for p in args.paths if Path(p).exists()], **lint)
-    if args.json:
-        print(json.dumps([d.to_json() for d in diagnostics], indent=2))
-    else:
-        for d in diagnostics:
+    return _report(args, validate_paths, "json" if args.json else "text", fails_on_warnings=False)
+
+
+def _report(args, check, fmt: str, fails_on_warnings: bool) -> int:
+    """Run ``check`` on the paths that exist and print what it found in ``fmt``."""
+    from .errors import Diagnostic
+    from .lint_report import format_report, summary
+    missing = [Diagnostic(p, 1, 1, "E101", "file not found") for p in args.paths if not Path(p).exists()]
+    found = check([p for p in args.paths if Path(p).exists()])
+    diagnostics = missing + found
+    if fmt == "text":
+        for d in missing:
+            print(d.format(), file=sys.stderr)
+        for d in found:
             print(d.format())
-        errors = sum(d.is_error for d in diagnostics) + len(missing)
-        warnings = len(diagnostics) - sum(d.is_error for d in diagnostics)
-        if errors or warnings:
-            print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
-        else:
-            print("no problems found")
-    failing = diagnostics if lint else [d for d in diagnostics if d.is_error]
-    return EXIT_PROBLEMS if missing or failing else EXIT_OK
+        print(summary(diagnostics))
+    else:
+        print(format_report(diagnostics, fmt))
+    failing = diagnostics if fails_on_warnings else [d for d in diagnostics if d.is_error]
+    return EXIT_PROBLEMS if failing else EXIT_OK
 
 
 def _lint(args) -> int:
     """``validate`` plus warnings; any finding fails, so a designer's CI can keep rules lint-clean."""
     from .documents import data_root
-    from .lint import lint_board, lint_game
+    from .lint import lint_paths
+    if args.json and args.format not in (None, "json"):
+        return _usage("--json and --format are one choice: give one of them")
     if not args.paths:
         root = data_root()
         args.paths = [str(root / "rules"), str(root / "boards")]
-    return _validate(args, lint_game=lint_game, lint_board=lint_board)
+
+    def check(paths: list[str]) -> list:
+        found, fixed = lint_paths(paths, fix=args.fix)
+        for line in fixed:
+            print(f"fixed: {line}", file=sys.stderr)
+        return found
+    return _report(args, check, "json" if args.json else args.format or "text", fails_on_warnings=True)
 
 
 def _lint_codes() -> dict[str, str]:

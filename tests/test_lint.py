@@ -47,6 +47,8 @@ play: |
   for c in deck:
       move(c, hand(me))
   turns = turns + 1
+  if size(hand(me)) == 0:
+      end_game
   c = choose "play" from hand(me)
   perform(c)
   log "after {turns} turns"
