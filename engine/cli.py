@@ -1,4 +1,4 @@
-"""The ``tabletop`` command: validate, play, simulate, cards.
+"""The ``tabletop`` command: validate, lint, play, simulate, cards, list, explain, doc, diff, replay.
 
 Exit codes: 0 success, 1 problems (bad rules, rule errors, illegal input that
 ended a run), 2 usage errors.  Bad input never prints a traceback.
@@ -95,6 +95,10 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("--game", metavar="GAME", help="look the topic up in this game's rules too")
     ex.add_argument("--variant", metavar="V", help="a variant of GAME")
 
+    ls = sub.add_parser("list", help="every game, with its one-line description and its variants")
+    ls.add_argument("folder", nargs="?", metavar="FOLDER", help="list the games in this folder (default: the shipped ones)")
+    ls.add_argument("--json", action="store_true", help="print one JSON list")
+
     do = sub.add_parser("doc", help="a Markdown reference of a game's rules, or of the effect language")
     do.add_argument("game", nargs="?", metavar="GAME", help="a game name or path (omit with --language)")
     do.add_argument("--variant", metavar="V", help="a variant name or file")
@@ -117,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards,
                     "replay": _replay, "diff": _diff, "explain": _explain,
-                    "doc": _doc}
+                    "doc": _doc, "list": _list}
         return commands[args.command](args)
     except RulesError as exc:
         for d in exc.diagnostics:
@@ -411,6 +415,28 @@ def _explain(args) -> int:
               file=sys.stderr)
         return EXIT_PROBLEMS
     print(text)
+    return EXIT_OK
+
+
+def _list(args) -> int:
+    from .catalogue import list_games
+    if args.folder is not None and not Path(args.folder).is_dir():
+        return _usage(f"{quoted(args.folder)} is not a folder")
+    games = list_games(None if args.folder is None else Path(args.folder))
+    if args.json:
+        print(json.dumps(games, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    if not games:
+        print(f"no games (no game.yaml) in {args.folder}")
+    for g in games:
+        if g["problem"]:
+            print(f"{g['id']}: cannot be read: {g['problem']}")
+            continue
+        low, high = g["players"]
+        players = f" ({low}–{high} players)" if low and high else ""
+        print(f"{g['id']}{players}: {g['description'] or g['name'] or '(no description)'}")
+        for v in g["variants"]:
+            print(f"    variant {v['id']}: {v['description'] or v['name'] or '(no description)'}")
     return EXIT_OK
 
 

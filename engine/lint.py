@@ -23,7 +23,7 @@ from .lint_config import LintConfig, file_of, find_config, reasonless, suppressi
 from .lint_fix import fix_repeats
 from .safe_files import Refused, find_inside, read_text
 
-__all__ = ["lint_paths", "lint_game", "lint_board", "repeated_settings"]  # the codes are explained in codes.py
+__all__ = ["lint_board", "lint_game", "lint_paths", "repeated_settings"]  # the codes are explained in codes.py
 
 _STOPS = (ast.EndGame, ast.Return, ast.Close)  # nothing after these in the same block runs
 

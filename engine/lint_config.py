@@ -28,7 +28,7 @@ from .documents import data_root
 from .errors import Diagnostic, LoadError
 from .safe_files import read_text
 
-__all__ = ["LintConfig", "find_config", "file_of", "suppressions", "reasonless"]
+__all__ = ["LintConfig", "file_of", "find_config", "reasonless", "suppressions"]
 
 _KEYS = {"select", "ignore", "per-file-ignores"}
 _SUPPRESSION = re.compile(r"#\s*tabletop:\s*ignore\[([^\]]*)\](.*)$")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
+
 from .documents import RuleSet
 from .errors import LoadError
 from .lint_config import file_of

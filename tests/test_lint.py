@@ -64,8 +64,8 @@ rulings:
 TESTS = "import pytest\n\n\n@pytest.mark.parametrize('x', [1])\ndef test_spark(x):\n    assert x\n"
 
 
-@pytest.fixture
-def project(tmp_path, monkeypatch) -> Path:
+@pytest.fixture(name="project")
+def project_fixture(tmp_path, monkeypatch) -> Path:
     """A project folder holding rules/mini/game.yaml (CLEAN) and the test its ruling names."""
     (tmp_path / "rules" / "mini" / "variants").mkdir(parents=True)
     (tmp_path / "rules" / "mini" / "game.yaml").write_text(CLEAN, encoding="utf-8")

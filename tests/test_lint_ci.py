@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-from test_lint import CLEAN, project  # noqa: F401  (the fixture: a project folder with the mini game)
+from test_lint import project_fixture  # noqa: F401  (the fixture `project`: a folder with the mini game)
 
 from engine.cli import main
 from engine.errors import Diagnostic
@@ -150,7 +150,7 @@ def test_errors_are_reported_whatever_the_configuration(project, capsys):
 ])
 def test_a_bad_configuration_is_one_line_e110(project, capsys, toml, said):
     configure(project, toml)
-    code, out, err = lint(capsys, "rules")
+    code, _, err = lint(capsys, "rules")
     assert code == 1 and "E110" in err and said in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
 
@@ -172,7 +172,7 @@ def test_a_suppression_on_its_own_line_silences_the_next(project, capsys):
 def test_a_suppression_of_another_code_silences_nothing(project, capsys):
     edit(project, "  turns: {type: int}\n", "  turns: {type: int}  # tabletop: ignore[W304] not this one\n")
     edit(project, *UNREAD)
-    code, out, _ = lint(capsys, "--json", "rules")
+    _, out, _ = lint(capsys, "--json", "rules")
     assert [d["code"] for d in json.loads(out)] == ["W303"]
 
 
@@ -187,7 +187,7 @@ def test_a_suppression_without_a_reason_is_w901(project, capsys):
 
 def test_a_suppression_in_an_effect_text(project, capsys):
     edit(project, "  if size(hand(me)) == 0:\n      end_game\n", "")  # the choice is no longer guarded: W402
-    code, out, _ = lint(capsys, "--json", "rules")
+    _, out, _ = lint(capsys, "--json", "rules")
     assert [d["code"] for d in json.loads(out)] == ["W402"]
     edit(project, 'c = choose "play" from hand(me)\n',
          'c = choose "play" from hand(me)  # tabletop: ignore[W402] the deck deals at least one card\n')
@@ -226,7 +226,7 @@ zones:
 def test_fix_removes_what_repeats_the_base_and_keeps_the_rest(project, capsys):
     variant = project / "rules" / "mini" / "variants" / "quick.yaml"
     variant.write_text(VARIANT, encoding="utf-8")
-    code, out, _ = lint(capsys, "--json", "rules")
+    _, out, _ = lint(capsys, "--json", "rules")
     assert [d["code"] for d in json.loads(out)] == ["W306"] * 3
     code, out, err = lint(capsys, "--fix", "rules")
     assert code == 0 and "no problems found" in out
