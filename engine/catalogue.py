@@ -36,7 +36,7 @@ def _entry(game_file: Path) -> dict:
         return {"id": game_file.parent.name, "path": display_path(game_file), "name": None, "description": None,
                 "players": None, "variants": [], "problem": exc.diagnostics[0].format(with_context=False)}
     data = data if isinstance(data, dict) else {}
-    players = data.get("players") if isinstance(data.get("players"), dict) else {}
+    players: dict = data["players"] if isinstance(data.get("players"), dict) else {}
     variants = []
     for variant_file in sorted((game_file.parent / "variants").glob("*.yaml")):
         try:

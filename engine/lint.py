@@ -59,10 +59,10 @@ class _Uses:
                     self.expression(e)
 
 
-def lint_paths(paths: list[str], fix: bool = False) -> tuple[list[Diagnostic], list[str]]:
+def lint_paths(paths: list[str | Path], fix: bool = False) -> tuple[list[Diagnostic], list[str]]:
     """Errors and warnings for files or folders, as their project's pyproject.toml and inline suppressions
     want them; with ``fix``, safe fixes are written first. Returns (diagnostics, one line per fixed file)."""
-    groups: dict[LintConfig, list[str]] = {}
+    groups: dict[LintConfig, list[str | Path]] = {}
     for raw in paths:
         groups.setdefault(find_config(Path(raw)), []).append(raw)
     out: list[Diagnostic] = []
@@ -99,7 +99,7 @@ class _Wanted:
         return d.is_error or not d.code.startswith(suppressions(self.lines(file_of(d.path)), d.line))
 
 
-def _yaml_files(paths: list[str]) -> list[Path]:
+def _yaml_files(paths: list[str | Path]) -> list[Path]:
     out = []
     for raw in paths:
         path = Path(raw)
@@ -107,7 +107,7 @@ def _yaml_files(paths: list[str]) -> list[Path]:
     return out
 
 
-def _fix(paths: list[str], wanted: _Wanted) -> list[str]:
+def _fix(paths: list[str | Path], wanted: _Wanted) -> list[str]:
     """Remove the settings of variant files that repeat their base (W306), where reported."""
     out = []
     for file in _yaml_files(paths):
@@ -118,9 +118,11 @@ def _fix(paths: list[str], wanted: _Wanted) -> list[str]:
         except RulesError:
             continue  # reported as it is by the lint that follows
         vdoc = rules.variant_document
+        if vdoc is None:
+            continue  # a file in a variants folder that is a game of its own
         repeated = [p for p in repeated_settings(rules)
                     if wanted(vdoc.diag(p, "W306", "", severity="warning"))]
-        done = fix_repeats(rules, repeated) if repeated else []
+        done = fix_repeats(vdoc, repeated) if repeated else []
         if done:
             out.append(f"{vdoc.path}: removed {len(done)} setting{'s' * (len(done) != 1)} that repeat the base")
     return out
@@ -136,8 +138,8 @@ def lint_game(game: GameDef) -> list[Diagnostic]:
             uses.expression(tree)
     rules = game.rules
     out = _unused(rules, uses) + _never_run(game) + _ruling_tests(rules) + _empty_choices(game) + _endless_loops(game)
-    if game.variant is not None:
-        vdoc = rules.variant_document
+    vdoc = rules.variant_document
+    if vdoc is not None:
         out += [vdoc.diag(path, "W306", "the base already says this", hint="a variant states only what differs",
                           severity="warning") for path in repeated_settings(rules)]
     return out
@@ -225,6 +227,8 @@ def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
 def repeated_settings(rules: RuleSet) -> list[tuple]:
     """Paths, inside the variant file, of settings equal to what its base already says (W306; ``--fix``)."""
     vdoc = rules.variant_document
+    if vdoc is None:
+        return []
     base = load_documents(rules.folder / "game.yaml", None).data  # already checked when the variant loaded
     out: list[tuple] = []
     for key, value in vdoc.data.items():
@@ -263,7 +267,7 @@ def _empty_choices(game: GameDef) -> list[Diagnostic]:
                                         f"(the game stops with E701)",
                                         hint="add 'optional', or check first that an option passes the 'where'"
                                         if s.where is not None else
-                                        f"add 'optional', or guard it: if {_SIZE[s.source.type]}({what}) > 0: …"))
+                                        f"add 'optional', or guard it: if {_SIZE.get(s.source.type or '')}({what}) > 0: …"))
     return out
 
 
@@ -292,7 +296,8 @@ def _mentions(conditions: list, text: str) -> bool:
 
 def _endless_loops(game: GameDef) -> list[Diagnostic]:
     """W403: ``while true`` whose body asks no one and cannot stop: it only ends at the step budget (E703)."""
-    bodies = {path[1]: tree for path, tree in game.sources if path[0] == "procedures"}
+    bodies: dict[int, list] = {path[1]: tree for path, tree in game.sources  # type: ignore[misc]
+                               if path[0] == "procedures" and isinstance(tree, list)}
     names = {i: item["id"] for i, item in enumerate(game.rules.data.get("procedures") or [])}
     by_name = {names[i]: tree for i, tree in bodies.items() if i in names}
     seen: dict[str, bool] = {}

@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import re
 
-from .documents import RuleSet
 from .errors import LoadError
 from .lint_config import file_of
 from .safe_files import read_text, write_text
@@ -22,14 +21,13 @@ __all__ = ["fix_repeats"]
 _DASH = re.compile(r"^(\s*)-\s+$")
 
 
-def fix_repeats(rules: RuleSet, paths: list[tuple]) -> list[tuple]:
-    """Delete the settings at ``paths`` (inside the variant file of ``rules``); the paths it deleted."""
-    vdoc = rules.variant_document
+def fix_repeats(vdoc: Document, paths: list[tuple]) -> list[tuple]:
+    """Delete the settings at ``paths`` inside the variant file ``vdoc``; the paths it deleted."""
     file = file_of(vdoc.path)
     lines = read_text(file, vdoc.path).splitlines(keepends=True)
     paths = _whole_parents(vdoc.data, paths)
-    spans = {p: _span(vdoc, lines, p) for p in paths}
-    fixable = [p for p in paths if spans[p] is not None]
+    spans = {p: span for p in paths if (span := _span(vdoc, lines, p)) is not None}
+    fixable = [p for p in paths if p in spans]
     if not fixable:
         return []
     kept = list(lines)

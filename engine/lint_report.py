@@ -63,7 +63,7 @@ def _sarif(diagnostics: list[Diagnostic]) -> str:
              for code, (title, text) in CODES.items()]
     results = []
     for d in diagnostics:
-        result = {
+        result: dict[str, object] = {
             "ruleId": d.code,
             "level": "error" if d.is_error else "warning",
             "message": {"text": d.message + (f" ({d.hint})" if d.hint else "")},
