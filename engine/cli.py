@@ -1,4 +1,4 @@
-"""The ``tabletop`` command: validate, play, simulate, cards.
+"""The ``tabletop`` command: validate, lint, play, simulate, cards, list, explain, doc, diff, replay.
 
 Exit codes: 0 success, 1 problems (bad rules, rule errors, illegal input that
 ended a run), 2 usage errors.  Bad input never prints a traceback.
@@ -45,7 +45,11 @@ def _parser() -> argparse.ArgumentParser:
                         description="Validate, then warn about what is legal but suspect. Codes: "
                                     + "; ".join(f"{code} {what}" for code, what in _lint_codes().items()) + ".")
     li.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every shipped game and board)")
-    li.add_argument("--json", action="store_true", help="print diagnostics as JSON")
+    li.add_argument("--format", choices=["text", "json", "github", "sarif"], default=None,
+                    help="text (default); json: a list of diagnostics; github: Actions annotations; sarif: SARIF 2.1.0")
+    li.add_argument("--json", action="store_true", help="the same as --format json")
+    li.add_argument("--fix", action="store_true", help="first remove what can be removed safely (variant settings "
+                                                       "that repeat the base), keeping the rest of each file as it is")
 
     def game_args(q):
         q.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
@@ -91,6 +95,10 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("--game", metavar="GAME", help="look the topic up in this game's rules too")
     ex.add_argument("--variant", metavar="V", help="a variant of GAME")
 
+    ls = sub.add_parser("list", help="every game, with its one-line description and its variants")
+    ls.add_argument("folder", nargs="?", metavar="FOLDER", help="list the games in this folder (default: the shipped ones)")
+    ls.add_argument("--json", action="store_true", help="print one JSON list")
+
     do = sub.add_parser("doc", help="a Markdown reference of a game's rules, or of the effect language")
     do.add_argument("game", nargs="?", metavar="GAME", help="a game name or path (omit with --language)")
     do.add_argument("--variant", metavar="V", help="a variant name or file")
@@ -113,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards,
                     "replay": _replay, "diff": _diff, "explain": _explain,
-                    "doc": _doc}
+                    "doc": _doc, "list": _list}
         return commands[args.command](args)
     except RulesError as exc:
         for d in exc.diagnostics:
@@ -131,35 +139,46 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # ---------------------------------------------------------------- validate
-def _validate(args, **lint) -> int:
+def _validate(args) -> int:
     from .gamedef import validate_paths
-    missing = [p for p in args.paths if not Path(p).exists()]
-    for p in missing:
-        print(f"{p}:1:1: E101 file not found", file=sys.stderr)
-    diagnostics = validate_paths([p for p in args.paths if Path(p).exists()], **lint)
-    if args.json:
-        print(json.dumps([d.to_json() for d in diagnostics], indent=2))
-    else:
-        for d in diagnostics:
+    return _report(args, validate_paths, "json" if args.json else "text", fails_on_warnings=False)
+
+
+def _report(args, check, fmt: str, fails_on_warnings: bool) -> int:
+    """Run ``check`` on the paths that exist and print what it found in ``fmt``."""
+    from .errors import Diagnostic
+    from .lint_report import format_report, summary
+    missing = [Diagnostic(p, 1, 1, "E101", "file not found") for p in args.paths if not Path(p).exists()]
+    found = check([p for p in args.paths if Path(p).exists()])
+    diagnostics = missing + found
+    if fmt == "text":
+        for d in missing:
+            print(d.format(), file=sys.stderr)
+        for d in found:
             print(d.format())
-        errors = sum(d.is_error for d in diagnostics) + len(missing)
-        warnings = len(diagnostics) - sum(d.is_error for d in diagnostics)
-        if errors or warnings:
-            print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
-        else:
-            print("no problems found")
-    failing = diagnostics if lint else [d for d in diagnostics if d.is_error]
-    return EXIT_PROBLEMS if missing or failing else EXIT_OK
+        print(summary(diagnostics))
+    else:
+        print(format_report(diagnostics, fmt))
+    failing = diagnostics if fails_on_warnings else [d for d in diagnostics if d.is_error]
+    return EXIT_PROBLEMS if failing else EXIT_OK
 
 
 def _lint(args) -> int:
     """``validate`` plus warnings; any finding fails, so a designer's CI can keep rules lint-clean."""
     from .documents import data_root
-    from .lint import lint_board, lint_game
+    from .lint import lint_paths
+    if args.json and args.format not in (None, "json"):
+        return _usage("--json and --format are one choice: give one of them")
     if not args.paths:
         root = data_root()
         args.paths = [str(root / "rules"), str(root / "boards")]
-    return _validate(args, lint_game=lint_game, lint_board=lint_board)
+
+    def check(paths: list[str]) -> list:
+        found, fixed = lint_paths(paths, fix=args.fix)
+        for line in fixed:
+            print(f"fixed: {line}", file=sys.stderr)
+        return found
+    return _report(args, check, "json" if args.json else args.format or "text", fails_on_warnings=True)
 
 
 def _lint_codes() -> dict[str, str]:
@@ -396,6 +415,28 @@ def _explain(args) -> int:
               file=sys.stderr)
         return EXIT_PROBLEMS
     print(text)
+    return EXIT_OK
+
+
+def _list(args) -> int:
+    from .catalogue import list_games
+    if args.folder is not None and not Path(args.folder).is_dir():
+        return _usage(f"{quoted(args.folder)} is not a folder")
+    games = list_games(None if args.folder is None else Path(args.folder))
+    if args.json:
+        print(json.dumps(games, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    if not games:
+        print(f"no games (no game.yaml) in {args.folder}")
+    for g in games:
+        if g["problem"]:
+            print(f"{g['id']}: cannot be read: {g['problem']}")
+            continue
+        low, high = g["players"]
+        players = f" ({low}–{high} players)" if low and high else ""
+        print(f"{g['id']}{players}: {g['description'] or g['name'] or '(no description)'}")
+        for v in g["variants"]:
+            print(f"    variant {v['id']}: {v['description'] or v['name'] or '(no description)'}")
     return EXIT_OK
 
 

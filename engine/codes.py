@@ -33,6 +33,10 @@ CODES: dict[str, tuple[str, str]] = {
              "the game's folder and name it relative to it."),
     "E109": ("not a regular file",
              "A device, FIFO or socket where a rule, board or save file is expected; it is not read."),
+    "E110": ("lint configuration that cannot be read",
+             "pyproject.toml is not valid TOML, or its [tool.tabletop.lint] table has an unknown setting, a "
+             "value that is not a list of codes, a code no diagnostic starts with, or an error code in an ignore "
+             "list (errors cannot be ignored: the game would not load)."),
     "E201": ("wrong shape",
              "The file does not match its JSON Schema: an unknown key (see the did-you-mean), a missing "
              "required key, a value of the wrong type, or a name holding a control character (a newline, a "
@@ -121,10 +125,24 @@ CODES: dict[str, tuple[str, str]] = {
              "Players read the text, the engine runs the effect: a card needs both, saying the same."),
     "W401": ("a statement that can never run",
              "It follows end_game, return or close in the same block."),
+    "W402": ("a choice that may have nothing to choose from",
+             "A choose over cards (a zone, a list of cards, or options filtered by 'where') with neither "
+             "'optional' nor a guard: if nothing is left, the game stops with E701. A heuristic: the choice "
+             "counts as guarded when the condition of an enclosing if/while, or of an earlier if in an "
+             "enclosing block, names the same source (if size(hand(me)) > 0: …). Lists of players, zones, enum "
+             "values and literal lists are taken as never empty. Add 'optional', a guard, or, when the rules "
+             "make it impossible, a suppression saying why: # tabletop: ignore[W402] REASON."),
+    "W403": ("a loop that asks no one and never stops",
+             "A 'while true' whose body has no choose, window, return, end_game or close, and calls no "
+             "procedure (or card effect) that has one: it can only end at the step budget (E703). Give the loop "
+             "a condition, or a way out."),
     "W601": ("rooms that cannot be reached",
              "No path of neighbouring spaces and doors joins them to the rest of the board."),
     "W602": ("a door inside one room",
              "Spaces of one room already join; the door changes nothing."),
+    "W901": ("a suppression without a reason",
+             "# tabletop: ignore[CODE] silences a warning on its line (or the next line, when the comment "
+             "stands alone); it must say why, after the codes, so that a reviewer can judge it."),
 }
 
 LINT_CODES = {code: title for code, (title, _) in CODES.items() if code.startswith("W")}

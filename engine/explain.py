@@ -1,6 +1,7 @@
-"""What a diagnostic code, an operation of the effect language, or a part of a game is.
+"""What a diagnostic code, an operation or reserved word of the effect language, or a part of a game is.
 
-``tabletop explain E501``, ``tabletop explain move`` and ``tabletop explain CARD --game GAME``
+``tabletop explain E501``, ``tabletop explain move``, ``tabletop explain while`` and
+``tabletop explain CARD --game GAME`` (or a constant, procedure, zone…)
 print it from the one place that defines it: the code table, the operation table, the game's
 own rule files (with where each part is written).
 """
@@ -10,10 +11,11 @@ from .codes import CODES
 from .dsl import ast
 from .dsl.ops import OPS, Op
 from .dsl.types import describe
+from .dsl.words import IMPLICIT, RESERVED
 from .errors import did_you_mean
 from .gamedef import GameDef
 
-__all__ = ["explain", "card_list", "topics", "suggest"]
+__all__ = ["card_list", "explain", "suggest", "topics"]
 
 
 def card_list(game: GameDef) -> list[dict]:
@@ -39,15 +41,19 @@ def explain(topic: str, game: GameDef | None = None) -> str | None:
         found += _game_parts(game, topic)
     if topic in OPS:
         found.append(_operation(OPS[topic]))
+    if topic in RESERVED:
+        kind = "a name the language gives a value" if topic in IMPLICIT else "a keyword: it cannot be a name"
+        found.append(f"reserved word '{topic}' ({kind})\n    {RESERVED[topic]}")
     return "\n\n".join(found) or None
 
 
 def topics(game: GameDef | None = None) -> list[str]:
     """Every name ``explain`` knows (for did-you-mean)."""
-    names = list(CODES) + list(OPS)
+    names = list(CODES) + list(OPS) + list(RESERVED)
     if game is not None:
         data = game.rules.data
         names += list(game.card_texts) + list(data.get("variables") or {}) + list(data.get("player_variables") or {})
+        names += list(data.get("constants") or {})
         names += [item["id"] for section in ("procedures", "functions", "zones", "rulings")
                   for item in data.get(section) or []]
     return names
@@ -141,6 +147,13 @@ def _game_parts(game: GameDef, topic: str) -> list[str]:
             decl = data[section][topic]
             owner = "player variable" if section == "player_variables" else "variable"
             out.append(f"{owner} '{topic}': {describe(decl.get('type'))}   ({place((section, topic))})")
+    constants = data.get("constants") or {}
+    if topic in constants:
+        doc, _ = rules.origin(("constants", topic))
+        by = " (set by this variant)" if doc is rules.variant_document else ""
+        value = constants[topic]
+        shown = "true" if value is True else "false" if value is False else value
+        out.append(f"constant '{topic}' = {shown}{by}   ({place(('constants', topic))})")
     for i, ruling in enumerate(data.get("rulings") or []):
         if ruling["id"] == topic:
             out.append(f"ruling '{topic}'   ({place(('rulings', i))})\n    Q: {ruling.get('question', '')}\n"

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import networkx as nx
 
 from .boards import GridBoard, space_name
-from .documents import RuleSet, identity, load_documents
+from .documents import RuleSet, display_path, identity, load_documents
 from .dsl import ast
-from .errors import Diagnostic, LoadError
-from .gamedef import GameDef
+from .dsl.ops import OPS
+from .errors import Diagnostic, LoadError, RulesError
+from .gamedef import GameDef, load_game, validate_paths
+from .lint_config import LintConfig, file_of, find_config, reasonless, suppressions
+from .lint_fix import fix_repeats
 from .safe_files import Refused, find_inside, read_text
 
-__all__ = ["lint_game", "lint_board"]  # the codes are explained in codes.py
+__all__ = ["lint_board", "lint_game", "lint_paths", "repeated_settings"]  # the codes are explained in codes.py
 
 _STOPS = (ast.EndGame, ast.Return, ast.Close)  # nothing after these in the same block runs
 
@@ -55,6 +59,75 @@ class _Uses:
                     self.expression(e)
 
 
+def lint_paths(paths: list[str | Path], fix: bool = False) -> tuple[list[Diagnostic], list[str]]:
+    """Errors and warnings for files or folders, as their project's pyproject.toml and inline suppressions
+    want them; with ``fix``, safe fixes are written first. Returns (diagnostics, one line per fixed file)."""
+    groups: dict[LintConfig, list[str | Path]] = {}
+    for raw in paths:
+        groups.setdefault(find_config(Path(raw)), []).append(raw)
+    out: list[Diagnostic] = []
+    fixed: list[str] = []
+    for config, members in groups.items():
+        wanted = _Wanted(config)
+        if fix:
+            fixed += _fix(members, wanted)
+        found = validate_paths(members, lint_game=lint_game, lint_board=lint_board)
+        for file in _yaml_files(members):
+            found += reasonless(display_path(file), wanted.lines(file))
+        out += [d for d in found if wanted(d)]
+    return out, fixed
+
+
+@dataclass
+class _Wanted:
+    """Whether a finding is reported: the configuration, then the suppression comments at its line."""
+
+    config: LintConfig
+    _lines: dict[Path, list[str]] = field(default_factory=dict)
+
+    def lines(self, file: Path) -> list[str]:
+        if file not in self._lines:
+            try:
+                self._lines[file] = read_text(file, str(file)).splitlines()
+            except LoadError:
+                self._lines[file] = []
+        return self._lines[file]
+
+    def __call__(self, d: Diagnostic) -> bool:
+        if not self.config.reports(d):
+            return False
+        return d.is_error or not d.code.startswith(suppressions(self.lines(file_of(d.path)), d.line))
+
+
+def _yaml_files(paths: list[str | Path]) -> list[Path]:
+    out = []
+    for raw in paths:
+        path = Path(raw)
+        out += sorted(path.rglob("*.yaml")) if path.is_dir() else [path] if path.suffix in (".yaml", ".yml") else []
+    return out
+
+
+def _fix(paths: list[str | Path], wanted: _Wanted) -> list[str]:
+    """Remove the settings of variant files that repeat their base (W306), where reported."""
+    out = []
+    for file in _yaml_files(paths):
+        if file.parent.name != "variants":
+            continue
+        try:
+            rules = load_game(file).rules
+        except RulesError:
+            continue  # reported as it is by the lint that follows
+        vdoc = rules.variant_document
+        if vdoc is None:
+            continue  # a file in a variants folder that is a game of its own
+        repeated = [p for p in repeated_settings(rules)
+                    if wanted(vdoc.diag(p, "W306", "", severity="warning"))]
+        done = fix_repeats(vdoc, repeated) if repeated else []
+        if done:
+            out.append(f"{vdoc.path}: removed {len(done)} setting{'s' * (len(done) != 1)} that repeat the base")
+    return out
+
+
 def lint_game(game: GameDef) -> list[Diagnostic]:
     """Warnings for a loaded game or variant."""
     uses = _Uses()
@@ -64,9 +137,11 @@ def lint_game(game: GameDef) -> list[Diagnostic]:
         else:
             uses.expression(tree)
     rules = game.rules
-    out = _unused(rules, uses) + _never_run(game) + _ruling_tests(rules)
-    if game.variant is not None:
-        out += _repeats_base(rules)
+    out = _unused(rules, uses) + _never_run(game) + _ruling_tests(rules) + _empty_choices(game) + _endless_loops(game)
+    vdoc = rules.variant_document
+    if vdoc is not None:
+        out += [vdoc.diag(path, "W306", "the base already says this", hint="a variant states only what differs",
+                          severity="warning") for path in repeated_settings(rules)]
     return out
 
 
@@ -113,12 +188,13 @@ def _never_run(game: GameDef) -> list[Diagnostic]:
     return out
 
 
-def _in_text(rules: RuleSet, path: tuple, node: ast.Node, code: str, message: str) -> Diagnostic:
+def _in_text(rules: RuleSet, path: tuple, node: ast.Node, code: str, message: str,
+             hint: str | None = None) -> Diagnostic:
     """A warning at a node of the effect-language text found at ``path``."""
     file, line, col = rules.locate_text(path, node.line, node.col)
     doc, _ = rules.origin(path)
     context = (doc.lines[line - 1], " " * (col - 1) + "^") if 1 <= line <= len(doc.lines) else ()
-    return Diagnostic(file, line, col, code, message, "warning", None, context)
+    return Diagnostic(file, line, col, code, message, "warning", hint, context)
 
 
 def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
@@ -148,32 +224,114 @@ def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
     return out
 
 
-def _repeats_base(rules: RuleSet) -> list[Diagnostic]:
-    """Settings of a variant file equal to what its base already says."""
+def repeated_settings(rules: RuleSet) -> list[tuple]:
+    """Paths, inside the variant file, of settings equal to what its base already says (W306; ``--fix``)."""
     vdoc = rules.variant_document
+    if vdoc is None:
+        return []
     base = load_documents(rules.folder / "game.yaml", None).data  # already checked when the variant loaded
-    out = []
-
-    def same(path: tuple, value, old) -> None:
-        if value == old:
-            out.append(vdoc.diag(path, "W306", "the base already says this", hint="a variant states only what differs",
-                                 severity="warning"))
-
+    out: list[tuple] = []
     for key, value in vdoc.data.items():
         if key in ("extends", "id", "name", "description", "remove") or key not in base:
             continue
         old = base[key]
         if isinstance(value, dict) and isinstance(old, dict) and value != old:
-            for k, v in value.items():
-                if k in old:
-                    same((key, k), v, old[k])
+            out += [(key, k) for k, v in value.items() if k in old and v == old[k]]
         elif isinstance(value, list) and isinstance(old, list) and value != old:
             by_id = {identity(item): item for item in old if identity(item) is not None}
-            for j, item in enumerate(value):
-                if identity(item) in by_id:
-                    same((key, j), item, by_id[identity(item)])
+            out += [(key, j) for j, item in enumerate(value) if identity(item) in by_id and item == by_id[identity(item)]]
+        elif value == old:
+            out.append((key,))
+    return out
+
+
+# A heuristic: these types of options are computed from the table and may run out; a list of players,
+# of zones, of enum values or of literal records is taken as never empty.
+_SIZE = {"zone": "size", "list[card]": "count"}  # the types that may run out, and how a guard counts each
+
+
+def _empty_choices(game: GameDef) -> list[Diagnostic]:
+    """W402: a ``choose`` that is neither optional nor guarded, over cards that may run out (or filtered by
+    ``where``). Guarded means that the condition of an enclosing ``if``/``while``, or of an earlier ``if`` in
+    an enclosing block, names the same source, as in ``if size(hand(me)) > 0:``."""
+    out = []
+    for path, tree in game.sources:
+        if isinstance(tree, list):
+            for s, guards in _with_guards(tree, []):
+                if (isinstance(s, ast.Choose) and s.optional is None
+                        and (s.where is not None or s.source.type in _SIZE)
+                        and not _mentions(guards, ast.format_expr(s.source))):
+                    what = ast.format_expr(s.source)
+                    out.append(_in_text(game.rules, path, s, "W402",
+                                        f"'{what}' may have nothing to choose from here "
+                                        f"(the game stops with E701)",
+                                        hint="add 'optional', or check first that an option passes the 'where'"
+                                        if s.where is not None else
+                                        f"add 'optional', or guard it: if {_SIZE.get(s.source.type or '')}({what}) > 0: …"))
+    return out
+
+
+def _with_guards(block: list, guards: list):
+    """Each statement with the conditions that hold when it runs (as far as a heuristic can tell)."""
+    guards = list(guards)
+    for s in block:
+        yield s, guards
+        if isinstance(s, ast.If):
+            conditions = [c for c, _ in s.branches]
+            for condition, body in s.branches:
+                yield from _with_guards(body, guards + [condition])
+            if s.otherwise:
+                yield from _with_guards(s.otherwise, guards + conditions)
+            guards += conditions  # `if count(x) == 0: return` (or: refill x) handles x for what follows
+        elif isinstance(s, ast.While):
+            yield from _with_guards(s.body, guards + [s.condition])
         else:
-            same((key,), value, old)
+            for body in ast.parts_of(s)[2]:
+                yield from _with_guards(body, guards)
+
+
+def _mentions(conditions: list, text: str) -> bool:
+    return any(ast.format_expr(e) == text for c in conditions for e in ast.walk_exprs(c))
+
+
+def _endless_loops(game: GameDef) -> list[Diagnostic]:
+    """W403: ``while true`` whose body asks no one and cannot stop: it only ends at the step budget (E703)."""
+    bodies: dict[int, list] = {path[1]: tree for path, tree in game.sources  # type: ignore[misc]
+                               if path[0] == "procedures" and isinstance(tree, list)}
+    names = {i: item["id"] for i, item in enumerate(game.rules.data.get("procedures") or [])}
+    by_name = {names[i]: tree for i, tree in bodies.items() if i in names}
+    seen: dict[str, bool] = {}
+
+    def may_stop(stmts: list) -> bool:
+        for block in ast.walk_blocks(stmts):
+            for s in block:
+                if isinstance(s, (ast.Choose, ast.Window) + _STOPS):
+                    return True
+                for e in ast.parts_of(s)[0]:
+                    for sub in ast.walk_exprs(e):
+                        if isinstance(sub, ast.Call) and calls_may_stop(sub.func):
+                            return True
+        return False
+
+    def calls_may_stop(name: str) -> bool:
+        if name in OPS:
+            return OPS[name].control  # e.g. perform: runs a card's effect, which may ask
+        if name not in seen and name in by_name:
+            seen[name] = False  # a procedure calling itself decides nothing by that
+            seen[name] = may_stop(by_name[name])
+        return seen.get(name, False)
+
+    out = []
+    for path, tree in game.sources:
+        if isinstance(tree, list):
+            for block in ast.walk_blocks(tree):
+                for s in block:
+                    if (isinstance(s, ast.While) and isinstance(s.condition, ast.Literal)
+                            and s.condition.value is True and not may_stop(s.body)):
+                        out.append(_in_text(game.rules, path, s, "W403",
+                                            "this loop asks no one and never stops: it runs until the step "
+                                            "budget ends the game (E703)",
+                                            hint="add a condition, a choose, or return/end_game in the loop"))
     return out
 
 

@@ -47,6 +47,8 @@ play: |
   for c in deck:
       move(c, hand(me))
   turns = turns + 1
+  if size(hand(me)) == 0:
+      end_game
   c = choose "play" from hand(me)
   perform(c)
   log "after {turns} turns"
@@ -62,8 +64,8 @@ rulings:
 TESTS = "import pytest\n\n\n@pytest.mark.parametrize('x', [1])\ndef test_spark(x):\n    assert x\n"
 
 
-@pytest.fixture
-def project(tmp_path, monkeypatch) -> Path:
+@pytest.fixture(name="project")
+def project_fixture(tmp_path, monkeypatch) -> Path:
     """A project folder holding rules/mini/game.yaml (CLEAN) and the test its ruling names."""
     (tmp_path / "rules" / "mini" / "variants").mkdir(parents=True)
     (tmp_path / "rules" / "mini" / "game.yaml").write_text(CLEAN, encoding="utf-8")
@@ -294,3 +296,63 @@ def test_every_shipped_game_and_board_is_lint_clean(capsys, monkeypatch):
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
     assert main(["lint"]) == 0
     assert capsys.readouterr().out.strip() == "no problems found"
+
+
+# ------------------------------------------------- what fails only at run time
+def test_a_choice_that_may_be_empty_is_w402(project):
+    found = warnings(project, "  if size(hand(me)) == 0:\n      end_game\n", "")
+    d = only(found, "W402")
+    assert "'hand(me)' may have nothing to choose from" in d.message and "if size(hand(me)) > 0" in d.hint
+    assert (d.line, d.col) == place(text_of(project), 'c = choose "play"')
+
+
+@pytest.mark.parametrize("guarded", [
+    '  if size(hand(me)) > 0:\n      c = choose "play" from hand(me)\n      perform(c)\n',
+    '  while size(hand(me)) > 0:\n      c = choose "play" from hand(me)\n      perform(c)\n',
+    '  c = choose "play" from hand(me) optional\n  perform(c)\n',
+])
+def test_an_optional_or_guarded_choice_is_fine(project, guarded):
+    assert warnings(project, '  if size(hand(me)) == 0:\n      end_game\n  c = choose "play" from hand(me)\n'
+                             '  perform(c)\n', guarded) == []
+
+
+def test_a_filtered_choice_is_w402_even_from_a_literal_list(project):
+    found = warnings(project, '  log "after', '  k = choose "kind" from ["a", "b"] where it != "a"\n'
+                                              '  log "{k} after')
+    d = only(found, "W402")
+    assert "'where'" in d.hint
+
+
+@pytest.mark.parametrize("body, code", [
+    ("      turns = turns + 1\n", "W403"),
+    ("      gain(1)\n", "W403"),  # gain asks no one either
+    ("      if turns > 3:\n          return\n      turns = turns + 1\n", None),
+    ("      c = choose \"play\" from hand(me) optional\n      turns = turns + 1\n", None),
+    ("      perform(c)\n", None),  # a card's effect may ask
+])
+def test_a_loop_that_never_asks_or_stops_is_w403(project, body, code):
+    found = warnings(project, "  perform(c)\n", f"  perform(c)\n  while true:\n{body}")
+    if code is None:
+        assert found == []
+    else:
+        d = only(found, code)
+        assert (d.line, d.col) == place(text_of(project), "while true")
+
+
+def test_a_loop_calling_a_procedure_that_asks_is_fine(project):
+    found = warnings(project, "      me.points = me.points + doubled(n)\n",
+                     "      me.points = me.points + doubled(n)\n  - id: ask\n    does: |\n"
+                     "      x = choose \"play\" from hand(me) optional\n")
+    assert [d.code for d in found] == ["W301"]  # ask is not called yet
+    assert warnings(project, "  perform(c)\n", "  perform(c)\n  while true:\n      ask()\n") == []
+
+
+def test_an_unbounded_number_choice_is_already_the_error_e508(project, capsys):
+    """A choice among computed numbers has no bounded action space: the loader refuses it (E508), so lint
+    reports that error rather than a warning of its own."""
+    warnings(project)
+    (project / "rules" / "mini" / "game.yaml").write_text(
+        CLEAN.replace('  perform(c)\n', '  perform(c)\n  n = choose "bid" from [turns + 1, turns + 2]\n'
+                                        '  turns = n\n'), encoding="utf-8")
+    assert main(["lint", "rules"]) == 1
+    assert "E508" in capsys.readouterr().out

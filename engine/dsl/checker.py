@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import did_you_mean
-from . import ast
+from . import ast, words
 from .ops import OPS
 from .parser import DslProblem
 from .types import (ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, NONE, PLAYER, TEXT, ZONE, compatible,
@@ -17,6 +17,11 @@ from .types import (ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, NONE, PLAYER, TEXT, 
 
 BUILTIN_CARD_ATTRIBUTES = {"id": TEXT, "name": TEXT, "kind": TEXT}
 RESERVED = {"me", "it", "true", "false", "none"}
+
+
+# One idea, two kinds of collection: counting a zone is size(), counting a list is count(); the
+# message for the wrong one names the right one (keyed by operation: the kind it was given, the other).
+_TWINS = {"count": ("zone", "size"), "size": ("list", "count")}
 
 
 @dataclass
@@ -114,6 +119,10 @@ class Checker:
             self.block(s.body)
 
     def _bind(self, node: ast.Node, name: str, t: str) -> None:
+        if name in words.RESERVED and name not in words.IMPLICIT:
+            self._problem(node, "E505", f"'{name}' is a reserved word of the language; it cannot be a name",
+                          f"choose another name; `tabletop explain {name}` says what '{name}' means")
+            return
         if name == "it" or name in self.vocab.value_names():
             self._problem(node, "E505", f"'{name}' is a name of the game; choose another name for a local value")
             return
@@ -326,6 +335,10 @@ class Checker:
         if n == "it":
             self._problem(e, "E501", "'it' is only known inside a 'where' condition")
             return ANY
+        if n in words.RESERVED:
+            self._problem(e, "E501", f"'{n}' is a reserved word of the language, not a value here",
+                          f"`tabletop explain {n}` says where it goes")
+            return ANY
         self._problem(e, "E501", f"unknown name '{n}'",
                       did_you_mean(n, list(self.locals) + v.value_names()))
         return ANY
@@ -342,8 +355,11 @@ class Checker:
                 continue
             t = self.expr(arg)
             if not unify(ptype, t, binding):
+                twin = _TWINS.get(e.func)
                 self._problem(arg, "E502", f"argument '{pname}' of {e.func} must be "
-                                           f"{describe(substitute(ptype, binding))}, not {describe(t)}")
+                                           f"{describe(substitute(ptype, binding))}, not {describe(t)}",
+                              f"for {describe(t)}, write {twin[1]}({ast.format_expr(arg)})"
+                              if twin and t and t.startswith(twin[0]) else None)
             elif ptype in self.vocab.enums:
                 self._enum_literal(arg, ptype)
         return binding

@@ -15,7 +15,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
-from . import ast
+from . import ast, words
 
 MAX_SOURCE_CHARS = 20_000
 MAX_NESTING = 60  # brackets and blocks; deeper is refused before parsing
@@ -134,6 +134,9 @@ def _convert_error(exc: Exception) -> DslProblem:
         return exc.problem
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
+        reserved = _reserved_word(tok, exc.token_history, exc.accepts or exc.expected)
+        if reserved is not None:
+            return reserved
         line = tok.line if tok.line is not None else exc.line
         col = tok.column if tok.column is not None else exc.column
         return DslProblem(line or 1, col or 1, "E401",
@@ -146,6 +149,21 @@ def _convert_error(exc: Exception) -> DslProblem:
     if isinstance(exc, UnexpectedInput):
         return DslProblem(getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1, "E401", str(exc))
     return DslProblem(1, 1, "E401", str(exc))
+
+
+def _is_keyword(token) -> bool:
+    return token is not None and token.type == str(token).upper() and str(token) in words.RESERVED
+
+
+def _reserved_word(tok: Token, history, expected) -> DslProblem | None:
+    """A keyword written where a name goes (``close = 2``, ``x = else``) is named as what it is."""
+    word = history[-1] if tok.type == "EQUAL" and history and _is_keyword(history[-1]) else \
+        tok if _is_keyword(tok) and "NAME" in expected else None
+    if word is None:
+        return None
+    return DslProblem(word.line or 1, word.column or 1, "E401",
+                      f"'{word}' is a reserved word of the language; it cannot be a name",
+                      f"choose another name; `tabletop explain {word}` says what '{word}' means")
 
 
 def _pos(meta_or_token) -> tuple[int, int]:
@@ -255,7 +273,7 @@ class _ToAst(Transformer):
     def cond_expr(self, meta, items):
         return ast.Conditional(*_pos(meta), items[0], items[1], items[2])
 
-    def _bin(op):  # noqa: N805 - helper used at class creation
+    def _bin(op):
         def build(self, meta, items):
             return ast.Binary(*_pos(meta), op, items[0], items[-1])
         return build

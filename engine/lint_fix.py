@@ -1,0 +1,91 @@
+"""``tabletop lint --fix``: mend what can be mended without a decision, as text edits.
+
+Today that is W306, a variant setting that repeats its base: its lines are deleted from the variant
+file. The file is edited by the positions the loader keeps (never re-dumped), so comments, order and
+layout of everything else stay as the designer wrote them. An edit is written only if the edited text
+parses to exactly the old data less the removed settings; anything else (a setting in flow style
+``{a: 1, b: 2}``, sharing its line with another) is left for the designer, and reported as before.
+"""
+from __future__ import annotations
+
+import copy
+import re
+
+from .errors import LoadError
+from .lint_config import file_of
+from .safe_files import read_text, write_text
+from .yaml_source import Document, parse_yaml
+
+__all__ = ["fix_repeats"]
+
+_DASH = re.compile(r"^(\s*)-\s+$")
+
+
+def fix_repeats(vdoc: Document, paths: list[tuple]) -> list[tuple]:
+    """Delete the settings at ``paths`` inside the variant file ``vdoc``; the paths it deleted."""
+    file = file_of(vdoc.path)
+    lines = read_text(file, vdoc.path).splitlines(keepends=True)
+    paths = _whole_parents(vdoc.data, paths)
+    spans = {p: span for p in paths if (span := _span(vdoc, lines, p)) is not None}
+    fixable = [p for p in paths if p in spans]
+    if not fixable:
+        return []
+    kept = list(lines)
+    for p in sorted(fixable, key=lambda p: spans[p][0], reverse=True):
+        first, last = spans[p]
+        del kept[first:last]
+    text = "".join(kept)
+    expected = copy.deepcopy(vdoc.data)
+    for p in sorted(fixable, key=lambda p: [str(k) for k in p], reverse=True):  # later list items first
+        parent = expected
+        for key in p[:-1]:
+            parent = parent[key]
+        del parent[p[-1]]
+    try:
+        if parse_yaml(text, vdoc.path).data != expected:
+            return []
+    except LoadError:
+        return []
+    write_text(file, text)
+    return fixable
+
+
+def _whole_parents(data: dict, paths: list[tuple]) -> list[tuple]:
+    """Paths with each section whose entries are all removed replaced by the section (no empty key left)."""
+    out = [p for p in paths if len(p) == 1]
+    by_section: dict[str, list[tuple]] = {}
+    for p in paths:
+        if len(p) == 2:
+            by_section.setdefault(p[0], []).append(p)
+    for section, entries in by_section.items():
+        out += [(section,)] if len(entries) == len(data[section]) else entries
+    return out
+
+
+def _span(doc: Document, lines: list[str], path: tuple) -> tuple[int, int] | None:
+    """Lines [first, last) holding the entry at ``path``, if it starts its own line in block style."""
+    if isinstance(path[-1], int):
+        line, col = doc.positions[path]
+        head = lines[line - 1][:col - 1]
+        dash = _DASH.match(head)
+        if dash is None:
+            return None
+        indent, sequence_item = len(dash.group(1)), True
+    else:
+        line, col = doc.key_positions[path]
+        if lines[line - 1][:col - 1].strip():
+            return None
+        indent, sequence_item = col - 1, False
+    last = line  # index just after the entry's first line
+    end = line
+    while end < len(lines):
+        text = lines[end]
+        stripped = text.strip()
+        if stripped:
+            depth = len(text) - len(text.lstrip())
+            inside = depth > indent or (not sequence_item and depth == indent and stripped.startswith("- "))
+            if not inside:
+                break
+            last = end + 1
+        end += 1
+    return line - 1, last
