@@ -84,7 +84,7 @@ class Labeller:
         if is_record(t):  # fields in the order the record was written: {do: "hiss", piece: h, target: v}
             fields = {name: self.for_type(ft) for name, ft in record_fields(t)}
             return lambda v: "nothing" if v is None else (
-                " ".join(fields[n](x) for n, x in v.items() if x is not None) or "nothing")
+                " ".join([fields[n](x) for n, x in v.items() if x is not None]) or "nothing")
         return plain_label
 
     def long_for_type(self, t: str | None, loc: list) -> Callable:
@@ -113,10 +113,20 @@ class Labeller:
         if is_record(t):
             fields = [(name, self.identity_for_type(ft, loc)) for name, ft in record_fields(t)]
             return lambda v: tuple(f(v.get(n)) for n, f in fields)
-        return lambda v: json.dumps(v, sort_keys=True)
+        return _identity
+
+
+_SCALARS = (int, str, bool, type(None))
+
+
+def _identity(v):
+    """1, "1" and true differ (their classes do); other values by their JSON text."""
+    return (v.__class__, v) if v.__class__ in _SCALARS else json.dumps(v, sort_keys=True)
 
 
 def plain_label(v) -> str:
+    if v.__class__ is str:
+        return v
     return "none" if v is None else ("yes" if v is True else "no" if v is False else str(v))
 
 
