@@ -19,8 +19,7 @@ from .dsl.codegen import Overrun
 from .dsl.compiler import DEFAULT_END, SUSPEND
 from .errors import (BudgetExceeded, Diagnostic, EngineBug, IllegalAction, RuleFault, RuntimeRuleError, StateError,
                      TabletopError, is_rules_fault, plain_reason)
-
-FORMAT = 2
+from .state_check import FORMAT, check_saved_state
 
 
 def _copy(value: Any) -> Any:
@@ -420,7 +419,6 @@ class State:
             data = json.loads(text)
         except (TypeError, ValueError, RecursionError) as exc:
             raise StateError(f"not a saved state: {str(exc)[:80]}") from None
-        from .state_check import check_saved_state
         check_saved_state(game, data)
         st = cls.__new__(cls)
         st.game, st.n, st.seed, st.rng = game, data["players"], data["seed"], data["rng"]
