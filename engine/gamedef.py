@@ -17,6 +17,7 @@ from typing import Callable
 from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
 from .documents import RuleSet, display_path, game_folders, known_games, load_documents, resolve
+from .check_cache import checked
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
 from .dsl.ops import OPS
@@ -257,6 +258,9 @@ class _Checks:
     lint_board: Callable | None = None
 
     def game(self, path: Path) -> list[Diagnostic]:
+        return checked(path, "lint" if self.lint_game else "validate", lambda: self._game(path))
+
+    def _game(self, path: Path) -> list[Diagnostic]:
         try:
             game = load_game(path)
         except RulesError as exc:
