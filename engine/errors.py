@@ -143,6 +143,28 @@ class RuleFault(Exception):
     """Raised by an operation at run time; the interpreter adds the rule's location."""
 
 
+class EngineBug(Exception):
+    """Python failed inside the engine, not in a rule's own code: a bug to report, not the designer's E702."""
+
+
+def is_rules_fault(exc: BaseException) -> bool:
+    """Whether a Python error is the rules' doing: raised by the rule's own code (``none + 1``) or endless
+    recursion in its functions; an error raised inside an engine module is the engine's.
+
+    Generated code is compiled under a file name ``<rules …>``; the reference path's closures live in
+    dsl/reference.py; the innermost frame tells which code failed.
+    """
+    if isinstance(exc, (RuleFault, RecursionError)):
+        return True
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    name = tb.tb_frame.f_code.co_filename
+    return name.startswith("<rules ") or name.endswith(("dsl/reference.py", "dsl\\reference.py"))
+
+
 _KIND_WORDS = {"NoneType": "none", "int": "a number", "float": "a number", "bool": "true/false",
                "str": "text", "list": "a list", "tuple": "a list", "dict": "a record", "set": "a list"}
 _TYPE_ERRORS = [  # Python's wording of a type error -> the rule language's, in the words designers use

@@ -17,11 +17,14 @@ from typing import Callable
 from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
 from .documents import RuleSet, display_path, game_folders, known_games, load_documents, resolve
+from .check_cache import checked
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
 from .dsl.ops import OPS
 from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
-from .dsl.compiler import Compiler, Labeller, Procedure
+from .dsl.codegen import Compiler
+from .dsl.compiler import Labeller, Procedure
+from .dsl.reference import ReferenceCompiler
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
 from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
@@ -196,13 +199,16 @@ class GameDef:
 
 
 # --------------------------------------------------------------------- loading
-def load_game(game: str | Path, variant: str | None = None) -> GameDef:
-    """Load, validate and compile a game (by name or path), optionally a variant."""
+def load_game(game: str | Path, variant: str | None = None, reference: bool = False) -> GameDef:
+    """Load, validate and compile a game (by name or path), optionally a variant.
+
+    ``reference`` runs it on the reference path (closures, see dsl/reference.py), for differential tests.
+    """
     game_file, variant_file = resolve(game, variant)
     if variant_file is not None and not game_file.exists():
         raise LoadError([_unknown_base(variant_file)])
     rules = load_documents(game_file, variant_file, check_document)
-    return build(rules)
+    return build(rules, reference)
 
 
 def _unknown_base(variant_file: Path) -> Diagnostic:
@@ -252,6 +258,9 @@ class _Checks:
     lint_board: Callable | None = None
 
     def game(self, path: Path) -> list[Diagnostic]:
+        return checked(path, "lint" if self.lint_game else "validate", lambda: self._game(path))
+
+    def _game(self, path: Path) -> list[Diagnostic]:
         try:
             game = load_game(path)
         except RulesError as exc:
@@ -287,9 +296,12 @@ class _Checks:
         return self.game(path)
 
 
-def build(rules: RuleSet) -> GameDef:
-    """Check and compile merged rules; raises RulesError with every problem."""
-    return _Builder(rules).build()
+def build(rules: RuleSet, reference: bool = False) -> GameDef:
+    """Check and compile merged rules; raises RulesError with every problem.
+
+    ``reference`` compiles to the closures of the reference path instead of generated code (for tests).
+    """
+    return _Builder(rules, reference).build()
 
 
 def _pure_functions(bodies: dict[str, ast.Expr]) -> frozenset:
@@ -308,7 +320,8 @@ def _pure_functions(bodies: dict[str, ast.Expr]) -> frozenset:
 
 
 class _Builder:
-    def __init__(self, rules: RuleSet):
+    def __init__(self, rules: RuleSet, reference: bool = False):
+        self.reference = reference
         self.rules = rules
         self.data = rules.data
         self.problems: list[Diagnostic] = []
@@ -655,7 +668,7 @@ class _Builder:
                            for i, fn in enumerate(self.data.get("functions") or []) if fn["id"] in bodies]
                         + list(bot_exprs.values())
                         + [(path, expr) for _, _, expr, path in scorers])
-        compiler = Compiler(self.vocab, game, _pure_functions(bodies))
+        compiler = (ReferenceCompiler if self.reference else Compiler)(self.vocab, game, _pure_functions(bodies))
         for name, (path, stmts) in compiled.items():
             doc, _ = self.rules.origin(path)
             params = {"this": CARD} if name.startswith("effect:") else dict(self.vocab.procedures.get(name, []))
@@ -663,7 +676,7 @@ class _Builder:
                 name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:], params)
             game.programs[name] = stmts
         for name, expr in bodies.items():
-            game.functions[name] = compiler.expr(expr)
+            game.functions[name] = compiler.function(name, expr)
         game.function_bodies = bodies
         for (kind, decision), (_, expr) in bot_exprs.items():
             game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)

@@ -14,6 +14,7 @@ partial or empty one.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import secrets
@@ -73,6 +74,9 @@ def find_inside(name: str, roots: Sequence[Path]) -> Path | None:
     return None
 
 
+READS: dict[str, str] | None = None  # while a check_cache entry is made: path → sha256 of every file read
+
+
 def read_text(path: str | os.PathLike, shown: str, limit: int = MAX_FILE_BYTES) -> str:
     """The UTF-8 text of a regular file of at most ``limit`` bytes; LoadError at ``shown`` otherwise."""
     def refuse(code: str, message: str) -> LoadError:
@@ -105,8 +109,11 @@ def read_text(path: str | os.PathLike, shown: str, limit: int = MAX_FILE_BYTES) 
         raise refuse("E101", "cannot read file: not a valid file name") from None
     if size > limit:
         raise refuse("E107", f"file is larger than {limit} bytes")
+    data = b"".join(chunks)
+    if READS is not None:
+        READS[os.path.abspath(path)] = hashlib.sha256(data).hexdigest()
     try:
-        return b"".join(chunks).decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise refuse("E102", f"not UTF-8 text ({exc.reason})") from None
 

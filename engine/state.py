@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import knowledge, rng
+from .dsl.codegen import Overrun
 from .dsl.compiler import DEFAULT_END, SUSPEND
-from .errors import (BudgetExceeded, Diagnostic, IllegalAction, RuleFault, RuntimeRuleError, StateError,
-                     TabletopError, plain_reason)
-
-FORMAT = 2
+from .errors import (BudgetExceeded, Diagnostic, EngineBug, IllegalAction, RuleFault, RuntimeRuleError, StateError,
+                     TabletopError, is_rules_fault, plain_reason)
+from .state_check import FORMAT, check_saved_state
 
 
 def _copy(value: Any) -> Any:
@@ -64,7 +64,7 @@ class State:
     """One game in progress.  Create with ``GameDef.new_game``."""
 
     __slots__ = ("game", "n", "seed", "zones", "loc", "vars", "pvars", "rng", "stack", "pending",
-                 "log_entries", "history", "seen", "fault", "memo", "reason", "know", "pinned")
+                 "log_entries", "history", "seen", "fault", "memo", "reason", "know", "pinned", "steps")
 
     # ---------------------------------------------------------------- create
     @classmethod
@@ -82,7 +82,7 @@ class State:
         if "setup" in game.procedures:
             st.stack.append(["setup", 0, {"me": 0}])
         st.pending, st.reason = None, None
-        st.log_entries, st.history, st.fault, st.memo = [], [], None, {}
+        st.log_entries, st.history, st.fault, st.memo, st.steps = [], [], None, {}, 0
         st.seen = [[] for _ in range(players)]
         st.know = [0] * len(game.card_ids)
         st.pinned = [0] * len(game.card_ids)
@@ -216,6 +216,8 @@ class State:
         except RuleFault as exc:
             raise self._fault(self._where(proc, frame[1], "E701", f"{exc} (in '{proc.name}')"))
         except Exception as exc:  # a stored value the rules cannot hold (a tampered state)
+            if not is_rules_fault(exc):
+                raise EngineBug(f"engine bug while storing a choice in '{proc.name}': {exc!r}") from exc
             raise self._fault(self._where(proc, frame[1], "E702",
                                           f"rule failed in '{proc.name}': {plain_reason(exc)}"))
         frame[1] += 1
@@ -244,7 +246,7 @@ class State:
         stack = self.stack
         budget = self.game.step_budget
         memo = self.memo
-        steps = 0
+        steps = self.steps = 0  # instructions run here; rounds of generated loops count in self.steps
         while stack:
             frame = stack[-1]
             proc = procedures[frame[0]]
@@ -262,29 +264,41 @@ class State:
                         memo.clear()
                     pc = code[pc](self, env)
             except RuleFault as exc:
-                raise self._fault(self._where(proc, last, "E701", f"{exc} (in '{proc.name}')"))
+                raise self._fault(self._where(proc, last, "E701", f"{exc} (in '{proc.name}')", exc))
+            except Overrun as exc:
+                raise self._fault(self._where(proc, last, "E703", f"step budget of {budget} exhausted in "
+                                                                  f"'{proc.name}': does a loop never end?", exc),
+                                  BudgetExceeded)
             except BudgetExceeded as exc:
                 self.fault = exc.diagnostic
                 raise
             except TabletopError:
                 raise
-            except Exception as exc:  # a rule asked for something impossible (e.g. none + 1)
+            except Exception as exc:  # the rules asked for something impossible (none + 1), or an engine bug
+                if not is_rules_fault(exc):
+                    raise EngineBug(f"engine bug while running '{proc.name}': {exc!r}") from exc
                 raise self._fault(self._where(proc, last, "E702",
-                                              f"rule failed in '{proc.name}': {plain_reason(exc)}"))
+                                              f"rule failed in '{proc.name}': {plain_reason(exc)}", exc))
             if pc == SUSPEND:
                 memo.clear()
                 return
             # NEXT: a call or return changed the stack; read the new top frame.
 
-    def _where(self, proc, pc: int, code: str, message: str) -> Diagnostic:
+    def _where(self, proc, pc: int, code: str, message: str, exc: BaseException | None = None) -> Diagnostic:
+        """The rule's place: the statement the traceback reached in generated code, else instruction ``pc``'s."""
         line, col = proc.where[pc] if 0 <= pc < len(proc.where) else (1, 1)
+        tb = exc.__traceback__ if exc is not None else None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == proc.filename:
+                line, col = proc.lines.get(tb.tb_lineno, (line, col))
+            tb = tb.tb_next
         if proc.locate is not None:
             line, col = proc.locate(line, col)
         return Diagnostic(proc.source_path, line, col, code, message)
 
-    def _fault(self, diagnostic: Diagnostic) -> RuntimeRuleError:
+    def _fault(self, diagnostic: Diagnostic, kind: type = RuntimeRuleError) -> RuntimeRuleError:
         self.fault = diagnostic
-        return RuntimeRuleError(diagnostic)
+        return kind(diagnostic)
 
     # -------------------------------------------------- what cards are known
     def moved(self, card: int, source: str, to: str, on_top: bool = True) -> None:
@@ -378,7 +392,7 @@ class State:
         c.seen = [s[:] for s in self.seen]
         c.fault, c.reason = self.fault, self.reason
         c.know, c.pinned = self.know[:], self.pinned[:]
-        c.memo = {}
+        c.memo, c.steps = {}, 0
         return c
 
     def to_data(self) -> dict:
@@ -405,7 +419,6 @@ class State:
             data = json.loads(text)
         except (TypeError, ValueError, RecursionError) as exc:
             raise StateError(f"not a saved state: {str(exc)[:80]}") from None
-        from .state_check import check_saved_state
         check_saved_state(game, data)
         st = cls.__new__(cls)
         st.game, st.n, st.seed, st.rng = game, data["players"], data["seed"], data["rng"]
@@ -416,7 +429,7 @@ class State:
                 st.loc[c] = zone
         st.vars, st.pvars = data["variables"], data["player_variables"]
         st.stack, st.pending = data["stack"], data["pending"]
-        st.log_entries, st.history, st.fault, st.memo = data["log"], data["history"], None, {}
+        st.log_entries, st.history, st.fault, st.memo, st.steps = data["log"], data["history"], None, {}, 0
         st.seen, st.reason = data["seen"], data["reason"]
         st.know, st.pinned = data["know"], data["pinned"]
         return st

@@ -8,6 +8,8 @@ from __future__ import annotations
 from .dsl.types import record_fields
 from .errors import StateError, quoted
 
+FORMAT = 2  # of a saved state (State.to_data); checked here, so the state module imports this one, not back
+
 _KEYS = {"format", "game", "variant", "rules", "players", "seed", "rng", "zones", "variables",
          "player_variables", "stack", "pending", "log", "history", "seen", "reason", "know", "pinned"}
 
@@ -46,7 +48,6 @@ def _fits(game, t: str, value, n: int) -> bool:
 
 def check_saved_state(game, data) -> None:
     """Raise StateError unless ``data`` is a consistent state of ``game``."""
-    from .state import FORMAT
     _need(isinstance(data, dict), "not a JSON object")
     missing = _KEYS - set(data)
     _need(not missing, f"missing {', '.join(sorted(missing))}")

@@ -9,6 +9,12 @@ settings.register_profile("tabletop", deadline=None, suppress_health_check=[Heal
 settings.load_profile("tabletop")
 
 
+@pytest.fixture(autouse=True)
+def _check_cache(tmp_path_factory, monkeypatch):
+    """Each test keeps validation results in a folder of its own, never in the user's cache."""
+    monkeypatch.setenv("TABLETOP_CACHE", str(tmp_path_factory.mktemp("cache")))
+
+
 @pytest.fixture(scope="session")
 def caty():
     return load_game("caty-mini")

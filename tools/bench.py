@@ -2,6 +2,14 @@
 """Benchmark: random full games per second, time per decision, cold `tabletop validate rules/`.
 
     python tools/bench.py [--games K] [--seed S] [--budget SEC] [--runs R]
+    python tools/bench.py --against REV [--repeats R] [--target SEC]
+
+``--against REV`` compares this tree with revision REV (exported with ``git
+archive`` into a temporary folder): one worker process per tree
+(tools/bench_worker.py, each importing its own engine), the same jobs sent to
+both in alternating order, CPU time measured in the workers.  It reports, per
+measure, the median speed ratio (this tree / REV) over the repeats and its
+range.
 
 Every row of GAMES is (game id, variant or None, player counts, bot kind, decision
 limit).  Add a game by adding a row; rows whose game (or variant) is not in rules/ are skipped, so the table may list
@@ -12,11 +20,14 @@ games that are still being written.  Games are played by random bots through
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -138,6 +149,74 @@ def print_table(rows: list[dict]) -> None:
         print(note)
 
 
+# (label, job) measured by --against: full games, then the search-shaped measure on every game
+AGAINST: list[tuple[str, dict]] = [
+    ("games caty-mini 2p random", {"kind": "games", "game": "caty-mini", "players": 2, "bots": "random"}),
+    ("games caty-mini 4p random", {"kind": "games", "game": "caty-mini", "players": 4, "bots": "random"}),
+    ("games cat-town 2p random", {"kind": "games", "game": "cat-town", "players": 2, "bots": "random"}),
+    ("games cat-town 4p random", {"kind": "games", "game": "cat-town", "players": 4, "bots": "random"}),
+    ("games cats-mansion 2p greedy", {"kind": "games", "game": "cats-mansion", "players": 2, "bots": "greedy"}),
+    ("search caty-mini 2p", {"kind": "search", "game": "caty-mini", "players": 2}),
+    ("search cat-town 2p", {"kind": "search", "game": "cat-town", "players": 2}),
+    ("search cat-town 4p", {"kind": "search", "game": "cat-town", "players": 4}),
+    ("search cats-mansion 2p", {"kind": "search", "game": "cats-mansion", "players": 2}),
+]
+SEARCH_DEFAULTS = {"warmup": 10, "depth": 30}  # rollout: clone, then up to 30 random decisions
+
+
+class Worker:
+    """A bench_worker.py process importing the engine of ``tree``."""
+
+    def __init__(self, tree: Path):
+        self.proc = subprocess.Popen([sys.executable, str(REPO / "tools" / "bench_worker.py"), str(tree)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tree)
+
+    def run(self, job: dict) -> float:
+        """Units of work per CPU second."""
+        self.proc.stdin.write(json.dumps(job) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"bench worker for {job} died")
+        answer = json.loads(line)
+        return answer["units"] / max(answer["seconds"], 1e-9)
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def export(rev: str, folder: Path) -> None:
+    """Revision ``rev`` of this repository, as files in ``folder``."""
+    archive = subprocess.run(["git", "archive", rev], cwd=REPO, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+
+
+def against(rev: str, repeats: int, target: float) -> None:
+    """Both trees measured interleaved; prints the median ratio per measure and its range."""
+    with tempfile.TemporaryDirectory(prefix="tabletop-bench-") as tmp:
+        export(rev, Path(tmp))
+        old, new = Worker(Path(tmp)), Worker(REPO)
+        print(f"tabletop bench: this tree against {rev}, {repeats} repeats, ~{target:g} CPU s per job on {rev}")
+        print(f"{'measure':32} {'unit/s ' + rev:>14} {'unit/s now':>11} {'median ratio':>13} {'range':>14}")
+        for label, base in AGAINST:
+            job = {**SEARCH_DEFAULTS, "variant": None, "limit": 5000, "seed": 0, "count": 1, **base}
+            old.run(job), new.run(job)  # warm up: loads the game, fills lazy tables
+            job["count"] = max(1, round(target * old.run(job)))
+            ratios, rates_old, rates_new = [], [], []
+            for r in range(repeats):
+                job["seed"] = 1000 * (r + 1)
+                pair = (old, new) if r % 2 == 0 else (new, old)
+                rates = {w: w.run(job) for w in pair}
+                rates_old.append(rates[old])
+                rates_new.append(rates[new])
+                ratios.append(rates[new] / rates[old])
+            print(f"{label:32} {statistics.median(rates_old):14.2f} {statistics.median(rates_new):11.2f} "
+                  f"{statistics.median(ratios):12.2f}× {min(ratios):6.2f}–{max(ratios):.2f}×", flush=True)
+        old.close()
+        new.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=200, metavar="K", help="games per row (default 200)")
@@ -145,7 +224,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", type=float, default=10.0, metavar="SEC",
                    help="stop a row after this many seconds of play (default 10)")
     p.add_argument("--runs", type=int, default=3, metavar="R", help="validate runs, best is kept (default 3)")
+    p.add_argument("--against", metavar="REV", help="compare with git revision REV (e.g. a9f35bd)")
+    p.add_argument("--repeats", type=int, default=5, metavar="R", help="--against: repeats per measure (default 5)")
+    p.add_argument("--target", type=float, default=0.5, metavar="SEC",
+                   help="--against: CPU seconds per job on REV (default 0.5)")
     args = p.parse_args(argv)
+    if args.against:
+        if args.repeats < 1 or args.target <= 0:
+            p.error("--repeats and --target must be positive")
+        against(args.against, args.repeats, args.target)
+        return 0
     if args.games < 1 or args.runs < 1 or args.budget <= 0:
         p.error("--games, --runs and --budget must be positive")
 

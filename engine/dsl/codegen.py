@@ -1,0 +1,595 @@
+"""Checked AST → generated Python source, compiled once per rules version.
+
+Expressions become Python expressions on the state's own data (``st.vars``,
+``st.zones``, attribute tables bound as globals); comprehension variables and
+function parameters are Python locals.  Statements keep the instruction layout
+of the reference path (``reference.py``): the same pcs, so a frame
+``[procedure, pc, locals]`` means the same thing on both paths and states
+still go to JSON and back at any decision.  A run of statements with no
+decision point in it (no choose, call, perform, end, window) becomes one
+instruction: straight Python with its own ``if``/``for``/``while``, counting
+loop rounds against the step budget.  Pcs inside such a run are never entered
+(a decision never stops there), so they hold no code.
+
+Each generated line maps back to the DSL line and column of its statement; a
+fault's place is read from the traceback, so the fast path pays nothing for it.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..errors import RuleFault
+from . import ast
+from .checker import Vocabulary
+from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
+from .ops import OPS, bounded, times
+from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
+
+
+class Overrun(Exception):
+    """A generated loop used up the step budget (the interpreter reports E703 at the loop)."""
+
+
+def _fault(message: str):
+    raise RuleFault(message)
+
+
+def _unset(name: str):
+    raise RuleFault(f"'{name}' has no value yet")
+
+
+def _div(x, y):
+    if y == 0:
+        raise RuleFault("division by zero")
+    return x // y
+
+
+def _mod(x, y):
+    if y == 0:
+        raise RuleFault("division by zero")
+    return x % y
+
+
+def _overrun():
+    raise Overrun()
+
+
+_MISSING = object()
+RUNTIME = {"_fault": _fault, "_unset": _unset, "_div": _div, "_mod": _mod, "_bounded": bounded, "_times": times,
+           "_overrun": _overrun, "_MISSING": _MISSING, "NEXT": NEXT, "SUSPEND": SUSPEND, "RuleFault": RuleFault}
+
+# Statements that may stop at a decision or change the stack: they keep their own instructions.
+_CONTROL = (ast.Choose, ast.EndGame, ast.Return, ast.Window, ast.Reopen, ast.Close)
+
+
+class _Target:
+    """A pc not known yet when the jump to it is written."""
+
+    __slots__ = ("pc",)
+
+    def __init__(self, pc: int = -1):
+        self.pc = pc
+
+    def __str__(self) -> str:
+        return str(self.pc)
+
+
+class Compiler:
+    """Generates and compiles the code of one game definition (same interface as the reference path)."""
+
+    def __init__(self, vocab: Vocabulary, game, pure_functions: frozenset = frozenset()):
+        self.vocab, self.game, self.pure = vocab, game, pure_functions
+        self.ns: dict = dict(RUNTIME, _effects=game.effects)
+        self.names: dict[tuple, str] = {}  # (kind, key) → global name in ns
+        self.scope: dict[str, str] = {}  # DSL local → Python local (comprehension variables, parameters)
+        self.nonnull: set[str] = set()  # Python locals that never hold none (cards of a zone)
+        self.iterable = 0  # > 0 inside a comprehension's source, where ':=' is not allowed
+        self.temps = 0
+        self.windows: list[tuple[str, _Target]] = []
+        self.units = 0
+
+    # ------------------------------------------------------------- globals
+    def _global(self, kind: str, key, make: Callable) -> str:
+        name = self.names.get((kind, key))
+        if name is None:
+            name = self.names[(kind, key)] = f"_{kind}{len(self.names)}"
+            self.ns[name] = make()
+        return name
+
+    def _temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def _checked(self, value: str, use: Callable[[str], str], message: str) -> str:
+        """``use(v)`` of ``value``, or a RuleFault with ``message`` when it is none."""
+        if value in self.nonnull:
+            return use(value)
+        if self.iterable:  # no ':=' here: evaluate through a tiny function
+            fn = self._global("chk", message, lambda: lambda v: _fault(message) if v is None else v)
+            return use(f"{fn}({value})")
+        t = self._temp()
+        return f"({use(t)} if ({t} := {value}) is not None else _fault({message!r}))"
+
+    def _compile(self, source: str, filename: str) -> None:
+        exec(compile(source, filename, "exec"), self.ns)  # noqa: S102 - our own generated code
+
+    # ---------------------------------------------------------- expressions
+    def code(self, e: ast.Expr) -> str:
+        """Python source of an expression."""
+        return getattr(self, "_e_" + type(e).__name__)(e)
+
+    def _e_Literal(self, e):
+        return repr(e.value)
+
+    def _e_Name(self, e):
+        v, n = self.vocab, e.name
+        if n in self.scope:
+            return self.scope[n]
+        if n in v.variables:
+            return f"st.vars[{n!r}]"
+        if n in v.constants:
+            return repr(v.constants[n][1])
+        if n in v.enums:
+            return repr(list(v.enums[n]))
+        if n in v.zones or n in v.boards:
+            return repr(n)
+        if n in OPS and OPS[n].constant:
+            return f"{self._op(n)}(st)"
+        return f"(env[{n!r}] if {n!r} in env else _unset({n!r}))"
+
+    def _op(self, name: str) -> str:
+        return self._global("op", name, lambda: OPS[name].fn)
+
+    def _e_ListExpr(self, e):
+        return "[" + ", ".join(self.code(i) for i in e.items) + "]"
+
+    def _e_Record(self, e):
+        return "{" + ", ".join(f"{name!r}: {self.code(v)}" for name, v in e.fields) + "}"
+
+    def _e_Comprehension(self, e):
+        self.iterable += 1
+        source = self.code(e.source)
+        self.iterable -= 1
+        if e.source.type == ZONE:
+            source = f"st.zones[{source}]"
+        var = self._temp()
+        saved = self.scope.get(e.var)
+        self.scope[e.var] = var
+        if e.source.type == ZONE:
+            self.nonnull.add(var)
+        element = self.code(e.element)
+        cond = f" if {self.code(e.condition)}" if e.condition is not None else ""
+        if saved is None:
+            del self.scope[e.var]
+        else:
+            self.scope[e.var] = saved
+        return f"[{element} for {var} in {source}{cond}]"
+
+    def _e_Attr(self, e):
+        obj, name = self.code(e.obj), e.name
+        if is_record(e.obj.type):
+            return self._checked(obj, lambda v: f"{v}.get({name!r})", f"no record to read '{name}' of")
+        if e.obj.type == PLAYER:
+            return self._checked(obj, lambda v: f"st.pvars[{v}][{name!r}]", f"no player to read '{name}' of")
+        table = self._global("attr", name, lambda: self.game.attributes[name])
+        return self._checked(obj, lambda v: f"{table}[{v}]", f"no card to read '{name}' of")
+
+    def _e_Call(self, e):
+        v = self.vocab
+        args = [self.code(a) for a in e.args]
+        if e.func in v.zones or e.func in v.boards:
+            family = e.func
+            if not args:
+                return repr(family)
+            return self._checked(args[0], lambda k: f"{family + ':'!r} + str({k})",
+                                 f"{family}(…) of nothing: its key is none")
+        if e.func in v.functions:
+            fn = self._global("fn", e.func, lambda: None)  # defined by ``function``
+            me = self.scope.get("me", "env.get('me')")
+            return f"{fn}(st, {me}{''.join(', ' + a for a in args)})"
+        return f"{self._op(e.func)}(st{''.join(', ' + a for a in args)})"
+
+    def _e_Unary(self, e):
+        return f"(not {self.code(e.operand)})" if e.op == "not" else f"(-{self.code(e.operand)})"
+
+    def _e_Conditional(self, e):
+        return f"({self.code(e.then)} if {self.code(e.condition)} else {self.code(e.otherwise)})"
+
+    def _e_Binary(self, e):
+        a, b, op = self.code(e.left), self.code(e.right), e.op
+        if op in ("in", "not in"):
+            return f"({a} {op} {f'st.zones[{b}]' if e.right.type == ZONE else b})"
+        if op in ("//", "%"):
+            return f"{'_div' if op == '//' else '_mod'}({a}, {b})"
+        if op == "*":
+            return f"_times({a}, {b})"
+        if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked
+            return f"_bounded({a} + {b})"
+        return f"({a} {op} {b})"
+
+    def expr(self, e: ast.Expr) -> Callable:
+        """A function ``f(state, env)`` computing ``e`` (scoring, starts, bot values)."""
+        self.units += 1
+        name = f"_x{self.units}"
+        self._compile(f"def {name}(st, env):\n    return {self.code(e)}\n", f"<rules {self.game.id} expression>")
+        return self.ns[name]
+
+    def function(self, name: str, body: ast.Expr) -> Callable:
+        """Compile a game function; returns it as ``f(state, env)`` (its parameters and ``me`` in env)."""
+        params = [p for p, _ in self.vocab.functions[name][0]]
+        fn = self._global("fn", name, lambda: None)
+        py = [f"a_{i}" for i in range(len(params))]
+        self.scope = dict(zip(params, py), me="me")
+        text = self.code(body)
+        self.scope = {}
+        args = "".join(", " + p for p in py)
+        lines = [f"def {fn}_body(st, me{args}):", f"    return {text}"]
+        if name in self.pure:  # memoised for the instruction being run (see State._run)
+            lines += [f"def {fn}(st, me{args}):", f"    key = ({name!r}, me{args})", "    memo = st.memo",
+                      "    try:", "        found = memo.get(key, _MISSING)",
+                      "    except TypeError:  # a list argument is not hashable",
+                      f"        return {fn}_body(st, me{args})",
+                      "    if found is _MISSING:", f"        found = memo[key] = {fn}_body(st, me{args})",
+                      "    return found"]
+        else:
+            lines += [f"{fn} = {fn}_body"]
+        lines += [f"def {fn}_env(st, env):",
+                  f"    return {fn}_body(st, env.get('me'){''.join(f', env[{p!r}]' for p in params)})"]
+        self._compile("\n".join(lines) + "\n", f"<rules {self.game.id} function {name}>")
+        return self.ns[f"{fn}_env"]
+
+    # ----------------------------------------------------------- statements
+    def procedure(self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None,
+                  params: dict[str, str] | None = None) -> Procedure:
+        proc = Procedure(name, source_path=source_path, locate=locate)
+        proc.local_types.update(params or {})
+        self.bodies: list = []  # per pc: lines of its function, each (text, (line, col)), or None
+        self.proc = proc
+        self._block(proc, stmts)
+        self._emit(proc, [("st.stack.pop()", None), ("return NEXT", None)], (stmts[-1].line if stmts else 1, 1))
+        self._finish(proc)
+        return proc
+
+    def _finish(self, proc: Procedure) -> None:
+        """Render every instruction's function, compile them as one unit, fill ``proc.code``."""
+        self.units += 1
+        unit = self.units
+        filename = f"<rules {self.game.id} {proc.name}>"
+        out: list[str] = []
+        for pc, body in enumerate(self.bodies):
+            if body is None:
+                continue
+            out.append(f"def _i{unit}_{pc}(st, env):")
+            for parts, where in body:
+                text = "".join(str(p) for p in parts) if isinstance(parts, list) else parts
+                out.append("    " + text)
+                proc.lines[len(out)] = where or proc.where[pc]
+        self._compile("\n".join(out) + "\n", filename)
+        proc.filename = filename
+        proc.code = [self.ns[f"_i{unit}_{pc}"] if body is not None else None for pc, body in enumerate(self.bodies)]
+        for pc, store in list(proc.choices.items()):
+            proc.choices[pc] = self._store_function(store, filename)
+
+    def _emit(self, proc: Procedure, body: list | None, where: tuple[int, int]) -> int:
+        proc.code.append(None)
+        proc.where.append(where)
+        self.bodies.append(body)
+        return len(proc.code) - 1
+
+    def _block(self, proc: Procedure, stmts: list[ast.Stmt]) -> None:
+        i = 0
+        while i < len(stmts):
+            if self._is_flat(stmts[i]):
+                j = i
+                while j < len(stmts) and self._is_flat(stmts[j]):
+                    j += 1
+                start = len(proc.code)
+                self._reserve(proc, stmts[i:j])  # the reference path's pcs, never entered here
+                lines: list = []
+                for s in stmts[i:j]:
+                    self._flat(s, lines, 0)
+                lines.append((f"return {len(proc.code)}", None))
+                self.bodies[start] = lines
+                i = j
+            else:
+                getattr(self, "_s_" + type(stmts[i]).__name__)(proc, stmts[i])
+                i += 1
+
+    def _is_flat(self, s: ast.Stmt) -> bool:
+        """No decision, call or jump out can happen inside ``s``."""
+        if isinstance(s, _CONTROL):
+            return False
+        if isinstance(s, ast.ExprStmt):
+            return s.expr.func not in self.vocab.procedures and s.expr.func != "perform"
+        if isinstance(s, ast.If):
+            return all(self._is_flat(x) for _, body in s.branches for x in body) and all(
+                self._is_flat(x) for x in s.otherwise or [])
+        if isinstance(s, (ast.For, ast.While, ast.Repeat)):
+            return all(self._is_flat(x) for x in s.body)
+        return True
+
+    def _reserve(self, proc: Procedure, stmts: list[ast.Stmt]) -> None:
+        """Take the pcs the reference path gives these statements, and the local types it records."""
+        for s in stmts:
+            where = (s.line, s.col)
+            if isinstance(s, ast.If):
+                for cond, body in s.branches:
+                    self._emit(proc, None, (cond.line, cond.col))
+                    self._reserve(proc, body)
+                    self._emit(proc, None, where)
+                self._reserve(proc, s.otherwise or [])
+            elif isinstance(s, (ast.For, ast.While, ast.Repeat)):
+                if isinstance(s, ast.For):
+                    self._loop_types(proc, s)
+                if not isinstance(s, ast.While):
+                    self._emit(proc, None, where)
+                self._emit(proc, None, where)
+                self._reserve(proc, s.body)
+                self._emit(proc, None, where)
+            else:
+                if isinstance(s, ast.Assign):
+                    self._local(proc, s.target)
+                self._emit(proc, None, where)
+
+    def _loop_types(self, proc: Procedure, s: ast.For) -> str:
+        key = f"${s.var}@{len(proc.code)}"  # hidden loop state, plain data in the frame
+        t = s.source.type
+        item = CARD if t == ZONE else t[5:-1] if is_list(t) else None
+        if item is not None:
+            proc.local_types[s.var] = item
+            proc.local_types[key] = f"loop[{item}]"
+        return key
+
+    def _local(self, proc: Procedure, target: ast.Expr) -> None:
+        if isinstance(target, ast.Name) and target.name not in self.vocab.variables and target.type:
+            proc.local_types[target.name] = target.type
+
+    def _memo(self, *exprs) -> list:
+        """Empty the memo before code that calls a pure function (the state may have changed)."""
+        if any(isinstance(x, ast.Call) and x.func in self.pure for e in exprs if e is not None
+               for x in ast.walk_exprs(e)):
+            return [("if st.memo: st.memo.clear()", None)]
+        return []
+
+    def _flat(self, s: ast.Stmt, lines: list, depth: int) -> None:
+        """Append the straight Python of a flat statement to ``lines``."""
+        pad = "    " * depth
+        where = (s.line, s.col)
+
+        def add(text, at=where):
+            lines.append((pad + text, at))
+
+        def guard(*exprs):
+            for text, _ in self._memo(*exprs):
+                add(text)
+
+        if isinstance(s, ast.Assign):
+            guard(s.value, s.target)
+            for text in self._assign(s.target, self.code(s.value)):
+                add(text)
+        elif isinstance(s, ast.ExprStmt):
+            guard(s.expr)
+            add(self.code(s.expr))
+        elif isinstance(s, ast.Log):
+            guard(*[p for p in s.parts if not isinstance(p, str)], s.to)
+            self._log(s, add)
+        elif isinstance(s, ast.Pass):
+            add("pass")
+        elif isinstance(s, ast.If):
+            self._flat_if(s.branches, s.otherwise, lines, depth)
+        else:
+            self._flat_loop(s, lines, depth, add, guard)
+
+    def _flat_if(self, branches: list, otherwise: list | None, lines: list, depth: int) -> None:
+        """``if``/``else`` nested so each condition gets a fresh memo just before it is tested."""
+        pad = "    " * depth
+        cond, body = branches[0]
+        lines += [(pad + text, (cond.line, cond.col)) for text, _ in self._memo(cond)]
+        lines.append((f"{pad}if {self.code(cond)}:", (cond.line, cond.col)))
+        lines.append((pad + "    pass", (cond.line, cond.col)))
+        for x in body:
+            self._flat(x, lines, depth + 1)
+        if len(branches) > 1 or otherwise:
+            lines.append((pad + "else:", (cond.line, cond.col)))
+            lines.append((pad + "    pass", (cond.line, cond.col)))
+            if len(branches) > 1:
+                self._flat_if(branches[1:], otherwise, lines, depth + 1)
+            else:
+                for x in otherwise:
+                    self._flat(x, lines, depth + 1)
+
+    def _flat_loop(self, s, lines: list, depth: int, add, guard) -> None:
+        budget = self.game.step_budget
+        count = ["st.steps += 1", f"if st.steps > {budget}: _overrun()"]
+        if isinstance(s, ast.While):
+            guard(s.condition)
+            add(f"while {self.code(s.condition)}:")
+            for text in count:
+                add("    " + text)
+            for x in s.body:
+                self._flat(x, lines, depth + 1)
+            for text, _ in self._memo(s.condition):
+                add("    " + text)
+            return
+        if isinstance(s, ast.For):
+            guard(s.source)
+            items = self.code(s.source)
+            items = f"list(st.zones[{items}])" if s.source.type == ZONE else f"list({items})"
+            var = self._temp()
+            add(f"for {var} in {items}:")
+            add(f"    env[{s.var!r}] = {var}")
+        else:
+            guard(s.count)
+            add(f"for _ in range({self.code(s.count)}):")
+        for text in count:
+            add("    " + text)
+        for x in s.body:
+            self._flat(x, lines, depth + 1)
+
+    def _assign(self, target: ast.Expr, value: str) -> list[str]:
+        """Lines that store ``value`` (already Python source) into an assignment target."""
+        if isinstance(target, ast.Name):
+            n = target.name
+            if n not in self.vocab.variables:
+                return [f"env[{n!r}] = {value}"]
+            check = self._enum(self.vocab.variables[n], f"variable '{n}'")
+            if check is None:
+                return [f"st.vars[{n!r}] = {value}"]
+            return [f"_v = {value}", f"{check}(_v)", f"st.vars[{n!r}] = _v"]
+        name = target.name
+        check = self._enum(self.vocab.player_variables.get(name), f"player variable '{name}'")
+        lines = [f"_v = {value}"] + ([f"{check}(_v)"] if check else [])
+        return lines + [f"_p = {self.code(target.obj)}",
+                        f"if _p is None: _fault({f'no player to set {name!r} of'!r})",
+                        f"st.pvars[_p][{name!r}] = _v"]
+
+    def _enum(self, t: str | None, what: str) -> str | None:
+        if t not in self.vocab.enums:
+            return None
+        return self._global("enum", (t, what), lambda: enum_check(self.vocab.enums[t], t, what))
+
+    def _log(self, s: ast.Log, add) -> None:
+        parts = []
+        for part in s.parts:
+            if isinstance(part, str):
+                parts.append(repr(part))
+            else:
+                label = self._global("label", part.type, lambda t=part.type: self.game.labeller.for_type(t))
+                parts.append(f"{label}({self.code(part)})")
+        text = " + ".join(parts) or "''"
+        if s.to is None:
+            add(f"st.log_entries.append([None, {text}])")
+        else:  # a line for nobody is told to nobody, not to everyone
+            add(f"_a = {self.code(s.to)}")
+            add(f"if _a is not None: st.log_entries.append([_a, {text}])")
+
+    # ------------------------------------------------- control instructions
+    def _s_ExprStmt(self, proc, s):
+        call = s.expr
+        nxt = len(proc.code) + 1
+        if call.func == "perform":
+            body = self._memo(call) + [
+                (f"_c = {self.code(call.args[0])}", None), ("if _c is None: _fault('perform: no card given')", None),
+                ("_t = _effects[_c]", None), (f"if _t is None: return {nxt}", None),
+                (f"st.stack[-1][1] = {nxt}", None), ("st.stack.append([_t, 0, {'me': env['me'], 'this': _c}])", None),
+                ("return NEXT", None)]
+        else:
+            params = [p for p, _ in self.vocab.procedures[call.func]]
+            args = "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args))
+            body = self._memo(call) + [(f"_e = {{'me': env['me']{args}}}", None),
+                                       (f"st.stack[-1][1] = {nxt}", None),
+                                       (f"st.stack.append([{call.func!r}, 0, _e])", None), ("return NEXT", None)]
+        self._emit(proc, body, (s.line, s.col))
+
+    def _s_EndGame(self, proc, s):
+        reason = s.reason or DEFAULT_END
+        self._emit(proc, [("st.stack.clear()", None), (f"st.reason = {reason!r}", None), ("return SUSPEND", None)],
+                   (s.line, s.col))
+
+    def _s_Return(self, proc, s):
+        self._emit(proc, [("st.stack.pop()", None), ("return NEXT", None)], (s.line, s.col))
+
+    def _s_If(self, proc, s):
+        exits = []
+        for cond, body in s.branches:
+            skip = _Target()
+            nxt = len(proc.code) + 1
+            self._emit(proc, self._memo(cond) + [([f"return {nxt} if {self.code(cond)} else ", skip], None)],
+                       (cond.line, cond.col))
+            self._block(proc, body)
+            out = _Target()
+            exits.append(out)
+            self._emit(proc, [(["return ", out], None)], (s.line, s.col))
+            skip.pc = len(proc.code)
+        if s.otherwise is not None:
+            self._block(proc, s.otherwise)
+        for out in exits:
+            out.pc = len(proc.code)
+
+    def _loop(self, proc, s, start: list | None, step: Callable[[int, _Target], list]) -> None:
+        """Emit init, test-and-advance, body, jump back (the reference path's layout)."""
+        if start is not None:
+            self._emit(proc, start + [(f"return {len(proc.code) + 1}", None)], (s.line, s.col))
+        top = len(proc.code)
+        done = _Target()
+        self._emit(proc, step(top + 1, done), (s.line, s.col))
+        self._block(proc, s.body)
+        self._emit(proc, [(f"return {top}", None)], (s.line, s.col))
+        done.pc = len(proc.code)
+
+    def _s_While(self, proc, s):
+        self._loop(proc, s, None, lambda nxt, done: self._memo(s.condition) + [
+            ([f"return {nxt} if {self.code(s.condition)} else ", done], None)])
+
+    def _s_For(self, proc, s):
+        key = self._loop_types(proc, s)
+        items = self.code(s.source)
+        items = f"list(st.zones[{items}])" if s.source.type == ZONE else f"list({items})"
+        self._loop(proc, s, self._memo(s.source) + [(f"env[{key!r}] = [0, {items}]", None)],
+                   lambda nxt, done: [(f"_s = env[{key!r}]", None), ("_i = _s[0]", None),
+                                      ("if _i < len(_s[1]):", None), (f"    env[{s.var!r}] = _s[1][_i]", None),
+                                      ("    _s[0] = _i + 1", None), (f"    return {nxt}", None),
+                                      (f"del env[{key!r}]", None), (["return ", done], None)])
+
+    def _s_Repeat(self, proc, s):
+        key = f"$repeat@{len(proc.code)}"
+        self._loop(proc, s, self._memo(s.count) + [(f"env[{key!r}] = {self.code(s.count)}", None)],
+                   lambda nxt, done: [(f"_n = env[{key!r}]", None), ("if _n > 0:", None),
+                                      (f"    env[{key!r}] = _n - 1", None), (f"    return {nxt}", None),
+                                      (f"del env[{key!r}]", None), (["return ", done], None)])
+
+    def _s_Window(self, proc, s):
+        """Ask each player in turn from ``start``; done after a full round with no reopen."""
+        key = f"$window@{len(proc.code)}"  # [players asked quietly in a row]
+        var = s.var
+        self._emit(proc, self._memo(s.start) + [(f"env[{var!r}] = {self.code(s.start)}", None),
+                                                (f"env[{key!r}] = 0", None), (f"return {len(proc.code) + 1}", None)],
+                   (s.line, s.col))
+        top = len(proc.code)
+        done = _Target()
+        self._emit(proc, [(f"if env[{key!r}] >= st.n:", None), (f"    del env[{key!r}]", None),
+                          (["    return ", done], None), (f"return {top + 1}", None)], (s.line, s.col))
+        self.windows.append((key, done))
+        self._block(proc, s.body)
+        self.windows.pop()
+        self._emit(proc, [(f"env[{key!r}] += 1", None), (f"env[{var!r}] = (env[{var!r}] + 1) % st.n", None),
+                          (f"return {top}", None)], (s.line, s.col))
+        done.pc = len(proc.code)
+
+    def _s_Reopen(self, proc, s):
+        key, _ = self.windows[-1]  # the advance after this body makes it 0: everyone is asked again
+        self._emit(proc, [(f"env[{key!r}] = -1", None), (f"return {len(proc.code) + 1}", None)], (s.line, s.col))
+
+    def _s_Close(self, proc, s):
+        key, done = self.windows[-1]
+        self._emit(proc, [(f"del env[{key!r}]", None), (["return ", done], None)], (s.line, s.col))
+
+    def _s_Choose(self, proc, s):
+        pc = len(proc.code)
+        choice = Choice(self.game.labeller, s, pc)
+        name = self._global("choice", (proc.name, pc), lambda: choice)
+        items = self.code(s.source)
+        copy = s.source.type == ZONE
+        items = f"list(st.zones[{items}])" if copy else items
+        if s.where is not None:
+            var = self._temp()
+            self.scope["it"] = var
+            if copy:
+                self.nonnull.add(var)
+            items = f"[{var} for {var} in {items} if {self.code(s.where)}]"
+            del self.scope["it"]
+        by = self.code(s.by) if s.by is not None else "env['me']"
+        self._emit(proc, self._memo(s.source, s.where, s.by) + [(f"return {name}.ask(st, {items}, {by})", None)],
+                   (s.line, s.col))
+        self._local(proc, s.target)
+        proc.choices[pc] = s.target  # made a function by _finish
+        proc.choice_types[pc] = choice.item_type
+        proc.choice_kinds[pc] = s.kind
+
+    def _store_function(self, target: ast.Expr, filename: str) -> Callable:
+        """``store(state, env, value)`` for a choice's target."""
+        self.units += 1
+        name = f"_store{self.units}"
+        lines = self._assign(target, "value")
+        self._compile(f"def {name}(st, env, value):\n" + "".join(f"    {x}\n" for x in lines), filename)
+        return self.ns[name]
