@@ -56,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=_whole(1), default=2, metavar="N")
     pl.add_argument("--seed", type=int, default=0, metavar="S")
     pl.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND",
-                    help="a bot for a seat, e.g. 1=random; all=random for every seat")
+                    help="a bot for a seat, e.g. 1=random or 0=mcts:200; all=random for every seat")
     pl.add_argument("--quiet", action="store_true", help="bots only: print just the result")
     pl.add_argument("--save", metavar="FILE", help="keep the game (rules, seed, actions) in FILE after every move")
 
@@ -73,7 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     si.add_argument("--players", type=_whole(1), required=True, metavar="N")
     si.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
     si.add_argument("--seed", type=int, default=0, metavar="S")
-    si.add_argument("--bots", default="random", metavar="KIND", help="bot kind for every seat, or KIND,KIND,…")
+    si.add_argument("--bots", default="random", metavar="KIND",
+                    help="bot for every seat, or KIND,KIND,… one per seat; KIND[:PARAM]: random, greedy, mcts:200")
     si.add_argument("--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D",
                     help="decisions before a game is cut off")
     si.add_argument("--jobs", type=_whole(0), default=1, metavar="J",
@@ -168,14 +169,18 @@ def _lint_codes() -> dict[str, str]:
 
 
 # -------------------------------------------------------------------- play
-def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
-    from .agents import AGENTS
+def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
+    """``SEAT=KIND[:PARAM]`` options → bot spec per seat; a bad one is a one-line usage error."""
+    from .bots import BotSpecError, check_spec
     bots: dict[int, str] = {}
     for spec in specs:
         seat, sep, kind = spec.partition("=")
-        if not sep or kind not in AGENTS:
-            raise SystemExit(_usage(f"--bot expects SEAT=KIND with KIND one of {', '.join(AGENTS)}, "
-                                    f"got {quoted(spec)}"))
+        if not sep:
+            raise SystemExit(_usage(f"--bot expects SEAT=KIND[:PARAM] (e.g. 1=mcts:200), got {quoted(spec)}"))
+        try:
+            check_spec(kind, game)
+        except BotSpecError as exc:
+            raise SystemExit(_usage(f"--bot {exc}"))
         if seat == "all":
             bots.update({s: kind for s in range(players)})
         elif seat.isdigit() and int(seat) < players:
@@ -183,6 +188,20 @@ def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
         else:
             raise SystemExit(_usage(f"--bot seat must be 0…{players - 1} or 'all', got {quoted(seat)}"))
     return bots
+
+
+def _bot_kinds(text: str, players: int, game) -> list[str]:
+    """``--bots KIND`` or ``KIND,KIND,…`` (one per seat) → one spec per seat; bad input is a usage error."""
+    from .bots import BotSpecError, check_spec
+    kinds = text.split(",")
+    if len(kinds) not in (1, players):
+        raise SystemExit(_usage(f"--bots expects one bot or one per seat ({players}), got {quoted(text)}"))
+    try:
+        for kind in set(kinds):
+            check_spec(kind, game)
+    except BotSpecError as exc:
+        raise SystemExit(_usage(f"--bots {exc}"))
+    return kinds * players if len(kinds) == 1 else kinds
 
 
 def _usage(message: str) -> int:
@@ -215,13 +234,13 @@ def _read_choice(actions: list[str], prompt: str) -> str | None:
 def _play(args) -> int:
     from rich.console import Console
 
-    from .agents import make_agent
+    from .bots import make_agent
     from .gamedef import load_game
     from .render import render_view
     from .replay import write_save
     from .simulate import bot_inputs
     game = load_game(args.game, args.variant)
-    bots = _parse_bots(args.bot, args.players)
+    bots = _parse_bots(args.bot, args.players, game)
     state = game.new_game(players=args.players, seed=args.seed)
     agents = {seat: make_agent(kind, seed=args.seed * 131 + seat) for seat, kind in bots.items()}
     console = Console()
@@ -303,16 +322,12 @@ def _replay(args) -> int:
 
 # ---------------------------------------------------------------- simulate
 def _simulate(args) -> int:
-    from .agents import AGENTS
     from .gamedef import load_game
     from .simulate import DEFAULT_DECISION_LIMIT, simulate
-    kinds = args.bots.split(",")
-    if len(kinds) not in (1, args.players) or any(k not in AGENTS for k in kinds):
-        return _usage(f"--bots expects one kind or one per seat, from: {', '.join(AGENTS)}")
     game = load_game(args.game, args.variant)
     if not game.min_players <= args.players <= game.max_players:
         return _usage(f"{game.id} is for {game.min_players}–{game.max_players} players, not {args.players}")
-    bots = kinds[0] if len(kinds) == 1 else kinds
+    bots = _bot_kinds(args.bots, args.players, game)
     limit = args.limit or DEFAULT_DECISION_LIMIT
     cpus = os.cpu_count() or 1
     if args.jobs > cpus:
