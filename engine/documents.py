@@ -217,7 +217,7 @@ def apply_overrides(rules: RuleSet, overrides: dict[str, Any]) -> None:
             if step is None:
                 known = list(node) if isinstance(node, dict) else \
                     [k for k in map(identity, node) if k] if isinstance(node, list) else []
-                hint = did_you_mean(key, known)
+                hint = did_you_mean(key, known) or (f"it has: {', '.join(map(str, known[:12]))}" if known else None)
                 where = f"'{'.'.join(keys[:depth])}'" if depth else "the rules"
                 raise TabletopError(f"cannot set '{dotted}': {where} {'has' if depth else 'have'} no '{key}'"
                                     + (f" ({hint})" if hint else ""))
