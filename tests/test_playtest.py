@@ -140,3 +140,15 @@ def test_the_command_writes_a_report_and_prints_json(tmp_path, capsys):
     assert set(data["definitions"]) >= {"win_rate", "balance", "decisiveness", "lead_changes", "branching"}
     text = out.read_text(encoding="utf-8")
     assert "<svg" in text and "http" not in text.split("<svg")[0]
+
+
+def test_ray_gives_the_same_figures_as_a_local_run(tmp_path):
+    ray = pytest.importorskip("ray")
+    local, _ = figures(tmp_path / "a", COIN, games=6, skill="greedy")
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray, _ = figures(tmp_path / "b", COIN, games=6, skill="greedy", backend="ray")
+    finally:
+        ray.shutdown()
+    assert on_ray["run"]["backend"] == "ray" and on_ray["run"]["workers"] == 1
+    assert local["arms"] == on_ray["arms"]
