@@ -14,8 +14,8 @@ import os
 import platform
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from .bots import make_agent
 from .errors import TabletopError
@@ -27,8 +27,8 @@ PROGRESS_BINS = 10  # branching factor is averaged over tenths of a game
 
 # name → (Ludii's name where it has one, definition and formula)
 METRICS: dict[str, tuple[str, str]] = {
-    "win_rate": ("", "wins of the seat / finished games; a shared win counts for each winner, a draw for none; "
-                     "95% Wilson score interval"),
+    "win_rate": ("", ("wins of the seat / finished games; a shared win counts for each winner, a draw for none; 95% "
+                     "Wilson score interval")),
     "balance": ("Balance", "1 − (highest − lowest win rate over the seats); 1 is perfectly balanced"),
     "first_seat_advantage": ("Advantage", "win rate of seat 0 − mean win rate of all seats"),
     "draw_rate": ("Drawishness", "drawn games / finished games"),
@@ -42,16 +42,16 @@ METRICS: dict[str, tuple[str, str]] = {
     "margin": ("", "points of the winning side − the best other side's points, games with winners only"),
     "lead_changes": ("Lead Change", "times the sole leader (most points at the start of a turn) changes in a game"),
     "drama": ("Drama", "mean over the turns of (leader's points − eventual winner's points)"),
-    "decisiveness": ("Decisiveness Turns", "share of the turns played before the eventual winner was, for the "
-                                           "rest of the game, never behind on points (0: from the start)"),
+    "decisiveness": ("Decisiveness Turns", ("share of the turns played before the eventual winner was, for the "
+                                           "rest of the game, never behind on points (0: from the start)")),
     "branching": ("Branching Factor", "legal options per decision, mean over all decisions; also by tenth of a game"),
     "actions": ("", "per action id: times chosen, and the chooser's win rate in the games it chose it"),
-    "cards": ("", "per card named by an action: times offered and chosen, win rate when chosen; cards offered but "
-                  "never chosen"),
-    "skill": ("Skill Trace (simplified)", "win rate of the thinking bot in each seat against random bots; chance "
-                                          "is 1 / players: near chance means luck decides"),
-    "stats": ("", "the rules' own counters (stats:), evaluated at the end of each finished game: yes/no as the "
-                  "share of games, numbers as mean and range"),
+    "cards": ("", ("per card named by an action: times offered and chosen, win rate when chosen; cards offered but "
+                  "never chosen")),
+    "skill": ("Skill Trace (simplified)", ("win rate of the thinking bot in each seat against random bots; chance "
+                                          "is 1 / players: near chance means luck decides")),
+    "stats": ("", ("the rules' own counters (stats:), evaluated at the end of each finished game: yes/no as the "
+                  "share of games, numbers as mean and range")),
 }
 
 
@@ -123,7 +123,9 @@ def record_game(game, players: int, seed: int, specs: list[str], limit: int = DE
     cards = set(game.card_ids)
     try:
         state = game.new_game(players=players, seed=seed)
-        last, in_round, legal_counts = None, set(), []
+        last: int | None = None
+        in_round: set[int] = set()
+        legal_counts: list[int] = []
         while not state.is_terminal:
             if rec["decisions"] >= limit:
                 rec["cut_off"] = True
@@ -165,7 +167,7 @@ def _team_scores(state) -> list[int]:
 
 
 def _stats(game, state) -> dict:
-    values = {}
+    values: dict[str, object] = {}
     for stat in game.stats:
         state.memo.clear()
         if stat.per_seat:
@@ -330,7 +332,7 @@ def _scores(players: int, done: list[dict]) -> dict:
             behind = [i for i, t in enumerate(trace) if t[w] < max(t)]
             decisive.append((behind[-1] + 1) / len(trace) if behind else 0.0)
         leaders = [t.index(max(t)) for t in trace if t.count(max(t)) == 1]
-        changes.append(sum(a != b for a, b in zip(leaders, leaders[1:])))
+        changes.append(sum(a != b for a, b in itertools.pairwise(leaders)))
     return {"per_seat": [_summary([r["scores"][s] for r in done]) for s in range(players)],
             "values": [[r["scores"][s] for r in done] for s in range(players)],
             "margin": _summary(margins), "margins": margins, "lead_changes": _summary(changes),

@@ -1,10 +1,13 @@
 """Bots by name: specs, greedy on any game with scoring, and information-set MCTS."""
+import json
+
 import pytest
+from test_language import make_game
 
 from engine import TabletopError, load_game
 from engine.bots import BotSpecError, make_agent
+from engine.cli import main
 from engine.simulate import bot_inputs, simulate
-from test_language import make_game
 
 # Take 1 or 2 stones; who takes the last one wins.  From 5 the winning move is to take 2.
 NIM = """\
@@ -66,3 +69,23 @@ def test_mcts_beats_random_at_caty_mini():
     first = simulate(game, 2, 2, seed=0, bots=["mcts:12", "random"])
     second = simulate(game, 2, 2, seed=100, bots=["random", "mcts:12"])
     assert first["wins"][0] + second["wins"][1] >= 3
+
+
+def test_play_and_simulate_take_bots_by_spec_per_seat(capsys):
+    assert main(["play", "caty-mini", "--players", "2", "--bot", "0=mcts:4", "--bot", "1=random", "--quiet"]) == 0
+    assert "game over" in capsys.readouterr().out
+    assert main(["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "mcts:4,greedy", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["bots"] == ["mcts:4", "greedy"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "caty-mini", "--bot", "0=minimax"], "--bot unknown bot 'minimax'"),
+    (["play", "caty-mini", "--bot", "0=mcts:x"], "--bot bot 'mcts:x': expected iterations"),
+    (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "mcts:-1"], "--bots bot 'mcts:-1'"),
+    (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "a,b,c"], "one bot or one per seat")])
+def test_bad_bot_options_are_one_line_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

@@ -6,7 +6,7 @@ a decision) or ``mcts:2s`` (two seconds a decision).
 """
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..errors import TabletopError
 from .greedy import GreedyAgent
@@ -29,7 +29,7 @@ class BotSpecError(TabletopError):
     """A bot spec that names no bot, or a parameter the bot cannot take."""
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+AGENTS: dict[str, Any] = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
 
 
 def check_spec(spec: str, game=None) -> str:

@@ -19,7 +19,7 @@ EXPLORATION = 0.7
 class _Node:
     """Statistics of one action in the tree, from the view of the seat that took it."""
 
-    __slots__ = ("children", "visits", "total", "avail", "mover")
+    __slots__ = ("avail", "children", "mover", "total", "visits")
 
     def __init__(self, mover: int):
         self.children: dict[str, _Node] = {}
@@ -56,7 +56,8 @@ class MctsAgent:
 
     def __init__(self, seed: int = 0, budget: str | None = None, rollout: int = DEFAULT_ROLLOUT):
         self.rng = random.Random(seed)
-        self.iterations, self.seconds = DEFAULT_ITERATIONS, None
+        self.iterations: int | None = DEFAULT_ITERATIONS
+        self.seconds: float | None = None
         if budget is not None:
             text = budget.strip()
             try:
@@ -87,7 +88,7 @@ class MctsAgent:
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        while (done < self.iterations) if deadline is None else (time.perf_counter() < deadline or done == 0):
+        while (done < (self.iterations or 0)) if deadline is None else (time.perf_counter() < deadline or done == 0):
             self._iterate(root, state.determinized(seat, rng.getrandbits(31)), rng)
             done += 1
         legal = state.legal_actions()
