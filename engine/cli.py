@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=_whole(1), default=2, metavar="N")
     pl.add_argument("--seed", type=int, default=0, metavar="S")
     pl.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND",
-                    help="a bot for a seat, e.g. 1=random; all=random for every seat")
+                    help="a bot for a seat, e.g. 1=random or 0=mcts:200; all=random for every seat")
     pl.add_argument("--quiet", action="store_true", help="bots only: print just the result")
     pl.add_argument("--save", metavar="FILE", help="keep the game (rules, seed, actions) in FILE after every move")
 
@@ -77,13 +77,38 @@ def _parser() -> argparse.ArgumentParser:
     si.add_argument("--players", type=_whole(1), required=True, metavar="N")
     si.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
     si.add_argument("--seed", type=int, default=0, metavar="S")
-    si.add_argument("--bots", default="random", metavar="KIND", help="bot kind for every seat, or KIND,KIND,…")
+    si.add_argument("--bots", default="random", metavar="KIND",
+                    help="bot for every seat, or KIND,KIND,… one per seat; KIND[:PARAM]: random, greedy, mcts:200")
     si.add_argument("--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D",
                     help="decisions before a game is cut off")
     si.add_argument("--jobs", type=_whole(0), default=1, metavar="J",
                     help="processes to share the games (0, or more than the CPUs: one per CPU); "
                          "the same games and figures either way")
     si.add_argument("--json", action="store_true", help="print one JSON object")
+
+    pt = sub.add_parser("playtest", help="bots, balance metrics, sweeps and A/B in one HTML report with plots",
+                        description="Play K games per arm (each --variant × each --set value) on the same seeds, "
+                                    "measure them, and write an HTML report (and --json).")
+    pt.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
+    pt.add_argument("--variant", action="append", default=[], metavar="V",
+                    help="a variant to compare ('base' for the base); repeat for A/B")
+    pt.add_argument("--set", action="append", default=[], metavar="NAME=VALUES", dest="settings",
+                    help="a rule value by dotted path: constants.string_length=900..1600/100 or =900,1200")
+    pt.add_argument("--players", type=_whole(1), required=True, metavar="N")
+    pt.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
+    pt.add_argument("--seed", type=int, default=0, metavar="S")
+    pt.add_argument("--bots", default="random", metavar="KIND", help="bot for every seat, or one per seat")
+    pt.add_argument("--skill", default="greedy", metavar="KIND",
+                    help="thinking bot measured against random bots in each seat ('none' to skip)")
+    pt.add_argument("--skill-games", type=_whole(0, MAX_GAMES), default=None, metavar="G",
+                    help="games per seat for the skill figures (default: K, at most 50)")
+    pt.add_argument("--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D",
+                    help="decisions before a game is cut off")
+    pt.add_argument("--jobs", type=_whole(0), default=1, metavar="J", help="local processes (0: one per CPU)")
+    pt.add_argument("--backend", choices=("local", "ray"), default="local")
+    pt.add_argument("--address", metavar="ADDR", help="Ray cluster address (default: start a local Ray)")
+    pt.add_argument("-o", "--output", metavar="FILE", help="the HTML report (default: playtest-GAME.html)")
+    pt.add_argument("--json", action="store_true", help="print the figures as one JSON object")
 
     ca = sub.add_parser("cards", help="list the components with their texts and effects")
     game_args(ca)
@@ -120,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards,
-                    "replay": _replay, "diff": _diff, "explain": _explain,
+                    "replay": _replay, "diff": _diff, "explain": _explain, "playtest": _playtest,
                     "doc": _doc, "list": _list}
         return commands[args.command](args)
     except RulesError as exc:
@@ -187,14 +212,18 @@ def _lint_codes() -> dict[str, str]:
 
 
 # -------------------------------------------------------------------- play
-def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
-    from .agents import AGENTS
+def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
+    """``SEAT=KIND[:PARAM]`` options → bot spec per seat; a bad one is a one-line usage error."""
+    from .bots import BotSpecError, check_spec
     bots: dict[int, str] = {}
     for spec in specs:
         seat, sep, kind = spec.partition("=")
-        if not sep or kind not in AGENTS:
-            raise SystemExit(_usage(f"--bot expects SEAT=KIND with KIND one of {', '.join(AGENTS)}, "
-                                    f"got {quoted(spec)}"))
+        if not sep:
+            raise SystemExit(_usage(f"--bot expects SEAT=KIND[:PARAM] (e.g. 1=mcts:200), got {quoted(spec)}"))
+        try:
+            check_spec(kind, game)
+        except BotSpecError as exc:
+            raise SystemExit(_usage(f"--bot {exc}"))
         if seat == "all":
             bots.update({s: kind for s in range(players)})
         elif seat.isdigit() and int(seat) < players:
@@ -202,6 +231,20 @@ def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
         else:
             raise SystemExit(_usage(f"--bot seat must be 0…{players - 1} or 'all', got {quoted(seat)}"))
     return bots
+
+
+def _bot_kinds(text: str, players: int, game) -> list[str]:
+    """``--bots KIND`` or ``KIND,KIND,…`` (one per seat) → one spec per seat; bad input is a usage error."""
+    from .bots import BotSpecError, check_spec
+    kinds = text.split(",")
+    if len(kinds) not in (1, players):
+        raise SystemExit(_usage(f"--bots expects one bot or one per seat ({players}), got {quoted(text)}"))
+    try:
+        for kind in set(kinds):
+            check_spec(kind, game)
+    except BotSpecError as exc:
+        raise SystemExit(_usage(f"--bots {exc}"))
+    return kinds * players if len(kinds) == 1 else kinds
 
 
 def _usage(message: str) -> int:
@@ -234,13 +277,13 @@ def _read_choice(actions: list[str], prompt: str) -> str | None:
 def _play(args) -> int:
     from rich.console import Console
 
-    from .agents import make_agent
+    from .bots import make_agent
     from .gamedef import load_game
     from .render import render_view
     from .replay import write_save
     from .simulate import bot_inputs
     game = load_game(args.game, args.variant)
-    bots = _parse_bots(args.bot, args.players)
+    bots = _parse_bots(args.bot, args.players, game)
     state = game.new_game(players=args.players, seed=args.seed)
     agents = {seat: make_agent(kind, seed=args.seed * 131 + seat) for seat, kind in bots.items()}
     console = Console()
@@ -322,16 +365,12 @@ def _replay(args) -> int:
 
 # ---------------------------------------------------------------- simulate
 def _simulate(args) -> int:
-    from .agents import AGENTS
     from .gamedef import load_game
     from .simulate import DEFAULT_DECISION_LIMIT, simulate
-    kinds = args.bots.split(",")
-    if len(kinds) not in (1, args.players) or any(k not in AGENTS for k in kinds):
-        return _usage(f"--bots expects one kind or one per seat, from: {', '.join(AGENTS)}")
     game = load_game(args.game, args.variant)
     if not game.min_players <= args.players <= game.max_players:
         return _usage(f"{game.id} is for {game.min_players}–{game.max_players} players, not {args.players}")
-    bots = kinds[0] if len(kinds) == 1 else kinds
+    bots = _bot_kinds(args.bots, args.players, game)
     limit = args.limit or DEFAULT_DECISION_LIMIT
     cpus = os.cpu_count() or 1
     if args.jobs > cpus:
@@ -376,6 +415,51 @@ def _print_summary(s: dict) -> None:
                       highlight=False)
     for sample in s["error_samples"]:
         console.print(f"[red]{sample}[/]", highlight=False)
+
+
+# ---------------------------------------------------------------- playtest
+def _playtest(args) -> int:
+    from .playtest import Plan, arms_of, load_arm, measure, parse_set, run
+    from .report import render_html
+    from .safe_files import write_text
+    from .simulate import DEFAULT_DECISION_LIMIT
+    if args.address and args.backend != "ray":
+        return _usage("--address needs --backend ray")
+    sets = [parse_set(text) for text in args.settings]
+    variants = [None if v == "base" else v for v in args.variant]
+    arms = arms_of(variants, sets)
+    game_name = str(Path(args.game).absolute()) if Path(args.game).exists() else args.game
+    games = [load_arm(game_name, arm) for arm in arms]
+    first = games[0]
+    if not first.min_players <= args.players <= first.max_players:
+        return _usage(f"{first.id} is for {first.min_players}–{first.max_players} players, not {args.players}")
+    bots = _bot_kinds(args.bots, args.players, first)
+    skill = None if args.skill == "none" else _bot_kinds(args.skill, 1, first)[0]
+    skill_games = min(args.games, 50) if args.skill_games is None else args.skill_games
+    plan = Plan(game_name, arms, args.players, args.games, args.seed, bots, args.limit or DEFAULT_DECISION_LIMIT,
+                skill if skill_games else None, skill_games if skill else 0)
+    jobs = min(args.jobs, os.cpu_count() or 1) or (os.cpu_count() or 1)
+    if sys.stderr.isatty() and not args.json:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"),
+                      TimeRemainingColumn(), transient=True) as bar:
+            task = bar.add_task(f"{first.id}: {len(plan.tasks())} games", total=len(plan.tasks()))
+            records, info = run(plan, games, jobs, args.backend, args.address,
+                                progress=lambda done, total: bar.update(task, completed=done))
+    else:
+        records, info = run(plan, games, jobs, args.backend, args.address)
+    data = measure(plan, games, records, info)
+    data["game"] = first.id
+    output = args.output or f"playtest-{first.id}.html"
+    write_text(output, render_html(data))
+    if args.json:
+        print(json.dumps(data))
+    else:
+        run_info = data["run"]
+        print(f"wrote {output}: {len(arms)} arm{'s' * (len(arms) != 1)}, {run_info['games']} games in "
+              f"{run_info['seconds']} s on {run_info['backend']}")
+    errors = sum(a["outcomes"]["errors"] for a in data["arms"])
+    return EXIT_PROBLEMS if errors else EXIT_OK
 
 
 # ------------------------------------------------------------------- cards

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import Diagnostic, LoadError, did_you_mean
+from .errors import Diagnostic, LoadError, TabletopError, did_you_mean
 from .safe_files import Refused, find_inside, is_name
 from .yaml_source import Document, read_yaml
 
@@ -46,6 +46,7 @@ class RuleSet:
     variant: str | None = None
     variant_name: str | None = None
     variant_document: Document | None = None
+    overridden: bool = False  # values set in memory (``apply_overrides``) since the files were merged
 
     def origin(self, path: tuple) -> tuple[Document, tuple]:
         path = tuple(path)
@@ -199,6 +200,46 @@ def load_documents(game_file: Path, variant_file: Path | None,
     if any(p.is_error for p in problems):
         raise LoadError(problems)
     return rules
+
+
+def apply_overrides(rules: RuleSet, overrides: dict[str, Any]) -> None:
+    """Set values of the merged rules by dotted path (``constants.string_length``, ``scoring.0.points``).
+
+    A list item is named by its id (or index).  Containers on the path are copied, never changed
+    in place; the value keeps the origin of the one it replaces, so a problem with it is reported
+    there.  An unknown path is a one-line error.
+    """
+    for dotted, value in overrides.items():
+        keys = dotted.split(".")
+        rules.data = node = dict(rules.data)
+        for depth, key in enumerate(keys):
+            step = _step(node, key)
+            if step is None:
+                known = list(node) if isinstance(node, dict) else \
+                    [k for k in map(identity, node) if k] if isinstance(node, list) else []
+                hint = did_you_mean(key, known) or (f"it has: {', '.join(map(str, known[:12]))}" if known else None)
+                where = f"'{'.'.join(keys[:depth])}'" if depth else "the rules"
+                raise TabletopError(f"cannot set '{dotted}': {where} {'has' if depth else 'have'} no '{key}'"
+                                    + (f" ({hint})" if hint else ""))
+            if depth == len(keys) - 1:
+                node[step] = value
+            else:
+                child = node[step]
+                node[step] = node = dict(child) if isinstance(child, dict) else list(child) \
+                    if isinstance(child, list) else child
+    rules.overridden = True
+
+
+def _step(node: Any, key: str) -> Any:
+    """The key or index ``key`` names in ``node`` (a list item by id or index), or None."""
+    if isinstance(node, dict):
+        return key if key in node else None
+    if isinstance(node, list):
+        ids = [identity(item) for item in node]
+        if key in ids:
+            return ids.index(key)
+        return int(key) if key.isdigit() and int(key) < len(node) else None
+    return None
 
 
 def identity(item: Any) -> str | None:

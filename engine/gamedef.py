@@ -16,7 +16,7 @@ from typing import Callable
 
 from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
-from .documents import RuleSet, display_path, game_folders, known_games, load_documents, resolve
+from .documents import RuleSet, apply_overrides, display_path, game_folders, known_games, load_documents, resolve
 from .check_cache import checked
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
@@ -54,6 +54,17 @@ class Scorer:
 
 
 @dataclass
+class Stat:
+    """A rule-declared counter for playtest reports, evaluated once at the end of each game."""
+
+    id: str
+    text: str
+    fn: Callable
+    per_seat: bool  # evaluated for each seat ``p`` rather than once
+    is_flag: bool  # yes/no (reported as a share of games) rather than a number
+
+
+@dataclass
 class GameDef:
     """Everything about a game that does not change during play."""
 
@@ -84,6 +95,7 @@ class GameDef:
     procedures: dict[str, Procedure] = field(default_factory=dict)
     scoring: list[Scorer] = field(default_factory=list)
     tiebreakers: list[Scorer] = field(default_factory=list)
+    stats: list[Stat] = field(default_factory=list)
     teams: dict[int, list[list[int]]] = field(default_factory=dict)
     rulings: list[dict] = field(default_factory=list)
     step_budget: int = DEFAULT_STEP_BUDGET
@@ -199,15 +211,20 @@ class GameDef:
 
 
 # --------------------------------------------------------------------- loading
-def load_game(game: str | Path, variant: str | None = None, reference: bool = False) -> GameDef:
+def load_game(game: str | Path, variant: str | None = None, overrides: dict[str, object] | None = None,
+              reference: bool = False) -> GameDef:
     """Load, validate and compile a game (by name or path), optionally a variant.
 
+    ``overrides`` sets values in the merged rules by dotted path (``constants.string_length``),
+    like a variant made in memory: playtest sweeps use it.
     ``reference`` runs it on the reference path (closures, see dsl/reference.py), for differential tests.
     """
     game_file, variant_file = resolve(game, variant)
     if variant_file is not None and not game_file.exists():
         raise LoadError([_unknown_base(variant_file)])
     rules = load_documents(game_file, variant_file, check_document)
+    if overrides:
+        apply_overrides(rules, overrides)
     return build(rules, reference)
 
 
@@ -345,7 +362,7 @@ class _Builder:
 
     # -------------------------------------------------------------- building
     def build(self) -> GameDef:
-        if self.rules.variant is not None:
+        if self.rules.variant is not None or self.rules.overridden:
             # The variant file's own shape was checked; now check the merged whole.
             self.problems += check_data(self.data, "game", self.rules.diag)
         self.stop_if_errors()
@@ -661,13 +678,21 @@ class _Builder:
             for i, item in enumerate(self.data.get(section) or []):
                 path = (section, i, field_name)
                 scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT), path))
+        stats = []
+        for i, item in enumerate(self.data.get("stats") or []):
+            path = ("stats", i, "value")
+            expr = self._parse_expression(path, {"p": PLAYER} if item.get("per") == "seat" else {}, None)
+            if expr is not None and expr.type not in (INT, BOOL):
+                self.error(path, "E502", f"a stat must be a number or yes/no, not {expr.type}")
+            stats.append((item, expr, path))
         if any(p.is_error for p in self.problems):
             return
         game.sources = ([(path, stmts) for path, stmts in compiled.values()] + list(starts.items())
                         + [(("functions", i, "value"), bodies[fn["id"]])
                            for i, fn in enumerate(self.data.get("functions") or []) if fn["id"] in bodies]
                         + list(bot_exprs.values())
-                        + [(path, expr) for _, _, expr, path in scorers])
+                        + [(path, expr) for _, _, expr, path in scorers]
+                        + [(path, expr) for _, expr, path in stats])
         compiler = (ReferenceCompiler if self.reference else Compiler)(self.vocab, game, _pure_functions(bodies))
         for name, (path, stmts) in compiled.items():
             doc, _ = self.rules.origin(path)
@@ -687,6 +712,8 @@ class _Builder:
             place = self.rules.diag(path, "", "")
             target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line,
                                                                                              place.col)))
+        game.stats = [Stat(item["id"], item.get("text", item["id"]), compiler.expr(expr), item.get("per") == "seat",
+                           expr.type == BOOL) for item, expr, _ in stats]
         if "play" not in game.procedures:
             self.error(("play",), "E301", "the game has no 'play' program")
         for name, choose, why in unbounded_choices(game):

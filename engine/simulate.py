@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .agents import make_agent
+from .bots import check_spec, make_agent
 from .errors import TabletopError
 
 DEFAULT_DECISION_LIMIT = 5_000
@@ -120,6 +120,8 @@ def simulate(game, players: int, games: int, seed: int = 0, bots: str | list[str
     """
     global _JOB
     kinds = [bots] * players if isinstance(bots, str) else list(bots)
+    for kind in set(kinds):
+        check_spec(kind, game)
     tally = _Tally(players)
     start = time.perf_counter()
     chunk = max(1, min(50, games // (4 * jobs) or 1))

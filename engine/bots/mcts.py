@@ -1,0 +1,135 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012).
+
+Strength against random bots, 2 players, `python tools/bot_strength.py` (figures in the
+docstring of ``MctsAgent``).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from .greedy import GreedyAgent
+
+DEFAULT_ITERATIONS = 200
+DEFAULT_ROLLOUT = 200  # decisions a random rollout may take before it is scored as level
+EXPLORATION = 0.7
+
+
+class _Node:
+    """Statistics of one action in the tree, from the view of the seat that took it."""
+
+    __slots__ = ("avail", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int):
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+        self.mover = mover
+
+
+class MctsAgent:
+    """Searches a tree of decisions over many determinized copies, then takes the most visited option.
+
+    Each iteration deals a fresh copy consistent with what its seat knows (``determinized``
+    of the copy it was given, so never the true state), walks the tree by UCB1 with
+    availability counts among the options legal in that copy, adds one node, plays on at
+    on (at most ``rollout`` decisions; a game still running then counts as level) and backs up
+    ``state.returns()``, each node scored for the seat that chose it.  Rollouts play at random,
+    or, when the rules declare ``bots: greedy`` values, by those values (epsilon-greedy: the
+    cheap default policy of the MCTS literature) — knowledge the rules give, no game-specific
+    code.  Chance inside an action comes from the copy's own generator.
+
+    Budget: ``mcts:N`` runs N iterations a decision (default 200), reproducibly for a seed;
+    ``mcts:Ts`` runs for T seconds instead (faster machines search deeper).
+
+    Strength against random, 2 players, seats alternated, ``tools/bot_strength.py``:
+    see the note in the playtest lab's report (issue 13); the suite checks a small budget
+    on every shipped game (tests/test_bots.py).
+    """
+
+    name = "mcts"
+    needs_view = False
+    needs_state = True
+    takes = "iterations (200) or seconds (2s)"
+
+    def __init__(self, seed: int = 0, budget: str | None = None, rollout: int = DEFAULT_ROLLOUT):
+        self.rng = random.Random(seed)
+        self.iterations: int | None = DEFAULT_ITERATIONS
+        self.seconds: float | None = None
+        if budget is not None:
+            text = budget.strip()
+            try:
+                if text.endswith("s"):
+                    self.seconds, self.iterations = float(text[:-1]), None
+                    ok = 0 < self.seconds <= 3600
+                else:
+                    self.iterations = int(text)
+                    ok = 1 <= self.iterations <= 10_000_000
+            except ValueError:
+                ok = False
+            if not ok:
+                raise ValueError(f"expected iterations (e.g. 200) or seconds (e.g. 2s), got '{budget}'")
+        self.rollout = rollout
+        self.policy = GreedyAgent(seed)
+
+    def act(self, view: dict, state=None) -> str:
+        actions = view["decision"]["actions"]
+        if len(actions) == 1:
+            return actions[0]
+        if state is None:
+            return self.rng.choice(actions)
+        return self.search(state, view["decision"]["player"])
+
+    def search(self, state, seat: int) -> str:
+        """The most visited option at ``state`` (a copy that knows what ``seat`` knows) after the search."""
+        root = _Node(-1)
+        rng = self.rng
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while (done < (self.iterations or 0)) if deadline is None else (time.perf_counter() < deadline or done == 0):
+            self._iterate(root, state.determinized(seat, rng.getrandbits(31)), rng)
+            done += 1
+        legal = state.legal_actions()
+        return max(legal, key=lambda a: (root.children[a].visits, root.children[a].total)
+                   if a in root.children else (-1, 0.0))
+
+    def _iterate(self, root: _Node, det, rng: random.Random) -> None:
+        node, path = root, []
+        while not det.is_terminal:  # select, then expand one node
+            legal = det.legal_actions()
+            mover = det.current_player
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            for a in legal:
+                if a in children:
+                    children[a].avail += 1
+            if untried:
+                action = rng.choice(untried)
+                node = children[action] = _Node(mover)
+                det.apply(action)
+                path.append(node)
+                break
+            log_term = EXPLORATION
+            action = max(legal, key=lambda a: _ucb(children[a], log_term))
+            node = children[action]
+            det.apply(action)
+            path.append(node)
+        steps = 0
+        guided = bool(det.game.bot_values.get("greedy"))
+        while not det.is_terminal and steps < self.rollout:
+            ids = det.pending["ids"]
+            if guided:
+                det.apply(self.policy.act({"decision": {"player": det.current_player, "actions": ids}}, det))
+            else:
+                det.apply(rng.choice(ids))
+            steps += 1
+        returns = det.returns()
+        for n in path:
+            n.visits += 1
+            n.total += returns[n.mover]
+
+
+def _ucb(node: _Node, c: float) -> float:
+    return node.total / node.visits + c * math.sqrt(math.log(node.avail) / node.visits)

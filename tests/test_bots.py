@@ -1,0 +1,91 @@
+"""Bots by name: specs, greedy on any game with scoring, and information-set MCTS."""
+import json
+
+import pytest
+from test_language import make_game
+
+from engine import TabletopError, load_game
+from engine.bots import BotSpecError, make_agent
+from engine.cli import main
+from engine.simulate import bot_inputs, simulate
+
+# Take 1 or 2 stones; who takes the last one wins.  From 5 the winning move is to take 2.
+NIM = """\
+constants:
+  start: 5
+variables:
+  stones: {type: int, initial: start}
+  last: {type: int}
+play: |
+  turn = 0
+  while stones > 0:
+      x = choose "take" from [1, 2] where it <= stones by item(players(), turn % num_players)
+      stones = stones - x
+      last = turn % num_players
+      turn = turn + 1
+  end_game "no stones left"
+scoring:
+  - id: took-last
+    points: "1 if seat_number(p) == last else 0"
+"""
+
+
+def decide(game, spec, seed=0):
+    state = game.new_game(players=2, seed=seed)
+    bot = make_agent(spec, seed=seed, game=game)
+    return bot.act(*bot_inputs(state, 0, bot))
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("minimax", "unknown bot 'minimax'"), ("random:3", "takes no parameter"),
+    ("mcts:lots", "expected iterations"), ("mcts:0", "expected iterations")])
+def test_bad_specs_say_what_is_wrong(spec, message):
+    with pytest.raises(BotSpecError, match=message):
+        make_agent(spec)
+
+
+def test_mcts_finds_the_winning_move(tmp_path):
+    game = make_game(tmp_path, NIM)
+    assert all(decide(game, "mcts:300", seed) == "take 2" for seed in range(3))
+
+
+def test_greedy_looks_ahead_on_the_scoring_when_the_rules_give_no_values(tmp_path):
+    """From 2 stones, taking both wins at once: greedy sees it by playing each option on a copy."""
+    game = make_game(tmp_path, NIM.replace("start: 5", "start: 2"))
+    assert not game.bot_values
+    assert all(decide(game, "greedy", seed) == "take 2" for seed in range(20))
+
+
+def test_greedy_without_values_or_scoring_is_a_clear_error(tmp_path):
+    game = make_game(tmp_path, 'play: |\n  x = choose "go" from [1]\n')
+    with pytest.raises(TabletopError, match="neither a `bots: greedy` value nor `scoring`"):
+        simulate(game, 2, 1, bots="greedy")
+
+
+def test_mcts_beats_random_at_caty_mini():
+    """A small budget, seats alternated, fixed seeds: the search wins most games (bigger runs:
+    tools/bot_strength.py)."""
+    game = load_game("caty-mini")
+    first = simulate(game, 2, 2, seed=0, bots=["mcts:12", "random"])
+    second = simulate(game, 2, 2, seed=100, bots=["random", "mcts:12"])
+    assert first["wins"][0] + second["wins"][1] >= 3
+
+
+def test_play_and_simulate_take_bots_by_spec_per_seat(capsys):
+    assert main(["play", "caty-mini", "--players", "2", "--bot", "0=mcts:4", "--bot", "1=random", "--quiet"]) == 0
+    assert "game over" in capsys.readouterr().out
+    assert main(["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "mcts:4,greedy", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["bots"] == ["mcts:4", "greedy"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "caty-mini", "--bot", "0=minimax"], "--bot unknown bot 'minimax'"),
+    (["play", "caty-mini", "--bot", "0=mcts:x"], "--bot bot 'mcts:x': expected iterations"),
+    (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "mcts:-1"], "--bots bot 'mcts:-1'"),
+    (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "a,b,c"], "one bot or one per seat")])
+def test_bad_bot_options_are_one_line_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

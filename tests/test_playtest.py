@@ -1,0 +1,154 @@
+"""Playtest metrics on tiny games whose figures are known by hand, sweeps on common seeds,
+the same figures from every backend, the rules' own counters, and the command."""
+import json
+
+import pytest
+
+from engine.cli import main
+from engine.playtest import Arm, Plan, arms_of, load_arm, measure, parse_set, run
+from test_language import make_game
+from test_outcomes import FIRST_WINS, LEVEL
+
+# Each seat says "go" once, then a fair coin names the winner.
+COIN = """\
+constants:
+  ticks: 1
+variables:
+  coin: {type: int}
+play: |
+  for p in players():
+      repeat ticks:
+          x = choose "go" from [1] by p
+  coin = random_from([0, 1])
+  end_game "the coin fell"
+scoring:
+  - id: coin
+    points: "1 if seat_number(p) == coin else 0"
+stats:
+  - id: heads
+    text: the coin showed 1
+    value: coin == 1
+  - id: seat
+    value: seat_number(p)
+    per: seat
+"""
+
+
+def figures(tmp_path, body, games=40, bots=("random", "random"), arms=None, skill=None, **kw):
+    path = make_game(tmp_path, body).rules.folder / "game.yaml"
+    plan = Plan(str(path), arms or [Arm()], 2, games, 0, list(bots), skill_bot=skill, skill_games=10 if skill else 0)
+    games_ = [load_arm(plan.game, arm) for arm in plan.arms]
+    records, info = run(plan, games_, **kw)
+    return measure(plan, games_, records, info), records
+
+
+def test_a_fair_coin_is_balanced(tmp_path):
+    data, _ = figures(tmp_path, COIN, games=200)
+    o = data["arms"][0]["outcomes"]
+    assert sum(o["wins"]) == 200 and o["draws"] == 0 and o["completion_rate"] == 1.0
+    for low, high in o["win_rate_95"]:
+        assert low < 0.5 < high
+    assert o["balance"] > 0.8 and abs(o["first_seat_advantage"]) < 0.1
+    assert o["end_reasons"] == {"the coin fell": 200}
+
+
+def test_seat_zero_always_winning_is_no_balance_and_decided_from_the_start(tmp_path):
+    data, _ = figures(tmp_path, FIRST_WINS)
+    a = data["arms"][0]
+    assert a["outcomes"]["win_rate"] == [1.0, 0.0] and a["outcomes"]["balance"] == 0.0
+    assert a["outcomes"]["first_seat_advantage"] == 0.5
+    assert a["scores"]["margin"]["mean"] == 1 and a["scores"]["lead_changes"]["max"] == 0
+    assert a["scores"]["decisiveness"] == 0.0 and a["scores"]["drama"] == 0.0
+
+
+def test_a_game_that_always_draws_has_no_winner_and_known_durations(tmp_path):
+    """Ticks by seats 0, 1, 0: three decisions, three turns, two rounds (seat 0 starts a second turn)."""
+    data, _ = figures(tmp_path, LEVEL.format(ties="draw"), games=10)
+    a = data["arms"][0]
+    assert a["outcomes"]["draw_rate"] == 1.0 and a["outcomes"]["wins"] == [0, 0]
+    assert a["outcomes"]["win_rate"] == [0.0, 0.0] and a["scores"]["margin"] is None
+    assert [a["duration"][k]["mean"] for k in ("decisions", "turns", "rounds")] == [3, 3, 2]
+    assert a["choice"]["branching"] == 2.0
+    assert {x["action"] for x in a["choice"]["actions"]} == {"tick 1", "tick 2"}
+
+
+def test_the_rules_own_counters_are_reported(tmp_path):
+    data, _ = figures(tmp_path, COIN, games=100)
+    heads, seat = data["arms"][0]["stats"]
+    assert heads["kind"] == "yes/no" and 0.35 < heads["share"] < 0.65
+    assert seat["per_seat"] and [s["mean"] for s in seat["seats"]] == [0, 1]
+
+
+def test_a_stat_must_be_a_number_or_yes_no(tmp_path):
+    from engine import RulesError
+    with pytest.raises(RulesError, match="E502"):
+        make_game(tmp_path, COIN.replace("value: coin == 1", "value: players()"))
+
+
+def test_sweep_arms_play_the_same_seeds_and_name_their_axis(tmp_path):
+    arms = arms_of([], [parse_set("constants.ticks=1..3")])
+    data, records = figures(tmp_path, COIN, games=8, arms=arms)
+    assert [a["label"] for a in data["arms"]] == ["ticks=1", "ticks=2", "ticks=3"]
+    assert [a["duration"]["decisions"]["mean"] for a in data["arms"]] == [2, 4, 6]
+    assert data["sweep"] == {"name": "constants.ticks", "values": [1, 2, 3]}
+    by_arm = [[r["seed"] for r in records[i * 8:(i + 1) * 8]] for i in range(3)]
+    assert by_arm[0] == by_arm[1] == by_arm[2] == list(range(8))
+    # common random numbers: the coin falls the same way in every arm
+    assert len({tuple(a["outcomes"]["wins"]) for a in data["arms"]}) == 1
+
+
+@pytest.mark.parametrize("text, values", [("a.b=900..1200/100", [900, 1000, 1100, 1200]), ("a=1,x,2.5", [1, "x", 2.5]),
+                                          ("a=true", [True])])
+def test_set_values(text, values):
+    assert parse_set(text)[1] == values
+
+
+@pytest.mark.parametrize("text", ["a", "a=", "a=9..1", "a=1..x", "a=1..9/0"])
+def test_bad_set_values_are_one_line_errors(text, capsys):
+    assert main(["playtest", "caty-mini", "--players", "2", "--games", "1", "--set", text]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: --set") and err.count("\n") == 1
+
+
+def test_unknown_setting_is_a_one_line_error(capsys):
+    assert main(["playtest", "caty-mini", "--players", "2", "--games", "1", "--set", "constants.strin=9"]) == 1
+    assert "'constants' has no 'strin' (it has: rounds, string_length)" in capsys.readouterr().err
+
+
+def test_forked_processes_give_the_same_figures(tmp_path):
+    local, _ = figures(tmp_path / "a", COIN, games=12, skill="greedy")
+    forked, _ = figures(tmp_path / "b", COIN, games=12, skill="greedy", jobs=2)
+    assert forked["run"]["workers"] == 2
+    assert [{k: v for k, v in a.items()} for a in local["arms"]] == forked["arms"]
+
+
+def test_skill_is_measured_per_seat(tmp_path):
+    """Greedy looks one decision ahead on the scoring: at FIRST_WINS nothing it does matters."""
+    data, _ = figures(tmp_path, FIRST_WINS, games=4, skill="greedy")
+    seats = data["arms"][0]["skill"]["seats"]
+    assert [s["win_rate"] for s in seats] == [1.0, 0.0] and data["arms"][0]["skill"]["chance"] == 0.5
+
+
+def test_the_command_writes_a_report_and_prints_json(tmp_path, capsys):
+    make_game(tmp_path, COIN)
+    out = tmp_path / "report.html"
+    code = main(["playtest", str(tmp_path / "rules" / "mini" / "game.yaml"), "--players", "2", "--games", "6",
+                 "--bots", "mcts:5,random", "--skill-games", "2", "-o", str(out), "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bots"] == ["mcts:5", "random"] and data["run"]["backend"] == "local"
+    assert set(data["definitions"]) >= {"win_rate", "balance", "decisiveness", "lead_changes", "branching"}
+    text = out.read_text(encoding="utf-8")
+    assert "<svg" in text and "http" not in text.split("<svg")[0]
+
+
+def test_ray_gives_the_same_figures_as_a_local_run(tmp_path):
+    ray = pytest.importorskip("ray")
+    local, _ = figures(tmp_path / "a", COIN, games=6, skill="greedy")
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray, _ = figures(tmp_path / "b", COIN, games=6, skill="greedy", backend="ray")
+    finally:
+        ray.shutdown()
+    assert on_ray["run"]["backend"] == "ray" and on_ray["run"]["workers"] == 1
+    assert local["arms"] == on_ray["arms"]
