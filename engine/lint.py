@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import networkx as nx
 
@@ -18,8 +19,9 @@ from .dsl import ast
 from .errors import Diagnostic, LoadError
 from .gamedef import GameDef
 from .safe_files import Refused, find_inside, read_text
+from .yaml_source import Document
 
-__all__ = ["lint_game", "lint_board"]  # the codes are explained in codes.py
+__all__ = ["lint_board", "lint_game"]  # the codes are explained in codes.py
 
 _STOPS = (ast.EndGame, ast.Return, ast.Close)  # nothing after these in the same block runs
 
@@ -33,9 +35,7 @@ class _Uses:
 
     def expression(self, e: ast.Expr) -> None:
         for sub in ast.walk_exprs(e):
-            if isinstance(sub, ast.Name):
-                self.read.add(sub.name)
-            elif isinstance(sub, ast.Attr):
+            if isinstance(sub, (ast.Name, ast.Attr)):
                 self.read.add(sub.name)
             elif isinstance(sub, ast.Call):
                 self.called.add(sub.func)
@@ -65,8 +65,8 @@ def lint_game(game: GameDef) -> list[Diagnostic]:
             uses.expression(tree)
     rules = game.rules
     out = _unused(rules, uses) + _never_run(game) + _ruling_tests(rules)
-    if game.variant is not None:
-        out += _repeats_base(rules)
+    if rules.variant_document is not None:
+        out += _repeats_base(rules, rules.variant_document)
     return out
 
 
@@ -106,10 +106,11 @@ def _never_run(game: GameDef) -> list[Diagnostic]:
         if not isinstance(tree, list):
             continue
         for block in ast.walk_blocks(tree):
-            for before, after in zip(block, block[1:]):
+            for before, after in pairwise(block):
                 if isinstance(before, _STOPS):
+                    stop = ast.format_block([before]).strip()
                     out.append(_in_text(game.rules, path, after, "W401",
-                                        f"this statement never runs: it follows '{ast.format_block([before]).strip()}'"))
+                                        f"this statement never runs: it follows '{stop}'"))
     return out
 
 
@@ -141,16 +142,16 @@ def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
         except (Refused, LoadError):
             source = None
         if source is None:
-            out.append(_warning(rules, ("rulings", i, "test"), "W305", f"ruling '{ruling['id']}': no test file '{file}'"))
+            out.append(_warning(rules, ("rulings", i, "test"), "W305",
+                                f"ruling '{ruling['id']}': no test file '{file}'"))
         elif name and not re.search(rf"^\s*def {re.escape(name)}\(", source, re.M):
             out.append(_warning(rules, ("rulings", i, "test"), "W305",
                                 f"ruling '{ruling['id']}': '{file}' has no test '{name}'"))
     return out
 
 
-def _repeats_base(rules: RuleSet) -> list[Diagnostic]:
+def _repeats_base(rules: RuleSet, vdoc: Document) -> list[Diagnostic]:
     """Settings of a variant file equal to what its base already says."""
-    vdoc = rules.variant_document
     base = load_documents(rules.folder / "game.yaml", None).data  # already checked when the variant loaded
     out = []
 
@@ -185,7 +186,7 @@ def lint_board(doc, board) -> list[Diagnostic]:
     rooms_at = {room["id"]: i for i, room in enumerate(doc.data["rooms"])}
     parts = sorted(nx.connected_components(board.graph), key=len, reverse=True)
     for part in parts[1:]:
-        cut_off = sorted({board.rooms[n] for n in part}, key=rooms_at.get)
+        cut_off = sorted({board.rooms[n] for n in part}, key=rooms_at.__getitem__)
         out.append(doc.diag(("rooms", rooms_at[cut_off[0]], "id"), "W601",
                             f"{', '.join(repr(r) for r in cut_off)} cannot be reached from the rest of the board",
                             hint="add a door", severity="warning"))

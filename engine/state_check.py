@@ -177,7 +177,7 @@ def _check_stack(game, stack: Any, pending: Any, n: int) -> None:
           and isinstance(pending["kind"], str), "bad pending decision")
     _need(_is_int(pending["player"]) and 0 <= pending["player"] < n, "bad deciding player")
     ids, values = pending["ids"], pending["values"]
-    _need(isinstance(ids, list) and ids and all(isinstance(i, str) for i in ids)
+    _need(isinstance(ids, list) and bool(ids) and all(isinstance(i, str) for i in ids)
           and isinstance(values, list) and len(values) == len(ids), "bad list of actions")
     _need(bool(stack) and stack[-1][1] in procedures[stack[-1][0]].choices,
           "the pending decision does not match the program position")

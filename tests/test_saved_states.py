@@ -94,11 +94,12 @@ def _forge_pending(draw, rnd, pending) -> str:
     elif field in ("ids", "values") and isinstance(pending.get(field), list) and pending[field]:
         other = "ids" if field == "values" else "values"
         i = rnd.randrange(len(pending[field]))
+        forged = draw(st.integers(0, 120) | st.text(max_size=6)) if rnd.random() < 0.5 else _value(draw, rnd)
         if isinstance(pending.get(other), list) and rnd.random() < 0.5:  # an option appended
             pending[other].append(pending[other][i])
-            pending[field].append(draw(st.integers(0, 120) | st.text(max_size=6)) if rnd.random() < 0.5 else _value(draw, rnd))
+            pending[field].append(forged)
         else:
-            pending[field][i] = draw(st.integers(0, 120) | st.text(max_size=6)) if rnd.random() < 0.5 else _value(draw, rnd)
+            pending[field][i] = forged
     else:
         pending[field] = _value(draw, rnd)
     return field
