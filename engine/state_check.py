@@ -24,6 +24,7 @@ _KEYS = {"format", "game", "variant", "rules", "players", "seed", "rng", "zones"
 _PENDING_KEYS = {"player", "ids", "values", "secret", "kind"}
 _DECISION_KEYS = ({"seat", "action"}, {"seat", "action", "kind", "secret"})
 _INT_LIMIT = 2 ** 63  # numbers the rules hold stay within 64 bits; a save with larger ones was not made by play
+_NOT_ASKED = "the pending decision is not the one the rules offer at that point"
 _COUNTERS = ("$repeat@", "$window@")  # hidden int locals of 'repeat' and reaction windows (see the compiler)
 
 
@@ -251,6 +252,8 @@ def check_pending(state) -> None:
     except Exception as exc:  # the rules cannot ask it with the saved values (a RuleFault or worse)
         raise StateError(f"saved state rejected: the pending decision cannot be asked again "
                          f"({quoted(plain_reason(exc), 80)})") from None
-    _need(suspended == SUSPEND and copy.pending is not None
-          and json.dumps(copy.pending, sort_keys=True) == json.dumps(saved, sort_keys=True),
-          "the pending decision is not the one the rules offer at that point")
+    asked = copy.pending
+    _need(suspended == SUSPEND and asked is not None, _NOT_ASKED)
+    if copy.rng != state.rng:  # its options were drawn at random: only who decides, and how, can be asked again
+        asked = dict(asked, ids=saved["ids"], values=saved["values"])
+    _need(json.dumps(asked, sort_keys=True) == json.dumps(saved, sort_keys=True), _NOT_ASKED)

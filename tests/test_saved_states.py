@@ -225,3 +225,19 @@ def test_a_bad_part_is_one_line(caty, how):
     with pytest.raises(StateError) as info:
         caty.state_from_json(_text(data))
     assert "\n" not in str(info.value) and len(str(info.value)) < 200
+
+
+def test_a_decision_with_options_drawn_at_random_reads_back(tmp_path):
+    """Options drawn at random cannot be drawn again from the saved generator: who decides is still checked."""
+    folder = tmp_path / "rules" / "lucky"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(
+        "id: lucky\nname: Lucky\nplayers: {min: 2, max: 2}\n"
+        'play: |\n  x = choose "pick" from [random_from([1, 2, 3, 4, 5, 6]), 7]\n', encoding="utf-8")
+    game = load_game(folder / "game.yaml")
+    state = game.new_game(players=2, seed=3)
+    assert game.state_from_json(state.to_json()) == state
+    data = json.loads(state.to_json())
+    data["pending"]["player"] = 1
+    with pytest.raises(StateError, match="not the one the rules offer"):
+        game.state_from_json(json.dumps(data))
