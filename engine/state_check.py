@@ -23,7 +23,6 @@ _KEYS = {"format", "game", "variant", "rules", "players", "seed", "rng", "zones"
          "player_variables", "stack", "pending", "log", "history", "seen", "reason", "know", "pinned"}
 _PENDING_KEYS = {"player", "ids", "values", "secret", "kind"}
 _DECISION_KEYS = ({"seat", "action"}, {"seat", "action", "kind", "secret"})
-_INT_LIMIT = 2 ** 63  # numbers the rules hold stay within 64 bits; a save with larger ones was not made by play
 _NOT_ASKED = "the pending decision is not the one the rules offer at that point"
 _COUNTERS = ("$repeat@", "$window@")  # hidden int locals of 'repeat' and reaction windows (see the compiler)
 
@@ -60,7 +59,7 @@ def _fits(game, t: str | None, value: Any, n: int) -> bool:
     if value is None:
         return t is None or t in NULLABLE or t in game.enums or t.startswith("{") or t == ANY
     if t is None:  # a local the compiler does not type: a plain scalar
-        return isinstance(value, (str, bool)) or (_is_int(value) and -_INT_LIMIT <= value < _INT_LIMIT)
+        return isinstance(value, (str, int))
     if t.startswith("list["):
         inner = t[5:-1]
         return isinstance(value, list) and all(_fits(game, inner, v, n) for v in value)
@@ -70,8 +69,8 @@ def _fits(game, t: str | None, value: Any, n: int) -> bool:
     if t.startswith("{"):
         fields = _fields(t)
         return isinstance(value, dict) and all(k in fields and _fits(game, fields[k], v, n) for k, v in value.items())
-    if t == INT:
-        return _is_int(value) and -_INT_LIMIT <= value < _INT_LIMIT
+    if t == INT:  # any size JSON reads: numbers the rules build are bounded by their own size budget
+        return _is_int(value)
     if t == BOOL:
         return isinstance(value, bool)
     if t == PLAYER:

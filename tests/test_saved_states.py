@@ -210,7 +210,7 @@ MUTATIONS = {  # each once a traceback or a state that failed later
     "variable-nested-900-deep": lambda d: d["variables"].__setitem__("round", "\u0000nested"),
     "whole-state-3000-deep": lambda d: d.__setitem__("log", "\u0000deep-list"),
     "int-variable-none": lambda d: d["variables"].__setitem__("round", None),
-    "huge-int": lambda d: d["variables"].__setitem__("round", 10 ** 4000),
+    "huge-player": lambda d: d["variables"].__setitem__("marker", 10 ** 4000),
     "secret-without-kind": lambda d: d["history"].append({"seat": 0, "action": "x", "secret": True, "kind": 1}),
     "shuffle-of-no-zone": lambda d: d["history"].append({"chance": "shuffle", "zone": ["deck"]}),
     "unknown-part": lambda d: d.__setitem__("extra", 1),
