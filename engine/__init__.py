@@ -5,12 +5,31 @@
     state = game.new_game(players=2, seed=7)
     state.apply(state.legal_actions()[0])
 """
-from .errors import (BudgetExceeded, Diagnostic, IllegalAction, LoadError, RulesError, RuntimeRuleError, StateError,
-                     TabletopError)
+from .errors import (
+    BudgetExceeded,
+    Diagnostic,
+    IllegalAction,
+    LoadError,
+    RulesError,
+    RuntimeRuleError,
+    StateError,
+    TabletopError,
+)
 from .gamedef import GameDef, load_game, validate_paths
 from .state import Outcome, State
 
 __all__ = [
-    "load_game", "validate_paths", "GameDef", "State", "Diagnostic", "TabletopError", "RulesError", "LoadError",
-    "IllegalAction", "StateError", "RuntimeRuleError", "BudgetExceeded", "Outcome",
+    "BudgetExceeded",
+    "Diagnostic",
+    "GameDef",
+    "IllegalAction",
+    "LoadError",
+    "Outcome",
+    "RulesError",
+    "RuntimeRuleError",
+    "State",
+    "StateError",
+    "TabletopError",
+    "load_game",
+    "validate_paths",
 ]

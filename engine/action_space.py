@@ -117,7 +117,7 @@ class _Analysis:
                         if isinstance(sub, ast.Call) and sub.func in self.game.programs:
                             self.calls.setdefault(sub.func, []).append((sub.args, scope))
 
-    def _assign(self, scope: _Scope, target: ast.Expr, value) -> None:
+    def _assign(self, scope: _Scope, target: ast.Name | ast.Attr, value) -> None:
         if isinstance(target, ast.Attr):
             self.player_vars.setdefault(target.name, []).append((value, scope))
         elif target.name in self.vocab.variables:
@@ -140,7 +140,7 @@ class _Analysis:
         """Domain of an expression (of its items, for a list): by type when finite, else by its form."""
         t = e.type[5:-1] if is_list(e.type) else e.type
         if t in (PLAYER, BOOL, NONE) or t in self.game.enums:
-            return self.by_type(t, e)
+            return self.finite(t, e)
         try:
             method = getattr(self, "_" + type(e).__name__)
             return method(e, scope, env)
@@ -149,6 +149,13 @@ class _Analysis:
             if found is None:
                 raise
             return found
+
+    def finite(self, t: str | None, node: ast.Node) -> Domain:
+        """Every value of a type that must be finite here; Unbounded if it is open."""
+        d = self.by_type(t, node)
+        if d is None:
+            raise Unbounded(node, f"every value of type {t}")
+        return d
 
     def by_type(self, t: str | None, node: ast.Node) -> Domain | None:
         """Every value of a finite type; None when the type is open."""
@@ -169,8 +176,9 @@ class _Analysis:
         if t == ZONE:
             return _of(self.game.zone_ids(self.n))
         if t is not None and is_record(t):
-            parts = [(name, self.by_type(ft, node)) for name, ft in record_fields(t)]
-            return None if any(p is None for _, p in parts) else self._product(parts, node)
+            fields = record_fields(t)
+            parts = [(name, dom) for name, ft in fields if (dom := self.by_type(ft, node)) is not None]
+            return self._product(parts, node) if len(parts) == len(fields) else None
         return None
 
     def _Literal(self, e, scope, env):
@@ -304,9 +312,9 @@ class _Analysis:
 
     def _cards_in(self, zones: Domain, node: ast.Node) -> Domain:
         """Every card, found in one of these zones."""
-        d = self.by_type(CARD, node)
+        d = self.finite(CARD, node)
         places = frozenset(z for z in zones.values.values() if z is not None)
-        d.where = {cid: places for cid in d.where}
+        d.where = dict.fromkeys(d.where, places)
         d.partial = zones.partial
         return d
 
@@ -319,7 +327,7 @@ class _Analysis:
                     if value.optional is not None:
                         d.values.setdefault(_key(None), None)
                 elif isinstance(value, tuple):
-                    d.add(self.items(value[1], scope, {}) if value[0] == "items" else self.by_type(value[1], node),
+                    d.add(self.items(value[1], scope, {}) if value[0] == "items" else self.finite(value[1], node),
                           node)
                 else:
                     d.add(self.dom(value, scope, {}), node)

@@ -22,15 +22,14 @@ Nothing here knows which game uses a board.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable
 
 import networkx as nx
 
 from .errors import Diagnostic, did_you_mean, quoted
 from .yaml_source import Document
-
 
 EAGER_WORK = 250_000  # table entries × their cost (cells per segment) that a board may fill at load
 
@@ -114,7 +113,7 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
     problems: list[Diagnostic] = []
     width, height = data["cells"]["width"], data["cells"]["height"]
     scale = data.get("length_scale", 1)
-    graph = nx.Graph(id=data["id"], width=width, height=height)
+    graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height)
 
     coords: list[Fraction] = []
     for i, cell in enumerate(data.get("labels", [])):
@@ -297,7 +296,7 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     data = doc.data
     problems: list[Diagnostic] = []
     width, height = data["cells"]["width"], data["cells"]["height"]
-    graph = nx.Graph(id=data["id"], width=width, height=height, kind="grid")
+    graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height, kind="grid")
     where: dict[tuple[int, int], str] = {}
     room_tags: dict[str, set] = {}
     for i, room in enumerate(data["rooms"]):

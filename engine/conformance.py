@@ -78,23 +78,41 @@ def playout(game, players: int, seed: int, *, limit: int = 5000, deep_every: int
     return Playout(step, state.is_terminal, tuple(state.winners))
 
 
-def _deep_checks(game, state, players: int, seed: int, step: int) -> None:
+def check_state(game, state) -> str | None:
+    """None if ``state`` keeps the invariants of any state, else what broke.
+
+    Cards conserved, a legal action exactly when not over, the JSON round trip
+    and a clone equal to the original, every seat's view plain data.
+    """
+    problem = check_cards(game, state)
+    if problem:
+        return problem
+    if state.is_terminal != (not state.legal_actions()):
+        return "a legal action must exist exactly when the game is not over"
     text = state.to_json()
     try:
         back = game.state_from_json(text)
     except TabletopError as exc:
-        _fail(game, players, seed, step, f"its own JSON was refused: {exc}")
+        return f"its own JSON was refused: {exc}"
     if back != state or back.to_json() != text:
-        _fail(game, players, seed, step, "the JSON round trip changed the state")
-    copy = state.clone()
-    if copy != state:
-        _fail(game, players, seed, step, "a clone differs from its original")
-    if not state.is_terminal:
-        copy.apply(copy.legal_actions()[0])
-        if state.to_json() != text:
-            _fail(game, players, seed, step, "playing on a clone changed the original")
-    for seat in range(players):
+        return "the JSON round trip changed the state"
+    if state.clone() != state:
+        return "a clone differs from its original"
+    for seat in range(state.n):
         try:
             json.dumps(state.view(seat))
         except (TypeError, ValueError) as exc:
-            _fail(game, players, seed, step, f"the view of seat {seat} is not plain data: {exc}")
+            return f"the view of seat {seat} is not plain data: {exc}"
+    return None
+
+
+def _deep_checks(game, state, players: int, seed: int, step: int) -> None:
+    problem = check_state(game, state)
+    if problem:
+        _fail(game, players, seed, step, problem)
+    if not state.is_terminal:
+        text = state.to_json()
+        copy = state.clone()
+        copy.apply(copy.legal_actions()[0])
+        if state.to_json() != text:
+            _fail(game, players, seed, step, "playing on a clone changed the original")

@@ -151,14 +151,14 @@ def game_reference(game: GameDef) -> str:
                 out += ["", item["text"]]
             tree = trees.get((section, i, field))
             if tree is not None:
-                out += [""] + _code(ast.format_block(tree) if isinstance(tree, list) else ast.format_expr(tree))
+                out += [""] + _code(ast.format_source(tree))
     for section, field, heading in (("scoring", "points", "Scoring"), ("tiebreakers", "value", "Tie-breakers")):
         items = data.get(section) or []
         if items:
             out += ["", f"## {heading}", ""]
             out += _table(["id", "rule", "counted as"],
                           [[f"`{item['id']}`", item.get("text", ""),
-                            f"`{ast.format_expr(trees[(section, i, field)])}`"] for i, item in enumerate(items)])
+                            f"`{ast.format_source(trees[(section, i, field)])}`"] for i, item in enumerate(items)])
     rulings = data.get("rulings") or []
     if rulings:
         out += ["", "## Rulings"]
@@ -176,7 +176,8 @@ def game_reference(game: GameDef) -> str:
                 except RulesError as exc:  # the base's reference does not depend on its variants
                     out.append(f"- `{v}` — does not load: {exc}")
                     continue
-                described = vgame.rules.variant_document.data.get("description", "")
+                vdoc = vgame.rules.variant_document
+                described = vdoc.data.get("description", "") if vdoc is not None else ""
                 out.append(f"- `{v}` — {vgame.name}: {' '.join(str(described).split())}")
     return "\n".join(out) + "\n"
 

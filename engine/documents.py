@@ -6,6 +6,7 @@ reported in the variant file and a problem in an inherited card in the base.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,10 +105,8 @@ def resolve(game: str | os.PathLike, variant: str | None = None) -> tuple[Path, 
             raise LoadError([Diagnostic(str(game), 1, 1, "E101", "file not found")])
         head = None
         if candidate.name != "game.yaml":  # maybe a variant: peek at its 'extends'
-            try:
+            with contextlib.suppress(LoadError):
                 head = read_yaml(candidate, display_path(candidate)).data
-            except LoadError:
-                pass
         if isinstance(head, dict) and "extends" in head and variant is None:
             base = candidate.parent.parent / "game.yaml"
             if not base.exists() and is_name(head["extends"]):

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 __all__ = [
+    "BudgetExceeded",
     "Diagnostic",
-    "TabletopError",
+    "IllegalAction",
     "LoadError",
     "RulesError",
-    "IllegalAction",
-    "StateError",
-    "WriteError",
-    "BudgetExceeded",
     "RuntimeRuleError",
+    "StateError",
+    "TabletopError",
+    "WriteError",
     "did_you_mean",
     "plain_reason",
     "quoted",

@@ -104,7 +104,7 @@ def _game_parts(game: GameDef, topic: str) -> list[str]:
         return f"{d.path}:{d.line}"
 
     def program(title: str, path: tuple, tree) -> str:
-        canonical = ast.format_block(tree) if isinstance(tree, list) else ast.format_expr(tree)
+        canonical = ast.format_source(tree)
         glossary = _glossary(game, tree)
         return f"{title}:\n{_indent(canonical.rstrip())}" + (f"\n{_indent(glossary)}" if glossary else "")
 

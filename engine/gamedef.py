@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
@@ -20,10 +20,10 @@ from .documents import RuleSet, apply_overrides, display_path, game_folders, kno
 from .check_cache import checked
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
-from .dsl.ops import OPS
 from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from .dsl.codegen import Compiler
 from .dsl.compiler import Labeller, Procedure
+from .dsl.ops import OPS
 from .dsl.reference import ReferenceCompiler
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
@@ -102,8 +102,9 @@ class GameDef:
     rules_hash: str = ""
     vocabulary: Vocabulary | None = field(default=None, repr=False)
     programs: dict[str, list] = field(default_factory=dict, repr=False)  # name → AST, for tools
-    sources: list[tuple[tuple, object]] = field(default_factory=list, repr=False)  # (rules path, AST) of every
-    # effect-language text: statements of programs, expressions of functions, starts, bots and scoring (for lint)
+    # (rules path, AST) of every effect-language text: statements of programs, expressions of functions,
+    # starts, bots and scoring (for lint)
+    sources: list[tuple[tuple, list[ast.Stmt] | ast.Expr]] = field(default_factory=list, repr=False)
     function_bodies: dict[str, ast.Expr] = field(default_factory=dict, repr=False)  # name → AST, for action_space
     labeller: Labeller | None = field(default=None, repr=False)
     _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
@@ -645,22 +646,25 @@ class _Builder:
             compiled[proc["id"]] = (("procedures", i, "does"), self._parse_program(("procedures", i, "does"), params))
         for cid, path in self._effects.items():
             compiled[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
-        starts = {}
+        # A text that does not parse is None here, and an error: nothing below the error check sees it.
+        starts: dict[tuple, ast.Expr | None] = {}
         for path, _ in self._starts:
             if path not in starts:
                 starts[path] = self._parse_expression(path, {"it": CARD}, ZONE)
-        bodies = {}
+        bodies: dict[str, ast.Expr] = {}
         for i, fn in enumerate(self.data.get("functions") or []):
             if fn["id"] in self.vocab.functions:
-                params, result = self.vocab.functions[fn["id"]]
-                bodies[fn["id"]] = self._parse_expression(("functions", i, "value"), dict(params), result)
+                fn_params, result = self.vocab.functions[fn["id"]]
+                body = self._parse_expression(("functions", i, "value"), dict(fn_params), result)
+                if body is not None:
+                    bodies[fn["id"]] = body
         decided: dict[str, str] = {}  # kind of decision → type of its options, for bot values
         for _, stmts in compiled.values():
             for block in walk_blocks(stmts or []):
                 for st in block:
                     if isinstance(st, ast.Choose):
                         decided[st.kind] = merge(decided.get(st.kind), st.options_type) or ANY
-        bot_exprs = {}
+        bot_exprs: dict[tuple[str, str], tuple[tuple, ast.Expr | None]] = {}
         for kind, spec in (self.data.get("bots") or {}).items():
             bot_exprs[(kind, "")] = (("bots", kind, "value"), self._parse_expression(
                 ("bots", kind, "value"), {"p": PLAYER, "action": TEXT, "choice": ANY}, INT))
@@ -687,7 +691,8 @@ class _Builder:
             stats.append((item, expr, path))
         if any(p.is_error for p in self.problems):
             return
-        game.sources = ([(path, stmts) for path, stmts in compiled.values()] + list(starts.items())
+        game.sources = ([(path, stmts) for path, stmts in compiled.values()]
+                        + [(path, expr) for path, expr in starts.items() if expr is not None]
                         + [(("functions", i, "value"), bodies[fn["id"]])
                            for i, fn in enumerate(self.data.get("functions") or []) if fn["id"] in bodies]
                         + list(bot_exprs.values())
@@ -704,10 +709,13 @@ class _Builder:
             game.functions[name] = compiler.function(name, expr)
         game.function_bodies = bodies
         for (kind, decision), (_, expr) in bot_exprs.items():
-            game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
-        start_fns = {path: compiler.expr(expr) for path, expr in starts.items()}
+            if expr is not None:
+                game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
+        start_fns = {path: compiler.expr(expr) for path, expr in starts.items() if expr is not None}
         game.starts = [start_fns[path] for path, _ in self._starts]
         for section, item, expr, path in scorers:
+            if expr is None:
+                continue
             target = game.scoring if section == "scoring" else game.tiebreakers
             place = self.rules.diag(path, "", "")
             target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line,

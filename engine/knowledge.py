@@ -177,7 +177,7 @@ def _fresh(value: Any) -> Any:
 def _relabel(st, relabel: dict[int, int]) -> None:
     """Apply a relabelling of cards to every place a card index is held (zones, variables, frames)."""
     get = relabel.get
-    for zone, cards in st.zones.items():
+    for cards in st.zones.values():
         cards[:] = [get(c, c) for c in cards]
     for zone, cards in st.zones.items():
         for c in cards:
@@ -235,4 +235,4 @@ def sight(game, n: int) -> tuple[dict[str, int], frozenset]:
     return masks, frozenset(tops)
 
 
-__all__ = ["view", "visible_log", "history_for", "decision_for", "determinize", "sight", "remap"]
+__all__ = ["decision_for", "determinize", "history_for", "remap", "sight", "view", "visible_log"]

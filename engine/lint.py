@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 import networkx as nx
@@ -22,6 +23,7 @@ from .gamedef import GameDef, load_game, validate_paths
 from .lint_config import LintConfig, file_of, find_config, reasonless, suppressions
 from .lint_fix import fix_repeats
 from .safe_files import Refused, find_inside, read_text
+from .yaml_source import Document
 
 __all__ = ["lint_board", "lint_game", "lint_paths", "repeated_settings"]  # the codes are explained in codes.py
 
@@ -37,9 +39,7 @@ class _Uses:
 
     def expression(self, e: ast.Expr) -> None:
         for sub in ast.walk_exprs(e):
-            if isinstance(sub, ast.Name):
-                self.read.add(sub.name)
-            elif isinstance(sub, ast.Attr):
+            if isinstance(sub, (ast.Name, ast.Attr)):
                 self.read.add(sub.name)
             elif isinstance(sub, ast.Call):
                 self.called.add(sub.func)
@@ -181,10 +181,11 @@ def _never_run(game: GameDef) -> list[Diagnostic]:
         if not isinstance(tree, list):
             continue
         for block in ast.walk_blocks(tree):
-            for before, after in zip(block, block[1:]):
+            for before, after in pairwise(block):
                 if isinstance(before, _STOPS):
+                    stop = ast.format_block([before]).strip()
                     out.append(_in_text(game.rules, path, after, "W401",
-                                        f"this statement never runs: it follows '{ast.format_block([before]).strip()}'"))
+                                        f"this statement never runs: it follows '{stop}'"))
     return out
 
 
@@ -217,7 +218,8 @@ def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
         except (Refused, LoadError):
             source = None
         if source is None:
-            out.append(_warning(rules, ("rulings", i, "test"), "W305", f"ruling '{ruling['id']}': no test file '{file}'"))
+            out.append(_warning(rules, ("rulings", i, "test"), "W305",
+                                f"ruling '{ruling['id']}': no test file '{file}'"))
         elif name and not re.search(rf"^\s*def {re.escape(name)}\(", source, re.M):
             out.append(_warning(rules, ("rulings", i, "test"), "W305",
                                 f"ruling '{ruling['id']}': '{file}' has no test '{name}'"))
@@ -343,7 +345,7 @@ def lint_board(doc, board) -> list[Diagnostic]:
     rooms_at = {room["id"]: i for i, room in enumerate(doc.data["rooms"])}
     parts = sorted(nx.connected_components(board.graph), key=len, reverse=True)
     for part in parts[1:]:
-        cut_off = sorted({board.rooms[n] for n in part}, key=rooms_at.get)
+        cut_off = sorted({board.rooms[n] for n in part}, key=rooms_at.__getitem__)
         out.append(doc.diag(("rooms", rooms_at[cut_off[0]], "id"), "W601",
                             f"{', '.join(repr(r) for r in cut_off)} cannot be reached from the rest of the board",
                             hint="add a door", severity="warning"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from pathlib import Path
 
@@ -85,7 +84,7 @@ def read_save(path: str | Path) -> dict:
     return data
 
 
-def saved_game(data: dict, save_path: str | Path, rules: str | os.PathLike | None = None):
+def saved_game(data: dict, save_path: str | Path, rules: str | Path | None = None):
     """Load the rules a save was made with.
 
     ``rules`` (the user's ``--rules``) wins; else a shipped game by its id; else the folder the

@@ -19,8 +19,8 @@ import os
 import re
 import secrets
 import stat
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from .errors import Diagnostic, LoadError, WriteError
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from functools import cache
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
@@ -35,7 +35,7 @@ _WHOLE = Draft202012Validator.TYPE_CHECKER.redefine(
 _Strict = validators.extend(Draft202012Validator, validators={"pattern": _pattern}, type_checker=_WHOLE)
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(kind: str) -> Draft202012Validator:
     schema = json.loads((data_root() / "schemas" / f"{kind}.schema.json").read_text(encoding="utf-8"))
     return _Strict(schema)
@@ -60,7 +60,7 @@ def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
     if error.validator in ("anyOf", "oneOf") and error.context:
         inner = best_match(error.context)
         return path, inner.message, False, None
-    if error.validator == "pattern":
+    if error.validator == "pattern" and isinstance(error.instance, str):
         at_key = "propertyNames" in error.relative_schema_path  # a key, reported at itself, not at its mapping
         if at_key:
             path += (error.instance,)
@@ -70,7 +70,7 @@ def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
                 at_key, None
         desc = error.schema.get("description") if isinstance(error.schema, dict) else None
         return path, f"{quoted(error.instance)} is not allowed here" + (f": {desc}" if desc else ""), at_key, None
-    if error.validator == "enum":
+    if error.validator == "enum" and isinstance(error.validator_value, list):
         options = error.validator_value
         return path, f"{quoted(error.instance)} is not one of {', '.join(map(str, options))}", False, \
             did_you_mean(str(error.instance), map(str, options))

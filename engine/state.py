@@ -19,7 +19,7 @@ from .dsl.codegen import Overrun
 from .dsl.compiler import DEFAULT_END, SUSPEND
 from .errors import (BudgetExceeded, Diagnostic, EngineBug, IllegalAction, RuleFault, RuntimeRuleError, StateError,
                      TabletopError, is_rules_fault, plain_reason)
-from .state_check import FORMAT, check_saved_state
+from .state_check import FORMAT, check_pending, check_saved_state
 
 
 def _copy(value: Any) -> Any:
@@ -415,21 +415,26 @@ class State:
 
     @classmethod
     def from_json(cls, game, text: str) -> "State":
+        """A state read back from ``to_json``: every part checked (``state_check``), StateError in one line."""
         try:
             data = json.loads(text)
         except (TypeError, ValueError, RecursionError) as exc:
-            raise StateError(f"not a saved state: {str(exc)[:80]}") from None
+            message = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:80]
+            raise StateError(f"not a saved state: {message}") from None
         check_saved_state(game, data)
         st = cls.__new__(cls)
         st.game, st.n, st.seed, st.rng = game, data["players"], data["seed"], data["rng"]
-        st.zones = {z: list(cards) for z, cards in data["zones"].items()}
+        # In the game's own order, as a new game has them: iteration order never depends on the file.
+        st.zones = {z: data["zones"][z] for z in game.zone_ids(st.n)}
         st.loc = [""] * len(game.card_ids)
         for zone, cards in st.zones.items():
             for c in cards:
                 st.loc[c] = zone
-        st.vars, st.pvars = data["variables"], data["player_variables"]
+        st.vars = {k: data["variables"][k] for k in game.variables}
+        st.pvars = [{k: p[k] for k in game.player_variables} for p in data["player_variables"]]
         st.stack, st.pending = data["stack"], data["pending"]
         st.log_entries, st.history, st.fault, st.memo, st.steps = data["log"], data["history"], None, {}, 0
         st.seen, st.reason = data["seen"], data["reason"]
         st.know, st.pinned = data["know"], data["pinned"]
+        check_pending(st)
         return st

@@ -42,7 +42,8 @@ def compare(old: GameDef, new: GameDef) -> list[Change]:
     def one_side(kind: str, where: tuple, value, programs: dict) -> None:
         sign = "+" if kind == "added" else "-"
         lines = tuple(f"{sign} {line}" for line in _show(value, where, programs))
-        changes.append(Change(kind, where, *((None, value) if kind == "added" else (value, None)), lines))
+        before, after = (None, value) if kind == "added" else (value, None)
+        changes.append(Change(kind, where, before, after, lines))
 
     def walk(a, b, where: tuple) -> None:
         if a == b:
@@ -111,7 +112,7 @@ def _canonical(game: GameDef) -> dict[tuple, str]:
     """Canonical text of every effect-language text of the game, by its place named with ids."""
     out = {}
     for path, tree in game.sources:
-        text = ast.format_block(tree) if isinstance(tree, list) else ast.format_expr(tree)
+        text = ast.format_source(tree)
         out[_named(game.rules.data, path)] = text.rstrip("\n")
     return out
 
@@ -122,7 +123,8 @@ def _named(data, path: tuple) -> tuple[str, ...]:
     for key in path:
         if isinstance(data, list) and isinstance(key, int):
             data = data[key]
-            named.append(identity(data) if identity(data) is not None else str(key))
+            ident = identity(data)
+            named.append(ident if ident is not None else str(key))
         else:
             data = data[key]
             named.append(str(key))

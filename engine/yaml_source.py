@@ -17,6 +17,7 @@ import yaml
 
 from .errors import Diagnostic, LoadError
 from .safe_files import MAX_FILE_BYTES, read_text
+
 MAX_DEPTH = 64
 MAX_NODES = 50_000  # counts alias expansions too: a "billion laughs" stops here
 MAX_ALIASES = 200
@@ -240,7 +241,8 @@ class _BoundedLoader(yaml.SafeLoader):
         if self.check_event(yaml.AliasEvent):
             self.aliases += 1
             if self.aliases > MAX_ALIASES:
-                self._refuse("E105", f"more than {MAX_ALIASES} YAML aliases", "aliases are bounded; write the values out")
+                self._refuse("E105", f"more than {MAX_ALIASES} YAML aliases",
+                             "aliases are bounded; write the values out")
         self.depth += 1
         if self.depth > MAX_DEPTH + 1:  # the document's root is level 0
             self._refuse("E106", f"nesting deeper than {MAX_DEPTH} levels")

@@ -11,10 +11,11 @@ a zone by the arrangement go to the box, so all 100 cards stay accounted for.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
+
+from table import put
 
 from engine import load_game
-from table import put
 
 # The Block just clockwise of each seat's cat token at the start (ruling token-placement).
 STARTS = {
@@ -27,7 +28,7 @@ RING = {2: [f"block:b{i}" for i in range(1, 5)], 3: [f"block:b{i}" for i in rang
 MODES = [None, "easy", "advanced"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def cat_town(variant: str | None = None):
     """The Cat Town rules (loaded once per variant)."""
     return load_game("cat-town", variant=variant)
@@ -95,7 +96,7 @@ class Table:
     def legal(self) -> list[str]:
         return self.st.legal_actions()
 
-    def apply(self, *actions: str) -> "Table":
+    def apply(self, *actions: str) -> Table:
         for a in actions:
             self.st.apply(a)
         return self
@@ -126,7 +127,7 @@ class Table:
         put(self.st, i, zone, bottom)
         return i
 
-    def pile(self, zone: str, top_first) -> "Table":
+    def pile(self, zone: str, top_first) -> Table:
         """Make ``zone`` hold exactly these cards (ids, TOP FIRST); what was there goes to the box."""
         st = self.st
         for c in list(st.zones[zone]):
@@ -136,13 +137,13 @@ class Table:
             put(st, self._fetch(cid, zone), zone)
         return self
 
-    def set_hand(self, seat: int, cards) -> "Table":
+    def set_hand(self, seat: int, cards) -> Table:
         return self.pile(f"hand:{seat}", list(cards))
 
-    def clear(self, zone: str) -> "Table":
+    def clear(self, zone: str) -> Table:
         return self.pile(zone, [])
 
-    def remove_block(self, zone: str) -> "Table":
+    def remove_block(self, zone: str) -> Table:
         """Take a Block out of the town as if it had run out (its cards go to the box)."""
         st = self.st
         self.clear(zone)

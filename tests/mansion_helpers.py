@@ -21,10 +21,11 @@ the stack, so the movement options offered match the arranged table.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
+
+from table import put
 
 from engine import load_game
-from table import put
 
 CATS = ["black", "white", "grey", "ginger", "calico"]
 OBJECTS = ["food-bowl", "cushion", "toy-mouse", "parcel"]
@@ -46,7 +47,7 @@ FILLERS = {0: [f"miau-calico-{r}" for r in ROOMS[:5]], 1: [f"miau-calico-{r}" fo
            2: [f"miau-ginger-{r}" for r in ROOMS[:5]], 3: [f"miau-ginger-{r}" for r in ROOMS[5:]]}
 
 
-@lru_cache(maxsize=None)
+@cache
 def mansion():
     """The Cats' Mansion rules (loaded once)."""
     return load_game("cats-mansion")
@@ -327,22 +328,22 @@ class Table:
         return [a for a in self.legal if a.startswith("hiss ")]
 
     # -- playing
-    def apply(self, *actions: str) -> "Table":
+    def apply(self, *actions: str) -> Table:
         for a in actions:
             self.st.apply(a)
         return self
 
-    def step(self, piece: str, *directions: str) -> "Table":
+    def step(self, piece: str, *directions: str) -> Table:
         for d in directions:
             self.st.apply(f"step {piece} {d}")
         return self
 
-    def pass_to_next_turn(self) -> "Table":
+    def pass_to_next_turn(self) -> Table:
         """Pass every remaining decision of this turn (reactions, swaps, challenge)."""
         pass_to_next_turn(self.st)
         return self
 
-    def quiet_turns_until(self, seat: int, keep=()) -> "Table":
+    def quiet_turns_until(self, seat: int, keep=()) -> Table:
         """Finish this turn passing, then play quiet turns (not moving ``keep``) until ``seat``'s movement."""
         self.pass_to_next_turn()
         while self.st.current_player != seat:

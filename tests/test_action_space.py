@@ -2,10 +2,10 @@
 import random
 
 import pytest
+from test_language import make_game
 
 from engine import RulesError, TabletopError, load_game
 from engine import action_space as space_module
-from test_language import make_game
 
 SHIPPED = [("caty-mini", None), ("caty-mini", "older-players"), ("cat-town", None), ("cat-town", "easy"),
            ("cat-town", "advanced"), ("cats-mansion", None)]

@@ -13,11 +13,10 @@ import textwrap
 import pytest
 
 from engine import IllegalAction, RulesError, RuntimeRuleError, StateError, load_game
-from engine.cli import main
 from engine.boards import compile_grid, compile_plane, space_name
+from engine.cli import main
 from engine.schemas import check_document
 from engine.yaml_source import parse_yaml
-
 
 # ------------------------------------------------------------------ helpers
 HEADER = """\
@@ -156,7 +155,8 @@ def test_a_saved_state_holding_a_long_value_is_refused_in_a_short_message(tmp_pa
 
 
 def test_a_rule_failing_on_a_long_value_quotes_it_by_its_start(tmp_path):
-    grow_then_ask = "words = words + words\n      number = number + 1\n      if number > 12:\n          x = card_named(words)"
+    grow_then_ask = ("words = words + words\n      number = number + 1\n"
+                     "      if number > 12:\n          x = card_named(words)")
     game = load_game(write_game(tmp_path, GROWING.format(statement=grow_then_ask)))
     with pytest.raises(RuntimeRuleError) as info:
         game.new_game(players=2)

@@ -11,10 +11,10 @@ import random
 from collections import Counter
 
 import pytest
-
-from engine import IllegalAction
 from cat_town_helpers import RING, STARTS, Table, cat_town, finish, skip_reveals
 from table import accounted, random_playout
+
+from engine import IllegalAction
 
 CATS = ["tabby", "calico", "siamese", "persian", "black-cat", "ginger", "tuxedo", "sphynx", "maine-coon",
         "ragdoll"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-
 from cat_town_helpers import RING, Table, cat_town
 from table import accounted
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 import random
 
+from cat_town_helpers import MODES, cat_town
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from cat_town_helpers import MODES, cat_town
 from table import accounted, shows_only_own
 
 # Sized for the suite: about 20 s in all on one core.

@@ -12,11 +12,28 @@ engine.
 from __future__ import annotations
 
 import pytest
+from mansion_helpers import (
+    CATS,
+    OBJECT_SPACES,
+    OBJECTS,
+    ROOMS,
+    STARTS,
+    Table,
+    at_turn_start,
+    cat_of,
+    deal,
+    frame,
+    ids,
+    index,
+    likes_of,
+    mansion,
+    on,
+    pieces_on_board,
+    where,
+)
+from table import accounted, put
 
 from engine import IllegalAction
-from mansion_helpers import (CATS, OBJECT_SPACES, OBJECTS, ROOMS, STARTS, Table, at_turn_start,
-                             cat_of, deal, frame, ids, index, likes_of, mansion, on, pieces_on_board, where)
-from table import accounted, put
 
 
 def places(t: Table) -> list[str]:
@@ -49,9 +66,9 @@ def test_setup_pieces_secret_cards_and_hands(players):
         assert all(len(c) == 1 and c[0].startswith("card-") for c in cat_cards)
         assert all(len(c) == 1 and c[0].startswith("likes-") for c in characters)
         aside = ids(st, "aside")
-        assert sorted(sum(cat_cards, []) + [c for c in aside if c.startswith("card-")]) == sorted(
+        assert sorted([c for cs in cat_cards for c in cs] + [c for c in aside if c.startswith("card-")]) == sorted(
             f"card-{c}" for c in CATS)
-        assert sorted(sum(characters, []) + [c for c in aside if c.startswith("likes-")]) == sorted(
+        assert sorted([c for cs in characters for c in cs] + [c for c in aside if c.startswith("likes-")]) == sorted(
             f"likes-{o}" for o in OBJECTS)
         assert len(aside) == (5 - players) + (4 - players)
         assert st.zones["cat_cards"] == [] and st.zones["characters"] == [] and st.zones["supply"] == []

@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 
 import pytest
+from mansion_helpers import mansion
 
 from engine.simulate import simulate
-from mansion_helpers import mansion
 
 GAMES = int(os.environ.get("TABLETOP_MANSION_GAMES", "2000"))
 CHUNK = 250

@@ -12,7 +12,6 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from mansion_helpers import mansion, pieces_on_board
 from table import accounted, shows_only_own
 

@@ -30,9 +30,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from table import all_strings
 
 from engine import IllegalAction, load_game
-from table import all_strings
 
 COLOURS = ["yellow", "turquoise", "red", "blue"]
 TOYS = ["ball", "mouse", "yarn", "feather", "fish", "bell", "sock", "spring", "bone", "duck"]
@@ -143,7 +143,7 @@ def chair_fireplace(game, players: int = 4, seed: int = 5):
     st = game.new_game(players=players, seed=seed)
     put_on_table(game, st, "chair")
     give(game, st, 0, "fireplace")
-    finish_setup(st, notch={seat: "right" for seat in range(players)})
+    finish_setup(st, notch=dict.fromkeys(range(players), "right"))
     return st
 
 

@@ -5,7 +5,7 @@ and at least one winner, the winners having the most points.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -17,7 +17,7 @@ CASES = [(players, variant) for players in (2, 3, 4) for variant in (None, "olde
 assert len(CASES) * CHUNKS * GAMES_PER_CHUNK >= 10_000
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_of(variant):
     return load_game("caty-mini", variant=variant)
 

@@ -4,19 +4,18 @@ play is reproducible and views keep secrets.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
+from table import all_strings
 
 from engine import IllegalAction, load_game
-from table import all_strings
 
 STRING = 1450
 PLAYERS = [2, 3, 4]
@@ -27,7 +26,7 @@ TILE_ZONES = ("tiles", "table", "pile:", "hand:")
 # --------------------------------------------------------------------------- helpers
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_of(variant):
     return load_game("caty-mini", variant=variant)
 
@@ -150,7 +149,7 @@ def test_json_round_trip_equals_and_continues_identically(setup, rnd, cut):
 @given(setup=games, rnd=hs.randoms(use_true_random=False), cut=hs.integers(0, 60))
 def test_clone_is_equal_and_independent(setup, rnd, cut):
     """A clone equals its original; playing on or changing either leaves the other untouched."""
-    game, st = new(setup)
+    _, st = new(setup)
     for _ in range(cut):
         if st.is_terminal:
             break
@@ -174,7 +173,7 @@ def test_clone_is_equal_and_independent(setup, rnd, cut):
 @given(setup=games, rnd=hs.randoms(use_true_random=False))
 def test_same_seed_and_actions_give_the_same_game(setup, rnd):
     """Replaying the same actions on a game with the same seed gives byte-identical states."""
-    game, first = new(setup)
+    _, first = new(setup)
     snapshots = [first.to_json()]
     while not first.is_terminal:
         step(first, rnd)

@@ -61,7 +61,7 @@ def test_validate_shipped_rules_finds_no_problems(capsys):
 
 def test_validate_broken_copy_prints_diagnostics_and_a_count(capsys, broken):
     """Each problem is one `path:line:col: CODE message` line (plus context), then the count."""
-    code, out, err = run(capsys, "validate", "rules")
+    code, out, _err = run(capsys, "validate", "rules")
     assert code == 1
     lines = out.splitlines()
     found = [m for m in map(DIAGNOSTIC.match, lines) if m]
@@ -101,7 +101,7 @@ def test_validate_nonexistent_path_is_e101(capsys, tmp_path):
 # ------------------------------------------------------------------- usage
 def test_no_arguments_prints_help_and_exits_2(capsys):
     """Plain `tabletop` shows the commands and exits 2."""
-    code, out, err = run(capsys)
+    code, out, _err = run(capsys)
     assert code == 2
     assert "validate" in out and "simulate" in out
 
@@ -118,7 +118,7 @@ def test_no_arguments_prints_help_and_exits_2(capsys):
       "negative-jobs"])
 def test_usage_errors_exit_2_with_a_message(capsys, argv):
     """Bad command lines exit 2 with a one-line 'error:' message on stderr."""
-    code, out, err = run(capsys, *argv)
+    code, _out, err = run(capsys, *argv)
     assert code == 2
     assert "error:" in err
 
@@ -137,7 +137,7 @@ def test_usage_errors_exit_2_with_a_message(capsys, argv):
 def test_bad_counts_are_argparse_one_line_errors(capsys, argv, option):
     """An absurd, negative or non-integer count is refused before any work: exit 2, the option and the
     allowed range in argparse's one error line."""
-    code, out, err = run(capsys, *argv)
+    code, _out, err = run(capsys, *argv)
     assert code == 2
     [line] = [x for x in err.splitlines() if "error:" in x]
     assert f"argument {option}: expected a whole number" in line and argv[argv.index(option) + 1] in line
@@ -159,14 +159,14 @@ def test_simulate_jobs_above_the_cpus_are_capped_with_a_note(capsys):
 ], ids=["cards", "play", "simulate"])
 def test_unknown_game_is_e101_with_did_you_mean(capsys, command):
     """A misspelt game name: E101 naming it, with a did-you-mean hint, exit 1."""
-    code, out, err = run(capsys, command[0], "caty-mni", *command[1:])
+    code, _out, err = run(capsys, command[0], "caty-mni", *command[1:])
     assert code == 1
     assert "caty-mni:1:1: E101 no game named 'caty-mni' (did you mean 'caty-mini'?)" in err
 
 
 def test_unknown_variant_is_e101(capsys):
     """A misspelt variant names the known ones."""
-    code, out, err = run(capsys, "cards", "caty-mini", "--variant", "older")
+    code, _out, err = run(capsys, "cards", "caty-mini", "--variant", "older")
     assert code == 1
     assert "E101 no variant named 'older'" in err and "older-players" in err
 
@@ -194,7 +194,7 @@ def test_play_illegal_input_is_refused_and_play_continues(capsys, monkeypatch):
 def test_play_stops_cleanly_at_end_of_input(capsys, monkeypatch):
     """Input that ends before the game does: 'game stopped', exit 1, no traceback."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3))
-    code, out, err = run(capsys, "play", "caty-mini", "--players", "2", "--seed", "1", "--bot", "1=random")
+    code, _out, err = run(capsys, "play", "caty-mini", "--players", "2", "--seed", "1", "--bot", "1=random")
     assert code == 1
     assert err.count("\n") == 1 and "game stopped" in err
 
@@ -206,7 +206,7 @@ def test_play_with_stdin_closed_stops_with_one_line(capsys, monkeypatch, stdin):
         stdin = io.StringIO()
         stdin.close()
     monkeypatch.setattr(sys, "stdin", stdin)
-    code, out, err = run(capsys, "play", "caty-mini", "--players", "2", "--seed", "1")
+    code, _out, err = run(capsys, "play", "caty-mini", "--players", "2", "--seed", "1")
     assert code == 1
     assert err.count("\n") == 1 and "game stopped" in err
 
@@ -221,7 +221,7 @@ def test_simulate_json_summary(capsys):
     code, out, err = run(capsys, "simulate", "caty-mini", "--players", "2", "--games", "20", "--json")
     assert code == 0, err
     s = json.loads(out)  # exactly one JSON document
-    assert SUMMARY_KEYS <= set(s)
+    assert set(s) >= SUMMARY_KEYS
     assert (s["game"], s["variant"], s["players"], s["games"], s["seed"]) == ("caty-mini", None, 2, 20, 0)
     assert s["bots"] == ["random", "random"]
     assert set(s["scores"]) >= {"mean", "min", "max"}

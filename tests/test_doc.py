@@ -40,7 +40,8 @@ def test_a_game_reference_names_every_part_of_the_game(game, variant):
     assert all(f"`{cid}`" in text for cid in g.card_texts)
     for section in ("zones", "procedures", "functions", "scoring", "tiebreakers", "rulings"):
         assert all(f"`{item['id']}" in text for item in data.get(section) or []), section
-    assert all(f"`{name}`" in text for name in list(data.get("variables") or {}) + list(data.get("player_variables") or {}))
+    names = list(data.get("variables") or {}) + list(data.get("player_variables") or {})
+    assert all(f"`{name}`" in text for name in names)
     # the card effects in canonical form
     assert all(c["effect"] in text for c in card_list(g) if c["effect"])
 

@@ -190,7 +190,7 @@ def test_a_rewritten_save_keeps_its_link_and_permissions(tmp_path):
 
 def test_doc_output_is_written_whole(tmp_path, capsys):
     """`doc -o` goes through the same writer: the file holds the reference and nothing else is left."""
-    code, out, _ = run(capsys, "doc", "caty-mini", "-o", tmp_path / "ref.md")
+    code, _out, _ = run(capsys, "doc", "caty-mini", "-o", tmp_path / "ref.md")
     assert code == 0 and os.listdir(tmp_path) == ["ref.md"]
     assert (tmp_path / "ref.md").read_text(encoding="utf-8").startswith("#")
 

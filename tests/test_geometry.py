@@ -298,8 +298,8 @@ def test_caty_rooms_notches_one_cell_apart_left_as_seen_facing_the_wall(caty, se
 def test_caty_rooms_furniture_stands_at_the_wall_of_its_tile_colour(caty, seat):
     """Rulebook example: the yellow table tile sends the cats to the table at the yellow wall."""
     board = caty.board(f"room:{seat}")
-    for i, cid in enumerate(caty.card_ids):
-        if caty.card_kinds[i] == "tile":
+    for i, kind in enumerate(caty.card_kinds):
+        if kind == "tile":
             f = caty.attributes["furniture"][i]
             assert caty.attributes["colour"][i] in board.graph.nodes[f"{f}/left"]["tags"]
             assert caty.attributes["colour"][i] in board.graph.nodes[f"{f}/right"]["tags"]

@@ -17,6 +17,7 @@ card the seat put face down on a pile was moved away in the copy
 (``test_a_card_the_seat_put_face_down_stays_where_it_saw_it``).
 """
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -98,7 +99,7 @@ def test_a_copy_holds_nothing_more(name, variant, players):
             assert not any(e.get("secret") and e.get("seat") != seat and "action" in e for e in copy.history)
             assert copy == state.determinized(seat, seed=11)                   # the same copy every time
             truth = hidden_cards(state, seat)
-            if len(set(game.back_key(c) for c in truth)) < len(truth) - 4:    # enough look-alike cards
+            if len({game.back_key(c) for c in truth}) < len(truth) - 4:    # enough look-alike cards
                 again = game.new_game(players=players, seed=copy.seed)
                 try:
                     for action in copy.actions:
@@ -196,13 +197,13 @@ def test_neighbouring_seeds_give_unrelated_streams():
             out.append(value)
         return out
     streams = [stream(s) for s in range(600)]
-    assert all(not set(a[1:]) & set(b) for a, b in zip(streams, streams[1:]))
+    assert all(not set(a[1:]) & set(b) for a, b in pairwise(streams))
     counts = [0] * 6
     for s in streams:
         counts[s[0] % 6] += 1
     chi2 = sum((c - 100) ** 2 / 100 for c in counts)
     assert chi2 < 20.5                                    # p < 0.001 at 5 degrees of freedom
-    pairs = sum((a[0] % 6) == (b[0] % 6) for a, b in zip(streams, streams[1:]))
+    pairs = sum((a[0] % 6) == (b[0] % 6) for a, b in pairwise(streams))
     assert 60 < pairs < 140                               # about 1 in 6 of 599 neighbours agree
 
 

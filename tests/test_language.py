@@ -141,7 +141,8 @@ def test_an_effect_with_a_type_error_points_into_the_card(tmp_path):
     with pytest.raises(RulesError) as info:
         make_game(tmp_path, CARDS.replace('gain(power_of(this))', 'gain(this)'))
     d = info.value.diagnostics[0]
-    line = (HEADER + CARDS).splitlines().index('      - {id: spark, colour: red, power: 2, effect: "gain(power_of(this))"}') + 1
+    spark = '      - {id: spark, colour: red, power: 2, effect: "gain(power_of(this))"}'
+    line = (HEADER + CARDS).splitlines().index(spark) + 1
     assert (d.code, d.line, d.col) == ("E502", line, 58) and "argument 'n' of gain" in d.message
     assert d.context[1].endswith("^")
 

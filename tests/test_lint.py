@@ -194,7 +194,8 @@ def test_a_statement_after_a_stop_is_w401(project, stop):
 
 
 def test_a_stop_at_the_end_of_an_inner_block_is_fine(project):
-    assert warnings(project, "  perform(c)\n", "  perform(c)\n  if turns > 5:\n      end_game\n  turns = turns + 2\n") == []
+    later = "  perform(c)\n  if turns > 5:\n      end_game\n  turns = turns + 2\n"
+    assert warnings(project, "  perform(c)\n", later) == []
 
 
 def test_close_in_a_window_is_the_end_of_its_block(project):

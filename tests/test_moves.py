@@ -1,10 +1,11 @@
 """Choices are values with an identity: records for moves of several parts, ids that never merge
 two different options, a decline that never clashes, and values checked where they are stored."""
 import pytest
+from test_language import make_game
 
 from engine import RulesError, RuntimeRuleError, load_game
 from engine.dsl import ast
-from test_language import make_game
+
 
 def test_a_record_is_one_option_printed_from_its_fields_in_written_order(tmp_path):
     """{do: "step", piece: …, dir: …} prints "step … …"; the chosen record's fields are read back."""
@@ -93,7 +94,7 @@ def test_the_decline_is_named_and_never_clashes_with_an_option(tmp_path):
         """)
     st = game.new_game(players=2)
     assert st.legal_actions() == ["keep", "swap", "draw"]
-    with pytest.raises(RuntimeRuleError, match='E701 .*prints as "pass", the id of declining'):
+    with pytest.raises(RuntimeRuleError, match=r'E701 .*prints as "pass", the id of declining'):
         st.apply("draw")
 
 

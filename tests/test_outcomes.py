@@ -2,10 +2,10 @@
 import random
 
 import pytest
+from test_language import make_game
 
 from engine import load_game
 from engine.simulate import simulate
-from test_language import make_game
 
 LEVEL = """\
 ties: {ties}

@@ -94,7 +94,7 @@ def test_save_and_replay_through_the_cli(tmp_path, capsys):
     assert main(["replay", str(save), "--steps"]) == 0
     out = capsys.readouterr().out
     assert f"replayed {len(data['actions'])} actions: game over" in out
-    winner_line = [line for line in played.splitlines() if "wins" in line][0]
+    winner_line = next(line for line in played.splitlines() if "wins" in line)
     assert f"seat {winner_line.split()[1].rstrip(':')}" in out
 
 

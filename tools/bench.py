@@ -125,7 +125,8 @@ def bench_validate(runs: int) -> tuple[float, int, str]:
 
 
 def print_table(rows: list[dict]) -> None:
-    header = ("game", "variant", "bots", "seats", "games", "games/s", "decisions/game", "µs/decision", "errors", "cut off")
+    header = ("game", "variant", "bots", "seats", "games", "games/s", "decisions/game", "µs/decision", "errors",
+              "cut off")
     table = [header]
     notes = []
     for r in rows:

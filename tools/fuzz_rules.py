@@ -64,9 +64,10 @@ import threading
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -76,9 +77,9 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
 
 import engine  # noqa: E402
 from engine import boards as _boards  # noqa: E402
-from engine.dsl.ops import OPS  # noqa: E402
 from engine.codes import CODES  # noqa: E402
 from engine.docgen import game_reference  # noqa: E402
+from engine.dsl.ops import OPS  # noqa: E402
 from engine.errors import Diagnostic, RulesError, RuntimeRuleError, TabletopError  # noqa: E402
 from engine.explain import explain, topics  # noqa: E402
 from engine.lint import lint_game  # noqa: E402
@@ -99,7 +100,7 @@ class Hang(BaseException):
 
 
 # ============================================================== the random material
-CONTROL = [chr(c) for c in range(0, 32)] + ["\x7f", "\x85", "\u2028", "\u2029"]
+CONTROL = [chr(c) for c in range(32)] + ["\x7f", "\x85", "\u2028", "\u2029"]
 UNICODE = ["é", "ß", "ı", "İ", "Σ", "ς", "ﬁ", "Å", "а", "е", "о", "с",  # Cyrillic look-alikes
            "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff",  # zero-width, BOM
            "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2069",  # bidi
@@ -607,7 +608,7 @@ class Mutant:
 
 
 class MutationContext:
-    def __init__(self, rng: random.Random, text: str, kind: str, info: "GameInfo", parsed: Callable):
+    def __init__(self, rng: random.Random, text: str, kind: str, info: GameInfo, parsed: Callable):
         self.rng, self.text, self.kind, self.info = rng, text, kind, info
         self.lines = text.split("\n")
         self._parsed = parsed  # () → (data, its dump), computed once per file
@@ -654,7 +655,7 @@ def m_break_indent(ctx):
     rng = ctx.rng
     spans = dsl_spans(ctx.lines)
     candidates = [i for i, _, _ in spans] if spans and rng.random() < 0.6 else \
-        [i for i, l in enumerate(ctx.lines) if l.strip()]
+        [i for i, line in enumerate(ctx.lines) if line.strip()]
     if not candidates:
         return None
     i = rng.choice(candidates)
@@ -694,7 +695,7 @@ def m_repeat_line(ctx):
 
 def m_duplicate_key(ctx):
     rng = ctx.rng
-    keyed = [i for i, l in enumerate(ctx.lines) if KEY_LINE.match(l)]
+    keyed = [i for i, line in enumerate(ctx.lines) if KEY_LINE.match(line)]
     if not keyed:
         return None
     i = rng.choice(keyed)
@@ -715,7 +716,7 @@ def m_duplicate_key(ctx):
 
 
 def m_rename_id_text(ctx):
-    hits = [(i, m) for i, l in enumerate(ctx.lines) for m in ID_RE.finditer(l)]
+    hits = [(i, m) for i, line in enumerate(ctx.lines) for m in ID_RE.finditer(line)]
     if not hits:
         return None
     i, m = ctx.rng.choice(hits)
@@ -751,7 +752,7 @@ def m_misspell_dsl(ctx):
 
 
 def m_replace_scalar_text(ctx):
-    hits = [(i, m) for i, l in enumerate(ctx.lines) if (m := SCALAR_LINE.match(l))]
+    hits = [(i, m) for i, line in enumerate(ctx.lines) if (m := SCALAR_LINE.match(line))]
     if not hits:
         return None
     i, m = ctx.rng.choice(hits)
@@ -1093,8 +1094,8 @@ def make_mutant(ws: Workspace, games: list[str], seed: int, index: int) -> Mutan
             new, desc = result
             content = new if isinstance(new, bytes) else new.encode("utf-8", "surrogatepass")
             shown = content.decode("utf-8", "replace")
-            snippet = "".join(difflib.unified_diff(text.splitlines(True), shown.splitlines(True), rel, rel + " (mutant)",
-                                                   n=2))
+            snippet = "".join(difflib.unified_diff(text.splitlines(True), shown.splitlines(True), rel,
+                                                   rel + " (mutant)", n=2))
         else:
             data, desc, *extra = result
             new_text = dump(data)
@@ -1185,7 +1186,7 @@ def diagnostic_faults(d: Any, ws_root: Path | None = None, sizes: dict | None = 
         one = d.format(with_context=False)
         d.format()
         json.dumps(d.to_json())
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         hard.append(f"format() fails: {type(exc).__name__}: {exc}")
     else:
         if "\n" in one:
@@ -1308,7 +1309,7 @@ def run_mutant(ws: Workspace, m: Mutant, timeout: float = DEFAULT_TIMEOUT) -> Ou
             out.traceback = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__, limit=-12))
         except (KeyboardInterrupt, SystemExit):
             raise
-        except BaseException as exc:  # noqa: BLE001 - every other exception breaks the promise
+        except BaseException as exc:
             out.kind, out.phase = "crash", phase
             out.error = f"{type(exc).__name__}: {str(exc)[:500]}"
             out.signature = _signature(exc, phase) if not isinstance(exc, _Broken) else f"{phase}: {exc}"[:160]

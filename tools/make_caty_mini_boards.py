@@ -51,7 +51,7 @@ def board(number: int) -> str:
         "  of furniture on each wall, one colour a wall; each piece has a left and a right notch",
         "  (as seen facing the wall), named furniture/left and furniture/right.",
         f"  Walls: {', '.join(f'{w} {c}' for w, c in walls.items())}.",
-        "cells: {width: %d, height: %d}" % (SIZE, SIZE),
+        f"cells: {{width: {SIZE}, height: {SIZE}}}",
         "length_scale: 10",
         "labels:",
     ]

@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import TabletopError, load_game  # noqa: E402
-from engine.conformance import ConformanceError, playout  # noqa: E402
-from engine.documents import known_games, known_variants, resolve  # noqa: E402
+from engine import TabletopError, load_game
+from engine.conformance import ConformanceError, playout
+from engine.documents import known_games, known_variants, resolve
 
 _LOADED: dict = {}
 

@@ -7,7 +7,6 @@ back as canonical DSL text (for ``explain``, ``cards`` and diffs).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 
 @dataclass(slots=True, eq=False)
@@ -90,13 +89,13 @@ class Stmt(Node):
 
 @dataclass(slots=True, eq=False)
 class Assign(Stmt):
-    target: Expr  # Name or Attr
+    target: Name | Attr  # a local or game variable, or a player's variable
     value: Expr
 
 
 @dataclass(slots=True, eq=False)
 class Choose(Stmt):
-    target: Expr
+    target: Name | Attr
     verb: str  # "" when the options name themselves
     source: Expr
     where: Expr | None
@@ -118,7 +117,7 @@ class ExprStmt(Stmt):
 
 @dataclass(slots=True, eq=False)
 class Log(Stmt):
-    parts: list[Union[str, Expr]]
+    parts: list[str | Expr]
     to: Expr | None
 
 
@@ -244,6 +243,11 @@ def format_block(stmts: list[Stmt], indent: int = 0) -> str:
     return "\n".join(_format_stmt(s, indent) for s in stmts)
 
 
+def format_source(tree: list[Stmt] | Expr) -> str:
+    """Canonical text of a program (a statement list) or of an expression, as the rules hold either."""
+    return format_block(tree) if isinstance(tree, list) else format_expr(tree)
+
+
 def _suite(body: list[Stmt], indent: int) -> str:
     return "\n" + format_block(body, indent + 4)
 
@@ -325,7 +329,7 @@ def walk_exprs(e: Expr):
             yield from walk_exprs(sub)
 
 
-def parts_of(s: Stmt) -> tuple[list[Expr], list[Expr], list[list[Stmt]]]:
+def parts_of(s: Stmt) -> tuple[list[Expr], list[Name | Attr], list[list[Stmt]]]:
     """What a statement reads, the targets it writes, and the blocks inside it."""
     if isinstance(s, Assign):
         return [s.value] + ([s.target.obj] if isinstance(s.target, Attr) else []), [s.target], []

@@ -11,9 +11,30 @@ from ..errors import did_you_mean
 from . import ast, words
 from .ops import OPS
 from .parser import DslProblem
-from .types import (ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, NONE, PLAYER, TEXT, ZONE, compatible,
-                    describe, element, field_type, is_list, is_record, list_of, merge, record_fields, record_of,
-                    substitute, unify)
+from .types import (
+    ANY,
+    ATTRIBUTE,
+    BOARD,
+    BOOL,
+    CARD,
+    INT,
+    NONE,
+    PLAYER,
+    TEXT,
+    ZONE,
+    compatible,
+    describe,
+    element,
+    field_type,
+    is_list,
+    is_record,
+    list_of,
+    merge,
+    record_fields,
+    record_of,
+    substitute,
+    unify,
+)
 
 BUILTIN_CARD_ATTRIBUTES = {"id": TEXT, "name": TEXT, "kind": TEXT}
 RESERVED = {"me", "it", "true", "false", "none"}
@@ -54,7 +75,7 @@ class Vocabulary:
 class Checker:
     def __init__(self, vocab: Vocabulary, params: dict[str, str] | None = None):
         self.vocab = vocab
-        self.locals: dict[str, str] = {"me": PLAYER}
+        self.locals: dict[str, str | None] = {"me": PLAYER}  # None: not known (after an error)
         self.locals.update(params or {})
         self.problems: list[DslProblem] = []
         self.windows = 0  # how many reaction windows enclose the statement being checked
@@ -118,7 +139,7 @@ class Checker:
             self._expect(s.count, INT, "'repeat' count")
             self.block(s.body)
 
-    def _bind(self, node: ast.Node, name: str, t: str) -> None:
+    def _bind(self, node: ast.Node, name: str, t: str | None) -> None:
         if name in words.RESERVED and name not in words.IMPLICIT:
             self._problem(node, "E505", f"'{name}' is a reserved word of the language; it cannot be a name",
                           f"choose another name; `tabletop explain {name}` says what '{name}' means")
@@ -134,7 +155,7 @@ class Checker:
         elif "{" in old or "{" in (t or ""):  # a record gains the fields of every value it holds
             self.locals[name] = merge(old, t)
 
-    def _assign(self, target: ast.Expr, t: str, value_node: ast.Node) -> None:
+    def _assign(self, target: ast.Name | ast.Attr, t: str | None, value_node: ast.Node) -> None:
         if isinstance(target, ast.Name):
             name = target.name
             if name in self.vocab.variables:
@@ -149,7 +170,6 @@ class Checker:
             self._bind(target, name, t)
             target.type = self.locals.get(name, t)
             return
-        assert isinstance(target, ast.Attr)
         owner = self.expr(target.obj)
         if owner == PLAYER:
             var = self.vocab.player_variables.get(target.name)
@@ -249,9 +269,9 @@ class Checker:
                 fields.append((name, self.expr(value) or ANY))
             return record_of(fields)
         if isinstance(e, ast.Comprehension):
-            item = self._iterable(e.source, "a list comprehension needs a list or a zone")
+            item_type = self._iterable(e.source, "a list comprehension needs a list or a zone")
             had = self.locals.get(e.var)
-            self.locals[e.var] = item
+            self.locals[e.var] = item_type
             if e.condition is not None:
                 self.expr(e.condition)
                 self._expect(e.condition, BOOL, "an 'if' condition")
@@ -309,10 +329,12 @@ class Checker:
             self.expr(e.condition)
             self._expect(e.condition, BOOL, "a condition")
             a, b = self.expr(e.then), self.expr(e.otherwise)
-            return merge(a, b) if "{" in (a or "") + (b or "") else a if b in (NONE, ANY) else b if a in (NONE, ANY) else a
+            if "{" in (a or "") + (b or ""):
+                return merge(a, b)
+            return b if a in (NONE, ANY) and b not in (NONE, ANY) else a
         raise TypeError(type(e).__name__)  # pragma: no cover
 
-    def _name(self, e: ast.Name) -> str:
+    def _name(self, e: ast.Name) -> str | None:
         v = self.vocab
         n = e.name
         if n in self.locals:
@@ -411,7 +433,7 @@ class Checker:
         """Is ``side`` a local that an optional choose may have left as none, compared with none?"""
         return other == NONE and isinstance(side, ast.Name) and side.name in self.maybe_none
 
-    def _binary(self, e: ast.Binary) -> str:
+    def _binary(self, e: ast.Binary) -> str | None:
         a, b = self.expr(e.left), self.expr(e.right)
         op = e.op
         enums = self.vocab.enums

@@ -11,8 +11,8 @@ for impossible requests; the interpreter adds the rule's file and line.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import RuleFault, quoted
 from .types import ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, PLAYER, TEXT, TYPEVAR, ZONE, list_of
@@ -24,7 +24,7 @@ class Op:
     params: tuple[tuple[str, str], ...]
     returns: str | None  # None: a statement, gives no value
     says: str  # English, with {param} placeholders
-    fn: Callable
+    fn: Callable | None  # None for control operations
     group: str
     constant: bool = False  # may be written as a bare name: ``num_players``
     control: bool = False  # changes what runs next; the compiler emits it (fn is None)

@@ -7,9 +7,11 @@ YAML file.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import ClassVar
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -40,16 +42,15 @@ class DslSyntaxError(Exception):
 
 class _Indenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    OPEN_PAREN_types: ClassVar[list[str]] = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types: ClassVar[list[str]] = ["RPAR", "RSQB", "RBRACE"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
 
     def _process(self, stream):
         # As lark's, but an unmatched ')' is a syntax error, not an AssertionError.
-        for token in super()._process(self._balanced(stream)):
-            yield token
+        yield from super()._process(self._balanced(stream))
 
     def _balanced(self, stream):
         depth = 0
@@ -84,7 +85,8 @@ def _parser() -> Lark:
 _WORDS = {
     "NAME": "a name", "NUMBER": "a number", "STRING": 'a "text"', "_NL": "end of line",
     "_INDENT": "an indented block", "_DEDENT": "end of the block", "$END": "end of text",
-    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'", "COLON": "':'", "COMMA": "','",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'",
+    "COLON": "':'", "COMMA": "','",
     "EQUAL": "'='", "DOT": "'.'", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "COMP_OP": "a comparison",
 }
 
@@ -123,7 +125,7 @@ def _check_nesting(source: str) -> None:
             max_depth = max(max_depth, depth)
         elif ch in ")]}":
             depth -= 1
-    indents = [len(l) - len(l.lstrip(" ")) for l in source.splitlines() if l.strip()]
+    indents = [len(line) - len(line.lstrip(" ")) for line in source.splitlines() if line.strip()]
     blocks = len(set(indents))
     if max_depth > MAX_NESTING or blocks > MAX_NESTING:
         raise DslSyntaxError(DslProblem(1, 1, "E403", f"expression nested deeper than {MAX_NESTING} levels"))
@@ -173,6 +175,13 @@ def _pos(meta_or_token) -> tuple[int, int]:
 
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def _binary(op: str) -> Callable:
+    """A transformer method building a binary expression of ``op``."""
+    def build(self, meta, items):
+        return ast.Binary(*_pos(meta), op, items[0], items[-1])
+    return build
 
 
 @v_args(meta=True)
@@ -273,20 +282,15 @@ class _ToAst(Transformer):
     def cond_expr(self, meta, items):
         return ast.Conditional(*_pos(meta), items[0], items[1], items[2])
 
-    def _bin(op):
-        def build(self, meta, items):
-            return ast.Binary(*_pos(meta), op, items[0], items[-1])
-        return build
-
-    or_op = _bin("or")
-    and_op = _bin("and")
-    in_op = _bin("in")
-    not_in_op = _bin("not in")
-    add = _bin("+")
-    sub = _bin("-")
-    mul = _bin("*")
-    div = _bin("//")
-    mod = _bin("%")
+    or_op = _binary("or")
+    and_op = _binary("and")
+    in_op = _binary("in")
+    not_in_op = _binary("not in")
+    add = _binary("+")
+    sub = _binary("-")
+    mul = _binary("*")
+    div = _binary("//")
+    mod = _binary("%")
 
     def compare(self, meta, items):
         return ast.Binary(*_pos(meta), str(items[1]), items[0], items[2])
@@ -344,6 +348,7 @@ class _ToAst(Transformer):
 def _template(token: Token) -> list:
     """Split a log text into literal parts and parsed ``{expression}`` parts."""
     text = str(token)[1:-1]
+    line, column = token.line or 1, token.column or 1  # lark types them optional; lexed tokens have them
     parts: list = []
     last = 0
     for m in _PLACEHOLDER.finditer(text):
@@ -353,9 +358,9 @@ def _template(token: Token) -> list:
             expr = parse_expr(m.group(1))
         except DslSyntaxError as exc:
             p = exc.problem
-            raise DslSyntaxError(DslProblem(token.line, token.column + 1 + m.start(1) + p.col - 1,
+            raise DslSyntaxError(DslProblem(line, column + 1 + m.start(1) + p.col - 1,
                                             p.code, p.message, p.hint)) from None
-        _shift(expr, token.line - 1, token.column + m.start(1))
+        _shift(expr, line - 1, column + m.start(1))
         parts.append(expr)
         last = m.end()
     if last < len(text):

@@ -9,6 +9,7 @@ each field read as ``move.piece`` (a field a record lacks reads as none).
 from __future__ import annotations
 
 import re
+from typing import TypeGuard, overload
 
 INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY = (
     "int", "bool", "text", "player", "card", "zone", "board", "none", "any")
@@ -23,12 +24,12 @@ def list_of(t: str) -> str:
     return f"list[{t}]"
 
 
-def is_list(t: str | None) -> bool:
-    return bool(t) and t.startswith("list[")
+def is_list(t: str | None) -> TypeGuard[str]:
+    return t is not None and t.startswith("list[")
 
 
-def is_record(t: str | None) -> bool:
-    return bool(t) and t.startswith("{")
+def is_record(t: str | None) -> TypeGuard[str]:
+    return t is not None and t.startswith("{")
 
 
 def record_of(fields: list[tuple[str, str]]) -> str:
@@ -58,6 +59,12 @@ def field_type(t: str, name: str) -> str | None:
     return dict(record_fields(t)).get(name)
 
 
+@overload
+def merge(a: str, b: str | None) -> str: ...
+@overload
+def merge(a: str | None, b: str | None) -> str | None: ...
+
+
 def merge(a: str | None, b: str | None) -> str | None:
     """One type for two values that may go in one place (list items, branches).
 
@@ -79,13 +86,13 @@ def merge(a: str | None, b: str | None) -> str | None:
     return a
 
 
-def element(t: str) -> str:
+def element(t: str | None) -> str:
     return t[5:-1] if is_list(t) else ANY
 
 
-def compatible(expected: str, actual: str | None, enums=()) -> bool:
+def compatible(expected: str | None, actual: str | None, enums=()) -> bool:
     """Can a value of type ``actual`` go where ``expected`` is wanted?"""
-    if actual is None or expected == ANY or actual == ANY or expected == actual:
+    if actual is None or expected in (ANY, actual) or actual == ANY:
         return True
     if is_list(expected) and is_list(actual):
         return compatible(element(expected), element(actual), enums)
@@ -94,11 +101,8 @@ def compatible(expected: str, actual: str | None, enums=()) -> bool:
         return all(n not in theirs or compatible(t, theirs[n], enums) for n, t in record_fields(expected))
     if actual == NONE:
         return expected in NULLABLE or expected in enums or is_record(expected)
-    if expected == TEXT and actual in enums:
-        return True
-    if expected in enums and actual == TEXT:
-        return True  # literals are checked against the enum's values separately
-    return False
+    # text goes into an enum and back; literals are checked against the enum's values separately
+    return (expected == TEXT and actual in enums) or (expected in enums and actual == TEXT)
 
 
 def has_typevar(t: str) -> bool:
@@ -106,7 +110,7 @@ def has_typevar(t: str) -> bool:
     return TYPEVAR in _NAME.findall(t)
 
 
-def unify(expected: str, actual: str, binding: dict) -> bool:
+def unify(expected: str, actual: str | None, binding: dict) -> bool:
     """Match ``expected`` (may mention T) against ``actual``, recording T."""
     if not has_typevar(expected):
         return compatible(expected, actual, binding.get("$enums", ()))
@@ -151,7 +155,7 @@ def parse_type(text: str, enums) -> str:
     if is_list(t) and t.endswith("]"):
         return list_of(parse_type(t[5:-1], enums))
     if is_record(t) and t.endswith("}"):
-        fields = []
+        fields: list[tuple[str, str]] = []
         for name, ftype in record_fields(t):
             if not name.isidentifier() or name in dict(fields):
                 raise ValueError(f"'{name}' is no field name")
