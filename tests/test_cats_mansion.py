@@ -277,6 +277,20 @@ def test_a_cat_on_an_object_cannot_step_onto_a_second_without_a_way_off():
     assert any(a.startswith("step ") for a in t.legal)
 
 
+def test_a_cat_leaving_its_cushion_cannot_count_it_as_a_way_off_an_object():
+    """Ruling second-object, the start-space case: a cat stepping from a start cushion onto an object may
+    not count the cushion as the free space it will go on to (no piece steps onto a start space).  Seed 517
+    with these random moves once stranded the white cat on an object with no step and no "done" (E701)."""
+    import random
+    st = mansion().new_game(players=3, seed=517)
+    rnd = random.Random(514)
+    for _ in range(200):
+        if st.is_terminal:
+            break
+        assert st.legal_actions()
+        st.apply(rnd.choice(st.legal_actions()))
+
+
 def test_objects_never_pass_through_anything():
     """Only a cat may move through an object's space; an object never passes a piece."""
     t = Table(pieces={"food-bowl": "b10", "toy-mouse": "c10", "black": "b9"})
