@@ -9,6 +9,7 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 __all__ = [
     "BudgetExceeded",
@@ -147,12 +148,17 @@ class EngineBug(Exception):
     """Python failed inside the engine, not in a rule's own code: a bug to report, not the designer's E702."""
 
 
+_RULE_CODE = {("dsl", "reference.py"), ("dsl", "ops.py"), ("engine", "boards.py")}
+
+
 def is_rules_fault(exc: BaseException) -> bool:
-    """Whether a Python error is the rules' doing: raised by the rule's own code (``none + 1``) or endless
-    recursion in its functions; an error raised inside an engine module is the engine's.
+    """Whether a Python error is the rules' doing: raised by the rule's own code (``none + 1``), by an
+    operation or board primitive given a value it cannot take (``item(cards, none)``), or endless recursion
+    in the rules' functions.  An error raised anywhere else in the engine is the engine's.
 
     Generated code is compiled under a file name ``<rules …>``; the reference path's closures live in
-    dsl/reference.py; the innermost frame tells which code failed.
+    dsl/reference.py, operations in dsl/ops.py, board primitives in boards.py; the innermost frame
+    tells which code failed.
     """
     if isinstance(exc, (RuleFault, RecursionError)):
         return True
@@ -162,7 +168,7 @@ def is_rules_fault(exc: BaseException) -> bool:
     while tb.tb_next is not None:
         tb = tb.tb_next
     name = tb.tb_frame.f_code.co_filename
-    return name.startswith("<rules ") or name.endswith(("dsl/reference.py", "dsl\\reference.py"))
+    return name.startswith("<rules ") or Path(name).parts[-2:] in _RULE_CODE
 
 
 _KIND_WORDS = {"NoneType": "none", "int": "a number", "float": "a number", "bool": "true/false",

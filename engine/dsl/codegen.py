@@ -111,7 +111,13 @@ class Compiler:
         return f"({use(t)} if ({t} := {value}) is not None else _fault({message!r}))"
 
     def _compile(self, source: str, filename: str) -> None:
-        exec(compile(source, filename, "exec"), self.ns)  # noqa: S102 - our own generated code
+        try:
+            code = compile(source, filename, "exec")
+        except SyntaxError as exc:  # Python's parser nests at most 200 parentheses
+            if "too many nested" not in str(exc):
+                raise
+            raise RecursionError("an expression is nested too deeply to compile") from None
+        exec(code, self.ns)  # noqa: S102 - our own generated code
 
     # ---------------------------------------------------------- expressions
     def code(self, e: ast.Expr) -> str:
@@ -205,7 +211,15 @@ class Compiler:
             return f"_times({a}, {b})"
         if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked
             return f"_bounded({a} + {b})"
+        if op in ("+", "-", "and", "or") and a.startswith("(") and self._chain(e.left, op):
+            return f"{a[:-1]} {op} {b})"  # a left-leaning chain stays one level deep: (a + b + c)
         return f"({a} {op} {b})"
+
+    @staticmethod
+    def _chain(left: ast.Expr, op: str) -> bool:
+        """``left`` printed as ``(x op y)`` with the same left-associative operator (no comparison chains)."""
+        return isinstance(left, ast.Binary) and (left.op == op or {left.op, op} == {"+", "-"}) and (
+            op in ("and", "or") or left.type == INT)
 
     def expr(self, e: ast.Expr) -> Callable:
         """A function ``f(state, env)`` computing ``e`` (scoring, starts, bot values)."""
@@ -568,7 +582,9 @@ class Compiler:
         pc = len(proc.code)
         choice = Choice(self.game.labeller, s, pc)
         name = self._global("choice", (proc.name, pc), lambda: choice)
+        self.iterable += s.where is not None  # the options become a comprehension's source
         items = self.code(s.source)
+        self.iterable -= s.where is not None
         copy = s.source.type == ZONE
         items = f"list(st.zones[{items}])" if copy else items
         if s.where is not None:
