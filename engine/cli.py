@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     pt.add_argument("--variant", action="append", default=[], metavar="V",
                     help="a variant to compare ('base' for the base); repeat for A/B")
     pt.add_argument("--set", action="append", default=[], metavar="NAME=VALUES", dest="settings",
-                    help="a rule value by dotted path: constants.string_length=900..1600/100 or =900,1200")
+                    help="a rule value by dotted path: constants.NAME=900..1600/100 (a range) or =900,1200")
     pt.add_argument("--players", type=_whole(1), required=True, metavar="N")
     pt.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
     pt.add_argument("--seed", type=int, default=0, metavar="S")

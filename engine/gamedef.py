@@ -211,7 +211,7 @@ class GameDef:
 def load_game(game: str | Path, variant: str | None = None, overrides: dict[str, object] | None = None) -> GameDef:
     """Load, validate and compile a game (by name or path), optionally a variant.
 
-    ``overrides`` sets values in the merged rules by dotted path (``constants.string_length``),
+    ``overrides`` sets values in the merged rules by dotted path (``constants.rounds``),
     like a variant made in memory: playtest sweeps use it.
     """
     game_file, variant_file = resolve(game, variant)
