@@ -93,13 +93,13 @@ def _parser() -> argparse.ArgumentParser:
     pt.add_argument("--variant", action="append", default=[], metavar="V",
                     help="a variant to compare ('base' for the base); repeat for A/B")
     pt.add_argument("--set", action="append", default=[], metavar="NAME=VALUES", dest="settings",
-                    help="a rule value by dotted path: constants.string_length=900..1600/100 or =900,1200")
+                    help="a rule value by dotted path: constants.NAME=900..1600/100 (a range) or =900,1200")
     pt.add_argument("--players", type=_whole(1), required=True, metavar="N")
     pt.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
     pt.add_argument("--seed", type=int, default=0, metavar="S")
     pt.add_argument("--bots", default="random", metavar="KIND", help="bot for every seat, or one per seat")
-    pt.add_argument("--skill", default="greedy", metavar="KIND",
-                    help="thinking bot measured against random bots in each seat ('none' to skip)")
+    pt.add_argument("--skill", metavar="KIND", help="thinking bot measured against random bots in each seat "
+                                                    "(default: greedy if it can play the game; 'none' to skip)")
     pt.add_argument("--skill-games", type=_whole(0, MAX_GAMES), default=None, metavar="G",
                     help="games per seat for the skill figures (default: K, at most 50)")
     pt.add_argument("--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D",
@@ -233,17 +233,17 @@ def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
     return bots
 
 
-def _bot_kinds(text: str, players: int, game) -> list[str]:
+def _bot_kinds(text: str, players: int, game, option: str = "--bots") -> list[str]:
     """``--bots KIND`` or ``KIND,KIND,…`` (one per seat) → one spec per seat; bad input is a usage error."""
     from .bots import BotSpecError, check_spec
     kinds = text.split(",")
     if len(kinds) not in (1, players):
-        raise SystemExit(_usage(f"--bots expects one bot or one per seat ({players}), got {quoted(text)}"))
+        raise SystemExit(_usage(f"{option} expects one bot or one per seat ({players}), got {quoted(text)}"))
     try:
         for kind in set(kinds):
             check_spec(kind, game)
     except BotSpecError as exc:
-        raise SystemExit(_usage(f"--bots {exc}"))
+        raise SystemExit(_usage(f"{option} {exc}"))
     return kinds * players if len(kinds) == 1 else kinds
 
 
@@ -434,7 +434,8 @@ def _playtest(args) -> int:
     if not first.min_players <= args.players <= first.max_players:
         return _usage(f"{first.id} is for {first.min_players}–{first.max_players} players, not {args.players}")
     bots = _bot_kinds(args.bots, args.players, first)
-    skill = None if args.skill == "none" else _bot_kinds(args.skill, 1, first)[0]
+    skill = None if args.skill == "none" else _bot_kinds(args.skill, 1, first, "--skill")[0] if args.skill \
+        else _default_skill_bot(first)
     skill_games = min(args.games, 50) if args.skill_games is None else args.skill_games
     plan = Plan(game_name, arms, args.players, args.games, args.seed, bots, args.limit or DEFAULT_DECISION_LIMIT,
                 skill if skill_games else None, skill_games if skill else 0)
@@ -460,6 +461,16 @@ def _playtest(args) -> int:
               f"{run_info['seconds']} s on {run_info['backend']}")
     errors = sum(a["outcomes"]["errors"] for a in data["arms"])
     return EXIT_PROBLEMS if errors else EXIT_OK
+
+
+def _default_skill_bot(game) -> str | None:
+    """greedy, if the game gives it something to rate options by; else no skill figures."""
+    from .bots import GreedyAgent
+    try:
+        GreedyAgent.check(game)
+    except TabletopError:
+        return None
+    return "greedy"
 
 
 # ------------------------------------------------------------------- cards

@@ -202,7 +202,7 @@ def load_documents(game_file: Path, variant_file: Path | None,
 
 
 def apply_overrides(rules: RuleSet, overrides: dict[str, Any]) -> None:
-    """Set values of the merged rules by dotted path (``constants.string_length``, ``scoring.0.points``).
+    """Set values of the merged rules by dotted path (``constants.rounds``, ``scoring.0.points``).
 
     A list item is named by its id (or index).  Containers on the path are copied, never changed
     in place; the value keeps the origin of the one it replaces, so a problem with it is reported

@@ -216,7 +216,7 @@ def load_game(game: str | Path, variant: str | None = None, overrides: dict[str,
               reference: bool = False) -> GameDef:
     """Load, validate and compile a game (by name or path), optionally a variant.
 
-    ``overrides`` sets values in the merged rules by dotted path (``constants.string_length``),
+    ``overrides`` sets values in the merged rules by dotted path (``constants.rounds``),
     like a variant made in memory: playtest sweeps use it.
     ``reference`` runs it on the reference path (closures, see dsl/reference.py), for differential tests.
     """

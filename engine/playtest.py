@@ -77,7 +77,7 @@ def parse_set(text: str) -> tuple[str, list]:
     """``NAME=VALUES`` → (path, values).  VALUES: ``900..1600/100`` (a range, ends included), ``a,b,c`` or one."""
     name, sep, values = text.partition("=")
     if not sep or not name or not values:
-        raise PlaytestError(f"--set expects NAME=VALUES (e.g. constants.string_length=900..1600/100), got '{text}'")
+        raise PlaytestError(f"--set expects NAME=VALUES (e.g. constants.length=900..1600/100), got '{text}'")
     if ".." in values:
         low, _, rest = values.partition("..")
         high, _, step = rest.partition("/")

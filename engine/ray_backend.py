@@ -6,7 +6,8 @@ it (a shared checkout, or Ray's ``runtime_env``).
 """
 from __future__ import annotations
 
-from typing import Callable
+import logging
+from collections.abc import Callable
 
 _CACHE: dict = {}  # (game, arm) → compiled game, per worker process
 
@@ -24,7 +25,7 @@ def run_on_ray(plan, tasks: list, address: str | None, finished: Callable[[int, 
     import ray
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     remote = ray.remote(num_cpus=1)(_play)
     try:
         pending = {remote.remote(plan.game, plan.arms[arm], plan.players, seed, specs, plan.limit): index

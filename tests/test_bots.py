@@ -7,6 +7,7 @@ from test_language import make_game
 from engine import TabletopError, load_game
 from engine.bots import BotSpecError, make_agent
 from engine.cli import main
+from engine.documents import known_games
 from engine.simulate import bot_inputs, simulate
 
 # Take 1 or 2 stones; who takes the last one wins.  From 5 the winning move is to take 2.
@@ -62,13 +63,14 @@ def test_greedy_without_values_or_scoring_is_a_clear_error(tmp_path):
         simulate(game, 2, 1, bots="greedy")
 
 
-def test_mcts_beats_random_at_caty_mini():
-    """A small budget, seats alternated, fixed seeds: the search wins most games (bigger runs:
-    tools/bot_strength.py)."""
-    game = load_game("caty-mini")
-    first = simulate(game, 2, 2, seed=0, bots=["mcts:12", "random"])
-    second = simulate(game, 2, 2, seed=100, bots=["random", "mcts:12"])
-    assert first["wins"][0] + second["wins"][1] >= 3
+@pytest.mark.parametrize("name", known_games())
+def test_mcts_beats_random_on_every_shipped_game(name):
+    """A tiny budget (6 iterations a decision), one game in each seat: the search wins both.
+    Bigger runs and their figures: tools/bot_strength.py and the docstring of MctsAgent."""
+    game = load_game(name)
+    first = simulate(game, 2, 1, seed=0, bots=["mcts:6", "random"], limit=1000)
+    second = simulate(game, 2, 1, seed=1, bots=["random", "mcts:6"], limit=1000)
+    assert (first["wins"], second["wins"]) == ([1, 0], [0, 1])
 
 
 def test_play_and_simulate_take_bots_by_spec_per_seat(capsys):

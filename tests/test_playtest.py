@@ -3,11 +3,11 @@ the same figures from every backend, the rules' own counters, and the command.""
 import json
 
 import pytest
+from test_language import make_game
+from test_outcomes import FIRST_WINS, LEVEL
 
 from engine.cli import main
 from engine.playtest import Arm, Plan, arms_of, load_arm, measure, parse_set, run
-from test_language import make_game
-from test_outcomes import FIRST_WINS, LEVEL
 
 # Each seat says "go" once, then a fair coin names the winner.
 COIN = """\
@@ -152,3 +152,15 @@ def test_ray_gives_the_same_figures_as_a_local_run(tmp_path):
         ray.shutdown()
     assert on_ray["run"]["backend"] == "ray" and on_ray["run"]["workers"] == 1
     assert local["arms"] == on_ray["arms"]
+
+
+def test_without_scoring_there_is_no_default_skill_bot(tmp_path, capsys):
+    make_game(tmp_path, 'play: |\n  x = choose "go" from [1]\n  end_game "went"\n')
+    argv = ["playtest", str(tmp_path / "rules" / "mini" / "game.yaml"), "--players", "2", "--games", "3",
+            "-o", str(tmp_path / "r.html"), "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["skill_bot"] is None and data["arms"][0]["outcomes"]["finished"] == 3
+    with pytest.raises(SystemExit):
+        main(argv + ["--skill", "mcts:x"])
+    assert capsys.readouterr().err.startswith("tabletop: error: --skill bot 'mcts:x'")

@@ -1,10 +1,11 @@
 """The playtest report as a person sees it: opened from disk in headless Chromium, no server."""
 from pathlib import Path
 
-from engine.playtest import Arm, Plan, load_arm, measure, run
-from engine.report import render_html
 from test_language import make_game
 from test_playtest import COIN
+
+from engine.playtest import Arm, Plan, load_arm, measure, run
+from engine.report import render_html
 
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run"]

@@ -38,8 +38,9 @@ class MctsAgent:
     on (at most ``rollout`` decisions; a game still running then counts as level) and backs up
     ``state.returns()``, each node scored for the seat that chose it.  Rollouts play at random,
     or, when the rules declare ``bots: greedy`` values, by those values (epsilon-greedy: the
-    cheap default policy of the MCTS literature) — knowledge the rules give, no game-specific
-    code.  Chance inside an action comes from the copy's own generator.
+    cheap default policy of the MCTS literature), which then also choose the next option to
+    expand, so that a small budget tries the promising options first — knowledge the rules
+    give, no game-specific code.  Chance inside an action comes from the copy's own generator.
 
     Budget: ``mcts:N`` runs N iterations a decision (default 200), reproducibly for a seed;
     ``mcts:Ts`` runs for T seconds instead (faster machines search deeper).
@@ -97,6 +98,7 @@ class MctsAgent:
 
     def _iterate(self, root: _Node, det, rng: random.Random) -> None:
         node, path = root, []
+        guided = bool(det.game.bot_values.get("greedy"))
         while not det.is_terminal:  # select, then expand one node
             legal = det.legal_actions()
             mover = det.current_player
@@ -106,7 +108,7 @@ class MctsAgent:
                 if a in children:
                     children[a].avail += 1
             if untried:
-                action = rng.choice(untried)
+                action = self._pick(det, untried) if guided else rng.choice(untried)
                 node = children[action] = _Node(mover)
                 det.apply(action)
                 path.append(node)
@@ -117,18 +119,19 @@ class MctsAgent:
             det.apply(action)
             path.append(node)
         steps = 0
-        guided = bool(det.game.bot_values.get("greedy"))
         while not det.is_terminal and steps < self.rollout:
             ids = det.pending["ids"]
-            if guided:
-                det.apply(self.policy.act({"decision": {"player": det.current_player, "actions": ids}}, det))
-            else:
-                det.apply(rng.choice(ids))
+            det.apply(self._pick(det, ids) if guided else rng.choice(ids))
             steps += 1
         returns = det.returns()
         for n in path:
             n.visits += 1
             n.total += returns[n.mover]
+
+
+    def _pick(self, det, actions: list[str]) -> str:
+        """The default policy's choice among ``actions``: the rules' greedy values, epsilon-greedy."""
+        return self.policy.act({"decision": {"player": det.current_player, "actions": actions}}, det)
 
 
 def _ucb(node: _Node, c: float) -> float:
