@@ -121,7 +121,8 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("--variant", metavar="V", help="a variant of GAME")
 
     ls = sub.add_parser("list", help="every game, with its one-line description and its variants")
-    ls.add_argument("folder", nargs="?", metavar="FOLDER", help="list the games in this folder (default: the shipped ones)")
+    ls.add_argument("folder", nargs="?", metavar="FOLDER",
+                    help="list the games in this folder (default: the shipped ones)")
     ls.add_argument("--json", action="store_true", help="print one JSON list")
 
     do = sub.add_parser("doc", help="a Markdown reference of a game's rules, or of the effect language")
@@ -223,7 +224,7 @@ def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
         try:
             check_spec(kind, game)
         except BotSpecError as exc:
-            raise SystemExit(_usage(f"--bot {exc}"))
+            raise SystemExit(_usage(f"--bot {exc}")) from None
         if seat == "all":
             bots.update({s: kind for s in range(players)})
         elif seat.isdigit() and int(seat) < players:
@@ -243,7 +244,7 @@ def _bot_kinds(text: str, players: int, game, option: str = "--bots") -> list[st
         for kind in set(kinds):
             check_spec(kind, game)
     except BotSpecError as exc:
-        raise SystemExit(_usage(f"{option} {exc}"))
+        raise SystemExit(_usage(f"{option} {exc}")) from None
     return kinds * players if len(kinds) == 1 else kinds
 
 

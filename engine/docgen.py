@@ -195,11 +195,11 @@ def language_reference() -> str:
             '`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds '
             'tighter than the rows above it; parentheses group as usual):', ""]
     levels: dict[int, list[str]] = {}
-    for op, level in ast._PRECEDENCE.items():
-        levels.setdefault(level, []).append(op)
+    for word, level in ast._PRECEDENCE.items():
+        levels.setdefault(level, []).append(word)
     out += _table(["level", "operator", "does"],
-                  [[level, ", ".join(f"`{_OPERATOR_FORMS[op][0]}`" for op in ops),
-                    "; ".join(_OPERATOR_FORMS[op][1] for op in ops)] for level, ops in sorted(levels.items())])
+                  [[str(level), ", ".join(f"`{_OPERATOR_FORMS[w][0]}`" for w in words),
+                    "; ".join(_OPERATOR_FORMS[w][1] for w in words)] for level, words in sorted(levels.items())])
     out += ["", "Attributes (`a.b`), calls (`f(x)`) and brackets bind tighter than every operator. "
                 "Comparisons do not chain: write `a < b and b < c`."]
     out += ["", "## Reserved words", "",

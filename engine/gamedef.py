@@ -16,16 +16,16 @@ from pathlib import Path
 
 from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
-from .documents import RuleSet, apply_overrides, display_path, game_folders, known_games, load_documents, resolve
 from .check_cache import checked
+from .documents import RuleSet, apply_overrides, display_path, game_folders, known_games, load_documents, resolve
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
 from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from .dsl.codegen import Compiler
 from .dsl.compiler import Labeller, Procedure
 from .dsl.ops import OPS
-from .dsl.reference import ReferenceCompiler
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
+from .dsl.reference import ReferenceCompiler
 from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
 from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from .safe_files import Refused, find_inside
@@ -721,7 +721,7 @@ class _Builder:
             target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line,
                                                                                              place.col)))
         game.stats = [Stat(item["id"], item.get("text", item["id"]), compiler.expr(expr), item.get("per") == "seat",
-                           expr.type == BOOL) for item, expr, _ in stats]
+                           expr.type == BOOL) for item, expr, _ in stats if expr is not None]
         if "play" not in game.procedures:
             self.error(("play",), "E301", "the game has no 'play' program")
         for name, choose, why in unbounded_choices(game):

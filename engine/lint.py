@@ -8,6 +8,7 @@ diagnostic at the place to edit.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -23,7 +24,6 @@ from .gamedef import GameDef, load_game, validate_paths
 from .lint_config import LintConfig, file_of, find_config, reasonless, suppressions
 from .lint_fix import fix_repeats
 from .safe_files import Refused, find_inside, read_text
-from .yaml_source import Document
 
 __all__ = ["lint_board", "lint_game", "lint_paths", "repeated_settings"]  # the codes are explained in codes.py
 
@@ -59,7 +59,7 @@ class _Uses:
                     self.expression(e)
 
 
-def lint_paths(paths: list[str | Path], fix: bool = False) -> tuple[list[Diagnostic], list[str]]:
+def lint_paths(paths: Sequence[str | Path], fix: bool = False) -> tuple[list[Diagnostic], list[str]]:
     """Errors and warnings for files or folders, as their project's pyproject.toml and inline suppressions
     want them; with ``fix``, safe fixes are written first. Returns (diagnostics, one line per fixed file)."""
     groups: dict[LintConfig, list[str | Path]] = {}
@@ -241,7 +241,8 @@ def repeated_settings(rules: RuleSet) -> list[tuple]:
             out += [(key, k) for k, v in value.items() if k in old and v == old[k]]
         elif isinstance(value, list) and isinstance(old, list) and value != old:
             by_id = {identity(item): item for item in old if identity(item) is not None}
-            out += [(key, j) for j, item in enumerate(value) if identity(item) in by_id and item == by_id[identity(item)]]
+            out += [(key, j) for j, item in enumerate(value)
+                    if identity(item) in by_id and item == by_id[identity(item)]]
         elif value == old:
             out.append((key,))
     return out
@@ -269,7 +270,8 @@ def _empty_choices(game: GameDef) -> list[Diagnostic]:
                                         f"(the game stops with E701)",
                                         hint="add 'optional', or check first that an option passes the 'where'"
                                         if s.where is not None else
-                                        f"add 'optional', or guard it: if {_SIZE.get(s.source.type or '')}({what}) > 0: …"))
+                                        f"add 'optional', or guard it: "
+                                        f"if {_SIZE.get(s.source.type or '')}({what}) > 0: …"))
     return out
 
 
@@ -298,7 +300,7 @@ def _mentions(conditions: list, text: str) -> bool:
 
 def _endless_loops(game: GameDef) -> list[Diagnostic]:
     """W403: ``while true`` whose body asks no one and cannot stop: it only ends at the step budget (E703)."""
-    bodies: dict[int, list] = {path[1]: tree for path, tree in game.sources  # type: ignore[misc]
+    bodies: dict[int, list] = {path[1]: tree for path, tree in game.sources
                                if path[0] == "procedures" and isinstance(tree, list)}
     names = {i: item["id"] for i, item in enumerate(game.rules.data.get("procedures") or [])}
     by_name = {names[i]: tree for i, tree in bodies.items() if i in names}

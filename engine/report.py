@@ -24,7 +24,8 @@ def render_html(data: dict) -> str:
     run = data["run"]
     parts = [(f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_e(title)}</title>"
              f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>"),
-             (f"<p class='muted'>{data['games']} games per arm on seeds {data['seed']}…{data['seed'] + data['games'] - 1}"
+             (f"<p class='muted'>{data['games']} games per arm on seeds "
+              f"{data['seed']}…{data['seed'] + data['games'] - 1}"
              f" (the same seeds in every arm); bots: {_e(', '.join(data['bots']))}; cut-off after {data['limit']} "
              f"decisions. Ran on {_e(run['backend'])} ({run['workers']} workers, host {_e(run['host'])}, "
              f"{run['cpus']} CPUs{', ' + _e(run['address']) if run['address'] else ''}): {run['games']} games in "
@@ -80,7 +81,8 @@ def _win_table(data: dict) -> str:
 def _summary_table(arms: list[dict]) -> str:
     def row(name, get):
         return [name] + [get(a) for a in arms]
-    d = lambda a, k: a["duration"][k]["mean"] if a["duration"][k] else "—"
+    def d(a, k):
+        return a["duration"][k]["mean"] if a["duration"][k] else "—"
     rows = [row("finished / played", lambda a: f"{a['outcomes']['finished']} / {a['outcomes']['played']}"),
             row("completion rate", lambda a: _pct(a["outcomes"]["completion_rate"])),
             row("cut off", lambda a: a["outcomes"]["cut_off"]), row("errors", lambda a: a["outcomes"]["errors"]),

@@ -7,15 +7,16 @@ match the arranged table (the gallery games compute their options inside the ``c
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
-from engine import load_game
 from table import put
 
-__all__ = ["game", "reoffer", "ids", "card", "fetch", "random_games"]
+from engine import load_game
+
+__all__ = ["card", "fetch", "game", "ids", "random_games", "reoffer"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def game(name: str):
     """A gallery game's rules (loaded once)."""
     return load_game(name)

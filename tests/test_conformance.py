@@ -9,7 +9,6 @@ from engine.conformance import ConformanceError, playout
 from engine.documents import known_games, known_variants, resolve
 
 
-
 def _player_counts(name: str) -> range:
     """The game's own player counts, from 2 to 5 at most (Whist is for 4 only, Breakthrough for 2)."""
     game = load_game(name)

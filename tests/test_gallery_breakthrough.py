@@ -4,7 +4,6 @@ The board is named like a chessboard with rows counted from the north: White (se
 rows 7–8 and runs north to row 1; Black (seat 1) starts on rows 1–2 and runs south to row 8.
 """
 import pytest
-
 from gallery_helpers import fetch, game, ids, random_games, reoffer
 from table import accounted, put
 

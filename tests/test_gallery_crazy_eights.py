@@ -3,7 +3,6 @@
 The stock is the zone ``deck``; the discard pile shows its top card only.  Seat 0 plays first.
 """
 import pytest
-
 from gallery_helpers import card, game, ids, random_games, reoffer
 from table import accounted, put
 

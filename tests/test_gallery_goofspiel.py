@@ -3,7 +3,6 @@
 Seat 0 bids with spades, seat 1 with hearts, seat 2 with clubs; the diamonds are the prizes.
 """
 import pytest
-
 from gallery_helpers import game, ids, random_games
 from table import accounted
 

@@ -3,7 +3,6 @@
 Seats 0 and 2 are partners against seats 1 and 3.  Seat 3 deals the first hand, so seat 0 leads.
 """
 import pytest
-
 from gallery_helpers import card, game, ids, random_games, reoffer
 from table import accounted
 

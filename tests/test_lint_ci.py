@@ -245,7 +245,8 @@ def test_fix_leaves_a_setting_it_cannot_remove_safely(project, capsys):
 
 def test_fix_respects_suppressions(project, capsys):
     variant = project / "rules" / "mini" / "variants" / "quick.yaml"
-    text = "extends: mini\nid: quick\nname: Quick\nplayers: {min: 2, max: 4}  # tabletop: ignore[W306] kept for readers\n"
+    text = ("extends: mini\nid: quick\nname: Quick\n"
+            "players: {min: 2, max: 4}  # tabletop: ignore[W306] kept for readers\n")
     variant.write_text(text, encoding="utf-8")
     assert lint(capsys, "--fix", "rules")[0] == 0
     assert variant.read_text(encoding="utf-8") == text

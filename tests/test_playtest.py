@@ -119,7 +119,7 @@ def test_forked_processes_give_the_same_figures(tmp_path):
     local, _ = figures(tmp_path / "a", COIN, games=12, skill="greedy")
     forked, _ = figures(tmp_path / "b", COIN, games=12, skill="greedy", jobs=2)
     assert forked["run"]["workers"] == 2
-    assert [{k: v for k, v in a.items()} for a in local["arms"]] == forked["arms"]
+    assert [dict(a) for a in local["arms"]] == forked["arms"]
 
 
 def test_skill_is_measured_per_seat(tmp_path):

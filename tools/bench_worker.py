@@ -15,8 +15,8 @@ import time
 
 sys.path.insert(0, sys.argv[1])
 
-from engine import load_game  # noqa: E402
-from engine.simulate import simulate  # noqa: E402
+from engine import load_game
+from engine.simulate import simulate
 
 _games: dict = {}
 

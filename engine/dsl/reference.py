@@ -9,14 +9,15 @@ next pc`` (or NEXT/SUSPEND) with the same pc layout as the generated code.
 from __future__ import annotations
 
 import operator
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import RuleFault
 from . import ast
 from .checker import Vocabulary
-from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
+from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, enum_check
 from .ops import OPS, bounded, times
 from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
+
 
 class ReferenceCompiler:
     """Closures per node: slow, small and obviously right."""
