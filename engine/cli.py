@@ -60,6 +60,17 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--quiet", action="store_true", help="bots only: print just the result")
     pl.add_argument("--save", metavar="FILE", help="keep the game (rules, seed, actions) in FILE after every move")
 
+    sv = sub.add_parser("serve", help="the table in the browser: drawn boards, seats, bots, live reload")
+    sv.add_argument("game", nargs="?", metavar="GAME", help="a game name or a path to its game.yaml "
+                                                            "(default: the first shipped game)")
+    sv.add_argument("--variant", metavar="V", help="a variant name or file")
+    sv.add_argument("--players", type=_whole(1), metavar="N", help="default: the game's fewest")
+    sv.add_argument("--seed", type=int, default=0, metavar="S")
+    sv.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND", help="a bot for a seat, e.g. 1=random")
+    sv.add_argument("--port", type=_whole(1, 65535), default=8000, metavar="P")
+    sv.add_argument("--host", default="127.0.0.1", metavar="H",
+                    help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 for the network)")
+
     rp = sub.add_parser("replay", help="replay a saved game exactly, step by step or to the end")
     rp.add_argument("file", metavar="FILE")
     rp.add_argument("--steps", action="store_true", help="print every action and event")
@@ -113,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards,
                     "replay": _replay, "diff": _diff, "explain": _explain,
-                    "doc": _doc}
+                    "doc": _doc, "serve": _serve}
         return commands[args.command](args)
     except RulesError as exc:
         for d in exc.diagnostics:
@@ -270,6 +281,21 @@ def _play(args) -> int:
     for p, s in enumerate(scores):
         result = outcome.results[p]
         console.print(f"seat {p}: {s} points" + {"win": "  [bold green]wins[/]", "draw": "  draw"}.get(result, ""))
+    return EXIT_OK
+
+
+def _serve(args) -> int:
+    try:
+        from .web.app import serve
+        from .web.table import Table
+    except ImportError as exc:
+        return _usage(f"serve needs the web extra (pip install 'tabletop[web]'): {exc}")
+    from .documents import known_games
+    from .gamedef import load_game
+    game = args.game or known_games()[0]
+    players = args.players or load_game(game, args.variant).min_players
+    table = Table(game, args.variant, players, args.seed, _parse_bots(args.bot, players))
+    serve(table, args.host, args.port)
     return EXIT_OK
 
 

@@ -18,7 +18,7 @@ from .draw import Hints
 DETERMINIZE_SEED = 104_729  # any fixed seed: copies only need to differ from the truth, not from each other
 
 
-class Refusal(Exception):
+class Refusal(TabletopError):
     """A request the table turns down; its message is sent back as is."""
 
 
