@@ -228,7 +228,8 @@ def _play(args) -> int:
 
     from .agents import make_agent
     from .gamedef import load_game
-    from .render import render_view
+    from .choices import describe_options, ring_highlight
+    from .render import render_options, render_view
     from .replay import write_save
     from .simulate import bot_inputs
     game = load_game(args.game, args.variant)
@@ -260,10 +261,11 @@ def _play(args) -> int:
         if seat in agents:
             act(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))), seat=seat)
             continue
-        render_view(game, state.view(seat), console)
-        actions = state.legal_actions()
-        for i, a in enumerate(actions, 1):
-            console.print(f"  [bold]{i}[/]. {a}", highlight=False)
+        view = state.view(seat)
+        render_view(game, view, console, ring_highlight(state, seat))
+        options = describe_options(state, seat, view)  # irreversible ones last, never option 1
+        render_options(options, console)
+        actions = [o["id"] for o in options]
         choice = _read_choice(actions, f"seat {seat}> ")
         if choice is None:
             print("tabletop: game stopped before the end (input ended or 'quit')", file=sys.stderr)

@@ -7,10 +7,10 @@ import shutil
 import pytest
 
 pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from engine.web.app import create_app  # noqa: E402
-from engine.web.table import Refusal, Table  # noqa: E402
+from engine.web.app import create_app
+from engine.web.table import Refusal, Table
 
 
 def hidden_ids(state, seat: int) -> set[str]:

@@ -12,10 +12,10 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
     pytest.skip("no system Chromium (tools/install_browser.py installs it)", allow_module_level=True)
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect, sync_playwright
 
-from engine.web.app import create_app  # noqa: E402
-from engine.web.table import Table  # noqa: E402
+from engine.web.app import create_app
+from engine.web.table import Table
 
 SCREENS = Path("/tmp/screens")
 WAIT = 30_000  # ms: generous, the machine is shared

@@ -9,45 +9,14 @@ knowledge of the board to make them work.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from html import escape
 
 from ..boards import space_name
+from ..draw_hints import NEUTRAL, Hints  # noqa: F401  (re-exported for the table)
 
 CELL = 40  # pixels per cell side
 MARGIN = 56  # room around a plane floor for the furniture on its walls
 SEAT_COLOURS = ("#d1495b", "#00798c", "#edae49", "#66a182", "#8e6c8a", "#30638e")
-NEUTRAL = "#cccccc"
-
-
-@dataclass(frozen=True)
-class Hints:
-    """The game's and a board's ``draw:`` hints, merged (the board's win)."""
-
-    colours: dict = field(default_factory=dict)
-    icons: dict = field(default_factory=dict)
-    marks: dict = field(default_factory=dict)
-    names: dict = field(default_factory=dict)
-
-    @classmethod
-    def merged(cls, *parts: dict) -> "Hints":
-        out: dict[str, dict] = {"colours": {}, "icons": {}, "marks": {}, "names": {}}
-        for part in parts:
-            for key, table in out.items():
-                table.update(part.get(key) or {})
-        return cls(**out)
-
-    def colour(self, *values, default: str = NEUTRAL) -> str:
-        for v in values:
-            if isinstance(v, str) and v in self.colours:
-                return self.colours[v]
-        return default
-
-    def icon(self, *values) -> str:
-        for v in values:
-            if isinstance(v, str) and v in self.icons:
-                return self.icons[v]
-        return ""
 
 
 def seat_colour(seat: int) -> str:
@@ -85,8 +54,8 @@ def plane_svg(board, hints: Hints, trails: dict[int, list[str]] | None = None,
         x, y = pts[point]["at"]
         return MARGIN + float(x) * CELL, MARGIN + float(y) * CELL
 
-    body = [f'<rect x="{MARGIN}" y="{MARGIN}" width="{width * CELL}" height="{height * CELL}" fill="#fbf8f1" '
-            f'stroke="#555" stroke-width="4"/>']
+    body = [(f'<rect x="{MARGIN}" y="{MARGIN}" width="{width * CELL}" height="{height * CELL}" fill="#fbf8f1" '
+             f'stroke="#555" stroke-width="4"/>')]
     for x in range(1, width):
         body.append(f'<line x1="{MARGIN + x * CELL}" y1="{MARGIN}" x2="{MARGIN + x * CELL}" '
                     f'y2="{MARGIN + height * CELL}" stroke="#eee"/>')
@@ -161,8 +130,8 @@ def ring_svg(piles: list[dict], tokens: dict[str, list[int]], highlight: set[str
     radius = 70 + 22 * n
     size = 2 * radius + 140
     c = size / 2
-    body = [f'<circle cx="{c}" cy="{c}" r="{radius}" fill="none" stroke="#ddd" stroke-width="2" '
-            f'stroke-dasharray="4 6"/>']
+    body = [(f'<circle cx="{c}" cy="{c}" r="{radius}" fill="none" stroke="#ddd" stroke-width="2" '
+             f'stroke-dasharray="4 6"/>')]
     for i, pile in enumerate(piles):
         angle = 2 * math.pi * i / n - math.pi / 2
         x, y = c + radius * math.cos(angle), c + radius * math.sin(angle)
