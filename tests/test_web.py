@@ -173,3 +173,34 @@ def _touch_later(path):
     import os
     st = os.stat(path)
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000_000))
+
+
+def test_save_step_back_through_history_and_open_the_save():
+    table = Table("caty-mini", players=2, seed=2, bots={1: "random"})
+    client = TestClient(create_app(table, watch=False))
+    with client.websocket_connect(f"/ws?key={table.host_key}") as ws:
+        ws.receive_json()
+        for _ in range(3):
+            ws.send_json({"type": "act", "seat": 0, "action": table.state.legal_actions()[0]})
+            ws.receive_json()
+        total = len(table.state.actions)
+        ws.send_json({"type": "save"})
+        save = ws.receive_json()
+        assert save["type"] == "save" and save["data"]["actions"] == table.state.actions
+        ws.send_json({"type": "seek", "index": 1})
+        past = ws.receive_json()
+        assert past["type"] == "past" and past["index"] == 1 and past["total"] == total and not past["options"]
+        assert len(table.state.actions) == total  # looking back changes nothing
+        ws.send_json({"type": "new"})
+        assert ws.receive_json()["actions_taken"] == 0
+        ws.send_json({"type": "load", "data": save["data"]})
+        assert ws.receive_json()["actions_taken"] == total
+
+
+def test_the_core_does_not_import_the_web_framework():
+    import subprocess
+    import sys
+    code = ("import sys; from engine import load_game; from engine import cli, choices, render; "
+            "load_game('caty-mini').new_game(players=2); print('starlette' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
