@@ -227,8 +227,8 @@ def _play(args) -> int:
     from rich.console import Console
 
     from .agents import make_agent
-    from .gamedef import load_game
     from .choices import describe_options, ring_highlight
+    from .gamedef import load_game
     from .render import render_options, render_view
     from .replay import write_save
     from .simulate import bot_inputs

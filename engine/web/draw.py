@@ -93,10 +93,10 @@ def plane_svg(board, hints: Hints, trails: dict[int, list[str]] | None = None,
                     f'width="{w:.1f}" height="{h:.1f}" rx="4" fill="{colour}" fill-opacity="0.55" stroke="{colour}"/>'
                     + _text(fx, fy, name, 9, transform=f"rotate({90 if ox else 0} {fx:.1f} {fy:.1f})") + "</g>")
     for p in pts:
-        x, y = at(p)
+        nx, ny = at(p)
         part = p.split("/", 1)[1] if "/" in p else p
-        body.append(f'<g class="notch" data-point="{escape(p)}"><circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#333"/>'
-                    + _text(x, y + (-9 if y > MARGIN else 10) if x not in (MARGIN, MARGIN + width * CELL) else y,
+        body.append(f'<g class="notch" data-point="{escape(p)}"><circle cx="{nx:.1f}" cy="{ny:.1f}" r="4" fill="#333"/>'
+                    + _text(nx, ny + (-9 if ny > MARGIN else 10) if nx not in (MARGIN, MARGIN + width * CELL) else ny,
                             part[:1].upper(), 8, fill="#333") + "</g>")
     for seat, points in (trails or {}).items():
         known = [p for p in points if p in pts]

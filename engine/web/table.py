@@ -247,13 +247,12 @@ class Table:
             for i, board in enumerate(boards[:state.n] if per_seat else boards[:1]):
                 hints = Hints.merged(game.draw, board.draw)
                 if hasattr(board, "at"):
-                    owner = i if per_seat else None
-                    trails = {owner: self.trails.get(owner, [])} if per_seat else dict(self.trails)
+                    trails = {i: self.trails.get(i, [])} if per_seat else dict(self.trails)
                     previews = [dict(o["run"], action=o["id"]) for o in options
-                                if "run" in o and (owner is None or owner == seat)]
+                                if "run" in o and (not per_seat or i == seat)]
                     title = f"{family} of seat {i} ({board.id})" if per_seat else board.id
-                    out.append({"id": f"{family}:{i}", "seat": owner, "svg": draw.plane_svg(
-                        board, hints, {k: v for k, v in trails.items() if k is not None}, previews, title)})
+                    out.append({"id": f"{family}:{i}", "seat": i if per_seat else None,
+                                "svg": draw.plane_svg(board, hints, trails, previews, title)})
                 else:
                     out.append({"id": family, "svg": draw.grid_svg(
                         board, _pieces(game, family, view), [dict(o["destination"], action=o["id"])
