@@ -61,6 +61,7 @@ class PlaneBoard:
     cells: tuple[tuple[str, tuple[int, int, int, int]], ...]  # (label, box scaled by ``unit``)
     unit: int
     scale: float
+    draw: dict = field(default_factory=dict, compare=False)  # the file's drawing hints
     lengths: dict[tuple[str, str], int] = field(default_factory=dict, repr=False, compare=False)
     touches: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -148,7 +149,7 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
                   for _, d in graph.nodes(data=True) if d["kind"] == "cell")
     points = {n: (int(d["at"][0] * denominator), int(d["at"][1] * denominator))
               for n, d in graph.nodes(data=True) if d["kind"] == "point"}
-    board = PlaneBoard(data["id"], doc.path, graph, points, cells, denominator, scale)
+    board = PlaneBoard(data["id"], doc.path, graph, points, cells, denominator, scale, data.get("draw") or {})
     if len(points) ** 2 * (len(cells) + 1) <= EAGER_WORK:
         for a in points:
             for b in points:
@@ -193,6 +194,7 @@ class GridBoard:
     rooms: dict[str, str]  # space → room
     spaces_in: dict[str, tuple[str, ...]]  # room → spaces
     tags: dict[str, frozenset]  # space → tags (its room's and its own)
+    draw: dict = field(default_factory=dict, compare=False)  # the file's drawing hints; room names
     distances: dict[str, dict[str, int]] = field(default_factory=dict, repr=False, compare=False)  # rows, as asked
     _avoiding: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -349,7 +351,10 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     for n, r in rooms.items():
         spaces_in.setdefault(r, []).append(n)
     tags = {n: frozenset(d["tags"]) for n, d in graph.nodes(data=True)}
-    board = GridBoard(data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()}, tags)
+    hints = dict(data.get("draw") or {})
+    hints["names"] = {r["id"]: r.get("name", r["id"].replace("-", " ")) for r in data["rooms"]}
+    board = GridBoard(data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()}, tags,
+                      draw=hints)
     all_tags = set().union(*tags.values())
     if len(step) ** 2 * (len(all_tags) + 1) <= EAGER_WORK:
         for space in step:

@@ -64,6 +64,17 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--quiet", action="store_true", help="bots only: print just the result")
     pl.add_argument("--save", metavar="FILE", help="keep the game (rules, seed, actions) in FILE after every move")
 
+    sv = sub.add_parser("serve", help="the table in the browser: drawn boards, seats, bots, live reload")
+    sv.add_argument("game", nargs="?", metavar="GAME", help="a game name or a path to its game.yaml "
+                                                            "(default: the first shipped game)")
+    sv.add_argument("--variant", metavar="V", help="a variant name or file")
+    sv.add_argument("--players", type=_whole(1), metavar="N", help="default: the game's fewest")
+    sv.add_argument("--seed", type=int, default=0, metavar="S")
+    sv.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND", help="a bot for a seat, e.g. 1=random")
+    sv.add_argument("--port", type=_whole(1, 65535), default=8000, metavar="P")
+    sv.add_argument("--host", default="127.0.0.1", metavar="H",
+                    help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 for the network)")
+
     rp = sub.add_parser("replay", help="replay a saved game exactly, step by step or to the end")
     rp.add_argument("file", metavar="FILE")
     rp.add_argument("--steps", action="store_true", help="print every action and event")
@@ -147,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards,
                     "replay": _replay, "diff": _diff, "explain": _explain, "playtest": _playtest,
-                    "doc": _doc, "list": _list}
+                    "doc": _doc, "list": _list, "serve": _serve}
         return commands[args.command](args)
     except RulesError as exc:
         for d in exc.diagnostics:
@@ -279,8 +290,9 @@ def _play(args) -> int:
     from rich.console import Console
 
     from .bots import make_agent
+    from .choices import describe_options, ring_highlight
     from .gamedef import load_game
-    from .render import render_view
+    from .render import render_options, render_view
     from .replay import write_save
     from .simulate import bot_inputs
     game = load_game(args.game, args.variant)
@@ -312,10 +324,11 @@ def _play(args) -> int:
         if seat in agents:
             act(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))), seat=seat)
             continue
-        render_view(game, state.view(seat), console)
-        actions = state.legal_actions()
-        for i, a in enumerate(actions, 1):
-            console.print(f"  [bold]{i}[/]. {a}", highlight=False)
+        view = state.view(seat)
+        render_view(game, view, console, ring_highlight(state, seat))
+        options = describe_options(state, seat, view)  # irreversible ones last, never option 1
+        render_options(options, console)
+        actions = [o["id"] for o in options]
         choice = _read_choice(actions, f"seat {seat}> ")
         if choice is None:
             print("tabletop: game stopped before the end (input ended or 'quit')", file=sys.stderr)
@@ -333,6 +346,22 @@ def _play(args) -> int:
     for p, s in enumerate(scores):
         result = outcome.results[p]
         console.print(f"seat {p}: {s} points" + {"win": "  [bold green]wins[/]", "draw": "  draw"}.get(result, ""))
+    return EXIT_OK
+
+
+def _serve(args) -> int:
+    try:
+        from .web.app import serve
+        from .web.table import Table
+    except ImportError as exc:
+        return _usage(f"serve needs the web extra (pip install 'tabletop[web]'): {exc}")
+    from .documents import known_games
+    from .gamedef import load_game
+    game = args.game or known_games()[0]
+    loaded = load_game(game, args.variant)
+    players = args.players or loaded.min_players
+    table = Table(game, args.variant, players, args.seed, _parse_bots(args.bot, players, loaded))
+    serve(table, args.host, args.port)
     return EXIT_OK
 
 

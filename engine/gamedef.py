@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
@@ -98,6 +99,7 @@ class GameDef:
     stats: list[Stat] = field(default_factory=list)
     teams: dict[int, list[list[int]]] = field(default_factory=dict)
     rulings: list[dict] = field(default_factory=list)
+    draw: dict = field(default_factory=dict)  # drawing hints (the game file's 'draw:'): colours, icons, layouts
     step_budget: int = DEFAULT_STEP_BUDGET
     rules_hash: str = ""
     vocabulary: Vocabulary | None = field(default=None, repr=False)
@@ -383,6 +385,7 @@ class _Builder:
         self._variables(game)
         self._teams(game)
         self._procedure_signatures()
+        self._draw_hints(game)
         self.stop_if_errors()
         game.labeller = Labeller(game.card_ids)
         game.vocabulary = self.vocab
@@ -591,6 +594,22 @@ class _Builder:
             if seats != list(range(n)):
                 self.error(("teams", count), "E301", f"teams for {n} players must use each seat 0…{n - 1} once")
             game.teams[n] = [list(t) for t in teams]
+
+    def _draw_hints(self, game: GameDef) -> None:
+        """Drawing hints name boards, variables and functions: check that they exist, as rules do."""
+        hints = game.draw = dict(self.data.get("draw") or {})
+        v = self.vocab
+        refs: list[tuple[tuple, Any, Any]] = [(("paths", k, "board"), p["board"], v.boards)
+                                              for k, p in (hints.get("paths") or {}).items()]
+        refs += [(("paths", k, "points"), p["points"], v.functions) for k, p in (hints.get("paths") or {}).items()]
+        refs += [(("steps", i, "board"), s["board"], v.boards) for i, s in enumerate(hints.get("steps") or [])]
+        ring = hints.get("ring") or {}
+        refs += [(("ring", key), ring[key], table) for key, table in
+                 (("order", v.variables), ("tokens", v.player_variables), ("highlight", v.functions)) if key in ring]
+        for path, name, known in refs:
+            if name not in known:
+                self.error(("draw",) + path, "E301", f"the drawing hint names {quoted(name)}, which is not declared",
+                           did_you_mean(name, list(known)))
 
     def _procedure_signatures(self) -> None:
         for i, proc in enumerate(self.data.get("procedures") or []):

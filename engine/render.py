@@ -136,8 +136,54 @@ def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str) -> 
     return Panel(Group(text, legend), title=title, expand=False)
 
 
-def render_view(game, view: dict, console: Console) -> None:
-    """Print what the seat may see: boards, zones, variables and recent events."""
+def plain(value) -> str:
+    """A value as a player reads it: no Python literals (None, True, False, brackets)."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(plain(v) for v in value) or "—"
+    return str(value)
+
+
+def render_ring(game, view: dict, highlight: set[str]) -> Text | None:
+    """The piles of the game's ``ring`` hint, clockwise, with their counts, the tokens on them and the highlight."""
+    ring = game.draw.get("ring")
+    if not ring:
+        return None
+    text = Text("ring (clockwise): ")
+    for zone in view["variables"].get(ring["order"]) or []:
+        seats = [str(p) for p, pv in enumerate(view["player_variables"]) if pv.get(ring.get("tokens")) == zone]
+        label = f"[{zone.partition(':')[2] or zone} {len(view['zones'].get(zone, []))}]"
+        text.append(label, style="bold yellow" if zone in highlight else None)
+        if seats:
+            text.append(" ●" + ",".join(seats), style="bold cyan")
+        text.append(" → ")
+    text.append("↺")
+    return text
+
+
+def render_options(options: list[dict], console: Console) -> None:
+    """The menu: each option with the text of the cards it names, its destination or run, and a warning if final."""
+    for i, o in enumerate(options, 1):
+        line = Text(f"  {i}. ", style="bold")
+        line.append(o["id"])
+        if "destination" in o:
+            line.append(f" → {o['destination']['space']}", style="green")
+        if "run" in o:
+            run = o["run"]
+            line.append(f" — {run['cost']} string, {', '.join(run['touched']) or 'no toys'}", style="dim")
+        for card in o["cards"]:
+            if card["text"]:
+                line.append(f" — {card['icons']}{card['text']}", style="dim")
+        if o["irreversible"]:
+            line.append("  (cannot be taken back)", style="bold red")
+        console.print(line, highlight=False)
+
+
+def render_view(game, view: dict, console: Console, highlight: set[str] = frozenset()) -> None:
+    """Print what the seat may see: boards, ring, zones, variables and recent events."""
     seat = view["seat"]
     header = f"[bold]{game.name}[/] — seat {seat}"
     shown = {k: v for k, v in view["variables"].items() if isinstance(v, (int, str)) and not isinstance(v, bool)}
@@ -155,6 +201,9 @@ def render_view(game, view: dict, console: Console) -> None:
             pieces = {zone.partition(":")[2]: cards for zone, cards in view["zones"].items()
                       if zone.partition(":")[0] in spaces and cards}
             console.print(render_grid_board(boards[0], pieces, boards[0].id))
+    ring = render_ring(game, view, set(highlight))
+    if ring is not None:
+        console.print(ring)
     table = Table(title="Table", show_lines=False, expand=False)
     table.add_column("zone")
     table.add_column("n", justify="right")
@@ -173,7 +222,7 @@ def render_view(game, view: dict, console: Console) -> None:
     for k in keys:
         players.add_column(k)
     for p, pv in enumerate(view["player_variables"]):
-        players.add_row(f"{p}{' (you)' if p == seat else ''}", *[str(pv.get(k, "?")) for k in keys])
+        players.add_row(f"{p}{' (you)' if p == seat else ''}", *[plain(pv[k]) if k in pv else "hidden" for k in keys])
     console.print(players)
     log = view["log"][-8:]
     if log:

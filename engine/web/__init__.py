@@ -1,0 +1,1 @@
+"""The table in the browser (`tabletop serve`): Starlette is imported only by app.py."""

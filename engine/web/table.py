@@ -1,0 +1,285 @@
+"""One game at the table: seats, keys, bots, undo, reload, and what each seat is sent.
+
+No web framework here (app.py adds the routes), so the session logic is
+tested directly.  Every message for a seat is built from ``state.view(seat)``
+and from the game's static definition; the few extras (a candidate run's
+path, the highlighted piles, scores while playing) are computed on the seat's
+determinized copy, which holds nothing that seat may not know.
+"""
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from ..choices import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, run_path
+from ..errors import IllegalAction, RulesError, StateError, TabletopError
+from . import draw
+from .draw import Hints
+
+
+class Refusal(TabletopError):
+    """A request the table turns down; its message is sent back as is."""
+
+
+# ------------------------------------------------------------------ the table
+class Table:
+    """The game being played, its seats and their keys; every change bumps ``version``."""
+
+    def __init__(self, source: str, variant: str | None = None, players: int | None = None, seed: int = 0,
+                 bots: dict[int, str] | None = None):
+        from ..gamedef import load_game
+        self.source, self.variant, self.seed = source, variant, seed
+        self.game = load_game(source, variant)
+        self.players = players or self.game.min_players
+        if not self.game.min_players <= self.players <= self.game.max_players:
+            raise Refusal(f"{self.game.id} is for {self.game.min_players}–{self.game.max_players} players, "
+                          f"not {self.players}")
+        self.bots = dict(bots or {})
+        self.host_key = secrets.token_urlsafe(24)
+        self.seat_keys = {seat: secrets.token_urlsafe(24) for seat in range(self.players) if seat not in self.bots}
+        self.redo: list[str] = []
+        self.problems: list[str] = []
+        self.notice = ""
+        self.version = 0
+        self.folders = self._folders()
+        self.mtimes = self._mtimes()
+        self._restart([])
+
+    # ------------------------------------------------------------- keys
+    def seats_of(self, key: str) -> list[int]:
+        """The human seats a key may act for: all of them for the host (hot-seat), else its one seat."""
+        if isinstance(key, str) and secrets.compare_digest(key, self.host_key):
+            return sorted(self.seat_keys)
+        for seat, k in self.seat_keys.items():
+            if isinstance(key, str) and secrets.compare_digest(key, k):
+                return [seat]
+        raise Refusal("unknown key: open the link the server printed")
+
+    # ------------------------------------------------------------- play
+    def _agents(self):
+        from ..bots import make_agent
+        return {seat: make_agent(kind, seed=self.seed * 131 + seat) for seat, kind in self.bots.items()}
+
+    def _apply(self, action: str) -> None:
+        """Apply one action, first recording the run it takes (for the strings drawn on plane boards)."""
+        state = self.state
+        pending, seat = state.pending, state.current_player
+        if pending is not None and action in pending["ids"]:
+            value = pending["values"][pending["ids"].index(action)]
+            path = run_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value) \
+                if pending["kind"] in (self.game.draw.get("paths") or {}) else None
+            if path is not None:
+                trail = self.trails.setdefault(seat, [])
+                points = path["points"]
+                trail += points[1:] if trail and points and trail[-1] == points[0] else points
+        state.apply(action, seat=seat)
+
+    def _run_bots(self) -> None:
+        from ..simulate import bot_inputs
+        state = self.state
+        while not state.is_terminal and state.current_player in self.agents:
+            seat = state.current_player
+            agent = self.agents[seat]
+            self._apply(agent.act(*bot_inputs(state, seat, agent, len(state.history))))
+
+    def _restart(self, actions: list[str]) -> None:
+        """A new game from the seed, replaying ``actions`` (raises IllegalAction if they no longer fit)."""
+        self.state = self.game.new_game(players=self.players, seed=self.seed)
+        self.trails: dict[int, list[str]] = {}
+        self.agents = self._agents()
+        for action in actions:
+            self._apply(action)
+        self._run_bots()
+        self.version += 1
+
+    def act(self, key: str, seat, action) -> None:
+        """Take ``action`` for ``seat`` if ``key`` may act for it and it is that seat's turn."""
+        seats = self.seats_of(key)
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
+            raise Refusal(f"this link cannot act for seat {seat}" if isinstance(seat, int) else "no seat given")
+        if not isinstance(action, str):
+            raise Refusal("the action must be an option id (text)")
+        if self.problems:
+            raise Refusal("the rules have errors: fix them first")
+        try:
+            if self.state.current_player != seat:
+                raise Refusal(f"it is not seat {seat}'s turn")
+            self._apply(action)
+        except IllegalAction as exc:
+            raise Refusal(str(exc).splitlines()[0]) from None
+        self.redo.clear()
+        self.notice = ""
+        self._run_bots()
+        self.version += 1
+
+    def _may_rewind(self, key: str) -> None:
+        if self.seats_of(key) != sorted(self.seat_keys):
+            raise Refusal("undo and redo are for solo and hot-seat games (this link holds one seat of several)")
+
+    def undo(self, key: str) -> None:
+        """Take back the last human action and the bots' replies to it."""
+        self._may_rewind(key)
+        history = [e for e in self.state.history if "action" in e]
+        humans = [i for i, e in enumerate(history) if e["seat"] not in self.bots]
+        if not humans:
+            raise Refusal("nothing to undo")
+        cut = humans[-1]
+        self.redo = [e["action"] for e in history[cut:]] + self.redo
+        self._restart([e["action"] for e in history[:cut]])
+
+    def redo_one(self, key: str) -> None:
+        """Take again the last undone human action and the bots' replies it had."""
+        self._may_rewind(key)
+        if not self.redo:
+            raise Refusal("nothing to redo")
+        state = self.state
+        first = True
+        while self.redo and (first or state.current_player in self.bots):
+            self._apply(self.redo.pop(0))
+            first = False
+        self._run_bots()
+        self.version += 1
+
+    def new_game(self, key: str) -> None:
+        self._may_rewind(key)
+        self.redo.clear()
+        self.notice = ""
+        self._restart([])
+
+    def load_save(self, key: str, data) -> None:
+        """Continue a saved game of these rules (the page's 'open save')."""
+        self._may_rewind(key)
+        from ..replay import SAVE_FORMAT
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("game") != self.game.id \
+                or not isinstance(data.get("actions"), list) or data.get("players") != self.players \
+                or not isinstance(data.get("seed"), int):
+            raise Refusal(f"not a save of this {self.game.id} table ({self.players} players)")
+        old = (self.seed, self.state)
+        self.seed = data["seed"]
+        try:
+            self._restart([a for a in data["actions"] if isinstance(a, str)])
+        except (IllegalAction, TabletopError) as exc:
+            self.seed, self.state = old
+            raise Refusal(f"the save does not replay on these rules: {str(exc).splitlines()[0]}") from None
+        self.redo.clear()
+
+    def save_data(self) -> dict:
+        from ..replay import save_data
+        return save_data(self.state)
+
+    # ------------------------------------------------------------- reload
+    def _folders(self) -> list[Path]:
+        from ..documents import game_folders
+        return [f for f in game_folders(Path(self.game.rules.folder), self.game.id) if f.is_dir()]
+
+    def _mtimes(self) -> dict[str, float]:
+        return {str(p): p.stat().st_mtime_ns for folder in self.folders for p in sorted(folder.rglob("*.yaml"))}
+
+    def reload_if_changed(self) -> bool:
+        """Reload the rules if a file changed: the game goes on if its actions replay, else it restarts."""
+        now = self._mtimes()
+        if now == self.mtimes:
+            return False
+        self.mtimes = now
+        from ..gamedef import load_game
+        try:
+            game = load_game(self.source, self.variant)
+        except RulesError as exc:
+            self.problems = [d.format() for d in exc.diagnostics if d.is_error] or [str(exc)]
+            self.version += 1
+            return True
+        except TabletopError as exc:
+            self.problems = [str(exc)]
+            self.version += 1
+            return True
+        self.problems = []
+        self.game = game
+        actions = self.state.actions
+        try:
+            self._restart(actions)
+            self.notice = "the rules changed; the game goes on"
+        except (IllegalAction, StateError, TabletopError) as exc:
+            self._restart([])
+            self.notice = f"the rules changed and the game could not go on ({str(exc).splitlines()[0]}): new game"
+        self.redo.clear()
+        return True
+
+    # ------------------------------------------------------------- messages
+    def message_for(self, seat: int, state=None) -> dict:
+        """Everything ``seat`` is shown now: its view, drawn boards, options explained, cards it sees."""
+        state = state if state is not None else self.state
+        game = state.game
+        view = state.view(seat)
+        det = state.determinized(seat, DETERMINIZE_SEED)
+        options = describe_options(state, seat, view, det) if state is self.state else []
+        faces: dict[str, dict] = {}
+        for cards in view["zones"].values():
+            for c in cards:
+                if isinstance(c, str) and c not in faces:
+                    faces[c] = card_face(game, c)
+        for o in options:
+            for c in o["cards"]:
+                faces.setdefault(c["id"], c)
+        return {"type": "state", "game": game.id, "name": game.name, "variant": game.variant, "seat": seat,
+                "bots": {str(s): k for s, k in self.bots.items()}, "view": view, "cards": faces,
+                "options": options, "boards": self._boards(state, seat, view, det, options),
+                "scores": _known_scores(state, seat) if not state.is_terminal else view["scores"],
+                "notice": self.notice, "problems": self.problems,
+                "can_undo": any(e.get("seat") not in self.bots for e in state.history if "action" in e),
+                "can_redo": bool(self.redo), "actions_taken": len(state.actions)}
+
+    def _boards(self, state, seat: int, view: dict, det, options: list[dict]) -> list[dict]:
+        game = state.game
+        out = []
+        ring = game.draw.get("ring")
+        if ring:
+            order = view["variables"].get(ring["order"]) or []
+            tokens: dict[str, list[int]] = {}
+            if "tokens" in ring:
+                for p, pv in enumerate(view["player_variables"]):
+                    tokens.setdefault(pv.get(ring["tokens"]), []).append(p)
+            lit = ring_highlight(state, seat, det)
+            piles = [{"zone": z, "count": len(view["zones"].get(z, [])),
+                      "top": (view["zones"].get(z) or [None])[-1]} for z in order]
+            out.append({"id": ring["order"], "svg": draw.ring_svg(piles, tokens, lit, Hints.merged(game.draw))})
+        for family, boards in game.board_files.items():
+            per_seat = game.vocabulary.boards.get(family) == "player"
+            for i, board in enumerate(boards[:state.n] if per_seat else boards[:1]):
+                hints = Hints.merged(game.draw, board.draw)
+                if hasattr(board, "at"):
+                    trails = {i: self.trails.get(i, [])} if per_seat else dict(self.trails)
+                    previews = [dict(o["run"], action=o["id"]) for o in options
+                                if "run" in o and (not per_seat or i == seat)]
+                    title = f"{family} of seat {i} ({board.id})" if per_seat else board.id
+                    out.append({"id": f"{family}:{i}", "seat": i if per_seat else None,
+                                "svg": draw.plane_svg(board, hints, trails, previews, title)})
+                else:
+                    out.append({"id": family, "svg": draw.grid_svg(
+                        board, _pieces(game, family, view), [dict(o["destination"], action=o["id"])
+                                                             for o in options if "destination" in o], hints)})
+        return out
+
+
+def _pieces(game, family: str, view: dict) -> dict[str, list[dict]]:
+    spaces = [f for f, fam in game.zone_families.items() if fam.key == family]
+    out = {}
+    for zone, cards in view["zones"].items():
+        name, _, space = zone.partition(":")
+        if name in spaces and cards:
+            faces = [card_face(game, c) if isinstance(c, str) else None for c in cards]
+            out[space] = [{"id": f["id"], "label": f["name"], "colour": f["colour"], "icon": f["icon"]}
+                          if f else {"id": "", "label": "?", "colour": draw.NEUTRAL, "icon": "?"} for f in faces]
+    return out
+
+
+def _known_scores(state, seat: int) -> list[int | None]:
+    """Scores as far as ``seat`` can tell: a seat's score where two differently dealt copies agree, else None.
+
+    Computed only on determinized copies, so a score never reveals a hidden card.
+    """
+    try:
+        a = state.determinized(seat, DETERMINIZE_SEED).scores
+        b = state.determinized(seat, DETERMINIZE_SEED + 1).scores
+    except TabletopError:
+        return [None] * state.n
+    return [x if x == y else None for x, y in zip(a, b)]

@@ -1,0 +1,147 @@
+"""The web table in a real headless Chromium (system package, driven by Playwright); screenshots in /tmp/screens."""
+import shutil
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright")
+uvicorn = pytest.importorskip("uvicorn")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("no system Chromium (tools/install_browser.py installs it)", allow_module_level=True)
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402 - only once Chromium is known to be there
+
+from engine.web.app import create_app  # noqa: E402
+from engine.web.table import Table  # noqa: E402
+
+SCREENS = Path("/tmp/screens")
+WAIT = 30_000  # ms: generous, the machine is shared
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+def serve(table: Table, watch: bool = False):
+    """Run the table's app in a thread on a free port; returns (base url, stop)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(table, watch=watch), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        thread.join(0.05)
+
+    def stop():
+        server.should_exit = True
+        thread.join(10)
+    return f"http://127.0.0.1:{port}/", stop
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})
+    p = context.new_page()
+    p.set_default_timeout(WAIT)
+    yield p
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
+
+
+def test_caty_mini_whole_game_by_clicks_against_a_bot(page):
+    table = Table("caty-mini", players=2, seed=4, bots={1: "random"})
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.seat_keys[0]}")
+        for _ in range(60):
+            if page.locator("#outcome:not([hidden])").count():
+                break
+            first = page.locator("#options button.option").first
+            first.wait_for()
+            if table.state.pending and table.state.pending["kind"] == "notch" and table.state.actions:
+                first.hover()  # the candidate run shows on the board
+                expect(page.locator("svg .preview.show")).to_have_count(1)
+                shot(page, "caty-mini-preview")
+            before = len(table.state.actions)
+            first.click()
+            page.wait_for_function(f"() => !document.querySelector('#step') || "
+                                   f"document.querySelector('#step').textContent !== '{before} moves'")
+        expect(page.locator("#outcome")).to_contain_text("Game over")
+        assert table.state.is_terminal
+        shot(page, "caty-mini")
+    finally:
+        stop()
+
+
+def test_cat_town_hot_seat_turn_hides_the_hand_between_seats(page):
+    table = Table("cat-town", players=2, seed=1)
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.host_key}")
+        expect(page.locator("figure[data-board] svg .pile")).to_have_count(4)
+        expect(page.locator("#options button.option .text").first).not_to_be_empty()  # card text in the menu
+        shot(page, "cat-town")
+        page.locator("#options button.option", has_text="walk cw draw").click()
+        expect(page.locator("#curtain")).to_be_visible()
+        expect(page.locator("#curtain")).to_contain_text("seat 1")
+        expect(page.locator("#table")).to_be_hidden()
+        page.locator("#reveal").click()
+        expect(page.locator("#status")).to_contain_text("you are seat 1")
+        assert table.state.actions == ["walk cw draw"]
+    finally:
+        stop()
+
+
+def test_cats_mansion_step_by_clicking_a_destination_then_undo(page):
+    table = Table("cats-mansion", players=2, seed=1, bots={1: "random"})
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.host_key}")
+        expect(page.locator("svg .room").first).to_be_visible()
+        shot(page, "cats-mansion")
+        first = page.locator("svg .dest").first
+        action, piece = first.get_attribute("data-action"), first.get_attribute("data-piece")
+        page.locator(f'svg .piece[data-piece="{piece}"]').click()  # select the piece: only its destinations show
+        page.locator(f'svg .dest[data-action="{action}"]').click()
+        expect(page.locator("#step")).to_have_text("1 moves")
+        assert table.state.actions == [action]
+        page.locator("#undo").click()
+        expect(page.locator("#step")).to_have_text("0 moves")
+        assert table.state.actions == []
+    finally:
+        stop()
+
+
+def test_a_broken_rule_file_shows_its_place_in_the_page(page, tmp_path):
+    folder = tmp_path / "caty-mini"
+    shutil.copytree("rules/caty-mini", folder)
+    for f in Path("boards/caty-mini").iterdir():
+        shutil.copy(f, folder / f.name)
+    table = Table(str(folder / "game.yaml"), players=2, seed=1)
+    url, stop = serve(table, watch=True)
+    try:
+        page.goto(f"{url}?key={table.host_key}")
+        page.locator("#options button.option").first.wait_for()
+        game_file = folder / "game.yaml"
+        game_file.write_text(game_file.read_text().replace("size(token_pile(toy))", "sise(token_pile(toy))"))
+        expect(page.locator("#problems")).to_be_visible()
+        expect(page.locator("#problems")).to_contain_text("game.yaml:")
+        expect(page.locator("#problems")).to_contain_text("sise")
+        shot(page, "rule-error")
+    finally:
+        stop()

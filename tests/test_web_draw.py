@@ -1,0 +1,89 @@
+"""SVG drawing of each board kind, from small board files and hints."""
+from xml.etree import ElementTree
+
+from engine.boards import compile_grid, compile_plane
+from engine.web.draw import Hints, grid_svg, plane_svg, ring_svg
+from engine.yaml_source import read_yaml
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def board(tmp_path, text, compile_):
+    path = tmp_path / "b.yaml"
+    path.write_text(text)
+    built, problems = compile_(read_yaml(path, "b.yaml"))
+    assert not problems
+    return built
+
+
+def parse(svg: str):
+    return ElementTree.fromstring(svg)
+
+
+PLANE = """
+id: tiny
+kind: plane
+cells: {width: 3, height: 2}
+labels: [{cell: [1, 0], label: star}]
+points:
+  - {id: box/left, at: [0.5, 0], tags: [north]}
+  - {id: box/right, at: [1.5, 0], tags: [north]}
+  - {id: pot/left, at: [2.5, 2], tags: [south]}
+"""
+
+
+def test_plane_board_draws_labels_notches_furniture_trail_and_previews(tmp_path):
+    b = board(tmp_path, PLANE, compile_plane)
+    hints = Hints.merged({"colours": {"north": "#123456"}, "icons": {"star": "*"}})
+    svg = parse(plane_svg(b, hints, {0: ["box/left", "pot/left"]},
+                          [{"action": "go", "points": ["pot/left", "box/right"], "cost": 7, "touched": ["star"]}]))
+    texts = [t.text for t in svg.iter(SVG + "text")]
+    assert "star" in texts and "*" in texts  # the labelled cell, with its icon
+    assert {"box", "pot"} <= set(texts)  # furniture named once per group
+    assert texts.count("L") == 2 and "R" in texts  # each notch labelled
+    assert any(r.get("fill") == "#123456" for r in svg.iter(SVG + "rect"))  # colour from the tag's hint
+    trail = next(e for e in svg.iter(SVG + "polyline") if e.get("class") == "trail")
+    assert len(trail.get("points").split()) == 2
+    preview = next(g for g in svg.iter(SVG + "g") if g.get("class") == "preview")
+    assert preview.get("data-action") == "go"
+    assert "go: 7 string, star" in "".join(preview.itertext())
+
+
+def test_ring_draws_piles_in_order_with_counts_tokens_and_highlight():
+    piles = [{"zone": f"pile:p{i}", "count": i, "top": None} for i in range(4)]
+    svg = parse(ring_svg(piles, {"pile:p2": [0, 1]}, {"pile:p1"}, Hints()))
+    groups = [g for g in svg.iter(SVG + "g") if (g.get("class") or "").startswith("pile")]
+    assert [g.get("data-zone") for g in groups] == [p["zone"] for p in piles]
+    assert [g.get("class") for g in groups].count("pile lit") == 1
+    counts = [t.text for t in svg.iter(SVG + "text") if t.get("class") == "count"]
+    assert counts == ["0", "1", "2", "3"]
+    tokens = [g.get("data-seat") for g in svg.iter(SVG + "g") if g.get("class") == "token"]
+    assert tokens == ["0", "1"]
+
+
+GRID = """
+id: flat
+kind: grid
+cells: {width: 3, height: 2}
+rooms:
+  - {id: den, name: The den, area: [0, 0, 1, 1]}
+  - {id: nook, area: [2, 0, 2, 1]}
+doors: [[[1, 0], [2, 0]]]
+marks: [{cell: [0, 1], tags: [start]}]
+"""
+
+
+def test_grid_draws_named_rooms_walls_doors_marks_pieces_and_destinations(tmp_path):
+    b = board(tmp_path, GRID, compile_grid)
+    hints = Hints.merged({"colours": {"den": "#abcdef"}}, b.draw, {"marks": {"start": {"icon": "S"}}})
+    pieces = {"a1": [{"id": "cat", "label": "cat", "colour": "#000000", "icon": "C"}]}
+    svg = parse(grid_svg(b, pieces, [{"action": "step cat east", "space": "b1", "piece": "cat"}], hints))
+    texts = [t.text for t in svg.iter(SVG + "text")]
+    assert "The den" in texts and "nook" in texts and "S" in texts and "C" in texts
+    assert sum(1 for r in svg.iter(SVG + "rect") if r.get("fill") == "#abcdef") == 4
+    walls = [line for line in svg.iter(SVG + "line") if line.get("class") == "wall"]
+    doors = [line for line in svg.iter(SVG + "line") if line.get("class") == "door"]
+    assert len(doors) == 1
+    assert len(walls) == 10 + 1  # the outline (3 + 3 + 2 + 2 sides of spaces) and den|nook below the door
+    dest = next(g for g in svg.iter(SVG + "g") if g.get("class") == "dest")
+    assert dest.get("data-action") == "step cat east" and dest.get("data-piece") == "cat"
