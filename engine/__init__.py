@@ -1,10 +1,11 @@
 """Tabletop: tabletop games described as data and run by one interpreter.
 
-    from engine import load_game
-    game = load_game(name)            # a folder of rules/, or a path to a game.yaml
-    state = game.new_game(players=2, seed=7)
-    state.apply(state.legal_actions()[0])
+from engine import load_game
+game = load_game(name)            # a folder of rules/, or a path to a game.yaml
+state = game.new_game(players=2, seed=7)
+state.apply(state.legal_actions()[0])
 """
+
 from .errors import (
     BudgetExceeded,
     Diagnostic,

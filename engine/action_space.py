@@ -12,6 +12,7 @@ Ids are printed by the same ``Labeller`` the running game uses.  Where two value
 domain could print alike (``hand:0`` and ``found:0``, copies of a card from two zones at
 once), their long ids are listed as well, so every id a decision can print is in the space.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -30,10 +31,15 @@ _BOARD_OPS = frozenset({"tagged", "spaces_of", "neighbours", "toward", "touched"
 _ITEM_OPS = frozenset({"first", "last", "item", "cyclic_next", "cyclic_prev", "random_from"})
 _SAME_LIST_OPS = frozenset({"distinct", "around"})
 _CARDS_OF_ZONE = frozenset({"top", "bottom", "cards", "top_cards"})
-_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-               "//": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None}
+_ARITHMETIC = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b if b else None,
+    "%": lambda a, b: a % b if b else None,
+}
 _OPERANDS = {"+": (int, str)}  # what each operation computes on; the others only on numbers
-HINT = 'list the options: choose from an enum, a list of literals, or records built from them'
+HINT = "list the options: choose from an enum, a list of literals, or records built from them"
 
 
 class Unbounded(Exception):
@@ -197,8 +203,12 @@ class _Analysis:
         source = self.items(e.source, scope, env)
         d = Domain(partial=source.partial)
         for key, value in source.values.items():
-            one = Domain({key: value}, {k: w for k, w in source.where.items() if _has_card(key, k)},
-                         {key} & source.clash, source.partial)
+            one = Domain(
+                {key: value},
+                {k: w for k, w in source.where.items() if _has_card(key, k)},
+                {key} & source.clash,
+                source.partial,
+            )
             d.add(self.dom(e.element, scope, {**env, e.var: one}), e)
         return d
 
@@ -221,8 +231,9 @@ class _Analysis:
     def _Attr(self, e, scope, env):
         obj = e.obj.type
         if obj == PLAYER:
-            return self._variable(("player", e.name), self.player_vars.get(e.name, []),
-                                  self.game.player_variables.get(e.name), e)
+            return self._variable(
+                ("player", e.name), self.player_vars.get(e.name, []), self.game.player_variables.get(e.name), e
+            )
         inner = self.dom(e.obj, scope, env)
         if obj == CARD:
             column = self.game.attributes.get(e.name)
@@ -274,8 +285,16 @@ class _Analysis:
             return self._cards_in(self.dom(e.args[0], scope, env), e)
         if f == "flatten":  # the inner lists may hold copies of a card from different zones at once
             d = self.dom(e.args[0], scope, env)
-            return replace(d, clash=d.clash | {k for k in d.values for c in _cards(k) if self.copies.get(c, 1) > 1
-                                               and (d.where.get(c) is None or len(d.where[c]) > 1)})
+            return replace(
+                d,
+                clash=d.clash
+                | {
+                    k
+                    for k in d.values
+                    for c in _cards(k)
+                    if self.copies.get(c, 1) > 1 and (d.where.get(c) is None or len(d.where[c]) > 1)
+                },
+            )
         if f in _ITEM_OPS or f in _SAME_LIST_OPS:
             return self.dom(e.args[0], scope, env)
         if f == "card_named":
@@ -327,28 +346,30 @@ class _Analysis:
                     if value.optional is not None:
                         d.values.setdefault(_key(None), None)
                 elif isinstance(value, tuple):
-                    d.add(self.items(value[1], scope, {}) if value[0] == "items" else self.finite(value[1], node),
-                          node)
+                    d.add(self.items(value[1], scope, {}) if value[0] == "items" else self.finite(value[1], node), node)
                 else:
                     d.add(self.dom(value, scope, {}), node)
             if name in scope.params:
                 d.add(self._param(scope.name, name, node), node)
             return d
+
         return self._guarded((scope.name, name), compute)
 
     def _variable(self, key: tuple, assigned: list, initial, node: ast.Node) -> Domain:
         def compute():
             d = _of(initial if isinstance(initial, list) else [initial])
             for value, scope in assigned:
-                d.add(self.of_choose(value, scope) if isinstance(value, ast.Choose) else self.dom(value, scope, {}),
-                      node)
+                d.add(
+                    self.of_choose(value, scope) if isinstance(value, ast.Choose) else self.dom(value, scope, {}), node
+                )
             return d
+
         return self._guarded(key, compute)
 
     def _param(self, proc: str, name: str, node: ast.Node) -> Domain:
         """A procedure's parameter: what its callers pass (an effect's card: that card)."""
         if proc.startswith("effect:") and name == "this":
-            cid = proc[len("effect:"):]
+            cid = proc[len("effect:") :]
             return Domain({(CARD, cid): self.game.first_card[cid]}, {cid: None})
         index = [p for p, _ in self.vocab.procedures.get(proc, [])].index(name)
         d = Domain()
@@ -486,8 +507,9 @@ def action_space(game, players: int) -> list[str]:
         try:
             ids = _ids(game, analysis, s, analysis.scopes[name])
         except Unbounded as exc:
-            raise TabletopError(f'the options of "{s.kind}" ({name}, line {s.line}) cannot be listed: '
-                                f'{exc.why}; {HINT}') from None
+            raise TabletopError(
+                f'the options of "{s.kind}" ({name}, line {s.line}) cannot be listed: {exc.why}; {HINT}'
+            ) from None
         out.update(dict.fromkeys(ids))
     return list(out)
 

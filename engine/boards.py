@@ -19,6 +19,7 @@ Play never calls networkx; a lookup is a dict read once its entry exists.
 
 Nothing here knows which game uses a board.
 """
+
 from __future__ import annotations
 
 import math
@@ -98,6 +99,7 @@ class PlaneBoard:
 
 def _unknown_point(board: PlaneBoard, a: str, b: str):
     from .errors import RuleFault
+
     names = board.points
     bad = a if a not in names else b
     hint = did_you_mean(str(bad), names)
@@ -120,8 +122,9 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
     for i, cell in enumerate(data.get("labels", [])):
         x, y = cell["cell"]
         if not (0 <= x < width and 0 <= y < height):
-            problems.append(doc.diag(("labels", i, "cell"), "E602",
-                                     f"cell ({x}, {y}) is outside the {width}×{height} floor"))
+            problems.append(
+                doc.diag(("labels", i, "cell"), "E602", f"cell ({x}, {y}) is outside the {width}×{height} floor")
+            )
             continue
         node = ("cell", x, y)
         if node in graph:
@@ -135,8 +138,11 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
             problems.append(doc.diag(("points", i, "id"), "E603", f"point '{pid}' is defined twice"))
             continue
         if not (0 <= x <= width and 0 <= y <= height):
-            problems.append(doc.diag(("points", i, "at"), "E602",
-                                     f"point '{pid}' at ({x}, {y}) is outside the {width}×{height} floor"))
+            problems.append(
+                doc.diag(
+                    ("points", i, "at"), "E602", f"point '{pid}' at ({x}, {y}) is outside the {width}×{height} floor"
+                )
+            )
             continue
         graph.add_node(pid, kind="point", at=(x, y), tags=tuple(point.get("tags", ())))
         coords += [x, y]
@@ -145,10 +151,14 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
 
     # Exact integer geometry: scale every coordinate by the common denominator.
     denominator = math.lcm(*(c.denominator for c in coords)) if coords else 1
-    cells = tuple((d["label"], tuple(v * denominator for v in d["box"]))
-                  for _, d in graph.nodes(data=True) if d["kind"] == "cell")
-    points = {n: (int(d["at"][0] * denominator), int(d["at"][1] * denominator))
-              for n, d in graph.nodes(data=True) if d["kind"] == "point"}
+    cells = tuple(
+        (d["label"], tuple(v * denominator for v in d["box"])) for _, d in graph.nodes(data=True) if d["kind"] == "cell"
+    )
+    points = {
+        n: (int(d["at"][0] * denominator), int(d["at"][1] * denominator))
+        for n, d in graph.nodes(data=True)
+        if d["kind"] == "point"
+    }
     board = PlaneBoard(data["id"], doc.path, graph, points, cells, denominator, scale, data.get("draw") or {})
     if len(points) ** 2 * (len(cells) + 1) <= EAGER_WORK:
         for a in points:
@@ -244,6 +254,7 @@ class GridBoard:
     def _check(self, space: str) -> None:
         if space not in self.rooms:
             from .errors import RuleFault
+
             hint = did_you_mean(str(space), self.rooms)
             raise RuleFault(f"board '{self.id}' has no space {quoted(space)}" + (f" ({hint})" if hint else ""))
 
@@ -304,8 +315,9 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     for i, room in enumerate(data["rooms"]):
         x0, y0, x1, y1 = room["area"]
         if not (0 <= x0 <= x1 < width and 0 <= y0 <= y1 < height):
-            problems.append(doc.diag(("rooms", i, "area"), "E602",
-                                     f"room '{room['id']}' does not fit on the {width}×{height} grid"))
+            problems.append(
+                doc.diag(("rooms", i, "area"), "E602", f"room '{room['id']}' does not fit on the {width}×{height} grid")
+            )
             continue
         if room["id"] in room_tags:
             problems.append(doc.diag(("rooms", i, "id"), "E603", f"room '{room['id']}' is defined twice"))
@@ -313,9 +325,13 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
         for x in range(x0, x1 + 1):
             for y in range(y0, y1 + 1):
                 if (x, y) in where:
-                    problems.append(doc.diag(("rooms", i, "area"), "E603",
-                                             f"space {space_name(x, y)} is in rooms '{where[(x, y)]}' and "
-                                             f"'{room['id']}'"))
+                    problems.append(
+                        doc.diag(
+                            ("rooms", i, "area"),
+                            "E603",
+                            f"space {space_name(x, y)} is in rooms '{where[(x, y)]}' and '{room['id']}'",
+                        )
+                    )
                     continue
                 where[(x, y)] = room["id"]
                 graph.add_node(space_name(x, y), x=x, y=y, room=room["id"], tags=set(room.get("tags", ())))
@@ -327,8 +343,11 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     for i, (a, b) in enumerate(data.get("doors", [])):
         a, b = tuple(a), tuple(b)
         if a not in where or b not in where or abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
-            problems.append(doc.diag(("doors", i), "E602", f"door {list(a)}–{list(b)} must join two neighbouring "
-                                                           f"spaces of the grid"))
+            problems.append(
+                doc.diag(
+                    ("doors", i), "E602", f"door {list(a)}–{list(b)} must join two neighbouring spaces of the grid"
+                )
+            )
             continue
         graph.add_edge(space_name(*a), space_name(*b), door=True)
     for i, mark in enumerate(data.get("marks", [])):
@@ -353,8 +372,9 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     tags = {n: frozenset(d["tags"]) for n, d in graph.nodes(data=True)}
     hints = dict(data.get("draw") or {})
     hints["names"] = {r["id"]: r.get("name", r["id"].replace("-", " ")) for r in data["rooms"]}
-    board = GridBoard(data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()}, tags,
-                      draw=hints)
+    board = GridBoard(
+        data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()}, tags, draw=hints
+    )
     all_tags = set().union(*tags.values())
     if len(step) ** 2 * (len(all_tags) + 1) <= EAGER_WORK:
         for space in step:

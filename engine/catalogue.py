@@ -3,6 +3,7 @@
 Read from each game.yaml and variant file as data, without compiling the rules: listing a folder is
 quick, and a game whose rules do not load is still listed (``tabletop validate`` says what is wrong).
 """
+
 from __future__ import annotations
 
 import re
@@ -33,8 +34,15 @@ def _entry(game_file: Path) -> dict:
     try:
         data = read_yaml(game_file, display_path(game_file)).data
     except LoadError as exc:
-        return {"id": game_file.parent.name, "path": display_path(game_file), "name": None, "description": None,
-                "players": None, "variants": [], "problem": exc.diagnostics[0].format(with_context=False)}
+        return {
+            "id": game_file.parent.name,
+            "path": display_path(game_file),
+            "name": None,
+            "description": None,
+            "players": None,
+            "variants": [],
+            "problem": exc.diagnostics[0].format(with_context=False),
+        }
     data = data if isinstance(data, dict) else {}
     players: dict = data["players"] if isinstance(data.get("players"), dict) else {}
     variants = []
@@ -44,8 +52,19 @@ def _entry(game_file: Path) -> dict:
         except LoadError:
             vdata = None
         vdata = vdata if isinstance(vdata, dict) else {}
-        variants.append({"id": variant_file.stem, "name": vdata.get("name"),
-                         "description": first_sentence(vdata.get("description")) or None})
-    return {"id": str(data.get("id", game_file.parent.name)), "path": display_path(game_file),
-            "name": data.get("name"), "description": first_sentence(data.get("description")) or None,
-            "players": [players.get("min"), players.get("max")], "variants": variants, "problem": None}
+        variants.append(
+            {
+                "id": variant_file.stem,
+                "name": vdata.get("name"),
+                "description": first_sentence(vdata.get("description")) or None,
+            }
+        )
+    return {
+        "id": str(data.get("id", game_file.parent.name)),
+        "path": display_path(game_file),
+        "name": data.get("name"),
+        "description": first_sentence(data.get("description")) or None,
+        "players": [players.get("min"), players.get("max")],
+        "variants": variants,
+        "problem": None,
+    }

@@ -8,6 +8,7 @@ clean results are kept (a result with problems is worth recomputing, and a
 file that was missing then is not among the files read).  The folder is
 ``$TABLETOP_CACHE``, else ``$XDG_CACHE_HOME/tabletop``, else ``~/.cache/tabletop``.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -5,6 +5,7 @@ which options cannot be taken back, which trace a run on a plane board and
 which move a piece to a neighbouring space.  Everything here reads the
 deciding seat's own options and view, or a determinized copy for that seat.
 """
+
 from __future__ import annotations
 
 from itertools import pairwise
@@ -32,10 +33,15 @@ def card_face(game, card_id: str) -> dict:
             icons += symbol
         elif isinstance(value, int) and not isinstance(value, bool) and value > 0:
             icons += symbol * value
-    return {"id": card_id, "name": str(info.get("name", card_id)), "text": str(info.get("text", "")),
-            "kind": str(info.get("kind", "")), "icons": icons,
-            "colour": look.colour(attr(style["colour"]) if "colour" in style else None, card_id, info.get("kind")),
-            "icon": look.icon(attr(style["icon"]) if "icon" in style else None, card_id, info.get("kind"))}
+    return {
+        "id": card_id,
+        "name": str(info.get("name", card_id)),
+        "text": str(info.get("text", "")),
+        "kind": str(info.get("kind", "")),
+        "icons": icons,
+        "colour": look.colour(attr(style["colour"]) if "colour" in style else None, card_id, info.get("kind")),
+        "icon": look.icon(attr(style["icon"]) if "icon" in style else None, card_id, info.get("kind")),
+    }
 
 
 def is_irreversible(game, kind: str, value) -> bool:
@@ -99,8 +105,11 @@ def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
     det = det if det is not None else state.determinized(seat, DETERMINIZE_SEED)
     out = []
     for action, value in zip(pending["ids"], pending["values"]):
-        option = {"id": action, "cards": [card_face(game, w) for w in action.split() if w in game.first_card],
-                  "irreversible": is_irreversible(game, pending["kind"], value)}
+        option = {
+            "id": action,
+            "cards": [card_face(game, w) for w in action.split() if w in game.first_card],
+            "irreversible": is_irreversible(game, pending["kind"], value),
+        }
         path = run_path(det, seat, pending["kind"], value)
         if path is not None:
             option["run"] = path

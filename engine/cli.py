@@ -3,6 +3,7 @@
 Exit codes: 0 success, 1 problems (bad rules, rule errors, illegal input that
 ended a run), 2 usage errors.  Bad input never prints a traceback.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -14,8 +15,8 @@ from pathlib import Path
 from .errors import IllegalAction, RulesError, RuntimeRuleError, TabletopError, quoted
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
-MAX_GAMES = 1_000_000          # a million games is hours of bots; more is a typo, not a plan
-MAX_DECISIONS = 10_000_000     # a cut-off past this never cuts anything off
+MAX_GAMES = 1_000_000  # a million games is hours of bots; more is a typo, not a plan
+MAX_DECISIONS = 10_000_000  # a cut-off past this never cuts anything off
 
 
 def _whole(low: int, high: int | None = None):
@@ -30,6 +31,7 @@ def _whole(low: int, high: int | None = None):
         if number is None or number < low or (high is not None and number > high):
             raise argparse.ArgumentTypeError(f"expected a whole number {bounds}, got {text!r}")
         return number
+
     return parse
 
 
@@ -41,15 +43,27 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("paths", nargs="+", metavar="PATH")
     v.add_argument("--json", action="store_true", help="print diagnostics as JSON")
 
-    li = sub.add_parser("lint", help="validate, then warn about what is legal but suspect (unused, unreachable…)",
-                        description="Validate, then warn about what is legal but suspect. Codes: "
-                                    + "; ".join(f"{code} {what}" for code, what in _lint_codes().items()) + ".")
+    li = sub.add_parser(
+        "lint",
+        help="validate, then warn about what is legal but suspect (unused, unreachable…)",
+        description="Validate, then warn about what is legal but suspect. Codes: "
+        + "; ".join(f"{code} {what}" for code, what in _lint_codes().items())
+        + ".",
+    )
     li.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: every shipped game and board)")
-    li.add_argument("--format", choices=["text", "json", "github", "sarif"], default=None,
-                    help="text (default); json: a list of diagnostics; github: Actions annotations; sarif: SARIF 2.1.0")
+    li.add_argument(
+        "--format",
+        choices=["text", "json", "github", "sarif"],
+        default=None,
+        help="text (default); json: a list of diagnostics; github: Actions annotations; sarif: SARIF 2.1.0",
+    )
     li.add_argument("--json", action="store_true", help="the same as --format json")
-    li.add_argument("--fix", action="store_true", help="first remove what can be removed safely (variant settings "
-                                                       "that repeat the base), keeping the rest of each file as it is")
+    li.add_argument(
+        "--fix",
+        action="store_true",
+        help="first remove what can be removed safely (variant settings "
+        "that repeat the base), keeping the rest of each file as it is",
+    )
 
     def game_args(q):
         q.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
@@ -59,62 +73,113 @@ def _parser() -> argparse.ArgumentParser:
     game_args(pl)
     pl.add_argument("--players", type=_whole(1), default=2, metavar="N")
     pl.add_argument("--seed", type=int, default=0, metavar="S")
-    pl.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND",
-                    help="a bot for a seat, e.g. 1=random or 0=mcts:200; all=random for every seat")
+    pl.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="SEAT=KIND",
+        help="a bot for a seat, e.g. 1=random or 0=mcts:200; all=random for every seat",
+    )
     pl.add_argument("--quiet", action="store_true", help="bots only: print just the result")
     pl.add_argument("--save", metavar="FILE", help="keep the game (rules, seed, actions) in FILE after every move")
 
     sv = sub.add_parser("serve", help="the table in the browser: drawn boards, seats, bots, live reload")
-    sv.add_argument("game", nargs="?", metavar="GAME", help="a game name or a path to its game.yaml "
-                                                            "(default: the first shipped game)")
+    sv.add_argument(
+        "game",
+        nargs="?",
+        metavar="GAME",
+        help="a game name or a path to its game.yaml (default: the first shipped game)",
+    )
     sv.add_argument("--variant", metavar="V", help="a variant name or file")
     sv.add_argument("--players", type=_whole(1), metavar="N", help="default: the game's fewest")
     sv.add_argument("--seed", type=int, default=0, metavar="S")
     sv.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND", help="a bot for a seat, e.g. 1=random")
     sv.add_argument("--port", type=_whole(1, 65535), default=8000, metavar="P")
-    sv.add_argument("--host", default="127.0.0.1", metavar="H",
-                    help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 for the network)")
+    sv.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar="H",
+        help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 for the network)",
+    )
 
     rp = sub.add_parser("replay", help="replay a saved game exactly, step by step or to the end")
     rp.add_argument("file", metavar="FILE")
     rp.add_argument("--steps", action="store_true", help="print every action and event")
     rp.add_argument("--to", type=_whole(0), metavar="N", help="stop after N actions")
     rp.add_argument("--force", action="store_true", help="replay even if the rules changed since the save")
-    rp.add_argument("--rules", metavar="PATH", help="the game's rules (a name or path; default: the shipped game of "
-                                                    "the saved id, or the rules folder the save recorded)")
+    rp.add_argument(
+        "--rules",
+        metavar="PATH",
+        help="the game's rules (a name or path; default: the shipped game of "
+        "the saved id, or the rules folder the save recorded)",
+    )
 
     si = sub.add_parser("simulate", help="many games between bots, with summary figures")
     game_args(si)
     si.add_argument("--players", type=_whole(1), required=True, metavar="N")
     si.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
     si.add_argument("--seed", type=int, default=0, metavar="S")
-    si.add_argument("--bots", default="random", metavar="KIND",
-                    help="bot for every seat, or KIND,KIND,… one per seat; KIND[:PARAM]: random, greedy, mcts:200")
-    si.add_argument("--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D",
-                    help="decisions before a game is cut off")
-    si.add_argument("--jobs", type=_whole(0), default=1, metavar="J",
-                    help="processes to share the games (0, or more than the CPUs: one per CPU); "
-                         "the same games and figures either way")
+    si.add_argument(
+        "--bots",
+        default="random",
+        metavar="KIND",
+        help="bot for every seat, or KIND,KIND,… one per seat; KIND[:PARAM]: random, greedy, mcts:200",
+    )
+    si.add_argument(
+        "--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D", help="decisions before a game is cut off"
+    )
+    si.add_argument(
+        "--jobs",
+        type=_whole(0),
+        default=1,
+        metavar="J",
+        help="processes to share the games (0, or more than the CPUs: one per CPU); "
+        "the same games and figures either way",
+    )
     si.add_argument("--json", action="store_true", help="print one JSON object")
 
-    pt = sub.add_parser("playtest", help="bots, balance metrics, sweeps and A/B in one HTML report with plots",
-                        description="Play K games per arm (each --variant × each --set value) on the same seeds, "
-                                    "measure them, and write an HTML report (and --json).")
+    pt = sub.add_parser(
+        "playtest",
+        help="bots, balance metrics, sweeps and A/B in one HTML report with plots",
+        description="Play K games per arm (each --variant × each --set value) on the same seeds, "
+        "measure them, and write an HTML report (and --json).",
+    )
     pt.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
-    pt.add_argument("--variant", action="append", default=[], metavar="V",
-                    help="a variant to compare ('base' for the base); repeat for A/B")
-    pt.add_argument("--set", action="append", default=[], metavar="NAME=VALUES", dest="settings",
-                    help="a rule value by dotted path: constants.NAME=900..1600/100 (a range) or =900,1200")
+    pt.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="V",
+        help="a variant to compare ('base' for the base); repeat for A/B",
+    )
+    pt.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUES",
+        dest="settings",
+        help="a rule value by dotted path: constants.NAME=900..1600/100 (a range) or =900,1200",
+    )
     pt.add_argument("--players", type=_whole(1), required=True, metavar="N")
     pt.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
     pt.add_argument("--seed", type=int, default=0, metavar="S")
     pt.add_argument("--bots", default="random", metavar="KIND", help="bot for every seat, or one per seat")
-    pt.add_argument("--skill", metavar="KIND", help="thinking bot measured against random bots in each seat "
-                                                    "(default: greedy if it can play the game; 'none' to skip)")
-    pt.add_argument("--skill-games", type=_whole(0, MAX_GAMES), default=None, metavar="G",
-                    help="games per seat for the skill figures (default: K, at most 50)")
-    pt.add_argument("--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D",
-                    help="decisions before a game is cut off")
+    pt.add_argument(
+        "--skill",
+        metavar="KIND",
+        help="thinking bot measured against random bots in each seat "
+        "(default: greedy if it can play the game; 'none' to skip)",
+    )
+    pt.add_argument(
+        "--skill-games",
+        type=_whole(0, MAX_GAMES),
+        default=None,
+        metavar="G",
+        help="games per seat for the skill figures (default: K, at most 50)",
+    )
+    pt.add_argument(
+        "--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D", help="decisions before a game is cut off"
+    )
     pt.add_argument("--jobs", type=_whole(0), default=1, metavar="J", help="local processes (0: one per CPU)")
     pt.add_argument("--backend", choices=("local", "ray"), default="local")
     pt.add_argument("--address", metavar="ADDR", help="Ray cluster address (default: start a local Ray)")
@@ -126,14 +191,19 @@ def _parser() -> argparse.ArgumentParser:
     ca.add_argument("--json", action="store_true")
 
     ex = sub.add_parser("explain", help="what a diagnostic code, an operation, or a part of a game is")
-    ex.add_argument("topic", metavar="TOPIC", help="a code (E501), an operation (move), or with --game a card, "
-                                                   "procedure, function, zone, variable or ruling id")
+    ex.add_argument(
+        "topic",
+        metavar="TOPIC",
+        help="a code (E501), an operation (move), or with --game a card, "
+        "procedure, function, zone, variable or ruling id",
+    )
     ex.add_argument("--game", metavar="GAME", help="look the topic up in this game's rules too")
     ex.add_argument("--variant", metavar="V", help="a variant of GAME")
 
     ls = sub.add_parser("list", help="every game, with its one-line description and its variants")
-    ls.add_argument("folder", nargs="?", metavar="FOLDER",
-                    help="list the games in this folder (default: the shipped ones)")
+    ls.add_argument(
+        "folder", nargs="?", metavar="FOLDER", help="list the games in this folder (default: the shipped ones)"
+    )
     ls.add_argument("--json", action="store_true", help="print one JSON list")
 
     do = sub.add_parser("doc", help="a Markdown reference of a game's rules, or of the effect language")
@@ -144,8 +214,12 @@ def _parser() -> argparse.ArgumentParser:
 
     di = sub.add_parser("diff", help="what a variant changes (from the base, or from another variant or game)")
     game_args(di)
-    di.add_argument("--against", metavar="W", help="compare with this variant of GAME, or with another game "
-                                                   "(a name or a path to its game.yaml); default: the base")
+    di.add_argument(
+        "--against",
+        metavar="W",
+        help="compare with this variant of GAME, or with another game "
+        "(a name or a path to its game.yaml); default: the base",
+    )
     di.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -156,9 +230,20 @@ def main(argv: list[str] | None = None) -> int:
         _parser().print_help()
         return EXIT_USAGE
     try:
-        commands = {"validate": _validate, "lint": _lint, "play": _play, "simulate": _simulate, "cards": _cards,
-                    "replay": _replay, "diff": _diff, "explain": _explain, "playtest": _playtest,
-                    "doc": _doc, "list": _list, "serve": _serve}
+        commands = {
+            "validate": _validate,
+            "lint": _lint,
+            "play": _play,
+            "simulate": _simulate,
+            "cards": _cards,
+            "replay": _replay,
+            "diff": _diff,
+            "explain": _explain,
+            "playtest": _playtest,
+            "doc": _doc,
+            "list": _list,
+            "serve": _serve,
+        }
         return commands[args.command](args)
     except RulesError as exc:
         for d in exc.diagnostics:
@@ -178,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
 # ---------------------------------------------------------------- validate
 def _validate(args) -> int:
     from .gamedef import validate_paths
+
     return _report(args, validate_paths, "json" if args.json else "text", fails_on_warnings=False)
 
 
@@ -185,6 +271,7 @@ def _report(args, check, fmt: str, fails_on_warnings: bool) -> int:
     """Run ``check`` on the paths that exist and print what it found in ``fmt``."""
     from .errors import Diagnostic
     from .lint_report import format_report, summary
+
     missing = [Diagnostic(p, 1, 1, "E101", "file not found") for p in args.paths if not Path(p).exists()]
     found = check([p for p in args.paths if Path(p).exists()])
     diagnostics = missing + found
@@ -204,6 +291,7 @@ def _lint(args) -> int:
     """``validate`` plus warnings; any finding fails, so a designer's CI can keep rules lint-clean."""
     from .documents import data_root
     from .lint import lint_paths
+
     if args.json and args.format not in (None, "json"):
         return _usage("--json and --format are one choice: give one of them")
     if not args.paths:
@@ -215,11 +303,13 @@ def _lint(args) -> int:
         for line in fixed:
             print(f"fixed: {line}", file=sys.stderr)
         return found
+
     return _report(args, check, "json" if args.json else args.format or "text", fails_on_warnings=True)
 
 
 def _lint_codes() -> dict[str, str]:
     from .codes import LINT_CODES
+
     return LINT_CODES
 
 
@@ -227,6 +317,7 @@ def _lint_codes() -> dict[str, str]:
 def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
     """``SEAT=KIND[:PARAM]`` options → bot spec per seat; a bad one is a one-line usage error."""
     from .bots import BotSpecError, check_spec
+
     bots: dict[int, str] = {}
     for spec in specs:
         seat, sep, kind = spec.partition("=")
@@ -248,6 +339,7 @@ def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
 def _bot_kinds(text: str, players: int, game, option: str = "--bots") -> list[str]:
     """``--bots KIND`` or ``KIND,KIND,…`` (one per seat) → one spec per seat; bad input is a usage error."""
     from .bots import BotSpecError, check_spec
+
     kinds = text.split(",")
     if len(kinds) not in (1, players):
         raise SystemExit(_usage(f"{option} expects one bot or one per seat ({players}), got {quoted(text)}"))
@@ -282,8 +374,7 @@ def _read_choice(actions: list[str], prompt: str) -> str | None:
         matches = [a for a in actions if a.startswith(answer)] if answer else []
         if len(matches) == 1:
             return matches[0]
-        print(f"{quoted(answer)} is not a legal action; type a number 1–{len(actions)} or one of: "
-              f"{', '.join(actions)}")
+        print(f"{quoted(answer)} is not a legal action; type a number 1–{len(actions)} or one of: {', '.join(actions)}")
 
 
 def _play(args) -> int:
@@ -295,6 +386,7 @@ def _play(args) -> int:
     from .render import render_options, render_view
     from .replay import write_save
     from .simulate import bot_inputs
+
     game = load_game(args.game, args.variant)
     bots = _parse_bots(args.bot, args.players, game)
     state = game.new_game(players=args.players, seed=args.seed)
@@ -357,6 +449,7 @@ def _serve(args) -> int:
         return _usage(f"serve needs the web extra (pip install 'tabletop[web]'): {exc}")
     from .documents import known_games
     from .gamedef import load_game
+
     game = args.game or known_games()[0]
     loaded = load_game(game, args.variant)
     players = args.players or loaded.min_players
@@ -368,6 +461,7 @@ def _serve(args) -> int:
 # ------------------------------------------------------------------ replay
 def _replay(args) -> int:
     from .replay import read_save, replay, saved_game
+
     data = read_save(args.file)
     game = saved_game(data, args.file, args.rules)
 
@@ -376,10 +470,11 @@ def _replay(args) -> int:
     def step(i, action, state):
         if args.steps:
             print(f"{i + 1:>4}. {action}")
-            for line in state.log[shown[0]:]:
+            for line in state.log[shown[0] :]:
                 if not line.endswith(f": {action}"):
                     print(f"      {line}")
         shown[0] = len(state.log)
+
     state = replay(game, data, until=args.to, allow_other_rules=args.force, on_step=step)
     done = len(state.actions)
     if state.is_terminal:
@@ -388,8 +483,10 @@ def _replay(args) -> int:
         result = "a draw" if outcome.is_draw else f"winners: {outcome.winners}"
         print(f"replayed {done} actions: game over, {outcome.reason} ({scores}; {result})")
     else:
-        print(f"replayed {done} of {len(data['actions'])} actions: seat {state.current_player} to decide "
-              f"among {len(state.legal_actions())} actions")
+        print(
+            f"replayed {done} of {len(data['actions'])} actions: seat {state.current_player} to decide "
+            f"among {len(state.legal_actions())} actions"
+        )
     return EXIT_OK
 
 
@@ -397,6 +494,7 @@ def _replay(args) -> int:
 def _simulate(args) -> int:
     from .gamedef import load_game
     from .simulate import DEFAULT_DECISION_LIMIT, simulate
+
     game = load_game(args.game, args.variant)
     if not game.min_players <= args.players <= game.max_players:
         return _usage(f"{game.id} is for {game.min_players}–{game.max_players} players, not {args.players}")
@@ -410,10 +508,19 @@ def _simulate(args) -> int:
         summary = simulate(game, args.players, args.games, args.seed, bots, limit, jobs=jobs)
     else:
         from rich.progress import Progress
+
         with Progress(transient=True) as bar:
             task = bar.add_task(f"{game.id}: {args.games} games", total=args.games)
-            summary = simulate(game, args.players, args.games, args.seed, bots, limit,
-                               progress=lambda done: bar.update(task, completed=done), jobs=jobs)
+            summary = simulate(
+                game,
+                args.players,
+                args.games,
+                args.seed,
+                bots,
+                limit,
+                progress=lambda done: bar.update(task, completed=done),
+                jobs=jobs,
+            )
     if args.json:
         print(json.dumps(summary))
     else:
@@ -424,25 +531,37 @@ def _simulate(args) -> int:
 def _print_summary(s: dict) -> None:
     from rich.console import Console
     from rich.table import Table
+
     console = Console()
-    title = f"{s['game']}{' / ' + s['variant'] if s['variant'] else ''}: {s['games']} games, " \
-            f"{s['players']} players, seed {s['seed']}"
+    title = (
+        f"{s['game']}{' / ' + s['variant'] if s['variant'] else ''}: {s['games']} games, "
+        f"{s['players']} players, seed {s['seed']}"
+    )
     table = Table(title=title)
     for col in ("seat", "bot", "wins", "win rate (95% interval)", "mean score", "min", "max"):
         table.add_column(col, justify="right")
     for p in range(s["players"]):
         interval = s["win_rate_95"][p]
-        rate = "—" if interval is None else \
-            f"{s['wins'][p] / s['finished']:.0%} ({interval[0]:.0%}–{interval[1]:.0%})"
-        table.add_row(str(p), s["bots"][p], str(s["wins"][p]), rate, f"{s['scores']['mean'][p]:.2f}",
-                      str(s["scores"]["min"][p]), str(s["scores"]["max"][p]))
+        rate = "—" if interval is None else f"{s['wins'][p] / s['finished']:.0%} ({interval[0]:.0%}–{interval[1]:.0%})"
+        table.add_row(
+            str(p),
+            s["bots"][p],
+            str(s["wins"][p]),
+            rate,
+            f"{s['scores']['mean'][p]:.2f}",
+            str(s["scores"]["min"][p]),
+            str(s["scores"]["max"][p]),
+        )
     console.print(table)
-    console.print(f"draws: {s['draws']}   ties (shared wins): {s['ties']}   decisions per game: "
-                  f"{s['decisions_per_game']}   cut off: {s['cut_off']}   errors: {s['errors']}   "
-                  f"games/second: {s['games_per_second']}")
+    console.print(
+        f"draws: {s['draws']}   ties (shared wins): {s['ties']}   decisions per game: "
+        f"{s['decisions_per_game']}   cut off: {s['cut_off']}   errors: {s['errors']}   "
+        f"games/second: {s['games_per_second']}"
+    )
     if s["end_reasons"]:
-        console.print("ended: " + ", ".join(f"{reason} ×{count}" for reason, count in s["end_reasons"].items()),
-                      highlight=False)
+        console.print(
+            "ended: " + ", ".join(f"{reason} ×{count}" for reason, count in s["end_reasons"].items()), highlight=False
+        )
     for sample in s["error_samples"]:
         console.print(f"[red]{sample}[/]", highlight=False)
 
@@ -453,6 +572,7 @@ def _playtest(args) -> int:
     from .report import render_html
     from .safe_files import write_text
     from .simulate import DEFAULT_DECISION_LIMIT
+
     if args.address and args.backend != "ray":
         return _usage("--address needs --backend ray")
     sets = [parse_set(text) for text in args.settings]
@@ -464,19 +584,46 @@ def _playtest(args) -> int:
     if not first.min_players <= args.players <= first.max_players:
         return _usage(f"{first.id} is for {first.min_players}–{first.max_players} players, not {args.players}")
     bots = _bot_kinds(args.bots, args.players, first)
-    skill = None if args.skill == "none" else _bot_kinds(args.skill, 1, first, "--skill")[0] if args.skill \
+    skill = (
+        None
+        if args.skill == "none"
+        else _bot_kinds(args.skill, 1, first, "--skill")[0]
+        if args.skill
         else _default_skill_bot(first)
+    )
     skill_games = min(args.games, 50) if args.skill_games is None else args.skill_games
-    plan = Plan(game_name, arms, args.players, args.games, args.seed, bots, args.limit or DEFAULT_DECISION_LIMIT,
-                skill if skill_games else None, skill_games if skill else 0)
+    plan = Plan(
+        game_name,
+        arms,
+        args.players,
+        args.games,
+        args.seed,
+        bots,
+        args.limit or DEFAULT_DECISION_LIMIT,
+        skill if skill_games else None,
+        skill_games if skill else 0,
+    )
     jobs = min(args.jobs, os.cpu_count() or 1) or (os.cpu_count() or 1)
     if sys.stderr.isatty() and not args.json:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"),
-                      TimeRemainingColumn(), transient=True) as bar:
+
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            transient=True,
+        ) as bar:
             task = bar.add_task(f"{first.id}: {len(plan.tasks())} games", total=len(plan.tasks()))
-            records, info = run(plan, games, jobs, args.backend, args.address,
-                                progress=lambda done, total: bar.update(task, completed=done))
+            records, info = run(
+                plan,
+                games,
+                jobs,
+                args.backend,
+                args.address,
+                progress=lambda done, total: bar.update(task, completed=done),
+            )
     else:
         records, info = run(plan, games, jobs, args.backend, args.address)
     data = measure(plan, games, records, info)
@@ -487,8 +634,10 @@ def _playtest(args) -> int:
         print(json.dumps(data))
     else:
         run_info = data["run"]
-        print(f"wrote {output}: {len(arms)} arm{'s' * (len(arms) != 1)}, {run_info['games']} games in "
-              f"{run_info['seconds']} s on {run_info['backend']}")
+        print(
+            f"wrote {output}: {len(arms)} arm{'s' * (len(arms) != 1)}, {run_info['games']} games in "
+            f"{run_info['seconds']} s on {run_info['backend']}"
+        )
     errors = sum(a["outcomes"]["errors"] for a in data["arms"])
     return EXIT_PROBLEMS if errors else EXIT_OK
 
@@ -496,6 +645,7 @@ def _playtest(args) -> int:
 def _default_skill_bot(game) -> str | None:
     """greedy, if the game gives it something to rate options by; else no skill figures."""
     from .bots import GreedyAgent
+
     try:
         GreedyAgent.check(game)
     except TabletopError:
@@ -507,6 +657,7 @@ def _default_skill_bot(game) -> str | None:
 def _cards(args) -> int:
     from .explain import card_list
     from .gamedef import load_game
+
     game = load_game(args.game, args.variant)
     cards = card_list(game)
     if args.json:
@@ -514,6 +665,7 @@ def _cards(args) -> int:
         return EXIT_OK
     from rich.console import Console
     from rich.table import Table
+
     table = Table(title=f"{game.name}: {sum(c['copies'] for c in cards)} components", show_lines=True)
     for col in ("id", "kind", "×", "attributes", "text / effect"):
         table.add_column(col)
@@ -528,6 +680,7 @@ def _cards(args) -> int:
 def _explain(args) -> int:
     from .explain import explain, suggest
     from .gamedef import load_game
+
     if args.variant and not args.game:
         return _usage("--variant needs --game")
     game = load_game(args.game, args.variant) if args.game else None
@@ -535,9 +688,12 @@ def _explain(args) -> int:
     if text is None:
         hint = suggest(args.topic, game)
         where = f" in {args.game} or" if game is not None else ""
-        print(f"error: nothing named '{args.topic}'{where} among the codes and operations"
-              + (f" ({hint})" if hint else "") + ("" if game else "; parts of a game need --game GAME"),
-              file=sys.stderr)
+        print(
+            f"error: nothing named '{args.topic}'{where} among the codes and operations"
+            + (f" ({hint})" if hint else "")
+            + ("" if game else "; parts of a game need --game GAME"),
+            file=sys.stderr,
+        )
         return EXIT_PROBLEMS
     print(text)
     return EXIT_OK
@@ -545,6 +701,7 @@ def _explain(args) -> int:
 
 def _list(args) -> int:
     from .catalogue import list_games
+
     if args.folder is not None and not Path(args.folder).is_dir():
         return _usage(f"{quoted(args.folder)} is not a folder")
     games = list_games(None if args.folder is None else Path(args.folder))
@@ -569,6 +726,7 @@ def _doc(args) -> int:
     from .docgen import game_reference, language_reference
     from .gamedef import load_game
     from .safe_files import write_text
+
     if args.language == bool(args.game):
         return _usage("give a GAME or --language")
     text = language_reference() if args.language else game_reference(load_game(args.game, args.variant))
@@ -584,6 +742,7 @@ def _diff(args) -> int:
     from .documents import known_games
     from .gamedef import load_game
     from .variant_diff import compare, format_changes
+
     new = load_game(args.game, args.variant)
     against = args.against
     if against is None:
@@ -595,8 +754,14 @@ def _diff(args) -> int:
     new_name = args.game if args.variant is None else f"{args.game}:{args.variant}"
     changes = compare(old, new)
     if args.json:
-        print(json.dumps({"from": old_name, "to": new_name, "changes": [c.to_json() for c in changes]},
-                         indent=2, ensure_ascii=False, default=str))
+        print(
+            json.dumps(
+                {"from": old_name, "to": new_name, "changes": [c.to_json() for c in changes]},
+                indent=2,
+                ensure_ascii=False,
+                default=str,
+            )
+        )
     else:
         print(format_changes(changes, old_name, new_name))
     return EXIT_OK

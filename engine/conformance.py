@@ -7,6 +7,7 @@ points, and the same seed and actions giving the same game.  Used by the test
 suite and by ``tools/soak.py``; a failure names the game, players and seed so
 that it can be replayed.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,10 @@ class Playout:
 
 def _fail(game, players: int, seed: int, step: int, what: str) -> None:
     variant = f" --variant {game.variant}" if game.variant else ""
-    raise ConformanceError(f"{game.id}{variant}, {players} players, seed {seed}, after {step} actions: {what} "
-                           f"(replay: random moves from random.Random({seed}))")
+    raise ConformanceError(
+        f"{game.id}{variant}, {players} players, seed {seed}, after {step} actions: {what} "
+        f"(replay: random moves from random.Random({seed}))"
+    )
 
 
 def check_cards(game, state) -> str | None:

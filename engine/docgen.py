@@ -4,6 +4,7 @@ A game's reference is its rules as a designer or player reads them: components a
 texts, zones and who sees them, the programs in canonical form, scoring, rulings, variants.
 The language reference lists every statement and every operation from its one declaration.
 """
+
 from __future__ import annotations
 
 from .documents import known_variants
@@ -19,20 +20,28 @@ __all__ = ["game_reference", "language_reference"]
 
 STATEMENTS = [
     ("x = EXPR", "give the local value x (or a variable, or me.var) a value"),
-    ('x = choose "verb" from LIST [where COND] [by PLAYER] [optional ["decline"]] [secretly]',
-     "a player (the current one unless 'by') chooses one item, a value with its own id (a record "
-     "{do: \"step\", piece: c} for a move of several parts); 'optional' adds declining, id \"pass\" "
-     "unless named, giving none; 'where' keeps the items for which COND holds, with the item as 'it'; "
-     "'secretly' shows the others only who chose and what kind of choice"),
+    (
+        'x = choose "verb" from LIST [where COND] [by PLAYER] [optional ["decline"]] [secretly]',
+        "a player (the current one unless 'by') chooses one item, a value with its own id (a record "
+        '{do: "step", piece: c} for a move of several parts); \'optional\' adds declining, id "pass" '
+        "unless named, giving none; 'where' keeps the items for which COND holds, with the item as 'it'; "
+        "'secretly' shows the others only who chose and what kind of choice",
+    ),
     ("if COND: … elif COND: … else: …", "run the first block whose condition holds"),
     ("for x in LIST: …", "run the block once per item"),
     ("while COND: …", "run the block as long as the condition holds (bounded by the step budget)"),
     ("repeat N: …", "run the block N times"),
-    ("window p from PLAYER: … reopen … close", "ask each player in turn, from PLAYER, to respond; 'reopen' asks "
-                                               "everyone again, 'close' ends the window at once"),
+    (
+        "window p from PLAYER: … reopen … close",
+        "ask each player in turn, from PLAYER, to respond; 'reopen' asks "
+        "everyone again, 'close' ends the window at once",
+    ),
     ('log "text with {expressions}" [to PLAYER]', "add a line to the game log (for one player only with 'to')"),
-    ('end_game ["reason"]', "the game ends now, for the reason given (the outcome reports it); scoring and "
-                           "tie-breakers decide the winners, and the game's 'ties' whether level seats draw"),
+    (
+        'end_game ["reason"]',
+        "the game ends now, for the reason given (the outcome reports it); scoring and "
+        "tie-breakers decide the winners, and the game's 'ties' whether level seats draw",
+    ),
     ("return", "leave the current procedure"),
     ("pass", "do nothing"),
 ]
@@ -45,12 +54,19 @@ _OPERATOR_FORMS = {
     "or": ("a or b", "either holds (b is not looked at when a does)"),
     "and": ("a and b", "both hold (b is not looked at when a does not)"),
     "not": ("not a", "a does not hold"),
-    "==": ("a == b", "equal"), "!=": ("a != b", "not equal"), "<": ("a < b", "less than"),
-    "<=": ("a <= b", "at most"), ">": ("a > b", "more than"), ">=": ("a >= b", "at least"),
+    "==": ("a == b", "equal"),
+    "!=": ("a != b", "not equal"),
+    "<": ("a < b", "less than"),
+    "<=": ("a <= b", "at most"),
+    ">": ("a > b", "more than"),
+    ">=": ("a >= b", "at least"),
     "in": ("a in LIST", "a is among the items of a list or the cards of a zone"),
     "not in": ("a not in LIST", "a is not among them"),
-    "+": ("a + b", "sum; joins two lists or two texts"), "-": ("a - b", "difference"),
-    "*": ("a * b", "product"), "//": ("a // b", "whole division, rounded down"), "%": ("a % b", "remainder"),
+    "+": ("a + b", "sum; joins two lists or two texts"),
+    "-": ("a - b", "difference"),
+    "*": ("a * b", "product"),
+    "//": ("a // b", "whole division, rounded down"),
+    "%": ("a % b", "remainder"),
     "neg": ("-a", "minus a"),
 }
 
@@ -75,6 +91,7 @@ rules have one.
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     def cell(value) -> str:
         return str(value).replace("|", "\\|").replace("\n", " ")
+
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     return lines + ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
 
@@ -95,10 +112,13 @@ def _constants(game: GameDef) -> list[str]:
         return []
     variant_doc = game.rules.variant_document
     if variant_doc is None:
-        return ["", "## Constants", ""] + _table(["constant", "value"], [[f"`{k}`", _plain(v)]
-                                                                        for k, v in constants.items()])
-    rows = [[f"`{k}`", _plain(v), "this variant" if game.rules.origin(("constants", k))[0] is variant_doc
-             else "the base"] for k, v in constants.items()]
+        return ["", "## Constants", ""] + _table(
+            ["constant", "value"], [[f"`{k}`", _plain(v)] for k, v in constants.items()]
+        )
+    rows = [
+        [f"`{k}`", _plain(v), "this variant" if game.rules.origin(("constants", k))[0] is variant_doc else "the base"]
+        for k, v in constants.items()
+    ]
     return ["", "## Constants", ""] + _table(["constant", "value", "set by"], rows)
 
 
@@ -117,19 +137,33 @@ def game_reference(game: GameDef) -> str:
     out += _constants(game)
     cards = card_list(game)
     out += ["", f"## Components ({sum(c['copies'] for c in cards)})", ""]
-    out += _table(["id", "name", "kind", "copies", "attributes", "text"],
-                  [[f"`{c['id']}`", c["name"], c["kind"], c["copies"],
-                    ", ".join(f"{k}: {_plain(v)}" for k, v in c["attributes"].items()), c["text"] or ""]
-                   for c in cards])
+    out += _table(
+        ["id", "name", "kind", "copies", "attributes", "text"],
+        [
+            [
+                f"`{c['id']}`",
+                c["name"],
+                c["kind"],
+                c["copies"],
+                ", ".join(f"{k}: {_plain(v)}" for k, v in c["attributes"].items()),
+                c["text"] or "",
+            ]
+            for c in cards
+        ],
+    )
     effects = [c for c in cards if c["effect"]]
     if effects:
         out += ["", "### Effects"]
         for c in effects:
             out += ["", f"**{c['name']}** (`{c['id']}`): {c['text'] or ''}", ""] + _code(c["effect"])
     out += ["", "## Zones", ""]
-    out += _table(["zone", "one per", "who sees it", "what it is"],
-                  [[f"`{z['id']}`", z.get("per", "—"), z.get("visibility", "public"), z.get("description", "")]
-                   for z in data.get("zones") or []])
+    out += _table(
+        ["zone", "one per", "who sees it", "what it is"],
+        [
+            [f"`{z['id']}`", z.get("per", "—"), z.get("visibility", "public"), z.get("description", "")]
+            for z in data.get("zones") or []
+        ],
+    )
     variables = [(k, "game", v) for k, v in (data.get("variables") or {}).items()]
     variables += [(k, "player", v) for k, v in (data.get("player_variables") or {}).items()]
     if variables:
@@ -156,9 +190,13 @@ def game_reference(game: GameDef) -> str:
         items = data.get(section) or []
         if items:
             out += ["", f"## {heading}", ""]
-            out += _table(["id", "rule", "counted as"],
-                          [[f"`{item['id']}`", item.get("text", ""),
-                            f"`{ast.format_source(trees[(section, i, field)])}`"] for i, item in enumerate(items)])
+            out += _table(
+                ["id", "rule", "counted as"],
+                [
+                    [f"`{item['id']}`", item.get("text", ""), f"`{ast.format_source(trees[(section, i, field)])}`"]
+                    for i, item in enumerate(items)
+                ],
+            )
     rulings = data.get("rulings") or []
     if rulings:
         out += ["", "## Rulings"]
@@ -184,29 +222,57 @@ def game_reference(game: GameDef) -> str:
 
 def language_reference() -> str:
     """Every statement and operation of the effect language, as Markdown."""
-    out = ["# The effect language", "",
-           "Statements end at the end of a line; a line ending in `:` opens a block indented under it.",
-           "", "## Statements", ""]
+    out = [
+        "# The effect language",
+        "",
+        "Statements end at the end of a line; a line ending in `:` opens a block indented under it.",
+        "",
+        "## Statements",
+        "",
+    ]
     out += _table(["statement", "does"], [[f"`{form}`", does] for form, does in STATEMENTS])
-    out += ["", "## Expressions", "",
-            'Values are numbers (`3`), text in double quotes (`"red"`), `true`, `false`, `none`, lists '
-            '(`[a, b]`, `[EXPR for x in LIST if COND]`), records (`{piece: c, dir: d}`), names, attributes '
-            '(`c.power`, `me.points`) and calls (`size(hand(me))`). `#` starts a comment; a line ending in '
-            '`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds '
-            'tighter than the rows above it; parentheses group as usual):', ""]
+    out += [
+        "",
+        "## Expressions",
+        "",
+        'Values are numbers (`3`), text in double quotes (`"red"`), `true`, `false`, `none`, lists '
+        "(`[a, b]`, `[EXPR for x in LIST if COND]`), records (`{piece: c, dir: d}`), names, attributes "
+        "(`c.power`, `me.points`) and calls (`size(hand(me))`). `#` starts a comment; a line ending in "
+        "`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds "
+        "tighter than the rows above it; parentheses group as usual):",
+        "",
+    ]
     levels: dict[int, list[str]] = {}
     for word, level in ast._PRECEDENCE.items():
         levels.setdefault(level, []).append(word)
-    out += _table(["level", "operator", "does"],
-                  [[str(level), ", ".join(f"`{_OPERATOR_FORMS[w][0]}`" for w in words),
-                    "; ".join(_OPERATOR_FORMS[w][1] for w in words)] for level, words in sorted(levels.items())])
-    out += ["", "Attributes (`a.b`), calls (`f(x)`) and brackets bind tighter than every operator. "
-                "Comparisons do not chain: write `a < b and b < c`."]
-    out += ["", "## Reserved words", "",
-            "Keywords cannot be names of variables, values or parameters; `me`, `it` and `this` are names "
-            "the language gives a value where they appear. `tabletop explain WORD` says the same.", ""]
-    out += _table(["word", "means"], [[f"`{w}`" + (" (implicit name)" if w in IMPLICIT else ""), meaning]
-                                      for w, meaning in RESERVED.items()])
+    out += _table(
+        ["level", "operator", "does"],
+        [
+            [
+                str(level),
+                ", ".join(f"`{_OPERATOR_FORMS[w][0]}`" for w in words),
+                "; ".join(_OPERATOR_FORMS[w][1] for w in words),
+            ]
+            for level, words in sorted(levels.items())
+        ],
+    )
+    out += [
+        "",
+        "Attributes (`a.b`), calls (`f(x)`) and brackets bind tighter than every operator. "
+        "Comparisons do not chain: write `a < b and b < c`.",
+    ]
+    out += [
+        "",
+        "## Reserved words",
+        "",
+        "Keywords cannot be names of variables, values or parameters; `me`, `it` and `this` are names "
+        "the language gives a value where they appear. `tabletop explain WORD` says the same.",
+        "",
+    ]
+    out += _table(
+        ["word", "means"],
+        [[f"`{w}`" + (" (implicit name)" if w in IMPLICIT else ""), meaning] for w, meaning in RESERVED.items()],
+    )
     groups: dict[str, list] = {}
     for op in OPS.values():
         groups.setdefault(op.group, []).append(op)

@@ -4,6 +4,7 @@ The result is a ``RuleSet``: one merged document plus, for every part of it,
 the file and place it came from, so that a problem in a variant's card is
 reported in the variant file and a problem in an inherited card in the base.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -58,8 +59,16 @@ class RuleSet:
                 return doc, doc_path + path[cut:]
         return self.documents[0], path
 
-    def diag(self, path: tuple, code: str, message: str, *, key: bool = False, hint: str | None = None,
-             severity: str = "error") -> Diagnostic:
+    def diag(
+        self,
+        path: tuple,
+        code: str,
+        message: str,
+        *,
+        key: bool = False,
+        hint: str | None = None,
+        severity: str = "error",
+    ) -> Diagnostic:
         doc, doc_path = self.origin(path)
         return doc.diag(doc_path, code, message, key=key, hint=hint, severity=severity)
 
@@ -116,9 +125,19 @@ def resolve(game: str | os.PathLike, variant: str | None = None) -> tuple[Path, 
     else:
         game_file = shipped_folder(str(game)) / "game.yaml"
         if not is_name(game) or not game_file.exists():
-            raise LoadError([Diagnostic(str(game), 1, 1, "E101", f"no game named '{game}'",
-                                        "error", did_you_mean(str(game), known_games()) or
-                                        f"known games: {', '.join(known_games())}")])
+            raise LoadError(
+                [
+                    Diagnostic(
+                        str(game),
+                        1,
+                        1,
+                        "E101",
+                        f"no game named '{game}'",
+                        "error",
+                        did_you_mean(str(game), known_games()) or f"known games: {', '.join(known_games())}",
+                    )
+                ]
+            )
     if variant is None:
         return game_file, None
     vpath = Path(variant)
@@ -129,14 +148,24 @@ def resolve(game: str | os.PathLike, variant: str | None = None) -> tuple[Path, 
     vpath = game_file.parent / "variants" / f"{variant}.yaml"
     if not is_name(variant) or not vpath.exists():
         names = known_variants(game_file.parent)
-        raise LoadError([Diagnostic(display_path(game_file), 1, 1, "E101", f"no variant named '{variant}'",
-                                    "error", did_you_mean(variant, names) or
-                                    (f"known variants: {', '.join(names)}" if names else "this game has none"))])
+        raise LoadError(
+            [
+                Diagnostic(
+                    display_path(game_file),
+                    1,
+                    1,
+                    "E101",
+                    f"no variant named '{variant}'",
+                    "error",
+                    did_you_mean(variant, names)
+                    or (f"known variants: {', '.join(names)}" if names else "this game has none"),
+                )
+            ]
+        )
     return game_file, vpath
 
 
-def load_documents(game_file: Path, variant_file: Path | None,
-                   validate_shape=None) -> RuleSet:
+def load_documents(game_file: Path, variant_file: Path | None, validate_shape=None) -> RuleSet:
     """Read the game file, its includes and the variant; merge them.
 
     ``validate_shape(doc, kind)`` returns schema diagnostics for one file; files
@@ -162,8 +191,9 @@ def load_documents(game_file: Path, variant_file: Path | None,
     game_doc = read(game_file, "game")
     if game_doc is None or not isinstance(game_doc.data, dict):
         if not problems:
-            problems.append(Diagnostic(display_path(game_file), 1, 1, "E201",
-                                       "a game file must be a mapping of sections"))
+            problems.append(
+                Diagnostic(display_path(game_file), 1, 1, "E201", "a game file must be a mapping of sections")
+            )
         raise LoadError(problems)
     rules = RuleSet(dict(game_doc.data), game_file.parent, docs)
     rules.origins[()] = (game_doc, ())
@@ -214,18 +244,26 @@ def apply_overrides(rules: RuleSet, overrides: dict[str, Any]) -> None:
         for depth, key in enumerate(keys):
             step = _step(node, key)
             if step is None:
-                known = list(node) if isinstance(node, dict) else \
-                    [k for k in map(identity, node) if k] if isinstance(node, list) else []
+                known = (
+                    list(node)
+                    if isinstance(node, dict)
+                    else [k for k in map(identity, node) if k]
+                    if isinstance(node, list)
+                    else []
+                )
                 hint = did_you_mean(key, known) or (f"it has: {', '.join(map(str, known[:12]))}" if known else None)
                 where = f"'{'.'.join(keys[:depth])}'" if depth else "the rules"
-                raise TabletopError(f"cannot set '{dotted}': {where} {'has' if depth else 'have'} no '{key}'"
-                                    + (f" ({hint})" if hint else ""))
+                raise TabletopError(
+                    f"cannot set '{dotted}': {where} {'has' if depth else 'have'} no '{key}'"
+                    + (f" ({hint})" if hint else "")
+                )
             if depth == len(keys) - 1:
                 node[step] = value
             else:
                 child = node[step]
-                node[step] = node = dict(child) if isinstance(child, dict) else list(child) \
-                    if isinstance(child, list) else child
+                node[step] = node = (
+                    dict(child) if isinstance(child, dict) else list(child) if isinstance(child, list) else child
+                )
     rules.overridden = True
 
 
@@ -255,8 +293,9 @@ def _overlay(rules: RuleSet, vdoc: Document, problems: list[Diagnostic]) -> None
     data = vdoc.data
     base_id = rules.data.get("id")
     if data.get("extends") != base_id:
-        problems.append(vdoc.diag(("extends",), "E301", f"variant extends '{data.get('extends')}' but its base is "
-                                                         f"'{base_id}'"))
+        problems.append(
+            vdoc.diag(("extends",), "E301", f"variant extends '{data.get('extends')}' but its base is '{base_id}'")
+        )
         return
     rules.variant = data.get("id")
     rules.variant_document = vdoc
@@ -282,12 +321,11 @@ def _overlay(rules: RuleSet, vdoc: Document, problems: list[Diagnostic]) -> None
 
 
 def _forget(rules: RuleSet, prefix: tuple) -> None:
-    for path in [p for p in rules.origins if p[:len(prefix)] == prefix and len(p) > len(prefix)]:
+    for path in [p for p in rules.origins if p[: len(prefix)] == prefix and len(p) > len(prefix)]:
         del rules.origins[path]
 
 
-def _merge_list(rules: RuleSet, vdoc: Document, merged_path: tuple, base: list, vpath: tuple,
-                additions: list) -> None:
+def _merge_list(rules: RuleSet, vdoc: Document, merged_path: tuple, base: list, vpath: tuple, additions: list) -> None:
     """Merge ``additions`` into the list at ``merged_path`` by identity, keeping origins."""
     entries = [(item, rules.origin(merged_path + (i,))) for i, item in enumerate(base)]
     index = {identity(item): i for i, (item, _) in enumerate(entries) if identity(item) is not None}
@@ -360,5 +398,10 @@ def _remove(rules: RuleSet, vdoc: Document, section: str, ids: list, problems: l
         missing = [x for x in ids if x not in {identity(i) for i, _ in entries}]
         _store_list(rules, (section,), kept)
     for x in missing:
-        problems.append(vdoc.diag(("remove", section), "E301", f"cannot remove '{x}': the base has no such "
-                                                               f"{section[:-1] if section.endswith('s') else section}"))
+        problems.append(
+            vdoc.diag(
+                ("remove", section),
+                "E301",
+                f"cannot remove '{x}': the base has no such {section[:-1] if section.endswith('s') else section}",
+            )
+        )

@@ -1,4 +1,5 @@
 """The ``draw:`` hints of game and board files, merged: colours, icons, marks and names for any renderer."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

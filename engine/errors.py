@@ -3,6 +3,7 @@
 Validators collect diagnostics; executors raise.  Every diagnostic carries the
 place it points at, so the CLI can print ``path:line:col: CODE message``.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -131,7 +132,7 @@ def quoted(value, width: int = 60) -> str:
     """A value as a message quotes it (its repr), cut to ``width`` characters with an ellipsis: a message
     about a 100 MB id or a whole file stays one short line. Long strings and lists are cut before repr."""
     text = repr(value[:width] if isinstance(value, (str, list, tuple)) else value)
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
@@ -171,8 +172,17 @@ def is_rules_fault(exc: BaseException) -> bool:
     return name.startswith("<rules ") or Path(name).parts[-2:] in _RULE_CODE
 
 
-_KIND_WORDS = {"NoneType": "none", "int": "a number", "float": "a number", "bool": "true/false",
-               "str": "text", "list": "a list", "tuple": "a list", "dict": "a record", "set": "a list"}
+_KIND_WORDS = {
+    "NoneType": "none",
+    "int": "a number",
+    "float": "a number",
+    "bool": "true/false",
+    "str": "text",
+    "list": "a list",
+    "tuple": "a list",
+    "dict": "a record",
+    "set": "a list",
+}
 _TYPE_ERRORS = [  # Python's wording of a type error -> the rule language's, in the words designers use
     (re.compile(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"), "'{0}' cannot combine {1} and {2}"),
     (re.compile(r'can only concatenate (\w+) \(not "(\w+)"\) to'), "'+' cannot combine {0} and {1}"),

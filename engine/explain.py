@@ -5,6 +5,7 @@
 print it from the one place that defines it: the code table, the operation table, the game's
 own rule files (with where each part is written).
 """
+
 from __future__ import annotations
 
 from .codes import CODES
@@ -22,12 +23,19 @@ def card_list(game: GameDef) -> list[dict]:
     """One object per component entry: id, name, kind, copies, attributes, text, canonical effect."""
     out = []
     for cid, decl in game.card_texts.items():
-        attrs = {k: v for k, v in decl.items()
-                 if k not in ("id", "name", "kind", "copies", "text", "effect", "source")}
+        attrs = {k: v for k, v in decl.items() if k not in ("id", "name", "kind", "copies", "text", "effect", "source")}
         program = game.programs.get(f"effect:{cid}")
-        out.append({"id": cid, "name": decl.get("name", cid), "kind": decl["kind"], "copies": decl.get("copies", 1),
-                    "attributes": attrs, "text": decl.get("text"),
-                    "effect": ast.format_block(program) if program is not None else None})
+        out.append(
+            {
+                "id": cid,
+                "name": decl.get("name", cid),
+                "kind": decl["kind"],
+                "copies": decl.get("copies", 1),
+                "attributes": attrs,
+                "text": decl.get("text"),
+                "effect": ast.format_block(program) if program is not None else None,
+            }
+        )
     return out
 
 
@@ -54,8 +62,11 @@ def topics(game: GameDef | None = None) -> list[str]:
         data = game.rules.data
         names += list(game.card_texts) + list(data.get("variables") or {}) + list(data.get("player_variables") or {})
         names += list(data.get("constants") or {})
-        names += [item["id"] for section in ("procedures", "functions", "zones", "rulings")
-                  for item in data.get(section) or []]
+        names += [
+            item["id"]
+            for section in ("procedures", "functions", "zones", "rulings")
+            for item in data.get(section) or []
+        ]
     return names
 
 
@@ -84,8 +95,11 @@ def _glossary(game: GameDef, tree) -> str:
         for s in block:
             for e in ast.parts_of(s)[0] + ast.parts_of(s)[1]:
                 nodes += list(ast.walk_exprs(e))
-    texts = {item["id"]: item.get("text", "") for section in ("procedures", "functions")
-             for item in game.rules.data.get(section) or []}
+    texts = {
+        item["id"]: item.get("text", "")
+        for section in ("procedures", "functions")
+        for item in game.rules.data.get(section) or []
+    }
     lines, seen = [], set()
     for e in nodes:
         name = e.func if isinstance(e, ast.Call) else e.name if isinstance(e, ast.Name) else None
@@ -114,10 +128,13 @@ def _game_parts(game: GameDef, topic: str) -> list[str]:
             if item.get("id") != topic:
                 continue
             path = ("components", i, "items", j)
-            attrs = ", ".join(f"{k}: {v}" for k, v in item.items()
-                              if k not in ("id", "name", "text", "effect", "copies"))
-            text = [f"{comp['kind']} '{topic}' — {item.get('name', topic)}, {item.get('copies', 1)} "
-                    f"cop{'y' if item.get('copies', 1) == 1 else 'ies'}   ({place(path)})"]
+            attrs = ", ".join(
+                f"{k}: {v}" for k, v in item.items() if k not in ("id", "name", "text", "effect", "copies")
+            )
+            text = [
+                f"{comp['kind']} '{topic}' — {item.get('name', topic)}, {item.get('copies', 1)} "
+                f"cop{'y' if item.get('copies', 1) == 1 else 'ies'}   ({place(path)})"
+            ]
             if attrs:
                 text.append(f"    {attrs}")
             if item.get("text"):
@@ -140,8 +157,10 @@ def _game_parts(game: GameDef, topic: str) -> list[str]:
     for i, zone in enumerate(data.get("zones") or []):
         if zone["id"] == topic:
             per = f" per {zone['per']}" if zone.get("per") else ""
-            out.append(f"zone '{topic}'{per}, visibility {zone.get('visibility', 'public')}   ({place(('zones', i))})"
-                       + (f"\n    {zone['description']}" if zone.get("description") else ""))
+            out.append(
+                f"zone '{topic}'{per}, visibility {zone.get('visibility', 'public')}   ({place(('zones', i))})"
+                + (f"\n    {zone['description']}" if zone.get("description") else "")
+            )
     for section in ("variables", "player_variables"):
         if topic in (data.get(section) or {}):
             decl = data[section][topic]
@@ -156,6 +175,8 @@ def _game_parts(game: GameDef, topic: str) -> list[str]:
         out.append(f"constant '{topic}' = {shown}{by}   ({place(('constants', topic))})")
     for i, ruling in enumerate(data.get("rulings") or []):
         if ruling["id"] == topic:
-            out.append(f"ruling '{topic}'   ({place(('rulings', i))})\n    Q: {ruling.get('question', '')}\n"
-                       f"    A: {ruling.get('answer', '')}\n    test: {ruling.get('test', '(none)')}")
+            out.append(
+                f"ruling '{topic}'   ({place(('rulings', i))})\n    Q: {ruling.get('question', '')}\n"
+                f"    A: {ruling.get('answer', '')}\n    test: {ruling.get('test', '(none)')}"
+            )
     return out

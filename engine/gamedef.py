@@ -6,6 +6,7 @@ boards are well formed.  Every problem becomes a diagnostic; only when there
 are none is a ``GameDef`` built.  The definition holds everything that never
 changes during play; a ``State`` holds the rest.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -152,6 +153,7 @@ class GameDef:
         found = self._sight_cache.get(players)
         if found is None:
             from .knowledge import sight
+
             found = self._sight_cache[players] = sight(self, players)
         return found
 
@@ -169,6 +171,7 @@ class GameDef:
             if not self.min_players <= players <= self.max_players:
                 raise TabletopError(f"{self.id} is for {self.min_players}–{self.max_players} players, not {players}")
             from .action_space import action_space
+
             ids = action_space(self, players)
             found = self._space_cache[players] = (ids, {a: i for i, a in enumerate(ids)})
         return found
@@ -205,17 +208,20 @@ class GameDef:
     def new_game(self, players: int, seed: int = 0):
         """A new game, advanced to its first decision."""
         from .state import State
+
         return State.new(self, players, seed)
 
     def state_from_json(self, text: str):
         """Read back a state saved with ``State.to_json``; checks what it reads."""
         from .state import State
+
         return State.from_json(self, text)
 
 
 # --------------------------------------------------------------------- loading
-def load_game(game: str | Path, variant: str | None = None, overrides: dict[str, object] | None = None,
-              reference: bool = False) -> GameDef:
+def load_game(
+    game: str | Path, variant: str | None = None, overrides: dict[str, object] | None = None, reference: bool = False
+) -> GameDef:
     """Load, validate and compile a game (by name or path), optionally a variant.
 
     ``overrides`` sets values in the merged rules by dotted path (``constants.rounds``),
@@ -235,8 +241,12 @@ def _unknown_base(variant_file: Path) -> Diagnostic:
     """E101 at a variant's ``extends:`` when it names no game (not at the base file that is not there)."""
     doc = read_yaml(variant_file, display_path(variant_file))
     base = str(doc.data.get("extends"))
-    return doc.diag(("extends",), "E101", f"variant extends '{base}', but there is no game of that name",
-                    hint=did_you_mean(base, known_games()) or f"known games: {', '.join(known_games())}")
+    return doc.diag(
+        ("extends",),
+        "E101",
+        f"variant extends '{base}', but there is no game of that name",
+        hint=did_you_mean(base, known_games()) or f"known games: {', '.join(known_games())}",
+    )
 
 
 def validate_paths(paths: list[str | Path], lint_game=None, lint_board=None) -> list[Diagnostic]:
@@ -327,8 +337,11 @@ def build(rules: RuleSet, reference: bool = False) -> GameDef:
 def _pure_functions(bodies: dict[str, ast.Expr]) -> frozenset:
     """Functions that draw no random numbers, directly or through other functions."""
     calls = {name: {e.func for e in walk_exprs(body) if isinstance(e, ast.Call)} for name, body in bodies.items()}
-    impure = {name for name, called in calls.items() if any(OPS.get(f) is not None and OPS[f].name == "random_from"
-                                                              for f in called)}
+    impure = {
+        name
+        for name, called in calls.items()
+        if any(OPS.get(f) is not None and OPS[f].name == "random_from" for f in called)
+    }
     changed = True
     while changed:
         changed = False
@@ -347,8 +360,9 @@ class _Builder:
         self.problems: list[Diagnostic] = []
         self.vocab = Vocabulary()
 
-    def error(self, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False,
-              severity: str = "error") -> None:
+    def error(
+        self, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False, severity: str = "error"
+    ) -> None:
         self.problems.append(self.rules.diag(path, code, message, key=key, hint=hint, severity=severity))
 
     def dsl_problem(self, path: tuple, p: DslProblem) -> None:
@@ -370,8 +384,14 @@ class _Builder:
             self.problems += check_data(self.data, "game", self.rules.diag)
         self.stop_if_errors()
         d = self.data
-        game = GameDef(id=d["id"], name=self.rules.variant_name or d["name"], variant=self.rules.variant,
-                       min_players=d["players"]["min"], max_players=d["players"]["max"], rules=self.rules)
+        game = GameDef(
+            id=d["id"],
+            name=self.rules.variant_name or d["name"],
+            variant=self.rules.variant,
+            min_players=d["players"]["min"],
+            max_players=d["players"]["max"],
+            rules=self.rules,
+        )
         if game.min_players > game.max_players:
             self.error(("players",), "E301", "players: min is larger than max")
         game.step_budget = d.get("step_budget", DEFAULT_STEP_BUDGET)
@@ -406,9 +426,13 @@ class _Builder:
             return parse_type(t, self.vocab.enums)
         except ValueError as exc:
             inner = str(exc)
-        self.error(path, "E302", f"unknown type '{t}'",
-                   did_you_mean(inner, list(BASIC) + list(self.vocab.enums)) or
-                   "types: int, bool, text, player, card, zone, an enum name, list[…] or a record {name: type, …}")
+        self.error(
+            path,
+            "E302",
+            f"unknown type '{t}'",
+            did_you_mean(inner, list(BASIC) + list(self.vocab.enums))
+            or "types: int, bool, text, player, card, zone, an enum name, list[…] or a record {name: type, …}",
+        )
         return None
 
     def _value_fits(self, t: str, value, path: tuple) -> bool:
@@ -421,8 +445,9 @@ class _Builder:
         elif t in self.vocab.enums:
             ok = value in self.vocab.enums[t]
             if not ok:
-                self.error(path, "E303", f"'{value}' is not one of the {t}",
-                           did_you_mean(str(value), self.vocab.enums[t]))
+                self.error(
+                    path, "E303", f"'{value}' is not one of the {t}", did_you_mean(str(value), self.vocab.enums[t])
+                )
                 return False
         elif t in (TEXT,):
             ok = isinstance(value, str)
@@ -448,24 +473,38 @@ class _Builder:
         for ci, comp in enumerate(comps):
             kind = comp["kind"]
             if kind in kinds_seen:
-                self.error(("components", ci, "kind"), "E304", f"component kind '{kind}' is declared twice "
-                                                                 f"(first as entry {kinds_seen[kind] + 1})")
+                self.error(
+                    ("components", ci, "kind"),
+                    "E304",
+                    f"component kind '{kind}' is declared twice (first as entry {kinds_seen[kind] + 1})",
+                )
             kinds_seen[kind] = ci
             for name, t in (comp.get("attributes") or {}).items():
                 if name in BUILTIN_CARD_ATTRIBUTES:
-                    self.error(("components", ci, "attributes", name), "E304",
-                               f"'{name}' is built in; choose another attribute name", key=True)
+                    self.error(
+                        ("components", ci, "attributes", name),
+                        "E304",
+                        f"'{name}' is built in; choose another attribute name",
+                        key=True,
+                    )
                     continue
                 t = self.type_ok(t, ("components", ci, "attributes", name))
                 if t is None:
                     continue
                 if attr_types.setdefault(name, t) != t:
-                    self.error(("components", ci, "attributes", name), "E304",
-                               f"attribute '{name}' is {t} here but {attr_types[name]} in another kind")
+                    self.error(
+                        ("components", ci, "attributes", name),
+                        "E304",
+                        f"attribute '{name}' is {t} here but {attr_types[name]} in another kind",
+                    )
             for b in comp.get("back") or []:
                 if b not in (comp.get("attributes") or {}) and b not in BUILTIN_CARD_ATTRIBUTES:
-                    self.error(("components", ci, "back"), "E301", f"back shows unknown attribute '{b}'",
-                               did_you_mean(b, comp.get("attributes") or {}))
+                    self.error(
+                        ("components", ci, "back"),
+                        "E301",
+                        f"back shows unknown attribute '{b}'",
+                        did_you_mean(b, comp.get("attributes") or {}),
+                    )
         self.vocab.card_attributes = attr_types
         game.attributes = {a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)}
         ids_seen: dict[str, tuple] = {}
@@ -486,26 +525,37 @@ class _Builder:
                     if key in ("id", "name", "copies", "text", "effect", "source"):
                         continue
                     if key not in declared:
-                        self.error(path + (key,), "E302", f"'{cid}' has attribute '{key}', which kind "
-                                                          f"'{comp['kind']}' does not declare", key=True,
-                                   hint=did_you_mean(key, declared) or "declare it under attributes:")
+                        self.error(
+                            path + (key,),
+                            "E302",
+                            f"'{cid}' has attribute '{key}', which kind '{comp['kind']}' does not declare",
+                            key=True,
+                            hint=did_you_mean(key, declared) or "declare it under attributes:",
+                        )
                         continue
                     if self._value_fits(declared[key], value, path + (key,)):
                         values[key] = value
                 missing = [a for a, t in declared.items() if a not in item and t not in _DEFAULTS]
                 if missing:
-                    self.error(path, "E305", f"'{cid}' gives no {', '.join(repr(a) for a in missing)}: kind "
-                                             f"'{comp['kind']}' declares {'it' if len(missing) == 1 else 'them'} "
-                                             f"with no default (only int and bool attributes may be left out)")
+                    self.error(
+                        path,
+                        "E305",
+                        f"'{cid}' gives no {', '.join(repr(a) for a in missing)}: kind "
+                        f"'{comp['kind']}' declares {'it' if len(missing) == 1 else 'them'} "
+                        f"with no default (only int and bool attributes may be left out)",
+                    )
                 game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
                 if "effect" in item:
                     self._effects[cid] = path + ("effect",)
                 copies = item.get("copies", 1)
                 if full or len(game.card_ids) + copies > MAX_CARDS:
                     if not full:
-                        self.error(path + ("copies" if "copies" in item else "id",), "E306",
-                                   f"'{cid}' makes {len(game.card_ids) + copies:,} cards in all, more than the "
-                                   f"{MAX_CARDS:,} a game may have")
+                        self.error(
+                            path + ("copies" if "copies" in item else "id",),
+                            "E306",
+                            f"'{cid}' makes {len(game.card_ids) + copies:,} cards in all, more than the "
+                            f"{MAX_CARDS:,} a game may have",
+                        )
                     full = True
                     continue
                 for _ in range(copies):
@@ -526,9 +576,12 @@ class _Builder:
             per = z.get("per")
             single_boards = [b for b, key in self.vocab.boards.items() if key is None]
             if per is not None and per != PLAYER and per not in self.vocab.enums and per not in single_boards:
-                self.error(("zones", i, "per"), "E301", f"zones can be per 'player', per enum or per space of a "
-                                                        f"board; '{per}' is none of these",
-                           did_you_mean(per, [PLAYER] + list(self.vocab.enums) + single_boards))
+                self.error(
+                    ("zones", i, "per"),
+                    "E301",
+                    f"zones can be per 'player', per enum or per space of a board; '{per}' is none of these",
+                    did_you_mean(per, [PLAYER] + list(self.vocab.enums) + single_boards),
+                )
                 continue
             if z["id"] in game.zone_families:
                 self.error(("zones", i, "id"), "E304", f"zone '{z['id']}' is declared twice")
@@ -546,9 +599,13 @@ class _Builder:
                     self.error(("boards", i, "files", j), exc.code, exc.message)
                     continue
                 if path is None:
-                    self.error(("boards", i, "files", j), "E101", f"board file not found: '{name}' is neither "
-                                                                  f"in {display_path(folders[0])} nor in "
-                                                                  f"{display_path(folders[1])}")
+                    self.error(
+                        ("boards", i, "files", j),
+                        "E101",
+                        f"board file not found: '{name}' is neither "
+                        f"in {display_path(folders[0])} nor in "
+                        f"{display_path(folders[1])}",
+                    )
                     continue
                 try:
                     doc = read_yaml(path, display_path(path))
@@ -565,8 +622,10 @@ class _Builder:
             self.vocab.boards[b["id"]] = b.get("per")
 
     def _variables(self, game: GameDef) -> None:
-        for section, target, vocab in (("variables", game.variables, self.vocab.variables),
-                                       ("player_variables", game.player_variables, self.vocab.player_variables)):
+        for section, target, vocab in (
+            ("variables", game.variables, self.vocab.variables),
+            ("player_variables", game.player_variables, self.vocab.player_variables),
+        ):
             for name, spec in (self.data.get(section) or {}).items():
                 path = (section, name)
                 vtype = self.type_ok(spec["type"], path + ("type",))
@@ -587,8 +646,12 @@ class _Builder:
         for count, teams in (self.data.get("teams") or {}).items():
             n = int(count)
             if not game.min_players <= n <= game.max_players:
-                self.error(("teams", count), "E301", f"teams for {count} players, but the game is for "
-                                                     f"{game.min_players}–{game.max_players}", key=True)
+                self.error(
+                    ("teams", count),
+                    "E301",
+                    f"teams for {count} players, but the game is for {game.min_players}–{game.max_players}",
+                    key=True,
+                )
                 continue
             seats = sorted(s for t in teams for s in t)
             if seats != list(range(n)):
@@ -599,17 +662,25 @@ class _Builder:
         """Drawing hints name boards, variables and functions: check that they exist, as rules do."""
         hints = game.draw = dict(self.data.get("draw") or {})
         v = self.vocab
-        refs: list[tuple[tuple, Any, Any]] = [(("paths", k, "board"), p["board"], v.boards)
-                                              for k, p in (hints.get("paths") or {}).items()]
+        refs: list[tuple[tuple, Any, Any]] = [
+            (("paths", k, "board"), p["board"], v.boards) for k, p in (hints.get("paths") or {}).items()
+        ]
         refs += [(("paths", k, "points"), p["points"], v.functions) for k, p in (hints.get("paths") or {}).items()]
         refs += [(("steps", i, "board"), s["board"], v.boards) for i, s in enumerate(hints.get("steps") or [])]
         ring = hints.get("ring") or {}
-        refs += [(("ring", key), ring[key], table) for key, table in
-                 (("order", v.variables), ("tokens", v.player_variables), ("highlight", v.functions)) if key in ring]
+        refs += [
+            (("ring", key), ring[key], table)
+            for key, table in (("order", v.variables), ("tokens", v.player_variables), ("highlight", v.functions))
+            if key in ring
+        ]
         for path, name, known in refs:
             if name not in known:
-                self.error(("draw",) + path, "E301", f"the drawing hint names {quoted(name)}, which is not declared",
-                           did_you_mean(name, list(known)))
+                self.error(
+                    ("draw",) + path,
+                    "E301",
+                    f"the drawing hint names {quoted(name)}, which is not declared",
+                    did_you_mean(name, list(known)),
+                )
 
     def _procedure_signatures(self) -> None:
         for i, proc in enumerate(self.data.get("procedures") or []):
@@ -622,8 +693,13 @@ class _Builder:
                 self.error(("procedures", i, "id"), "E304", f"procedure '{proc['id']}' is declared twice")
             self.vocab.procedures[proc["id"]] = params
         for i, fn in enumerate(self.data.get("functions") or []):
-            params = [(p, t) for p, t in ((p, self.type_ok(t, ("functions", i, "params", p)))
-                                          for p, t in (fn.get("params") or {}).items()) if t is not None]
+            params = [
+                (p, t)
+                for p, t in (
+                    (p, self.type_ok(t, ("functions", i, "params", p))) for p, t in (fn.get("params") or {}).items()
+                )
+                if t is not None
+            ]
             if fn["id"] in self.vocab.functions or fn["id"] in self.vocab.procedures:
                 self.error(("functions", i, "id"), "E304", f"'{fn['id']}' is declared twice")
             returns = self.type_ok(fn["returns"], ("functions", i, "returns"))
@@ -685,16 +761,25 @@ class _Builder:
                         decided[st.kind] = merge(decided.get(st.kind), st.options_type) or ANY
         bot_exprs: dict[tuple[str, str], tuple[tuple, ast.Expr | None]] = {}
         for kind, spec in (self.data.get("bots") or {}).items():
-            bot_exprs[(kind, "")] = (("bots", kind, "value"), self._parse_expression(
-                ("bots", kind, "value"), {"p": PLAYER, "action": TEXT, "choice": ANY}, INT))
+            bot_exprs[(kind, "")] = (
+                ("bots", kind, "value"),
+                self._parse_expression(("bots", kind, "value"), {"p": PLAYER, "action": TEXT, "choice": ANY}, INT),
+            )
             for decision in spec.get("choices") or {}:
                 path = ("bots", kind, "choices", decision)
                 if decision not in decided:
-                    self.error(path, "E504", f"no decision of the game is called '{decision}'",
-                               did_you_mean(decision, decided), key=True)
+                    self.error(
+                        path,
+                        "E504",
+                        f"no decision of the game is called '{decision}'",
+                        did_you_mean(decision, decided),
+                        key=True,
+                    )
                     continue
-                bot_exprs[(kind, decision)] = (path, self._parse_expression(
-                    path, {"p": PLAYER, "action": TEXT, "choice": decided[decision]}, INT))
+                bot_exprs[(kind, decision)] = (
+                    path,
+                    self._parse_expression(path, {"p": PLAYER, "action": TEXT, "choice": decided[decision]}, INT),
+                )
         scorers = []
         for section in ("scoring", "tiebreakers"):
             field_name = "points" if section == "scoring" else "value"
@@ -710,19 +795,25 @@ class _Builder:
             stats.append((item, expr, path))
         if any(p.is_error for p in self.problems):
             return
-        game.sources = ([(path, stmts) for path, stmts in compiled.values()]
-                        + [(path, expr) for path, expr in starts.items() if expr is not None]
-                        + [(("functions", i, "value"), bodies[fn["id"]])
-                           for i, fn in enumerate(self.data.get("functions") or []) if fn["id"] in bodies]
-                        + list(bot_exprs.values())
-                        + [(path, expr) for _, _, expr, path in scorers]
-                        + [(path, expr) for _, expr, path in stats])
+        game.sources = (
+            [(path, stmts) for path, stmts in compiled.values()]
+            + [(path, expr) for path, expr in starts.items() if expr is not None]
+            + [
+                (("functions", i, "value"), bodies[fn["id"]])
+                for i, fn in enumerate(self.data.get("functions") or [])
+                if fn["id"] in bodies
+            ]
+            + list(bot_exprs.values())
+            + [(path, expr) for _, _, expr, path in scorers]
+            + [(path, expr) for _, expr, path in stats]
+        )
         compiler = (ReferenceCompiler if self.reference else Compiler)(self.vocab, game, _pure_functions(bodies))
         for name, (path, stmts) in compiled.items():
             doc, _ = self.rules.origin(path)
             params = {"this": CARD} if name.startswith("effect:") else dict(self.vocab.procedures.get(name, []))
             game.procedures[name] = compiler.procedure(
-                name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:], params)
+                name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:], params
+            )
             game.programs[name] = stmts
         for name, expr in bodies.items():
             game.functions[name] = compiler.function(name, expr)
@@ -737,12 +828,30 @@ class _Builder:
                 continue
             target = game.scoring if section == "scoring" else game.tiebreakers
             place = self.rules.diag(path, "", "")
-            target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line,
-                                                                                             place.col)))
-        game.stats = [Stat(item["id"], item.get("text", item["id"]), compiler.expr(expr), item.get("per") == "seat",
-                           expr.type == BOOL) for item, expr, _ in stats if expr is not None]
+            target.append(
+                Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col))
+            )
+        game.stats = [
+            Stat(
+                item["id"],
+                item.get("text", item["id"]),
+                compiler.expr(expr),
+                item.get("per") == "seat",
+                expr.type == BOOL,
+            )
+            for item, expr, _ in stats
+            if expr is not None
+        ]
         if "play" not in game.procedures:
             self.error(("play",), "E301", "the game has no 'play' program")
         for name, choose, why in unbounded_choices(game):
-            self.dsl_problem(compiled[name][0], DslProblem(choose.line, choose.col, "E508", f'the options of '
-                                                           f'"{choose.kind}" cannot be listed in advance: {why}', HINT))
+            self.dsl_problem(
+                compiled[name][0],
+                DslProblem(
+                    choose.line,
+                    choose.col,
+                    "E508",
+                    f'the options of "{choose.kind}" cannot be listed in advance: {why}',
+                    HINT,
+                ),
+            )

@@ -19,6 +19,7 @@ or a sort forgets it).  ``view``, ``visible_log``, ``history_for``,
 ``decision_for`` and ``determinize`` below are the only readers of a state on
 a seat's behalf; errors name only the deciding seat.
 """
+
 from __future__ import annotations
 
 import random
@@ -83,12 +84,19 @@ def view(state, seat: int) -> dict:
     private = game.private_player_variables
     vocab = game.vocabulary
     shown_var = game.labeller.plain_for_type
-    players = [{k: shown_var(vocab.player_variables[k])(v) for k, v in pv.items() if p == seat or k not in private}
-               for p, pv in enumerate(state.pvars)]
+    players = [
+        {k: shown_var(vocab.player_variables[k])(v) for k, v in pv.items() if p == seat or k not in private}
+        for p, pv in enumerate(state.pvars)
+    ]
     out = {
-        "game": game.id, "variant": game.variant, "players": state.n, "seat": seat,
-        "current_player": state.current_player, "is_terminal": state.is_terminal,
-        "decision": decision_for(state, seat), "zones": zones,
+        "game": game.id,
+        "variant": game.variant,
+        "players": state.n,
+        "seat": seat,
+        "current_player": state.current_player,
+        "is_terminal": state.is_terminal,
+        "decision": decision_for(state, seat),
+        "zones": zones,
         "variables": {k: shown_var(vocab.variables[k])(v) for k, v in state.vars.items()},
         "player_variables": players,
         "log": visible_log(state, seat),

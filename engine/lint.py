@@ -5,6 +5,7 @@ declared and never used, statements that can never run, a variant repeating its 
 whose test is gone, rooms of a board that no piece can reach.  Every finding is a warning
 diagnostic at the place to edit.
 """
+
 from __future__ import annotations
 
 import re
@@ -120,8 +121,7 @@ def _fix(paths: list[str | Path], wanted: _Wanted) -> list[str]:
         vdoc = rules.variant_document
         if vdoc is None:
             continue  # a file in a variants folder that is a game of its own
-        repeated = [p for p in repeated_settings(rules)
-                    if wanted(vdoc.diag(p, "W306", "", severity="warning"))]
+        repeated = [p for p in repeated_settings(rules) if wanted(vdoc.diag(p, "W306", "", severity="warning"))]
         done = fix_repeats(vdoc, repeated) if repeated else []
         if done:
             out.append(f"{vdoc.path}: removed {len(done)} setting{'s' * (len(done) != 1)} that repeat the base")
@@ -140,13 +140,22 @@ def lint_game(game: GameDef) -> list[Diagnostic]:
     out = _unused(rules, uses) + _never_run(game) + _ruling_tests(rules) + _empty_choices(game) + _endless_loops(game)
     vdoc = rules.variant_document
     if vdoc is not None:
-        out += [vdoc.diag(path, "W306", "the base already says this", hint="a variant states only what differs",
-                          severity="warning") for path in repeated_settings(rules)]
+        out += [
+            vdoc.diag(
+                path,
+                "W306",
+                "the base already says this",
+                hint="a variant states only what differs",
+                severity="warning",
+            )
+            for path in repeated_settings(rules)
+        ]
     return out
 
 
-def _warning(rules: RuleSet, path: tuple, code: str, message: str, hint: str | None = None,
-             key: bool = False) -> Diagnostic:
+def _warning(
+    rules: RuleSet, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False
+) -> Diagnostic:
     return rules.diag(path, code, message, key=key, hint=hint, severity="warning")
 
 
@@ -155,20 +164,40 @@ def _unused(rules: RuleSet, uses: _Uses) -> list[Diagnostic]:
     for section, code, what in (("procedures", "W301", "procedure"), ("functions", "W302", "function")):
         for i, item in enumerate(data.get(section) or []):
             if item["id"] not in uses.called:
-                out.append(_warning(rules, (section, i, "id"), code, f"{what} '{item['id']}' is never called",
-                                    "call it from a program, or remove it"))
+                out.append(
+                    _warning(
+                        rules,
+                        (section, i, "id"),
+                        code,
+                        f"{what} '{item['id']}' is never called",
+                        "call it from a program, or remove it",
+                    )
+                )
     for section in ("variables", "player_variables"):
         for name in data.get(section) or {}:
             if name not in uses.read:
-                out.append(_warning(rules, (section, name), "W303", f"variable '{name}' is never read by a rule",
-                                    "players still see it in their views; remove it if it is only a leftover",
-                                    key=True))
+                out.append(
+                    _warning(
+                        rules,
+                        (section, name),
+                        "W303",
+                        f"variable '{name}' is never read by a rule",
+                        "players still see it in their views; remove it if it is only a leftover",
+                        key=True,
+                    )
+                )
     for i, comp in enumerate(data.get("components") or []):
         for j, item in enumerate(comp.get("items") or []):
             if item.get("effect") and not item.get("text"):
-                out.append(_warning(rules, ("components", i, "items", j, "id"), "W307",
-                                    f"'{item['id']}' has an effect but no text for the players to read",
-                                    "add text: what the card says"))
+                out.append(
+                    _warning(
+                        rules,
+                        ("components", i, "items", j, "id"),
+                        "W307",
+                        f"'{item['id']}' has an effect but no text for the players to read",
+                        "add text: what the card says",
+                    )
+                )
     for i, zone in enumerate(data.get("zones") or []):
         if zone["id"] not in uses.read and zone["id"] not in uses.called:
             out.append(_warning(rules, ("zones", i, "id"), "W304", f"zone '{zone['id']}' is never used by a rule"))
@@ -184,13 +213,15 @@ def _never_run(game: GameDef) -> list[Diagnostic]:
             for before, after in pairwise(block):
                 if isinstance(before, _STOPS):
                     stop = ast.format_block([before]).strip()
-                    out.append(_in_text(game.rules, path, after, "W401",
-                                        f"this statement never runs: it follows '{stop}'"))
+                    out.append(
+                        _in_text(game.rules, path, after, "W401", f"this statement never runs: it follows '{stop}'")
+                    )
     return out
 
 
-def _in_text(rules: RuleSet, path: tuple, node: ast.Node, code: str, message: str,
-             hint: str | None = None) -> Diagnostic:
+def _in_text(
+    rules: RuleSet, path: tuple, node: ast.Node, code: str, message: str, hint: str | None = None
+) -> Diagnostic:
     """A warning at a node of the effect-language text found at ``path``."""
     file, line, col = rules.locate_text(path, node.line, node.col)
     doc, _ = rules.origin(path)
@@ -207,8 +238,15 @@ def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
     for i, ruling in enumerate(rules.data.get("rulings") or []):
         test = ruling.get("test")
         if not isinstance(test, str):
-            out.append(_warning(rules, ("rulings", i, "id"), "W305", f"ruling '{ruling['id']}' names no test",
-                                "add test: tests/FILE.py::TEST_NAME"))
+            out.append(
+                _warning(
+                    rules,
+                    ("rulings", i, "id"),
+                    "W305",
+                    f"ruling '{ruling['id']}' names no test",
+                    "add test: tests/FILE.py::TEST_NAME",
+                )
+            )
             continue
         file, _, name = test.partition("::")
         name = re.sub(r"\[.*\]$", "", name.split("::")[-1])
@@ -218,11 +256,15 @@ def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
         except (Refused, LoadError):
             source = None
         if source is None:
-            out.append(_warning(rules, ("rulings", i, "test"), "W305",
-                                f"ruling '{ruling['id']}': no test file '{file}'"))
+            out.append(
+                _warning(rules, ("rulings", i, "test"), "W305", f"ruling '{ruling['id']}': no test file '{file}'")
+            )
         elif name and not re.search(rf"^\s*def {re.escape(name)}\(", source, re.M):
-            out.append(_warning(rules, ("rulings", i, "test"), "W305",
-                                f"ruling '{ruling['id']}': '{file}' has no test '{name}'"))
+            out.append(
+                _warning(
+                    rules, ("rulings", i, "test"), "W305", f"ruling '{ruling['id']}': '{file}' has no test '{name}'"
+                )
+            )
     return out
 
 
@@ -241,8 +283,9 @@ def repeated_settings(rules: RuleSet) -> list[tuple]:
             out += [(key, k) for k, v in value.items() if k in old and v == old[k]]
         elif isinstance(value, list) and isinstance(old, list) and value != old:
             by_id = {identity(item): item for item in old if identity(item) is not None}
-            out += [(key, j) for j, item in enumerate(value)
-                    if identity(item) in by_id and item == by_id[identity(item)]]
+            out += [
+                (key, j) for j, item in enumerate(value) if identity(item) in by_id and item == by_id[identity(item)]
+            ]
         elif value == old:
             out.append((key,))
     return out
@@ -261,17 +304,25 @@ def _empty_choices(game: GameDef) -> list[Diagnostic]:
     for path, tree in game.sources:
         if isinstance(tree, list):
             for s, guards in _with_guards(tree, []):
-                if (isinstance(s, ast.Choose) and s.optional is None
-                        and (s.where is not None or s.source.type in _SIZE)
-                        and not _mentions(guards, ast.format_expr(s.source))):
+                if (
+                    isinstance(s, ast.Choose)
+                    and s.optional is None
+                    and (s.where is not None or s.source.type in _SIZE)
+                    and not _mentions(guards, ast.format_expr(s.source))
+                ):
                     what = ast.format_expr(s.source)
-                    out.append(_in_text(game.rules, path, s, "W402",
-                                        f"'{what}' may have nothing to choose from here "
-                                        f"(the game stops with E701)",
-                                        hint="add 'optional', or check first that an option passes the 'where'"
-                                        if s.where is not None else
-                                        f"add 'optional', or guard it: "
-                                        f"if {_SIZE.get(s.source.type or '')}({what}) > 0: …"))
+                    out.append(
+                        _in_text(
+                            game.rules,
+                            path,
+                            s,
+                            "W402",
+                            f"'{what}' may have nothing to choose from here (the game stops with E701)",
+                            hint="add 'optional', or check first that an option passes the 'where'"
+                            if s.where is not None
+                            else f"add 'optional', or guard it: if {_SIZE.get(s.source.type or '')}({what}) > 0: …",
+                        )
+                    )
     return out
 
 
@@ -300,8 +351,9 @@ def _mentions(conditions: list, text: str) -> bool:
 
 def _endless_loops(game: GameDef) -> list[Diagnostic]:
     """W403: ``while true`` whose body asks no one and cannot stop: it only ends at the step budget (E703)."""
-    bodies: dict[int, list] = {path[1]: tree for path, tree in game.sources
-                               if path[0] == "procedures" and isinstance(tree, list)}
+    bodies: dict[int, list] = {
+        path[1]: tree for path, tree in game.sources if path[0] == "procedures" and isinstance(tree, list)
+    }
     names = {i: item["id"] for i, item in enumerate(game.rules.data.get("procedures") or [])}
     by_name = {names[i]: tree for i, tree in bodies.items() if i in names}
     seen: dict[str, bool] = {}
@@ -330,12 +382,23 @@ def _endless_loops(game: GameDef) -> list[Diagnostic]:
         if isinstance(tree, list):
             for block in ast.walk_blocks(tree):
                 for s in block:
-                    if (isinstance(s, ast.While) and isinstance(s.condition, ast.Literal)
-                            and s.condition.value is True and not may_stop(s.body)):
-                        out.append(_in_text(game.rules, path, s, "W403",
-                                            "this loop asks no one and never stops: it runs until the step "
-                                            "budget ends the game (E703)",
-                                            hint="add a condition, a choose, or return/end_game in the loop"))
+                    if (
+                        isinstance(s, ast.While)
+                        and isinstance(s.condition, ast.Literal)
+                        and s.condition.value is True
+                        and not may_stop(s.body)
+                    ):
+                        out.append(
+                            _in_text(
+                                game.rules,
+                                path,
+                                s,
+                                "W403",
+                                "this loop asks no one and never stops: it runs until the step "
+                                "budget ends the game (E703)",
+                                hint="add a condition, a choose, or return/end_game in the loop",
+                            )
+                        )
     return out
 
 
@@ -348,12 +411,25 @@ def lint_board(doc, board) -> list[Diagnostic]:
     parts = sorted(nx.connected_components(board.graph), key=len, reverse=True)
     for part in parts[1:]:
         cut_off = sorted({board.rooms[n] for n in part}, key=rooms_at.__getitem__)
-        out.append(doc.diag(("rooms", rooms_at[cut_off[0]], "id"), "W601",
-                            f"{', '.join(repr(r) for r in cut_off)} cannot be reached from the rest of the board",
-                            hint="add a door", severity="warning"))
+        out.append(
+            doc.diag(
+                ("rooms", rooms_at[cut_off[0]], "id"),
+                "W601",
+                f"{', '.join(repr(r) for r in cut_off)} cannot be reached from the rest of the board",
+                hint="add a door",
+                severity="warning",
+            )
+        )
     for i, (a, b) in enumerate(doc.data.get("doors", [])):
         room = board.rooms[space_name(*a)]
         if room == board.rooms[space_name(*b)]:
-            out.append(doc.diag(("doors", i), "W602", f"door inside room '{room}' changes nothing",
-                                hint="remove it", severity="warning"))
+            out.append(
+                doc.diag(
+                    ("doors", i),
+                    "W602",
+                    f"door inside room '{room}' changes nothing",
+                    hint="remove it",
+                    severity="warning",
+                )
+            )
     return out

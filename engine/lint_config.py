@@ -15,6 +15,7 @@ and a single finding is silenced where it is, with the reason a reviewer needs::
 Only warnings can be silenced: an error means the game does not load, whatever the configuration says.
 A suppression without a reason is itself a warning (W901).
 """
+
 from __future__ import annotations
 
 import fnmatch
@@ -56,8 +57,10 @@ class LintConfig:
                 relative = file_of(d.path).resolve().relative_to(self.root).as_posix()
             except ValueError:  # a file outside the project: its patterns do not name it
                 return True
-            return not any(d.code.startswith(codes) and fnmatch.fnmatch(relative, pattern)
-                           for pattern, codes in self.per_file_ignores)
+            return not any(
+                d.code.startswith(codes) and fnmatch.fnmatch(relative, pattern)
+                for pattern, codes in self.per_file_ignores
+            )
         return True
 
 
@@ -75,15 +78,15 @@ def find_config(start: Path) -> LintConfig:
 
 def _read(path: Path) -> LintConfig:
     def fail(message: str, line: int = 1, col: int = 1) -> LoadError:
-        return LoadError([Diagnostic(str(path), line, col, "E110", message,
-                                     hint="see `tabletop explain E110`")])
+        return LoadError([Diagnostic(str(path), line, col, "E110", message, hint="see `tabletop explain E110`")])
 
     try:
         data = tomllib.loads(read_text(path, str(path)))
     except tomllib.TOMLDecodeError as exc:
         where = re.search(r"line (\d+), column (\d+)", str(exc))
-        raise fail(f"not valid TOML: {str(exc).split(' (at')[0]}",
-                   *(map(int, where.groups()) if where else ())) from None
+        raise fail(
+            f"not valid TOML: {str(exc).split(' (at')[0]}", *(map(int, where.groups()) if where else ())
+        ) from None
     table = data.get("tool", {}).get("tabletop", {}).get("lint", {})
     if not isinstance(table, dict):
         raise fail("[tool.tabletop.lint] must be a table")
@@ -93,23 +96,26 @@ def _read(path: Path) -> LintConfig:
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise fail("[tool.tabletop.lint] per-file-ignores must be a table of pattern = [codes]")
-    return LintConfig(path.parent.resolve(),
-                      _codes(table.get("select", []), "select", fail, errors_allowed=True),
-                      _codes(table.get("ignore", []), "ignore", fail),
-                      tuple((pattern, _codes(codes, f"per-file-ignores '{pattern}'", fail))
-                            for pattern, codes in per_file.items()))
+    return LintConfig(
+        path.parent.resolve(),
+        _codes(table.get("select", []), "select", fail, errors_allowed=True),
+        _codes(table.get("ignore", []), "ignore", fail),
+        tuple((pattern, _codes(codes, f"per-file-ignores '{pattern}'", fail)) for pattern, codes in per_file.items()),
+    )
 
 
 def _codes(value, where: str, fail, errors_allowed: bool = False) -> tuple[str, ...]:
     """A list of codes or prefixes (W, W3, W306), each naming at least one known code."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise fail(f"[tool.tabletop.lint] {where} must be a list of codes, like [\"W303\"]")
+        raise fail(f'[tool.tabletop.lint] {where} must be a list of codes, like ["W303"]')
     for code in value:
         if not any(known.startswith(code) for known in CODES) or not code:
             raise fail(f"[tool.tabletop.lint] {where}: no code starts with '{code}'")
         if code.startswith("E") and not errors_allowed:
-            raise fail(f"[tool.tabletop.lint] {where}: '{code}' is an error; errors cannot be ignored "
-                       "(the game would not load)")
+            raise fail(
+                f"[tool.tabletop.lint] {where}: '{code}' is an error; errors cannot be ignored "
+                "(the game would not load)"
+            )
     return tuple(value)
 
 
@@ -139,7 +145,15 @@ def reasonless(path: str, lines: list[str]) -> list[Diagnostic]:
     for number, text in enumerate(lines, 1):
         match = _SUPPRESSION.search(text)
         if match and not match.group(2).strip(" \t-—:;,."):
-            out.append(Diagnostic(path, number, match.start() + 1, "W901",
-                                  f"'{match.group(0).strip()}' gives no reason", "warning",
-                                  "say why after the codes: # tabletop: ignore[W402] the ring never empties"))
+            out.append(
+                Diagnostic(
+                    path,
+                    number,
+                    match.start() + 1,
+                    "W901",
+                    f"'{match.group(0).strip()}' gives no reason",
+                    "warning",
+                    "say why after the codes: # tabletop: ignore[W402] the ring never empties",
+                )
+            )
     return out

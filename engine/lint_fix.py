@@ -6,6 +6,7 @@ layout of everything else stay as the designer wrote them. An edit is written on
 parses to exactly the old data less the removed settings; anything else (a setting in flow style
 ``{a: 1, b: 2}``, sharing its line with another) is left for the designer, and reported as before.
 """
+
 from __future__ import annotations
 
 import copy
@@ -66,14 +67,14 @@ def _span(doc: Document, lines: list[str], path: tuple) -> tuple[int, int] | Non
     """Lines [first, last) holding the entry at ``path``, if it starts its own line in block style."""
     if isinstance(path[-1], int):
         line, col = doc.positions[path]
-        head = lines[line - 1][:col - 1]
+        head = lines[line - 1][: col - 1]
         dash = _DASH.match(head)
         if dash is None:
             return None
         indent, sequence_item = len(dash.group(1)), True
     else:
         line, col = doc.key_positions[path]
-        if lines[line - 1][:col - 1].strip():
+        if lines[line - 1][: col - 1].strip():
             return None
         indent, sequence_item = col - 1, False
     last = line  # index just after the entry's first line

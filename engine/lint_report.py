@@ -6,6 +6,7 @@
   escaped as the Actions toolkit escapes them, so a message never breaks the command;
 - ``sarif``: one SARIF 2.1.0 log (OASIS), every code a rule of the ``tabletop`` driver.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,8 +45,10 @@ def _escape_property(text: str) -> str:
 def _github(diagnostics: list[Diagnostic]) -> str:
     out = []
     for d in diagnostics:
-        props = ",".join(f"{k}={_escape_property(str(v))}" for k, v in
-                         (("file", Path(d.path).as_posix()), ("line", d.line), ("col", d.col), ("title", d.code)))
+        props = ",".join(
+            f"{k}={_escape_property(str(v))}"
+            for k, v in (("file", Path(d.path).as_posix()), ("line", d.line), ("col", d.col), ("title", d.code))
+        )
         message = d.message + (f" ({d.hint})" if d.hint else "")
         out.append(f"::{'error' if d.is_error else 'warning'} {props}::{_escape_data(f'{d.code} {message}')}")
     return "\n".join(out)
@@ -58,24 +61,39 @@ def _uri(path: str) -> str:
 
 def _sarif(diagnostics: list[Diagnostic]) -> str:
     codes = list(CODES)
-    rules = [{"id": code, "name": code, "shortDescription": {"text": title}, "fullDescription": {"text": text},
-              "defaultConfiguration": {"level": "error" if code.startswith("E") else "warning"}}
-             for code, (title, text) in CODES.items()]
+    rules = [
+        {
+            "id": code,
+            "name": code,
+            "shortDescription": {"text": title},
+            "fullDescription": {"text": text},
+            "defaultConfiguration": {"level": "error" if code.startswith("E") else "warning"},
+        }
+        for code, (title, text) in CODES.items()
+    ]
     results = []
     for d in diagnostics:
         result: dict[str, object] = {
             "ruleId": d.code,
             "level": "error" if d.is_error else "warning",
             "message": {"text": d.message + (f" ({d.hint})" if d.hint else "")},
-            "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": _uri(d.path)},
-                "region": {"startLine": max(d.line, 1), "startColumn": max(d.col, 1)}}}],
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri(d.path)},
+                        "region": {"startLine": max(d.line, 1), "startColumn": max(d.col, 1)},
+                    }
+                }
+            ],
         }
         if d.code in CODES:
             result["ruleIndex"] = codes.index(d.code)
         results.append(result)
-    log = {"$schema": SARIF_SCHEMA, "version": "2.1.0",
-           "runs": [{"tool": {"driver": {"name": "tabletop", "rules": rules}}, "results": results}]}
+    log = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "tabletop", "rules": rules}}, "results": results}],
+    }
     return json.dumps(log, indent=2)
 
 

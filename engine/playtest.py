@@ -6,6 +6,7 @@ backend runs it — this process, forked processes, or Ray workers — and the f
 from the records in seed order, so every backend gives the same figures for the same seeds.
 Each metric's definition is in ``METRICS`` (the report and ``--json`` carry it).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -27,8 +28,13 @@ PROGRESS_BINS = 10  # branching factor is averaged over tenths of a game
 
 # name → (Ludii's name where it has one, definition and formula)
 METRICS: dict[str, tuple[str, str]] = {
-    "win_rate": ("", ("wins of the seat / finished games; a shared win counts for each winner, a draw for none; 95% "
-                     "Wilson score interval")),
+    "win_rate": (
+        "",
+        (
+            "wins of the seat / finished games; a shared win counts for each winner, a draw for none; 95% "
+            "Wilson score interval"
+        ),
+    ),
     "balance": ("Balance", "1 − (highest − lowest win rate over the seats); 1 is perfectly balanced"),
     "first_seat_advantage": ("Advantage", "win rate of seat 0 − mean win rate of all seats"),
     "draw_rate": ("Drawishness", "drawn games / finished games"),
@@ -42,16 +48,33 @@ METRICS: dict[str, tuple[str, str]] = {
     "margin": ("", "points of the winning side − the best other side's points, games with winners only"),
     "lead_changes": ("Lead Change", "times the sole leader (most points at the start of a turn) changes in a game"),
     "drama": ("Drama", "mean over the turns of (leader's points − eventual winner's points)"),
-    "decisiveness": ("Decisiveness Turns", ("share of the turns played before the eventual winner was, for the "
-                                           "rest of the game, never behind on points (0: from the start)")),
+    "decisiveness": (
+        "Decisiveness Turns",
+        (
+            "share of the turns played before the eventual winner was, for the "
+            "rest of the game, never behind on points (0: from the start)"
+        ),
+    ),
     "branching": ("Branching Factor", "legal options per decision, mean over all decisions; also by tenth of a game"),
     "actions": ("", "per action id: times chosen, and the chooser's win rate in the games it chose it"),
-    "cards": ("", ("per card named by an action: times offered and chosen, win rate when chosen; cards offered but "
-                  "never chosen")),
-    "skill": ("Skill Trace (simplified)", ("win rate of the thinking bot in each seat against random bots; chance "
-                                          "is 1 / players: near chance means luck decides")),
-    "stats": ("", ("the rules' own counters (stats:), evaluated at the end of each finished game: yes/no as the "
-                  "share of games, numbers as mean and range")),
+    "cards": (
+        "",
+        ("per card named by an action: times offered and chosen, win rate when chosen; cards offered but never chosen"),
+    ),
+    "skill": (
+        "Skill Trace (simplified)",
+        (
+            "win rate of the thinking bot in each seat against random bots; chance "
+            "is 1 / players: near chance means luck decides"
+        ),
+    ),
+    "stats": (
+        "",
+        (
+            "the rules' own counters (stats:), evaluated at the end of each finished game: yes/no as the "
+            "share of games, numbers as mean and range"
+        ),
+    ),
 }
 
 
@@ -104,12 +127,16 @@ def _scalar(text: str) -> object:
 def arms_of(variants: list[str | None], sets: list[tuple[str, list]]) -> list[Arm]:
     """Every combination of a variant and one value per setting."""
     names = [name for name, _ in sets]
-    return [Arm(v, tuple(zip(names, combo))) for v in (variants or [None])
-            for combo in itertools.product(*[values for _, values in sets])]
+    return [
+        Arm(v, tuple(zip(names, combo)))
+        for v in (variants or [None])
+        for combo in itertools.product(*[values for _, values in sets])
+    ]
 
 
 def load_arm(game: str, arm: Arm):
     from .gamedef import load_game
+
     return load_game(game, arm.variant, dict(arm.settings))
 
 
@@ -117,9 +144,19 @@ def load_arm(game: str, arm: Arm):
 def record_game(game, players: int, seed: int, specs: list[str], limit: int = DEFAULT_DECISION_LIMIT) -> dict:
     """Play one game and keep, as plain data, all the metrics need."""
     agents = [make_agent(specs[s], seed=seed * 131 + s) for s in range(players)]
-    rec: dict = {"seed": seed, "bots": list(specs), "error": None, "cut_off": False, "decisions": 0, "turns": 0,
-                 "rounds": 0, "branching": [0] * PROGRESS_BINS, "branch_counts": [0] * PROGRESS_BINS,
-                 "choices": [], "trace": []}
+    rec: dict = {
+        "seed": seed,
+        "bots": list(specs),
+        "error": None,
+        "cut_off": False,
+        "decisions": 0,
+        "turns": 0,
+        "rounds": 0,
+        "branching": [0] * PROGRESS_BINS,
+        "branch_counts": [0] * PROGRESS_BINS,
+        "choices": [],
+        "trace": [],
+    }
     cards = set(game.card_ids)
     try:
         state = game.new_game(players=players, seed=seed)
@@ -153,8 +190,13 @@ def record_game(game, players: int, seed: int, specs: list[str], limit: int = DE
             rec["branch_counts"][b] += 1
         if not rec["cut_off"]:
             outcome = state.outcome
-            rec.update(results=list(outcome.results), reason=outcome.reason, scores=state.scores,
-                       final=_team_scores(state), stats=_stats(game, state))
+            rec.update(
+                results=list(outcome.results),
+                reason=outcome.reason,
+                scores=state.scores,
+                final=_team_scores(state),
+                stats=_stats(game, state),
+            )
     except TabletopError as exc:
         rec["error"] = str(exc)
     return rec
@@ -218,10 +260,17 @@ class RunInfo:
     address: str | None = None
 
     def to_data(self, games: int) -> dict:
-        return {"backend": self.backend, "workers": self.workers, "host": self.host, "cpus": self.cpus,
-                "address": self.address, "seconds": round(self.seconds, 2), "games": games,
-                "games_per_second": round(games / self.seconds, 2) if self.seconds > 0 else None,
-                "python": platform.python_version()}
+        return {
+            "backend": self.backend,
+            "workers": self.workers,
+            "host": self.host,
+            "cpus": self.cpus,
+            "address": self.address,
+            "seconds": round(self.seconds, 2),
+            "games": games,
+            "games_per_second": round(games / self.seconds, 2) if self.seconds > 0 else None,
+            "python": platform.python_version(),
+        }
 
 
 _FORKED: tuple = ()  # (plan, compiled games per arm) for forked workers
@@ -233,8 +282,14 @@ def _run_forked(index_task: tuple) -> tuple[int, dict]:
     return index, record_game(games[arm], plan.players, seed, specs, plan.limit)
 
 
-def run(plan: Plan, games: list, jobs: int = 1, backend: str = "local", address: str | None = None,
-        progress: Callable[[int, int], None] | None = None) -> tuple[list[dict], RunInfo]:
+def run(
+    plan: Plan,
+    games: list,
+    jobs: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[dict], RunInfo]:
     """Play every task of ``plan``; records in task order, and where and how fast they ran."""
     global _FORKED
     tasks = plan.tasks()
@@ -252,9 +307,11 @@ def run(plan: Plan, games: list, jobs: int = 1, backend: str = "local", address:
 
     if backend == "ray":
         from .ray_backend import run_on_ray
+
         info.workers = run_on_ray(plan, tasks, address, finished)
     elif jobs > 1:
         import multiprocessing
+
         _FORKED = (plan, games)
         try:  # forked workers inherit the compiled games: nothing is pickled or loaded again
             with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -276,16 +333,30 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
     arms = []
     for a, arm in enumerate(plan.arms):
         main = [r for (i, role, _, _), r in zip(tasks, records) if i == a and role == "main"]
-        entry = {"label": arm.label, "variant": arm.variant, "settings": dict(arm.settings),
-                 **_arm_metrics(games[a], plan.players, main)}
+        entry = {
+            "label": arm.label,
+            "variant": arm.variant,
+            "settings": dict(arm.settings),
+            **_arm_metrics(games[a], plan.players, main),
+        }
         if plan.skill_bot:
             entry["skill"] = _skill(plan, [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a])
         arms.append(entry)
-    return {"game": plan.game, "name": games[0].name, "players": plan.players, "games": plan.games,
-            "seed": plan.seed, "bots": plan.bots, "limit": plan.limit, "skill_bot": plan.skill_bot,
-            "skill_games": plan.skill_games, "arms": arms, "run": info.to_data(len(records)),
-            "sweep": _sweep_axis(plan.arms), "definitions": {k: {"ludii": v[0], "definition": v[1]}
-                                                              for k, v in METRICS.items()}}
+    return {
+        "game": plan.game,
+        "name": games[0].name,
+        "players": plan.players,
+        "games": plan.games,
+        "seed": plan.seed,
+        "bots": plan.bots,
+        "limit": plan.limit,
+        "skill_bot": plan.skill_bot,
+        "skill_games": plan.skill_games,
+        "arms": arms,
+        "run": info.to_data(len(records)),
+        "sweep": _sweep_axis(plan.arms),
+        "definitions": {k: {"ludii": v[0], "definition": v[1]} for k, v in METRICS.items()},
+    }
 
 
 def _arm_metrics(game, players: int, recs: list[dict]) -> dict:
@@ -300,18 +371,25 @@ def _arm_metrics(game, players: int, recs: list[dict]) -> dict:
     known = [x for x in rates if x is not None]
     return {
         "outcomes": {
-            "played": len(recs), "finished": n, "errors": sum(r["error"] is not None for r in recs),
+            "played": len(recs),
+            "finished": n,
+            "errors": sum(r["error"] is not None for r in recs),
             "error_samples": [f"seed {r['seed']}: {r['error']}" for r in recs if r["error"]][:5],
-            "cut_off": sum(r["cut_off"] for r in recs), "completion_rate": _ratio(n, len(recs)),
-            "wins": wins, "win_rate": [_round(x) for x in rates],
+            "cut_off": sum(r["cut_off"] for r in recs),
+            "completion_rate": _ratio(n, len(recs)),
+            "wins": wins,
+            "win_rate": [_round(x) for x in rates],
             "win_rate_95": [wilson_interval(w, n) for w in wins],
             "balance": _round(1 - (max(known) - min(known))) if known else None,
             "first_seat_advantage": _round(rates[0] - sum(known) / len(known)) if known else None,
-            "draws": draws, "draw_rate": _ratio(draws, n),
+            "draws": draws,
+            "draw_rate": _ratio(draws, n),
             "end_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
         },
-        "duration": {**{k: _summary([r[k] for r in recs if r["error"] is None]) for k in DURATIONS},
-                     "values": {k: [r[k] for r in recs if r["error"] is None] for k in DURATIONS}},
+        "duration": {
+            **{k: _summary([r[k] for r in recs if r["error"] is None]) for k in DURATIONS},
+            "values": {k: [r[k] for r in recs if r["error"] is None] for k in DURATIONS},
+        },
         "scores": _scores(players, done),
         "choice": _choice(game, players, [r for r in recs if r["error"] is None]),
         "stats": _stat_figures(game, done),
@@ -333,11 +411,15 @@ def _scores(players: int, done: list[dict]) -> dict:
             decisive.append((behind[-1] + 1) / len(trace) if behind else 0.0)
         leaders = [t.index(max(t)) for t in trace if t.count(max(t)) == 1]
         changes.append(sum(a != b for a, b in itertools.pairwise(leaders)))
-    return {"per_seat": [_summary([r["scores"][s] for r in done]) for s in range(players)],
-            "values": [[r["scores"][s] for r in done] for s in range(players)],
-            "margin": _summary(margins), "margins": margins, "lead_changes": _summary(changes),
-            "drama": _round(statistics.fmean(drama)) if drama else None,
-            "decisiveness": _round(statistics.fmean(decisive)) if decisive else None}
+    return {
+        "per_seat": [_summary([r["scores"][s] for r in done]) for s in range(players)],
+        "values": [[r["scores"][s] for r in done] for s in range(players)],
+        "margin": _summary(margins),
+        "margins": margins,
+        "lead_changes": _summary(changes),
+        "drama": _round(statistics.fmean(drama)) if drama else None,
+        "decisiveness": _round(statistics.fmean(decisive)) if decisive else None,
+    }
 
 
 def _choice(game, players: int, recs: list[dict]) -> dict:
@@ -370,10 +452,13 @@ def _choice(game, players: int, recs: list[dict]) -> dict:
     return {
         "branching": _ratio(sum(totals), sum(counts), 2),
         "branching_by_progress": [_ratio(t, c, 2) for t, c in zip(totals, counts)],
-        "actions": [{"action": a, "chosen": v[0], "games": v[1], "win_rate_when_used": _ratio(v[2], v[1])}
-                    for a, v in rows],
-        "cards": [{"card": c, "offered": v[0], "chosen": v[1], "win_rate_when_chosen": _ratio(v[3], v[2])}
-                  for c, v in sorted(cards.items(), key=lambda kv: (-kv[1][1], kv[0]))],
+        "actions": [
+            {"action": a, "chosen": v[0], "games": v[1], "win_rate_when_used": _ratio(v[2], v[1])} for a, v in rows
+        ],
+        "cards": [
+            {"card": c, "offered": v[0], "chosen": v[1], "win_rate_when_chosen": _ratio(v[3], v[2])}
+            for c, v in sorted(cards.items(), key=lambda kv: (-kv[1][1], kv[0]))
+        ],
         "cards_never_chosen": sorted(c for c, v in cards.items() if v[1] == 0),
         "cards_never_offered": sorted(set(game.card_ids) - set(cards)),
     }
@@ -383,16 +468,19 @@ def _stat_figures(game, done: list[dict]) -> list[dict]:
     out = []
     for stat in game.stats:
         values = [r["stats"][stat.id] for r in done]
-        entry = {"id": stat.id, "text": stat.text, "kind": "yes/no" if stat.is_flag else "number",
-                 "per_seat": stat.per_seat}
+        entry = {
+            "id": stat.id,
+            "text": stat.text,
+            "kind": "yes/no" if stat.is_flag else "number",
+            "per_seat": stat.per_seat,
+        }
         if stat.per_seat:
             seats = list(zip(*values)) if values else []
             entry["seats"] = [_summary(list(v)) for v in seats]
             flat = [x for v in values for x in v]
         else:
             flat = values
-        entry["share" if stat.is_flag else "summary"] = _ratio(sum(flat), len(flat)) if stat.is_flag \
-            else _summary(flat)
+        entry["share" if stat.is_flag else "summary"] = _ratio(sum(flat), len(flat)) if stat.is_flag else _summary(flat)
         out.append(entry)
     return out
 
@@ -402,8 +490,15 @@ def _skill(plan: Plan, roles: list[tuple[str, dict]]) -> dict:
     for seat in range(plan.players):
         done = [r for role, r in roles if role == f"skill:{seat}" and r["error"] is None and not r["cut_off"]]
         wins = sum(r["results"][seat] == "win" for r in done)
-        seats.append({"seat": seat, "games": len(done), "wins": wins, "win_rate": _ratio(wins, len(done)),
-                      "win_rate_95": wilson_interval(wins, len(done))})
+        seats.append(
+            {
+                "seat": seat,
+                "games": len(done),
+                "wins": wins,
+                "win_rate": _ratio(wins, len(done)),
+                "win_rate_95": wilson_interval(wins, len(done)),
+            }
+        )
     return {"bot": plan.skill_bot, "chance": _round(1 / plan.players), "seats": seats}
 
 
@@ -420,8 +515,13 @@ def _sweep_axis(arms: list[Arm]) -> dict | None:
 def _summary(values: list) -> dict | None:
     if not values:
         return None
-    return {"mean": _round(statistics.fmean(values)), "median": statistics.median(values), "min": min(values),
-            "max": max(values), "n": len(values)}
+    return {
+        "mean": _round(statistics.fmean(values)),
+        "median": statistics.median(values),
+        "min": min(values),
+        "max": max(values),
+        "n": len(values),
+    }
 
 
 def _ratio(a: float, b: float, digits: int = 4) -> float | None:

@@ -4,6 +4,7 @@ Workers load the rules themselves (compiled games hold code, which is not shippe
 worker and arm, by the name or path given on the command line: every node must be able to read
 it (a shared checkout, or Ray's ``runtime_env``).
 """
+
 from __future__ import annotations
 
 import logging
@@ -14,6 +15,7 @@ _CACHE: dict = {}  # (game, arm) → compiled game, per worker process
 
 def _play(game_name: str, arm, players: int, seed: int, specs: list[str], limit: int) -> dict:
     from .playtest import load_arm, record_game
+
     key = (game_name, arm)
     if key not in _CACHE:
         _CACHE[key] = load_arm(game_name, arm)
@@ -23,13 +25,16 @@ def _play(game_name: str, arm, players: int, seed: int, specs: list[str], limit:
 def run_on_ray(plan, tasks: list, address: str | None, finished: Callable[[int, dict], None]) -> int:
     """Run ``tasks`` as Ray tasks (connecting to ``address``, or a local Ray when None); returns the CPUs used."""
     import ray
+
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     remote = ray.remote(num_cpus=1)(_play)
     try:
-        pending = {remote.remote(plan.game, plan.arms[arm], plan.players, seed, specs, plan.limit): index
-                   for index, (arm, _, seed, specs) in enumerate(tasks)}
+        pending = {
+            remote.remote(plan.game, plan.arms[arm], plan.players, seed, specs, plan.limit): index
+            for index, (arm, _, seed, specs) in enumerate(tasks)
+        }
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=min(len(pending), 16), timeout=0.5)
             for ref in ready:

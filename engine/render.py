@@ -3,6 +3,7 @@
 Everything shown comes from ``state.view(seat)`` plus the game's static
 definition (boards, card texts): a player sees what their seat may know.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -15,8 +16,18 @@ from rich.text import Text
 
 from .boards import GridBoard, PlaneBoard, space_name
 
-_ROOM_SHADES = ["grey15", "grey23", "grey30", "dark_blue", "dark_green", "dark_red", "purple4", "dark_orange3",
-                "deep_pink4", "dark_cyan"]
+_ROOM_SHADES = [
+    "grey15",
+    "grey23",
+    "grey30",
+    "dark_blue",
+    "dark_green",
+    "dark_red",
+    "purple4",
+    "dark_orange3",
+    "deep_pink4",
+    "dark_cyan",
+]
 
 
 def _style(name: str) -> Style | None:
@@ -64,8 +75,13 @@ def render_plane_board(board: PlaneBoard, highlight: set[str], title: str) -> Pa
             continue
         px, py = data["at"]
         col = min(cols - 1, max(0, round(float(px) * 3)))
-        row = min(rows - 1, max(0, round(float(py) + (0.5 if 0 < py < height else 0)) if 0 < py < height
-                                else (0 if py == 0 else rows - 1)))
+        row = min(
+            rows - 1,
+            max(
+                0,
+                round(float(py) + (0.5 if 0 < py < height else 0)) if 0 < py < height else (0 if py == 0 else rows - 1),
+            ),
+        )
         style = _style(data["tags"][0]) if data["tags"] else None
         mark = "●" if node in highlight else "◦"
         if node in highlight:
@@ -119,7 +135,7 @@ def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str) -> 
             row.append(" " if left and graph.has_edge(name, left) else "│", style="dim")
             here = pieces.get(name, [])
             if here:
-                label = (str(here[0])[:3] if len(here) == 1 else f"{str(here[0])[:2]}+")
+                label = str(here[0])[:3] if len(here) == 1 else f"{str(here[0])[:2]}+"
                 cell = Text(f"{label:<3}", style=Style(bold=True) + (shade[board.rooms[name]] or Style()))
             else:
                 mark = "◦" if "start" in board.tags[name] else "*" if board.tags[name] - {"shared"} else ""
@@ -198,8 +214,11 @@ def render_view(game, view: dict, console: Console, highlight: set[str] = frozen
             console.print(render_plane_board(board, highlight, f"{family} of seat {seat} ({board.id})"))
         elif isinstance(boards[0], GridBoard):
             spaces = [f for f, fam in game.zone_families.items() if fam.key == family]
-            pieces = {zone.partition(":")[2]: cards for zone, cards in view["zones"].items()
-                      if zone.partition(":")[0] in spaces and cards}
+            pieces = {
+                zone.partition(":")[2]: cards
+                for zone, cards in view["zones"].items()
+                if zone.partition(":")[0] in spaces and cards
+            }
             console.print(render_grid_board(boards[0], pieces, boards[0].id))
     ring = render_ring(game, view, set(highlight))
     if ring is not None:

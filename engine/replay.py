@@ -5,6 +5,7 @@ checks them: a save made against other rules (their hash differs) says so,
 and an action that is not legal where it was taken stops the replay at that
 step instead of silently diverging.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,9 +35,17 @@ def save_data(state) -> dict:
     keeps the action that caused it (the last of ``actions``) and says why in ``stopped``.
     """
     game = state.game
-    data = {"format": SAVE_FORMAT, "game": game.id, "variant": game.variant, "rules": game.rules_hash,
-            "players": state.n, "seed": state.seed, "actions": state.actions, "digest": digest(state),
-            "finished": state.is_terminal and state.fault is None}
+    data = {
+        "format": SAVE_FORMAT,
+        "game": game.id,
+        "variant": game.variant,
+        "rules": game.rules_hash,
+        "players": state.n,
+        "seed": state.seed,
+        "actions": state.actions,
+        "digest": digest(state),
+        "finished": state.is_terminal and state.fault is None,
+    }
     folder = Path(game.rules.folder).resolve()
     if folder != shipped_folder(game.id).resolve():
         data["rules_path"] = str(folder)
@@ -92,6 +101,7 @@ def saved_game(data: dict, save_path: str | Path, rules: str | Path | None = Non
     a save handed over by someone else cannot make the loader read elsewhere.
     """
     from .gamedef import load_game
+
     if rules is not None:
         return load_game(rules, data["variant"])
     where = data.get("rules_path")
@@ -100,8 +110,10 @@ def saved_game(data: dict, save_path: str | Path, rules: str | Path | None = Non
             raise StateError(f"no shipped game named '{data['game']}'; point at its rules with --rules PATH")
         return load_game(data["game"], data["variant"])
     if not is_inside(where, [Path(save_path).absolute().parent, Path.cwd()]):
-        raise StateError(f"the save's rules were at {where}, outside the save's folder and the working folder; "
-                         f"to trust them, replay with --rules {where}")
+        raise StateError(
+            f"the save's rules were at {where}, outside the save's folder and the working folder; "
+            f"to trust them, replay with --rules {where}"
+        )
     return load_game(Path(where) / "game.yaml", data["variant"])
 
 
@@ -113,8 +125,10 @@ def replay(game, data: dict, *, until: int | None = None, allow_other_rules: boo
     if data["game"] != game.id or data.get("variant") != game.variant:
         raise StateError(f"the save is of {data['game']}/{data.get('variant')}, not {game.id}/{game.variant}")
     if data.get("rules") != game.rules_hash and not allow_other_rules:
-        raise StateError(f"the save was made with other rules (rules {data.get('rules')}, now {game.rules_hash}): "
-                         f"the rule files changed since, so the replay could differ; use --force to try anyway")
+        raise StateError(
+            f"the save was made with other rules (rules {data.get('rules')}, now {game.rules_hash}): "
+            f"the rule files changed since, so the replay could differ; use --force to try anyway"
+        )
     state = game.new_game(players=data["players"], seed=data["seed"])
     actions = data["actions"] if until is None else data["actions"][:until]
     for i, action in enumerate(actions):
@@ -124,7 +138,10 @@ def replay(game, data: dict, *, until: int | None = None, allow_other_rules: boo
             raise StateError(f"the replay diverged at step {i + 1}: {exc}") from None
         if on_step is not None:
             on_step(i, action, state)
-    if until is None and data.get("rules") == game.rules_hash and \
-            (digest(state) != data["digest"] or state.is_terminal != data["finished"]):
+    if (
+        until is None
+        and data.get("rules") == game.rules_hash
+        and (digest(state) != data["digest"] or state.is_terminal != data["finished"])
+    ):
         raise StateError("the replay ended in a different state than the one saved")
     return state

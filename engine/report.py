@@ -3,6 +3,7 @@
 It draws the figures ``playtest.measure`` computed; arms side by side, and metric-vs-value
 plots when one numeric setting is swept.  matplotlib is imported here only, with the Agg backend.
 """
+
 from __future__ import annotations
 
 import html
@@ -22,34 +23,57 @@ def render_html(data: dict) -> str:
     arms = data["arms"]
     title = f"Playtest: {data['name']}, {data['players']} players"
     run = data["run"]
-    parts = [(f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_e(title)}</title>"
-             f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>"),
-             (f"<p class='muted'>{data['games']} games per arm on seeds "
-              f"{data['seed']}…{data['seed'] + data['games'] - 1}"
-             f" (the same seeds in every arm); bots: {_e(', '.join(data['bots']))}; cut-off after {data['limit']} "
-             f"decisions. Ran on {_e(run['backend'])} ({run['workers']} workers, host {_e(run['host'])}, "
-             f"{run['cpus']} CPUs{', ' + _e(run['address']) if run['address'] else ''}): {run['games']} games in "
-             f"{run['seconds']} s, {run['games_per_second']} games/s.</p>")]
+    parts = [
+        (
+            f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_e(title)}</title>"
+            f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>"
+        ),
+        (
+            f"<p class='muted'>{data['games']} games per arm on seeds "
+            f"{data['seed']}…{data['seed'] + data['games'] - 1}"
+            f" (the same seeds in every arm); bots: {_e(', '.join(data['bots']))}; cut-off after {data['limit']} "
+            f"decisions. Ran on {_e(run['backend'])} ({run['workers']} workers, host {_e(run['host'])}, "
+            f"{run['cpus']} CPUs{', ' + _e(run['address']) if run['address'] else ''}): {run['games']} games in "
+            f"{run['seconds']} s, {run['games_per_second']} games/s.</p>"
+        ),
+    ]
     parts.append("<h2>Outcomes</h2>" + _win_table(data) + _figure(_win_plot(data), "Win rate per seat, 95% intervals"))
     parts.append(_summary_table(arms))
     if data.get("sweep"):
         parts.append("<h2>Sweep</h2>" + _figure(_sweep_plot(data), f"Metrics against {data['sweep']['name']}"))
     parts.append("<h2>Duration</h2>" + _figure(_duration_plot(arms), "Decisions, turns and rounds per game"))
-    parts.append("<h2>Scores</h2>" + _figure(_score_plot(data), "Final points per seat")
-                 + _figure(_margin_plot(arms), "Margin of victory"))
-    parts.append("<h2>Choice</h2>" + _figure(_branching_plot(arms), "Branching factor over the game")
-                 + "".join(_choice_tables(a, i == 0) for i, a in enumerate(arms)))
+    parts.append(
+        "<h2>Scores</h2>"
+        + _figure(_score_plot(data), "Final points per seat")
+        + _figure(_margin_plot(arms), "Margin of victory")
+    )
+    parts.append(
+        "<h2>Choice</h2>"
+        + _figure(_branching_plot(arms), "Branching factor over the game")
+        + "".join(_choice_tables(a, i == 0) for i, a in enumerate(arms))
+    )
     if any(a["stats"] for a in arms):
         parts.append("<h2>The rules' own counters</h2>" + _stats_table(arms))
     if data.get("skill_bot"):
-        parts.append(f"<h2>Skill</h2><p>{_e(data['skill_bot'])} in one seat, random bots in the others, "
-                     f"{data['skill_games']} games per seat.</p>" + _skill_table(arms)
-                     + _figure(_skill_plot(data), "Thinking bot's win rate per seat against random"))
-    parts.append("<h2>Definitions</h2><dl>" + "".join(
-        f"<dt>{_e(k)}{' (Ludii: ' + _e(v['ludii']) + ')' if v['ludii'] else ''}</dt><dd>{_e(v['definition'])}</dd>"
-        for k, v in data["definitions"].items()) + "</dl>")
-    parts.append("<script type='application/json' id='figures'>" + json.dumps(data).replace("</", "<\\/")
-                 + "</script></body></html>")
+        parts.append(
+            f"<h2>Skill</h2><p>{_e(data['skill_bot'])} in one seat, random bots in the others, "
+            f"{data['skill_games']} games per seat.</p>"
+            + _skill_table(arms)
+            + _figure(_skill_plot(data), "Thinking bot's win rate per seat against random")
+        )
+    parts.append(
+        "<h2>Definitions</h2><dl>"
+        + "".join(
+            f"<dt>{_e(k)}{' (Ludii: ' + _e(v['ludii']) + ')' if v['ludii'] else ''}</dt><dd>{_e(v['definition'])}</dd>"
+            for k, v in data["definitions"].items()
+        )
+        + "</dl>"
+    )
+    parts.append(
+        "<script type='application/json' id='figures'>"
+        + json.dumps(data).replace("</", "<\\/")
+        + "</script></body></html>"
+    )
     return "\n".join(parts)
 
 
@@ -63,8 +87,13 @@ def _pct(x) -> str:
 
 
 def _table(head: list[str], rows: list[list], cls: str = "") -> str:
-    return (f"<table class='{cls}'><tr>" + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr>"
-            + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows) + "</table>")
+    return (
+        f"<table class='{cls}'><tr>"
+        + "".join(f"<th>{_e(h)}</th>" for h in head)
+        + "</tr>"
+        + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
+        + "</table>"
+    )
 
 
 def _win_table(data: dict) -> str:
@@ -73,44 +102,68 @@ def _win_table(data: dict) -> str:
         o = a["outcomes"]
         for s in range(data["players"]):
             ci = o["win_rate_95"][s]
-            rows.append([a["label"], s, data["bots"][s], o["wins"][s], _pct(o["win_rate"][s]),
-                         "—" if ci is None else f"{ci[0]:.0%}–{ci[1]:.0%}"])
+            rows.append(
+                [
+                    a["label"],
+                    s,
+                    data["bots"][s],
+                    o["wins"][s],
+                    _pct(o["win_rate"][s]),
+                    "—" if ci is None else f"{ci[0]:.0%}–{ci[1]:.0%}",
+                ]
+            )
     return _table(["arm", "seat", "bot", "wins", "win rate", "95% interval"], rows, "win-rate")
 
 
 def _summary_table(arms: list[dict]) -> str:
     def row(name, get):
         return [name] + [get(a) for a in arms]
+
     def d(a, k):
         return a["duration"][k]["mean"] if a["duration"][k] else "—"
-    rows = [row("finished / played", lambda a: f"{a['outcomes']['finished']} / {a['outcomes']['played']}"),
-            row("completion rate", lambda a: _pct(a["outcomes"]["completion_rate"])),
-            row("cut off", lambda a: a["outcomes"]["cut_off"]), row("errors", lambda a: a["outcomes"]["errors"]),
-            row("balance", lambda a: a["outcomes"]["balance"]),
-            row("first-seat advantage", lambda a: a["outcomes"]["first_seat_advantage"]),
-            row("draw rate", lambda a: _pct(a["outcomes"]["draw_rate"])),
-            row("end reasons", lambda a: "; ".join(f"{k} ×{v}" for k, v in a["outcomes"]["end_reasons"].items())),
-            row("decisions (mean)", lambda a: d(a, "decisions")), row("turns (mean)", lambda a: d(a, "turns")),
-            row("rounds (mean)", lambda a: d(a, "rounds")),
-            row("margin of victory (mean)", lambda a: (a["scores"]["margin"] or {}).get("mean", "—")),
-            row("lead changes (mean)", lambda a: (a["scores"]["lead_changes"] or {}).get("mean", "—")),
-            row("drama", lambda a: a["scores"]["drama"]), row("decisiveness", lambda a: a["scores"]["decisiveness"]),
-            row("branching factor", lambda a: a["choice"]["branching"])]
+
+    rows = [
+        row("finished / played", lambda a: f"{a['outcomes']['finished']} / {a['outcomes']['played']}"),
+        row("completion rate", lambda a: _pct(a["outcomes"]["completion_rate"])),
+        row("cut off", lambda a: a["outcomes"]["cut_off"]),
+        row("errors", lambda a: a["outcomes"]["errors"]),
+        row("balance", lambda a: a["outcomes"]["balance"]),
+        row("first-seat advantage", lambda a: a["outcomes"]["first_seat_advantage"]),
+        row("draw rate", lambda a: _pct(a["outcomes"]["draw_rate"])),
+        row("end reasons", lambda a: "; ".join(f"{k} ×{v}" for k, v in a["outcomes"]["end_reasons"].items())),
+        row("decisions (mean)", lambda a: d(a, "decisions")),
+        row("turns (mean)", lambda a: d(a, "turns")),
+        row("rounds (mean)", lambda a: d(a, "rounds")),
+        row("margin of victory (mean)", lambda a: (a["scores"]["margin"] or {}).get("mean", "—")),
+        row("lead changes (mean)", lambda a: (a["scores"]["lead_changes"] or {}).get("mean", "—")),
+        row("drama", lambda a: a["scores"]["drama"]),
+        row("decisiveness", lambda a: a["scores"]["decisiveness"]),
+        row("branching factor", lambda a: a["choice"]["branching"]),
+    ]
     return _table(["metric"] + [a["label"] for a in arms], rows, "summary")
 
 
 def _choice_tables(arm: dict, is_open: bool) -> str:
     """Per action and per card, folded away but for the first arm."""
     c = arm["choice"]
-    actions = _table(["action", "chosen", "games", "win rate when used"],
-                     [[x["action"], x["chosen"], x["games"], _pct(x["win_rate_when_used"])] for x in c["actions"][:20]])
-    cards = _table(["card", "offered", "chosen", "win rate when chosen"],
-                   [[x["card"], x["offered"], x["chosen"], _pct(x["win_rate_when_chosen"])] for x in c["cards"][:20]])
-    never = (f"<p>Offered but never chosen: {_e(', '.join(c['cards_never_chosen']) or 'none')}. "
-             f"Never offered: {len(c['cards_never_offered'])} card ids.</p>")
-    return (f"<details{' open' if is_open else ''}><summary>{_e(arm['label'])}: actions and cards</summary>"
-            f"<p>Most chosen actions (of {len(c['actions'])}):</p>{actions}"
-            + ("<p>Cards named by actions:</p>" + cards + never if c["cards"] else "") + "</details>")
+    actions = _table(
+        ["action", "chosen", "games", "win rate when used"],
+        [[x["action"], x["chosen"], x["games"], _pct(x["win_rate_when_used"])] for x in c["actions"][:20]],
+    )
+    cards = _table(
+        ["card", "offered", "chosen", "win rate when chosen"],
+        [[x["card"], x["offered"], x["chosen"], _pct(x["win_rate_when_chosen"])] for x in c["cards"][:20]],
+    )
+    never = (
+        f"<p>Offered but never chosen: {_e(', '.join(c['cards_never_chosen']) or 'none')}. "
+        f"Never offered: {len(c['cards_never_offered'])} card ids.</p>"
+    )
+    return (
+        f"<details{' open' if is_open else ''}><summary>{_e(arm['label'])}: actions and cards</summary>"
+        f"<p>Most chosen actions (of {len(c['actions'])}):</p>{actions}"
+        + ("<p>Cards named by actions:</p>" + cards + never if c["cards"] else "")
+        + "</details>"
+    )
 
 
 def _stats_table(arms: list[dict]) -> str:
@@ -119,16 +172,23 @@ def _stats_table(arms: list[dict]) -> str:
         cells = []
         for a in arms:
             s = a["stats"][i]
-            cells.append(_pct(s["share"]) if "share" in s else
-                         "—" if s["summary"] is None else f"{s['summary']['mean']} ({s['summary']['min']}–"
-                                                          f"{s['summary']['max']})")
+            cells.append(
+                _pct(s["share"])
+                if "share" in s
+                else "—"
+                if s["summary"] is None
+                else f"{s['summary']['mean']} ({s['summary']['min']}–{s['summary']['max']})"
+            )
         rows.append([stat["text"]] + cells)
     return _table(["counter"] + [a["label"] for a in arms], rows, "stats")
 
 
 def _skill_table(arms: list[dict]) -> str:
-    rows = [[a["label"], s["seat"], s["games"], _pct(s["win_rate"]), a["skill"]["chance"]]
-            for a in arms for s in a["skill"]["seats"]]
+    rows = [
+        [a["label"], s["seat"], s["games"], _pct(s["win_rate"]), a["skill"]["chance"]]
+        for a in arms
+        for s in a["skill"]["seats"]
+    ]
     return _table(["arm", "seat", "games", "win rate", "chance"], rows, "skill")
 
 
@@ -139,8 +199,10 @@ def _figure(svg: str, caption: str) -> str:
 
 def _plt():
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     return plt
 
 
@@ -149,7 +211,7 @@ def _svg(fig) -> str:
     fig.savefig(buf, format="svg", bbox_inches="tight")
     _plt().close(fig)
     text = buf.getvalue()
-    return text[text.index("<svg"):]
+    return text[text.index("<svg") :]
 
 
 def _bars(ax, arms: list[dict], rates: list[list], intervals: list[list], seats: int) -> None:
@@ -157,8 +219,10 @@ def _bars(ax, arms: list[dict], rates: list[list], intervals: list[list], seats:
     for i, a in enumerate(arms):
         xs = [s + i * width for s in range(seats)]
         ys = [r or 0 for r in rates[i]]
-        err = [[y - (ci[0] if ci else y) for y, ci in zip(ys, intervals[i])],
-               [(ci[1] if ci else y) - y for y, ci in zip(ys, intervals[i])]]
+        err = [
+            [y - (ci[0] if ci else y) for y, ci in zip(ys, intervals[i])],
+            [(ci[1] if ci else y) - y for y, ci in zip(ys, intervals[i])],
+        ]
         ax.bar(xs, ys, width, yerr=err, capsize=3, label=a["label"])
     ax.set_xticks([s + 0.4 - width / 2 for s in range(seats)], [f"seat {s}" for s in range(seats)])
     ax.set_ylim(0, 1)
@@ -171,8 +235,13 @@ def _win_plot(data: dict) -> str:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5, 3))
     arms = data["arms"]
-    _bars(ax, arms, [a["outcomes"]["win_rate"] for a in arms], [a["outcomes"]["win_rate_95"] for a in arms],
-          data["players"])
+    _bars(
+        ax,
+        arms,
+        [a["outcomes"]["win_rate"] for a in arms],
+        [a["outcomes"]["win_rate_95"] for a in arms],
+        data["players"],
+    )
     ax.axhline(1 / data["players"], color="grey", lw=0.8, ls="--")
     return _svg(fig)
 
@@ -181,8 +250,13 @@ def _skill_plot(data: dict) -> str:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5, 3))
     arms = data["arms"]
-    _bars(ax, arms, [[s["win_rate"] for s in a["skill"]["seats"]] for a in arms],
-          [[s["win_rate_95"] for s in a["skill"]["seats"]] for a in arms], data["players"])
+    _bars(
+        ax,
+        arms,
+        [[s["win_rate"] for s in a["skill"]["seats"]] for a in arms],
+        [[s["win_rate_95"] for s in a["skill"]["seats"]] for a in arms],
+        data["players"],
+    )
     ax.axhline(1 / data["players"], color="grey", lw=0.8, ls="--")
     return _svg(fig)
 
@@ -238,9 +312,11 @@ def _branching_plot(arms: list[dict]) -> str:
 def _sweep_plot(data: dict) -> str:
     plt = _plt()
     arms, sweep = data["arms"], data["sweep"]
-    series = {"seat 0 win rate": [a["outcomes"]["win_rate"][0] for a in arms],
-              "draw rate": [a["outcomes"]["draw_rate"] for a in arms],
-              "completion": [a["outcomes"]["completion_rate"] for a in arms]}
+    series = {
+        "seat 0 win rate": [a["outcomes"]["win_rate"][0] for a in arms],
+        "draw rate": [a["outcomes"]["draw_rate"] for a in arms],
+        "completion": [a["outcomes"]["completion_rate"] for a in arms],
+    }
     for i, stat in enumerate(arms[0]["stats"]):
         if "share" in stat:
             series[stat["text"]] = [a["stats"][i]["share"] for a in arms]

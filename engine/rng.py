@@ -3,6 +3,7 @@
 splitmix64: fast, well mixed, and trivially serialisable, unlike
 ``random.Random`` whose state is 625 numbers.
 """
+
 from __future__ import annotations
 
 _MASK = (1 << 64) - 1

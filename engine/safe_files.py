@@ -11,6 +11,7 @@ Writes go to a temporary file in the same folder, synced, then renamed over the
 target: an interrupt or a full disk leaves the previous file whole, never a
 partial or empty one.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -79,6 +80,7 @@ READS: dict[str, str] | None = None  # while a check_cache entry is made: path â
 
 def read_text(path: str | os.PathLike, shown: str, limit: int = MAX_FILE_BYTES) -> str:
     """The UTF-8 text of a regular file of at most ``limit`` bytes; LoadError at ``shown`` otherwise."""
+
     def refuse(code: str, message: str) -> LoadError:
         return LoadError([Diagnostic(shown, 1, 1, code, message)])
 
@@ -164,4 +166,3 @@ def write_text(path: str | os.PathLike, text: str) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
-

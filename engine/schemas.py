@@ -1,4 +1,5 @@
 """JSON Schema checks of rule and board files, reported at the offending place."""
+
 from __future__ import annotations
 
 import json
@@ -31,7 +32,8 @@ def _pattern(validator, pattern, instance, schema):
 
 # JSON Schema counts 2.0 as an integer; a rule file's counts and coordinates must be written as whole numbers.
 _WHOLE = Draft202012Validator.TYPE_CHECKER.redefine(
-    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+    "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool)
+)
 _Strict = validators.extend(Draft202012Validator, validators={"pattern": _pattern}, type_checker=_WHOLE)
 
 
@@ -66,14 +68,22 @@ def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
             path += (error.instance,)
         control = _CONTROL.search(error.instance)
         if control:
-            return path, f"character U+{ord(control.group()):04X} is not allowed in a name: {quoted(error.instance)}", \
-                at_key, None
+            return (
+                path,
+                f"character U+{ord(control.group()):04X} is not allowed in a name: {quoted(error.instance)}",
+                at_key,
+                None,
+            )
         desc = error.schema.get("description") if isinstance(error.schema, dict) else None
         return path, f"{quoted(error.instance)} is not allowed here" + (f": {desc}" if desc else ""), at_key, None
     if error.validator == "enum" and isinstance(error.validator_value, list):
         options = error.validator_value
-        return path, f"{quoted(error.instance)} is not one of {', '.join(map(str, options))}", False, \
-            did_you_mean(str(error.instance), map(str, options))
+        return (
+            path,
+            f"{quoted(error.instance)} is not one of {', '.join(map(str, options))}",
+            False,
+            did_you_mean(str(error.instance), map(str, options)),
+        )
     return path, error.message.replace(repr(error.instance), quoted(error.instance)), False, None
 
 

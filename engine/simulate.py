@@ -1,4 +1,5 @@
 """Many games between bots, and the summary figures designers read."""
+
 from __future__ import annotations
 
 import math
@@ -108,9 +109,16 @@ def _play_seeds(seeds: range) -> _Tally:
     return tally
 
 
-def simulate(game, players: int, games: int, seed: int = 0, bots: str | list[str] = "random",
-             limit: int = DEFAULT_DECISION_LIMIT, progress: Callable[[int], None] | None = None,
-             jobs: int = 1) -> dict:
+def simulate(
+    game,
+    players: int,
+    games: int,
+    seed: int = 0,
+    bots: str | list[str] = "random",
+    limit: int = DEFAULT_DECISION_LIMIT,
+    progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
+) -> dict:
     """Run ``games`` games (seeds ``seed`` on); the summary has the keys promised in DESIGN.md §10.
 
     Win rates count wins only: a drawn game is in ``draws`` and in no seat's wins.
@@ -147,16 +155,30 @@ def simulate(game, players: int, games: int, seed: int = 0, bots: str | list[str
     played = max(1, games - tally.errors)
     finished = tally.finished
     return {
-        "game": game.id, "variant": game.variant, "players": players, "games": games, "finished": finished,
-        "seed": seed, "bots": kinds, "wins": tally.wins, "ties": tally.ties, "draws": tally.draws,
+        "game": game.id,
+        "variant": game.variant,
+        "players": players,
+        "games": games,
+        "finished": finished,
+        "seed": seed,
+        "bots": kinds,
+        "wins": tally.wins,
+        "ties": tally.ties,
+        "draws": tally.draws,
         "end_reasons": dict(sorted(tally.reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
         "win_rate_95": [wilson_interval(w, finished) for w in tally.wins],
-        "scores": {"mean": [round(t / max(1, finished), 3) for t in tally.totals], "min": tally.lows,
-                   "max": tally.highs},
-        "decisions_per_game": round(tally.decisions / played, 2), "cut_off": tally.cut, "errors": tally.errors,
+        "scores": {
+            "mean": [round(t / max(1, finished), 3) for t in tally.totals],
+            "min": tally.lows,
+            "max": tally.highs,
+        },
+        "decisions_per_game": round(tally.decisions / played, 2),
+        "cut_off": tally.cut,
+        "errors": tally.errors,
         "error_samples": [f"seed {s}: {message}" for s, message in tally.samples],
         "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
-        "seconds": round(elapsed, 3), "jobs": jobs,
+        "seconds": round(elapsed, 3),
+        "jobs": jobs,
     }
 
 

@@ -8,6 +8,7 @@ Everything is JSON-ready at every decision point, including in the middle of
 a card effect.  The game's rules live in the shared ``GameDef``; what a seat
 may read of a state is decided in ``knowledge``.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,18 @@ from typing import Any
 from . import knowledge, rng
 from .dsl.codegen import Overrun
 from .dsl.compiler import DEFAULT_END, SUSPEND
-from .errors import (BudgetExceeded, Diagnostic, EngineBug, IllegalAction, RuleFault, RuntimeRuleError, StateError,
-                     TabletopError, is_rules_fault, plain_reason)
+from .errors import (
+    BudgetExceeded,
+    Diagnostic,
+    EngineBug,
+    IllegalAction,
+    RuleFault,
+    RuntimeRuleError,
+    StateError,
+    TabletopError,
+    is_rules_fault,
+    plain_reason,
+)
 from .state_check import FORMAT, check_pending, check_saved_state
 
 
@@ -63,8 +74,27 @@ class Outcome:
 class State:
     """One game in progress.  Create with ``GameDef.new_game``."""
 
-    __slots__ = ("game", "n", "seed", "zones", "loc", "vars", "pvars", "rng", "stack", "pending",
-                 "log_entries", "history", "seen", "fault", "memo", "reason", "know", "pinned", "steps")
+    __slots__ = (
+        "game",
+        "n",
+        "seed",
+        "zones",
+        "loc",
+        "vars",
+        "pvars",
+        "rng",
+        "stack",
+        "pending",
+        "log_entries",
+        "history",
+        "seen",
+        "fault",
+        "memo",
+        "reason",
+        "know",
+        "pinned",
+        "steps",
+    )
 
     # ---------------------------------------------------------------- create
     @classmethod
@@ -93,8 +123,15 @@ class State:
                 st.zones[zone].append(index)
             except (RuleFault, KeyError, TypeError) as exc:
                 message = f"there is no zone '{zone}'" if isinstance(exc, KeyError) else str(exc)
-                raise st._fault(Diagnostic(game.rules.documents[0].path, 1, 1, "E701",
-                                           f"cannot place '{game.card_ids[index]}' at the start: {message}"))
+                raise st._fault(
+                    Diagnostic(
+                        game.rules.documents[0].path,
+                        1,
+                        1,
+                        "E701",
+                        f"cannot place '{game.card_ids[index]}' at the start: {message}",
+                    )
+                )
             st.loc[index] = zone
         masks, tops = game.sight(players)
         everyone = knowledge.all_seats(players)
@@ -153,8 +190,9 @@ class State:
             raise
         except Exception as exc:  # RuleFault, or a rule asking for the impossible (e.g. endless recursion)
             path, line, col = scorer.where
-            raise RuntimeRuleError(Diagnostic(path, line, col, "E701", f"'{scorer.id}' failed for seat {p}: "
-                                                                       f"{plain_reason(exc)}")) from None
+            raise RuntimeRuleError(
+                Diagnostic(path, line, col, "E701", f"'{scorer.id}' failed for seat {p}: {plain_reason(exc)}")
+            ) from None
 
     @property
     def outcome(self) -> Outcome | None:
@@ -169,8 +207,10 @@ class State:
             return None
         game = self.game
         per_seat = [[self.score_of(p)] + [self._evaluate(t, p) for t in game.tiebreakers] for p in range(self.n)]
-        keys = [tuple(sum(per_seat[m][i] for m in game.team_of(self.n, p)) for i in range(len(per_seat[p])))
-                for p in range(self.n)]
+        keys = [
+            tuple(sum(per_seat[m][i] for m in game.team_of(self.n, p)) for i in range(len(per_seat[p])))
+            for p in range(self.n)
+        ]
         best = max(keys)
         top = [p for p in range(self.n) if keys[p] == best]
         teams = {tuple(game.team_of(self.n, p)) for p in top}
@@ -218,8 +258,7 @@ class State:
         except Exception as exc:  # a stored value the rules cannot hold (a tampered state)
             if not is_rules_fault(exc):
                 raise EngineBug(f"engine bug while storing a choice in '{proc.name}': {exc!r}") from exc
-            raise self._fault(self._where(proc, frame[1], "E702",
-                                          f"rule failed in '{proc.name}': {plain_reason(exc)}"))
+            raise self._fault(self._where(proc, frame[1], "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}"))
         frame[1] += 1
         self.pending = None
         if pending["secret"]:
@@ -256,9 +295,14 @@ class State:
                 while pc >= 0:
                     steps += 1
                     if steps > budget:
-                        raise BudgetExceeded(self._where(proc, pc, "E703",
-                                                         f"step budget of {budget} exhausted in '{proc.name}': "
-                                                         f"does a loop never end?"))
+                        raise BudgetExceeded(
+                            self._where(
+                                proc,
+                                pc,
+                                "E703",
+                                f"step budget of {budget} exhausted in '{proc.name}': does a loop never end?",
+                            )
+                        )
                     last = pc
                     if memo:
                         memo.clear()
@@ -266,9 +310,16 @@ class State:
             except RuleFault as exc:
                 raise self._fault(self._where(proc, last, "E701", f"{exc} (in '{proc.name}')", exc))
             except Overrun as exc:
-                raise self._fault(self._where(proc, last, "E703", f"step budget of {budget} exhausted in "
-                                                                  f"'{proc.name}': does a loop never end?", exc),
-                                  BudgetExceeded)
+                raise self._fault(
+                    self._where(
+                        proc,
+                        last,
+                        "E703",
+                        f"step budget of {budget} exhausted in '{proc.name}': does a loop never end?",
+                        exc,
+                    ),
+                    BudgetExceeded,
+                )
             except BudgetExceeded as exc:
                 self.fault = exc.diagnostic
                 raise
@@ -277,8 +328,9 @@ class State:
             except Exception as exc:  # the rules asked for something impossible (none + 1), or an engine bug
                 if not is_rules_fault(exc):
                     raise EngineBug(f"engine bug while running '{proc.name}': {exc!r}") from exc
-                raise self._fault(self._where(proc, last, "E702",
-                                              f"rule failed in '{proc.name}': {plain_reason(exc)}", exc))
+                raise self._fault(
+                    self._where(proc, last, "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}", exc)
+                )
             if pc == SUSPEND:
                 memo.clear()
                 return
@@ -397,11 +449,24 @@ class State:
 
     def to_data(self) -> dict:
         return {
-            "format": FORMAT, "game": self.game.id, "variant": self.game.variant, "rules": self.game.rules_hash,
-            "players": self.n, "seed": self.seed, "rng": self.rng, "zones": self.zones, "variables": self.vars,
-            "player_variables": self.pvars, "stack": self.stack, "pending": self.pending,
-            "log": self.log_entries, "history": self.history, "seen": self.seen, "reason": self.reason,
-            "know": self.know, "pinned": self.pinned,
+            "format": FORMAT,
+            "game": self.game.id,
+            "variant": self.game.variant,
+            "rules": self.game.rules_hash,
+            "players": self.n,
+            "seed": self.seed,
+            "rng": self.rng,
+            "zones": self.zones,
+            "variables": self.vars,
+            "player_variables": self.pvars,
+            "stack": self.stack,
+            "pending": self.pending,
+            "log": self.log_entries,
+            "history": self.history,
+            "seen": self.seen,
+            "reason": self.reason,
+            "know": self.know,
+            "pinned": self.pinned,
         }
 
     def to_json(self) -> str:

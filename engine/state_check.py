@@ -9,6 +9,7 @@ build is refused at its first level and no check recurses deeper than a
 declared type.  The checks are linear in the size of the save: they run on
 every load.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,26 @@ from .dsl.types import ANY, BOARD, BOOL, CARD, INT, NULLABLE, PLAYER, TEXT, ZONE
 from .errors import StateError, plain_reason, quoted
 
 FORMAT = 2  # of a saved state (State.to_data); checked here, so the state module imports this one, not back
-_KEYS = {"format", "game", "variant", "rules", "players", "seed", "rng", "zones", "variables",
-         "player_variables", "stack", "pending", "log", "history", "seen", "reason", "know", "pinned"}
+_KEYS = {
+    "format",
+    "game",
+    "variant",
+    "rules",
+    "players",
+    "seed",
+    "rng",
+    "zones",
+    "variables",
+    "player_variables",
+    "stack",
+    "pending",
+    "log",
+    "history",
+    "seen",
+    "reason",
+    "know",
+    "pinned",
+}
 _PENDING_KEYS = {"player", "ids", "values", "secret", "kind"}
 _DECISION_KEYS = ({"seat", "action"}, {"seat", "action", "kind", "secret"})
 _NOT_ASKED = "the pending decision is not the one the rules offer at that point"
@@ -65,8 +84,12 @@ def _fits(game, t: str | None, value: Any, n: int) -> bool:
         inner = t[5:-1]
         return isinstance(value, list) and all(_fits(game, inner, v, n) for v in value)
     if t.startswith("loop["):  # a running 'for': [next index, items]
-        return (isinstance(value, list) and len(value) == 2 and _is_int(value[0])
-                and _fits(game, "list[" + t[5:], value[1], n))
+        return (
+            isinstance(value, list)
+            and len(value) == 2
+            and _is_int(value[0])
+            and _fits(game, "list[" + t[5:], value[1], n)
+        )
     if t.startswith("{"):
         fields = _fields(t)
         return isinstance(value, dict) and all(k in fields and _fits(game, fields[k], v, n) for k, v in value.items())
@@ -110,18 +133,26 @@ def check_saved_state(game, data: Any) -> None:
     missing, extra = _KEYS - set(data), set(data) - _KEYS
     _need(not missing, f"missing {', '.join(sorted(missing))}")
     _need(not extra, f"unknown part {_brief(min(extra, default=''))}")
-    _need(_is_int(data["format"]) and data["format"] == FORMAT,
-          f"format {_brief(data['format'])}, this version reads {FORMAT}")
-    _need(data["game"] == game.id and isinstance(data["game"], str),
-          f"it is a state of {_brief(data['game'])}, not of '{game.id}'")
-    _need(data["variant"] == game.variant and isinstance(data["variant"], (str, type(None))),
-          f"it is a state of variant {_brief(data['variant'])}, not {game.variant!r}")
-    _need(data["rules"] == game.rules_hash and isinstance(data["rules"], str),
-          "it was saved with different rules (the rule files changed since)")
+    _need(
+        _is_int(data["format"]) and data["format"] == FORMAT,
+        f"format {_brief(data['format'])}, this version reads {FORMAT}",
+    )
+    _need(
+        data["game"] == game.id and isinstance(data["game"], str),
+        f"it is a state of {_brief(data['game'])}, not of '{game.id}'",
+    )
+    _need(
+        data["variant"] == game.variant and isinstance(data["variant"], (str, type(None))),
+        f"it is a state of variant {_brief(data['variant'])}, not {game.variant!r}",
+    )
+    _need(
+        data["rules"] == game.rules_hash and isinstance(data["rules"], str),
+        "it was saved with different rules (the rule files changed since)",
+    )
     n = data["players"]
     _need(_is_int(n) and game.min_players <= n <= game.max_players, f"bad player count {_brief(n)}")
     _need(_is_int(data["seed"]), "bad seed")
-    _need(_is_int(data["rng"]) and 0 <= data["rng"] < 2 ** 64, "bad generator state")
+    _need(_is_int(data["rng"]) and 0 <= data["rng"] < 2**64, "bad generator state")
     _check_zones(game, data["zones"], n)
     _check_variables(game, data["variables"], data["player_variables"], n)
     _check_stack(game, data["stack"], data["pending"], n)
@@ -130,13 +161,17 @@ def check_saved_state(game, data: Any) -> None:
 
 def _check_zones(game, zones: Any, n: int) -> None:
     zone_ids = game.zone_ids(n)
-    _need(isinstance(zones, dict) and len(zones) == len(zone_ids) and all(z in zones for z in zone_ids),
-          "zones do not match the game's zones")
+    _need(
+        isinstance(zones, dict) and len(zones) == len(zone_ids) and all(z in zones for z in zone_ids),
+        "zones do not match the game's zones",
+    )
     count = [0] * len(game.card_ids)
     limit = len(count)
     for zone, cards in zones.items():
-        _need(isinstance(cards, list) and all(_is_int(c) and 0 <= c < limit for c in cards),
-              f"zone {_brief(zone)} holds something that is not a card")
+        _need(
+            isinstance(cards, list) and all(_is_int(c) and 0 <= c < limit for c in cards),
+            f"zone {_brief(zone)} holds something that is not a card",
+        )
         for c in cards:
             count[c] += 1
     _need(all(k == 1 for k in count), "cards are missing or duplicated")
@@ -145,9 +180,12 @@ def _check_zones(game, zones: Any, n: int) -> None:
 def _check_variables(game, variables: Any, pvars: Any, n: int) -> None:
     vocab = game.vocabulary
     _need(isinstance(variables, dict) and set(variables) == set(game.variables), "variables do not match the game's")
-    _need(isinstance(pvars, list) and len(pvars) == n
-          and all(isinstance(p, dict) and set(p) == set(game.player_variables) for p in pvars),
-          "player variables do not match the game's")
+    _need(
+        isinstance(pvars, list)
+        and len(pvars) == n
+        and all(isinstance(p, dict) and set(p) == set(game.player_variables) for p in pvars),
+        "player variables do not match the game's",
+    )
     for name, value in variables.items():
         t = vocab.variables[name]
         _need(_fits(game, t, value, n), f"variable '{name}' holds {_brief(value)}, not a {t}")
@@ -162,57 +200,104 @@ def _check_stack(game, stack: Any, pending: Any, n: int) -> None:
     _need(isinstance(stack, list), "bad program stack")
     procedures = game.procedures
     for frame in stack:
-        _need(isinstance(frame, list) and len(frame) == 3 and isinstance(frame[0], str)
-              and frame[0] in procedures and isinstance(frame[2], dict), f"bad program frame {_brief(frame)}")
+        _need(
+            isinstance(frame, list)
+            and len(frame) == 3
+            and isinstance(frame[0], str)
+            and frame[0] in procedures
+            and isinstance(frame[2], dict),
+            f"bad program frame {_brief(frame)}",
+        )
         proc, pc, env = procedures[frame[0]], frame[1], frame[2]
         _need(_is_int(pc) and 0 <= pc < len(proc.code), f"bad program position {_brief(pc)} in '{proc.name}'")
         _need(_is_int(env.get("me")) and 0 <= env["me"] < n, f"bad acting player in '{proc.name}'")
         for name, value in env.items():
-            _need(_fits_local(game, proc, name, value, n),
-                  f"'{name}' in '{proc.name}' holds {_brief(value)}")
+            _need(_fits_local(game, proc, name, value, n), f"'{name}' in '{proc.name}' holds {_brief(value)}")
     if pending is None:
         _need(not stack, "no decision pending but the programs have not finished")
         return
-    _need(isinstance(pending, dict) and set(pending) == _PENDING_KEYS and isinstance(pending["secret"], bool)
-          and isinstance(pending["kind"], str), "bad pending decision")
+    _need(
+        isinstance(pending, dict)
+        and set(pending) == _PENDING_KEYS
+        and isinstance(pending["secret"], bool)
+        and isinstance(pending["kind"], str),
+        "bad pending decision",
+    )
     _need(_is_int(pending["player"]) and 0 <= pending["player"] < n, "bad deciding player")
     ids, values = pending["ids"], pending["values"]
-    _need(isinstance(ids, list) and bool(ids) and all(isinstance(i, str) for i in ids)
-          and isinstance(values, list) and len(values) == len(ids), "bad list of actions")
-    _need(bool(stack) and stack[-1][1] in procedures[stack[-1][0]].choices,
-          "the pending decision does not match the program position")
+    _need(
+        isinstance(ids, list)
+        and bool(ids)
+        and all(isinstance(i, str) for i in ids)
+        and isinstance(values, list)
+        and len(values) == len(ids),
+        "bad list of actions",
+    )
+    _need(
+        bool(stack) and stack[-1][1] in procedures[stack[-1][0]].choices,
+        "the pending decision does not match the program position",
+    )
     item_type = procedures[stack[-1][0]].choice_types[stack[-1][1]]
-    _need(all(v is None or _fits(game, item_type, v, n) for v in values),  # none: the option to decline
-          "the pending decision offers impossible values")
+    _need(
+        all(v is None or _fits(game, item_type, v, n) for v in values),  # none: the option to decline
+        "the pending decision offers impossible values",
+    )
 
 
 def _check_records(game, data: dict, n: int) -> None:
     """The log, the history, what seats saw and know, the end reason."""
     log = data["log"]
-    _need(isinstance(log, list) and all(isinstance(e, list) and len(e) == 2 and isinstance(e[1], str)
-                                        and (e[0] is None or (_is_int(e[0]) and 0 <= e[0] < n)) for e in log),
-          "bad log")
+    _need(
+        isinstance(log, list)
+        and all(
+            isinstance(e, list)
+            and len(e) == 2
+            and isinstance(e[1], str)
+            and (e[0] is None or (_is_int(e[0]) and 0 <= e[0] < n))
+            for e in log
+        ),
+        "bad log",
+    )
     zones = data["zones"]
     history = data["history"]
     _need(isinstance(history, list) and all(_history_entry(h, n, zones) for h in history), "bad history")
     _need(data["reason"] is None or isinstance(data["reason"], str), "bad end reason")
     for name in ("know", "pinned"):
         masks = data[name]
-        _need(isinstance(masks, list) and len(masks) == len(game.card_ids)
-              and all(_is_int(m) and 0 <= m < 1 << n for m in masks), f"bad record of what seats know ({name})")
+        _need(
+            isinstance(masks, list)
+            and len(masks) == len(game.card_ids)
+            and all(_is_int(m) and 0 <= m < 1 << n for m in masks),
+            f"bad record of what seats know ({name})",
+        )
     seen = data["seen"]
     card_ids = set(game.card_ids)
-    _need(isinstance(seen, list) and len(seen) == n
-          and all(isinstance(s, list) and all(_seen_entry(e, zones, card_ids) for e in s) for s in seen),
-          "bad record of what players have seen")
+    _need(
+        isinstance(seen, list)
+        and len(seen) == n
+        and all(isinstance(s, list) and all(_seen_entry(e, zones, card_ids) for e in s) for s in seen),
+        "bad record of what players have seen",
+    )
 
 
 def _seen_entry(entry: Any, zones: dict, card_ids: set) -> bool:
     """``{"turn": int, "cards": [[zone, card id], …]}``."""
-    return (isinstance(entry, dict) and set(entry) == {"turn", "cards"} and _is_int(entry["turn"])
-            and entry["turn"] >= 0 and isinstance(entry["cards"], list)
-            and all(isinstance(c, list) and len(c) == 2 and isinstance(c[0], str) and c[0] in zones
-                    and isinstance(c[1], str) and c[1] in card_ids for c in entry["cards"]))
+    return (
+        isinstance(entry, dict)
+        and set(entry) == {"turn", "cards"}
+        and _is_int(entry["turn"])
+        and entry["turn"] >= 0
+        and isinstance(entry["cards"], list)
+        and all(
+            isinstance(c, list)
+            and len(c) == 2
+            and isinstance(c[0], str)
+            and c[0] in zones
+            and isinstance(c[1], str)
+            and c[1] in card_ids
+            for c in entry["cards"]
+        )
+    )
 
 
 def _history_entry(entry: Any, n: int, zones: dict) -> bool:
@@ -223,8 +308,12 @@ def _history_entry(entry: Any, n: int, zones: dict) -> bool:
     if chance == "shuffle":
         return set(entry) == {"chance", "zone"} and isinstance(entry["zone"], str) and entry["zone"] in zones
     if chance == "random":
-        return (set(entry) == {"chance", "of", "index"} and _is_int(entry["of"]) and _is_int(entry["index"])
-                and 0 <= entry["index"] < entry["of"])
+        return (
+            set(entry) == {"chance", "of", "index"}
+            and _is_int(entry["of"])
+            and _is_int(entry["index"])
+            and 0 <= entry["index"] < entry["of"]
+        )
     if set(entry) not in _DECISION_KEYS:
         return False
     if "secret" in entry and not (entry["secret"] is True and isinstance(entry["kind"], str)):
@@ -249,8 +338,9 @@ def check_pending(state) -> None:
     try:
         suspended = proc.code[frame[1]](copy, frame[2])
     except Exception as exc:  # the rules cannot ask it with the saved values (a RuleFault or worse)
-        raise StateError(f"saved state rejected: the pending decision cannot be asked again "
-                         f"({quoted(plain_reason(exc), 80)})") from None
+        raise StateError(
+            f"saved state rejected: the pending decision cannot be asked again ({quoted(plain_reason(exc), 80)})"
+        ) from None
     asked = copy.pending
     _need(suspended == SUSPEND and asked is not None, _NOT_ASKED)
     if copy.rng != state.rng:  # its options were drawn at random: only who decides, and how, can be asked again

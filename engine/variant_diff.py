@@ -5,6 +5,7 @@ Both sides are compared as merged rules, so a variant is shown by its effect, no
 Items of lists are matched by their id; effect-language texts are compared in canonical form
 (a re-indented or re-wrapped program is not a change) and shown as a line diff.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -99,8 +100,7 @@ def _show(value, where: tuple, programs: dict) -> list[str]:
 
 
 def _plain(value) -> str:
-    return value if isinstance(value, str) and "\n" not in value else json.dumps(value, ensure_ascii=False,
-                                                                                   default=str)
+    return value if isinstance(value, str) and "\n" not in value else json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _identified(items: list) -> bool:

@@ -6,6 +6,7 @@ keys, alias bombs, absurd nesting) and keep a position for every path.
 YAML 1.1's ``yes/no/on/off`` stay strings, as in YAML 1.2: a card named ``No``
 must not become ``False``.
 """
+
 from __future__ import annotations
 
 import math
@@ -51,7 +52,7 @@ class ScalarPlace:
 
     def locate(self, line: int, col: int) -> tuple[int, int]:
         lines = self.text.split("\n")
-        offset = sum(len(t) + 1 for t in lines[:max(0, line - 1)]) + col - 1
+        offset = sum(len(t) + 1 for t in lines[: max(0, line - 1)]) + col - 1
         best = self.pieces[0]
         for piece in self.pieces:
             if piece[0] <= offset:
@@ -92,8 +93,16 @@ class Document:
             return self.where(path)
         return place.locate(line, col)
 
-    def diag(self, path: PathKey, code: str, message: str, *, key: bool = False,
-             hint: str | None = None, severity: str = "error") -> Diagnostic:
+    def diag(
+        self,
+        path: PathKey,
+        code: str,
+        message: str,
+        *,
+        key: bool = False,
+        hint: str | None = None,
+        severity: str = "error",
+    ) -> Diagnostic:
         line, col = self.where(path, key=key)
         return Diagnostic(self.path, line, col, code, message, severity, hint)
 
@@ -116,8 +125,12 @@ class _Converter:
         self.nodes += 1
         if self.nodes > MAX_NODES:
             if self.aliases:
-                self._fail(node, "E105", f"document expands to more than {MAX_NODES} values through its "
-                                         f"{self.aliases} YAML aliases", "aliases are bounded; write the values out")
+                self._fail(
+                    node,
+                    "E105",
+                    f"document expands to more than {MAX_NODES} values through its {self.aliases} YAML aliases",
+                    "aliases are bounded; write the values out",
+                )
             self._fail(node, "E107", f"file holds more than {MAX_NODES} values", "split it into several files")
         if depth > MAX_DEPTH:
             self._fail(node, "E106", f"nesting deeper than {MAX_DEPTH} levels")
@@ -126,8 +139,12 @@ class _Converter:
         if node.tag not in _PLAIN_TAGS:
             if node.tag == "tag:yaml.org,2002:merge":
                 self._fail(node, "E104", "YAML merge keys ('<<') are not supported", "write the keys out")
-            self._fail(node, "E104", f"YAML tag '{node.tag}' is not allowed in rule files",
-                       "only plain strings, numbers, booleans, lists and mappings")
+            self._fail(
+                node,
+                "E104",
+                f"YAML tag '{node.tag}' is not allowed in rule files",
+                "only plain strings, numbers, booleans, lists and mappings",
+            )
         if isinstance(node, yaml.ScalarNode):
             return self._scalar(node, path)
         if isinstance(node, yaml.SequenceNode):
@@ -140,16 +157,27 @@ class _Converter:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 self._fail(key_node, "E104", "YAML merge keys ('<<') are not supported", "write the keys out")
             if key_node.tag not in _PLAIN_TAGS:
-                self._fail(key_node, "E104", f"YAML tag '{key_node.tag}' is not allowed in rule files",
-                           "only plain strings, numbers, booleans, lists and mappings")
+                self._fail(
+                    key_node,
+                    "E104",
+                    f"YAML tag '{key_node.tag}' is not allowed in rule files",
+                    "only plain strings, numbers, booleans, lists and mappings",
+                )
             key = key_node.value if key_node.tag == "tag:yaml.org,2002:bool" else self._scalar(key_node, None)
             key = str(key) if not isinstance(key, str) else key
             km = key_node.start_mark
             if key in seen:
-                self.problems.append(Diagnostic(
-                    self.doc.path, km.line + 1, km.column + 1, "E103",
-                    f"duplicate key '{key}' (first at line {seen[key]})", "error",
-                    "YAML would silently keep only the last one"))
+                self.problems.append(
+                    Diagnostic(
+                        self.doc.path,
+                        km.line + 1,
+                        km.column + 1,
+                        "E103",
+                        f"duplicate key '{key}' (first at line {seen[key]})",
+                        "error",
+                        "YAML would silently keep only the last one",
+                    )
+                )
                 continue
             seen[key] = km.line + 1
             self.doc.key_positions[path + (key,)] = (km.line + 1, km.column + 1)
@@ -172,8 +200,12 @@ class _Converter:
                 raise ValueError("not finite")
             return value
         except (ValueError, IndexError, TypeError, OverflowError, yaml.YAMLError):
-            self._fail(node, "E102", f"{node.value[:40]!r} is not a valid {tag.rsplit(':', 1)[-1]}",
-                       "write the number in full, shorter than 4,300 digits, or quote the text")
+            self._fail(
+                node,
+                "E102",
+                f"{node.value[:40]!r} is not a valid {tag.rsplit(':', 1)[-1]}",
+                "write the number in full, shorter than 4,300 digits, or quote the text",
+            )
 
     def _remember_text(self, node: yaml.ScalarNode, path: PathKey) -> None:
         place = self._places.get(id(node))
@@ -192,7 +224,7 @@ class _Converter:
             indent = next((len(r) - len(r.lstrip(" ")) for r in (self.lines[i] for i in rows) if r.strip()), 0)
             raw = [(i, indent, self.lines[i][indent:]) for i in rows]
         else:
-            first = self.lines[start.line][start.column + quoted:]
+            first = self.lines[start.line][start.column + quoted :]
             raw = [(start.line, start.column + quoted, first)]
             for i in range(start.line + 1, min(end.line + 1, len(self.lines))):
                 row = self.lines[i]
@@ -241,8 +273,9 @@ class _BoundedLoader(yaml.SafeLoader):
         if self.check_event(yaml.AliasEvent):
             self.aliases += 1
             if self.aliases > MAX_ALIASES:
-                self._refuse("E105", f"more than {MAX_ALIASES} YAML aliases",
-                             "aliases are bounded; write the values out")
+                self._refuse(
+                    "E105", f"more than {MAX_ALIASES} YAML aliases", "aliases are bounded; write the values out"
+                )
         self.depth += 1
         if self.depth > MAX_DEPTH + 1:  # the document's root is level 0
             self._refuse("E106", f"nesting deeper than {MAX_DEPTH} levels")
@@ -266,8 +299,19 @@ def parse_yaml(text: str, path: str) -> Document:
         line = text.count("\n", 0, exc.position) + 1
         col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
-        raise LoadError([Diagnostic(path, line, col, "E102", f"character U+{code:04X} is not allowed in YAML",
-                                    "error", "remove it or write it escaped in a double-quoted string")]) from None
+        raise LoadError(
+            [
+                Diagnostic(
+                    path,
+                    line,
+                    col,
+                    "E102",
+                    f"character U+{code:04X} is not allowed in YAML",
+                    "error",
+                    "remove it or write it escaped in a double-quoted string",
+                )
+            ]
+        ) from None
     except yaml.YAMLError as exc:
         raise LoadError([_syntax_diagnostic(path, exc)]) from None
     except RecursionError:

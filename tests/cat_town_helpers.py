@@ -9,6 +9,7 @@ then Shelter from rain").
 choices are computed, so the offered actions match the arranged hand.  Cards taken out of
 a zone by the arrangement go to the box, so all 100 cards stay accounted for.
 """
+
 from __future__ import annotations
 
 from functools import cache
@@ -23,8 +24,11 @@ STARTS = {
     3: ["block:b1", "block:b3", "block:b5"],
     4: ["block:b1", "block:b2", "block:b4", "block:b5"],
 }
-RING = {2: [f"block:b{i}" for i in range(1, 5)], 3: [f"block:b{i}" for i in range(1, 7)],
-        4: [f"block:b{i}" for i in range(1, 7)]}
+RING = {
+    2: [f"block:b{i}" for i in range(1, 5)],
+    3: [f"block:b{i}" for i in range(1, 7)],
+    4: [f"block:b{i}" for i in range(1, 7)],
+}
 MODES = [None, "easy", "advanced"]
 
 
@@ -50,8 +54,11 @@ def finish(st) -> None:
 
 def skip_reveals(st) -> None:
     """Easy mode: decline the end-of-turn reveal offers of the player who just moved."""
-    while st.pending is not None and st.legal_actions()[-1] == "pass" and all(
-            a.startswith("reveal ") for a in st.legal_actions()[:-1]):
+    while (
+        st.pending is not None
+        and st.legal_actions()[-1] == "pass"
+        and all(a.startswith("reveal ") for a in st.legal_actions()[:-1])
+    ):
         st.apply("pass")
 
 
@@ -66,8 +73,17 @@ class Table:
     put back on their starting places.  Further zones are arranged with ``pile``.
     """
 
-    def __init__(self, players: int = 2, variant: str | None = None, seat: int = 0, hand=(), front=(),
-                 mouse: bool = False, hands: dict | None = None, seed: int = 1):
+    def __init__(
+        self,
+        players: int = 2,
+        variant: str | None = None,
+        seat: int = 0,
+        hand=(),
+        front=(),
+        mouse: bool = False,
+        hands: dict | None = None,
+        seed: int = 1,
+    ):
         self.game = cat_town(variant)
         self.st = st = self.game.new_game(players=players, seed=seed)
         self.arranged: set[str] = set()

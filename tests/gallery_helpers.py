@@ -4,6 +4,7 @@ Zones are lists of card indexes with the TOP LAST.  A scenario arranges the tabl
 is pending and then calls ``reoffer``, which asks the same decision again, so the options offered
 match the arranged table (the gallery games compute their options inside the ``choose``).
 """
+
 from __future__ import annotations
 
 import random

@@ -19,6 +19,7 @@ optional decision passed) until one seat's movement is about to begin; just befo
 decision that leads there, it lays out the pieces, the secret cards, the hands and the top of
 the stack, so the movement options offered match the arranged table.
 """
+
 from __future__ import annotations
 
 from functools import cache
@@ -30,8 +31,18 @@ from engine import load_game
 CATS = ["black", "white", "grey", "ginger", "calico"]
 OBJECTS = ["food-bowl", "cushion", "toy-mouse", "parcel"]
 PIECES = CATS + OBJECTS
-ROOMS = ["kitchen", "dining-room", "salon", "library", "hall", "conservatory", "master-bedroom",
-         "bathroom", "guest-bedroom", "wine-cellar"]
+ROOMS = [
+    "kitchen",
+    "dining-room",
+    "salon",
+    "library",
+    "hall",
+    "conservatory",
+    "master-bedroom",
+    "bathroom",
+    "guest-bedroom",
+    "wine-cellar",
+]
 DIRS = ["north", "east", "south", "west"]
 STARTS = {"black": "d4", "white": "d6", "grey": "e5", "ginger": "f4", "calico": "f6"}
 OBJECT_SPACES = ["a1", "i1", "a5", "i10"]
@@ -43,8 +54,12 @@ DEFAULT_LIKES = {0: "parcel", 1: "cushion", 2: "toy-mouse", 3: "food-bowl"}
 # Hands for seats a scenario does not arrange: Miau cards for cats the scenario leaves alone.
 IDLE_CATS = ("calico", "ginger")
 # What ``deal`` pads each seat's hand with (the scenarios leave the calico and ginger cats alone).
-FILLERS = {0: [f"miau-calico-{r}" for r in ROOMS[:5]], 1: [f"miau-calico-{r}" for r in ROOMS[5:]],
-           2: [f"miau-ginger-{r}" for r in ROOMS[:5]], 3: [f"miau-ginger-{r}" for r in ROOMS[5:]]}
+FILLERS = {
+    0: [f"miau-calico-{r}" for r in ROOMS[:5]],
+    1: [f"miau-calico-{r}" for r in ROOMS[5:]],
+    2: [f"miau-ginger-{r}" for r in ROOMS[:5]],
+    3: [f"miau-ginger-{r}" for r in ROOMS[5:]],
+}
 
 
 @cache
@@ -160,8 +175,10 @@ def set_pieces(st, layout: dict[str, str], rest: dict[str, str] | None = None) -
 
 def set_secret(st, seat: int, cat: str | None = None, likes: str | None = None) -> None:
     """Give ``seat`` this cat card and/or character card (swapping with whoever had it, or the aside pile)."""
-    for wanted, zone in ((cat and f"card-{cat}", f"identity:{seat}"),
-                         (likes and f"likes-{likes}", f"character:{seat}")):
+    for wanted, zone in (
+        (cat and f"card-{cat}", f"identity:{seat}"),
+        (likes and f"likes-{likes}", f"character:{seat}"),
+    ):
         if wanted is None:
             continue
         new = index(wanted)
@@ -215,7 +232,7 @@ def deal(players: int = 3, **cards) -> dict[int, list[str]]:
     out = {}
     for s in range(players):
         mine = list(cards.get(f"s{s}", []))
-        out[s] = mine + [c for c in FILLERS[s] if c not in mine][:5 - len(mine)]
+        out[s] = mine + [c for c in FILLERS[s] if c not in mine][: 5 - len(mine)]
     return out
 
 
@@ -274,9 +291,22 @@ class Table:
     known; ``challenged``: seats that used their challenge.
     """
 
-    def __init__(self, players: int = 3, seat: int = 0, pieces: dict | None = None, *, first_turn: bool = False,
-                 cats: dict | None = None, likes: dict | None = None, hands: dict | None = None, stack=(),
-                 identified=(), challenged=(), rest="home", seed: int = 1):
+    def __init__(
+        self,
+        players: int = 3,
+        seat: int = 0,
+        pieces: dict | None = None,
+        *,
+        first_turn: bool = False,
+        cats: dict | None = None,
+        likes: dict | None = None,
+        hands: dict | None = None,
+        stack=(),
+        identified=(),
+        challenged=(),
+        rest="home",
+        seed: int = 1,
+    ):
         self.game = mansion()
         self.st = st = self.game.new_game(players=players, seed=seed)
         if first_turn:

@@ -2,6 +2,7 @@
 
 Zones are lists of card indexes with the TOP LAST.
 """
+
 from __future__ import annotations
 
 import random

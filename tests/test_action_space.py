@@ -1,4 +1,5 @@
 """The fixed action space: every id a decision can offer, read from the rules, in a stable order."""
+
 import random
 
 import pytest
@@ -7,8 +8,14 @@ from test_language import make_game
 from engine import RulesError, TabletopError, load_game
 from engine import action_space as space_module
 
-SHIPPED = [("caty-mini", None), ("caty-mini", "older-players"), ("cat-town", None), ("cat-town", "easy"),
-           ("cat-town", "advanced"), ("cats-mansion", None)]
+SHIPPED = [
+    ("caty-mini", None),
+    ("caty-mini", "older-players"),
+    ("cat-town", None),
+    ("cat-town", "easy"),
+    ("cat-town", "advanced"),
+    ("cats-mansion", None),
+]
 GAMES, DECISIONS = 2, 300
 
 
@@ -65,17 +72,31 @@ play: |
 
 def test_records_enums_numbers_and_literals_give_their_ids_in_program_order(tmp_path):
     game = make_game(tmp_path, RECORDS % "")
-    assert game.action_space(2) == ["colour red", "colour blue", "count 1", "count 3", "count 4",
-                                    "go up 1", "go up 2", "go down", "yes", "no", "stop"]
+    assert game.action_space(2) == [
+        "colour red",
+        "colour blue",
+        "count 1",
+        "count 3",
+        "count 4",
+        "go up 1",
+        "go up 2",
+        "go down",
+        "yes",
+        "no",
+        "stop",
+    ]
 
 
-@pytest.mark.parametrize("assign, options, why", [
-    ("", '"seat " + text(bid)', "the result of text()"),
-    ("total = total + 1", "total", "a value computed from itself"),
-])
+@pytest.mark.parametrize(
+    "assign, options, why",
+    [
+        ("", '"seat " + text(bid)', "the result of text()"),
+        ("total = total + 1", "total", "a value computed from itself"),
+    ],
+)
 def test_a_choice_that_cannot_be_listed_is_reported_at_its_line(tmp_path, assign, options, why):
     """Free numbers and built text: a located E508 telling how to declare the options."""
-    body = RECORDS % f"  {assign}\n  t = choose \"name\" from [{options}]"
+    body = RECORDS % f'  {assign}\n  t = choose "name" from [{options}]'
     with pytest.raises(RulesError) as info:
         make_game(tmp_path, body)
     (d,) = info.value.diagnostics

@@ -1,4 +1,5 @@
 """Bots by name: specs, greedy on any game with scoring, and information-set MCTS."""
+
 import json
 
 import pytest
@@ -36,9 +37,15 @@ def decide(game, spec, seed=0):
     return bot.act(*bot_inputs(state, 0, bot))
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("minimax", "unknown bot 'minimax'"), ("random:3", "takes no parameter"),
-    ("mcts:lots", "expected iterations"), ("mcts:0", "expected iterations")])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("minimax", "unknown bot 'minimax'"),
+        ("random:3", "takes no parameter"),
+        ("mcts:lots", "expected iterations"),
+        ("mcts:0", "expected iterations"),
+    ],
+)
 def test_bad_specs_say_what_is_wrong(spec, message):
     with pytest.raises(BotSpecError, match=message):
         make_agent(spec)
@@ -81,11 +88,15 @@ def test_play_and_simulate_take_bots_by_spec_per_seat(capsys):
     assert json.loads(capsys.readouterr().out)["bots"] == ["mcts:4", "greedy"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["play", "caty-mini", "--bot", "0=minimax"], "--bot unknown bot 'minimax'"),
-    (["play", "caty-mini", "--bot", "0=mcts:x"], "--bot bot 'mcts:x': expected iterations"),
-    (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "mcts:-1"], "--bots bot 'mcts:-1'"),
-    (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "a,b,c"], "one bot or one per seat")])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", "caty-mini", "--bot", "0=minimax"], "--bot unknown bot 'minimax'"),
+        (["play", "caty-mini", "--bot", "0=mcts:x"], "--bot bot 'mcts:x': expected iterations"),
+        (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "mcts:-1"], "--bots bot 'mcts:-1'"),
+        (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "a,b,c"], "one bot or one per seat"),
+    ],
+)
 def test_bad_bot_options_are_one_line_usage_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as stop:
         main(argv)

@@ -5,6 +5,7 @@ a cap on the number of cards, a size budget for lists and text built while runni
 that quote a long value by its start, and ids without control characters.  Work is bounded by
 counting what was computed, never by timing it.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,25 +53,27 @@ def board(text: str):
 
 def grid(width: int, height: int) -> str:
     """One room filling the floor, one space of it marked."""
-    return (f"id: big\nkind: grid\ncells: {{width: {width}, height: {height}}}\n"
-            f"rooms:\n  - {{id: hall, area: [0, 0, {width - 1}, {height - 1}]}}\n"
-            f"marks:\n  - {{cell: [1, 0], tags: [blocked]}}\n")
+    return (
+        f"id: big\nkind: grid\ncells: {{width: {width}, height: {height}}}\n"
+        f"rooms:\n  - {{id: hall, area: [0, 0, {width - 1}, {height - 1}]}}\n"
+        f"marks:\n  - {{cell: [1, 0], tags: [blocked]}}\n"
+    )
 
 
 # ------------------------------------------------------------------- boards
 def test_a_grid_board_past_the_eager_work_fills_one_distance_row_per_starting_space_asked():
     """All pairs of a 200×200 room are 1.6 billion distances: each row waits for its first question."""
-    assert len(board(grid(3, 2)).distances) == 6               # a small board is filled at load
-    past = board(grid(30, 30))                                 # 900² distances: past EAGER_WORK
+    assert len(board(grid(3, 2)).distances) == 6  # a small board is filled at load
+    past = board(grid(30, 30))  # 900² distances: past EAGER_WORK
     assert past.distances == {} and past._avoiding == {}
-    big = board(grid(200, 200))                                # the largest floor the schema allows
+    big = board(grid(200, 200))  # the largest floor the schema allows
     assert big.distances == {} and big._avoiding == {}
     corner = space_name(199, 199)
     assert big.distance("a1", corner) == 398
-    assert big.distance("a1", "a2") == 1                       # the same row, read again
+    assert big.distance("a1", "a2") == 1  # the same row, read again
     assert list(big.distances) == ["a1"] and len(big.distances["a1"]) == 200 * 200
-    assert big.distance_avoiding("a1", "c1", "blocked") == 4   # round the marked b1
-    assert big.distance_avoiding("a1", "b1", "blocked") == 1   # a marked end is allowed
+    assert big.distance_avoiding("a1", "c1", "blocked") == 4  # round the marked b1
+    assert big.distance_avoiding("a1", "b1", "blocked") == 1  # a marked end is allowed
     assert list(big._avoiding) == ["blocked"] and list(big._avoiding["blocked"]) == ["a1"]
 
 
@@ -90,12 +93,15 @@ def test_a_plane_board_past_the_eager_work_computes_each_segment_when_first_aske
 def test_copies_past_the_card_cap_are_refused_at_the_item_that_passes_it(tmp_path):
     """2,000 items of 1,000 copies once made 2 million cards (555 MB); the cap stops at the item that passes it."""
     items = "".join(f"      - {{id: c{i}, copies: 1000}}\n" for i in range(2000))
-    path = write_game(tmp_path, "zones:\n  - {id: deck, visibility: hidden}\ncomponents:\n  - kind: card\n"
-                                "    start: deck\n    items:\n" + items + "play: |\n  pass\n")
+    path = write_game(
+        tmp_path,
+        "zones:\n  - {id: deck, visibility: hidden}\ncomponents:\n  - kind: card\n"
+        "    start: deck\n    items:\n" + items + "play: |\n  pass\n",
+    )
     problems = load_fails(path)
     assert [d.code for d in problems] == ["E306"], [d.format() for d in problems]
     text = path.read_text(encoding="utf-8").splitlines()
-    assert text[problems[0].line - 1] == "      - {id: c10, copies: 1000}"    # the 11th thousand
+    assert text[problems[0].line - 1] == "      - {id: c10, copies: 1000}"  # the 11th thousand
     assert "11,000 cards" in problems[0].message and "10,000" in problems[0].message
 
 
@@ -112,14 +118,17 @@ play: |
 """
 
 
-@pytest.mark.parametrize("statement, said", [
-    ("items = items + items", "a list of 131,072 items"),             # the effect that reached 1.6 GB
-    ("words = words + words", "a text of 131,072 characters"),
-    ("number = number * number", "a number of more than 100,000 digits"),
-    ("items = flatten([items, items])", "a list of 131,072 items"),
-    ("words = text([words, words])", "a text of"),
-    ("loose = [first(loose) * 1000000000]", "a list of 2,000,000,000 items"),  # refused before it is made
-])
+@pytest.mark.parametrize(
+    "statement, said",
+    [
+        ("items = items + items", "a list of 131,072 items"),  # the effect that reached 1.6 GB
+        ("words = words + words", "a text of 131,072 characters"),
+        ("number = number * number", "a number of more than 100,000 digits"),
+        ("items = flatten([items, items])", "a list of 131,072 items"),
+        ("words = text([words, words])", "a text of"),
+        ("loose = [first(loose) * 1000000000]", "a list of 2,000,000,000 items"),  # refused before it is made
+    ],
+)
 def test_a_value_grown_past_the_size_budget_is_a_located_rule_error(tmp_path, statement, said):
     """The step budget bounds time, not memory: a value that doubles each step needs a size budget."""
     game = load_game(write_game(tmp_path, GROWING.format(statement=statement)))
@@ -139,7 +148,7 @@ def short(message: str) -> bool:
 
 
 def test_an_illegal_action_quotes_a_long_id_by_its_start(tmp_path):
-    state = load_game(write_game(tmp_path, "play: |\n  x = choose \"pick\" from [1, 2]\n")).new_game(players=2)
+    state = load_game(write_game(tmp_path, 'play: |\n  x = choose "pick" from [1, 2]\n')).new_game(players=2)
     with pytest.raises(IllegalAction) as info:
         state.apply(LONG)
     assert short(str(info.value)) and "pick 1" in str(info.value)
@@ -155,8 +164,9 @@ def test_a_saved_state_holding_a_long_value_is_refused_in_a_short_message(tmp_pa
 
 
 def test_a_rule_failing_on_a_long_value_quotes_it_by_its_start(tmp_path):
-    grow_then_ask = ("words = words + words\n      number = number + 1\n"
-                     "      if number > 12:\n          x = card_named(words)")
+    grow_then_ask = (
+        "words = words + words\n      number = number + 1\n      if number > 12:\n          x = card_named(words)"
+    )
     game = load_game(write_game(tmp_path, GROWING.format(statement=grow_then_ask)))
     with pytest.raises(RuntimeRuleError) as info:
         game.new_game(players=2)
@@ -173,13 +183,20 @@ def test_a_long_command_line_argument_is_quoted_by_its_start(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------------- ids
-@pytest.mark.parametrize("body, broken, code_point", [
-    ('zones:\n  - {id: deck, visibility: hidden}\ncomponents:\n  - kind: card\n    start: deck\n    items:\n'
-     '      - {id: "c1\\n"}\n', '"c1\\n"', "U+000A"),
-    ('enums:\n  colours: [red, "blue\\n"]\n', '"blue\\n"', "U+000A"),
-    ('variables:\n  "points\\t": {type: int}\n', '"points\\t"', "U+0009"),
-    ('zones:\n  - {id: "pile\\x85", visibility: public}\n', '"pile\\x85"', "U+0085"),
-])
+@pytest.mark.parametrize(
+    "body, broken, code_point",
+    [
+        (
+            "zones:\n  - {id: deck, visibility: hidden}\ncomponents:\n  - kind: card\n    start: deck\n    items:\n"
+            '      - {id: "c1\\n"}\n',
+            '"c1\\n"',
+            "U+000A",
+        ),
+        ('enums:\n  colours: [red, "blue\\n"]\n', '"blue\\n"', "U+000A"),
+        ('variables:\n  "points\\t": {type: int}\n', '"points\\t"', "U+0009"),
+        ('zones:\n  - {id: "pile\\x85", visibility: public}\n', '"pile\\x85"', "U+0085"),
+    ],
+)
 def test_an_id_holding_a_control_character_is_refused_where_it_is_written(tmp_path, body, broken, code_point):
     """Python's '$' matches before a final newline, so "c1\\n" once passed the pattern of ids."""
     path = write_game(tmp_path, body + "play: |\n  pass\n")
@@ -192,9 +209,11 @@ def test_an_id_holding_a_control_character_is_refused_where_it_is_written(tmp_pa
 
 
 def test_a_board_point_or_tag_holding_a_control_character_is_refused():
-    doc = parse_yaml("id: b\nkind: plane\ncells: {width: 2, height: 2}\n"
-                     "points:\n  - {id: \"corner\\n\", at: [0, 0]}\n  - {id: far, at: [2, 2], tags: [\"x\\x7f\"]}\n",
-                     "board.yaml")
+    doc = parse_yaml(
+        "id: b\nkind: plane\ncells: {width: 2, height: 2}\n"
+        'points:\n  - {id: "corner\\n", at: [0, 0]}\n  - {id: far, at: [2, 2], tags: ["x\\x7f"]}\n',
+        "board.yaml",
+    )
     problems = check_document(doc, "board")
     assert [(d.code, d.line) for d in problems] == [("E201", 5), ("E201", 6)], [d.format() for d in problems]
     assert "U+000A" in problems[0].message and "U+007F" in problems[1].message

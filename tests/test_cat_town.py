@@ -5,6 +5,7 @@ of one seat's turn with an arranged hand; piles are written TOP FIRST.  Seat 0's
 starts just counter-clockwise of Block 1, so "walk cw" crosses b1 and "walk ccw" crosses the
 last Block of the ring.  Expected results come from the rulebook, never from the engine.
 """
+
 from __future__ import annotations
 
 import random
@@ -16,8 +17,7 @@ from table import accounted, random_playout
 
 from engine import IllegalAction
 
-CATS = ["tabby", "calico", "siamese", "persian", "black-cat", "ginger", "tuxedo", "sphynx", "maine-coon",
-        "ragdoll"]
+CATS = ["tabby", "calico", "siamese", "persian", "black-cat", "ginger", "tuxedo", "sphynx", "maine-coon", "ragdoll"]
 
 
 def neighbours_offered(t: Table) -> set[str]:
@@ -48,7 +48,7 @@ def test_the_town_is_built_for_the_player_count(players, count, size):
     assert len(st.game.card_ids) == 100 and accounted(st)
     view = st.view(0)
     assert view["zones"]["station"] == [st.game.card_ids[c] for c in st.zones["station"]]  # face up
-    assert view["zones"]["discard"] == [None] * 5                                          # face down
+    assert view["zones"]["discard"] == [None] * 5  # face down
 
 
 def test_the_deck_holds_10_cats_30_items_60_actions():
@@ -126,8 +126,9 @@ def test_two_walks_clockwise_cross_two_blocks():
     assert t.st.pvars[0]["pos"] == "block:b3"
 
 
-@pytest.mark.parametrize("top, found, discarded", [("feeding", [], "feeding"), ("tabby", ["tabby"], None),
-                                                   ("fish-can", ["fish-can"], None)])
+@pytest.mark.parametrize(
+    "top, found, discarded", [("feeding", [], "feeding"), ("tabby", ["tabby"], None), ("fish-can", ["fish-can"], None)]
+)
 def test_search_a_block(top, found, discarded):
     """Search a Block: the top card is revealed; an Action is discarded face down, a Cat or
     an Item is earned face up in front of the player."""
@@ -201,11 +202,11 @@ def test_an_empty_block_leaves_the_town_and_the_ring_closes():
     moves on to the next Block; the ring closes, so neighbours reach across the gap."""
     t = Table(players=3, hand=["feeding"], hands={2: ["guiding-tourists"]})
     t.pile("block:b6", ["tabby"])
-    t.apply("walk ccw draw")                          # seat 0 takes the last card of b6
+    t.apply("walk ccw draw")  # seat 0 takes the last card of b6
     assert t.st.vars["ring"] == RING[3][:5]
-    assert t.st.pvars[0]["pos"] == "block:b1"         # the token stands before b1 again
+    assert t.st.pvars[0]["pos"] == "block:b1"  # the token stands before b1 again
     assert "b6 is empty and leaves the town" in t.st.log
-    t.apply("walk cw draw")                           # seat 1
+    t.apply("walk cw draw")  # seat 1
     assert t.st.current_player == 2
     assert neighbours_offered(t) == blocks("b3", "b4", "b5", "b1")  # seat 2 sits before b5
 
@@ -215,7 +216,7 @@ def test_other_tokens_in_front_of_an_emptied_block_move_on():
     t = Table(players=3, hand=["fish-can"])
     t.st.pvars[1]["pos"] = "block:b2"
     t.pile("block:b2", ["tabby"])
-    t.apply("play fish-can", "block b2")              # Fish can draws the last card of b2
+    t.apply("play fish-can", "block b2")  # Fish can draws the last card of b2
     assert "block:b2" not in t.st.vars["ring"]
     assert t.st.pvars[1]["pos"] == "block:b3"
 
@@ -229,8 +230,8 @@ def test_the_game_ends_when_only_three_blocks_are_left():
     t.pile("found:1", ["tabby"])
     t.st.pvars[1]["cats"] = 1
     t.pile("block:b1", ["teaser"])
-    assert not t.st.is_terminal                       # 4 Blocks: the game goes on
-    t.apply("walk cw draw")                           # b1 runs out: 3 Blocks left
+    assert not t.st.is_terminal  # 4 Blocks: the game goes on
+    t.apply("walk cw draw")  # b1 runs out: 3 Blocks left
     assert t.st.vars["ring"] == ["block:b2", "block:b3", "block:b4"]
     assert t.st.is_terminal
     assert t.st.winners == [1]
@@ -271,7 +272,7 @@ def test_a_team_reaching_six_together_wins():
         t.pile(f"found:{seat}", cats)
         t.st.pvars[seat]["cats"] = len(cats)
     t.pile("block:b1", ["ragdoll", "teaser"])
-    t.apply("walk cw search")                         # seat 0 finds a fourth Cat: 4 + 2 = 6
+    t.apply("walk cw search")  # seat 0 finds a fourth Cat: 4 + 2 = 6
     assert t.st.scores == [4, 4, 2, 0]
     assert t.st.is_terminal
     assert t.st.winners == [0, 2]
@@ -323,16 +324,19 @@ def test_tiebreak_travel_notes_first():
 
 def test_tiebreak_cats_searched_second():
     """Tie-breaker 2: equal scores and Travel notes: more Cats searched wins."""
-    st = final(s0=dict(found=["tabby", "fish-can", "fish-can"], hand=["feeding"] * 3),
-               s1=dict(found=["siamese", "persian"]))
+    st = final(
+        s0=dict(found=["tabby", "fish-can", "fish-can"], hand=["feeding"] * 3), s1=dict(found=["siamese", "persian"])
+    )
     assert st.scores == [2, 2]
-    assert st.winners == [1]                          # more Cats beats more cards in hand
+    assert st.winners == [1]  # more Cats beats more cards in hand
 
 
 def test_tiebreak_cards_in_hand_third():
     """Tie-breaker 3: still tied: more cards in hand wins."""
-    st = final(s0=dict(found=["tabby"], notes=1, hand=["feeding", "teaser"]),
-               s1=dict(found=["calico"], notes=1, hand=["fish-can"]))
+    st = final(
+        s0=dict(found=["tabby"], notes=1, hand=["feeding", "teaser"]),
+        s1=dict(found=["calico"], notes=1, hand=["fish-can"]),
+    )
     assert st.scores == [2, 2]
     assert st.winners == [0]
 
@@ -345,8 +349,13 @@ def test_tiebreak_shared_victory_last():
 
 def test_tiebreak_counts_teams_together():
     """At 4 players the tie-breakers compare teams: team 1 & 3's Travel notes are summed."""
-    st = final(players=4, s0=dict(found=["tabby", "calico"]), s2=dict(found=["siamese"]),
-               s1=dict(found=["persian"], notes=1), s3=dict(notes=1))
+    st = final(
+        players=4,
+        s0=dict(found=["tabby", "calico"]),
+        s2=dict(found=["siamese"]),
+        s1=dict(found=["persian"], notes=1),
+        s3=dict(notes=1),
+    )
     assert sum(st.scores[0::2]) == sum(st.scores[1::2]) == 3
     assert st.winners == [1, 3]
 
@@ -360,18 +369,18 @@ def test_station_refill_flips_the_discard_pile():
     t = Table(players=2, hand=["fish-can"])
     t.pile("station", ["milk-bottle"]).pile("discard", ["tabby", "calico", "siamese"])  # tabby on top
     t.pile("block:b2", ["teaser", "feeding"])
-    t.apply("play fish-can", "block b2")              # Fish can: draw b2's top, then 1 from the Station
+    t.apply("play fish-can", "block b2")  # Fish can: draw b2's top, then 1 from the Station
     assert set(t.ids("hand:0")) == {"teaser", "milk-bottle"}
     assert t.ids("station") == ["siamese", "calico", "tabby"]
-    assert t.ids("discard") == ["fish-can"]           # the played card: Station no longer empty
-    t.apply("walk cw draw")                           # seat 1 (ends the turn: state stays sane)
+    assert t.ids("discard") == ["fish-can"]  # the played card: Station no longer empty
+    t.apply("walk cw draw")  # seat 1 (ends the turn: state stays sane)
     assert accounted(t.st)
 
 
 def test_station_is_drawn_from_the_top():
     """Station draws take the top card, in order."""
     t = Table(players=2, hand=["milk-bottle"]).pile("station", ["tabby", "calico", "siamese", "ginger"])
-    t.apply("play milk-bottle", "block b2")   # Milk bottle from an empty hand: puts none; Station ×2
+    t.apply("play milk-bottle", "block b2")  # Milk bottle from an empty hand: puts none; Station ×2
     assert t.ids("hand:0") == ["calico", "tabby"]
     assert t.ids("station") == ["siamese", "ginger"]
 
@@ -382,7 +391,7 @@ def test_q7_station_and_discard_both_empty():
     t = Table(players=2, hand=["fish-can"], hands={1: ["tabby", "teaser"]})
     t.clear("station").clear("discard").pile("block:b2", ["feeding", "calico"])
     t.apply("play fish-can", "block b2")
-    assert t.ids("hand:0") == ["feeding"]             # only the Block's card, no Station draw
+    assert t.ids("hand:0") == ["feeding"]  # only the Block's card, no Station draw
     assert t.ids("station") == ["fish-can"]
     assert t.ids("discard") == []
     t.apply("play teaser", "opponent seat 0", "discard feeding", "mouse seat 0")
@@ -425,7 +434,7 @@ def test_mouse_holder_plays_then_is_free_next_turn():
     t = Table(players=2, hand=["feeding", "tabby"], mouse=True)
     t.apply("play tabby")
     assert t.st.pvars[0]["mouse"] is False
-    t.apply("walk cw draw")                           # seat 1
+    t.apply("walk cw draw")  # seat 1
     assert "walk cw search" in t.legal and "search hand" in t.legal
 
 
@@ -435,10 +444,16 @@ def test_mouse_holder_plays_then_is_free_next_turn():
 def test_easy_mode_reveals_cats_and_pairs():
     """Easy mode: no Search actions; at the end of the turn the player may reveal Cat cards
     and pairs of same-name Items from hand, one at a time or none; they score as usual."""
-    t = Table(players=2, variant="easy",
-              hand=["tabby", "calico", "fish-can", "fish-can", "milk-bottle", "feeding"])
-    assert set(t.legal) == {"walk cw draw", "walk ccw draw", "play tabby", "play calico", "play fish-can",
-                            "play milk-bottle", "play feeding"}
+    t = Table(players=2, variant="easy", hand=["tabby", "calico", "fish-can", "fish-can", "milk-bottle", "feeding"])
+    assert set(t.legal) == {
+        "walk cw draw",
+        "walk ccw draw",
+        "play tabby",
+        "play calico",
+        "play fish-can",
+        "play milk-bottle",
+        "play feeding",
+    }
     t.pile("block:b1", ["teaser", "ginger"])
     t.apply("walk cw draw")
     assert set(t.legal) == {"reveal tabby", "reveal calico", "reveal fish-can", "pass"}
@@ -477,16 +492,16 @@ def test_advanced_place_item_in_front():
     not place an Item of a name already in front of them."""
     t = Table(players=2, variant="advanced", hand=["cat-house", "fish-can", "feeding"], front=["fish-can"])
     assert "place cat-house" in t.legal
-    assert "place fish-can" not in t.legal            # a Fish can is already in front
-    assert "place feeding" not in t.legal             # an Action
-    assert "play fish-can" in t.legal                 # it may still be played for its effect
+    assert "place fish-can" not in t.legal  # a Fish can is already in front
+    assert "place feeding" not in t.legal  # an Action
+    assert "play fish-can" in t.legal  # it may still be played for its effect
     with pytest.raises(IllegalAction):
         t.apply("place fish-can")
     station = t.ids("station")
     t.apply("place cat-house")
     assert Counter(t.ids("front:0")) == {"cat-house": 1, "fish-can": 1}
     assert Counter(t.ids("hand:0")) == {"fish-can": 1, "feeding": 1}
-    assert t.ids("station") == station                # no Station ×3 bonus
+    assert t.ids("station") == station  # no Station ×3 bonus
     assert t.st.current_player == 1
     assert t.st.scores[0] == 0
 
@@ -509,7 +524,7 @@ def test_advanced_search_reveals_one_card_per_item_type():
     assert set(t.legal) == {"search reveal", "search stop"}
     t.apply("search reveal")
     assert t.ids("found:0") == ["calico", "tabby"]
-    assert t.st.current_player == 1                   # two types: two reveals, then the turn ends
+    assert t.st.current_player == 1  # two types: two reveals, then the turn ends
     assert t.ids("block:b1") == ["siamese", "teaser"]
 
 
@@ -528,8 +543,7 @@ def test_rulebook_advanced_example():
     front; Search a Block whose top cards are Tourist ticket then Shelter from rain.  The
     Tourist ticket pair is set aside as 1 point; the next card, Broken, stops the search and
     Shelter from rain, Cat house and Souvenirs go to the Discard pile (ruling search-allowance)."""
-    t = Table(players=2, variant="advanced", hand=["feeding"],
-              front=["cat-house", "tourist-ticket", "souvenirs"])
+    t = Table(players=2, variant="advanced", hand=["feeding"], front=["cat-house", "tourist-ticket", "souvenirs"])
     t.pile("block:b1", ["tourist-ticket", "shelter-from-rain", "tabby", "teaser"])
     discard_before = t.ids("discard")
     t.apply("walk cw search")
@@ -544,7 +558,7 @@ def test_rulebook_advanced_example():
     assert t.ids("discard")[3:] == discard_before
     assert t.ids("front:0") == []
     assert t.ids("scored:0") == ["tourist-ticket", "tourist-ticket"]
-    assert t.ids("block:b1") == ["tabby", "teaser"]   # the search stopped: a third reveal was due
+    assert t.ids("block:b1") == ["tabby", "teaser"]  # the search stopped: a third reveal was due
     assert t.st.current_player == 1
     assert t.st.scores[0] == 1
 
@@ -555,7 +569,7 @@ def test_advanced_scored_items_give_no_search():
     t.pile("block:b1", ["fish-can", "teaser"])
     t.apply("walk cw search")
     assert t.ids("scored:0") == ["fish-can", "fish-can"] and t.ids("front:0") == []
-    t.apply("walk cw draw")                           # seat 1
+    t.apply("walk cw draw")  # seat 1
     assert not any("search" in a for a in t.legal)
 
 
@@ -588,9 +602,9 @@ def test_view_hides_hands_blocks_and_discard(variant):
                 assert view[zone] == [None] * len(cards), zone
         assert view[f"hand:{seat}"] == [st.game.card_ids[c] for c in st.zones[f"hand:{seat}"]]
     z = st.zones
-    _hidden_swap_keeps_views(st, z["block:b1"][-1], z["block:b2"][0], range(4))   # two Blocks
-    _hidden_swap_keeps_views(st, z["discard"][0], z["discard"][-1], range(4))     # discard order
-    _hidden_swap_keeps_views(st, z["hand:1"][0], z["block:b3"][-1], [0, 2, 3])    # seat 1's hand
+    _hidden_swap_keeps_views(st, z["block:b1"][-1], z["block:b2"][0], range(4))  # two Blocks
+    _hidden_swap_keeps_views(st, z["discard"][0], z["discard"][-1], range(4))  # discard order
+    _hidden_swap_keeps_views(st, z["hand:1"][0], z["block:b3"][-1], [0, 2, 3])  # seat 1's hand
 
 
 def test_cat_map_view_shows_the_block_to_that_seat_as_seen():

@@ -4,6 +4,7 @@ Positions come from ``Table`` (cat_town_helpers): seat 0 to play, token just cou
 of Block 1.  At 2 players every Block is a Neighbouring Block; at 3 players seat 0's
 neighbours are b5, b6, b1, b2.  Piles are written TOP FIRST.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -45,7 +46,7 @@ def test_cat_map_looks_at_any_block():
     one (ruling cat-map-any-block); the Block is unchanged; bonus: 1 walk."""
     t = Table(players=3, hand=["cat-map"]).pile("block:b4", ["tabby", "teaser", "fish-can"])
     t.apply("play cat-map")
-    assert set(t.legal) == {f"block b{i}" for i in range(1, 7)}   # b3, b4 are not neighbours
+    assert set(t.legal) == {f"block b{i}" for i in range(1, 7)}  # b3, b4 are not neighbours
     t.apply("block b4")
     assert t.st.view(0)["seen"][-1]["cards"] == [["block:b4", c] for c in ("tabby", "teaser", "fish-can")]
     assert t.ids("block:b4") == ["tabby", "teaser", "fish-can"]
@@ -65,14 +66,15 @@ def test_sweeping_the_street_shuffles_two_blocks_and_divides_them():
         t.apply("play sweeping-the-street")
         assert {a.split()[1] for a in t.legal} == {"b5", "b6", "b1", "b2"}
         t.apply("block b1")
-        assert {a.split()[1] for a in t.legal} == {"b5", "b6", "b2"}       # two different Blocks
+        assert {a.split()[1] for a in t.legal} == {"b5", "b6", "b2"}  # two different Blocks
         t.apply("block b2")
         b1, b2 = t.ids("block:b1"), t.ids("block:b2")
         assert sorted([len(b1), len(b2)]) == [4, 5]
-        assert Counter(b1 + b2) == Counter(["tabby", "calico", "siamese", "ginger", "persian", "fish-can",
-                                            "teaser", "feeding", "cat-bed"])
+        assert Counter(b1 + b2) == Counter(
+            ["tabby", "calico", "siamese", "ginger", "persian", "fish-can", "teaser", "feeding", "cat-bed"]
+        )
         mixed |= bool(set(b2) & {"tabby", "calico", "siamese", "ginger", "persian"})
-        assert set(t.legal) == WALKS                                      # bonus: 1 walk
+        assert set(t.legal) == WALKS  # bonus: 1 walk
     assert mixed, "the two Blocks were never shuffled together"
 
 
@@ -134,7 +136,7 @@ def test_feeding_q4_draw_two_and_put_two_back_on_the_same_block():
     t.pile("block:b2", ["tabby", "calico", "teaser"])
     t.apply("play feeding", "block b2")
     assert Counter(t.ids("hand:0")) == {"fish-can": 1, "tabby": 1, "calico": 1}
-    assert "block b2" in t.legal                                      # Q4: the same Block
+    assert "block b2" in t.legal  # Q4: the same Block
     t.apply("block b2", "put fish-can", "put tabby")
     assert t.ids("block:b2") == ["tabby", "fish-can", "teaser"]
     assert Counter(t.ids("hand:0")) == {"calico": 1, STATION[0]: 1}  # calico kept + the Station top
@@ -149,8 +151,8 @@ def test_town_stamp_takes_a_random_card_and_the_opponent_draws():
     assert set(t.legal) == {"opponent seat 1", "opponent seat 3"}
     t.apply("opponent seat 3")
     assert t.ids("hand:0") == ["tabby"]
-    assert t.ids("hand:3") == [STATION[0]]                           # the Station's top card
-    assert t.ids("hand:1") == ["teaser"]                              # the other opponent: nothing
+    assert t.ids("hand:3") == [STATION[0]]  # the Station's top card
+    assert t.ids("hand:1") == ["teaser"]  # the other opponent: nothing
 
 
 def test_teaser_opponent_discards_a_card_of_their_choice():
@@ -160,7 +162,7 @@ def test_teaser_opponent_discards_a_card_of_their_choice():
     t.apply("play teaser")
     assert set(t.legal) == {"opponent seat 1", "opponent seat 3"}
     t.apply("opponent seat 1")
-    assert t.st.current_player == 1                                   # seat 1 chooses
+    assert t.st.current_player == 1  # seat 1 chooses
     assert set(t.legal) == {"discard tabby", "discard fish-can"}
     t.apply("discard fish-can")
     assert t.st.current_player == 0
@@ -191,7 +193,7 @@ def test_souvenirs_swaps_cards_never_with_a_teammate():
     t = Table(players=4, hand=["souvenirs", "fish-can", "teaser"], hands={1: ["tabby"], 2: ["calico"]})
     t.pile("station", STATION)
     t.apply("play souvenirs")
-    assert set(t.legal) == {"opponent seat 1", "opponent seat 3"}     # not seat 2, the teammate
+    assert set(t.legal) == {"opponent seat 1", "opponent seat 3"}  # not seat 2, the teammate
     t.apply("opponent seat 1")
     assert set(t.legal) == {"give fish-can", "give teaser"}
     t.apply("give teaser")
@@ -221,7 +223,7 @@ def test_tourist_ticket_take_one_of_the_top_four():
     assert set(t.legal) == {"take tabby", "take teaser", "take fish-can", "take calico"}
     t.apply("take fish-can")
     assert set(t.legal) == {"next tabby", "next teaser", "next calico"}
-    t.apply("next calico", "next tabby", "next teaser")              # each next one goes on top
+    t.apply("next calico", "next tabby", "next teaser")  # each next one goes on top
     assert t.ids("block:b2") == ["teaser", "tabby", "calico", "siamese"]
     assert t.ids("hand:0") == ["fish-can"]
     assert set(t.legal) == WALKS
@@ -295,7 +297,7 @@ def test_travel_notes_without_payment_does_nothing():
     t = Table(players=2, hand=["travel-notes", "tabby", "fish-can"], mouse=True)
     assert set(t.legal) == {"play travel-notes", "play tabby", "play fish-can"}
     t.apply("play travel-notes")
-    assert t.st.current_player == 1                                   # no payment decision
+    assert t.st.current_player == 1  # no payment decision
     assert Counter(t.ids("hand:0")) == {"tabby": 1, "fish-can": 1}
     assert t.st.pvars[0]["notes"] == 0 and t.st.scores[0] == 0
     assert t.ids("discard")[0] == "travel-notes"
@@ -312,7 +314,7 @@ def test_imitating_meow_plays_another_card():
     assert set(t.legal) == {"imitate guiding-tourists", "imitate tabby", "pass"}
     t.apply("imitate guiding-tourists", "block b2")
     assert t.ids("block:b2") == ["calico", "fish-can", "teaser"]
-    assert set(t.legal) == WALKS                                      # Guiding tourists' walk
+    assert set(t.legal) == WALKS  # Guiding tourists' walk
     t.apply("walk ccw draw")
     assert Counter(t.ids("discard")[:2]) == {"imitating-meow": 1, "guiding-tourists": 1}
     assert t.st.current_player == 1
@@ -382,13 +384,13 @@ def test_bonus_walk_times_two_asks_two_walks():
     t.apply("play ball-of-yarn")
     assert set(t.legal) == {"block b5", "block b6", "block b1", "block b2"}
     t.apply("block b2")
-    assert t.ids("block:b2") == ["feeding", "teaser", "siamese"]      # top card to the bottom
+    assert t.ids("block:b2") == ["feeding", "teaser", "siamese"]  # top card to the bottom
     assert set(t.legal) == WALKS
     t.apply("walk cw draw")
     assert set(t.legal) == WALKS
     t.apply("walk cw search")
     assert "calico" in t.ids("hand:0") and t.ids("discard")[0] == "ball-of-yarn"
-    assert t.ids("discard")[1] == "feeding"                           # the searched Action
+    assert t.ids("discard")[1] == "feeding"  # the searched Action
     assert t.st.pvars[0]["pos"] == "block:b3" and t.st.current_player == 1
 
 
@@ -462,7 +464,7 @@ def test_q9_picking_up_litters_discard_order_is_chosen():
     cards = [t.index("feeding", "block:b2"), t.index("teaser", "block:b2")]
     t.apply("play picking-up-litters", "block b2")
     orders = _discard_orders(t, cards, lambda s: s.current_player == 1)
-    assert len(orders) == 2                           # feeding above teaser, or teaser above feeding
+    assert len(orders) == 2  # feeding above teaser, or teaser above feeding
 
 
 def test_q9_broken_search_discard_order_is_chosen():
@@ -472,7 +474,7 @@ def test_q9_broken_search_discard_order_is_chosen():
     cards = list(t.st.zones["front:0"]) + [t.index("shelter-from-rain", "block:b1")]
     t.apply("walk cw search")
     orders = _discard_orders(t, cards, lambda s: s.current_player == 1 or s.is_terminal)
-    assert len(orders) == 6                           # any order of the three cards
+    assert len(orders) == 6  # any order of the three cards
 
 
 # =========================================================================== reconstructed cards
@@ -529,8 +531,10 @@ def test_night_patrol_shows_the_top_two():
     assert set(t.legal) == WALKS
 
 
-@pytest.mark.parametrize("ride, pos", [("ride cw 1", "block:b2"), ("ride cw 2", "block:b3"),
-                                       ("ride ccw 1", "block:b6"), ("ride ccw 2", "block:b5")])
+@pytest.mark.parametrize(
+    "ride, pos",
+    [("ride cw 1", "block:b2"), ("ride cw 2", "block:b3"), ("ride ccw 1", "block:b6"), ("ride ccw 2", "block:b5")],
+)
 def test_bus_ride_moves_the_token_without_drawing(ride, pos):
     """Bus ride (reconstructed): move the cat across up to 2 Blocks in one direction, no draw."""
     t = Table(players=3, hand=["bus-ride"]).pile("station", STATION)

@@ -6,6 +6,7 @@ from either reproduces in the other.  TABLETOP_LONG_GAMES sets the games per (mo
 players) cell (default 300); they run in chunks of 100 so ``pytest -n`` spreads them.
 The full-size run (10,000 per cell) is ``python tools/soak.py --only cat-town --games 10000``.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,7 +18,7 @@ from table import accounted
 
 GAMES = int(os.environ.get("TABLETOP_LONG_GAMES", "300"))
 CHUNK = 100
-LIMIT = 5000          # decisions; a real game takes a few hundred — reaching this is a failure
+LIMIT = 5000  # decisions; a real game takes a few hundred — reaching this is a failure
 
 
 def play_one(mode: str | None, players: int, seed: int):

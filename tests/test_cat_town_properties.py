@@ -4,6 +4,7 @@ Hypothesis picks the seed of the deal, the seed of the random players, the playe
 the mode and the points where a game is saved, cloned or inspected; the games themselves
 are played with random legal actions.
 """
+
 from __future__ import annotations
 
 import json
@@ -93,10 +94,10 @@ def test_clone_is_equal_and_independent(game_spec, at):
     saved = state.to_json()
     action = rnd.choice(twin.legal_actions())
     twin.apply(action)
-    assert state.to_json() == saved                  # the original did not move
+    assert state.to_json() == saved  # the original did not move
     assert twin != state
     state.apply(action)
-    assert state == twin                             # the same action gives the same state
+    assert state == twin  # the same action gives the same state
     advance(state, random.Random(1), 5)
     moved = twin.to_json()
     assert twin.to_json() == moved and accounted(twin) and accounted(state)
@@ -110,8 +111,12 @@ def test_a_view_is_blind_to_cards_its_seat_cannot_see(game_spec, at, seat, swap_
     state, rnd = start(game_spec)
     advance(state, rnd, at)
     seat %= state.n
-    hidden = [c for z, cards in state.zones.items() for c in cards
-              if z.startswith(("block:", "discard", "box")) or (z.startswith("hand:") and z != f"hand:{seat}")]
+    hidden = [
+        c
+        for z, cards in state.zones.items()
+        for c in cards
+        if z.startswith(("block:", "discard", "box")) or (z.startswith("hand:") and z != f"hand:{seat}")
+    ]
     pick = random.Random(swap_seed)
     a, b = pick.sample(hidden, 2)
     before = state.view(seat)

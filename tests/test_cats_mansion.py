@@ -9,6 +9,7 @@ i10).  Hands are padded with Miau cards for the calico and ginger cats, which th
 alone.  Expected results come from the rulebook (and the rulings of game.yaml), never from the
 engine.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -67,9 +68,11 @@ def test_setup_pieces_secret_cards_and_hands(players):
         assert all(len(c) == 1 and c[0].startswith("likes-") for c in characters)
         aside = ids(st, "aside")
         assert sorted([c for cs in cat_cards for c in cs] + [c for c in aside if c.startswith("card-")]) == sorted(
-            f"card-{c}" for c in CATS)
+            f"card-{c}" for c in CATS
+        )
         assert sorted([c for cs in characters for c in cs] + [c for c in aside if c.startswith("likes-")]) == sorted(
-            f"likes-{o}" for o in OBJECTS)
+            f"likes-{o}" for o in OBJECTS
+        )
         assert len(aside) == (5 - players) + (4 - players)
         assert st.zones["cat_cards"] == [] and st.zones["characters"] == [] and st.zones["supply"] == []
         for p in range(players):
@@ -97,8 +100,14 @@ def test_the_components():
     """5 cats, 4 objects, 50 Miau cards (one per cat and room), 10 purr cards, 5 cat cards, 4 characters."""
     game = mansion()
     kinds = [game.card_kinds[i] for i in range(len(game.card_ids))]
-    assert {k: kinds.count(k) for k in set(kinds)} == {"cat": 5, "object": 4, "miau": 50, "purr": 10,
-                                                       "cat-card": 5, "character": 4}
+    assert {k: kinds.count(k) for k in set(kinds)} == {
+        "cat": 5,
+        "object": 4,
+        "miau": 50,
+        "purr": 10,
+        "cat-card": 5,
+        "character": 4,
+    }
     miau = {(game.attributes["cat"][i], game.attributes["room"][i]) for i, k in enumerate(kinds) if k == "miau"}
     assert miau == {(c, r) for c in CATS for r in ROOMS}
 
@@ -118,13 +127,24 @@ def test_done_only_after_four_steps():
     assert [a for a in t.legal if a.startswith("step ")] == []
     assert "done" in t.legal
     t.apply("done")
-    assert frame(t.st) == "react_to"                          # movement over: the others may react
+    assert frame(t.st) == "react_to"  # movement over: the others may react
 
     # A jam in the hall: four cats on the four free hall spaces, the fifth on the middle cushion,
     # objects in the four doorways.  After three steps (two of them for objects) no cat can
     # pass an object any more (it would need a step to get off it) and no object may move.
-    t = Table(pieces={"black": "e4", "white": "d5", "grey": "f5", "ginger": "e7", "calico": "e5",
-                      "toy-mouse": "e2", "cushion": "c5", "parcel": "g5", "food-bowl": "e8"})
+    t = Table(
+        pieces={
+            "black": "e4",
+            "white": "d5",
+            "grey": "f5",
+            "ginger": "e7",
+            "calico": "e5",
+            "toy-mouse": "e2",
+            "cushion": "c5",
+            "parcel": "g5",
+            "food-bowl": "e8",
+        }
+    )
     t.step("ginger", "north")
     assert "done" not in t.legal
     t.step("food-bowl", "north")
@@ -137,11 +157,13 @@ def test_done_only_after_four_steps():
 
 
 def test_a_turn_is_four_steps_spread_over_any_pieces():
-    """"He may move one cat four spaces, or four cats one space each, or one cat three spaces and
+    """ "He may move one cat four spaces, or four cats one space each, or one cat three spaces and
     one object one space" — every split is allowed, the total is four."""
-    for plan in ([("black", "east"), ("black", "north"), ("black", "north"), ("black", "west")],
-                 [("black", "east"), ("white", "north"), ("ginger", "south"), ("calico", "west")],
-                 [("white", "north"), ("white", "west"), ("white", "west"), ("food-bowl", "south")]):
+    for plan in (
+        [("black", "east"), ("black", "north"), ("black", "north"), ("black", "west")],
+        [("black", "east"), ("white", "north"), ("ginger", "south"), ("calico", "west")],
+        [("white", "north"), ("white", "west"), ("white", "west"), ("food-bowl", "south")],
+    ):
         t = Table()
         for piece, d in plan:
             t.step(piece, d)
@@ -167,9 +189,9 @@ def test_walls_block_steps_and_doors_let_through():
     """Not through walls: from c1 the dining room is behind a wall; c2–d2 is a door; no
     diagonal steps (only north, east, south, west)."""
     t = Table(pieces={"black": "c1", "white": "c2", "toy-mouse": "c3"})
-    assert sorted(t.steps_of("black")) == ["west"]                # c1: north edge, d1 behind a wall, c2 white
+    assert sorted(t.steps_of("black")) == ["west"]  # c1: north edge, d1 behind a wall, c2 white
     assert sorted(t.steps_of("white")) == ["east", "south", "west"]  # d2 through the door; b2; over the mouse
-    assert sorted(t.steps_of("toy-mouse")) == ["west"]            # c3: c4 behind a wall (door b3-b4), d3 wall
+    assert sorted(t.steps_of("toy-mouse")) == ["west"]  # c3: c4 behind a wall (door b3-b4), d3 wall
     t.step("white", "east")
     assert where(t.st, "white") == "d2"
     assert all(a.split()[2] in ("north", "east", "south", "west") for a in t.legal if a.startswith("step "))
@@ -193,9 +215,9 @@ def test_one_piece_per_space_outside_the_bedrooms():
     """Only one piece per space: no step onto a cat, and no object onto any piece."""
     t = Table(pieces={"black": "e2", "grey": "e1", "white": "d2", "food-bowl": "f2", "cushion": "f1"})
     assert "north" not in t.steps_of("black") and "west" not in t.steps_of("black")
-    assert "south" not in t.steps_of("cushion")                   # onto the food bowl
-    assert "west" not in t.steps_of("cushion")                    # onto the grey cat
-    assert "west" not in t.steps_of("food-bowl")                  # onto the black cat
+    assert "south" not in t.steps_of("cushion")  # onto the food bowl
+    assert "west" not in t.steps_of("cushion")  # onto the grey cat
+    assert "west" not in t.steps_of("food-bowl")  # onto the black cat
 
 
 def test_bedrooms_hold_several_pieces():
@@ -206,7 +228,7 @@ def test_bedrooms_hold_several_pieces():
     assert t.st.vars["passing"] is None
     t.step("food-bowl", "east")
     assert on(t.st, "b8") == ["black", "food-bowl", "white"]
-    t.step("white", "west")                                       # leaves the crowd to a8
+    t.step("white", "west")  # leaves the crowd to a8
     assert on(t.st, "a8") == ["white"]
     t.step("black", "west")
     assert on(t.st, "a8") == ["black", "white"] and t.st.vars["passing"] is None
@@ -228,8 +250,8 @@ def test_cat_passes_through_an_object_but_not_a_cat():
     t.step("black", "east")
     assert on(t.st, "d10") == ["black"] and on(t.st, "c10") == ["food-bowl"]
     assert t.st.vars["passing"] is None
-    assert "east" not in t.steps_of("black")                      # e10: the grey cat, never passed
-    assert any(a.startswith("step white") for a in t.legal)       # the others may move again
+    assert "east" not in t.steps_of("black")  # e10: the grey cat, never passed
+    assert any(a.startswith("step white") for a in t.legal)  # the others may move again
 
     # Not through a cat, whatever lies beyond.
     t = Table(pieces={"black": "b10", "grey": "c10"})
@@ -282,6 +304,7 @@ def test_a_cat_leaving_its_cushion_cannot_count_it_as_a_way_off_an_object():
     not count the cushion as the free space it will go on to (no piece steps onto a start space).  Seed 517
     with these random moves once stranded the white cat on an object with no step and no "done" (E701)."""
     import random
+
     st = mansion().new_game(players=3, seed=517)
     rnd = random.Random(514)
     for _ in range(200):
@@ -294,9 +317,9 @@ def test_a_cat_leaving_its_cushion_cannot_count_it_as_a_way_off_an_object():
 def test_objects_never_pass_through_anything():
     """Only a cat may move through an object's space; an object never passes a piece."""
     t = Table(pieces={"food-bowl": "b10", "toy-mouse": "c10", "black": "b9"})
-    assert "east" not in t.steps_of("food-bowl")                  # onto the mouse
+    assert "east" not in t.steps_of("food-bowl")  # onto the mouse
     t = Table(pieces={"food-bowl": "b10", "grey": "c10"})
-    assert "east" not in t.steps_of("food-bowl")                  # onto the grey cat
+    assert "east" not in t.steps_of("food-bowl")  # onto the grey cat
     assert t.steps_of("food-bowl") == ["west"]
 
 
@@ -323,8 +346,8 @@ def test_hissed_cat_retreats_backwards_or_sideways():
     backwards or to the side, not diagonally and not towards the hisser."""
     t = Table(pieces={"grey": "d2", "black": "e2"})
     assert hisses_at(t, "grey", "black") == ["east", "north", "south"]
-    assert hisses_at(t, "black", "grey") == ["north", "south", "west"]   # west: c2 through the door
-    t = Table(pieces={"grey": "d1", "black": "e2"})                      # diagonal: no hissing
+    assert hisses_at(t, "black", "grey") == ["north", "south", "west"]  # west: c2 through the door
+    t = Table(pieces={"grey": "d1", "black": "e2"})  # diagonal: no hissing
     assert hisses_at(t, "grey", "black") == [] and hisses_at(t, "black", "grey") == []
 
 
@@ -344,19 +367,19 @@ def test_hiss_retreat_only_onto_free_spaces():
 
 def test_no_hissing_through_a_wall():
     """A cat cannot be hissed at through a wall, nor retreat through one."""
-    t = Table(pieces={"black": "c1", "grey": "d1"})               # neighbours across a wall
+    t = Table(pieces={"black": "c1", "grey": "d1"})  # neighbours across a wall
     assert hisses_at(t, "black", "grey") == [] and hisses_at(t, "grey", "black") == []
     t = Table(pieces={"grey": "b1", "black": "c1"})
-    assert hisses_at(t, "grey", "black") == ["south"]              # east of c1 is a wall, north the edge
+    assert hisses_at(t, "grey", "black") == ["south"]  # east of c1 is a wall, north the edge
 
 
 def test_no_hissing_into_or_out_of_a_bedroom():
     """Nor can a cat be driven into or out of the bedroom by hissing."""
-    t = Table(pieces={"grey": "b5", "white": "b6"})                # backwards from b6 is b7, the bedroom
+    t = Table(pieces={"grey": "b5", "white": "b6"})  # backwards from b6 is b7, the bedroom
     assert hisses_at(t, "grey", "white") == ["east", "west"]
-    t = Table(pieces={"grey": "b8", "white": "b7"})                # backwards from b7 is b6: out of it
+    t = Table(pieces={"grey": "b8", "white": "b7"})  # backwards from b7 is b6: out of it
     assert "north" not in hisses_at(t, "grey", "white")
-    t = Table(pieces={"grey": "b7", "white": "b6"})                # hisser in the bedroom, hissed outside
+    t = Table(pieces={"grey": "b7", "white": "b6"})  # hisser in the bedroom, hissed outside
     assert hisses_at(t, "grey", "white") == ["east", "north", "west"]
 
 
@@ -376,13 +399,13 @@ def test_hissing_is_free_once_per_cat_and_the_hissed_cat_stays_put():
     assert t.st.log[-1] == "black is hissed at and retreats north"
     assert t.steps_of("black") == []
     assert not any(a.startswith("hiss ") and a.split()[2] == "black" for a in t.legal)
-    t.step("grey", "east")                                        # grey now on e2, next to black (e1)
-    assert hisses_at(t, "grey", "black") == []                    # black was hissed at already
-    assert hisses_at(t, "black", "grey") != []                    # grey was not
+    t.step("grey", "east")  # grey now on e2, next to black (e1)
+    assert hisses_at(t, "grey", "black") == []  # black was hissed at already
+    assert hisses_at(t, "black", "grey") != []  # grey was not
     assert hisses_at(t, "white", "black") == []
-    t.apply("hiss black grey south")                              # a second cat hissed at this turn
+    t.apply("hiss black grey south")  # a second cat hissed at this turn
     assert where(t.st, "grey") == "e3" and t.st.vars["steps"] == 1
-    assert t.steps_of("grey") == []                               # it moved, but it was hissed at since
+    assert t.steps_of("grey") == []  # it moved, but it was hissed at since
     t.step("white", "south", "north", "south")
     assert t.st.vars["steps"] == 4 and "done" in t.legal
     assert sorted(t.st.vars["hissed"]) == sorted([index("black"), index("grey")])
@@ -392,9 +415,9 @@ def test_hissed_cat_gets_no_reaction_window():
     """The reaction phase does not apply to hissed cats, even one moved before being hissed."""
     hands = deal(s1=["miau-black-salon", "miau-grey-salon"], s2=["miau-black-hall", "miau-grey-kitchen"])
     t = Table(pieces={"grey": "d2", "black": "e2"}, hands=hands)
-    t.step("black", "south", "north")                             # black moved (e3 and back)...
-    t.apply("hiss grey black north")                              # ... then hissed at: no window
-    t.step("grey", "south", "north")                              # grey moved: its window opens
+    t.step("black", "south", "north")  # black moved (e3 and back)...
+    t.apply("hiss grey black north")  # ... then hissed at: no window
+    t.step("grey", "south", "north")  # grey moved: its window opens
     t.apply("done")
     assert t.st.vars["reacting"] == index("grey")
     assert sorted(reactions(t)) == ["react miau-grey-salon"]
@@ -407,10 +430,11 @@ def test_hissed_cat_gets_no_reaction_window():
 # =========================================================================== reactions
 
 
-EXAMPLE_HANDS = {0: ["purr", "miau-white-kitchen", "miau-white-salon", "miau-white-hall", "miau-white-library"],
-                 1: ["miau-black-salon", "purr", "miau-black-hall", "miau-grey-kitchen", "miau-grey-salon"],
-                 2: ["miau-black-dining-room", "miau-grey-hall", "miau-grey-library", "miau-ginger-salon",
-                     "miau-ginger-hall"]}
+EXAMPLE_HANDS = {
+    0: ["purr", "miau-white-kitchen", "miau-white-salon", "miau-white-hall", "miau-white-library"],
+    1: ["miau-black-salon", "purr", "miau-black-hall", "miau-grey-kitchen", "miau-grey-salon"],
+    2: ["miau-black-dining-room", "miau-grey-hall", "miau-grey-library", "miau-ginger-salon", "miau-ginger-hall"],
+}
 EXAMPLE_STACK = ["miau-grey-bathroom", "miau-grey-wine-cellar", "miau-grey-conservatory", "miau-grey-guest-bedroom"]
 
 
@@ -431,11 +455,11 @@ def test_rulebook_example():
     card is asked all the same, and can only pass."""
     t = black_into_the_kitchen()
     assert t.player == 1 and t.st.vars["reacting"] == index("black")
-    assert t.legal == ["react miau-black-salon", "react miau-black-hall", "pass"]   # no purr before a Miau
+    assert t.legal == ["react miau-black-salon", "react miau-black-hall", "pass"]  # no purr before a Miau
     t.apply("react miau-black-salon")
-    assert len(t.st.zones["hand:1"]) == 5 and "miau-grey-bathroom" in t.hand(1)   # replaced at once
-    assert t.player == 0                                          # the player on turn places the cat
-    assert places(t) == ["g1", "g2", "g3", "h1", "h2", "h3", "i2", "i3"]           # i1: the cushion
+    assert len(t.st.zones["hand:1"]) == 5 and "miau-grey-bathroom" in t.hand(1)  # replaced at once
+    assert t.player == 0  # the player on turn places the cat
+    assert places(t) == ["g1", "g2", "g3", "h1", "h2", "h3", "i2", "i3"]  # i1: the cushion
     t.apply("place h2")
     assert where(t.st, "black") == "h2"
     assert t.player == 2
@@ -447,7 +471,7 @@ def test_rulebook_example():
     assert t.player == 0
     assert t.legal == ["react purr", "pass"]
     t.apply("react purr")
-    assert where(t.st, "black") == "h2"                           # back in the salon
+    assert where(t.st, "black") == "h2"  # back in the salon
     assert t.st.log[-1] == "seat 0 purrs: black stays in salon"
     # No further card for the black cat: seat 1 still holds miau-black-hall and a purr, unasked.
     assert frame(t.st) == "swaps" and t.player == 0
@@ -457,10 +481,18 @@ def test_rulebook_example():
     assert "miau-grey-wine-cellar" in t.hand(2) and "miau-grey-conservatory" in t.hand(0)
 
     # Had the second player held nothing for the black cat, he would be asked all the same.
-    hands = {**EXAMPLE_HANDS, 1: ["miau-white-dining-room", "miau-white-bathroom", "miau-white-wine-cellar", "purr",
-                                  "miau-white-conservatory"]}
+    hands = {
+        **EXAMPLE_HANDS,
+        1: [
+            "miau-white-dining-room",
+            "miau-white-bathroom",
+            "miau-white-wine-cellar",
+            "purr",
+            "miau-white-conservatory",
+        ],
+    }
     t = black_into_the_kitchen(hands)
-    assert t.player == 1 and t.legal == ["pass"]                  # asked: the table learns nothing
+    assert t.player == 1 and t.legal == ["pass"]  # asked: the table learns nothing
     t.apply("pass")
     assert t.player == 2 and t.legal == ["react miau-black-dining-room", "pass"]
 
@@ -469,7 +501,7 @@ def test_every_seat_that_may_react_is_asked_even_with_no_usable_card():
     """Ruling every-seat-asked: whether a seat is asked depends only on what the table knows (who
     played the last Miau, whether anyone has reacted), never on its hand; a seat with no usable
     card is asked and can only pass, and the others learn only that it was asked."""
-    hands = deal(s1=["miau-white-salon"], s2=["miau-grey-hall"])   # nothing for the black cat
+    hands = deal(s1=["miau-white-salon"], s2=["miau-grey-hall"])  # nothing for the black cat
     t = black_into_the_kitchen(hands)
     for seat in (1, 2):
         assert t.player == seat and t.legal == ["pass"]
@@ -478,27 +510,39 @@ def test_every_seat_that_may_react_is_asked_even_with_no_usable_card():
             assert decision["player"] == seat and decision["kind"] == "react"
             assert ("actions" in decision) == (other == seat)
         t.apply("pass")
-    assert frame(t.st) == "swaps"                                 # the mover may not react first
+    assert frame(t.st) == "swaps"  # the mover may not react first
 
 
 def test_player_on_turn_may_not_play_the_first_card_but_later_ones():
     """Any number of Miau cards may be played for a cat, including by the player on turn; but
     not as the first card for that cat."""
-    hands = {0: ["miau-black-salon", "purr", "miau-white-kitchen", "miau-white-salon", "miau-white-hall"],
-             1: ["miau-white-library", "miau-white-dining-room", "miau-white-bathroom", "miau-white-wine-cellar",
-                 "miau-white-conservatory"],
-             2: ["miau-ginger-salon", "miau-ginger-kitchen", "miau-ginger-hall", "miau-ginger-library",
-                 "miau-ginger-bathroom"]}
+    hands = {
+        0: ["miau-black-salon", "purr", "miau-white-kitchen", "miau-white-salon", "miau-white-hall"],
+        1: [
+            "miau-white-library",
+            "miau-white-dining-room",
+            "miau-white-bathroom",
+            "miau-white-wine-cellar",
+            "miau-white-conservatory",
+        ],
+        2: [
+            "miau-ginger-salon",
+            "miau-ginger-kitchen",
+            "miau-ginger-hall",
+            "miau-ginger-library",
+            "miau-ginger-bathroom",
+        ],
+    }
     t = black_into_the_kitchen(hands)
-    t.apply("pass", "pass")                                       # seats 1 and 2 hold nothing for it
-    assert frame(t.st) == "swaps"                                 # seat 0 was not asked: nobody else played
+    t.apply("pass", "pass")  # seats 1 and 2 hold nothing for it
+    assert frame(t.st) == "swaps"  # seat 0 was not asked: nobody else played
 
     hands[1] = ["miau-black-wine-cellar"] + hands[1][1:]
     t = black_into_the_kitchen(hands)
     assert t.player == 1
     t.apply("react miau-black-wine-cellar", "place c10")
-    t.apply("pass")                                               # seat 2 holds nothing for black
-    assert t.player == 0                                          # now seat 0 may play
+    t.apply("pass")  # seat 2 holds nothing for black
+    assert t.player == 0  # now seat 0 may play
     assert t.legal == ["react miau-black-salon", "react purr", "pass"]
     t.apply("react miau-black-salon", "place g1")
     assert where(t.st, "black") == "g1"
@@ -512,21 +556,21 @@ def test_nobody_moves_the_same_cat_twice_in_a_row():
     t.apply("react miau-black-salon", "place g2")
     assert t.player == 2
     t.apply("pass")
-    assert t.player == 0 and t.legal == ["pass"]                  # seat 0 holds nothing: asked all the same
+    assert t.player == 0 and t.legal == ["pass"]  # seat 0 holds nothing: asked all the same
     t.apply("pass")
-    assert frame(t.st) == "swaps"                                 # seat 1 may not play again: not asked
+    assert frame(t.st) == "swaps"  # seat 1 may not play again: not asked
 
     t = black_into_the_kitchen(hands, stack=["miau-grey-hall", "miau-grey-salon", "miau-grey-kitchen"])
     t.apply("react miau-black-salon", "place g2")
-    t.apply("react miau-black-dining-room", "place d1")           # seat 2 moved it in between
-    assert t.player == 0 and t.legal == ["pass"]                  # seat 0 holds nothing for black
+    t.apply("react miau-black-dining-room", "place d1")  # seat 2 moved it in between
+    assert t.player == 0 and t.legal == ["pass"]  # seat 0 holds nothing for black
     t.apply("pass")
     assert t.player == 1
     assert sorted(t.legal) == ["pass", "react miau-black-hall", "react miau-black-library"]
     t.apply("react miau-black-library", "place a4")
     assert where(t.st, "black") == "a4"
-    t.apply("pass", "pass")                                       # seats 2 and 0 have nothing left for it
-    assert frame(t.st) == "swaps"                                 # seat 1 played last: not asked again
+    t.apply("pass", "pass")  # seats 2 and 0 have nothing left for it
+    assert frame(t.st) == "swaps"  # seat 1 played last: not asked again
 
 
 def test_purr_cancels_the_only_miau():
@@ -570,8 +614,8 @@ def test_miau_cannot_place_a_cat_on_an_object():
     assert places(t) == ["a2", "a3", "b2", "b3", "c1", "c2", "c3"]
     t.apply("place c1")
     assert where(t.st, "black") == "c1" and not t.st.is_terminal
-    t.quiet_turns_until(0, keep=["black"])                        # seats 1 and 2 play
-    t.step("black", "west")                                       # c1 -> b1: its own step wins
+    t.quiet_turns_until(0, keep=["black"])  # seats 1 and 2 play
+    t.step("black", "west")  # c1 -> b1: its own step wins
     assert t.st.is_terminal and t.st.winners == [0]
 
 
@@ -583,7 +627,7 @@ def test_each_moved_cat_gets_its_own_window():
     t.apply("done")
     assert t.st.vars["reacting"] == index("black") and t.player == 1
     assert t.legal == ["react miau-black-salon", "pass"]
-    t.apply("pass", "pass")                                       # nobody else has a card for black
+    t.apply("pass", "pass")  # nobody else has a card for black
     assert t.st.vars["reacting"] == index("white") and t.player == 1
     assert t.legal == ["react miau-white-salon", "pass"]
     t.apply("pass")
@@ -611,7 +655,7 @@ def test_hands_always_hold_five():
     hands = deal(s1=["miau-black-salon"], s2=["purr"])
     t = Table(pieces={"black": "f2"}, hands=hands)
     st = t.st
-    for c in list(st.zones["stack"]):                             # the stack has run out
+    for c in list(st.zones["stack"]):  # the stack has run out
         put(st, c, "played")
     assert len(st.zones["played"]) == 45 and accounted(st)
     t.step("black", "west", "west", "west", "west").apply("done")
@@ -623,6 +667,7 @@ def test_hands_always_hold_five():
     assert accounted(st)
     # ... and so on through whole games.
     import random
+
     for seed in range(3):
         st = mansion().new_game(players=4, seed=seed)
         rnd = random.Random(seed)
@@ -638,7 +683,7 @@ def test_each_player_may_swap_one_card():
     may discard one reaction card and draw a new one."""
     t = Table(stack=["miau-grey-hall", "miau-grey-salon", "purr"])
     t.step("white", "north", "west", "west", "north").apply("done")
-    while frame(t.st) == "react_to":                              # nobody plays a card for white
+    while frame(t.st) == "react_to":  # nobody plays a card for white
         t.apply("pass")
     assert frame(t.st) == "swaps" and t.player == 0
     assert t.legal == [f"swap {c}" for c in ids(t.st, "hand:0")[::-1]] + ["pass"]
@@ -651,7 +696,7 @@ def test_each_player_may_swap_one_card():
     assert t.player == 2
     t.apply("swap miau-ginger-salon")
     assert "miau-grey-salon" in t.hand(2) and len(t.st.zones["hand:2"]) == 5
-    assert frame(t.st) == "challenge" and t.player == 0         # only one swap each
+    assert frame(t.st) == "challenge" and t.player == 0  # only one swap each
     t.apply("pass")
     assert at_turn_start(t.st) and t.player == 1
 
@@ -663,22 +708,22 @@ def test_first_turn_limits():
     """In each player's first turn no cat may be hissed at, no reaction card may be played and no
     challenge may be issued (ruling first-round: for the moves of that player, by anyone)."""
     st = mansion().new_game(players=3, seed=5)
-    st.apply("step black east")                                   # black on e4, next to grey and ginger
+    st.apply("step black east")  # black on e4, next to grey and ginger
     assert not any(a.startswith("hiss ") for a in st.legal_actions())
 
     hands = deal(s0=["miau-black-salon", "purr"], s2=["miau-black-hall", "purr"])
     for first in (True, False):
         t = Table(seat=1, first_turn=first, pieces={"black": "e3", "grey": "e2"}, hands=hands)
-        assert bool(t.hisses()) != first                          # black and grey are neighbours
+        assert bool(t.hisses()) != first  # black and grey are neighbours
         t.step("black", "west", "north", "north", "east")
-        assert where(t.st, "black") == "e1"                       # next to grey again
+        assert where(t.st, "black") == "e1"  # next to grey again
         assert (t.legal == ["done"]) == first
         t.apply("done")
         if first:
-            assert frame(t.st) == "swaps" and t.player == 1       # nobody is asked about black
-            assert len(t.legal) == 6                              # the swap is allowed
+            assert frame(t.st) == "swaps" and t.player == 1  # nobody is asked about black
+            assert len(t.legal) == 6  # the swap is allowed
             t.apply("pass", "pass", "pass")
-            assert at_turn_start(t.st) and t.player == 2          # no challenge
+            assert at_turn_start(t.st) and t.player == 2  # no challenge
         else:
             assert frame(t.st) == "react_to" and t.player == 2
             t.apply("pass")
@@ -703,28 +748,29 @@ def test_challenge_right():
     right, that cat is identified and he immediately plays another turn."""
     t = walk_white_and_end(Table())
     assert t.player == 0
-    assert sorted(t.legal) == sorted([f"challenge seat {q} {c}" for q in (1, 2) for c in CATS if c != "black"]
-                                     + ["pass"])
+    assert sorted(t.legal) == sorted(
+        [f"challenge seat {q} {c}" for q in (1, 2) for c in CATS if c != "black"] + ["pass"]
+    )
     t.apply("challenge seat 1 white")
     assert t.st.vars["identified"] == [index("white")]
     assert t.st.log[-1] == "seat 0 names seat 1's cat right: it is the white cat; seat 0 plays again"
     assert at_turn_start(t.st) and t.player == 0
     assert t.st.pvars[0]["challenged"] and t.st.pvars[0]["turns"] == 2
-    assert t.steps_of("white") == []                              # moved only by its owner now
+    assert t.steps_of("white") == []  # moved only by its owner now
     t.step("black", "east", "north", "north", "west").apply("done")
-    t.pass_to_next_turn()                                         # reactions and swaps: no challenge left
-    assert at_turn_start(t.st) and t.player == 1                  # no second challenge
-    assert t.steps_of("white") != []                              # its owner may move it
+    t.pass_to_next_turn()  # reactions and swaps: no challenge left
+    assert at_turn_start(t.st) and t.player == 1  # no second challenge
+    assert t.steps_of("white") != []  # its owner may move it
 
 
 def test_challenge_wrong():
     """If he guessed wrongly, he must reveal his own cat card.  Ruling wrong-challenge-identifies:
     his cat is then identified: no reaction cards for it, no hissing at it, only he moves it."""
     hands = deal(s1=["miau-black-salon"], s2=["miau-black-hall"])
-    t = Table(pieces={"grey": "e4"}, hands=hands)                 # grey next to black (d4)
+    t = Table(pieces={"grey": "e4"}, hands=hands)  # grey next to black (d4)
     assert "hiss grey black south" in t.legal
     walk_white_and_end(t)
-    t.apply("challenge seat 1 grey")                                   # seat 1 has the white cat
+    t.apply("challenge seat 1 grey")  # seat 1 has the white cat
     assert t.st.pvars[0]["shown_cat"] == "black"
     assert t.st.vars["identified"] == [index("black")]
     line = "seat 0 guessed wrong and shows their cat: the black cat"
@@ -732,16 +778,16 @@ def test_challenge_wrong():
     for seat in (1, 2):
         view = t.st.view(seat)
         assert view["player_variables"][0]["shown_cat"] == "black" and line in view["log"]
-    assert at_turn_start(t.st) and t.player == 1                  # no extra turn
-    assert t.steps_of("black") == []                              # only its owner moves it
-    assert hisses_at(t, "grey", "black") == []                    # no hissing at it
-    assert hisses_at(t, "black", "grey") != []                    # it may still hiss
+    assert at_turn_start(t.st) and t.player == 1  # no extra turn
+    assert t.steps_of("black") == []  # only its owner moves it
+    assert hisses_at(t, "grey", "black") == []  # no hissing at it
+    assert hisses_at(t, "black", "grey") != []  # it may still hiss
     t.quiet_turns_until(0, keep=["black", "grey"])
     assert t.steps_of("black") == ["south"]
     t.step("black", "south", "west", "west", "south").apply("done")
-    assert frame(t.st) == "swaps"                                 # no reaction card for black
+    assert frame(t.st) == "swaps"  # no reaction card for black
     t.apply("pass", "pass", "pass")
-    assert at_turn_start(t.st) and t.player == 1                  # only once per game
+    assert at_turn_start(t.st) and t.player == 1  # only once per game
 
 
 def test_identified_cat_limits():
@@ -752,17 +798,17 @@ def test_identified_cat_limits():
     assert t.steps_of("white") == []
     assert hisses_at(t, "grey", "white") == []
     assert hisses_at(t, "white", "grey") == ["east", "south", "west"]
-    t.step("grey", "west", "north", "north", "east")              # d3 d2 d1 e1: grey next to white
+    t.step("grey", "west", "north", "north", "east")  # d3 d2 d1 e1: grey next to white
     assert hisses_at(t, "grey", "white") == []
     t.apply("done")
     assert t.player == 1 and t.legal == ["react miau-grey-salon", "pass"]
     t.apply("pass")
     t.pass_to_next_turn()
     assert t.player == 1
-    assert sorted(t.steps_of("white")) == ["east", "south", "west"]   # its owner may move it
+    assert sorted(t.steps_of("white")) == ["east", "south", "west"]  # its owner may move it
     t.step("white", "west", "west", "south", "west")
     t.apply("done")
-    assert frame(t.st) == "swaps"                                 # seat 2's white cards: not asked
+    assert frame(t.st) == "swaps"  # seat 2's white cards: not asked
 
 
 def test_challenge_options_and_no_challenge_for_identified_cats():
@@ -778,7 +824,7 @@ def test_challenge_options_and_no_challenge_for_identified_cats():
 def test_a_cat_reaching_its_favourite_object_wins_at_once():
     """The player whose cat moves onto the space of its favourite object wins; the game ends
     immediately (in the middle of the movement, before any reaction)."""
-    t = Table(pieces={"black": "h10"})                            # the parcel lies on i10
+    t = Table(pieces={"black": "h10"})  # the parcel lies on i10
     t.step("black", "east")
     assert t.st.is_terminal and t.legal == []
     assert t.st.winners == [0] and t.st.scores == [1, 0, 0]
@@ -789,16 +835,16 @@ def test_a_cat_reaching_its_favourite_object_wins_at_once():
 def test_moving_another_players_cat_onto_its_object_wins_for_the_owner():
     """Everyone may move every cat: the player on turn who walks the white cat onto the cushion
     makes seat 1 (white, likes the cushion) win."""
-    t = Table(pieces={"white": "h1"})                             # the cushion lies on i1
+    t = Table(pieces={"white": "h1"})  # the cushion lies on i1
     t.step("white", "east")
     assert t.st.is_terminal and t.st.winners == [1] and t.st.scores == [0, 1, 0]
 
 
 def test_an_object_that_is_not_the_favourite_is_only_passed():
-    t = Table(pieces={"black": "h1"})                             # the cushion is white's object
+    t = Table(pieces={"black": "h1"})  # the cushion is white's object
     t.step("black", "east")
     assert not t.st.is_terminal and t.st.vars["passing"] == index("black")
-    t = Table(players=2, pieces={"grey": "h1"})                   # nobody's cat at 2 players
+    t = Table(players=2, pieces={"grey": "h1"})  # nobody's cat at 2 players
     t.step("grey", "east")
     assert not t.st.is_terminal
 
@@ -814,11 +860,11 @@ def test_an_object_brought_onto_a_cat_in_a_bedroom_does_not_win():
     """Ruling miau-onto-goal: an object brought onto a cat in a bedroom does not count, since the
     rule speaks of the cat moving."""
     t = Table(pieces={"black": "b8", "parcel": "b6"})
-    t.step("parcel", "south")                                     # b6 -> b7, into the bedroom
-    if "south" in t.steps_of("parcel"):                           # (a fix may also forbid this step)
-        t.step("parcel", "south")                                 # b7 -> b8: onto the black cat
+    t.step("parcel", "south")  # b6 -> b7, into the bedroom
+    if "south" in t.steps_of("parcel"):  # (a fix may also forbid this step)
+        t.step("parcel", "south")  # b7 -> b8: onto the black cat
         assert on(t.st, "b8") == ["black", "parcel"] and not t.st.is_terminal
-        t.step("grey", "north")                                   # an unrelated cat moves
+        t.step("grey", "north")  # an unrelated cat moves
         assert not t.st.is_terminal
 
 
@@ -851,6 +897,7 @@ def test_views_show_only_ones_own_secrets(players):
     """Each player knows his own cat and character and his hand, not the others'; the stack and
     the cards set aside are face down."""
     import json
+
     st = mansion().new_game(players=players, seed=3)
     for seat in range(players):
         view = st.view(seat)

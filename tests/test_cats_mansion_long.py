@@ -10,6 +10,7 @@ stalled game is reported and reproduces with ``tabletop simulate cats-mansion --
 TABLETOP_MANSION_GAMES sets the greedy games per player count (default 2,000); they run in
 chunks of 250 so ``pytest -n`` spreads them.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,7 +23,7 @@ from engine.simulate import simulate
 GAMES = int(os.environ.get("TABLETOP_MANSION_GAMES", "2000"))
 CHUNK = 250
 RANDOM_GAMES = 30
-RANDOM_PART = 10      # random games per test, so pytest -n spreads them
+RANDOM_PART = 10  # random games per test, so pytest -n spreads them
 RANDOM_LIMIT = 2000
 
 # Greedy games that once stalled until the 5,000-decision cut-off: both players' cats identified and
@@ -71,8 +72,9 @@ def test_random_games_never_fail(players, part):
     """Random bots: no rule error in 30 games of up to 2,000 decisions per player count (cut-offs
     are allowed: random moves seldom walk a cat onto its object); every game that ended has one
     winner."""
-    r = simulate(mansion(), players, RANDOM_PART, seed=1000 * players + RANDOM_PART * part, bots="random",
-                 limit=RANDOM_LIMIT)
+    r = simulate(
+        mansion(), players, RANDOM_PART, seed=1000 * players + RANDOM_PART * part, bots="random", limit=RANDOM_LIMIT
+    )
     assert r["errors"] == 0, r["error_samples"]
     assert sum(r["wins"]) == RANDOM_PART - r["cut_off"]
     assert r["ties"] == 0

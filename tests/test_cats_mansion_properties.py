@@ -5,6 +5,7 @@ points where a game is saved, cloned or inspected; the games themselves are play
 legal actions, at most ``CAP`` of them (a random game rarely ends that soon: the properties are
 about the states on the way).
 """
+
 from __future__ import annotations
 
 import json
@@ -48,8 +49,12 @@ def view_keeps_secrets(state, seat: int) -> bool:
     # challenge (then the colour is public through shown_cat, never the card zone itself).
     text = json.dumps(state.view(seat)["zones"])
     ids = state.game.card_ids
-    return not any(f'"{ids[state.zones[f"{family}:{p}"][0]]}"' in text
-                   for p in range(state.n) if p != seat for family in ("identity", "character"))
+    return not any(
+        f'"{ids[state.zones[f"{family}:{p}"][0]]}"' in text
+        for p in range(state.n)
+        if p != seat
+        for family in ("identity", "character")
+    )
 
 
 @WHOLE_GAMES
@@ -81,7 +86,7 @@ def test_json_round_trip_continues_identically(game_spec, at, then, window):
     window, and the same actions from both give equal states (and equal JSON) afterwards."""
     state, rnd = start(game_spec)
     advance(state, rnd, at)
-    if window:                                            # go on to the next reaction window
+    if window:  # go on to the next reaction window
         for _ in range(CAP):
             if state.is_terminal or in_window(state):
                 break
@@ -132,10 +137,10 @@ def test_clone_is_equal_and_independent(game_spec, at, then):
     other = state.clone()
     assert other == state
     advance(other, random.Random(then), then)
-    assert state.to_json() == before                      # playing the clone left the original alone
+    assert state.to_json() == before  # playing the clone left the original alone
     if not state.is_terminal:
         after = other.to_json()
-        state.apply(state.legal_actions()[0])             # and playing the original leaves the clone alone
+        state.apply(state.legal_actions()[0])  # and playing the original leaves the clone alone
         assert other.to_json() == after
 
 
@@ -148,8 +153,10 @@ def test_views_do_not_depend_on_hidden_cards(game_spec, at, seat, swap_seed):
     seat %= state.n
     advance(state, rnd, at)
     slots = state.hidden_from(seat)
-    assert all(zone.split(":")[0] in ("stack", "hand", "identity", "character", "aside", "supply",
-                                      "cat_cards", "characters") for zone, _ in slots)
+    assert all(
+        zone.split(":")[0] in ("stack", "hand", "identity", "character", "aside", "supply", "cat_cards", "characters")
+        for zone, _ in slots
+    )
     assert not any(zone in (f"hand:{seat}", f"identity:{seat}", f"character:{seat}") for zone, _ in slots)
     other = state.clone()
     shuffler = random.Random(swap_seed)

@@ -22,6 +22,7 @@ The worked example used by several tests (room 1 = seat 0's room; 1 cell = 10):
 In room 2 (seat 1): chair/right (8.5, 0) -> fireplace/left (12, 3.5) is the diagonal 3.5·√2 = 4.95 cells
 -> 49, far from every toy (all toys of room 2 lie at x <= 7); fireplace/left -> fireplace/right is 10.
 """
+
 from __future__ import annotations
 
 import random
@@ -101,8 +102,7 @@ def give(game, st, seat: int, cid: str) -> None:
 def set_pile(game, st, toy: str, pile_values: list[int]) -> None:
     """Make token_pile:<toy> hold tokens of these values, bottom first; the others go to the box."""
     zone = f"token_pile:{toy}"
-    pool = [c for c in range(len(game.card_ids))
-            if game.attributes["toy"][c] == toy and st.loc[c] in (zone, "box")]
+    pool = [c for c in range(len(game.card_ids)) if game.attributes["toy"][c] == toy and st.loc[c] in (zone, "box")]
     for c in pool:
         if st.loc[c] == zone:
             move(st, c, "box")
@@ -116,8 +116,11 @@ def set_won(game, st, seat: int, token_ids: list[str]) -> None:
     for c in list(st.zones[won]):
         move(st, c, "box")
     for tid in token_ids:
-        card = next(c for c, cid in enumerate(game.card_ids)
-                    if cid == tid and (st.loc[c] == "box" or st.loc[c].startswith("token_pile:")))
+        card = next(
+            c
+            for c, cid in enumerate(game.card_ids)
+            if cid == tid and (st.loc[c] == "box" or st.loc[c].startswith("token_pile:"))
+        )
         move(st, card, won)
 
 
@@ -171,19 +174,19 @@ def test_two_players_deal_seven_tiles_extras_from_three_different_piles(caty):
 
     red_pile = list(st.zones["pile:red"])
     st.apply("pile red", seat=0)
-    assert st.zones["pile:red"] == red_pile[:-1]              # the top tile of the red pile ...
-    assert st.loc[red_pile[-1]] == "hand:0"                    # ... went to seat 0's hand
+    assert st.zones["pile:red"] == red_pile[:-1]  # the top tile of the red pile ...
+    assert st.loc[red_pile[-1]] == "hand:0"  # ... went to seat 0's hand
     assert "pile red" not in st.legal_actions()
     before = st.clone()
     with pytest.raises(IllegalAction):
         st.apply("pile red", seat=0)
-    assert st == before                                       # a refused action changes nothing
+    assert st == before  # a refused action changes nothing
     st.apply("pile blue", seat=0)
     assert sorted(st.legal_actions()) == ["pile turquoise", "pile yellow"]
     st.apply("pile yellow", seat=0)
 
-    assert st.current_player == 1                             # seat 1 chooses afresh:
-    assert "pile red" in st.legal_actions()                   # red is still allowed for them
+    assert st.current_player == 1  # seat 1 chooses afresh:
+    assert "pile red" in st.legal_actions()  # red is still allowed for them
     finish_setup(st, piles={1: ["red", "turquoise", "blue"]})
     hand0 = Counter(colour(caty, t) for t in names(caty, st, "hand:0"))
     hand1 = Counter(colour(caty, t) for t in names(caty, st, "hand:1"))
@@ -199,7 +202,7 @@ def test_three_players_deal_five_tiles_one_extra_from_any_non_empty_pile(caty):
     for c in COLOURS:
         assert len(st.zones[f"pile:{c}"]) == (1 if c == shown else 2)
     assert sorted(st.legal_actions()) == sorted(f"pile {c}" for c in COLOURS)
-    st.apply(f"pile {shown}", seat=0)                         # takes the last tile of that colour
+    st.apply(f"pile {shown}", seat=0)  # takes the last tile of that colour
     assert st.zones[f"pile:{shown}"] == []
     assert st.current_player == 1
     assert sorted(st.legal_actions()) == sorted(f"pile {c}" for c in COLOURS if c != shown)
@@ -267,11 +270,12 @@ def test_token_piles_lose_random_tokens_and_sit_smallest_on_top(caty, players, r
         for toy in TOYS:
             pile = values(caty, st, f"token_pile:{toy}")
             assert set(toys_in(caty, st, f"token_pile:{toy}")) <= {toy}
-            out = [int(cid.rsplit("-", 1)[1]) for cid, k in boxed.items() if cid.startswith(toy + "-")
-                   for _ in range(k)]
+            out = [
+                int(cid.rsplit("-", 1)[1]) for cid, k in boxed.items() if cid.startswith(toy + "-") for _ in range(k)
+            ]
             assert len(pile) == 5 - removed and len(out) == removed
             assert sorted(pile + out) == [2, 2, 3, 3, 4]
-            assert pile == sorted(pile, reverse=True)   # read from the top (end): smallest first
+            assert pile == sorted(pile, reverse=True)  # read from the top (end): smallest first
 
 
 def test_removed_tokens_are_chosen_at_random(caty):
@@ -280,9 +284,10 @@ def test_removed_tokens_are_chosen_at_random(caty):
     for seed in range(30):
         st = caty.new_game(players=2, seed=seed)
         finish_setup(st)
-        removed.add(tuple(sorted(caty.attributes["value"][c] for c in st.zones["box"]
-                                 if caty.attributes["toy"][c] == "ball")))
-    assert len(removed) >= 3     # of the pairs (2,2) (2,3) (2,4) (3,3) (3,4)
+        removed.add(
+            tuple(sorted(caty.attributes["value"][c] for c in st.zones["box"] if caty.attributes["toy"][c] == "ball"))
+        )
+    assert len(removed) >= 3  # of the pairs (2,2) (2,3) (2,4) (3,3) (3,4)
 
 
 # --------------------------------------------------------------- setup: the notch
@@ -314,7 +319,7 @@ def test_laid_tile_must_differ_in_colour_from_the_visible_one(caty):
     assert st == before
     st.apply("lay fireplace", seat=0)
     assert table_top(caty, st) == "fireplace"
-    assert names(caty, st, "table") == ["chair", "fireplace"]   # the old tile stays under it
+    assert names(caty, st, "table") == ["chair", "fireplace"]  # the old tile stays under it
     assert "fireplace" not in names(caty, st, "hand:0")
 
 
@@ -339,7 +344,7 @@ def test_ruling_no_other_colour_allows_same_colour(caty):
     """Ruling no-other-colour: a marker holder with only tiles of the visible colour lays one of them,
     the round counts and the cats run to that furniture."""
     st = caty.new_game(players=4, seed=6)
-    put_on_table(caty, st, "table")                           # yellow
+    put_on_table(caty, st, "table")  # yellow
     yellows = ["lamp", "bookshelf", "clock", "plant"]
     for t in yellows:
         if st.loc[idx(caty, t)] != "hand:0":
@@ -374,8 +379,10 @@ def test_run_uses_segment_plus_notch_gap(caty, entry, cost):
     """Ruling string-cost: a run uses the straight segment from the string's end to the entry notch
     plus the gap from the entry to the exit notch (hand-computed, see the module docstring)."""
     board = caty.board("room:0")
-    assert board.distance("chair/right", f"fireplace/{entry}") + board.distance("fireplace/left",
-                                                                                "fireplace/right") == cost
+    assert (
+        board.distance("chair/right", f"fireplace/{entry}") + board.distance("fireplace/left", "fireplace/right")
+        == cost
+    )
     st = chair_fireplace(caty, players=4)
     st.apply("lay fireplace", seat=0)
     st.apply(f"notch {entry}", seat=0)
@@ -404,7 +411,7 @@ def test_run_touching_two_toys_scores_two_tokens(caty):
     for toy in TOYS:
         expected = piles[toy][:-1] if toy in ("ball", "bone") else piles[toy]
         assert st.zones[f"token_pile:{toy}"] == expected
-    assert st.scores[0] == 2 + 2          # 4 players: full piles, a 2 on top of each
+    assert st.scores[0] == 2 + 2  # 4 players: full piles, a 2 on top of each
     assert "seat 0's cat runs past the ball" in st.log and "seat 0's cat runs past the bone" in st.log
 
 
@@ -435,13 +442,13 @@ def test_same_toy_touched_twice_in_a_game_scores_twice(caty):
     give(caty, st, 1, "desk")
     finish_setup(st, notch={0: "right"})
     set_pile(caty, st, "ball", [4, 3, 2])
-    st.pvars[1]["string"] = 0                     # seat 1 is out of string: only seat 0 takes tokens
-    st.apply("lay fireplace", seat=0)             # round 1
-    st.apply("notch left", seat=0)                # chair/right -> fireplace/left: ball and bone
+    st.pvars[1]["string"] = 0  # seat 1 is out of string: only seat 0 takes tokens
+    st.apply("lay fireplace", seat=0)  # round 1
+    st.apply("notch left", seat=0)  # chair/right -> fireplace/left: ball and bone
     st.apply("notch left", seat=1)
-    st.apply("lay desk", seat=1)                  # round 2
+    st.apply("lay desk", seat=1)  # round 2
     st.apply("notch left", seat=1)
-    st.apply("notch right", seat=0)               # fireplace/right -> desk/right: the ball again
+    st.apply("notch right", seat=0)  # fireplace/right -> desk/right: the ball again
     balls = [caty.attributes["value"][c] for c in st.zones["won:0"] if caty.attributes["toy"][c] == "ball"]
     assert balls == [2, 3]
     assert values(caty, st, "token_pile:ball") == [4]
@@ -455,14 +462,14 @@ def test_empty_pile_scores_nothing(caty):
     st.apply("lay fireplace", seat=0)
     st.apply("notch left", seat=0)
     assert st.zones["won:0"] == [bone_top]
-    assert st.pvars[0]["string"] == STRING - 103      # the run still happened
+    assert st.pvars[0]["string"] == STRING - 103  # the run still happened
 
 
 def test_out_of_string_scores_nothing_and_uses_the_rest(caty):
     """Ruling out-of-string: a run longer than the string left scores nothing and leaves 0 string,
     so every later run of that player scores nothing either."""
     st = chair_fireplace(caty, players=4)
-    st.pvars[0]["string"] = 102                        # the run needs 93 + 10 = 103
+    st.pvars[0]["string"] = 102  # the run needs 93 + 10 = 103
     piles = {toy: list(st.zones[f"token_pile:{toy}"]) for toy in TOYS}
     st.apply("lay fireplace", seat=0)
     st.apply("notch left", seat=0)
@@ -547,16 +554,16 @@ def test_tie_break_by_string_left(caty):
     """End of the game: on equal points the longer string left wins; equal on both is a shared win;
     more points beat more string."""
     st = _finished(caty)
-    set_won(caty, st, 0, ["ball-4", "duck-2"])         # 6
-    set_won(caty, st, 1, ["mouse-3", "fish-3"])        # 6
+    set_won(caty, st, 0, ["ball-4", "duck-2"])  # 6
+    set_won(caty, st, 1, ["mouse-3", "fish-3"])  # 6
     st.pvars[0]["string"], st.pvars[1]["string"] = 120, 80
     assert st.scores == [6, 6] and st.winners == [0]
     st.pvars[0]["string"], st.pvars[1]["string"] = 80, 120
     assert st.winners == [1]
     st.pvars[0]["string"] = 120
     assert st.winners == [0, 1]
-    set_won(caty, st, 1, ["mouse-3", "fish-4"])        # 7 points beat 6 ...
-    st.pvars[1]["string"] = 0                          # ... even with no string left
+    set_won(caty, st, 1, ["mouse-3", "fish-4"])  # 7 points beat 6 ...
+    st.pvars[1]["string"] = 0  # ... even with no string left
     assert st.scores == [6, 7] and st.winners == [1]
 
 
@@ -585,9 +592,9 @@ def test_older_players_all_kinds_gives_15_not_25(caty_older):
     """Ruling all-kinds-bonus: all ten kinds give 15 for the kinds in place of 10, not 10 + 15."""
     st = caty_older.new_game(players=4, seed=2)
     finish_setup(st)
-    set_won(caty_older, st, 0, [f"{toy}-2" for toy in TOYS])            # values 20
+    set_won(caty_older, st, 0, [f"{toy}-2" for toy in TOYS])  # values 20
     assert st.scores[0] == 20 + 15
-    set_won(caty_older, st, 0, [f"{toy}-2" for toy in TOYS] + ["ball-4"])   # a second ball: still 15
+    set_won(caty_older, st, 0, [f"{toy}-2" for toy in TOYS] + ["ball-4"])  # a second ball: still 15
     assert st.scores[0] == 24 + 15
 
 
@@ -599,7 +606,7 @@ def test_view_hides_other_hands(caty):
     st = caty.new_game(players=3, seed=4)
     finish_setup(st)
     play = random.Random(4)
-    for _ in range(10):                                  # into round 3
+    for _ in range(10):  # into round 3
         st.apply(play.choice(st.legal_actions()))
     for seat in range(3):
         view = st.view(seat)
@@ -623,6 +630,10 @@ def test_view_hides_token_values_of_others_and_of_the_piles(caty):
     other = st.view(1)["zones"]
     assert other["won:0"] == [{"toy": "ball"}, {"toy": "bone"}]
     assert other["token_pile:ball"] == [{"toy": "ball"}] * 4
-    assert st.view(1)["decision"] == {"player": 1, "kind": "notch", "secret": False,
-                                      "actions": ["notch left", "notch right"]}
+    assert st.view(1)["decision"] == {
+        "player": 1,
+        "kind": "notch",
+        "secret": False,
+        "actions": ["notch left", "notch right"],
+    }
     assert "actions" not in st.view(0)["decision"]

@@ -2,6 +2,7 @@
 variant for older players) play to the end without an error, each with exactly 12 tiles laid
 and at least one winner, the winners having the most points.
 """
+
 from __future__ import annotations
 
 import random

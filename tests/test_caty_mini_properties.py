@@ -2,6 +2,7 @@
 and legal actions chosen, the components are conserved, the state saves and copies exactly,
 play is reproducible and views keep secrets.
 """
+
 from __future__ import annotations
 
 import os
@@ -31,7 +32,7 @@ def game_of(variant):
     return load_game("caty-mini", variant=variant)
 
 
-games = hs.tuples(hs.integers(0, 2 ** 64 - 1), hs.sampled_from(PLAYERS), hs.sampled_from(VARIANTS))
+games = hs.tuples(hs.integers(0, 2**64 - 1), hs.sampled_from(PLAYERS), hs.sampled_from(VARIANTS))
 
 
 def new(setup):
@@ -90,7 +91,7 @@ def check_view(game, st, seat: int) -> None:
         own = zone in (f"hand:{seat}", f"won:{seat}")
         if zone == "table" or own:
             assert shown == [game.card_ids[c] for c in cards]
-        else:   # hidden: tiles have a plain back, tokens show their toy
+        else:  # hidden: tiles have a plain back, tokens show their toy
             assert shown == [{"toy": toy[c]} if game.card_kinds[c] == "token" else None for c in cards]
     strings = all_strings(view)
     words = {w for s in strings for w in s.replace("/", " ").replace(":", " ").split()}

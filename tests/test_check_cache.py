@@ -1,4 +1,5 @@
 """A second validation of unchanged files does no work; a changed, stale or corrupt entry is checked again."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,6 +24,7 @@ def builds(monkeypatch):
     def counting(*args, **kwargs):
         count[0] += 1
         return real(*args, **kwargs)
+
     monkeypatch.setattr(gamedef, "build", counting)
     return count
 

@@ -4,6 +4,7 @@ Most tests run the CLI in-process through ``engine.cli.main`` (argparse's own ex
 caught as SystemExit); one runs the installed console script to prove it works.
 Exit codes: 0 success, 1 problems, 2 usage errors.  No output may contain a traceback.
 """
+
 from __future__ import annotations
 
 import io
@@ -42,8 +43,10 @@ def broken(tmp_path, monkeypatch) -> Path:
     shutil.copytree(REPO / "boards" / "caty-mini", tmp_path / "boards" / "caty-mini")
     game = tmp_path / "rules" / "caty-mini" / "game.yaml"
     text = game.read_text(encoding="utf-8")
-    for old, new in (("size(token_pile(toy))", "size(tokn_pile(toy))"),
-                     ("shown = top(table).colour", "shown = top(table).color")):
+    for old, new in (
+        ("size(token_pile(toy))", "size(tokn_pile(toy))"),
+        ("shown = top(table).colour", "shown = top(table).color"),
+    ):
         assert text.count(old) == 1
         text = text.replace(old, new)
     game.write_text(text, encoding="utf-8")
@@ -106,16 +109,27 @@ def test_no_arguments_prints_help_and_exits_2(capsys):
     assert "validate" in out and "simulate" in out
 
 
-@pytest.mark.parametrize("argv", [
-    ["--frobnicate"],
-    ["validate"],
-    ["simulate", "caty-mini", "--games", "3"],  # --players is required
-    ["play", "caty-mini", "--bot", "7=random"],
-    ["play", "caty-mini", "--bot", "1=genius"],
-    ["simulate", "caty-mini", "--players", "2", "--games", "0"],
-    ["simulate", "caty-mini", "--players", "2", "--games", "5", "--jobs", "-1"],
-], ids=["unknown-option", "validate-without-path", "missing-option", "bad-seat", "bad-bot", "zero-games",
-      "negative-jobs"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--frobnicate"],
+        ["validate"],
+        ["simulate", "caty-mini", "--games", "3"],  # --players is required
+        ["play", "caty-mini", "--bot", "7=random"],
+        ["play", "caty-mini", "--bot", "1=genius"],
+        ["simulate", "caty-mini", "--players", "2", "--games", "0"],
+        ["simulate", "caty-mini", "--players", "2", "--games", "5", "--jobs", "-1"],
+    ],
+    ids=[
+        "unknown-option",
+        "validate-without-path",
+        "missing-option",
+        "bad-seat",
+        "bad-bot",
+        "zero-games",
+        "negative-jobs",
+    ],
+)
 def test_usage_errors_exit_2_with_a_message(capsys, argv):
     """Bad command lines exit 2 with a one-line 'error:' message on stderr."""
     code, _out, err = run(capsys, *argv)
@@ -123,17 +137,29 @@ def test_usage_errors_exit_2_with_a_message(capsys, argv):
     assert "error:" in err
 
 
-@pytest.mark.parametrize("argv, option", [
-    (["simulate", "caty-mini", "--players", "2", "--games", "1e11"], "--games"),
-    (["simulate", "caty-mini", "--players", "2", "--games", "100000000000"], "--games"),
-    (["simulate", "caty-mini", "--players", "2", "--games", "-5"], "--games"),
-    (["simulate", "caty-mini", "--players", "2", "--games", "2.5"], "--games"),
-    (["simulate", "caty-mini", "--players", "2", "--games", "1", "--limit", "0"], "--limit"),
-    (["simulate", "caty-mini", "--players", "2", "--games", "1", "--limit", "-1"], "--limit"),
-    (["simulate", "caty-mini", "--players", "-2", "--games", "1"], "--players"),
-    (["replay", "any.json", "--to", "-3"], "--to"),
-], ids=["sci-notation", "absurd", "negative", "fraction", "zero-limit", "negative-limit", "negative-players",
-      "negative-to"])
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["simulate", "caty-mini", "--players", "2", "--games", "1e11"], "--games"),
+        (["simulate", "caty-mini", "--players", "2", "--games", "100000000000"], "--games"),
+        (["simulate", "caty-mini", "--players", "2", "--games", "-5"], "--games"),
+        (["simulate", "caty-mini", "--players", "2", "--games", "2.5"], "--games"),
+        (["simulate", "caty-mini", "--players", "2", "--games", "1", "--limit", "0"], "--limit"),
+        (["simulate", "caty-mini", "--players", "2", "--games", "1", "--limit", "-1"], "--limit"),
+        (["simulate", "caty-mini", "--players", "-2", "--games", "1"], "--players"),
+        (["replay", "any.json", "--to", "-3"], "--to"),
+    ],
+    ids=[
+        "sci-notation",
+        "absurd",
+        "negative",
+        "fraction",
+        "zero-limit",
+        "negative-limit",
+        "negative-players",
+        "negative-to",
+    ],
+)
 def test_bad_counts_are_argparse_one_line_errors(capsys, argv, option):
     """An absurd, negative or non-integer count is refused before any work: exit 2, the option and the
     allowed range in argparse's one error line."""
@@ -145,18 +171,21 @@ def test_bad_counts_are_argparse_one_line_errors(capsys, argv, option):
 
 def test_simulate_jobs_above_the_cpus_are_capped_with_a_note(capsys):
     """--jobs far above the CPU count runs on os.cpu_count() processes and says so; not an error."""
-    code, out, err = run(capsys, "simulate", "caty-mini", "--players", "2", "--games", "2", "--jobs", "999",
-                         "--json")
+    code, out, err = run(capsys, "simulate", "caty-mini", "--players", "2", "--games", "2", "--jobs", "999", "--json")
     assert code == 0
     assert json.loads(out)["jobs"] == (os.cpu_count() or 1)
     assert "note: --jobs 999" in err
 
 
-@pytest.mark.parametrize("command", [
-    ["cards"],
-    ["play", "--bot", "all=random"],
-    ["simulate", "--players", "2", "--games", "1"],
-], ids=["cards", "play", "simulate"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["cards"],
+        ["play", "--bot", "all=random"],
+        ["simulate", "--players", "2", "--games", "1"],
+    ],
+    ids=["cards", "play", "simulate"],
+)
 def test_unknown_game_is_e101_with_did_you_mean(capsys, command):
     """A misspelt game name: E101 naming it, with a did-you-mean hint, exit 1."""
     code, _out, err = run(capsys, command[0], "caty-mni", *command[1:])
@@ -212,8 +241,21 @@ def test_play_with_stdin_closed_stops_with_one_line(capsys, monkeypatch, stdin):
 
 
 # ---------------------------------------------------------------- simulate
-SUMMARY_KEYS = {"game", "variant", "players", "games", "seed", "bots", "wins", "ties", "scores",
-                "decisions_per_game", "cut_off", "errors", "games_per_second"}
+SUMMARY_KEYS = {
+    "game",
+    "variant",
+    "players",
+    "games",
+    "seed",
+    "bots",
+    "wins",
+    "ties",
+    "scores",
+    "decisions_per_game",
+    "cut_off",
+    "errors",
+    "games_per_second",
+}
 
 
 def test_simulate_json_summary(capsys):
@@ -238,11 +280,14 @@ def test_simulate_json_summary(capsys):
         assert 0 <= low <= wins / finished <= high <= 1
 
 
-@pytest.mark.parametrize("wins, games, low, high", [
-    (0, 10, 0.0, 0.2775), (10, 10, 0.7225, 1.0), (50, 100, 0.4038, 0.5962), (1, 3, 0.0615, 0.7923)])
+@pytest.mark.parametrize(
+    "wins, games, low, high",
+    [(0, 10, 0.0, 0.2775), (10, 10, 0.7225, 1.0), (50, 100, 0.4038, 0.5962), (1, 3, 0.0615, 0.7923)],
+)
 def test_win_rate_interval_is_the_wilson_interval(wins, games, low, high):
     """Known values of the 95% Wilson score interval (z = 1.96)."""
     from engine.simulate import wilson_interval
+
     assert wilson_interval(wins, games) == pytest.approx([low, high], abs=1e-4)
     assert wilson_interval(0, 0) is None
 
@@ -251,8 +296,9 @@ def test_simulate_in_two_processes_plays_the_same_games(capsys):
     """--jobs shares the seeds among processes: every figure but the time is the same."""
     summaries = []
     for jobs in ("1", "2"):
-        code, out, _ = run(capsys, "simulate", "cat-town", "--players", "3", "--games", "60", "--seed", "9",
-                           "--jobs", jobs, "--json")
+        code, out, _ = run(
+            capsys, "simulate", "cat-town", "--players", "3", "--games", "60", "--seed", "9", "--jobs", jobs, "--json"
+        )
         assert code == 0
         summaries.append({k: v for k, v in json.loads(out).items() if k not in ("seconds", "games_per_second", "jobs")})
     assert summaries[0] == summaries[1] and summaries[0]["finished"] == 60
@@ -260,8 +306,9 @@ def test_simulate_in_two_processes_plays_the_same_games(capsys):
 
 def test_simulate_variant_json(capsys):
     """The variant is named in the summary."""
-    code, out, _ = run(capsys, "simulate", "caty-mini", "--variant", "older-players", "--players", "3",
-                       "--games", "5", "--json")
+    code, out, _ = run(
+        capsys, "simulate", "caty-mini", "--variant", "older-players", "--players", "3", "--games", "5", "--json"
+    )
     assert code == 0
     assert json.loads(out)["variant"] == "older-players"
 
@@ -284,6 +331,7 @@ def test_cards_json_lists_every_component(capsys):
 def _cpu_cap() -> None:
     """In the child: a runaway stops after 120 s of CPU (SIGXCPU), however busy the machine is."""
     import resource
+
     resource.setrlimit(resource.RLIMIT_CPU, (120, 120))
 
 
@@ -291,8 +339,9 @@ def test_console_script_works():
     """The installed `tabletop` script runs: validate Caty Mini's rules in a fresh process."""
     script = shutil.which("tabletop") or str(Path(sys.executable).parent / "tabletop")
     assert Path(script).exists(), "the tabletop console script is not installed"
-    done = subprocess.run([script, "validate", "rules/caty-mini"], cwd=REPO, capture_output=True, text=True,
-                          preexec_fn=_cpu_cap)
+    done = subprocess.run(
+        [script, "validate", "rules/caty-mini"], cwd=REPO, capture_output=True, text=True, preexec_fn=_cpu_cap
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no problems found" in done.stdout
     assert "Traceback" not in done.stderr

@@ -6,6 +6,7 @@ actions at every decision, the actions taken and the final state must be
 identical, so a code-generation bug cannot hide.  Games are bounded by
 decisions, never by time.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,8 +20,14 @@ from engine.dsl.ops import OPS
 from engine.errors import EngineBug
 
 # (game, variant, games per player count): a few hundred games in all
-CASES = [("caty-mini", None, 20), ("caty-mini", "older-players", 15), ("cat-town", None, 30),
-         ("cat-town", "easy", 15), ("cat-town", "advanced", 20), ("cats-mansion", None, 15)]
+CASES = [
+    ("caty-mini", None, 20),
+    ("caty-mini", "older-players", 15),
+    ("cat-town", None, 30),
+    ("cat-town", "easy", 15),
+    ("cat-town", "advanced", 20),
+    ("cats-mansion", None, 15),
+]
 DECISIONS = 150  # per game: enough to reach the end of most games and the middle of every one
 
 
@@ -52,7 +59,8 @@ def test_generated_code_plays_the_reference_games(name, variant, games):
 def write_game(tmp_path, play: str):
     folder = tmp_path / "rules" / "mini"
     folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(textwrap.dedent("""\
+    (folder / "game.yaml").write_text(
+        textwrap.dedent("""\
         id: mini
         name: Mini
         players: {min: 2, max: 2}
@@ -61,7 +69,10 @@ def write_game(tmp_path, play: str):
         variables:
           n: {type: int}
         play: |
-        """) + textwrap.indent(textwrap.dedent(play), "  "), encoding="utf-8")
+        """)
+        + textwrap.indent(textwrap.dedent(play), "  "),
+        encoding="utf-8",
+    )
     return folder / "game.yaml"
 
 

@@ -2,6 +2,7 @@
 
 tools/soak.py runs the same check over 100,000+ games.
 """
+
 import pytest
 
 from engine import load_game
@@ -15,10 +16,12 @@ def _player_counts(name: str) -> range:
     return range(max(2, game.min_players), min(5, game.max_players) + 1)
 
 
-CELLS = [(name, variant, n)
-         for name in known_games()
-         for variant in [None] + known_variants(resolve(name)[0].parent)
-         for n in _player_counts(name)]
+CELLS = [
+    (name, variant, n)
+    for name in known_games()
+    for variant in [None] + known_variants(resolve(name)[0].parent)
+    for n in _player_counts(name)
+]
 
 
 @pytest.mark.parametrize("name,variant,players", CELLS)
@@ -31,8 +34,9 @@ def test_invariants_hold_along_random_playouts(name, variant, players):
 
 def test_every_shipped_game_is_covered():
     assert {"caty-mini", "cat-town", "cats-mansion"} <= {c[0] for c in CELLS}
-    assert {("cat-town", "easy"), ("cat-town", "advanced"), ("caty-mini", "older-players")} <= \
-        {(c[0], c[1]) for c in CELLS}
+    assert {("cat-town", "easy"), ("cat-town", "advanced"), ("caty-mini", "older-players")} <= {
+        (c[0], c[1]) for c in CELLS
+    }
 
 
 def test_a_broken_invariant_is_reported_with_its_seed(monkeypatch):
@@ -47,6 +51,7 @@ def test_a_broken_invariant_is_reported_with_its_seed(monkeypatch):
         state.zones["hand:0"].remove(card)
         state.zones["table"].append(card)
         return state
+
     monkeypatch.setattr(game, "new_game", new_game_with_a_stray_card)
     with pytest.raises(ConformanceError, match=r"caty-mini, 2 players, seed 1, after 0 actions: .*recorded in hand:0"):
         playout(game, 2, 1)

@@ -1,6 +1,7 @@
 """What a designer reads: the expression grammar and reserved words in `doc --language` and `explain`,
 errors that name a reserved word, count/size pointing at each other, `source: original`, `tabletop list`,
 and the "writing fast rules" examples."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -20,8 +21,11 @@ from engine.dsl.words import IMPLICIT, RESERVED
 from engine.errors import RulesError
 
 ROOT = Path(__file__).resolve().parents[1]
-KEYWORDS = sorted(t.pattern.value for t in _parser().terminals
-                  if t.pattern.type == "str" and t.pattern.value.replace("_", "").isalpha())
+KEYWORDS = sorted(
+    t.pattern.value
+    for t in _parser().terminals
+    if t.pattern.type == "str" and t.pattern.value.replace("_", "").isalpha()
+)
 BINARY = [op for op in ast._PRECEDENCE if op not in ("if", "not", "neg")]
 
 
@@ -34,7 +38,7 @@ def cli(capsys, *args: str) -> tuple[int, str, str]:
 # --------------------------------------------------------- expression grammar
 def test_the_operator_table_follows_the_precedence_table():
     text = language_reference()
-    table = text[text.index("## Expressions"):text.index("## Reserved words")]
+    table = text[text.index("## Expressions") : text.index("## Reserved words")]
     rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| level")]
     assert [int(row.split("|")[1]) for row in rows] == sorted(set(ast._PRECEDENCE.values()))
     for op, level in ast._PRECEDENCE.items():
@@ -42,8 +46,9 @@ def test_the_operator_table_follows_the_precedence_table():
         assert f"`a {op} " in row or op in ("if", "neg", "not"), op
 
 
-@pytest.mark.parametrize("loose, tight", [(a, b) for a, b in itertools.permutations(BINARY, 2)
-                                          if ast._PRECEDENCE[a] < ast._PRECEDENCE[b]])
+@pytest.mark.parametrize(
+    "loose, tight", [(a, b) for a, b in itertools.permutations(BINARY, 2) if ast._PRECEDENCE[a] < ast._PRECEDENCE[b]]
+)
 def test_the_documented_precedence_is_how_expressions_parse(loose, tight):
     """`x LOOSE y TIGHT z` groups as x LOOSE (y TIGHT z), for every pair of levels the table documents."""
     e = parse_expr(f"x {loose} y {tight} z")
@@ -53,7 +58,7 @@ def test_the_documented_precedence_is_how_expressions_parse(loose, tight):
 
 def test_the_language_reference_names_every_reserved_word_and_the_fast_rules():
     text = language_reference()
-    words = text[text.index("## Reserved words"):]
+    words = text[text.index("## Reserved words") :]
     assert all(f"| `{w}`" in words for w in RESERVED)
     assert "## Writing fast rules" in text and "tools/measure_rules.py" in text
 
@@ -80,6 +85,7 @@ def test_a_keyword_used_as_a_name_is_called_a_reserved_word(tmp_path, word):
 
 def test_a_keyword_as_a_loop_name_is_a_reserved_word():
     from engine.dsl.checker import Vocabulary, check_program
+
     found = check_program(parse_program("for close in players():\n    pass\n"), Vocabulary())
     assert [p.message for p in found] == ["'close' is a reserved word of the language; it cannot be a name"]
 
@@ -129,10 +135,13 @@ def problems(game_file: Path) -> list:
     return caught.value.diagnostics
 
 
-@pytest.mark.parametrize("old, new, said", [
-    ("n = size(deck) + goal", "n = count(deck) + goal", "for a zone, write size(deck)"),
-    ("n = size(deck) + goal", "n = size(cards(deck)) + goal", "write count(cards(deck))"),
-])
+@pytest.mark.parametrize(
+    "old, new, said",
+    [
+        ("n = size(deck) + goal", "n = count(deck) + goal", "for a zone, write size(deck)"),
+        ("n = size(deck) + goal", "n = size(cards(deck)) + goal", "write count(cards(deck))"),
+    ],
+)
 def test_count_and_size_point_at_each_other(tmp_path, old, new, said):
     [d] = problems(mini(tmp_path, old, new))
     assert d.code == "E502" and said in d.hint
@@ -162,10 +171,13 @@ def test_explain_a_constant_a_variant_sets(capsys):
 
 
 # -------------------------------------------------------------- source: original
-@pytest.mark.parametrize("old, new", [
-    ("players: {min: 2, max: 2}\n", "players: {min: 2, max: 2}\nsource: original\n"),
-    ("", ""),  # an item marked original in GAME itself
-])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("players: {min: 2, max: 2}\n", "players: {min: 2, max: 2}\nsource: original\n"),
+        ("", ""),  # an item marked original in GAME itself
+    ],
+)
 def test_designer_made_content_is_source_original(tmp_path, old, new):
     assert load_game(mini(tmp_path, old, new)).id == "mini"
 
@@ -178,8 +190,11 @@ def test_an_unknown_source_is_refused(tmp_path):
 def test_a_board_may_be_source_original(tmp_path, capsys):
     board = tmp_path / "boards" / "mini" / "room.yaml"
     board.parent.mkdir(parents=True)
-    board.write_text("id: room\nkind: grid\nsource: original\ncells: {width: 2, height: 1}\n"
-                     "rooms:\n  - {id: all, area: [0, 0, 1, 0]}\n", encoding="utf-8")
+    board.write_text(
+        "id: room\nkind: grid\nsource: original\ncells: {width: 2, height: 1}\n"
+        "rooms:\n  - {id: all, area: [0, 0, 1, 0]}\n",
+        encoding="utf-8",
+    )
     assert cli(capsys, "validate", str(board))[0] == 0
 
 
@@ -199,7 +214,8 @@ def test_list_a_folder_and_as_json(tmp_path, capsys):
     mini(tmp_path)
     (tmp_path / "rules" / "mini" / "variants").mkdir()
     (tmp_path / "rules" / "mini" / "variants" / "long.yaml").write_text(
-        "extends: mini\nid: long\nname: Mini — long\ndescription: Play to 5. Slower.\nconstants: {goal: 5}\n")
+        "extends: mini\nid: long\nname: Mini — long\ndescription: Play to 5. Slower.\nconstants: {goal: 5}\n"
+    )
     (tmp_path / "rules" / "broken").mkdir()
     (tmp_path / "rules" / "broken" / "game.yaml").write_text("id: [\n")
     code, out, _ = cli(capsys, "list", str(tmp_path / "rules"), "--json")

@@ -7,6 +7,7 @@ test wrote, so the tests follow the rule files when those are edited.
 
 The last part drives the state API with illegal actions and bad saved states.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -197,8 +198,9 @@ def test_duplicate_key_is_e103_naming_both_lines(rules):
 
 def test_python_object_tag_is_refused_e104(rules):
     """`!!python/object…` tags are refused (E104) and never constructed."""
-    text = rules.edit("game.yaml", "rulebook: caty-mini.txt",
-                      'rulebook: !!python/object/apply:os.system ["touch pwned"]')
+    text = rules.edit(
+        "game.yaml", "rulebook: caty-mini.txt", 'rulebook: !!python/object/apply:os.system ["touch pwned"]'
+    )
     d = the(rules.load_fails(), "E104")
     at(d, rules.shown("game.yaml"), *position(text, "!!python"))
     assert "python/object" in d.message
@@ -207,8 +209,11 @@ def test_python_object_tag_is_refused_e104(rules):
 
 def test_merge_key_is_refused_e104(rules):
     """YAML merge keys (`<<`) are refused with a hint to write the keys out."""
-    text = rules.edit("game.yaml", "  marker: {type: player, initial: 0}\n",
-                      "  marker: &m {type: player, initial: 0}\n  other:\n    <<: *m\n")
+    text = rules.edit(
+        "game.yaml",
+        "  marker: {type: player, initial: 0}\n",
+        "  marker: &m {type: player, initial: 0}\n  other:\n    <<: *m\n",
+    )
     d = the(rules.load_fails(), "E104")
     at(d, rules.shown("game.yaml"), *position(text, "<<"))
     assert d.hint == "write the keys out"
@@ -217,8 +222,7 @@ def test_merge_key_is_refused_e104(rules):
 def test_yes_no_on_off_stay_strings(rules):
     """YAML 1.1 booleans-in-disguise stay words: an enum [yes, no, on, off] and a card named No."""
     rules.edit("game.yaml", "  sides: [left, right]\n", "  sides: [left, right]\n  answers: [yes, no, on, off]\n")
-    rules.edit("components.yaml", "{id: table, colour: yellow",
-               "{id: table, name: No, colour: yellow")
+    rules.edit("components.yaml", "{id: table, colour: yellow", "{id: table, name: No, colour: yellow")
     game = engine.load_game(rules.game)
     assert game.enums["answers"] == ["yes", "no", "on", "off"]
     assert game.card_texts["table"]["name"] == "No"
@@ -325,8 +329,10 @@ def test_unknown_zone_in_a_procedure_is_e501_with_hint_and_caret(rules):
     assert d.hint == "did you mean 'token_pile'?"
     source = text.splitlines()[line - 1]
     assert d.context == (source, " " * (col - 1) + "^")
-    assert d.format().splitlines()[0] == \
-        f"rules/caty-mini/game.yaml:{line}:{col}: E501 {d.message} (did you mean 'token_pile'?)"
+    assert (
+        d.format().splitlines()[0]
+        == f"rules/caty-mini/game.yaml:{line}:{col}: E501 {d.message} (did you mean 'token_pile'?)"
+    )
 
 
 def test_wrong_argument_type_is_e502_at_the_argument(rules):
@@ -384,10 +390,14 @@ def test_bad_dedent_is_e402_at_its_own_line(rules):
     at(d, rules.shown("game.yaml"), line, col)
 
 
-@pytest.mark.parametrize("written", [
-    "points: >-\n      sum([t.value\n      for t in wonn(p)])",
-    "points: sum([t.value\n      for t in wonn(p)])",
-], ids=["folded", "plain-multiline"])
+@pytest.mark.parametrize(
+    "written",
+    [
+        "points: >-\n      sum([t.value\n      for t in wonn(p)])",
+        "points: sum([t.value\n      for t in wonn(p)])",
+    ],
+    ids=["folded", "plain-multiline"],
+)
 def test_error_in_a_folded_expression_is_on_the_right_line(rules, written):
     """A scoring expression split over lines reports a typo where it is."""
     text = rules.edit("game.yaml", "points: sum([t.value for t in won(p)])", written)
@@ -397,8 +407,9 @@ def test_error_in_a_folded_expression_is_on_the_right_line(rules, written):
 
 def test_endless_loop_in_setup_stops_new_game_with_e703(rules):
     """`while true: pass` at the start of setup: the step budget stops new_game with BudgetExceeded (E703)."""
-    text = rules.edit("game.yaml", "setup: |\n  shuffle(tiles)",
-                      "setup: |\n  while true:\n      pass\n  shuffle(tiles)")
+    text = rules.edit(
+        "game.yaml", "setup: |\n  shuffle(tiles)", "setup: |\n  while true:\n      pass\n  shuffle(tiles)"
+    )
     game = engine.load_game(rules.game)
     with cpu_limit(20, required=True), pytest.raises(engine.BudgetExceeded) as info:
         game.new_game(players=2, seed=1)
@@ -413,8 +424,7 @@ def test_endless_loop_in_play_stops_the_game_with_e703(rules):
     Setup runs first and waits for the players' choices, so the loop is reached by the
     action that ends setup; the game then refuses further actions (StateError).
     """
-    text = rules.edit("game.yaml", "play: |\n  repeat rounds:",
-                      "play: |\n  while true:\n      pass\n  repeat rounds:")
+    text = rules.edit("game.yaml", "play: |\n  repeat rounds:", "play: |\n  while true:\n      pass\n  repeat rounds:")
     state = engine.load_game(rules.game).new_game(players=2, seed=1)
     with cpu_limit(20, required=True), pytest.raises(engine.BudgetExceeded) as info:
         play_randomly(state)
@@ -532,7 +542,7 @@ TAMPERINGS = {
     "card-duplicated": lambda text: _tamper(text, _duplicate_a_card),
     "other-rules": lambda text: _tamper(text, lambda d: d.update(rules="0" * 16)),
     "too-many-players": lambda text: _tamper(text, lambda d: d.update(players=9)),
-    "bad-program-position": lambda text: _tamper(text, lambda d: d["stack"][-1].__setitem__(1, 10 ** 6)),
+    "bad-program-position": lambda text: _tamper(text, lambda d: d["stack"][-1].__setitem__(1, 10**6)),
     "other-game": lambda text: _tamper(text, lambda d: d.update(game="chess")),
 }
 

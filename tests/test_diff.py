@@ -1,4 +1,5 @@
 """`tabletop diff`: what a variant, or an edited copy, changes in a game's rules."""
+
 from __future__ import annotations
 
 import json
@@ -62,10 +63,12 @@ def test_easy_from_the_base_reads_as_line_diffs(capsys):
     lines = out.splitlines()
     assert lines[0] == "from cat-town to cat-town:easy: 5 changes"
     at = lines.index("~ functions › may_search › value")
-    assert lines[at + 1:at + 4] == ["    @@ -1 +1 @@", "    -true", "    +false"]
+    assert lines[at + 1 : at + 4] == ["    @@ -1 +1 @@", "    -true", "    +false"]
     at = lines.index("~ functions › may_search › text")
-    assert lines[at + 1:at + 3] == ["    - whether the player may choose a Search action",
-                                    "    + nobody searches in Easy mode"]
+    assert lines[at + 1 : at + 3] == [
+        "    - whether the player may choose a Search action",
+        "    + nobody searches in Easy mode",
+    ]
     assert "+ rulings › easy-reveals" in lines and "    + id: easy-reveals" in lines
 
 
@@ -94,8 +97,11 @@ def edit(path: Path, old: str, new: str) -> None:
 
 def test_an_edited_copy_against_the_shipped_game(capsys, copy):
     edit(copy, "  goal: 6\n", "  goal: 5\n")
-    edit(copy.parent / "cards.yaml", "          show(top_cards(b, size(b)), me)\n",
-         "          show(top_cards(b, 3), me)\n")
+    edit(
+        copy.parent / "cards.yaml",
+        "          show(top_cards(b, size(b)), me)\n",
+        "          show(top_cards(b, 3), me)\n",
+    )
     code, out, _ = run(capsys, "diff", copy, "--against", "cat-town")
     lines = out.splitlines()
     assert code == 0 and lines[0] == f"from cat-town to {copy}: 2 changes"
@@ -106,15 +112,17 @@ def test_an_edited_copy_against_the_shipped_game(capsys, copy):
 
 def test_rewriting_a_program_without_changing_it_is_no_change(capsys, copy):
     """Programs are compared in canonical form: spacing, parentheses and line breaks do not count."""
-    edit(copy.parent / "cards.yaml", "          show(top_cards(b, size(b)), me)\n",
-         "          show( top_cards( b ,(size(b)) ) ,\n               me )\n")
+    edit(
+        copy.parent / "cards.yaml",
+        "          show(top_cards(b, size(b)), me)\n",
+        "          show( top_cards( b ,(size(b)) ) ,\n               me )\n",
+    )
     assert compare(load_game("cat-town"), load_game(copy)) == []
 
 
 def test_a_removed_item_is_shown_with_its_fields(tmp_path, copy):
     variant = copy.parent / "variants" / "short.yaml"
-    variant.write_text("extends: cat-town\nid: short\nname: short\nremove:\n  rulings: [redeal]\n",
-                       encoding="utf-8")
+    variant.write_text("extends: cat-town\nid: short\nname: short\nremove:\n  rulings: [redeal]\n", encoding="utf-8")
     changes = compare(load_game(copy), load_game(copy, "short"))
     assert [(c.kind, c.where) for c in changes] == [("removed", ("rulings", "redeal"))]
     assert changes[0].lines[0] == "- id: redeal"

@@ -1,4 +1,5 @@
 """`tabletop doc`: Markdown references of each game and of the effect language."""
+
 from __future__ import annotations
 
 import re
@@ -14,8 +15,14 @@ from engine.dsl.ops import OPS
 from engine.explain import card_list
 
 REPO = Path(__file__).resolve().parents[1]
-GAMES = [("caty-mini", None), ("caty-mini", "older-players"), ("cat-town", None), ("cat-town", "easy"),
-         ("cat-town", "advanced"), ("cats-mansion", None)]
+GAMES = [
+    ("caty-mini", None),
+    ("caty-mini", "older-players"),
+    ("cat-town", None),
+    ("cat-town", "easy"),
+    ("cat-town", "advanced"),
+    ("cats-mansion", None),
+]
 
 
 def tables_are_well_formed(text: str) -> bool:
@@ -59,9 +66,11 @@ def test_a_variant_reference_shows_its_own_description_and_values(tmp_path):
     not the base's 'to 6 points'."""
     shutil.copytree(REPO / "rules" / "cat-town", tmp_path / "rules" / "cat-town")
     variant = tmp_path / "rules" / "cat-town" / "variants" / "long.yaml"
-    variant.write_text("extends: cat-town\nid: long\nname: Cat Town — long game\n"
-                       "description: The first player (team) to 8 points wins.\nconstants:\n  goal: 8\n",
-                       encoding="utf-8")
+    variant.write_text(
+        "extends: cat-town\nid: long\nname: Cat Town — long game\n"
+        "description: The first player (team) to 8 points wins.\nconstants:\n  goal: 8\n",
+        encoding="utf-8",
+    )
     text = game_reference(load_game(variant))
     assert "| `goal` | 8 | this variant |" in text
     assert "to 8 points wins" in text and "to 6 points" not in text
@@ -75,9 +84,19 @@ def test_the_language_reference_has_every_operation_and_statement():
     named = [re.match(r"\| `(\w+)", row).group(1) for row in rows]
     assert all(named.count(name) == 1 for name in OPS)
     grammar = (REPO / "engine" / "dsl" / "grammar.lark").read_text(encoding="utf-8")
-    keywords = set(re.findall(r'"([a-z_]+)"', grammar)) - {"and", "or", "not", "in", "if", "else", "elif", "true",
-                                                            "false", "none"}
-    statements = text[text.index("## Statements"):text.index("## Operations")]
+    keywords = set(re.findall(r'"([a-z_]+)"', grammar)) - {
+        "and",
+        "or",
+        "not",
+        "in",
+        "if",
+        "else",
+        "elif",
+        "true",
+        "false",
+        "none",
+    }
+    statements = text[text.index("## Statements") : text.index("## Operations")]
     assert all(re.search(rf"\b{k}\b", statements) for k in keywords), keywords
 
 
@@ -94,10 +113,12 @@ def test_doc_writes_a_file_and_refuses_unclear_requests(tmp_path, capsys):
 def test_a_broken_variant_is_named_in_the_base_reference_not_fatal(tmp_path):
     """Found by the fuzzer: a variant that does not load made the base's reference fail."""
     import shutil
+
     for top in ("rules", "boards"):
         shutil.copytree(REPO / top / "caty-mini", tmp_path / top / "caty-mini")
     variant = tmp_path / "rules" / "caty-mini" / "variants" / "older-players.yaml"
-    variant.write_text(variant.read_text(encoding="utf-8").replace("extends: caty-mini", "extends: caty-maxi"),
-                       encoding="utf-8")
+    variant.write_text(
+        variant.read_text(encoding="utf-8").replace("extends: caty-mini", "extends: caty-maxi"), encoding="utf-8"
+    )
     text = game_reference(load_game(tmp_path / "rules" / "caty-mini" / "game.yaml"))
     assert "- `older-players` — does not load: " in text and "E301" in text

@@ -1,4 +1,5 @@
 """`tabletop explain`: codes, operations and parts of a game, from the one place each is defined."""
+
 from __future__ import annotations
 
 import re
@@ -59,8 +60,17 @@ def test_a_variant_procedure_is_explained_from_the_variant_file(capsys):
     assert code == 0 and "rules/cat-town/game.yaml:" in out.splitlines()[0] and "c.broken" not in out
 
 
-@pytest.mark.parametrize("game, variant", [("caty-mini", None), ("caty-mini", "older-players"), ("cat-town", None),
-                                           ("cat-town", "easy"), ("cat-town", "advanced"), ("cats-mansion", None)])
+@pytest.mark.parametrize(
+    "game, variant",
+    [
+        ("caty-mini", None),
+        ("caty-mini", "older-players"),
+        ("cat-town", None),
+        ("cat-town", "easy"),
+        ("cat-town", "advanced"),
+        ("cats-mansion", None),
+    ],
+)
 def test_every_part_of_every_game_is_explained_at_a_real_place(game, variant):
     g = load_game(game, variant)
     for topic in set(topics(g)) - set(CODES) - set(OPS):

@@ -5,6 +5,7 @@ Each class of problem has its test: writes interrupted or failing, paths that le
 tampered saves, boards beside the game, replays of games outside rules/, and a game that
 stops on a rule error while being saved.
 """
+
 from __future__ import annotations
 
 import errno
@@ -98,6 +99,7 @@ def fifo():
             while not stop.is_set():
                 open(path, "wb").close()  # blocks until someone opens the FIFO to read
                 opened.append(1)
+
         thread = threading.Thread(target=writer, daemon=True)
         thread.start()
         made.append((path, stop, opened, thread))
@@ -120,8 +122,9 @@ def played(tmp_path, moves: int = 3):
 
 
 # ------------------------------------------------------------------ writing
-@pytest.mark.parametrize("failure", [OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()],
-                         ids=["disk-full", "interrupt"])
+@pytest.mark.parametrize(
+    "failure", [OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()], ids=["disk-full", "interrupt"]
+)
 def test_a_write_that_fails_midway_keeps_the_previous_save(tmp_path, monkeypatch, failure):
     """An OSError or an interrupt while the data is written leaves the old save byte for byte, and no temp file."""
     save = tmp_path / "game.json"
@@ -130,6 +133,7 @@ def test_a_write_that_fails_midway_keeps_the_previous_save(tmp_path, monkeypatch
 
     def fail(fd):
         raise failure
+
     monkeypatch.setattr(os, "fsync", fail)
     with pytest.raises(WriteError if isinstance(failure, OSError) else KeyboardInterrupt) as info:
         write_save(played(tmp_path, 3), save)
@@ -148,6 +152,7 @@ def test_play_interrupted_while_saving_leaves_a_whole_save(tmp_path, capsys, mon
         if len(calls) == 4:
             raise KeyboardInterrupt
         real_replace(src, dst)
+
     monkeypatch.setattr(os, "replace", replace)
     code, _, err = run(capsys, "play", "caty-mini", "--bot", "all=random", "--quiet", "--save", save)
     assert code == 1 and "interrupted" in err
@@ -163,8 +168,11 @@ def test_an_unwritable_target_is_a_one_line_error(tmp_path, capsys, target, comm
     if target == "/dev/full" and not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full here")
     path = {"folder": tmp_path, "missing-folder": tmp_path / "no" / "game.json"}.get(target, target)
-    argv = ["play", "caty-mini", "--bot", "all=random", "--quiet", "--save", path] if command == "play" \
+    argv = (
+        ["play", "caty-mini", "--bot", "all=random", "--quiet", "--save", path]
+        if command == "play"
         else ["doc", "caty-mini", "-o", path]
+    )
     code, _, err = run(capsys, *argv)
     assert code == 1 and err.startswith(f"error: {path}: ") and err.count("\n") == 1, err
     assert os.listdir(tmp_path) == []
@@ -203,7 +211,7 @@ def test_a_path_out_of_the_game_is_refused_at_its_name(tmp_path, name):
     folder = tiny(tmp_path / "game", game=GAME.replace("[house.yaml]", f"['{name}']"))
     d = refused(folder, "E108")
     text = (folder / "game.yaml").read_text()
-    line = text[:text.index(name)].count("\n") + 1
+    line = text[: text.index(name)].count("\n") + 1
     assert (d.path, d.line) == (str(folder / "game.yaml"), line) and name in d.message
 
 
@@ -296,10 +304,14 @@ def test_many_values_through_aliases_is_about_aliases():
 # --------------------------------------------------------- tampered saves
 def _tampered(data: dict, how: str) -> dict:
     changes = {
-        "game-path": ("game", "/etc/passwd"), "game-dots": ("game", "../../etc"),
-        "variant-path": ("variant", "/etc/passwd.yaml"), "format": ("format", 2),
-        "finished-text": ("finished", "yes"), "digest-short": ("digest", "abc"),
-        "actions": ("actions", "go on"), "players-bool": ("players", True),
+        "game-path": ("game", "/etc/passwd"),
+        "game-dots": ("game", "../../etc"),
+        "variant-path": ("variant", "/etc/passwd.yaml"),
+        "format": ("format", 2),
+        "finished-text": ("finished", "yes"),
+        "digest-short": ("digest", "abc"),
+        "actions": ("actions", "go on"),
+        "players-bool": ("players", True),
     }
     if how in ("no-digest", "no-finished"):
         del data[how[3:]]
@@ -309,8 +321,21 @@ def _tampered(data: dict, how: str) -> dict:
     return data
 
 
-@pytest.mark.parametrize("how", ["game-path", "game-dots", "variant-path", "format", "finished-text",
-                                 "digest-short", "actions", "players-bool", "no-digest", "no-finished"])
+@pytest.mark.parametrize(
+    "how",
+    [
+        "game-path",
+        "game-dots",
+        "variant-path",
+        "format",
+        "finished-text",
+        "digest-short",
+        "actions",
+        "players-bool",
+        "no-digest",
+        "no-finished",
+    ],
+)
 def test_a_tampered_save_is_refused_before_any_rules_are_read(tmp_path, capsys, how):
     """Saves name games by id; a path, a missing digest or a wrong field is one line, and nothing is read."""
     save = tmp_path / "save.json"

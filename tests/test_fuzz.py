@@ -10,6 +10,7 @@ The engine bugs the fuzzer found are kept at the end, one small regression test 
 A new one goes there as ``xfail(strict=True, reason="engine bug: …")`` until it is fixed.
 Replay any mutant of a failing bounded run with the command its report prints.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -53,8 +54,13 @@ CODE = re.compile(r"E[1-7]\d\d\Z")
 def _report(failures: list[dict]) -> str:
     lines = []
     for f in failures[:5]:
-        lines += [f"[{f['outcome']}] {f['signature']}", f"  mutant {f['index']}: {f['file']} {f['level']}:{f['op']} "
-                  f"{f['description']}", f"  {f['error']}", f"  replay: {f['replay']}", f["traceback"][-3000:]]
+        lines += [
+            f"[{f['outcome']}] {f['signature']}",
+            f"  mutant {f['index']}: {f['file']} {f['level']}:{f['op']} {f['description']}",
+            f"  {f['error']}",
+            f"  replay: {f['replay']}",
+            f["traceback"][-3000:],
+        ]
     return "\n".join(lines)
 
 
@@ -139,21 +145,50 @@ def check_text(text: str, vocab, params=None) -> list[DslProblem]:
     return problems
 
 
-NAMES = sorted(fuzz_rules.KEYWORDS + fuzz_rules.PUNCT + list(fuzz_rules.OPS) +
-               ["colours", "toys", "sides", "tiles", "table", "pile", "hand", "token_pile", "won", "box", "room",
-                "marker", "round", "string", "end", "rounds", "string_length", "run", "colour", "furniture", "toy",
-                "value", "p", "t", "x", "me", "it"])
+NAMES = sorted(
+    fuzz_rules.KEYWORDS
+    + fuzz_rules.PUNCT
+    + list(fuzz_rules.OPS)
+    + [
+        "colours",
+        "toys",
+        "sides",
+        "tiles",
+        "table",
+        "pile",
+        "hand",
+        "token_pile",
+        "won",
+        "box",
+        "room",
+        "marker",
+        "round",
+        "string",
+        "end",
+        "rounds",
+        "string_length",
+        "run",
+        "colour",
+        "furniture",
+        "toy",
+        "value",
+        "p",
+        "t",
+        "x",
+        "me",
+        "it",
+    ]
+)
 TOKENS = st.one_of(
     st.sampled_from(NAMES),
-    st.integers(-10 ** 12, 10 ** 12).map(str),
+    st.integers(-(10**12), 10**12).map(str),
     st.sampled_from(['"x"', '"{p}"', '"{"', '"}"', '"{1 +}"', '"{{x}}"', '"', '""', "#", "\\\n", "'a'"]),
     st.sampled_from(["\n", "\n    ", "\n        ", "\n  ", "\n\t", "\r\n", " ", "\t"]),
     st.text(max_size=3),
 )
 TOKEN_TEXT = st.lists(TOKENS, max_size=60).map(" ".join)
 
-DSL_SETTINGS = settings(max_examples=300, deadline=None, derandomize=True,
-                        suppress_health_check=[HealthCheck.too_slow])
+DSL_SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 @DSL_SETTINGS
@@ -171,7 +206,7 @@ def test_token_soup_as_effect_gives_problems_not_exceptions(vocab, text):
 
 
 @settings(DSL_SETTINGS, max_examples=150)
-@given(st.integers(0, 2 ** 32))
+@given(st.integers(0, 2**32))
 def test_generated_programs_give_problems_not_exceptions(vocab, seed):
     """Roughly typed programs from the fuzzer's generator (some with a slip) reach the checker."""
     gen = fuzz_rules.ProgramGen(random.Random(seed), vocab, {"p": "player"})
@@ -196,8 +231,12 @@ def caty_copy(tmp_path_factory):
     return root / "rules" / "caty-mini" / "game.yaml"
 
 
-@settings(max_examples=20, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=20,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.one_of(st.text(max_size=120), TOKEN_TEXT))
 def test_random_does_text_through_load_game(caty_copy, board_cache, text):
     """The same through the whole loader: the text is the `does:` of Caty Mini's procedure,
@@ -255,8 +294,11 @@ def test_control_character_in_a_rule_file_is_e102(caty_game, char):
     assert f"character U+{ord(char):04X} is not allowed" in d[0].message
 
 
-@pytest.mark.parametrize("value", ["9" * 5000, "!!int x", "!!int ''", "!!float x", "!!int 0x"],
-                         ids=["5000-digits", "int-x", "int-empty", "float-x", "int-0x"])
+@pytest.mark.parametrize(
+    "value",
+    ["9" * 5000, "!!int x", "!!int ''", "!!float x", "!!int 0x"],
+    ids=["5000-digits", "int-x", "int-empty", "float-x", "int-0x"],
+)
 def test_bad_number_in_a_rule_file_is_a_diagnostic(caty_game, value):
     """Was ValueError/IndexError from the scalar constructor: more than 4300 digits (Python's
     int max str digits) or an explicit !!int/!!float tag on text that is no number."""
@@ -306,8 +348,11 @@ def test_integral_float_where_an_integer_is_wanted_is_a_diagnostic(tmp_path, mon
     shutil.copytree(REPO / "rules" / game, tmp_path / "rules" / game)
     shutil.copytree(REPO / "boards" / game, tmp_path / "boards" / game)
     if where == "copies":
-        replace_once(tmp_path / "rules/caty-mini/components.yaml", "{id: ball-2, toy: ball, value: 2, copies: 2}",
-                     "{id: ball-2, toy: ball, value: 2, copies: 2.0}")
+        replace_once(
+            tmp_path / "rules/caty-mini/components.yaml",
+            "{id: ball-2, toy: ball, value: 2, copies: 2}",
+            "{id: ball-2, toy: ball, value: 2, copies: 2.0}",
+        )
     else:
         replace_once(tmp_path / "boards/cats-mansion/mansion.yaml", "area: [0, 0, 2, 2]}", "area: [0, 0, 2.0, 2]}")
     assert any(d.code == "E201" for d in load_fails(tmp_path / "rules" / game / "game.yaml"))
@@ -333,13 +378,17 @@ def test_validating_a_board_with_a_list_as_kind_gives_diagnostics(tmp_path, monk
     assert diagnostics and all(not fuzz_rules.diagnostic_faults(d)[0] for d in diagnostics)
 
 
-@pytest.mark.parametrize("file, old, new", [
-    ("game.yaml", "include: [components.yaml]", "include: 1"),
-    ("variants/older-players.yaml", "\nscoring:", "\nremove: [token-values]\nscoring:"),
-    ("variants/older-players.yaml", "\nscoring:", "\nremove: {tiebreakers: 5}\nscoring:"),
-    ("variants/older-players.yaml", "\nscoring:", "\nremove: {items: 7}\nscoring:"),
-    ("variants/older-players.yaml", "\nscoring:", "\ncomponents: [{kind: tile, items: 5}]\nscoring:"),
-], ids=["include-int", "remove-list", "remove-section-int", "remove-items-int", "component-items-int"])
+@pytest.mark.parametrize(
+    "file, old, new",
+    [
+        ("game.yaml", "include: [components.yaml]", "include: 1"),
+        ("variants/older-players.yaml", "\nscoring:", "\nremove: [token-values]\nscoring:"),
+        ("variants/older-players.yaml", "\nscoring:", "\nremove: {tiebreakers: 5}\nscoring:"),
+        ("variants/older-players.yaml", "\nscoring:", "\nremove: {items: 7}\nscoring:"),
+        ("variants/older-players.yaml", "\nscoring:", "\ncomponents: [{kind: tile, items: 5}]\nscoring:"),
+    ],
+    ids=["include-int", "remove-list", "remove-section-int", "remove-items-int", "component-items-int"],
+)
 def test_malformed_include_or_variant_section_is_a_diagnostic(caty_game, file, old, new):
     """Was TypeError/AttributeError: load_documents went on reading includes and overlaying the
     variant after the file's schema errors."""
@@ -361,8 +410,11 @@ def test_choice_by_nobody_is_a_runtime_rule_error(caty_game):
 
 def test_diagnostic_quoting_a_multi_line_value_stays_on_one_line(caty_game):
     """Was a 'path:line:col: CODE message' line broken in two by a quoted multi-line value."""
-    replace_once(caty_game.parent / "components.yaml", "attributes: {toy: toys, value: int}",
-                 'attributes: {toy: toys, value: "int\\nmore"}')
+    replace_once(
+        caty_game.parent / "components.yaml",
+        "attributes: {toy: toys, value: int}",
+        'attributes: {toy: toys, value: "int\\nmore"}',
+    )
     d = [d for d in load_fails(caty_game) if d.code == "E302"]
     assert d and "\n" not in d[0].format(with_context=False)
 
@@ -391,8 +443,9 @@ def test_long_conditional_chain_parses_or_is_a_syntax_problem(n):
         assert exc.problem.code == "E403"
 
 
-@pytest.mark.parametrize("key", ["!!binary aGk=", "!!set x", "!!python/object:os.system x"],
-                         ids=["binary", "set", "python-object"])
+@pytest.mark.parametrize(
+    "key", ["!!binary aGk=", "!!set x", "!!python/object:os.system x"], ids=["binary", "set", "python-object"]
+)
 def test_tagged_mapping_key_is_e104(caty_game, key):
     replace_once(caty_game, "\nconstants:\n", f"\nconstants:\n  {key}: 1\n")
     d = [d for d in load_fails(caty_game) if d.code == "E104"]
@@ -413,12 +466,16 @@ def test_zone_of_nobody_faults_or_saves(tmp_path, monkeypatch):
     assert game.state_from_json(state.to_json()) == state
 
 
-@pytest.mark.parametrize("old, new", [
-    ("{id: wardrobe/left, at: [1.5, 0]", "{id: wardrobe/left, at: [.nan, 0]"),
-    ("{id: wardrobe/left, at: [1.5, 0]", "{id: wardrobe/left, at: [.inf, 0]"),
-    ("length_scale: 10", "length_scale: .nan"),
-    ("length_scale: 10", "length_scale: .inf"),
-], ids=["at-nan", "at-inf", "scale-nan", "scale-inf"])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("{id: wardrobe/left, at: [1.5, 0]", "{id: wardrobe/left, at: [.nan, 0]"),
+        ("{id: wardrobe/left, at: [1.5, 0]", "{id: wardrobe/left, at: [.inf, 0]"),
+        ("length_scale: 10", "length_scale: .nan"),
+        ("length_scale: 10", "length_scale: .inf"),
+    ],
+    ids=["at-nan", "at-inf", "scale-nan", "scale-inf"],
+)
 def test_non_finite_board_number_is_a_diagnostic(caty_game, old, new):
     board = caty_game.parents[2] / "boards" / "caty-mini" / "room-1.yaml"
     replace_once(board, old, new)

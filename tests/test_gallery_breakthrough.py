@@ -3,6 +3,7 @@
 The board is named like a chessboard with rows counted from the north: White (seat 0) starts on
 rows 7–8 and runs north to row 1; Black (seat 1) starts on rows 1–2 and runs south to row 8.
 """
+
 import pytest
 from gallery_helpers import fetch, game, ids, random_games, reoffer
 from table import accounted, put
@@ -78,7 +79,7 @@ def test_a_pawn_is_blocked_straight_ahead_but_captures_diagonally():
 def test_a_pawn_may_not_capture_its_own_side_nor_leave_the_board():
     st = new()
     arrange(st, white=["a5", "b4"], black=["h1"])
-    assert moves_from(st, "a5") == ["move a5 a4"]          # b4 is White's own; no square west of a
+    assert moves_from(st, "a5") == ["move a5 a4"]  # b4 is White's own; no square west of a
     assert moves_from(st, "b4") == ["move b4 a3", "move b4 b3", "move b4 c3"]
 
 
@@ -103,7 +104,7 @@ def test_a_pawn_blocked_head_on_still_has_a_diagonal_move():
     """Ruling no-move: the most advanced pawn always has a diagonal square free of its own pawns."""
     st = new()
     arrange(st, white=["a5"], black=["a4", "b4", "h1"])
-    assert moves_from(st, "a5") == ["move a5 b4"]           # a capture
+    assert moves_from(st, "a5") == ["move a5 b4"]  # a capture
     arrange(st, white=["a5", "b4"], black=["a4", "b3", "h1"])
     assert moves_from(st, "a5") == []
     assert moves_from(st, "b4") == ["move b4 a3", "move b4 c3"]
@@ -111,6 +112,7 @@ def test_a_pawn_blocked_head_on_still_has_a_diagonal_move():
 
 def test_greedy_bot_takes_the_winning_step():
     from engine.agents import make_agent
+
     st = new()
     arrange(st, white=["c2", "f6"], black=["a2", "h3"])
     bot = make_agent("greedy", seed=1)

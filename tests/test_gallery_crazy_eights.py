@@ -2,6 +2,7 @@
 
 The stock is the zone ``deck``; the discard pile shows its top card only.  Seat 0 plays first.
 """
+
 import pytest
 from gallery_helpers import card, game, ids, random_games, reoffer
 from table import accounted, put
@@ -40,9 +41,8 @@ def test_deal_and_starter():
         assert [len(st.zones[f"hand:{p}"]) for p in range(players)] == [dealt] * players
         assert len(st.zones["discard"]) == 1
         assert len(st.zones["deck"]) == 52 - dealt * players - 1
-        assert st.current_player == 0                                      # ruling who-starts
-    reburied = [s for s in range(80)
-                if sum(1 for e in new(seed=s).history if e.get("chance") == "shuffle") > 1]
+        assert st.current_player == 0  # ruling who-starts
+    reburied = [s for s in range(80) if sum(1 for e in new(seed=s).history if e.get("chance") == "shuffle") > 1]
     assert reburied, "some seed turns up an eight as the starter"
     for s in reburied:
         st = new(seed=s)
@@ -65,8 +65,9 @@ def test_an_eight_is_wild_and_names_the_suit_to_follow():
     set_hand(st, 1, ["5-spades", "5-diamonds", "7-clubs", "8-clubs"])
     reoffer(st)
     st.apply("play 8-diamonds")
-    assert st.current_player == 0 and sorted(st.legal_actions()) == [f"name {s}" for s in
-                                                                       ("clubs", "diamonds", "hearts", "spades")]
+    assert st.current_player == 0 and sorted(st.legal_actions()) == [
+        f"name {s}" for s in ("clubs", "diamonds", "hearts", "spades")
+    ]
     st.apply("name spades")
     assert "seat 0 plays the 8-diamonds and names spades" in st.log
     # Seat 1 must follow spades (the eight's own diamonds and the old rank no longer count), or play an eight.
@@ -107,7 +108,7 @@ def test_an_empty_stock_is_made_again_from_the_discard_pile_but_its_top():
     """Ruling reshuffle."""
     st = new()
     set_hand(st, 0, ["king-spades"])
-    for c in list(st.zones["deck"]):                   # every stock card under the discard pile
+    for c in list(st.zones["deck"]):  # every stock card under the discard pile
         put(st, c, "discard", bottom=True)
     set_top(st, "7-hearts")
     under = len(st.zones["discard"]) - 1
@@ -124,14 +125,13 @@ def test_a_player_who_can_neither_play_nor_draw_passes():
     eights and plays on."""
     st = new()
     set_top(st, "7-hearts")
-    rest = [st.game.card_ids[c] for c in st.zones["deck"]] + \
-           [st.game.card_ids[c] for c in st.zones["discard"][:-1]]
+    rest = [st.game.card_ids[c] for c in st.zones["deck"]] + [st.game.card_ids[c] for c in st.zones["discard"][:-1]]
     eights = ["8-clubs", "8-diamonds", "8-spades"]
     no_match = [c for c in rest if c not in eights and not c.endswith("-hearts") and not c.startswith("7-")]
     set_hand(st, 0, ["king-spades"])
-    for c in list(st.zones["deck"]) + list(st.zones["discard"][:-1]):   # nothing left to draw
+    for c in list(st.zones["deck"]) + list(st.zones["discard"][:-1]):  # nothing left to draw
         put(st, c, "hand:1")
-    for c in no_match[:10]:                             # seat 0 holds ten cards, none of which matches
+    for c in no_match[:10]:  # seat 0 holds ten cards, none of which matches
         put(st, card(st, c), "hand:0")
     reoffer(st)
     assert st.legal_actions() == ["pass"]
@@ -146,8 +146,8 @@ def test_the_first_player_out_wins_the_penalty_points_left_in_the_other_hands():
     st = new(players=3)
     set_top(st, "7-hearts")
     set_hand(st, 0, ["queen-hearts"])
-    set_hand(st, 1, ["8-clubs", "ace-spades", "5-diamonds"])        # 50 + 1 + 5
-    set_hand(st, 2, ["king-clubs", "10-spades"])                     # 10 + 10
+    set_hand(st, 1, ["8-clubs", "ace-spades", "5-diamonds"])  # 50 + 1 + 5
+    set_hand(st, 2, ["king-clubs", "10-spades"])  # 10 + 10
     reoffer(st)
     st.apply("play queen-hearts")
     assert st.is_terminal
@@ -158,6 +158,7 @@ def test_the_first_player_out_wins_the_penalty_points_left_in_the_other_hands():
 
 def test_the_greedy_bot_keeps_its_eights_and_sheds_court_cards():
     from engine.agents import make_agent
+
     st = new()
     set_top(st, "7-hearts")
     set_hand(st, 0, ["8-clubs", "2-hearts", "king-hearts"])

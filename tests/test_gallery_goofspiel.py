@@ -2,6 +2,7 @@
 
 Seat 0 bids with spades, seat 1 with hearts, seat 2 with clubs; the diamonds are the prizes.
 """
+
 import pytest
 from gallery_helpers import game, ids, random_games
 from table import accounted
@@ -23,7 +24,7 @@ def test_each_player_holds_one_suit_and_the_diamonds_are_the_prizes(players):
     suits = ["spades", "hearts", "clubs"][:players]
     for seat, suit in enumerate(suits):
         assert sorted(ids(st, f"hand:{seat}")) == sorted(c for c in st.game.card_ids if c.endswith(f"-{suit}"))
-    assert len(st.zones["prizes"]) == 12 and len(ids(st, "prize")) == 1       # one turned up
+    assert len(st.zones["prizes"]) == 12 and len(ids(st, "prize")) == 1  # one turned up
     assert ids(st, "prize")[0].endswith("-diamonds")
     assert len(st.zones["box"]) == 13 * (3 - players)
     assert st.current_player == 0 and st.legal_actions()[0] == "bid ace-spades"
@@ -39,9 +40,8 @@ def test_nobody_sees_a_bid_before_the_reveal():
         st.apply(bid, seat=0)
         assert st.current_player == 1
         seen.append((st.view(1), st.visible_log(1), st.history_for(1), st.decision_for(1)))
-        assert st.view(0)["player_variables"][0]["bid"] == bid.split()[1]   # the bidder sees their own bid
-        assert "bid" not in st.determinized(1, seed=1).pvars[0] or \
-            st.determinized(1, seed=1).pvars[0]["bid"] is None
+        assert st.view(0)["player_variables"][0]["bid"] == bid.split()[1]  # the bidder sees their own bid
+        assert "bid" not in st.determinized(1, seed=1).pvars[0] or st.determinized(1, seed=1).pvars[0]["bid"] is None
         assert "seat 0: bid …" in st.visible_log(1)
     assert seen[0] == seen[1]
 
@@ -65,7 +65,7 @@ def test_tied_highest_bids_lose_the_prize():
     st.apply("bid queen-spades")
     st.apply("bid queen-hearts")
     st.apply("bid king-clubs")
-    assert ids(st, "won:2") == [prize]                 # a single highest bid wins even against a tie below
+    assert ids(st, "won:2") == [prize]  # a single highest bid wins even against a tie below
     prize = ids(st, "prize")[0]
     st.apply("bid king-spades")
     st.apply("bid king-hearts")
@@ -93,7 +93,7 @@ def ids_rank(r):
 
 def test_after_thirteen_rounds_the_most_prize_points_wins():
     st = new(seed=8)
-    for r in range(13, 0, -1):                         # seat 0 bids high first, seat 1 its lowest card
+    for r in range(13, 0, -1):  # seat 0 bids high first, seat 1 its lowest card
         st.apply(f"bid {ids_rank(r)}-spades")
         st.apply(st.legal_actions()[0])
     assert st.is_terminal
@@ -105,6 +105,7 @@ def test_after_thirteen_rounds_the_most_prize_points_wins():
 
 def test_greedy_bids_the_card_nearest_the_prize():
     from engine.agents import make_agent
+
     st = new(seed=4)
     prize = rank(st, ids(st, "prize")[0])
     bot = make_agent("greedy", seed=0)

@@ -2,6 +2,7 @@
 
 Seats 0 and 2 are partners against seats 1 and 3.  Seat 3 deals the first hand, so seat 0 leads.
 """
+
 import pytest
 from gallery_helpers import card, game, ids, random_games, reoffer
 from table import accounted
@@ -32,7 +33,7 @@ def give(st, seat, cids):
 def fill(st, seat, cids):
     """``seat`` holds these cards and, for the rest, cards it already held."""
     rest = [c for c in ids(st, f"hand:{seat}") if c not in cids]
-    give(st, seat, list(cids) + rest[:13 - len(cids)])
+    give(st, seat, list(cids) + rest[: 13 - len(cids)])
 
 
 def to_last_trick(st):
@@ -44,13 +45,13 @@ def to_last_trick(st):
 def test_deal_thirteen_each_and_the_last_card_names_trumps():
     st = new(seed=3)
     assert [len(st.zones[f"hand:{p}"]) for p in range(4)] == [13, 13, 13, 13]
-    turned = ids(st, "hand:3")[0]                      # the dealer's last card is on top of the hand
+    turned = ids(st, "hand:3")[0]  # the dealer's last card is on top of the hand
     assert st.vars["trump"] == st.game.attributes["suit"][card(st, turned)]
     assert any(f"turns up the {turned}" in line for line in st.visible_log(1))
     # Everyone saw it: a copy made for another seat keeps it in the dealer's hand.
     other = st.determinized(1, seed=9)
     assert card(st, turned) in other.zones["hand:3"]
-    assert st.current_player == 0                      # the player left of the dealer leads
+    assert st.current_player == 0  # the player left of the dealer leads
     assert accounted(st)
 
 
@@ -95,14 +96,14 @@ def test_a_player_void_in_the_suit_led_may_trump_and_the_highest_trump_wins():
     st = new()
     order = last_trick(st, ["ace-hearts", "2-spades", "king-hearts", "3-spades"])
     play_out(st, order)
-    assert trick_winner(st) == order[3]            # the 3 of spades beats the 2 and both hearts
+    assert trick_winner(st) == order[3]  # the 3 of spades beats the 2 and both hearts
 
 
 def test_a_card_of_another_plain_suit_never_wins_the_trick():
     st = new()
     order = last_trick(st, ["2-hearts", "ace-clubs", "3-hearts", "king-diamonds"])
     play_out(st, order)
-    assert trick_winner(st) == order[2]            # the 3 of hearts: the highest of the suit led
+    assert trick_winner(st) == order[2]  # the 3 of hearts: the highest of the suit led
 
 
 def last_leader():
@@ -138,7 +139,7 @@ def test_the_first_partnership_to_five_points_wins():
     leader = last_leader()
     side = {leader, (leader + 2) % 4}
     st = new()
-    tricks = [3, 3, 3, 3]          # 6 and 6 before the last trick
+    tricks = [3, 3, 3, 3]  # 6 and 6 before the last trick
     points = [4 if s in side else 1 for s in range(4)]
     score_last_trick(st, tricks, points)
     assert st.is_terminal
@@ -173,6 +174,7 @@ def test_seeded_random_games_end_with_one_partnership_winning(part):
 def test_the_greedy_bot_wins_a_trick_as_cheaply_as_it_can():
     """Seat 0 leads the 10 of hearts; seat 1 holds the 2, the jack and the ace: it wins with the jack."""
     from engine.agents import make_agent
+
     st = new()
     st.vars["trump"] = "spades"
     fill(st, 1, ["2-hearts", "jack-hearts", "ace-hearts"])

@@ -4,6 +4,7 @@ A segment *touches* a cell when the closed segment meets the closed unit square:
 running along one of its edges or passing through one of its corners all count. Lengths are
 Euclidean, times the board's length_scale, rounded to an integer.
 """
+
 from __future__ import annotations
 
 import textwrap
@@ -29,7 +30,7 @@ def touches(p, q, x: int, y: int, unit: int = 1) -> bool:
 def board_doc(body: str, path: str = "test-board.yaml"):
     text = "id: test\nkind: plane\n" + textwrap.dedent(body)
     doc = parse_yaml(text, path)
-    assert check_document(doc, "board") == []          # the test boards themselves are schema-valid
+    assert check_document(doc, "board") == []  # the test boards themselves are schema-valid
     return doc, text
 
 
@@ -54,7 +55,7 @@ def test_segment_along_an_edge_touches_both_cells_sharing_it():
     """The vertical edge x = 1 (from y = 0 to 1) is shared by cells (0, 0) and (1, 0)."""
     p, q = (1, 0), (1, 1)
     assert touches(p, q, 0, 0) and touches(p, q, 1, 0)
-    assert touches(p, q, 0, 1) and touches(p, q, 1, 1)                  # the end point (1, 1) is their corner
+    assert touches(p, q, 0, 1) and touches(p, q, 1, 1)  # the end point (1, 1) is their corner
     assert not touches(p, q, 2, 0)
     assert not touches(p, q, 1, 2) and not touches(p, q, -1, 0)
     # A longer horizontal run along y = 2 grazes the row above and the row below.
@@ -62,7 +63,7 @@ def test_segment_along_an_edge_touches_both_cells_sharing_it():
     for x in range(3):
         assert touches(p, q, x, 1) and touches(p, q, x, 2)
         assert not touches(p, q, x, 0) and not touches(p, q, x, 3)
-    assert touches(p, q, 3, 1)                                          # corner at (3, 2)
+    assert touches(p, q, 3, 1)  # corner at (3, 2)
     assert not touches(p, q, 4, 1)
 
 
@@ -83,8 +84,8 @@ def test_segment_missing_a_cell_by_a_hair_does_not_touch_it():
     """In thousandths: x + y = 1999 passes 1/2000 of a cell from the corner (1, 1) of cell (1, 1)."""
     unit = 1000
     assert not touches((0, 1999), (1999, 0), 1, 1, unit)
-    assert touches((0, 2000), (2000, 0), 1, 1, unit)               # through the corner: touches
-    assert touches((0, 2001), (2001, 0), 1, 1, unit)               # just inside
+    assert touches((0, 2000), (2000, 0), 1, 1, unit)  # through the corner: touches
+    assert touches((0, 2001), (2001, 0), 1, 1, unit)  # just inside
     # The line would reach the cell, but the segment stops a hair short of it.
     assert not touches((0, 0), (999, 999), 1, 1, unit)
     assert touches((0, 0), (1000, 1000), 1, 1, unit)
@@ -154,12 +155,12 @@ points:
 def test_plane_board_lengths_scale_and_round():
     """Lengths are Euclidean in cells, times length_scale (10), rounded."""
     board = build(LENGTH_BOARD)
-    assert board.distance("a", "b") == 50           # 3-4-5 triangle
+    assert board.distance("a", "b") == 50  # 3-4-5 triangle
     assert board.distance("b", "a") == 50
     assert board.distance("c", "d") == 40
-    assert board.distance("e", "f") == 14           # sqrt(2) * 10 = 14.14
-    assert board.distance("a", "f") == 22           # sqrt(5) * 10 = 22.36
-    assert board.distance("c", "b") == 43           # sqrt(16 + 2.25) = 4.27 -> 42.7
+    assert board.distance("e", "f") == 14  # sqrt(2) * 10 = 14.14
+    assert board.distance("a", "f") == 22  # sqrt(5) * 10 = 22.36
+    assert board.distance("c", "b") == 43  # sqrt(16 + 2.25) = 4.27 -> 42.7
     assert board.distance("a", "a") == 0
 
 
@@ -168,7 +169,7 @@ def test_plane_board_length_scale_other_than_ten():
     board = build(LENGTH_BOARD.replace("length_scale: 10", "length_scale: 3"))
     assert board.distance("e", "f") == 4
     assert board.distance("a", "b") == 15
-    assert build(LENGTH_BOARD.replace("length_scale: 10\n", "")).distance("a", "b") == 5   # default 1
+    assert build(LENGTH_BOARD.replace("length_scale: 10\n", "")).distance("a", "b") == 5  # default 1
 
 
 def test_plane_board_touched_labels():
@@ -202,8 +203,8 @@ def test_hair_miss_with_decimal_coordinates_is_exact():
     """
     board = build(body)
     assert board.touched("miss-a", "miss-b") == ()
-    assert board.touched("hit-a", "hit-b") == ("toy",)            # through the corner (1, 1)
-    assert board.touched("tiny-a", "tiny-b") == ()                # 1e-7 short of the cell's edge y = 1
+    assert board.touched("hit-a", "hit-b") == ("toy",)  # through the corner (1, 1)
+    assert board.touched("tiny-a", "tiny-b") == ()  # 1e-7 short of the cell's edge y = 1
 
 
 # -------------------------------------------------------------------- diagnostics
@@ -235,8 +236,7 @@ def test_point_outside_the_floor_is_E602():
     """)
     board, problems = compile_plane(doc)
     assert board is None
-    assert [(p.code, p.line) for p in problems] == [("E602", line_of(text, "beyond")),
-                                                    ("E602", line_of(text, "below"))]
+    assert [(p.code, p.line) for p in problems] == [("E602", line_of(text, "beyond")), ("E602", line_of(text, "below"))]
 
 
 def test_duplicated_label_cell_and_point_are_E603():
@@ -252,8 +252,10 @@ def test_duplicated_label_cell_and_point_are_E603():
     """)
     board, problems = compile_plane(doc)
     assert board is None
-    assert [(p.code, p.line) for p in problems] == [("E603", line_of(text, "label: ball")),
-                                                    ("E603", line_of(text, "at: [2, 0]"))]
+    assert [(p.code, p.line) for p in problems] == [
+        ("E603", line_of(text, "label: ball")),
+        ("E603", line_of(text, "at: [2, 0]")),
+    ]
     assert "labelled twice" in problems[0].message and "defined twice" in problems[1].message
 
 
@@ -272,7 +274,7 @@ def test_same_label_on_two_cells_is_allowed_and_reported_once():
     """)
     assert board.touched("w", "e") == ("ball", "mouse")
     assert board.touched("e", "w") == ("ball", "mouse")
-    assert board.touched("mid", "e") == ("mouse", "ball")     # starts on the edge of (2, 0)
+    assert board.touched("mid", "e") == ("mouse", "ball")  # starts on the edge of (2, 0)
 
 
 # ------------------------------------------------------------------ the Caty rooms
@@ -289,8 +291,12 @@ def test_caty_rooms_notches_one_cell_apart_left_as_seen_facing_the_wall(caty, se
         left, right = (board.graph.nodes[f"{f}/{side}"] for side in ("left", "right"))
         (lx, ly), (rx, ry) = left["at"], right["at"]
         wall = next(t for t in left["tags"] if t in ("north", "east", "south", "west"))
-        assert {"north": ly == ry == 0 and lx < rx, "south": ly == ry == 12 and lx > rx,
-                "east": lx == rx == 12 and ly < ry, "west": lx == rx == 0 and ly > ry}[wall], f
+        assert {
+            "north": ly == ry == 0 and lx < rx,
+            "south": ly == ry == 12 and lx > rx,
+            "east": lx == rx == 12 and ly < ry,
+            "west": lx == rx == 0 and ly > ry,
+        }[wall], f
         assert board.distance(f"{f}/left", f"{f}/right") == 10
 
 

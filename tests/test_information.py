@@ -16,6 +16,7 @@ and the history held it in clear (``test_a_secret_choice_tells_the_others_only_i
 card the seat put face down on a pile was moved away in the copy
 (``test_a_card_the_seat_put_face_down_stays_where_it_saw_it``).
 """
+
 import random
 from itertools import pairwise
 
@@ -24,8 +25,14 @@ import pytest
 from engine import IllegalAction, TabletopError, load_game, rng
 from engine.dsl.ops import OPS
 
-GAMES = [("caty-mini", None), ("caty-mini", "older-players"), ("cat-town", None), ("cat-town", "easy"),
-         ("cat-town", "advanced"), ("cats-mansion", None)]
+GAMES = [
+    ("caty-mini", None),
+    ("caty-mini", "older-players"),
+    ("cat-town", None),
+    ("cat-town", "easy"),
+    ("cat-town", "advanced"),
+    ("cats-mansion", None),
+]
 CASES = [(name, variant, players) for name, variant in GAMES for players in (2, 3, 4)]
 
 
@@ -56,8 +63,13 @@ def wrong_seat_error(state, seat) -> str | None:
 
 def channels(state, seat) -> dict:
     """Everything ``seat`` can read of a game."""
-    return {"view": state.view(seat), "log": state.visible_log(seat), "history": state.history_for(seat),
-            "decision": state.decision_for(seat), "error": wrong_seat_error(state, seat)}
+    return {
+        "view": state.view(seat),
+        "log": state.visible_log(seat),
+        "history": state.history_for(seat),
+        "decision": state.decision_for(seat),
+        "error": wrong_seat_error(state, seat),
+    }
 
 
 @pytest.mark.parametrize("name,variant,players", CASES)
@@ -97,17 +109,16 @@ def test_a_copy_holds_nothing_more(name, variant, players):
                     if o != seat:
                         assert copy.pvars[o][name_] == game.player_variables[name_]
             assert not any(e.get("secret") and e.get("seat") != seat and "action" in e for e in copy.history)
-            assert copy == state.determinized(seat, seed=11)                   # the same copy every time
+            assert copy == state.determinized(seat, seed=11)  # the same copy every time
             truth = hidden_cards(state, seat)
-            if len({game.back_key(c) for c in truth}) < len(truth) - 4:    # enough look-alike cards
+            if len({game.back_key(c) for c in truth}) < len(truth) - 4:  # enough look-alike cards
                 again = game.new_game(players=players, seed=copy.seed)
                 try:
                     for action in copy.actions:
                         again.apply(action)
                 except TabletopError:
                     pass
-                rebuilt = [again.zones[z][i] if i < len(again.zones[z]) else None
-                           for z, i in state.hidden_from(seat)]
+                rebuilt = [again.zones[z][i] if i < len(again.zones[z]) else None for z, i in state.hidden_from(seat)]
                 assert rebuilt != truth, "the copy's seed and actions rebuild the true hidden cards"
                 rebuilt_checks += 1
     assert rebuilt_checks > 0 or name == "cats-mansion"
@@ -133,11 +144,17 @@ def test_a_secret_choice_tells_the_others_only_its_kind(name, variant):
                 for a in options[:2]:
                     c = state.clone()
                     c.apply(a)
-                    after.append({s: (c.visible_log(s)[before[s]:before[s] + 1], c.history_for(s)[len(state.history)])
-                                  for s in range(3) if s != p})
+                    after.append(
+                        {
+                            s: (c.visible_log(s)[before[s] : before[s] + 1], c.history_for(s)[len(state.history)])
+                            for s in range(3)
+                            if s != p
+                        }
+                    )
                 assert after[0] == after[1]
-                assert all(entry == {"seat": p, "kind": pending["kind"], "secret": True}
-                           for _, entry in after[0].values())
+                assert all(
+                    entry == {"seat": p, "kind": pending["kind"], "secret": True} for _, entry in after[0].values()
+                )
                 compared += 1
             state.apply(rnd.choice(options))
     assert compared > 0
@@ -175,14 +192,18 @@ def test_acting_out_of_turn_names_only_the_decider():
 def test_a_log_line_for_nobody_is_told_to_nobody(tmp_path):
     """`log … to p` with p none reaches no seat (it used to reach everyone)."""
     from test_language import make_game
-    game = make_game(tmp_path, """\
+
+    game = make_game(
+        tmp_path,
+        """\
         variables:
           nobody: {type: player}
         play: |
           log "secret" to nobody
           log "for all"
           x = choose "go" from [1]
-        """)
+        """,
+    )
     state = game.new_game(players=2)
     assert [state.visible_log(s) for s in (0, 1)] == [["for all"], ["for all"]]
 
@@ -190,21 +211,23 @@ def test_a_log_line_for_nobody_is_told_to_nobody(tmp_path):
 def test_neighbouring_seeds_give_unrelated_streams():
     """Seed s+1 is not seed s one draw later (it was: 196 of 300 consecutive race games repeated
     the previous one shifted by a roll); first draws of consecutive seeds are uniform (chi-square)."""
+
     def stream(seed, k=8):
         state, out = rng.seed_state(seed), []
         for _ in range(k):
             value, state = rng.next_u64(state)
             out.append(value)
         return out
+
     streams = [stream(s) for s in range(600)]
     assert all(not set(a[1:]) & set(b) for a, b in pairwise(streams))
     counts = [0] * 6
     for s in streams:
         counts[s[0] % 6] += 1
     chi2 = sum((c - 100) ** 2 / 100 for c in counts)
-    assert chi2 < 20.5                                    # p < 0.001 at 5 degrees of freedom
+    assert chi2 < 20.5  # p < 0.001 at 5 degrees of freedom
     pairs = sum((a[0] % 6) == (b[0] % 6) for a, b in pairwise(streams))
-    assert 60 < pairs < 140                               # about 1 in 6 of 599 neighbours agree
+    assert 60 < pairs < 140  # about 1 in 6 of 599 neighbours agree
 
 
 def test_chance_events_are_in_the_history_apart_from_decisions():

@@ -4,6 +4,7 @@ Each construct that a shipped game needed is tested here on its own, independent
 that game: the reaction window, procedures and functions, card effects, what a player
 was shown, teams, ring and list operations, grid boards, and the printer.
 """
+
 import textwrap
 
 import pytest
@@ -63,8 +64,8 @@ def test_window_asks_each_player_in_turn_order_once_when_all_pass(tmp_path):
 def test_window_response_reopens_for_everyone(tmp_path):
     """After a response every player is asked again, the responder last."""
     state = make_game(tmp_path, WINDOW).new_game(players=3)
-    state.apply("pass")          # seat 1
-    state.apply("bid raise")     # seat 2 responds: the window reopens
+    state.apply("pass")  # seat 1
+    state.apply("bid raise")  # seat 2 responds: the window reopens
     asked = []
     while not state.is_terminal:
         asked.append(state.current_player)
@@ -75,8 +76,8 @@ def test_window_response_reopens_for_everyone(tmp_path):
 
 def test_window_close_ends_it_at_once(tmp_path):
     state = make_game(tmp_path, WINDOW).new_game(players=4)
-    state.apply("bid raise")     # seat 1
-    state.apply("bid stop")      # seat 2 closes it
+    state.apply("bid raise")  # seat 1
+    state.apply("bid stop")  # seat 2 closes it
     assert state.is_terminal and state.vars["answers"] == ["1"]
 
 
@@ -139,7 +140,7 @@ def test_a_card_without_effect_does_nothing(tmp_path):
 
 def test_an_effect_with_a_type_error_points_into_the_card(tmp_path):
     with pytest.raises(RulesError) as info:
-        make_game(tmp_path, CARDS.replace('gain(power_of(this))', 'gain(this)'))
+        make_game(tmp_path, CARDS.replace("gain(power_of(this))", "gain(this)"))
     d = info.value.diagnostics[0]
     spark = '      - {id: spark, colour: red, power: 2, effect: "gain(power_of(this))"}'
     line = (HEADER + CARDS).splitlines().index(spark) + 1
@@ -176,7 +177,9 @@ def test_an_enum_whose_name_holds_a_capital_t_is_not_the_type_variable(tmp_path)
 def test_a_passed_optional_choice_of_numbers_can_be_compared_with_none(tmp_path):
     """After `b = choose … from [numbers] optional`, `b == none` is a real test (a pass gives none),
     not 'always false'; a number that no choose can leave as none still is."""
-    game = make_game(tmp_path / "ok", """\
+    game = make_game(
+        tmp_path / "ok",
+        """\
         player_variables:
           points: {type: int}
         play: |
@@ -188,7 +191,8 @@ def test_a_passed_optional_choice_of_numbers_can_be_compared_with_none(tmp_path)
           end_game
         scoring:
           - {id: points, points: p.points}
-        """)
+        """,
+    )
     passed, taken = game.new_game(players=2), game.new_game(players=2)
     passed.apply("pass")
     taken.apply("take 2")
@@ -249,13 +253,12 @@ marks:
 
 
 def test_grid_board_walls_doors_rooms_and_distances(tmp_path):
-    game = make_game(tmp_path, "boards:\n  - {id: house, files: [tiny.yaml]}\nplay: |\n  pass\n",
-                     {"tiny.yaml": GRID})
+    game = make_game(tmp_path, "boards:\n  - {id: house, files: [tiny.yaml]}\nplay: |\n  pass\n", {"tiny.yaml": GRID})
     board = game.board("house")
-    assert board.toward("a1", "east") == ""          # a wall between the rooms
-    assert board.toward("a2", "east") == "b2"        # the door
+    assert board.toward("a1", "east") == ""  # a wall between the rooms
+    assert board.toward("a2", "east") == "b2"  # the door
     assert board.room_of("c1") == "east" and "shared" in board.tags["b1"]
-    assert board.distance("a1", "c1") == 4           # round by the door
+    assert board.distance("a1", "c1") == 4  # round by the door
     assert board.distance_avoiding("a1", "b1", "start") == 3
     assert board.distance_avoiding("b2", "c1", "start") == 2  # the tagged end itself is allowed
     assert board.path_length("a1", ["c2"], through=["a2", "b2"]) == 3
@@ -267,6 +270,7 @@ def test_a_grid_wider_than_26_columns_is_drawn_with_spreadsheet_column_names(tmp
     from rich.console import Console
 
     from engine.render import render_grid_board
+
     wide = "id: wide\nkind: grid\ncells: {width: 30, height: 1}\nrooms:\n  - {id: hall, area: [0, 0, 29, 0]}\n"
     game = make_game(tmp_path, "boards:\n  - {id: hall, files: [wide.yaml]}\nplay: |\n  pass\n", {"wide.yaml": wide})
     console = Console(width=200, record=True)
@@ -278,22 +282,31 @@ def test_a_grid_wider_than_26_columns_is_drawn_with_spreadsheet_column_names(tmp
 
 def test_path_length_from_a_target_is_zero(tmp_path):
     """A start that is already one of the targets is 0 steps away, not 'impossible' (-1)."""
-    game = make_game(tmp_path, "boards:\n  - {id: house, files: [tiny.yaml]}\nplay: |\n  pass\n",
-                     {"tiny.yaml": GRID})
+    game = make_game(tmp_path, "boards:\n  - {id: house, files: [tiny.yaml]}\nplay: |\n  pass\n", {"tiny.yaml": GRID})
     assert game.board("house").path_length("a1", ["a1", "c2"], through=[]) == 0
 
 
 def test_zones_per_board_space(tmp_path):
-    game = make_game(tmp_path, """\
+    game = make_game(
+        tmp_path,
+        """\
         boards:
           - {id: house, files: [tiny.yaml]}
         zones:
           - {id: space, per: house, visibility: public}
         play: |
           pass
-        """, {"tiny.yaml": GRID})
-    assert sorted(z for z in game.zone_ids(2) if z.startswith("space:")) == \
-        ["space:a1", "space:a2", "space:b1", "space:b2", "space:c1", "space:c2"]
+        """,
+        {"tiny.yaml": GRID},
+    )
+    assert sorted(z for z in game.zone_ids(2) if z.startswith("space:")) == [
+        "space:a1",
+        "space:a2",
+        "space:b1",
+        "space:b2",
+        "space:c1",
+        "space:c2",
+    ]
 
 
 # ------------------------------------------------------------------- printer
@@ -323,15 +336,18 @@ scoring:
 """
 
 
-@pytest.mark.parametrize("statement, code, said", [
-    ("me.points = first([]) + 1", "E702", "'+' cannot combine none and a number"),
-    ('x = "seen " + first([])', "E702", "'+' cannot combine text and none"),
-    ("if first([]) < 2:\n      pass", "E702", "'<' cannot compare none and a number"),
-    ("me.points = -first([])", "E702", "'-' cannot be used on none"),
-    ("me.points = 1 // (me.points - me.points)", "E701", "division by zero"),
-    # the 'where' of a choice over nothing once failed with a Python KeyError
-    ('x = choose "pick" from [] where it > 1', "E701", 'nothing to choose from for "pick"'),
-])
+@pytest.mark.parametrize(
+    "statement, code, said",
+    [
+        ("me.points = first([]) + 1", "E702", "'+' cannot combine none and a number"),
+        ('x = "seen " + first([])', "E702", "'+' cannot combine text and none"),
+        ("if first([]) < 2:\n      pass", "E702", "'<' cannot compare none and a number"),
+        ("me.points = -first([])", "E702", "'-' cannot be used on none"),
+        ("me.points = 1 // (me.points - me.points)", "E701", "division by zero"),
+        # the 'where' of a choice over nothing once failed with a Python KeyError
+        ('x = choose "pick" from [] where it > 1', "E701", 'nothing to choose from for "pick"'),
+    ],
+)
 def test_a_rule_failing_at_run_time_is_told_in_the_language_words(tmp_path, statement, code, said):
     game = make_game(tmp_path, FAULT.format(statement=statement))
     with pytest.raises(RuntimeRuleError) as info:

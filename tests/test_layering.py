@@ -1,4 +1,5 @@
 """Data flows one way: a module never imports, even lazily, one that imports it."""
+
 from __future__ import annotations
 
 import ast

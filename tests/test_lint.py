@@ -3,6 +3,7 @@
 Each case starts from a small game that lints clean, makes one change, and expects exactly
 one warning, of its code, at the place to edit.
 """
+
 from __future__ import annotations
 
 import json
@@ -114,6 +115,7 @@ def test_every_code_is_explained():
     """Each code the engine can emit is explained once in engine/codes.py, and each explained code
     is emitted somewhere (no stale entries)."""
     import re
+
     engine_dir = Path(__file__).resolve().parents[1] / "engine"
     used = set()
     for source in engine_dir.rglob("*.py"):
@@ -125,8 +127,11 @@ def test_every_code_is_explained():
 
 # ----------------------------------------------------------------- unused
 def test_a_procedure_never_called_is_w301(project):
-    found = warnings(project, "      me.points = me.points + doubled(n)\n",
-                     "      me.points = me.points + doubled(n)\n  - id: bonus\n    does: |\n      pass\n")
+    found = warnings(
+        project,
+        "      me.points = me.points + doubled(n)\n",
+        "      me.points = me.points + doubled(n)\n  - id: bonus\n    does: |\n      pass\n",
+    )
     d = only(found, "W301")
     assert "'bonus'" in d.message and (d.line, d.col) == place(text_of(project), "bonus")
 
@@ -148,8 +153,14 @@ def test_a_player_variable_read_only_by_scoring_is_used(project):
 
 
 def test_a_zone_no_rule_names_is_w304(project):
-    d = only(warnings(project, "  - {id: deck, visibility: hidden}\n",
-                      "  - {id: deck, visibility: hidden}\n  - {id: attic, visibility: public}\n"), "W304")
+    d = only(
+        warnings(
+            project,
+            "  - {id: deck, visibility: hidden}\n",
+            "  - {id: deck, visibility: hidden}\n  - {id: attic, visibility: public}\n",
+        ),
+        "W304",
+    )
     assert "'attic'" in d.message and (d.line, d.col) == place(text_of(project), "attic")
 
 
@@ -159,11 +170,14 @@ def test_a_card_with_an_effect_and_no_text_is_w307(project):
 
 
 # ----------------------------------------------------------------- rulings
-@pytest.mark.parametrize("test, said", [
-    ("tests/test_gone.py::test_spark", "no test file 'tests/test_gone.py'"),
-    ("tests/test_mini.py::test_sparkle", "'tests/test_mini.py' has no test 'test_sparkle'"),
-    ("tests/test_mini.py::test_spark[1]", None),  # a parametrized case names its test
-])
+@pytest.mark.parametrize(
+    "test, said",
+    [
+        ("tests/test_gone.py::test_spark", "no test file 'tests/test_gone.py'"),
+        ("tests/test_mini.py::test_sparkle", "'tests/test_mini.py' has no test 'test_sparkle'"),
+        ("tests/test_mini.py::test_spark[1]", None),  # a parametrized case names its test
+    ],
+)
 def test_a_ruling_whose_test_is_gone_is_w305(project, test, said):
     found = warnings(project, "tests/test_mini.py::test_spark", test)
     if said is None:
@@ -199,8 +213,7 @@ def test_a_stop_at_the_end_of_an_inner_block_is_fine(project):
 
 
 def test_close_in_a_window_is_the_end_of_its_block(project):
-    found = warnings(project, "  perform(c)\n",
-                     '  perform(c)\n  window q from me:\n      close\n      log "never"\n')
+    found = warnings(project, "  perform(c)\n", '  perform(c)\n  window q from me:\n      close\n      log "never"\n')
     d = only(found, "W401")
     assert (d.line, d.col) == place(text_of(project), 'log "never"')
 
@@ -224,8 +237,11 @@ def test_variant_settings_equal_to_the_base_are_w306(project):
     variant.write_text(VARIANT, encoding="utf-8")
     found = warnings(project, variant="quick.yaml")
     assert [d.code for d in found] == ["W306"] * 3 and all(d.path.endswith("quick.yaml") for d in found)
-    assert [(d.line, d.col) for d in found] == [place(VARIANT, "turns:"), place(VARIANT, "{id: deck"),
-                                                place(VARIANT, "{min: 2")]
+    assert [(d.line, d.col) for d in found] == [
+        place(VARIANT, "turns:"),
+        place(VARIANT, "{id: deck"),
+        place(VARIANT, "{min: 2"),
+    ]
     # the hand's visibility differs from the base: that item is not reported
     assert place(VARIANT, "{id: hand") not in [(d.line, d.col) for d in found]
 
@@ -307,30 +323,41 @@ def test_a_choice_that_may_be_empty_is_w402(project):
     assert (d.line, d.col) == place(text_of(project), 'c = choose "play"')
 
 
-@pytest.mark.parametrize("guarded", [
-    '  if size(hand(me)) > 0:\n      c = choose "play" from hand(me)\n      perform(c)\n',
-    '  while size(hand(me)) > 0:\n      c = choose "play" from hand(me)\n      perform(c)\n',
-    '  c = choose "play" from hand(me) optional\n  perform(c)\n',
-])
+@pytest.mark.parametrize(
+    "guarded",
+    [
+        '  if size(hand(me)) > 0:\n      c = choose "play" from hand(me)\n      perform(c)\n',
+        '  while size(hand(me)) > 0:\n      c = choose "play" from hand(me)\n      perform(c)\n',
+        '  c = choose "play" from hand(me) optional\n  perform(c)\n',
+    ],
+)
 def test_an_optional_or_guarded_choice_is_fine(project, guarded):
-    assert warnings(project, '  if size(hand(me)) == 0:\n      end_game\n  c = choose "play" from hand(me)\n'
-                             '  perform(c)\n', guarded) == []
+    assert (
+        warnings(
+            project,
+            '  if size(hand(me)) == 0:\n      end_game\n  c = choose "play" from hand(me)\n  perform(c)\n',
+            guarded,
+        )
+        == []
+    )
 
 
 def test_a_filtered_choice_is_w402_even_from_a_literal_list(project):
-    found = warnings(project, '  log "after', '  k = choose "kind" from ["a", "b"] where it != "a"\n'
-                                              '  log "{k} after')
+    found = warnings(project, '  log "after', '  k = choose "kind" from ["a", "b"] where it != "a"\n  log "{k} after')
     d = only(found, "W402")
     assert "'where'" in d.hint
 
 
-@pytest.mark.parametrize("body, code", [
-    ("      turns = turns + 1\n", "W403"),
-    ("      gain(1)\n", "W403"),  # gain asks no one either
-    ("      if turns > 3:\n          return\n      turns = turns + 1\n", None),
-    ("      c = choose \"play\" from hand(me) optional\n      turns = turns + 1\n", None),
-    ("      perform(c)\n", None),  # a card's effect may ask
-])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ("      turns = turns + 1\n", "W403"),
+        ("      gain(1)\n", "W403"),  # gain asks no one either
+        ("      if turns > 3:\n          return\n      turns = turns + 1\n", None),
+        ('      c = choose "play" from hand(me) optional\n      turns = turns + 1\n', None),
+        ("      perform(c)\n", None),  # a card's effect may ask
+    ],
+)
 def test_a_loop_that_never_asks_or_stops_is_w403(project, body, code):
     found = warnings(project, "  perform(c)\n", f"  perform(c)\n  while true:\n{body}")
     if code is None:
@@ -341,9 +368,12 @@ def test_a_loop_that_never_asks_or_stops_is_w403(project, body, code):
 
 
 def test_a_loop_calling_a_procedure_that_asks_is_fine(project):
-    found = warnings(project, "      me.points = me.points + doubled(n)\n",
-                     "      me.points = me.points + doubled(n)\n  - id: ask\n    does: |\n"
-                     "      x = choose \"play\" from hand(me) optional\n")
+    found = warnings(
+        project,
+        "      me.points = me.points + doubled(n)\n",
+        "      me.points = me.points + doubled(n)\n  - id: ask\n    does: |\n"
+        '      x = choose "play" from hand(me) optional\n',
+    )
     assert [d.code for d in found] == ["W301"]  # ask is not called yet
     assert warnings(project, "  perform(c)\n", "  perform(c)\n  while true:\n      ask()\n") == []
 
@@ -353,7 +383,8 @@ def test_an_unbounded_number_choice_is_already_the_error_e508(project, capsys):
     reports that error rather than a warning of its own."""
     warnings(project)
     (project / "rules" / "mini" / "game.yaml").write_text(
-        CLEAN.replace('  perform(c)\n', '  perform(c)\n  n = choose "bid" from [turns + 1, turns + 2]\n'
-                                        '  turns = n\n'), encoding="utf-8")
+        CLEAN.replace("  perform(c)\n", '  perform(c)\n  n = choose "bid" from [turns + 1, turns + 2]\n  turns = n\n'),
+        encoding="utf-8",
+    )
     assert main(["lint", "rules"]) == 1
     assert "E508" in capsys.readouterr().out

@@ -1,5 +1,6 @@
 """`tabletop lint` in CI and editors: output formats checked against their spec, project configuration,
 inline suppressions, --fix, and the pre-commit hook run on a temporary repository."""
+
 from __future__ import annotations
 
 import json
@@ -58,7 +59,7 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(project, capsys):
     assert location["artifactLocation"]["uri"] == "rules/mini/game.yaml"
     text = (project / "rules" / "mini" / "game.yaml").read_text(encoding="utf-8").splitlines()
     line = location["region"]["startLine"]
-    assert text[line - 1][location["region"]["startColumn"] - 1:].startswith("hnad")
+    assert text[line - 1][location["region"]["startColumn"] - 1 :].startswith("hnad")
 
 
 def test_sarif_of_a_warning_and_of_a_clean_run(project, capsys):
@@ -77,19 +78,26 @@ def test_sarif_of_a_warning_and_of_a_clean_run(project, capsys):
 def test_github_annotations(project, capsys):
     edit(project, *UNREAD)
     code, out, _ = lint(capsys, "--format", "github", "rules")
-    line = next(i for i, t in enumerate(
-        (project / "rules" / "mini" / "game.yaml").read_text().splitlines(), 1) if t.startswith("  turns:"))
+    line = next(
+        i
+        for i, t in enumerate((project / "rules" / "mini" / "game.yaml").read_text().splitlines(), 1)
+        if t.startswith("  turns:")
+    )
     assert code == 1
-    assert out.splitlines() == [f"::warning file=rules/mini/game.yaml,line={line},col=3,title=W303::W303 variable "
-                                f"'turns' is never read by a rule (players still see it in their views; remove it "
-                                f"if it is only a leftover)"]
+    assert out.splitlines() == [
+        f"::warning file=rules/mini/game.yaml,line={line},col=3,title=W303::W303 variable "
+        f"'turns' is never read by a rule (players still see it in their views; remove it "
+        f"if it is only a leftover)"
+    ]
 
 
 def test_github_annotations_escape_what_would_break_the_command():
     """As the Actions toolkit escapes: % CR LF in the message; also : and , in properties."""
     d = Diagnostic("rules/a,b:c.yaml", 3, 4, "E501", "100% wrong\nhere")
-    assert format_report([d], "github") == \
-        "::error file=rules/a%2Cb%3Ac.yaml,line=3,col=4,title=E501::E501 100%25 wrong%0Ahere"
+    assert (
+        format_report([d], "github")
+        == "::error file=rules/a%2Cb%3Ac.yaml,line=3,col=4,title=E501::E501 100%25 wrong%0Ahere"
+    )
 
 
 def test_json_is_a_list_of_diagnostics(project, capsys):
@@ -111,15 +119,18 @@ def configure(project: Path, toml: str) -> None:
     (project / "pyproject.toml").write_text(toml, encoding="utf-8")
 
 
-@pytest.mark.parametrize("toml, reported", [
-    ('[tool.tabletop.lint]\nignore = ["W303"]\n', []),
-    ('[tool.tabletop.lint]\nignore = ["W3"]\n', []),
-    ('[tool.tabletop.lint]\nselect = ["W4"]\n', []),
-    ('[tool.tabletop.lint]\nselect = ["W3"]\n', ["W303"]),
-    ('[tool.tabletop.lint.per-file-ignores]\n"rules/*/game.yaml" = ["W303"]\n', []),
-    ('[tool.tabletop.lint.per-file-ignores]\n"rules/*/variants/*.yaml" = ["W303"]\n', ["W303"]),
-    ('[tool.other]\nx = 1\n', ["W303"]),
-])
+@pytest.mark.parametrize(
+    "toml, reported",
+    [
+        ('[tool.tabletop.lint]\nignore = ["W303"]\n', []),
+        ('[tool.tabletop.lint]\nignore = ["W3"]\n', []),
+        ('[tool.tabletop.lint]\nselect = ["W4"]\n', []),
+        ('[tool.tabletop.lint]\nselect = ["W3"]\n', ["W303"]),
+        ('[tool.tabletop.lint.per-file-ignores]\n"rules/*/game.yaml" = ["W303"]\n', []),
+        ('[tool.tabletop.lint.per-file-ignores]\n"rules/*/variants/*.yaml" = ["W303"]\n', ["W303"]),
+        ("[tool.other]\nx = 1\n", ["W303"]),
+    ],
+)
 def test_pyproject_selects_and_ignores_codes(project, capsys, toml, reported):
     edit(project, *UNREAD)
     configure(project, toml)
@@ -141,13 +152,16 @@ def test_errors_are_reported_whatever_the_configuration(project, capsys):
     assert code == 1 and [d["code"] for d in json.loads(out)] == ["E501"]
 
 
-@pytest.mark.parametrize("toml, said", [
-    ('[tool.tabletop.lint]\nignore = ["E501"]\n', "'E501' is an error; errors cannot be ignored"),
-    ('[tool.tabletop.lint]\nignore = ["W999"]\n', "no code starts with 'W999'"),
-    ('[tool.tabletop.lint]\nignore = "W303"\n', "ignore must be a list of codes"),
-    ('[tool.tabletop.lint]\nignroe = ["W303"]\n', "has no setting 'ignroe'"),
-    ('[tool.tabletop.lint\n', "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "toml, said",
+    [
+        ('[tool.tabletop.lint]\nignore = ["E501"]\n', "'E501' is an error; errors cannot be ignored"),
+        ('[tool.tabletop.lint]\nignore = ["W999"]\n', "no code starts with 'W999'"),
+        ('[tool.tabletop.lint]\nignore = "W303"\n', "ignore must be a list of codes"),
+        ('[tool.tabletop.lint]\nignroe = ["W303"]\n', "has no setting 'ignroe'"),
+        ("[tool.tabletop.lint\n", "not valid TOML"),
+    ],
+)
 def test_a_bad_configuration_is_one_line_e110(project, capsys, toml, said):
     configure(project, toml)
     code, _, err = lint(capsys, "rules")
@@ -163,8 +177,11 @@ def test_a_suppression_with_a_reason_silences_its_line(project, capsys):
 
 
 def test_a_suppression_on_its_own_line_silences_the_next(project, capsys):
-    edit(project, "  turns: {type: int}\n", "  # tabletop: ignore[W303, W304] shown to players only\n"
-                                            "  turns: {type: int}\n")
+    edit(
+        project,
+        "  turns: {type: int}\n",
+        "  # tabletop: ignore[W303, W304] shown to players only\n  turns: {type: int}\n",
+    )
     edit(project, *UNREAD)
     assert lint(capsys, "rules")[0] == 0
 
@@ -189,8 +206,11 @@ def test_a_suppression_in_an_effect_text(project, capsys):
     edit(project, "  if size(hand(me)) == 0:\n      end_game\n", "")  # the choice is no longer guarded: W402
     _, out, _ = lint(capsys, "--json", "rules")
     assert [d["code"] for d in json.loads(out)] == ["W402"]
-    edit(project, 'c = choose "play" from hand(me)\n',
-         'c = choose "play" from hand(me)  # tabletop: ignore[W402] the deck deals at least one card\n')
+    edit(
+        project,
+        'c = choose "play" from hand(me)\n',
+        'c = choose "play" from hand(me)  # tabletop: ignore[W402] the deck deals at least one card\n',
+    )
     assert lint(capsys, "rules")[0] == 0
 
 
@@ -245,8 +265,9 @@ def test_fix_leaves_a_setting_it_cannot_remove_safely(project, capsys):
 
 def test_fix_respects_suppressions(project, capsys):
     variant = project / "rules" / "mini" / "variants" / "quick.yaml"
-    text = ("extends: mini\nid: quick\nname: Quick\n"
-            "players: {min: 2, max: 4}  # tabletop: ignore[W306] kept for readers\n")
+    text = (
+        "extends: mini\nid: quick\nname: Quick\nplayers: {min: 2, max: 4}  # tabletop: ignore[W306] kept for readers\n"
+    )
     variant.write_text(text, encoding="utf-8")
     assert lint(capsys, "--fix", "rules")[0] == 0
     assert variant.read_text(encoding="utf-8") == text
@@ -260,15 +281,23 @@ def test_the_pre_commit_hook_runs_on_a_rules_repository(project, tmp_path_factor
     assert hook["entry"] == "tabletop lint" and hook["language"] == "python"
     shutil.rmtree(project / "tests")  # a rules repository: its rulings' tests live elsewhere
     edit(project, "    test: tests/test_mini.py::test_spark\n", "")
-    (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(
-        {"repos": [{"repo": "local", "hooks": [dict(hook, language="system")]}]}), encoding="utf-8")
+    (project / ".pre-commit-config.yaml").write_text(
+        yaml.safe_dump({"repos": [{"repo": "local", "hooks": [dict(hook, language="system")]}]}), encoding="utf-8"
+    )
     bin_dir = tmp_path_factory.mktemp("bin")
     shim = bin_dir / "tabletop"  # the `tabletop` of this checkout (the installed one may be another)
-    shim.write_text(f"#!/bin/sh\nexec {sys.executable} -c 'import sys; from engine.cli import main; "
-                    f"sys.exit(main())' \"$@\"\n", encoding="utf-8")
+    shim.write_text(
+        f"#!/bin/sh\nexec {sys.executable} -c 'import sys; from engine.cli import main; sys.exit(main())' \"$@\"\n",
+        encoding="utf-8",
+    )
     shim.chmod(0o755)
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}", PYTHONPATH=str(ROOT),
-               PRE_COMMIT_HOME=str(tmp_path_factory.mktemp("pre-commit-home")), GIT_CONFIG_GLOBAL=os.devnull)
+    env = dict(
+        os.environ,
+        PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        PYTHONPATH=str(ROOT),
+        PRE_COMMIT_HOME=str(tmp_path_factory.mktemp("pre-commit-home")),
+        GIT_CONFIG_GLOBAL=os.devnull,
+    )
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(args, cwd=project, env=env, capture_output=True, text=True, check=False)

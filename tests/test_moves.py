@@ -1,5 +1,6 @@
 """Choices are values with an identity: records for moves of several parts, ids that never merge
 two different options, a decline that never clashes, and values checked where they are stored."""
+
 import pytest
 from test_language import make_game
 
@@ -9,7 +10,9 @@ from engine.dsl import ast
 
 def test_a_record_is_one_option_printed_from_its_fields_in_written_order(tmp_path):
     """{do: "step", piece: …, dir: …} prints "step … …"; the chosen record's fields are read back."""
-    game = make_game(tmp_path, """\
+    game = make_game(
+        tmp_path,
+        """\
         enums:
           dirs: [north, south]
         variables:
@@ -19,7 +22,8 @@ def test_a_record_is_one_option_printed_from_its_fields_in_written_order(tmp_pat
           m = choose from [{do: "walk", dir: d, far: 2} for d in dirs] + [{do: "stay"}]
           went = m.do
           far = m.far if m.do == "walk" else 0
-        """)
+        """,
+    )
     st = game.new_game(players=2)
     assert st.legal_actions() == ["walk north 2", "walk south 2", "stay"]
     assert st.view(0)["decision"]["actions"] == st.legal_actions()
@@ -29,26 +33,34 @@ def test_a_record_is_one_option_printed_from_its_fields_in_written_order(tmp_pat
 
 def test_a_field_a_record_lacks_is_refused_where_it_is_read(tmp_path):
     with pytest.raises(RulesError, match=r"E504 a record \{do: text\} has no field 'dri'"):
-        make_game(tmp_path, """\
+        make_game(
+            tmp_path,
+            """\
             play: |
               m = choose from [{do: "x"}]
               y = m.dri
-            """)
+            """,
+        )
 
 
 def test_one_list_holds_one_kind_of_value(tmp_path):
     """[1, "1", true] used to offer two options for three values; now it is refused with a hint."""
     with pytest.raises(RulesError, match="E506 a list holds one kind of value") as caught:
-        make_game(tmp_path, """\
+        make_game(
+            tmp_path,
+            """\
             play: |
               x = choose from [1, "1", true]
-            """)
+            """,
+        )
     assert "make each a record" in str(caught.value)
 
 
 def test_options_that_print_alike_get_long_ids_and_never_merge(tmp_path):
     """choose from [hand(me), found(me)]: both zones print "0"; they keep their own ids."""
-    game = make_game(tmp_path, """\
+    game = make_game(
+        tmp_path,
+        """\
         zones:
           - {id: hand, per: player, visibility: owner}
           - {id: found, per: player, visibility: public}
@@ -56,7 +68,8 @@ def test_options_that_print_alike_get_long_ids_and_never_merge(tmp_path):
           where: {type: zone}
         play: |
           where = choose "look" from [hand(me), found(me)]
-        """)
+        """,
+    )
     st = game.new_game(players=2)
     assert st.legal_actions() == ["look hand:0", "look found:0"]
     st.apply("look found:0")
@@ -65,7 +78,9 @@ def test_options_that_print_alike_get_long_ids_and_never_merge(tmp_path):
 
 def test_copies_in_one_zone_are_one_choice_but_not_across_zones(tmp_path):
     """Two copies of a card in one hand are the same choice; a copy elsewhere is another one."""
-    game = make_game(tmp_path, """\
+    game = make_game(
+        tmp_path,
+        """\
         zones:
           - {id: hand, per: player, visibility: owner}
           - {id: found, per: player, visibility: public}
@@ -78,7 +93,8 @@ def test_copies_in_one_zone_are_one_choice_but_not_across_zones(tmp_path):
           move(top(hand(me)), found(me))
           c = choose "pick" from cards(hand(me))
           d = choose "pick" from cards(hand(me)) + cards(found(me))
-        """)
+        """,
+    )
     st = game.new_game(players=2)
     assert st.legal_actions() == ["pick a"]
     st.apply("pick a")
@@ -87,11 +103,14 @@ def test_copies_in_one_zone_are_one_choice_but_not_across_zones(tmp_path):
 
 def test_the_decline_is_named_and_never_clashes_with_an_option(tmp_path):
     """`optional "draw"` names the decline; an option printing as the decline is a located error."""
-    game = make_game(tmp_path, """\
+    game = make_game(
+        tmp_path,
+        """\
         play: |
           x = choose from ["keep", "swap"] optional "draw"
           y = choose from ["pass", "stay"] optional
-        """)
+        """,
+    )
     st = game.new_game(players=2)
     assert st.legal_actions() == ["keep", "swap", "draw"]
     with pytest.raises(RuntimeRuleError, match=r'E701 .*prints as "pass", the id of declining'):
@@ -99,7 +118,9 @@ def test_the_decline_is_named_and_never_clashes_with_an_option(tmp_path):
 
 
 def test_an_enum_variable_refuses_a_value_outside_the_enum_where_it_is_set(tmp_path):
-    game = make_game(tmp_path, """\
+    game = make_game(
+        tmp_path,
+        """\
         enums:
           colours: [red, blue]
         variables:
@@ -108,7 +129,8 @@ def test_an_enum_variable_refuses_a_value_outside_the_enum_where_it_is_set(tmp_p
         play: |
           colour = name
           x = choose from [1]
-        """)
+        """,
+    )
     with pytest.raises(RuntimeRuleError, match="E701 variable 'colour' holds one of the colours, not 'green'"):
         game.new_game(players=2)
 
@@ -121,13 +143,18 @@ def test_a_tampered_chosen_value_is_a_located_rule_error_not_a_python_one():
         st.apply(st.legal_actions()[0])
 
 
-@pytest.mark.parametrize("name,variant", [("caty-mini", None), ("cat-town", None), ("cat-town", "easy"),
-                                          ("cat-town", "advanced"), ("cats-mansion", None)])
+@pytest.mark.parametrize(
+    "name,variant",
+    [("caty-mini", None), ("cat-town", None), ("cat-town", "easy"), ("cat-town", "advanced"), ("cats-mansion", None)],
+)
 def test_no_shipped_rule_takes_a_move_apart_with_word(name, variant):
     """Moves are records: no shipped game builds a move as text and parses it back."""
     calls = set()
     for _, tree in load_game(name, variant).sources:
-        exprs = [e for block in ast.walk_blocks(tree) for s in block for e in ast.parts_of(s)[0]] \
-            if isinstance(tree, list) else [tree]
+        exprs = (
+            [e for block in ast.walk_blocks(tree) for s in block for e in ast.parts_of(s)[0]]
+            if isinstance(tree, list)
+            else [tree]
+        )
         calls |= {x.func for e in exprs for x in ast.walk_exprs(e) if isinstance(x, ast.Call)}
     assert "word" not in calls

@@ -1,4 +1,5 @@
 """Outcomes: a game ends in wins, losses or a draw, with the reason the rules give, and its returns."""
+
 import random
 
 import pytest
@@ -84,7 +85,7 @@ def test_caty_mini_level_on_points_and_string_share_the_win():
     while not st.is_terminal:
         st.apply(rnd.choice(st.legal_actions()))
     assert st.outcome.reason == "all rounds played"
-    for seat in range(3):                      # give every token back and make the strings equal
+    for seat in range(3):  # give every token back and make the strings equal
         for c in list(st.zones[f"won:{seat}"]):
             st.zones[f"won:{seat}"].remove(c)
             st.zones[f"token_pile:{game.attributes['toy'][c]}"].append(c)

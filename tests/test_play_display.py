@@ -1,4 +1,5 @@
 """The terminal `play` shows what the web table shows: card texts, the ring, destinations, plain values."""
+
 import io
 import re
 import sys

@@ -1,5 +1,6 @@
 """Playtest metrics on tiny games whose figures are known by hand, sweeps on common seeds,
 the same figures from every backend, the rules' own counters, and the command."""
+
 import json
 
 import pytest
@@ -81,6 +82,7 @@ def test_the_rules_own_counters_are_reported(tmp_path):
 
 def test_a_stat_must_be_a_number_or_yes_no(tmp_path):
     from engine import RulesError
+
     with pytest.raises(RulesError, match="E502"):
         make_game(tmp_path, COIN.replace("value: coin == 1", "value: players()"))
 
@@ -91,14 +93,15 @@ def test_sweep_arms_play_the_same_seeds_and_name_their_axis(tmp_path):
     assert [a["label"] for a in data["arms"]] == ["ticks=1", "ticks=2", "ticks=3"]
     assert [a["duration"]["decisions"]["mean"] for a in data["arms"]] == [2, 4, 6]
     assert data["sweep"] == {"name": "constants.ticks", "values": [1, 2, 3]}
-    by_arm = [[r["seed"] for r in records[i * 8:(i + 1) * 8]] for i in range(3)]
+    by_arm = [[r["seed"] for r in records[i * 8 : (i + 1) * 8]] for i in range(3)]
     assert by_arm[0] == by_arm[1] == by_arm[2] == list(range(8))
     # common random numbers: the coin falls the same way in every arm
     assert len({tuple(a["outcomes"]["wins"]) for a in data["arms"]}) == 1
 
 
-@pytest.mark.parametrize("text, values", [("a.b=900..1200/100", [900, 1000, 1100, 1200]), ("a=1,x,2.5", [1, "x", 2.5]),
-                                          ("a=true", [True])])
+@pytest.mark.parametrize(
+    "text, values", [("a.b=900..1200/100", [900, 1000, 1100, 1200]), ("a=1,x,2.5", [1, "x", 2.5]), ("a=true", [True])]
+)
 def test_set_values(text, values):
     assert parse_set(text)[1] == values
 
@@ -132,8 +135,23 @@ def test_skill_is_measured_per_seat(tmp_path):
 def test_the_command_writes_a_report_and_prints_json(tmp_path, capsys):
     make_game(tmp_path, COIN)
     out = tmp_path / "report.html"
-    code = main(["playtest", str(tmp_path / "rules" / "mini" / "game.yaml"), "--players", "2", "--games", "6",
-                 "--bots", "mcts:5,random", "--skill-games", "2", "-o", str(out), "--json"])
+    code = main(
+        [
+            "playtest",
+            str(tmp_path / "rules" / "mini" / "game.yaml"),
+            "--players",
+            "2",
+            "--games",
+            "6",
+            "--bots",
+            "mcts:5,random",
+            "--skill-games",
+            "2",
+            "-o",
+            str(out),
+            "--json",
+        ]
+    )
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert data["bots"] == ["mcts:5", "random"] and data["run"]["backend"] == "local"
@@ -156,8 +174,17 @@ def test_ray_gives_the_same_figures_as_a_local_run(tmp_path):
 
 def test_without_scoring_there_is_no_default_skill_bot(tmp_path, capsys):
     make_game(tmp_path, 'play: |\n  x = choose "go" from [1]\n  end_game "went"\n')
-    argv = ["playtest", str(tmp_path / "rules" / "mini" / "game.yaml"), "--players", "2", "--games", "3",
-            "-o", str(tmp_path / "r.html"), "--json"]
+    argv = [
+        "playtest",
+        str(tmp_path / "rules" / "mini" / "game.yaml"),
+        "--players",
+        "2",
+        "--games",
+        "3",
+        "-o",
+        str(tmp_path / "r.html"),
+        "--json",
+    ]
     assert main(argv) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["skill_bot"] is None and data["arms"][0]["outcomes"]["finished"] == 3

@@ -1,4 +1,5 @@
 """Saved games replay exactly — finished or not, mid-window or mid-effect — and say when they cannot."""
+
 import json
 import random
 
@@ -20,9 +21,15 @@ def _play(game, players, seed, stop=None, moves=10_000):
     return state
 
 
-@pytest.mark.parametrize("name,variant,players", [
-    ("caty-mini", None, 3), ("caty-mini", "older-players", 2), ("cat-town", "advanced", 4), ("cats-mansion", None, 2),
-])
+@pytest.mark.parametrize(
+    "name,variant,players",
+    [
+        ("caty-mini", None, 3),
+        ("caty-mini", "older-players", 2),
+        ("cat-town", "advanced", 4),
+        ("cats-mansion", None, 2),
+    ],
+)
 def test_a_finished_game_replays_to_the_same_state(name, variant, players):
     """Rules + variant + seed + action ids rebuild the game byte for byte."""
     game = load_game(name, variant=variant)
@@ -86,8 +93,24 @@ def test_a_tampered_final_state_is_noticed():
 def test_save_and_replay_through_the_cli(tmp_path, capsys):
     """`play --save` keeps the game; `replay` reproduces it and prints the same result."""
     save = tmp_path / "game.json"
-    assert main(["play", "caty-mini", "--players", "2", "--seed", "8", "--bot", "all=random", "--quiet",
-                 "--save", str(save)]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "caty-mini",
+                "--players",
+                "2",
+                "--seed",
+                "8",
+                "--bot",
+                "all=random",
+                "--quiet",
+                "--save",
+                str(save),
+            ]
+        )
+        == 0
+    )
     played = capsys.readouterr().out
     data = read_save(save)
     assert data["finished"] and len(data["actions"]) > 12
@@ -101,6 +124,7 @@ def test_save_and_replay_through_the_cli(tmp_path, capsys):
 def test_unfinished_save_through_the_cli(tmp_path, capsys, monkeypatch):
     """A game stopped early is saved as far as it went and replays to its open decision."""
     import io
+
     save = tmp_path / "open.json"
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\n"))
     assert main(["play", "caty-mini", "--players", "2", "--seed", "1", "--save", str(save)]) == 1

@@ -1,4 +1,5 @@
 """The playtest report as a person sees it: opened from disk in headless Chromium, no server."""
+
 from pathlib import Path
 
 from test_language import make_game
@@ -7,14 +8,28 @@ from test_playtest import COIN
 from engine.playtest import Arm, Plan, load_arm, measure, run
 from engine.report import render_html
 
-BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run"]
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def write_report(tmp_path) -> Path:
     path = make_game(tmp_path, COIN).rules.folder / "game.yaml"
-    plan = Plan(str(path), [Arm(), Arm(None, (("constants.ticks", 2),))], 2, 20, 0, ["random", "random"],
-                skill_bot="greedy", skill_games=4)
+    plan = Plan(
+        str(path),
+        [Arm(), Arm(None, (("constants.ticks", 2),))],
+        2,
+        20,
+        0,
+        ["random", "random"],
+        skill_bot="greedy",
+        skill_games=4,
+    )
     games = [load_arm(plan.game, arm) for arm in plan.arms]
     records, info = run(plan, games)
     out = tmp_path / "report.html"
@@ -24,6 +39,7 @@ def write_report(tmp_path) -> Path:
 
 def test_the_report_opens_from_disk_with_plots_and_the_win_rate_table(tmp_path):
     from playwright.sync_api import sync_playwright
+
     report = write_report(tmp_path)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=BROWSER_ARGS)

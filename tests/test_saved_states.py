@@ -4,6 +4,7 @@ Saves of every shipped game and variant, taken at random points of random games,
 (keys deleted, values replaced by other JSON, cards swapped between zones, pending decisions
 forged); each mutant must be refused in one line, or keep every invariant and play on.
 """
+
 import json
 import random
 
@@ -14,8 +15,14 @@ from hypothesis import strategies as st
 from engine import StateError, TabletopError, load_game
 from engine.conformance import check_state
 
-GAMES = [("caty-mini", None), ("caty-mini", "older-players"), ("cat-town", None), ("cat-town", "easy"),
-         ("cat-town", "advanced"), ("cats-mansion", None)]
+GAMES = [
+    ("caty-mini", None),
+    ("caty-mini", "older-players"),
+    ("cat-town", None),
+    ("cat-town", "easy"),
+    ("cat-town", "advanced"),
+    ("cats-mansion", None),
+]
 _SAVES: dict = {}
 
 
@@ -38,8 +45,11 @@ def _saves(name, variant):
     return _SAVES[key]
 
 
-DEEP = {"\u0000deep": "[{\"a\": " * 1500 + "0" + "}]" * 1500, "\u0000deep-list": "[" * 3000 + "]" * 3000,
-        "\u0000nested": "[" * 900 + "]" * 900}
+DEEP = {
+    "\u0000deep": '[{"a": ' * 1500 + "0" + "}]" * 1500,
+    "\u0000deep-list": "[" * 3000 + "]" * 3000,
+    "\u0000nested": "[" * 900 + "]" * 900,
+}
 
 
 def _text(data) -> str:
@@ -50,10 +60,15 @@ def _text(data) -> str:
     return text
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8)
-                    | st.sampled_from([2 ** 64, -(2 ** 70), 10 ** 4000, "me", "hand:0", 0, 1, -1]),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
-                    max_leaves=6)
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=8)
+    | st.sampled_from([2**64, -(2**70), 10**4000, "me", "hand:0", 0, 1, -1]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 def _value(draw, rnd):
@@ -120,7 +135,7 @@ def mutants(draw):
     name, variant = draw(st.sampled_from(GAMES))
     game, saves = _saves(name, variant)
     data = json.loads(json.dumps(draw(st.sampled_from(saves))))
-    rnd = random.Random(draw(st.integers(0, 2 ** 32)))  # the places to mutate; new values come from strategies
+    rnd = random.Random(draw(st.integers(0, 2**32)))  # the places to mutate; new values come from strategies
     steps = []
     for _ in range(rnd.randint(1, 3)):
         how = rnd.choice(["delete", "replace", "replace", "swap", "pending"])
@@ -210,7 +225,7 @@ MUTATIONS = {  # each once a traceback or a state that failed later
     "variable-nested-900-deep": lambda d: d["variables"].__setitem__("round", "\u0000nested"),
     "whole-state-3000-deep": lambda d: d.__setitem__("log", "\u0000deep-list"),
     "int-variable-none": lambda d: d["variables"].__setitem__("round", None),
-    "huge-player": lambda d: d["variables"].__setitem__("marker", 10 ** 4000),
+    "huge-player": lambda d: d["variables"].__setitem__("marker", 10**4000),
     "secret-without-kind": lambda d: d["history"].append({"seat": 0, "action": "x", "secret": True, "kind": 1}),
     "shuffle-of-no-zone": lambda d: d["history"].append({"chance": "shuffle", "zone": ["deck"]}),
     "unknown-part": lambda d: d.__setitem__("extra", 1),
@@ -233,7 +248,9 @@ def test_a_decision_with_options_drawn_at_random_reads_back(tmp_path):
     folder.mkdir(parents=True)
     (folder / "game.yaml").write_text(
         "id: lucky\nname: Lucky\nplayers: {min: 2, max: 2}\n"
-        'play: |\n  x = choose "pick" from [random_from([1, 2, 3, 4, 5, 6]), 7]\n', encoding="utf-8")
+        'play: |\n  x = choose "pick" from [random_from([1, 2, 3, 4, 5, 6]), 7]\n',
+        encoding="utf-8",
+    )
     game = load_game(folder / "game.yaml")
     state = game.new_game(players=2, seed=3)
     assert game.state_from_json(state.to_json()) == state

@@ -1,4 +1,5 @@
 """Every shipped game loads and plays to the end with random bots."""
+
 import random
 
 import pytest
@@ -16,7 +17,10 @@ def test_caty_mini_plays_to_the_end(players, variant):
         state.apply(rnd.choice(state.legal_actions()))
     best = max(state.scores)
     assert state.outcome.reason == "all rounds played"
-    assert state.winners == [p for p in range(players) if state.scores[p] == best
-                             and state.pvars[p]["string"] == max(state.pvars[q]["string"] for q in range(players)
-                                                                 if state.scores[q] == best)]
+    assert state.winners == [
+        p
+        for p in range(players)
+        if state.scores[p] == best
+        and state.pvars[p]["string"] == max(state.pvars[q]["string"] for q in range(players) if state.scores[q] == best)
+    ]
     assert len(state.actions) > 12

@@ -1,4 +1,5 @@
 """The test suite itself: no test can fail because the machine is busy."""
+
 from __future__ import annotations
 
 import re
@@ -7,15 +8,29 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 
 # Written split so that this file does not match itself.
-WALL_CLOCK = re.compile("|".join(["perf_" + "counter", r"time\.time\(", r"time\.mono" + "tonic", "SIG" + "ALRM",
-                                  "ITIMER_" + "REAL", r"\.alarm\(", r"\btime" + "out="]))
+WALL_CLOCK = re.compile(
+    "|".join(
+        [
+            "perf_" + "counter",
+            r"time\.time\(",
+            r"time\.mono" + "tonic",
+            "SIG" + "ALRM",
+            "ITIMER_" + "REAL",
+            r"\.alarm\(",
+            r"\btime" + "out=",
+        ]
+    )
+)
 
 
 def test_no_test_reads_the_wall_clock():
     """Work is bounded by steps, examples or CPU time: no test times itself or stops on wall-clock time."""
-    found = [f"{path.name}:{n}: {line.strip()}"
-             for path in sorted(Path(__file__).parent.glob("*.py"))
-             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if WALL_CLOCK.search(line)]
+    found = [
+        f"{path.name}:{n}: {line.strip()}"
+        for path in sorted(Path(__file__).parent.glob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if WALL_CLOCK.search(line)
+    ]
     assert not found, "\n".join(found)
 
 

@@ -1,4 +1,5 @@
 """The web table over its websocket: each seat gets only what it may know; bad messages change nothing."""
+
 import json
 import random
 import re
@@ -35,8 +36,9 @@ def board_words(game) -> set[str]:
     for boards in game.board_files.values():
         for board in boards:
             for node, d in board.graph.nodes(data=True):
-                out.update(str(node).split("/") if d.get("kind") == "point"
-                           else [d.get("label", ""), d.get("room", "")])
+                out.update(
+                    str(node).split("/") if d.get("kind") == "point" else [d.get("label", ""), d.get("room", "")]
+                )
     return out
 
 
@@ -57,8 +59,7 @@ def words_in(message) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("game,players,limit", [("caty-mini", 2, 400), ("cat-town", 2, 40),
-                                                ("cats-mansion", 2, 40)])
+@pytest.mark.parametrize("game,players,limit", [("caty-mini", 2, 400), ("cat-town", 2, 40), ("cats-mansion", 2, 40)])
 def test_whole_games_over_the_websocket_send_no_hidden_card(game, players, limit):
     table = Table(game, players=players, seed=3)
     client = TestClient(create_app(table, watch=False))
@@ -90,12 +91,19 @@ def test_bad_and_hostile_messages_get_an_error_and_change_nothing():
     with client.websocket_connect(f"/ws?key={table.seat_keys[1]}") as ws:
         ws.receive_json()
         before = table.state.to_json()
-        for bad in ["not json", "[]", '{"type": 3}', '{"type": "nuke"}', '{"type": "act"}',
-                    json.dumps({"type": "act", "seat": 0, "action": table.state.legal_actions()[0]}),  # another seat
-                    json.dumps({"type": "act", "seat": 1, "action": "walk cw draw"}),  # not its turn
-                    json.dumps({"type": "undo"}), json.dumps({"type": "seek", "index": -1}),
-                    json.dumps({"type": "load", "data": {"format": 1, "actions": ["x"] * 3}}),
-                    "[" * 100_000]:
+        for bad in [
+            "not json",
+            "[]",
+            '{"type": 3}',
+            '{"type": "nuke"}',
+            '{"type": "act"}',
+            json.dumps({"type": "act", "seat": 0, "action": table.state.legal_actions()[0]}),  # another seat
+            json.dumps({"type": "act", "seat": 1, "action": "walk cw draw"}),  # not its turn
+            json.dumps({"type": "undo"}),
+            json.dumps({"type": "seek", "index": -1}),
+            json.dumps({"type": "load", "data": {"format": 1, "actions": ["x"] * 3}}),
+            "[" * 100_000,
+        ]:
             ws.send_text(bad)
             reply = ws.receive_json()
             assert reply["type"] == "error" and "Traceback" not in reply["message"], bad
@@ -172,6 +180,7 @@ def test_editing_the_rules_reloads_and_a_broken_file_shows_where(tmp_path):
 def _touch_later(path):
     """Move the file's modification time on, so the change is seen whatever the clock's resolution."""
     import os
+
     st = os.stat(path)
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000_000))
 
@@ -201,7 +210,10 @@ def test_save_step_back_through_history_and_open_the_save():
 def test_the_core_does_not_import_the_web_framework():
     import subprocess
     import sys
-    code = ("import sys; from engine import load_game; from engine import cli, choices, render; "
-            "load_game('caty-mini').new_game(players=2); print('starlette' in sys.modules)")
+
+    code = (
+        "import sys; from engine import load_game; from engine import cli, choices, render; "
+        "load_game('caty-mini').new_game(players=2); print('starlette' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

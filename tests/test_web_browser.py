@@ -1,4 +1,5 @@
 """The web table in a real headless Chromium (system package, driven by Playwright); screenshots in /tmp/screens."""
+
 import shutil
 import socket
 import threading
@@ -24,9 +25,17 @@ WAIT = 30_000  # ms: generous, the machine is shared
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
         yield b
         b.close()
 
@@ -36,8 +45,9 @@ def serve(table: Table, watch: bool = False):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(table, watch=watch), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(table, watch=watch), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
@@ -46,6 +56,7 @@ def serve(table: Table, watch: bool = False):
     def stop():
         server.should_exit = True
         thread.join(10)
+
     return f"http://127.0.0.1:{port}/", stop
 
 
@@ -79,8 +90,10 @@ def test_caty_mini_whole_game_by_clicks_against_a_bot(page):
                 shot(page, "caty-mini-preview")
             before = len(table.state.actions)
             first.click()
-            page.wait_for_function(f"() => !document.querySelector('#step') || "
-                                   f"document.querySelector('#step').textContent !== '{before} moves'")
+            page.wait_for_function(
+                f"() => !document.querySelector('#step') || "
+                f"document.querySelector('#step').textContent !== '{before} moves'"
+            )
         expect(page.locator("#outcome")).to_contain_text("Game over")
         assert table.state.is_terminal
         shot(page, "caty-mini")

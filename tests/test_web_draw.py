@@ -1,4 +1,5 @@
 """SVG drawing of each board kind, from small board files and hints."""
+
 from xml.etree import ElementTree
 
 from engine.boards import compile_grid, compile_plane
@@ -35,8 +36,14 @@ points:
 def test_plane_board_draws_labels_notches_furniture_trail_and_previews(tmp_path):
     b = board(tmp_path, PLANE, compile_plane)
     hints = Hints.merged({"colours": {"north": "#123456"}, "icons": {"star": "*"}})
-    svg = parse(plane_svg(b, hints, {0: ["box/left", "pot/left"]},
-                          [{"action": "go", "points": ["pot/left", "box/right"], "cost": 7, "touched": ["star"]}]))
+    svg = parse(
+        plane_svg(
+            b,
+            hints,
+            {0: ["box/left", "pot/left"]},
+            [{"action": "go", "points": ["pot/left", "box/right"], "cost": 7, "touched": ["star"]}],
+        )
+    )
     texts = [t.text for t in svg.iter(SVG + "text")]
     assert "star" in texts and "*" in texts  # the labelled cell, with its icon
     assert {"box", "pot"} <= set(texts)  # furniture named once per group

@@ -17,6 +17,7 @@ games that are still being written.  Games are played by random bots through
 ``engine.simulate.simulate``, the same code as ``tabletop simulate``; a row stops early
 (marked *) once its games have taken ``--budget`` seconds, so a slow game cannot stall the run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,8 +53,7 @@ def present(game: str, variant: str | None) -> bool:
     return variant is None or (folder / "variants" / f"{variant}.yaml").is_file()
 
 
-def play_row(game, players: int, games: int, seed: int, budget: float, bots: str = "random",
-             limit: int = 5000) -> dict:
+def play_row(game, players: int, games: int, seed: int, budget: float, bots: str = "random", limit: int = 5000) -> dict:
     """Up to ``games`` random games in growing batches, stopping early past ``budget`` seconds."""
     from engine.simulate import simulate
 
@@ -72,11 +72,13 @@ def play_row(game, players: int, games: int, seed: int, budget: float, bots: str
         if seconds >= budget:
             break
     return {
-        "games": played, "stopped": played < games,
+        "games": played,
+        "stopped": played < games,
         "games_per_second": played / seconds if seconds else float("inf"),
         "decisions_per_game": decisions / max(1, played - errors),
         "us_per_decision": 1e6 * seconds / decisions if decisions else None,
-        "errors": errors, "cut_off": cut_off,
+        "errors": errors,
+        "cut_off": cut_off,
     }
 
 
@@ -96,8 +98,14 @@ def bench_games(games: int, seed: int, budget: float) -> list[dict]:
             continue
         for players in player_counts:
             if not game.min_players <= players <= game.max_players:
-                rows.append({"game": game_id, "variant": variant, "players": players,
-                             "note": f"skipped: game is for {game.min_players}-{game.max_players} players"})
+                rows.append(
+                    {
+                        "game": game_id,
+                        "variant": variant,
+                        "players": players,
+                        "note": f"skipped: game is for {game.min_players}-{game.max_players} players",
+                    }
+                )
                 continue
             simulate(game, players, 1, seed=seed + 10_000)  # warm up caches and lazy tables
             row = play_row(game, players, games, seed, budget, bots, limit)
@@ -125,19 +133,42 @@ def bench_validate(runs: int) -> tuple[float, int, str]:
 
 
 def print_table(rows: list[dict]) -> None:
-    header = ("game", "variant", "bots", "seats", "games", "games/s", "decisions/game", "µs/decision", "errors",
-              "cut off")
+    header = (
+        "game",
+        "variant",
+        "bots",
+        "seats",
+        "games",
+        "games/s",
+        "decisions/game",
+        "µs/decision",
+        "errors",
+        "cut off",
+    )
     table = [header]
     notes = []
     for r in rows:
         if "note" in r:
-            notes.append(f"{r['game']}{' / ' + r['variant'] if r['variant'] else ''}"
-                         f"{' at ' + str(r['players']) if 'players' in r else ''}: {r['note']}")
+            notes.append(
+                f"{r['game']}{' / ' + r['variant'] if r['variant'] else ''}"
+                f"{' at ' + str(r['players']) if 'players' in r else ''}: {r['note']}"
+            )
             continue
         us = r["us_per_decision"]
-        table.append((r["game"], r["variant"] or "-", r["bots"], str(r["players"]), f"{r['games']}{'*' * r['stopped']}",
-                      f"{r['games_per_second']:.1f}", f"{r['decisions_per_game']:.1f}",
-                      f"{us:.0f}" if us is not None else "-", str(r["errors"]), str(r["cut_off"])))
+        table.append(
+            (
+                r["game"],
+                r["variant"] or "-",
+                r["bots"],
+                str(r["players"]),
+                f"{r['games']}{'*' * r['stopped']}",
+                f"{r['games_per_second']:.1f}",
+                f"{r['decisions_per_game']:.1f}",
+                f"{us:.0f}" if us is not None else "-",
+                str(r["errors"]),
+                str(r["cut_off"]),
+            )
+        )
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     for n, row in enumerate(table):
         cells = [c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
@@ -169,8 +200,13 @@ class Worker:
     """A bench_worker.py process importing the engine of ``tree``."""
 
     def __init__(self, tree: Path):
-        self.proc = subprocess.Popen([sys.executable, str(REPO / "tools" / "bench_worker.py"), str(tree)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tree)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(REPO / "tools" / "bench_worker.py"), str(tree)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=tree,
+        )
 
     def run(self, job: dict) -> float:
         """Units of work per CPU second."""
@@ -212,8 +248,11 @@ def against(rev: str, repeats: int, target: float) -> None:
                 rates_old.append(rates[old])
                 rates_new.append(rates[new])
                 ratios.append(rates[new] / rates[old])
-            print(f"{label:32} {statistics.median(rates_old):14.2f} {statistics.median(rates_new):11.2f} "
-                  f"{statistics.median(ratios):12.2f}× {min(ratios):6.2f}–{max(ratios):.2f}×", flush=True)
+            print(
+                f"{label:32} {statistics.median(rates_old):14.2f} {statistics.median(rates_new):11.2f} "
+                f"{statistics.median(ratios):12.2f}× {min(ratios):6.2f}–{max(ratios):.2f}×",
+                flush=True,
+            )
         old.close()
         new.close()
 
@@ -222,13 +261,19 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=200, metavar="K", help="games per row (default 200)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (default 0)")
-    p.add_argument("--budget", type=float, default=10.0, metavar="SEC",
-                   help="stop a row after this many seconds of play (default 10)")
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=10.0,
+        metavar="SEC",
+        help="stop a row after this many seconds of play (default 10)",
+    )
     p.add_argument("--runs", type=int, default=3, metavar="R", help="validate runs, best is kept (default 3)")
     p.add_argument("--against", metavar="REV", help="compare with git revision REV (e.g. a9f35bd)")
     p.add_argument("--repeats", type=int, default=5, metavar="R", help="--against: repeats per measure (default 5)")
-    p.add_argument("--target", type=float, default=0.5, metavar="SEC",
-                   help="--against: CPU seconds per job on REV (default 0.5)")
+    p.add_argument(
+        "--target", type=float, default=0.5, metavar="SEC", help="--against: CPU seconds per job on REV (default 0.5)"
+    )
     args = p.parse_args(argv)
     if args.against:
         if args.repeats < 1 or args.target <= 0:
@@ -238,8 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.runs < 1 or args.budget <= 0:
         p.error("--games, --runs and --budget must be positive")
 
-    print(f"tabletop bench: Python {platform.python_version()}, {os.cpu_count()} CPUs, "
-          f"up to {args.games} random games per row (seeds from {args.seed}, at most {args.budget:g} s a row)")
+    print(
+        f"tabletop bench: Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+        f"up to {args.games} random games per row (seeds from {args.seed}, at most {args.budget:g} s a row)"
+    )
     print()
     print_table(bench_games(args.games, args.seed, args.budget))
     print()

@@ -6,6 +6,7 @@ is one JSON line ``{"seconds": cpu, "units": done}``.  Only the public surface
 (``load_game``, ``new_game``, ``clone``, ``apply``, ``legal_actions``) and
 ``engine.simulate.simulate`` are used, so any revision since the baseline runs it.
 """
+
 from __future__ import annotations
 
 import json

@@ -5,6 +5,7 @@ shipped game, seats alternated, and prints win rates with 95% intervals and its 
 
 Each game seed ``s`` puts the bot in seat ``s % 2``; draws and cut-off games count as no win.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,11 +39,19 @@ def strength(game, spec: str, games: int, limit: int, jobs: int) -> dict:
     second = simulate(game, 2, games // 2, seed=10_000, bots=["random", spec], limit=limit, jobs=jobs)
     wins = first["wins"][0] + second["wins"][1]
     losses = first["wins"][1] + second["wins"][0]
-    return {"game": game.id, "bot": spec, "games": games, "wins": wins, "losses": losses,
-            "draws": first["draws"] + second["draws"], "cut_off": first["cut_off"] + second["cut_off"],
-            "win_rate": round(wins / games, 3), "win_rate_95": wilson_interval(wins, games),
-            "seconds": round(first["seconds"] + second["seconds"], 1),
-            "iterations_per_second": iterations_per_second(game, spec)}
+    return {
+        "game": game.id,
+        "bot": spec,
+        "games": games,
+        "wins": wins,
+        "losses": losses,
+        "draws": first["draws"] + second["draws"],
+        "cut_off": first["cut_off"] + second["cut_off"],
+        "win_rate": round(wins / games, 3),
+        "win_rate_95": wilson_interval(wins, games),
+        "seconds": round(first["seconds"] + second["seconds"], 1),
+        "iterations_per_second": iterations_per_second(game, spec),
+    }
 
 
 def main() -> None:

@@ -46,6 +46,7 @@ compiles every board every time.  Anomalies that break no promise (a one-line di
 spanning lines, a line past the end of its file, a state whose own save is refused, a
 decision with no legal action) are counted separately and do not fail the run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -89,9 +90,38 @@ DEFAULT_TIMEOUT = 10.0
 MAX_ACTIONS = 200
 CODE_RE = re.compile(r"[EW][1-7]\d\d\Z")
 DSL_KEYS = ("setup", "play", "does", "effect", "points", "value", "start")
-KEYWORDS = ["if", "elif", "else", "for", "in", "while", "repeat", "window", "from", "choose", "where", "by",
-            "optional", "secretly", "log", "to", "end_game", "pass", "return", "reopen", "close", "and", "or",
-            "not", "true", "false", "none", "me", "it", "this"]
+KEYWORDS = [
+    "if",
+    "elif",
+    "else",
+    "for",
+    "in",
+    "while",
+    "repeat",
+    "window",
+    "from",
+    "choose",
+    "where",
+    "by",
+    "optional",
+    "secretly",
+    "log",
+    "to",
+    "end_game",
+    "pass",
+    "return",
+    "reopen",
+    "close",
+    "and",
+    "or",
+    "not",
+    "true",
+    "false",
+    "none",
+    "me",
+    "it",
+    "this",
+]
 PUNCT = ["(", ")", "[", "]", ",", ".", ":", "=", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "//", "%"]
 
 
@@ -101,23 +131,182 @@ class Hang(BaseException):
 
 # ============================================================== the random material
 CONTROL = [chr(c) for c in range(32)] + ["\x7f", "\x85", "\u2028", "\u2029"]
-UNICODE = ["é", "ß", "ı", "İ", "Σ", "ς", "ﬁ", "Å", "а", "е", "о", "с",  # Cyrillic look-alikes
-           "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff",  # zero-width, BOM
-           "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2069",  # bidi
-           "\u0301", "\u0338", "\u20dd",  # combining
-           "😀", "🐈", "👩‍👩‍👧", "🏳️‍🌈", "\U0001f9d1\u200d\U0001f4bb", "\U000e0041", "𝔸", "𝟘",
-           "\u00a0", "\u3000", "\u2003", "\t", "\r", "\r\n", "\n", "\x0b", "\x0c",
-           "\ufffd", "\uffff", "\ufffe", "\U0010ffff", "\ud800", "\udfff",  # lone surrogates → invalid UTF-8
-           "中文", "العربية", "עברית", "Ⅻ", "½", "²", "٣", "𝟙"]
-YAML_JUNK = [": ", ":", "- ", "-", "? ", "#", " #", "&a ", "*a", "*nope", "!!str ", "!!python/object:os.system ",
-             "!!binary ", "!custom ", "<<: ", "{", "}", "[", "]", "{a: 1}", "[1, [2, [3]]]", "'", '"', "|", ">",
-             "%YAML 1.1", "---", "...", "@", "`", "\\", "\\x", '"\\u', "~", "null", "yes", "no", "on", ".nan",
-             "0x1F", "0o17", "1e400", "1_000", "2024-02-30", "12:30:00", "-.inf", "+1", "0b101"]
-DSL_JUNK = PUNCT + KEYWORDS + ['"', '""', '"{', '{', '}', '"{p}"', '"{1 +}"', '"{{}}"', "#", "\\\n", "\n", "\n    ",
-                               "\n\t", ":\n", "(((", ")))", "[[", "]]", "'x'", "9" * 40, "0", "-0", "007", "9" * 5000,
-                               "x" * 300, "(" * 70 + ")" * 70, "a.b.c.d", ".x", "x.", "_", "__", "lambda", "import",
-                               "@", "$", "?", "!", "&", "|", "^", "~", "`", ";", "->", "**", "/", "<>", "=>", "+=",
-                               "e" * 2, "1.5", "1e9", "0x10", "None", "True", " + 1" * 400, " if true else 1" * 600]
+UNICODE = [
+    "é",
+    "ß",
+    "ı",
+    "İ",
+    "Σ",
+    "ς",
+    "ﬁ",
+    "Å",
+    "а",
+    "е",
+    "о",
+    "с",  # Cyrillic look-alikes
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+    "\ufeff",  # zero-width, BOM
+    "\u200e",
+    "\u200f",
+    "\u202a",
+    "\u202b",
+    "\u202c",
+    "\u202d",
+    "\u202e",
+    "\u2066",
+    "\u2067",
+    "\u2069",  # bidi
+    "\u0301",
+    "\u0338",
+    "\u20dd",  # combining
+    "😀",
+    "🐈",
+    "👩‍👩‍👧",
+    "🏳️‍🌈",
+    "\U0001f9d1\u200d\U0001f4bb",
+    "\U000e0041",
+    "𝔸",
+    "𝟘",
+    "\u00a0",
+    "\u3000",
+    "\u2003",
+    "\t",
+    "\r",
+    "\r\n",
+    "\n",
+    "\x0b",
+    "\x0c",
+    "\ufffd",
+    "\uffff",
+    "\ufffe",
+    "\U0010ffff",
+    "\ud800",
+    "\udfff",  # lone surrogates → invalid UTF-8
+    "中文",
+    "العربية",
+    "עברית",
+    "Ⅻ",
+    "½",
+    "²",
+    "٣",
+    "𝟙",
+]
+YAML_JUNK = [
+    ": ",
+    ":",
+    "- ",
+    "-",
+    "? ",
+    "#",
+    " #",
+    "&a ",
+    "*a",
+    "*nope",
+    "!!str ",
+    "!!python/object:os.system ",
+    "!!binary ",
+    "!custom ",
+    "<<: ",
+    "{",
+    "}",
+    "[",
+    "]",
+    "{a: 1}",
+    "[1, [2, [3]]]",
+    "'",
+    '"',
+    "|",
+    ">",
+    "%YAML 1.1",
+    "---",
+    "...",
+    "@",
+    "`",
+    "\\",
+    "\\x",
+    '"\\u',
+    "~",
+    "null",
+    "yes",
+    "no",
+    "on",
+    ".nan",
+    "0x1F",
+    "0o17",
+    "1e400",
+    "1_000",
+    "2024-02-30",
+    "12:30:00",
+    "-.inf",
+    "+1",
+    "0b101",
+]
+DSL_JUNK = (
+    PUNCT
+    + KEYWORDS
+    + [
+        '"',
+        '""',
+        '"{',
+        "{",
+        "}",
+        '"{p}"',
+        '"{1 +}"',
+        '"{{}}"',
+        "#",
+        "\\\n",
+        "\n",
+        "\n    ",
+        "\n\t",
+        ":\n",
+        "(((",
+        ")))",
+        "[[",
+        "]]",
+        "'x'",
+        "9" * 40,
+        "0",
+        "-0",
+        "007",
+        "9" * 5000,
+        "x" * 300,
+        "(" * 70 + ")" * 70,
+        "a.b.c.d",
+        ".x",
+        "x.",
+        "_",
+        "__",
+        "lambda",
+        "import",
+        "@",
+        "$",
+        "?",
+        "!",
+        "&",
+        "|",
+        "^",
+        "~",
+        "`",
+        ";",
+        "->",
+        "**",
+        "/",
+        "<>",
+        "=>",
+        "+=",
+        "e" * 2,
+        "1.5",
+        "1e9",
+        "0x10",
+        "None",
+        "True",
+        " + 1" * 400,
+        " if true else 1" * 600,
+    ]
+)
 
 
 def junk(rng: random.Random, dsl: bool) -> str:
@@ -135,7 +324,7 @@ def near_miss(rng: random.Random, name: str) -> str:
     i = rng.randrange(len(name))
     how = rng.randrange(7)
     if how == 0 and len(name) > 1:
-        return name[:i] + name[i + 1:]
+        return name[:i] + name[i + 1 :]
     if how == 1:
         return name[:i] + name[i] + name[i:]
     if how == 2 and len(name) > 1:
@@ -145,7 +334,7 @@ def near_miss(rng: random.Random, name: str) -> str:
         out = "".join(chars)
         return out if out != name else name + "s"
     if how == 3:
-        return name[:i] + rng.choice("abcdefghijklmnopqrstuvwxyz_") + name[i + 1:]
+        return name[:i] + rng.choice("abcdefghijklmnopqrstuvwxyz_") + name[i + 1 :]
     if how == 4:
         return name.upper() if name != name.upper() else name.lower() + "X"
     if how == 5:
@@ -153,7 +342,7 @@ def near_miss(rng: random.Random, name: str) -> str:
     lookalike = {"a": "а", "e": "е", "o": "о", "c": "с", "p": "р", "x": "х", "i": "і"}
     for k in range(len(name)):
         if name[k] in lookalike:
-            return name[:k] + lookalike[name[k]] + name[k + 1:]
+            return name[:k] + lookalike[name[k]] + name[k + 1 :]
     return name + "\u200b"
 
 
@@ -164,8 +353,9 @@ def random_name(rng: random.Random) -> str:
 
 
 def random_int(rng: random.Random) -> int:
-    return rng.choice([0, 1, -1, 2, 3, 7, 12, 100, -100, 10 ** 6, 2 ** 31, 2 ** 63, -2 ** 63, 10 ** 30,
-                       rng.randint(-1000, 1000)])
+    return rng.choice(
+        [0, 1, -1, 2, 3, 7, 12, 100, -100, 10**6, 2**31, 2**63, -(2**63), 10**30, rng.randint(-1000, 1000)]
+    )
 
 
 # ============================================================ generated effect text
@@ -378,15 +568,23 @@ class ProgramGen:
         rng = self.rng
         if self.slips and rng.random() < 0.05:  # deliberately wrong: another type or an unknown name
             self.slips -= 1
-            return rng.choice([self.expr(self.some_type(), depth + 2), near_miss(rng, rng.choice(self.all_names())),
-                               "none", str(random_int(rng))])
+            return rng.choice(
+                [
+                    self.expr(self.some_type(), depth + 2),
+                    near_miss(rng, rng.choice(self.all_names())),
+                    "none",
+                    str(random_int(rng)),
+                ]
+            )
         if rng.random() < 0.004 and t in ("int", "bool", "text"):  # a very long chain: deep trees
             n = rng.choice([100, 300, 400, 480, 700, 1000])
-            return rng.choice({
-                "int": [" + ".join(["1"] * n), " * ".join(["1"] * n), "1 if true else " * n + "0", "-" * n + "1"],
-                "bool": [" and ".join(["true"] * n), " or ".join(["false"] * n), "not " * n + "true"],
-                "text": [" + ".join(['"a"'] * n)],
-            }[t])
+            return rng.choice(
+                {
+                    "int": [" + ".join(["1"] * n), " * ".join(["1"] * n), "1 if true else " * n + "0", "-" * n + "1"],
+                    "bool": [" and ".join(["true"] * n), " or ".join(["false"] * n), "not " * n + "true"],
+                    "text": [" + ".join(['"a"'] * n)],
+                }[t]
+            )
         local = [n for n, lt in self.locals.items() if lt == t]
         if local and rng.random() < 0.3:
             return rng.choice(local)
@@ -414,42 +612,68 @@ class ProgramGen:
         if t == "int":
             out += [lambda: str(rng.choice([0, 1, 2, 3, 4, 10, 100, -1, 99999]))]
             if not terminal:
-                out += [lambda: f"size({e('zone', d)})", lambda: f"count({e('list[card]', d)})",
-                        lambda: f"{e('int', d)} {rng.choice(['+', '-', '*', '//', '%'])} {e('int', d)}",
-                        lambda: f"sum({e('list[int]', d)})", lambda: f"max({e('list[int]', d)})",
-                        lambda: f"score({e('player', d)})", lambda: f"seat_number({e('player', d)})",
-                        lambda: f"-{e('int', d)}", lambda: f"({e('int', d)} if {e('bool', d)} else {e('int', d)})",
-                        lambda: f"index_of({e('list[player]', d)}, {e('player', d)})", lambda: "num_players"]
+                out += [
+                    lambda: f"size({e('zone', d)})",
+                    lambda: f"count({e('list[card]', d)})",
+                    lambda: f"{e('int', d)} {rng.choice(['+', '-', '*', '//', '%'])} {e('int', d)}",
+                    lambda: f"sum({e('list[int]', d)})",
+                    lambda: f"max({e('list[int]', d)})",
+                    lambda: f"score({e('player', d)})",
+                    lambda: f"seat_number({e('player', d)})",
+                    lambda: f"-{e('int', d)}",
+                    lambda: f"({e('int', d)} if {e('bool', d)} else {e('int', d)})",
+                    lambda: f"index_of({e('list[player]', d)}, {e('player', d)})",
+                    lambda: "num_players",
+                ]
                 for b, per in v.boards.items():
-                    out.append(lambda b=b, per=per: f"distance({self.board(b, per, d)}, {e('text', d)}, "
-                                                     f"{e('text', d)})")
+                    out.append(
+                        lambda b=b, per=per: f"distance({self.board(b, per, d)}, {e('text', d)}, {e('text', d)})"
+                    )
         elif t == "bool":
             out += [lambda: "true", lambda: "false"]
             if not terminal:
-                out += [lambda: f"{e('int', d)} {rng.choice(['==', '!=', '<', '<=', '>', '>='])} {e('int', d)}",
-                        lambda: f"not {e('bool', d)}", lambda: f"{e('bool', d)} and {e('bool', d)}",
-                        lambda: f"{e('bool', d)} or {e('bool', d)}", lambda: f"is_empty({e('zone', d)})",
-                        lambda: f"{e('card', d)} in {e('list[card]', d)}",
-                        lambda: f"{e('player', d)} not in {e('list[player]', d)}",
-                        lambda: f"{e('card', d)} == none", lambda: f"{e('text', d)} == {e('text', d)}"]
+                out += [
+                    lambda: f"{e('int', d)} {rng.choice(['==', '!=', '<', '<=', '>', '>='])} {e('int', d)}",
+                    lambda: f"not {e('bool', d)}",
+                    lambda: f"{e('bool', d)} and {e('bool', d)}",
+                    lambda: f"{e('bool', d)} or {e('bool', d)}",
+                    lambda: f"is_empty({e('zone', d)})",
+                    lambda: f"{e('card', d)} in {e('list[card]', d)}",
+                    lambda: f"{e('player', d)} not in {e('list[player]', d)}",
+                    lambda: f"{e('card', d)} == none",
+                    lambda: f"{e('text', d)} == {e('text', d)}",
+                ]
         elif t == "text":
             out += [lambda: '"' + rng.choice(["x", "", "a b", "left", "yellow", "ball", "{", "é🐈"]) + '"']
             if not terminal:
-                out += [lambda: f"{e('card', d)}.{rng.choice(['id', 'name', 'kind'])}",
-                        lambda: f"text({e(self.some_type(), d)})", lambda: f"{e('text', d)} + {e('text', d)}",
-                        lambda: f"word({e('text', d)}, {e('int', d)})", lambda: f"key_of({e('zone', d)})"]
+                out += [
+                    lambda: f"{e('card', d)}.{rng.choice(['id', 'name', 'kind'])}",
+                    lambda: f"text({e(self.some_type(), d)})",
+                    lambda: f"{e('text', d)} + {e('text', d)}",
+                    lambda: f"word({e('text', d)}, {e('int', d)})",
+                    lambda: f"key_of({e('zone', d)})",
+                ]
         elif t == "player":
             out += [lambda: "me"]
             if not terminal:
-                out += [lambda: f"left_of({e('player', d)})", lambda: f"right_of({e('player', d)})",
-                        lambda: "first(players())", lambda: "random_from(players())",
-                        lambda: f"item(players(), {e('int', d)})", lambda: f"last({e('list[player]', d)})"]
+                out += [
+                    lambda: f"left_of({e('player', d)})",
+                    lambda: f"right_of({e('player', d)})",
+                    lambda: "first(players())",
+                    lambda: "random_from(players())",
+                    lambda: f"item(players(), {e('int', d)})",
+                    lambda: f"last({e('list[player]', d)})",
+                ]
         elif t == "card":
             out += [lambda: f'card_named("{rng.choice(self.card_ids)}")']
             if not terminal:
-                out += [lambda: f"top({e('zone', d)})", lambda: f"bottom({e('zone', d)})",
-                        lambda: f"first({e('list[card]', d)})", lambda: f"random_from({e('list[card]', d)})",
-                        lambda: f"item({e('list[card]', d)}, {e('int', d)})"]
+                out += [
+                    lambda: f"top({e('zone', d)})",
+                    lambda: f"bottom({e('zone', d)})",
+                    lambda: f"first({e('list[card]', d)})",
+                    lambda: f"random_from({e('list[card]', d)})",
+                    lambda: f"item({e('list[card]', d)}, {e('int', d)})",
+                ]
         elif t == "zone":
             for fam, key in v.zones.items():
                 if key is None:
@@ -470,11 +694,18 @@ class ProgramGen:
             if not terminal:
                 out += [lambda: f"[{e(inner, d)}, {e(inner, d)}]", lambda: f"distinct({e(t, d)})"]
                 if inner == "card":
-                    out += [lambda: f"cards({e('zone', d)})", lambda: f"top_cards({e('zone', d)}, {e('int', d)})",
-                            lambda: self.comprehension(t, d)]
+                    out += [
+                        lambda: f"cards({e('zone', d)})",
+                        lambda: f"top_cards({e('zone', d)}, {e('int', d)})",
+                        lambda: self.comprehension(t, d),
+                    ]
                 elif inner == "player":
-                    out += [lambda: "players()", lambda: f"opponents({e('player', d)})",
-                            lambda: f"players_from({e('player', d)})", lambda: f"teammates({e('player', d)})"]
+                    out += [
+                        lambda: "players()",
+                        lambda: f"opponents({e('player', d)})",
+                        lambda: f"players_from({e('player', d)})",
+                        lambda: f"teammates({e('player', d)})",
+                    ]
                 elif inner == "int":
                     int_attrs = [a for a, at in v.card_attributes.items() if at == "int"]
                     if int_attrs:
@@ -545,7 +776,7 @@ FastLiteralDumper.add_representer(str, _str_presenter)
 
 
 def dump(data: Any) -> str:
-    options = dict(sort_keys=False, allow_unicode=True, width=10 ** 6, default_flow_style=False)
+    options = dict(sort_keys=False, allow_unicode=True, width=10**6, default_flow_style=False)
     try:
         return yaml.dump(data, Dumper=FastLiteralDumper, **options)
     except UnicodeEncodeError:
@@ -576,6 +807,7 @@ def set_at(data: Any, path: tuple, value: Any) -> None:
 def visible(text: str) -> str:
     """Text with control, format and surrogate characters shown as escapes (diffs stay readable)."""
     import unicodedata
+
     out = []
     for ch in text:
         if ch not in "\n\t" and unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp", "Co", "Cn"):
@@ -587,7 +819,7 @@ def visible(text: str) -> str:
 
 def short(value: Any, limit: int = 70) -> str:
     text = repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # ===================================================================== mutations
@@ -654,20 +886,23 @@ def m_insert_anywhere(ctx):
 def m_break_indent(ctx):
     rng = ctx.rng
     spans = dsl_spans(ctx.lines)
-    candidates = [i for i, _, _ in spans] if spans and rng.random() < 0.6 else \
-        [i for i, line in enumerate(ctx.lines) if line.strip()]
+    candidates = (
+        [i for i, _, _ in spans]
+        if spans and rng.random() < 0.6
+        else [i for i, line in enumerate(ctx.lines) if line.strip()]
+    )
     if not candidates:
         return None
     i = rng.choice(candidates)
     lines = list(ctx.lines)
     line = lines[i]
     body = line.lstrip(" \t")
-    lead = line[:len(line) - len(body)]
+    lead = line[: len(line) - len(body)]
     how = rng.randrange(5)
     if how == 0:
         new = " " * rng.randint(1, 4) + line
     elif how == 1:
-        new = lead[rng.randint(1, 4):] + body if lead else " " + line
+        new = lead[rng.randint(1, 4) :] + body if lead else " " + line
     elif how == 2:
         new = "\t" + line
     elif how == 3:
@@ -675,7 +910,7 @@ def m_break_indent(ctx):
     else:
         new = body
     lines[i] = new
-    return "\n".join(lines), f"indentation of line {i + 1}: {lead!r} → {new[:len(new) - len(body)]!r}"
+    return "\n".join(lines), f"indentation of line {i + 1}: {lead!r} → {new[: len(new) - len(body)]!r}"
 
 
 def m_delete_line(ctx):
@@ -689,7 +924,7 @@ def m_repeat_line(ctx):
     lines = list(ctx.lines)
     i = ctx.rng.randrange(len(lines))
     times = ctx.rng.choice([1, 1, 1, 2, 5])
-    lines[i + 1:i + 1] = [lines[i]] * times
+    lines[i + 1 : i + 1] = [lines[i]] * times
     return "\n".join(lines), f"repeated line {i + 1} ×{times}: {short(ctx.lines[i])}"
 
 
@@ -702,7 +937,7 @@ def m_duplicate_key(ctx):
     m = KEY_LINE.match(ctx.lines[i])
     indent = m.group(1) + (" " * len(m.group(2)) if m.group(2) else "")
     key = m.group(3)
-    value = rng.choice(["", " 1", " x", " []", " {}", " null", ctx.lines[i][m.end() - 1:]])
+    value = rng.choice(["", " 1", " x", " []", " {}", " null", ctx.lines[i][m.end() - 1 :]])
     dup = f"{indent}{key}:{value}"
     lines = list(ctx.lines)
     # right after the key's line, or after the whole block of the key
@@ -723,7 +958,7 @@ def m_rename_id_text(ctx):
     old = m.group(2)
     new = near_miss(ctx.rng, old) if ctx.rng.random() < 0.7 else random_name(ctx.rng)
     lines = list(ctx.lines)
-    lines[i] = lines[i][:m.start(2)] + new + lines[i][m.end(2):]
+    lines[i] = lines[i][: m.start(2)] + new + lines[i][m.end(2) :]
     return "\n".join(lines), f"renamed {m.group(1).strip()} '{old}' → '{new}' at line {i + 1}"
 
 
@@ -756,11 +991,46 @@ def m_replace_scalar_text(ctx):
     if not hits:
         return None
     i, m = ctx.rng.choice(hits)
-    new = ctx.rng.choice(["~", "null", "[]", "{}", "yes", "0x1F", "1e3", ".nan", "-.inf", "9" * 5000,
-                          "-" + "9" * 30, '"unterminated', "&anchor x", "*alias", "!!str 3", "!!int x",
-                          "!!python/name:os.system", "2024-01-01", "2024-01-01 10:00:00", "'it''s'",
-                          "x" * 5000, "[[[[[[[[", "{a: [b, {c: d}]}", "|", ">-", "1:2", "- x", "? x",
-                          '"\\x00"', '"\\ud800"', '"\\U0001F408"', "0o777", "+.5", "1_0", "true", "False"])
+    new = ctx.rng.choice(
+        [
+            "~",
+            "null",
+            "[]",
+            "{}",
+            "yes",
+            "0x1F",
+            "1e3",
+            ".nan",
+            "-.inf",
+            "9" * 5000,
+            "-" + "9" * 30,
+            '"unterminated',
+            "&anchor x",
+            "*alias",
+            "!!str 3",
+            "!!int x",
+            "!!python/name:os.system",
+            "2024-01-01",
+            "2024-01-01 10:00:00",
+            "'it''s'",
+            "x" * 5000,
+            "[[[[[[[[",
+            "{a: [b, {c: d}]}",
+            "|",
+            ">-",
+            "1:2",
+            "- x",
+            "? x",
+            '"\\x00"',
+            '"\\ud800"',
+            '"\\U0001F408"',
+            "0o777",
+            "+.5",
+            "1_0",
+            "true",
+            "False",
+        ]
+    )
     lines = list(ctx.lines)
     lines[i] = m.group(1) + new + m.group(3)
     return "\n".join(lines), f"line {i + 1}: value {short(m.group(2))} → {short(new)}"
@@ -784,8 +1054,15 @@ def m_delete_key(ctx):
 
 def other_type(rng: random.Random, value: Any) -> Any:
     kinds = ["str", "int", "list", "dict", "null", "bool", "float"]
-    current = {str: "str", int: "int", list: "list", dict: "dict", type(None): "null", bool: "bool",
-               float: "float"}.get(type(value), "str")
+    current = {
+        str: "str",
+        int: "int",
+        list: "list",
+        dict: "dict",
+        type(None): "null",
+        bool: "bool",
+        float: "float",
+    }.get(type(value), "str")
     kind = rng.choice([k for k in kinds if k != current])
     if kind == "str":
         return rng.choice([str(value), "", "x", near_miss(rng, str(value)), "9" * 5000, "é🐈\u202e", "\x00"])
@@ -821,7 +1098,7 @@ def m_swap_values(ctx):
     if len(nodes) < 2:
         return None
     (pa, va), (pb, vb) = ctx.rng.sample(nodes, 2)
-    if pa[:len(pb)] == pb or pb[:len(pa)] == pa:  # one inside the other
+    if pa[: len(pb)] == pb or pb[: len(pa)] == pa:  # one inside the other
         return None
     set_at(data, pa, copy.deepcopy(vb))
     set_at(data, pb, copy.deepcopy(va))
@@ -836,8 +1113,18 @@ def m_rename_key(ctx):
     path, mapping = ctx.rng.choice(maps)
     old = ctx.rng.choice(list(mapping))
     rng = ctx.rng
-    new = rng.choice([near_miss(rng, str(old)), random_name(rng), str(random_int(rng)), "", " ", "é🐈",
-                      str(old).upper(), "9" * rng.choice([3, 20, 400])])
+    new = rng.choice(
+        [
+            near_miss(rng, str(old)),
+            random_name(rng),
+            str(random_int(rng)),
+            "",
+            " ",
+            "é🐈",
+            str(old).upper(),
+            "9" * rng.choice([3, 20, 400]),
+        ]
+    )
     if new in mapping:
         return None
     items = [(new if k == old else k, v) for k, v in mapping.items()]
@@ -871,6 +1158,7 @@ def m_duplicate_item(ctx):
 
 def _dsl_paths(data):
     """Paths of effect-language text: programs, card effects, start zones, functions, scoring."""
+
     def is_dsl(p):
         if not p or p[-1] not in DSL_KEYS:
             return False
@@ -881,6 +1169,7 @@ def _dsl_paths(data):
         if p[-1] == "start":
             return p[0] == "components"
         return True
+
     return [(p, v) for p, v in walk(data) if is_dsl(p) and isinstance(v, str)]
 
 
@@ -931,8 +1220,11 @@ def m_variant_section(ctx):
     kind = rng.choice(["remove", "remove", "components", "override"])
     if kind == "remove":
         pick = rng.choice([k for k in sections if k != "components"] + ["items"])
-        pool = ([it["id"] for comp in base.get("components", []) for it in comp.get("items", [])]
-                if pick == "items" else ids[pick])
+        pool = (
+            [it["id"] for comp in base.get("components", []) for it in comp.get("items", [])]
+            if pick == "items"
+            else ids[pick]
+        )
         key, value = "remove", {pick: rng.sample(pool, min(len(pool), rng.choice([1, 1, 2])))}
     elif kind == "components" and base.get("components"):
         comp = copy.deepcopy(rng.choice(base["components"]))
@@ -1010,23 +1302,42 @@ class Workspace:
             shutil.copytree(REPO / "rules" / g, self.root / "rules" / g)
             if (REPO / "boards" / g).is_dir():
                 shutil.copytree(REPO / "boards" / g, self.root / "boards" / g)
-            files = ["rules/" + str(p.relative_to(self.root / "rules")) for p in
-                     sorted((self.root / "rules" / g).rglob("*.yaml"))]
+            files = [
+                "rules/" + str(p.relative_to(self.root / "rules"))
+                for p in sorted((self.root / "rules" / g).rglob("*.yaml"))
+            ]
             files.sort(key=lambda f: (not f.endswith("/game.yaml"), f))
-            files += ["boards/" + str(p.relative_to(self.root / "boards")) for p in
-                      sorted((self.root / "boards" / g).rglob("*.yaml"))]
+            files += [
+                "boards/" + str(p.relative_to(self.root / "boards"))
+                for p in sorted((self.root / "boards" / g).rglob("*.yaml"))
+            ]
             for f in files:
                 self.pristine[f] = (self.root / f).read_bytes()
             variants = sorted(p.stem for p in (self.root / "rules" / g / "variants").glob("*.yaml"))
             with self.cwd():
                 game = engine.load_game(self.root / "rules" / g / "game.yaml")
             vocab = game.vocabulary
-            names = sorted(set(list(OPS) + list(vocab.enums) + list(vocab.zones) + list(vocab.boards) +
-                               list(vocab.variables) + list(vocab.constants) + list(vocab.procedures) +
-                               list(vocab.functions) + list(vocab.card_attributes) + list(vocab.player_variables)))
+            names = sorted(
+                set(
+                    list(OPS)
+                    + list(vocab.enums)
+                    + list(vocab.zones)
+                    + list(vocab.boards)
+                    + list(vocab.variables)
+                    + list(vocab.constants)
+                    + list(vocab.procedures)
+                    + list(vocab.functions)
+                    + list(vocab.card_attributes)
+                    + list(vocab.player_variables)
+                )
+            )
             base = dict(self.parsed(files[0])[0])
-            base["components"] = [c for f in files if _file_kind(f) == "components"
-                                  for c in (self.parsed(f)[0] or {}).get("components", [])]
+            base["components"] = [
+                c
+                for f in files
+                if _file_kind(f) == "components"
+                for c in (self.parsed(f)[0] or {}).get("components", [])
+            ]
             self.games[g] = GameInfo(g, files, variants, vocab, names, sorted(set(game.card_ids)), base)
 
     def parsed(self, rel: str) -> tuple[Any, str]:
@@ -1094,16 +1405,24 @@ def make_mutant(ws: Workspace, games: list[str], seed: int, index: int) -> Mutan
             new, desc = result
             content = new if isinstance(new, bytes) else new.encode("utf-8", "surrogatepass")
             shown = content.decode("utf-8", "replace")
-            snippet = "".join(difflib.unified_diff(text.splitlines(True), shown.splitlines(True), rel,
-                                                   rel + " (mutant)", n=2))
+            snippet = "".join(
+                difflib.unified_diff(text.splitlines(True), shown.splitlines(True), rel, rel + " (mutant)", n=2)
+            )
         else:
             data, desc, *extra = result
             new_text = dump(data)
             if new_text == ctx.pristine_dump:
                 continue
             content = new_text.encode("utf-8", "surrogatepass")
-            snippet = "".join(difflib.unified_diff(ctx.pristine_dump.splitlines(True), new_text.splitlines(True),
-                                                   rel + " (safe_load/dump)", rel + " (mutant)", n=2))
+            snippet = "".join(
+                difflib.unified_diff(
+                    ctx.pristine_dump.splitlines(True),
+                    new_text.splitlines(True),
+                    rel + " (safe_load/dump)",
+                    rel + " (mutant)",
+                    n=2,
+                )
+            )
             if extra:
                 snippet = "generated effect text:\n" + extra[0] + "\n" + snippet
         snippet = visible(snippet)
@@ -1122,8 +1441,9 @@ def make_mutant(ws: Workspace, games: list[str], seed: int, index: int) -> Mutan
         target = ("variant-name", rng.choice(info.variants))
     else:
         target = ("base",)
-    return Mutant(seed, index, game, rel, name, level, desc, content, snippet, target,
-                  rng.randrange(2 ** 31), rng.random() < 0.15)
+    return Mutant(
+        seed, index, game, rel, name, level, desc, content, snippet, target, rng.randrange(2**31), rng.random() < 0.15
+    )
 
 
 # ================================================================= running one
@@ -1149,8 +1469,10 @@ def cpu_guard(seconds: float, what: str):
     """
     start = time.process_time()
     if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+
         def ring(signum, frame):
             raise Hang(f"{what} still running after {seconds:g} s of CPU")
+
         previous = signal.signal(signal.SIGPROF, ring)
         signal.setitimer(signal.ITIMER_PROF, seconds)
         try:
@@ -1208,8 +1530,11 @@ def diagnostic_faults(d: Any, ws_root: Path | None = None, sizes: dict | None = 
 def _signature(exc: BaseException, phase: str) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     here = [f for f in frames if "/engine/" in f.filename]
-    where = f"{Path(here[-1].filename).name}:{here[-1].lineno} {here[-1].name}" if here else \
-        (f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?")
+    where = (
+        f"{Path(here[-1].filename).name}:{here[-1].lineno} {here[-1].name}"
+        if here
+        else (f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?")
+    )
     return f"{phase}: {type(exc).__name__} at {where}"
 
 
@@ -1357,6 +1682,7 @@ def enable_board_cache(on: bool = True) -> None:
         _boards.BOARD_KINDS.update(_BOARD_ORIGINALS)
         return
     for kind, fn in _BOARD_ORIGINALS.items():
+
         def cached(doc, fn=fn, kind=kind):
             key = (kind, doc.path, "\n".join(doc.lines))
             if key not in _board_memo:
@@ -1364,6 +1690,7 @@ def enable_board_cache(on: bool = True) -> None:
                     _board_memo.clear()
                 _board_memo[key] = fn(doc)
             return _board_memo[key]
+
         _boards.BOARD_KINDS[kind] = cached
 
 
@@ -1375,16 +1702,20 @@ _NOW: list = [None, 0.0]  # (seed, index, games) of the mutant running, and sinc
 def start_watchdog(timeout: float) -> None:
     """Last resort for a hang SIGPROF cannot interrupt (one long call into C): after 3 × timeout,
     print the mutant's replay command and end the process (exit status 3)."""
+
     def watch():
         while True:
             time.sleep(1.0)
             current, since = _NOW
             if current is not None and time.monotonic() - since > 3 * timeout:
                 seed, index, games = current
-                sys.stderr.write(f"\nHANG (not interruptible) in mutant {index}: replay with python "
-                                 f"tools/fuzz_rules.py --seed {seed} --games {','.join(games)} --replay {index}\n")
+                sys.stderr.write(
+                    f"\nHANG (not interruptible) in mutant {index}: replay with python "
+                    f"tools/fuzz_rules.py --seed {seed} --games {','.join(games)} --replay {index}\n"
+                )
                 sys.stderr.flush()
                 os._exit(3)
+
     threading.Thread(target=watch, name="fuzz-watchdog", daemon=True).start()
 
 
@@ -1412,13 +1743,30 @@ def _worker_run(args):
 
 
 def _mutant_record(m: Mutant) -> dict:
-    return {"index": m.index, "game": m.game, "file": m.file, "op": m.op, "level": m.level,
-            "description": m.description, "target": list(m.target), "snippet": m.snippet}
+    return {
+        "index": m.index,
+        "game": m.game,
+        "file": m.file,
+        "op": m.op,
+        "level": m.level,
+        "description": m.description,
+        "target": list(m.target),
+        "snippet": m.snippet,
+    }
 
 
-def fuzz(seed: int, count: int, games: list[str], *, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1,
-         board_cache: bool = True, start: int = 0, progress: Callable[[int], None] | None = None,
-         watchdog: bool = False) -> dict:
+def fuzz(
+    seed: int,
+    count: int,
+    games: list[str],
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    jobs: int = 1,
+    board_cache: bool = True,
+    start: int = 0,
+    progress: Callable[[int], None] | None = None,
+    watchdog: bool = False,
+) -> dict:
     """Run mutants start … start+count-1; returns a summary (see ``summarize``)."""
     t0 = time.monotonic()
     indexes = list(range(start, start + count))
@@ -1434,7 +1782,8 @@ def fuzz(seed: int, count: int, games: list[str], *, timeout: float = DEFAULT_TI
                     progress(len(pairs))
         else:
             import multiprocessing
-            chunks = [indexes[k:k + 25] for k in range(0, len(indexes), 25)]
+
+            chunks = [indexes[k : k + 25] for k in range(0, len(indexes), 25)]
             ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
             with ctx.Pool(jobs, _worker_init, (games, tmp_root, board_cache, watchdog, timeout)) as pool:
                 for res in pool.imap_unordered(_worker_run, [(seed, c, timeout) for c in chunks]):
@@ -1459,10 +1808,17 @@ def summarize(seed: int, games: list[str], pairs: list[tuple[Outcome, dict]], se
     failures = []
     for o, m in pairs:
         if o.kind in ("crash", "hang"):
-            failures.append({**m, "outcome": o.kind, "phase": o.phase, "error": o.error, "signature": o.signature,
-                             "traceback": o.traceback,
-                             "replay": f"python tools/fuzz_rules.py --seed {seed} --games {','.join(games)} "
-                                       f"--replay {o.index}"})
+            failures.append(
+                {
+                    **m,
+                    "outcome": o.kind,
+                    "phase": o.phase,
+                    "error": o.error,
+                    "signature": o.signature,
+                    "traceback": o.traceback,
+                    "replay": f"python tools/fuzz_rules.py --seed {seed} --games {','.join(games)} --replay {o.index}",
+                }
+            )
     examples: dict[str, list[int]] = {}  # mutant indexes showing each anomaly and each way play ended
     for o, _ in pairs:
         for key in set(o.anomalies) | ({f"play: {o.play}"} if o.kind == "clean" else set()):
@@ -1470,11 +1826,17 @@ def summarize(seed: int, games: list[str], pairs: list[tuple[Outcome, dict]], se
                 examples[key].append(o.index)
     slowest = max(pairs, key=lambda p: p[0].seconds) if pairs else None
     return {
-        "seed": seed, "games": games, "mutants": len(pairs), "seconds": round(seconds, 1),
+        "seed": seed,
+        "games": games,
+        "mutants": len(pairs),
+        "seconds": round(seconds, 1),
         "outcomes": {k: outcomes.get(k, 0) for k in ("clean", "diagnostics", "crash", "hang")},
         "by_game": {g: dict(c) for g, c in sorted(by_game.items())},
-        "codes": dict(sorted(codes.items())), "play": dict(plays.most_common()), "ops": dict(sorted(ops.items())),
-        "anomalies": dict(anomalies.most_common()), "examples": examples,
+        "codes": dict(sorted(codes.items())),
+        "play": dict(plays.most_common()),
+        "ops": dict(sorted(ops.items())),
+        "anomalies": dict(anomalies.most_common()),
+        "examples": examples,
         "signatures": dict(Counter(f["signature"] for f in failures).most_common()),
         "failures": failures,
         "slowest": {"index": slowest[0].index, "seconds": round(slowest[0].seconds, 2)} if slowest else None,
@@ -1487,20 +1849,24 @@ def print_summary(s: dict, out=sys.stdout) -> None:
     w("outcomes: " + ", ".join(f"{k} {v}" for k, v in s["outcomes"].items()) + "\n")
     for g, c in s["by_game"].items():
         w(f"  {g}: " + ", ".join(f"{k} {v}" for k, v in c.items()) + "\n")
-    w(f"diagnostic codes ({len(s['codes'])} distinct): " +
-      ", ".join(f"{c}×{n}" for c, n in s["codes"].items()) + "\n")
+    w(f"diagnostic codes ({len(s['codes'])} distinct): " + ", ".join(f"{c}×{n}" for c, n in s["codes"].items()) + "\n")
     w("play of clean loads: " + ", ".join(f"{k or '-'} {v}" for k, v in s["play"].items()) + "\n")
     if s["anomalies"]:
-        w("anomalies (not failures): " + "; ".join(f"{k} ×{v} (e.g. mutant {s['examples'][k][0]})"
-                                                   for k, v in s["anomalies"].items()) + "\n")
+        w(
+            "anomalies (not failures): "
+            + "; ".join(f"{k} ×{v} (e.g. mutant {s['examples'][k][0]})" for k, v in s["anomalies"].items())
+            + "\n"
+        )
     if s["failures"]:
         w(f"\n{len(s['failures'])} crash/hang, {len(s['signatures'])} distinct:\n")
         for sig, n in s["signatures"].items():
             w(f"  {n:4d} × {sig}\n")
         shown = set()
         for f in s["failures"]:
-            w(f"\n[{f['outcome']}] mutant {f['index']} ({f['game']}, {f['file']}, {f['level']}:{f['op']}) "
-              f"{f['description']}\n  {f['error']}\n  replay: {f['replay']}\n")
+            w(
+                f"\n[{f['outcome']}] mutant {f['index']} ({f['game']}, {f['file']}, {f['level']}:{f['op']}) "
+                f"{f['description']}\n  {f['error']}\n  replay: {f['replay']}\n"
+            )
             if f["signature"] not in shown:
                 shown.add(f["signature"])
                 w(_indent(f["snippet"]) + "\n" + _indent(f["traceback"]) + "\n")
@@ -1554,8 +1920,9 @@ def limit_memory(mb: int) -> Callable[[], None]:
     puts the previous limit back (a no-op where there are no such limits)."""
     try:
         import resource
+
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        new = mb * 2 ** 20 if hard == resource.RLIM_INFINITY else min(mb * 2 ** 20, hard)
+        new = mb * 2**20 if hard == resource.RLIM_INFINITY else min(mb * 2**20, hard)
         resource.setrlimit(resource.RLIMIT_AS, (new, hard))
     except (ImportError, ValueError, OSError):
         return lambda: None
@@ -1591,8 +1958,17 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"\r{n}/{args.mutants}")
             sys.stderr.flush()
 
-    summary = fuzz(args.seed, args.mutants, games, timeout=args.timeout, jobs=args.jobs,
-                   board_cache=not args.no_board_cache, start=args.start, progress=progress, watchdog=True)
+    summary = fuzz(
+        args.seed,
+        args.mutants,
+        games,
+        timeout=args.timeout,
+        jobs=args.jobs,
+        board_cache=not args.no_board_cache,
+        start=args.start,
+        progress=progress,
+        watchdog=True,
+    )
     if not args.json and sys.stderr.isatty():
         sys.stderr.write("\n")
     if args.json:

@@ -3,6 +3,7 @@
 Playwright drives it with ``executable_path``; nothing downloads a browser of its own.  Run by
 the README's test command (and so by .ci/run) before pytest; does nothing when Chromium is there.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,8 +18,10 @@ def main() -> int:
     if os.path.exists(CHROMIUM):
         return 0
     if shutil.which("apt-get") is None:
-        print(f"install_browser: {CHROMIUM} is missing and apt-get is not available; install Chromium by hand",
-              file=sys.stderr)
+        print(
+            f"install_browser: {CHROMIUM} is missing and apt-get is not available; install Chromium by hand",
+            file=sys.stderr,
+        )
         return 1
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]):

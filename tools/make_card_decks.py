@@ -8,6 +8,7 @@ standard French deck list its 52 cards, generated here:
 Card ids read as the card does: ``ace-spades``, ``10-hearts``, ``queen-clubs``.  Every deck has the
 attributes ``suit`` (the game's ``suits`` enum) and ``rank``; how ranks count differs by game.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,28 +16,34 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
 # (id word, name, rank with the ace low)
-RANKS = [("ace", "Ace", 1)] + [(str(n), str(n), n) for n in range(2, 11)] + \
-        [("jack", "Jack", 11), ("queen", "Queen", 12), ("king", "King", 13)]
+RANKS = (
+    [("ace", "Ace", 1)]
+    + [(str(n), str(n), n) for n in range(2, 11)]
+    + [("jack", "Jack", 11), ("queen", "Queen", 12), ("king", "King", 13)]
+)
 
 
 def whist(word: str, low: int) -> dict:
-    return {"rank": 14 if low == 1 else low}                     # ace high
+    return {"rank": 14 if low == 1 else low}  # ace high
 
 
 def goofspiel(word: str, low: int) -> dict:
-    return {"rank": low}                                          # ace 1 … king 13: bid and prize value
+    return {"rank": low}  # ace 1 … king 13: bid and prize value
 
 
 def crazy_eights(word: str, low: int) -> dict:
-    penalty = 50 if low == 8 else 10 if low > 10 else low        # eights 50, court cards 10, ace 1, pips
+    penalty = 50 if low == 8 else 10 if low > 10 else low  # eights 50, court cards 10, ace 1, pips
     return {"rank": low, "penalty": penalty}
 
 
 GAMES = {
     "whist": (whist, {"rank": "int"}, "2 … 10, jack 11, queen 12, king 13, ace 14 (ace high)"),
     "goofspiel": (goofspiel, {"rank": "int"}, "ace 1, 2 … 10, jack 11, queen 12, king 13 (bids and prizes)"),
-    "crazy-eights": (crazy_eights, {"rank": "int", "penalty": "int"},
-                     "ace 1 … king 13 (matched by rank); penalty: eights 50, court cards 10, ace 1, pips their value"),
+    "crazy-eights": (
+        crazy_eights,
+        {"rank": "int", "penalty": "int"},
+        "ace 1 … king 13 (matched by rank); penalty: eights 50, court cards 10, ace 1, pips their value",
+    ),
 }
 
 

@@ -6,6 +6,7 @@ wall, arranged differently on each board), a notch half a cell either side of
 each piece, and the ten toys drawn on single floor cells away from the walls.
 Run it again only to regenerate; hand edits to the YAML files are welcome.
 """
+
 from __future__ import annotations
 
 import random

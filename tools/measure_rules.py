@@ -5,6 +5,7 @@ Each pair runs the same computation written two ways, 300 times over a deck of 3
 setup of a throw-away game; the time is the best of 5 runs of ``new_game`` (load and compile excluded),
 and the ratio slow/fast is what the docs quote. Run: ``python tools/measure_rules.py``.
 """
+
 from __future__ import annotations
 
 import sys
@@ -48,15 +49,15 @@ scoring:
 """
 
 PAIRS = {
-    "count a zone: size(deck) vs count(cards(deck))": (
-        "n = size(deck)",
-        "n = count(cards(deck))"),
+    "count a zone: size(deck) vs count(cards(deck))": ("n = size(deck)", "n = count(cards(deck))"),
     "a function called once, before the loop, vs inside it": (
         "t = threshold(me)\nn = 0\nfor c in deck:\n    if c.power > t:\n        n = n + 1",
-        "n = 0\nfor c in deck:\n    if c.power > threshold(me):\n        n = n + 1"),
+        "n = 0\nfor c in deck:\n    if c.power > threshold(me):\n        n = n + 1",
+    ),
     "build a list with a comprehension vs by adding in a loop": (
         "xs = [c for c in deck if c.power > 2]\nn = count(xs)",
-        "xs = []\nfor c in deck:\n    if c.power > 2:\n        xs = xs + [c]\nn = count(xs)"),
+        "xs = []\nfor c in deck:\n    if c.power > 2:\n        xs = xs + [c]\nn = count(xs)",
+    ),
 }
 
 

@@ -1,18 +1,26 @@
 """A full-page screenshot of a playtest report, opened from disk in the system Chromium (no download).
 
-    python tools/screenshot_report.py report.html report.png
+python tools/screenshot_report.py report.html report.png
 """
+
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def main(report: str, image: str) -> None:
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         page = browser.new_page(viewport={"width": 1200, "height": 900})

@@ -11,6 +11,7 @@ winner at the end).  Game ``seed`` deals with ``seed`` and moves with
 ``random.Random(seed)``, so a failure prints everything needed to replay it.
 Exit status 1 on any failure.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -74,11 +75,20 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=250)
-    parser.add_argument("--limit", type=int, default=400,
-                        help="decisions before a game is cut off (its invariants still checked); random "
-                             "Cats' Mansion games wander for thousands of decisions")
-    parser.add_argument("--games-for", action="append", default=[], metavar="GAME=K",
-                        help="a different number of games per cell for one game, e.g. cats-mansion=1000")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=400,
+        help="decisions before a game is cut off (its invariants still checked); random "
+        "Cats' Mansion games wander for thousands of decisions",
+    )
+    parser.add_argument(
+        "--games-for",
+        action="append",
+        default=[],
+        metavar="GAME=K",
+        help="a different number of games per cell for one game, e.g. cats-mansion=1000",
+    )
     args = parser.parse_args()
     only = args.only.split(",") if args.only else None
     players = [int(p) for p in args.players.split(",")] if args.players else None
@@ -88,8 +98,10 @@ def main() -> int:
     for name, variant, n in selected:
         games = per_game.get(name, args.games)
         end = args.first_seed + games
-        tasks += [(name, variant, n, first, min(args.chunk, end - first), args.limit)
-                  for first in range(args.first_seed, end, args.chunk)]
+        tasks += [
+            (name, variant, n, first, min(args.chunk, end - first), args.limit)
+            for first in range(args.first_seed, end, args.chunk)
+        ]
     totals: dict[tuple, list[int]] = {cell: [0, 0, 0] for cell in selected}
     failures: list[str] = []
     start = time.perf_counter()
@@ -105,8 +117,12 @@ def main() -> int:
             if elapsed - shown >= 30 or done == planned:  # a long run says how far it is
                 shown = elapsed
                 rate = done / elapsed
-                print(f"{done:,}/{planned:,} games, {len(failures)} failures, {rate:.0f}/s, "
-                      f"about {(planned - done) / rate / 60:.0f} min to go", file=sys.stderr, flush=True)
+                print(
+                    f"{done:,}/{planned:,} games, {len(failures)} failures, {rate:.0f}/s, "
+                    f"about {(planned - done) / rate / 60:.0f} min to go",
+                    file=sys.stderr,
+                    flush=True,
+                )
     elapsed = time.perf_counter() - start
     print(f"{'game':<14}{'variant':<15}{'players':>8}{'games':>9}{'finished':>10}{'decisions/game':>16}")
     for (name, variant, n), (count, finished, decisions) in totals.items():

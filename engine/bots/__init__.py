@@ -4,6 +4,7 @@ determinized copy of the state (``State.determinized``) — never the true state
 A bot is named by a spec ``KIND[:PARAM]``: ``random``, ``greedy``, ``mcts:200`` (200 iterations
 a decision) or ``mcts:2s`` (two seconds a decision).
 """
+
 from __future__ import annotations
 
 from typing import Any, Protocol
@@ -13,8 +14,7 @@ from .greedy import GreedyAgent
 from .mcts import MctsAgent
 from .random_bot import RandomAgent
 
-__all__ = ["AGENTS", "Agent", "BotSpecError", "GreedyAgent", "MctsAgent", "RandomAgent", "check_spec",
-           "make_agent"]
+__all__ = ["AGENTS", "Agent", "BotSpecError", "GreedyAgent", "MctsAgent", "RandomAgent", "check_spec", "make_agent"]
 
 
 class Agent(Protocol):

@@ -1,4 +1,5 @@
 """The greedy bot: the best option now, by the rules' own bot values or by their scoring."""
+
 from __future__ import annotations
 
 import random
@@ -39,8 +40,10 @@ class GreedyAgent:
     def check(game) -> None:
         """Raise unless ``game`` gives greedy something to rate by."""
         if not game.bot_values.get("greedy") and not game.scoring:
-            raise TabletopError(f"bot 'greedy' cannot play {game.id}: its rules have neither a `bots: greedy` "
-                                f"value nor `scoring` to look ahead on")
+            raise TabletopError(
+                f"bot 'greedy' cannot play {game.id}: its rules have neither a `bots: greedy` "
+                f"value nor `scoring` to look ahead on"
+            )
 
     def act(self, view: dict, state=None) -> str:
         actions = view["decision"]["actions"]
@@ -65,8 +68,11 @@ class GreedyAgent:
         value = values.get(pending["kind"]) or values[""]
         options = dict(zip(pending["ids"], pending["values"]))
         state.memo.clear()
-        return [(value(state, {"p": seat, "me": seat, "action": a, "choice": options[a]}), a, options[a] is None)
-                for a in actions if a in options]
+        return [
+            (value(state, {"p": seat, "me": seat, "action": a, "choice": options[a]}), a, options[a] is None)
+            for a in actions
+            if a in options
+        ]
 
     @staticmethod
     def _by_lookahead(state, seat: int, actions: list[str]) -> list[tuple]:

@@ -3,6 +3,7 @@
 Strength against random bots, 2 players, `python tools/bot_strength.py` (figures in the
 docstring of ``MctsAgent``).
 """
+
 from __future__ import annotations
 
 import math
@@ -93,8 +94,9 @@ class MctsAgent:
             self._iterate(root, state.determinized(seat, rng.getrandbits(31)), rng)
             done += 1
         legal = state.legal_actions()
-        return max(legal, key=lambda a: (root.children[a].visits, root.children[a].total)
-                   if a in root.children else (-1, 0.0))
+        return max(
+            legal, key=lambda a: (root.children[a].visits, root.children[a].total) if a in root.children else (-1, 0.0)
+        )
 
     def _iterate(self, root: _Node, det, rng: random.Random) -> None:
         node, path = root, []
@@ -127,7 +129,6 @@ class MctsAgent:
         for n in path:
             n.visits += 1
             n.total += returns[n.mover]
-
 
     def _pick(self, det, actions: list[str]) -> str:
         """The default policy's choice among ``actions``: the rules' greedy values, epsilon-greedy."""

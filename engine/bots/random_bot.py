@@ -1,4 +1,5 @@
 """The random bot: the baseline every other bot is measured against."""
+
 from __future__ import annotations
 
 import random

@@ -4,6 +4,7 @@ Every node knows the (line, col) of its text inside the DSL source; the
 checker fills ``type`` on expressions.  ``format_block`` prints any program
 back as canonical DSL text (for ``explain``, ``cards`` and diffs).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -180,9 +181,24 @@ class Repeat(Stmt):
 
 # --------------------------------------------------------------------- printer
 _PRECEDENCE = {
-    "if": 1, "or": 2, "and": 3, "not": 4,
-    "==": 5, "!=": 5, "<": 5, "<=": 5, ">": 5, ">=": 5, "in": 5, "not in": 5,
-    "+": 6, "-": 6, "*": 7, "//": 7, "%": 7, "neg": 8,
+    "if": 1,
+    "or": 2,
+    "and": 3,
+    "not": 4,
+    "==": 5,
+    "!=": 5,
+    "<": 5,
+    "<=": 5,
+    ">": 5,
+    ">=": 5,
+    "in": 5,
+    "not in": 5,
+    "+": 6,
+    "-": 6,
+    "*": 7,
+    "//": 7,
+    "%": 7,
+    "neg": 8,
 }
 _ATOM = 9
 
@@ -203,8 +219,15 @@ def format_expr(e: Expr, parent: int = 0) -> str:
         text = e.name
     elif isinstance(e, Literal):
         v = e.value
-        text = "true" if v is True else "false" if v is False else "none" if v is None else (
-            f'"{v}"' if isinstance(v, str) else str(v))
+        text = (
+            "true"
+            if v is True
+            else "false"
+            if v is False
+            else "none"
+            if v is None
+            else (f'"{v}"' if isinstance(v, str) else str(v))
+        )
     elif isinstance(e, ListExpr):
         text = "[" + ", ".join(format_expr(i) for i in e.items) + "]"
     elif isinstance(e, Record):
@@ -227,8 +250,10 @@ def format_expr(e: Expr, parent: int = 0) -> str:
         text = f"{format_expr(e.left, mine)} {e.op} {format_expr(e.right, mine + 1)}"
     elif isinstance(e, Conditional):
         mine = _prec(e)
-        text = (f"{format_expr(e.then, mine + 1)} if {format_expr(e.condition, mine + 1)} "
-                f"else {format_expr(e.otherwise, mine)}")
+        text = (
+            f"{format_expr(e.then, mine + 1)} if {format_expr(e.condition, mine + 1)} "
+            f"else {format_expr(e.otherwise, mine)}"
+        )
     else:  # pragma: no cover - every node kind is listed above
         raise TypeError(type(e).__name__)
     return f"({text})" if _prec(e) < parent else text
@@ -258,7 +283,7 @@ def _format_stmt(s: Stmt, indent: int) -> str:
         return f"{pad}{format_expr(s.target)} = {format_expr(s.value)}"
     if isinstance(s, Choose):
         verb = f' "{s.verb}"' if s.verb else ""
-        text = f'{pad}{format_expr(s.target)} = choose{verb} from {format_expr(s.source)}'
+        text = f"{pad}{format_expr(s.target)} = choose{verb} from {format_expr(s.source)}"
         if s.where is not None:
             text += f" where {format_expr(s.where)}"
         if s.by is not None:

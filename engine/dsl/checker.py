@@ -3,6 +3,7 @@
 The checker fills ``type`` on every expression node (the compiler relies on
 it) and returns every problem it finds rather than stopping at the first.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -141,8 +142,12 @@ class Checker:
 
     def _bind(self, node: ast.Node, name: str, t: str | None) -> None:
         if name in words.RESERVED and name not in words.IMPLICIT:
-            self._problem(node, "E505", f"'{name}' is a reserved word of the language; it cannot be a name",
-                          f"choose another name; `tabletop explain {name}` says what '{name}' means")
+            self._problem(
+                node,
+                "E505",
+                f"'{name}' is a reserved word of the language; it cannot be a name",
+                f"choose another name; `tabletop explain {name}` says what '{name}' means",
+            )
             return
         if name == "it" or name in self.vocab.value_names():
             self._problem(node, "E505", f"'{name}' is a name of the game; choose another name for a local value")
@@ -161,8 +166,9 @@ class Checker:
             if name in self.vocab.variables:
                 target.type = self.vocab.variables[name]
                 if not compatible(target.type, t, self.vocab.enums):
-                    self._problem(value_node, "E506", f"variable '{name}' holds {describe(target.type)}, "
-                                                      f"not {describe(t)}")
+                    self._problem(
+                        value_node, "E506", f"variable '{name}' holds {describe(target.type)}, not {describe(t)}"
+                    )
                 return
             if name in self.vocab.constants or name in self.vocab.enums or name in self.vocab.zones:
                 self._problem(target, "E505", f"'{name}' cannot be changed")
@@ -174,13 +180,18 @@ class Checker:
         if owner == PLAYER:
             var = self.vocab.player_variables.get(target.name)
             if var is None:
-                self._problem(target, "E504", f"players have no variable '{target.name}'",
-                              did_you_mean(target.name, self.vocab.player_variables))
+                self._problem(
+                    target,
+                    "E504",
+                    f"players have no variable '{target.name}'",
+                    did_you_mean(target.name, self.vocab.player_variables),
+                )
                 return
             target.type = var
             if not compatible(var, t, self.vocab.enums):
-                self._problem(value_node, "E506", f"player variable '{target.name}' holds {describe(var)}, "
-                                                  f"not {describe(t)}")
+                self._problem(
+                    value_node, "E506", f"player variable '{target.name}' holds {describe(var)}, not {describe(t)}"
+                )
         elif owner == CARD:
             self._problem(target, "E505", f"card attribute '{target.name}' cannot be changed")
         else:
@@ -190,9 +201,9 @@ class Checker:
         item = self._iterable(s.source, "'choose … from' needs a list or a zone")
         s.options_type = item
         if s.verb and (any(ch.isspace() for ch in s.verb) or s.verb == s.optional):
-            self._problem(s, "E505", f"choice word \"{s.verb}\" must be one word (and not \"{s.optional}\")")
+            self._problem(s, "E505", f'choice word "{s.verb}" must be one word (and not "{s.optional}")')
         if s.optional is not None and (not s.optional or any(ch.isspace() for ch in s.optional)):
-            self._problem(s, "E505", f"the id of declining, \"{s.optional}\", must be one word")
+            self._problem(s, "E505", f'the id of declining, "{s.optional}", must be one word')
         if s.where is not None:
             had = self.locals.get("it")
             self.locals["it"] = item
@@ -252,10 +263,13 @@ class Checker:
             for item, t in zip(e.items, types):
                 if t not in (None, NONE, ANY):
                     if not (compatible(one, t, self.vocab.enums) or compatible(t, one, self.vocab.enums)):
-                        self._problem(item, "E506", f"a list holds one kind of value: {describe(t)} "
-                                                    f"cannot join {describe(one)}",
-                                      "to offer different kinds of option, make each a record: "
-                                      "{do: \"walk\", way: w}, {do: \"play\", card: c}")
+                        self._problem(
+                            item,
+                            "E506",
+                            f"a list holds one kind of value: {describe(t)} cannot join {describe(one)}",
+                            "to offer different kinds of option, make each a record: "
+                            '{do: "walk", way: w}, {do: "play", card: c}',
+                        )
                         break
                     one = merge(one, t)
             return list_of(one)
@@ -286,14 +300,19 @@ class Checker:
             if owner == CARD:
                 t = v.attribute_type(e.name)
                 if t is None:
-                    self._problem(e, "E504", f"cards have no attribute '{e.name}'",
-                                  did_you_mean(e.name, list(v.card_attributes) + list(BUILTIN_CARD_ATTRIBUTES)))
+                    self._problem(
+                        e,
+                        "E504",
+                        f"cards have no attribute '{e.name}'",
+                        did_you_mean(e.name, list(v.card_attributes) + list(BUILTIN_CARD_ATTRIBUTES)),
+                    )
                 return t or ANY
             if owner == PLAYER:
                 t = v.player_variables.get(e.name)
                 if t is None:
-                    self._problem(e, "E504", f"players have no variable '{e.name}'",
-                                  did_you_mean(e.name, v.player_variables))
+                    self._problem(
+                        e, "E504", f"players have no variable '{e.name}'", did_you_mean(e.name, v.player_variables)
+                    )
                 return t or ANY
             if is_record(owner):
                 t = field_type(owner, e.name)
@@ -311,8 +330,12 @@ class Checker:
             if e.name in v.player_variables:
                 e.obj.type = PLAYER
                 return v.player_variables[e.name]
-            self._problem(e, "E504", f"no card attribute or player variable is called '{e.name}'",
-                          did_you_mean(e.name, list(v.card_attributes) + list(v.player_variables)))
+            self._problem(
+                e,
+                "E504",
+                f"no card attribute or player variable is called '{e.name}'",
+                did_you_mean(e.name, list(v.card_attributes) + list(v.player_variables)),
+            )
             return ANY
         if isinstance(e, ast.Call):
             return self._call(e, statement)
@@ -358,19 +381,25 @@ class Checker:
             self._problem(e, "E501", "'it' is only known inside a 'where' condition")
             return ANY
         if n in words.RESERVED:
-            self._problem(e, "E501", f"'{n}' is a reserved word of the language, not a value here",
-                          f"`tabletop explain {n}` says where it goes")
+            self._problem(
+                e,
+                "E501",
+                f"'{n}' is a reserved word of the language, not a value here",
+                f"`tabletop explain {n}` says where it goes",
+            )
             return ANY
-        self._problem(e, "E501", f"unknown name '{n}'",
-                      did_you_mean(n, list(self.locals) + v.value_names()))
+        self._problem(e, "E501", f"unknown name '{n}'", did_you_mean(n, list(self.locals) + v.value_names()))
         return ANY
 
     def _arguments(self, e: ast.Call, params: list[tuple[str, str]] | tuple) -> dict:
         binding: dict = {"$enums": self.vocab.enums}
         if len(e.args) != len(params):
             names = ", ".join(p for p, _ in params)
-            self._problem(e, "E503", f"{e.func}({names}) takes {len(params)} argument"
-                                     f"{'' if len(params) == 1 else 's'}, not {len(e.args)}")
+            self._problem(
+                e,
+                "E503",
+                f"{e.func}({names}) takes {len(params)} argument{'' if len(params) == 1 else 's'}, not {len(e.args)}",
+            )
         for arg, (pname, ptype) in zip(e.args, params):
             if ptype == ATTRIBUTE:
                 self._attribute_literal(e, arg)
@@ -378,10 +407,14 @@ class Checker:
             t = self.expr(arg)
             if not unify(ptype, t, binding):
                 twin = _TWINS.get(e.func)
-                self._problem(arg, "E502", f"argument '{pname}' of {e.func} must be "
-                                           f"{describe(substitute(ptype, binding))}, not {describe(t)}",
-                              f"for {describe(t)}, write {twin[1]}({ast.format_expr(arg)})"
-                              if twin and t and t.startswith(twin[0]) else None)
+                self._problem(
+                    arg,
+                    "E502",
+                    f"argument '{pname}' of {e.func} must be {describe(substitute(ptype, binding))}, not {describe(t)}",
+                    f"for {describe(t)}, write {twin[1]}({ast.format_expr(arg)})"
+                    if twin and t and t.startswith(twin[0])
+                    else None,
+                )
             elif ptype in self.vocab.enums:
                 self._enum_literal(arg, ptype)
         return binding
@@ -391,13 +424,18 @@ class Checker:
         if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)):
             self._problem(arg, "E502", f"{call.func} needs an attribute name in quotes")
         elif self.vocab.attribute_type(arg.value) is None:
-            self._problem(arg, "E504", f"cards have no attribute '{arg.value}'",
-                          did_you_mean(arg.value, self.vocab.card_attributes))
+            self._problem(
+                arg,
+                "E504",
+                f"cards have no attribute '{arg.value}'",
+                did_you_mean(arg.value, self.vocab.card_attributes),
+            )
 
     def _enum_literal(self, arg: ast.Expr, enum: str) -> None:
         if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in self.vocab.enums[enum]:
-            self._problem(arg, "E507", f"'{arg.value}' is not one of the {enum}",
-                          did_you_mean(arg.value, self.vocab.enums[enum]))
+            self._problem(
+                arg, "E507", f"'{arg.value}' is not one of the {enum}", did_you_mean(arg.value, self.vocab.enums[enum])
+            )
 
     def _call(self, e: ast.Call, statement: bool) -> str | None:
         v = self.vocab
@@ -459,10 +497,17 @@ class Checker:
             self._expect(e.right, INT, f"'{op}' operand")
             return INT if op in ("-", "*", "//", "%") else BOOL
         if op in ("==", "!="):
-            if not (compatible(a, b, enums) or compatible(b, a, enums)
-                    or self._may_be_none(e.left, b) or self._may_be_none(e.right, a)):
-                self._problem(e, "E506", f"comparing {describe(a)} with {describe(b)} is always "
-                                         f"{'false' if op == '==' else 'true'}")
+            if not (
+                compatible(a, b, enums)
+                or compatible(b, a, enums)
+                or self._may_be_none(e.left, b)
+                or self._may_be_none(e.right, a)
+            ):
+                self._problem(
+                    e,
+                    "E506",
+                    f"comparing {describe(a)} with {describe(b)} is always {'false' if op == '==' else 'true'}",
+                )
             for side, other in ((e.left, b), (e.right, a)):
                 if other in enums:
                     self._enum_literal(side, other)
@@ -486,8 +531,9 @@ def check_program(stmts: list[ast.Stmt], vocab: Vocabulary, params: dict[str, st
     return checker.problems
 
 
-def check_expression(expr: ast.Expr, vocab: Vocabulary, params: dict[str, str] | None = None,
-                     expected: str | None = None) -> list[DslProblem]:
+def check_expression(
+    expr: ast.Expr, vocab: Vocabulary, params: dict[str, str] | None = None, expected: str | None = None
+) -> list[DslProblem]:
     """Check one expression (scoring term, tie-breaker, start zone)."""
     checker = Checker(vocab, params)
     checker.expr(expr)

@@ -14,6 +14,7 @@ loop rounds against the step budget.  Pcs inside such a run are never entered
 Each generated line maps back to the DSL line and column of its statement; a
 fault's place is read from the traceback, so the fast path pays nothing for it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -55,8 +56,19 @@ def _overrun():
 
 
 _MISSING = object()
-RUNTIME = {"_fault": _fault, "_unset": _unset, "_div": _div, "_mod": _mod, "_bounded": bounded, "_times": times,
-           "_overrun": _overrun, "_MISSING": _MISSING, "NEXT": NEXT, "SUSPEND": SUSPEND, "RuleFault": RuleFault}
+RUNTIME = {
+    "_fault": _fault,
+    "_unset": _unset,
+    "_div": _div,
+    "_mod": _mod,
+    "_bounded": bounded,
+    "_times": times,
+    "_overrun": _overrun,
+    "_MISSING": _MISSING,
+    "NEXT": NEXT,
+    "SUSPEND": SUSPEND,
+    "RuleFault": RuleFault,
+}
 
 # Statements that may stop at a decision or change the stack: they keep their own instructions.
 _CONTROL = (ast.Choose, ast.EndGame, ast.Return, ast.Window, ast.Reopen, ast.Close)
@@ -187,8 +199,9 @@ class Compiler:
             family = e.func
             if not args:
                 return repr(family)
-            return self._checked(args[0], lambda k: f"{family + ':'!r} + str({k})",
-                                 f"{family}(…) of nothing: its key is none")
+            return self._checked(
+                args[0], lambda k: f"{family + ':'!r} + str({k})", f"{family}(…) of nothing: its key is none"
+            )
         if e.func in v.functions:
             fn = self._global("fn", e.func, lambda: None)  # defined by ``function``
             me = self.scope.get("me", "env.get('me')")
@@ -218,8 +231,11 @@ class Compiler:
     @staticmethod
     def _chain(left: ast.Expr, op: str) -> bool:
         """``left`` printed as ``(x op y)`` with the same left-associative operator (no comparison chains)."""
-        return isinstance(left, ast.Binary) and (left.op == op or {left.op, op} == {"+", "-"}) and (
-            op in ("and", "or") or left.type == INT)
+        return (
+            isinstance(left, ast.Binary)
+            and (left.op == op or {left.op, op} == {"+", "-"})
+            and (op in ("and", "or") or left.type == INT)
+        )
 
     def expr(self, e: ast.Expr) -> Callable:
         """A function ``f(state, env)`` computing ``e`` (scoring, starts, bot values)."""
@@ -239,22 +255,31 @@ class Compiler:
         args = "".join(", " + p for p in py)
         lines = [f"def {fn}_body(st, me{args}):", f"    return {text}"]
         if name in self.pure:  # memoised for the instruction being run (see State._run)
-            lines += [f"def {fn}(st, me{args}):", f"    key = ({name!r}, me{args})", "    memo = st.memo",
-                      "    try:", "        found = memo.get(key, _MISSING)",
-                      "    except TypeError:  # a list argument is not hashable",
-                      f"        return {fn}_body(st, me{args})",
-                      "    if found is _MISSING:", f"        found = memo[key] = {fn}_body(st, me{args})",
-                      "    return found"]
+            lines += [
+                f"def {fn}(st, me{args}):",
+                f"    key = ({name!r}, me{args})",
+                "    memo = st.memo",
+                "    try:",
+                "        found = memo.get(key, _MISSING)",
+                "    except TypeError:  # a list argument is not hashable",
+                f"        return {fn}_body(st, me{args})",
+                "    if found is _MISSING:",
+                f"        found = memo[key] = {fn}_body(st, me{args})",
+                "    return found",
+            ]
         else:
             lines += [f"{fn} = {fn}_body"]
-        lines += [f"def {fn}_env(st, env):",
-                  f"    return {fn}_body(st, env.get('me'){''.join(f', env[{p!r}]' for p in params)})"]
+        lines += [
+            f"def {fn}_env(st, env):",
+            f"    return {fn}_body(st, env.get('me'){''.join(f', env[{p!r}]' for p in params)})",
+        ]
         self._compile("\n".join(lines) + "\n", f"<rules {self.game.id} function {name}>")
         return self.ns[f"{fn}_env"]
 
     # ----------------------------------------------------------- statements
-    def procedure(self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None,
-                  params: dict[str, str] | None = None) -> Procedure:
+    def procedure(
+        self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None, params: dict[str, str] | None = None
+    ) -> Procedure:
         proc = Procedure(name, source_path=source_path, locate=locate)
         proc.local_types.update(params or {})
         self.bodies: list = []  # per pc: lines of its function, each (text, (line, col)), or None
@@ -317,7 +342,8 @@ class Compiler:
             return s.expr.func not in self.vocab.procedures and s.expr.func != "perform"
         if isinstance(s, ast.If):
             return all(self._is_flat(x) for _, body in s.branches for x in body) and all(
-                self._is_flat(x) for x in s.otherwise or [])
+                self._is_flat(x) for x in s.otherwise or []
+            )
         if isinstance(s, (ast.For, ast.While, ast.Repeat)):
             return all(self._is_flat(x) for x in s.body)
         return True
@@ -360,8 +386,9 @@ class Compiler:
 
     def _memo(self, *exprs) -> list:
         """Empty the memo before code that calls a pure function (the state may have changed)."""
-        if any(isinstance(x, ast.Call) and x.func in self.pure for e in exprs if e is not None
-               for x in ast.walk_exprs(e)):
+        if any(
+            isinstance(x, ast.Call) and x.func in self.pure for e in exprs if e is not None for x in ast.walk_exprs(e)
+        ):
             return [("if st.memo: st.memo.clear()", None)]
         return []
 
@@ -453,9 +480,11 @@ class Compiler:
         name = target.name
         check = self._enum(self.vocab.player_variables.get(name), f"player variable '{name}'")
         lines = [f"_v = {value}"] + ([f"{check}(_v)"] if check else [])
-        return lines + [f"_p = {self.code(target.obj)}",
-                        f"if _p is None: _fault({f'no player to set {name!r} of'!r})",
-                        f"st.pvars[_p][{name!r}] = _v"]
+        return lines + [
+            f"_p = {self.code(target.obj)}",
+            f"if _p is None: _fault({f'no player to set {name!r} of'!r})",
+            f"st.pvars[_p][{name!r}] = _v",
+        ]
 
     def _enum(self, t: str | None, what: str) -> str | None:
         if t not in self.vocab.enums:
@@ -483,22 +512,32 @@ class Compiler:
         nxt = len(proc.code) + 1
         if call.func == "perform":
             body = self._memo(call) + [
-                (f"_c = {self.code(call.args[0])}", None), ("if _c is None: _fault('perform: no card given')", None),
-                ("_t = _effects[_c]", None), (f"if _t is None: return {nxt}", None),
-                (f"st.stack[-1][1] = {nxt}", None), ("st.stack.append([_t, 0, {'me': env['me'], 'this': _c}])", None),
-                ("return NEXT", None)]
+                (f"_c = {self.code(call.args[0])}", None),
+                ("if _c is None: _fault('perform: no card given')", None),
+                ("_t = _effects[_c]", None),
+                (f"if _t is None: return {nxt}", None),
+                (f"st.stack[-1][1] = {nxt}", None),
+                ("st.stack.append([_t, 0, {'me': env['me'], 'this': _c}])", None),
+                ("return NEXT", None),
+            ]
         else:
             params = [p for p, _ in self.vocab.procedures[call.func]]
             args = "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args))
-            body = self._memo(call) + [(f"_e = {{'me': env['me']{args}}}", None),
-                                       (f"st.stack[-1][1] = {nxt}", None),
-                                       (f"st.stack.append([{call.func!r}, 0, _e])", None), ("return NEXT", None)]
+            body = self._memo(call) + [
+                (f"_e = {{'me': env['me']{args}}}", None),
+                (f"st.stack[-1][1] = {nxt}", None),
+                (f"st.stack.append([{call.func!r}, 0, _e])", None),
+                ("return NEXT", None),
+            ]
         self._emit(proc, body, (s.line, s.col))
 
     def _s_EndGame(self, proc, s):
         reason = s.reason or DEFAULT_END
-        self._emit(proc, [("st.stack.clear()", None), (f"st.reason = {reason!r}", None), ("return SUSPEND", None)],
-                   (s.line, s.col))
+        self._emit(
+            proc,
+            [("st.stack.clear()", None), (f"st.reason = {reason!r}", None), ("return SUSPEND", None)],
+            (s.line, s.col),
+        )
 
     def _s_Return(self, proc, s):
         self._emit(proc, [("st.stack.pop()", None), ("return NEXT", None)], (s.line, s.col))
@@ -508,8 +547,11 @@ class Compiler:
         for cond, body in s.branches:
             skip = _Target()
             nxt = len(proc.code) + 1
-            self._emit(proc, self._memo(cond) + [([f"return {nxt} if {self.code(cond)} else ", skip], None)],
-                       (cond.line, cond.col))
+            self._emit(
+                proc,
+                self._memo(cond) + [([f"return {nxt} if {self.code(cond)} else ", skip], None)],
+                (cond.line, cond.col),
+            )
             self._block(proc, body)
             out = _Target()
             exits.append(out)
@@ -532,42 +574,89 @@ class Compiler:
         done.pc = len(proc.code)
 
     def _s_While(self, proc, s):
-        self._loop(proc, s, None, lambda nxt, done: self._memo(s.condition) + [
-            ([f"return {nxt} if {self.code(s.condition)} else ", done], None)])
+        self._loop(
+            proc,
+            s,
+            None,
+            lambda nxt, done: (
+                self._memo(s.condition) + [([f"return {nxt} if {self.code(s.condition)} else ", done], None)]
+            ),
+        )
 
     def _s_For(self, proc, s):
         key = self._loop_types(proc, s)
         items = self.code(s.source)
         items = f"list(st.zones[{items}])" if s.source.type == ZONE else f"list({items})"
-        self._loop(proc, s, self._memo(s.source) + [(f"env[{key!r}] = [0, {items}]", None)],
-                   lambda nxt, done: [(f"_s = env[{key!r}]", None), ("_i = _s[0]", None),
-                                      ("if _i < len(_s[1]):", None), (f"    env[{s.var!r}] = _s[1][_i]", None),
-                                      ("    _s[0] = _i + 1", None), (f"    return {nxt}", None),
-                                      (f"del env[{key!r}]", None), (["return ", done], None)])
+        self._loop(
+            proc,
+            s,
+            self._memo(s.source) + [(f"env[{key!r}] = [0, {items}]", None)],
+            lambda nxt, done: [
+                (f"_s = env[{key!r}]", None),
+                ("_i = _s[0]", None),
+                ("if _i < len(_s[1]):", None),
+                (f"    env[{s.var!r}] = _s[1][_i]", None),
+                ("    _s[0] = _i + 1", None),
+                (f"    return {nxt}", None),
+                (f"del env[{key!r}]", None),
+                (["return ", done], None),
+            ],
+        )
 
     def _s_Repeat(self, proc, s):
         key = f"$repeat@{len(proc.code)}"
-        self._loop(proc, s, self._memo(s.count) + [(f"env[{key!r}] = {self.code(s.count)}", None)],
-                   lambda nxt, done: [(f"_n = env[{key!r}]", None), ("if _n > 0:", None),
-                                      (f"    env[{key!r}] = _n - 1", None), (f"    return {nxt}", None),
-                                      (f"del env[{key!r}]", None), (["return ", done], None)])
+        self._loop(
+            proc,
+            s,
+            self._memo(s.count) + [(f"env[{key!r}] = {self.code(s.count)}", None)],
+            lambda nxt, done: [
+                (f"_n = env[{key!r}]", None),
+                ("if _n > 0:", None),
+                (f"    env[{key!r}] = _n - 1", None),
+                (f"    return {nxt}", None),
+                (f"del env[{key!r}]", None),
+                (["return ", done], None),
+            ],
+        )
 
     def _s_Window(self, proc, s):
         """Ask each player in turn from ``start``; done after a full round with no reopen."""
         key = f"$window@{len(proc.code)}"  # [players asked quietly in a row]
         var = s.var
-        self._emit(proc, self._memo(s.start) + [(f"env[{var!r}] = {self.code(s.start)}", None),
-                                                (f"env[{key!r}] = 0", None), (f"return {len(proc.code) + 1}", None)],
-                   (s.line, s.col))
+        self._emit(
+            proc,
+            self._memo(s.start)
+            + [
+                (f"env[{var!r}] = {self.code(s.start)}", None),
+                (f"env[{key!r}] = 0", None),
+                (f"return {len(proc.code) + 1}", None),
+            ],
+            (s.line, s.col),
+        )
         top = len(proc.code)
         done = _Target()
-        self._emit(proc, [(f"if env[{key!r}] >= st.n:", None), (f"    del env[{key!r}]", None),
-                          (["    return ", done], None), (f"return {top + 1}", None)], (s.line, s.col))
+        self._emit(
+            proc,
+            [
+                (f"if env[{key!r}] >= st.n:", None),
+                (f"    del env[{key!r}]", None),
+                (["    return ", done], None),
+                (f"return {top + 1}", None),
+            ],
+            (s.line, s.col),
+        )
         self.windows.append((key, done))
         self._block(proc, s.body)
         self.windows.pop()
-        self._emit(proc, [(f"env[{key!r}] += 1", None), (f"env[{var!r}] = (env[{var!r}] + 1) % st.n", None),
-                          (f"return {top}", None)], (s.line, s.col))
+        self._emit(
+            proc,
+            [
+                (f"env[{key!r}] += 1", None),
+                (f"env[{var!r}] = (env[{var!r}] + 1) % st.n", None),
+                (f"return {top}", None),
+            ],
+            (s.line, s.col),
+        )
         done.pc = len(proc.code)
 
     def _s_Reopen(self, proc, s):
@@ -595,8 +684,11 @@ class Compiler:
             items = f"[{var} for {var} in {items} if {self.code(s.where)}]"
             del self.scope["it"]
         by = self.code(s.by) if s.by is not None else "env['me']"
-        self._emit(proc, self._memo(s.source, s.where, s.by) + [(f"return {name}.ask(st, {items}, {by})", None)],
-                   (s.line, s.col))
+        self._emit(
+            proc,
+            self._memo(s.source, s.where, s.by) + [(f"return {name}.ask(st, {items}, {by})", None)],
+            (s.line, s.col),
+        )
         self._local(proc, s.target)
         proc.choices[pc] = s.target  # made a function by _finish
         proc.choice_types[pc] = choice.item_type

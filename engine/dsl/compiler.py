@@ -9,6 +9,7 @@ snapshot: resuming costs nothing, while replay re-runs every effect up to the
 choice (measured in tools/bench.py notes).  Nothing is parsed or walked during
 play.
 """
+
 from __future__ import annotations
 
 import json
@@ -83,8 +84,11 @@ class Labeller:
             return lambda v: ", ".join(inner(x) for x in v) or "nothing"
         if is_record(t):  # fields in the order the record was written: {do: "hiss", piece: h, target: v}
             fields = {name: self.for_type(ft) for name, ft in record_fields(t)}
-            return lambda v: "nothing" if v is None else (
-                " ".join([fields[n](x) for n, x in v.items() if x is not None]) or "nothing")
+            return lambda v: (
+                "nothing"
+                if v is None
+                else (" ".join([fields[n](x) for n, x in v.items() if x is not None]) or "nothing")
+            )
         return plain_label
 
     def long_for_type(self, t: str | None, loc: list) -> Callable:
@@ -139,6 +143,7 @@ def enum_check(members, t: str | None, what: str) -> Callable | None:
     def check(value):
         if value is not None and value not in members:
             raise RuleFault(f"{what} holds one of the {t}, not {plain_label(value)[:60]!r}")
+
     return check
 
 
@@ -184,8 +189,10 @@ class Choice:
             ids, values = self.distinct(st, items, ids)
         if decline is not None:
             if decline in ids:
-                raise RuleFault(f'an option of "{what}" prints as "{decline}", the id of declining: '
-                                f'name the decline (optional "decline")')
+                raise RuleFault(
+                    f'an option of "{what}" prints as "{decline}", the id of declining: '
+                    f'name the decline (optional "decline")'
+                )
             ids.append(decline)
             values.append(None)
         if not ids:
@@ -195,5 +202,3 @@ class Choice:
         st.pending = {"player": player, "ids": ids, "values": values, "secret": self.secret, "kind": self.kind}
         st.stack[-1][1] = self.pc
         return SUSPEND
-
-

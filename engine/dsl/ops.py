@@ -9,6 +9,7 @@ touches only this file.
 Implementations receive the running state first.  They raise ``RuleFault``
 for impossible requests; the interpreter adds the rule's file and line.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,8 +44,9 @@ def bounded(value):
         if len(value) > MAX_SIZE:
             raise _oversized(value, f"{len(value):,}")
     elif isinstance(value, int) and value.bit_length() > _MAX_BITS:
-        raise RuleFault(f"a number of more than {MAX_SIZE:,} digits is over the size budget: "
-                        f"does a loop make it grow without end?")
+        raise RuleFault(
+            f"a number of more than {MAX_SIZE:,} digits is over the size budget: does a loop make it grow without end?"
+        )
     return value
 
 
@@ -59,23 +61,37 @@ def times(x, y):
 
 def _oversized(value, size: str) -> RuleFault:
     what, unit = ("list", "items") if isinstance(value, list) else ("text", "characters")
-    return RuleFault(f"a {what} of {size} {unit} is over the size budget of {MAX_SIZE:,}: "
-                     f"does a loop make it grow without end?")
+    return RuleFault(
+        f"a {what} of {size} {unit} is over the size budget of {MAX_SIZE:,}: does a loop make it grow without end?"
+    )
 
 
-def op(name: str, *params: tuple[str, str], returns: str | None = None, says: str, group: str,
-       constant: bool = False, control: bool = False):
+def op(
+    name: str,
+    *params: tuple[str, str],
+    returns: str | None = None,
+    says: str,
+    group: str,
+    constant: bool = False,
+    control: bool = False,
+):
     def register(fn: Callable | None) -> Callable | None:
         if name in OPS:  # pragma: no cover - a programming error caught at import
             raise RuntimeError(f"operation {name} declared twice")
         OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant, control)
         return fn
+
     return register
 
 
 # ----------------------------------------------------------------- control
-op("perform", ("card", CARD), says="carry out the effect of {card} (nothing if it has none)",
-   group="control", control=True)(None)
+op(
+    "perform",
+    ("card", CARD),
+    says="carry out the effect of {card} (nothing if it has none)",
+    group="control",
+    control=True,
+)(None)
 
 
 def _zone(st, zone: str) -> list:
@@ -112,11 +128,17 @@ def _is_empty(st, zone):
     return not _zone(st, zone)
 
 
-@op("top_cards", ("zone", ZONE), ("n", INT), returns=list_of(CARD),
-    says="the top {n} cards of {zone}, top first (all of them if it has fewer)", group="zones")
+@op(
+    "top_cards",
+    ("zone", ZONE),
+    ("n", INT),
+    returns=list_of(CARD),
+    says="the top {n} cards of {zone}, top first (all of them if it has fewer)",
+    group="zones",
+)
 def _top_cards(st, zone, n):
     cards = _zone(st, zone)
-    return cards[::-1][:max(0, n)]
+    return cards[::-1][: max(0, n)]
 
 
 @op("cards", ("zone", ZONE), returns=list_of(CARD), says="the cards of {zone}, bottom to top", group="zones")
@@ -153,8 +175,13 @@ def _move_bottom(st, card, to):
     st.moved(card, source, to, on_top=False)
 
 
-@op("move_all", ("source", ZONE), ("to", ZONE),
-    says="put all cards of {source} on top of {to}, keeping their order", group="zones")
+@op(
+    "move_all",
+    ("source", ZONE),
+    ("to", ZONE),
+    says="put all cards of {source} on top of {to}, keeping their order",
+    group="zones",
+)
 def _move_all(st, source, to):
     src, target = _zone(st, source), _zone(st, to)
     if src is target:
@@ -188,8 +215,13 @@ def _reverse(st, zone):
     _zone(st, zone).reverse()
 
 
-@op("sort", ("zone", ZONE), ("attribute", ATTRIBUTE),
-    says="sort {zone} by {attribute}, the smallest on top", group="zones")
+@op(
+    "sort",
+    ("zone", ZONE),
+    ("attribute", ATTRIBUTE),
+    says="sort {zone} by {attribute}, the smallest on top",
+    group="zones",
+)
 def _sort(st, zone, attribute):
     table = st.game.attributes[attribute]
     _zone(st, zone).sort(key=lambda c: (table[c] is None, table[c]), reverse=True)
@@ -207,60 +239,87 @@ def _num_players(st):
     return st.n
 
 
-@op("seat_number", ("player", PLAYER), returns=INT, says="{player}'s seat number, counting from 0",
-    group="players")
+@op("seat_number", ("player", PLAYER), returns=INT, says="{player}'s seat number, counting from 0", group="players")
 def _seat_number(st, player):
     return player
 
 
-@op("players_from", ("player", PLAYER), returns=list_of(PLAYER),
-    says="every player in turn order (clockwise), starting with {player}", group="players")
+@op(
+    "players_from",
+    ("player", PLAYER),
+    returns=list_of(PLAYER),
+    says="every player in turn order (clockwise), starting with {player}",
+    group="players",
+)
 def _players_from(st, player):
     n = st.n
     return [(player + i) % n for i in range(n)]
 
 
-@op("left_of", ("player", PLAYER), returns=PLAYER,
-    says="the player to the left of {player} (next clockwise)", group="players")
+@op(
+    "left_of",
+    ("player", PLAYER),
+    returns=PLAYER,
+    says="the player to the left of {player} (next clockwise)",
+    group="players",
+)
 def _left_of(st, player):
     return (player + 1) % st.n
 
 
-@op("right_of", ("player", PLAYER), returns=PLAYER,
-    says="the player to the right of {player}", group="players")
+@op("right_of", ("player", PLAYER), returns=PLAYER, says="the player to the right of {player}", group="players")
 def _right_of(st, player):
     return (player - 1) % st.n
 
 
-@op("opponents", ("player", PLAYER), returns=list_of(PLAYER),
-    says="the players who are not {player} nor on {player}'s team, in turn order", group="players")
+@op(
+    "opponents",
+    ("player", PLAYER),
+    returns=list_of(PLAYER),
+    says="the players who are not {player} nor on {player}'s team, in turn order",
+    group="players",
+)
 def _opponents(st, player):
     team = st.game.team_of(st.n, player)
     n = st.n
     return [(player + i) % n for i in range(1, n) if (player + i) % n not in team]
 
 
-@op("teammates", ("player", PLAYER), returns=list_of(PLAYER),
-    says="the other players on {player}'s team", group="players")
+@op(
+    "teammates",
+    ("player", PLAYER),
+    returns=list_of(PLAYER),
+    says="the other players on {player}'s team",
+    group="players",
+)
 def _teammates(st, player):
     return [p for p in st.game.team_of(st.n, player) if p != player]
 
 
-@op("score", ("player", PLAYER), returns=INT, says="the points {player} has by the scoring rules",
-    group="players")
+@op("score", ("player", PLAYER), returns=INT, says="the points {player} has by the scoring rules", group="players")
 def _score(st, player):
     return st.score_of(player)
 
 
-@op("team_score", ("player", PLAYER), returns=INT,
-    says="the points of {player}'s team (just {player}'s when there are no teams)", group="players")
+@op(
+    "team_score",
+    ("player", PLAYER),
+    returns=INT,
+    says="the points of {player}'s team (just {player}'s when there are no teams)",
+    group="players",
+)
 def _team_score(st, player):
     return sum(st.score_of(p) for p in st.game.team_of(st.n, player))
 
 
 # --------------------------------------------------------------- knowledge
-@op("show", ("cards", list_of(CARD)), ("player", PLAYER),
-    says="show {cards} to {player} alone (remembered in that player's view)", group="knowledge")
+@op(
+    "show",
+    ("cards", list_of(CARD)),
+    ("player", PLAYER),
+    says="show {cards} to {player} alone (remembered in that player's view)",
+    group="knowledge",
+)
 def _show(st, cards, player):
     if player is None:
         raise RuleFault("show: no player to show the cards to")
@@ -268,9 +327,12 @@ def _show(st, cards, player):
     st.shown(cards, player)
 
 
-@op("reveal", ("cards", list_of(CARD)),
+@op(
+    "reveal",
+    ("cards", list_of(CARD)),
     says="turn {cards} face up for everyone to see, where they lie (each player remembers them)",
-    group="knowledge")
+    group="knowledge",
+)
 def _reveal(st, cards):
     for seat in range(st.n):
         st.shown([c for c in cards if c is not None], seat)
@@ -297,32 +359,49 @@ def _min(st, numbers):
     return min(numbers, default=0)
 
 
-@op("distinct", ("list", list_of(TYPEVAR)), returns=list_of(TYPEVAR),
-    says="{list} without repeats, first occurrences kept", group="lists")
+@op(
+    "distinct",
+    ("list", list_of(TYPEVAR)),
+    returns=list_of(TYPEVAR),
+    says="{list} without repeats, first occurrences kept",
+    group="lists",
+)
 def _distinct(st, items):
     return list(dict.fromkeys(items))
 
 
-@op("first", ("list", list_of(TYPEVAR)), returns=TYPEVAR, says="the first item of {list} (none if empty)",
-    group="lists")
+@op(
+    "first", ("list", list_of(TYPEVAR)), returns=TYPEVAR, says="the first item of {list} (none if empty)", group="lists"
+)
 def _first(st, items):
     return items[0] if items else None
 
 
-@op("last", ("list", list_of(TYPEVAR)), returns=TYPEVAR, says="the last item of {list} (none if empty)",
-    group="lists")
+@op("last", ("list", list_of(TYPEVAR)), returns=TYPEVAR, says="the last item of {list} (none if empty)", group="lists")
 def _last(st, items):
     return items[-1] if items else None
 
 
-@op("item", ("list", list_of(TYPEVAR)), ("index", INT), returns=TYPEVAR,
-    says="the item at position {index} of {list}, counting from 0 (none if there is none)", group="lists")
+@op(
+    "item",
+    ("list", list_of(TYPEVAR)),
+    ("index", INT),
+    returns=TYPEVAR,
+    says="the item at position {index} of {list}, counting from 0 (none if there is none)",
+    group="lists",
+)
 def _item(st, items, index):
     return items[index] if 0 <= index < len(items) else None
 
 
-@op("index_of", ("list", list_of(TYPEVAR)), ("value", TYPEVAR), returns=INT,
-    says="the position of {value} in {list}, counting from 0 (-1 if absent)", group="lists")
+@op(
+    "index_of",
+    ("list", list_of(TYPEVAR)),
+    ("value", TYPEVAR),
+    returns=INT,
+    says="the position of {value} in {list}, counting from 0 (-1 if absent)",
+    group="lists",
+)
 def _index_of(st, items, value):
     return items.index(value) if value in items else -1
 
@@ -334,22 +413,41 @@ def _position(items, value, what):
         raise RuleFault(f"{what}: {quoted(value)} is not in the list") from None
 
 
-@op("cyclic_next", ("ring", list_of(TYPEVAR)), ("value", TYPEVAR), returns=TYPEVAR,
-    says="the item after {value} in {ring}, the last wrapping round to the first", group="lists")
+@op(
+    "cyclic_next",
+    ("ring", list_of(TYPEVAR)),
+    ("value", TYPEVAR),
+    returns=TYPEVAR,
+    says="the item after {value} in {ring}, the last wrapping round to the first",
+    group="lists",
+)
 def _cyclic_next(st, ring, value):
     return ring[(_position(ring, value, "cyclic_next") + 1) % len(ring)]
 
 
-@op("cyclic_prev", ("ring", list_of(TYPEVAR)), ("value", TYPEVAR), returns=TYPEVAR,
-    says="the item before {value} in {ring}, the first wrapping round to the last", group="lists")
+@op(
+    "cyclic_prev",
+    ("ring", list_of(TYPEVAR)),
+    ("value", TYPEVAR),
+    returns=TYPEVAR,
+    says="the item before {value} in {ring}, the first wrapping round to the last",
+    group="lists",
+)
 def _cyclic_prev(st, ring, value):
     return ring[(_position(ring, value, "cyclic_prev") - 1) % len(ring)]
 
 
-@op("around", ("ring", list_of(TYPEVAR)), ("value", TYPEVAR), ("before", INT), ("after", INT),
+@op(
+    "around",
+    ("ring", list_of(TYPEVAR)),
+    ("value", TYPEVAR),
+    ("before", INT),
+    ("after", INT),
     returns=list_of(TYPEVAR),
     says="the {before} items before {value} in {ring} and {after} items from {value} on, "
-         "wrapping round, each at most once", group="lists")
+    "wrapping round, each at most once",
+    group="lists",
+)
 def _around(st, ring, value, before, after):
     i, n = _position(ring, value, "around"), len(ring)
     # n consecutive positions already hold every item: a larger count picks nothing more, only costs memory
@@ -357,8 +455,13 @@ def _around(st, ring, value, before, after):
     return list(dict.fromkeys(picked))
 
 
-@op("random_from", ("list", list_of(TYPEVAR)), returns=TYPEVAR,
-    says="an item of {list} picked at random (none if empty)", group="lists")
+@op(
+    "random_from",
+    ("list", list_of(TYPEVAR)),
+    returns=TYPEVAR,
+    says="an item of {list} picked at random (none if empty)",
+    group="lists",
+)
 def _random_from(st, items):
     if not items:
         return None
@@ -368,22 +471,41 @@ def _random_from(st, items):
 
 
 # ------------------------------------------------------------------ boards
-@op("distance", ("board", BOARD), ("a", TEXT), ("b", TEXT), returns=INT,
-    says="the length of the straight line from point {a} to point {b} on {board}", group="boards")
+@op(
+    "distance",
+    ("board", BOARD),
+    ("a", TEXT),
+    ("b", TEXT),
+    returns=INT,
+    says="the length of the straight line from point {a} to point {b} on {board}",
+    group="boards",
+)
 def _distance(st, board, a, b):
     return st.game.board(board).distance(a, b)
 
 
-@op("touched", ("board", BOARD), ("a", TEXT), ("b", TEXT), returns=list_of(TEXT),
+@op(
+    "touched",
+    ("board", BOARD),
+    ("a", TEXT),
+    ("b", TEXT),
+    returns=list_of(TEXT),
     says="the labels of the cells that the straight line from {a} to {b} on {board} touches, in order",
-    group="boards")
+    group="boards",
+)
 def _touched(st, board, a, b):
     return list(st.game.board(board).touched(a, b))
 
 
 # -------------------------------------------------------------------- text
-@op("word", ("text", TEXT), ("index", INT), returns=TEXT,
-    says="word number {index} of {text}, counting from 0 (\"\" if there is none)", group="text")
+@op(
+    "word",
+    ("text", TEXT),
+    ("index", INT),
+    returns=TEXT,
+    says='word number {index} of {text}, counting from 0 ("" if there is none)',
+    group="text",
+)
 def _word(st, text, index):
     words = (text or "").split()
     return words[index] if 0 <= index < len(words) else ""
@@ -397,34 +519,58 @@ def _grid(st, board):
     return b
 
 
-@op("toward", ("board", BOARD), ("space", TEXT), ("direction", TEXT), returns=TEXT,
+@op(
+    "toward",
+    ("board", BOARD),
+    ("space", TEXT),
+    ("direction", TEXT),
+    returns=TEXT,
     says="the space next to {space} in {direction} (north, east, south, west) on {board}, "
-         "\"\" if a wall or the edge is in the way", group="boards")
+    '"" if a wall or the edge is in the way',
+    group="boards",
+)
 def _toward(st, board, space, direction):
     return _grid(st, board).toward(space, direction)
 
 
-@op("neighbours", ("board", BOARD), ("space", TEXT), returns=list_of(TEXT),
-    says="the spaces next to {space} on {board}, not through a wall", group="boards")
+@op(
+    "neighbours",
+    ("board", BOARD),
+    ("space", TEXT),
+    returns=list_of(TEXT),
+    says="the spaces next to {space} on {board}, not through a wall",
+    group="boards",
+)
 def _neighbours(st, board, space):
     return _grid(st, board).neighbours(space)
 
 
-@op("direction", ("board", BOARD), ("a", TEXT), ("b", TEXT), returns=TEXT,
-    says="the direction from {a} to the neighbouring space {b} on {board} (\"\" if not neighbours)",
-    group="boards")
+@op(
+    "direction",
+    ("board", BOARD),
+    ("a", TEXT),
+    ("b", TEXT),
+    returns=TEXT,
+    says='the direction from {a} to the neighbouring space {b} on {board} ("" if not neighbours)',
+    group="boards",
+)
 def _direction(st, board, a, b):
     return _grid(st, board).direction(a, b)
 
 
-@op("room_of", ("board", BOARD), ("space", TEXT), returns=TEXT, says="the room of {space} on {board}",
-    group="boards")
+@op("room_of", ("board", BOARD), ("space", TEXT), returns=TEXT, says="the room of {space} on {board}", group="boards")
 def _room_of(st, board, space):
     return _grid(st, board).room_of(space)
 
 
-@op("spaces_of", ("board", BOARD), ("room", TEXT), returns=list_of(TEXT),
-    says="the spaces of room {room} on {board}", group="boards")
+@op(
+    "spaces_of",
+    ("board", BOARD),
+    ("room", TEXT),
+    returns=list_of(TEXT),
+    says="the spaces of room {room} on {board}",
+    group="boards",
+)
 def _spaces_of(st, board, room):
     grid = _grid(st, board)
     if room not in grid.spaces_in:
@@ -432,44 +578,84 @@ def _spaces_of(st, board, room):
     return list(grid.spaces_in[room])
 
 
-@op("tagged", ("board", BOARD), ("tag", TEXT), returns=list_of(TEXT),
-    says="the spaces of {board} tagged {tag} (by their room or on their own)", group="boards")
+@op(
+    "tagged",
+    ("board", BOARD),
+    ("tag", TEXT),
+    returns=list_of(TEXT),
+    says="the spaces of {board} tagged {tag} (by their room or on their own)",
+    group="boards",
+)
 def _tagged(st, board, tag):
     return _grid(st, board).tagged(tag)
 
 
-@op("has_tag", ("board", BOARD), ("space", TEXT), ("tag", TEXT), returns=BOOL,
-    says="{space} on {board} is tagged {tag}", group="boards")
+@op(
+    "has_tag",
+    ("board", BOARD),
+    ("space", TEXT),
+    ("tag", TEXT),
+    returns=BOOL,
+    says="{space} on {board} is tagged {tag}",
+    group="boards",
+)
 def _has_tag(st, board, space, tag):
     grid = _grid(st, board)
     grid._check(space)
     return tag in grid.tags[space]
 
 
-@op("grid_distance", ("board", BOARD), ("a", TEXT), ("b", TEXT), returns=INT,
+@op(
+    "grid_distance",
+    ("board", BOARD),
+    ("a", TEXT),
+    ("b", TEXT),
+    returns=INT,
     says="the fewest steps from {a} to {b} on {board}, ignoring pieces (-1 if walls forbid it)",
-    group="boards")
+    group="boards",
+)
 def _grid_distance(st, board, a, b):
     return _grid(st, board).distance(a, b)
 
 
-@op("distance_avoiding", ("board", BOARD), ("a", TEXT), ("b", TEXT), ("tag", TEXT), returns=INT,
+@op(
+    "distance_avoiding",
+    ("board", BOARD),
+    ("a", TEXT),
+    ("b", TEXT),
+    ("tag", TEXT),
+    returns=INT,
     says="the fewest steps from {a} to {b} on {board} never crossing a space tagged {tag}, ignoring pieces "
-         "(-1 if impossible)", group="boards")
+    "(-1 if impossible)",
+    group="boards",
+)
 def _distance_avoiding(st, board, a, b, tag):
     return _grid(st, board).distance_avoiding(a, b, tag)
 
 
-@op("path_length", ("board", BOARD), ("start", TEXT), ("targets", list_of(TEXT)), ("through", list_of(TEXT)),
-    returns=INT, says="the fewest steps from {start} to any of {targets} on {board}, passing only through "
-                      "{through} (0 if {start} is one of them, -1 if impossible)", group="boards")
+@op(
+    "path_length",
+    ("board", BOARD),
+    ("start", TEXT),
+    ("targets", list_of(TEXT)),
+    ("through", list_of(TEXT)),
+    returns=INT,
+    says="the fewest steps from {start} to any of {targets} on {board}, passing only through "
+    "{through} (0 if {start} is one of them, -1 if impossible)",
+    group="boards",
+)
 def _path_length(st, board, start, targets, through):
     return _grid(st, board).path_length(start, targets, through)
 
 
 # ------------------------------------------------------------ lookups
-@op("card_named", ("id", TEXT), returns=CARD, says="the card whose id is {id} (the first, if it has copies)",
-    group="zones")
+@op(
+    "card_named",
+    ("id", TEXT),
+    returns=CARD,
+    says="the card whose id is {id} (the first, if it has copies)",
+    group="zones",
+)
 def _card_named(st, cid):
     index = st.game.first_card.get(cid)
     if index is None:
@@ -477,14 +663,24 @@ def _card_named(st, cid):
     return index
 
 
-@op("key_of", ("zone", ZONE), returns=TEXT,
-    says="what distinguishes {zone} in its family (the player, value or space), as text", group="zones")
+@op(
+    "key_of",
+    ("zone", ZONE),
+    returns=TEXT,
+    says="what distinguishes {zone} in its family (the player, value or space), as text",
+    group="zones",
+)
 def _key_of(st, zone):
     return zone.partition(":")[2]
 
 
-@op("flatten", ("lists", list_of(list_of(TYPEVAR))), returns=list_of(TYPEVAR),
-    says="the items of every list in {lists}, one list after another", group="lists")
+@op(
+    "flatten",
+    ("lists", list_of(list_of(TYPEVAR))),
+    returns=list_of(TYPEVAR),
+    says="the items of every list in {lists}, one list after another",
+    group="lists",
+)
 def _flatten(st, lists):
     out: list = []
     for inner in lists:

@@ -4,6 +4,7 @@ Parse errors are reported in words a designer knows ("a name", "end of
 line"), at the line and column inside the DSL text; callers map that to the
 YAML file.
 """
+
 from __future__ import annotations
 
 import re
@@ -60,8 +61,7 @@ class _Indenter(Indenter):
             elif token.type in self.CLOSE_PAREN_types:
                 depth -= 1
                 if depth < 0:
-                    raise DslSyntaxError(DslProblem(token.line, token.column, "E401",
-                                                    f"unmatched '{token}'"))
+                    raise DslSyntaxError(DslProblem(token.line, token.column, "E401", f"unmatched '{token}'"))
             yield token
 
     def handle_NL(self, token):
@@ -71,23 +71,47 @@ class _Indenter(Indenter):
         except DedentError:
             line = token.end_line or token.line or 1
             column = len(token.rsplit("\n", 1)[1]) + 1
-            raise DslSyntaxError(DslProblem(line, column, "E402",
-                                            "indentation does not match any outer block")) from None
+            raise DslSyntaxError(
+                DslProblem(line, column, "E402", "indentation does not match any outer block")
+            ) from None
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = resources.files("engine.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", postlex=_Indenter(), start=["start", "expr"],
-                propagate_positions=True, maybe_placeholders=True, cache=False)
+    return Lark(
+        grammar,
+        parser="lalr",
+        postlex=_Indenter(),
+        start=["start", "expr"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=False,
+    )
 
 
 _WORDS = {
-    "NAME": "a name", "NUMBER": "a number", "STRING": 'a "text"', "_NL": "end of line",
-    "_INDENT": "an indented block", "_DEDENT": "end of the block", "$END": "end of text",
-    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'",
-    "COLON": "':'", "COMMA": "','",
-    "EQUAL": "'='", "DOT": "'.'", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "COMP_OP": "a comparison",
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "STRING": 'a "text"',
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "end of the block",
+    "$END": "end of text",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "COLON": "':'",
+    "COMMA": "','",
+    "EQUAL": "'='",
+    "DOT": "'.'",
+    "PLUS": "'+'",
+    "MINUS": "'-'",
+    "STAR": "'*'",
+    "COMP_OP": "a comparison",
 }
 
 
@@ -141,11 +165,20 @@ def _convert_error(exc: Exception) -> DslProblem:
             return reserved
         line = tok.line if tok.line is not None else exc.line
         col = tok.column if tok.column is not None else exc.column
-        return DslProblem(line or 1, col or 1, "E401",
-                          f"unexpected {_describe(tok)}; expected {_expected(exc.accepts or exc.expected)}")
+        return DslProblem(
+            line or 1,
+            col or 1,
+            "E401",
+            f"unexpected {_describe(tok)}; expected {_expected(exc.accepts or exc.expected)}",
+        )
     if isinstance(exc, UnexpectedCharacters):
-        return DslProblem(exc.line, exc.column, "E401", f"unexpected character {exc.char!r}",
-                          "text goes in double quotes" if exc.char == "'" else None)
+        return DslProblem(
+            exc.line,
+            exc.column,
+            "E401",
+            f"unexpected character {exc.char!r}",
+            "text goes in double quotes" if exc.char == "'" else None,
+        )
     if isinstance(exc, UnexpectedEOF):
         return DslProblem(1, 1, "E401", f"unexpected end of text; expected {_expected(exc.expected)}")
     if isinstance(exc, UnexpectedInput):
@@ -159,13 +192,22 @@ def _is_keyword(token) -> bool:
 
 def _reserved_word(tok: Token, history, expected) -> DslProblem | None:
     """A keyword written where a name goes (``close = 2``, ``x = else``) is named as what it is."""
-    word = history[-1] if tok.type == "EQUAL" and history and _is_keyword(history[-1]) else \
-        tok if _is_keyword(tok) and "NAME" in expected else None
+    word = (
+        history[-1]
+        if tok.type == "EQUAL" and history and _is_keyword(history[-1])
+        else tok
+        if _is_keyword(tok) and "NAME" in expected
+        else None
+    )
     if word is None:
         return None
-    return DslProblem(word.line or 1, word.column or 1, "E401",
-                      f"'{word}' is a reserved word of the language; it cannot be a name",
-                      f"choose another name; `tabletop explain {word}` says what '{word}' means")
+    return DslProblem(
+        word.line or 1,
+        word.column or 1,
+        "E401",
+        f"'{word}' is a reserved word of the language; it cannot be a name",
+        f"choose another name; `tabletop explain {word}` says what '{word}' means",
+    )
 
 
 def _pos(meta_or_token) -> tuple[int, int]:
@@ -179,8 +221,10 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 def _binary(op: str) -> Callable:
     """A transformer method building a binary expression of ``op``."""
+
     def build(self, meta, items):
         return ast.Binary(*_pos(meta), op, items[0], items[-1])
+
     return build
 
 
@@ -200,8 +244,9 @@ class _ToAst(Transformer):
 
     def choose_stmt(self, meta, items):
         target, verb, source, where, by, optional, secret = items
-        return ast.Choose(*_pos(meta), target, verb[1:-1] if verb is not None else "", source, where, by, optional,
-                          secret is not None)
+        return ast.Choose(
+            *_pos(meta), target, verb[1:-1] if verb is not None else "", source, where, by, optional, secret is not None
+        )
 
     def where(self, meta, items):
         return items[0]
@@ -313,8 +358,11 @@ class _ToAst(Transformer):
 
     def number(self, meta, items):
         if len(items[0]) > 18:
-            raise DslSyntaxError(DslProblem(*_pos(meta), "E403", f"number {str(items[0])[:12]}… is too long",
-                                            "numbers have at most 18 digits"))
+            raise DslSyntaxError(
+                DslProblem(
+                    *_pos(meta), "E403", f"number {str(items[0])[:12]}… is too long", "numbers have at most 18 digits"
+                )
+            )
         return ast.Literal(*_pos(meta), int(items[0]))
 
     def string(self, meta, items):
@@ -343,8 +391,6 @@ class _ToAst(Transformer):
         return ast.Comprehension(*_pos(meta), element, str(var), source, condition)
 
 
-
-
 def _template(token: Token) -> list:
     """Split a log text into literal parts and parsed ``{expression}`` parts."""
     text = str(token)[1:-1]
@@ -353,13 +399,14 @@ def _template(token: Token) -> list:
     last = 0
     for m in _PLACEHOLDER.finditer(text):
         if m.start() > last:
-            parts.append(text[last:m.start()])
+            parts.append(text[last : m.start()])
         try:
             expr = parse_expr(m.group(1))
         except DslSyntaxError as exc:
             p = exc.problem
-            raise DslSyntaxError(DslProblem(line, column + 1 + m.start(1) + p.col - 1,
-                                            p.code, p.message, p.hint)) from None
+            raise DslSyntaxError(
+                DslProblem(line, column + 1 + m.start(1) + p.col - 1, p.code, p.message, p.hint)
+            ) from None
         _shift(expr, line - 1, column + m.start(1))
         parts.append(expr)
         last = m.end()
@@ -370,6 +417,7 @@ def _template(token: Token) -> list:
 
 def _shift(expr: ast.Expr, lines: int, cols: int) -> None:
     from .ast import walk_exprs
+
     for e in walk_exprs(expr):
         e.line += lines
         e.col += cols

@@ -6,6 +6,7 @@ identical games, so a code-generation bug cannot hide.  Expressions are
 closures ``f(state, env)``; statements are instructions ``ins(state, env) ->
 next pc`` (or NEXT/SUSPEND) with the same pc layout as the generated code.
 """
+
 from __future__ import annotations
 
 import operator
@@ -21,7 +22,6 @@ from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
 
 class ReferenceCompiler:
     """Closures per node: slow, small and obviously right."""
-
 
     def __init__(self, vocab: Vocabulary, game, pure_functions: frozenset = frozenset()):
         self.windows: list[tuple[str, list]] = []  # enclosing windows: (state key, exit cell)
@@ -59,6 +59,7 @@ class ReferenceCompiler:
                 return env[n]
             except KeyError:
                 raise RuleFault(f"'{n}' has no value yet") from None
+
         return local
 
     def _e_ListExpr(self, e):
@@ -87,6 +88,7 @@ class ReferenceCompiler:
             else:
                 env[var] = saved
             return out
+
         return comprehension
 
     def _items(self, source: ast.Expr, copy: bool = True) -> Callable:
@@ -106,18 +108,22 @@ class ReferenceCompiler:
         obj = self.expr(e.obj)
         name = e.name
         if is_record(e.obj.type):
+
             def field(st, env):
                 r = obj(st, env)
                 if r is None:
                     raise RuleFault(f"no record to read '{name}' of")
                 return r.get(name)
+
             return field
         if e.obj.type == PLAYER:
+
             def player_var(st, env):
                 p = obj(st, env)
                 if p is None:
                     raise RuleFault(f"no player to read '{name}' of")
                 return st.pvars[p][name]
+
             return player_var
         table = self.game.attributes[name]
 
@@ -126,6 +132,7 @@ class ReferenceCompiler:
             if c is None:
                 raise RuleFault(f"no card to read '{name}' of")
             return table[c]
+
         return card_attr
 
     def _e_Call(self, e):
@@ -142,6 +149,7 @@ class ReferenceCompiler:
                 if k is None:
                     raise RuleFault(f"{family}(…) of nothing: its key is none")
                 return f"{family}:{k}"
+
             return member
         if e.func in v.functions:
             return self._function_call(e.func, args)
@@ -164,6 +172,7 @@ class ReferenceCompiler:
             inner = dict(zip(params, [a(st, env) for a in args]))
             inner["me"] = env.get("me")
             return functions[name](st, inner)
+
         return call
 
     def _e_Unary(self, e):
@@ -192,14 +201,25 @@ class ReferenceCompiler:
                 return inside
             return lambda st, env: not inside(st, env)
         if op in ("//", "%"):
+
             def divide(st, env):
                 x, y = a(st, env), b(st, env)
                 if y == 0:
                     raise RuleFault("division by zero")
                 return x // y if op == "//" else x % y
+
             return divide
-        fn = {"+": operator.add, "-": operator.sub, "*": times, "==": operator.eq, "!=": operator.ne,
-              "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+        fn = {
+            "+": operator.add,
+            "-": operator.sub,
+            "*": times,
+            "==": operator.eq,
+            "!=": operator.ne,
+            "<": operator.lt,
+            "<=": operator.le,
+            ">": operator.gt,
+            ">=": operator.ge,
+        }[op]
         if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked
             fn = lambda x, y: bounded(x + y)  # noqa: E731
         if isinstance(e.right, ast.Literal):  # the common `x == "hearts"`, `n > 0`: one call fewer
@@ -212,8 +232,9 @@ class ReferenceCompiler:
         return self.expr(body)
 
     # ----------------------------------------------------------- statements
-    def procedure(self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None,
-                  params: dict[str, str] | None = None) -> Procedure:
+    def procedure(
+        self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None, params: dict[str, str] | None = None
+    ) -> Procedure:
         proc = Procedure(name, source_path=source_path, locate=locate)
         proc.local_types.update(params or {})
         self._block(proc, stmts)
@@ -235,6 +256,7 @@ class ReferenceCompiler:
         def ins(st, env):
             action(st, env)
             return nxt
+
         self._emit(proc, ins, (s.line, s.col))
 
     def _store(self, target: ast.Expr) -> Callable:
@@ -244,17 +266,21 @@ class ReferenceCompiler:
             if n in self.vocab.variables:
                 allowed = self._enum_values(self.vocab.variables[n], f"variable '{n}'")
                 if allowed is not None:
+
                     def set_enum(st, env, value):
                         allowed(value)
                         st.vars[n] = value
+
                     return set_enum
 
                 def set_global(st, env, value):
                     st.vars[n] = value
+
                 return set_global
 
             def set_local(st, env, value):
                 env[n] = value
+
             return set_local
         obj = self.expr(target.obj)
         name = target.name
@@ -267,6 +293,7 @@ class ReferenceCompiler:
             if p is None:
                 raise RuleFault(f"no player to set '{name}' of")
             st.pvars[p][name] = value
+
         return set_player_var
 
     def _enum_values(self, t: str | None, what: str) -> Callable | None:
@@ -305,6 +332,7 @@ class ReferenceCompiler:
             st.stack[-1][1] = nxt
             st.stack.append([target, 0, frame_env])
             return NEXT
+
         self._emit(proc, ins, (s.line, s.col))
 
     def _perform(self, proc, s, call):
@@ -323,6 +351,7 @@ class ReferenceCompiler:
             st.stack[-1][1] = nxt
             st.stack.append([target, 0, {"me": env["me"], "this": c}])
             return NEXT
+
         self._emit(proc, ins, (s.line, s.col))
 
     def _s_Log(self, proc, s):
@@ -342,6 +371,7 @@ class ReferenceCompiler:
             audience = to(st, env)
             if audience is not None:  # a line for nobody is told to nobody, not to everyone
                 st.log_entries.append([audience, "".join(p(st, env) for p in parts)])
+
         self._simple(proc, s, log)
 
     def _s_EndGame(self, proc, s):
@@ -351,6 +381,7 @@ class ReferenceCompiler:
             st.stack.clear()
             st.reason = reason
             return SUSPEND
+
         self._emit(proc, end, (s.line, s.col))
 
     def _s_Pass(self, proc, s):
@@ -366,8 +397,11 @@ class ReferenceCompiler:
             test = self.expr(cond)
             skip = [0]
             nxt = len(proc.code) + 1
-            self._emit(proc, lambda st, env, test=test, skip=skip, nxt=nxt: nxt if test(st, env) else skip[0],
-                       (cond.line, cond.col))
+            self._emit(
+                proc,
+                lambda st, env, test=test, skip=skip, nxt=nxt: nxt if test(st, env) else skip[0],
+                (cond.line, cond.col),
+            )
             self._block(proc, body)
             out = [0]
             exits.append(out)
@@ -414,6 +448,7 @@ class ReferenceCompiler:
                 return True
             del env[key]
             return False
+
         self._loop(proc, s, start, step)
 
     def _s_Repeat(self, proc, s):
@@ -430,6 +465,7 @@ class ReferenceCompiler:
                 return True
             del env[key]
             return False
+
         self._loop(proc, s, start, step)
 
     def _s_Window(self, proc, s):
@@ -447,6 +483,7 @@ class ReferenceCompiler:
                 del env[key]
                 return False
             return True
+
         self._simple(proc, s, begin)
         top = len(proc.code)
         done = [0]
@@ -460,6 +497,7 @@ class ReferenceCompiler:
             env[key] += 1
             env[var] = (env[var] + 1) % st.n
             return top
+
         self._emit(proc, advance, (s.line, s.col))
         done[0] = len(proc.code)
 
@@ -468,6 +506,7 @@ class ReferenceCompiler:
 
         def reopen(st, env):
             env[key] = -1  # the advance after this body makes it 0: everyone is asked again
+
         self._simple(proc, s, reopen)
 
     def _s_Close(self, proc, s):
@@ -476,6 +515,7 @@ class ReferenceCompiler:
         def close(st, env):
             del env[key]
             return done[0]
+
         self._emit(proc, close, (s.line, s.col))
 
     def _s_Choose(self, proc, s):
@@ -499,6 +539,7 @@ class ReferenceCompiler:
                     env["it"] = saved
                 items = kept
             return choice.ask(st, items, by(st, env) if by is not None else env["me"])
+
         self._emit(proc, choose, (s.line, s.col))
         self._local(proc, s.target)
         proc.choices[choice.pc] = self._store(s.target)

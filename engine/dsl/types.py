@@ -6,13 +6,23 @@ values, and records ``{piece: card, dir: dirs}``: a move of several parts,
 each field read as ``move.piece`` (a field a record lacks reads as none).
 ``T`` is the one type variable operation declarations may use.
 """
+
 from __future__ import annotations
 
 import re
 from typing import TypeGuard, overload
 
 INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY = (
-    "int", "bool", "text", "player", "card", "zone", "board", "none", "any")
+    "int",
+    "bool",
+    "text",
+    "player",
+    "card",
+    "zone",
+    "board",
+    "none",
+    "any",
+)
 ATTRIBUTE = "attribute"  # a "text" literal naming a card attribute (checked statically)
 TYPEVAR = "T"
 BASIC = {INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY}
@@ -143,8 +153,17 @@ def describe(t: str | None) -> str:
         return f"a list of {describe(element(t))}"
     if is_record(t):
         return "a record {" + ", ".join(f"{n}: {describe(ft)}" for n, ft in record_fields(t)) + "}"
-    return {INT: "a number", BOOL: "true/false", TEXT: "text", PLAYER: "a player", CARD: "a card",
-            ZONE: "a zone", BOARD: "a board", NONE: "none", ANY: "anything"}.get(t, f"one of the {t}")
+    return {
+        INT: "a number",
+        BOOL: "true/false",
+        TEXT: "text",
+        PLAYER: "a player",
+        CARD: "a card",
+        ZONE: "a zone",
+        BOARD: "a board",
+        NONE: "none",
+        ANY: "anything",
+    }.get(t, f"one of the {t}")
 
 
 def parse_type(text: str, enums) -> str:

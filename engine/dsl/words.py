@@ -4,6 +4,7 @@ parse errors that name a reserved word as such).
 Most are keywords of grammar.lark (a test checks that each keyword is here); ``me``, ``it`` and ``this``
 are names the language gives a value where they appear.
 """
+
 from __future__ import annotations
 
 __all__ = ["IMPLICIT", "RESERVED"]
@@ -12,24 +13,24 @@ IMPLICIT = ("me", "it", "this")  # names with a value the language sets, not key
 
 RESERVED: dict[str, str] = {
     "me": "the player whose rules are running: the current player in the play program, the player who "
-          "plays a card in its effect; setting it (me = p) makes p the current player",
+    "plays a card in its effect; setting it (me = p) makes p the current player",
     "it": "inside a 'where' condition, the option being tested: choose from hand(me) where it.cost < 3",
     "this": "inside a card's effect, the card itself: this.power",
     "true": "the true/false value 'true'",
     "false": "the true/false value 'false'",
     "none": "no value: what an optional choice gives when the player passes, or the top of an empty zone",
-    "choose": "x = choose \"verb\" from OPTIONS …: a player decides; the game waits for the answer",
+    "choose": 'x = choose "verb" from OPTIONS …: a player decides; the game waits for the answer',
     "from": "in 'choose … from OPTIONS', the options; in 'window p from PLAYER', who is asked first",
     "where": "in 'choose … where COND', keeps the options for which COND holds (the option is 'it')",
     "by": "in 'choose … by PLAYER', who chooses (the current player, me, unless 'by')",
     "optional": "in 'choose … optional', the player may pass (the choice is then none); "
-                "'optional \"decline\"' names the action",
+    "'optional \"decline\"' names the action",
     "secretly": "in 'choose … secretly', the others' logs do not say what was chosen",
     "window": "window p from PLAYER: …: asks each player in turn, from PLAYER, whether to respond",
     "reopen": "inside a window: ask every player again (after a response)",
     "close": "inside a window: end it at once (a cancelling response); nothing after it in its block runs",
-    "end_game": "end_game [\"reason\"]: the game ends now; scoring decides the winners",
-    "log": "log \"text with {expressions}\" [to PLAYER]: a line in the game log",
+    "end_game": 'end_game ["reason"]: the game ends now; scoring decides the winners',
+    "log": 'log "text with {expressions}" [to PLAYER]: a line in the game log',
     "to": "in 'log … to PLAYER', the one player who sees the line",
     "for": "for x in LIST: …: the block once per item; also [EXPR for x in LIST if COND] builds a list",
     "in": "in 'for x in LIST' the list walked; as an operator, 'a in LIST' is true when a is among its items",

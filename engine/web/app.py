@@ -5,6 +5,7 @@ key holds every human seat (hot-seat on one screen); a seat key holds one
 seat.  Each change of the table is pushed to every page, each getting only
 its own seat's message (``Table.message_for``).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -29,6 +30,7 @@ PUSH_EVERY = 0.05  # seconds between looks at the table's version, per page
 
 def create_app(table: Table, watch: bool = True) -> Starlette:
     """The ASGI app serving ``table``; ``watch`` polls the rule files and reloads on change."""
+
     async def index(request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
@@ -150,6 +152,7 @@ def links(table: Table, host: str, port: int) -> list[str]:
 def serve(table: Table, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Run the table until interrupted, printing its links first."""
     import uvicorn
+
     for line in links(table, host, port):
         print(line, flush=True)
     uvicorn.run(create_app(table), host=host, port=port, log_level="warning")

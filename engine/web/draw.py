@@ -6,6 +6,7 @@ their ``draw:`` hints (``Hints``), with neutral defaults.  Clickable parts
 carry ``data-action`` (the option id they choose), so the page needs no
 knowledge of the board to make them work.
 """
+
 from __future__ import annotations
 
 import math
@@ -26,19 +27,24 @@ def seat_colour(seat: int) -> str:
 def _text(x: float, y: float, text: str, size: int = 11, anchor: str = "middle", cls: str = "", **extra) -> str:
     attrs = "".join(f' {k.replace("_", "-")}="{escape(str(v))}"' for k, v in extra.items())
     klass = f' class="{cls}"' if cls else ""
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
-            f'dominant-baseline="middle"{klass}{attrs}>{escape(text)}</text>')
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
+        f'dominant-baseline="middle"{klass}{attrs}>{escape(text)}</text>'
+    )
 
 
 def _svg(width: float, height: float, body: list[str], title: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.0f} {height:.0f}" '
-            f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">'
-            f'<title>{escape(title)}</title>' + "".join(body) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">'
+        f"<title>{escape(title)}</title>" + "".join(body) + "</svg>"
+    )
 
 
 # ------------------------------------------------------------------ plane
-def plane_svg(board, hints: Hints, trails: dict[int, list[str]] | None = None,
-              previews: list[dict] | None = None, title: str = "") -> str:
+def plane_svg(
+    board, hints: Hints, trails: dict[int, list[str]] | None = None, previews: list[dict] | None = None, title: str = ""
+) -> str:
     """A plane board: floor, labelled cells (toys), furniture with labelled notches, strings and previews.
 
     Points named ``group/part`` are drawn as one piece of furniture ``group``
@@ -54,23 +60,34 @@ def plane_svg(board, hints: Hints, trails: dict[int, list[str]] | None = None,
         x, y = pts[point]["at"]
         return MARGIN + float(x) * CELL, MARGIN + float(y) * CELL
 
-    body = [(f'<rect x="{MARGIN}" y="{MARGIN}" width="{width * CELL}" height="{height * CELL}" fill="#fbf8f1" '
-             f'stroke="#555" stroke-width="4"/>')]
+    body = [
+        (
+            f'<rect x="{MARGIN}" y="{MARGIN}" width="{width * CELL}" height="{height * CELL}" fill="#fbf8f1" '
+            f'stroke="#555" stroke-width="4"/>'
+        )
+    ]
     for x in range(1, width):
-        body.append(f'<line x1="{MARGIN + x * CELL}" y1="{MARGIN}" x2="{MARGIN + x * CELL}" '
-                    f'y2="{MARGIN + height * CELL}" stroke="#eee"/>')
+        body.append(
+            f'<line x1="{MARGIN + x * CELL}" y1="{MARGIN}" x2="{MARGIN + x * CELL}" '
+            f'y2="{MARGIN + height * CELL}" stroke="#eee"/>'
+        )
     for y in range(1, height):
-        body.append(f'<line x1="{MARGIN}" y1="{MARGIN + y * CELL}" x2="{MARGIN + width * CELL}" '
-                    f'y2="{MARGIN + y * CELL}" stroke="#eee"/>')
+        body.append(
+            f'<line x1="{MARGIN}" y1="{MARGIN + y * CELL}" x2="{MARGIN + width * CELL}" '
+            f'y2="{MARGIN + y * CELL}" stroke="#eee"/>'
+        )
     for node, d in g.nodes(data=True):
         if d["kind"] != "cell":
             continue
         x, y = MARGIN + node[1] * CELL, MARGIN + node[2] * CELL
         label = d["label"]
-        body.append(f'<g class="cell" data-label="{escape(label)}"><rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
-                    f'height="{CELL - 4}" rx="6" fill="{hints.colour(label, default="#fff1c9")}" stroke="#b59b5a"/>'
-                    + _text(x + CELL / 2, y + CELL / 2 - 4, hints.icon(label) or label[:1].upper(), 16)
-                    + _text(x + CELL / 2, y + CELL - 7, label, 8) + "</g>")
+        body.append(
+            f'<g class="cell" data-label="{escape(label)}"><rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
+            f'height="{CELL - 4}" rx="6" fill="{hints.colour(label, default="#fff1c9")}" stroke="#b59b5a"/>'
+            + _text(x + CELL / 2, y + CELL / 2 - 4, hints.icon(label) or label[:1].upper(), 16)
+            + _text(x + CELL / 2, y + CELL - 7, label, 8)
+            + "</g>"
+        )
     groups: dict[str, list[str]] = {}
     for p in pts:
         groups.setdefault(p.split("/")[0], []).append(p)
@@ -89,21 +106,34 @@ def plane_svg(board, hints: Hints, trails: dict[int, list[str]] | None = None,
             w = 26
         if oy:
             h = 26
-        body.append(f'<g class="furniture" data-name="{escape(name)}"><rect x="{fx - w / 2:.1f}" y="{fy - h / 2:.1f}" '
-                    f'width="{w:.1f}" height="{h:.1f}" rx="4" fill="{colour}" fill-opacity="0.55" stroke="{colour}"/>'
-                    + _text(fx, fy, name, 9, transform=f"rotate({90 if ox else 0} {fx:.1f} {fy:.1f})") + "</g>")
+        body.append(
+            f'<g class="furniture" data-name="{escape(name)}"><rect x="{fx - w / 2:.1f}" y="{fy - h / 2:.1f}" '
+            f'width="{w:.1f}" height="{h:.1f}" rx="4" fill="{colour}" fill-opacity="0.55" stroke="{colour}"/>'
+            + _text(fx, fy, name, 9, transform=f"rotate({90 if ox else 0} {fx:.1f} {fy:.1f})")
+            + "</g>"
+        )
     for p in pts:
         nx, ny = at(p)
         part = p.split("/", 1)[1] if "/" in p else p
-        body.append(f'<g class="notch" data-point="{escape(p)}"><circle cx="{nx:.1f}" cy="{ny:.1f}" r="4" fill="#333"/>'
-                    + _text(nx, ny + (-9 if ny > MARGIN else 10) if nx not in (MARGIN, MARGIN + width * CELL) else ny,
-                            part[:1].upper(), 8, fill="#333") + "</g>")
+        body.append(
+            f'<g class="notch" data-point="{escape(p)}"><circle cx="{nx:.1f}" cy="{ny:.1f}" r="4" fill="#333"/>'
+            + _text(
+                nx,
+                ny + (-9 if ny > MARGIN else 10) if nx not in (MARGIN, MARGIN + width * CELL) else ny,
+                part[:1].upper(),
+                8,
+                fill="#333",
+            )
+            + "</g>"
+        )
     for seat, points in (trails or {}).items():
         known = [p for p in points if p in pts]
         if known:
             line = " ".join(f"{at(p)[0]:.1f},{at(p)[1]:.1f}" for p in known)
-            body.append(f'<polyline class="trail" data-seat="{seat}" points="{line}" fill="none" '
-                        f'stroke="{seat_colour(seat)}" stroke-width="3" stroke-linejoin="round"/>')
+            body.append(
+                f'<polyline class="trail" data-seat="{seat}" points="{line}" fill="none" '
+                f'stroke="{seat_colour(seat)}" stroke-width="3" stroke-linejoin="round"/>'
+            )
             ex, ey = at(known[-1])
             body.append(f'<circle class="end" cx="{ex:.1f}" cy="{ey:.1f}" r="7" fill="{seat_colour(seat)}"/>')
     for prev in previews or []:
@@ -112,44 +142,56 @@ def plane_svg(board, hints: Hints, trails: dict[int, list[str]] | None = None,
             continue
         line = " ".join(f"{at(p)[0]:.1f},{at(p)[1]:.1f}" for p in known)
         lx, ly = at(known[-1])
-        summary = f"{prev['action']}: {prev['cost']} string" + (f", {', '.join(prev['touched'])}"
-                                                                if prev["touched"] else ", no toys")
-        body.append(f'<g class="preview" data-action="{escape(prev["action"])}">'
-                    f'<polyline points="{line}" fill="none" stroke="#000" stroke-width="3" '
-                    f'stroke-dasharray="8 5"/><circle cx="{lx:.1f}" cy="{ly:.1f}" r="9" fill="#000" '
-                    f'fill-opacity="0.35"/>' + _text(MARGIN + width * CELL / 2, MARGIN + height * CELL + MARGIN - 8,
-                                                     summary, 12, cls="summary") + "</g>")
+        summary = f"{prev['action']}: {prev['cost']} string" + (
+            f", {', '.join(prev['touched'])}" if prev["touched"] else ", no toys"
+        )
+        body.append(
+            f'<g class="preview" data-action="{escape(prev["action"])}">'
+            f'<polyline points="{line}" fill="none" stroke="#000" stroke-width="3" '
+            f'stroke-dasharray="8 5"/><circle cx="{lx:.1f}" cy="{ly:.1f}" r="9" fill="#000" '
+            f'fill-opacity="0.35"/>'
+            + _text(MARGIN + width * CELL / 2, MARGIN + height * CELL + MARGIN - 8, summary, 12, cls="summary")
+            + "</g>"
+        )
     return _svg(width * CELL + 2 * MARGIN, height * CELL + 2 * MARGIN, body, title or board.id)
 
 
 # ------------------------------------------------------------------ ring
-def ring_svg(piles: list[dict], tokens: dict[str, list[int]], highlight: set[str], hints: Hints,
-             title: str = "") -> str:
+def ring_svg(
+    piles: list[dict], tokens: dict[str, list[int]], highlight: set[str], hints: Hints, title: str = ""
+) -> str:
     """Piles in a circle, clockwise from the top: ``piles`` are ``{zone, count, top}`` (top: a face or None)."""
     n = max(len(piles), 1)
     radius = 70 + 22 * n
     size = 2 * radius + 140
     c = size / 2
-    body = [(f'<circle cx="{c}" cy="{c}" r="{radius}" fill="none" stroke="#ddd" stroke-width="2" '
-             f'stroke-dasharray="4 6"/>')]
+    body = [
+        (f'<circle cx="{c}" cy="{c}" r="{radius}" fill="none" stroke="#ddd" stroke-width="2" stroke-dasharray="4 6"/>')
+    ]
     for i, pile in enumerate(piles):
         angle = 2 * math.pi * i / n - math.pi / 2
         x, y = c + radius * math.cos(angle), c + radius * math.sin(angle)
         zone = pile["zone"]
         lit = zone in highlight
-        body.append(f'<g class="pile{" lit" if lit else ""}" data-zone="{escape(zone)}">'
-                    f'<rect x="{x - 30:.1f}" y="{y - 40:.1f}" width="60" height="80" rx="6" '
-                    f'fill="{hints.colour(pile.get("top"), default="#6b5b95")}" '
-                    f'stroke="{"#f4c20d" if lit else "#333"}" stroke-width="{5 if lit else 1.5}"/>'
-                    + _text(x, y - 22, zone.partition(":")[2] or zone, 11, fill="#fff")
-                    + _text(x, y + 4, str(pile["count"]), 20, fill="#fff", cls="count")
-                    + _text(x, y + 26, "cards", 9, fill="#fff") + "</g>")
+        body.append(
+            f'<g class="pile{" lit" if lit else ""}" data-zone="{escape(zone)}">'
+            f'<rect x="{x - 30:.1f}" y="{y - 40:.1f}" width="60" height="80" rx="6" '
+            f'fill="{hints.colour(pile.get("top"), default="#6b5b95")}" '
+            f'stroke="{"#f4c20d" if lit else "#333"}" stroke-width="{5 if lit else 1.5}"/>'
+            + _text(x, y - 22, zone.partition(":")[2] or zone, 11, fill="#fff")
+            + _text(x, y + 4, str(pile["count"]), 20, fill="#fff", cls="count")
+            + _text(x, y + 26, "cards", 9, fill="#fff")
+            + "</g>"
+        )
         for k, seat in enumerate(tokens.get(zone, [])):
-            tx, ty = x + 44 * math.cos(angle) + (k - 0.5) * 18 * math.sin(angle), \
-                y + 44 * math.sin(angle) - (k - 0.5) * 18 * math.cos(angle)
-            body.append(f'<g class="token" data-seat="{seat}"><circle cx="{tx:.1f}" cy="{ty:.1f}" r="10" '
-                        f'fill="{seat_colour(seat)}" stroke="#222"/>' + _text(tx, ty, str(seat), 11, fill="#fff")
-                        + "</g>")
+            tx, ty = (
+                x + 44 * math.cos(angle) + (k - 0.5) * 18 * math.sin(angle),
+                y + 44 * math.sin(angle) - (k - 0.5) * 18 * math.cos(angle),
+            )
+            body.append(
+                f'<g class="token" data-seat="{seat}"><circle cx="{tx:.1f}" cy="{ty:.1f}" r="10" '
+                f'fill="{seat_colour(seat)}" stroke="#222"/>' + _text(tx, ty, str(seat), 11, fill="#fff") + "</g>"
+            )
     body.append(_text(c, c, "↻ clockwise", 12, fill="#999"))
     return _svg(size, size, body, title or "ring")
 
@@ -173,28 +215,39 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
     body = []
     for space, d in g.nodes(data=True):
         x, y = origin(space)
-        body.append(f'<rect class="space" data-space="{space}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
-                    f'fill="{hints.colour(d["room"], default="#f2f2f2")}" stroke="#0001"/>')
+        body.append(
+            f'<rect class="space" data-space="{space}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
+            f'fill="{hints.colour(d["room"], default="#f2f2f2")}" stroke="#0001"/>'
+        )
         for tag in sorted(board.tags[space]):
             mark = hints.marks.get(tag)
             if mark:
-                body.append(f'<g class="mark" data-tag="{escape(tag)}"><title>{escape(mark.get("label", tag))}'
-                            f'</title>' + _text(x + CELL / 2, y + CELL / 2, mark.get("icon", "•"), 22, fill="#0005")
-                            + "</g>")
+                body.append(
+                    f'<g class="mark" data-tag="{escape(tag)}"><title>{escape(mark.get("label", tag))}'
+                    f"</title>" + _text(x + CELL / 2, y + CELL / 2, mark.get("icon", "•"), 22, fill="#0005") + "</g>"
+                )
     walls = []
     for space, d in g.nodes(data=True):
         x, y = origin(space)
-        for dx, dy, line in ((1, 0, (x + CELL, y, x + CELL, y + CELL)), (0, 1, (x, y + CELL, x + CELL, y + CELL)),
-                             (-1, 0, (x, y, x, y + CELL)), (0, -1, (x, y, x + CELL, y))):
+        for dx, dy, line in (
+            (1, 0, (x + CELL, y, x + CELL, y + CELL)),
+            (0, 1, (x, y + CELL, x + CELL, y + CELL)),
+            (-1, 0, (x, y, x, y + CELL)),
+            (0, -1, (x, y, x + CELL, y)),
+        ):
             other = space_name(d["x"] + dx, d["y"] + dy)
             if other not in g or (not g.has_edge(space, other) and (dx > 0 or dy > 0)):
                 walls.append(line)
             elif g.has_edge(space, other) and g.edges[space, other].get("door") and (dx > 0 or dy > 0):
-                body.append(f'<line class="door" x1="{line[0]}" y1="{line[1]}" x2="{line[2]}" y2="{line[3]}" '
-                            f'stroke="#fff" stroke-width="4" stroke-dasharray="3 3"/>')
+                body.append(
+                    f'<line class="door" x1="{line[0]}" y1="{line[1]}" x2="{line[2]}" y2="{line[3]}" '
+                    f'stroke="#fff" stroke-width="4" stroke-dasharray="3 3"/>'
+                )
     for x1, y1, x2, y2 in walls:
-        body.append(f'<line class="wall" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#333" stroke-width="4" '
-                    f'stroke-linecap="square"/>')
+        body.append(
+            f'<line class="wall" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#333" stroke-width="4" '
+            f'stroke-linecap="square"/>'
+        )
     for room, spaces in board.spaces_in.items():
         x, y = min(origin(s)[0] for s in spaces), min(origin(s)[1] for s in spaces)
         body.append(_text(x + 4, y + 8, hints.names.get(room, room), 9, anchor="start", cls="room", fill="#444"))
@@ -206,17 +259,22 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
             r = CELL / 2 - 6 - 3 * k
             cx, cy = x + CELL / 2 + 5 * k, y + CELL / 2 + 4 * k
             ink = "#fff" if _dark(piece["colour"]) else "#000"
-            body.append(f'<g class="piece" data-piece="{escape(piece["id"])}"><title>{escape(piece["label"])}</title>'
-                        f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{piece["colour"]}" stroke="#000"/>'
-                        + _text(cx, cy, piece["icon"] or piece["label"][:2], 14, fill=ink) + "</g>")
+            body.append(
+                f'<g class="piece" data-piece="{escape(piece["id"])}"><title>{escape(piece["label"])}</title>'
+                f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{piece["colour"]}" stroke="#000"/>'
+                + _text(cx, cy, piece["icon"] or piece["label"][:2], 14, fill=ink)
+                + "</g>"
+            )
     for dest in destinations:
         if dest["space"] not in g:
             continue
         x, y = origin(dest["space"])
-        body.append(f'<g class="dest" data-action="{escape(dest["action"])}" data-piece="{escape(dest["piece"])}">'
-                    f'<title>{escape(dest["action"])}</title><rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" '
-                    f'height="{CELL - 6}" rx="8" fill="#2e7d32" fill-opacity="0.25" stroke="#2e7d32" '
-                    f'stroke-width="3"/></g>')
+        body.append(
+            f'<g class="dest" data-action="{escape(dest["action"])}" data-piece="{escape(dest["piece"])}">'
+            f'<title>{escape(dest["action"])}</title><rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" '
+            f'height="{CELL - 6}" rx="8" fill="#2e7d32" fill-opacity="0.25" stroke="#2e7d32" '
+            f'stroke-width="3"/></g>'
+        )
     return _svg(width * CELL + 2 * pad, height * CELL + 2 * pad, body, title or board.id)
 
 
@@ -224,5 +282,5 @@ def _dark(colour: str) -> bool:
     """Is a ``#rrggbb`` colour dark enough to need light text on it?"""
     if len(colour) != 7 or not colour.startswith("#"):
         return False
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return 0.299 * r + 0.587 * g + 0.114 * b < 140

@@ -6,6 +6,7 @@ and from the game's static definition; the few extras (a candidate run's
 path, the highlighted piles, scores while playing) are computed on the seat's
 determinized copy, which holds nothing that seat may not know.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -25,15 +26,23 @@ class Refusal(TabletopError):
 class Table:
     """The game being played, its seats and their keys; every change bumps ``version``."""
 
-    def __init__(self, source: str, variant: str | None = None, players: int | None = None, seed: int = 0,
-                 bots: dict[int, str] | None = None):
+    def __init__(
+        self,
+        source: str,
+        variant: str | None = None,
+        players: int | None = None,
+        seed: int = 0,
+        bots: dict[int, str] | None = None,
+    ):
         from ..gamedef import load_game
+
         self.source, self.variant, self.seed = source, variant, seed
         self.game = load_game(source, variant)
         self.players = players or self.game.min_players
         if not self.game.min_players <= self.players <= self.game.max_players:
-            raise Refusal(f"{self.game.id} is for {self.game.min_players}–{self.game.max_players} players, "
-                          f"not {self.players}")
+            raise Refusal(
+                f"{self.game.id} is for {self.game.min_players}–{self.game.max_players} players, not {self.players}"
+            )
         self.bots = dict(bots or {})
         self.host_key = secrets.token_urlsafe(24)
         self.seat_keys = {seat: secrets.token_urlsafe(24) for seat in range(self.players) if seat not in self.bots}
@@ -58,6 +67,7 @@ class Table:
     # ------------------------------------------------------------- play
     def _agents(self):
         from ..bots import make_agent
+
         return {seat: make_agent(kind, seed=self.seed * 131 + seat) for seat, kind in self.bots.items()}
 
     def _apply(self, action: str) -> None:
@@ -66,8 +76,11 @@ class Table:
         pending, seat = state.pending, state.current_player
         if pending is not None and action in pending["ids"]:
             value = pending["values"][pending["ids"].index(action)]
-            path = run_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value) \
-                if pending["kind"] in (self.game.draw.get("paths") or {}) else None
+            path = (
+                run_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value)
+                if pending["kind"] in (self.game.draw.get("paths") or {})
+                else None
+            )
             if path is not None:
                 trail = self.trails.setdefault(seat, [])
                 points = path["points"]
@@ -76,6 +89,7 @@ class Table:
 
     def _run_bots(self) -> None:
         from ..simulate import bot_inputs
+
         state = self.state
         while not state.is_terminal and state.current_player in self.agents:
             seat = state.current_player
@@ -150,9 +164,15 @@ class Table:
         """Continue a saved game of these rules (the page's 'open save')."""
         self._may_rewind(key)
         from ..replay import SAVE_FORMAT
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("game") != self.game.id \
-                or not isinstance(data.get("actions"), list) or data.get("players") != self.players \
-                or not isinstance(data.get("seed"), int):
+
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != SAVE_FORMAT
+            or data.get("game") != self.game.id
+            or not isinstance(data.get("actions"), list)
+            or data.get("players") != self.players
+            or not isinstance(data.get("seed"), int)
+        ):
             raise Refusal(f"not a save of this {self.game.id} table ({self.players} players)")
         old = (self.seed, self.state)
         self.seed = data["seed"]
@@ -165,11 +185,13 @@ class Table:
 
     def save_data(self) -> dict:
         from ..replay import save_data
+
         return save_data(self.state)
 
     # ------------------------------------------------------------- reload
     def _folders(self) -> list[Path]:
         from ..documents import game_folders
+
         return [f for f in game_folders(Path(self.game.rules.folder), self.game.id) if f.is_dir()]
 
     def _mtimes(self) -> dict[str, float]:
@@ -182,6 +204,7 @@ class Table:
             return False
         self.mtimes = now
         from ..gamedef import load_game
+
         try:
             game = load_game(self.source, self.variant)
         except RulesError as exc:
@@ -220,13 +243,24 @@ class Table:
         for o in options:
             for c in o["cards"]:
                 faces.setdefault(c["id"], c)
-        return {"type": "state", "game": game.id, "name": game.name, "variant": game.variant, "seat": seat,
-                "bots": {str(s): k for s, k in self.bots.items()}, "view": view, "cards": faces,
-                "options": options, "boards": self._boards(state, seat, view, det, options),
-                "scores": _known_scores(state, seat) if not state.is_terminal else view["scores"],
-                "notice": self.notice, "problems": self.problems,
-                "can_undo": any(e.get("seat") not in self.bots for e in state.history if "action" in e),
-                "can_redo": bool(self.redo), "actions_taken": len(state.actions)}
+        return {
+            "type": "state",
+            "game": game.id,
+            "name": game.name,
+            "variant": game.variant,
+            "seat": seat,
+            "bots": {str(s): k for s, k in self.bots.items()},
+            "view": view,
+            "cards": faces,
+            "options": options,
+            "boards": self._boards(state, seat, view, det, options),
+            "scores": _known_scores(state, seat) if not state.is_terminal else view["scores"],
+            "notice": self.notice,
+            "problems": self.problems,
+            "can_undo": any(e.get("seat") not in self.bots for e in state.history if "action" in e),
+            "can_redo": bool(self.redo),
+            "actions_taken": len(state.actions),
+        }
 
     def _boards(self, state, seat: int, view: dict, det, options: list[dict]) -> list[dict]:
         game = state.game
@@ -239,24 +273,40 @@ class Table:
                 for p, pv in enumerate(view["player_variables"]):
                     tokens.setdefault(pv.get(ring["tokens"]), []).append(p)
             lit = ring_highlight(state, seat, det)
-            piles = [{"zone": z, "count": len(view["zones"].get(z, [])),
-                      "top": (view["zones"].get(z) or [None])[-1]} for z in order]
+            piles = [
+                {"zone": z, "count": len(view["zones"].get(z, [])), "top": (view["zones"].get(z) or [None])[-1]}
+                for z in order
+            ]
             out.append({"id": ring["order"], "svg": draw.ring_svg(piles, tokens, lit, Hints.merged(game.draw))})
         for family, boards in game.board_files.items():
             per_seat = game.vocabulary.boards.get(family) == "player"
-            for i, board in enumerate(boards[:state.n] if per_seat else boards[:1]):
+            for i, board in enumerate(boards[: state.n] if per_seat else boards[:1]):
                 hints = Hints.merged(game.draw, board.draw)
                 if hasattr(board, "at"):
                     trails = {i: self.trails.get(i, [])} if per_seat else dict(self.trails)
-                    previews = [dict(o["run"], action=o["id"]) for o in options
-                                if "run" in o and (not per_seat or i == seat)]
+                    previews = [
+                        dict(o["run"], action=o["id"]) for o in options if "run" in o and (not per_seat or i == seat)
+                    ]
                     title = f"{family} of seat {i} ({board.id})" if per_seat else board.id
-                    out.append({"id": f"{family}:{i}", "seat": i if per_seat else None,
-                                "svg": draw.plane_svg(board, hints, trails, previews, title)})
+                    out.append(
+                        {
+                            "id": f"{family}:{i}",
+                            "seat": i if per_seat else None,
+                            "svg": draw.plane_svg(board, hints, trails, previews, title),
+                        }
+                    )
                 else:
-                    out.append({"id": family, "svg": draw.grid_svg(
-                        board, _pieces(game, family, view), [dict(o["destination"], action=o["id"])
-                                                             for o in options if "destination" in o], hints)})
+                    out.append(
+                        {
+                            "id": family,
+                            "svg": draw.grid_svg(
+                                board,
+                                _pieces(game, family, view),
+                                [dict(o["destination"], action=o["id"]) for o in options if "destination" in o],
+                                hints,
+                            ),
+                        }
+                    )
         return out
 
 
@@ -267,8 +317,12 @@ def _pieces(game, family: str, view: dict) -> dict[str, list[dict]]:
         name, _, space = zone.partition(":")
         if name in spaces and cards:
             faces = [card_face(game, c) if isinstance(c, str) else None for c in cards]
-            out[space] = [{"id": f["id"], "label": f["name"], "colour": f["colour"], "icon": f["icon"]}
-                          if f else {"id": "", "label": "?", "colour": draw.NEUTRAL, "icon": "?"} for f in faces]
+            out[space] = [
+                {"id": f["id"], "label": f["name"], "colour": f["colour"], "icon": f["icon"]}
+                if f
+                else {"id": "", "label": "?", "colour": draw.NEUTRAL, "icon": "?"}
+                for f in faces
+            ]
     return out
 
 
