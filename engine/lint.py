@@ -136,6 +136,7 @@ def lint_game(game: GameDef) -> list[Diagnostic]:
             uses.program(tree)
         else:
             uses.expression(tree)
+    uses.called |= _named_in(game.draw, set(game.functions))  # drawing hints call functions by name
     rules = game.rules
     out = _unused(rules, uses) + _never_run(game) + _ruling_tests(rules) + _empty_choices(game) + _endless_loops(game)
     vdoc = rules.variant_document
@@ -157,6 +158,15 @@ def _warning(
     rules: RuleSet, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False
 ) -> Diagnostic:
     return rules.diag(path, code, message, key=key, hint=hint, severity="warning")
+
+
+def _named_in(hints, names: set[str]) -> set[str]:
+    """The names among ``names`` that a drawing-hints mapping mentions anywhere."""
+    if isinstance(hints, dict):
+        return set().union(*(_named_in(v, names) for v in hints.values())) if hints else set()
+    if isinstance(hints, list):
+        return set().union(*(_named_in(v, names) for v in hints)) if hints else set()
+    return {hints} & names if isinstance(hints, str) else set()
 
 
 def _unused(rules: RuleSet, uses: _Uses) -> list[Diagnostic]:
