@@ -204,7 +204,7 @@ def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
         try:
             check_spec(kind, game)
         except BotSpecError as exc:
-            raise SystemExit(_usage(f"--bot {exc}"))
+            raise SystemExit(_usage(f"--bot expects SEAT=KIND[:PARAM]: {exc}"))
         if seat == "all":
             bots.update({s: kind for s in range(players)})
         elif seat.isdigit() and int(seat) < players:
@@ -422,9 +422,9 @@ def _playtest(args) -> int:
                 skill if skill_games else None, skill_games if skill else 0)
     jobs = min(args.jobs, os.cpu_count() or 1) or (os.cpu_count() or 1)
     if sys.stderr.isatty() and not args.json:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"),
-                      TimeRemainingColumn(), transient=True) as bar:
+        from rich import progress as rp
+        with rp.Progress(rp.TextColumn("{task.description}"), rp.BarColumn(), rp.MofNCompleteColumn(),
+                         rp.TextColumn("ETA"), rp.TimeRemainingColumn(), transient=True) as bar:
             task = bar.add_task(f"{first.id}: {len(plan.tasks())} games", total=len(plan.tasks()))
             records, info = run(plan, games, jobs, args.backend, args.address,
                                 progress=lambda done, total: bar.update(task, completed=done))

@@ -81,8 +81,8 @@ def test_play_and_simulate_take_bots_by_spec_per_seat(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["play", "caty-mini", "--bot", "0=minimax"], "--bot unknown bot 'minimax'"),
-    (["play", "caty-mini", "--bot", "0=mcts:x"], "--bot bot 'mcts:x': expected iterations"),
+    (["play", "caty-mini", "--bot", "0=minimax"], "--bot expects SEAT=KIND[:PARAM]: unknown bot 'minimax'"),
+    (["play", "caty-mini", "--bot", "0=mcts:x"], "--bot expects SEAT=KIND[:PARAM]: bot 'mcts:x': expected iterations"),
     (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "mcts:-1"], "--bots bot 'mcts:-1'"),
     (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "a,b,c"], "one bot or one per seat")])
 def test_bad_bot_options_are_one_line_usage_errors(argv, message, capsys):

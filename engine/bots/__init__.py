@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..errors import TabletopError
+from ..errors import TabletopError, quoted
 from .greedy import GreedyAgent
 from .mcts import MctsAgent
 from .random_bot import RandomAgent
@@ -43,13 +43,13 @@ def make_agent(spec: str, seed: int = 0, game=None) -> Agent:
     kind, sep, param = str(spec).partition(":")
     cls = AGENTS.get(kind)
     if cls is None:
-        raise BotSpecError(f"unknown bot '{kind}' (known: {', '.join(sorted(AGENTS))}; e.g. mcts:200)")
+        raise BotSpecError(f"unknown bot {quoted(kind)} (known: {', '.join(sorted(AGENTS))}; e.g. mcts:200)")
     if sep and not getattr(cls, "takes", None):
-        raise BotSpecError(f"bot '{kind}' takes no parameter, got '{spec}'")
+        raise BotSpecError(f"bot '{kind}' takes no parameter, got {quoted(spec)}")
     try:
         agent = cls(seed, param) if sep else cls(seed)
     except ValueError as exc:
-        raise BotSpecError(f"bot '{spec}': {exc}") from None
+        raise BotSpecError(f"bot {quoted(spec)}: {exc}") from None
     if game is not None and hasattr(agent, "check"):
         agent.check(game)
     return agent

@@ -9,6 +9,7 @@ import math
 import random
 import time
 
+from ..errors import quoted
 from .greedy import GreedyAgent
 
 DEFAULT_ITERATIONS = 200
@@ -71,7 +72,7 @@ class MctsAgent:
             except ValueError:
                 ok = False
             if not ok:
-                raise ValueError(f"expected iterations (e.g. 200) or seconds (e.g. 2s), got '{budget}'")
+                raise ValueError(f"expected iterations (e.g. 200) or seconds (e.g. 2s), got {quoted(budget)}")
         self.rollout = rollout
         self.policy = GreedyAgent(seed)
 
