@@ -1,7 +1,6 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012).
 
-Strength against random bots, 2 players, `python tools/bot_strength.py` (figures in the
-docstring of ``MctsAgent``).
+Strength against random bots: the docstring of ``MctsAgent``, measured by tools/bot_strength.py.
 """
 from __future__ import annotations
 
@@ -35,8 +34,8 @@ class MctsAgent:
 
     Each iteration deals a fresh copy consistent with what its seat knows (``determinized``
     of the copy it was given, so never the true state), walks the tree by UCB1 with
-    availability counts among the options legal in that copy, adds one node, plays on at
-    on (at most ``rollout`` decisions; a game still running then counts as level) and backs up
+    availability counts among the options legal in that copy, adds one node, plays on
+    (at most ``rollout`` decisions; a game still running then counts as level) and backs up
     ``state.returns()``, each node scored for the seat that chose it.  Rollouts play at random,
     or, when the rules declare ``bots: greedy`` values, by those values (epsilon-greedy: the
     cheap default policy of the MCTS literature), which then also choose the next option to
@@ -46,9 +45,17 @@ class MctsAgent:
     Budget: ``mcts:N`` runs N iterations a decision (default 200), reproducibly for a seed;
     ``mcts:Ts`` runs for T seconds instead (faster machines search deeper).
 
-    Strength against random, 2 players, seats alternated, ``tools/bot_strength.py``:
-    see the note in the playtest lab's report (issue 13); the suite checks a small budget
-    on every shipped game (tests/test_bots.py).
+    Strength against random bots, 2 players, seats alternated (``tools/bot_strength.py``; a
+    draw or cut-off counts as no win; 95% Wilson intervals):
+
+    - Caty Mini, ``mcts:100``: 20 of 20 games (84–100%);
+    - Cat Town, ``mcts:30``: 9 of 10 games (60–98%);
+    - Cats' Mansion, ``mcts:6``: 4 of 4 games (51–100%), where random bots alone wander
+      until cut off.
+
+    Search speed on a shared 2-core machine under load: about 220–660 iterations a second at
+    Caty Mini, 27–33 at Cat Town, 15 at Cats' Mansion (whose rollouts evaluate the rules' greedy
+    values).  The suite checks ``mcts:6`` on every shipped game (tests/test_bots.py).
     """
 
     name = "mcts"
