@@ -91,3 +91,9 @@ def test_bad_bot_options_are_one_line_usage_errors(argv, message, capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_mcts_answers_with_its_seat_options_even_where_a_copy_offers_others(tmp_path):
+    """A determinized copy may offer options that hang on unseen cards; the bot picks among the view's."""
+    state = make_game(tmp_path, NIM).new_game(players=2)
+    assert make_agent("mcts:5").search(state.determinized(0, 1), 0, ["take 1"]) == "take 1"

@@ -89,10 +89,12 @@ class MctsAgent:
             return actions[0]
         if state is None:
             return self.rng.choice(actions)
-        return self.search(state, view["decision"]["player"])
+        return self.search(state, view["decision"]["player"], actions)
 
-    def search(self, state, seat: int) -> str:
-        """The most visited option at ``state`` (a copy that knows what ``seat`` knows) after the search."""
+    def search(self, state, seat: int, actions: list[str] | None = None) -> str:
+        """The most visited of ``actions`` (default: the copy's options) at ``state``, a copy that knows
+        what ``seat`` knows, after the search.  The options come from the seat's view: a copy may
+        offer others where they hang on what the seat cannot see."""
         root = _Node(-1)
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -100,7 +102,9 @@ class MctsAgent:
         while (done < (self.iterations or 0)) if deadline is None else (time.perf_counter() < deadline or done == 0):
             self._iterate(root, state.determinized(seat, rng.getrandbits(31)), rng)
             done += 1
-        legal = state.legal_actions()
+        legal = actions or state.legal_actions()
+        if not any(a in root.children for a in legal):
+            return rng.choice(legal)
         return max(legal, key=lambda a: (root.children[a].visits, root.children[a].total)
                    if a in root.children else (-1, 0.0))
 
