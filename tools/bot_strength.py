@@ -40,6 +40,7 @@ def strength(game, spec: str, games: int, limit: int, jobs: int) -> dict:
     losses = first["wins"][1] + second["wins"][0]
     return {"game": game.id, "bot": spec, "games": games, "wins": wins, "losses": losses,
             "draws": first["draws"] + second["draws"], "cut_off": first["cut_off"] + second["cut_off"],
+            "errors": first["errors"] + second["errors"], "error_samples": first["error_samples"] + second["error_samples"],
             "win_rate": round(wins / games, 3), "win_rate_95": wilson_interval(wins, games),
             "seconds": round(first["seconds"] + second["seconds"], 1),
             "iterations_per_second": iterations_per_second(game, spec)}
