@@ -326,7 +326,7 @@ def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
         try:
             check_spec(kind, game)
         except BotSpecError as exc:
-            raise SystemExit(_usage(f"--bot {exc}")) from None
+            raise SystemExit(_usage(f"--bot expects SEAT=KIND[:PARAM]: {exc}")) from None
         if seat == "all":
             bots.update({s: kind for s in range(players)})
         elif seat.isdigit() and int(seat) < players:
@@ -605,14 +605,14 @@ def _playtest(args) -> int:
     )
     jobs = min(args.jobs, os.cpu_count() or 1) or (os.cpu_count() or 1)
     if sys.stderr.isatty() and not args.json:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich import progress as rp
 
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
+        with rp.Progress(
+            rp.TextColumn("{task.description}"),
+            rp.BarColumn(),
+            rp.MofNCompleteColumn(),
+            rp.TextColumn("ETA"),
+            rp.TimeRemainingColumn(),
             transient=True,
         ) as bar:
             task = bar.add_task(f"{first.id}: {len(plan.tasks())} games", total=len(plan.tasks()))

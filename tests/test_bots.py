@@ -91,8 +91,11 @@ def test_play_and_simulate_take_bots_by_spec_per_seat(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["play", "caty-mini", "--bot", "0=minimax"], "--bot unknown bot 'minimax'"),
-        (["play", "caty-mini", "--bot", "0=mcts:x"], "--bot bot 'mcts:x': expected iterations"),
+        (["play", "caty-mini", "--bot", "0=minimax"], "--bot expects SEAT=KIND[:PARAM]: unknown bot 'minimax'"),
+        (
+            ["play", "caty-mini", "--bot", "0=mcts:x"],
+            "--bot expects SEAT=KIND[:PARAM]: bot 'mcts:x': expected iterations",
+        ),
         (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "mcts:-1"], "--bots bot 'mcts:-1'"),
         (["simulate", "caty-mini", "--players", "2", "--games", "1", "--bots", "a,b,c"], "one bot or one per seat"),
     ],
@@ -103,3 +106,9 @@ def test_bad_bot_options_are_one_line_usage_errors(argv, message, capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_mcts_answers_with_its_seat_options_even_where_a_copy_offers_others(tmp_path):
+    """A determinized copy may offer options that hang on unseen cards; the bot picks among the view's."""
+    state = make_game(tmp_path, NIM).new_game(players=2)
+    assert make_agent("mcts:5").search(state.determinized(0, 1), 0, ["take 1"]) == "take 1"

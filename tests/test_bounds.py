@@ -179,7 +179,7 @@ def test_a_long_command_line_argument_is_quoted_by_its_start(tmp_path, capsys):
         main(["play", str(path), "--bot", "0=" + LONG])
     assert info.value.code == 2
     err = capsys.readouterr().err
-    assert short(err) and "--bot unknown bot 'xxx" in err
+    assert short(err) and "--bot expects SEAT=KIND" in err
 
 
 # ------------------------------------------------------------------------- ids

@@ -47,6 +47,8 @@ def strength(game, spec: str, games: int, limit: int, jobs: int) -> dict:
         "losses": losses,
         "draws": first["draws"] + second["draws"],
         "cut_off": first["cut_off"] + second["cut_off"],
+        "errors": first["errors"] + second["errors"],
+        "error_samples": first["error_samples"] + second["error_samples"],
         "win_rate": round(wins / games, 3),
         "win_rate_95": wilson_interval(wins, games),
         "seconds": round(first["seconds"] + second["seconds"], 1),

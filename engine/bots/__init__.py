@@ -49,7 +49,7 @@ def make_agent(spec: str, seed: int = 0, game=None) -> Agent:
     try:
         agent = cls(seed, param) if sep else cls(seed)
     except ValueError as exc:
-        raise BotSpecError(f"bot '{spec}': {exc}") from None
+        raise BotSpecError(f"bot {quoted(spec)}: {exc}") from None
     if game is not None and hasattr(agent, "check"):
         agent.check(game)
     return agent

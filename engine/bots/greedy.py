@@ -79,6 +79,8 @@ class GreedyAgent:
         team = state.game.team_of(state.n, seat)
         scored = []
         for a in actions:
+            if a not in state.pending["ids"]:  # the copy need not offer what hangs on unseen cards
+                continue
             after = state.clone()
             after.apply(a)
             scores = after.scores
