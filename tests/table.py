@@ -9,6 +9,16 @@ import random
 
 from engine.conformance import check_cards
 
+# The three cat games and their variants: what the property tests run over.
+GAMES = [
+    ("caty-mini", None),
+    ("caty-mini", "older-players"),
+    ("cat-town", None),
+    ("cat-town", "easy"),
+    ("cat-town", "advanced"),
+    ("cats-mansion", None),
+]
+
 
 def put(st, card: int, zone: str, bottom: bool = False) -> None:
     """Move card index ``card`` onto the top (or bottom) of ``zone``, keeping zones and loc consistent."""

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from table import GAMES
 
 from engine import load_game
 from engine.cli import main
@@ -15,14 +16,6 @@ from engine.dsl.ops import OPS
 from engine.explain import card_list
 
 REPO = Path(__file__).resolve().parents[1]
-GAMES = [
-    ("caty-mini", None),
-    ("caty-mini", "older-players"),
-    ("cat-town", None),
-    ("cat-town", "easy"),
-    ("cat-town", "advanced"),
-    ("cats-mansion", None),
-]
 
 
 def tables_are_well_formed(text: str) -> bool:

@@ -21,18 +21,11 @@ import random
 from itertools import pairwise
 
 import pytest
+from table import GAMES
 
 from engine import IllegalAction, TabletopError, load_game, rng
 from engine.dsl.ops import OPS
 
-GAMES = [
-    ("caty-mini", None),
-    ("caty-mini", "older-players"),
-    ("cat-town", None),
-    ("cat-town", "easy"),
-    ("cat-town", "advanced"),
-    ("cats-mansion", None),
-]
 CASES = [(name, variant, players) for name, variant in GAMES for players in (2, 3, 4)]
 
 

@@ -11,18 +11,11 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from table import GAMES
 
 from engine import StateError, TabletopError, load_game
 from engine.conformance import check_state
 
-GAMES = [
-    ("caty-mini", None),
-    ("caty-mini", "older-players"),
-    ("cat-town", None),
-    ("cat-town", "easy"),
-    ("cat-town", "advanced"),
-    ("cats-mansion", None),
-]
 _SAVES: dict = {}
 
 
