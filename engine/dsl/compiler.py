@@ -82,7 +82,7 @@ class Labeller:
         if t is not None and is_list(t):
             inner = self.for_type(t[5:-1])
             return lambda v: ", ".join(inner(x) for x in v) or "nothing"
-        if is_record(t):  # fields in the order the record was written: {do: "hiss", piece: h, target: v}
+        if is_record(t):  # fields in the order the record was written: {a: x, b: y} prints "x y"
             fields = {name: self.for_type(ft) for name, ft in record_fields(t)}
             return lambda v: (
                 "nothing"

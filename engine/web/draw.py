@@ -16,7 +16,7 @@ from ..boards import space_name
 from ..draw_hints import NEUTRAL, Hints  # noqa: F401  (re-exported for the table)
 
 CELL = 40  # pixels per cell side
-MARGIN = 56  # room around a plane floor for the furniture on its walls
+MARGIN = 56  # room around a plane floor for the fixtures standing on its walls
 SEAT_COLOURS = ("#d1495b", "#00798c", "#edae49", "#66a182", "#8e6c8a", "#30638e")
 
 
@@ -45,9 +45,9 @@ def _svg(width: float, height: float, body: list[str], title: str) -> str:
 def plane_svg(
     board, hints: Hints, trails: dict[int, list[str]] | None = None, previews: list[dict] | None = None, title: str = ""
 ) -> str:
-    """A plane board: floor, labelled cells (toys), furniture with labelled notches, strings and previews.
+    """A plane board: floor, labelled cells, wall fixtures with labelled anchor points, trails and previews.
 
-    Points named ``group/part`` are drawn as one piece of furniture ``group``
+    Points named ``group/part`` are drawn as one fixture ``group``
     with a notch per part.  ``trails`` maps a seat to the points its string
     passed through; ``previews`` are candidate runs ``{action, points, cost,
     touched}``, hidden until the page shows the one under the pointer.
@@ -97,7 +97,7 @@ def plane_svg(
         colour = hints.colour(*tags, name)
         x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        # push the furniture outwards, off the floor, on the side of the wall it stands on
+        # push the fixture outwards, off the floor, on the side of the wall it stands on
         ox = -1 if cx <= MARGIN else 1 if cx >= MARGIN + width * CELL else 0
         oy = -1 if cy <= MARGIN else 1 if cy >= MARGIN + height * CELL else 0
         fx, fy = cx + ox * 22, cy + oy * 22
@@ -107,7 +107,7 @@ def plane_svg(
         if oy:
             h = 26
         body.append(
-            f'<g class="furniture" data-name="{escape(name)}"><rect x="{fx - w / 2:.1f}" y="{fy - h / 2:.1f}" '
+            f'<g class="fixture" data-name="{escape(name)}"><rect x="{fx - w / 2:.1f}" y="{fy - h / 2:.1f}" '
             f'width="{w:.1f}" height="{h:.1f}" rx="4" fill="{colour}" fill-opacity="0.55" stroke="{colour}"/>'
             + _text(fx, fy, name, 9, transform=f"rotate({90 if ox else 0} {fx:.1f} {fy:.1f})")
             + "</g>"
@@ -143,7 +143,7 @@ def plane_svg(
         line = " ".join(f"{at(p)[0]:.1f},{at(p)[1]:.1f}" for p in known)
         lx, ly = at(known[-1])
         summary = f"{prev['action']}: {prev['cost']} string" + (
-            f", {', '.join(prev['touched'])}" if prev["touched"] else ", no toys"
+            f", {', '.join(prev['touched'])}" if prev["touched"] else ", touches nothing"
         )
         body.append(
             f'<g class="preview" data-action="{escape(prev["action"])}">'
