@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
+from .. import rng
 from ..choices import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, run_path
 from ..errors import IllegalAction, RulesError, StateError, TabletopError
 from . import draw
@@ -68,7 +69,7 @@ class Table:
     def _agents(self):
         from ..bots import make_agent
 
-        return {seat: make_agent(kind, seed=self.seed * 131 + seat) for seat, kind in self.bots.items()}
+        return {seat: make_agent(kind, seed=rng.derive(self.seed, "bot", seat)) for seat, kind in self.bots.items()}
 
     def _apply(self, action: str) -> None:
         """Apply one action, first recording the run it takes (for the strings drawn on plane boards)."""
