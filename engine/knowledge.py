@@ -27,6 +27,7 @@ from typing import Any
 
 from . import rng
 from .dsl.types import CARD, element, is_list, is_record, record_fields
+from .errors import RuntimeRuleError, StateError
 
 
 def all_seats(n: int) -> int:
@@ -127,19 +128,24 @@ def determinize(state, seat: int, seed: int):
     generator is seeded from ``seed``: nothing in it reproduces the true
     hidden cards or the true future draws.
 
-    The options of the seat's own pending decision are something it sees, so
-    the copy must offer the same: a deal that changes them (a running program
+    Being asked is seen too: the copy must ask the same seat the same kind
+    of decision, and offer the seat its own options.  A deal that cannot (the
+    rules asked a seat because of the cards it holds, or a running program
     holds a card whose face the seat saw, now hidden again) is drawn anew, up
-    to ``DEAL_TRIES`` times; then the programs keep the very cards they hold.
+    to ``DEAL_TRIES`` times; then once more with the programs keeping the
+    very cards they hold.  If no deal agrees, the rules reveal nearly all
+    that is hidden by whom they ask, and that is an error, not a guess.
     """
     shuffler = random.Random(seed)
-    mine = decision_for(state, seat) if state.pending is not None and state.pending["player"] == seat else None
-    copy = None
+    told = decision_for(state, seat) if state.pending is not None else None
     for attempt in range(DEAL_TRIES + 1):
         copy = _dealt(state, seat, seed, _deal(state, seat, shuffler), hold=attempt == DEAL_TRIES)
-        if mine is None or decision_for(copy, seat) == mine:
-            break
-    return copy
+        if copy is not None and (told is None or decision_for(copy, seat) == told):
+            return copy
+    raise StateError(
+        f"no deal of the cards hidden from seat {seat} agrees with what it knows "
+        f"(tried {DEAL_TRIES + 1}): the rules reveal the hidden cards by whom they ask"
+    )
 
 
 def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
@@ -181,7 +187,8 @@ def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
 
 
 def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool):
-    """``state`` copied with ``relabel`` applied and all that ``seat`` may not know left out."""
+    """``state`` copied with ``relabel`` applied and all ``seat`` may not know left out; None if the rules
+    could not have asked the pending decision of those cards."""
     game = state.game
     copy = state.clone()
     if relabel:
@@ -199,7 +206,10 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool):
     if copy.pending is not None:  # ask again: the options of another seat come from the re-dealt cards
         copy.pending = None
         copy.memo.clear()
-        copy._run()
+        try:
+            copy._run()
+        except RuntimeRuleError:  # these cards could not have been dealt: the rules would not ask this
+            return None
     return copy
 
 

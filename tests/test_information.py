@@ -24,6 +24,7 @@ import pytest
 from table import GAMES
 
 from engine import IllegalAction, TabletopError, load_game, rng
+from engine.catalogue import list_games
 from engine.dsl.ops import OPS
 
 CASES = [(name, variant, players) for name, variant in GAMES for players in (2, 3, 4)]
@@ -298,3 +299,30 @@ def test_a_copy_offers_the_seat_the_options_it_has(tmp_path, monkeypatch):
             copy = knowledge._dealt(state, 0, 0, knowledge._deal(state, 0, shuffler), hold=False)
             differed += copy.decision_for(0) != mine
     assert differed > 0
+
+
+ALL_GAMES = [entry["id"] for entry in list_games()]
+
+
+@pytest.mark.parametrize("name", ALL_GAMES)
+def test_a_copy_asks_the_same_seat_the_same_kind_of_decision(name):
+    """Being asked is seen: in every copy the same seat is deciding the same kind of thing, with the
+    same options if it is the copy's own seat.  (A crazy-eights player who drew until a card could be
+    played is asked to play it: a re-deal of its hand with nothing playable is refused, where a copy
+    used to fail with 'nothing to choose from'.)"""
+    game = load_game(name)
+    players = game.min_players
+    checked = 0
+    for seed in range(3):
+        state = game.new_game(players=players, seed=seed)
+        rnd = random.Random(seed)
+        for step in range(240):
+            if state.is_terminal:
+                break
+            if step % 2 == 0:
+                for seat in range(players):
+                    told = state.decision_for(seat)
+                    assert state.determinized(seat, seed=step).decision_for(seat) == told
+                    checked += 1
+            state.apply(rnd.choice(state.legal_actions()))
+    assert checked > 50
