@@ -94,7 +94,7 @@ def step_destination(game, view: dict, value) -> dict | None:
 
 
 def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
-    """The decider's options with what they mean: cards named, irreversibility, runs, destinations.
+    """The decider's options with what they mean: cards named, irreversibility, runs, destinations, zones.
 
     Reversible options come first, so the first option is never one that cannot be taken back.
     """
@@ -116,6 +116,8 @@ def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
         dest = step_destination(game, view, value)
         if dest is not None:
             option["destination"] = dest
+        if isinstance(value, str) and value in view["zones"]:
+            option["zone"] = value  # an option that picks a zone: its pile is clickable on the ring
         out.append(option)
     return sorted(out, key=lambda o: o["irreversible"])
 

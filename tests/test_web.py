@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
+from web_helpers import play_until
 
 from engine.web.app import create_app
 from engine.web.table import Refusal, Table
@@ -142,6 +143,18 @@ def test_options_say_what_they_do():
     town = Table("cat-town", players=2, seed=1)
     options = town.message_for(town.state.current_player)["options"]
     assert any(c["text"] for o in options for c in o["cards"])
+
+
+def test_ring_piles_a_choice_offers_are_clickable():
+    table = Table("cat-town", players=2, seed=1)
+    play_until(table, "block", random.Random(1))
+    message = table.message_for(table.state.current_player)
+    ring = next(b for b in message["boards"] if 'class="pile' in b["svg"])
+    clickable = dict(re.findall(r'data-zone="([^"]+)" data-action="([^"]+)"', ring["svg"]))
+    assert clickable and set(clickable.values()) == set(table.state.legal_actions())
+    assert {o["zone"]: o["id"] for o in message["options"]} == clickable
+    other = table.message_for(1 - table.state.current_player)
+    assert "data-action" not in next(b for b in other["boards"] if 'class="pile' in b["svg"])["svg"]
 
 
 def test_caty_mini_notch_options_preview_the_run(tmp_path):

@@ -1,5 +1,6 @@
 """The web table in a real headless Chromium (system package, driven by Playwright); screenshots in /tmp/screens."""
 
+import random
 import shutil
 import socket
 import threading
@@ -14,6 +15,7 @@ if not Path(CHROMIUM).exists():
     pytest.skip("no system Chromium (tools/install_browser.py installs it)", allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 - only once Chromium is known to be there
+from web_helpers import play_until  # noqa: E402
 
 from engine.web.app import create_app  # noqa: E402
 from engine.web.table import Table  # noqa: E402
@@ -116,6 +118,25 @@ def test_cat_town_hot_seat_turn_hides_the_hand_between_seats(page):
         page.locator("#reveal").click()
         expect(page.locator("#status")).to_contain_text("you are seat 1")
         assert table.state.actions == ["walk cw draw"]
+    finally:
+        stop()
+
+
+def test_cat_town_block_chosen_by_clicking_its_pile_on_the_ring(page):
+    table = Table("cat-town", players=2, seed=1)
+    play_until(table, "block", random.Random(1))
+    offered = set(table.state.legal_actions())
+    before = len(table.state.actions)
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.host_key}")
+        piles = page.locator("svg .pile.choice")
+        expect(piles).to_have_count(len(offered))
+        shot(page, "cat-town-ring-choice")
+        action = piles.last.get_attribute("data-action")
+        piles.last.click()
+        expect(page.locator("#step")).to_have_text(f"{before + 1} moves")
+        assert action in offered and table.state.actions[before] == action
     finally:
         stop()
 

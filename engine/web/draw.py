@@ -158,9 +158,17 @@ def plane_svg(
 
 # ------------------------------------------------------------------ ring
 def ring_svg(
-    piles: list[dict], tokens: dict[str, list[int]], highlight: set[str], hints: Hints, title: str = ""
+    piles: list[dict],
+    tokens: dict[str, list[int]],
+    highlight: set[str],
+    hints: Hints,
+    title: str = "",
+    choices: dict[str, str] | None = None,
 ) -> str:
-    """Piles in a circle, clockwise from the top: ``piles`` are ``{zone, count, top}`` (top: a face or None)."""
+    """Piles in a circle, clockwise from the top: ``piles`` are ``{zone, count, top}`` (top: a face or None).
+
+    ``choices`` maps a zone to the option that picks it: that pile is clickable (``data-action``).
+    """
     n = max(len(piles), 1)
     radius = 70 + 22 * n
     size = 2 * radius + 140
@@ -173,11 +181,15 @@ def ring_svg(
         x, y = c + radius * math.cos(angle), c + radius * math.sin(angle)
         zone = pile["zone"]
         lit = zone in highlight
+        action = (choices or {}).get(zone)
+        click = f' data-action="{escape(action)}"' if action else ""
         body.append(
-            f'<g class="pile{" lit" if lit else ""}" data-zone="{escape(zone)}">'
-            f'<rect x="{x - 30:.1f}" y="{y - 40:.1f}" width="60" height="80" rx="6" '
+            f'<g class="pile{" lit" if lit else ""}{" choice" if action else ""}" data-zone="{escape(zone)}"{click}>'
+            + (f"<title>{escape(action)}</title>" if action else "")
+            + f'<rect x="{x - 30:.1f}" y="{y - 40:.1f}" width="60" height="80" rx="6" '
             f'fill="{hints.colour(pile.get("top"), default="#6b5b95")}" '
-            f'stroke="{"#f4c20d" if lit else "#333"}" stroke-width="{5 if lit else 1.5}"/>'
+            f'stroke="{"#2e7d32" if action else "#f4c20d" if lit else "#333"}" '
+            f'stroke-width="{5 if lit or action else 1.5}"/>'
             + _text(x, y - 22, zone.partition(":")[2] or zone, 11, fill="#fff")
             + _text(x, y + 4, str(pile["count"]), 20, fill="#fff", cls="count")
             + _text(x, y + 26, "cards", 9, fill="#fff")

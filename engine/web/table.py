@@ -277,7 +277,9 @@ class Table:
                 {"zone": z, "count": len(view["zones"].get(z, [])), "top": (view["zones"].get(z) or [None])[-1]}
                 for z in order
             ]
-            out.append({"id": ring["order"], "svg": draw.ring_svg(piles, tokens, lit, Hints.merged(game.draw))})
+            choices = {o["zone"]: o["id"] for o in options if "zone" in o}
+            svg = draw.ring_svg(piles, tokens, lit, Hints.merged(game.draw), choices=choices)
+            out.append({"id": ring["order"], "svg": svg})
         for family, boards in game.board_files.items():
             per_seat = game.vocabulary.boards.get(family) == "player"
             for i, board in enumerate(boards[: state.n] if per_seat else boards[:1]):
