@@ -3,13 +3,12 @@
 import json
 import random
 import re
-import shutil
 
 import pytest
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
-from web_helpers import play_until
+from web_helpers import copy_game, edit, play_until
 
 from engine.web.app import create_app
 from engine.web.table import Refusal, Table
@@ -170,32 +169,65 @@ def test_caty_mini_notch_options_preview_the_run(tmp_path):
     assert board["svg"].count('class="preview"') == 2 and 'class="trail"' in board["svg"]
 
 
-def test_editing_the_rules_reloads_and_a_broken_file_shows_where(tmp_path):
-    shutil.copytree("rules/caty-mini", tmp_path / "caty-mini")
-    shutil.copytree("boards/caty-mini", tmp_path / "caty-mini" / "boards")
-    for f in (tmp_path / "caty-mini" / "boards").iterdir():
-        shutil.move(f, tmp_path / "caty-mini" / f.name)
-    game_file = tmp_path / "caty-mini" / "game.yaml"
-    table = Table(str(game_file), players=2, seed=1)
-    table.act(table.host_key, 0, table.state.legal_actions()[0])
-    text = game_file.read_text()
-    game_file.write_text(text.replace("rounds: 12", "rounds: 11"))
-    _touch_later(game_file)
+def reloaded(table: Table, ws) -> dict:
+    """Let the table see the edited files and return the message its change pushes to the page."""
     assert table.reload_if_changed()
-    assert table.notice.startswith("the rules changed; the game goes on") and len(table.state.actions) == 1
-    game_file.write_text(text.replace("size(token_pile(toy))", "sise(token_pile(toy))"))
-    _touch_later(game_file)
+    return ws.receive_json()
+
+
+def test_editing_the_rules_keeps_a_game_whose_moves_still_replay(tmp_path):
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    old_rules = table.game.rules_hash
+    with TestClient(create_app(table, watch=False)).websocket_connect(f"/ws?key={table.host_key}") as ws:
+        first = ws.receive_json()["options"][0]["id"]
+        ws.send_json({"type": "act", "seat": 0, "action": first})
+        assert ws.receive_json()["actions_taken"] == 1
+        edit(game_file, "rounds: 12", "rounds: 11")
+        message = reloaded(table, ws)
+        assert message["notice"] == "the rules changed; the game goes on"
+        assert message["actions_taken"] == 1 and table.state.actions == [first]
+        assert table.game.rules_hash != old_rules  # the edited rules are the ones played
+
+
+def test_editing_the_rules_restarts_a_game_whose_moves_no_longer_replay(tmp_path):
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    with TestClient(create_app(table, watch=False)).websocket_connect(f"/ws?key={table.host_key}") as ws:
+        first = ws.receive_json()["options"][0]["id"]
+        ws.send_json({"type": "act", "seat": 0, "action": first})
+        ws.receive_json()
+        edit(game_file, "extra = 3 if num_players == 2", "extra = 0 if num_players == 2")  # no tile picks now
+        message = reloaded(table, ws)
+        assert message["notice"].startswith("the rules changed and the game could not go on")
+        assert message["notice"].endswith(": new game") and repr(first) in message["notice"]
+        assert message["actions_taken"] == 0 and first not in {o["id"] for o in message["options"]}
+        ws.send_json({"type": "act", "seat": 0, "action": message["options"][0]["id"]})
+        assert ws.receive_json()["notice"] == ""  # the notice goes with the next move
+
+
+def test_rules_that_cannot_start_a_game_keep_the_old_one_and_say_where(tmp_path):
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    with TestClient(create_app(table, watch=False)).websocket_connect(f"/ws?key={table.host_key}") as ws:
+        ws.receive_json()
+        before = table.state.to_json()
+        edit(game_file, "move(top(tiles), table)", "move(top(box), table)")  # the setup fails when run
+        message = reloaded(table, ws)
+        assert len(message["problems"]) == 1 and re.search(r"game\.yaml:\d+:\d+: .*empty", message["problems"][0])
+        assert table.state.to_json() == before
+        ws.send_json({"type": "act", "seat": 0, "action": table.state.legal_actions()[0]})
+        assert ws.receive_json()["type"] == "error"  # no play until the rules are fixed
+
+
+def test_a_broken_rule_file_shows_where(tmp_path):
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    edit(game_file, "size(token_pile(toy))", "sise(token_pile(toy))")
     assert table.reload_if_changed()
     assert table.problems and "game.yaml:" in table.problems[0] and "sise" in table.problems[0]
     assert table.message_for(0)["problems"] == table.problems
-
-
-def _touch_later(path):
-    """Move the file's modification time on, so the change is seen whatever the clock's resolution."""
-    import os
-
-    st = os.stat(path)
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000_000))
+    assert not table.reload_if_changed()  # nothing changed since
 
 
 def test_save_step_back_through_history_and_open_the_save():

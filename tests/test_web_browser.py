@@ -15,7 +15,7 @@ if not Path(CHROMIUM).exists():
     pytest.skip("no system Chromium (tools/install_browser.py installs it)", allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 - only once Chromium is known to be there
-from web_helpers import play_until  # noqa: E402
+from web_helpers import copy_game, edit, play_until  # noqa: E402
 
 from engine.web.app import create_app  # noqa: E402
 from engine.web.table import Table  # noqa: E402
@@ -162,20 +162,36 @@ def test_cats_mansion_step_by_clicking_a_destination_then_undo(page):
 
 
 def test_a_broken_rule_file_shows_its_place_in_the_page(page, tmp_path):
-    folder = tmp_path / "caty-mini"
-    shutil.copytree("rules/caty-mini", folder)
-    for f in Path("boards/caty-mini").iterdir():
-        shutil.copy(f, folder / f.name)
-    table = Table(str(folder / "game.yaml"), players=2, seed=1)
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
     url, stop = serve(table, watch=True)
     try:
         page.goto(f"{url}?key={table.host_key}")
         page.locator("#options button.option").first.wait_for()
-        game_file = folder / "game.yaml"
-        game_file.write_text(game_file.read_text().replace("size(token_pile(toy))", "sise(token_pile(toy))"))
+        edit(game_file, "size(token_pile(toy))", "sise(token_pile(toy))")
         expect(page.locator("#problems")).to_be_visible()
         expect(page.locator("#problems")).to_contain_text("game.yaml:")
         expect(page.locator("#problems")).to_contain_text("sise")
         shot(page, "rule-error")
+    finally:
+        stop()
+
+
+def test_edited_rules_go_on_with_the_game_or_restart_it_with_a_notice(page, tmp_path):
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    url, stop = serve(table, watch=True)
+    try:
+        page.goto(f"{url}?key={table.host_key}")
+        page.locator("#options button.option").first.click()
+        expect(page.locator("#step")).to_have_text("1 moves")
+        edit(game_file, "rounds: 12", "rounds: 11")
+        expect(page.locator("#notice")).to_have_text("the rules changed; the game goes on")
+        expect(page.locator("#step")).to_have_text("1 moves")
+        edit(game_file, "extra = 3 if num_players == 2", "extra = 0 if num_players == 2")
+        expect(page.locator("#notice")).to_contain_text("could not go on")
+        expect(page.locator("#notice")).to_contain_text("new game")
+        expect(page.locator("#step")).to_have_text("0 moves")
+        shot(page, "rules-changed-new-game")
     finally:
         stop()

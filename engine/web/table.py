@@ -120,7 +120,7 @@ class Table:
                 raise Refusal(f"it is not seat {seat}'s turn")
             self._apply(action)
         except IllegalAction as exc:
-            raise Refusal(str(exc).splitlines()[0]) from None
+            raise Refusal(_first_line(exc)) from None
         self.redo.clear()
         self.notice = ""
         self._run_bots()
@@ -180,7 +180,7 @@ class Table:
             self._restart([a for a in data["actions"] if isinstance(a, str)])
         except (IllegalAction, TabletopError) as exc:
             self.seed, self.state = old
-            raise Refusal(f"the save does not replay on these rules: {str(exc).splitlines()[0]}") from None
+            raise Refusal(f"the save does not replay on these rules: {_first_line(exc)}") from None
         self.redo.clear()
 
     def save_data(self) -> dict:
@@ -216,14 +216,21 @@ class Table:
             self.version += 1
             return True
         self.problems = []
+        old = (self.game, self.state, self.trails, self.agents)
         self.game = game
         actions = self.state.actions
         try:
             self._restart(actions)
             self.notice = "the rules changed; the game goes on"
         except (IllegalAction, StateError, TabletopError) as exc:
-            self._restart([])
-            self.notice = f"the rules changed and the game could not go on ({str(exc).splitlines()[0]}): new game"
+            try:
+                self._restart([])
+            except TabletopError as fresh:  # the new rules cannot even start: keep the old game, show why
+                self.game, self.state, self.trails, self.agents = old
+                self.problems = [f"the changed rules cannot start a game: {_first_line(fresh)}"]
+                self.version += 1
+                return True
+            self.notice = f"the rules changed and the game could not go on ({_first_line(exc)}): new game"
         self.redo.clear()
         return True
 
@@ -310,6 +317,10 @@ class Table:
                         }
                     )
         return out
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def _pieces(game, family: str, view: dict) -> dict[str, list[dict]]:
