@@ -26,19 +26,22 @@ def card_face(game, card_id: str) -> dict:
     def attr(name):
         return game.attributes[name][index] if index is not None and name in game.attributes else None
 
-    icons = ""
+    icons, named = "", []
     for name, symbol in (style.get("icons") or {}).items():
         value = attr(name)
         if value is True:
             icons += symbol
+            named.append(name)
         elif isinstance(value, int) and not isinstance(value, bool) and value > 0:
             icons += symbol * value
+            named.append(f"{name} ×{value}" if value > 1 else name)
     return {
         "id": card_id,
         "name": str(info.get("name", card_id)),
         "text": str(info.get("text", "")),
         "kind": str(info.get("kind", "")),
         "icons": icons,
+        "icons_text": ", ".join(named),  # the bonus icons in words, where a font lacks their glyphs
         "colour": look.colour(attr(style["colour"]) if "colour" in style else None, card_id, info.get("kind")),
         "icon": look.icon(attr(style["icon"]) if "icon" in style else None, card_id, info.get("kind")),
     }

@@ -161,6 +161,71 @@ def test_cats_mansion_step_by_clicking_a_destination_then_undo(page):
         stop()
 
 
+# Draws each text on a canvas with the page's fonts: does it differ from the box of a code point no font
+# has (U+10FFFD), and how many of its pixels are coloured (a colour emoji glyph, not a box or a blank)?
+GLYPH_CHECK = """(texts) => texts.map((text) => {
+  const draw = (t) => {
+    const c = document.createElement("canvas"); c.width = 64; c.height = 48;
+    const g = c.getContext("2d"); g.font = "32px sans-serif"; g.textBaseline = "top"; g.fillText(t, 4, 4);
+    return g.getImageData(0, 0, c.width, c.height).data;
+  };
+  const a = draw(text), box = draw("\\u{10FFFD}");
+  let differs = false, coloured = 0;
+  for (let i = 0; i < a.length; i += 4) {
+    if (a[i] !== box[i] || a[i + 3] !== box[i + 3]) differs = true;
+    if (a[i + 3] > 128 && Math.max(a[i], a[i + 1], a[i + 2]) - Math.min(a[i], a[i + 1], a[i + 2]) > 40) coloured++;
+  }
+  return {text, differs, coloured};
+})"""
+
+
+@pytest.mark.parametrize("game", ["caty-mini", "cat-town", "cats-mansion"])
+def test_icons_render_as_colour_glyphs_not_boxes(page, game):
+    table = Table(game, players=2, seed=1)
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.host_key}")
+        page.locator("#options button.option").first.wait_for()
+        icons = page.locator(".icon[data-fallback]")
+        expect(icons.first).to_be_attached()
+        texts = sorted({t for t in icons.all_text_contents() if t.strip()})
+        declared = {v for v in _icon_hints(table.game.draw) if v in "".join(texts)}
+        assert declared, f"no declared icon is shown on the {game} page (fallback text instead?): {texts}"
+        results = page.evaluate(GLYPH_CHECK, sorted(declared))
+        assert all(r["differs"] for r in results), f"icons drawn as boxes or blanks: {results}"
+        assert any(r["coloured"] > 20 for r in results), f"no icon drawn in colour (no emoji font?): {results}"
+        shot(page, f"{game}-icons")
+    finally:
+        stop()
+
+
+def _icon_hints(draw: dict) -> set[str]:
+    """Every icon the game's drawing hints declare (card faces, bonus icons, board labels)."""
+    card = draw.get("card") or {}
+    return set((draw.get("icons") or {}).values()) | set((card.get("icons") or {}).values())
+
+
+def test_an_icon_no_font_can_draw_shows_its_text_instead(page):
+    table = Table("caty-mini", players=2, seed=1)
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.host_key}")
+        page.locator("#options button.option").first.wait_for()
+        shown = page.evaluate(
+            """() => {
+              const e = document.createElement("span");
+              e.className = "icon"; e.dataset.fallback = "label"; e.textContent = "\\u{10FFFD}";
+              const ok = document.createElement("span");
+              ok.className = "icon"; ok.dataset.fallback = "unused"; ok.textContent = "A";
+              document.body.append(e, ok); iconFallback(document.body);
+              return [e.textContent, ok.textContent];
+            }"""
+        )
+        assert shown == ["label", "A"]
+    finally:
+        stop()
+
+
 def test_a_broken_rule_file_shows_its_place_in_the_page(page, tmp_path):
     game_file = copy_game(tmp_path, "caty-mini")
     table = Table(str(game_file), players=2, seed=1)

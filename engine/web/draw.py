@@ -33,6 +33,11 @@ def _text(x: float, y: float, text: str, size: int = 11, anchor: str = "middle",
     )
 
 
+def _icon(icon: str, fallback: str) -> dict:
+    """Attributes of a text drawn as an icon: the page shows ``fallback`` if no font has its glyph."""
+    return {"cls": "icon", "data_fallback": fallback} if icon else {}
+
+
 def _svg(width: float, height: float, body: list[str], title: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.0f} {height:.0f}" '
@@ -81,10 +86,11 @@ def plane_svg(
             continue
         x, y = MARGIN + node[1] * CELL, MARGIN + node[2] * CELL
         label = d["label"]
+        icon = hints.icon(label)
         body.append(
             f'<g class="cell" data-label="{escape(label)}"><rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
             f'height="{CELL - 4}" rx="6" fill="{hints.colour(label, default="#fff1c9")}" stroke="#b59b5a"/>'
-            + _text(x + CELL / 2, y + CELL / 2 - 4, hints.icon(label) or label[:1].upper(), 16)
+            + _text(x + CELL / 2, y + CELL / 2 - 4, icon or label[:1].upper(), 16, **_icon(icon, label[:1].upper()))
             + _text(x + CELL / 2, y + CELL - 7, label, 8)
             + "</g>"
         )
@@ -236,7 +242,16 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
             if mark:
                 body.append(
                     f'<g class="mark" data-tag="{escape(tag)}"><title>{escape(mark.get("label", tag))}'
-                    f"</title>" + _text(x + CELL / 2, y + CELL / 2, mark.get("icon", "•"), 22, fill="#0005") + "</g>"
+                    f"</title>"
+                    + _text(
+                        x + CELL / 2,
+                        y + CELL / 2,
+                        mark.get("icon", "•"),
+                        22,
+                        fill="#0005",
+                        **_icon(mark.get("icon", ""), "•"),
+                    )
+                    + "</g>"
                 )
     walls = []
     for space, d in g.nodes(data=True):
@@ -274,7 +289,14 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
             body.append(
                 f'<g class="piece" data-piece="{escape(piece["id"])}"><title>{escape(piece["label"])}</title>'
                 f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{piece["colour"]}" stroke="#000"/>'
-                + _text(cx, cy, piece["icon"] or piece["label"][:2], 14, fill=ink)
+                + _text(
+                    cx,
+                    cy,
+                    piece["icon"] or piece["label"][:2],
+                    14,
+                    fill=ink,
+                    **_icon(piece["icon"], piece["label"][:2]),
+                )
                 + "</g>"
             )
     for dest in destinations:
