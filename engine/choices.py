@@ -105,7 +105,8 @@ def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
     if pending is None or pending["player"] != seat:
         return []
     game = state.game
-    det = det if det is not None else state.determinized(seat, DETERMINIZE_SEED)
+    if det is None and pending["kind"] in (game.draw.get("paths") or {}):  # only runs need the seat's copy
+        det = state.determinized(seat, DETERMINIZE_SEED)
     out = []
     for action, value in zip(pending["ids"], pending["values"]):
         option = {
@@ -113,7 +114,7 @@ def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
             "cards": [card_face(game, w) for w in action.split() if w in game.first_card],
             "irreversible": is_irreversible(game, pending["kind"], value),
         }
-        path = run_path(det, seat, pending["kind"], value)
+        path = run_path(det, seat, pending["kind"], value) if det is not None else None
         if path is not None:
             option["run"] = path
         dest = step_destination(game, view, value)

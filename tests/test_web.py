@@ -1,8 +1,10 @@
 """The web table over its websocket: each seat gets only what it may know; bad messages change nothing."""
 
+import contextlib
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +12,9 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 from web_helpers import copy_game, edit, play_until
 
+from engine.bots import make_agent
+from engine.simulate import bot_inputs
+from engine.web import app
 from engine.web.app import create_app
 from engine.web.table import Refusal, Table
 
@@ -59,30 +64,51 @@ def words_in(message) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("game,players,limit", [("caty-mini", 2, 400), ("cat-town", 2, 40), ("cats-mansion", 2, 40)])
-def test_whole_games_over_the_websocket_send_no_hidden_card(game, players, limit):
-    table = Table(game, players=players, seed=3)
+SHIPPED = sorted(p.parent.name for p in Path("rules").glob("*/game.yaml"))
+DECISIONS = 600  # a bound on each game, far above what greedy bots need to finish any shipped game
+
+
+def assert_tells_only_its_own(state, seat: int, message: dict) -> None:
+    """A message to ``seat`` holds no card hidden from it, no other seat's options, private variables or
+    secret choices."""
+    assert message["seat"] == seat
+    leaked = hidden_ids(state, seat) & words_in(message)
+    assert not leaked, f"seat {seat} was sent hidden cards {leaked}"
+    view = message["view"]
+    if state.current_player != seat:
+        assert not message["options"] and "actions" not in (view["decision"] or {}), f"seat {seat} got options"
+        assert not any("data-action" in b["svg"] for b in message["boards"]), f"seat {seat} got clickable options"
+    private = state.game.private_player_variables
+    for p, variables in enumerate(view["player_variables"]):
+        assert p == seat or not private & set(variables), f"seat {seat} was sent seat {p}'s {private & set(variables)}"
+    text = json.dumps(message)
+    own = {o["id"] for o in message["options"]}
+    for e in state.history:
+        if e.get("secret") and e["seat"] != seat and e["action"] not in own:
+            assert e["action"] not in text, f"seat {seat} was sent seat {e['seat']}'s secret choice {e['action']!r}"
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkeypatch):
+    monkeypatch.setattr(app, "PUSH_EVERY", 0.002)  # the pages' polls, not the game, set the pace here
+    table = Table(game, seed=3)
+    agents = [make_agent("greedy", seed=seat) for seat in range(table.players)]
     client = TestClient(create_app(table, watch=False))
-    rng = random.Random(5)
-    socks = [client.websocket_connect(f"/ws?key={table.seat_keys[s]}") for s in range(players)]
-    with socks[0] as a, socks[1] as b:
-        ws = [a, b]
-        messages = [w.receive_text() for w in ws]
-        for step in range(limit):
-            for seat, text in enumerate(messages):
-                secret = hidden_ids(table.state, seat)
-                leaked = secret & words_in(json.loads(text))
-                assert not leaked, f"seat {seat} was sent hidden cards {leaked} at step {step}"
-                assert json.loads(text)["seat"] == seat
+    with contextlib.ExitStack() as stack:
+        ws = [stack.enter_context(client.websocket_connect(f"/ws?key={k}")) for k in table.seat_keys.values()]
+        messages = [w.receive_json() for w in ws]
+        for decision in range(DECISIONS):
+            for seat, message in enumerate(messages):
+                assert_tells_only_its_own(table.state, seat, message)
             if table.state.is_terminal:
                 break
             seat = table.state.current_player
-            options = json.loads(messages[seat])["options"]
-            ws[seat].send_json({"type": "act", "seat": seat, "action": rng.choice(options)["id"]})
-            messages = [w.receive_text() for w in ws]
-    if game == "caty-mini":
-        assert table.state.is_terminal
-        assert json.loads(messages[0])["view"]["outcome"]["reason"]
+            action = agents[seat].act(*bot_inputs(table.state, seat, agents[seat], decision))
+            assert action in {o["id"] for o in messages[seat]["options"]}
+            ws[seat].send_json({"type": "act", "seat": seat, "action": action})
+            messages = [w.receive_json() for w in ws]
+    assert table.state.is_terminal, f"{game} did not end in {DECISIONS} decisions"
+    assert all(m["view"]["outcome"]["reason"] for m in messages)
 
 
 def test_bad_and_hostile_messages_get_an_error_and_change_nothing():

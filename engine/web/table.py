@@ -240,7 +240,7 @@ class Table:
         state = state if state is not None else self.state
         game = state.game
         view = state.view(seat)
-        det = state.determinized(seat, DETERMINIZE_SEED)
+        det = _seat_copy(state, seat)
         options = describe_options(state, seat, view, det) if state is self.state else []
         faces: dict[str, dict] = {}
         for cards in view["zones"].values():
@@ -279,7 +279,7 @@ class Table:
             if "tokens" in ring:
                 for p, pv in enumerate(view["player_variables"]):
                     tokens.setdefault(pv.get(ring["tokens"]), []).append(p)
-            lit = ring_highlight(state, seat, det)
+            lit = ring_highlight(state, seat, det) if det is not None else set()
             piles = [
                 {"zone": z, "count": len(view["zones"].get(z, [])), "top": (view["zones"].get(z) or [None])[-1]}
                 for z in order
@@ -317,6 +317,17 @@ class Table:
                         }
                     )
         return out
+
+
+def _seat_copy(state, seat: int, tries: int = 4):
+    """``seat``'s determinized copy, or None if none of a few deals can be run on (the page then goes without
+    the extras computed on it: runs, highlighted piles)."""
+    for k in range(tries):
+        try:
+            return state.determinized(seat, DETERMINIZE_SEED + k)
+        except TabletopError:
+            continue
+    return None
 
 
 def _first_line(exc: Exception) -> str:
