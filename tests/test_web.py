@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from web_helpers import copy_game, edit, play_until
 
 from engine.bots import make_agent
+from engine.errors import TabletopError
 from engine.simulate import bot_inputs
 from engine.web import app
 from engine.web.app import create_app
@@ -109,6 +110,23 @@ def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkey
             messages = [w.receive_json() for w in ws]
     assert table.state.is_terminal, f"{game} did not end in {DECISIONS} decisions"
     assert all(m["view"]["outcome"]["reason"] for m in messages)
+
+
+def test_a_seat_whose_copy_cannot_be_dealt_still_gets_its_messages(monkeypatch):
+    """A determinized copy can fail to run on (a pending choice whose options the new deal empties)."""
+    table = Table("cat-town", players=2, seed=1)
+    play_until(table, "block", random.Random(1))
+    decider = table.state.current_player
+
+    def cannot(self, seat, seed=0):
+        raise TabletopError("nothing to choose from")
+
+    monkeypatch.setattr(type(table.state), "determinized", cannot)
+    for seat in (decider, 1 - decider):
+        message = table.message_for(seat)
+        assert message["scores"] == [None, None]  # unknown without a copy, not guessed from the truth
+        assert 'class="pile lit' not in message["boards"][0]["svg"]
+    assert {o["id"] for o in table.message_for(decider)["options"]} == set(table.state.legal_actions())
 
 
 def test_bad_and_hostile_messages_get_an_error_and_change_nothing():
