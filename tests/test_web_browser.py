@@ -195,6 +195,7 @@ def test_icons_render_as_colour_glyphs_not_boxes(page, game):
         assert all(r["differs"] for r in results), f"icons drawn as boxes or blanks: {results}"
         assert any(r["coloured"] > 20 for r in results), f"no icon drawn in colour (no emoji font?): {results}"
         shot(page, f"{game}-icons")
+        page.locator("#boards").screenshot(path=str(SCREENS / f"{game}-board.png"))
     finally:
         stop()
 
