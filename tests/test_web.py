@@ -108,6 +108,14 @@ def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkey
             assert action in {o["id"] for o in messages[seat]["options"]}
             ws[seat].send_json({"type": "act", "seat": seat, "action": action})
             messages = [w.receive_json() for w in ws]
+        actions = table.state.actions
+        for index in (len(actions) // 3, 2 * len(actions) // 3):  # the history slider shows the past as it was seen
+            past = table.game.new_game(players=table.players, seed=table.seed)
+            for a in actions[:index]:
+                past.apply(a)
+            for seat, w in enumerate(ws):
+                w.send_json({"type": "seek", "index": index})
+                assert_tells_only_its_own(past, seat, w.receive_json())
     assert table.state.is_terminal, f"{game} did not end in {DECISIONS} decisions"
     assert all(m["view"]["outcome"]["reason"] for m in messages)
 
