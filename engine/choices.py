@@ -26,19 +26,22 @@ def card_face(game, card_id: str) -> dict:
     def attr(name):
         return game.attributes[name][index] if index is not None and name in game.attributes else None
 
-    icons = ""
+    icons, named = "", []
     for name, symbol in (style.get("icons") or {}).items():
         value = attr(name)
         if value is True:
             icons += symbol
+            named.append(name)
         elif isinstance(value, int) and not isinstance(value, bool) and value > 0:
             icons += symbol * value
+            named.append(f"{name} ×{value}" if value > 1 else name)
     return {
         "id": card_id,
         "name": str(info.get("name", card_id)),
         "text": str(info.get("text", "")),
         "kind": str(info.get("kind", "")),
         "icons": icons,
+        "icons_text": ", ".join(named),  # the bonus icons in words, where a font lacks their glyphs
         "colour": look.colour(attr(style["colour"]) if "colour" in style else None, card_id, info.get("kind")),
         "icon": look.icon(attr(style["icon"]) if "icon" in style else None, card_id, info.get("kind")),
     }
@@ -94,7 +97,7 @@ def step_destination(game, view: dict, value) -> dict | None:
 
 
 def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
-    """The decider's options with what they mean: cards named, irreversibility, runs, destinations.
+    """The decider's options with what they mean: cards named, irreversibility, runs, destinations, zones.
 
     Reversible options come first, so the first option is never one that cannot be taken back.
     """
@@ -102,7 +105,8 @@ def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
     if pending is None or pending["player"] != seat:
         return []
     game = state.game
-    det = det if det is not None else state.determinized(seat, DETERMINIZE_SEED)
+    if det is None and pending["kind"] in (game.draw.get("paths") or {}):  # only runs need the seat's copy
+        det = state.determinized(seat, DETERMINIZE_SEED)
     out = []
     for action, value in zip(pending["ids"], pending["values"]):
         option = {
@@ -110,12 +114,14 @@ def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
             "cards": [card_face(game, w) for w in action.split() if w in game.first_card],
             "irreversible": is_irreversible(game, pending["kind"], value),
         }
-        path = run_path(det, seat, pending["kind"], value)
+        path = run_path(det, seat, pending["kind"], value) if det is not None else None
         if path is not None:
             option["run"] = path
         dest = step_destination(game, view, value)
         if dest is not None:
             option["destination"] = dest
+        if isinstance(value, str) and value in view["zones"]:
+            option["zone"] = value  # an option that picks a zone: its pile is clickable on the ring
         out.append(option)
     return sorted(out, key=lambda o: o["irreversible"])
 

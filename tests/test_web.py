@@ -1,15 +1,21 @@
 """The web table over its websocket: each seat gets only what it may know; bad messages change nothing."""
 
+import contextlib
 import json
 import random
 import re
-import shutil
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
+from web_helpers import copy_game, edit, play_until
 
+from engine.bots import make_agent
+from engine.errors import TabletopError
+from engine.simulate import bot_inputs
+from engine.web import app
 from engine.web.app import create_app
 from engine.web.table import Refusal, Table
 
@@ -59,30 +65,76 @@ def words_in(message) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("game,players,limit", [("caty-mini", 2, 400), ("cat-town", 2, 40), ("cats-mansion", 2, 40)])
-def test_whole_games_over_the_websocket_send_no_hidden_card(game, players, limit):
-    table = Table(game, players=players, seed=3)
+SHIPPED = sorted(p.parent.name for p in Path("rules").glob("*/game.yaml"))
+DECISIONS = 600  # a bound on each game, far above what greedy bots need to finish any shipped game
+
+
+def assert_tells_only_its_own(state, seat: int, message: dict) -> None:
+    """A message to ``seat`` holds no card hidden from it, no other seat's options, private variables or
+    secret choices."""
+    assert message["seat"] == seat
+    leaked = hidden_ids(state, seat) & words_in(message)
+    assert not leaked, f"seat {seat} was sent hidden cards {leaked}"
+    view = message["view"]
+    if state.current_player != seat:
+        assert not message["options"] and "actions" not in (view["decision"] or {}), f"seat {seat} got options"
+        assert not any("data-action" in b["svg"] for b in message["boards"]), f"seat {seat} got clickable options"
+    private = state.game.private_player_variables
+    for p, variables in enumerate(view["player_variables"]):
+        assert p == seat or not private & set(variables), f"seat {seat} was sent seat {p}'s {private & set(variables)}"
+    text = json.dumps(message)
+    own = {o["id"] for o in message["options"]}
+    for e in state.history:
+        if e.get("secret") and e["seat"] != seat and e["action"] not in own:
+            assert e["action"] not in text, f"seat {seat} was sent seat {e['seat']}'s secret choice {e['action']!r}"
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkeypatch):
+    monkeypatch.setattr(app, "PUSH_EVERY", 0.002)  # the pages' polls, not the game, set the pace here
+    table = Table(game, seed=3)
+    agents = [make_agent("greedy", seed=seat) for seat in range(table.players)]
     client = TestClient(create_app(table, watch=False))
-    rng = random.Random(5)
-    socks = [client.websocket_connect(f"/ws?key={table.seat_keys[s]}") for s in range(players)]
-    with socks[0] as a, socks[1] as b:
-        ws = [a, b]
-        messages = [w.receive_text() for w in ws]
-        for step in range(limit):
-            for seat, text in enumerate(messages):
-                secret = hidden_ids(table.state, seat)
-                leaked = secret & words_in(json.loads(text))
-                assert not leaked, f"seat {seat} was sent hidden cards {leaked} at step {step}"
-                assert json.loads(text)["seat"] == seat
+    with contextlib.ExitStack() as stack:
+        ws = [stack.enter_context(client.websocket_connect(f"/ws?key={k}")) for k in table.seat_keys.values()]
+        messages = [w.receive_json() for w in ws]
+        for decision in range(DECISIONS):
+            for seat, message in enumerate(messages):
+                assert_tells_only_its_own(table.state, seat, message)
             if table.state.is_terminal:
                 break
             seat = table.state.current_player
-            options = json.loads(messages[seat])["options"]
-            ws[seat].send_json({"type": "act", "seat": seat, "action": rng.choice(options)["id"]})
-            messages = [w.receive_text() for w in ws]
-    if game == "caty-mini":
-        assert table.state.is_terminal
-        assert json.loads(messages[0])["view"]["outcome"]["reason"]
+            action = agents[seat].act(*bot_inputs(table.state, seat, agents[seat], decision))
+            assert action in {o["id"] for o in messages[seat]["options"]}
+            ws[seat].send_json({"type": "act", "seat": seat, "action": action})
+            messages = [w.receive_json() for w in ws]
+        actions = table.state.actions
+        for index in (len(actions) // 3, 2 * len(actions) // 3):  # the history slider shows the past as it was seen
+            past = table.game.new_game(players=table.players, seed=table.seed)
+            for a in actions[:index]:
+                past.apply(a)
+            for seat, w in enumerate(ws):
+                w.send_json({"type": "seek", "index": index})
+                assert_tells_only_its_own(past, seat, w.receive_json())
+    assert table.state.is_terminal, f"{game} did not end in {DECISIONS} decisions"
+    assert all(m["view"]["outcome"]["reason"] for m in messages)
+
+
+def test_a_seat_whose_copy_cannot_be_dealt_still_gets_its_messages(monkeypatch):
+    """A determinized copy can fail to run on (a pending choice whose options the new deal empties)."""
+    table = Table("cat-town", players=2, seed=1)
+    play_until(table, "block", random.Random(1))
+    decider = table.state.current_player
+
+    def cannot(self, seat, seed=0):
+        raise TabletopError("nothing to choose from")
+
+    monkeypatch.setattr(type(table.state), "determinized", cannot)
+    for seat in (decider, 1 - decider):
+        message = table.message_for(seat)
+        assert message["scores"] == [None, None]  # unknown without a copy, not guessed from the truth
+        assert 'class="pile lit' not in message["boards"][0]["svg"]
+    assert {o["id"] for o in table.message_for(decider)["options"]} == set(table.state.legal_actions())
 
 
 def test_bad_and_hostile_messages_get_an_error_and_change_nothing():
@@ -144,6 +196,18 @@ def test_options_say_what_they_do():
     assert any(c["text"] for o in options for c in o["cards"])
 
 
+def test_ring_piles_a_choice_offers_are_clickable():
+    table = Table("cat-town", players=2, seed=1)
+    play_until(table, "block", random.Random(1))
+    message = table.message_for(table.state.current_player)
+    ring = next(b for b in message["boards"] if 'class="pile' in b["svg"])
+    clickable = dict(re.findall(r'data-zone="([^"]+)" data-action="([^"]+)"', ring["svg"]))
+    assert clickable and set(clickable.values()) == set(table.state.legal_actions())
+    assert {o["zone"]: o["id"] for o in message["options"]} == clickable
+    other = table.message_for(1 - table.state.current_player)
+    assert "data-action" not in next(b for b in other["boards"] if 'class="pile' in b["svg"])["svg"]
+
+
 def test_caty_mini_notch_options_preview_the_run(tmp_path):
     table = Table("caty-mini", players=2, seed=1)
     host = table.host_key
@@ -157,32 +221,65 @@ def test_caty_mini_notch_options_preview_the_run(tmp_path):
     assert board["svg"].count('class="preview"') == 2 and 'class="trail"' in board["svg"]
 
 
-def test_editing_the_rules_reloads_and_a_broken_file_shows_where(tmp_path):
-    shutil.copytree("rules/caty-mini", tmp_path / "caty-mini")
-    shutil.copytree("boards/caty-mini", tmp_path / "caty-mini" / "boards")
-    for f in (tmp_path / "caty-mini" / "boards").iterdir():
-        shutil.move(f, tmp_path / "caty-mini" / f.name)
-    game_file = tmp_path / "caty-mini" / "game.yaml"
-    table = Table(str(game_file), players=2, seed=1)
-    table.act(table.host_key, 0, table.state.legal_actions()[0])
-    text = game_file.read_text()
-    game_file.write_text(text.replace("rounds: 12", "rounds: 11"))
-    _touch_later(game_file)
+def reloaded(table: Table, ws) -> dict:
+    """Let the table see the edited files and return the message its change pushes to the page."""
     assert table.reload_if_changed()
-    assert table.notice.startswith("the rules changed; the game goes on") and len(table.state.actions) == 1
-    game_file.write_text(text.replace("size(token_pile(toy))", "sise(token_pile(toy))"))
-    _touch_later(game_file)
+    return ws.receive_json()
+
+
+def test_editing_the_rules_keeps_a_game_whose_moves_still_replay(tmp_path):
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    old_rules = table.game.rules_hash
+    with TestClient(create_app(table, watch=False)).websocket_connect(f"/ws?key={table.host_key}") as ws:
+        first = ws.receive_json()["options"][0]["id"]
+        ws.send_json({"type": "act", "seat": 0, "action": first})
+        assert ws.receive_json()["actions_taken"] == 1
+        edit(game_file, "rounds: 12", "rounds: 11")
+        message = reloaded(table, ws)
+        assert message["notice"] == "the rules changed; the game goes on"
+        assert message["actions_taken"] == 1 and table.state.actions == [first]
+        assert table.game.rules_hash != old_rules  # the edited rules are the ones played
+
+
+def test_editing_the_rules_restarts_a_game_whose_moves_no_longer_replay(tmp_path):
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    with TestClient(create_app(table, watch=False)).websocket_connect(f"/ws?key={table.host_key}") as ws:
+        first = ws.receive_json()["options"][0]["id"]
+        ws.send_json({"type": "act", "seat": 0, "action": first})
+        ws.receive_json()
+        edit(game_file, "extra = 3 if num_players == 2", "extra = 0 if num_players == 2")  # no tile picks now
+        message = reloaded(table, ws)
+        assert message["notice"].startswith("the rules changed and the game could not go on")
+        assert message["notice"].endswith(": new game") and repr(first) in message["notice"]
+        assert message["actions_taken"] == 0 and first not in {o["id"] for o in message["options"]}
+        ws.send_json({"type": "act", "seat": 0, "action": message["options"][0]["id"]})
+        assert ws.receive_json()["notice"] == ""  # the notice goes with the next move
+
+
+def test_rules_that_cannot_start_a_game_keep_the_old_one_and_say_where(tmp_path):
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    with TestClient(create_app(table, watch=False)).websocket_connect(f"/ws?key={table.host_key}") as ws:
+        ws.receive_json()
+        before = table.state.to_json()
+        edit(game_file, "move(top(tiles), table)", "move(top(box), table)")  # the setup fails when run
+        message = reloaded(table, ws)
+        assert len(message["problems"]) == 1 and re.search(r"game\.yaml:\d+:\d+: .*empty", message["problems"][0])
+        assert table.state.to_json() == before
+        ws.send_json({"type": "act", "seat": 0, "action": table.state.legal_actions()[0]})
+        assert ws.receive_json()["type"] == "error"  # no play until the rules are fixed
+
+
+def test_a_broken_rule_file_shows_where(tmp_path):
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    edit(game_file, "size(token_pile(toy))", "sise(token_pile(toy))")
     assert table.reload_if_changed()
     assert table.problems and "game.yaml:" in table.problems[0] and "sise" in table.problems[0]
     assert table.message_for(0)["problems"] == table.problems
-
-
-def _touch_later(path):
-    """Move the file's modification time on, so the change is seen whatever the clock's resolution."""
-    import os
-
-    st = os.stat(path)
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000_000))
+    assert not table.reload_if_changed()  # nothing changed since
 
 
 def test_save_step_back_through_history_and_open_the_save():

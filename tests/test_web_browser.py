@@ -1,5 +1,7 @@
 """The web table in a real headless Chromium (system package, driven by Playwright); screenshots in /tmp/screens."""
 
+import contextlib
+import random
 import shutil
 import socket
 import threading
@@ -14,6 +16,7 @@ if not Path(CHROMIUM).exists():
     pytest.skip("no system Chromium (tools/install_browser.py installs it)", allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 - only once Chromium is known to be there
+from web_helpers import copy_game, edit, play_until  # noqa: E402
 
 from engine.web.app import create_app  # noqa: E402
 from engine.web.table import Table  # noqa: E402
@@ -60,6 +63,17 @@ def serve(table: Table, watch: bool = False):
     return f"http://127.0.0.1:{port}/", stop
 
 
+@contextlib.contextmanager
+def opened(page, table: Table, key: str | None = None, watch: bool = False):
+    """The table served and open in ``page`` by ``key``'s link (the host's by default); the server stops after."""
+    url, stop = serve(table, watch)
+    try:
+        page.goto(f"{url}?key={key or table.host_key}")
+        yield
+    finally:
+        stop()
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1500, "height": 1000})
@@ -76,9 +90,7 @@ def shot(page, name: str) -> None:
 
 def test_caty_mini_whole_game_by_clicks_against_a_bot(page):
     table = Table("caty-mini", players=2, seed=4, bots={1: "random"})
-    url, stop = serve(table)
-    try:
-        page.goto(f"{url}?key={table.seat_keys[0]}")
+    with opened(page, table, table.seat_keys[0]):
         for _ in range(60):
             if page.locator("#outcome:not([hidden])").count():
                 break
@@ -97,15 +109,11 @@ def test_caty_mini_whole_game_by_clicks_against_a_bot(page):
         expect(page.locator("#outcome")).to_contain_text("Game over")
         assert table.state.is_terminal
         shot(page, "caty-mini")
-    finally:
-        stop()
 
 
 def test_cat_town_hot_seat_turn_hides_the_hand_between_seats(page):
     table = Table("cat-town", players=2, seed=1)
-    url, stop = serve(table)
-    try:
-        page.goto(f"{url}?key={table.host_key}")
+    with opened(page, table):
         expect(page.locator("figure[data-board] svg .pile")).to_have_count(4)
         expect(page.locator("#options button.option .text").first).not_to_be_empty()  # card text in the menu
         shot(page, "cat-town")
@@ -116,15 +124,26 @@ def test_cat_town_hot_seat_turn_hides_the_hand_between_seats(page):
         page.locator("#reveal").click()
         expect(page.locator("#status")).to_contain_text("you are seat 1")
         assert table.state.actions == ["walk cw draw"]
-    finally:
-        stop()
+
+
+def test_cat_town_block_chosen_by_clicking_its_pile_on_the_ring(page):
+    table = Table("cat-town", players=2, seed=1)
+    play_until(table, "block", random.Random(1))
+    offered = set(table.state.legal_actions())
+    before = len(table.state.actions)
+    with opened(page, table):
+        piles = page.locator("svg .pile.choice")
+        expect(piles).to_have_count(len(offered))
+        shot(page, "cat-town-ring-choice")
+        action = piles.last.get_attribute("data-action")
+        piles.last.click()
+        expect(page.locator("#step")).to_have_text(f"{before + 1} moves")
+        assert action in offered and table.state.actions[before] == action
 
 
 def test_cats_mansion_step_by_clicking_a_destination_then_undo(page):
     table = Table("cats-mansion", players=2, seed=1, bots={1: "random"})
-    url, stop = serve(table)
-    try:
-        page.goto(f"{url}?key={table.host_key}")
+    with opened(page, table):
         expect(page.locator("svg .room").first).to_be_visible()
         shot(page, "cats-mansion")
         first = page.locator("svg .dest").first
@@ -136,25 +155,89 @@ def test_cats_mansion_step_by_clicking_a_destination_then_undo(page):
         page.locator("#undo").click()
         expect(page.locator("#step")).to_have_text("0 moves")
         assert table.state.actions == []
-    finally:
-        stop()
+
+
+# Draws each text on a canvas with the page's fonts: does it differ from the box of a code point no font
+# has (U+10FFFD), and how many of its pixels are coloured (a colour emoji glyph, not a box or a blank)?
+GLYPH_CHECK = """(texts) => texts.map((text) => {
+  const draw = (t) => {
+    const c = document.createElement("canvas"); c.width = 64; c.height = 48;
+    const g = c.getContext("2d"); g.font = "32px sans-serif"; g.textBaseline = "top"; g.fillText(t, 4, 4);
+    return g.getImageData(0, 0, c.width, c.height).data;
+  };
+  const a = draw(text), box = draw("\\u{10FFFD}");
+  let differs = false, coloured = 0;
+  for (let i = 0; i < a.length; i += 4) {
+    if (a[i] !== box[i] || a[i + 3] !== box[i + 3]) differs = true;
+    if (a[i + 3] > 128 && Math.max(a[i], a[i + 1], a[i + 2]) - Math.min(a[i], a[i + 1], a[i + 2]) > 40) coloured++;
+  }
+  return {text, differs, coloured};
+})"""
+
+
+@pytest.mark.parametrize("game", ["caty-mini", "cat-town", "cats-mansion"])
+def test_icons_render_as_colour_glyphs_not_boxes(page, game):
+    table = Table(game, players=2, seed=1)
+    with opened(page, table):
+        page.locator("#options button.option").first.wait_for()
+        icons = page.locator(".icon[data-fallback]")
+        expect(icons.first).to_be_attached()
+        texts = sorted({t for t in icons.all_text_contents() if t.strip()})
+        declared = {v for v in _icon_hints(table.game.draw) if v in "".join(texts)}
+        assert declared, f"no declared icon is shown on the {game} page (fallback text instead?): {texts}"
+        results = page.evaluate(GLYPH_CHECK, sorted(declared))
+        assert all(r["differs"] for r in results), f"icons drawn as boxes or blanks: {results}"
+        assert any(r["coloured"] > 20 for r in results), f"no icon drawn in colour (no emoji font?): {results}"
+        shot(page, f"{game}-icons")
+        page.locator("#boards").screenshot(path=str(SCREENS / f"{game}-board.png"))
+
+
+def _icon_hints(draw: dict) -> set[str]:
+    """Every icon the game's drawing hints declare (card faces, bonus icons, board labels)."""
+    card = draw.get("card") or {}
+    return set((draw.get("icons") or {}).values()) | set((card.get("icons") or {}).values())
+
+
+def test_an_icon_no_font_can_draw_shows_its_text_instead(page):
+    table = Table("caty-mini", players=2, seed=1)
+    with opened(page, table):
+        page.locator("#options button.option").first.wait_for()
+        shown = page.evaluate(
+            """() => {
+              const e = document.createElement("span");
+              e.className = "icon"; e.dataset.fallback = "label"; e.textContent = "\\u{10FFFD}";
+              const ok = document.createElement("span");
+              ok.className = "icon"; ok.dataset.fallback = "unused"; ok.textContent = "A";
+              document.body.append(e, ok); iconFallback(document.body);
+              return [e.textContent, ok.textContent];
+            }"""
+        )
+        assert shown == ["label", "A"]
 
 
 def test_a_broken_rule_file_shows_its_place_in_the_page(page, tmp_path):
-    folder = tmp_path / "caty-mini"
-    shutil.copytree("rules/caty-mini", folder)
-    for f in Path("boards/caty-mini").iterdir():
-        shutil.copy(f, folder / f.name)
-    table = Table(str(folder / "game.yaml"), players=2, seed=1)
-    url, stop = serve(table, watch=True)
-    try:
-        page.goto(f"{url}?key={table.host_key}")
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    with opened(page, table, watch=True):
         page.locator("#options button.option").first.wait_for()
-        game_file = folder / "game.yaml"
-        game_file.write_text(game_file.read_text().replace("size(token_pile(toy))", "sise(token_pile(toy))"))
+        edit(game_file, "size(token_pile(toy))", "sise(token_pile(toy))")
         expect(page.locator("#problems")).to_be_visible()
         expect(page.locator("#problems")).to_contain_text("game.yaml:")
         expect(page.locator("#problems")).to_contain_text("sise")
         shot(page, "rule-error")
-    finally:
-        stop()
+
+
+def test_edited_rules_go_on_with_the_game_or_restart_it_with_a_notice(page, tmp_path):
+    game_file = copy_game(tmp_path, "caty-mini")
+    table = Table(str(game_file), players=2, seed=1)
+    with opened(page, table, watch=True):
+        page.locator("#options button.option").first.click()
+        expect(page.locator("#step")).to_have_text("1 moves")
+        edit(game_file, "rounds: 12", "rounds: 11")
+        expect(page.locator("#notice")).to_have_text("the rules changed; the game goes on")
+        expect(page.locator("#step")).to_have_text("1 moves")
+        edit(game_file, "extra = 3 if num_players == 2", "extra = 0 if num_players == 2")
+        expect(page.locator("#notice")).to_contain_text("could not go on")
+        expect(page.locator("#notice")).to_contain_text("new game")
+        expect(page.locator("#step")).to_have_text("0 moves")
+        shot(page, "rules-changed-new-game")

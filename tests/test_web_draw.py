@@ -68,6 +68,13 @@ def test_ring_draws_piles_in_order_with_counts_tokens_and_highlight():
     assert tokens == ["0", "1"]
 
 
+def test_ring_piles_a_choice_offers_are_clickable():
+    piles = [{"zone": f"pile:p{i}", "count": 1, "top": None} for i in range(3)]
+    svg = parse(ring_svg(piles, {}, set(), Hints(), choices={"pile:p0": "take p0", "pile:p2": "take p2"}))
+    clickable = {g.get("data-zone"): g.get("data-action") for g in svg.iter(SVG + "g") if g.get("data-action")}
+    assert clickable == {"pile:p0": "take p0", "pile:p2": "take p2"}
+
+
 GRID = """
 id: flat
 kind: grid

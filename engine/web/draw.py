@@ -33,6 +33,11 @@ def _text(x: float, y: float, text: str, size: int = 11, anchor: str = "middle",
     )
 
 
+def _icon(icon: str, fallback: str) -> dict:
+    """Attributes of a text drawn as an icon: the page shows ``fallback`` if no font has its glyph."""
+    return {"cls": "icon", "data_fallback": fallback} if icon else {}
+
+
 def _svg(width: float, height: float, body: list[str], title: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.0f} {height:.0f}" '
@@ -81,10 +86,11 @@ def plane_svg(
             continue
         x, y = MARGIN + node[1] * CELL, MARGIN + node[2] * CELL
         label = d["label"]
+        icon = hints.icon(label)
         body.append(
             f'<g class="cell" data-label="{escape(label)}"><rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
             f'height="{CELL - 4}" rx="6" fill="{hints.colour(label, default="#fff1c9")}" stroke="#b59b5a"/>'
-            + _text(x + CELL / 2, y + CELL / 2 - 4, hints.icon(label) or label[:1].upper(), 16)
+            + _text(x + CELL / 2, y + CELL / 2 - 4, icon or label[:1].upper(), 16, **_icon(icon, label[:1].upper()))
             + _text(x + CELL / 2, y + CELL - 7, label, 8)
             + "</g>"
         )
@@ -158,9 +164,17 @@ def plane_svg(
 
 # ------------------------------------------------------------------ ring
 def ring_svg(
-    piles: list[dict], tokens: dict[str, list[int]], highlight: set[str], hints: Hints, title: str = ""
+    piles: list[dict],
+    tokens: dict[str, list[int]],
+    highlight: set[str],
+    hints: Hints,
+    title: str = "",
+    choices: dict[str, str] | None = None,
 ) -> str:
-    """Piles in a circle, clockwise from the top: ``piles`` are ``{zone, count, top}`` (top: a face or None)."""
+    """Piles in a circle, clockwise from the top: ``piles`` are ``{zone, count, top}`` (top: a face or None).
+
+    ``choices`` maps a zone to the option that picks it: that pile is clickable (``data-action``).
+    """
     n = max(len(piles), 1)
     radius = 70 + 22 * n
     size = 2 * radius + 140
@@ -173,11 +187,15 @@ def ring_svg(
         x, y = c + radius * math.cos(angle), c + radius * math.sin(angle)
         zone = pile["zone"]
         lit = zone in highlight
+        action = (choices or {}).get(zone)
+        click = f' data-action="{escape(action)}"' if action else ""
         body.append(
-            f'<g class="pile{" lit" if lit else ""}" data-zone="{escape(zone)}">'
-            f'<rect x="{x - 30:.1f}" y="{y - 40:.1f}" width="60" height="80" rx="6" '
+            f'<g class="pile{" lit" if lit else ""}{" choice" if action else ""}" data-zone="{escape(zone)}"{click}>'
+            + (f"<title>{escape(action)}</title>" if action else "")
+            + f'<rect x="{x - 30:.1f}" y="{y - 40:.1f}" width="60" height="80" rx="6" '
             f'fill="{hints.colour(pile.get("top"), default="#6b5b95")}" '
-            f'stroke="{"#f4c20d" if lit else "#333"}" stroke-width="{5 if lit else 1.5}"/>'
+            f'stroke="{"#2e7d32" if action else "#f4c20d" if lit else "#333"}" '
+            f'stroke-width="{5 if lit or action else 1.5}"/>'
             + _text(x, y - 22, zone.partition(":")[2] or zone, 11, fill="#fff")
             + _text(x, y + 4, str(pile["count"]), 20, fill="#fff", cls="count")
             + _text(x, y + 26, "cards", 9, fill="#fff")
@@ -224,7 +242,16 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
             if mark:
                 body.append(
                     f'<g class="mark" data-tag="{escape(tag)}"><title>{escape(mark.get("label", tag))}'
-                    f"</title>" + _text(x + CELL / 2, y + CELL / 2, mark.get("icon", "•"), 22, fill="#0005") + "</g>"
+                    f"</title>"
+                    + _text(
+                        x + CELL / 2,
+                        y + CELL / 2,
+                        mark.get("icon", "•"),
+                        22,
+                        fill="#0005",
+                        **_icon(mark.get("icon", ""), "•"),
+                    )
+                    + "</g>"
                 )
     walls = []
     for space, d in g.nodes(data=True):
@@ -262,7 +289,14 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
             body.append(
                 f'<g class="piece" data-piece="{escape(piece["id"])}"><title>{escape(piece["label"])}</title>'
                 f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{piece["colour"]}" stroke="#000"/>'
-                + _text(cx, cy, piece["icon"] or piece["label"][:2], 14, fill=ink)
+                + _text(
+                    cx,
+                    cy,
+                    piece["icon"] or piece["label"][:2],
+                    14,
+                    fill=ink,
+                    **_icon(piece["icon"], piece["label"][:2]),
+                )
                 + "</g>"
             )
     for dest in destinations:

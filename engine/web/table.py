@@ -121,7 +121,7 @@ class Table:
                 raise Refusal(f"it is not seat {seat}'s turn")
             self._apply(action)
         except IllegalAction as exc:
-            raise Refusal(str(exc).splitlines()[0]) from None
+            raise Refusal(_first_line(exc)) from None
         self.redo.clear()
         self.notice = ""
         self._run_bots()
@@ -181,7 +181,7 @@ class Table:
             self._restart([a for a in data["actions"] if isinstance(a, str)])
         except (IllegalAction, TabletopError) as exc:
             self.seed, self.state = old
-            raise Refusal(f"the save does not replay on these rules: {str(exc).splitlines()[0]}") from None
+            raise Refusal(f"the save does not replay on these rules: {_first_line(exc)}") from None
         self.redo.clear()
 
     def save_data(self) -> dict:
@@ -217,14 +217,21 @@ class Table:
             self.version += 1
             return True
         self.problems = []
+        old = (self.game, self.state, self.trails, self.agents)
         self.game = game
         actions = self.state.actions
         try:
             self._restart(actions)
             self.notice = "the rules changed; the game goes on"
         except (IllegalAction, StateError, TabletopError) as exc:
-            self._restart([])
-            self.notice = f"the rules changed and the game could not go on ({str(exc).splitlines()[0]}): new game"
+            try:
+                self._restart([])
+            except TabletopError as fresh:  # the new rules cannot even start: keep the old game, show why
+                self.game, self.state, self.trails, self.agents = old
+                self.problems = [f"the changed rules cannot start a game: {_first_line(fresh)}"]
+                self.version += 1
+                return True
+            self.notice = f"the rules changed and the game could not go on ({_first_line(exc)}): new game"
         self.redo.clear()
         return True
 
@@ -234,7 +241,7 @@ class Table:
         state = state if state is not None else self.state
         game = state.game
         view = state.view(seat)
-        det = state.determinized(seat, DETERMINIZE_SEED)
+        det = _seat_copy(state, seat)
         options = describe_options(state, seat, view, det) if state is self.state else []
         faces: dict[str, dict] = {}
         for cards in view["zones"].values():
@@ -273,12 +280,14 @@ class Table:
             if "tokens" in ring:
                 for p, pv in enumerate(view["player_variables"]):
                     tokens.setdefault(pv.get(ring["tokens"]), []).append(p)
-            lit = ring_highlight(state, seat, det)
+            lit = ring_highlight(state, seat, det) if det is not None else set()
             piles = [
                 {"zone": z, "count": len(view["zones"].get(z, [])), "top": (view["zones"].get(z) or [None])[-1]}
                 for z in order
             ]
-            out.append({"id": ring["order"], "svg": draw.ring_svg(piles, tokens, lit, Hints.merged(game.draw))})
+            choices = {o["zone"]: o["id"] for o in options if "zone" in o}
+            svg = draw.ring_svg(piles, tokens, lit, Hints.merged(game.draw), choices=choices)
+            out.append({"id": ring["order"], "svg": svg})
         for family, boards in game.board_files.items():
             per_seat = game.vocabulary.boards.get(family) == "player"
             for i, board in enumerate(boards[: state.n] if per_seat else boards[:1]):
@@ -309,6 +318,21 @@ class Table:
                         }
                     )
         return out
+
+
+def _seat_copy(state, seat: int, tries: int = 4):
+    """``seat``'s determinized copy, or None if none of a few deals can be run on (the page then goes without
+    the extras computed on it: runs, highlighted piles)."""
+    for k in range(tries):
+        try:
+            return state.determinized(seat, DETERMINIZE_SEED + k)
+        except TabletopError:
+            continue
+    return None
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def _pieces(game, family: str, view: dict) -> dict[str, list[dict]]:

@@ -16,10 +16,35 @@ function el(tag, attrs, ...children) {
 function send(msg) { ws.send(JSON.stringify(msg)); }
 function act(action) { send({type: "act", seat: last.seat, action}); }
 
+// Icons are font glyphs (often emoji).  One that no installed font has would be drawn as an empty box:
+// such an icon shows its data-fallback text instead (a label, or nothing where the name is shown anyway).
+const MISSING = "\u{10FFFD}", glyphs = new Map();
+function pixels(text) {
+  const c = document.createElement("canvas"); c.width = 48; c.height = 32;
+  const g = c.getContext("2d", {willReadFrequently: true});
+  g.font = "24px sans-serif"; g.textBaseline = "top"; g.fillText(text, 4, 2);
+  return g.getImageData(0, 0, c.width, c.height).data.join();
+}
+function drawsGlyphs(text) {
+  if (!glyphs.has(text)) {
+    const box = pixels(MISSING), blank = pixels("");
+    const chars = Array.from(text).filter((ch) => !/[\u200d\ufe0e\ufe0f\s]/.test(ch));
+    glyphs.set(text, chars.every((ch) => { const p = pixels(ch); return p !== box && p !== blank; }));
+  }
+  return glyphs.get(text);
+}
+function iconFallback(root) {
+  root.querySelectorAll(".icon[data-fallback]").forEach((e) => {
+    if (e.textContent && !drawsGlyphs(e.textContent)) e.textContent = e.dataset.fallback;
+  });
+}
+function iconEl(cls, icon, fallback) { return el("span", {class: `icon ${cls}`, "data-fallback": fallback}, icon); }
+
 function cardEl(id, faces) {
-  const f = faces[id] || {name: id, text: "", icons: "", icon: "", colour: "#ccc"};
+  const f = faces[id] || {name: id, text: "", icons: "", icons_text: "", icon: "", colour: "#ccc"};
   const c = el("div", {class: "card", "data-card": id, style: `--c:${f.colour}`},
-    el("span", {class: "icons"}, f.icons), el("b", {}, `${f.icon} ${f.name}`), el("span", {class: "text"}, f.text));
+    iconEl("icons", f.icons, f.icons_text), el("b", {}, iconEl("", f.icon, ""), ` ${f.name}`),
+    el("span", {class: "text"}, f.text));
   c.title = id;
   return c;
 }
@@ -76,7 +101,7 @@ function render(m) {
   for (const o of m.options) {
     const b = el("button", {class: "option" + (o.irreversible ? " irreversible" : ""), "data-action": o.id}, o.id);
     if (o.run) b.append(el("small", {}, ` — costs ${o.run.cost}, ${o.run.touched.length ? "touches " + o.run.touched.join(", ") : "touches nothing"}`));
-    for (const c of o.cards) if (c.text) b.append(el("div", {class: "text"}, `${c.icons} ${c.text}`));
+    for (const c of o.cards) if (c.text) b.append(el("div", {class: "text"}, iconEl("", c.icons, c.icons_text), ` ${c.text}`));
     b.addEventListener("click", () => choose(o, b));
     b.addEventListener("mouseenter", () => preview(o.id, true));
     b.addEventListener("mouseleave", () => preview(o.id, false));
@@ -108,6 +133,7 @@ function render(m) {
   }
   $("log").replaceChildren(...v.log.slice(-40).map((l) => el("li", {}, l)));
   $("log").scrollTop = 1e9;
+  iconFallback(document.body);
 }
 function fmt(x) { return x === null ? "—" : x === true ? "yes" : x === false ? "no" : Array.isArray(x) ? x.join(", ") : String(x); }
 function preview(id, on) {

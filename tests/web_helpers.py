@@ -1,0 +1,40 @@
+"""Helpers shared by the web table's tests: reaching a decision by random moves, editing a copy of a game."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+from engine.web.table import Table
+
+
+def play_until(table: Table, kind: str, rng: random.Random, limit: int = 300) -> None:
+    """Random moves at the table (host key) until a decision of ``kind`` is pending."""
+    for _ in range(limit):
+        if table.state.pending and table.state.pending["kind"] == kind:
+            return
+        table.act(table.host_key, table.state.current_player, rng.choice(table.state.legal_actions()))
+    raise AssertionError(f"no {kind} decision in {limit} moves")
+
+
+def copy_game(tmp_path: Path, game: str) -> Path:
+    """A game's rule and board files copied into one folder (to edit them); returns its game.yaml."""
+    folder = tmp_path / game
+    shutil.copytree(f"rules/{game}", folder)
+    for f in Path(f"boards/{game}").iterdir():
+        shutil.copy(f, folder / f.name)
+    return folder / "game.yaml"
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace ``old`` (which must be there) in a file and move its modification time on.
+
+    The time moves on by 10 s so the change is seen whatever the file system's clock resolution.
+    """
+    text = path.read_text()
+    assert old in text, f"{old!r} is not in {path.name}"
+    path.write_text(text.replace(old, new))
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000_000))
