@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from web_helpers import copy_game, edit, play_until
 
 from engine.bots import make_agent
-from engine.errors import TabletopError
+from engine.errors import StateError
 from engine.simulate import bot_inputs
 from engine.web import app
 from engine.web.app import create_app
@@ -121,13 +121,14 @@ def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkey
 
 
 def test_a_seat_whose_copy_cannot_be_dealt_still_gets_its_messages(monkeypatch):
-    """A determinized copy can fail to run on (a pending choice whose options the new deal empties)."""
+    """Rules that reveal their hidden cards by whom they ask admit no determinized copy (a StateError):
+    the seat still gets its messages, without the extras computed on a copy."""
     table = Table("cat-town", players=2, seed=1)
     play_until(table, "block", random.Random(1))
     decider = table.state.current_player
 
     def cannot(self, seat, seed=0):
-        raise TabletopError("nothing to choose from")
+        raise StateError("no deal of the cards hidden from seat agrees with what it knows")
 
     monkeypatch.setattr(type(table.state), "determinized", cannot)
     for seat in (decider, 1 - decider):

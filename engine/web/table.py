@@ -320,15 +320,13 @@ class Table:
         return out
 
 
-def _seat_copy(state, seat: int, tries: int = 4):
-    """``seat``'s determinized copy, or None if none of a few deals can be run on (the page then goes without
-    the extras computed on it: runs, highlighted piles)."""
-    for k in range(tries):
-        try:
-            return state.determinized(seat, DETERMINIZE_SEED + k)
-        except TabletopError:
-            continue
-    return None
+def _seat_copy(state, seat: int):
+    """``seat``'s determinized copy, or None if the rules admit none (``knowledge.determinize``: the page then
+    goes without the extras computed on it: runs, highlighted piles)."""
+    try:
+        return state.determinized(seat, DETERMINIZE_SEED)
+    except StateError:
+        return None
 
 
 def _first_line(exc: Exception) -> str:
