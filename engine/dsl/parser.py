@@ -49,9 +49,9 @@ class _Indenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 4
 
-    def _process(self, stream):
-        # As lark's, but an unmatched ')' is a syntax error, not an AssertionError.
-        yield from super()._process(self._balanced(stream))
+    def process(self, stream):
+        # As lark's, but an unmatched ')' is a syntax error, not an AssertionError (through the public hook).
+        return super().process(self._balanced(stream))
 
     def _balanced(self, stream):
         depth = 0
