@@ -373,6 +373,15 @@ def test_dsl_syntax_error_is_e401_with_caret(rules):
     assert d.context == (text.splitlines()[line - 1], " " * (col - 1) + "^")
 
 
+def test_an_unmatched_closing_bracket_is_e401_at_the_bracket(rules):
+    """A ')' that closes nothing is a located syntax error, not an assertion deep in the lexer."""
+    text = rules.edit("game.yaml", "round = round + 1", "round = (round + 1))")
+    line, col = position(text, "(round + 1))")
+    d = the(rules.load_fails(), "E401")
+    at(d, rules.shown("game.yaml"), line, col + len("(round + 1)"))
+    assert d.message == "unmatched ')'"
+
+
 def test_item_without_a_declared_attribute_is_e305_at_the_item(rules):
     """A tile that leaves out its colour (an enum: no default) is E305 at that item, naming what is missing;
     int and bool attributes may still be left out (0, false)."""
