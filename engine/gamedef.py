@@ -110,6 +110,10 @@ class GameDef:
     sources: list[tuple[tuple, list[ast.Stmt] | ast.Expr]] = field(default_factory=list, repr=False)
     function_bodies: dict[str, ast.Expr] = field(default_factory=dict, repr=False)  # name → AST, for action_space
     labeller: Labeller | None = field(default=None, repr=False)
+    # key(state, {p, me}) of all the scoring reads, None if it reads more than plain data (dsl/readset.py);
+    # points are kept under it in score_cache, shared by every state of the game
+    score_key: Callable | None = field(default=None, repr=False)
+    score_cache: dict[tuple, int] = field(default_factory=dict, repr=False)
     _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
     _board_cache: dict[str, object] = field(default_factory=dict, repr=False)
     _hidden_cache: dict[tuple[int, int], list] = field(default_factory=dict, repr=False)
@@ -831,6 +835,9 @@ class _Builder:
             target.append(
                 Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col))
             )
+        scoring = [expr for section, _, expr, _ in scorers if section == "scoring"]
+        if isinstance(compiler, Compiler) and all(expr is not None for expr in scoring):
+            game.score_key = compiler.read_key([e for e in scoring if e is not None], ("p", "me"), bodies)
         game.stats = [
             Stat(
                 item["id"],

@@ -33,6 +33,9 @@ from .errors import (
 from .state_check import FORMAT, check_pending, check_saved_state
 
 
+SCORE_CACHE_SIZE = 100_000  # points kept per game definition; then forgotten all at once
+
+
 def _copy(value: Any) -> Any:
     """Copy plain data (dicts and lists of scalars, nested)."""
     if isinstance(value, list):
@@ -178,8 +181,23 @@ class State:
         return [self.score_of(p) for p in range(self.n)]
 
     def score_of(self, p: int) -> int:
-        """Seat ``p``'s points by the scoring rules."""
-        return sum(self._evaluate(s, p) for s in self.game.scoring)
+        """Seat ``p``'s points by the scoring rules, kept under the key of what they read (``GameDef.score_key``)."""
+        game = self.game
+        key_of = game.score_key
+        if key_of is None:
+            return sum(self._evaluate(s, p) for s in game.scoring)
+        try:
+            key = key_of(self, {"p": p, "me": p})
+        except Exception:  # what scoring reads is not there: scoring itself says why
+            return sum(self._evaluate(s, p) for s in game.scoring)
+        cache = game.score_cache
+        points = cache.get(key)
+        if points is None:
+            points = sum(self._evaluate(s, p) for s in game.scoring)
+            if len(cache) >= SCORE_CACHE_SIZE:
+                cache.clear()
+            cache[key] = points
+        return points
 
     def _evaluate(self, scorer, p: int) -> int:
         """A scoring term or tie-breaker for seat ``p``; a failing rule is a RuntimeRuleError at its line."""

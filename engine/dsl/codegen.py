@@ -24,6 +24,7 @@ from . import ast
 from .checker import Vocabulary
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
 from .ops import OPS, bounded, times
+from .readset import Reads, frozen
 from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
 
 
@@ -65,6 +66,7 @@ RUNTIME = {
     "_times": times,
     "_overrun": _overrun,
     "_MISSING": _MISSING,
+    "_frozen": frozen,
     "NEXT": NEXT,
     "SUSPEND": SUSPEND,
     "RuleFault": RuleFault,
@@ -275,6 +277,24 @@ class Compiler:
         ]
         self._compile("\n".join(lines) + "\n", f"<rules {self.game.id} function {name}>")
         return self.ns[f"{fn}_env"]
+
+    def read_key(self, exprs: list[ast.Expr], params: tuple[str, ...], bodies: dict[str, ast.Expr]) -> Callable | None:
+        """``key(state, env)``: the parameters and everything ``exprs`` read, or None if they read more
+        than plain data (see ``readset``); equal keys mean equal values."""
+        reads = Reads(self, self.vocab, bodies, frozenset(params))
+        slots: list[str] = []
+        for e in exprs:
+            part = reads.slots(e)
+            if part is None:
+                return None
+            for s in part:
+                if s not in slots:
+                    slots.append(s)
+        self.units += 1
+        name = f"_key{self.units}"
+        parts = [f"env.get({p!r})" for p in params] + ["st.n"] + slots
+        self._compile(f"def {name}(st, env):\n    return ({', '.join(parts)},)\n", f"<rules {self.game.id} key>")
+        return self.ns[name]
 
     # ----------------------------------------------------------- statements
     def procedure(
