@@ -201,17 +201,30 @@ class Choice:
         self.what = s.verb or ast.format_expr(s.target)
 
     def distinct(self, st, items, ids):
-        """Options whose ids collide: the same choice (copies in one zone) merge, others get long ids."""
+        """Options whose ids collide: the same choice (copies in one zone) merge, others get long ids.
+
+        Only options that print alike are compared: options that print differently are different choices.
+        """
         long, same, loc = self.long, self.same, st.loc
-        keys = [same(x, loc) for x in items]
-        kinds: dict[str, set] = {}
-        for key, action in zip(keys, ids):
-            kinds.setdefault(action, set()).add(key)
+        shared: dict[str, set | None] = {}  # id → keys of its options if several print it, else None
+        for action in ids:
+            shared[action] = set() if action in shared else None
+        keys = []
+        for x, action in zip(items, ids):
+            kinds = shared[action]
+            key = None if kinds is None else same(x, loc)
+            if kinds is not None:
+                kinds.add(key)
+            keys.append(key)
         out_ids, out_values, seen = [], [], set()
         for x, key, action in zip(items, keys, ids):
-            if key not in seen:
+            kinds = shared[action]
+            if kinds is None:
+                out_ids.append(action)
+                out_values.append(x)
+            elif key not in seen:
                 seen.add(key)
-                out_ids.append(self.prefix + long(x, loc) if len(kinds[action]) > 1 else action)
+                out_ids.append(self.prefix + long(x, loc) if len(kinds) > 1 else action)
                 out_values.append(x)
         if len(set(out_ids)) != len(out_ids):
             raise RuleFault(f'two different options of "{self.what}" print alike: {out_ids[0]!r}…')

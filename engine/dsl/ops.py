@@ -214,10 +214,7 @@ def _move_all(st, source, to):
 
 @op("shuffle", ("zone", ZONE), says="shuffle {zone}", group="zones")
 def _shuffle(st, zone):
-    cards = _zone(st, zone)
-    for i in range(len(cards) - 1, 0, -1):
-        j = st.randbelow(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    st.shuffle(_zone(st, zone))
     st.chance({"chance": "shuffle", "zone": zone})
     st.reordered(zone)
 
