@@ -118,6 +118,7 @@ class GameDef:
     _board_cache: dict[str, object] = field(default_factory=dict, repr=False)
     _hidden_cache: dict[tuple[int, int], list] = field(default_factory=dict, repr=False)
     _sight_cache: dict[int, tuple] = field(default_factory=dict, repr=False)
+    _back_keys: list[tuple] = field(default_factory=list, repr=False)
     _space_cache: dict[int, tuple[list[str], dict[str, int]]] = field(default_factory=dict, repr=False)
 
     # ---------------------------------------------------------------- tables
@@ -181,9 +182,12 @@ class GameDef:
         return found
 
     def back_key(self, card: int) -> tuple:
-        """What a card shows face down: its kind and the attributes on its back."""
-        kind = self.card_kinds[card]
-        return (kind,) + tuple(self.attributes[a][card] for a in self.backs.get(kind, ()))
+        """What a card shows face down: its kind and the attributes on its back (one table, made once)."""
+        keys = self._back_keys
+        if not keys:
+            for c, kind in enumerate(self.card_kinds):
+                keys.append((kind,) + tuple(self.attributes[a][c] for a in self.backs.get(kind, ())))
+        return keys[card]
 
     def zone_family(self, zone: str) -> ZoneFamily:
         return self.zone_families[zone.split(":", 1)[0]]

@@ -186,11 +186,12 @@ def _fresh(value: Any) -> Any:
 def _relabel(st, relabel: dict[int, int]) -> None:
     """Apply a relabelling of cards to every place a card index is held (zones, variables, frames)."""
     get = relabel.get
-    for cards in st.zones.values():
+    places = st.loc[:]
+    for zone in {places[old] for old in relabel}:  # only zones that hold a relabelled card change
+        cards = st.zones[zone]
         cards[:] = [get(c, c) for c in cards]
-    for zone, cards in st.zones.items():
-        for c in cards:
-            st.loc[c] = zone
+    for old, new in relabel.items():  # a card takes the place of the one it replaces
+        st.loc[new] = places[old]
     know, pinned = st.know[:], st.pinned[:]
     for old, new in relabel.items():  # what was known of a place is now known of the card there
         st.know[new], st.pinned[new] = know[old], pinned[old]

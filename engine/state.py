@@ -311,8 +311,7 @@ class State:
         while stack:
             frame = stack[-1]
             proc = procedures[frame[0]]
-            code, env, pc = proc.code, frame[2], frame[1]
-            last = pc
+            code, env, pc = proc.code, frame[2], frame[1]  # a failing instruction leaves pc at itself
             try:
                 while pc >= 0:
                     steps += 1
@@ -325,17 +324,16 @@ class State:
                                 f"step budget of {budget} exhausted in '{proc.name}': does a loop never end?",
                             )
                         )
-                    last = pc
                     if memo:
                         memo.clear()
                     pc = code[pc](self, env)
             except RuleFault as exc:
-                raise self._fault(self._where(proc, last, "E701", f"{exc} (in '{proc.name}')", exc))
+                raise self._fault(self._where(proc, pc, "E701", f"{exc} (in '{proc.name}')", exc))
             except Overrun as exc:
                 raise self._fault(
                     self._where(
                         proc,
-                        last,
+                        pc,
                         "E703",
                         f"step budget of {budget} exhausted in '{proc.name}': does a loop never end?",
                         exc,
@@ -351,7 +349,7 @@ class State:
                 if not is_rules_fault(exc):
                     raise EngineBug(f"engine bug while running '{proc.name}': {exc!r}") from exc
                 raise self._fault(
-                    self._where(proc, last, "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}", exc)
+                    self._where(proc, pc, "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}", exc)
                 )
             if pc == SUSPEND:
                 memo.clear()
@@ -451,8 +449,9 @@ class State:
         return slots
 
     # ----------------------------------------------------- copy and persist
-    def clone(self) -> "State":
-        """An independent copy (plain-data copy, no replay)."""
+    def clone(self, log: bool = True) -> "State":
+        """An independent copy (plain-data copy, no replay); ``log=False`` starts its log empty (for searches,
+        which read no log: a long game's log is then not copied at every rollout)."""
         c = State.__new__(State)
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
         c.zones = {k: v[:] for k, v in self.zones.items()}
@@ -461,7 +460,7 @@ class State:
         c.pvars = [_copy(p) for p in self.pvars]
         c.stack = [[f[0], f[1], _copy(f[2])] for f in self.stack]
         c.pending = _copy(self.pending)
-        c.log_entries = self.log_entries[:]
+        c.log_entries = self.log_entries[:] if log else []
         c.history = self.history[:]  # entries are never changed once made
         c.seen = [s[:] for s in self.seen]
         c.fault, c.reason = self.fault, self.reason

@@ -56,6 +56,20 @@ def _overrun():
     raise Overrun()
 
 
+def _no_value(exc: KeyError, env: dict, filename: str) -> None:
+    """Raise "has no value yet" if ``exc`` is an instruction's own read of a local its frame lacks.
+
+    Instructions read locals as ``env[name]`` (one lookup on the hot path); this runs only when a
+    read failed, and lets any other KeyError go on as it was.
+    """
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    name = exc.args[0] if len(exc.args) == 1 else None
+    if tb is not None and tb.tb_frame.f_code.co_filename == filename and isinstance(name, str) and name not in env:
+        raise RuleFault(f"'{name}' has no value yet").with_traceback(exc.__traceback__) from None
+
+
 _MISSING = object()
 RUNTIME = {
     "_fault": _fault,
@@ -65,6 +79,7 @@ RUNTIME = {
     "_bounded": bounded,
     "_times": times,
     "_overrun": _overrun,
+    "_no_value": _no_value,
     "_MISSING": _MISSING,
     "_frozen": frozen,
     "NEXT": NEXT,
@@ -101,6 +116,7 @@ class Compiler:
         self.temps = 0
         self.windows: list[tuple[str, _Target]] = []
         self.units = 0
+        self.in_instruction = False  # locals read as env[name]: the instruction catches a missing one
 
     # ------------------------------------------------------------- globals
     def _global(self, kind: str, key, make: Callable) -> str:
@@ -155,6 +171,8 @@ class Compiler:
             return repr(n)
         if n in OPS and OPS[n].constant:
             return f"{self._op(n)}(st)"
+        if self.in_instruction:
+            return f"env[{n!r}]"
         return f"(env[{n!r}] if {n!r} in env else _unset({n!r}))"
 
     def _op(self, name: str) -> str:
@@ -304,7 +322,11 @@ class Compiler:
         proc.local_types.update(params or {})
         self.bodies: list = []  # per pc: lines of its function, each (text, (line, col)), or None
         self.proc = proc
-        self._block(proc, stmts)
+        self.in_instruction = True
+        try:
+            self._block(proc, stmts)
+        finally:
+            self.in_instruction = False
         self._emit(proc, [("st.stack.pop()", None), ("return NEXT", None)], (stmts[-1].line if stmts else 1, 1))
         self._finish(proc)
         return proc
@@ -319,10 +341,12 @@ class Compiler:
             if body is None:
                 continue
             out.append(f"def _i{unit}_{pc}(st, env):")
+            out.append("    try:")
             for parts, where in body:
                 text = "".join(str(p) for p in parts) if isinstance(parts, list) else parts
-                out.append("    " + text)
+                out.append("        " + text)
                 proc.lines[len(out)] = where or proc.where[pc]
+            out += ["    except KeyError as _x:", f"        _no_value(_x, env, {filename!r})", "        raise"]
         self._compile("\n".join(out) + "\n", filename)
         proc.filename = filename
         proc.code = [self.ns[f"_i{unit}_{pc}"] if body is not None else None for pc, body in enumerate(self.bodies)]
