@@ -56,17 +56,17 @@ def _overrun():
     raise Overrun()
 
 
-def _no_value(exc: KeyError, env: dict, filename: str) -> None:
+def _no_value(exc: KeyError, env: dict, filename: str, names: frozenset) -> None:
     """Raise "has no value yet" if ``exc`` is an instruction's own read of a local its frame lacks.
 
-    Instructions read locals as ``env[name]`` (one lookup on the hot path); this runs only when a
-    read failed, and lets any other KeyError go on as it was.
+    Instructions read locals (``names``) as ``env[name]``, one lookup on the hot path; this runs
+    only when a lookup failed, and lets any other KeyError (a zone that is not there) go on as it was.
     """
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     name = exc.args[0] if len(exc.args) == 1 else None
-    if tb is not None and tb.tb_frame.f_code.co_filename == filename and isinstance(name, str) and name not in env:
+    if tb is not None and tb.tb_frame.f_code.co_filename == filename and name in names and name not in env:
         raise RuleFault(f"'{name}' has no value yet").with_traceback(exc.__traceback__) from None
 
 
@@ -117,6 +117,7 @@ class Compiler:
         self.windows: list[tuple[str, _Target]] = []
         self.units = 0
         self.in_instruction = False  # locals read as env[name]: the instruction catches a missing one
+        self.env_reads: set[str] = set()  # the locals read so in the procedure being compiled
 
     # ------------------------------------------------------------- globals
     def _global(self, kind: str, key, make: Callable) -> str:
@@ -172,6 +173,7 @@ class Compiler:
         if n in OPS and OPS[n].constant:
             return f"{self._op(n)}(st)"
         if self.in_instruction:
+            self.env_reads.add(n)
             return f"env[{n!r}]"
         return f"(env[{n!r}] if {n!r} in env else _unset({n!r}))"
 
@@ -322,6 +324,7 @@ class Compiler:
         proc.local_types.update(params or {})
         self.bodies: list = []  # per pc: lines of its function, each (text, (line, col)), or None
         self.proc = proc
+        self.env_reads = set()
         self.in_instruction = True
         try:
             self._block(proc, stmts)
@@ -336,6 +339,7 @@ class Compiler:
         self.units += 1
         unit = self.units
         filename = f"<rules {self.game.id} {proc.name}>"
+        names = self._global("locals", proc.name, lambda: frozenset(self.env_reads))
         out: list[str] = []
         for pc, body in enumerate(self.bodies):
             if body is None:
@@ -346,7 +350,7 @@ class Compiler:
                 text = "".join(str(p) for p in parts) if isinstance(parts, list) else parts
                 out.append("        " + text)
                 proc.lines[len(out)] = where or proc.where[pc]
-            out += ["    except KeyError as _x:", f"        _no_value(_x, env, {filename!r})", "        raise"]
+            out += ["    except KeyError as _x:", f"        _no_value(_x, env, {filename!r}, {names})", "        raise"]
         self._compile("\n".join(out) + "\n", filename)
         proc.filename = filename
         proc.code = [self.ns[f"_i{unit}_{pc}"] if body is not None else None for pc, body in enumerate(self.bodies)]
