@@ -21,7 +21,7 @@ from ..errors import RuleFault
 from . import ast
 from .checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary
 from .ops import OPS, bounded, times
-from .types import BOARD, CARD, INT, PLAYER, ZONE, is_list, is_record, record_fields
+from .types import BASIC, BOARD, CARD, INT, PLAYER, TEXT, ZONE, is_list, is_record, record_fields
 
 NEXT = -1  # the running frame changed (call or return): re-read the stack
 SUSPEND = -2  # a decision is pending, or the game ended: stop running
@@ -104,7 +104,23 @@ class Labeller:
                 ]
                 return " ".join(words) or "nothing"
 
-            return record
+            if not all(ft in _PLAIN_FIELDS or _is_enum(ft) for _, ft in record_fields(t)):
+                return record
+            seen: dict[tuple, str] = {}  # options recur turn after turn; these fields hold text and indexes only,
+            # so equal items mean equal labels (no yes/no that would equal a 1/0)
+
+            def remembered(v):
+                if v is None:
+                    return "nothing"
+                key = tuple(v.items())
+                label = seen.get(key)
+                if label is None:
+                    if len(seen) >= LABELS_KEPT:
+                        seen.clear()
+                    label = seen[key] = record(v)
+                return label
+
+            return remembered
         return plain_label
 
     def long_for_type(self, t: str | None, loc) -> Callable:
@@ -154,6 +170,15 @@ class Labeller:
             fields = [(name, self.identity_with_places(ft)) for name, ft in record_fields(t)]
             return lambda v, loc: tuple(f(v.get(n), loc) for n, f in fields)
         return lambda v, loc: _identity(v)
+
+
+LABELS_KEPT = 4096  # labels of option records remembered per record type
+_PLAIN_FIELDS = frozenset((TEXT, CARD, PLAYER, ZONE, BOARD))
+
+
+def _is_enum(t: str) -> bool:
+    """A type named by the game (an enum): text with known values."""
+    return t not in BASIC and not is_list(t) and not is_record(t)
 
 
 _SCALARS = (int, str, bool, type(None))
