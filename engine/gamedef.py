@@ -110,10 +110,15 @@ class GameDef:
     sources: list[tuple[tuple, list[ast.Stmt] | ast.Expr]] = field(default_factory=list, repr=False)
     function_bodies: dict[str, ast.Expr] = field(default_factory=dict, repr=False)  # name → AST, for action_space
     labeller: Labeller | None = field(default=None, repr=False)
+    # key(state, {p, me}) of all the scoring reads, None if it reads more than plain data (dsl/readset.py);
+    # points are kept under it in score_cache, shared by every state of the game
+    score_key: Callable | None = field(default=None, repr=False)
+    score_cache: dict[tuple, int] = field(default_factory=dict, repr=False)
     _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
     _board_cache: dict[str, object] = field(default_factory=dict, repr=False)
     _hidden_cache: dict[tuple[int, int], list] = field(default_factory=dict, repr=False)
     _sight_cache: dict[int, tuple] = field(default_factory=dict, repr=False)
+    _back_keys: list[tuple] = field(default_factory=list, repr=False)
     _space_cache: dict[int, tuple[list[str], dict[str, int]]] = field(default_factory=dict, repr=False)
 
     # ---------------------------------------------------------------- tables
@@ -177,9 +182,12 @@ class GameDef:
         return found
 
     def back_key(self, card: int) -> tuple:
-        """What a card shows face down: its kind and the attributes on its back."""
-        kind = self.card_kinds[card]
-        return (kind,) + tuple(self.attributes[a][card] for a in self.backs.get(kind, ()))
+        """What a card shows face down: its kind and the attributes on its back (one table, made once)."""
+        keys = self._back_keys
+        if not keys:
+            for c, kind in enumerate(self.card_kinds):
+                keys.append((kind,) + tuple(self.attributes[a][c] for a in self.backs.get(kind, ())))
+        return keys[card]
 
     def zone_family(self, zone: str) -> ZoneFamily:
         return self.zone_families[zone.split(":", 1)[0]]
@@ -831,6 +839,9 @@ class _Builder:
             target.append(
                 Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col))
             )
+        scoring = [expr for section, _, expr, _ in scorers if section == "scoring"]
+        if isinstance(compiler, Compiler) and all(expr is not None for expr in scoring):
+            game.score_key = compiler.read_key([e for e in scoring if e is not None], ("p", "me"), bodies)
         game.stats = [
             Stat(
                 item["id"],

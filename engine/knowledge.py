@@ -23,6 +23,7 @@ a seat's behalf; errors name only the deciding seat.
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 from . import rng
@@ -220,11 +221,12 @@ def _fresh(value: Any) -> Any:
 def _relabel(st, relabel: dict[int, int], hold: bool = False) -> None:
     """Apply a relabelling of cards to the zones and, unless ``hold``, to every card variables and frames hold."""
     get = relabel.get
-    for cards in st.zones.values():
+    places = st.loc[:]
+    for zone in {places[old] for old in relabel}:  # only zones that hold a relabelled card change
+        cards = st.zones[zone]
         cards[:] = [get(c, c) for c in cards]
-    for zone, cards in st.zones.items():
-        for c in cards:
-            st.loc[c] = zone
+    for old, new in relabel.items():  # a card takes the place of the one it replaces
+        st.loc[new] = places[old]
     know, pinned = st.know[:], st.pinned[:]
     for old, new in relabel.items():  # what was known of a place is now known of the card there
         st.know[new], st.pinned[new] = know[old], pinned[old]
@@ -248,7 +250,7 @@ def _relabel(st, relabel: dict[int, int], hold: bool = False) -> None:
 
 def remap(value: Any, t: str | None, relabel: dict[int, int]) -> Any:
     """``value`` of type ``t`` with every card in it relabelled."""
-    if value is None or t is None:
+    if value is None or t is None or CARD not in t:  # a type with no card in it holds none (a copy is already made)
         return value
     if t == CARD:
         return relabel.get(value, value)
@@ -258,8 +260,15 @@ def remap(value: Any, t: str | None, relabel: dict[int, int]) -> Any:
     if t.startswith("loop["):  # a running 'for' loop: [next index, items]
         return [value[0], remap(value[1], "list[" + t[5:], relabel)]
     if is_record(t):
-        return {k: remap(v, dict(record_fields(t)).get(k), relabel) for k, v in value.items()}
+        fields = _field_types(t)
+        return {k: remap(v, fields.get(k), relabel) for k, v in value.items()}
     return value
+
+
+@cache
+def _field_types(t: str) -> dict[str, str]:
+    """Field name → type of a record type, parsed once per type (determinizing reads it per value)."""
+    return dict(record_fields(t))
 
 
 def sight(game, n: int) -> tuple[dict[str, int], frozenset]:

@@ -56,3 +56,25 @@ def derive(seed: int, *labels: int | str) -> int:
     """
     data = repr((int(seed), *labels)).encode()
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big") >> 1
+
+
+def shuffle(state: int, items: list) -> int:
+    """Shuffle ``items`` in place (Fisher–Yates, the draws of ``below``); returns the next state.
+
+    ``below`` and ``_mix`` are written out inline: a setup's shuffles are most of its draws, and
+    the results are the very same as drawing ``below(state, i + 1)`` for each i from the top down.
+    """
+    mask, golden = _MASK, _GOLDEN
+    z = 0
+    for i in range(len(items) - 1, 0, -1):
+        limit = (1 << 64) - ((1 << 64) % (i + 1))
+        while True:
+            state = (state + golden) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state

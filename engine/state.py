@@ -33,6 +33,9 @@ from .errors import (
 from .state_check import FORMAT, check_pending, check_saved_state
 
 
+SCORE_CACHE_SIZE = 100_000  # points kept per game definition; then forgotten all at once
+
+
 def _copy(value: Any) -> Any:
     """Copy plain data (dicts and lists of scalars, nested)."""
     if isinstance(value, list):
@@ -178,8 +181,23 @@ class State:
         return [self.score_of(p) for p in range(self.n)]
 
     def score_of(self, p: int) -> int:
-        """Seat ``p``'s points by the scoring rules."""
-        return sum(self._evaluate(s, p) for s in self.game.scoring)
+        """Seat ``p``'s points by the scoring rules, kept under the key of what they read (``GameDef.score_key``)."""
+        game = self.game
+        key_of = game.score_key
+        if key_of is None:
+            return sum(self._evaluate(s, p) for s in game.scoring)
+        try:
+            key = key_of(self, {"p": p, "me": p})
+        except Exception:  # what scoring reads is not there: scoring itself says why
+            return sum(self._evaluate(s, p) for s in game.scoring)
+        cache = game.score_cache
+        points = cache.get(key)
+        if points is None:
+            points = sum(self._evaluate(s, p) for s in game.scoring)
+            if len(cache) >= SCORE_CACHE_SIZE:
+                cache.clear()
+            cache[key] = points
+        return points
 
     def _evaluate(self, scorer, p: int) -> int:
         """A scoring term or tie-breaker for seat ``p``; a failing rule is a RuntimeRuleError at its line."""
@@ -275,6 +293,10 @@ class State:
         value, self.rng = rng.below(self.rng, n)
         return value
 
+    def shuffle(self, items: list) -> None:
+        """Shuffle ``items`` in place with the game's generator (as ``randbelow`` for each place, faster)."""
+        self.rng = rng.shuffle(self.rng, items)
+
     def chance(self, event: dict) -> None:
         """Record a chance event (a shuffle, a random draw) in the history."""
         self.history.append(event)
@@ -289,8 +311,7 @@ class State:
         while stack:
             frame = stack[-1]
             proc = procedures[frame[0]]
-            code, env, pc = proc.code, frame[2], frame[1]
-            last = pc
+            code, env, pc = proc.code, frame[2], frame[1]  # a failing instruction leaves pc at itself
             try:
                 while pc >= 0:
                     steps += 1
@@ -303,17 +324,16 @@ class State:
                                 f"step budget of {budget} exhausted in '{proc.name}': does a loop never end?",
                             )
                         )
-                    last = pc
                     if memo:
                         memo.clear()
                     pc = code[pc](self, env)
             except RuleFault as exc:
-                raise self._fault(self._where(proc, last, "E701", f"{exc} (in '{proc.name}')", exc))
+                raise self._fault(self._where(proc, pc, "E701", f"{exc} (in '{proc.name}')", exc))
             except Overrun as exc:
                 raise self._fault(
                     self._where(
                         proc,
-                        last,
+                        pc,
                         "E703",
                         f"step budget of {budget} exhausted in '{proc.name}': does a loop never end?",
                         exc,
@@ -329,7 +349,7 @@ class State:
                 if not is_rules_fault(exc):
                     raise EngineBug(f"engine bug while running '{proc.name}': {exc!r}") from exc
                 raise self._fault(
-                    self._where(proc, last, "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}", exc)
+                    self._where(proc, pc, "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}", exc)
                 )
             if pc == SUSPEND:
                 memo.clear()
@@ -436,8 +456,9 @@ class State:
         return slots
 
     # ----------------------------------------------------- copy and persist
-    def clone(self) -> "State":
-        """An independent copy (plain-data copy, no replay)."""
+    def clone(self, log: bool = True) -> "State":
+        """An independent copy (plain-data copy, no replay); ``log=False`` starts its log empty (for searches,
+        which read no log: a long game's log is then not copied at every rollout)."""
         c = State.__new__(State)
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
         c.zones = {k: v[:] for k, v in self.zones.items()}
@@ -446,7 +467,7 @@ class State:
         c.pvars = [_copy(p) for p in self.pvars]
         c.stack = [[f[0], f[1], _copy(f[2])] for f in self.stack]
         c.pending = _copy(self.pending)
-        c.log_entries = self.log_entries[:]
+        c.log_entries = self.log_entries[:] if log else []
         c.history = self.history[:]  # entries are never changed once made
         c.seen = [s[:] for s in self.seen]
         c.fault, c.reason = self.fault, self.reason

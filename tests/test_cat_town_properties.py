@@ -104,6 +104,26 @@ def test_clone_is_equal_and_independent(game_spec, at):
 
 
 @SETTINGS
+@given(games, st.integers(0, 300))
+def test_a_clone_for_searching_differs_only_in_its_log(game_spec, at):
+    """``clone(log=False)`` starts with an empty log; the same moves then give the same state otherwise."""
+    state, rnd = start(game_spec)
+    advance(state, rnd, at)
+    quick = state.clone(log=False)
+    assert quick.log == [] and quick.history == state.history
+    full = state.clone()
+    for _ in range(5):
+        if full.is_terminal:
+            break
+        action = rnd.choice(full.legal_actions())
+        full.apply(action)
+        quick.apply(action)
+    ours, theirs = full.to_data(), quick.to_data()
+    assert ours.pop("log")[len(state.log_entries) :] == theirs.pop("log")
+    assert ours == theirs
+
+
+@SETTINGS
 @given(games, st.integers(0, 300), st.integers(0, 3), st.integers(0, 2**31 - 1))
 def test_a_view_is_blind_to_cards_its_seat_cannot_see(game_spec, at, seat, swap_seed):
     """Exchanging two cards that a seat cannot see (in other hands, Blocks, the Discard pile,

@@ -362,3 +362,16 @@ def test_a_rule_failing_at_run_time_is_told_in_the_language_words(tmp_path, stat
     d = info.value.diagnostic
     assert (d.code, d.line) == (code, HEADER.count("\n") + 4) and said in d.message
     assert not any(word in d.message for word in ("NoneType", "'int'", "'str'", "Error"))
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_local_read_before_it_is_set_is_told_at_its_line(tmp_path, reference):
+    """Generated code reads locals with one lookup; a missing one is still the rules' E701 at the reading line."""
+    statement = "if me.points > 5:\n      y = 1\n  me.points = count([x for x in players() if seat_number(x) == y]) + 1"
+    make_game(tmp_path, FAULT.format(statement=statement))
+    game = load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=reference)
+    with pytest.raises(RuntimeRuleError) as info:
+        game.new_game(players=2)
+    d = info.value.diagnostic
+    assert (d.code, d.line) == ("E701", HEADER.count("\n") + 6)
+    assert "'y' has no value yet" in d.message

@@ -81,7 +81,7 @@ class GreedyAgent:
         for a in actions:
             if a not in state.pending["ids"]:  # the copy need not offer what hangs on unseen cards
                 continue
-            after = state.clone()
+            after = state.clone(log=False)
             after.apply(a)
             scores = after.scores
             teams = {tuple(state.game.team_of(state.n, p)) for p in range(state.n)}

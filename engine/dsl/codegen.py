@@ -24,6 +24,7 @@ from . import ast
 from .checker import Vocabulary
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
 from .ops import OPS, bounded, times
+from .readset import Reads, frozen
 from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
 
 
@@ -55,6 +56,20 @@ def _overrun():
     raise Overrun()
 
 
+def _no_value(exc: KeyError, env: dict, filename: str, names: frozenset) -> None:
+    """Raise "has no value yet" if ``exc`` is an instruction's own read of a local its frame lacks.
+
+    Instructions read locals (``names``) as ``env[name]``, one lookup on the hot path; this runs
+    only when a lookup failed, and lets any other KeyError (a zone that is not there) go on as it was.
+    """
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    name = exc.args[0] if len(exc.args) == 1 else None
+    if tb is not None and tb.tb_frame.f_code.co_filename == filename and name in names and name not in env:
+        raise RuleFault(f"'{name}' has no value yet").with_traceback(exc.__traceback__) from None
+
+
 _MISSING = object()
 RUNTIME = {
     "_fault": _fault,
@@ -64,7 +79,9 @@ RUNTIME = {
     "_bounded": bounded,
     "_times": times,
     "_overrun": _overrun,
+    "_no_value": _no_value,
     "_MISSING": _MISSING,
+    "_frozen": frozen,
     "NEXT": NEXT,
     "SUSPEND": SUSPEND,
     "RuleFault": RuleFault,
@@ -99,6 +116,8 @@ class Compiler:
         self.temps = 0
         self.windows: list[tuple[str, _Target]] = []
         self.units = 0
+        self.in_instruction = False  # locals read as env[name]: the instruction catches a missing one
+        self.env_reads: set[str] = set()  # the locals read so in the procedure being compiled
 
     # ------------------------------------------------------------- globals
     def _global(self, kind: str, key, make: Callable) -> str:
@@ -153,6 +172,9 @@ class Compiler:
             return repr(n)
         if n in OPS and OPS[n].constant:
             return f"{self._op(n)}(st)"
+        if self.in_instruction:
+            self.env_reads.add(n)
+            return f"env[{n!r}]"
         return f"(env[{n!r}] if {n!r} in env else _unset({n!r}))"
 
     def _op(self, name: str) -> str:
@@ -276,6 +298,24 @@ class Compiler:
         self._compile("\n".join(lines) + "\n", f"<rules {self.game.id} function {name}>")
         return self.ns[f"{fn}_env"]
 
+    def read_key(self, exprs: list[ast.Expr], params: tuple[str, ...], bodies: dict[str, ast.Expr]) -> Callable | None:
+        """``key(state, env)``: the parameters and everything ``exprs`` read, or None if they read more
+        than plain data (see ``readset``); equal keys mean equal values."""
+        reads = Reads(self, self.vocab, bodies, frozenset(params))
+        slots: list[str] = []
+        for e in exprs:
+            part = reads.slots(e)
+            if part is None:
+                return None
+            for s in part:
+                if s not in slots:
+                    slots.append(s)
+        self.units += 1
+        name = f"_key{self.units}"
+        parts = [f"env.get({p!r})" for p in params] + ["st.n"] + slots
+        self._compile(f"def {name}(st, env):\n    return ({', '.join(parts)},)\n", f"<rules {self.game.id} key>")
+        return self.ns[name]
+
     # ----------------------------------------------------------- statements
     def procedure(
         self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None, params: dict[str, str] | None = None
@@ -284,7 +324,12 @@ class Compiler:
         proc.local_types.update(params or {})
         self.bodies: list = []  # per pc: lines of its function, each (text, (line, col)), or None
         self.proc = proc
-        self._block(proc, stmts)
+        self.env_reads = set()
+        self.in_instruction = True
+        try:
+            self._block(proc, stmts)
+        finally:
+            self.in_instruction = False
         self._emit(proc, [("st.stack.pop()", None), ("return NEXT", None)], (stmts[-1].line if stmts else 1, 1))
         self._finish(proc)
         return proc
@@ -294,15 +339,18 @@ class Compiler:
         self.units += 1
         unit = self.units
         filename = f"<rules {self.game.id} {proc.name}>"
+        names = self._global("locals", proc.name, lambda: frozenset(self.env_reads))
         out: list[str] = []
         for pc, body in enumerate(self.bodies):
             if body is None:
                 continue
             out.append(f"def _i{unit}_{pc}(st, env):")
+            out.append("    try:")
             for parts, where in body:
                 text = "".join(str(p) for p in parts) if isinstance(parts, list) else parts
-                out.append("    " + text)
+                out.append("        " + text)
                 proc.lines[len(out)] = where or proc.where[pc]
+            out += ["    except KeyError as _x:", f"        _no_value(_x, env, {filename!r}, {names})", "        raise"]
         self._compile("\n".join(out) + "\n", filename)
         proc.filename = filename
         proc.code = [self.ns[f"_i{unit}_{pc}"] if body is not None else None for pc, body in enumerate(self.bodies)]

@@ -21,7 +21,7 @@ from ..errors import RuleFault
 from . import ast
 from .checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary
 from .ops import OPS, bounded, times
-from .types import BOARD, CARD, INT, PLAYER, ZONE, is_list, is_record, record_fields
+from .types import BASIC, BOARD, CARD, INT, PLAYER, TEXT, ZONE, is_list, is_record, record_fields
 
 NEXT = -1  # the running frame changed (call or return): re-read the stack
 SUSPEND = -2  # a decision is pending, or the game ended: stop running
@@ -57,6 +57,9 @@ class Labeller:
 
     def __init__(self, card_ids: list[str]):
         self.card_ids = card_ids
+        self._short: dict[str | None, Callable] = {}
+        self._long: dict[str | None, Callable] = {}
+        self._same: dict[str | None, Callable] = {}
 
     def plain_for_type(self, t: str | None) -> Callable:
         """Values as a view shows them: cards by their id, lists and records copied; the rest as they are."""
@@ -72,6 +75,13 @@ class Labeller:
         return lambda v: v
 
     def for_type(self, t: str | None) -> Callable:
+        """The short label of a value of type ``t``, built once per type (ids are printed at every decision)."""
+        label = self._short.get(t)
+        if label is None:
+            label = self._short[t] = self._make_short(t)
+        return label
+
+    def _make_short(self, t: str | None) -> Callable:
         card_ids = self.card_ids
         if t == CARD:
             return lambda v: "nothing" if v is None else card_ids[v]
@@ -81,43 +91,94 @@ class Labeller:
             return lambda v: "nowhere" if v is None else v.split(":", 1)[-1]
         if t is not None and is_list(t):
             inner = self.for_type(t[5:-1])
-            return lambda v: ", ".join(inner(x) for x in v) or "nothing"
+            return lambda v: ", ".join([inner(x) for x in v]) or "nothing"
         if is_record(t):  # fields in the order the record was written: {a: x, b: y} prints "x y"
             fields = {name: self.for_type(ft) for name, ft in record_fields(t)}
-            return lambda v: (
-                "nothing"
-                if v is None
-                else (" ".join([fields[n](x) for n, x in v.items() if x is not None]) or "nothing")
-            )
+            as_is = {name for name, f in fields.items() if f is plain_label}  # text prints as itself
+
+            def record(v):
+                if v is None:
+                    return "nothing"
+                words = [
+                    x if x.__class__ is str and n in as_is else fields[n](x) for n, x in v.items() if x is not None
+                ]
+                return " ".join(words) or "nothing"
+
+            if not all(ft in _PLAIN_FIELDS or _is_enum(ft) for _, ft in record_fields(t)):
+                return record
+            seen: dict[tuple, str] = {}  # options recur turn after turn; these fields hold text and indexes only,
+            # so equal items mean equal labels (no yes/no that would equal a 1/0)
+
+            def remembered(v):
+                if v is None:
+                    return "nothing"
+                key = tuple(v.items())
+                label = seen.get(key)
+                if label is None:
+                    if len(seen) >= LABELS_KEPT:
+                        seen.clear()
+                    label = seen[key] = record(v)
+                return label
+
+            return remembered
         return plain_label
 
-    def long_for_type(self, t: str | None, loc: list) -> Callable:
-        """An unambiguous label: zones by their full name, text quoted, cards with their zone."""
-        card_ids = self.card_ids
-        if t == CARD:
-            return lambda v: "nothing" if v is None else f"{card_ids[v]} ({loc[v]})"
-        if t in (ZONE, BOARD, PLAYER):
-            return lambda v: "none" if v is None else str(v) if t != PLAYER else f"seat {v}"
-        if t is not None and is_list(t):
-            inner = self.long_for_type(t[5:-1], loc)
-            return lambda v: "[" + ", ".join(inner(x) for x in v) + "]"
-        if is_record(t):
-            fields = {name: self.long_for_type(ft, loc) for name, ft in record_fields(t)}
-            return lambda v: " ".join(f"{n}={fields[n](x)}" for n, x in v.items() if x is not None) or "nothing"
-        return lambda v: json.dumps(v, separators=(",", ":"), sort_keys=True)
+    def long_for_type(self, t: str | None, loc) -> Callable:
+        """An unambiguous label: zones by their full name, text quoted, cards with their zone (``loc[card]``)."""
+        label = self.long_with_places(t)
+        return lambda v: label(v, loc)
 
-    def identity_for_type(self, t: str | None, loc: list) -> Callable:
-        """What makes two options the same choice: copies of a card in one zone are; 1, "1" and true are not."""
+    def long_with_places(self, t: str | None) -> Callable:
+        """``label(value, loc)``: the long label, built once per type."""
+        label = self._long.get(t)
+        if label is None:
+            label = self._long[t] = self._make_long(t)
+        return label
+
+    def _make_long(self, t: str | None) -> Callable:
         card_ids = self.card_ids
         if t == CARD:
-            return lambda v: None if v is None else (card_ids[v], loc[v])
+            return lambda v, loc: "nothing" if v is None else f"{card_ids[v]} ({loc[v]})"
+        if t in (ZONE, BOARD, PLAYER):
+            return lambda v, loc: "none" if v is None else str(v) if t != PLAYER else f"seat {v}"
         if t is not None and is_list(t):
-            inner = self.identity_for_type(t[5:-1], loc)
-            return lambda v: tuple(inner(x) for x in v)
+            inner = self.long_with_places(t[5:-1])
+            return lambda v, loc: "[" + ", ".join(inner(x, loc) for x in v) + "]"
         if is_record(t):
-            fields = [(name, self.identity_for_type(ft, loc)) for name, ft in record_fields(t)]
-            return lambda v: tuple(f(v.get(n)) for n, f in fields)
-        return _identity
+            fields = {name: self.long_with_places(ft) for name, ft in record_fields(t)}
+            return lambda v, loc: (
+                " ".join(f"{n}={fields[n](x, loc)}" for n, x in v.items() if x is not None) or "nothing"
+            )
+        return lambda v, loc: json.dumps(v, separators=(",", ":"), sort_keys=True)
+
+    def identity_with_places(self, t: str | None) -> Callable:
+        """``key(value, loc)``: what makes two options the same choice: copies of a card in one zone are; 1, "1"
+        and true are not.  Built once per type."""
+        key = self._same.get(t)
+        if key is None:
+            key = self._same[t] = self._make_identity(t)
+        return key
+
+    def _make_identity(self, t: str | None) -> Callable:
+        card_ids = self.card_ids
+        if t == CARD:
+            return lambda v, loc: None if v is None else (card_ids[v], loc[v])
+        if t is not None and is_list(t):
+            inner = self.identity_with_places(t[5:-1])
+            return lambda v, loc: tuple(inner(x, loc) for x in v)
+        if is_record(t):
+            fields = [(name, self.identity_with_places(ft)) for name, ft in record_fields(t)]
+            return lambda v, loc: tuple(f(v.get(n), loc) for n, f in fields)
+        return lambda v, loc: _identity(v)
+
+
+LABELS_KEPT = 4096  # labels of option records remembered per record type
+_PLAIN_FIELDS = frozenset((TEXT, CARD, PLAYER, ZONE, BOARD))
+
+
+def _is_enum(t: str) -> bool:
+    """A type named by the game (an enum): text with known values."""
+    return t not in BASIC and not is_list(t) and not is_record(t)
 
 
 _SCALARS = (int, str, bool, type(None))
@@ -158,23 +219,37 @@ class Choice:
         self.labels, self.pc = labels, pc
         self.item_type = s.options_type or (s.source.type[5:-1] if is_list(s.source.type) else CARD)
         self.label = labels.for_type(self.item_type)
+        self.long = labels.long_with_places(self.item_type)
+        self.same = labels.identity_with_places(self.item_type)
         self.prefix = s.verb + " " if s.verb else ""
         self.decline, self.secret, self.kind = s.optional, s.secret, s.kind
         self.what = s.verb or ast.format_expr(s.target)
 
     def distinct(self, st, items, ids):
-        """Options whose ids collide: the same choice (copies in one zone) merge, others get long ids."""
-        long = self.labels.long_for_type(self.item_type, st.loc)
-        same = self.labels.identity_for_type(self.item_type, st.loc)
-        keys = [same(x) for x in items]
-        kinds: dict[str, set] = {}
-        for key, action in zip(keys, ids):
-            kinds.setdefault(action, set()).add(key)
+        """Options whose ids collide: the same choice (copies in one zone) merge, others get long ids.
+
+        Only options that print alike are compared: options that print differently are different choices.
+        """
+        long, same, loc = self.long, self.same, st.loc
+        shared: dict[str, set | None] = {}  # id → keys of its options if several print it, else None
+        for action in ids:
+            shared[action] = set() if action in shared else None
+        keys = []
+        for x, action in zip(items, ids):
+            kinds = shared[action]
+            key = None if kinds is None else same(x, loc)
+            if kinds is not None:
+                kinds.add(key)
+            keys.append(key)
         out_ids, out_values, seen = [], [], set()
         for x, key, action in zip(items, keys, ids):
-            if key not in seen:
+            kinds = shared[action]
+            if kinds is None:
+                out_ids.append(action)
+                out_values.append(x)
+            elif key not in seen:
                 seen.add(key)
-                out_ids.append(self.prefix + long(x) if len(kinds[action]) > 1 else action)
+                out_ids.append(self.prefix + long(x, loc) if len(kinds) > 1 else action)
                 out_values.append(x)
         if len(set(out_ids)) != len(out_ids):
             raise RuleFault(f'two different options of "{self.what}" print alike: {out_ids[0]!r}…')

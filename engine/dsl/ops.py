@@ -29,9 +29,12 @@ class Op:
     group: str
     constant: bool = False  # may be written as a bare name: ``num_players``
     control: bool = False  # changes what runs next; the compiler emits it (fn is None)
+    reads: str = "state"  # what its value depends on: READS_ARGS, READS_ZONE, or anything in the state
 
 
 OPS: dict[str, Op] = {}
+READS_ARGS = "args"  # its arguments and the game's fixed facts (boards, seats, teams) only
+READS_ZONE = "zone"  # also the cards of its zone argument
 
 MAX_SIZE = 100_000  # items of a list, characters of a text, digits of a number that a rule builds while running
 _MAX_BITS = int(MAX_SIZE * 3.33)  # a number of MAX_SIZE decimal digits has about this many bits
@@ -74,11 +77,12 @@ def op(
     group: str,
     constant: bool = False,
     control: bool = False,
+    reads: str = "state",
 ):
     def register(fn: Callable | None) -> Callable | None:
         if name in OPS:  # pragma: no cover - a programming error caught at import
             raise RuntimeError(f"operation {name} declared twice")
-        OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant, control)
+        OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant, control, reads)
         return fn
 
     return register
@@ -102,7 +106,7 @@ def _zone(st, zone: str) -> list:
 
 
 # ------------------------------------------------------------------- zones
-@op("top", ("zone", ZONE), returns=CARD, says="the top card of {zone}", group="zones")
+@op("top", ("zone", ZONE), returns=CARD, says="the top card of {zone}", reads=READS_ZONE, group="zones")
 def _top(st, zone):
     cards = _zone(st, zone)
     if not cards:
@@ -110,7 +114,7 @@ def _top(st, zone):
     return cards[-1]
 
 
-@op("bottom", ("zone", ZONE), returns=CARD, says="the bottom card of {zone}", group="zones")
+@op("bottom", ("zone", ZONE), returns=CARD, says="the bottom card of {zone}", reads=READS_ZONE, group="zones")
 def _bottom(st, zone):
     cards = _zone(st, zone)
     if not cards:
@@ -118,12 +122,12 @@ def _bottom(st, zone):
     return cards[0]
 
 
-@op("size", ("zone", ZONE), returns=INT, says="the number of cards in {zone}", group="zones")
+@op("size", ("zone", ZONE), returns=INT, says="the number of cards in {zone}", reads=READS_ZONE, group="zones")
 def _size(st, zone):
     return len(_zone(st, zone))
 
 
-@op("is_empty", ("zone", ZONE), returns=BOOL, says="{zone} has no cards", group="zones")
+@op("is_empty", ("zone", ZONE), returns=BOOL, says="{zone} has no cards", reads=READS_ZONE, group="zones")
 def _is_empty(st, zone):
     return not _zone(st, zone)
 
@@ -134,6 +138,7 @@ def _is_empty(st, zone):
     ("n", INT),
     returns=list_of(CARD),
     says="the top {n} cards of {zone}, top first (all of them if it has fewer)",
+    reads="zone",
     group="zones",
 )
 def _top_cards(st, zone, n):
@@ -141,7 +146,14 @@ def _top_cards(st, zone, n):
     return cards[::-1][: max(0, n)]
 
 
-@op("cards", ("zone", ZONE), returns=list_of(CARD), says="the cards of {zone}, bottom to top", group="zones")
+@op(
+    "cards",
+    ("zone", ZONE),
+    returns=list_of(CARD),
+    says="the cards of {zone}, bottom to top",
+    reads="zone",
+    group="zones",
+)
 def _cards(st, zone):
     return list(_zone(st, zone))
 
@@ -202,10 +214,7 @@ def _move_all(st, source, to):
 
 @op("shuffle", ("zone", ZONE), says="shuffle {zone}", group="zones")
 def _shuffle(st, zone):
-    cards = _zone(st, zone)
-    for i in range(len(cards) - 1, 0, -1):
-        j = st.randbelow(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    st.shuffle(_zone(st, zone))
     st.chance({"chance": "shuffle", "zone": zone})
     st.reordered(zone)
 
@@ -229,17 +238,24 @@ def _sort(st, zone, attribute):
 
 
 # ----------------------------------------------------------------- players
-@op("players", returns=list_of(PLAYER), says="every player, in seat order", group="players")
+@op("players", returns=list_of(PLAYER), says="every player, in seat order", reads=READS_ARGS, group="players")
 def _players(st):
     return list(range(st.n))
 
 
-@op("num_players", returns=INT, says="the number of players", group="players", constant=True)
+@op("num_players", returns=INT, says="the number of players", reads=READS_ARGS, group="players", constant=True)
 def _num_players(st):
     return st.n
 
 
-@op("seat_number", ("player", PLAYER), returns=INT, says="{player}'s seat number, counting from 0", group="players")
+@op(
+    "seat_number",
+    ("player", PLAYER),
+    returns=INT,
+    says="{player}'s seat number, counting from 0",
+    reads="args",
+    group="players",
+)
 def _seat_number(st, player):
     return player
 
@@ -249,6 +265,7 @@ def _seat_number(st, player):
     ("player", PLAYER),
     returns=list_of(PLAYER),
     says="every player in turn order (clockwise), starting with {player}",
+    reads="args",
     group="players",
 )
 def _players_from(st, player):
@@ -261,13 +278,21 @@ def _players_from(st, player):
     ("player", PLAYER),
     returns=PLAYER,
     says="the player to the left of {player} (next clockwise)",
+    reads="args",
     group="players",
 )
 def _left_of(st, player):
     return (player + 1) % st.n
 
 
-@op("right_of", ("player", PLAYER), returns=PLAYER, says="the player to the right of {player}", group="players")
+@op(
+    "right_of",
+    ("player", PLAYER),
+    returns=PLAYER,
+    says="the player to the right of {player}",
+    reads="args",
+    group="players",
+)
 def _right_of(st, player):
     return (player - 1) % st.n
 
@@ -277,6 +302,7 @@ def _right_of(st, player):
     ("player", PLAYER),
     returns=list_of(PLAYER),
     says="the players who are not {player} nor on {player}'s team, in turn order",
+    reads="args",
     group="players",
 )
 def _opponents(st, player):
@@ -290,6 +316,7 @@ def _opponents(st, player):
     ("player", PLAYER),
     returns=list_of(PLAYER),
     says="the other players on {player}'s team",
+    reads="args",
     group="players",
 )
 def _teammates(st, player):
@@ -339,22 +366,36 @@ def _reveal(st, cards):
 
 
 # ------------------------------------------------------------------- lists
-@op("count", ("list", list_of(ANY)), returns=INT, says="how many items {list} has", group="lists")
+@op("count", ("list", list_of(ANY)), returns=INT, says="how many items {list} has", reads=READS_ARGS, group="lists")
 def _count(st, items):
     return len(items)
 
 
-@op("sum", ("numbers", list_of(INT)), returns=INT, says="the sum of {numbers}", group="lists")
+@op("sum", ("numbers", list_of(INT)), returns=INT, says="the sum of {numbers}", reads=READS_ARGS, group="lists")
 def _sum(st, numbers):
     return sum(numbers)
 
 
-@op("max", ("numbers", list_of(INT)), returns=INT, says="the largest of {numbers} (0 if none)", group="lists")
+@op(
+    "max",
+    ("numbers", list_of(INT)),
+    returns=INT,
+    says="the largest of {numbers} (0 if none)",
+    reads="args",
+    group="lists",
+)
 def _max(st, numbers):
     return max(numbers, default=0)
 
 
-@op("min", ("numbers", list_of(INT)), returns=INT, says="the smallest of {numbers} (0 if none)", group="lists")
+@op(
+    "min",
+    ("numbers", list_of(INT)),
+    returns=INT,
+    says="the smallest of {numbers} (0 if none)",
+    reads="args",
+    group="lists",
+)
 def _min(st, numbers):
     return min(numbers, default=0)
 
@@ -364,6 +405,7 @@ def _min(st, numbers):
     ("list", list_of(TYPEVAR)),
     returns=list_of(TYPEVAR),
     says="{list} without repeats, first occurrences kept",
+    reads="args",
     group="lists",
 )
 def _distinct(st, items):
@@ -371,13 +413,25 @@ def _distinct(st, items):
 
 
 @op(
-    "first", ("list", list_of(TYPEVAR)), returns=TYPEVAR, says="the first item of {list} (none if empty)", group="lists"
+    "first",
+    ("list", list_of(TYPEVAR)),
+    returns=TYPEVAR,
+    says="the first item of {list} (none if empty)",
+    reads="args",
+    group="lists",
 )
 def _first(st, items):
     return items[0] if items else None
 
 
-@op("last", ("list", list_of(TYPEVAR)), returns=TYPEVAR, says="the last item of {list} (none if empty)", group="lists")
+@op(
+    "last",
+    ("list", list_of(TYPEVAR)),
+    returns=TYPEVAR,
+    says="the last item of {list} (none if empty)",
+    reads="args",
+    group="lists",
+)
 def _last(st, items):
     return items[-1] if items else None
 
@@ -388,6 +442,7 @@ def _last(st, items):
     ("index", INT),
     returns=TYPEVAR,
     says="the item at position {index} of {list}, counting from 0 (none if there is none)",
+    reads="args",
     group="lists",
 )
 def _item(st, items, index):
@@ -400,6 +455,7 @@ def _item(st, items, index):
     ("value", TYPEVAR),
     returns=INT,
     says="the position of {value} in {list}, counting from 0 (-1 if absent)",
+    reads="args",
     group="lists",
 )
 def _index_of(st, items, value):
@@ -419,6 +475,7 @@ def _position(items, value, what):
     ("value", TYPEVAR),
     returns=TYPEVAR,
     says="the item after {value} in {ring}, the last wrapping round to the first",
+    reads="args",
     group="lists",
 )
 def _cyclic_next(st, ring, value):
@@ -431,6 +488,7 @@ def _cyclic_next(st, ring, value):
     ("value", TYPEVAR),
     returns=TYPEVAR,
     says="the item before {value} in {ring}, the first wrapping round to the last",
+    reads="args",
     group="lists",
 )
 def _cyclic_prev(st, ring, value):
@@ -446,6 +504,7 @@ def _cyclic_prev(st, ring, value):
     returns=list_of(TYPEVAR),
     says="the {before} items before {value} in {ring} and {after} items from {value} on, "
     "wrapping round, each at most once",
+    reads="args",
     group="lists",
 )
 def _around(st, ring, value, before, after):
@@ -478,6 +537,7 @@ def _random_from(st, items):
     ("b", TEXT),
     returns=INT,
     says="the length of the straight line from point {a} to point {b} on {board}",
+    reads="args",
     group="boards",
 )
 def _distance(st, board, a, b):
@@ -491,6 +551,7 @@ def _distance(st, board, a, b):
     ("b", TEXT),
     returns=list_of(TEXT),
     says="the labels of the cells that the straight line from {a} to {b} on {board} touches, in order",
+    reads="args",
     group="boards",
 )
 def _touched(st, board, a, b):
@@ -504,6 +565,7 @@ def _touched(st, board, a, b):
     ("index", INT),
     returns=TEXT,
     says='word number {index} of {text}, counting from 0 ("" if there is none)',
+    reads="args",
     group="text",
 )
 def _word(st, text, index):
@@ -527,6 +589,7 @@ def _grid(st, board):
     returns=TEXT,
     says="the space next to {space} in {direction} (north, east, south, west) on {board}, "
     '"" if a wall or the edge is in the way',
+    reads="args",
     group="boards",
 )
 def _toward(st, board, space, direction):
@@ -539,6 +602,7 @@ def _toward(st, board, space, direction):
     ("space", TEXT),
     returns=list_of(TEXT),
     says="the spaces next to {space} on {board}, not through a wall",
+    reads="args",
     group="boards",
 )
 def _neighbours(st, board, space):
@@ -552,13 +616,22 @@ def _neighbours(st, board, space):
     ("b", TEXT),
     returns=TEXT,
     says='the direction from {a} to the neighbouring space {b} on {board} ("" if not neighbours)',
+    reads="args",
     group="boards",
 )
 def _direction(st, board, a, b):
     return _grid(st, board).direction(a, b)
 
 
-@op("room_of", ("board", BOARD), ("space", TEXT), returns=TEXT, says="the room of {space} on {board}", group="boards")
+@op(
+    "room_of",
+    ("board", BOARD),
+    ("space", TEXT),
+    returns=TEXT,
+    says="the room of {space} on {board}",
+    reads="args",
+    group="boards",
+)
 def _room_of(st, board, space):
     return _grid(st, board).room_of(space)
 
@@ -569,6 +642,7 @@ def _room_of(st, board, space):
     ("room", TEXT),
     returns=list_of(TEXT),
     says="the spaces of room {room} on {board}",
+    reads="args",
     group="boards",
 )
 def _spaces_of(st, board, room):
@@ -584,6 +658,7 @@ def _spaces_of(st, board, room):
     ("tag", TEXT),
     returns=list_of(TEXT),
     says="the spaces of {board} tagged {tag} (by their room or on their own)",
+    reads="args",
     group="boards",
 )
 def _tagged(st, board, tag):
@@ -597,6 +672,7 @@ def _tagged(st, board, tag):
     ("tag", TEXT),
     returns=BOOL,
     says="{space} on {board} is tagged {tag}",
+    reads="args",
     group="boards",
 )
 def _has_tag(st, board, space, tag):
@@ -612,6 +688,7 @@ def _has_tag(st, board, space, tag):
     ("b", TEXT),
     returns=INT,
     says="the fewest steps from {a} to {b} on {board}, ignoring pieces (-1 if walls forbid it)",
+    reads="args",
     group="boards",
 )
 def _grid_distance(st, board, a, b):
@@ -627,6 +704,7 @@ def _grid_distance(st, board, a, b):
     returns=INT,
     says="the fewest steps from {a} to {b} on {board} never crossing a space tagged {tag}, ignoring pieces "
     "(-1 if impossible)",
+    reads="args",
     group="boards",
 )
 def _distance_avoiding(st, board, a, b, tag):
@@ -642,6 +720,7 @@ def _distance_avoiding(st, board, a, b, tag):
     returns=INT,
     says="the fewest steps from {start} to any of {targets} on {board}, passing only through "
     "{through} (0 if {start} is one of them, -1 if impossible)",
+    reads="args",
     group="boards",
 )
 def _path_length(st, board, start, targets, through):
@@ -654,6 +733,7 @@ def _path_length(st, board, start, targets, through):
     ("id", TEXT),
     returns=CARD,
     says="the card whose id is {id} (the first, if it has copies)",
+    reads="args",
     group="zones",
 )
 def _card_named(st, cid):
@@ -668,6 +748,7 @@ def _card_named(st, cid):
     ("zone", ZONE),
     returns=TEXT,
     says="what distinguishes {zone} in its family (the player, value or space), as text",
+    reads="args",
     group="zones",
 )
 def _key_of(st, zone):
@@ -679,6 +760,7 @@ def _key_of(st, zone):
     ("lists", list_of(list_of(TYPEVAR))),
     returns=list_of(TYPEVAR),
     says="the items of every list in {lists}, one list after another",
+    reads="args",
     group="lists",
 )
 def _flatten(st, lists):
@@ -689,7 +771,7 @@ def _flatten(st, lists):
     return out
 
 
-@op("text", ("value", ANY), returns=TEXT, says="{value} written as text", group="text")
+@op("text", ("value", ANY), returns=TEXT, says="{value} written as text", reads=READS_ARGS, group="text")
 def _text(st, value):
     if isinstance(value, list) and _room_for_text(value, MAX_SIZE) < 0:
         raise _oversized("", f"more than {MAX_SIZE:,}")
