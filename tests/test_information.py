@@ -161,6 +161,9 @@ def test_a_card_the_seat_put_face_down_stays_where_it_saw_it():
     (and only there); a card it was shown stays too; once the pile is shuffled, it may be anywhere in it."""
     game = load_game("cat-town")
     state = game.new_game(players=2, seed=3)
+    rnd = random.Random(3)
+    while state.current_player != 1:  # seat 1 decides: laying seat 0's cards by hand changes no option asked
+        state.apply(rnd.choice(state.legal_actions()))
     card = state.zones["hand:0"][0]
     pile = state.vars["ring"][0]
     OPS["move"].fn(state, card, pile)
