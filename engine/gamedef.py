@@ -18,7 +18,6 @@ from typing import Any
 
 from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
-from .check_cache import checked
 from .documents import RuleSet, apply_overrides, display_path, game_folders, known_games, load_documents, resolve
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
@@ -247,83 +246,6 @@ def _unknown_base(variant_file: Path) -> Diagnostic:
         f"variant extends '{base}', but there is no game of that name",
         hint=did_you_mean(base, known_games()) or f"known games: {', '.join(known_games())}",
     )
-
-
-def validate_paths(paths: list[str | Path], lint_game=None, lint_board=None) -> list[Diagnostic]:
-    """Diagnostics for files or folders of rules and boards (for ``tabletop validate``).
-
-    ``lint_game(game)`` and ``lint_board(doc, board)`` add the warnings of ``tabletop lint``
-    for what loads cleanly.
-    """
-    check = _Checks(lint_game, lint_board)
-    out: list[Diagnostic] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            games = sorted(path.rglob("game.yaml"))
-            variants = sorted(path.rglob("variants/*.yaml"))
-            board_files = sorted(p for p in path.rglob("*.yaml") if "boards" in p.parts) if not games else []
-            if not games and not variants and not board_files:
-                out.append(Diagnostic(str(raw), 1, 1, "E101", "no game.yaml, variant or board files found here"))
-            for g in games + variants:
-                out += check.game(g)
-            for b in board_files:
-                out += check.board(b)
-        else:
-            out += check.file(path)
-    seen, unique = set(), []
-    for d in out:
-        key = (d.path, d.line, d.col, d.code, d.message)
-        if key not in seen:
-            seen.add(key)
-            unique.append(d)
-    return unique
-
-
-@dataclass
-class _Checks:
-    """How one file is checked: as what it is, and with the lint's warnings when asked."""
-
-    lint_game: Callable | None = None
-    lint_board: Callable | None = None
-
-    def game(self, path: Path) -> list[Diagnostic]:
-        return checked(path, "lint" if self.lint_game else "validate", lambda: self._game(path))
-
-    def _game(self, path: Path) -> list[Diagnostic]:
-        try:
-            game = load_game(path)
-        except RulesError as exc:
-            return exc.diagnostics
-        return self.lint_game(game) if self.lint_game else []
-
-    def board(self, path: Path) -> list[Diagnostic]:
-        try:
-            doc = read_yaml(path, display_path(path))
-        except LoadError as exc:
-            return exc.diagnostics
-        problems = check_document(doc, "board")
-        if problems:
-            return problems
-        board, problems = board_kinds.BOARD_KINDS[doc.data["kind"]](doc)
-        return problems or (self.lint_board(doc, board) if self.lint_board else [])
-
-    def file(self, path: Path) -> list[Diagnostic]:
-        """One file, checked as what it is: a game, a variant, a component file or a board."""
-        try:
-            doc = read_yaml(path, display_path(path))
-        except LoadError as exc:
-            return exc.diagnostics
-        data = doc.data if isinstance(doc.data, dict) else {}
-        if isinstance(data.get("kind"), str) and data["kind"] in board_kinds.BOARD_KINDS and "cells" in data:
-            return self.board(path)
-        if "components" in data and not {"play", "players", "extends"} & set(data):
-            game_file = path.parent / "game.yaml"
-            if not game_file.exists():
-                return check_document(doc, "components")
-            # Check it as part of its game, reporting only what is in this file.
-            return [d for d in self.game(game_file) if d.path == doc.path]
-        return self.game(path)
 
 
 def build(rules: RuleSet, reference: bool = False) -> GameDef:
