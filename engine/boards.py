@@ -26,11 +26,13 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, did_you_mean, quoted
 from .yaml_source import Document
+
+if TYPE_CHECKING:  # the graph library loads only when a board file is compiled (or a kept board read back)
+    import networkx as nx
 
 EAGER_WORK = 250_000  # table entries × their cost (cells per segment) that a board may fill at load
 
@@ -116,6 +118,8 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
     problems: list[Diagnostic] = []
     width, height = data["cells"]["width"], data["cells"]["height"]
     scale = data.get("length_scale", 1)
+    import networkx as nx
+
     graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height)
 
     coords: list[Fraction] = []
@@ -309,6 +313,8 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     data = doc.data
     problems: list[Diagnostic] = []
     width, height = data["cells"]["width"], data["cells"]["height"]
+    import networkx as nx
+
     graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height, kind="grid")
     where: dict[tuple[int, int], str] = {}
     room_tags: dict[str, set] = {}

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
+from .code_cache import cached, key_of
 from .documents import RuleSet, apply_overrides, display_path, game_folders, known_games, load_documents, resolve
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
@@ -25,12 +25,11 @@ from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, 
 from .dsl.codegen import Compiler
 from .dsl.compiler import Labeller, Procedure
 from .dsl.ops import OPS
-from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
+from .dsl.problems import DslProblem, DslSyntaxError
 from .dsl.reference import ReferenceCompiler
 from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
 from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from .safe_files import Refused, find_inside
-from .schemas import check_data, check_document
 from .yaml_source import read_yaml
 
 DEFAULT_STEP_BUDGET = 200_000
@@ -230,10 +229,18 @@ def load_game(
     game_file, variant_file = resolve(game, variant)
     if variant_file is not None and not game_file.exists():
         raise LoadError([_unknown_base(variant_file)])
-    rules = load_documents(game_file, variant_file, check_document)
-    if overrides:
-        apply_overrides(rules, overrides)
-    return build(rules, reference)
+
+    def make() -> GameDef:
+        from .schemas import check_document
+
+        rules = load_documents(game_file, variant_file, check_document)
+        if overrides:
+            apply_overrides(rules, overrides)
+        return build(rules, reference)
+
+    if reference:  # the differential tests' own path: always built
+        return make()
+    return cached(key_of(str(game_file), str(variant_file), overrides), make)
 
 
 def _unknown_base(variant_file: Path) -> Diagnostic:
@@ -303,6 +310,8 @@ class _Builder:
     def build(self) -> GameDef:
         if self.rules.variant is not None or self.rules.overridden:
             # The variant file's own shape was checked; now check the merged whole.
+            from .schemas import check_data
+
             self.problems += check_data(self.data, "game", self.rules.diag)
         self.stop_if_errors()
         d = self.data
@@ -511,6 +520,9 @@ class _Builder:
             self.vocab.zones[z["id"]] = TEXT if per in single_boards else per
 
     def _boards(self, game: GameDef) -> None:
+        from .boards import BOARD_KINDS
+        from .schemas import check_document
+
         folders = game_folders(self.rules.folder, self.data["id"])
         for i, b in enumerate(self.data.get("boards") or []):
             compiled = []
@@ -537,7 +549,7 @@ class _Builder:
                 problems = check_document(doc, "board")
                 board = None
                 if not problems:
-                    board, problems = board_kinds.BOARD_KINDS[doc.data["kind"]](doc)
+                    board, problems = BOARD_KINDS[doc.data["kind"]](doc)
                 self.problems += problems
                 compiled.append(board)
             game.board_files[b["id"]] = compiled
@@ -630,9 +642,13 @@ class _Builder:
 
     # --------------------------------------------------------------- programs
     def _parse_program(self, path: tuple, params: dict[str, str]) -> list | None:
+        from .dsl.parser import parse_program
+
         return self._parse(path, parse_program, lambda stmts: check_program(stmts, self.vocab, params))
 
     def _parse_expression(self, path: tuple, params: dict[str, str], expected: str | None) -> ast.Expr | None:
+        from .dsl.parser import parse_expr
+
         return self._parse(path, parse_expr, lambda expr: check_expression(expr, self.vocab, params, expected))
 
     def _parse(self, path: tuple, parse, check):

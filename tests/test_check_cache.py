@@ -13,20 +13,36 @@ players: {min: 2, max: 2}
 play: |
   pass
 """
+BOARD_USE = """\
+boards:
+  - {id: room, files: [room.yaml]}
+"""
+ROOM = "id: room\nkind: grid\nsource: original\ncells: {width: 2, height: 1}\nrooms:\n  - {id: all, area: [0, 0, 1, 0]}\n"
 
 
-@pytest.fixture
-def builds(monkeypatch):
-    """How many times rules were compiled."""
+def counter(monkeypatch, name: str) -> list[int]:
+    """How many times ``gamedef.<name>`` was called."""
     count = [0]
-    real = gamedef.build
+    real = getattr(gamedef, name)
 
     def counting(*args, **kwargs):
         count[0] += 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(gamedef, "build", counting)
+    monkeypatch.setattr(gamedef, name, counting)
     return count
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """How many times rules were compiled."""
+    return counter(monkeypatch, "build")
+
+
+@pytest.fixture
+def checks(monkeypatch):
+    """How many times a game was loaded to be checked (a compiled game may still come from code_cache)."""
+    return counter(monkeypatch, "load_game")
 
 
 @pytest.fixture
@@ -51,12 +67,27 @@ def test_a_changed_file_is_checked_again(rules, builds):
     assert builds[0] == 2 and found and all(d.is_error for d in found)
 
 
-def test_a_corrupt_entry_is_rebuilt_not_trusted(rules, builds, tmp_path, monkeypatch):
+def test_a_corrupt_entry_is_checked_again_not_trusted(rules, checks, tmp_path, monkeypatch):
     monkeypatch.setenv("TABLETOP_CACHE", str(tmp_path / "cache"))
     assert validate_paths([rules]) == []
     for entry in (tmp_path / "cache").glob("*.json"):
         entry.write_text('{"files": {"/elsewhere": "0"', encoding="utf-8")  # cut short
-    assert validate_paths([rules]) == [] and builds[0] == 2
+    assert validate_paths([rules]) == [] and checks[0] == 2
     for entry in (tmp_path / "cache").glob("*.json"):
         entry.write_text('{"files": {"/nowhere/at/all.yaml": "00"}}', encoding="utf-8")
-    assert validate_paths([rules]) == [] and builds[0] == 3
+    assert validate_paths([rules]) == [] and checks[0] == 3
+
+
+def test_a_file_made_where_it_is_looked_for_first_is_seen(tmp_path, checks):
+    """A board file found in the second folder is shadowed by one made later in the first: not a stale hit."""
+    folder = tmp_path / "rules" / "mini"
+    folder.mkdir(parents=True)
+    boards = tmp_path / "boards" / "mini"
+    boards.mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME + BOARD_USE, encoding="utf-8")
+    (boards / "room.yaml").write_text(ROOM, encoding="utf-8")
+    assert validate_paths([folder]) == []
+    assert validate_paths([folder]) == [] and checks[0] == 1
+    (folder / "room.yaml").write_text("kind: grid\n", encoding="utf-8")  # found first now, and broken
+    found = validate_paths([folder])
+    assert checks[0] == 2 and found and all(d.path.endswith("room.yaml") for d in found)
