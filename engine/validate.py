@@ -82,7 +82,13 @@ class _Checks:
         return problems or (self.lint_board(doc, board) if self.lint_board else [])
 
     def file(self, path: Path) -> list[Diagnostic]:
-        """One file, checked as what it is: a game, a variant, a component file or a board."""
+        """One file, checked as what it is: a game, a variant, a component file or a board.
+
+        A game.yaml or a file of variants/ is a game, as when its folder is checked: its
+        clean check may come from the cache without reading it.
+        """
+        if path.name == "game.yaml" or path.parent.name == "variants":
+            return self.game(path)
         from .boards import BOARD_KINDS
         from .schemas import check_document
 

@@ -17,7 +17,14 @@ BOARD_USE = """\
 boards:
   - {id: room, files: [room.yaml]}
 """
-ROOM = "id: room\nkind: grid\nsource: original\ncells: {width: 2, height: 1}\nrooms:\n  - {id: all, area: [0, 0, 1, 0]}\n"
+ROOM = """\
+id: room
+kind: grid
+source: original
+cells: {width: 2, height: 1}
+rooms:
+  - {id: all, area: [0, 0, 1, 0]}
+"""
 
 
 def counter(monkeypatch, name: str) -> list[int]:
