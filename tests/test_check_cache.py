@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from cache_helpers import counter, write_rules
 
 from engine import gamedef, validate_paths
 
@@ -27,37 +28,21 @@ rooms:
 """
 
 
-def counter(monkeypatch, name: str) -> list[int]:
-    """How many times ``gamedef.<name>`` was called."""
-    count = [0]
-    real = getattr(gamedef, name)
-
-    def counting(*args, **kwargs):
-        count[0] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(gamedef, name, counting)
-    return count
-
-
 @pytest.fixture
 def builds(monkeypatch):
     """How many times rules were compiled."""
-    return counter(monkeypatch, "build")
+    return counter(monkeypatch, gamedef, "build")
 
 
 @pytest.fixture
 def checks(monkeypatch):
     """How many times a game was loaded to be checked (a compiled game may still come from code_cache)."""
-    return counter(monkeypatch, "load_game")
+    return counter(monkeypatch, gamedef, "load_game")
 
 
 @pytest.fixture
 def rules(tmp_path):
-    folder = tmp_path / "rules" / "mini"
-    folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
-    return folder / "game.yaml"
+    return write_rules(tmp_path, GAME)
 
 
 def test_a_second_validation_of_unchanged_rules_builds_nothing(rules, builds, tmp_path, monkeypatch):

@@ -15,6 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cache_helpers import counter, write_rules
 
 from engine import RuntimeRuleError, check_cache, gamedef, load_game
 from engine.dsl import codegen, parser
@@ -53,29 +54,27 @@ rooms:
 @pytest.fixture
 def work(monkeypatch):
     """Counts of what a load did: builds, parsed programs, compiled units of generated code."""
-    counts = {"build": 0, "parse": 0, "generate": 0}
+    build, parse, generate = (
+        counter(monkeypatch, owner, name)
+        for owner, name in ((gamedef, "build"), (parser, "parse_program"), (codegen.Compiler, "_compile"))
+    )
+    return _Counts(build, parse, generate)
 
-    def counting(owner, name, what):
-        real = getattr(owner, name)
 
-        def wrapped(*args, **kwargs):
-            counts[what] += 1
-            return real(*args, **kwargs)
+class _Counts:
+    def __init__(self, *counts: list[int]):
+        self.counts = dict(zip(("build", "parse", "generate"), counts))
 
-        monkeypatch.setattr(owner, name, wrapped)
+    def __getitem__(self, what: str) -> int:
+        return self.counts[what][0]
 
-    counting(gamedef, "build", "build")
-    counting(parser, "parse_program", "parse")
-    counting(codegen.Compiler, "_compile", "generate")
-    return counts
+    def now(self) -> dict[str, int]:
+        return {what: n[0] for what, n in self.counts.items()}
 
 
 @pytest.fixture
 def mini(tmp_path):
-    folder = tmp_path / "rules" / "mini"
-    folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
-    return folder / "game.yaml"
+    return write_rules(tmp_path, GAME)
 
 
 def entries() -> list[Path]:
@@ -96,9 +95,9 @@ def play(game, players: int, seed: int, decisions: int = 120):
 def test_a_second_load_of_a_shipped_game_parses_and_generates_nothing_and_plays_the_same(work):
     built = load_game("cat-town")
     assert work["build"] == 1 and work["parse"] > 0 and work["generate"] > 0 and len(entries()) == 1
-    before = dict(work)
+    before = work.now()
     kept = load_game("cat-town")
-    assert work == before and kept is not built
+    assert work.now() == before and kept is not built
     for players in (2, 4):
         for seed in range(3):
             assert play(kept, players, seed) == play(built, players, seed)
