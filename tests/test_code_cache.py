@@ -207,12 +207,18 @@ def test_the_command_line_and_a_warm_validate_load_no_heavy_module(mini, tmp_pat
     assert second[0] == "no problems found" and json.loads(second[-1]) == []
 
 
-def test_a_game_read_back_loads_no_parser_or_schema_validator(mini, tmp_path):
+def test_a_game_read_back_loads_no_parser_schema_validator_or_graph_library(mini, tmp_path):
+    """Play reads a board's tables; its graph is rebuilt only when a tool asks for it."""
+    mini.write_text(GAME + BOARD_USE, encoding="utf-8")
+    (mini.parent / "room.yaml").write_text(ROOM.format(w=2, x=1), encoding="utf-8")
     load = textwrap.dedent(f"""\
         from engine import load_game
-        state = load_game({str(mini)!r}).new_game(players=2)
+        game = load_game({str(mini)!r})
+        state = game.new_game(players=2)
         state.apply(state.legal_actions()[0])
         """)
     run(load, tmp_path / "c")
     loaded = json.loads(run(load + LOADED, tmp_path / "c")[-1])
     assert not {"lark", "jsonschema", "networkx", "rich"} & {m.split(".")[0] for m in loaded}
+    tool = load + "print(sorted(game.board('room').graph.nodes))\n"
+    assert run(tool, tmp_path / "c") == ["['a1', 'b1']"]
