@@ -82,6 +82,12 @@ def recording() -> Iterator[dict[str, str]]:
             outer.update(files)
 
 
+def depend_on(files: dict[str, str]) -> None:
+    """Files that a result taken from another cache rests on: an enclosing recording gets them too."""
+    if safe_files.READS is not None:
+        safe_files.READS.update(files)
+
+
 def checked(path: Path, kind: str, check: Callable[[], list]) -> list:
     """``check()``'s diagnostics for ``path``, or [] straight from a valid entry of an earlier clean check."""
     place = entry(str(Path(path).resolve()), kind)

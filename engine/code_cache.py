@@ -12,10 +12,10 @@ entry is rebuilt and rewritten, never trusted.
 Functions cannot be pickled by reference when they are generated (``codegen``)
 or made inside another function (labels, checks); they are kept as their
 marshalled code, their globals (a module by name, or the generated namespace,
-itself kept once) and their closure cells.  Objects that are module globals of
-the engine (sentinels, tables, classes) are kept by name so they keep their
-identity.  This is what ``__pycache__`` does for modules, with the same trust:
-the cache folder is the user's own (made private), like their ``.pyc`` files.
+itself kept once) and their closure cells.  The engine's classes, functions
+and sentinels are kept by module and name, so they keep their identity.  This
+is what ``__pycache__`` does for modules, with the same trust: the cache folder
+is the user's own (made private), like their ``.pyc`` files.
 """
 
 from __future__ import annotations
@@ -80,10 +80,7 @@ def _read(place: Path) -> Any:
         found = _Unpickler(io.BytesIO(data)).load()
     except Exception:  # an entry of ours that the checks above let through cannot be read: build instead
         return None
-    from . import safe_files
-
-    if safe_files.READS is not None:  # an enclosing check_cache entry depends on these files too
-        safe_files.READS.update(files)
+    check_cache.depend_on(files)
     return found
 
 
@@ -103,7 +100,7 @@ def _engine_globals() -> dict[int, tuple[str, ...]]:
     Only these keep their identity by name: a module global holding data (a table, a
     cache) may hold something else by the time the entry is read, so data is kept by value.
     """
-    found: dict[int, tuple[str, ...]] = {id(vars(builtins)): ("builtins",), id(builtins): ("builtins",)}
+    found: dict[int, tuple[str, ...]] = {id(vars(builtins)): ("builtins", "dict"), id(builtins): ("builtins", "module")}
     for module_name, module in list(sys.modules.items()):
         if module is None or not _is_engine(module_name):
             continue
@@ -168,8 +165,8 @@ def _function(code: bytes, globals_: Any, name: str, defaults, closure, kwdefaul
 
 class _Unpickler(pickle.Unpickler):
     def persistent_load(self, pid: Any) -> Any:
-        if pid == ("builtins",):
-            return vars(builtins)
+        if pid[0] == "builtins":  # a namespace's __builtins__: the module, or its dict
+            return builtins if pid[1] == "module" else vars(builtins)
         _, module_name, name = pid
         if not _is_engine(module_name):
             raise pickle.UnpicklingError(f"not an engine global: {module_name}")
