@@ -107,6 +107,6 @@ def write(place: Path, data: bytes) -> None:
     """Best effort: a cache that cannot be written only costs the next run its time."""
     try:
         place.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        safe_files.write_bytes(place, data)
+        safe_files.write_bytes(place, data, durable=False)  # a torn entry fails its checks
     except (OSError, WriteError):
         pass

@@ -128,11 +128,12 @@ def write_text(path: str | os.PathLike, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
-def write_bytes(path: str | os.PathLike, data: bytes) -> None:
+def write_bytes(path: str | os.PathLike, data: bytes, durable: bool = True) -> None:
     """Replace the file at ``path`` with ``data`` atomically; WriteError (one line) if it cannot be done.
 
     Only a regular file (or nothing) is replaced: a folder or a device such as
-    /dev/full is refused rather than swapped for a file.
+    /dev/full is refused rather than swapped for a file.  ``durable=False`` skips
+    the syncs, for a cache whose entries carry their own checksum.
     """
     target = os.path.realpath(path)  # through a symlink, keep the link and replace what it names
     mode = None
@@ -157,7 +158,8 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> None:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
-            os.fsync(out.fileno())
+            if durable:
+                os.fsync(out.fileno())
         if mode is not None:
             os.chmod(tmp, mode)  # a replaced file keeps its permissions
         os.replace(tmp, target)
@@ -168,6 +170,8 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> None:
         if created:  # failed or interrupted: the previous file is untouched
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+    if not durable:
+        return
     with contextlib.suppress(OSError):  # make the rename itself durable
         dir_fd = os.open(folder, os.O_RDONLY)
         try:
