@@ -4,7 +4,16 @@ from engine import load_game
 game = load_game(name)            # a folder of rules/, or a path to a game.yaml
 state = game.new_game(players=2, seed=7)
 state.apply(state.legal_actions()[0])
+
+The definitions, states and checks load on first use (PEP 562), so a command
+that needs none of them (a ``tabletop validate`` answered from the cache) does
+not pay for the YAML reader, the schemas, the parser and the graph library.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 from .errors import (
     BudgetExceeded,
@@ -16,8 +25,19 @@ from .errors import (
     StateError,
     TabletopError,
 )
-from .gamedef import GameDef, load_game, validate_paths
-from .state import Outcome, State
+
+if TYPE_CHECKING:
+    from .gamedef import GameDef, load_game
+    from .state import Outcome, State
+    from .validate import validate_paths
+
+_LAZY = {
+    "GameDef": "gamedef",
+    "load_game": "gamedef",
+    "Outcome": "state",
+    "State": "state",
+    "validate_paths": "validate",
+}
 
 __all__ = [
     "BudgetExceeded",
@@ -34,3 +54,12 @@ __all__ = [
     "load_game",
     "validate_paths",
 ]
+
+
+def __getattr__(name: str):
+    """The public names that live in heavier modules, imported when first asked for."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value

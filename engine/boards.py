@@ -26,11 +26,13 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .errors import Diagnostic, did_you_mean, quoted
 from .yaml_source import Document
+
+if TYPE_CHECKING:  # the graph library loads only when a board file is compiled (or a kept board read back)
+    import networkx as nx
 
 EAGER_WORK = 250_000  # table entries × their cost (cells per segment) that a board may fill at load
 
@@ -51,8 +53,36 @@ def segment_touches_box(p: tuple[int, int], q: tuple[int, int], box: tuple[int, 
     return not (all(s > 0 for s in sides) or all(s < 0 for s in sides))
 
 
+class _LazyGraph:
+    """A board kept (pickled) with its graph as plain parts, rebuilt when a tool first asks for ``graph``.
+
+    Play reads only the tables, so a game read back from the cache (or sent to a
+    worker process) never loads the graph library for its boards.
+    """
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        if "graph" in state:
+            graph = state.pop("graph")
+            state["_graph_parts"] = (dict(graph.graph), list(graph.nodes(data=True)), list(graph.edges(data=True)))
+        return state
+
+    def __getattr__(self, name: str):
+        parts = self.__dict__.get("_graph_parts")
+        if name != "graph" or parts is None:
+            raise AttributeError(name)
+        import networkx as nx
+
+        graph: nx.Graph = nx.Graph(**parts[0])
+        graph.add_nodes_from(parts[1])
+        graph.add_edges_from(parts[2])
+        self.__dict__["graph"] = graph
+        del self.__dict__["_graph_parts"]
+        return graph
+
+
 @dataclass(frozen=True)
-class PlaneBoard:
+class PlaneBoard(_LazyGraph):
     """Segment tables of one plane board (see EAGER_WORK for when they fill); the graph holds its cells and points."""
 
     id: str
@@ -116,6 +146,8 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
     problems: list[Diagnostic] = []
     width, height = data["cells"]["width"], data["cells"]["height"]
     scale = data.get("length_scale", 1)
+    import networkx as nx
+
     graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height)
 
     coords: list[Fraction] = []
@@ -201,7 +233,7 @@ def space_name(x: int, y: int) -> str:
 
 
 @dataclass(frozen=True)
-class GridBoard:
+class GridBoard(_LazyGraph):
     """Tables of one grid board; the graph stays available for tools."""
 
     id: str
@@ -217,7 +249,7 @@ class GridBoard:
 
     @property
     def nodes(self) -> list[str]:
-        return list(self.graph.nodes)
+        return list(self.rooms)  # every space, in the graph's order
 
     def distance(self, a: str, b: str) -> int:
         """Fewest steps from a to b (-1: unreachable)."""
@@ -316,6 +348,8 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     data = doc.data
     problems: list[Diagnostic] = []
     width, height = data["cells"]["width"], data["cells"]["height"]
+    import networkx as nx
+
     graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height, kind="grid")
     where: dict[tuple[int, int], str] = {}
     room_tags: dict[str, set] = {}

@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
 
 # ---------------------------------------------------------------- validate
 def _validate(args) -> int:
-    from .gamedef import validate_paths
+    from .validate import validate_paths
 
     return _report(args, validate_paths, "json" if args.json else "text", fails_on_warnings=False)
 

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import boards as board_kinds
 from .action_space import HINT, unbounded_choices
-from .check_cache import checked
+from .code_cache import cached, key_of
 from .documents import RuleSet, apply_overrides, display_path, game_folders, known_games, load_documents, resolve
 from .dsl import ast
 from .dsl.ast import walk_blocks, walk_exprs
@@ -26,12 +25,11 @@ from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, 
 from .dsl.codegen import Compiler
 from .dsl.compiler import Labeller, Procedure
 from .dsl.ops import OPS
-from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
+from .dsl.problems import DslProblem, DslSyntaxError
 from .dsl.reference import ReferenceCompiler
 from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
 from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from .safe_files import Refused, find_inside
-from .schemas import check_data, check_document
 from .yaml_source import read_yaml
 
 DEFAULT_STEP_BUDGET = 200_000
@@ -239,10 +237,18 @@ def load_game(
     game_file, variant_file = resolve(game, variant)
     if variant_file is not None and not game_file.exists():
         raise LoadError([_unknown_base(variant_file)])
-    rules = load_documents(game_file, variant_file, check_document)
-    if overrides:
-        apply_overrides(rules, overrides)
-    return build(rules, reference)
+
+    def make() -> GameDef:
+        from .schemas import check_document
+
+        rules = load_documents(game_file, variant_file, check_document)
+        if overrides:
+            apply_overrides(rules, overrides)
+        return build(rules, reference)
+
+    if reference:  # the differential tests' own path: always built
+        return make()
+    return cached(key_of(str(game_file), str(variant_file), overrides), make)
 
 
 def _unknown_base(variant_file: Path) -> Diagnostic:
@@ -255,83 +261,6 @@ def _unknown_base(variant_file: Path) -> Diagnostic:
         f"variant extends '{base}', but there is no game of that name",
         hint=did_you_mean(base, known_games()) or f"known games: {', '.join(known_games())}",
     )
-
-
-def validate_paths(paths: list[str | Path], lint_game=None, lint_board=None) -> list[Diagnostic]:
-    """Diagnostics for files or folders of rules and boards (for ``tabletop validate``).
-
-    ``lint_game(game)`` and ``lint_board(doc, board)`` add the warnings of ``tabletop lint``
-    for what loads cleanly.
-    """
-    check = _Checks(lint_game, lint_board)
-    out: list[Diagnostic] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            games = sorted(path.rglob("game.yaml"))
-            variants = sorted(path.rglob("variants/*.yaml"))
-            board_files = sorted(p for p in path.rglob("*.yaml") if "boards" in p.parts) if not games else []
-            if not games and not variants and not board_files:
-                out.append(Diagnostic(str(raw), 1, 1, "E101", "no game.yaml, variant or board files found here"))
-            for g in games + variants:
-                out += check.game(g)
-            for b in board_files:
-                out += check.board(b)
-        else:
-            out += check.file(path)
-    seen, unique = set(), []
-    for d in out:
-        key = (d.path, d.line, d.col, d.code, d.message)
-        if key not in seen:
-            seen.add(key)
-            unique.append(d)
-    return unique
-
-
-@dataclass
-class _Checks:
-    """How one file is checked: as what it is, and with the lint's warnings when asked."""
-
-    lint_game: Callable | None = None
-    lint_board: Callable | None = None
-
-    def game(self, path: Path) -> list[Diagnostic]:
-        return checked(path, "lint" if self.lint_game else "validate", lambda: self._game(path))
-
-    def _game(self, path: Path) -> list[Diagnostic]:
-        try:
-            game = load_game(path)
-        except RulesError as exc:
-            return exc.diagnostics
-        return self.lint_game(game) if self.lint_game else []
-
-    def board(self, path: Path) -> list[Diagnostic]:
-        try:
-            doc = read_yaml(path, display_path(path))
-        except LoadError as exc:
-            return exc.diagnostics
-        problems = check_document(doc, "board")
-        if problems:
-            return problems
-        board, problems = board_kinds.BOARD_KINDS[doc.data["kind"]](doc)
-        return problems or (self.lint_board(doc, board) if self.lint_board else [])
-
-    def file(self, path: Path) -> list[Diagnostic]:
-        """One file, checked as what it is: a game, a variant, a component file or a board."""
-        try:
-            doc = read_yaml(path, display_path(path))
-        except LoadError as exc:
-            return exc.diagnostics
-        data = doc.data if isinstance(doc.data, dict) else {}
-        if isinstance(data.get("kind"), str) and data["kind"] in board_kinds.BOARD_KINDS and "cells" in data:
-            return self.board(path)
-        if "components" in data and not {"play", "players", "extends"} & set(data):
-            game_file = path.parent / "game.yaml"
-            if not game_file.exists():
-                return check_document(doc, "components")
-            # Check it as part of its game, reporting only what is in this file.
-            return [d for d in self.game(game_file) if d.path == doc.path]
-        return self.game(path)
 
 
 def build(rules: RuleSet, reference: bool = False) -> GameDef:
@@ -389,6 +318,8 @@ class _Builder:
     def build(self) -> GameDef:
         if self.rules.variant is not None or self.rules.overridden:
             # The variant file's own shape was checked; now check the merged whole.
+            from .schemas import check_data
+
             self.problems += check_data(self.data, "game", self.rules.diag)
         self.stop_if_errors()
         d = self.data
@@ -597,6 +528,9 @@ class _Builder:
             self.vocab.zones[z["id"]] = TEXT if per in single_boards else per
 
     def _boards(self, game: GameDef) -> None:
+        from .boards import BOARD_KINDS
+        from .schemas import check_document
+
         folders = game_folders(self.rules.folder, self.data["id"])
         for i, b in enumerate(self.data.get("boards") or []):
             compiled = []
@@ -623,7 +557,7 @@ class _Builder:
                 problems = check_document(doc, "board")
                 board = None
                 if not problems:
-                    board, problems = board_kinds.BOARD_KINDS[doc.data["kind"]](doc)
+                    board, problems = BOARD_KINDS[doc.data["kind"]](doc)
                 self.problems += problems
                 compiled.append(board)
             game.board_files[b["id"]] = compiled
@@ -716,9 +650,13 @@ class _Builder:
 
     # --------------------------------------------------------------- programs
     def _parse_program(self, path: tuple, params: dict[str, str]) -> list | None:
+        from .dsl.parser import parse_program
+
         return self._parse(path, parse_program, lambda stmts: check_program(stmts, self.vocab, params))
 
     def _parse_expression(self, path: tuple, params: dict[str, str], expected: str | None) -> ast.Expr | None:
+        from .dsl.parser import parse_expr
+
         return self._parse(path, parse_expr, lambda expr: check_expression(expr, self.vocab, params, expected))
 
     def _parse(self, path: tuple, parse, check):

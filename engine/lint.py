@@ -21,10 +21,11 @@ from .documents import RuleSet, display_path, identity, load_documents
 from .dsl import ast
 from .dsl.ops import OPS
 from .errors import Diagnostic, LoadError, RulesError
-from .gamedef import GameDef, load_game, validate_paths
+from .gamedef import GameDef, load_game
 from .lint_config import LintConfig, file_of, find_config, reasonless, suppressions
 from .lint_fix import fix_repeats
 from .safe_files import Refused, find_inside, read_text
+from .validate import validate_paths
 
 __all__ = ["lint_board", "lint_game", "lint_paths", "repeated_settings"]  # the codes are explained in codes.py
 

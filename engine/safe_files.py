@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .errors import Diagnostic, LoadError, WriteError
 
-__all__ = ["MAX_FILE_BYTES", "Refused", "find_inside", "is_inside", "is_name", "read_text", "write_text"]
+__all__ = ["MAX_FILE_BYTES", "Refused", "find_inside", "is_inside", "is_name", "read_text", "write_bytes", "write_text"]
 
 MAX_FILE_BYTES = 2_000_000
 _CHUNK = 1 << 16
@@ -55,6 +55,10 @@ def is_inside(path: str | os.PathLike, roots: Sequence[str | os.PathLike]) -> bo
     return any(_within(real, os.path.realpath(root)) for root in roots)
 
 
+READS: dict[str, str] | None = None  # while a cache entry is made: path → sha256 of every file read, or ABSENT
+ABSENT = ""  # in READS: a file looked for and not found
+
+
 def find_inside(name: str, roots: Sequence[Path]) -> Path | None:
     """The first existing ``root/name``, provided it stays inside one of ``roots``; None if none exists.
 
@@ -72,10 +76,9 @@ def find_inside(name: str, roots: Sequence[Path]) -> Path | None:
             if not is_inside(candidate, roots):
                 raise Refused("E108", f"'{name}' is a link that leads out of the game's folders")
             return candidate
+        if READS is not None:  # a file made here later would be found first: a cached result must see it
+            READS[os.path.abspath(candidate)] = ABSENT
     return None
-
-
-READS: dict[str, str] | None = None  # while a check_cache entry is made: path → sha256 of every file read
 
 
 def read_text(path: str | os.PathLike, shown: str, limit: int = MAX_FILE_BYTES) -> str:
@@ -121,10 +124,16 @@ def read_text(path: str | os.PathLike, shown: str, limit: int = MAX_FILE_BYTES) 
 
 
 def write_text(path: str | os.PathLike, text: str) -> None:
-    """Replace the file at ``path`` with ``text`` atomically; WriteError (one line) if it cannot be done.
+    """Replace the file at ``path`` with ``text`` atomically (see ``write_bytes``)."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: str | os.PathLike, data: bytes, durable: bool = True) -> None:
+    """Replace the file at ``path`` with ``data`` atomically; WriteError (one line) if it cannot be done.
 
     Only a regular file (or nothing) is replaced: a folder or a device such as
-    /dev/full is refused rather than swapped for a file.
+    /dev/full is refused rather than swapped for a file.  ``durable=False`` skips
+    the syncs, for a cache whose entries carry their own checksum.
     """
     target = os.path.realpath(path)  # through a symlink, keep the link and replace what it names
     mode = None
@@ -146,10 +155,11 @@ def write_text(path: str | os.PathLike, text: str) -> None:
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)  # umask applies
         created = True
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
             out.flush()
-            os.fsync(out.fileno())
+            if durable:
+                os.fsync(out.fileno())
         if mode is not None:
             os.chmod(tmp, mode)  # a replaced file keeps its permissions
         os.replace(tmp, target)
@@ -160,6 +170,8 @@ def write_text(path: str | os.PathLike, text: str) -> None:
         if created:  # failed or interrupted: the previous file is untouched
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+    if not durable:
+        return
     with contextlib.suppress(OSError):  # make the rename itself durable
         dir_fd = os.open(folder, os.O_RDONLY)
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from cache_helpers import counter, write_rules
 
 from engine import gamedef, validate_paths
 
@@ -13,28 +14,35 @@ players: {min: 2, max: 2}
 play: |
   pass
 """
+BOARD_USE = """\
+boards:
+  - {id: room, files: [room.yaml]}
+"""
+ROOM = """\
+id: room
+kind: grid
+source: original
+cells: {width: 2, height: 1}
+rooms:
+  - {id: all, area: [0, 0, 1, 0]}
+"""
 
 
 @pytest.fixture
 def builds(monkeypatch):
     """How many times rules were compiled."""
-    count = [0]
-    real = gamedef.build
+    return counter(monkeypatch, gamedef, "build")
 
-    def counting(*args, **kwargs):
-        count[0] += 1
-        return real(*args, **kwargs)
 
-    monkeypatch.setattr(gamedef, "build", counting)
-    return count
+@pytest.fixture
+def checks(monkeypatch):
+    """How many times a game was loaded to be checked (a compiled game may still come from code_cache)."""
+    return counter(monkeypatch, gamedef, "load_game")
 
 
 @pytest.fixture
 def rules(tmp_path):
-    folder = tmp_path / "rules" / "mini"
-    folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(GAME, encoding="utf-8")
-    return folder / "game.yaml"
+    return write_rules(tmp_path, GAME)
 
 
 def test_a_second_validation_of_unchanged_rules_builds_nothing(rules, builds, tmp_path, monkeypatch):
@@ -51,12 +59,27 @@ def test_a_changed_file_is_checked_again(rules, builds):
     assert builds[0] == 2 and found and all(d.is_error for d in found)
 
 
-def test_a_corrupt_entry_is_rebuilt_not_trusted(rules, builds, tmp_path, monkeypatch):
+def test_a_corrupt_entry_is_checked_again_not_trusted(rules, checks, tmp_path, monkeypatch):
     monkeypatch.setenv("TABLETOP_CACHE", str(tmp_path / "cache"))
     assert validate_paths([rules]) == []
     for entry in (tmp_path / "cache").glob("*.json"):
         entry.write_text('{"files": {"/elsewhere": "0"', encoding="utf-8")  # cut short
-    assert validate_paths([rules]) == [] and builds[0] == 2
+    assert validate_paths([rules]) == [] and checks[0] == 2
     for entry in (tmp_path / "cache").glob("*.json"):
         entry.write_text('{"files": {"/nowhere/at/all.yaml": "00"}}', encoding="utf-8")
-    assert validate_paths([rules]) == [] and builds[0] == 3
+    assert validate_paths([rules]) == [] and checks[0] == 3
+
+
+def test_a_file_made_where_it_is_looked_for_first_is_seen(tmp_path, checks):
+    """A board file found in the second folder is shadowed by one made later in the first: not a stale hit."""
+    folder = tmp_path / "rules" / "mini"
+    folder.mkdir(parents=True)
+    boards = tmp_path / "boards" / "mini"
+    boards.mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME + BOARD_USE, encoding="utf-8")
+    (boards / "room.yaml").write_text(ROOM, encoding="utf-8")
+    assert validate_paths([folder]) == []
+    assert validate_paths([folder]) == [] and checks[0] == 1
+    (folder / "room.yaml").write_text("kind: grid\n", encoding="utf-8")  # found first now, and broken
+    found = validate_paths([folder])
+    assert checks[0] == 2 and found and all(d.path.endswith("room.yaml") for d in found)

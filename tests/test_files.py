@@ -148,7 +148,8 @@ def test_play_interrupted_while_saving_leaves_a_whole_save(tmp_path, capsys, mon
     calls, real_replace = [], os.replace
 
     def replace(src, dst):
-        calls.append(dst)
+        if os.path.realpath(dst) == os.path.realpath(save):  # not the compiled game kept in the cache
+            calls.append(dst)
         if len(calls) == 4:
             raise KeyboardInterrupt
         real_replace(src, dst)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..errors import did_you_mean
 from . import ast, words
 from .ops import OPS
-from .parser import DslProblem
+from .problems import DslProblem
 from .types import (
     ANY,
     ATTRIBUTE,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import ClassVar
@@ -19,26 +18,10 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 from lark.indenter import DedentError, Indenter
 
 from . import ast, words
+from .problems import DslProblem, DslSyntaxError
 
 MAX_SOURCE_CHARS = 20_000
 MAX_NESTING = 60  # brackets and blocks; deeper is refused before parsing
-
-
-@dataclass(frozen=True, slots=True)
-class DslProblem:
-    """A problem at (line, col) inside a DSL text."""
-
-    line: int
-    col: int
-    code: str
-    message: str
-    hint: str | None = None
-
-
-class DslSyntaxError(Exception):
-    def __init__(self, problem: DslProblem):
-        self.problem = problem
-        super().__init__(problem.message)
 
 
 class _Indenter(Indenter):

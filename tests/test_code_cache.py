@@ -1,0 +1,224 @@
+"""A second load of unchanged rules reads from the compiled-game cache; anything changed or damaged is rebuilt.
+
+Hits and misses are told apart by counting builds, parses and code generation
+(never by timing); a game read back must play exactly like the one built.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from cache_helpers import counter, write_rules
+
+from engine import RuntimeRuleError, check_cache, gamedef, load_game
+from engine.dsl import codegen, parser
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("lark", "jsonschema", "networkx", "rich", "yaml", "engine.web", "engine.playtest", "engine.ray_backend", "ray")
+
+GAME = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+variables:
+  n: {type: int}
+play: |
+  n = 1
+  x = choose "pick" from [1, 2, 3]
+  n = n + x
+  end_game
+"""
+BOARD_USE = """\
+boards:
+  - {id: room, files: [room.yaml]}
+zones:
+  - {id: spot, per: room, visibility: public}
+"""
+ROOM = """\
+id: room
+kind: grid
+source: original
+cells: {{width: {w}, height: 1}}
+rooms:
+  - {{id: all, area: [0, 0, {x}, 0]}}
+"""
+
+
+@pytest.fixture
+def work(monkeypatch):
+    """Counts of what a load did: builds, parsed programs, compiled units of generated code."""
+    build, parse, generate = (
+        counter(monkeypatch, owner, name)
+        for owner, name in ((gamedef, "build"), (parser, "parse_program"), (codegen.Compiler, "_compile"))
+    )
+    return _Counts(build, parse, generate)
+
+
+class _Counts:
+    def __init__(self, *counts: list[int]):
+        self.counts = dict(zip(("build", "parse", "generate"), counts))
+
+    def __getitem__(self, what: str) -> int:
+        return self.counts[what][0]
+
+    def now(self) -> dict[str, int]:
+        return {what: n[0] for what, n in self.counts.items()}
+
+
+@pytest.fixture
+def mini(tmp_path):
+    return write_rules(tmp_path, GAME)
+
+
+def entries() -> list[Path]:
+    return sorted(check_cache.folder().glob("*.game"))
+
+
+def play(game, players: int, seed: int, decisions: int = 120):
+    """A seeded random game: (every legal list, the final state as JSON)."""
+    state, rnd, seen = game.new_game(players=players, seed=seed), random.Random(seed), []
+    for _ in range(decisions):
+        seen.append(state.legal_actions())
+        if state.is_terminal:
+            break
+        state.apply(rnd.choice(seen[-1]))
+    return seen, state.to_json()
+
+
+def test_a_second_load_of_a_shipped_game_parses_and_generates_nothing_and_plays_the_same(work):
+    built = load_game("cat-town")
+    assert work["build"] == 1 and work["parse"] > 0 and work["generate"] > 0 and len(entries()) == 1
+    before = work.now()
+    kept = load_game("cat-town")
+    assert work.now() == before and kept is not built
+    for players in (2, 4):
+        for seed in range(3):
+            assert play(kept, players, seed) == play(built, players, seed)
+
+
+def test_a_board_game_read_back_plays_the_same(work):
+    built = load_game("cats-mansion")
+    kept = load_game("cats-mansion")
+    assert work["build"] == 1
+    assert play(kept, 2, 5) == play(built, 2, 5)
+
+
+def test_a_changed_rule_file_is_rebuilt_and_its_change_is_seen(mini, work):
+    assert load_game(mini).new_game(players=2).vars["n"] == 1
+    mini.write_text(GAME.replace("n = 1", "n = 7"), encoding="utf-8")
+    assert load_game(mini).new_game(players=2).vars["n"] == 7 and work["build"] == 2
+
+
+def test_a_changed_board_file_is_rebuilt(mini, work):
+    mini.write_text(GAME + BOARD_USE, encoding="utf-8")
+    room = mini.parent / "room.yaml"
+    room.write_text(ROOM.format(w=2, x=1), encoding="utf-8")
+    assert len(load_game(mini).board("room").nodes) == 2
+    room.write_text(ROOM.format(w=3, x=2), encoding="utf-8")
+    assert len(load_game(mini).board("room").nodes) == 3 and work["build"] == 2
+
+
+def corruptions(data: bytes) -> list[bytes]:
+    """Ways an entry can be damaged: cut short, a flipped byte in the body or the header, another format, empty."""
+    body = data.index(b"\n", data.index(b"\n") + 1) + 1
+    flipped = bytearray(data)
+    flipped[-10] ^= 0xFF
+    return [
+        data[: len(data) // 2],
+        bytes(flipped),
+        data.replace(b'"sha256": "', b'"sha256": "0', 1),
+        b"not an entry\n" + data[body:],
+        b"",
+    ]
+
+
+def test_a_corrupt_entry_is_rebuilt_not_trusted_and_made_whole_again(mini, work):
+    load_game(mini)
+    [entry] = entries()
+    good = entry.read_bytes()
+    for n, damaged in enumerate(corruptions(good), start=2):
+        entry.write_bytes(damaged)
+        game = load_game(mini)
+        assert work["build"] == n and play(game, 2, 1)[1] == play(load_game(mini), 2, 1)[1]
+        assert work["build"] == n  # the rebuilt entry is whole again: the second load read it
+        assert entry.read_bytes()[:50] == good[:50]
+
+
+def test_an_entry_of_another_engine_is_never_read(mini, work, monkeypatch):
+    load_game(mini)
+    monkeypatch.setattr(check_cache, "_fingerprint", "another engine's source")
+    load_game(mini)
+    assert work["build"] == 2 and len(entries()) == 2
+
+
+def test_the_reference_path_and_rules_with_errors_are_never_kept(mini, work):
+    load_game(mini, reference=True)
+    load_game(mini, reference=True)
+    assert work["build"] == 2 and entries() == []
+    mini.write_text(GAME.replace("n = 1", "n = nonsense(1)"), encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(gamedef.RulesError):
+            load_game(mini)
+    assert work["build"] == 4 and entries() == []
+
+
+def test_overrides_are_part_of_the_key(mini, work):
+    text = GAME.replace("n = 1", "n = start").replace("variables:", "constants: {start: 1}\nvariables:")
+    mini.write_text(text, encoding="utf-8")
+    assert load_game(mini, overrides={"constants.start": 4}).new_game(players=2).vars["n"] == 4
+    assert load_game(mini).new_game(players=2).vars["n"] == 1
+    assert load_game(mini, overrides={"constants.start": 4}).new_game(players=2).vars["n"] == 4
+    assert work["build"] == 2
+
+
+def test_a_rule_failure_in_code_read_back_names_its_line(mini, work):
+    mini.write_text(GAME.replace("n = 1", "n = first([]) + 1"), encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(RuntimeRuleError) as info:
+            load_game(mini).new_game(players=2)
+        assert info.value.diagnostic.code == "E702" and info.value.diagnostic.line == 7
+    assert work["build"] == 1
+
+
+def run(code: str, cache: Path) -> list[str]:
+    """Run ``code`` in a fresh interpreter of this checkout; its output lines."""
+    env = dict(os.environ, TABLETOP_CACHE=str(cache), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    return done.stdout.splitlines()
+
+
+LOADED = f"import sys, json; print(json.dumps(sorted(m for m in sys.modules if m.startswith({HEAVY!r}))))"
+
+
+def test_the_command_line_and_a_warm_validate_load_no_heavy_module(mini, tmp_path):
+    """Validating from the cache needs no YAML reader, schema validator, parser, graph library or web parts."""
+    assert json.loads(run("import engine.cli\n" + LOADED, tmp_path / "c")[-1]) == []
+    validate = f"from engine.cli import main\nmain(['validate', {str(mini)!r}])\n"
+    first = run(validate + LOADED, tmp_path / "c")
+    assert first[0] == "no problems found" and "lark" in json.loads(first[-1])  # the first really checks
+    second = run(validate + LOADED, tmp_path / "c")
+    assert second[0] == "no problems found" and json.loads(second[-1]) == []
+
+
+def test_a_game_read_back_loads_no_parser_schema_validator_or_graph_library(mini, tmp_path):
+    """Play reads a board's tables; its graph is rebuilt only when a tool asks for it."""
+    mini.write_text(GAME + BOARD_USE, encoding="utf-8")
+    (mini.parent / "room.yaml").write_text(ROOM.format(w=2, x=1), encoding="utf-8")
+    load = textwrap.dedent(f"""\
+        from engine import load_game
+        game = load_game({str(mini)!r})
+        state = game.new_game(players=2)
+        state.apply(state.legal_actions()[0])
+        """)
+    run(load, tmp_path / "c")
+    loaded = json.loads(run(load + LOADED, tmp_path / "c")[-1])
+    assert not {"lark", "jsonschema", "networkx", "rich"} & {m.split(".")[0] for m in loaded}
+    tool = load + "print(sorted(game.board('room').graph.nodes))\n"
+    assert run(tool, tmp_path / "c") == ["['a1', 'b1']"]
