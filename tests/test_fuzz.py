@@ -469,8 +469,8 @@ def test_zone_of_nobody_faults_or_saves(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     "old, new",
     [
-        ("{id: wardrobe/left, at: [1.5, 0]", "{id: wardrobe/left, at: [.nan, 0]"),
-        ("{id: wardrobe/left, at: [1.5, 0]", "{id: wardrobe/left, at: [.inf, 0]"),
+        ("{id: wardrobe/left, group: wardrobe, label: left, at: [1.5, 0]", "{id: wardrobe/left, at: [.nan, 0]"),
+        ("{id: wardrobe/left, group: wardrobe, label: left, at: [1.5, 0]", "{id: wardrobe/left, at: [.inf, 0]"),
         ("length_scale: 10", "length_scale: .nan"),
         ("length_scale: 10", "length_scale: .inf"),
     ],
