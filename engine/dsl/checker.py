@@ -214,6 +214,13 @@ class Checker:
         if s.each is None or not s.together or s.by is None:
             self._problem(s, "E505", "'by each p in PLAYERS' and 'simultaneously' go together: write both")
             return
+        if s.optional is not None:  # a list of choices holds no none: declining is an option like the others
+            self._problem(
+                s,
+                "E505",
+                "a simultaneous choice cannot be optional",
+                f'offer declining among the options instead (e.g. an enum member "{s.optional}")',
+            )
         self.expr(s.by)
         self._expect(s.by, "list[player]", "'by each … in'")
         had = self.locals.pop(s.each, None)
