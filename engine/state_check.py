@@ -371,12 +371,16 @@ def check_pending(state) -> None:
     asked = copy.pending
     _need(suspended == SUSPEND and asked is not None, _NOT_ASKED)
     _need(("together" in asked) == ("together" in saved), _NOT_ASKED)
+    drawn = copy.rng != state.rng  # its options were drawn at random: only who decides, and how, can be asked again
     if "together" in saved:  # the rules ask everyone afresh: put back the choices made and the seat asked
+        if drawn:
+            options = {k: saved["together"][k] for k in ("ids", "values")}
+            asked = dict(asked, together=dict(asked["together"], **options))
         for seat, chosen in zip(saved["together"]["seats"], saved["together"]["chosen"]):
             _need(seat in asked["together"]["seats"], _NOT_ASKED)
             asked = together.with_choice(asked, seat, chosen)
         _need(saved["player"] in together.to_act(asked), _NOT_ASKED)
         asked = together.asked_next(asked, saved["player"])
-    if copy.rng != state.rng:  # its options were drawn at random: only who decides, and how, can be asked again
+    if drawn:
         asked = dict(asked, ids=saved["ids"], values=saved["values"])
     _need(json.dumps(asked, sort_keys=True) == json.dumps(saved, sort_keys=True), _NOT_ASKED)

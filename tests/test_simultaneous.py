@@ -174,3 +174,35 @@ def test_a_seat_asked_twice_or_nobody_asked_stops_at_the_line(tmp_path, referenc
 def test_it_prints_back_as_written():
     text = 'got = choose "take" from hand(p) where it.rank > 2 by each p in players() simultaneously'
     assert format_block(parse_program(text)) == text
+
+
+def test_a_joint_decision_with_options_drawn_at_random_reads_back_between_two_choices(tmp_path):
+    game = make(
+        tmp_path,
+        'play: |\n  x = choose "pick" from [random_from([1, 2, 3, 4]), 7] by each p in players() simultaneously\n',
+    )
+    state = game.new_game(players=2, seed=3)
+    state.apply("pick 7", seat=1)
+    back = game.state_from_json(state.to_json())
+    assert back == state and back.to_act == [0]
+    data = json.loads(state.to_json())
+    data["pending"]["together"]["chosen"] = [None, None]  # seat 1's choice forgotten: not who the rules ask
+    data["pending"]["player"] = 1
+    assert game.state_from_json(json.dumps(data)).to_act == [0, 1]
+    data["pending"]["together"]["seats"] = [1, 0]  # other seats than the rules ask
+    with pytest.raises(StateError, match="not the one the rules offer"):
+        game.state_from_json(json.dumps(data))
+
+
+def test_every_option_of_every_seat_is_in_the_action_space():
+    """Random goofspiel games, the seats bidding in random order: each seat's legal ids are in the space."""
+    game = load_game("goofspiel")
+    for players in (2, 3):
+        space = game.action_space(players)
+        for seed in range(3):
+            st, rnd = game.new_game(players=players, seed=seed), random.Random(seed)
+            while not st.is_terminal:
+                for seat in st.to_act:
+                    assert [space[i] for i in st.legal_action_indices(seat)] == st.legal_actions(seat)
+                seat = rnd.choice(st.to_act)
+                st.apply(rnd.choice(st.legal_actions(seat)), seat=seat)
