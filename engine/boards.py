@@ -144,7 +144,14 @@ def compile_plane(doc: Document) -> tuple[PlaneBoard | None, list[Diagnostic]]:
                 )
             )
             continue
-        graph.add_node(pid, kind="point", at=(x, y), tags=tuple(point.get("tags", ())))
+        graph.add_node(
+            pid,
+            kind="point",
+            at=(x, y),
+            tags=tuple(point.get("tags", ())),
+            group=point.get("group", pid),
+            label=point.get("label", pid),
+        )
         coords += [x, y]
     if problems:
         return None, problems

@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from . import rng
 from .errors import IllegalAction, RulesError, RuntimeRuleError, TabletopError, quoted
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -390,7 +391,7 @@ def _play(args) -> int:
     game = load_game(args.game, args.variant)
     bots = _parse_bots(args.bot, args.players, game)
     state = game.new_game(players=args.players, seed=args.seed)
-    agents = {seat: make_agent(kind, seed=args.seed * 131 + seat) for seat, kind in bots.items()}
+    agents = {seat: make_agent(kind, seed=rng.derive(args.seed, "bot", seat)) for seat, kind in bots.items()}
     console = Console()
     shown = 0
 

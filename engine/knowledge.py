@@ -126,6 +126,9 @@ def view(state, seat: int) -> dict:
 
 
 # ------------------------------------------------------------ determinizing
+DEAL_TRIES = 16  # deals drawn until the copy offers the seat its own options (see determinize)
+
+
 def determinize(state, seat: int, seed: int):
     """A copy of ``state`` that agrees with all ``seat`` knows and holds nothing more.
 
@@ -138,9 +141,25 @@ def determinize(state, seat: int, seed: int):
     variables, private log lines, seen cards or secret choices, and its
     generator is seeded from ``seed``: nothing in it reproduces the true
     hidden cards or the true future draws.
+
+    The options of the seat's own pending decision are something it sees, so
+    the copy must offer the same: a deal that changes them (a running program
+    holds a card whose face the seat saw, now hidden again) is drawn anew, up
+    to ``DEAL_TRIES`` times; then the programs keep the very cards they hold.
     """
-    game = state.game
     shuffler = random.Random(seed)
+    mine = decision_for(state, seat) if seat in state.to_act else None
+    copy = None
+    for attempt in range(DEAL_TRIES + 1):
+        copy = _dealt(state, seat, seed, _deal(state, seat, shuffler), hold=attempt == DEAL_TRIES, shuffler=shuffler)
+        if mine is None or decision_for(copy, seat) == mine:
+            break
+    return copy
+
+
+def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
+    """A random relabelling of the cards hidden from ``seat`` that keeps all it knows of them."""
+    game = state.game
     bit = 1 << seat
     know, pinned = state.know, state.pinned
     zones = state.zones
@@ -173,9 +192,16 @@ def determinize(state, seat: int, seed: int):
                 old = zones[zone][i]
                 if old != card:
                     relabel[old] = card
+    return relabel
+
+
+def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shuffler: random.Random | None = None):
+    """``state`` copied with ``relabel`` applied and all that ``seat`` may not know left out (the choices
+    others made of a simultaneous decision drawn with ``shuffler``)."""
+    game = state.game
     copy = state.clone()
     if relabel:
-        _relabel(copy, relabel)
+        _relabel(copy, relabel, hold)
     private = game.private_player_variables
     for p, pv in enumerate(copy.pvars):
         if p != seat:
@@ -192,7 +218,7 @@ def determinize(state, seat: int, seed: int):
         copy.memo.clear()
         copy._run()
         if "together" in saved:
-            copy.pending = _chosen_again(saved, copy.pending, seat, shuffler)
+            copy.pending = _chosen_again(saved, copy.pending, seat, shuffler or random.Random(seed))
     return copy
 
 
@@ -218,8 +244,8 @@ def _fresh(value: Any) -> Any:
     return list(value) if isinstance(value, list) else value
 
 
-def _relabel(st, relabel: dict[int, int]) -> None:
-    """Apply a relabelling of cards to every place a card index is held (zones, variables, frames)."""
+def _relabel(st, relabel: dict[int, int], hold: bool = False) -> None:
+    """Apply a relabelling of cards to the zones and, unless ``hold``, to every card variables and frames hold."""
     get = relabel.get
     for cards in st.zones.values():
         cards[:] = [get(c, c) for c in cards]
@@ -229,6 +255,8 @@ def _relabel(st, relabel: dict[int, int]) -> None:
     know, pinned = st.know[:], st.pinned[:]
     for old, new in relabel.items():  # what was known of a place is now known of the card there
         st.know[new], st.pinned[new] = know[old], pinned[old]
+    if hold:
+        return
     vocab = st.game.vocabulary
     for name, value in st.vars.items():
         st.vars[name] = remap(value, vocab.variables[name], relabel)

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from . import rng
 from .bots import make_agent
 from .errors import TabletopError
 from .simulate import DEFAULT_DECISION_LIMIT, bot_inputs, wilson_interval
@@ -143,7 +144,7 @@ def load_arm(game: str, arm: Arm):
 # ---------------------------------------------------------------- one game
 def record_game(game, players: int, seed: int, specs: list[str], limit: int = DEFAULT_DECISION_LIMIT) -> dict:
     """Play one game and keep, as plain data, all the metrics need."""
-    agents = [make_agent(specs[s], seed=seed * 131 + s) for s in range(players)]
+    agents = [make_agent(specs[s], seed=rng.derive(seed, "bot", s)) for s in range(players)]
     rec: dict = {
         "seed": seed,
         "bots": list(specs),

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .boards import GridBoard, PlaneBoard, space_name
+from .draw_hints import Hints
 
 _ROOM_SHADES = [
     "grey15",
@@ -94,9 +95,9 @@ def render_plane_board(board: PlaneBoard, highlight: set[str], title: str) -> Pa
         if r < rows - 1:
             text.append("\n")
     features: dict[tuple, list[str]] = {}
-    for node, data in graph.nodes(data=True):
+    for data in graph.nodes.values():
         if data["kind"] == "point":
-            name = node.split("/")[0]
+            name = data["group"]
             group = tuple(data["tags"])
             if name not in features.setdefault(group, []):
                 features[group].append(name)
@@ -107,11 +108,11 @@ def render_plane_board(board: PlaneBoard, highlight: set[str], title: str) -> Pa
     return Panel(Group(text, legend), title=title, expand=False)
 
 
-def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str) -> Panel:
+def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str, hints: Hints) -> Panel:
     """Rooms as shaded areas, walls as lines, each space showing its pieces (3 letters each).
 
-    ``pieces`` maps a space to the ids of what stands on it; empty start spaces
-    show ◦ and other tagged spaces *.
+    ``pieces`` maps a space to the ids of what stands on it; an empty space
+    shows the icon its tags have in the drawing hints' ``marks``.
     """
     graph = board.graph
     width, height = graph.graph["width"], graph.graph["height"]
@@ -138,7 +139,7 @@ def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str) -> 
                 label = str(here[0])[:3] if len(here) == 1 else f"{str(here[0])[:2]}+"
                 cell = Text(f"{label:<3}", style=Style(bold=True) + (shade[board.rooms[name]] or Style()))
             else:
-                mark = "◦" if "start" in board.tags[name] else "*" if board.tags[name] - {"shared"} else ""
+                mark = next((hints.marks[t].get("icon", "*") for t in sorted(board.tags[name]) if t in hints.marks), "")
                 cell = Text(f"{mark:^3}", style=shade[board.rooms[name]])
             row.append(cell)
         top.append("+", style="dim")
@@ -219,7 +220,8 @@ def render_view(game, view: dict, console: Console, highlight: set[str] = frozen
                 for zone, cards in view["zones"].items()
                 if zone.partition(":")[0] in spaces and cards
             }
-            console.print(render_grid_board(boards[0], pieces, boards[0].id))
+            hints = Hints.merged(game.draw, boards[0].draw)
+            console.print(render_grid_board(boards[0], pieces, boards[0].id, hints))
     ring = render_ring(game, view, set(highlight))
     if ring is not None:
         console.print(ring)

@@ -6,6 +6,8 @@ splitmix64: fast, well mixed, and trivially serialisable, unlike
 
 from __future__ import annotations
 
+import hashlib
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -42,3 +44,15 @@ def below(state: int, n: int) -> tuple[int, int]:
         value, state = next_u64(state)
         if value < limit:
             return value % n, state
+
+
+def derive(seed: int, *labels: int | str) -> int:
+    """A seed for one part of a run (a seat's bot, a bot's copy) that does not give the game's seed back.
+
+    A one-way hash (BLAKE2b), not arithmetic: a bot holding its own seed cannot
+    compute the game's seed from it, only search for it.  In-process bots are
+    trusted code all the same; the information model guards what the engine
+    hands them.
+    """
+    data = repr((int(seed), *labels)).encode()
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big") >> 1

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from . import rng
 from .bots import check_spec, make_agent
 from .errors import TabletopError
 
@@ -17,7 +18,7 @@ DEFAULT_DECISION_LIMIT = 5_000
 def bot_inputs(state, seat: int, bot, salt: int = 0) -> tuple[dict, object]:
     """What a bot gets to decide with: its view (or just its options) and, if it asks, a determinized state."""
     view = state.view(seat) if bot.needs_view else {"decision": {"player": seat, "actions": state.legal_actions(seat)}}
-    det = state.determinized(seat, seed=state.seed * 7919 + salt) if bot.needs_state else None
+    det = state.determinized(seat, seed=rng.derive(state.seed, "copy", seat, salt)) if bot.needs_state else None
     return view, det
 
 
@@ -60,7 +61,7 @@ class _Tally:
 
     def play(self, game, players: int, kinds: list[str], limit: int, game_seed: int) -> None:
         self.games += 1
-        agents = [make_agent(kinds[s], seed=game_seed * 131 + s) for s in range(players)]
+        agents = [make_agent(kinds[s], seed=rng.derive(game_seed, "bot", s)) for s in range(players)]
         try:
             state, cut_off = play_out(game, players, game_seed, agents, limit)
         except TabletopError as exc:

@@ -393,23 +393,30 @@ class State:
 
     # -------------------------------------------------- what cards are known
     def moved(self, card: int, source: str, to: str, on_top: bool = True) -> None:
-        """Who knows where ``card`` is after it moved: those who knew it, and those who see ``to``.
+        """Who knows where ``card`` is after it moved: those who knew its place, and those who see ``to``.
 
-        Everyone sees a card move; only those who knew the card (or see where
-        it lands) know which card it is.  A card laid on a ``top`` zone is seen
-        by all, and so is the card a move uncovers there.
+        Everyone sees a card move; only those who knew the card's place (or see
+        where it lands) know which card it is.  The others can no longer be
+        sure of any card in ``source`` whose place they did not know: it may be
+        the one that left.  A card laid on a ``top`` zone is seen by all, and
+        so is the card a move uncovers there.
         """
         masks, tops = self.game.sight(self.n)
-        if to in tops and (on_top or len(self.zones[to]) == 1):
-            known = knowledge.all_seats(self.n)
-        else:
-            known = self.know[card] | masks[to]
+        everyone = knowledge.all_seats(self.n)
+        seen_by_all = to in tops and (on_top or len(self.zones[to]) == 1)
+        known = everyone if seen_by_all else self.pinned[card] | masks[to]
+        unsure = everyone & ~known & ~masks[source]
+        if unsure:
+            know, pinned = self.know, self.pinned
+            for c in self.zones[source]:
+                if know[c] & unsure:
+                    know[c] &= ~unsure | pinned[c]
         self.know[card] = known
         self.pinned[card] = known
         if source in tops:
             rest = self.zones[source]
             if rest:
-                self.know[rest[-1]] = self.pinned[rest[-1]] = knowledge.all_seats(self.n)
+                self.know[rest[-1]] = self.pinned[rest[-1]] = everyone
 
     def reordered(self, zone: str) -> None:
         """A zone was shuffled or sorted: nobody who cannot see it knows the places of its cards any more."""

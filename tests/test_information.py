@@ -256,3 +256,71 @@ def test_chance_events_are_in_the_history_apart_from_decisions():
     assert chance and all(e["chance"] in ("shuffle", "random") for e in chance)
     assert {"chance": "shuffle", "zone": "deck"} in chance
     assert all("seat" in e and "action" in e for e in state.history if "chance" not in e)
+
+
+RESHUFFLE = """\
+enums:
+  colours: [red, blue]
+components:
+  - kind: card
+    attributes: {colour: colours}
+    start: deck
+    items:
+      - {id: ruby, colour: red, copies: 8}
+      - {id: sky, colour: blue, copies: 8}
+zones:
+  - {id: deck, visibility: hidden}
+  - {id: table, visibility: public}
+  - {id: hand, per: player, visibility: owner}
+play: |
+  move_all(deck, table)
+  x = top(table)
+  move_all(table, deck)
+  shuffle(deck)
+  move(top(deck), hand(left_of(me)))
+  said = choose "say" from [x.colour] by me
+  end_game "said"
+"""
+
+
+def reshuffled(tmp_path):
+    """Both seats saw every card go into the deck, the deck shuffled, and seat 1 draw from it."""
+    folder = tmp_path / "rules" / "mini"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text("id: mini\nname: Mini\nplayers: {min: 2, max: 2}\n" + RESHUFFLE)
+    return load_game(folder / "game.yaml")
+
+
+def test_a_card_drawn_from_a_shuffled_pile_is_known_only_to_who_sees_it(tmp_path):
+    """Everyone knew every card of the deck was in it; after the shuffle, seat 1 draws one: seat 0
+    can no longer tell which card left, so its copies deal any card there — seat 1's, only the true one.
+    (Before, the drawn card stayed 'known' to seat 0 and every copy for seat 0 kept the truth.)"""
+    game = reshuffled(tmp_path)
+    for seed in range(5):
+        state = game.new_game(players=2, seed=seed)
+        drawn = state.zones["hand:1"][-1]
+        assert not state.know[drawn] & 1 and state.know[drawn] & 2
+        dealt = {state.determinized(0, seed=k).zones["hand:1"][-1] for k in range(20)}
+        assert len({game.card_ids[c] for c in dealt}) == 2
+        assert {state.determinized(1, seed=k).zones["hand:1"][-1] for k in range(5)} == {drawn}
+
+
+def test_a_copy_offers_the_seat_the_options_it_has(tmp_path, monkeypatch):
+    """A running program holds a card the seat saw face up, now hidden again: a deal that swaps it
+    for a card of another colour would offer other options, so such deals are drawn again."""
+    from engine import knowledge
+
+    game = reshuffled(tmp_path)
+    differed = 0
+    for seed in range(10):
+        state = game.new_game(players=2, seed=seed)
+        mine = state.decision_for(0)
+        assert all(state.determinized(0, seed=k).decision_for(0) == mine for k in range(20))
+        monkeypatch.setattr(knowledge, "DEAL_TRIES", 0)  # the last resort alone: programs keep their cards
+        assert all(state.determinized(0, seed=k).decision_for(0) == mine for k in range(5))
+        monkeypatch.undo()
+        shuffler = random.Random(seed)
+        for _ in range(10):  # an unconditioned deal would have told them apart
+            copy = knowledge._dealt(state, 0, 0, knowledge._deal(state, 0, shuffler), hold=False)
+            differed += copy.decision_for(0) != mine
+    assert differed > 0

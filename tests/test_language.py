@@ -266,18 +266,25 @@ def test_grid_board_walls_doors_rooms_and_distances(tmp_path):
 
 
 def test_a_grid_wider_than_26_columns_is_drawn_with_spreadsheet_column_names(tmp_path):
-    """Columns past z are aa, ab…, as the spaces are named: a piece on ad1 (the 30th column) is drawn there."""
+    """Columns past z are aa, ab…, as the spaces are named: a piece on ad1 (the 30th column) is drawn there;
+    an empty space shows the icon its board's drawing hints give its tag."""
     from rich.console import Console
 
+    from engine.draw_hints import Hints
     from engine.render import render_grid_board
 
-    wide = "id: wide\nkind: grid\ncells: {width: 30, height: 1}\nrooms:\n  - {id: hall, area: [0, 0, 29, 0]}\n"
+    wide = (
+        "id: wide\nkind: grid\ncells: {width: 30, height: 1}\nrooms:\n  - {id: hall, area: [0, 0, 29, 0]}\n"
+        "marks:\n  - {cell: [9, 0], tags: [well]}\ndraw: {marks: {well: {icon: W}}}\n"
+    )
     game = make_game(tmp_path, "boards:\n  - {id: hall, files: [wide.yaml]}\nplay: |\n  pass\n", {"wide.yaml": wide})
+    board = game.board("hall")
     console = Console(width=200, record=True)
-    console.print(render_grid_board(game.board("hall"), {"ad1": ["cat"], "a1": ["dog"]}, "hall"))
+    console.print(render_grid_board(board, {"ad1": ["cat"], "a1": ["dog"]}, "hall", Hints.merged(board.draw)))
     header, _, row = console.export_text().splitlines()[1:4]
     assert header.split()[-6:-1] == ["z", "aa", "ab", "ac", "ad"]
     assert row.index("cat") - row.index("dog") == 29 * 4
+    assert row.index("W") - row.index("dog") == 9 * 4 + 1  # centred in its three columns
 
 
 def test_path_length_from_a_target_is_zero(tmp_path):

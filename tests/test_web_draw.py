@@ -27,9 +27,9 @@ kind: plane
 cells: {width: 3, height: 2}
 labels: [{cell: [1, 0], label: star}]
 points:
-  - {id: box/left, at: [0.5, 0], tags: [north]}
-  - {id: box/right, at: [1.5, 0], tags: [north]}
-  - {id: pot/left, at: [2.5, 2], tags: [south]}
+  - {id: box/left, group: box, label: left, at: [0.5, 0], tags: [north]}
+  - {id: box/right, group: box, label: right, at: [1.5, 0], tags: [north]}
+  - {id: pot/left, group: pot, label: left, at: [2.5, 2], tags: [south]}
 """
 
 
@@ -46,7 +46,7 @@ def test_plane_board_draws_labels_notches_furniture_trail_and_previews(tmp_path)
     )
     texts = [t.text for t in svg.iter(SVG + "text")]
     assert "star" in texts and "*" in texts  # the labelled cell, with its icon
-    assert {"box", "pot"} <= set(texts)  # furniture named once per group
+    assert {"box", "pot"} <= set(texts)  # one fixture per declared group, named once
     assert texts.count("L") == 2 and "R" in texts  # each notch labelled
     assert any(r.get("fill") == "#123456" for r in svg.iter(SVG + "rect"))  # colour from the tag's hint
     trail = next(e for e in svg.iter(SVG + "polyline") if e.get("class") == "trail")

@@ -65,7 +65,8 @@ def board(number: int) -> str:
         rnd.shuffle(pieces)
         for piece, centre in zip(pieces, SLOTS):
             for side, (x, y) in zip(("left", "right"), notches(wall, centre)):
-                lines.append(f"  - {{id: {piece}/{side}, at: [{x:g}, {y:g}], tags: [{colour}, {wall}]}}")
+                point = f"id: {piece}/{side}, group: {piece}, label: {side}"
+                lines.append(f"  - {{{point}, at: [{x:g}, {y:g}], tags: [{colour}, {wall}]}}")
     return "\n".join(lines) + "\n"
 
 

@@ -90,7 +90,7 @@ def plane_svg(
         )
     groups: dict[str, list[str]] = {}
     for p in pts:
-        groups.setdefault(p.split("/")[0], []).append(p)
+        groups.setdefault(pts[p]["group"], []).append(p)
     for name, members in groups.items():
         xs, ys = zip(*(at(p) for p in members))
         tags = pts[members[0]]["tags"]
@@ -114,7 +114,7 @@ def plane_svg(
         )
     for p in pts:
         nx, ny = at(p)
-        part = p.split("/", 1)[1] if "/" in p else p
+        part = pts[p]["label"]
         body.append(
             f'<g class="notch" data-point="{escape(p)}"><circle cx="{nx:.1f}" cy="{ny:.1f}" r="4" fill="#333"/>'
             + _text(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
+from .. import rng
 from ..choices import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, run_path
 from ..dsl import together
 from ..errors import IllegalAction, RulesError, StateError, TabletopError
@@ -69,7 +70,7 @@ class Table:
     def _agents(self):
         from ..bots import make_agent
 
-        return {seat: make_agent(kind, seed=self.seed * 131 + seat) for seat, kind in self.bots.items()}
+        return {seat: make_agent(kind, seed=rng.derive(self.seed, "bot", seat)) for seat, kind in self.bots.items()}
 
     def _apply(self, action: str, seat: int | None = None) -> None:
         """Apply one action (of ``seat``, or the seat asked), first recording the run it takes (for the strings
