@@ -116,6 +116,8 @@ class _Analysis:
                     self._assign(scope, target, s if isinstance(s, ast.Choose) else s.value)
                 if isinstance(s, ast.For):
                     scope.assigned.setdefault(s.var, []).append(("items", s.source))
+                elif isinstance(s, ast.Choose) and s.each is not None:  # the seat of a simultaneous choice
+                    scope.assigned.setdefault(s.each, []).append(("items", s.by))
                 elif isinstance(s, ast.Window):
                     scope.assigned.setdefault(s.var, []).append(("type", PLAYER))
                 for e in reads:

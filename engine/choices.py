@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from .draw_hints import Hints
+from .dsl import together
 
 DETERMINIZE_SEED = 104_729  # any fixed seed: copies only need to differ from the truth, not from each other
 
@@ -102,8 +103,10 @@ def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
     Reversible options come first, so the first option is never one that cannot be taken back.
     """
     pending = state.pending
-    if pending is None or pending["player"] != seat:
+    if pending is None or seat not in state.to_act:
         return []
+    if "together" in pending:  # a simultaneous decision: this seat's own options
+        pending = together.asked_next(pending, seat)
     game = state.game
     if det is None and pending["kind"] in (game.draw.get("paths") or {}):  # only runs need the seat's copy
         det = state.determinized(seat, DETERMINIZE_SEED)

@@ -413,7 +413,7 @@ def _play(args) -> int:
             for line in state.log[shown:]:
                 console.print(line, highlight=False)
         shown = len(state.log)
-        seat = state.current_player
+        seat = next((s for s in state.to_act if s in agents), state.current_player)  # bots make joint choices first
         if seat in agents:
             act(agents[seat].act(*bot_inputs(state, seat, agents[seat], len(state.history))), seat=seat)
             continue

@@ -27,6 +27,15 @@ STATEMENTS = [
         "unless named, giving none; 'where' keeps the items for which COND holds, with the item as 'it'; "
         "'secretly' shows the others only who chose and what kind of choice",
     ),
+    (
+        'xs = choose "verb" from LIST [where COND] by each p in PLAYERS simultaneously',
+        "every player of PLAYERS chooses one item at the same time, in secret (LIST and COND may name p, "
+        "the chooser); the game waits until all have chosen, then xs gets the choices together, a list in "
+        "the order of PLAYERS. Until then the others see only who has chosen; declining is an option like "
+        "the others (no 'optional'). For programs driving the game: state.to_act lists the seats still to "
+        "choose, any of them may act first (state.apply(action, seat=s)), state.legal_actions(s) gives "
+        "each one's options, and state.current_player is the lowest still to choose",
+    ),
     ("if COND: … elif COND: … else: …", "run the first block whose condition holds"),
     ("for x in LIST: …", "run the block once per item"),
     ("while COND: …", "run the block as long as the condition holds (bounded by the step budget)"),

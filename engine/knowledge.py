@@ -8,7 +8,8 @@ A seat may know
 - every decision taken, but not the option another seat chose secretly
   (only who chose, and what kind of choice it was);
 - who is deciding now and what kind of decision it is — never another
-  seat's options;
+  seat's options; of a simultaneous decision, which seats have still to
+  choose — a seat that chose shows only that it did, never what;
 - every chance event (a shuffle, a random draw's index): their results show
   only through the zones above.
 
@@ -27,6 +28,7 @@ from functools import cache
 from typing import Any
 
 from . import rng
+from .dsl import together
 from .dsl.types import CARD, element, is_list, is_record, record_fields
 from .errors import RuntimeRuleError, StateError
 
@@ -57,8 +59,19 @@ def decision_for(state, seat: int) -> dict | None:
     pending = state.pending
     if pending is None:
         return None
-    out = {"player": pending["player"], "kind": pending["kind"], "secret": pending["secret"]}
-    if pending["player"] == seat:
+    player = pending["player"]
+    out = {"player": player, "kind": pending["kind"], "secret": pending["secret"]}
+    if "together" in pending:  # all of them choose at once: who still has to, never what the others chose
+        waiting = together.to_act(pending)
+        out["to_act"] = waiting
+        out["seats"] = list(pending["together"]["seats"])
+        if seat in waiting:
+            out["player"] = player = seat
+            pending = together.asked_next(pending, seat)
+        elif seat in out["seats"]:  # its own choice, made and kept until the reveal
+            i = out["seats"].index(seat)
+            out["chosen"] = pending["together"]["ids"][i][pending["together"]["chosen"][i]]
+    if player == seat:
         out["actions"] = list(pending["ids"])
     return out
 
@@ -86,6 +99,7 @@ def view(state, seat: int) -> dict:
     private = game.private_player_variables
     vocab = game.vocabulary
     shown_var = game.labeller.plain_for_type
+    decision = decision_for(state, seat)
     players = [
         {k: shown_var(vocab.player_variables[k])(v) for k, v in pv.items() if p == seat or k not in private}
         for p, pv in enumerate(state.pvars)
@@ -95,9 +109,10 @@ def view(state, seat: int) -> dict:
         "variant": game.variant,
         "players": state.n,
         "seat": seat,
-        "current_player": state.current_player,
+        "current_player": decision["player"] if decision is not None else None,  # itself, if it is to act
+        "to_act": state.to_act,
         "is_terminal": state.is_terminal,
-        "decision": decision_for(state, seat),
+        "decision": decision,
         "zones": zones,
         "variables": {k: shown_var(vocab.variables[k])(v) for k, v in state.vars.items()},
         "player_variables": players,
@@ -140,7 +155,7 @@ def determinize(state, seat: int, seed: int):
     shuffler = random.Random(seed)
     told = decision_for(state, seat) if state.pending is not None else None
     for attempt in range(DEAL_TRIES + 1):
-        copy = _dealt(state, seat, seed, _deal(state, seat, shuffler), hold=attempt == DEAL_TRIES)
+        copy = _dealt(state, seat, seed, _deal(state, seat, shuffler), attempt == DEAL_TRIES, shuffler)
         if copy is not None and (told is None or decision_for(copy, seat) == told):
             return copy
     raise StateError(
@@ -187,9 +202,10 @@ def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
     return relabel
 
 
-def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool):
-    """``state`` copied with ``relabel`` applied and all ``seat`` may not know left out; None if the rules
-    could not have asked the pending decision of those cards."""
+def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shuffler: random.Random):
+    """``state`` copied with ``relabel`` applied and all ``seat`` may not know left out (the choices others
+    made of a simultaneous decision drawn with ``shuffler``); None if the rules could not have asked the
+    pending decision of those cards."""
     game = state.game
     copy = state.clone()
     if relabel:
@@ -205,13 +221,34 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool):
     copy.seed = seed
     copy.rng = rng.seed_state(seed)
     if copy.pending is not None:  # ask again: the options of another seat come from the re-dealt cards
+        saved = copy.pending
         copy.pending = None
         copy.memo.clear()
         try:
             copy._run()
         except RuntimeRuleError:  # these cards could not have been dealt: the rules would not ask this
             return None
+        if "together" in saved:
+            copy.pending = _chosen_again(saved, copy.pending, seat, shuffler)
     return copy
+
+
+def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: random.Random) -> dict:
+    """A simultaneous decision asked again in a copy for ``seat``: the seats that chose have chosen.
+
+    ``seat`` keeps its own choice (by its id); another seat's is unknown to it, so the copy
+    takes one of that seat's options at random.  The copy asks ``seat`` first if it is still to act.
+    """
+    pending = asked
+    for s, chosen, ids in zip(saved["together"]["seats"], saved["together"]["chosen"], saved["together"]["ids"]):
+        if chosen is None:
+            continue
+        options = pending["together"]["ids"][pending["together"]["seats"].index(s)]
+        own = ids[chosen] if s == seat and ids[chosen] in options else None
+        pending = together.with_choice(
+            pending, s, options.index(own) if own is not None else shuffler.randrange(len(options))
+        )
+    return together.asked_next(pending, seat) if seat in together.to_act(pending) else pending
 
 
 def _fresh(value: Any) -> Any:

@@ -17,7 +17,7 @@ DEFAULT_DECISION_LIMIT = 5_000
 
 def bot_inputs(state, seat: int, bot, salt: int = 0) -> tuple[dict, object]:
     """What a bot gets to decide with: its view (or just its options) and, if it asks, a determinized state."""
-    view = state.view(seat) if bot.needs_view else {"decision": {"player": seat, "actions": state.legal_actions()}}
+    view = state.view(seat) if bot.needs_view else {"decision": {"player": seat, "actions": state.legal_actions(seat)}}
     det = state.determinized(seat, seed=rng.derive(state.seed, "copy", seat, salt)) if bot.needs_state else None
     return view, det
 

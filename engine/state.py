@@ -17,6 +17,7 @@ from typing import Any
 
 from . import knowledge, rng
 from .dsl.codegen import Overrun
+from .dsl import together
 from .dsl.compiler import DEFAULT_END, SUSPEND
 from .errors import (
     BudgetExceeded,
@@ -149,21 +150,43 @@ class State:
     # ----------------------------------------------------------- inspection
     @property
     def current_player(self) -> int | None:
-        """The seat that must decide now; None when the game is over."""
+        """The seat that must decide now (of a simultaneous decision: the one asked next, see ``to_act``);
+        None when the game is over."""
         return self.pending["player"] if self.pending is not None else None
+
+    @property
+    def to_act(self) -> list[int]:
+        """The seats that still have to decide, lowest first: ``[current_player]``, or several while a
+        simultaneous decision waits for them (any of them may act first, ``apply(…, seat=s)``); [] when over.
+
+        ``current_player`` is always one of them (the lowest, in a live game), so a driver serving one
+        seat at a time needs nothing else.
+        """
+        return together.to_act(self.pending)
 
     @property
     def is_terminal(self) -> bool:
         return self.pending is None
 
-    def legal_actions(self) -> list[str]:
-        """Stable action ids the current player may choose from (empty when over)."""
-        return list(self.pending["ids"]) if self.pending is not None else []
+    def legal_actions(self, seat: int | None = None) -> list[str]:
+        """Stable action ids the current player (or ``seat``) may choose from (empty when over or not asked)."""
+        return list(self._options_of(seat))
 
-    def legal_action_indices(self) -> list[int]:
+    def legal_action_indices(self, seat: int | None = None) -> list[int]:
         """The legal actions as indexes into ``game.action_space(players)``, in the order of ``legal_actions``."""
         index = self.game.action_index(self.n)
-        return [index[a] for a in self.pending["ids"]] if self.pending is not None else []
+        return [index[a] for a in self._options_of(seat)]
+
+    def _options_of(self, seat: int | None) -> list[str]:
+        pending = self.pending
+        if pending is None:
+            return []
+        if seat is None or seat == pending["player"]:
+            return pending["ids"]
+        self._check_seat(seat)
+        if seat not in together.to_act(pending):
+            return []
+        return together.asked_next(pending, seat)["ids"]
 
     @property
     def actions(self) -> list[str]:
@@ -253,7 +276,9 @@ class State:
     def apply(self, action: str, seat: int | None = None) -> None:
         """Play ``action``; raises IllegalAction (state unchanged) if it is not legal now.
 
-        A wrong seat is told only who is deciding: the options are the decider's.
+        A wrong seat is told only who is deciding: the options are the decider's.  While a
+        simultaneous decision waits, any seat of ``to_act`` may act (without ``seat``: the asked
+        seat, or the one seat still to act that offers ``action``).
         """
         if self.fault is not None:
             raise StateError(f"this game stopped on a rule error: {self.fault.format(with_context=False)}")
@@ -261,16 +286,26 @@ class State:
         if pending is None:
             raise IllegalAction("the game is over; no action is legal")
         player = pending["player"]
-        if seat is not None and seat != player:
-            raise IllegalAction(f"seat {seat} cannot act now: seat {player} is deciding")
-        try:
-            i = pending["ids"].index(action)
-        except ValueError:
-            raise IllegalAction.not_legal(action, player, pending["ids"]) from None
+        if "together" in pending:
+            player, i = together.pick(pending, action, seat)
+            after = together.with_choice(pending, player, i)
+            if together.to_act(after):  # the others still choose: nothing is revealed yet
+                self.pending = after
+                self._record(pending, player, action)
+                return
+            value = together.chosen_values(after)
+        else:
+            if seat is not None and seat != player:
+                raise IllegalAction(f"seat {seat} cannot act now: seat {player} is deciding")
+            try:
+                i = pending["ids"].index(action)
+            except ValueError:
+                raise IllegalAction.not_legal(action, player, pending["ids"]) from None
+            value = pending["values"][i]
         frame = self.stack[-1]
         proc = self.game.procedures[frame[0]]
         try:
-            proc.choices[frame[1]](self, frame[2], pending["values"][i])
+            proc.choices[frame[1]](self, frame[2], value)
         except RuleFault as exc:
             raise self._fault(self._where(proc, frame[1], "E701", f"{exc} (in '{proc.name}')"))
         except Exception as exc:  # a stored value the rules cannot hold (a tampered state)
@@ -279,6 +314,11 @@ class State:
             raise self._fault(self._where(proc, frame[1], "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}"))
         frame[1] += 1
         self.pending = None
+        self._record(pending, player, action)
+        self._run()
+
+    def _record(self, pending: dict, player: int, action: str) -> None:
+        """History and log of a decision taken: a secret one shows the others only its kind."""
         if pending["secret"]:
             self.history.append({"seat": player, "action": action, "kind": pending["kind"], "secret": True})
             kind = pending["kind"]
@@ -287,7 +327,6 @@ class State:
         else:
             self.history.append({"seat": player, "action": action})
             self.log_entries.append([None, f"seat {player}: {action}"])
-        self._run()
 
     def randbelow(self, n: int) -> int:
         value, self.rng = rng.below(self.rng, n)

@@ -16,6 +16,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from .dsl import together
 from .dsl.compiler import SUSPEND
 from .dsl.types import ANY, BOARD, BOOL, CARD, INT, NULLABLE, PLAYER, TEXT, ZONE, record_fields
 from .errors import StateError, plain_reason, quoted
@@ -218,11 +219,13 @@ def _check_stack(game, stack: Any, pending: Any, n: int) -> None:
         return
     _need(
         isinstance(pending, dict)
-        and set(pending) == _PENDING_KEYS
+        and set(pending) - {"together"} == _PENDING_KEYS
         and isinstance(pending["secret"], bool)
         and isinstance(pending["kind"], str),
         "bad pending decision",
     )
+    if "together" in pending:
+        _check_together(pending, n)
     _need(_is_int(pending["player"]) and 0 <= pending["player"] < n, "bad deciding player")
     ids, values = pending["ids"], pending["values"]
     _need(
@@ -242,6 +245,30 @@ def _check_stack(game, stack: Any, pending: Any, n: int) -> None:
         all(v is None or _fits(game, item_type, v, n) for v in values),  # none: the option to decline
         "the pending decision offers impossible values",
     )
+
+
+def _check_together(pending: dict, n: int) -> None:
+    """A simultaneous decision's shape: per seat its options and its choice (an option index, or none yet).
+
+    Whether those are the options the rules offer is ``check_pending``'s to say.
+    """
+    together = pending["together"]
+    _need(isinstance(together, dict) and set(together) == {"seats", "ids", "values", "chosen"}, "bad joint decision")
+    seats, ids, values, chosen = (together[k] for k in ("seats", "ids", "values", "chosen"))
+    _need(
+        isinstance(seats, list)
+        and bool(seats)
+        and all(_is_int(s) and 0 <= s < n for s in seats)
+        and len(set(seats)) == len(seats),
+        "bad seats of a joint decision",
+    )
+    _need(
+        all(isinstance(x, list) and len(x) == len(seats) for x in (ids, values, chosen))
+        and all(isinstance(i, list) and isinstance(v, list) and len(i) == len(v) for i, v in zip(ids, values))
+        and all(c is None or (_is_int(c) and 0 <= c < len(i)) for c, i in zip(chosen, ids)),
+        "bad choices of a joint decision",
+    )
+    _need(pending["player"] in seats and chosen[seats.index(pending["player"])] is None, "bad deciding player")
 
 
 def _check_records(game, data: dict, n: int) -> None:
@@ -343,6 +370,17 @@ def check_pending(state) -> None:
         ) from None
     asked = copy.pending
     _need(suspended == SUSPEND and asked is not None, _NOT_ASKED)
-    if copy.rng != state.rng:  # its options were drawn at random: only who decides, and how, can be asked again
+    _need(("together" in asked) == ("together" in saved), _NOT_ASKED)
+    drawn = copy.rng != state.rng  # its options were drawn at random: only who decides, and how, can be asked again
+    if "together" in saved:  # the rules ask everyone afresh: put back the choices made and the seat asked
+        if drawn:
+            options = {k: saved["together"][k] for k in ("ids", "values")}
+            asked = dict(asked, together=dict(asked["together"], **options))
+        for seat, chosen in zip(saved["together"]["seats"], saved["together"]["chosen"]):
+            _need(seat in asked["together"]["seats"], _NOT_ASKED)
+            asked = together.with_choice(asked, seat, chosen)
+        _need(saved["player"] in together.to_act(asked), _NOT_ASKED)
+        asked = together.asked_next(asked, saved["player"])
+    if drawn:
         asked = dict(asked, ids=saved["ids"], values=saved["values"])
     _need(json.dumps(asked, sort_keys=True) == json.dumps(saved, sort_keys=True), _NOT_ASKED)

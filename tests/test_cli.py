@@ -220,6 +220,16 @@ def test_play_illegal_input_is_refused_and_play_continues(capsys, monkeypatch):
     assert WINNER.search(out)
 
 
+def test_play_a_simultaneous_decision_against_a_bot(capsys, monkeypatch):
+    """Goofspiel's bids are made at once: the bot bids first, its bid is not shown before the human's."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 13))
+    code, out, err = run(capsys, "play", "goofspiel", "--players", "2", "--seed", "1", "--bot", "1=random")
+    assert code == 0, err
+    first = out.index("seat 0>")
+    assert "seat 1: bid …" in out[:first] and not re.search(r"seat 1: bid \S+-hearts", out)
+    assert len(set(re.findall(r"^round (\d+): the prize", out, re.MULTILINE))) == 13 and WINNER.search(out)
+
+
 def test_play_stops_cleanly_at_end_of_input(capsys, monkeypatch):
     """Input that ends before the game does: 'game stopped', exit 1, no traceback."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 3))

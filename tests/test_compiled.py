@@ -27,6 +27,7 @@ CASES = [
     ("cat-town", "easy", 15),
     ("cat-town", "advanced", 20),
     ("cats-mansion", None, 15),
+    ("goofspiel", None, 15),  # simultaneous bids, made in a random order of the seats
 ]
 DECISIONS = 150  # per game: enough to reach the end of most games and the middle of every one
 
@@ -39,9 +40,12 @@ def play_both(fast, reference, players: int, seed: int) -> int:
         assert a.legal_actions() == b.legal_actions(), f"seed {seed}, decision {step}"
         if a.is_terminal:
             break
-        action = rnd.choice(a.legal_actions())
-        a.apply(action)
-        b.apply(action)
+        assert a.to_act == b.to_act, f"seed {seed}, decision {step}"
+        seat = rnd.choice(a.to_act) if len(a.to_act) > 1 else a.current_player
+        assert a.legal_actions(seat) == b.legal_actions(seat)
+        action = rnd.choice(a.legal_actions(seat))
+        a.apply(action, seat=seat)
+        b.apply(action, seat=seat)
     assert a.actions == b.actions
     assert a.to_json() == b.to_json(), f"seed {seed}: final states differ"
     return step

@@ -1,4 +1,4 @@
-"""Goofspiel, as its rules read: secret bids asked one after another, revealed together.
+"""Goofspiel, as its rules read: every player bids at once in secret, the bids are revealed together.
 
 Seat 0 bids with spades, seat 1 with hearts, seat 2 with clubs; the diamonds are the prizes.
 """
@@ -6,6 +6,8 @@ Seat 0 bids with spades, seat 1 with hearts, seat 2 with clubs; the diamonds are
 import pytest
 from gallery_helpers import game, ids, random_games
 from table import accounted
+
+from engine import IllegalAction
 
 GOOF = "goofspiel"
 
@@ -28,22 +30,77 @@ def test_each_player_holds_one_suit_and_the_diamonds_are_the_prizes(players):
     assert ids(st, "prize")[0].endswith("-diamonds")
     assert len(st.zones["box"]) == 13 * (3 - players)
     assert st.current_player == 0 and st.legal_actions()[0] == "bid ace-spades"
+    assert st.to_act == list(range(players))  # everyone bids at once
+    assert st.legal_actions(1)[0] == "bid ace-hearts"
     assert accounted(st)
 
 
 def test_nobody_sees_a_bid_before_the_reveal():
     """Ruling open-hands: the hands are open, the bid of the round is not.  Whatever seat 0 bids,
-    everything seat 1 can read is the same until seat 1 has bid too."""
-    seen = []
-    for bid in ("bid ace-spades", "bid king-spades"):
-        st = new(seed=4)
-        st.apply(bid, seat=0)
-        assert st.current_player == 1
-        seen.append((st.view(1), st.visible_log(1), st.history_for(1), st.decision_for(1)))
-        assert st.view(0)["player_variables"][0]["bid"] == bid.split()[1]  # the bidder sees their own bid
-        assert "bid" not in st.determinized(1, seed=1).pvars[0] or st.determinized(1, seed=1).pvars[0]["bid"] is None
-        assert "seat 0: bid …" in st.visible_log(1)
-    assert seen[0] == seen[1]
+    everything seat 1 can read is the same until seat 1 has bid too — and the other way round."""
+    for bidder, other, bids in (
+        (0, 1, ("bid ace-spades", "bid king-spades")),
+        (1, 0, ("bid 2-hearts", "bid queen-hearts")),
+    ):
+        seen = []
+        for bid in bids:
+            st = new(seed=4)
+            st.apply(bid, seat=bidder)
+            assert st.to_act == [other] and st.current_player == other
+            copy = st.determinized(other, seed=1)
+            seen.append(
+                (
+                    st.view(other),
+                    st.visible_log(other),
+                    st.history_for(other),
+                    st.decision_for(other),
+                    copy.to_json(),  # the bid in the copy is drawn from the bidder's options, not read
+                )
+            )
+            assert st.decision_for(bidder)["chosen"] == bid  # the bidder sees its own bid
+            assert "actions" not in st.decision_for(bidder) and bid in st.visible_log(bidder)[-1]
+            assert st.decision_for(other)["to_act"] == [other] and "chosen" not in st.decision_for(other)
+            assert f"seat {bidder}: bid …" in st.visible_log(other)
+            assert not any(bid.split()[1] in line for line in st.visible_log(other))
+        assert seen[0] == seen[1]
+
+
+def test_a_seat_that_has_bid_cannot_bid_again_and_is_told_nothing_of_the_others():
+    st = new(seed=4)
+    st.apply("bid 5-hearts", seat=1)
+    with pytest.raises(IllegalAction) as err:
+        st.apply("bid 6-hearts", seat=1)
+    assert "seat 1 has chosen already" in str(err.value) and "spades" not in str(err.value)
+    with pytest.raises(IllegalAction) as err:
+        st.apply("bid 5-spades", seat=1)
+    assert "spades" not in str(err.value).split(":", 1)[1]
+    assert st.legal_actions(1) == [] and st.legal_action_indices(1) == []
+    assert st.to_act == [0]
+
+
+def test_the_bids_wait_for_the_last_bidder_then_show_together():
+    """The later seat bids first: nothing moves and nothing is logged until seat 0 has bid too."""
+    st = new(seed=4)
+    prize = ids(st, "prize")[0]
+    st.apply("bid 3-hearts", seat=1)
+    assert ids(st, "bids:1") == [] and "3-hearts" in ids(st, "hand:1") and ids(st, "prize") == [prize]
+    assert not any(line.startswith("the bids") for line in st.log)
+    st.apply("bid 8-spades", seat=0)
+    assert ids(st, "bids:0") == ["8-spades"] and ids(st, "bids:1") == ["3-hearts"]
+    assert ids(st, "won:0") == [prize]
+    assert st.log[-3:-1] == ["the bids: 8-spades, 3-hearts", "seat 0 takes the prize"]
+    assert st.to_act == [0, 1]  # the next round: both bid again
+
+
+def test_a_game_saved_between_two_bids_goes_on_alike():
+    st = new(players=3, seed=5)
+    st.apply("bid 7-clubs", seat=2)
+    back = st.game.state_from_json(st.to_json())
+    assert back == st and back.to_act == [0, 1]
+    for s in (st, back):
+        s.apply("bid 2-spades", seat=0)
+        s.apply("bid jack-hearts", seat=1)
+    assert back.to_json() == st.to_json() and ids(st, "bids:2") == ["7-clubs"]
 
 
 def test_the_bids_are_revealed_together_and_the_highest_takes_the_prize():

@@ -27,8 +27,11 @@ from engine import IllegalAction, TabletopError, load_game, rng
 from engine.catalogue import list_games
 from engine.dsl.ops import OPS
 
-CASES = [(name, variant, players) for name, variant in GAMES for players in (2, 3, 4)]
-GALLERY = [(g["id"], None, g["players"][0]) for g in list_games() if g["id"] not in {name for name, _ in GAMES}]
+# Goofspiel's bids are simultaneous: several seats to act at once, some having chosen already.
+CASES = [(name, variant, players) for name, variant in GAMES for players in (2, 3, 4)] + [
+    ("goofspiel", None, players) for players in (2, 3)
+]
+GALLERY = [(g["id"], None, g["players"][0]) for g in list_games() if g["id"] not in {case[0] for case in CASES}]
 
 
 def positions(game, players, seeds, moves=160, stops=5):
@@ -42,12 +45,13 @@ def positions(game, players, seeds, moves=160, stops=5):
                 break
             if step in at:
                 yield state
-            state.apply(rnd.choice(state.legal_actions()))
+            seat = rnd.choice(state.to_act) if len(state.to_act) > 1 else state.current_player
+            state.apply(rnd.choice(state.legal_actions(seat)), seat=seat)
 
 
 def wrong_seat_error(state, seat) -> str | None:
     """What ``seat`` is told when it tries to act out of turn."""
-    if state.is_terminal or state.current_player == seat:
+    if state.is_terminal or seat in state.to_act:
         return None
     try:
         state.clone().apply("?", seat=seat)
@@ -178,6 +182,28 @@ def test_a_card_the_seat_put_face_down_stays_where_it_saw_it():
     assert len(spots) > 1 and all(card in state.determinized(0, seed=k).zones[pile] for k in range(5))
 
 
+def test_a_simultaneous_choice_made_is_in_no_other_seats_copy():
+    """Seat 0 has bid, seat 1 not yet: seat 1's copies draw seat 0's bid from its options (they vary
+    and are not the true one more than chance says); seat 0's own copies keep its bid."""
+    game = load_game("goofspiel")
+    state = game.new_game(players=2, seed=9)
+    state.apply("bid 6-spades", seat=0)
+    assert state.to_act == [1]
+
+    def bid_of_seat_0(copy):
+        copy.apply(copy.legal_actions(1)[0], seat=1)
+        return copy.zones["bids:0"][-1]
+
+    drawn = [bid_of_seat_0(state.determinized(1, seed=k)) for k in range(40)]
+    true = state.clone()
+    assert len(set(drawn)) > 5 and drawn.count(bid_of_seat_0(true)) < 10
+    assert {bid_of_seat_0(state.determinized(0, seed=k)) for k in range(10)} == {bid_of_seat_0(state.clone())}
+    for k in range(10):
+        copy = state.determinized(1, seed=k)
+        assert copy.current_player == 1 and copy.to_act == [1]
+        assert copy.legal_actions() == state.legal_actions(1)
+
+
 def test_acting_out_of_turn_names_only_the_decider():
     state = load_game("cat-town").new_game(players=3, seed=2)
     decider = state.current_player
@@ -301,7 +327,7 @@ def test_a_copy_offers_the_seat_the_options_it_has(tmp_path, monkeypatch):
         monkeypatch.undo()
         shuffler = random.Random(seed)
         for _ in range(10):  # an unconditioned deal would have told them apart
-            copy = knowledge._dealt(state, 0, 0, knowledge._deal(state, 0, shuffler), hold=False)
+            copy = knowledge._dealt(state, 0, 0, knowledge._deal(state, 0, shuffler), False, shuffler)
             differed += copy.decision_for(0) != mine
     assert differed > 0
 

@@ -17,6 +17,9 @@ from engine import StateError, TabletopError, load_game
 from engine.conformance import check_state
 
 _SAVES: dict = {}
+# Goofspiel's bids are simultaneous: its saves hold joint decisions, some seats having chosen.
+SAVED = GAMES + [("goofspiel", None)]
+SHORT = {"goofspiel": 33}  # stop mid-game, where (seed 0) two seats of three have bid
 
 
 def _saves(name, variant):
@@ -28,7 +31,7 @@ def _saves(name, variant):
         for seed in range(3):
             rnd = random.Random(seed)
             state = game.new_game(players=rnd.randint(game.min_players, game.max_players), seed=seed)
-            stop = rnd.randrange(400) if seed < 2 else None
+            stop = rnd.randrange(SHORT.get(name, 400)) if seed < 2 else None
             step = 0
             while not state.is_terminal and step != stop:
                 state.apply(rnd.choice(state.legal_actions()))
@@ -96,7 +99,18 @@ def _swap_cards(rnd, data) -> None:
 
 
 def _forge_pending(draw, rnd, pending) -> str:
-    field = rnd.choice(["player", "player", "ids", "values", "values", "secret", "kind"])
+    field = rnd.choice(
+        ["player", "player", "ids", "values", "values", "secret", "kind"] + ["together"] * 2 * ("together" in pending)
+    )
+    if field == "together":  # one seat's choice, or one of its options, forged
+        together = pending["together"]
+        part = rnd.choice(["chosen", "ids", "values"])
+        seat = rnd.randrange(len(together[part]))
+        if part == "chosen":
+            together["chosen"][seat] = rnd.choice([None, 0, 1, -1, 99, "0", True])
+        elif together[part][seat]:
+            together[part][seat][rnd.randrange(len(together[part][seat]))] = _value(draw, rnd)
+        return f"together {part}"
     if field == "player":
         pending["player"] = rnd.randrange(-1, 5)
     elif field in ("ids", "values") and isinstance(pending.get(field), list) and pending[field]:
@@ -125,7 +139,7 @@ class Mutant:
 
 @st.composite
 def mutants(draw):
-    name, variant = draw(st.sampled_from(GAMES))
+    name, variant = draw(st.sampled_from(SAVED))
     game, saves = _saves(name, variant)
     data = json.loads(json.dumps(draw(st.sampled_from(saves))))
     rnd = random.Random(draw(st.integers(0, 2**32)))  # the places to mutate; new values come from strategies
@@ -172,7 +186,7 @@ def test_a_mutated_save_is_refused_in_one_line_or_plays_on(case):
     _plays_on(game, state)
 
 
-@pytest.mark.parametrize("name,variant", GAMES)
+@pytest.mark.parametrize("name,variant", SAVED)
 def test_every_unmutated_save_reads_back_equal(name, variant):
     """Guards the mutation test: the saves it starts from are accepted as they are."""
     game, saves = _saves(name, variant)

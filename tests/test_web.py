@@ -315,3 +315,33 @@ def test_the_core_does_not_import_the_web_framework():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_either_seat_of_a_simultaneous_decision_may_choose_first_and_the_other_is_not_told_what():
+    """Goofspiel's bids: seat 1 bids before seat 0; seat 0 is sent the same whatever seat 1 bid."""
+    seen = []
+    for bid in ("bid 2-hearts", "bid king-hearts"):
+        table = Table("goofspiel", players=2, seed=1)
+        client = TestClient(create_app(table, watch=False))
+        with (
+            client.websocket_connect(f"/ws?key={table.seat_keys[0]}") as a,
+            client.websocket_connect(f"/ws?key={table.seat_keys[1]}") as b,
+        ):
+            first = [a.receive_json(), b.receive_json()]
+            assert [o["id"] for o in first[1]["options"]] == table.state.legal_actions(1)
+            assert first[0]["view"]["to_act"] == [0, 1]
+            b.send_json({"type": "act", "seat": 1, "action": bid})
+            to_0, to_1 = a.receive_json(), b.receive_json()
+            assert to_1["options"] == [] and to_1["view"]["decision"]["chosen"] == bid
+            seen.append((to_0["view"], to_0["options"]))
+            a.send_json({"type": "act", "seat": 0, "action": "bid 5-spades"})
+            a.receive_json(), b.receive_json()
+            assert f"the bids: 5-spades, {bid.split()[1]}" in table.state.log
+    assert seen[0] == seen[1]
+
+
+def test_a_bot_makes_its_simultaneous_choice_before_the_human_does():
+    table = Table("goofspiel", players=2, seed=1, bots={0: "random"})
+    assert table.state.to_act == [1]
+    table.act(table.host_key, 1, "bid 7-hearts")
+    assert table.state.to_act == [1] and len(table.state.actions) == 3  # the bot has bid for round 2 too

@@ -104,6 +104,8 @@ class Choose(Stmt):
     optional: str | None  # the id of declining ("pass" unless named); None: a choice must be made
     secret: bool
     options_type: str | None = field(default=None, init=False, repr=False)  # filled by the checker
+    each: str | None = None  # 'by each p in SEATS simultaneously': the name of the seat, SEATS in ``by``
+    together: bool = False  # 'simultaneously': every seat chooses in secret, revealed together
 
     @property
     def kind(self) -> str:
@@ -287,11 +289,11 @@ def _format_stmt(s: Stmt, indent: int) -> str:
         if s.where is not None:
             text += f" where {format_expr(s.where)}"
         if s.by is not None:
-            text += f" by {format_expr(s.by)}"
+            text += f" by {'each ' + s.each + ' in ' if s.each else ''}{format_expr(s.by)}"
         if s.optional is not None:
             text += " optional" + (f' "{s.optional}"' if s.optional != "pass" else "")
         if s.secret:
-            text += " secretly"
+            text += " simultaneously" if s.together else " secretly"
         return text
     if isinstance(s, ExprStmt):
         return pad + format_expr(s.expr)

@@ -198,6 +198,41 @@ class Checker:
             self._problem(target, "E504", f"{describe(owner)} has no variables to set")
 
     def _choose(self, s: ast.Choose) -> None:
+        if s.each is not None or s.together:
+            self._choose_together(s)
+            return
+        item = self._options(s)
+        if s.by is not None:
+            self.expr(s.by)
+            self._expect(s.by, PLAYER, "'by'")
+        self._assign(s.target, item, s)
+        if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
+            self.maybe_none.add(s.target.name)
+
+    def _choose_together(self, s: ast.Choose) -> None:
+        """'by each p in SEATS simultaneously': the options may name p; the target gets a list, one per seat."""
+        if s.each is None or not s.together or s.by is None:
+            self._problem(s, "E505", "'by each p in PLAYERS' and 'simultaneously' go together: write both")
+            return
+        if s.optional is not None:  # a list of choices holds no none: declining is an option like the others
+            self._problem(
+                s,
+                "E505",
+                "a simultaneous choice cannot be optional",
+                f'offer declining among the options instead (e.g. an enum member "{s.optional}")',
+            )
+        self.expr(s.by)
+        self._expect(s.by, "list[player]", "'by each … in'")
+        had = self.locals.pop(s.each, None)
+        self._bind(s, s.each, PLAYER)
+        item = self._options(s)
+        self.locals.pop(s.each, None)
+        if had is not None:
+            self.locals[s.each] = had
+        self._assign(s.target, f"list[{item}]", s)
+
+    def _options(self, s: ast.Choose) -> str:
+        """Check what a choose offers; the type of one option."""
         item = self._iterable(s.source, "'choose … from' needs a list or a zone")
         s.options_type = item
         if s.verb and (any(ch.isspace() for ch in s.verb) or s.verb == s.optional):
@@ -213,12 +248,7 @@ class Checker:
                 del self.locals["it"]
             else:
                 self.locals["it"] = had
-        if s.by is not None:
-            self.expr(s.by)
-            self._expect(s.by, PLAYER, "'by'")
-        self._assign(s.target, item, s)
-        if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
-            self.maybe_none.add(s.target.name)
+        return item
 
     def _call_statement(self, e: ast.Expr) -> None:
         if not isinstance(e, ast.Call):

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import RuleFault
-from . import ast
+from . import ast, together
 from .checker import Vocabulary
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
 from .ops import OPS, bounded, times
@@ -719,6 +719,13 @@ class Compiler:
         pc = len(proc.code)
         choice = Choice(self.game.labeller, s, pc)
         name = self._global("choice", (proc.name, pc), lambda: choice)
+        seat = self._temp() if s.each is not None else ""
+        if s.each is not None:  # the options are computed once per seat, the seat a Python local
+            self.iterable += 1
+            seats = self.code(s.by)
+            self.iterable -= 1
+            saved = self.scope.get(s.each)
+            self.scope[s.each] = seat
         self.iterable += s.where is not None  # the options become a comprehension's source
         items = self.code(s.source)
         self.iterable -= s.where is not None
@@ -731,12 +738,17 @@ class Compiler:
                 self.nonnull.add(var)
             items = f"[{var} for {var} in {items} if {self.code(s.where)}]"
             del self.scope["it"]
-        by = self.code(s.by) if s.by is not None else "env['me']"
-        self._emit(
-            proc,
-            self._memo(s.source, s.where, s.by) + [(f"return {name}.ask(st, {items}, {by})", None)],
-            (s.line, s.col),
-        )
+        if s.each is not None:
+            if saved is None:
+                del self.scope[s.each]
+            else:
+                self.scope[s.each] = saved
+            each = self._global("together", "ask_each", lambda: together.ask_each)
+            ask = f"return {each}({name}, st, [({seat}, {items}) for {seat} in list({seats})])"
+        else:
+            by = self.code(s.by) if s.by is not None else "env['me']"
+            ask = f"return {name}.ask(st, {items}, {by})"
+        self._emit(proc, self._memo(s.source, s.where, s.by) + [(ask, None)], (s.line, s.col))
         self._local(proc, s.target)
         proc.choices[pc] = s.target  # made a function by _finish
         proc.choice_types[pc] = choice.item_type

@@ -227,15 +227,22 @@ class _ToAst(Transformer):
 
     def choose_stmt(self, meta, items):
         target, verb, source, where, by, optional, secret = items
-        return ast.Choose(
+        each, by = by if isinstance(by, tuple) else (None, by)
+        s = ast.Choose(
             *_pos(meta), target, verb[1:-1] if verb is not None else "", source, where, by, optional, secret is not None
         )
+        s.each, s.together = each, secret == "together"
+        return s
 
     def where(self, meta, items):
         return items[0]
 
     def by(self, meta, items):
         return items[0]
+
+    def by_each(self, meta, items):
+        """'by each p in SEATS': (the seat's name, SEATS)."""
+        return (str(items[0]), items[1])
 
     def to(self, meta, items):
         return items[0]
@@ -246,6 +253,9 @@ class _ToAst(Transformer):
 
     def secret(self, meta, items):
         return True
+
+    def together(self, meta, items):
+        return "together"
 
     def expr_stmt(self, meta, items):
         return ast.ExprStmt(*_pos(meta), items[0])

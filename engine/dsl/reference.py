@@ -13,7 +13,7 @@ import operator
 from collections.abc import Callable
 
 from ..errors import RuleFault
-from . import ast
+from . import ast, together
 from .checker import Vocabulary
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, enum_check
 from .ops import OPS, bounded, times
@@ -524,7 +524,7 @@ class ReferenceCompiler:
         by = self.expr(s.by) if s.by is not None else None
         choice = Choice(self.game.labeller, s, len(proc.code))
 
-        def choose(st, env):
+        def options(st, env):
             items = source(st, env)
             if where is not None:
                 saved = env.get("it", _MISSING)
@@ -538,9 +538,23 @@ class ReferenceCompiler:
                 else:
                     env["it"] = saved
                 items = kept
-            return choice.ask(st, items, by(st, env) if by is not None else env["me"])
+            return items
 
-        self._emit(proc, choose, (s.line, s.col))
+        def choose(st, env):
+            return choice.ask(st, options(st, env), by(st, env) if by is not None else env["me"])
+
+        def choose_each(st, env):
+            var, saved, asked = s.each, env.get(s.each, _MISSING), []
+            for seat in list(by(st, env)):
+                env[var] = seat
+                asked.append((seat, options(st, env)))
+            if saved is _MISSING:
+                env.pop(var, None)
+            else:
+                env[var] = saved
+            return together.ask_each(choice, st, asked)
+
+        self._emit(proc, choose_each if s.each is not None else choose, (s.line, s.col))
         self._local(proc, s.target)
         proc.choices[choice.pc] = self._store(s.target)
         proc.choice_types[choice.pc] = choice.item_type

@@ -26,6 +26,10 @@ RESERVED: dict[str, str] = {
     "optional": "in 'choose … optional', the player may pass (the choice is then none); "
     "'optional \"decline\"' names the action",
     "secretly": "in 'choose … secretly', the others' logs do not say what was chosen",
+    "each": "in 'choose … by each p in PLAYERS simultaneously', every one of PLAYERS chooses (p names the "
+    "chooser in the options)",
+    "simultaneously": "in 'choose … by each p in PLAYERS simultaneously', the players choose in secret and in "
+    "any order; the choices are revealed together as a list, one per player in the order of PLAYERS",
     "window": "window p from PLAYER: …: asks each player in turn, from PLAYER, whether to respond",
     "reopen": "inside a window: ask every player again (after a response)",
     "close": "inside a window: end it at once (a cancelling response); nothing after it in its block runs",

@@ -36,8 +36,7 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
 
     def seat_for(seats: list[int]) -> int:
         """The seat a page shows: its own, or in hot-seat the human seat deciding now."""
-        current = table.state.current_player
-        return current if current in seats else seats[0]
+        return next((s for s in table.state.to_act if s in seats), seats[0])
 
     def handle(key: str, msg) -> dict | None:
         """Carry out one request; a reply for the asker only (or None)."""
@@ -79,7 +78,7 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
         state = table.game.new_game(players=table.players, seed=table.seed)
         for action in actions[:index]:
             state.apply(action)
-        seat = state.current_player if state.current_player in seats else seats[0]
+        seat = next((s for s in state.to_act if s in seats), seats[0])
         message = table.message_for(seat, state)
         message.update(type="past", index=index, total=len(actions), hotseat=len(seats) > 1, seats=seats)
         return message

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .. import rng
 from ..choices import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, run_path
+from ..dsl import together
 from ..errors import IllegalAction, RulesError, StateError, TabletopError
 from . import draw
 from .draw import Hints
@@ -71,10 +72,14 @@ class Table:
 
         return {seat: make_agent(kind, seed=rng.derive(self.seed, "bot", seat)) for seat, kind in self.bots.items()}
 
-    def _apply(self, action: str) -> None:
-        """Apply one action, first recording the run it takes (for the strings drawn on plane boards)."""
+    def _apply(self, action: str, seat: int | None = None) -> None:
+        """Apply one action (of ``seat``, or the seat asked), first recording the run it takes (for the strings
+        drawn on plane boards)."""
         state = self.state
-        pending, seat = state.pending, state.current_player
+        seat = state.current_player if seat is None else seat
+        pending = state.pending if seat in state.to_act else None
+        if pending is not None and "together" in pending:
+            pending = together.asked_next(pending, seat)
         if pending is not None and action in pending["ids"]:
             value = pending["values"][pending["ids"].index(action)]
             path = (
@@ -92,10 +97,12 @@ class Table:
         from ..simulate import bot_inputs
 
         state = self.state
-        while not state.is_terminal and state.current_player in self.agents:
-            seat = state.current_player
+        while bots := [
+            s for s in state.to_act if s in self.agents
+        ]:  # a bot may bid before a human who is still thinking
+            seat = bots[0]
             agent = self.agents[seat]
-            self._apply(agent.act(*bot_inputs(state, seat, agent, len(state.history))))
+            self._apply(agent.act(*bot_inputs(state, seat, agent, len(state.history))), seat)
 
     def _restart(self, actions: list[str]) -> None:
         """A new game from the seed, replaying ``actions`` (raises IllegalAction if they no longer fit)."""
@@ -117,9 +124,9 @@ class Table:
         if self.problems:
             raise Refusal("the rules have errors: fix them first")
         try:
-            if self.state.current_player != seat:
+            if seat not in self.state.to_act:
                 raise Refusal(f"it is not seat {seat}'s turn")
-            self._apply(action)
+            self._apply(action, seat)
         except IllegalAction as exc:
             raise Refusal(_first_line(exc)) from None
         self.redo.clear()

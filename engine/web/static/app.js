@@ -66,7 +66,8 @@ function render(m) {
   const v = m.view, past = m.type === "past";
   document.body.classList.toggle("past", past);
   $("title").textContent = `${m.name}${m.variant ? " (" + m.variant + ")" : ""}`;
-  $("status").textContent = `you are seat ${m.seat}` + (v.is_terminal ? " · game over" : ` · seat ${v.current_player} to decide`);
+  $("status").textContent = `you are seat ${m.seat}` + (v.is_terminal ? " · game over"
+    : v.to_act.length > 1 ? ` · seats ${v.to_act.join(", ")} to decide at once` : ` · seat ${v.current_player} to decide`);
   $("problems").hidden = !m.problems.length;
   $("problems").textContent = m.problems.length ? "The rules have errors:\n" + m.problems.join("\n") : "";
   $("notice").hidden = !m.notice; $("notice").textContent = m.notice;
