@@ -8,9 +8,14 @@ is exact: coordinates are scaled to integers.
 
 A *grid* board is square spaces grouped in rectangular rooms; neighbouring
 spaces of different rooms are separated by a wall unless a door joins them.
-At load we compute each space's neighbour in every direction, the rooms and
-the tags.  Distances are kept as one row per starting space, each filled by one
-breadth-first search.
+Its ``adjacency`` says which spaces neighbour: orthogonal (four directions, the
+default), diagonal (four) or both (eight); a diagonal step stays inside a room.
+A *hex* board is a rhombus of hexagons in axial coordinates (column q, row r),
+six directions, rooms optional.  A *graph* board is nodes and edges as written
+(an edge may be directed and labelled; a label is a direction of the board).
+All three become one kind of table: at load we compute each space's neighbour
+in every direction, its neighbours, the rooms and the tags.  Distances are kept
+as one row per starting space, each filled by one breadth-first search.
 
 A board whose tables cost at most EAGER_WORK fills them at load, so play never
 pays for them; a larger one fills a row or a segment the first time play asks
@@ -22,6 +27,7 @@ Nothing here knows which game uses a board.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -181,6 +187,24 @@ def _touched_labels(p, q, cells: Iterable) -> tuple[str, ...]:
 
 
 DIRECTIONS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+DIAGONALS = {"northeast": (1, -1), "southeast": (1, 1), "southwest": (-1, 1), "northwest": (-1, -1)}
+ADJACENCY = {  # a grid's declared adjacency → its directions, clockwise from the north
+    "orthogonal": DIRECTIONS,
+    "diagonal": DIAGONALS,
+    "both": {
+        d: {**DIRECTIONS, **DIAGONALS}[d]
+        for d in ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest")
+    },
+}
+# Axial coordinates (column q, row r) with pointy-top hexagons, each row half a hexagon right of the one above.
+HEX_DIRECTIONS = {
+    "northeast": (1, -1),
+    "east": (1, 0),
+    "southeast": (0, 1),
+    "southwest": (-1, 1),
+    "west": (-1, 0),
+    "northwest": (0, -1),
+}
 
 
 def space_name(x: int, y: int) -> str:
@@ -195,7 +219,7 @@ def space_name(x: int, y: int) -> str:
 
 @dataclass(frozen=True)
 class GridBoard:
-    """Tables of one grid board; the graph stays available for tools."""
+    """Tables of one board of spaces (a grid, a hex grid or a graph); the graph stays available for tools."""
 
     id: str
     path: str
@@ -207,6 +231,8 @@ class GridBoard:
     draw: dict = field(default_factory=dict, compare=False)  # the file's drawing hints; room names
     distances: dict[str, dict[str, int]] = field(default_factory=dict, repr=False, compare=False)  # rows, as asked
     _avoiding: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False, compare=False)
+    directions: tuple[str, ...] = tuple(DIRECTIONS)  # the board's directions, in a fixed order
+    adjacent: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)  # one step away
 
     @property
     def nodes(self) -> list[str]:
@@ -236,14 +262,14 @@ class GridBoard:
 
     def _spread(self, start: str, tag: str | None) -> dict[str, int]:
         """Breadth-first distances from ``start``; a space tagged ``tag`` can be reached but not crossed."""
-        step, tags = self.step, self.tags
+        adjacent, tags = self.adjacent, self.tags
         row = {start: 0}
         frontier, steps = [start], 0
         while frontier:
             steps += 1
             reached = []
             for space in frontier:
-                for n in step[space].values():
+                for n in adjacent[space]:
                     if n not in row:
                         row[n] = steps
                         if tag is None or tag not in tags[n]:
@@ -264,7 +290,7 @@ class GridBoard:
 
     def neighbours(self, space: str) -> list[str]:
         self._check(space)
-        return list(self.step[space].values())
+        return list(self.adjacent[space])
 
     def direction(self, a: str, b: str) -> str:
         self._check(a)
@@ -280,6 +306,48 @@ class GridBoard:
     def tagged(self, tag: str) -> list[str]:
         return [s for s, t in self.tags.items() if tag in t]
 
+    def shortest_path(self, a: str, b: str) -> list[str]:
+        """The spaces of a fewest-steps path from a to b, both included ([]: unreachable); ties go to the
+        neighbour listed first."""
+        self._check(a)
+        self._check(b)
+        came: dict[str, str] = {a: a}
+        frontier = [a]
+        while frontier and b not in came:
+            reached = []
+            for space in frontier:
+                for n in self.adjacent[space]:
+                    if n not in came:
+                        came[n] = space
+                        reached.append(n)
+            frontier = reached
+        if b not in came:
+            return []
+        path = [b]
+        while path[-1] != a:
+            path.append(came[path[-1]])
+        return path[::-1]
+
+    def connected(self, sources: Iterable[str], targets: Iterable[str], through: Iterable[str]) -> bool:
+        """Is some space of ``sources`` joined to some space of ``targets`` by steps over ``through`` spaces
+        only (the ends included)?  A search over the precomputed neighbours: play never calls networkx."""
+        open_ = set(through)
+        goal = set(targets) & open_
+        if not goal:
+            return False
+        frontier = [s for s in dict.fromkeys(sources) if s in open_]
+        seen = set(frontier)
+        adjacent = self.adjacent
+        while frontier:
+            space = frontier.pop()
+            if space in goal:
+                return True
+            for n in adjacent[space]:
+                if n in open_ and n not in seen:
+                    seen.add(n)
+                    frontier.append(n)
+        return False
+
     def path_length(self, start: str, targets: list[str], through: list[str]) -> int:
         """Fewest steps from start to any target, passing only ``through`` spaces (0: start is a target;
         -1: none)."""
@@ -292,7 +360,7 @@ class GridBoard:
             steps += 1
             nxt = []
             for s in frontier:
-                for n in self.step[s].values():
+                for n in self.adjacent[s]:
                     if n in seen:
                         continue
                     if n in goal:
@@ -305,14 +373,17 @@ class GridBoard:
 
 
 def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
-    """Build the graph and tables of a schema-valid grid board file."""
+    """Build the graph and tables of a schema-valid grid or hex board file."""
     data = doc.data
     problems: list[Diagnostic] = []
+    kind = data["kind"]
     width, height = data["cells"]["width"], data["cells"]["height"]
-    graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height, kind="grid")
+    table = HEX_DIRECTIONS if kind == "hex" else ADJACENCY[data.get("adjacency", "orthogonal")]
+    graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height, kind=kind, directions=tuple(table))
     where: dict[tuple[int, int], str] = {}
     room_tags: dict[str, set] = {}
-    for i, room in enumerate(data["rooms"]):
+    rooms_data = data.get("rooms") or [{"id": data["id"], "area": [0, 0, width - 1, height - 1]}]
+    for i, room in enumerate(rooms_data):
         x0, y0, x1, y1 = room["area"]
         if not (0 <= x0 <= x1 < width and 0 <= y0 <= y1 < height):
             problems.append(
@@ -336,13 +407,12 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
                 where[(x, y)] = room["id"]
                 graph.add_node(space_name(x, y), x=x, y=y, room=room["id"], tags=set(room.get("tags", ())))
     for (x, y), room in where.items():
-        for dx, dy in ((1, 0), (0, 1)):
-            other = where.get((x + dx, y + dy))
-            if other == room:
+        for dx, dy in table.values():
+            if where.get((x + dx, y + dy)) == room:  # each edge is met from both ends; networkx keeps one
                 graph.add_edge(space_name(x, y), space_name(x + dx, y + dy), door=False)
     for i, (a, b) in enumerate(data.get("doors", [])):
         a, b = tuple(a), tuple(b)
-        if a not in where or b not in where or abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+        if a not in where or b not in where or (b[0] - a[0], b[1] - a[1]) not in table.values():
             problems.append(
                 doc.diag(
                     ("doors", i), "E602", f"door {list(a)}–{list(b)} must join two neighbouring spaces of the grid"
@@ -351,29 +421,53 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
             continue
         graph.add_edge(space_name(*a), space_name(*b), door=True)
     for i, mark in enumerate(data.get("marks", [])):
-        cell = tuple(mark["cell"])
-        if cell not in where:
-            problems.append(doc.diag(("marks", i, "cell"), "E602", f"mark on {list(cell)}, which is in no room"))
+        x0, y0, x1, y1 = mark["area"] if "area" in mark else mark["cell"] * 2
+        cells = [(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)]
+        outside = [c for c in cells if c not in where]
+        if outside or not cells:
+            where_ = ("marks", i, "area" if "area" in mark else "cell")
+            problems.append(
+                doc.diag(where_, "E602", f"mark on {list(outside[0] if outside else (x0, y0))}, which is in no room")
+            )
             continue
-        graph.nodes[space_name(*cell)]["tags"] |= set(mark["tags"])
+        for cell in cells:
+            graph.nodes[space_name(*cell)]["tags"] |= set(mark["tags"])
     if problems:
         return None, problems
     step: dict[str, dict[str, str]] = {}
     for node, d in graph.nodes(data=True):
         step[node] = {}
-        for direction, (dx, dy) in DIRECTIONS.items():
+        for direction, (dx, dy) in table.items():
             other = space_name(d["x"] + dx, d["y"] + dy)
             if graph.has_edge(node, other):
                 step[node][direction] = other
     rooms = {n: d["room"] for n, d in graph.nodes(data=True)}
+    hints = dict(data.get("draw") or {})
+    hints["names"] = {r["id"]: r.get("name", r["id"].replace("-", " ")) for r in rooms_data}
+    return _spaces_board(doc, graph, step, rooms, hints, tuple(table)), []
+
+
+def _spaces_board(doc: Document, graph, step, rooms, hints, directions) -> GridBoard:
+    """The tables of a board of spaces, filled at load when they are small (EAGER_WORK)."""
     spaces_in: dict[str, list[str]] = {}
     for n, r in rooms.items():
         spaces_in.setdefault(r, []).append(n)
     tags = {n: frozenset(d["tags"]) for n, d in graph.nodes(data=True)}
-    hints = dict(data.get("draw") or {})
-    hints["names"] = {r["id"]: r.get("name", r["id"].replace("-", " ")) for r in data["rooms"]}
+    if graph.is_directed():  # a graph board: the edges leaving each node, as written
+        adjacent = {n: tuple(graph.successors(n)) for n in graph}
+    else:  # a grid lists its neighbours in the order of its directions
+        adjacent = {n: tuple(steps.values()) for n, steps in step.items()}
     board = GridBoard(
-        data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()}, tags, draw=hints
+        doc.data["id"],
+        doc.path,
+        graph,
+        step,
+        rooms,
+        {r: tuple(s) for r, s in spaces_in.items()},
+        tags,
+        draw=hints,
+        directions=directions,
+        adjacent=adjacent,
     )
     all_tags = set().union(*tags.values())
     if len(step) ** 2 * (len(all_tags) + 1) <= EAGER_WORK:
@@ -381,7 +475,49 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
             board.distance(space, space)
             for tag in all_tags:
                 board.distance_avoiding(space, space, tag)
-    return board, []
+    return board
 
 
-BOARD_KINDS = {"plane": compile_plane, "grid": compile_grid}
+def compile_graph(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
+    """Build the tables of a schema-valid graph board file: nodes, and edges between them (an edge's label
+    is a direction: ``toward`` follows it; a node may have one edge of each label leaving it)."""
+    data = doc.data
+    problems: list[Diagnostic] = []
+    graph: nx.DiGraph = nx.DiGraph(id=data["id"], kind="graph")
+    for i, node in enumerate(data["nodes"]):
+        node = {"id": node} if isinstance(node, str) else node
+        if node["id"] in graph:
+            problems.append(doc.diag(("nodes", i), "E603", f"node '{node['id']}' is defined twice"))
+            continue
+        graph.add_node(node["id"], room=node.get("room", data["id"]), tags=set(node.get("tags", ())))
+    step: dict[str, dict[str, str]] = {n: {} for n in graph}
+    labels: dict[str, None] = {}
+    for i, edge in enumerate(data.get("edges", [])):
+        edge = {"from": edge[0], "to": edge[1]} if isinstance(edge, list) else edge
+        ends = (edge["from"], edge["to"]) if edge.get("directed") else (edge["from"], edge["to"], edge["from"])
+        missing = [n for n in ends if n not in graph]
+        if missing:
+            hint = did_you_mean(missing[0], list(graph))
+            problems.append(
+                doc.diag(
+                    ("edges", i), "E602", f"edge names no node {quoted(missing[0])}" + (f" ({hint})" if hint else "")
+                )
+            )
+            continue
+        label = edge.get("label")
+        for a, b in itertools.pairwise(ends):
+            graph.add_edge(a, b, label=label)
+            if label is None:
+                continue
+            if label in step[a] and step[a][label] != b:
+                problems.append(doc.diag(("edges", i), "E603", f"two edges labelled '{label}' leave node '{a}'"))
+            step[a][label] = b
+            labels[label] = None
+    if problems:
+        return None, problems
+    rooms = {n: d["room"] for n, d in graph.nodes(data=True)}
+    hints = dict(data.get("draw") or {})
+    return _spaces_board(doc, graph, step, rooms, hints, tuple(labels)), []
+
+
+BOARD_KINDS = {"plane": compile_plane, "grid": compile_grid, "hex": compile_grid, "graph": compile_graph}

@@ -28,7 +28,7 @@ from .dsl.compiler import Labeller, Procedure
 from .dsl.ops import OPS
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 from .dsl.reference import ReferenceCompiler
-from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
+from .dsl.types import ANY, BASIC, BOOL, CARD, DIRECTION, INT, PLAYER, POSITION, TEXT, ZONE, is_list, merge, parse_type
 from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from .safe_files import Refused, find_inside
 from .schemas import check_data, check_document
@@ -315,7 +315,11 @@ class _Checks:
         except LoadError as exc:
             return exc.diagnostics
         data = doc.data if isinstance(doc.data, dict) else {}
-        if isinstance(data.get("kind"), str) and data["kind"] in board_kinds.BOARD_KINDS and "cells" in data:
+        if (
+            isinstance(data.get("kind"), str)
+            and data["kind"] in board_kinds.BOARD_KINDS
+            and ("cells" in data or "nodes" in data)
+        ):
             return self.board(path)
         if "components" in data and not {"play", "players", "extends"} & set(data):
             game_file = path.parent / "game.yaml"
@@ -450,6 +454,13 @@ class _Builder:
                 )
                 return False
         elif t in (TEXT,):
+            ok = isinstance(value, str)
+        elif t in (POSITION, DIRECTION):
+            known = self.vocab.board_spaces if t == POSITION else self.vocab.board_directions
+            values = {v for family in known.values() for v in family}
+            if isinstance(value, str) and value and value not in values:
+                self.error(path, "E303", f"'{value}' is no {t} of the game's boards", did_you_mean(value, values))
+                return False
             ok = isinstance(value, str)
         elif t == PLAYER:
             ok = isinstance(value, int) and value >= 0
@@ -586,7 +597,7 @@ class _Builder:
             if z["id"] in game.zone_families:
                 self.error(("zones", i, "id"), "E304", f"zone '{z['id']}' is declared twice")
             game.zone_families[z["id"]] = ZoneFamily(z["id"], per, z["visibility"])
-            self.vocab.zones[z["id"]] = TEXT if per in single_boards else per
+            self.vocab.zones[z["id"]] = POSITION if per in single_boards else per
 
     def _boards(self, game: GameDef) -> None:
         folders = game_folders(self.rules.folder, self.data["id"])
@@ -620,6 +631,11 @@ class _Builder:
                 compiled.append(board)
             game.board_files[b["id"]] = compiled
             self.vocab.boards[b["id"]] = b.get("per")
+            built = [board for board in compiled if board is not None]
+            self.vocab.board_spaces[b["id"]] = frozenset(n for board in built for n in board.nodes)
+            self.vocab.board_directions[b["id"]] = tuple(
+                dict.fromkeys(d for board in built for d in getattr(board, "directions", ()))
+            )
 
     def _variables(self, game: GameDef) -> None:
         for section, target, vocab in (
