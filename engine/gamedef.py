@@ -632,7 +632,7 @@ class _Builder:
             game.board_files[b["id"]] = compiled
             self.vocab.boards[b["id"]] = b.get("per")
             built = [board for board in compiled if board is not None]
-            self.vocab.board_spaces[b["id"]] = frozenset(n for board in built for n in board.nodes)
+            self.vocab.board_spaces[b["id"]] = tuple(dict.fromkeys(n for board in built for n in board.nodes))
             self.vocab.board_directions[b["id"]] = tuple(
                 dict.fromkeys(d for board in built for d in getattr(board, "directions", ()))
             )

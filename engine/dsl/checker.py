@@ -61,7 +61,7 @@ class Vocabulary:
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)
     procedures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     functions: dict[str, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)  # name → (params, result)
-    board_spaces: dict[str, frozenset[str]] = field(default_factory=dict)  # board → its spaces (every seat's)
+    board_spaces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its spaces (every seat's)
     board_directions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its directions
 
     def attribute_type(self, name: str) -> str | None:
@@ -431,10 +431,10 @@ class Checker:
         if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)) or not arg.value:
             return  # "" is off the board: what toward gives at an edge
         known = self.vocab.board_spaces if t == POSITION else self.vocab.board_directions
-        names = [board] if board in known else list(known)
-        values = [v for name in names for v in known[name]]
+        names = [board] if board is not None and board in known else list(known)
+        values = list(dict.fromkeys(v for name in names for v in known[name]))
         if values and arg.value not in values:
-            where = f"board '{board}'" if board in known else "the game's boards"
+            where = f"board '{board}'" if len(names) == 1 and board == names[0] else "the game's boards"
             what = "a space" if t == POSITION else "a direction"
             listed = f" (its directions: {', '.join(values)})" if t == DIRECTION else ""
             self._problem(
