@@ -10,7 +10,7 @@ A *grid* board is square spaces grouped in rectangular rooms; neighbouring
 spaces of different rooms are separated by a wall unless a door joins them.
 Its ``adjacency`` says which spaces neighbour: orthogonal (four directions, the
 default), diagonal (four) or both (eight); a diagonal step stays inside a room.
-A *hex* board is a rhombus of hexagons in axial coordinates (column q, row r),
+A *hexagons* board is a rhombus of hexagons in axial coordinates (column q, row r),
 six directions, rooms optional.  A *graph* board is nodes and edges as written
 (an edge may be directed and labelled; a label is a direction of the board).
 All three become one kind of table: at load we compute each space's neighbour
@@ -37,6 +37,47 @@ import networkx as nx
 
 from .errors import Diagnostic, did_you_mean, quoted
 from .yaml_source import Document
+
+KINDS_GUIDE = (  # kind, its spaces, its directions: the table of the language reference's Boards section
+    (
+        "plane",
+        "points on a floor of labelled cells; `distance` and `touched` measure the straight line between two",
+        "—",
+    ),
+    (
+        "grid",
+        "squares named `a1`, `b1`… (column letter from the west, row number from the north) in rectangular rooms; "
+        "walls between rooms except at `doors`",
+        "`adjacency: orthogonal` (the default: north, east, south, west), `diagonal` (northeast, southeast, "
+        "southwest, northwest) or `both` (all eight); a diagonal step stays inside a room",
+    ),
+    (
+        "hexagons",
+        "a rhombus of hexagons, `cells: {width, height}`, named like a grid; each row sits half a hexagon east of "
+        "the row above (axial coordinates)",
+        "northeast, east, southeast, southwest, west, northwest",
+    ),
+    (
+        "graph",
+        "`nodes` as written (`s1` or `{id, room, tags}`)",
+        "the `label`s of its `edges` (`[a, b]` both ways, or `{from, to, directed, label}`): a one-way track with "
+        "a shortcut, a ring",
+    ),
+)
+GUIDE = """\
+Spaces get tags from their room, from `marks` (`cell: [x, y]` or `area: [x0, y0, x1, y1]`, e.g. one edge of the board)
+or, on a graph, from the node. Every operation of the Boards group works on every kind except `plane`:
+`neighbours` and `toward` follow the declared adjacency (a graph's edges leaving a node), `grid_distance` and
+`shortest_path` count steps, and `connected(board, sources, targets, through)` asks whether a chain of neighbouring
+spaces, all in `through`, joins the two sets: the condition the spaces must meet is the comprehension that builds
+`through`, e.g. `connected(b, tagged(b, "north"), tagged(b, "south"), [s for s in spaces(b) if owner(s) == me])`.
+
+Types: `position` is a space of a board and `direction` one of its directions; both are text, so they go where text
+goes and back. A position or direction written in quotes (an argument of a board operation, a key of a zone family
+per space, a comparison with a position, a variable's `initial`) must exist on the board: a typo is an error with its
+line and column when the rules load, not when play reaches it. A choice among positions or directions offers at most
+the board's spaces or directions, so the action space is bounded by the board.
+"""
 
 EAGER_WORK = 250_000  # table entries × their cost (cells per segment) that a board may fill at load
 
@@ -197,7 +238,7 @@ ADJACENCY = {  # a grid's declared adjacency → its directions, clockwise from 
     },
 }
 # Axial coordinates (column q, row r) with pointy-top hexagons, each row half a hexagon right of the one above.
-HEX_DIRECTIONS = {
+HEXAGON_DIRECTIONS = {
     "northeast": (1, -1),
     "east": (1, 0),
     "southeast": (0, 1),
@@ -219,7 +260,7 @@ def space_name(x: int, y: int) -> str:
 
 @dataclass(frozen=True)
 class GridBoard:
-    """Tables of one board of spaces (a grid, a hex grid or a graph); the graph stays available for tools."""
+    """Tables of one board of spaces (a grid, a hexagon grid or a graph); the graph stays available for tools."""
 
     id: str
     path: str
@@ -373,12 +414,12 @@ class GridBoard:
 
 
 def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
-    """Build the graph and tables of a schema-valid grid or hex board file."""
+    """Build the graph and tables of a schema-valid grid or hexagons board file."""
     data = doc.data
     problems: list[Diagnostic] = []
     kind = data["kind"]
     width, height = data["cells"]["width"], data["cells"]["height"]
-    table = HEX_DIRECTIONS if kind == "hex" else ADJACENCY[data.get("adjacency", "orthogonal")]
+    table = HEXAGON_DIRECTIONS if kind == "hexagons" else ADJACENCY[data.get("adjacency", "orthogonal")]
     graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height, kind=kind, directions=tuple(table))
     where: dict[tuple[int, int], str] = {}
     room_tags: dict[str, set] = {}
@@ -520,4 +561,4 @@ def compile_graph(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
     return _spaces_board(doc, graph, step, rooms, hints, tuple(labels)), []
 
 
-BOARD_KINDS = {"plane": compile_plane, "grid": compile_grid, "hex": compile_grid, "graph": compile_graph}
+BOARD_KINDS = {"plane": compile_plane, "grid": compile_grid, "hexagons": compile_grid, "graph": compile_graph}

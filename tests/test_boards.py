@@ -35,7 +35,7 @@ doors:
 
 HEX = """\
 id: honeycomb
-kind: hex
+kind: hexagons
 cells: {width: 4, height: 3}
 marks:
   - {area: [0, 0, 3, 0], tags: [north]}
@@ -309,3 +309,15 @@ def test_a_bad_board_is_a_located_one_line_error(tmp_path, board, message):
     problems = validate_paths([path])
     assert len(problems) == 1 and problems[0].message.startswith(message)
     assert problems[0].line > 1 and "\n" not in problems[0].message
+
+
+def test_the_language_reference_documents_the_boards():
+    from engine.docgen import language_reference
+
+    text = language_reference()
+    boards = text[text.index("## Boards") : text.index("## Writing fast rules")]
+    for kind in ("`plane`", "`grid`", "`hexagons`", "`graph`"):
+        assert kind in boards
+    for word in ("adjacency: orthogonal", "connected(board, sources, targets, through)", "`position`", "`direction`"):
+        assert word in boards
+    assert "`connected(board: board, sources: list[position]" in text and "`spaces(board: board)`" in text

@@ -515,7 +515,7 @@ def _word(st, text, index):
 def _grid(st, board):
     b = st.game.board(board)
     if not hasattr(b, "toward"):
-        raise RuleFault(f"board '{board}' is not a board of spaces (grid, hex or graph)")
+        raise RuleFault(f"board '{board}' is not a board of spaces (grid, hexagons or graph)")
     return b
 
 
@@ -526,7 +526,7 @@ def _grid(st, board):
     ("direction", DIRECTION),
     returns=POSITION,
     says="the space next to {space} in {direction} (one of the board's directions: north, east, south, west "
-    "on a grid, with northeast… where it declares diagonal adjacency; six on a hex grid; the edge labels of a "
+    "on a grid, with northeast… where it declares diagonal adjacency; six on a hexagon grid; the edge labels of a "
     'graph) on {board}, "" if a wall or the edge is in the way',
     group="boards",
 )
@@ -620,7 +620,7 @@ def _has_tag(st, board, space, tag):
     ("a", POSITION),
     ("b", POSITION),
     returns=INT,
-    says="the fewest steps from {a} to {b} on {board} (a grid, hex grid or graph), ignoring pieces "
+    says="the fewest steps from {a} to {b} on {board} (a grid, hexagon grid or graph), ignoring pieces "
     "(-1 if walls or one-way edges forbid it)",
     group="boards",
 )
@@ -673,7 +673,7 @@ def _spaces(st, board):
     "directions",
     ("board", BOARD),
     returns=list_of(DIRECTION),
-    says="the directions of {board}, in a fixed order (clockwise from the north on a grid or hex grid)",
+    says="the directions of {board}, in a fixed order (clockwise from the north on a grid or hexagon grid)",
     group="boards",
 )
 def _directions(st, board):
