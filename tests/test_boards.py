@@ -321,3 +321,15 @@ def test_the_language_reference_documents_the_boards():
     for word in ("adjacency: orthogonal", "connected(board, sources, targets, through)", "`position`", "`direction`"):
         assert word in boards
     assert "`connected(board: board, sources: list[position]" in text and "`spaces(board: board)`" in text
+
+
+@pytest.mark.parametrize("text", [HEX, TRACK, RING, GRID.format(adjacency="diagonal").split("doors:")[0]])
+def test_lint_reads_every_kind_of_board_without_warnings(tmp_path, text):
+    """No room warnings where a board has no rooms, and none for a diagonal grid's two colours of squares."""
+    from engine.lint import lint_paths
+
+    path = tmp_path / "boards" / "mini" / "b.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    found, _ = lint_paths([path])
+    assert found == []

@@ -103,3 +103,36 @@ def test_greedy_takes_the_winning_cell_and_blocks_the_opponents():
     st = new()
     play(st, "a1", "b3", "a2", "c3", "a3", "d3", "a4", "e3", "a5", "f3", "a6")
     assert bot.act(st.view(BLUE), st.determinized(BLUE, 1)) == "place a7"  # Red would win there
+
+
+@pytest.mark.parametrize("bots", ["random", "greedy", "mcts:6"])
+def test_every_bot_plays_hex_to_the_end(bots):
+    from engine.simulate import simulate
+
+    summary = simulate(game("hex"), 2, 2, seed=3, bots=bots, limit=100)
+    assert summary["errors"] == 0 and summary["cut_off"] == 0 and summary["draws"] == 0
+    assert sum(summary["wins"]) == 2 and summary["ties"] == 0
+
+
+def test_the_board_is_drawn_with_its_rows_shifted_and_its_stones():
+    """The terminal draws the stones on their cells; the browser sets each row half a cell east of the last."""
+    import xml.etree.ElementTree as ET
+
+    from rich.console import Console
+
+    from engine.render import render_view
+    from engine.web.draw import CELL, Hints, grid_svg
+
+    st = new()
+    play(st, "d4")
+    console = Console(width=200, record=True)
+    render_view(st.game, st.view(BLUE), console)
+    assert "red" in console.export_text()
+    board = st.game.board("cells")
+    svg = ET.fromstring(grid_svg(board, {}, [], Hints()))
+    x = {
+        r.get("data-space"): float(r.get("x"))
+        for r in svg.iter("{http://www.w3.org/2000/svg}rect")
+        if r.get("data-space")
+    }
+    assert x["a2"] - x["a1"] == CELL / 2 and x["b1"] - x["a1"] == CELL
