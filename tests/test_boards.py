@@ -246,6 +246,7 @@ def _board(tmp_path_factory, text: str):
         ('x = neighbours(b0, "b 2")', "'b 2' is not a space of board 'b0'"),
         ('if pos == "q7":\n      pass', "'q7' is not a space of the game's boards"),
         ('x = size(square("k1"))', "'k1' is not a space of the game's boards"),
+        ('x = "c9" in neighbours(b0, "b2")', "'c9' is not a space of the game's boards"),
     ],
 )
 def test_a_position_or_direction_not_on_the_board_is_an_error_at_load(tmp_path, line, message):

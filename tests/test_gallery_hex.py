@@ -136,3 +136,18 @@ def test_the_board_is_drawn_with_its_rows_shifted_and_its_stones():
         if r.get("data-space")
     }
     assert x["a2"] - x["a1"] == CELL / 2 and x["b1"] - x["a1"] == CELL
+
+
+def test_a_saved_state_with_a_stone_off_the_board_is_refused():
+    """A position in a save must be a cell of the board, as in the rules."""
+    import json
+
+    from engine.errors import StateError
+
+    st = new()
+    play(st, "d4")
+    data = json.loads(st.to_json())
+    assert st.game.state_from_json(json.dumps(data)).to_json() == st.to_json()
+    data["player_variables"][RED]["stones"] = ["z9"]
+    with pytest.raises(StateError):
+        st.game.state_from_json(json.dumps(data))

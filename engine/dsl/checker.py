@@ -542,6 +542,8 @@ class Checker:
             elif is_list(b):
                 if not compatible(element(b), a, enums) and not compatible(a, element(b), enums):
                     self._problem(e, "E506", f"{describe(b)} cannot contain {describe(a)}")
+                elif element(b) in (POSITION, DIRECTION):
+                    self._board_literal(e.left, element(b), None)
             elif b not in (None, ANY):
                 self._problem(e.right, "E502", f"right of '{op}' must be a list or a zone, not {describe(b)}")
             return BOOL
