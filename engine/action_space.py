@@ -21,13 +21,13 @@ from dataclasses import dataclass, field, replace
 
 from .dsl import ast
 from .dsl.ast import parts_of, walk_blocks, walk_exprs
-from .dsl.types import BOOL, CARD, NONE, PLAYER, ZONE, is_list, is_record, record_fields
+from .dsl.types import BOOL, CARD, DIRECTION, NONE, PLAYER, POSITION, ZONE, is_list, is_record, record_fields
 from .errors import TabletopError
 
 __all__ = ["HINT", "action_space", "unbounded_choices"]
 
 LIMIT = 20_000  # values one domain may hold before it counts as unbounded
-_BOARD_OPS = frozenset({"tagged", "spaces_of", "neighbours", "toward", "touched"})
+_BOARD_OPS = frozenset({"tagged", "spaces_of", "neighbours", "toward", "touched", "spaces", "shortest_path"})
 _ITEM_OPS = frozenset({"first", "last", "item", "cyclic_next", "cyclic_prev", "random_from"})
 _SAME_LIST_OPS = frozenset({"distinct", "around"})
 _CARDS_OF_ZONE = frozenset({"top", "bottom", "cards", "top_cards"})
@@ -175,6 +175,9 @@ class _Analysis:
             return _of([None])
         if t in self.game.enums:
             return _of(self.game.enums[t])
+        if t in (POSITION, DIRECTION):  # bounded by the boards: their spaces or directions, or "" (off the board)
+            known = self.vocab.board_spaces if t == POSITION else self.vocab.board_directions
+            return _of([""] + sorted({v for values in known.values() for v in values}))
         if t == CARD:
             d = Domain()
             for cid, i in self.game.first_card.items():
@@ -309,7 +312,7 @@ class _Analysis:
             return d
         if f == "key_of":
             return _of(z.split(":", 1)[-1] for z in self.dom(e.args[0], scope, env).values.values())
-        if f in _BOARD_OPS or f in ("room_of", "direction"):
+        if f in _BOARD_OPS or f in ("room_of", "direction", "directions"):
             return self._board_values(f, e, scope, env)
         raise Unbounded(e, f"the result of {f}()")
 
@@ -325,8 +328,8 @@ class _Analysis:
             for board in self.game.board_files[family]:
                 if f == "room_of":
                     out += getattr(board, "rooms", {}).values()
-                elif f == "direction":
-                    out += [d for steps in getattr(board, "step", {}).values() for d in steps]
+                elif f in ("direction", "directions"):
+                    out += getattr(board, "directions", ())
                 else:
                     out += board.nodes
         return _of(out)

@@ -8,9 +8,14 @@ is exact: coordinates are scaled to integers.
 
 A *grid* board is square spaces grouped in rectangular rooms; neighbouring
 spaces of different rooms are separated by a wall unless a door joins them.
-At load we compute each space's neighbour in every direction, the rooms and
-the tags.  Distances are kept as one row per starting space, each filled by one
-breadth-first search.
+Its ``adjacency`` says which spaces neighbour: orthogonal (four directions, the
+default), diagonal (four) or both (eight); a diagonal step stays inside a room.
+A *hexagons* board is a rhombus of hexagons in axial coordinates (column q, row r),
+six directions, rooms optional.  A *graph* board is nodes and edges as written
+(an edge may be directed and labelled; a label is a direction of the board).
+All three become one kind of table: at load we compute each space's neighbour
+in every direction, its neighbours, the rooms and the tags.  Distances are kept
+as one row per starting space, each filled by one breadth-first search.
 
 A board whose tables cost at most EAGER_WORK fills them at load, so play never
 pays for them; a larger one fills a row or a segment the first time play asks
@@ -22,6 +27,7 @@ Nothing here knows which game uses a board.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -33,6 +39,47 @@ from .yaml_source import Document
 
 if TYPE_CHECKING:  # the graph library loads only when a board file is compiled (or a kept board read back)
     import networkx as nx
+
+KINDS_GUIDE = (  # kind, its spaces, its directions: the table of the language reference's Boards section
+    (
+        "plane",
+        "points on a floor of labelled cells; `distance` and `touched` measure the straight line between two",
+        "—",
+    ),
+    (
+        "grid",
+        "squares named `a1`, `b1`… (column letter from the west, row number from the north) in rectangular rooms; "
+        "walls between rooms except at `doors`",
+        "`adjacency: orthogonal` (the default: north, east, south, west), `diagonal` (northeast, southeast, "
+        "southwest, northwest) or `both` (all eight); a diagonal step stays inside a room",
+    ),
+    (
+        "hexagons",
+        "a rhombus of hexagons, `cells: {width, height}`, named like a grid; each row sits half a hexagon east of "
+        "the row above (axial coordinates)",
+        "northeast, east, southeast, southwest, west, northwest",
+    ),
+    (
+        "graph",
+        "`nodes` as written (`s1` or `{id, room, tags}`)",
+        "the `label`s of its `edges` (`[a, b]` both ways, or `{from, to, directed, label}`): a one-way track with "
+        "a shortcut, a ring",
+    ),
+)
+GUIDE = """\
+Spaces get tags from their room, from `marks` (`cell: [x, y]` or `area: [x0, y0, x1, y1]`, e.g. one edge of the board)
+or, on a graph, from the node. Every operation of the Boards group works on every kind except `plane`:
+`neighbours` and `toward` follow the declared adjacency (a graph's edges leaving a node), `grid_distance` and
+`shortest_path` count steps, and `connected(board, sources, targets, through)` asks whether a chain of neighbouring
+spaces, all in `through`, joins the two sets: the condition the spaces must meet is the comprehension that builds
+`through`, e.g. `connected(b, tagged(b, "north"), tagged(b, "south"), [s for s in spaces(b) if owner(s) == me])`.
+
+Types: `position` is a space of a board and `direction` one of its directions; both are text, so they go where text
+goes and back. A position or direction written in quotes (an argument of a board operation, a key of a zone family
+per space, a comparison with a position, a variable's `initial`) must exist on the board: a typo is an error with its
+line and column when the rules load, not when play reaches it. A choice among positions or directions offers at most
+the board's spaces or directions, so the action space is bounded by the board.
+"""
 
 EAGER_WORK = 250_000  # table entries × their cost (cells per segment) that a board may fill at load
 
@@ -64,7 +111,12 @@ class _LazyGraph:
         state = dict(self.__dict__)
         if "graph" in state:
             graph = state.pop("graph")
-            state["_graph_parts"] = (dict(graph.graph), list(graph.nodes(data=True)), list(graph.edges(data=True)))
+            state["_graph_parts"] = (
+                dict(graph.graph),
+                list(graph.nodes(data=True)),
+                list(graph.edges(data=True)),
+                graph.is_directed(),
+            )
         return state
 
     def __getattr__(self, name: str):
@@ -73,7 +125,7 @@ class _LazyGraph:
             raise AttributeError(name)
         import networkx as nx
 
-        graph: nx.Graph = nx.Graph(**parts[0])
+        graph: nx.Graph = (nx.DiGraph if parts[3] else nx.Graph)(**parts[0])
         graph.add_nodes_from(parts[1])
         graph.add_edges_from(parts[2])
         self.__dict__["graph"] = graph
@@ -220,6 +272,24 @@ def _touched_labels(p, q, cells: Iterable) -> tuple[str, ...]:
 
 
 DIRECTIONS = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+DIAGONALS = {"northeast": (1, -1), "southeast": (1, 1), "southwest": (-1, 1), "northwest": (-1, -1)}
+ADJACENCY = {  # a grid's declared adjacency → its directions, clockwise from the north
+    "orthogonal": DIRECTIONS,
+    "diagonal": DIAGONALS,
+    "both": {
+        d: {**DIRECTIONS, **DIAGONALS}[d]
+        for d in ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest")
+    },
+}
+# Axial coordinates (column q, row r) with pointy-top hexagons, each row half a hexagon right of the one above.
+HEXAGON_DIRECTIONS = {
+    "northeast": (1, -1),
+    "east": (1, 0),
+    "southeast": (0, 1),
+    "southwest": (-1, 1),
+    "west": (-1, 0),
+    "northwest": (0, -1),
+}
 
 
 def space_name(x: int, y: int) -> str:
@@ -234,7 +304,7 @@ def space_name(x: int, y: int) -> str:
 
 @dataclass(frozen=True)
 class GridBoard(_LazyGraph):
-    """Tables of one grid board; the graph stays available for tools."""
+    """Tables of one board of spaces (a grid, a hexagon grid or a graph); the graph stays available for tools."""
 
     id: str
     path: str
@@ -246,6 +316,8 @@ class GridBoard(_LazyGraph):
     draw: dict = field(default_factory=dict, compare=False)  # the file's drawing hints; room names
     distances: dict[str, dict[str, int]] = field(default_factory=dict, repr=False, compare=False)  # rows, as asked
     _avoiding: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False, compare=False)
+    directions: tuple[str, ...] = tuple(DIRECTIONS)  # the board's directions, in a fixed order
+    adjacent: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)  # one step away
 
     @property
     def nodes(self) -> list[str]:
@@ -275,14 +347,14 @@ class GridBoard(_LazyGraph):
 
     def _spread(self, start: str, tag: str | None) -> dict[str, int]:
         """Breadth-first distances from ``start``; a space tagged ``tag`` can be reached but not crossed."""
-        step, tags = self.step, self.tags
+        adjacent, tags = self.adjacent, self.tags
         row = {start: 0}
         frontier, steps = [start], 0
         while frontier:
             steps += 1
             reached = []
             for space in frontier:
-                for n in step[space].values():
+                for n in adjacent[space]:
                     if n not in row:
                         row[n] = steps
                         if tag is None or tag not in tags[n]:
@@ -303,7 +375,7 @@ class GridBoard(_LazyGraph):
 
     def neighbours(self, space: str) -> list[str]:
         self._check(space)
-        return list(self.step[space].values())
+        return list(self.adjacent[space])
 
     def direction(self, a: str, b: str) -> str:
         self._check(a)
@@ -319,6 +391,48 @@ class GridBoard(_LazyGraph):
     def tagged(self, tag: str) -> list[str]:
         return [s for s, t in self.tags.items() if tag in t]
 
+    def shortest_path(self, a: str, b: str) -> list[str]:
+        """The spaces of a fewest-steps path from a to b, both included ([]: unreachable); ties go to the
+        neighbour listed first."""
+        self._check(a)
+        self._check(b)
+        came: dict[str, str] = {a: a}
+        frontier = [a]
+        while frontier and b not in came:
+            reached = []
+            for space in frontier:
+                for n in self.adjacent[space]:
+                    if n not in came:
+                        came[n] = space
+                        reached.append(n)
+            frontier = reached
+        if b not in came:
+            return []
+        path = [b]
+        while path[-1] != a:
+            path.append(came[path[-1]])
+        return path[::-1]
+
+    def connected(self, sources: Iterable[str], targets: Iterable[str], through: Iterable[str]) -> bool:
+        """Is some space of ``sources`` joined to some space of ``targets`` by steps over ``through`` spaces
+        only (the ends included)?  A search over the precomputed neighbours: play never calls networkx."""
+        open_ = set(through)
+        goal = set(targets) & open_
+        if not goal:
+            return False
+        frontier = [s for s in dict.fromkeys(sources) if s in open_]
+        seen = set(frontier)
+        adjacent = self.adjacent
+        while frontier:
+            space = frontier.pop()
+            if space in goal:
+                return True
+            for n in adjacent[space]:
+                if n in open_ and n not in seen:
+                    seen.add(n)
+                    frontier.append(n)
+        return False
+
     def path_length(self, start: str, targets: list[str], through: list[str]) -> int:
         """Fewest steps from start to any target, passing only ``through`` spaces (0: start is a target;
         -1: none)."""
@@ -331,7 +445,7 @@ class GridBoard(_LazyGraph):
             steps += 1
             nxt = []
             for s in frontier:
-                for n in self.step[s].values():
+                for n in self.adjacent[s]:
                     if n in seen:
                         continue
                     if n in goal:
@@ -344,16 +458,19 @@ class GridBoard(_LazyGraph):
 
 
 def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
-    """Build the graph and tables of a schema-valid grid board file."""
+    """Build the graph and tables of a schema-valid grid or hexagons board file."""
     data = doc.data
     problems: list[Diagnostic] = []
+    kind = data["kind"]
     width, height = data["cells"]["width"], data["cells"]["height"]
     import networkx as nx
 
-    graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height, kind="grid")
+    table = HEXAGON_DIRECTIONS if kind == "hexagons" else ADJACENCY[data.get("adjacency", "orthogonal")]
+    graph: nx.Graph = nx.Graph(id=data["id"], width=width, height=height, kind=kind, directions=tuple(table))
     where: dict[tuple[int, int], str] = {}
     room_tags: dict[str, set] = {}
-    for i, room in enumerate(data["rooms"]):
+    rooms_data = data.get("rooms") or [{"id": data["id"], "area": [0, 0, width - 1, height - 1]}]
+    for i, room in enumerate(rooms_data):
         x0, y0, x1, y1 = room["area"]
         if not (0 <= x0 <= x1 < width and 0 <= y0 <= y1 < height):
             problems.append(
@@ -377,13 +494,12 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
                 where[(x, y)] = room["id"]
                 graph.add_node(space_name(x, y), x=x, y=y, room=room["id"], tags=set(room.get("tags", ())))
     for (x, y), room in where.items():
-        for dx, dy in ((1, 0), (0, 1)):
-            other = where.get((x + dx, y + dy))
-            if other == room:
+        for dx, dy in table.values():
+            if where.get((x + dx, y + dy)) == room:  # each edge is met from both ends; networkx keeps one
                 graph.add_edge(space_name(x, y), space_name(x + dx, y + dy), door=False)
     for i, (a, b) in enumerate(data.get("doors", [])):
         a, b = tuple(a), tuple(b)
-        if a not in where or b not in where or abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+        if a not in where or b not in where or (b[0] - a[0], b[1] - a[1]) not in table.values():
             problems.append(
                 doc.diag(
                     ("doors", i), "E602", f"door {list(a)}–{list(b)} must join two neighbouring spaces of the grid"
@@ -392,29 +508,53 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
             continue
         graph.add_edge(space_name(*a), space_name(*b), door=True)
     for i, mark in enumerate(data.get("marks", [])):
-        cell = tuple(mark["cell"])
-        if cell not in where:
-            problems.append(doc.diag(("marks", i, "cell"), "E602", f"mark on {list(cell)}, which is in no room"))
+        x0, y0, x1, y1 = mark["area"] if "area" in mark else mark["cell"] * 2
+        cells = [(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)]
+        outside = [c for c in cells if c not in where]
+        if outside or not cells:
+            where_ = ("marks", i, "area" if "area" in mark else "cell")
+            problems.append(
+                doc.diag(where_, "E602", f"mark on {list(outside[0] if outside else (x0, y0))}, which is in no room")
+            )
             continue
-        graph.nodes[space_name(*cell)]["tags"] |= set(mark["tags"])
+        for cell in cells:
+            graph.nodes[space_name(*cell)]["tags"] |= set(mark["tags"])
     if problems:
         return None, problems
     step: dict[str, dict[str, str]] = {}
     for node, d in graph.nodes(data=True):
         step[node] = {}
-        for direction, (dx, dy) in DIRECTIONS.items():
+        for direction, (dx, dy) in table.items():
             other = space_name(d["x"] + dx, d["y"] + dy)
             if graph.has_edge(node, other):
                 step[node][direction] = other
     rooms = {n: d["room"] for n, d in graph.nodes(data=True)}
+    hints = dict(data.get("draw") or {})
+    hints["names"] = {r["id"]: r.get("name", r["id"].replace("-", " ")) for r in rooms_data}
+    return _spaces_board(doc, graph, step, rooms, hints, tuple(table)), []
+
+
+def _spaces_board(doc: Document, graph, step, rooms, hints, directions) -> GridBoard:
+    """The tables of a board of spaces, filled at load when they are small (EAGER_WORK)."""
     spaces_in: dict[str, list[str]] = {}
     for n, r in rooms.items():
         spaces_in.setdefault(r, []).append(n)
     tags = {n: frozenset(d["tags"]) for n, d in graph.nodes(data=True)}
-    hints = dict(data.get("draw") or {})
-    hints["names"] = {r["id"]: r.get("name", r["id"].replace("-", " ")) for r in data["rooms"]}
+    if graph.is_directed():  # a graph board: the edges leaving each node, as written
+        adjacent = {n: tuple(graph.successors(n)) for n in graph}
+    else:  # a grid lists its neighbours in the order of its directions
+        adjacent = {n: tuple(steps.values()) for n, steps in step.items()}
     board = GridBoard(
-        data["id"], doc.path, graph, step, rooms, {r: tuple(s) for r, s in spaces_in.items()}, tags, draw=hints
+        doc.data["id"],
+        doc.path,
+        graph,
+        step,
+        rooms,
+        {r: tuple(s) for r, s in spaces_in.items()},
+        tags,
+        draw=hints,
+        directions=directions,
+        adjacent=adjacent,
     )
     all_tags = set().union(*tags.values())
     if len(step) ** 2 * (len(all_tags) + 1) <= EAGER_WORK:
@@ -422,7 +562,51 @@ def compile_grid(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
             board.distance(space, space)
             for tag in all_tags:
                 board.distance_avoiding(space, space, tag)
-    return board, []
+    return board
 
 
-BOARD_KINDS = {"plane": compile_plane, "grid": compile_grid}
+def compile_graph(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
+    """Build the tables of a schema-valid graph board file: nodes, and edges between them (an edge's label
+    is a direction: ``toward`` follows it; a node may have one edge of each label leaving it)."""
+    import networkx as nx
+
+    data = doc.data
+    problems: list[Diagnostic] = []
+    graph: nx.DiGraph = nx.DiGraph(id=data["id"], kind="graph")
+    for i, node in enumerate(data["nodes"]):
+        node = {"id": node} if isinstance(node, str) else node
+        if node["id"] in graph:
+            problems.append(doc.diag(("nodes", i), "E603", f"node '{node['id']}' is defined twice"))
+            continue
+        graph.add_node(node["id"], room=node.get("room", data["id"]), tags=set(node.get("tags", ())))
+    step: dict[str, dict[str, str]] = {n: {} for n in graph}
+    labels: dict[str, None] = {}
+    for i, edge in enumerate(data.get("edges", [])):
+        edge = {"from": edge[0], "to": edge[1]} if isinstance(edge, list) else edge
+        ends = (edge["from"], edge["to"]) if edge.get("directed") else (edge["from"], edge["to"], edge["from"])
+        missing = [n for n in ends if n not in graph]
+        if missing:
+            hint = did_you_mean(missing[0], list(graph))
+            problems.append(
+                doc.diag(
+                    ("edges", i), "E602", f"edge names no node {quoted(missing[0])}" + (f" ({hint})" if hint else "")
+                )
+            )
+            continue
+        label = edge.get("label")
+        for a, b in itertools.pairwise(ends):
+            graph.add_edge(a, b, label=label)
+            if label is None:
+                continue
+            if label in step[a] and step[a][label] != b:
+                problems.append(doc.diag(("edges", i), "E603", f"two edges labelled '{label}' leave node '{a}'"))
+            step[a][label] = b
+            labels[label] = None
+    if problems:
+        return None, problems
+    rooms = {n: d["room"] for n, d in graph.nodes(data=True)}
+    hints = dict(data.get("draw") or {})
+    return _spaces_board(doc, graph, step, rooms, hints, tuple(labels)), []
+
+
+BOARD_KINDS = {"plane": compile_plane, "grid": compile_grid, "hexagons": compile_grid, "graph": compile_graph}

@@ -7,6 +7,8 @@ The language reference lists every statement and every operation from its one de
 
 from __future__ import annotations
 
+from .boards import GUIDE as BOARDS_GUIDE
+from .boards import KINDS_GUIDE
 from .documents import known_variants
 from .dsl import ast
 from .dsl.ops import OPS
@@ -293,5 +295,14 @@ def language_reference() -> str:
             form = op.name if op.constant else f"{op.name}(" + ", ".join(f"{p}: {t}" for p, t in op.params) + ")"
             rows.append([f"`{form}`", describe(op.returns) if op.returns else "—", op.says])
         out += _table(["operation", "gives", "does"], rows)
+    out += [
+        "",
+        "## Boards",
+        "",
+        "A board file (`kind:` in `schemas/board.schema.json`) becomes a networkx graph and the tables play reads.",
+        "",
+    ]
+    out += _table(["kind", "spaces", "directions"], [[f"`{k}`", spaces, ways] for k, spaces, ways in KINDS_GUIDE])
+    out += ["", BOARDS_GUIDE.rstrip("\n")]
     out += ["", "## Writing fast rules", "", FAST_RULES.rstrip("\n")]
     return "\n".join(out) + "\n"

@@ -27,7 +27,7 @@ from .dsl.compiler import Labeller, Procedure
 from .dsl.ops import OPS
 from .dsl.problems import DslProblem, DslSyntaxError
 from .dsl.reference import ReferenceCompiler
-from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
+from .dsl.types import ANY, BASIC, BOOL, CARD, DIRECTION, INT, PLAYER, POSITION, TEXT, ZONE, is_list, merge, parse_type
 from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from .safe_files import Refused, find_inside
 from .yaml_source import read_yaml
@@ -390,6 +390,13 @@ class _Builder:
                 return False
         elif t in (TEXT,):
             ok = isinstance(value, str)
+        elif t in (POSITION, DIRECTION):
+            known = self.vocab.board_spaces if t == POSITION else self.vocab.board_directions
+            values = {v for family in known.values() for v in family}
+            if isinstance(value, str) and value and value not in values:
+                self.error(path, "E303", f"'{value}' is no {t} of the game's boards", did_you_mean(value, values))
+                return False
+            ok = isinstance(value, str)
         elif t == PLAYER:
             ok = isinstance(value, int) and value >= 0
         elif is_list(t):
@@ -525,7 +532,7 @@ class _Builder:
             if z["id"] in game.zone_families:
                 self.error(("zones", i, "id"), "E304", f"zone '{z['id']}' is declared twice")
             game.zone_families[z["id"]] = ZoneFamily(z["id"], per, z["visibility"])
-            self.vocab.zones[z["id"]] = TEXT if per in single_boards else per
+            self.vocab.zones[z["id"]] = POSITION if per in single_boards else per
 
     def _boards(self, game: GameDef) -> None:
         from .boards import BOARD_KINDS
@@ -562,6 +569,11 @@ class _Builder:
                 compiled.append(board)
             game.board_files[b["id"]] = compiled
             self.vocab.boards[b["id"]] = b.get("per")
+            built = [board for board in compiled if board is not None]
+            self.vocab.board_spaces[b["id"]] = tuple(dict.fromkeys(n for board in built for n in board.nodes))
+            self.vocab.board_directions[b["id"]] = tuple(
+                dict.fromkeys(d for board in built for d in getattr(board, "directions", ()))
+            )
 
     def _variables(self, game: GameDef) -> None:
         for section, target, vocab in (

@@ -415,11 +415,13 @@ def _endless_loops(game: GameDef) -> list[Diagnostic]:
 
 def lint_board(doc, board) -> list[Diagnostic]:
     """Warnings for a compiled grid board: rooms cut off from the rest, doors inside a room."""
-    if not isinstance(board, GridBoard):
+    if not isinstance(board, GridBoard) or "rooms" not in doc.data:
         return []
     out = []
     rooms_at = {room["id"]: i for i, room in enumerate(doc.data["rooms"])}
-    parts = sorted(nx.connected_components(board.graph), key=len, reverse=True)
+    # diagonal steps alone never change a square's colour: half the board is cut off by design, not by a wall
+    split = doc.data.get("adjacency") == "diagonal"
+    parts = [] if split else sorted(nx.connected_components(board.graph), key=len, reverse=True)
     for part in parts[1:]:
         cut_off = sorted({board.rooms[n] for n in part}, key=rooms_at.__getitem__)
         out.append(

@@ -213,7 +213,7 @@ def render_view(game, view: dict, console: Console, highlight: set[str] = frozen
             mine = view["player_variables"][seat]
             highlight = {v for v in mine.values() if isinstance(v, str)}
             console.print(render_plane_board(board, highlight, f"{family} of seat {seat} ({board.id})"))
-        elif isinstance(boards[0], GridBoard):
+        elif isinstance(boards[0], GridBoard) and "width" in boards[0].graph.graph:  # a graph board has no grid
             spaces = [f for f, fam in game.zone_families.items() if fam.key == family]
             pieces = {
                 zone.partition(":")[2]: cards

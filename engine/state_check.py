@@ -18,7 +18,7 @@ from typing import Any
 
 from .dsl import together
 from .dsl.compiler import SUSPEND
-from .dsl.types import ANY, BOARD, BOOL, CARD, INT, NULLABLE, PLAYER, TEXT, ZONE, record_fields
+from .dsl.types import ANY, BOARD, BOOL, CARD, DIRECTION, INT, NULLABLE, PLAYER, POSITION, TEXT, ZONE, record_fields
 from .errors import StateError, plain_reason, quoted
 
 FORMAT = 2  # of a saved state (State.to_data); checked here, so the state module imports this one, not back
@@ -108,6 +108,9 @@ def _fits(game, t: str | None, value: Any, n: int) -> bool:
         return isinstance(value, str) and value in game.enums[t]
     if t in (TEXT, BOARD):
         return isinstance(value, str)
+    if t in (POSITION, DIRECTION):  # "" (off the board) or one of the boards' spaces or directions
+        known = game.vocabulary.board_spaces if t == POSITION else game.vocabulary.board_directions
+        return isinstance(value, str) and (not value or any(value in values for values in known.values()))
     return _fits(game, None, value, n)  # "any": no rule stores containers there
 
 

@@ -96,7 +96,7 @@ class _Checks:
         if doc is None:
             return problems
         data = doc.data if isinstance(doc.data, dict) else {}
-        if isinstance(data.get("kind"), str) and data["kind"] in BOARD_KINDS and "cells" in data:
+        if isinstance(data.get("kind"), str) and data["kind"] in BOARD_KINDS and ("cells" in data or "nodes" in data):
             return self.board(path)
         if "components" in data and not {"play", "players", "extends"} & set(data):
             game_file = path.parent / "game.yaml"

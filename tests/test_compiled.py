@@ -28,6 +28,8 @@ CASES = [
     ("cat-town", "advanced", 20),
     ("cats-mansion", None, 15),
     ("goofspiel", None, 15),  # simultaneous bids, made in a random order of the seats
+    ("breakthrough", None, 5),  # a grid with diagonal adjacency
+    ("hex", None, 5),  # a hexagon grid and the connection test
 ]
 DECISIONS = 150  # per game: enough to reach the end of most games and the middle of every one
 

@@ -18,9 +18,11 @@ from .types import (
     BOARD,
     BOOL,
     CARD,
+    DIRECTION,
     INT,
     NONE,
     PLAYER,
+    POSITION,
     TEXT,
     ZONE,
     compatible,
@@ -59,6 +61,8 @@ class Vocabulary:
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)
     procedures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     functions: dict[str, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)  # name → (params, result)
+    board_spaces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its spaces (every seat's)
+    board_directions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its directions
 
     def attribute_type(self, name: str) -> str | None:
         return BUILTIN_CARD_ATTRIBUTES.get(name) or self.card_attributes.get(name)
@@ -447,7 +451,25 @@ class Checker:
                 )
             elif ptype in self.vocab.enums:
                 self._enum_literal(arg, ptype)
+            elif ptype in (POSITION, DIRECTION):
+                self._board_literal(arg, ptype, _board_named(e, params))
         return binding
+
+    def _board_literal(self, arg: ast.Expr, t: str, board: str | None) -> None:
+        """A position or direction written in quotes must exist on the board (on any of the game's boards
+        when the call names none): found at load, not in play."""
+        if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)) or not arg.value:
+            return  # "" is off the board: what toward gives at an edge
+        known = self.vocab.board_spaces if t == POSITION else self.vocab.board_directions
+        names = [board] if board is not None and board in known else list(known)
+        values = list(dict.fromkeys(v for name in names for v in known[name]))
+        if values and arg.value not in values:
+            where = f"board '{board}'" if len(names) == 1 and board == names[0] else "the game's boards"
+            what = "a space" if t == POSITION else "a direction"
+            listed = f" (its directions: {', '.join(values)})" if t == DIRECTION else ""
+            self._problem(
+                arg, "E507", f"'{arg.value}' is not {what} of {where}{listed}", did_you_mean(arg.value, values)
+            )
 
     def _attribute_literal(self, call: ast.Call, arg: ast.Expr) -> None:
         arg.type = TEXT
@@ -541,6 +563,8 @@ class Checker:
             for side, other in ((e.left, b), (e.right, a)):
                 if other in enums:
                     self._enum_literal(side, other)
+                elif other in (POSITION, DIRECTION):
+                    self._board_literal(side, other, None)
             return BOOL
         if op in ("in", "not in"):
             if b == ZONE:
@@ -548,10 +572,23 @@ class Checker:
             elif is_list(b):
                 if not compatible(element(b), a, enums) and not compatible(a, element(b), enums):
                     self._problem(e, "E506", f"{describe(b)} cannot contain {describe(a)}")
+                elif element(b) in (POSITION, DIRECTION):
+                    self._board_literal(e.left, element(b), None)
             elif b not in (None, ANY):
                 self._problem(e.right, "E502", f"right of '{op}' must be a list or a zone, not {describe(b)}")
             return BOOL
         raise ValueError(op)  # pragma: no cover
+
+
+def _board_named(call: ast.Call, params) -> str | None:
+    """The board a call names by its board argument (``field`` or ``room(p)``), if any."""
+    for arg, (_, ptype) in zip(call.args, params):
+        if ptype == BOARD:
+            if isinstance(arg, ast.Name):
+                return arg.name
+            if isinstance(arg, ast.Call):
+                return arg.func
+    return None
 
 
 def check_program(stmts: list[ast.Stmt], vocab: Vocabulary, params: dict[str, str] | None = None) -> list[DslProblem]:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import RuleFault, quoted
-from .types import ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, PLAYER, TEXT, TYPEVAR, ZONE, list_of
+from .types import ANY, ATTRIBUTE, BOARD, BOOL, CARD, DIRECTION, INT, PLAYER, POSITION, TEXT, TYPEVAR, ZONE, list_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -577,18 +577,19 @@ def _word(st, text, index):
 def _grid(st, board):
     b = st.game.board(board)
     if not hasattr(b, "toward"):
-        raise RuleFault(f"board '{board}' is not a grid board")
+        raise RuleFault(f"board '{board}' is not a board of spaces (grid, hexagons or graph)")
     return b
 
 
 @op(
     "toward",
     ("board", BOARD),
-    ("space", TEXT),
-    ("direction", TEXT),
-    returns=TEXT,
-    says="the space next to {space} in {direction} (north, east, south, west) on {board}, "
-    '"" if a wall or the edge is in the way',
+    ("space", POSITION),
+    ("direction", DIRECTION),
+    returns=POSITION,
+    says="the space next to {space} in {direction} (one of the board's directions: north, east, south, west "
+    "on a grid, with northeast… where it declares diagonal adjacency; six on a hexagon grid; the edge labels of a "
+    'graph) on {board}, "" if a wall or the edge is in the way',
     reads="args",
     group="boards",
 )
@@ -599,9 +600,10 @@ def _toward(st, board, space, direction):
 @op(
     "neighbours",
     ("board", BOARD),
-    ("space", TEXT),
-    returns=list_of(TEXT),
-    says="the spaces next to {space} on {board}, not through a wall",
+    ("space", POSITION),
+    returns=list_of(POSITION),
+    says="the spaces one step from {space} on {board} (by the board's adjacency; a graph's edges leaving it), "
+    "not through a wall",
     reads="args",
     group="boards",
 )
@@ -612,9 +614,9 @@ def _neighbours(st, board, space):
 @op(
     "direction",
     ("board", BOARD),
-    ("a", TEXT),
-    ("b", TEXT),
-    returns=TEXT,
+    ("a", POSITION),
+    ("b", POSITION),
+    returns=DIRECTION,
     says='the direction from {a} to the neighbouring space {b} on {board} ("" if not neighbours)',
     reads="args",
     group="boards",
@@ -626,7 +628,7 @@ def _direction(st, board, a, b):
 @op(
     "room_of",
     ("board", BOARD),
-    ("space", TEXT),
+    ("space", POSITION),
     returns=TEXT,
     says="the room of {space} on {board}",
     reads="args",
@@ -640,7 +642,7 @@ def _room_of(st, board, space):
     "spaces_of",
     ("board", BOARD),
     ("room", TEXT),
-    returns=list_of(TEXT),
+    returns=list_of(POSITION),
     says="the spaces of room {room} on {board}",
     reads="args",
     group="boards",
@@ -656,7 +658,7 @@ def _spaces_of(st, board, room):
     "tagged",
     ("board", BOARD),
     ("tag", TEXT),
-    returns=list_of(TEXT),
+    returns=list_of(POSITION),
     says="the spaces of {board} tagged {tag} (by their room or on their own)",
     reads="args",
     group="boards",
@@ -668,7 +670,7 @@ def _tagged(st, board, tag):
 @op(
     "has_tag",
     ("board", BOARD),
-    ("space", TEXT),
+    ("space", POSITION),
     ("tag", TEXT),
     returns=BOOL,
     says="{space} on {board} is tagged {tag}",
@@ -684,10 +686,11 @@ def _has_tag(st, board, space, tag):
 @op(
     "grid_distance",
     ("board", BOARD),
-    ("a", TEXT),
-    ("b", TEXT),
+    ("a", POSITION),
+    ("b", POSITION),
     returns=INT,
-    says="the fewest steps from {a} to {b} on {board}, ignoring pieces (-1 if walls forbid it)",
+    says="the fewest steps from {a} to {b} on {board} (a grid, hexagon grid or graph), ignoring pieces "
+    "(-1 if walls or one-way edges forbid it)",
     reads="args",
     group="boards",
 )
@@ -698,8 +701,8 @@ def _grid_distance(st, board, a, b):
 @op(
     "distance_avoiding",
     ("board", BOARD),
-    ("a", TEXT),
-    ("b", TEXT),
+    ("a", POSITION),
+    ("b", POSITION),
     ("tag", TEXT),
     returns=INT,
     says="the fewest steps from {a} to {b} on {board} never crossing a space tagged {tag}, ignoring pieces "
@@ -714,9 +717,9 @@ def _distance_avoiding(st, board, a, b, tag):
 @op(
     "path_length",
     ("board", BOARD),
-    ("start", TEXT),
-    ("targets", list_of(TEXT)),
-    ("through", list_of(TEXT)),
+    ("start", POSITION),
+    ("targets", list_of(POSITION)),
+    ("through", list_of(POSITION)),
     returns=INT,
     says="the fewest steps from {start} to any of {targets} on {board}, passing only through "
     "{through} (0 if {start} is one of them, -1 if impossible)",
@@ -725,6 +728,62 @@ def _distance_avoiding(st, board, a, b, tag):
 )
 def _path_length(st, board, start, targets, through):
     return _grid(st, board).path_length(start, targets, through)
+
+
+@op(
+    "spaces",
+    ("board", BOARD),
+    returns=list_of(POSITION),
+    says="every space of {board}, in a fixed order",
+    reads="args",
+    group="boards",
+)
+def _spaces(st, board):
+    return _grid(st, board).nodes
+
+
+@op(
+    "directions",
+    ("board", BOARD),
+    returns=list_of(DIRECTION),
+    says="the directions of {board}, in a fixed order (clockwise from the north on a grid or hexagon grid)",
+    reads="args",
+    group="boards",
+)
+def _directions(st, board):
+    return list(_grid(st, board).directions)
+
+
+@op(
+    "shortest_path",
+    ("board", BOARD),
+    ("a", POSITION),
+    ("b", POSITION),
+    returns=list_of(POSITION),
+    says="the spaces of a shortest way from {a} to {b} on {board}, both included, ignoring pieces "
+    "([] if there is none)",
+    reads="args",
+    group="boards",
+)
+def _shortest_path(st, board, a, b):
+    return _grid(st, board).shortest_path(a, b)
+
+
+@op(
+    "connected",
+    ("board", BOARD),
+    ("sources", list_of(POSITION)),
+    ("targets", list_of(POSITION)),
+    ("through", list_of(POSITION)),
+    returns=BOOL,
+    says="some space of {sources} is joined to some space of {targets} on {board} by a chain of neighbouring "
+    "spaces all in {through} (its ends too); write the condition the spaces must meet as "
+    "{through}: [s for s in spaces(board) if …]",
+    reads="args",
+    group="boards",
+)
+def _connected(st, board, sources, targets, through):
+    return _grid(st, board).connected(sources, targets, through)
 
 
 # ------------------------------------------------------------ lookups

@@ -1,6 +1,6 @@
 """The effect language's few types, written as short strings.
 
-``int bool text player card zone board none any``, ``list[T]``, enum types
+``int bool text player card zone board position direction none any``, ``list[T]``, enum types
 named after the game's enums (``toys``), which are text with a known set of
 values, and records ``{piece: card, dir: dirs}``: a move of several parts,
 each field read as ``move.piece`` (a field a record lacks reads as none).
@@ -24,9 +24,12 @@ INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY = (
     "any",
 )
 ATTRIBUTE = "attribute"  # a "text" literal naming a card attribute (checked statically)
+# A space of a board and a direction on one: text whose literals are checked against the board at load.
+POSITION, DIRECTION = "position", "direction"
 TYPEVAR = "T"
-BASIC = {INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY}
-NULLABLE = {CARD, PLAYER, TEXT, ZONE}
+BASIC = {INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY, POSITION, DIRECTION}
+NULLABLE = {CARD, PLAYER, TEXT, ZONE, POSITION, DIRECTION}
+_BOARD_TEXT = {POSITION, DIRECTION}
 _NAME = re.compile(r"[^\[\]]+")  # the names in a type; only brackets separate them
 
 
@@ -111,7 +114,12 @@ def compatible(expected: str | None, actual: str | None, enums=()) -> bool:
         return all(n not in theirs or compatible(t, theirs[n], enums) for n, t in record_fields(expected))
     if actual == NONE:
         return expected in NULLABLE or expected in enums or is_record(expected)
-    # text goes into an enum and back; literals are checked against the enum's values separately
+    # text goes into an enum, a position or a direction and back; literals are checked against the enum's
+    # values or the board's spaces and directions separately
+    if (expected == TEXT and actual in _BOARD_TEXT) or (
+        expected in _BOARD_TEXT and (actual == TEXT or actual in enums)
+    ):
+        return True
     return (expected == TEXT and actual in enums) or (expected in enums and actual == TEXT)
 
 
@@ -161,6 +169,8 @@ def describe(t: str | None) -> str:
         CARD: "a card",
         ZONE: "a zone",
         BOARD: "a board",
+        POSITION: "a board position",
+        DIRECTION: "a direction",
         NONE: "none",
         ANY: "anything",
     }.get(t, f"one of the {t}")

@@ -225,10 +225,11 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
     g = board.graph
     width, height = g.graph["width"], g.graph["height"]
     pad = 24
+    shift = CELL / 2 if g.graph.get("kind") == "hexagons" else 0  # a row of hexagons sits half a cell east
 
     def origin(space: str) -> tuple[float, float]:
         d = g.nodes[space]
-        return pad + d["x"] * CELL, pad + d["y"] * CELL
+        return pad + d["x"] * CELL + d["y"] * shift, pad + d["y"] * CELL
 
     body = []
     for space, d in g.nodes(data=True):
@@ -309,7 +310,7 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
             f'height="{CELL - 6}" rx="8" fill="#2e7d32" fill-opacity="0.25" stroke="#2e7d32" '
             f'stroke-width="3"/></g>'
         )
-    return _svg(width * CELL + 2 * pad, height * CELL + 2 * pad, body, title or board.id)
+    return _svg(width * CELL + (height - 1) * shift + 2 * pad, height * CELL + 2 * pad, body, title or board.id)
 
 
 def _dark(colour: str) -> bool:

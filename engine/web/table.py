@@ -312,7 +312,7 @@ class Table:
                             "svg": draw.plane_svg(board, hints, trails, previews, title),
                         }
                     )
-                else:
+                elif "width" in board.graph.graph:  # a graph board has no coordinates to draw it by
                     out.append(
                         {
                             "id": family,
