@@ -13,7 +13,7 @@ import networkx as nx
 import pytest
 
 from engine import RulesError, load_game
-from engine.gamedef import validate_paths
+from engine.validate import validate_paths
 
 HEADER = """\
 id: mini
