@@ -29,7 +29,7 @@ __all__ = ["HINT", "action_space", "unbounded_choices"]
 LIMIT = 20_000  # values one domain may hold before it counts as unbounded
 _BOARD_OPS = frozenset({"tagged", "spaces_of", "neighbours", "toward", "touched"})
 _ITEM_OPS = frozenset({"first", "last", "item", "cyclic_next", "cyclic_prev", "random_from"})
-_SAME_LIST_OPS = frozenset({"distinct", "around"})
+_SAME_LIST_OPS = frozenset({"distinct", "around", "sorted"})
 _CARDS_OF_ZONE = frozenset({"top", "bottom", "cards", "top_cards"})
 _ARITHMETIC = {
     "+": lambda a, b: a + b,
@@ -297,6 +297,11 @@ class _Analysis:
             )
         if f in _ITEM_OPS or f in _SAME_LIST_OPS:
             return self.dom(e.args[0], scope, env)
+        if f == "range":
+            spans = self._map(e, [self.dom(a, scope, env) for a in e.args], lambda *ab: range(*ab))
+            if sum(len(r) for r in spans.values.values()) > LIMIT:
+                raise Unbounded(e, f"a range of more than {LIMIT} numbers")
+            return _of(n for r in spans.values.values() for n in r)
         if f == "card_named":
             ids = self.dom(e.args[0], scope, env).values.values()
             d = Domain()
@@ -310,6 +315,9 @@ class _Analysis:
         if f in _BOARD_OPS or f in ("room_of", "direction"):
             return self._board_values(f, e, scope, env)
         raise Unbounded(e, f"the result of {f}()")
+
+    def _KeyedCall(self, e, scope, env):
+        return self.items(e.source, scope, env)  # one item of the list, or the list reordered
 
     # -------------------------------------------------------------- helpers
     def _board_values(self, f, e, scope, env):

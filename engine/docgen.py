@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .documents import known_variants
 from .dsl import ast
-from .dsl.ops import OPS
+from .dsl.ops import KEYED, OPS
 from .dsl.types import describe
 from .dsl.words import IMPLICIT, RESERVED
 from .errors import RulesError
@@ -282,7 +282,21 @@ def language_reference() -> str:
         rows = []
         for op in ops:
             form = op.name if op.constant else f"{op.name}(" + ", ".join(f"{p}: {t}" for p, t in op.params) + ")"
-            rows.append([f"`{form}`", describe(op.returns) if op.returns else "—", op.says])
+            row = [f"`{form}`", describe(op.returns) if op.returns else "—", op.says]
+            if op.name in KEYED:  # the same name with a key: one row, both forms
+                k = KEYED[op.name]
+                row = [
+                    f"{row[0]}; `{op.name}(LIST, by: KEY)`",
+                    f"{row[1]}; {'a list' if k.gives_list else 'an item'}",
+                    f"{row[2]}; by a key: {k.says}",
+                ]
+            rows.append(row)
         out += _table(["operation", "gives", "does"], rows)
+    out += [
+        "",
+        "In `OP(LIST, by: KEY)` KEY is computed for each item of LIST, the item being `it` (as in a 'where' "
+        "condition); keys are all numbers or all text. Wherever an operation wants a list, a zone gives its "
+        "cards, bottom to top: `size`, `max`, `first`, `in` and `for` work alike on zones and lists.",
+    ]
     out += ["", "## Writing fast rules", "", FAST_RULES.rstrip("\n")]
     return "\n".join(out) + "\n"

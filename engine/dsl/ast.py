@@ -63,6 +63,15 @@ class Call(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class KeyedCall(Expr):
+    """``max(LIST, by: KEY)``: an operation of ops.KEYED over a list (or zone), KEY read with the item as ``it``."""
+
+    func: str
+    source: Expr
+    key: Expr
+
+
+@dataclass(slots=True, eq=False)
 class Unary(Expr):
     op: str  # "-" | "not"
     operand: Expr
@@ -241,6 +250,8 @@ def format_expr(e: Expr, parent: int = 0) -> str:
         text = f"{format_expr(e.obj, _ATOM)}.{e.name}"
     elif isinstance(e, Call):
         text = f"{e.func}(" + ", ".join(format_expr(a) for a in e.args) + ")"
+    elif isinstance(e, KeyedCall):
+        text = f"{e.func}({format_expr(e.source)}, by: {format_expr(e.key)})"
     elif isinstance(e, Unary):
         mine = _prec(e)
         text = f"not {format_expr(e.operand, mine)}" if e.op == "not" else f"-{format_expr(e.operand, mine)}"
@@ -344,6 +355,9 @@ def walk_exprs(e: Expr):
     elif isinstance(e, Call):
         for a in e.args:
             yield from walk_exprs(a)
+    elif isinstance(e, KeyedCall):
+        yield from walk_exprs(e.source)
+        yield from walk_exprs(e.key)
     elif isinstance(e, Unary):
         yield from walk_exprs(e.operand)
     elif isinstance(e, Binary):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..errors import did_you_mean
 from . import ast, words
-from .ops import OPS
+from .ops import KEYED, OPS
 from .parser import DslProblem
 from .types import (
     ANY,
@@ -39,11 +39,6 @@ from .types import (
 
 BUILTIN_CARD_ATTRIBUTES = {"id": TEXT, "name": TEXT, "kind": TEXT}
 RESERVED = {"me", "it", "true", "false", "none"}
-
-
-# One idea, two kinds of collection: counting a zone is size(), counting a list is count(); the
-# message for the wrong one names the right one (keyed by operation: the kind it was given, the other).
-_TWINS = {"count": ("zone", "size"), "size": ("list", "count")}
 
 
 @dataclass
@@ -205,20 +200,25 @@ class Checker:
         if s.optional is not None and (not s.optional or any(ch.isspace() for ch in s.optional)):
             self._problem(s, "E505", f'the id of declining, "{s.optional}", must be one word')
         if s.where is not None:
-            had = self.locals.get("it")
-            self.locals["it"] = item
-            self.expr(s.where)
+            self._with_it(item, s.where)
             self._expect(s.where, BOOL, "a 'where' condition")
-            if had is None:
-                del self.locals["it"]
-            else:
-                self.locals["it"] = had
         if s.by is not None:
             self.expr(s.by)
             self._expect(s.by, PLAYER, "'by'")
         self._assign(s.target, item, s)
         if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
             self.maybe_none.add(s.target.name)
+
+    def _with_it(self, item: str, e: ast.Expr) -> str | None:
+        """The type of ``e`` read with ``it`` as an item of type ``item`` (a 'where' condition, a 'by:' key)."""
+        had = self.locals.get("it")
+        self.locals["it"] = item
+        t = self.expr(e)
+        if had is None:
+            del self.locals["it"]
+        else:
+            self.locals["it"] = had
+        return t
 
     def _call_statement(self, e: ast.Expr) -> None:
         if not isinstance(e, ast.Call):
@@ -339,6 +339,8 @@ class Checker:
             return ANY
         if isinstance(e, ast.Call):
             return self._call(e, statement)
+        if isinstance(e, ast.KeyedCall):
+            return self._keyed(e)
         if isinstance(e, ast.Unary):
             t = self.expr(e.operand)
             if e.op == "not":
@@ -391,29 +393,29 @@ class Checker:
         self._problem(e, "E501", f"unknown name '{n}'", did_you_mean(n, list(self.locals) + v.value_names()))
         return ANY
 
-    def _arguments(self, e: ast.Call, params: list[tuple[str, str]] | tuple) -> dict:
+    def _arguments(self, e: ast.Call, params: list[tuple[str, str]] | tuple, optional: int = 0) -> dict:
+        """Check a call's arguments against ``params`` (the last ``optional`` may be left out)."""
         binding: dict = {"$enums": self.vocab.enums}
-        if len(e.args) != len(params):
+        if not len(params) - optional <= len(e.args) <= len(params):
             names = ", ".join(p for p, _ in params)
+            wanted = f"{len(params) - optional} to {len(params)}" if optional else str(len(params))
             self._problem(
                 e,
                 "E503",
-                f"{e.func}({names}) takes {len(params)} argument{'' if len(params) == 1 else 's'}, not {len(e.args)}",
+                f"{e.func}({names}) takes {wanted} argument{'' if wanted == '1' else 's'}, not {len(e.args)}",
             )
         for arg, (pname, ptype) in zip(e.args, params):
             if ptype == ATTRIBUTE:
                 self._attribute_literal(e, arg)
                 continue
             t = self.expr(arg)
+            if t == ZONE and is_list(ptype) and e.func in OPS:  # one collection protocol: a zone is its cards
+                t = list_of(CARD)
             if not unify(ptype, t, binding):
-                twin = _TWINS.get(e.func)
                 self._problem(
                     arg,
                     "E502",
                     f"argument '{pname}' of {e.func} must be {describe(substitute(ptype, binding))}, not {describe(t)}",
-                    f"for {describe(t)}, write {twin[1]}({ast.format_expr(arg)})"
-                    if twin and t and t.startswith(twin[0])
-                    else None,
                 )
             elif ptype in self.vocab.enums:
                 self._enum_literal(arg, ptype)
@@ -461,11 +463,22 @@ class Checker:
             for a in e.args:
                 self.expr(a)
             return ANY
-        binding = self._arguments(e, op.params)
+        binding = self._arguments(e, op.params, op.optional)
         if op.returns is None and not statement:
             self._problem(e, "E505", f"{e.func}(…) does something; it gives no value to use here")
             return ANY
         return substitute(op.returns, binding) if op.returns else None
+
+    def _keyed(self, e: ast.KeyedCall) -> str:
+        """``max(LIST, by: KEY)``: KEY is read with each item as ``it`` and must be a number or text."""
+        op = KEYED.get(e.func)
+        item = self._iterable(e.source, f"{e.func}(…, by: …) needs a list or a zone")
+        if op is None:
+            self._problem(e, "E501", f"'{e.func}' takes no 'by:'", f"with 'by:': {', '.join(sorted(KEYED))}")
+        key = self._with_it(item, e.key)
+        if key not in (None, ANY, INT, TEXT) and key not in self.vocab.enums:
+            self._problem(e.key, "E502", f"a 'by:' key must be a number or text, not {describe(key)}")
+        return list_of(item) if op is not None and op.gives_list else item
 
     def _may_be_none(self, side: ast.Expr, other: str | None) -> bool:
         """Is ``side`` a local that an optional choose may have left as none, compared with none?"""

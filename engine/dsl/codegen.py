@@ -23,7 +23,7 @@ from ..errors import RuleFault
 from . import ast
 from .checker import Vocabulary
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
-from .ops import OPS, bounded, times
+from .ops import KEYED, OPS, bounded, times, zone_cards
 from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
 
 
@@ -64,6 +64,7 @@ RUNTIME = {
     "_bounded": bounded,
     "_times": times,
     "_overrun": _overrun,
+    "_zone_cards": zone_cards,
     "_MISSING": _MISSING,
     "NEXT": NEXT,
     "SUSPEND": SUSPEND,
@@ -206,7 +207,31 @@ class Compiler:
             fn = self._global("fn", e.func, lambda: None)  # defined by ``function``
             me = self.scope.get("me", "env.get('me')")
             return f"{fn}(st, {me}{''.join(', ' + a for a in args)})"
+        args = [
+            f"_zone_cards(st, {a})" if arg.type == ZONE and is_list(ptype) else a
+            for a, arg, (_, ptype) in zip(args, e.args, OPS[e.func].params)
+        ]  # one collection protocol: where a list is wanted, a zone gives its cards
         return f"{self._op(e.func)}(st{''.join(', ' + a for a in args)})"
+
+    def _e_KeyedCall(self, e):
+        """``max(LIST, by: KEY)``: the operation gets (key, item) pairs, KEY computed with the item as ``it``."""
+        self.iterable += 1
+        source = self.code(e.source)
+        self.iterable -= 1
+        if e.source.type == ZONE:
+            source = f"_zone_cards(st, {source})"
+        var = self._temp()
+        saved = self.scope.get("it")
+        self.scope["it"] = var
+        if e.source.type == ZONE:
+            self.nonnull.add(var)
+        key = self.code(e.key)
+        if saved is None:
+            del self.scope["it"]
+        else:
+            self.scope["it"] = saved
+        fn = self._global("keyed", e.func, lambda: KEYED[e.func].fn)
+        return f"{fn}([({key}, {var}) for {var} in {source}])"
 
     def _e_Unary(self, e):
         return f"(not {self.code(e.operand)})" if e.op == "not" else f"(-{self.code(e.operand)})"

@@ -353,6 +353,10 @@ class _ToAst(Transformer):
         name, *args = items
         return ast.Call(*_pos(meta), str(name), [a for a in args if a is not None])
 
+    def keyed_call(self, meta, items):
+        name, source, key = items
+        return ast.KeyedCall(*_pos(meta), str(name), source, key)
+
     def name(self, meta, items):
         return ast.Name(*_pos(meta), str(items[0]))
 

@@ -16,7 +16,7 @@ from ..errors import RuleFault
 from . import ast
 from .checker import Vocabulary
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, enum_check
-from .ops import OPS, bounded, times
+from .ops import KEYED, OPS, bounded, times, zone_cards
 from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
 
 
@@ -154,6 +154,9 @@ class ReferenceCompiler:
         if e.func in v.functions:
             return self._function_call(e.func, args)
         fn = OPS[e.func].fn
+        for i, (arg, (_, ptype)) in enumerate(zip(e.args, OPS[e.func].params)):
+            if arg.type == ZONE and is_list(ptype):  # one collection protocol: a zone gives its cards
+                args[i] = lambda st, env, zone=args[i]: zone_cards(st, zone(st, env))
         if len(args) == 0:
             return lambda st, env: fn(st)
         if len(args) == 1:
@@ -163,6 +166,25 @@ class ReferenceCompiler:
             a, b = args
             return lambda st, env: fn(st, a(st, env), b(st, env))
         return lambda st, env: fn(st, *[f(st, env) for f in args])
+
+    def _e_KeyedCall(self, e):
+        source = self._items(e.source, copy=False)
+        key = self.expr(e.key)
+        fn = KEYED[e.func].fn
+
+        def keyed(st, env):
+            saved = env.get("it", _MISSING)
+            pairs = []
+            for x in source(st, env):
+                env["it"] = x
+                pairs.append((key(st, env), x))
+            if saved is _MISSING:
+                env.pop("it", None)
+            else:
+                env["it"] = saved
+            return fn(pairs)
+
+        return keyed
 
     def _function_call(self, name: str, args: list[Callable]) -> Callable:
         params = tuple(p for p, _ in self.vocab.functions[name][0])
