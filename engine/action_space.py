@@ -275,6 +275,8 @@ class _Analysis:
             params = [p for p, _ in self.vocab.functions[f][0]]
             bound = {p: self.dom(a, scope, env) for p, a in zip(params, e.args)}
             return self._guarded(("fn", f), lambda: self.dom(game.function_bodies[f], None, bound), memo=False)
+        if f in self.vocab.procedure_returns:  # x = proc(…): every value its 'return VALUE's give
+            return self._guarded(("returns", f), lambda: self._returned(f, e))
         family = game.zone_families.get(f)
         if family is not None:
             if not e.args:
@@ -315,6 +317,14 @@ class _Analysis:
         if f in _BOARD_OPS or f in ("room_of", "direction"):
             return self._board_values(f, e, scope, env)
         raise Unbounded(e, f"the result of {f}()")
+
+    def _returned(self, proc: str, node: ast.Node) -> Domain:
+        d = Domain()
+        for block in walk_blocks(self.game.programs[proc]):
+            for s in block:
+                if isinstance(s, ast.ReturnValue):
+                    d.add(self.dom(s.value, self.scopes[proc], {}), node)
+        return d
 
     def _KeyedCall(self, e, scope, env):
         return self.items(e.source, scope, env)  # one item of the list, or the list reordered

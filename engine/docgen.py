@@ -42,7 +42,13 @@ STATEMENTS = [
         "the game ends now, for the reason given (the outcome reports it); scoring and "
         "tie-breakers decide the winners, and the game's 'ties' whether level seats draw",
     ),
-    ("return", "leave the current procedure"),
+    (
+        "return [VALUE]",
+        "leave the current procedure; 'return VALUE' gives the value of a function written as statements "
+        "(functions: does:, every path ends in a return; locals, if and loops, nothing that changes the game) "
+        "or of a procedure that declares 'returns: TYPE' (called as x = proc(…), it may change the game and "
+        "ask for decisions on the way)",
+    ),
     ("pass", "do nothing"),
 ]
 
@@ -173,13 +179,14 @@ def game_reference(game: GameDef) -> str:
         if name in game.programs:
             out += ["", f"## {name.capitalize()}", ""] + _code(ast.format_block(game.programs[name]))
     trees = dict(game.sources)
-    for section, field in (("procedures", "does"), ("functions", "value")):
+    for section in ("procedures", "functions"):
         items = data.get(section) or []
         if items:
             out += ["", f"## {section.capitalize()}"]
         for i, item in enumerate(items):
+            field = "does" if "does" in item else "value"
             params = ", ".join(f"{p}: {t}" for p, t in (item.get("params") or {}).items())
-            returns = f" → {item['returns']}" if section == "functions" else ""
+            returns = f" → {item['returns']}" if "returns" in item else ""
             out += ["", f"### `{item['id']}({params}){returns}`"]
             if item.get("text"):
                 out += ["", item["text"]]

@@ -142,12 +142,13 @@ def _game_parts(game: GameDef, topic: str) -> list[str]:
             if path + ("effect",) in trees:
                 text.append(_indent(program("effect", path, trees[path + ("effect",)])))
             out.append("\n".join(text))
-    for section, field in (("procedures", "does"), ("functions", "value")):
+    for section in ("procedures", "functions"):
         for i, item in enumerate(data.get(section) or []):
             if item["id"] != topic:
                 continue
+            field = "does" if "does" in item else "value"
             params = list((item.get("params") or {}).items())
-            returns = f" → {describe(item['returns'])}" if section == "functions" else ""
+            returns = f" → {describe(item['returns'])}" if "returns" in item else ""
             text = [f"{section[:-1]} {_signature(topic, params)}{returns}   ({place((section, i))})"]
             if item.get("text"):
                 text.append(f"    {item['text']}")

@@ -21,11 +21,10 @@ from .action_space import HINT, unbounded_choices
 from .check_cache import checked
 from .documents import RuleSet, apply_overrides, display_path, game_folders, known_games, load_documents, resolve
 from .dsl import ast
-from .dsl.ast import walk_blocks, walk_exprs
+from .dsl.ast import walk_blocks
 from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from .dsl.codegen import Compiler
 from .dsl.compiler import Labeller, Procedure
-from .dsl.ops import OPS
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 from .dsl.reference import ReferenceCompiler
 from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
@@ -108,7 +107,7 @@ class GameDef:
     # (rules path, AST) of every effect-language text: statements of programs, expressions of functions,
     # starts, bots and scoring (for lint)
     sources: list[tuple[tuple, list[ast.Stmt] | ast.Expr]] = field(default_factory=list, repr=False)
-    function_bodies: dict[str, ast.Expr] = field(default_factory=dict, repr=False)  # name → AST, for action_space
+    function_bodies: dict[str, ast.Expr | list[ast.Stmt]] = field(default_factory=dict, repr=False)  # name → AST
     labeller: Labeller | None = field(default=None, repr=False)
     _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
     _board_cache: dict[str, object] = field(default_factory=dict, repr=False)
@@ -334,22 +333,9 @@ def build(rules: RuleSet, reference: bool = False) -> GameDef:
     return _Builder(rules, reference).build()
 
 
-def _pure_functions(bodies: dict[str, ast.Expr]) -> frozenset:
-    """Functions that draw no random numbers, directly or through other functions."""
-    calls = {name: {e.func for e in walk_exprs(body) if isinstance(e, ast.Call)} for name, body in bodies.items()}
-    impure = {
-        name
-        for name, called in calls.items()
-        if any(OPS.get(f) is not None and OPS[f].name == "random_from" for f in called)
-    }
-    changed = True
-    while changed:
-        changed = False
-        for name, called in calls.items():
-            if name not in impure and called & impure:
-                impure.add(name)
-                changed = True
-    return frozenset(bodies) - impure
+def _function_path(fn: dict, i: int) -> tuple:
+    """Where a function's body is: its statements ('does') or its one expression ('value')."""
+    return ("functions", i, "does" if "does" in fn else "value")
 
 
 class _Builder:
@@ -692,6 +678,10 @@ class _Builder:
             if proc["id"] in self.vocab.procedures:
                 self.error(("procedures", i, "id"), "E304", f"procedure '{proc['id']}' is declared twice")
             self.vocab.procedures[proc["id"]] = params
+            if "returns" in proc:
+                returns = self.type_ok(proc["returns"], ("procedures", i, "returns"))
+                if returns is not None:
+                    self.vocab.procedure_returns[proc["id"]] = returns
         for i, fn in enumerate(self.data.get("functions") or []):
             params = [
                 (p, t)
@@ -707,11 +697,17 @@ class _Builder:
                 self.vocab.functions[fn["id"]] = (params, returns)
 
     # --------------------------------------------------------------- programs
-    def _parse_program(self, path: tuple, params: dict[str, str]) -> list | None:
-        return self._parse(path, parse_program, lambda stmts: check_program(stmts, self.vocab, params))
+    def _parse_program(
+        self, path: tuple, params: dict[str, str], returns: str | None = None, pure: bool = False, name: str = ""
+    ) -> list | None:
+        return self._parse(
+            path, parse_program, lambda stmts: check_program(stmts, self.vocab, params, returns, pure, name)
+        )
 
-    def _parse_expression(self, path: tuple, params: dict[str, str], expected: str | None) -> ast.Expr | None:
-        return self._parse(path, parse_expr, lambda expr: check_expression(expr, self.vocab, params, expected))
+    def _parse_expression(
+        self, path: tuple, params: dict[str, str], expected: str | None, pure: bool = False
+    ) -> ast.Expr | None:
+        return self._parse(path, parse_expr, lambda expr: check_expression(expr, self.vocab, params, expected, pure))
 
     def _parse(self, path: tuple, parse, check):
         """Parse and check the DSL text at ``path``; every problem becomes a diagnostic there."""
@@ -738,7 +734,11 @@ class _Builder:
                 compiled[name] = ((name,), self._parse_program((name,), {}))
         for i, proc in enumerate(self.data.get("procedures") or []):
             params = dict(self.vocab.procedures[proc["id"]])
-            compiled[proc["id"]] = (("procedures", i, "does"), self._parse_program(("procedures", i, "does"), params))
+            returns = self.vocab.procedure_returns.get(proc["id"])
+            compiled[proc["id"]] = (
+                ("procedures", i, "does"),
+                self._parse_program(("procedures", i, "does"), params, returns, name=proc["id"]),
+            )
         for cid, path in self._effects.items():
             compiled[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
         # A text that does not parse is None here, and an error: nothing below the error check sees it.
@@ -746,11 +746,16 @@ class _Builder:
         for path, _ in self._starts:
             if path not in starts:
                 starts[path] = self._parse_expression(path, {"it": CARD}, ZONE)
-        bodies: dict[str, ast.Expr] = {}
+        bodies: dict[str, ast.Expr | list[ast.Stmt]] = {}
         for i, fn in enumerate(self.data.get("functions") or []):
             if fn["id"] in self.vocab.functions:
                 fn_params, result = self.vocab.functions[fn["id"]]
-                body = self._parse_expression(("functions", i, "value"), dict(fn_params), result)
+                path = _function_path(fn, i)
+                body = (
+                    self._parse_program(path, dict(fn_params), result, pure=True, name=fn["id"])
+                    if path[-1] == "does"
+                    else self._parse_expression(path, dict(fn_params), result, pure=True)
+                )
                 if body is not None:
                     bodies[fn["id"]] = body
         decided: dict[str, str] = {}  # kind of decision → type of its options, for bot values
@@ -799,7 +804,7 @@ class _Builder:
             [(path, stmts) for path, stmts in compiled.values()]
             + [(path, expr) for path, expr in starts.items() if expr is not None]
             + [
-                (("functions", i, "value"), bodies[fn["id"]])
+                (_function_path(fn, i), bodies[fn["id"]])
                 for i, fn in enumerate(self.data.get("functions") or [])
                 if fn["id"] in bodies
             ]
@@ -807,7 +812,9 @@ class _Builder:
             + [(path, expr) for _, _, expr, path in scorers]
             + [(path, expr) for _, expr, path in stats]
         )
-        compiler = (ReferenceCompiler if self.reference else Compiler)(self.vocab, game, _pure_functions(bodies))
+        compiler = (ReferenceCompiler if self.reference else Compiler)(
+            self.vocab, game, frozenset(bodies)
+        )  # the checker keeps every function pure
         for name, (path, stmts) in compiled.items():
             doc, _ = self.rules.origin(path)
             params = {"this": CARD} if name.startswith("effect:") else dict(self.vocab.procedures.get(name, []))
@@ -815,8 +822,10 @@ class _Builder:
                 name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:], params
             )
             game.programs[name] = stmts
-        for name, expr in bodies.items():
-            game.functions[name] = compiler.function(name, expr)
+        for name, body in bodies.items():
+            game.functions[name] = (
+                compiler.function(name, body) if isinstance(body, ast.Expr) else compiler.function_program(name, body)
+            )
         game.function_bodies = bodies
         for (kind, decision), (_, expr) in bot_exprs.items():
             if expr is not None:

@@ -147,6 +147,21 @@ class Return(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class ReturnValue(Return):
+    """``return VALUE``: the value of a function, or of a procedure that declares ``returns:``."""
+
+    value: Expr
+
+
+@dataclass(slots=True, eq=False)
+class CallAssign(Assign):
+    """``x = proc(args)``: a procedure's value (the checker makes this of an Assign whose value is one);
+    its frame may stop at decisions, and its ``return VALUE`` stores into ``x`` when it ends."""
+
+    value: Call
+
+
+@dataclass(slots=True, eq=False)
 class Reopen(Stmt):
     pass
 
@@ -312,6 +327,8 @@ def _format_stmt(s: Stmt, indent: int) -> str:
         return pad + "end_game" + (f' "{s.reason}"' if s.reason else "")
     if isinstance(s, Pass):
         return pad + "pass"
+    if isinstance(s, ReturnValue):
+        return f"{pad}return {format_expr(s.value)}"
     if isinstance(s, Return):
         return pad + "return"
     if isinstance(s, Reopen):
@@ -377,6 +394,8 @@ def parts_of(s: Stmt) -> tuple[list[Expr], list[Name | Attr], list[list[Stmt]]]:
         return reads + ([s.target.obj] if isinstance(s.target, Attr) else []), [s.target], []
     if isinstance(s, ExprStmt):
         return [s.expr], [], []
+    if isinstance(s, ReturnValue):
+        return [s.value], [], []
     if isinstance(s, Log):
         return [p for p in s.parts if isinstance(p, Expr)] + ([s.to] if s.to is not None else []), [], []
     if isinstance(s, Window):

@@ -53,6 +53,7 @@ class Vocabulary:
     variables: dict[str, str] = field(default_factory=dict)
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)
     procedures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    procedure_returns: dict[str, str] = field(default_factory=dict)  # procedures that declare 'returns:'
     functions: dict[str, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)  # name → (params, result)
 
     def attribute_type(self, name: str) -> str | None:
@@ -69,8 +70,12 @@ class Vocabulary:
 
 
 class Checker:
-    def __init__(self, vocab: Vocabulary, params: dict[str, str] | None = None):
+    def __init__(
+        self, vocab: Vocabulary, params: dict[str, str] | None = None, returns: str | None = None, pure: bool = False
+    ):
         self.vocab = vocab
+        self.returns = returns  # the type 'return VALUE' gives (None: the program gives no value)
+        self.pure = pure  # a function's body: it computes, it changes nothing
         self.locals: dict[str, str | None] = {"me": PLAYER}  # None: not known (after an error)
         self.locals.update(params or {})
         self.problems: list[DslProblem] = []
@@ -87,17 +92,75 @@ class Checker:
 
     # ----------------------------------------------------------- statements
     def block(self, stmts: list[ast.Stmt]) -> None:
-        for s in stmts:
+        for i, s in enumerate(stmts):
+            if type(s) is ast.Assign and isinstance(s.value, ast.Call) and s.value.func in self.vocab.procedure_returns:
+                s = stmts[i] = ast.CallAssign(s.line, s.col, s.target, s.value)
             self.stmt(s)
 
+    def _changes(self, node: ast.Node, what: str) -> None:
+        """In a function, ``what`` (something that changes the game) is an error."""
+        if self.pure:
+            self._problem(
+                node,
+                "E505",
+                f"a function computes a value and changes nothing: {what}",
+                "a procedure may change the game and give a value (returns: TYPE, then x = proc(…))",
+            )
+
+    def returns_always(self, stmts: list[ast.Stmt]) -> bool:
+        """Does every path through ``stmts`` end in 'return VALUE' (or end the game)?"""
+        if not stmts:
+            return False
+        last = stmts[-1]
+        if isinstance(last, (ast.ReturnValue, ast.EndGame)):
+            return True
+        if isinstance(last, ast.If):
+            return last.otherwise is not None and all(
+                self.returns_always(b) for b in [body for _, body in last.branches] + [last.otherwise]
+            )
+        return False
+
+    def body(self, stmts: list[ast.Stmt], name: str) -> None:
+        """Check the body of a function or procedure ``name``; one that gives a value must give it on every path."""
+        self.block(stmts)
+        if self.returns is not None and not self.returns_always(stmts):
+            at = stmts[-1] if stmts else ast.Pass(1, 1)
+            self._problem(
+                at,
+                "E505",
+                f"'{name}' gives {describe(self.returns)}, but its end can be reached here without 'return VALUE'",
+                "end every path with 'return VALUE' (an 'if' needs an 'else' that returns too)",
+            )
+
     def stmt(self, s: ast.Stmt) -> None:
-        if isinstance(s, ast.Assign):
+        if isinstance(s, ast.CallAssign):
+            self._changes(s, f"it calls the procedure '{s.value.func}'")
+            self._arguments(s.value, self.vocab.procedures[s.value.func])
+            s.value.type = self.vocab.procedure_returns[s.value.func]
+            self._assign(s.target, s.value.type, s.value)
+        elif isinstance(s, ast.ReturnValue):
+            if self.returns is None:
+                self._problem(
+                    s,
+                    "E505",
+                    "'return VALUE' gives a value only in a function or in a procedure that declares 'returns:'",
+                )
+                self.expr(s.value)
+            else:
+                self.expr(s.value)
+                self._expect(s.value, self.returns, "the value returned")
+        elif isinstance(s, ast.Return):
+            if self.returns is not None:
+                self._problem(s, "E505", f"this gives {describe(self.returns)}: write 'return VALUE'")
+        elif isinstance(s, ast.Assign):
             self._assign(s.target, self.expr(s.value), s.value)
         elif isinstance(s, ast.Choose):
+            self._changes(s, "a choice is a decision of a player")
             self._choose(s)
         elif isinstance(s, ast.ExprStmt):
             self._call_statement(s.expr)
         elif isinstance(s, ast.Log):
+            self._changes(s, "a log line is written in the game")
             for part in s.parts:
                 if isinstance(part, ast.Expr):
                     self.expr(part)
@@ -120,6 +183,7 @@ class Checker:
             self._expect(s.condition, BOOL, "a condition")
             self.block(s.body)
         elif isinstance(s, ast.Window):
+            self._changes(s, "a window asks the players")
             self.expr(s.start)
             self._expect(s.start, PLAYER, "'window … from'")
             self._bind(s, s.var, PLAYER)
@@ -134,6 +198,8 @@ class Checker:
             self.expr(s.count)
             self._expect(s.count, INT, "'repeat' count")
             self.block(s.body)
+        elif isinstance(s, ast.EndGame):
+            self._changes(s, "end_game ends the game")
 
     def _bind(self, node: ast.Node, name: str, t: str | None) -> None:
         if name in words.RESERVED and name not in words.IMPLICIT:
@@ -159,6 +225,7 @@ class Checker:
         if isinstance(target, ast.Name):
             name = target.name
             if name in self.vocab.variables:
+                self._changes(target, f"'{name}' is a game variable")
                 target.type = self.vocab.variables[name]
                 if not compatible(target.type, t, self.vocab.enums):
                     self._problem(
@@ -173,6 +240,7 @@ class Checker:
             return
         owner = self.expr(target.obj)
         if owner == PLAYER:
+            self._changes(target, f"'{target.name}' is a player variable")
             var = self.vocab.player_variables.get(target.name)
             if var is None:
                 self._problem(
@@ -226,6 +294,9 @@ class Checker:
             self._problem(e, "E505", "this line computes a value but does nothing with it")
             return
         if e.func in self.vocab.procedures:
+            self._changes(e, f"it calls the procedure '{e.func}'")
+            if e.func in self.vocab.procedure_returns:
+                self._problem(e, "E505", f"{e.func}(…) gives a value that this line drops", f"keep it: x = {e.func}(…)")
             params = self.vocab.procedures[e.func]
             self._arguments(e, params)
             e.type = NONE
@@ -454,7 +525,12 @@ class Checker:
             self._arguments(e, params)
             return result
         if e.func in v.procedures:
-            self._problem(e, "E505", f"procedure '{e.func}' does something; it gives no value")
+            self._problem(
+                e,
+                "E505",
+                f"procedure '{e.func}' does something; it gives no value here",
+                f"a procedure that declares 'returns:' gives its value as a line of its own: x = {e.func}(…)",
+            )
             self._arguments(e, v.procedures[e.func])
             return ANY
         op = OPS.get(e.func)
@@ -464,6 +540,8 @@ class Checker:
                 self.expr(a)
             return ANY
         binding = self._arguments(e, op.params, op.optional)
+        if op.changes:
+            self._changes(e, f"{e.func}(…) {'draws at random' if op.draws else 'changes the game'}")
         if op.returns is None and not statement:
             self._problem(e, "E505", f"{e.func}(…) does something; it gives no value to use here")
             return ANY
@@ -537,18 +615,29 @@ class Checker:
         raise ValueError(op)  # pragma: no cover
 
 
-def check_program(stmts: list[ast.Stmt], vocab: Vocabulary, params: dict[str, str] | None = None) -> list[DslProblem]:
-    """Check statements; fills types, returns every problem found."""
-    checker = Checker(vocab, params)
-    checker.block(stmts)
+def check_program(
+    stmts: list[ast.Stmt],
+    vocab: Vocabulary,
+    params: dict[str, str] | None = None,
+    returns: str | None = None,
+    pure: bool = False,
+    name: str = "",
+) -> list[DslProblem]:
+    """Check statements (a function's body if ``pure``); fills types, returns every problem found."""
+    checker = Checker(vocab, params, returns, pure)
+    checker.body(stmts, name)
     return checker.problems
 
 
 def check_expression(
-    expr: ast.Expr, vocab: Vocabulary, params: dict[str, str] | None = None, expected: str | None = None
+    expr: ast.Expr,
+    vocab: Vocabulary,
+    params: dict[str, str] | None = None,
+    expected: str | None = None,
+    pure: bool = False,
 ) -> list[DslProblem]:
     """Check one expression (scoring term, tie-breaker, start zone)."""
-    checker = Checker(vocab, params)
+    checker = Checker(vocab, params, pure=pure)
     checker.expr(expr)
     if expected is not None:
         checker._expect(expr, expected, "this value")

@@ -72,7 +72,7 @@ RUNTIME = {
 }
 
 # Statements that may stop at a decision or change the stack: they keep their own instructions.
-_CONTROL = (ast.Choose, ast.EndGame, ast.Return, ast.Window, ast.Reopen, ast.Close)
+_CONTROL = (ast.Choose, ast.EndGame, ast.Return, ast.Window, ast.Reopen, ast.Close, ast.CallAssign)
 
 
 class _Target:
@@ -100,6 +100,7 @@ class Compiler:
         self.temps = 0
         self.windows: list[tuple[str, _Target]] = []
         self.units = 0
+        self.in_function = False  # compiling a function's statements: nothing changes the state, no memo to clear
 
     # ------------------------------------------------------------- globals
     def _global(self, kind: str, key, make: Callable) -> str:
@@ -272,13 +273,34 @@ class Compiler:
     def function(self, name: str, body: ast.Expr) -> Callable:
         """Compile a game function; returns it as ``f(state, env)`` (its parameters and ``me`` in env)."""
         params = [p for p, _ in self.vocab.functions[name][0]]
-        fn = self._global("fn", name, lambda: None)
         py = [f"a_{i}" for i in range(len(params))]
         self.scope = dict(zip(params, py), me="me")
         text = self.code(body)
         self.scope = {}
+        return self._function_unit(name, [f"    return {text}"])
+
+    def function_program(self, name: str, stmts: list[ast.Stmt]) -> Callable:
+        """Compile a function written as statements: straight Python, its locals in a dict of its own."""
+        params = [p for p, _ in self.vocab.functions[name][0]]
+        lines: list = []
+        self.in_function = True
+        for s in stmts:
+            self._flat(s, lines, 0)
+        self.in_function = False
+        env = ", ".join([f"{p!r}: a_{i}" for i, p in enumerate(params)] + ["'me': me"])
+        # Its loops count against the step budget from where the caller was, and give the steps back: a
+        # function called again and again between decisions (by a bot, by a view) is bounded per call.
+        body = ["    _steps = st.steps", "    try:", f"        env = {{{env}}}"]
+        body += ["        " + text for text, _ in lines] + ["    finally:", "        st.steps = _steps"]
+        return self._function_unit(name, body)
+
+    def _function_unit(self, name: str, body: list[str]) -> Callable:
+        """Define ``{fn}_body(st, me, a_0…)`` from its lines, memoised when pure; returns ``f(state, env)``."""
+        params = [p for p, _ in self.vocab.functions[name][0]]
+        fn = self._global("fn", name, lambda: None)
+        py = [f"a_{i}" for i in range(len(params))]
         args = "".join(", " + p for p in py)
-        lines = [f"def {fn}_body(st, me{args}):", f"    return {text}"]
+        lines = [f"def {fn}_body(st, me{args}):", *body]
         if name in self.pure:  # memoised for the instruction being run (see State._run)
             lines += [
                 f"def {fn}(st, me{args}):",
@@ -411,7 +433,7 @@ class Compiler:
 
     def _memo(self, *exprs) -> list:
         """Empty the memo before code that calls a pure function (the state may have changed)."""
-        if any(
+        if not self.in_function and any(
             isinstance(x, ast.Call) and x.func in self.pure for e in exprs if e is not None for x in ast.walk_exprs(e)
         ):
             return [("if st.memo: st.memo.clear()", None)]
@@ -441,6 +463,8 @@ class Compiler:
             self._log(s, add)
         elif isinstance(s, ast.Pass):
             add("pass")
+        elif isinstance(s, ast.ReturnValue):  # only in a function's statements: a procedure's is an instruction
+            add(f"return {self.code(s.value)}")
         elif isinstance(s, ast.If):
             self._flat_if(s.branches, s.otherwise, lines, depth)
         else:
@@ -546,15 +570,44 @@ class Compiler:
                 ("return NEXT", None),
             ]
         else:
-            params = [p for p, _ in self.vocab.procedures[call.func]]
-            args = "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args))
-            body = self._memo(call) + [
-                (f"_e = {{'me': env['me']{args}}}", None),
-                (f"st.stack[-1][1] = {nxt}", None),
-                (f"st.stack.append([{call.func!r}, 0, _e])", None),
-                ("return NEXT", None),
-            ]
+            body = self._call(call, nxt)
         self._emit(proc, body, (s.line, s.col))
+
+    def _call(self, call: ast.Call, nxt: int) -> list:
+        """The instruction that calls a procedure: a new frame, the caller to go on at ``nxt``."""
+        params = [p for p, _ in self.vocab.procedures[call.func]]
+        args = "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args))
+        return self._memo(call) + [
+            (f"_e = {{'me': env['me']{args}}}", None),
+            (f"st.stack[-1][1] = {nxt}", None),
+            (f"st.stack.append([{call.func!r}, 0, _e])", None),
+            ("return NEXT", None),
+        ]
+
+    def _s_CallAssign(self, proc, s):
+        """Call, then (when its frame has returned, leaving '$result' here) store the value."""
+        nxt = len(proc.code) + 1
+        self._emit(proc, self._call(s.value, nxt), (s.line, s.col))
+        self._local(proc, s.target)
+        self._emit(
+            proc,
+            [(text, None) for text in self._assign(s.target, "env.pop('$result')")] + [(f"return {nxt + 1}", None)],
+            (s.line, s.col),
+        )
+
+    def _s_ReturnValue(self, proc, s):
+        """Leave the procedure, its value handed to the caller's frame (read at once: never kept at a decision)."""
+        self._emit(
+            proc,
+            self._memo(s.value)
+            + [
+                (f"_v = {self.code(s.value)}", None),
+                ("st.stack.pop()", None),
+                ("st.stack[-1][2]['$result'] = _v", None),
+                ("return NEXT", None),
+            ],
+            (s.line, s.col),
+        )
 
     def _s_EndGame(self, proc, s):
         reason = s.reason or DEFAULT_END

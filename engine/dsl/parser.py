@@ -280,6 +280,9 @@ class _ToAst(Transformer):
     def return_stmt(self, meta, items):
         return ast.Return(*_pos(meta))
 
+    def return_value_stmt(self, meta, items):
+        return ast.ReturnValue(*_pos(meta), items[0])
+
     def reopen_stmt(self, meta, items):
         return ast.Reopen(*_pos(meta))
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from ..errors import RuleFault
 from . import ast
 from .checker import Vocabulary
+from .codegen import Overrun
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, enum_check
 from .ops import KEYED, OPS, bounded, times, zone_cards
 from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
@@ -25,6 +26,7 @@ class ReferenceCompiler:
 
     def __init__(self, vocab: Vocabulary, game, pure_functions: frozenset = frozenset()):
         self.windows: list[tuple[str, list]] = []  # enclosing windows: (state key, exit cell)
+        self.in_function = False  # compiling a function's statements: 'return VALUE' ends the run, not a frame
         self.vocab = vocab
         self.game = game  # GameDef under construction: attribute tables, procedures, labeller
         self.labels: Labeller = game.labeller
@@ -253,6 +255,28 @@ class ReferenceCompiler:
         """A game function as ``f(state, env)``: its parameters and ``me`` in env."""
         return self.expr(body)
 
+    def function_program(self, name: str, stmts: list[ast.Stmt]) -> Callable:
+        """A function written as statements: its instructions run to 'return VALUE' at once, in its own env."""
+        proc = Procedure(f"function {name}")
+        self.in_function = True
+        self._block(proc, stmts)
+        self.in_function = False
+        code, budget = proc.code, self.game.step_budget
+
+        def run(st, env):
+            env, pc, steps = dict(env), 0, st.steps  # bounded per call, as the generated code is
+            try:
+                while pc >= 0:
+                    st.steps += 1
+                    if st.steps > budget:
+                        raise Overrun()
+                    pc = code[pc](st, env)
+            finally:
+                st.steps = steps
+            return env.pop("$result")
+
+        return run
+
     # ----------------------------------------------------------- statements
     def procedure(
         self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None, params: dict[str, str] | None = None
@@ -412,6 +436,26 @@ class ReferenceCompiler:
 
     def _s_Return(self, proc, s):
         self._emit(proc, _return, (s.line, s.col))
+
+    def _s_ReturnValue(self, proc, s):
+        value, in_function = self.expr(s.value), self.in_function
+
+        def give(st, env):
+            v = value(st, env)
+            if in_function:
+                env["$result"] = v
+                return SUSPEND
+            st.stack.pop()
+            st.stack[-1][2]["$result"] = v  # read by the caller's next instruction, before any decision
+            return NEXT
+
+        self._emit(proc, give, (s.line, s.col))
+
+    def _s_CallAssign(self, proc, s):
+        self._local(proc, s.target)
+        self._call_procedure(proc, s, s.value)
+        store = self._store(s.target)
+        self._simple(proc, s, lambda st, env: store(st, env, env.pop("$result")))
 
     def _s_If(self, proc, s):
         exits = []

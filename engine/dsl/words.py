@@ -40,7 +40,8 @@ RESERVED: dict[str, str] = {
     "elif": "in an if statement: the next condition tried when the ones above did not hold",
     "else": "in an if statement: the block run when no condition held; in 'A if COND else B', the other value",
     "pass": "a statement that does nothing (a block must hold at least one)",
-    "return": "leave the procedure (or card effect) being run; nothing after it in its block runs",
+    "return": "leave the procedure (or card effect) being run; nothing after it in its block runs; "
+    "'return VALUE' gives the value of a function or of a procedure that declares 'returns:'",
     "and": "a and b: true when both are (b is not looked at when a is false)",
     "or": "a or b: true when either is (b is not looked at when a is true)",
     "not": "not a: true when a is false; 'a not in LIST': a is not among the items",
