@@ -10,7 +10,9 @@ changes during play; a ``State`` holds the rest.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +36,9 @@ from .schemas import check_data, check_document
 from .yaml_source import read_yaml
 
 DEFAULT_STEP_BUDGET = 200_000
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")  # a '{field}' of a generated card's template
+_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_ID_HINT = "ids are lower-case letters, digits, '-' and '_': the members the template uses must be too"
 MAX_CARDS = 10_000  # cards of a game, copies counted: more only costs memory (2 million once took 555 MB)
 VISIBILITIES = ("public", "owner", "hidden", "top")
 _DEFAULTS = {INT: 0, BOOL: False}
@@ -500,8 +505,8 @@ class _Builder:
         for ci, comp in enumerate(comps):
             declared = comp.get("attributes") or {}
             game.backs[comp["kind"]] = tuple(comp.get("back") or ())
-            for ii, item in enumerate(comp["items"]):
-                path = ("components", ci, "items", ii)
+            entries = [(("components", ci, "items", ii), item) for ii, item in enumerate(comp.get("items") or [])]
+            for path, item in entries + self._generated(comp, ci):
                 cid = item["id"]
                 if cid in ids_seen:
                     self.error(path + ("id",), "E304", f"component id '{cid}' is used twice")
@@ -556,6 +561,85 @@ class _Builder:
                     game.attributes["name"].append(item.get("name", cid))
                     game.attributes["kind"].append(comp["kind"])
                     self._starts.append((("components", ci, "start"), index))
+
+    def _generated(self, comp: dict, ci: int) -> list[tuple[tuple, dict]]:
+        """The items of ``generate:``, one per combination of the enums' members, each placed at the template."""
+        spec = comp.get("generate")
+        if spec is None:
+            return []
+        at = ("components", ci, "generate")
+        fields = list(spec["from"].items())
+        for field_name, enum in fields:
+            if enum not in self.vocab.enums:
+                self.error(
+                    at + ("from", field_name),
+                    "E301",
+                    f"'{enum}' is no enum of the game",
+                    did_you_mean(enum, self.vocab.enums),
+                )
+                return []
+        out = []
+        for combo in itertools.product(*(self.vocab.enums[enum] for _, enum in fields)):
+            values = dict(zip((f for f, _ in fields), (str(m) for m in combo)))
+            item: dict = {"copies": spec.get("copies", 1)}
+            for key in ("id", "name", "text"):
+                if key in spec:
+                    item[key] = self._fill(spec[key], values, at + (key,))
+            for attr, rule in (spec.get("attributes") or {}).items():
+                item[attr] = self._attribute_value(comp, attr, rule, values, at + ("attributes", attr))
+            if None in item.values():
+                return []  # its template was wrong, and said so
+            if not _ID.fullmatch(item["id"]):
+                self.error(
+                    at + ("id",), "E303", f"the id template gives {quoted(item['id'])}, which is no id", _ID_HINT
+                )
+                return []
+            out.append((at, item))
+        return out
+
+    def _fill(self, template, values: dict[str, str], path: tuple):
+        """A template with '{field}' (the member) and '{Field}' (capitalised) filled; None after an error."""
+        if not isinstance(template, str):
+            return template
+        unknown = [m for m in _FIELD.findall(template) if m.lower() not in values and m not in values]
+        if unknown:
+            self.error(path, "E301", f"'{{{unknown[0]}}}' names no field of 'from'", did_you_mean(unknown[0], values))
+            return None
+        return _FIELD.sub(lambda m: values[m[1]] if m[1] in values else values[m[1].lower()].capitalize(), template)
+
+    def _attribute_value(self, comp: dict, attr: str, rule, values: dict[str, str], path: tuple):
+        """An attribute of a generated card: a template, a constant, or a table by one field's member."""
+        if isinstance(rule, dict):
+            [(field_name, table)] = [(k, v) for k, v in rule.items() if k != "else"] or [("", None)]
+            if field_name not in values or not isinstance(table, dict):
+                self.error(path, "E301", "a table names one field of 'from' and maps its members: {rank: {ace: 14}}")
+                return None
+            members = self.vocab.enums[dict(comp["generate"]["from"])[field_name]]
+            for member in table:
+                if member not in members:
+                    self.error(
+                        path + (field_name, member),
+                        "E303",
+                        f"'{member}' is not one of the {field_name}s",
+                        did_you_mean(str(member), members),
+                        key=True,
+                    )
+                    return None
+            if values[field_name] in table:
+                return table[values[field_name]]
+            if "else" not in rule:
+                self.error(
+                    path, "E305", f"the table gives nothing for {field_name} '{values[field_name]}': add it or 'else:'"
+                )
+                return None
+            rule = rule["else"]
+        filled = self._fill(rule, values, path)
+        if (comp.get("attributes") or {}).get(attr) == INT and isinstance(filled, str):
+            if not filled.lstrip("-").isdigit():
+                self.error(path, "E303", f"'{attr}' is a number, but {quoted(filled)} is not: map it with a table")
+                return None
+            return int(filled)
+        return filled
 
     def _zones(self, game: GameDef) -> None:
         for i, z in enumerate(self.data.get("zones") or []):

@@ -1,0 +1,71 @@
+"""Decks generated from the product of enums (issue 12): ids, names and attributes from templates."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from engine import RulesError, load_game
+
+GAME = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+enums:
+  colours: [red, blue]
+  faces: ["1", "2", ace]
+components:
+  - kind: chip
+    attributes: {colour: colours, value: int}
+    start: deck
+    generate:
+      from: {colour: colours, face: faces}
+      id: "{face}-{colour}"
+      name: "{Face} of {colour}"
+      copies: 2
+      attributes:
+        colour: "{colour}"
+        value: {face: {ace: 11}, else: "{face}"}
+zones:
+  - {id: deck, visibility: public}
+play: |
+  end_game
+"""
+
+
+def write(tmp_path, text: str):
+    folder = tmp_path / "rules" / "mini"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
+    return folder / "game.yaml"
+
+
+def test_one_card_per_combination_in_enum_order_with_copies(tmp_path):
+    game = load_game(write(tmp_path, GAME))
+    assert game.card_ids == [c for c in ["1-red", "2-red", "ace-red", "1-blue", "2-blue", "ace-blue"] for _ in (0, 1)]
+    assert game.attributes["name"][4:6] == ["Ace of red", "Ace of red"]
+    assert game.attributes["value"][::2] == [1, 2, 11, 1, 2, 11]
+    assert game.attributes["colour"][::2] == ["red"] * 3 + ["blue"] * 3
+
+
+@pytest.mark.parametrize(
+    "old, new, at, said",
+    [
+        ("face: faces}", "face: ranks}", "      from:", "'ranks' is no enum of the game"),
+        ('id: "{face}-{colour}"', 'id: "{face}"', "      id:", "component id '1' is used twice"),
+        ('id: "{face}-{colour}"', 'id: "{face}-{suit}"', "      id:", "'{suit}' names no field of 'from'"),
+        ("{ace: 11}", "{jack: 11}", "        value:", "'jack' is not one of the faces"),
+        ('{ace: 11}, else: "{face}"}', "{ace: 11}}", "        value:", "the table gives nothing for face '1'"),
+        ('value: {face: {ace: 11}, else: "{face}"}', 'value: "{face}"', "        value:", "'ace' is not"),
+        ('name: "{Face} of {colour}"', 'name: "{Face} of {colour}"\n      id: "x"', "      id:", "duplicate"),
+    ],
+)
+def test_misuse_is_located(tmp_path, old, new, at, said):
+    assert GAME.count(old) == 1
+    text = GAME.replace(old, new)
+    line = text[: text.rindex(at)].count("\n") + 1
+    with pytest.raises(RulesError) as info:
+        load_game(write(tmp_path, text))
+    found = info.value.diagnostics
+    assert any(said in d.message and d.line == line for d in found), (line, [(d.line, d.message) for d in found])
