@@ -18,9 +18,11 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass, field, replace
+from math import comb
 
 from .dsl import ast
 from .dsl.ast import parts_of, walk_blocks, walk_exprs
+from .dsl.subsets import subset_ids
 from .dsl.types import BOOL, CARD, NONE, PLAYER, ZONE, is_list, is_record, record_fields
 from .errors import TabletopError
 
@@ -493,6 +495,8 @@ def _choices(game):
 def _ids(game, analysis: _Analysis, s: ast.Choose, scope: _Scope) -> list[str]:
     """Every id this choose can print: short ids, long ids where they may collide, the decline."""
     t = s.options_type
+    if isinstance(s, ast.ChooseSeveral):
+        return _several_ids(game, analysis, s, scope)
     if t is not None and is_list(t):
         raise Unbounded(s, "options that are lists")
     d = analysis.of_choose(s, scope)
@@ -515,6 +519,28 @@ def _ids(game, analysis: _Analysis, s: ast.Choose, scope: _Scope) -> list[str]:
     if s.optional is not None:
         out.append(s.optional)
     return out
+
+
+def _several_ids(game, analysis: _Analysis, s: ast.ChooseSeveral, scope: _Scope) -> list[str]:
+    """Every id of choosing several: lists of the items' ids, in id order, as long as the choice allows."""
+    d = analysis.of_choose(s, scope)
+    item = s.options_type[5:-1] if s.options_type else None
+    label = game.labeller.for_type(item)
+    if s.high is not None:
+        most = max((v for v in analysis.dom(s.high, scope, {}).values.values() if isinstance(v, int)), default=0)
+    elif item == CARD:  # each card at most once: as many as there are cards
+        most = sum(analysis.copies.get(cid, 1) for cid in {c for k in d.values for c in _cards(k)})
+    elif item == PLAYER:
+        most = analysis.n
+    else:
+        raise Unbounded(s, "how many may be chosen: write 'several A to B'")
+    least = 0
+    if s.low is not None:
+        least = min((v for v in analysis.dom(s.low, scope, {}).values.values() if isinstance(v, int)), default=0)
+    labels = [label(v) for v in d.values.values()]
+    if sum(comb(len(set(labels)) + k - 1, k) for k in range(max(0, least), most + 1)) > LIMIT:
+        raise Unbounded(s, f"more than {LIMIT} ways to choose")
+    return subset_ids(labels, most, s.verb + " " if s.verb else "", least)
 
 
 def action_space(game, players: int) -> list[str]:

@@ -121,6 +121,14 @@ class Choose(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class ChooseSeveral(Choose):
+    """``x = choose "keep" several [LOW to HIGH] from LIST …``: the option is a list of the items (subsets.py)."""
+
+    low: Expr | None = None
+    high: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
 class ExprStmt(Stmt):
     expr: Expr
 
@@ -309,6 +317,10 @@ def _format_stmt(s: Stmt, indent: int) -> str:
         return f"{pad}{format_expr(s.target)} = {format_expr(s.value)}"
     if isinstance(s, Choose):
         verb = f' "{s.verb}"' if s.verb else ""
+        if isinstance(s, ChooseSeveral):
+            verb += " several"
+            if s.low is not None and s.high is not None:
+                verb += f" {format_expr(s.low)} to {format_expr(s.high)}"
         text = f"{pad}{format_expr(s.target)} = choose{verb} from {format_expr(s.source)}"
         if s.where is not None:
             text += f" where {format_expr(s.where)}"
@@ -391,6 +403,8 @@ def parts_of(s: Stmt) -> tuple[list[Expr], list[Name | Attr], list[list[Stmt]]]:
         return [s.value] + ([s.target.obj] if isinstance(s.target, Attr) else []), [s.target], []
     if isinstance(s, Choose):
         reads = [e for e in (s.source, s.where, s.by) if e is not None]
+        if isinstance(s, ChooseSeveral):
+            reads += [e for e in (s.low, s.high) if e is not None]
         return reads + ([s.target.obj] if isinstance(s.target, Attr) else []), [s.target], []
     if isinstance(s, ExprStmt):
         return [s.expr], [], []

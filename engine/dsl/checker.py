@@ -273,6 +273,12 @@ class Checker:
         if s.by is not None:
             self.expr(s.by)
             self._expect(s.by, PLAYER, "'by'")
+        if isinstance(s, ast.ChooseSeveral):  # the option is a list of the items
+            for bound in (s.low, s.high):
+                if bound is not None:
+                    self.expr(bound)
+                    self._expect(bound, INT, "how many to choose")
+            item = s.options_type = list_of(item)
         self._assign(s.target, item, s)
         if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
             self.maybe_none.add(s.target.name)

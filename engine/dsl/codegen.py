@@ -24,7 +24,8 @@ from . import ast
 from .checker import Vocabulary
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
 from .ops import KEYED, OPS, bounded, times, zone_cards
-from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
+from .subsets import subsets
+from .types import CARD, INT, PLAYER, ZONE, element, is_list, is_record
 
 
 class Overrun(Exception):
@@ -762,6 +763,8 @@ class Compiler:
             items = f"[{var} for {var} in {items} if {self.code(s.where)}]"
             del self.scope["it"]
         by = self.code(s.by) if s.by is not None else "env['me']"
+        if isinstance(s, ast.ChooseSeveral):
+            items = self._several(s, items)
         self._emit(
             proc,
             self._memo(s.source, s.where, s.by) + [(f"return {name}.ask(st, {items}, {by})", None)],
@@ -771,6 +774,16 @@ class Compiler:
         proc.choices[pc] = s.target  # made a function by _finish
         proc.choice_types[pc] = choice.item_type
         proc.choice_kinds[pc] = s.kind
+
+    _s_ChooseSeveral = _s_Choose
+
+    def _several(self, s: ast.ChooseSeveral, items: str) -> str:
+        """The options of choosing several: every list of LOW to HIGH of ``items`` (subsets.py)."""
+        fn = self._global("subsets", None, lambda: subsets)
+        item = element(s.options_type)
+        label = self._global("label", item, lambda: self.game.labeller.for_type(item))
+        low, high = (self.code(b) if b is not None else "None" for b in (s.low, s.high))
+        return f"{fn}({items}, {low}, {high}, {label})"
 
     def _store_function(self, target: ast.Expr, filename: str) -> Callable:
         """``store(state, env, value)`` for a choice's target."""

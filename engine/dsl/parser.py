@@ -248,6 +248,21 @@ class _ToAst(Transformer):
             *_pos(meta), target, verb[1:-1] if verb is not None else "", source, where, by, optional, secret is not None
         )
 
+    def choose_several_stmt(self, meta, items):
+        target, verb, low, high, source, where, by, secret = items
+        return ast.ChooseSeveral(
+            *_pos(meta),
+            target,
+            verb[1:-1] if verb is not None else "",
+            source,
+            where,
+            by,
+            None,
+            secret is not None,
+            low=low,
+            high=high,
+        )
+
     def where(self, meta, items):
         return items[0]
 

@@ -18,7 +18,8 @@ from .checker import Vocabulary
 from .codegen import Overrun
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, enum_check
 from .ops import KEYED, OPS, bounded, times, zone_cards
-from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
+from .subsets import subsets
+from .types import CARD, INT, PLAYER, ZONE, element, is_list, is_record
 
 
 class ReferenceCompiler:
@@ -589,6 +590,7 @@ class ReferenceCompiler:
         where = self.expr(s.where) if s.where is not None else None
         by = self.expr(s.by) if s.by is not None else None
         choice = Choice(self.game.labeller, s, len(proc.code))
+        several = self._several(s) if isinstance(s, ast.ChooseSeveral) else None
 
         def choose(st, env):
             items = source(st, env)
@@ -604,6 +606,8 @@ class ReferenceCompiler:
                 else:
                     env["it"] = saved
                 items = kept
+            if several is not None:
+                items = several(st, env, items)
             return choice.ask(st, items, by(st, env) if by is not None else env["me"])
 
         self._emit(proc, choose, (s.line, s.col))
@@ -611,6 +615,16 @@ class ReferenceCompiler:
         proc.choices[choice.pc] = self._store(s.target)
         proc.choice_types[choice.pc] = choice.item_type
         proc.choice_kinds[choice.pc] = s.kind
+
+    _s_ChooseSeveral = _s_Choose
+
+    def _several(self, s: ast.ChooseSeveral) -> Callable:
+        """The options of choosing several: every list of LOW to HIGH of the items (subsets.py)."""
+        low, high = (self.expr(b) if b is not None else None for b in (s.low, s.high))
+        label = self.labels.for_type(element(s.options_type))
+        return lambda st, env, items: subsets(
+            items, low(st, env) if low else None, high(st, env) if high else None, label
+        )
 
 
 _MISSING = object()

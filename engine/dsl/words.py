@@ -21,6 +21,8 @@ RESERVED: dict[str, str] = {
     "none": "no value: what an optional choice gives when the player passes, or the top of an empty zone",
     "choose": 'x = choose "verb" from OPTIONS …: a player decides; the game waits for the answer',
     "from": "in 'choose … from OPTIONS', the options; in 'window p from PLAYER', who is asked first",
+    "several": 'x = choose "verb" several [A to B] from LIST: the player picks between A and B of the items '
+    "(any number without 'A to B'); the choice is a list, its members in the order of their ids",
     "where": "in 'choose … where COND', keeps the options for which COND holds (the option is 'it')",
     "by": "in 'choose … by PLAYER', who chooses (the current player, me, unless 'by')",
     "optional": "in 'choose … optional', the player may pass (the choice is then none); "
