@@ -27,6 +27,13 @@ STATEMENTS = [
         "unless named, giving none; 'where' keeps the items for which COND holds, with the item as 'it'; "
         "'secretly' shows the others only who chose and what kind of choice",
     ),
+    (
+        'x = choose "verb" several [A to B] from LIST [where COND] [by PLAYER] [secretly]',
+        "a player chooses between A and B of the items at once (any number without 'A to B'); x is the "
+        "list chosen, its members in the order of their ids; each option's id lists them ('keep 1, 5, 5', "
+        "'keep nothing'), and ways that print alike are one option. The action space lists every such id "
+        "from the items' possible values, so items other than cards or players need 'A to B'",
+    ),
     ("if COND: … elif COND: … else: …", "run the first block whose condition holds"),
     ("for x in LIST: …", "run the block once per item"),
     ("while COND: …", "run the block as long as the condition holds (bounded by the step budget)"),
@@ -85,7 +92,7 @@ cards; best of 5 runs; the ratios hold across runs, the milliseconds depend on t
 |---|---|---|---|
 | use a value computed once | `t = threshold(me)` before the loop, then `if c.power > t:` | `if c.power > threshold(me):` inside the loop | about 2.5× |
 | build a list | `xs = [c for c in deck if c.power > 2]` | `xs = xs + [c]` in a loop (copies the list each time) | about 6× |
-| count the cards of a zone | `size(deck)` | `count(cards(deck))` (builds a list to count it) | 1.2–1.4× |
+| count the cards of a zone | `size(deck)` | `size(cards(deck))` (builds a list to count it) | 1.2–1.4× |
 
 Also: keep what changes in few variables and lists rather than in many zones (a designer's grid game
 whose squares were one zone each ran 2.5× slower than the same rules over lists); filter with `where` or a

@@ -122,3 +122,12 @@ def test_misuse_is_located(tmp_path, play, code, said):
         load_game(folder / "game.yaml")
     [d] = info.value.diagnostics
     assert d.code == code and said in d.message and d.line == 20
+
+
+def test_count_is_the_old_name_of_size_and_lint_says_so(tmp_path):
+    from engine.lint import lint_game
+
+    run(tmp_path, "out = [count(deck), size(deck)]\n")
+    found = lint_game(load_game(tmp_path / "rules" / "mini" / "game.yaml"))
+    [old] = [d for d in found if d.code == "W308"]
+    assert (old.line, old.col) == (20, 10) and "size" in old.hint
