@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
+from language_helpers import assert_located, write_game
 
-from engine import RulesError, load_game
+from engine import load_game
 
 GAME = """\
 id: mini
@@ -34,15 +33,8 @@ play: |
 """
 
 
-def write(tmp_path, text: str):
-    folder = tmp_path / "rules" / "mini"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
-    return folder / "game.yaml"
-
-
 def test_one_card_per_combination_in_enum_order_with_copies(tmp_path):
-    game = load_game(write(tmp_path, GAME))
+    game = load_game(write_game(tmp_path, GAME))
     assert game.card_ids == [c for c in ["1-red", "2-red", "ace-red", "1-blue", "2-blue", "ace-blue"] for _ in (0, 1)]
     assert game.attributes["name"][4:6] == ["Ace of red", "Ace of red"]
     assert game.attributes["value"][::2] == [1, 2, 11, 1, 2, 11]
@@ -63,9 +55,4 @@ def test_one_card_per_combination_in_enum_order_with_copies(tmp_path):
 )
 def test_misuse_is_located(tmp_path, old, new, at, said):
     assert GAME.count(old) == 1
-    text = GAME.replace(old, new)
-    line = text[: text.rindex(at)].count("\n") + 1
-    with pytest.raises(RulesError) as info:
-        load_game(write(tmp_path, text))
-    found = info.value.diagnostics
-    assert any(said in d.message and d.line == line for d in found), (line, [(d.line, d.message) for d in found])
+    assert_located(tmp_path, GAME.replace(old, new), at, said)

@@ -7,11 +7,10 @@ go to JSON and back at such a decision.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
+from language_helpers import assert_located, write_game
 
-from engine import RulesError, load_game
+from engine import load_game
 
 GAME = """\
 id: mini
@@ -59,16 +58,9 @@ play: |
 """
 
 
-def write(tmp_path, text: str):
-    folder = tmp_path / "rules" / "mini"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
-    return folder / "game.yaml"
-
-
 @pytest.mark.parametrize("reference", [False, True])
 def test_functions_with_statements_and_procedures_with_values(tmp_path, reference):
-    game = load_game(write(tmp_path, GAME), reference=reference)
+    game = load_game(write_game(tmp_path, GAME), reference=reference)
     state = game.new_game(players=2)
     assert state.legal_actions() == ["pick 1", "pick 2", "pick 3"]
     state.apply("pick 2")
@@ -79,7 +71,7 @@ def test_functions_with_statements_and_procedures_with_values(tmp_path, referenc
 
 
 def test_both_paths_agree_on_every_answer(tmp_path):
-    path = write(tmp_path, GAME)
+    path = write_game(tmp_path, GAME)
     fast, slow = load_game(path), load_game(path, reference=True)
     for first in ("pick 1", "pick 2", "pick 3"):
         a, b = fast.new_game(players=2), slow.new_game(players=2)
@@ -95,13 +87,7 @@ def test_a_function_loop_is_bounded_by_the_step_budget(tmp_path):
     text = GAME.replace("      best = 0\n", "      best = 0\n      while true:\n          best = best + 1\n")
     for reference in (False, True):
         with pytest.raises(Exception, match="step budget"):
-            load_game(write(tmp_path, text), reference=reference).new_game(players=2)
-
-
-def _problems(tmp_path, text: str) -> list:
-    with pytest.raises(RulesError) as info:
-        load_game(write(tmp_path, text))
-    return info.value.diagnostics
+            load_game(write_game(tmp_path, text), reference=reference).new_game(players=2)
 
 
 @pytest.mark.parametrize(
@@ -126,7 +112,4 @@ def _problems(tmp_path, text: str) -> list:
 def test_misuse_is_located(tmp_path, old, new, at, said):
     """Each misuse is an error at the line of the statement at fault (``at`` starts that line)."""
     assert GAME.count(old) == 1
-    text = GAME.replace(old, new)
-    line = text[: text.index(at)].count("\n") + 1
-    found = _problems(tmp_path, text)
-    assert any(d.line == line and said in d.message for d in found), (line, [(d.line, d.message) for d in found])
+    assert_located(tmp_path, GAME.replace(old, new), at, said)

@@ -8,11 +8,11 @@ the items' possible values, holds every id a decision offers.
 from __future__ import annotations
 
 import random
-import textwrap
 
 import pytest
+from language_helpers import assert_located, write_game
 
-from engine import RulesError, load_game
+from engine import load_game
 
 DICE = """\
 id: dice
@@ -35,15 +35,8 @@ scoring:
 """
 
 
-def write(tmp_path, text: str):
-    folder = tmp_path / "rules" / "mini"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "game.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
-    return folder / "game.yaml"
-
-
 def test_keeping_dice_offers_each_kept_set_once_by_its_ids(tmp_path):
-    state = load_game(write(tmp_path, DICE)).new_game(players=2, seed=3)
+    state = load_game(write_game(tmp_path, DICE)).new_game(players=2, seed=3)
     ids = state.legal_actions()
     assert len(ids) == len(set(ids)) and "keep nothing" in ids
     kept = [sorted(i[len("keep ") :].split(", ")) for i in ids if i != "keep nothing"]
@@ -51,7 +44,7 @@ def test_keeping_dice_offers_each_kept_set_once_by_its_ids(tmp_path):
 
 
 def test_both_paths_play_the_same_games_and_stay_in_the_action_space(tmp_path):
-    path = write(tmp_path, DICE)
+    path = write_game(tmp_path, DICE)
     fast, slow = load_game(path), load_game(path, reference=True)
     space = set(fast.action_space(2))
     for seed in range(12):
@@ -71,7 +64,7 @@ def test_both_paths_play_the_same_games_and_stay_in_the_action_space(tmp_path):
 
 def test_a_kept_list_is_the_value_chosen(tmp_path):
     text = DICE.replace("dice = [random_from(range(1, 7)) for i in range(5)]", "dice = [6, 2, 6, 1, 3]")
-    state = load_game(write(tmp_path, text)).new_game(players=2)
+    state = load_game(write_game(tmp_path, text)).new_game(players=2)
     assert "keep 6, 6" in state.legal_actions() and "keep 1, 2, 3, 6, 6" in state.legal_actions()
     assert len(state.legal_actions()) == 24  # 2^5 ways, the two sixes alike: 3 × 2^3
     state.apply("keep 6, 6")
@@ -98,7 +91,7 @@ def test_cards_need_no_bound_and_players_pick_a_subset_of_a_zone(tmp_path):
           move(c, pile)
       end_game
     """
-    game = load_game(write(tmp_path, text))
+    game = load_game(write_game(tmp_path, text))
     state = game.new_game(players=2)
     assert state.legal_actions() == ["give nothing", "give a", "give b", "give a, b"]
     assert set(state.legal_actions()) <= set(game.action_space(2))
@@ -114,8 +107,4 @@ def test_cards_need_no_bound_and_players_pick_a_subset_of_a_zone(tmp_path):
     ],
 )
 def test_misuse_is_located(tmp_path, old, new, said):
-    text = DICE.replace(old, new)
-    with pytest.raises(RulesError) as info:
-        load_game(write(tmp_path, text))
-    line = text[: text.index("kept = choose")].count("\n") + 1
-    assert any(said in d.message and d.line == line for d in info.value.diagnostics), info.value.diagnostics
+    assert_located(tmp_path, DICE.replace(old, new), "kept = choose", said)
