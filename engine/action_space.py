@@ -328,6 +328,9 @@ class _Analysis:
                     d.add(self.dom(s.value, self.scopes[proc], {}), node)
         return d
 
+    def _MapExpr(self, e, scope, env):
+        raise Unbounded(e, "a map")
+
     def _KeyedCall(self, e, scope, env):
         return self.items(e.source, scope, env)  # one item of the list, or the list reordered
 

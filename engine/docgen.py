@@ -250,7 +250,9 @@ def language_reference() -> str:
         "## Expressions",
         "",
         'Values are numbers (`3`), text in double quotes (`"red"`), `true`, `false`, `none`, lists '
-        "(`[a, b]`, `[EXPR for x in LIST if COND]`), records (`{piece: c, dir: d}`), names, attributes "
+        "(`[a, b]`, `[EXPR for x in LIST if COND]`; they nest: `list[list[int]]`), records (`{piece: c, dir: d}`), "
+        'maps from text to values of one type (`{"red": 2, "blue": 0}`, `{}`; type `map[int]`; never cards; '
+        "`with_key` gives a changed copy, `key in MAP` tests a key), names, attributes "
         "(`c.power`, `me.points`) and calls (`size(hand(me))`). `#` starts a comment; a line ending in "
         "`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds "
         "tighter than the rows above it; parentheses group as usual):",

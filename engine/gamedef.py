@@ -29,7 +29,7 @@ from .dsl.codegen import Compiler
 from .dsl.compiler import Labeller, Procedure
 from .dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 from .dsl.reference import ReferenceCompiler
-from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, merge, parse_type
+from .dsl.types import ANY, BASIC, BOOL, CARD, INT, PLAYER, TEXT, ZONE, is_list, is_map, merge, parse_type
 from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from .safe_files import Refused, find_inside
 from .schemas import check_data, check_document
@@ -421,8 +421,9 @@ class _Builder:
             path,
             "E302",
             f"unknown type '{t}'",
-            did_you_mean(inner, list(BASIC) + list(self.vocab.enums))
-            or "types: int, bool, text, player, card, zone, an enum name, list[…] or a record {name: type, …}",
+            (inner if " " in inner else None)  # a sentence says what is wrong with it
+            or did_you_mean(inner, list(BASIC) + list(self.vocab.enums))
+            or "types: int, bool, text, player, card, zone, an enum name, list[…], map[…] or a record {name: type, …}",
         )
         return None
 
@@ -446,6 +447,8 @@ class _Builder:
             ok = isinstance(value, int) and value >= 0
         elif is_list(t):
             ok = isinstance(value, list)
+        elif is_map(t):
+            ok = isinstance(value, dict) and all(isinstance(k, str) for k in value)
         else:
             ok = True
         if not ok:
@@ -703,7 +706,7 @@ class _Builder:
                     continue
                 if name in self.vocab.constants or name in self.vocab.enums:
                     self.error(path, "E304", f"'{name}' is already a constant or enum", key=True)
-                initial = spec.get("initial", [] if is_list(vtype) else _DEFAULTS.get(vtype))
+                initial = spec.get("initial", [] if is_list(vtype) else {} if is_map(vtype) else _DEFAULTS.get(vtype))
                 if isinstance(initial, str) and initial in self.vocab.constants and vtype == INT:
                     initial = self.vocab.constants[initial][1]
                 self._value_fits(vtype, initial, path + ("initial",))

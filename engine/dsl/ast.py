@@ -43,6 +43,13 @@ class Record(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class MapExpr(Expr):
+    """``{"red": 2, "blue": 0}`` (``{}`` when empty): a map from text keys to values of one type."""
+
+    entries: list[tuple[str, Expr]]
+
+
+@dataclass(slots=True, eq=False)
 class Comprehension(Expr):
     element: Expr
     var: str
@@ -264,6 +271,8 @@ def format_expr(e: Expr, parent: int = 0) -> str:
         text = "[" + ", ".join(format_expr(i) for i in e.items) + "]"
     elif isinstance(e, Record):
         text = "{" + ", ".join(f"{name}: {format_expr(v)}" for name, v in e.fields) + "}"
+    elif isinstance(e, MapExpr):
+        text = "{" + ", ".join(f'"{k}": {format_expr(v)}' for k, v in e.entries) + "}"
     elif isinstance(e, Comprehension):
         text = f"[{format_expr(e.element)} for {e.var} in {format_expr(e.source, 3)}"
         if e.condition is not None:
@@ -374,6 +383,9 @@ def walk_exprs(e: Expr):
             yield from walk_exprs(i)
     elif isinstance(e, Record):
         for _, v in e.fields:
+            yield from walk_exprs(v)
+    elif isinstance(e, MapExpr):
+        for _, v in e.entries:
             yield from walk_exprs(v)
     elif isinstance(e, Comprehension):
         for sub in (e.element, e.source, e.condition):

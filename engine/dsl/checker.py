@@ -27,9 +27,12 @@ from .types import (
     describe,
     element,
     field_type,
+    holds_cards,
     is_list,
+    is_map,
     is_record,
     list_of,
+    map_of,
     merge,
     record_fields,
     record_of,
@@ -359,6 +362,8 @@ class Checker:
                 seen.add(name)
                 fields.append((name, self.expr(value) or ANY))
             return record_of(fields)
+        if isinstance(e, ast.MapExpr):
+            return self._map(e)
         if isinstance(e, ast.Comprehension):
             item_type = self._iterable(e.source, "a list comprehension needs a list or a zone")
             had = self.locals.get(e.var)
@@ -553,6 +558,23 @@ class Checker:
             return ANY
         return substitute(op.returns, binding) if op.returns else None
 
+    def _map(self, e: ast.MapExpr) -> str:
+        """``{"a": 1}``: text keys, once each; values of one type, never cards."""
+        value: str = ANY
+        seen: set[str] = set()
+        for key, v in e.entries:
+            if key in seen:
+                self._problem(v, "E506", f'key "{key}" is given twice')
+            seen.add(key)
+            t = self.expr(v)
+            if holds_cards(t):
+                self._problem(v, "E506", "a map cannot hold cards (keep them in a zone or a list)")
+            elif t not in (None, NONE, ANY) and not (compatible(value, t, self.vocab.enums)):
+                self._problem(v, "E506", f"a map holds one kind of value: {describe(t)} cannot join {describe(value)}")
+            else:
+                value = merge(value, t)
+        return map_of(value)
+
     def _keyed(self, e: ast.KeyedCall) -> str:
         """``max(LIST, by: KEY)``: KEY is read with each item as ``it`` and must be a number or text."""
         op = KEYED.get(e.func)
@@ -610,13 +632,15 @@ class Checker:
                     self._enum_literal(side, other)
             return BOOL
         if op in ("in", "not in"):
-            if b == ZONE:
+            if is_map(b):  # a key of the map
+                self._expect(e.left, TEXT, f"left of '{op}' a map")
+            elif b == ZONE:
                 self._expect(e.left, CARD, f"left of '{op}' a zone")
             elif is_list(b):
                 if not compatible(element(b), a, enums) and not compatible(a, element(b), enums):
                     self._problem(e, "E506", f"{describe(b)} cannot contain {describe(a)}")
             elif b not in (None, ANY):
-                self._problem(e.right, "E502", f"right of '{op}' must be a list or a zone, not {describe(b)}")
+                self._problem(e.right, "E502", f"right of '{op}' must be a list, a zone or a map, not {describe(b)}")
             return BOOL
         raise ValueError(op)  # pragma: no cover
 

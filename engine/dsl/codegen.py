@@ -167,6 +167,9 @@ class Compiler:
     def _e_Record(self, e):
         return "{" + ", ".join(f"{name!r}: {self.code(v)}" for name, v in e.fields) + "}"
 
+    def _e_MapExpr(self, e):
+        return "{" + ", ".join(f"{key!r}: {self.code(v)}" for key, v in e.entries) + "}"
+
     def _e_Comprehension(self, e):
         self.iterable += 1
         source = self.code(e.source)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import RuleFault, quoted
-from .types import ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, PLAYER, TEXT, TYPEVAR, ZONE, list_of
+from .types import ANY, ATTRIBUTE, BOARD, BOOL, CARD, INT, PLAYER, TEXT, TYPEVAR, ZONE, list_of, map_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -599,6 +599,71 @@ def _random_from(st, items):
     i = st.randbelow(len(items))
     st.chance({"chance": "random", "of": len(items), "index": i})
     return items[i]
+
+
+# -------------------------------------------------------------------- maps
+# A map is a value: these give a new map and leave the old one as it was (m = with_key(m, "red", 2)).
+@op(
+    "get",
+    ("map", map_of(TYPEVAR)),
+    ("key", TEXT),
+    returns=TYPEVAR,
+    says="the value of {key} in {map} (none if it has none)",
+    group="maps",
+)
+def _get(st, mapping, key):
+    return mapping.get(key)
+
+
+@op(
+    "with_key",
+    ("map", map_of(TYPEVAR)),
+    ("key", TEXT),
+    ("value", TYPEVAR),
+    returns=map_of(TYPEVAR),
+    says="{map} with {key} set to {value}",
+    group="maps",
+)
+def _with_key(st, mapping, key, value):
+    if key is None:
+        raise RuleFault("with_key: no key given")
+    if key not in mapping and len(mapping) >= MAX_SIZE:
+        raise RuleFault(f"a map of more than {MAX_SIZE:,} keys is over the size budget: does a loop make it grow?")
+    return {**mapping, key: value}
+
+
+@op(
+    "without_key",
+    ("map", map_of(TYPEVAR)),
+    ("key", TEXT),
+    returns=map_of(TYPEVAR),
+    says="{map} without {key}",
+    group="maps",
+)
+def _without_key(st, mapping, key):
+    return {k: v for k, v in mapping.items() if k != key}
+
+
+@op(
+    "keys",
+    ("map", map_of(ANY)),
+    returns=list_of(TEXT),
+    says="the keys of {map}, in the order they were first set",
+    group="maps",
+)
+def _keys(st, mapping):
+    return list(mapping)
+
+
+@op(
+    "values",
+    ("map", map_of(TYPEVAR)),
+    returns=list_of(TYPEVAR),
+    says="the values of {map}, in the order of its keys",
+    group="maps",
+)
+def _values(st, mapping):
+    return list(mapping.values())
 
 
 # ------------------------------------------------------------------ boards

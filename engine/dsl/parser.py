@@ -405,6 +405,12 @@ class _ToAst(Transformer):
     def record(self, meta, items):
         return ast.Record(*_pos(meta), items)
 
+    def map(self, meta, items):
+        return ast.MapExpr(*_pos(meta), [i for i in items if i is not None])
+
+    def map_entry(self, meta, items):
+        return (str(items[0])[1:-1], items[1])
+
     def field(self, meta, items):
         return (str(items[0]), items[1])
 

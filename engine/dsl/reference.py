@@ -73,6 +73,10 @@ class ReferenceCompiler:
         fields = [(name, self.expr(v)) for name, v in e.fields]
         return lambda st, env: {name: f(st, env) for name, f in fields}
 
+    def _e_MapExpr(self, e):
+        entries = [(key, self.expr(v)) for key, v in e.entries]
+        return lambda st, env: {key: f(st, env) for key, f in entries}
+
     def _e_Comprehension(self, e):
         source = self._items(e.source, copy=False)
         var = e.var
