@@ -462,7 +462,7 @@ class Checker:
             self._problem(e, "E503", f"'{n}' needs {describe(v.zones.get(n) or v.boards.get(n))}: write {n}(…)")
             return ZONE if n in v.zones else BOARD
         if n == "it":
-            self._problem(e, "E501", "'it' is only known inside a 'where' condition")
+            self._problem(e, "E501", "'it' is only known inside a 'where' condition or a 'by:' key")
             return ANY
         if n in words.RESERVED:
             self._problem(

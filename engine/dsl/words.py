@@ -14,7 +14,8 @@ IMPLICIT = ("me", "it", "this")  # names with a value the language sets, not key
 RESERVED: dict[str, str] = {
     "me": "the player whose rules are running: the current player in the play program, the player who "
     "plays a card in its effect; setting it (me = p) makes p the current player",
-    "it": "inside a 'where' condition, the option being tested: choose from hand(me) where it.cost < 3",
+    "it": "inside a 'where' condition, the option being tested: choose from hand(me) where it.cost < 3; "
+    "inside a 'by:' key, the item being weighed: max(hand(me), by: it.cost)",
     "this": "inside a card's effect, the card itself: this.power",
     "true": "the true/false value 'true'",
     "false": "the true/false value 'false'",
@@ -24,7 +25,8 @@ RESERVED: dict[str, str] = {
     "several": 'x = choose "verb" several [A to B] from LIST: the player picks between A and B of the items '
     "(any number without 'A to B'); the choice is a list, its members in the order of their ids",
     "where": "in 'choose … where COND', keeps the options for which COND holds (the option is 'it')",
-    "by": "in 'choose … by PLAYER', who chooses (the current player, me, unless 'by')",
+    "by": "in 'choose … by PLAYER', who chooses (the current player, me, unless 'by'); in max(LIST, by: KEY), "
+    "min and sorted, what the items are weighed by",
     "optional": "in 'choose … optional', the player may pass (the choice is then none); "
     "'optional \"decline\"' names the action",
     "secretly": "in 'choose … secretly', the others' logs do not say what was chosen",
