@@ -30,8 +30,8 @@ STATEMENTS = [
     (
         'x = choose "verb" several [A to B] from LIST [where COND] [by PLAYER] [secretly]',
         "a player chooses between A and B of the items at once (any number without 'A to B'); x is the "
-        "list chosen, its members in the order of their ids; each option's id lists them ('keep 1, 5, 5', "
-        "'keep nothing'), and ways that print alike are one option. The action space lists every such id "
+        "list chosen, its members in the order of their ids; each option's id lists them ('take 1, 5, 5', "
+        "'take nothing'), and ways that print alike are one option. The action space lists every such id "
         "from the items' possible values, so items other than cards or players need 'A to B'",
     ),
     ("if COND: … elif COND: … else: …", "run the first block whose condition holds"),
@@ -251,7 +251,7 @@ def language_reference() -> str:
         "",
         'Values are numbers (`3`), text in double quotes (`"red"`), `true`, `false`, `none`, lists '
         "(`[a, b]`, `[EXPR for x in LIST if COND]`; they nest: `list[list[int]]`), records (`{piece: c, dir: d}`), "
-        'maps from text to values of one type (`{"red": 2, "blue": 0}`, `{}`; type `map[int]`; never cards; '
+        'maps from text to values of one type (`{"a": 2, "b": 0}`, `{}`; type `map[int]`; never cards; '
         "`with_key` gives a changed copy, `key in MAP` tests a key), names, attributes "
         "(`c.power`, `me.points`) and calls (`size(hand(me))`). `#` starts a comment; a line ending in "
         "`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds "

@@ -615,7 +615,7 @@ class _Builder:
         if isinstance(rule, dict):
             [(field_name, table)] = [(k, v) for k, v in rule.items() if k != "else"] or [("", None)]
             if field_name not in values or not isinstance(table, dict):
-                self.error(path, "E301", "a table names one field of 'from' and maps its members: {rank: {ace: 14}}")
+                self.error(path, "E301", "a table names one field of 'from' and maps its members: {level: {top: 14}}")
                 return None
             members = self.vocab.enums[dict(comp["generate"]["from"])[field_name]]
             for member in table:

@@ -44,7 +44,7 @@ class Record(Expr):
 
 @dataclass(slots=True, eq=False)
 class MapExpr(Expr):
-    """``{"red": 2, "blue": 0}`` (``{}`` when empty): a map from text keys to values of one type."""
+    """``{"a": 2, "b": 0}`` (``{}`` when empty): a map from text keys to values of one type."""
 
     entries: list[tuple[str, Expr]]
 
@@ -129,7 +129,7 @@ class Choose(Stmt):
 
 @dataclass(slots=True, eq=False)
 class ChooseSeveral(Choose):
-    """``x = choose "keep" several [LOW to HIGH] from LIST …``: the option is a list of the items (subsets.py)."""
+    """``x = choose "take" several [LOW to HIGH] from LIST …``: the option is a list of the items (subsets.py)."""
 
     low: Expr | None = None
     high: Expr | None = None

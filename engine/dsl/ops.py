@@ -105,14 +105,13 @@ op(
 
 def zone_cards(st, zone: str) -> list:
     """The cards of a zone, bottom to top: what a zone is where a list is wanted (one collection protocol)."""
-    return _zone(st, zone)
-
-
-def _zone(st, zone: str) -> list:
     try:
         return st.zones[zone]
     except KeyError:
         raise RuleFault(f"there is no zone '{zone}'") from None
+
+
+_zone = zone_cards
 
 
 # ------------------------------------------------------------------- zones
@@ -419,7 +418,7 @@ def _sorted(st, items):
 
 @dataclass(frozen=True, slots=True)
 class KeyedOp:
-    """An operation over a list ordered by a key: ``max(hand(me), by: it.rank)``, the item as ``it``."""
+    """An operation over a list ordered by a key: ``max(hand(me), by: it.cost)``, the item as ``it``."""
 
     name: str
     gives_list: bool  # the list reordered (sorted), else one item of it
@@ -602,7 +601,7 @@ def _random_from(st, items):
 
 
 # -------------------------------------------------------------------- maps
-# A map is a value: these give a new map and leave the old one as it was (m = with_key(m, "red", 2)).
+# A map is a value: these give a new map and leave the old one as it was (m = with_key(m, "a", 2)).
 @op(
     "get",
     ("map", map_of(TYPEVAR)),

@@ -1,8 +1,8 @@
-"""Choosing several things at once: ``kept = choose "keep" several 1 to 3 from dice``.
+"""Choosing several things at once: ``taken = choose "take" several 1 to 3 from xs``.
 
 The options of such a choice are lists: every way to take between the least and the most of the
 items, each item at most once.  A list's members are put in the order of their ids, so an option's
-id (``keep 1, 5, 5``; ``keep nothing``) names what is kept, not where it lay; two ways that print
+id (``take 1, 5, 5``; ``take nothing``) names what is taken, not where it lay; two ways that print
 alike (the two 5s of ``[5, 3, 5]``) are one option.  The action space lists the same ids from the
 items' possible values (engine/action_space.py).
 """
@@ -15,7 +15,7 @@ from math import comb
 
 from ..errors import RuleFault
 
-MAX_WAYS = 10_000  # ways to choose that one decision may weigh (5 dice: 32; 13 cards: 8,192)
+MAX_WAYS = 10_000  # ways to choose that one decision may weigh (5 items: 32; 13 items: 8,192)
 
 
 def subsets(items: list, low: int | None, high: int | None, label: Callable[[object], str]) -> list[list]:
