@@ -20,8 +20,12 @@ def write_game(tmp_path: Path, text: str) -> Path:
     return folder / "game.yaml"
 
 
-def assert_located(tmp_path: Path, text: str, at: str, said: str) -> None:
-    """Loading ``text`` fails with a diagnostic saying ``said`` on the (last) line where ``at`` is."""
+def assert_located(tmp_path: Path, text: str, at: str, said: str, old: str = "", new: str = "") -> None:
+    """Loading ``text`` (with its one ``old`` made ``new``) fails with a diagnostic saying ``said`` on the
+    (last) line where ``at`` is."""
+    if old:
+        assert text.count(old) == 1
+        text = text.replace(old, new)
     line = text[: text.rindex(at)].count("\n") + 1
     with pytest.raises(RulesError) as info:
         load_game(write_game(tmp_path, text))

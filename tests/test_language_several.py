@@ -107,4 +107,4 @@ def test_cards_need_no_bound_and_players_pick_a_subset_of_a_zone(tmp_path):
     ],
 )
 def test_misuse_is_located(tmp_path, old, new, said):
-    assert_located(tmp_path, DICE.replace(old, new), "kept = choose", said)
+    assert_located(tmp_path, DICE, "kept = choose", said, old, new)
