@@ -494,11 +494,10 @@ class Checker:
             if t == ZONE and is_list(ptype) and e.func in OPS:  # one collection protocol: a zone is its cards
                 t = list_of(CARD)
             if not unify(ptype, t, binding):
-                self._problem(
-                    arg,
-                    "E502",
-                    f"argument '{pname}' of {e.func} must be {describe(substitute(ptype, binding))}, not {describe(t)}",
+                wanted = describe(substitute(ptype, binding)) + (
+                    " or a zone" if is_list(ptype) and e.func in OPS else ""
                 )
+                self._problem(arg, "E502", f"argument '{pname}' of {e.func} must be {wanted}, not {describe(t)}")
             elif ptype in self.vocab.enums:
                 self._enum_literal(arg, ptype)
         return binding
