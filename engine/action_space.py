@@ -18,9 +18,11 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass, field, replace
+from math import comb
 
 from .dsl import ast
 from .dsl.ast import parts_of, walk_blocks, walk_exprs
+from .dsl.subsets import subset_ids
 from .dsl.types import BOOL, CARD, DIRECTION, NONE, PLAYER, POSITION, ZONE, is_list, is_record, record_fields
 from .errors import TabletopError
 
@@ -29,7 +31,7 @@ __all__ = ["HINT", "action_space", "unbounded_choices"]
 LIMIT = 20_000  # values one domain may hold before it counts as unbounded
 _BOARD_OPS = frozenset({"tagged", "spaces_of", "neighbours", "toward", "touched", "spaces", "shortest_path"})
 _ITEM_OPS = frozenset({"first", "last", "item", "cyclic_next", "cyclic_prev", "random_from"})
-_SAME_LIST_OPS = frozenset({"distinct", "around"})
+_SAME_LIST_OPS = frozenset({"distinct", "around", "sorted"})
 _CARDS_OF_ZONE = frozenset({"top", "bottom", "cards", "top_cards"})
 _ARITHMETIC = {
     "+": lambda a, b: a + b,
@@ -280,6 +282,8 @@ class _Analysis:
             params = [p for p, _ in self.vocab.functions[f][0]]
             bound = {p: self.dom(a, scope, env) for p, a in zip(params, e.args)}
             return self._guarded(("fn", f), lambda: self.dom(game.function_bodies[f], None, bound), memo=False)
+        if f in self.vocab.procedure_returns:  # x = proc(…): every value its 'return VALUE's give
+            return self._guarded(("returns", f), lambda: self._returned(f, e))
         family = game.zone_families.get(f)
         if family is not None:
             if not e.args:
@@ -302,6 +306,11 @@ class _Analysis:
             )
         if f in _ITEM_OPS or f in _SAME_LIST_OPS:
             return self.dom(e.args[0], scope, env)
+        if f == "range":
+            spans = self._map(e, [self.dom(a, scope, env) for a in e.args], lambda *ab: range(*ab))
+            if sum(len(r) for r in spans.values.values()) > LIMIT:
+                raise Unbounded(e, f"a range of more than {LIMIT} numbers")
+            return _of(n for r in spans.values.values() for n in r)
         if f == "card_named":
             ids = self.dom(e.args[0], scope, env).values.values()
             d = Domain()
@@ -315,6 +324,20 @@ class _Analysis:
         if f in _BOARD_OPS or f in ("room_of", "direction", "directions"):
             return self._board_values(f, e, scope, env)
         raise Unbounded(e, f"the result of {f}()")
+
+    def _returned(self, proc: str, node: ast.Node) -> Domain:
+        d = Domain()
+        for block in walk_blocks(self.game.programs[proc]):
+            for s in block:
+                if isinstance(s, ast.ReturnValue):
+                    d.add(self.dom(s.value, self.scopes[proc], {}), node)
+        return d
+
+    def _MapExpr(self, e, scope, env):
+        raise Unbounded(e, "a map")
+
+    def _KeyedCall(self, e, scope, env):
+        return self.items(e.source, scope, env)  # one item of the list, or the list reordered
 
     # -------------------------------------------------------------- helpers
     def _board_values(self, f, e, scope, env):
@@ -480,6 +503,8 @@ def _choices(game):
 def _ids(game, analysis: _Analysis, s: ast.Choose, scope: _Scope) -> list[str]:
     """Every id this choose can print: short ids, long ids where they may collide, the decline."""
     t = s.options_type
+    if isinstance(s, ast.ChooseSeveral):
+        return _several_ids(game, analysis, s, scope)
     if t is not None and is_list(t):
         raise Unbounded(s, "options that are lists")
     d = analysis.of_choose(s, scope)
@@ -502,6 +527,28 @@ def _ids(game, analysis: _Analysis, s: ast.Choose, scope: _Scope) -> list[str]:
     if s.optional is not None:
         out.append(s.optional)
     return out
+
+
+def _several_ids(game, analysis: _Analysis, s: ast.ChooseSeveral, scope: _Scope) -> list[str]:
+    """Every id of choosing several: lists of the items' ids, in id order, as long as the choice allows."""
+    d = analysis.of_choose(s, scope)
+    item = s.options_type[5:-1] if s.options_type else None
+    label = game.labeller.for_type(item)
+    if s.high is not None:
+        most = max((v for v in analysis.dom(s.high, scope, {}).values.values() if isinstance(v, int)), default=0)
+    elif item == CARD:  # each card at most once: as many as there are cards
+        most = sum(analysis.copies.get(cid, 1) for cid in {c for k in d.values for c in _cards(k)})
+    elif item == PLAYER:
+        most = analysis.n
+    else:
+        raise Unbounded(s, "how many may be chosen: write 'several A to B'")
+    least = 0
+    if s.low is not None:
+        least = min((v for v in analysis.dom(s.low, scope, {}).values.values() if isinstance(v, int)), default=0)
+    labels = [label(v) for v in d.values.values()]
+    if sum(comb(len(set(labels)) + k - 1, k) for k in range(max(0, least), most + 1)) > LIMIT:
+        raise Unbounded(s, f"more than {LIMIT} ways to choose")
+    return subset_ids(labels, most, s.verb + " " if s.verb else "", least)
 
 
 def action_space(game, players: int) -> list[str]:

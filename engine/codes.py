@@ -176,6 +176,11 @@ CODES: dict[str, tuple[str, str]] = {
         "a card with an effect but no text",
         "Players read the text, the engine runs the effect: a card needs both, saying the same.",
     ),
+    "W308": (
+        "an old name",
+        "count(…) is the old name of size(…): size counts the cards of a zone and the items of a list "
+        "alike (one collection protocol). Rename it; the old name still works.",
+    ),
     "W401": ("a statement that can never run", "It follows end_game, return or close in the same block."),
     "W402": (
         "a choice that may have nothing to choose from",

@@ -11,7 +11,7 @@ from .boards import GUIDE as BOARDS_GUIDE
 from .boards import KINDS_GUIDE
 from .documents import known_variants
 from .dsl import ast
-from .dsl.ops import OPS
+from .dsl.ops import KEYED, OPS
 from .dsl.types import describe
 from .dsl.words import IMPLICIT, RESERVED
 from .errors import RulesError
@@ -38,6 +38,13 @@ STATEMENTS = [
         "choose, any of them may act first (state.apply(action, seat=s)), state.legal_actions(s) gives "
         "each one's options, and state.current_player is the lowest still to choose",
     ),
+    (
+        'x = choose "verb" several [A to B] from LIST [where COND] [by PLAYER] [secretly]',
+        "a player chooses between A and B of the items at once (any number without 'A to B'); x is the "
+        "list chosen, its members in the order of their ids; each option's id lists them ('take 1, 5, 5', "
+        "'take nothing'), and ways that print alike are one option. The action space lists every such id "
+        "from the items' possible values, so items other than cards or players need 'A to B'",
+    ),
     ("if COND: … elif COND: … else: …", "run the first block whose condition holds"),
     ("for x in LIST: …", "run the block once per item"),
     ("while COND: …", "run the block as long as the condition holds (bounded by the step budget)"),
@@ -53,7 +60,13 @@ STATEMENTS = [
         "the game ends now, for the reason given (the outcome reports it); scoring and "
         "tie-breakers decide the winners, and the game's 'ties' whether level seats draw",
     ),
-    ("return", "leave the current procedure"),
+    (
+        "return [VALUE]",
+        "leave the current procedure; 'return VALUE' gives the value of a function written as statements "
+        "(functions: does:, every path ends in a return; locals, if and loops, nothing that changes the game) "
+        "or of a procedure that declares 'returns: TYPE' (called as x = proc(…), it may change the game and "
+        "ask for decisions on the way)",
+    ),
     ("pass", "do nothing"),
 ]
 
@@ -90,7 +103,7 @@ cards; best of 5 runs; the ratios hold across runs, the milliseconds depend on t
 |---|---|---|---|
 | use a value computed once | `t = threshold(me)` before the loop, then `if c.power > t:` | `if c.power > threshold(me):` inside the loop | about 2.5× |
 | build a list | `xs = [c for c in deck if c.power > 2]` | `xs = xs + [c]` in a loop (copies the list each time) | about 6× |
-| count the cards of a zone | `size(deck)` | `count(cards(deck))` (builds a list to count it) | 1.2–1.4× |
+| count the cards of a zone | `size(deck)` | `size(cards(deck))` (builds a list to count it) | 1.2–1.4× |
 
 Also: keep what changes in few variables and lists rather than in many zones (a designer's grid game
 whose squares were one zone each ran 2.5× slower than the same rules over lists); filter with `where` or a
@@ -184,13 +197,14 @@ def game_reference(game: GameDef) -> str:
         if name in game.programs:
             out += ["", f"## {name.capitalize()}", ""] + _code(ast.format_block(game.programs[name]))
     trees = dict(game.sources)
-    for section, field in (("procedures", "does"), ("functions", "value")):
+    for section in ("procedures", "functions"):
         items = data.get(section) or []
         if items:
             out += ["", f"## {section.capitalize()}"]
         for i, item in enumerate(items):
+            field = "does" if "does" in item else "value"
             params = ", ".join(f"{p}: {t}" for p, t in (item.get("params") or {}).items())
-            returns = f" → {item['returns']}" if section == "functions" else ""
+            returns = f" → {item['returns']}" if "returns" in item else ""
             out += ["", f"### `{item['id']}({params}){returns}`"]
             if item.get("text"):
                 out += ["", item["text"]]
@@ -247,7 +261,9 @@ def language_reference() -> str:
         "## Expressions",
         "",
         'Values are numbers (`3`), text in double quotes (`"red"`), `true`, `false`, `none`, lists '
-        "(`[a, b]`, `[EXPR for x in LIST if COND]`), records (`{piece: c, dir: d}`), names, attributes "
+        "(`[a, b]`, `[EXPR for x in LIST if COND]`; they nest: `list[list[int]]`), records (`{piece: c, dir: d}`), "
+        'maps from text to values of one type (`{"a": 2, "b": 0}`, `{}`; type `map[int]`; never cards; '
+        "`with_key` gives a changed copy, `key in MAP` tests a key), names, attributes "
         "(`c.power`, `me.points`) and calls (`size(hand(me))`). `#` starts a comment; a line ending in "
         "`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds "
         "tighter than the rows above it; parentheses group as usual):",
@@ -293,9 +309,21 @@ def language_reference() -> str:
         rows = []
         for op in ops:
             form = op.name if op.constant else f"{op.name}(" + ", ".join(f"{p}: {t}" for p, t in op.params) + ")"
-            rows.append([f"`{form}`", describe(op.returns) if op.returns else "—", op.says])
+            row = [f"`{form}`", describe(op.returns) if op.returns else "—", op.says]
+            if op.name in KEYED:  # the same name with a key: one row, both forms
+                k = KEYED[op.name]
+                row = [
+                    f"{row[0]}; `{op.name}(LIST, by: KEY)`",
+                    f"{row[1]}; {'a list' if k.gives_list else 'an item'}",
+                    f"{row[2]}; by a key: {k.says}",
+                ]
+            rows.append(row)
         out += _table(["operation", "gives", "does"], rows)
     out += [
+        "",
+        "In `OP(LIST, by: KEY)` KEY is computed for each item of LIST, the item being `it` (as in a 'where' "
+        "condition); keys are all numbers or all text. Wherever an operation wants a list, a zone gives its "
+        "cards, bottom to top: `size`, `max`, `first`, `in` and `for` work alike on zones and lists.",
         "",
         "## Boards",
         "",

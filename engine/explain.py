@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .codes import CODES
 from .dsl import ast
-from .dsl.ops import OPS, Op
+from .dsl.ops import KEYED, OPS, Op
 from .dsl.types import describe
 from .dsl.words import IMPLICIT, RESERVED
 from .errors import did_you_mean
@@ -85,7 +85,10 @@ def _signature(name: str, params) -> str:
 def _operation(op: Op) -> str:
     returns = f" → {describe(op.returns)}" if op.returns else " (a statement)"
     form = op.name if op.constant else _signature(op.name, op.params)
-    return f"operation {form}{returns}   [{op.group}]\n    {op.says}"
+    text = f"operation {form}{returns}   [{op.group}]\n    {op.says}"
+    if op.name in KEYED:
+        text += f"\n    {op.name}(LIST, by: KEY), the item as 'it' in KEY: {KEYED[op.name].says}"
+    return text
 
 
 def _glossary(game: GameDef, tree) -> str:
@@ -142,12 +145,13 @@ def _game_parts(game: GameDef, topic: str) -> list[str]:
             if path + ("effect",) in trees:
                 text.append(_indent(program("effect", path, trees[path + ("effect",)])))
             out.append("\n".join(text))
-    for section, field in (("procedures", "does"), ("functions", "value")):
+    for section in ("procedures", "functions"):
         for i, item in enumerate(data.get(section) or []):
             if item["id"] != topic:
                 continue
+            field = "does" if "does" in item else "value"
             params = list((item.get("params") or {}).items())
-            returns = f" → {describe(item['returns'])}" if section == "functions" else ""
+            returns = f" → {describe(item['returns'])}" if "returns" in item else ""
             text = [f"{section[:-1]} {_signature(topic, params)}{returns}   ({place((section, i))})"]
             if item.get("text"):
                 text.append(f"    {item['text']}")

@@ -10,7 +10,9 @@ changes during play; a ``State`` holds the rest.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,19 +22,36 @@ from .action_space import HINT, unbounded_choices
 from .code_cache import cached, key_of
 from .documents import RuleSet, apply_overrides, display_path, game_folders, known_games, load_documents, resolve
 from .dsl import ast
-from .dsl.ast import walk_blocks, walk_exprs
+from .dsl.ast import walk_blocks
 from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from .dsl.codegen import Compiler
 from .dsl.compiler import Labeller, Procedure
-from .dsl.ops import OPS
 from .dsl.problems import DslProblem, DslSyntaxError
 from .dsl.reference import ReferenceCompiler
-from .dsl.types import ANY, BASIC, BOOL, CARD, DIRECTION, INT, PLAYER, POSITION, TEXT, ZONE, is_list, merge, parse_type
+from .dsl.types import (
+    ANY,
+    BASIC,
+    BOOL,
+    CARD,
+    DIRECTION,
+    INT,
+    PLAYER,
+    POSITION,
+    TEXT,
+    ZONE,
+    is_list,
+    is_map,
+    merge,
+    parse_type,
+)
 from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from .safe_files import Refused, find_inside
 from .yaml_source import read_yaml
 
 DEFAULT_STEP_BUDGET = 200_000
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")  # a '{field}' of a generated card's template
+_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_ID_HINT = "ids are lower-case letters, digits, '-' and '_': the members the template uses must be too"
 MAX_CARDS = 10_000  # cards of a game, copies counted: more only costs memory (2 million once took 555 MB)
 VISIBILITIES = ("public", "owner", "hidden", "top")
 _DEFAULTS = {INT: 0, BOOL: False}
@@ -106,7 +125,7 @@ class GameDef:
     # (rules path, AST) of every effect-language text: statements of programs, expressions of functions,
     # starts, bots and scoring (for lint)
     sources: list[tuple[tuple, list[ast.Stmt] | ast.Expr]] = field(default_factory=list, repr=False)
-    function_bodies: dict[str, ast.Expr] = field(default_factory=dict, repr=False)  # name → AST, for action_space
+    function_bodies: dict[str, ast.Expr | list[ast.Stmt]] = field(default_factory=dict, repr=False)  # name → AST
     labeller: Labeller | None = field(default=None, repr=False)
     # key(state, {p, me}) of all the scoring reads, None if it reads more than plain data (dsl/readset.py);
     # points are kept under it in score_cache, shared by every state of the game
@@ -271,22 +290,9 @@ def build(rules: RuleSet, reference: bool = False) -> GameDef:
     return _Builder(rules, reference).build()
 
 
-def _pure_functions(bodies: dict[str, ast.Expr]) -> frozenset:
-    """Functions that draw no random numbers, directly or through other functions."""
-    calls = {name: {e.func for e in walk_exprs(body) if isinstance(e, ast.Call)} for name, body in bodies.items()}
-    impure = {
-        name
-        for name, called in calls.items()
-        if any(OPS.get(f) is not None and OPS[f].name == "random_from" for f in called)
-    }
-    changed = True
-    while changed:
-        changed = False
-        for name, called in calls.items():
-            if name not in impure and called & impure:
-                impure.add(name)
-                changed = True
-    return frozenset(bodies) - impure
+def _function_path(fn: dict, i: int) -> tuple:
+    """Where a function's body is: its statements ('does') or its one expression ('value')."""
+    return ("functions", i, "does" if "does" in fn else "value")
 
 
 class _Builder:
@@ -369,8 +375,9 @@ class _Builder:
             path,
             "E302",
             f"unknown type '{t}'",
-            did_you_mean(inner, list(BASIC) + list(self.vocab.enums))
-            or "types: int, bool, text, player, card, zone, an enum name, list[…] or a record {name: type, …}",
+            (inner if " " in inner else None)  # a sentence says what is wrong with it
+            or did_you_mean(inner, list(BASIC) + list(self.vocab.enums))
+            or "types: int, bool, text, player, card, zone, an enum name, list[…], map[…] or a record {name: type, …}",
         )
         return None
 
@@ -401,6 +408,8 @@ class _Builder:
             ok = isinstance(value, int) and value >= 0
         elif is_list(t):
             ok = isinstance(value, list)
+        elif is_map(t):
+            ok = isinstance(value, dict) and all(isinstance(k, str) for k in value)
         else:
             ok = True
         if not ok:
@@ -460,8 +469,8 @@ class _Builder:
         for ci, comp in enumerate(comps):
             declared = comp.get("attributes") or {}
             game.backs[comp["kind"]] = tuple(comp.get("back") or ())
-            for ii, item in enumerate(comp["items"]):
-                path = ("components", ci, "items", ii)
+            entries = [(("components", ci, "items", ii), item) for ii, item in enumerate(comp.get("items") or [])]
+            for path, item in entries + self._generated(comp, ci):
                 cid = item["id"]
                 if cid in ids_seen:
                     self.error(path + ("id",), "E304", f"component id '{cid}' is used twice")
@@ -516,6 +525,85 @@ class _Builder:
                     game.attributes["name"].append(item.get("name", cid))
                     game.attributes["kind"].append(comp["kind"])
                     self._starts.append((("components", ci, "start"), index))
+
+    def _generated(self, comp: dict, ci: int) -> list[tuple[tuple, dict]]:
+        """The items of ``generate:``, one per combination of the enums' members, each placed at the template."""
+        spec = comp.get("generate")
+        if spec is None:
+            return []
+        at = ("components", ci, "generate")
+        fields = list(spec["from"].items())
+        for field_name, enum in fields:
+            if enum not in self.vocab.enums:
+                self.error(
+                    at + ("from", field_name),
+                    "E301",
+                    f"'{enum}' is no enum of the game",
+                    did_you_mean(enum, self.vocab.enums),
+                )
+                return []
+        out = []
+        for combo in itertools.product(*(self.vocab.enums[enum] for _, enum in fields)):
+            values = dict(zip((f for f, _ in fields), (str(m) for m in combo)))
+            item: dict = {"copies": spec.get("copies", 1)}
+            for key in ("id", "name", "text"):
+                if key in spec:
+                    item[key] = self._fill(spec[key], values, at + (key,))
+            for attr, rule in (spec.get("attributes") or {}).items():
+                item[attr] = self._attribute_value(comp, attr, rule, values, at + ("attributes", attr))
+            if None in item.values():
+                return []  # its template was wrong, and said so
+            if not _ID.fullmatch(item["id"]):
+                self.error(
+                    at + ("id",), "E303", f"the id template gives {quoted(item['id'])}, which is no id", _ID_HINT
+                )
+                return []
+            out.append((at, item))
+        return out
+
+    def _fill(self, template, values: dict[str, str], path: tuple):
+        """A template with '{field}' (the member) and '{Field}' (capitalised) filled; None after an error."""
+        if not isinstance(template, str):
+            return template
+        unknown = [m for m in _FIELD.findall(template) if m.lower() not in values and m not in values]
+        if unknown:
+            self.error(path, "E301", f"'{{{unknown[0]}}}' names no field of 'from'", did_you_mean(unknown[0], values))
+            return None
+        return _FIELD.sub(lambda m: values[m[1]] if m[1] in values else values[m[1].lower()].capitalize(), template)
+
+    def _attribute_value(self, comp: dict, attr: str, rule, values: dict[str, str], path: tuple):
+        """An attribute of a generated card: a template, a constant, or a table by one field's member."""
+        if isinstance(rule, dict):
+            [(field_name, table)] = [(k, v) for k, v in rule.items() if k != "else"] or [("", None)]
+            if field_name not in values or not isinstance(table, dict):
+                self.error(path, "E301", "a table names one field of 'from' and maps its members: {level: {top: 14}}")
+                return None
+            members = self.vocab.enums[dict(comp["generate"]["from"])[field_name]]
+            for member in table:
+                if member not in members:
+                    self.error(
+                        path + (field_name, member),
+                        "E303",
+                        f"'{member}' is not one of the {field_name}s",
+                        did_you_mean(str(member), members),
+                        key=True,
+                    )
+                    return None
+            if values[field_name] in table:
+                return table[values[field_name]]
+            if "else" not in rule:
+                self.error(
+                    path, "E305", f"the table gives nothing for {field_name} '{values[field_name]}': add it or 'else:'"
+                )
+                return None
+            rule = rule["else"]
+        filled = self._fill(rule, values, path)
+        if (comp.get("attributes") or {}).get(attr) == INT and isinstance(filled, str):
+            if not filled.lstrip("-").isdigit():
+                self.error(path, "E303", f"'{attr}' is a number, but {quoted(filled)} is not: map it with a table")
+                return None
+            return int(filled)
+        return filled
 
     def _zones(self, game: GameDef) -> None:
         for i, z in enumerate(self.data.get("zones") or []):
@@ -587,7 +675,7 @@ class _Builder:
                     continue
                 if name in self.vocab.constants or name in self.vocab.enums:
                     self.error(path, "E304", f"'{name}' is already a constant or enum", key=True)
-                initial = spec.get("initial", [] if is_list(vtype) else _DEFAULTS.get(vtype))
+                initial = spec.get("initial", [] if is_list(vtype) else {} if is_map(vtype) else _DEFAULTS.get(vtype))
                 if isinstance(initial, str) and initial in self.vocab.constants and vtype == INT:
                     initial = self.vocab.constants[initial][1]
                 self._value_fits(vtype, initial, path + ("initial",))
@@ -646,6 +734,10 @@ class _Builder:
             if proc["id"] in self.vocab.procedures:
                 self.error(("procedures", i, "id"), "E304", f"procedure '{proc['id']}' is declared twice")
             self.vocab.procedures[proc["id"]] = params
+            if "returns" in proc:
+                returns = self.type_ok(proc["returns"], ("procedures", i, "returns"))
+                if returns is not None:
+                    self.vocab.procedure_returns[proc["id"]] = returns
         for i, fn in enumerate(self.data.get("functions") or []):
             params = [
                 (p, t)
@@ -661,15 +753,21 @@ class _Builder:
                 self.vocab.functions[fn["id"]] = (params, returns)
 
     # --------------------------------------------------------------- programs
-    def _parse_program(self, path: tuple, params: dict[str, str]) -> list | None:
+    def _parse_program(
+        self, path: tuple, params: dict[str, str], returns: str | None = None, pure: bool = False, name: str = ""
+    ) -> list | None:
         from .dsl.parser import parse_program
 
-        return self._parse(path, parse_program, lambda stmts: check_program(stmts, self.vocab, params))
+        return self._parse(
+            path, parse_program, lambda stmts: check_program(stmts, self.vocab, params, returns, pure, name)
+        )
 
-    def _parse_expression(self, path: tuple, params: dict[str, str], expected: str | None) -> ast.Expr | None:
+    def _parse_expression(
+        self, path: tuple, params: dict[str, str], expected: str | None, pure: bool = False
+    ) -> ast.Expr | None:
         from .dsl.parser import parse_expr
 
-        return self._parse(path, parse_expr, lambda expr: check_expression(expr, self.vocab, params, expected))
+        return self._parse(path, parse_expr, lambda expr: check_expression(expr, self.vocab, params, expected, pure))
 
     def _parse(self, path: tuple, parse, check):
         """Parse and check the DSL text at ``path``; every problem becomes a diagnostic there."""
@@ -696,7 +794,11 @@ class _Builder:
                 compiled[name] = ((name,), self._parse_program((name,), {}))
         for i, proc in enumerate(self.data.get("procedures") or []):
             params = dict(self.vocab.procedures[proc["id"]])
-            compiled[proc["id"]] = (("procedures", i, "does"), self._parse_program(("procedures", i, "does"), params))
+            returns = self.vocab.procedure_returns.get(proc["id"])
+            compiled[proc["id"]] = (
+                ("procedures", i, "does"),
+                self._parse_program(("procedures", i, "does"), params, returns, name=proc["id"]),
+            )
         for cid, path in self._effects.items():
             compiled[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
         # A text that does not parse is None here, and an error: nothing below the error check sees it.
@@ -704,11 +806,16 @@ class _Builder:
         for path, _ in self._starts:
             if path not in starts:
                 starts[path] = self._parse_expression(path, {"it": CARD}, ZONE)
-        bodies: dict[str, ast.Expr] = {}
+        bodies: dict[str, ast.Expr | list[ast.Stmt]] = {}
         for i, fn in enumerate(self.data.get("functions") or []):
             if fn["id"] in self.vocab.functions:
                 fn_params, result = self.vocab.functions[fn["id"]]
-                body = self._parse_expression(("functions", i, "value"), dict(fn_params), result)
+                path = _function_path(fn, i)
+                body = (
+                    self._parse_program(path, dict(fn_params), result, pure=True, name=fn["id"])
+                    if path[-1] == "does"
+                    else self._parse_expression(path, dict(fn_params), result, pure=True)
+                )
                 if body is not None:
                     bodies[fn["id"]] = body
         decided: dict[str, str] = {}  # kind of decision → type of its options, for bot values
@@ -757,7 +864,7 @@ class _Builder:
             [(path, stmts) for path, stmts in compiled.values()]
             + [(path, expr) for path, expr in starts.items() if expr is not None]
             + [
-                (("functions", i, "value"), bodies[fn["id"]])
+                (_function_path(fn, i), bodies[fn["id"]])
                 for i, fn in enumerate(self.data.get("functions") or [])
                 if fn["id"] in bodies
             ]
@@ -765,7 +872,9 @@ class _Builder:
             + [(path, expr) for _, _, expr, path in scorers]
             + [(path, expr) for _, expr, path in stats]
         )
-        compiler = (ReferenceCompiler if self.reference else Compiler)(self.vocab, game, _pure_functions(bodies))
+        compiler = (ReferenceCompiler if self.reference else Compiler)(
+            self.vocab, game, frozenset(bodies)
+        )  # the checker keeps every function pure
         for name, (path, stmts) in compiled.items():
             doc, _ = self.rules.origin(path)
             params = {"this": CARD} if name.startswith("effect:") else dict(self.vocab.procedures.get(name, []))
@@ -773,8 +882,10 @@ class _Builder:
                 name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:], params
             )
             game.programs[name] = stmts
-        for name, expr in bodies.items():
-            game.functions[name] = compiler.function(name, expr)
+        for name, body in bodies.items():
+            game.functions[name] = (
+                compiler.function(name, body) if isinstance(body, ast.Expr) else compiler.function_program(name, body)
+            )
         game.function_bodies = bodies
         for (kind, decision), (_, expr) in bot_exprs.items():
             if expr is not None:

@@ -140,6 +140,7 @@ def lint_game(game: GameDef) -> list[Diagnostic]:
     uses.called |= _named_in(game.draw, set(game.functions))  # drawing hints call functions by name
     rules = game.rules
     out = _unused(rules, uses) + _never_run(game) + _ruling_tests(rules) + _empty_choices(game) + _endless_loops(game)
+    out += _old_names(game)
     vdoc = rules.variant_document
     if vdoc is not None:
         out += [
@@ -230,6 +231,30 @@ def _never_run(game: GameDef) -> list[Diagnostic]:
     return out
 
 
+def _old_names(game: GameDef) -> list[Diagnostic]:
+    """W308: count(…), the old name of size(…) (one collection protocol: size counts zones and lists)."""
+    out = []
+    for path, tree in game.sources:
+        exprs = (
+            [e for b in ast.walk_blocks(tree) for s in b for e in ast.parts_of(s)[0]]
+            if isinstance(tree, list)
+            else [tree]
+        )
+        for e in (sub for top in exprs for sub in ast.walk_exprs(top)):
+            if isinstance(e, ast.Call) and e.func == "count":
+                out.append(
+                    _in_text(
+                        game.rules,
+                        path,
+                        e,
+                        "W308",
+                        "count(…) is the old name of size(…)",
+                        hint="write size(…): it counts the cards of a zone and the items of a list alike",
+                    )
+                )
+    return out
+
+
 def _in_text(
     rules: RuleSet, path: tuple, node: ast.Node, code: str, message: str, hint: str | None = None
 ) -> Diagnostic:
@@ -304,7 +329,7 @@ def repeated_settings(rules: RuleSet) -> list[tuple]:
 
 # A heuristic: these types of options are computed from the table and may run out; a list of players,
 # of zones, of enum values or of literal records is taken as never empty.
-_SIZE = {"zone": "size", "list[card]": "count"}  # the types that may run out, and how a guard counts each
+_SIZE = {"zone": "size", "list[card]": "size"}  # the types that may run out, and how a guard counts each
 
 
 def _empty_choices(game: GameDef) -> list[Diagnostic]:
@@ -318,6 +343,7 @@ def _empty_choices(game: GameDef) -> list[Diagnostic]:
                 if (
                     isinstance(s, ast.Choose)
                     and s.optional is None
+                    and not (isinstance(s, ast.ChooseSeveral) and s.low is None)  # it may choose nothing
                     and (s.where is not None or s.source.type in _SIZE)
                     and not _mentions(guards, ast.format_expr(s.source))
                 ):

@@ -84,6 +84,11 @@ def _fits(game, t: str | None, value: Any, n: int) -> bool:
     if t.startswith("list["):
         inner = t[5:-1]
         return isinstance(value, list) and all(_fits(game, inner, v, n) for v in value)
+    if t.startswith("map["):  # text keys (JSON keeps them as they are)
+        inner = t[4:-1]
+        return isinstance(value, dict) and all(
+            isinstance(k, str) and _fits(game, inner, v, n) for k, v in value.items()
+        )
     if t.startswith("loop["):  # a running 'for': [next index, items]
         return (
             isinstance(value, list)

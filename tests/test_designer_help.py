@@ -135,18 +135,6 @@ def problems(game_file: Path) -> list:
     return caught.value.diagnostics
 
 
-@pytest.mark.parametrize(
-    "old, new, said",
-    [
-        ("n = size(deck) + goal", "n = count(deck) + goal", "for a zone, write size(deck)"),
-        ("n = size(deck) + goal", "n = size(cards(deck)) + goal", "write count(cards(deck))"),
-    ],
-)
-def test_count_and_size_point_at_each_other(tmp_path, old, new, said):
-    [d] = problems(mini(tmp_path, old, new))
-    assert d.code == "E502" and said in d.hint
-
-
 def test_a_keyword_read_as_a_value_is_called_a_reserved_word(tmp_path):
     [d] = problems(mini(tmp_path, "n = size(deck) + goal", "n = else"))
     assert d.code == "E501" and "'else' is a reserved word of the language" in d.message

@@ -461,7 +461,7 @@ def test_variant_extending_a_misspelt_game_is_e101_at_its_extends_line(tmp_path)
 def test_variant_error_is_reported_in_the_variant_file(rules):
     """A typo in a variant is reported in the variant file, whether loaded by name or by path."""
     name = "variants/older-players.yaml"
-    text = rules.edit(name, "won(p)])) == count(toys)", "wonn(p)])) == count(toys)")
+    text = rules.edit(name, "won(p)])) == size(toys)", "wonn(p)])) == size(toys)")
     expected = (rules.shown(name), *position(text, "wonn("))
     for diagnostics in (rules.load_fails("older-players"), rules.load_fails(target=rules.path(name))):
         d = the(diagnostics, "E501")

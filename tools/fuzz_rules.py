@@ -614,7 +614,7 @@ class ProgramGen:
             if not terminal:
                 out += [
                     lambda: f"size({e('zone', d)})",
-                    lambda: f"count({e('list[card]', d)})",
+                    lambda: f"size({e('list[card]', d)})",
                     lambda: f"{e('int', d)} {rng.choice(['+', '-', '*', '//', '%'])} {e('int', d)}",
                     lambda: f"sum({e('list[int]', d)})",
                     lambda: f"max({e('list[int]', d)})",

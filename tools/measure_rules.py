@@ -49,14 +49,14 @@ scoring:
 """
 
 PAIRS = {
-    "count a zone: size(deck) vs count(cards(deck))": ("n = size(deck)", "n = count(cards(deck))"),
+    "count a zone: size(deck) vs size(cards(deck))": ("n = size(deck)", "n = size(cards(deck))"),
     "a function called once, before the loop, vs inside it": (
         "t = threshold(me)\nn = 0\nfor c in deck:\n    if c.power > t:\n        n = n + 1",
         "n = 0\nfor c in deck:\n    if c.power > threshold(me):\n        n = n + 1",
     ),
     "build a list with a comprehension vs by adding in a loop": (
-        "xs = [c for c in deck if c.power > 2]\nn = count(xs)",
-        "xs = []\nfor c in deck:\n    if c.power > 2:\n        xs = xs + [c]\nn = count(xs)",
+        "xs = [c for c in deck if c.power > 2]\nn = size(xs)",
+        "xs = []\nfor c in deck:\n    if c.power > 2:\n        xs = xs + [c]\nn = size(xs)",
     ),
 }
 

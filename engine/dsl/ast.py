@@ -43,6 +43,13 @@ class Record(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class MapExpr(Expr):
+    """``{"a": 2, "b": 0}`` (``{}`` when empty): a map from text keys to values of one type."""
+
+    entries: list[tuple[str, Expr]]
+
+
+@dataclass(slots=True, eq=False)
 class Comprehension(Expr):
     element: Expr
     var: str
@@ -60,6 +67,15 @@ class Attr(Expr):
 class Call(Expr):
     func: str
     args: list[Expr]
+
+
+@dataclass(slots=True, eq=False)
+class KeyedCall(Expr):
+    """``max(LIST, by: KEY)``: an operation of ops.KEYED over a list (or zone), KEY read with the item as ``it``."""
+
+    func: str
+    source: Expr
+    key: Expr
 
 
 @dataclass(slots=True, eq=False)
@@ -114,6 +130,14 @@ class Choose(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class ChooseSeveral(Choose):
+    """``x = choose "take" several [LOW to HIGH] from LIST …``: the option is a list of the items (subsets.py)."""
+
+    low: Expr | None = None
+    high: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
 class ExprStmt(Stmt):
     expr: Expr
 
@@ -137,6 +161,21 @@ class Pass(Stmt):
 @dataclass(slots=True, eq=False)
 class Return(Stmt):
     pass
+
+
+@dataclass(slots=True, eq=False)
+class ReturnValue(Return):
+    """``return VALUE``: the value of a function, or of a procedure that declares ``returns:``."""
+
+    value: Expr
+
+
+@dataclass(slots=True, eq=False)
+class CallAssign(Assign):
+    """``x = proc(args)``: a procedure's value (the checker makes this of an Assign whose value is one);
+    its frame may stop at decisions, and its ``return VALUE`` stores into ``x`` when it ends."""
+
+    value: Call
 
 
 @dataclass(slots=True, eq=False)
@@ -234,6 +273,8 @@ def format_expr(e: Expr, parent: int = 0) -> str:
         text = "[" + ", ".join(format_expr(i) for i in e.items) + "]"
     elif isinstance(e, Record):
         text = "{" + ", ".join(f"{name}: {format_expr(v)}" for name, v in e.fields) + "}"
+    elif isinstance(e, MapExpr):
+        text = "{" + ", ".join(f'"{k}": {format_expr(v)}' for k, v in e.entries) + "}"
     elif isinstance(e, Comprehension):
         text = f"[{format_expr(e.element)} for {e.var} in {format_expr(e.source, 3)}"
         if e.condition is not None:
@@ -243,6 +284,8 @@ def format_expr(e: Expr, parent: int = 0) -> str:
         text = f"{format_expr(e.obj, _ATOM)}.{e.name}"
     elif isinstance(e, Call):
         text = f"{e.func}(" + ", ".join(format_expr(a) for a in e.args) + ")"
+    elif isinstance(e, KeyedCall):
+        text = f"{e.func}({format_expr(e.source)}, by: {format_expr(e.key)})"
     elif isinstance(e, Unary):
         mine = _prec(e)
         text = f"not {format_expr(e.operand, mine)}" if e.op == "not" else f"-{format_expr(e.operand, mine)}"
@@ -285,6 +328,10 @@ def _format_stmt(s: Stmt, indent: int) -> str:
         return f"{pad}{format_expr(s.target)} = {format_expr(s.value)}"
     if isinstance(s, Choose):
         verb = f' "{s.verb}"' if s.verb else ""
+        if isinstance(s, ChooseSeveral):
+            verb += " several"
+            if s.low is not None and s.high is not None:
+                verb += f" {format_expr(s.low)} to {format_expr(s.high)}"
         text = f"{pad}{format_expr(s.target)} = choose{verb} from {format_expr(s.source)}"
         if s.where is not None:
             text += f" where {format_expr(s.where)}"
@@ -303,6 +350,8 @@ def _format_stmt(s: Stmt, indent: int) -> str:
         return pad + "end_game" + (f' "{s.reason}"' if s.reason else "")
     if isinstance(s, Pass):
         return pad + "pass"
+    if isinstance(s, ReturnValue):
+        return f"{pad}return {format_expr(s.value)}"
     if isinstance(s, Return):
         return pad + "return"
     if isinstance(s, Reopen):
@@ -337,6 +386,9 @@ def walk_exprs(e: Expr):
     elif isinstance(e, Record):
         for _, v in e.fields:
             yield from walk_exprs(v)
+    elif isinstance(e, MapExpr):
+        for _, v in e.entries:
+            yield from walk_exprs(v)
     elif isinstance(e, Comprehension):
         for sub in (e.element, e.source, e.condition):
             if sub is not None:
@@ -346,6 +398,9 @@ def walk_exprs(e: Expr):
     elif isinstance(e, Call):
         for a in e.args:
             yield from walk_exprs(a)
+    elif isinstance(e, KeyedCall):
+        yield from walk_exprs(e.source)
+        yield from walk_exprs(e.key)
     elif isinstance(e, Unary):
         yield from walk_exprs(e.operand)
     elif isinstance(e, Binary):
@@ -362,9 +417,13 @@ def parts_of(s: Stmt) -> tuple[list[Expr], list[Name | Attr], list[list[Stmt]]]:
         return [s.value] + ([s.target.obj] if isinstance(s.target, Attr) else []), [s.target], []
     if isinstance(s, Choose):
         reads = [e for e in (s.source, s.where, s.by) if e is not None]
+        if isinstance(s, ChooseSeveral):
+            reads += [e for e in (s.low, s.high) if e is not None]
         return reads + ([s.target.obj] if isinstance(s.target, Attr) else []), [s.target], []
     if isinstance(s, ExprStmt):
         return [s.expr], [], []
+    if isinstance(s, ReturnValue):
+        return [s.value], [], []
     if isinstance(s, Log):
         return [p for p in s.parts if isinstance(p, Expr)] + ([s.to] if s.to is not None else []), [], []
     if isinstance(s, Window):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..errors import did_you_mean
 from . import ast, words
-from .ops import OPS
+from .ops import KEYED, OPS
 from .problems import DslProblem
 from .types import (
     ANY,
@@ -29,9 +29,12 @@ from .types import (
     describe,
     element,
     field_type,
+    holds_cards,
     is_list,
+    is_map,
     is_record,
     list_of,
+    map_of,
     merge,
     record_fields,
     record_of,
@@ -41,11 +44,6 @@ from .types import (
 
 BUILTIN_CARD_ATTRIBUTES = {"id": TEXT, "name": TEXT, "kind": TEXT}
 RESERVED = {"me", "it", "true", "false", "none"}
-
-
-# One idea, two kinds of collection: counting a zone is size(), counting a list is count(); the
-# message for the wrong one names the right one (keyed by operation: the kind it was given, the other).
-_TWINS = {"count": ("zone", "size"), "size": ("list", "count")}
 
 
 @dataclass
@@ -60,6 +58,7 @@ class Vocabulary:
     variables: dict[str, str] = field(default_factory=dict)
     constants: dict[str, tuple[str, object]] = field(default_factory=dict)
     procedures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    procedure_returns: dict[str, str] = field(default_factory=dict)  # procedures that declare 'returns:'
     functions: dict[str, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)  # name → (params, result)
     board_spaces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its spaces (every seat's)
     board_directions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its directions
@@ -78,8 +77,12 @@ class Vocabulary:
 
 
 class Checker:
-    def __init__(self, vocab: Vocabulary, params: dict[str, str] | None = None):
+    def __init__(
+        self, vocab: Vocabulary, params: dict[str, str] | None = None, returns: str | None = None, pure: bool = False
+    ):
         self.vocab = vocab
+        self.returns = returns  # the type 'return VALUE' gives (None: the program gives no value)
+        self.pure = pure  # a function's body: it computes, it changes nothing
         self.locals: dict[str, str | None] = {"me": PLAYER}  # None: not known (after an error)
         self.locals.update(params or {})
         self.problems: list[DslProblem] = []
@@ -96,17 +99,75 @@ class Checker:
 
     # ----------------------------------------------------------- statements
     def block(self, stmts: list[ast.Stmt]) -> None:
-        for s in stmts:
+        for i, s in enumerate(stmts):
+            if type(s) is ast.Assign and isinstance(s.value, ast.Call) and s.value.func in self.vocab.procedure_returns:
+                s = stmts[i] = ast.CallAssign(s.line, s.col, s.target, s.value)
             self.stmt(s)
 
+    def _changes(self, node: ast.Node, what: str) -> None:
+        """In a function, ``what`` (something that changes the game) is an error."""
+        if self.pure:
+            self._problem(
+                node,
+                "E505",
+                f"a function computes a value and changes nothing: {what}",
+                "a procedure may change the game and give a value (returns: TYPE, then x = proc(…))",
+            )
+
+    def returns_always(self, stmts: list[ast.Stmt]) -> bool:
+        """Does every path through ``stmts`` end in 'return VALUE' (or end the game)?"""
+        if not stmts:
+            return False
+        last = stmts[-1]
+        if isinstance(last, (ast.ReturnValue, ast.EndGame)):
+            return True
+        if isinstance(last, ast.If):
+            return last.otherwise is not None and all(
+                self.returns_always(b) for b in [body for _, body in last.branches] + [last.otherwise]
+            )
+        return False
+
+    def body(self, stmts: list[ast.Stmt], name: str) -> None:
+        """Check the body of a function or procedure ``name``; one that gives a value must give it on every path."""
+        self.block(stmts)
+        if self.returns is not None and not self.returns_always(stmts):
+            at = stmts[-1] if stmts else ast.Pass(1, 1)
+            self._problem(
+                at,
+                "E505",
+                f"'{name}' gives {describe(self.returns)}, but its end can be reached here without 'return VALUE'",
+                "end every path with 'return VALUE' (an 'if' needs an 'else' that returns too)",
+            )
+
     def stmt(self, s: ast.Stmt) -> None:
-        if isinstance(s, ast.Assign):
+        if isinstance(s, ast.CallAssign):
+            self._changes(s, f"it calls the procedure '{s.value.func}'")
+            self._arguments(s.value, self.vocab.procedures[s.value.func])
+            s.value.type = self.vocab.procedure_returns[s.value.func]
+            self._assign(s.target, s.value.type, s.value)
+        elif isinstance(s, ast.ReturnValue):
+            if self.returns is None:
+                self._problem(
+                    s,
+                    "E505",
+                    "'return VALUE' gives a value only in a function or in a procedure that declares 'returns:'",
+                )
+                self.expr(s.value)
+            else:
+                self.expr(s.value)
+                self._expect(s.value, self.returns, "the value returned")
+        elif isinstance(s, ast.Return):
+            if self.returns is not None:
+                self._problem(s, "E505", f"this gives {describe(self.returns)}: write 'return VALUE'")
+        elif isinstance(s, ast.Assign):
             self._assign(s.target, self.expr(s.value), s.value)
         elif isinstance(s, ast.Choose):
+            self._changes(s, "a choice is a decision of a player")
             self._choose(s)
         elif isinstance(s, ast.ExprStmt):
             self._call_statement(s.expr)
         elif isinstance(s, ast.Log):
+            self._changes(s, "a log line is written in the game")
             for part in s.parts:
                 if isinstance(part, ast.Expr):
                     self.expr(part)
@@ -129,6 +190,7 @@ class Checker:
             self._expect(s.condition, BOOL, "a condition")
             self.block(s.body)
         elif isinstance(s, ast.Window):
+            self._changes(s, "a window asks the players")
             self.expr(s.start)
             self._expect(s.start, PLAYER, "'window … from'")
             self._bind(s, s.var, PLAYER)
@@ -143,6 +205,8 @@ class Checker:
             self.expr(s.count)
             self._expect(s.count, INT, "'repeat' count")
             self.block(s.body)
+        elif isinstance(s, ast.EndGame):
+            self._changes(s, "end_game ends the game")
 
     def _bind(self, node: ast.Node, name: str, t: str | None) -> None:
         if name in words.RESERVED and name not in words.IMPLICIT:
@@ -168,6 +232,7 @@ class Checker:
         if isinstance(target, ast.Name):
             name = target.name
             if name in self.vocab.variables:
+                self._changes(target, f"'{name}' is a game variable")
                 target.type = self.vocab.variables[name]
                 if not compatible(target.type, t, self.vocab.enums):
                     self._problem(
@@ -182,6 +247,7 @@ class Checker:
             return
         owner = self.expr(target.obj)
         if owner == PLAYER:
+            self._changes(target, f"'{target.name}' is a player variable")
             var = self.vocab.player_variables.get(target.name)
             if var is None:
                 self._problem(
@@ -209,6 +275,12 @@ class Checker:
         if s.by is not None:
             self.expr(s.by)
             self._expect(s.by, PLAYER, "'by'")
+        if isinstance(s, ast.ChooseSeveral):  # the option is a list of the items
+            for bound in (s.low, s.high):
+                if bound is not None:
+                    self.expr(bound)
+                    self._expect(bound, INT, "how many to choose")
+            item = s.options_type = list_of(item)
         self._assign(s.target, item, s)
         if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
             self.maybe_none.add(s.target.name)
@@ -244,15 +316,20 @@ class Checker:
         if s.optional is not None and (not s.optional or any(ch.isspace() for ch in s.optional)):
             self._problem(s, "E505", f'the id of declining, "{s.optional}", must be one word')
         if s.where is not None:
-            had = self.locals.get("it")
-            self.locals["it"] = item
-            self.expr(s.where)
+            self._with_it(item, s.where)
             self._expect(s.where, BOOL, "a 'where' condition")
-            if had is None:
-                del self.locals["it"]
-            else:
-                self.locals["it"] = had
         return item
+
+    def _with_it(self, item: str, e: ast.Expr) -> str | None:
+        """The type of ``e`` read with ``it`` as an item of type ``item`` (a 'where' condition, a 'by:' key)."""
+        had = self.locals.get("it")
+        self.locals["it"] = item
+        t = self.expr(e)
+        if had is None:
+            del self.locals["it"]
+        else:
+            self.locals["it"] = had
+        return t
 
     def _call_statement(self, e: ast.Expr) -> None:
         if not isinstance(e, ast.Call):
@@ -260,6 +337,9 @@ class Checker:
             self._problem(e, "E505", "this line computes a value but does nothing with it")
             return
         if e.func in self.vocab.procedures:
+            self._changes(e, f"it calls the procedure '{e.func}'")
+            if e.func in self.vocab.procedure_returns:
+                self._problem(e, "E505", f"{e.func}(…) gives a value that this line drops", f"keep it: x = {e.func}(…)")
             params = self.vocab.procedures[e.func]
             self._arguments(e, params)
             e.type = NONE
@@ -316,6 +396,8 @@ class Checker:
                 seen.add(name)
                 fields.append((name, self.expr(value) or ANY))
             return record_of(fields)
+        if isinstance(e, ast.MapExpr):
+            return self._map(e)
         if isinstance(e, ast.Comprehension):
             item_type = self._iterable(e.source, "a list comprehension needs a list or a zone")
             had = self.locals.get(e.var)
@@ -373,6 +455,8 @@ class Checker:
             return ANY
         if isinstance(e, ast.Call):
             return self._call(e, statement)
+        if isinstance(e, ast.KeyedCall):
+            return self._keyed(e)
         if isinstance(e, ast.Unary):
             t = self.expr(e.operand)
             if e.op == "not":
@@ -412,7 +496,7 @@ class Checker:
             self._problem(e, "E503", f"'{n}' needs {describe(v.zones.get(n) or v.boards.get(n))}: write {n}(…)")
             return ZONE if n in v.zones else BOARD
         if n == "it":
-            self._problem(e, "E501", "'it' is only known inside a 'where' condition")
+            self._problem(e, "E501", "'it' is only known inside a 'where' condition or a 'by:' key")
             return ANY
         if n in words.RESERVED:
             self._problem(
@@ -425,30 +509,29 @@ class Checker:
         self._problem(e, "E501", f"unknown name '{n}'", did_you_mean(n, list(self.locals) + v.value_names()))
         return ANY
 
-    def _arguments(self, e: ast.Call, params: list[tuple[str, str]] | tuple) -> dict:
+    def _arguments(self, e: ast.Call, params: list[tuple[str, str]] | tuple, optional: int = 0) -> dict:
+        """Check a call's arguments against ``params`` (the last ``optional`` may be left out)."""
         binding: dict = {"$enums": self.vocab.enums}
-        if len(e.args) != len(params):
+        if not len(params) - optional <= len(e.args) <= len(params):
             names = ", ".join(p for p, _ in params)
+            wanted = f"{len(params) - optional} to {len(params)}" if optional else str(len(params))
             self._problem(
                 e,
                 "E503",
-                f"{e.func}({names}) takes {len(params)} argument{'' if len(params) == 1 else 's'}, not {len(e.args)}",
+                f"{e.func}({names}) takes {wanted} argument{'' if wanted == '1' else 's'}, not {len(e.args)}",
             )
         for arg, (pname, ptype) in zip(e.args, params):
             if ptype == ATTRIBUTE:
                 self._attribute_literal(e, arg)
                 continue
             t = self.expr(arg)
+            if t == ZONE and is_list(ptype) and e.func in OPS:  # one collection protocol: a zone is its cards
+                t = list_of(CARD)
             if not unify(ptype, t, binding):
-                twin = _TWINS.get(e.func)
-                self._problem(
-                    arg,
-                    "E502",
-                    f"argument '{pname}' of {e.func} must be {describe(substitute(ptype, binding))}, not {describe(t)}",
-                    f"for {describe(t)}, write {twin[1]}({ast.format_expr(arg)})"
-                    if twin and t and t.startswith(twin[0])
-                    else None,
+                wanted = describe(substitute(ptype, binding)) + (
+                    " or a zone" if is_list(ptype) and e.func in OPS else ""
                 )
+                self._problem(arg, "E502", f"argument '{pname}' of {e.func} must be {wanted}, not {describe(t)}")
             elif ptype in self.vocab.enums:
                 self._enum_literal(arg, ptype)
             elif ptype in (POSITION, DIRECTION):
@@ -504,7 +587,12 @@ class Checker:
             self._arguments(e, params)
             return result
         if e.func in v.procedures:
-            self._problem(e, "E505", f"procedure '{e.func}' does something; it gives no value")
+            self._problem(
+                e,
+                "E505",
+                f"procedure '{e.func}' does something; it gives no value here",
+                f"a procedure that declares 'returns:' gives its value as a line of its own: x = {e.func}(…)",
+            )
             self._arguments(e, v.procedures[e.func])
             return ANY
         op = OPS.get(e.func)
@@ -513,11 +601,41 @@ class Checker:
             for a in e.args:
                 self.expr(a)
             return ANY
-        binding = self._arguments(e, op.params)
+        binding = self._arguments(e, op.params, op.optional)
+        if op.changes:
+            self._changes(e, f"{e.func}(…) {'draws at random' if op.draws else 'changes the game'}")
         if op.returns is None and not statement:
             self._problem(e, "E505", f"{e.func}(…) does something; it gives no value to use here")
             return ANY
         return substitute(op.returns, binding) if op.returns else None
+
+    def _map(self, e: ast.MapExpr) -> str:
+        """``{"a": 1}``: text keys, once each; values of one type, never cards."""
+        value: str = ANY
+        seen: set[str] = set()
+        for key, v in e.entries:
+            if key in seen:
+                self._problem(v, "E506", f'key "{key}" is given twice')
+            seen.add(key)
+            t = self.expr(v)
+            if holds_cards(t):
+                self._problem(v, "E506", "a map cannot hold cards (keep them in a zone or a list)")
+            elif t not in (None, NONE, ANY) and not (compatible(value, t, self.vocab.enums)):
+                self._problem(v, "E506", f"a map holds one kind of value: {describe(t)} cannot join {describe(value)}")
+            else:
+                value = merge(value, t)
+        return map_of(value)
+
+    def _keyed(self, e: ast.KeyedCall) -> str:
+        """``max(LIST, by: KEY)``: KEY is read with each item as ``it`` and must be a number or text."""
+        op = KEYED.get(e.func)
+        item = self._iterable(e.source, f"{e.func}(…, by: …) needs a list or a zone")
+        if op is None:
+            self._problem(e, "E501", f"'{e.func}' takes no 'by:'", f"with 'by:': {', '.join(sorted(KEYED))}")
+        key = self._with_it(item, e.key)
+        if key not in (None, ANY, INT, TEXT) and key not in self.vocab.enums:
+            self._problem(e.key, "E502", f"a 'by:' key must be a number or text, not {describe(key)}")
+        return list_of(item) if op is not None and op.gives_list else item
 
     def _may_be_none(self, side: ast.Expr, other: str | None) -> bool:
         """Is ``side`` a local that an optional choose may have left as none, compared with none?"""
@@ -567,7 +685,9 @@ class Checker:
                     self._board_literal(side, other, None)
             return BOOL
         if op in ("in", "not in"):
-            if b == ZONE:
+            if is_map(b):  # a key of the map
+                self._expect(e.left, TEXT, f"left of '{op}' a map")
+            elif b == ZONE:
                 self._expect(e.left, CARD, f"left of '{op}' a zone")
             elif is_list(b):
                 if not compatible(element(b), a, enums) and not compatible(a, element(b), enums):
@@ -575,7 +695,7 @@ class Checker:
                 elif element(b) in (POSITION, DIRECTION):
                     self._board_literal(e.left, element(b), None)
             elif b not in (None, ANY):
-                self._problem(e.right, "E502", f"right of '{op}' must be a list or a zone, not {describe(b)}")
+                self._problem(e.right, "E502", f"right of '{op}' must be a list, a zone or a map, not {describe(b)}")
             return BOOL
         raise ValueError(op)  # pragma: no cover
 
@@ -591,18 +711,29 @@ def _board_named(call: ast.Call, params) -> str | None:
     return None
 
 
-def check_program(stmts: list[ast.Stmt], vocab: Vocabulary, params: dict[str, str] | None = None) -> list[DslProblem]:
-    """Check statements; fills types, returns every problem found."""
-    checker = Checker(vocab, params)
-    checker.block(stmts)
+def check_program(
+    stmts: list[ast.Stmt],
+    vocab: Vocabulary,
+    params: dict[str, str] | None = None,
+    returns: str | None = None,
+    pure: bool = False,
+    name: str = "",
+) -> list[DslProblem]:
+    """Check statements (a function's body if ``pure``); fills types, returns every problem found."""
+    checker = Checker(vocab, params, returns, pure)
+    checker.body(stmts, name)
     return checker.problems
 
 
 def check_expression(
-    expr: ast.Expr, vocab: Vocabulary, params: dict[str, str] | None = None, expected: str | None = None
+    expr: ast.Expr,
+    vocab: Vocabulary,
+    params: dict[str, str] | None = None,
+    expected: str | None = None,
+    pure: bool = False,
 ) -> list[DslProblem]:
     """Check one expression (scoring term, tie-breaker, start zone)."""
-    checker = Checker(vocab, params)
+    checker = Checker(vocab, params, pure=pure)
     checker.expr(expr)
     if expected is not None:
         checker._expect(expr, expected, "this value")

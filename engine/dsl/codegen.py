@@ -23,9 +23,10 @@ from ..errors import RuleFault
 from . import ast, together
 from .checker import Vocabulary
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
-from .ops import OPS, bounded, times
+from .ops import KEYED, OPS, bounded, times, zone_cards
 from .readset import Reads, frozen
-from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
+from .subsets import subsets
+from .types import CARD, INT, PLAYER, ZONE, element, is_list, is_record
 
 
 class Overrun(Exception):
@@ -80,6 +81,7 @@ RUNTIME = {
     "_times": times,
     "_overrun": _overrun,
     "_no_value": _no_value,
+    "_zone_cards": zone_cards,
     "_MISSING": _MISSING,
     "_frozen": frozen,
     "NEXT": NEXT,
@@ -88,7 +90,7 @@ RUNTIME = {
 }
 
 # Statements that may stop at a decision or change the stack: they keep their own instructions.
-_CONTROL = (ast.Choose, ast.EndGame, ast.Return, ast.Window, ast.Reopen, ast.Close)
+_CONTROL = (ast.Choose, ast.EndGame, ast.Return, ast.Window, ast.Reopen, ast.Close, ast.CallAssign)
 
 
 class _Target:
@@ -118,6 +120,7 @@ class Compiler:
         self.units = 0
         self.in_instruction = False  # locals read as env[name]: the instruction catches a missing one
         self.env_reads: set[str] = set()  # the locals read so in the procedure being compiled
+        self.in_function = False  # compiling a function's statements: nothing changes the state, no memo to clear
 
     # ------------------------------------------------------------- globals
     def _global(self, kind: str, key, make: Callable) -> str:
@@ -186,6 +189,9 @@ class Compiler:
     def _e_Record(self, e):
         return "{" + ", ".join(f"{name!r}: {self.code(v)}" for name, v in e.fields) + "}"
 
+    def _e_MapExpr(self, e):
+        return "{" + ", ".join(f"{key!r}: {self.code(v)}" for key, v in e.entries) + "}"
+
     def _e_Comprehension(self, e):
         self.iterable += 1
         source = self.code(e.source)
@@ -228,7 +234,31 @@ class Compiler:
             fn = self._global("fn", e.func, lambda: None)  # defined by ``function``
             me = self.scope.get("me", "env.get('me')")
             return f"{fn}(st, {me}{''.join(', ' + a for a in args)})"
+        args = [
+            f"_zone_cards(st, {a})" if arg.type == ZONE and is_list(ptype) else a
+            for a, arg, (_, ptype) in zip(args, e.args, OPS[e.func].params)
+        ]  # one collection protocol: where a list is wanted, a zone gives its cards
         return f"{self._op(e.func)}(st{''.join(', ' + a for a in args)})"
+
+    def _e_KeyedCall(self, e):
+        """``max(LIST, by: KEY)``: the operation gets (key, item) pairs, KEY computed with the item as ``it``."""
+        self.iterable += 1
+        source = self.code(e.source)
+        self.iterable -= 1
+        if e.source.type == ZONE:
+            source = f"_zone_cards(st, {source})"
+        var = self._temp()
+        saved = self.scope.get("it")
+        self.scope["it"] = var
+        if e.source.type == ZONE:
+            self.nonnull.add(var)
+        key = self.code(e.key)
+        if saved is None:
+            del self.scope["it"]
+        else:
+            self.scope["it"] = saved
+        fn = self._global("keyed", e.func, lambda: KEYED[e.func].fn)
+        return f"{fn}([({key}, {var}) for {var} in {source}])"
 
     def _e_Unary(self, e):
         return f"(not {self.code(e.operand)})" if e.op == "not" else f"(-{self.code(e.operand)})"
@@ -269,13 +299,34 @@ class Compiler:
     def function(self, name: str, body: ast.Expr) -> Callable:
         """Compile a game function; returns it as ``f(state, env)`` (its parameters and ``me`` in env)."""
         params = [p for p, _ in self.vocab.functions[name][0]]
-        fn = self._global("fn", name, lambda: None)
         py = [f"a_{i}" for i in range(len(params))]
         self.scope = dict(zip(params, py), me="me")
         text = self.code(body)
         self.scope = {}
+        return self._function_unit(name, [f"    return {text}"])
+
+    def function_program(self, name: str, stmts: list[ast.Stmt]) -> Callable:
+        """Compile a function written as statements: straight Python, its locals in a dict of its own."""
+        params = [p for p, _ in self.vocab.functions[name][0]]
+        lines: list = []
+        self.in_function = True
+        for s in stmts:
+            self._flat(s, lines, 0)
+        self.in_function = False
+        env = ", ".join([f"{p!r}: a_{i}" for i, p in enumerate(params)] + ["'me': me"])
+        # Its loops count against the step budget from where the caller was, and give the steps back: a
+        # function called again and again between decisions (by a bot, by a view) is bounded per call.
+        body = ["    _steps = st.steps", "    try:", f"        env = {{{env}}}"]
+        body += ["        " + text for text, _ in lines] + ["    finally:", "        st.steps = _steps"]
+        return self._function_unit(name, body)
+
+    def _function_unit(self, name: str, body: list[str]) -> Callable:
+        """Define ``{fn}_body(st, me, a_0…)`` from its lines, memoised when pure; returns ``f(state, env)``."""
+        params = [p for p, _ in self.vocab.functions[name][0]]
+        fn = self._global("fn", name, lambda: None)
+        py = [f"a_{i}" for i in range(len(params))]
         args = "".join(", " + p for p in py)
-        lines = [f"def {fn}_body(st, me{args}):", f"    return {text}"]
+        lines = [f"def {fn}_body(st, me{args}):", *body]
         if name in self.pure:  # memoised for the instruction being run (see State._run)
             lines += [
                 f"def {fn}(st, me{args}):",
@@ -434,7 +485,7 @@ class Compiler:
 
     def _memo(self, *exprs) -> list:
         """Empty the memo before code that calls a pure function (the state may have changed)."""
-        if any(
+        if not self.in_function and any(
             isinstance(x, ast.Call) and x.func in self.pure for e in exprs if e is not None for x in ast.walk_exprs(e)
         ):
             return [("if st.memo: st.memo.clear()", None)]
@@ -464,6 +515,8 @@ class Compiler:
             self._log(s, add)
         elif isinstance(s, ast.Pass):
             add("pass")
+        elif isinstance(s, ast.ReturnValue):  # only in a function's statements: a procedure's is an instruction
+            add(f"return {self.code(s.value)}")
         elif isinstance(s, ast.If):
             self._flat_if(s.branches, s.otherwise, lines, depth)
         else:
@@ -569,15 +622,44 @@ class Compiler:
                 ("return NEXT", None),
             ]
         else:
-            params = [p for p, _ in self.vocab.procedures[call.func]]
-            args = "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args))
-            body = self._memo(call) + [
-                (f"_e = {{'me': env['me']{args}}}", None),
-                (f"st.stack[-1][1] = {nxt}", None),
-                (f"st.stack.append([{call.func!r}, 0, _e])", None),
-                ("return NEXT", None),
-            ]
+            body = self._call(call, nxt)
         self._emit(proc, body, (s.line, s.col))
+
+    def _call(self, call: ast.Call, nxt: int) -> list:
+        """The instruction that calls a procedure: a new frame, the caller to go on at ``nxt``."""
+        params = [p for p, _ in self.vocab.procedures[call.func]]
+        args = "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args))
+        return self._memo(call) + [
+            (f"_e = {{'me': env['me']{args}}}", None),
+            (f"st.stack[-1][1] = {nxt}", None),
+            (f"st.stack.append([{call.func!r}, 0, _e])", None),
+            ("return NEXT", None),
+        ]
+
+    def _s_CallAssign(self, proc, s):
+        """Call, then (when its frame has returned, leaving '$result' here) store the value."""
+        nxt = len(proc.code) + 1
+        self._emit(proc, self._call(s.value, nxt), (s.line, s.col))
+        self._local(proc, s.target)
+        self._emit(
+            proc,
+            [(text, None) for text in self._assign(s.target, "env.pop('$result')")] + [(f"return {nxt + 1}", None)],
+            (s.line, s.col),
+        )
+
+    def _s_ReturnValue(self, proc, s):
+        """Leave the procedure, its value handed to the caller's frame (read at once: never kept at a decision)."""
+        self._emit(
+            proc,
+            self._memo(s.value)
+            + [
+                (f"_v = {self.code(s.value)}", None),
+                ("st.stack.pop()", None),
+                ("st.stack[-1][2]['$result'] = _v", None),
+                ("return NEXT", None),
+            ],
+            (s.line, s.col),
+        )
 
     def _s_EndGame(self, proc, s):
         reason = s.reason or DEFAULT_END
@@ -747,12 +829,24 @@ class Compiler:
             ask = f"return {each}({name}, st, [({seat}, {items}) for {seat} in list({seats})])"
         else:
             by = self.code(s.by) if s.by is not None else "env['me']"
+            if isinstance(s, ast.ChooseSeveral):
+                items = self._several(s, items)
             ask = f"return {name}.ask(st, {items}, {by})"
         self._emit(proc, self._memo(s.source, s.where, s.by) + [(ask, None)], (s.line, s.col))
         self._local(proc, s.target)
         proc.choices[pc] = s.target  # made a function by _finish
         proc.choice_types[pc] = choice.item_type
         proc.choice_kinds[pc] = s.kind
+
+    _s_ChooseSeveral = _s_Choose
+
+    def _several(self, s: ast.ChooseSeveral, items: str) -> str:
+        """The options of choosing several: every list of LOW to HIGH of ``items`` (subsets.py)."""
+        fn = self._global("subsets", None, lambda: subsets)
+        item = element(s.options_type)
+        label = self._global("label", item, lambda: self.game.labeller.for_type(item))
+        low, high = (self.code(b) if b is not None else "None" for b in (s.low, s.high))
+        return f"{fn}({items}, {low}, {high}, {label})"
 
     def _store_function(self, target: ast.Expr, filename: str) -> Callable:
         """``store(state, env, value)`` for a choice's target."""

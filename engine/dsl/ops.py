@@ -16,7 +16,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import RuleFault, quoted
-from .types import ANY, ATTRIBUTE, BOARD, BOOL, CARD, DIRECTION, INT, PLAYER, POSITION, TEXT, TYPEVAR, ZONE, list_of
+from .types import (
+    ANY,
+    ATTRIBUTE,
+    BOARD,
+    BOOL,
+    CARD,
+    DIRECTION,
+    INT,
+    PLAYER,
+    POSITION,
+    TEXT,
+    TYPEVAR,
+    ZONE,
+    list_of,
+    map_of,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +45,13 @@ class Op:
     constant: bool = False  # may be written as a bare name: ``num_players``
     control: bool = False  # changes what runs next; the compiler emits it (fn is None)
     reads: str = "state"  # what its value depends on: READS_ARGS, READS_ZONE, or anything in the state
+    optional: int = 0  # how many of the last parameters a call may leave out: ``range(n)``, ``range(a, b)``
+    draws: bool = False  # draws at random: gives a value, yet changes the state (the chance it used)
+
+    @property
+    def changes(self) -> bool:
+        """Does it change the state? Statements do, and so does drawing at random: functions may not."""
+        return self.returns is None or self.draws
 
 
 OPS: dict[str, Op] = {}
@@ -78,11 +100,13 @@ def op(
     constant: bool = False,
     control: bool = False,
     reads: str = "state",
+    optional: int = 0,
+    draws: bool = False,
 ):
     def register(fn: Callable | None) -> Callable | None:
         if name in OPS:  # pragma: no cover - a programming error caught at import
             raise RuntimeError(f"operation {name} declared twice")
-        OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant, control, reads)
+        OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant, control, reads, optional, draws)
         return fn
 
     return register
@@ -98,11 +122,15 @@ op(
 )(None)
 
 
-def _zone(st, zone: str) -> list:
+def zone_cards(st, zone: str) -> list:
+    """The cards of a zone, bottom to top: what a zone is where a list is wanted (one collection protocol)."""
     try:
         return st.zones[zone]
     except KeyError:
         raise RuleFault(f"there is no zone '{zone}'") from None
+
+
+_zone = zone_cards
 
 
 # ------------------------------------------------------------------- zones
@@ -122,14 +150,28 @@ def _bottom(st, zone):
     return cards[0]
 
 
-@op("size", ("zone", ZONE), returns=INT, says="the number of cards in {zone}", reads=READS_ZONE, group="zones")
-def _size(st, zone):
-    return len(_zone(st, zone))
+@op(
+    "size",
+    ("items", list_of(ANY)),
+    returns=INT,
+    says="how many items {items} has: the cards of a zone, the items of a list",
+    reads=READS_ARGS,
+    group="zones",
+)
+def _size(st, items):
+    return len(items)
 
 
-@op("is_empty", ("zone", ZONE), returns=BOOL, says="{zone} has no cards", reads=READS_ZONE, group="zones")
-def _is_empty(st, zone):
-    return not _zone(st, zone)
+@op(
+    "is_empty",
+    ("items", list_of(ANY)),
+    returns=BOOL,
+    says="{items} (a zone or a list) has nothing",
+    reads=READS_ARGS,
+    group="zones",
+)
+def _is_empty(st, items):
+    return not items
 
 
 @op(
@@ -366,9 +408,120 @@ def _reveal(st, cards):
 
 
 # ------------------------------------------------------------------- lists
-@op("count", ("list", list_of(ANY)), returns=INT, says="how many items {list} has", reads=READS_ARGS, group="lists")
+@op(
+    "count",
+    ("list", list_of(ANY)),
+    returns=INT,
+    says="the old name of size({list}), kept so old rules load; write size",
+    reads=READS_ARGS,
+    group="lists",
+)
 def _count(st, items):
     return len(items)
+
+
+@op(
+    "range",
+    ("start", INT),
+    ("stop", INT),
+    returns=list_of(INT),
+    says="the numbers from {start} up to {stop}, {stop} left out; range(n) alone: 0 up to n",
+    group="lists",
+    optional=1,
+)
+def _range(st, start, stop=None):
+    if stop is None:
+        start, stop = 0, start
+    if stop - start > MAX_SIZE:
+        raise RuleFault(f"range({start}, {stop}) is over the size budget of {MAX_SIZE:,} items")
+    return list(range(start, stop))
+
+
+@op("any", ("conditions", list_of(BOOL)), returns=BOOL, says="some item of {conditions} is true", group="lists")
+def _any(st, conditions):
+    return any(conditions)
+
+
+@op("all", ("conditions", list_of(BOOL)), returns=BOOL, says="every item of {conditions} is true", group="lists")
+def _all(st, conditions):
+    return all(conditions)
+
+
+def _comparable(items: list, what: str) -> list:
+    """``items``, if they can be put in order: numbers with numbers, text with text (else a rule fault, not a
+    Python TypeError)."""
+    kinds = {type(x) for x in items}
+    if len(kinds) > 1 or kinds & {bool, type(None), list, dict}:
+        raise RuleFault(f"{what}: only numbers or only text can be put in order, not {quoted(items[:4])}")
+    return items
+
+
+@op(
+    "sorted",
+    ("list", list_of(TYPEVAR)),
+    returns=list_of(TYPEVAR),
+    says="{list} from the smallest item to the largest (numbers or text); sorted(LIST, by: KEY) orders by a key",
+    group="lists",
+)
+def _sorted(st, items):
+    return sorted(_comparable(items, "sorted"))
+
+
+@dataclass(frozen=True, slots=True)
+class KeyedOp:
+    """An operation over a list ordered by a key: ``max(hand(me), by: it.cost)``, the item as ``it``."""
+
+    name: str
+    gives_list: bool  # the list reordered (sorted), else one item of it
+    says: str
+    fn: Callable  # fn(pairs): pairs are (key, item) in the list's order
+
+
+KEYED: dict[str, KeyedOp] = {}
+
+
+def keyed(name: str, gives_list: bool, says: str):
+    def register(fn: Callable) -> Callable:
+        KEYED[name] = KeyedOp(name, gives_list, says, fn)
+        return fn
+
+    return register
+
+
+def _keys_in_order(pairs: list, what: str) -> list[int]:
+    """Positions of ``pairs`` ordered by key, equals in their order: keys must all be numbers or all text."""
+    keys = _comparable([k for k, _ in pairs], f"{what}(…, by: …)")
+    return sorted(range(len(keys)), key=keys.__getitem__)
+
+
+@keyed("max", False, "the item of LIST whose KEY is largest (the first of equals; none if empty)")
+def _max_by(pairs):
+    order = _keys_in_order(pairs, "max")
+    if not order:
+        return None
+    best = pairs[order[-1]][0]
+    return next(item for key, item in pairs if key == best)
+
+
+@keyed("min", False, "the item of LIST whose KEY is smallest (the first of equals; none if empty)")
+def _min_by(pairs):
+    order = _keys_in_order(pairs, "min")
+    return pairs[order[0]][1] if order else None
+
+
+@keyed("sorted", True, "the items of LIST from the smallest KEY to the largest (equals keep their order)")
+def _sorted_by(pairs):
+    return [pairs[i][1] for i in _keys_in_order(pairs, "sorted")]
+
+
+@op("number", ("text", TEXT), returns=INT, says='the whole number written in {text} ("12" gives 12)', group="lists")
+def _number(st, text):
+    if text is None:
+        raise RuleFault("number(): no text given")
+    digits = text.strip()
+    if not (digits.lstrip("-").isdigit() and digits.isascii()) or len(digits) > 18:
+        raise RuleFault(f"number(): {quoted(text)[:40]} is not a whole number")
+    return int(digits)
 
 
 @op("sum", ("numbers", list_of(INT)), returns=INT, says="the sum of {numbers}", reads=READS_ARGS, group="lists")
@@ -520,6 +673,7 @@ def _around(st, ring, value, before, after):
     returns=TYPEVAR,
     says="an item of {list} picked at random (none if empty)",
     group="lists",
+    draws=True,
 )
 def _random_from(st, items):
     if not items:
@@ -527,6 +681,71 @@ def _random_from(st, items):
     i = st.randbelow(len(items))
     st.chance({"chance": "random", "of": len(items), "index": i})
     return items[i]
+
+
+# -------------------------------------------------------------------- maps
+# A map is a value: these give a new map and leave the old one as it was (m = with_key(m, "a", 2)).
+@op(
+    "get",
+    ("map", map_of(TYPEVAR)),
+    ("key", TEXT),
+    returns=TYPEVAR,
+    says="the value of {key} in {map} (none if it has none)",
+    group="maps",
+)
+def _get(st, mapping, key):
+    return mapping.get(key)
+
+
+@op(
+    "with_key",
+    ("map", map_of(TYPEVAR)),
+    ("key", TEXT),
+    ("value", TYPEVAR),
+    returns=map_of(TYPEVAR),
+    says="{map} with {key} set to {value}",
+    group="maps",
+)
+def _with_key(st, mapping, key, value):
+    if key is None:
+        raise RuleFault("with_key: no key given")
+    if key not in mapping and len(mapping) >= MAX_SIZE:
+        raise RuleFault(f"a map of more than {MAX_SIZE:,} keys is over the size budget: does a loop make it grow?")
+    return {**mapping, key: value}
+
+
+@op(
+    "without_key",
+    ("map", map_of(TYPEVAR)),
+    ("key", TEXT),
+    returns=map_of(TYPEVAR),
+    says="{map} without {key}",
+    group="maps",
+)
+def _without_key(st, mapping, key):
+    return {k: v for k, v in mapping.items() if k != key}
+
+
+@op(
+    "keys",
+    ("map", map_of(ANY)),
+    returns=list_of(TEXT),
+    says="the keys of {map}, in the order they were first set",
+    group="maps",
+)
+def _keys(st, mapping):
+    return list(mapping)
+
+
+@op(
+    "values",
+    ("map", map_of(TYPEVAR)),
+    returns=list_of(TYPEVAR),
+    says="the values of {map}, in the order of its keys",
+    group="maps",
+)
+def _values(st, mapping):
+    return list(mapping.values())
 
 
 # ------------------------------------------------------------------ boards

@@ -234,6 +234,21 @@ class _ToAst(Transformer):
         s.each, s.together = each, secret == "together"
         return s
 
+    def choose_several_stmt(self, meta, items):
+        target, verb, low, high, source, where, by, secret = items
+        return ast.ChooseSeveral(
+            *_pos(meta),
+            target,
+            verb[1:-1] if verb is not None else "",
+            source,
+            where,
+            by,
+            None,
+            secret is not None,
+            low=low,
+            high=high,
+        )
+
     def where(self, meta, items):
         return items[0]
 
@@ -272,6 +287,9 @@ class _ToAst(Transformer):
 
     def return_stmt(self, meta, items):
         return ast.Return(*_pos(meta))
+
+    def return_value_stmt(self, meta, items):
+        return ast.ReturnValue(*_pos(meta), items[0])
 
     def reopen_stmt(self, meta, items):
         return ast.Reopen(*_pos(meta))
@@ -346,6 +364,10 @@ class _ToAst(Transformer):
         name, *args = items
         return ast.Call(*_pos(meta), str(name), [a for a in args if a is not None])
 
+    def keyed_call(self, meta, items):
+        name, source, key = items
+        return ast.KeyedCall(*_pos(meta), str(name), source, key)
+
     def name(self, meta, items):
         return ast.Name(*_pos(meta), str(items[0]))
 
@@ -375,6 +397,12 @@ class _ToAst(Transformer):
 
     def record(self, meta, items):
         return ast.Record(*_pos(meta), items)
+
+    def map(self, meta, items):
+        return ast.MapExpr(*_pos(meta), [i for i in items if i is not None])
+
+    def map_entry(self, meta, items):
+        return (str(items[0])[1:-1], items[1])
 
     def field(self, meta, items):
         return (str(items[0]), items[1])

@@ -125,13 +125,12 @@ class Reads:
         op = OPS.get(e.func)
         if op is None or op.reads not in (READS_ARGS, READS_ZONE):
             return None
-        if op.reads == READS_ZONE:
-            for (_, t), arg in zip(op.params, e.args):
-                if t == ZONE:
-                    zone = self._zone(arg, open_names)
-                    if zone is None:
-                        return None
-                    args += zone
+        for (_, t), arg in zip(op.params, e.args):
+            if arg.type == ZONE and (t != ZONE or op.reads == READS_ZONE):  # a zone given for a list gives its cards
+                zone = self._zone(arg, open_names)
+                if zone is None:
+                    return None
+                args += zone
         return args
 
     def _function(self, e: ast.Call, args: list[str], open_names: frozenset) -> list[str] | None:

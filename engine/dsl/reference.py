@@ -15,9 +15,11 @@ from collections.abc import Callable
 from ..errors import RuleFault
 from . import ast, together
 from .checker import Vocabulary
+from .codegen import Overrun
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, enum_check
-from .ops import OPS, bounded, times
-from .types import CARD, INT, PLAYER, ZONE, is_list, is_record
+from .ops import KEYED, OPS, bounded, times, zone_cards
+from .subsets import subsets
+from .types import CARD, INT, PLAYER, ZONE, element, is_list, is_record
 
 
 class ReferenceCompiler:
@@ -25,6 +27,7 @@ class ReferenceCompiler:
 
     def __init__(self, vocab: Vocabulary, game, pure_functions: frozenset = frozenset()):
         self.windows: list[tuple[str, list]] = []  # enclosing windows: (state key, exit cell)
+        self.in_function = False  # compiling a function's statements: 'return VALUE' ends the run, not a frame
         self.vocab = vocab
         self.game = game  # GameDef under construction: attribute tables, procedures, labeller
         self.labels: Labeller = game.labeller
@@ -69,6 +72,10 @@ class ReferenceCompiler:
     def _e_Record(self, e):
         fields = [(name, self.expr(v)) for name, v in e.fields]
         return lambda st, env: {name: f(st, env) for name, f in fields}
+
+    def _e_MapExpr(self, e):
+        entries = [(key, self.expr(v)) for key, v in e.entries]
+        return lambda st, env: {key: f(st, env) for key, f in entries}
 
     def _e_Comprehension(self, e):
         source = self._items(e.source, copy=False)
@@ -154,6 +161,9 @@ class ReferenceCompiler:
         if e.func in v.functions:
             return self._function_call(e.func, args)
         fn = OPS[e.func].fn
+        for i, (arg, (_, ptype)) in enumerate(zip(e.args, OPS[e.func].params)):
+            if arg.type == ZONE and is_list(ptype):  # one collection protocol: a zone gives its cards
+                args[i] = lambda st, env, zone=args[i]: zone_cards(st, zone(st, env))
         if len(args) == 0:
             return lambda st, env: fn(st)
         if len(args) == 1:
@@ -163,6 +173,25 @@ class ReferenceCompiler:
             a, b = args
             return lambda st, env: fn(st, a(st, env), b(st, env))
         return lambda st, env: fn(st, *[f(st, env) for f in args])
+
+    def _e_KeyedCall(self, e):
+        source = self._items(e.source, copy=False)
+        key = self.expr(e.key)
+        fn = KEYED[e.func].fn
+
+        def keyed(st, env):
+            saved = env.get("it", _MISSING)
+            pairs = []
+            for x in source(st, env):
+                env["it"] = x
+                pairs.append((key(st, env), x))
+            if saved is _MISSING:
+                env.pop("it", None)
+            else:
+                env["it"] = saved
+            return fn(pairs)
+
+        return keyed
 
     def _function_call(self, name: str, args: list[Callable]) -> Callable:
         params = tuple(p for p, _ in self.vocab.functions[name][0])
@@ -230,6 +259,28 @@ class ReferenceCompiler:
     def function(self, name: str, body: ast.Expr) -> Callable:
         """A game function as ``f(state, env)``: its parameters and ``me`` in env."""
         return self.expr(body)
+
+    def function_program(self, name: str, stmts: list[ast.Stmt]) -> Callable:
+        """A function written as statements: its instructions run to 'return VALUE' at once, in its own env."""
+        proc = Procedure(f"function {name}")
+        self.in_function = True
+        self._block(proc, stmts)
+        self.in_function = False
+        code, budget = proc.code, self.game.step_budget
+
+        def run(st, env):
+            env, pc, steps = dict(env), 0, st.steps  # bounded per call, as the generated code is
+            try:
+                while pc >= 0:
+                    st.steps += 1
+                    if st.steps > budget:
+                        raise Overrun()
+                    pc = code[pc](st, env)
+            finally:
+                st.steps = steps
+            return env.pop("$result")
+
+        return run
 
     # ----------------------------------------------------------- statements
     def procedure(
@@ -391,6 +442,26 @@ class ReferenceCompiler:
     def _s_Return(self, proc, s):
         self._emit(proc, _return, (s.line, s.col))
 
+    def _s_ReturnValue(self, proc, s):
+        value, in_function = self.expr(s.value), self.in_function
+
+        def give(st, env):
+            v = value(st, env)
+            if in_function:
+                env["$result"] = v
+                return SUSPEND
+            st.stack.pop()
+            st.stack[-1][2]["$result"] = v  # read by the caller's next instruction, before any decision
+            return NEXT
+
+        self._emit(proc, give, (s.line, s.col))
+
+    def _s_CallAssign(self, proc, s):
+        self._local(proc, s.target)
+        self._call_procedure(proc, s, s.value)
+        store = self._store(s.target)
+        self._simple(proc, s, lambda st, env: store(st, env, env.pop("$result")))
+
     def _s_If(self, proc, s):
         exits = []
         for cond, body in s.branches:
@@ -523,6 +594,7 @@ class ReferenceCompiler:
         where = self.expr(s.where) if s.where is not None else None
         by = self.expr(s.by) if s.by is not None else None
         choice = Choice(self.game.labeller, s, len(proc.code))
+        several = self._several(s) if isinstance(s, ast.ChooseSeveral) else None
 
         def options(st, env):
             items = source(st, env)
@@ -538,6 +610,8 @@ class ReferenceCompiler:
                 else:
                     env["it"] = saved
                 items = kept
+            if several is not None:
+                items = several(st, env, items)
             return items
 
         def choose(st, env):
@@ -559,6 +633,16 @@ class ReferenceCompiler:
         proc.choices[choice.pc] = self._store(s.target)
         proc.choice_types[choice.pc] = choice.item_type
         proc.choice_kinds[choice.pc] = s.kind
+
+    _s_ChooseSeveral = _s_Choose
+
+    def _several(self, s: ast.ChooseSeveral) -> Callable:
+        """The options of choosing several: every list of LOW to HIGH of the items (subsets.py)."""
+        low, high = (self.expr(b) if b is not None else None for b in (s.low, s.high))
+        label = self.labels.for_type(element(s.options_type))
+        return lambda st, env, items: subsets(
+            items, low(st, env) if low else None, high(st, env) if high else None, label
+        )
 
 
 _MISSING = object()

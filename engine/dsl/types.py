@@ -1,6 +1,7 @@
 """The effect language's few types, written as short strings.
 
-``int bool text player card zone board position direction none any``, ``list[T]``, enum types
+``int bool text player card zone board position direction none any``, ``list[T]``, ``map[T]`` (text keys: an enum's
+members, names; the values of type T, never cards), enum types
 named after the game's enums (``toys``), which are text with a known set of
 values, and records ``{piece: card, dir: dirs}``: a move of several parts,
 each field read as ``move.piece`` (a field a record lacks reads as none).
@@ -39,6 +40,24 @@ def list_of(t: str) -> str:
 
 def is_list(t: str | None) -> TypeGuard[str]:
     return t is not None and t.startswith("list[")
+
+
+def map_of(t: str) -> str:
+    return f"map[{t}]"
+
+
+def is_map(t: str | None) -> TypeGuard[str]:
+    return t is not None and t.startswith("map[")
+
+
+def map_value(t: str | None) -> str:
+    """The type of a map's values."""
+    return t[4:-1] if is_map(t) else ANY
+
+
+def holds_cards(t: str | None) -> bool:
+    """Does a value of type ``t`` hold cards (a card, or a list or record with cards in it)?"""
+    return t is not None and re.search(r"\bcard\b", t) is not None
 
 
 def is_record(t: str | None) -> TypeGuard[str]:
@@ -96,6 +115,8 @@ def merge(a: str | None, b: str | None) -> str | None:
         return record_of(list(fields.items()))
     if is_list(a) and is_list(b):
         return list_of(merge(element(a), element(b)) or ANY)
+    if is_map(a) and is_map(b):
+        return map_of(merge(map_value(a), map_value(b)) or ANY)
     return a
 
 
@@ -109,6 +130,8 @@ def compatible(expected: str | None, actual: str | None, enums=()) -> bool:
         return True
     if is_list(expected) and is_list(actual):
         return compatible(element(expected), element(actual), enums)
+    if is_map(expected) and is_map(actual):
+        return compatible(map_value(expected), map_value(actual), enums)
     if is_record(expected) and is_record(actual):
         theirs = dict(record_fields(actual))
         return all(n not in theirs or compatible(t, theirs[n], enums) for n, t in record_fields(expected))
@@ -142,6 +165,8 @@ def unify(expected: str, actual: str | None, binding: dict) -> bool:
         if actual == ANY:
             return True
         return is_list(actual) and unify(element(expected), element(actual), binding)
+    if is_map(expected):
+        return actual == ANY or (is_map(actual) and unify(map_value(expected), map_value(actual), binding))
     return False
 
 
@@ -159,6 +184,8 @@ def describe(t: str | None) -> str:
         return "nothing"
     if is_list(t):
         return f"a list of {describe(element(t))}"
+    if is_map(t):
+        return f"a map from text to {describe(map_value(t))}"
     if is_record(t):
         return "a record {" + ", ".join(f"{n}: {describe(ft)}" for n, ft in record_fields(t)) + "}"
     return {
@@ -183,6 +210,11 @@ def parse_type(text: str, enums) -> str:
         return t
     if is_list(t) and t.endswith("]"):
         return list_of(parse_type(t[5:-1], enums))
+    if is_map(t) and t.endswith("]"):
+        value = parse_type(t[4:-1], enums)
+        if holds_cards(value):
+            raise ValueError("a map cannot hold cards (keep them in a zone or a list)")
+        return map_of(value)
     if is_record(t) and t.endswith("}"):
         fields: list[tuple[str, str]] = []
         for name, ftype in record_fields(t):

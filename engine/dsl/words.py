@@ -14,15 +14,19 @@ IMPLICIT = ("me", "it", "this")  # names with a value the language sets, not key
 RESERVED: dict[str, str] = {
     "me": "the player whose rules are running: the current player in the play program, the player who "
     "plays a card in its effect; setting it (me = p) makes p the current player",
-    "it": "inside a 'where' condition, the option being tested: choose from hand(me) where it.cost < 3",
+    "it": "inside a 'where' condition, the option being tested: choose from hand(me) where it.cost < 3; "
+    "inside a 'by:' key, the item being weighed: max(hand(me), by: it.cost)",
     "this": "inside a card's effect, the card itself: this.power",
     "true": "the true/false value 'true'",
     "false": "the true/false value 'false'",
     "none": "no value: what an optional choice gives when the player passes, or the top of an empty zone",
     "choose": 'x = choose "verb" from OPTIONS …: a player decides; the game waits for the answer',
     "from": "in 'choose … from OPTIONS', the options; in 'window p from PLAYER', who is asked first",
+    "several": 'x = choose "verb" several [A to B] from LIST: the player picks between A and B of the items '
+    "(any number without 'A to B'); the choice is a list, its members in the order of their ids",
     "where": "in 'choose … where COND', keeps the options for which COND holds (the option is 'it')",
-    "by": "in 'choose … by PLAYER', who chooses (the current player, me, unless 'by')",
+    "by": "in 'choose … by PLAYER', who chooses (the current player, me, unless 'by'); in max(LIST, by: KEY), "
+    "min and sorted, what the items are weighed by",
     "optional": "in 'choose … optional', the player may pass (the choice is then none); "
     "'optional \"decline\"' names the action",
     "secretly": "in 'choose … secretly', the others' logs do not say what was chosen",
@@ -44,7 +48,8 @@ RESERVED: dict[str, str] = {
     "elif": "in an if statement: the next condition tried when the ones above did not hold",
     "else": "in an if statement: the block run when no condition held; in 'A if COND else B', the other value",
     "pass": "a statement that does nothing (a block must hold at least one)",
-    "return": "leave the procedure (or card effect) being run; nothing after it in its block runs",
+    "return": "leave the procedure (or card effect) being run; nothing after it in its block runs; "
+    "'return VALUE' gives the value of a function or of a procedure that declares 'returns:'",
     "and": "a and b: true when both are (b is not looked at when a is false)",
     "or": "a or b: true when either is (b is not looked at when a is true)",
     "not": "not a: true when a is false; 'a not in LIST': a is not among the items",
