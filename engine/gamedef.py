@@ -902,7 +902,10 @@ class _Builder:
             )
         scoring = [expr for section, _, expr, _ in scorers if section == "scoring"]
         if isinstance(compiler, Compiler) and all(expr is not None for expr in scoring):
-            game.score_key = compiler.read_key([e for e in scoring if e is not None], ("p", "me"), bodies)
+            values = {
+                name: body for name, body in bodies.items() if isinstance(body, ast.Expr)
+            }  # 'does:' bodies: not keyed
+            game.score_key = compiler.read_key([e for e in scoring if e is not None], ("p", "me"), values)
         game.stats = [
             Stat(
                 item["id"],
