@@ -9,7 +9,7 @@ import math
 import random
 import time
 
-from ..errors import quoted
+from ..errors import RuntimeRuleError, quoted
 from .greedy import GreedyAgent
 
 DEFAULT_ITERATIONS = 200
@@ -76,6 +76,7 @@ class MctsAgent:
                 raise ValueError(f"expected iterations (e.g. 200) or seconds (e.g. 2s), got {quoted(budget)}")
         self.rollout = rollout
         self.policy = GreedyAgent(seed)
+        self.failed = 0  # iterations whose copy broke a rule (see ``_iterate``)
 
     def act(self, view: dict, state=None) -> str:
         actions = view["decision"]["actions"]
@@ -97,39 +98,52 @@ class MctsAgent:
             self._iterate(root, state.determinized(seat, rng.getrandbits(31)), rng)
             done += 1
         legal = actions or state.legal_actions()
-        if not any(a in root.children for a in legal):
-            return rng.choice(legal)
+        if not any(a in root.children and root.children[a].visits for a in legal):
+            return self._pick(state, legal) if state.game.bot_values.get("greedy") else rng.choice(legal)
         return max(
             legal, key=lambda a: (root.children[a].visits, root.children[a].total) if a in root.children else (-1, 0.0)
         )
 
     def _iterate(self, root: _Node, det, rng: random.Random) -> None:
+        """One iteration on the copy ``det``: select, expand one node, roll out, back up.
+
+        A copy can break a rule the true game would not, where it forgets what another seat holds
+        privately (a secret choice made before this decision): such an iteration teaches nothing,
+        so it is dropped with the node it added, and counted in ``failed``.
+        """
         node, path = root, []
         guided = bool(det.game.bot_values.get("greedy"))
-        while not det.is_terminal:  # select, then expand one node
-            legal = det.legal_actions()
-            mover = det.current_player
-            children = node.children
-            untried = [a for a in legal if a not in children]
-            for a in legal:
-                if a in children:
-                    children[a].avail += 1
-            if untried:
-                action = self._pick(det, untried) if guided else rng.choice(untried)
-                node = children[action] = _Node(mover)
+        added: tuple[dict, str] | None = None
+        try:
+            while not det.is_terminal:
+                legal = det.legal_actions()
+                mover = det.current_player
+                children = node.children
+                untried = [a for a in legal if a not in children]
+                for a in legal:
+                    if a in children:
+                        children[a].avail += 1
+                if untried:
+                    action = self._pick(det, untried) if guided else rng.choice(untried)
+                    node = children[action] = _Node(mover)
+                    added = (children, action)
+                    det.apply(action)
+                    path.append(node)
+                    break
+                action = max(legal, key=lambda a: _ucb(children[a], EXPLORATION))
+                node = children[action]
                 det.apply(action)
                 path.append(node)
-                break
-            log_term = EXPLORATION
-            action = max(legal, key=lambda a: _ucb(children[a], log_term))
-            node = children[action]
-            det.apply(action)
-            path.append(node)
-        steps = 0
-        while not det.is_terminal and steps < self.rollout:
-            ids = det.pending["ids"]
-            det.apply(self._pick(det, ids) if guided else rng.choice(ids))
-            steps += 1
+            steps = 0
+            while not det.is_terminal and steps < self.rollout:
+                ids = det.pending["ids"]
+                det.apply(self._pick(det, ids) if guided else rng.choice(ids))
+                steps += 1
+        except RuntimeRuleError:
+            self.failed += 1
+            if added is not None:
+                del added[0][added[1]]
+            return
         returns = det.returns()
         for n in path:
             n.visits += 1
