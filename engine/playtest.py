@@ -174,10 +174,12 @@ METRICS: dict[str, Metric] = {
         "",
         "Cards and actions that decide games: how much more often a seat wins when it uses a card "
         "(or action) in a game than when it does not. Measured only with at least "
-        f"{MIN_SUPPORT} seat-games on each side; listed as deciding when the interval excludes 0.",
+        f"{MIN_SUPPORT} seat-games on each side. Listed as deciding when the interval at the family-wise "
+        "level excludes 0 (Bonferroni: the 5% shared among the m cards, or actions, measured), so that "
+        "luck alone rarely lists one.",
         "win rate when used − win rate when not used, over the seat-games of finished games; 95% interval "
         "by Newcombe's hybrid score method: d − √((p₁−l₁)² + (u₀−p₀)²) … d + √((u₁−p₁)² + (p₀−l₀)²), "
-        "(l, u) the Wilson intervals of each rate",
+        "(l, u) the Wilson intervals of each rate; deciding: the same with z = Φ⁻¹(1 − 0.05/2m) excludes 0",
         (
             "choice.actions[].win_rate_when_used",
             "choice.actions[].win_rate_when_not_used",
@@ -622,8 +624,8 @@ def _choice(game, players: int, recs: list[dict]) -> dict:
         "cards": cards,
         "cards_never_chosen": sorted(c for c, v in offered.items() if v[1] == 0),
         "cards_never_offered": sorted(set(game.card_ids) - set(offered)),
-        "deciding_actions": _deciding(actions, "action"),
-        "deciding_cards": _deciding(cards, "card"),
+        "deciding_actions": _deciding(actions, "action", used_actions, won, units),
+        "deciding_cards": _deciding(cards, "card", used_cards, won, units),
     }
 
 
@@ -642,19 +644,33 @@ def _impact(used: set[tuple[int, int]], won: set[tuple[int, int]], units: int) -
     }
 
 
-def difference_interval(w1: int, n1: int, w0: int, n0: int) -> list[float]:
-    """95% interval of p₁ − p₀ from two independent counts (Newcombe 1998, method 10: hybrid Wilson
-    score): it stays inside [−1, 1] and behaves for rates near 0 or 1, unlike p₁ − p₀ ± 1.96·se."""
+def difference_interval(w1: int, n1: int, w0: int, n0: int, z: float = 1.96) -> list[float]:
+    """95% interval (or another, by ``z``) of p₁ − p₀ from two independent counts (Newcombe 1998,
+    method 10: hybrid Wilson score): it stays inside [−1, 1] and behaves for rates near 0 or 1,
+    unlike p₁ − p₀ ± 1.96·se."""
     p1, p0 = w1 / n1, w0 / n0
-    l1, u1 = wilson_interval(w1, n1) or [p1, p1]
-    l0, u0 = wilson_interval(w0, n0) or [p0, p0]
+    l1, u1 = wilson_interval(w1, n1, z) or [p1, p1]
+    l0, u0 = wilson_interval(w0, n0, z) or [p0, p0]
     d = p1 - p0
     return [round(d - math.hypot(p1 - l1, u0 - p0), 4), round(d + math.hypot(u1 - p1, p0 - l0), 4)]
 
 
-def _deciding(rows: list[dict], name: str) -> list[dict]:
-    """The rows whose use changes the win rate beyond chance (the interval excludes 0), largest first."""
-    sure = [r for r in rows if r["impact_95"] and (r["impact_95"][0] > 0 or r["impact_95"][1] < 0)]
+def _deciding(rows: list[dict], name: str, used: dict[str, set], won: set, units: int) -> list[dict]:
+    """The rows whose use changes the win rate beyond chance, largest effect first.
+
+    With dozens of cards some 95% intervals miss 0 by luck alone, so a row is listed only when its
+    interval at the family-wise level (Bonferroni: 5% shared among the rows measured) excludes 0.
+    """
+    measured = [r for r in rows if r["impact"] is not None]
+    if not measured:
+        return []
+    z = statistics.NormalDist().inv_cdf(1 - 0.05 / (2 * len(measured)))
+    sure = []
+    for r in measured:
+        n1, w1 = len(used[r[name]]), len(used[r[name]] & won)
+        low, high = difference_interval(w1, n1, len(won) - w1, units - n1, z)
+        if low > 0 or high < 0:
+            sure.append(r)
     return [
         {name: r[name], "impact": r["impact"], "impact_95": r["impact_95"], "games": r["games"]}
         for r in sorted(sure, key=lambda r: (-r["impact"], r[name]))

@@ -58,8 +58,8 @@ def render_html(data: dict) -> str:
         "<h2 id='deciding'>Cards and actions that decide games</h2>"
         f"<p>Win rate of a seat in the games it used a card or action, minus its win rate in the games it did "
         f"not, with a 95% interval (<a href='#def-impact'>definition</a>). Measured where each side has at "
-        f"least {MIN_SUPPORT} seat-games; listed where the interval excludes 0.</p>"
-        + "".join(_deciding_tables(a) for a in arms)
+        f"least {MIN_SUPPORT} seat-games; listed where it excludes 0 even when the 5% risk of a false "
+        f"listing is shared among all the cards (or actions) measured.</p>" + "".join(_deciding_tables(a) for a in arms)
     )
     if any(a["stats"] for a in arms):
         parts.append("<h2>The rules' own counters</h2>" + _stats_table(arms))

@@ -8,7 +8,7 @@ from test_language import make_game
 from test_outcomes import FIRST_WINS, LEVEL
 
 from engine.cli import main
-from engine.playtest import Arm, Plan, arms_of, difference_interval, load_arm, measure, parse_set, run
+from engine.playtest import Arm, Plan, _deciding, arms_of, difference_interval, load_arm, measure, parse_set, run
 
 # Each seat says "go" once, then a fair coin names the winner.
 COIN = """\
@@ -290,3 +290,17 @@ def _row_paths(value, path: str):
 
 
 SUMMARY = {"mean", "median", "min", "max", "n"}
+
+
+def test_a_card_is_listed_as_deciding_only_beyond_luck_among_all_measured():
+    """66% of 50 seat-games won with a card against 44% of 50 without: its own 95% interval excludes 0,
+    but among 20 cards measured one such gap is likely by luck, so it is listed alone, not among 20."""
+    units = [(g, s) for g in range(50) for s in range(2)]
+    used = set(units[:50])
+    won = set(units[:33]) | set(units[50:72])
+    row = {"card": "x", "impact": 0.22, "impact_95": difference_interval(33, 50, 22, 50), "games": 50}
+    assert row["impact_95"][0] > 0
+    assert [r["card"] for r in _deciding([row], "card", {"x": used}, won, 100)] == ["x"]
+    fillers = [{**row, "card": f"y{i}", "impact": 0.0} for i in range(19)]
+    fill_used = {f"y{i}": set(units[25:75]) for i in range(19)}
+    assert _deciding([row, *fillers], "card", {"x": used, **fill_used}, won, 100) == []

@@ -18,7 +18,10 @@ BROWSER_ARGS = [
 ]
 
 
-def write_report(tmp_path, body: str = COIN, arms=(Arm(), Arm(None, (("constants.ticks", 2),))), games=20) -> Path:
+TWO_ARMS = (Arm(), Arm(None, (("constants.ticks", 2),)))
+
+
+def write_report(tmp_path, body: str = COIN, arms=TWO_ARMS, games=20) -> Path:
     path = make_game(tmp_path, body).rules.folder / "game.yaml"
     plan = Plan(str(path), list(arms), 2, games, 0, ["random", "random"], skill_bot="greedy", skill_games=4)
     compiled = [load_arm(plan.game, arm) for arm in plan.arms]
