@@ -205,7 +205,7 @@ METRICS: dict[str, Metric] = {
         "Skill Trace (simplified)",
         "How much a thinking bot gains over random bots, per seat; near chance means luck decides.",
         "wins of the thinking bot in seat s against random bots in the others / its finished games there, "
-        "with a 95% Wilson interval; chance = 1 / players",
+        "with a 95% Wilson interval; chance = the seat's team size / players (1 / players without teams)",
         (
             "skill.bot",
             "skill.chance",
@@ -497,7 +497,7 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
             **_arm_metrics(games[a], plan.players, main),
         }
         if plan.skill_bot:
-            entry["skill"] = _skill(plan, [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a])
+            entry["skill"] = _skill(plan, games[a], [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a])
         arms.append(entry)
     return {
         "game": plan.game,
@@ -698,7 +698,7 @@ def _stat_figures(game, done: list[dict]) -> list[dict]:
     return out
 
 
-def _skill(plan: Plan, roles: list[tuple[str, dict]]) -> dict:
+def _skill(plan: Plan, game, roles: list[tuple[str, dict]]) -> dict:
     seats = []
     for seat in range(plan.players):
         done = [r for role, r in roles if role == f"skill:{seat}" and r["error"] is None and not r["cut_off"]]
@@ -712,7 +712,9 @@ def _skill(plan: Plan, roles: list[tuple[str, dict]]) -> dict:
                 "win_rate_95": wilson_interval(wins, len(done)),
             }
         )
-    return {"bot": plan.skill_bot, "chance": _round(1 / plan.players), "seats": seats}
+    # A seat wins with its team: by chance, a seat in one of two partnerships wins half the games.
+    chance = statistics.fmean(len(game.team_of(plan.players, s)) / plan.players for s in range(plan.players))
+    return {"bot": plan.skill_bot, "chance": _round(chance), "seats": seats}
 
 
 def _sweep_axis(arms: list[Arm]) -> dict | None:

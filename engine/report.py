@@ -307,7 +307,7 @@ def _skill_plot(data: dict) -> str:
         [[s["win_rate_95"] for s in a["skill"]["seats"]] for a in arms],
         data["players"],
     )
-    ax.axhline(1 / data["players"], color="grey", lw=0.8, ls="--")
+    ax.axhline(data["arms"][0]["skill"]["chance"], color="grey", lw=0.8, ls="--")
     return _svg(fig)
 
 

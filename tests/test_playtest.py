@@ -304,3 +304,14 @@ def test_a_card_is_listed_as_deciding_only_beyond_luck_among_all_measured():
     fillers = [{**row, "card": f"y{i}", "impact": 0.0} for i in range(19)]
     fill_used = {f"y{i}": set(units[25:75]) for i in range(19)}
     assert _deciding([row, *fillers], "card", {"x": used, **fill_used}, won, 100) == []
+
+
+def test_a_seat_in_a_partnership_wins_half_the_games_by_chance(tmp_path):
+    """With two teams of two, chance is 1/2 a seat, not 1/4: the coin's winner's partner wins too."""
+    body = COIN.replace("random_from([0, 1])", "random_from([0, 1, 2, 3])") + 'teams:\n  "4": [[0, 2], [1, 3]]\n'
+    path = make_game(tmp_path, body).rules.folder / "game.yaml"
+    plan = Plan(str(path), [Arm()], 4, 4, 0, ["random"] * 4, skill_bot="greedy", skill_games=40)
+    games = [load_arm(plan.game, arm) for arm in plan.arms]
+    skill = measure(plan, games, *run(plan, games))["arms"][0]["skill"]
+    assert skill["chance"] == 0.5
+    assert all(0.25 < s["win_rate"] < 0.75 for s in skill["seats"])
