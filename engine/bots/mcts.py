@@ -47,9 +47,9 @@ class MctsAgent:
     ``mcts:Ts`` runs for T seconds instead (faster machines search deeper).
 
     Strength against random bots and search speed per game: ``tools/bot_strength.py`` measures
-    them (2 players, seats alternated, 95% Wilson intervals); the figures are kept in the
-    project's notes, not here.  The suite checks that a small budget beats random bots
-    (tests/test_bots.py).
+    them (2 players or a game's smallest count, seats rotated, 95% Wilson intervals); the figures
+    are kept in the project's notes, not here.  The suite checks that a small budget beats random
+    bots, and wins nearly every game of a small Nim (tests/test_bots.py).
     """
 
     name = "mcts"
