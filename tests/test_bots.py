@@ -160,3 +160,32 @@ def test_mcts_drops_copies_that_forget_another_seats_secret(tmp_path):
     bot = make_agent("mcts:20", seed=3)
     assert bot.act(*bot_inputs(state, 1, bot)) in state.legal_actions()
     assert 0 < bot.failed <= 20
+
+
+# 40 turns in which the seat to move may add 1 to its points: far longer than a short rollout.
+LONG_RACE = """\
+player_variables:
+  points: {type: int}
+variables:
+  turn: {type: int}
+play: |
+  while turn < 40:
+      q = item(players(), turn % num_players)
+      x = choose "add" from [0, 1] by q
+      q.points = q.points + x
+      turn = turn + 1
+  end_game "forty turns"
+scoring:
+  - id: points
+    points: p.points
+"""
+
+
+def test_a_rollout_that_stops_before_the_end_is_scored_by_the_points(tmp_path):
+    """Rollouts of 4 decisions never reach the end of 40 turns; scored as level they could not tell
+    adding a point from not, scored by who leads they can."""
+    from engine.bots.mcts import MctsAgent
+
+    state = make_game(tmp_path, LONG_RACE).new_game(players=2)
+    picks = {MctsAgent(seed, "40", rollout=4).search(state.determinized(0, seed), 0) for seed in range(5)}
+    assert picks == {"add 1"}

@@ -13,7 +13,8 @@ from ..errors import RuntimeRuleError, quoted
 from .greedy import GreedyAgent
 
 DEFAULT_ITERATIONS = 200
-DEFAULT_ROLLOUT = 200  # decisions a random rollout may take before it is scored as level
+DEFAULT_ROLLOUT = 200  # decisions a rollout may take before it is scored by the points so far
+LEAD_WEIGHT = 0.5  # a lead in points when a rollout stops counts for half a win: it is not one yet
 EXPLORATION = 0.7
 
 
@@ -36,11 +37,11 @@ class MctsAgent:
     Each iteration deals a fresh copy consistent with what its seat knows (``determinized``
     of the copy it was given, so never the true state), walks the tree by UCB1 with
     availability counts among the options legal in that copy, adds one node, plays on
-    (at most ``rollout`` decisions; a game still running then counts as level) and backs up
-    ``state.returns()``, each node scored for the seat that chose it.  Rollouts play at random,
-    or, when the rules declare ``bots: greedy`` values, by those values (epsilon-greedy: the
-    cheap default policy of the MCTS literature), which then also choose the next option to
-    expand, so that a small budget tries the promising options first — knowledge the rules
+    (at most ``rollout`` decisions; a game still running then is scored by who leads on points,
+    at half weight) and backs up ``state.returns()``, each node scored for the seat that chose
+    it.  Rollouts play at random, or, when the rules declare ``bots: greedy`` values, by those
+    values (epsilon-greedy: the cheap default policy of the MCTS literature), which then also
+    choose the next option to expand, so that a small budget tries the promising options first — knowledge the rules
     give, no game-specific code.  Chance inside an action comes from the copy's own generator.
 
     Budget: ``mcts:N`` runs N iterations a decision (default 200), reproducibly for a seed;
@@ -144,7 +145,7 @@ class MctsAgent:
             if added is not None:
                 del added[0][added[1]]
             return
-        returns = det.returns()
+        returns = det.returns() if det.is_terminal else _by_points(det)
         for n in path:
             n.visits += 1
             n.total += returns[n.mover]
@@ -152,6 +153,24 @@ class MctsAgent:
     def _pick(self, det, actions: list[str]) -> str:
         """The default policy's choice among ``actions``: the rules' greedy values, epsilon-greedy."""
         return self.policy.act({"decision": {"player": det.current_player, "actions": actions}}, det)
+
+
+def _by_points(det) -> list[float]:
+    """Returns for a copy still running when its rollout stops, from the rules' own points.
+
+    Scored as level, such rollouts said nothing: in a game of many hands or rounds almost half
+    of those from the first decisions stop (measured on a 4-player trick game: 9 of 20 at 200
+    decisions).  The side(s) ahead on points count as winners, at ``LEAD_WEIGHT``, the others
+    as losers, the shape ``returns()`` gives a finished game; all level is 0.
+    """
+    scores, n, game = det.scores, det.n, det.game
+    side = [sum(scores[m] for m in game.team_of(n, p)) for p in range(n)]
+    top = max(side)
+    leaders = [p for p in range(n) if side[p] == top]
+    if len(leaders) == n:
+        return [0.0] * n
+    win = n / len(leaders) - 1
+    return [LEAD_WEIGHT * (win if p in leaders else -1.0) for p in range(n)]
 
 
 def _ucb(node: _Node, c: float) -> float:
