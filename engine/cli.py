@@ -207,10 +207,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     ls.add_argument("--json", action="store_true", help="print one JSON list")
 
-    do = sub.add_parser("doc", help="a Markdown reference of a game's rules, or of the effect language")
-    do.add_argument("game", nargs="?", metavar="GAME", help="a game name or path (omit with --language)")
+    do = sub.add_parser(
+        "doc", help="a Markdown reference of a game's rules, of the effect language, or of the playtest metrics"
+    )
+    do.add_argument("game", nargs="?", metavar="GAME", help="a game name or path (omit with --language, --metrics)")
     do.add_argument("--variant", metavar="V", help="a variant name or file")
     do.add_argument("--language", action="store_true", help="the effect language: statements and operations")
+    do.add_argument("--metrics", action="store_true", help="every playtest metric: definition, formula, Ludii's name")
     do.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the terminal")
 
     di = sub.add_parser("diff", help="what a variant changes (from the base, or from another variant or game)")
@@ -724,13 +727,18 @@ def _list(args) -> int:
 
 
 def _doc(args) -> int:
-    from .docgen import game_reference, language_reference
+    from .docgen import game_reference, language_reference, metrics_reference
     from .gamedef import load_game
     from .safe_files import write_text
 
-    if args.language == bool(args.game):
-        return _usage("give a GAME or --language")
-    text = language_reference() if args.language else game_reference(load_game(args.game, args.variant))
+    if [bool(args.game), args.language, args.metrics].count(True) != 1:
+        return _usage("give one of GAME, --language or --metrics")
+    if args.metrics:
+        text = metrics_reference()
+    elif args.language:
+        text = language_reference()
+    else:
+        text = game_reference(load_game(args.game, args.variant))
     if args.output:
         write_text(args.output, text)
         print(f"wrote {args.output}")

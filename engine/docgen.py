@@ -2,7 +2,8 @@
 
 A game's reference is its rules as a designer or player reads them: components and their
 texts, zones and who sees them, the programs in canonical form, scoring, rulings, variants.
-The language reference lists every statement and every operation from its one declaration.
+The language reference lists every statement and every operation from its one declaration; the
+metrics reference every figure of a playtest report from its one declaration (``playtest.METRICS``).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from .dsl.words import IMPLICIT, RESERVED
 from .errors import RulesError
 from .explain import card_list
 from .gamedef import GameDef, load_game
+from .playtest import METRICS
 
-__all__ = ["game_reference", "language_reference"]
+__all__ = ["game_reference", "language_reference", "metrics_reference"]
 
 STATEMENTS = [
     ("x = EXPR", "give the local value x (or a variable, or me.var) a value"),
@@ -333,4 +335,27 @@ def language_reference() -> str:
     out += _table(["kind", "spaces", "directions"], [[f"`{k}`", spaces, ways] for k, spaces, ways in KINDS_GUIDE])
     out += ["", BOARDS_GUIDE.rstrip("\n")]
     out += ["", "## Writing fast rules", "", FAST_RULES.rstrip("\n")]
+    return "\n".join(out) + "\n"
+
+
+def metrics_reference() -> str:
+    """Every figure a playtest report and its JSON show: what it says, its formula, Ludii's name."""
+    out = [
+        "# Playtest metrics",
+        "",
+        "What `tabletop playtest` measures over many bot games. Each figure is computed from the games' "
+        "records after they are played, so every backend (this process, `--jobs`, Ray) gives the same "
+        "figures for the same seeds. A *seat-game* is one seat in one finished game; a game cut off by "
+        "the decision limit or stopped by a rule error has no result and counts only in completion. "
+        "Ludii's name is given where Ludii's evaluation measures the same idea (its figures come from "
+        "its own trials and, for lead changes and drama, from a search's evaluation, not from points).",
+        "",
+    ]
+    out += _table(
+        ["metric", "Ludii", "what it says", "formula", "in the JSON (each arm)"],
+        [
+            [f"`{name}`", m.ludii or "—", m.definition, m.formula, ", ".join(f"`{k}`" for k in m.keys)]
+            for name, m in METRICS.items()
+        ],
+    )
     return "\n".join(out) + "\n"

@@ -27,53 +27,210 @@ RANDOM = "random"
 DURATIONS = ("decisions", "turns", "rounds")
 PROGRESS_BINS = 10  # branching factor is averaged over tenths of a game
 
-# name → (Ludii's name where it has one, definition and formula)
-METRICS: dict[str, tuple[str, str]] = {
-    "win_rate": (
+MIN_SUPPORT = 10  # seat-games on each side (used / not used) before a use's effect on winning is measured
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One figure of the report: what it says, how it is computed, and where it sits in each arm's
+    figures (``keys``: ``section.key``, ``section.rows[].field``), so that no figure goes undefined."""
+
+    ludii: str  # Ludii's name for the same idea, "" where it has none
+    definition: str
+    formula: str
+    keys: tuple[str, ...]
+
+
+# One entry per metric, in the report's order: the report, ``--json`` and ``tabletop doc --metrics`` read it.
+METRICS: dict[str, Metric] = {
+    "win_rate": Metric(
         "",
+        "How often each seat wins. A shared win counts for each winner, a draw for none.",
+        "wins(s) / finished games, with a 95% Wilson score interval "
+        "(p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n), z = 1.96",
+        ("outcomes.wins", "outcomes.win_rate", "outcomes.win_rate_95"),
+    ),
+    "balance": Metric(
+        "Balance",
+        "How alike the seats' chances are; 1 is perfectly balanced.",
+        "1 − (max over seats of win_rate − min over seats of win_rate)",
+        ("outcomes.balance",),
+    ),
+    "first_seat_advantage": Metric(
+        "AdvantageP1",
+        "How much better the first seat does than the average seat (Ludii's AdvantageP1 is seat 0's win rate itself).",
+        "win_rate(0) − mean over seats of win_rate(s)",
+        ("outcomes.first_seat_advantage",),
+    ),
+    "draw_rate": Metric(
+        "Drawishness",
+        "How often a game ends with no winner.",
+        "drawn games / finished games",
+        ("outcomes.draws", "outcomes.draw_rate"),
+    ),
+    "completion_rate": Metric(
+        "Completion",
+        "How often a game reaches an end by the rules.",
+        "finished games / games played (played = finished + cut off + errors)",
+        ("outcomes.played", "outcomes.finished", "outcomes.completion_rate"),
+    ),
+    "cut_off": Metric(
+        "Timeouts",
+        "Games stopped by the decision limit, which have no result.",
+        "count of games with decisions ≥ limit before the end",
+        ("outcomes.cut_off",),
+    ),
+    "errors": Metric(
+        "",
+        "Games stopped by a rule error (with the first few messages), which have no result.",
+        "count of games that raised a rule error",
+        ("outcomes.errors", "outcomes.error_samples"),
+    ),
+    "end_reasons": Metric(
+        "",
+        'Why games ended, by the reason the rules gave (`end_game "reason"`).',
+        "finished games per reason",
+        ("outcomes.end_reasons",),
+    ),
+    "decisions": Metric(
+        "DurationActions",
+        "Length of a game in decisions: every choice of any seat.",
+        "decisions per game: mean, median, min, max (and each game's value)",
+        ("duration.decisions", "duration.values"),
+    ),
+    "turns": Metric(
+        "DurationTurns",
+        "Length of a game in turns: a turn is a run of consecutive decisions by one seat.",
+        "1 + number of times the deciding seat changes, per game",
+        ("duration.turns",),
+    ),
+    "rounds": Metric(
+        "",
+        "Length of a game in rounds: a round ends just before a seat starts its second turn in it.",
+        "rounds per game, counted as turns are taken",
+        ("duration.rounds",),
+    ),
+    "scores": Metric(
+        "",
+        "Each seat's points at the end, by the rules' scoring.",
+        "per seat: mean, median, min, max over finished games (and each game's value)",
+        ("scores.per_seat", "scores.values"),
+    ),
+    "margin": Metric(
+        "",
+        "By how much the winner won, in games with a winner.",
+        "points of the winning side − the best other side's points (a team's points are its members' sum)",
+        ("scores.margin", "scores.margins"),
+    ),
+    "lead_changes": Metric(
+        "LeadChange",
+        "How often the lead changes hands (Ludii judges the leader by a search's evaluation; here by points).",
+        "number of times the sole leader (most points at the start of a turn) differs from the previous "
+        "sole leader, per game",
+        ("scores.lead_changes",),
+    ),
+    "drama": Metric(
+        "Drama",
+        "How far behind the eventual winner was, on average over the game.",
+        "mean over turns t of (leader's points(t) − eventual winner's points(t)), mean over games with a winner",
+        ("scores.drama",),
+    ),
+    "decisiveness": Metric(
+        "DecisivenessTurns",
+        "How early the eventual winner took a lead it never lost; 0: from the start.",
+        "(index of the last turn at which the eventual winner was behind + 1) / turns, mean over games with a winner",
+        ("scores.decisiveness",),
+    ),
+    "branching": Metric(
+        "BranchingFactor",
+        "How many options a decision offers, over the whole game and by tenth of a game.",
+        "sum of legal options over all decisions / decisions; per tenth: the same over the decisions "
+        "in that tenth of each game",
+        ("choice.branching", "choice.branching_by_progress"),
+    ),
+    "actions": Metric(
+        "",
+        "How often each action is chosen, and the chooser's win rate in the finished games it chose it.",
+        "chosen: times picked; games: seat-games (one seat in one finished game) that picked it; "
+        "win rate when used: wins among those seat-games / games",
+        ("choice.actions", "choice.actions[].action", "choice.actions[].chosen", "choice.actions[].games"),
+    ),
+    "cards": Metric(
+        "",
+        "How often each card named by an action is offered and chosen; cards offered but never chosen, "
+        "and cards never offered at all.",
+        "offered: decisions offering an action that names it; chosen: of them, times an action naming it "
+        "was picked; games: seat-games that chose it",
         (
-            "wins of the seat / finished games; a shared win counts for each winner, a draw for none; 95% "
-            "Wilson score interval"
+            "choice.cards",
+            "choice.cards[].card",
+            "choice.cards[].offered",
+            "choice.cards[].chosen",
+            "choice.cards[].games",
+            "choice.cards_never_chosen",
+            "choice.cards_never_offered",
         ),
     ),
-    "balance": ("Balance", "1 − (highest − lowest win rate over the seats); 1 is perfectly balanced"),
-    "first_seat_advantage": ("Advantage", "win rate of seat 0 − mean win rate of all seats"),
-    "draw_rate": ("Drawishness", "drawn games / finished games"),
-    "completion_rate": ("Completion", "games that reached an end by the rules / games played"),
-    "cut_off": ("Timeouts", "games stopped by the decision limit (no result)"),
-    "end_reasons": ("", "finished games by the reason the rules gave for the end"),
-    "decisions": ("Duration Actions", "decisions taken in a game (every choice of any seat)"),
-    "turns": ("Duration Turns", "turns in a game: a turn is a run of consecutive decisions by one seat"),
-    "rounds": ("", "rounds in a game: a round ends just before a seat starts its second turn in it"),
-    "scores": ("", "each seat's points at the end, by the rules' scoring"),
-    "margin": ("", "points of the winning side − the best other side's points, games with winners only"),
-    "lead_changes": ("Lead Change", "times the sole leader (most points at the start of a turn) changes in a game"),
-    "drama": ("Drama", "mean over the turns of (leader's points − eventual winner's points)"),
-    "decisiveness": (
-        "Decisiveness Turns",
+    "impact": Metric(
+        "",
+        "Cards and actions that decide games: how much more often a seat wins when it uses a card "
+        "(or action) in a game than when it does not. Measured only with at least "
+        f"{MIN_SUPPORT} seat-games on each side. Listed as deciding when the interval at the family-wise "
+        "level excludes 0 (Bonferroni: the 5% shared among the m cards, or actions, measured), so that "
+        "luck alone rarely lists one.",
+        "win rate when used − win rate when not used, over the seat-games of finished games; 95% interval "
+        "by Newcombe's hybrid score method: d − √((p₁−l₁)² + (u₀−p₀)²) … d + √((u₁−p₁)² + (p₀−l₀)²), "
+        "(l, u) the Wilson intervals of each rate; deciding: the same with z = Φ⁻¹(1 − 0.05/2m) excludes 0",
         (
-            "share of the turns played before the eventual winner was, for the "
-            "rest of the game, never behind on points (0: from the start)"
+            "choice.actions[].win_rate_when_used",
+            "choice.actions[].win_rate_when_not_used",
+            "choice.actions[].impact",
+            "choice.actions[].impact_95",
+            "choice.cards[].win_rate_when_used",
+            "choice.cards[].win_rate_when_not_used",
+            "choice.cards[].impact",
+            "choice.cards[].impact_95",
+            "choice.deciding_actions",
+            "choice.deciding_actions[].action",
+            "choice.deciding_actions[].impact",
+            "choice.deciding_actions[].impact_95",
+            "choice.deciding_actions[].games",
+            "choice.deciding_cards",
+            "choice.deciding_cards[].card",
+            "choice.deciding_cards[].impact",
+            "choice.deciding_cards[].impact_95",
+            "choice.deciding_cards[].games",
         ),
     ),
-    "branching": ("Branching Factor", "legal options per decision, mean over all decisions; also by tenth of a game"),
-    "actions": ("", "per action id: times chosen, and the chooser's win rate in the games it chose it"),
-    "cards": (
-        "",
-        ("per card named by an action: times offered and chosen, win rate when chosen; cards offered but never chosen"),
-    ),
-    "skill": (
+    "skill": Metric(
         "Skill Trace (simplified)",
+        "How much a thinking bot gains over random bots, per seat; near chance means luck decides.",
+        "wins of the thinking bot in seat s against random bots in the others / its finished games there, "
+        "with a 95% Wilson interval; chance = the seat's team size / players (1 / players without teams)",
         (
-            "win rate of the thinking bot in each seat against random bots; chance "
-            "is 1 / players: near chance means luck decides"
+            "skill.bot",
+            "skill.chance",
+            "skill.seats",
+            "skill.seats[].seat",
+            "skill.seats[].games",
+            "skill.seats[].wins",
+            "skill.seats[].win_rate",
+            "skill.seats[].win_rate_95",
         ),
     ),
-    "stats": (
+    "stats": Metric(
         "",
+        "The rules' own counters (`stats:`), evaluated at the end of each finished game.",
+        "yes/no: share of games (or seat-games, per seat) where it holds; numbers: mean, median, min, max",
         (
-            "the rules' own counters (stats:), evaluated at the end of each finished game: yes/no as the "
-            "share of games, numbers as mean and range"
+            "stats",
+            "stats[].id",
+            "stats[].text",
+            "stats[].kind",
+            "stats[].per_seat",
+            "stats[].share",
+            "stats[].summary",
+            "stats[].seats",
         ),
     ),
 }
@@ -341,7 +498,7 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
             **_arm_metrics(games[a], plan.players, main),
         }
         if plan.skill_bot:
-            entry["skill"] = _skill(plan, [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a])
+            entry["skill"] = _skill(plan, games[a], [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a])
         arms.append(entry)
     return {
         "game": plan.game,
@@ -356,7 +513,10 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
         "arms": arms,
         "run": info.to_data(len(records)),
         "sweep": _sweep_axis(plan.arms),
-        "definitions": {k: {"ludii": v[0], "definition": v[1]} for k, v in METRICS.items()},
+        "definitions": {
+            k: {"ludii": m.ludii, "definition": m.definition, "formula": m.formula, "keys": list(m.keys)}
+            for k, m in METRICS.items()
+        },
     }
 
 
@@ -425,44 +585,97 @@ def _scores(players: int, done: list[dict]) -> dict:
 
 def _choice(game, players: int, recs: list[dict]) -> dict:
     totals, counts = [0] * PROGRESS_BINS, [0] * PROGRESS_BINS
-    actions: dict[str, list] = {}  # id → [times chosen, seat-games used, of them won]
-    cards: dict[str, list] = {}  # id → [offered, chosen, seat-games chosen, of them won]
-    for r in recs:
+    chosen: dict[str, int] = {}  # action id → times chosen
+    offered: dict[str, list[int]] = {}  # card id → [times offered, times chosen]
+    used_actions: dict[str, set[tuple[int, int]]] = {}  # id → seat-games (game, seat) of finished games
+    used_cards: dict[str, set[tuple[int, int]]] = {}
+    won: set[tuple[int, int]] = set()
+    finished = 0
+    for g, r in enumerate(recs):
         totals = [a + b for a, b in zip(totals, r["branching"])]
         counts = [a + b for a, b in zip(counts, r["branch_counts"])]
-        won = [x == "win" for x in r.get("results", [False] * players)] if not r["cut_off"] else [False] * players
-        used: set[tuple[int, str]] = set()
-        chosen_cards: set[tuple[int, str]] = set()
-        for seat, action, offered in r["choices"]:
-            actions.setdefault(action, [0, 0, 0])[0] += 1
-            used.add((seat, action))
+        if not r["cut_off"]:
+            finished += 1
+            won |= {(g, s) for s, x in enumerate(r["results"]) if x == "win"}
+        for seat, action, cards in r["choices"]:
+            chosen[action] = chosen.get(action, 0) + 1
             words = set(action.split())
-            for c in offered:
-                entry = cards.setdefault(c, [0, 0, 0, 0])
-                entry[0] += 1
-                if c in words:
-                    entry[1] += 1
-                    chosen_cards.add((seat, c))
-        for seat, action in used:
-            actions[action][1] += 1
-            actions[action][2] += won[seat]
-        for seat, c in chosen_cards:
-            cards[c][2] += 1
-            cards[c][3] += won[seat]
-    rows = sorted(actions.items(), key=lambda kv: (-kv[1][0], kv[0]))
+            picked = [c for c in cards if c in words]
+            for c in cards:
+                offered.setdefault(c, [0, 0])[0] += 1
+            for c in picked:
+                offered[c][1] += 1
+            if not r["cut_off"]:
+                used_actions.setdefault(action, set()).add((g, seat))
+                for c in picked:
+                    used_cards.setdefault(c, set()).add((g, seat))
+    units = finished * players
+    actions = [
+        {"action": a, "chosen": n, **_impact(used_actions.get(a, set()), won, units)}
+        for a, n in sorted(chosen.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+    cards = [
+        {"card": c, "offered": v[0], "chosen": v[1], **_impact(used_cards.get(c, set()), won, units)}
+        for c, v in sorted(offered.items(), key=lambda kv: (-kv[1][1], kv[0]))
+    ]
     return {
         "branching": _ratio(sum(totals), sum(counts), 2),
         "branching_by_progress": [_ratio(t, c, 2) for t, c in zip(totals, counts)],
-        "actions": [
-            {"action": a, "chosen": v[0], "games": v[1], "win_rate_when_used": _ratio(v[2], v[1])} for a, v in rows
-        ],
-        "cards": [
-            {"card": c, "offered": v[0], "chosen": v[1], "win_rate_when_chosen": _ratio(v[3], v[2])}
-            for c, v in sorted(cards.items(), key=lambda kv: (-kv[1][1], kv[0]))
-        ],
-        "cards_never_chosen": sorted(c for c, v in cards.items() if v[1] == 0),
-        "cards_never_offered": sorted(set(game.card_ids) - set(cards)),
+        "actions": actions,
+        "cards": cards,
+        "cards_never_chosen": sorted(c for c, v in offered.items() if v[1] == 0),
+        "cards_never_offered": sorted(set(game.card_ids) - set(offered)),
+        "deciding_actions": _deciding(actions, "action", used_actions, won, units),
+        "deciding_cards": _deciding(cards, "card", used_cards, won, units),
     }
+
+
+def _impact(used: set[tuple[int, int]], won: set[tuple[int, int]], units: int) -> dict:
+    """Win rate of the seat-games that used something against those that did not, and the difference
+    with its 95% interval once each side has ``MIN_SUPPORT`` seat-games."""
+    n1, w1 = len(used), len(used & won)
+    n0, w0 = units - n1, len(won) - w1
+    measured = n1 >= MIN_SUPPORT and n0 >= MIN_SUPPORT
+    return {
+        "games": n1,
+        "win_rate_when_used": _ratio(w1, n1),
+        "win_rate_when_not_used": _ratio(w0, n0),
+        "impact": _round(w1 / n1 - w0 / n0) if measured else None,
+        "impact_95": difference_interval(w1, n1, w0, n0) if measured else None,
+    }
+
+
+def difference_interval(w1: int, n1: int, w0: int, n0: int, z: float = 1.96) -> list[float]:
+    """95% interval (or another, by ``z``) of p₁ − p₀ from two independent counts (Newcombe 1998,
+    method 10: hybrid Wilson score): it stays inside [−1, 1] and behaves for rates near 0 or 1,
+    unlike p₁ − p₀ ± 1.96·se."""
+    p1, p0 = w1 / n1, w0 / n0
+    l1, u1 = wilson_interval(w1, n1, z) or [p1, p1]
+    l0, u0 = wilson_interval(w0, n0, z) or [p0, p0]
+    d = p1 - p0
+    return [round(d - math.hypot(p1 - l1, u0 - p0), 4), round(d + math.hypot(u1 - p1, p0 - l0), 4)]
+
+
+def _deciding(rows: list[dict], name: str, used: dict[str, set], won: set, units: int) -> list[dict]:
+    """The rows whose use changes the win rate beyond chance, largest effect first.
+
+    With dozens of cards some 95% intervals miss 0 by luck alone, so a row is listed only when its
+    interval at the family-wise level (Bonferroni: 5% shared among the rows measured) excludes 0.
+    """
+    measured = [r for r in rows if r["impact"] is not None]
+    if not measured:
+        return []
+    z = statistics.NormalDist().inv_cdf(1 - 0.05 / (2 * len(measured)))
+    sure = []
+    for r in measured:
+        n1, w1 = len(used[r[name]]), len(used[r[name]] & won)
+        low, high = difference_interval(w1, n1, len(won) - w1, units - n1, z)
+        if low > 0 or high < 0:
+            sure.append(r)
+    return [
+        {name: r[name], "impact": r["impact"], "impact_95": r["impact_95"], "games": r["games"]}
+        for r in sorted(sure, key=lambda r: (-r["impact"], r[name]))
+    ]
 
 
 def _stat_figures(game, done: list[dict]) -> list[dict]:
@@ -486,7 +699,7 @@ def _stat_figures(game, done: list[dict]) -> list[dict]:
     return out
 
 
-def _skill(plan: Plan, roles: list[tuple[str, dict]]) -> dict:
+def _skill(plan: Plan, game, roles: list[tuple[str, dict]]) -> dict:
     seats = []
     for seat in range(plan.players):
         done = [r for role, r in roles if role == f"skill:{seat}" and r["error"] is None and not r["cut_off"]]
@@ -500,7 +713,9 @@ def _skill(plan: Plan, roles: list[tuple[str, dict]]) -> dict:
                 "win_rate_95": wilson_interval(wins, len(done)),
             }
         )
-    return {"bot": plan.skill_bot, "chance": _round(1 / plan.players), "seats": seats}
+    # A seat wins with its team: by chance, a seat in one of two partnerships wins half the games.
+    chance = statistics.fmean(len(game.team_of(plan.players, s)) / plan.players for s in range(plan.players))
+    return {"bot": plan.skill_bot, "chance": _round(chance), "seats": seats}
 
 
 def _sweep_axis(arms: list[Arm]) -> dict | None:

@@ -10,6 +10,8 @@ import html
 import io
 import json
 
+from .playtest import MIN_SUPPORT
+
 CSS = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}
 h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.6em}
 table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
@@ -52,6 +54,13 @@ def render_html(data: dict) -> str:
         + _figure(_branching_plot(arms), "Branching factor over the game")
         + "".join(_choice_tables(a, i == 0) for i, a in enumerate(arms))
     )
+    parts.append(
+        "<h2 id='deciding'>Cards and actions that decide games</h2>"
+        f"<p>Win rate of a seat in the games it used a card or action, minus its win rate in the games it did "
+        f"not, with a 95% interval (<a href='#def-impact'>definition</a>). Measured where each side has at "
+        f"least {MIN_SUPPORT} seat-games; listed where it excludes 0 even when the 5% risk of a false "
+        f"listing is shared among all the cards (or actions) measured.</p>" + "".join(_deciding_tables(a) for a in arms)
+    )
     if any(a["stats"] for a in arms):
         parts.append("<h2>The rules' own counters</h2>" + _stats_table(arms))
     if data.get("skill_bot"):
@@ -62,12 +71,8 @@ def render_html(data: dict) -> str:
             + _figure(_skill_plot(data), "Thinking bot's win rate per seat against random")
         )
     parts.append(
-        "<h2>Definitions</h2><dl>"
-        + "".join(
-            f"<dt>{_e(k)}{' (Ludii: ' + _e(v['ludii']) + ')' if v['ludii'] else ''}</dt><dd>{_e(v['definition'])}</dd>"
-            for k, v in data["definitions"].items()
-        )
-        + "</dl>"
+        "<h2 id='definitions'>Definitions</h2><p class='muted'>The same list, with where each figure sits in "
+        "the JSON: <code>tabletop doc --metrics</code>.</p>" + _definitions(data["definitions"])
     )
     parts.append(
         "<script type='application/json' id='figures'>"
@@ -146,14 +151,8 @@ def _summary_table(arms: list[dict]) -> str:
 def _choice_tables(arm: dict, is_open: bool) -> str:
     """Per action and per card, folded away but for the first arm."""
     c = arm["choice"]
-    actions = _table(
-        ["action", "chosen", "games", "win rate when used"],
-        [[x["action"], x["chosen"], x["games"], _pct(x["win_rate_when_used"])] for x in c["actions"][:20]],
-    )
-    cards = _table(
-        ["card", "offered", "chosen", "win rate when chosen"],
-        [[x["card"], x["offered"], x["chosen"], _pct(x["win_rate_when_chosen"])] for x in c["cards"][:20]],
-    )
+    actions = _use_table(c["actions"], "action", ["chosen"])
+    cards = _use_table(c["cards"], "card", ["offered", "chosen"])
     never = (
         f"<p>Offered but never chosen: {_e(', '.join(c['cards_never_chosen']) or 'none')}. "
         f"Never offered: {len(c['cards_never_offered'])} card ids.</p>"
@@ -163,6 +162,57 @@ def _choice_tables(arm: dict, is_open: bool) -> str:
         f"<p>Most chosen actions (of {len(c['actions'])}):</p>{actions}"
         + ("<p>Cards named by actions:</p>" + cards + never if c["cards"] else "")
         + "</details>"
+    )
+
+
+def _use_table(rows: list[dict], key: str, counts: list[str]) -> str:
+    """The 20 most chosen actions or cards, with the win rates of the seat-games that used them or not."""
+    return _table(
+        [key, *counts, "games", "win rate when used", "when not", "impact"],
+        [
+            [x[key], *(x[n] for n in counts), x["games"], _pct(x["win_rate_when_used"])]
+            + [_pct(x["win_rate_when_not_used"]), "—" if x["impact"] is None else _signed(x["impact"])]
+            for x in rows[:20]
+        ],
+    )
+
+
+def _deciding_tables(arm: dict) -> str:
+    """Per arm, the cards and the actions whose use moves the win rate beyond chance."""
+    c = arm["choice"]
+    out = [f"<h3>{_e(arm['label'])}</h3>"]
+    for key, rows in (("card", c["deciding_cards"]), ("action", c["deciding_actions"])):
+        if not rows:
+            out.append(f"<p class='deciding-{key}'>No {key} decides games at this sample size.</p>")
+            continue
+        out.append(
+            _table(
+                [key, "seat-games used", "impact", "95% interval"],
+                [[r[key], r["games"], _signed(r["impact"]), _span(r["impact_95"])] for r in rows[:15]],
+                f"deciding-{key}",
+            )
+        )
+    return "".join(out)
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.0%}"
+
+
+def _span(ci: list[float]) -> str:
+    return f"{ci[0]:+.0%} … {ci[1]:+.0%}"
+
+
+def _definitions(definitions: dict) -> str:
+    """Every metric: Ludii's name where it has one, what it says, and its formula; anchors for links."""
+    return (
+        "<dl>"
+        + "".join(
+            f"<dt id='def-{_e(k)}'>{_e(k)}{' (Ludii: ' + _e(v['ludii']) + ')' if v['ludii'] else ''}</dt>"
+            f"<dd>{_e(v['definition'])}<br><span class='muted'>{_e(v['formula'])}</span></dd>"
+            for k, v in definitions.items()
+        )
+        + "</dl>"
     )
 
 
@@ -257,7 +307,7 @@ def _skill_plot(data: dict) -> str:
         [[s["win_rate_95"] for s in a["skill"]["seats"]] for a in arms],
         data["players"],
     )
-    ax.axhline(1 / data["players"], color="grey", lw=0.8, ls="--")
+    ax.axhline(data["arms"][0]["skill"]["chance"], color="grey", lw=0.8, ls="--")
     return _svg(fig)
 
 

@@ -117,3 +117,80 @@ def test_mcts_answers_with_its_seat_options_even_where_a_copy_offers_others(tmp_
     """A determinized copy may offer options that hang on unseen cards; the bot picks among the view's."""
     state = make_game(tmp_path, NIM).new_game(players=2)
     assert make_agent("mcts:5").search(state.determinized(0, 1), 0, ["take 1"]) == "take 1"
+
+
+def test_mcts_wins_far_more_than_its_share_where_skill_matters(tmp_path):
+    """Nim from 10 stones, take 1–3: who leaves a multiple of 4 wins.  Random against random is about
+    even; 100 iterations a decision (no clock) should win nearly every game from either seat."""
+    game = make_game(tmp_path, NIM.replace("start: 5", "start: 10").replace("[1, 2]", "[1, 2, 3]"))
+    runs = [simulate(game, 2, 10, seed=100 * k, bots=bots) for k, bots in enumerate([MCTS_FIRST, MCTS_SECOND])]
+    assert runs[0]["wins"][0] + runs[1]["wins"][1] >= 17
+    level = simulate(game, 2, 40, seed=0)["wins"]
+    assert 8 <= level[0] <= 32  # the control: without search, neither seat wins by itself
+
+
+MCTS_FIRST, MCTS_SECOND = ["mcts:100", "random"], ["random", "mcts:100"]
+
+# Each seat picks a token in secret, then the picks are shown (as Goofspiel's bids are).
+SECRET_PICKS = """\
+components:
+  - kind: token
+    start: pool
+    items:
+      - {id: red}
+      - {id: blue}
+zones:
+  - {id: pool, visibility: public}
+  - {id: shown, visibility: public}
+player_variables:
+  pick: {type: card, visibility: owner}
+play: |
+  for p in players():
+      p.pick = choose "pick" from pool by p secretly
+  for p in players():
+      move(p.pick, shown)
+  end_game "both picked"
+scoring:
+  - id: shown
+    points: "size(shown)"
+"""
+
+
+def test_mcts_drops_copies_that_forget_another_seats_secret(tmp_path):
+    """A determinized copy forgets seat 0's secret pick, so playing on from it breaks a rule; the
+    search drops such iterations instead of failing the game, and still answers with a legal option."""
+    game = make_game(tmp_path, SECRET_PICKS)
+    state = game.new_game(players=2, seed=1)
+    state.apply("pick red")
+    bot = make_agent("mcts:20", seed=3)
+    assert bot.act(*bot_inputs(state, 1, bot)) in state.legal_actions()
+    assert 0 < bot.failed <= 20
+
+
+# 40 turns in which the seat to move may add 1 to its points: far longer than a short rollout.
+LONG_RACE = """\
+player_variables:
+  points: {type: int}
+variables:
+  turn: {type: int}
+play: |
+  while turn < 40:
+      q = item(players(), turn % num_players)
+      x = choose "add" from [0, 1] by q
+      q.points = q.points + x
+      turn = turn + 1
+  end_game "forty turns"
+scoring:
+  - id: points
+    points: p.points
+"""
+
+
+def test_a_rollout_that_stops_before_the_end_is_scored_by_the_points(tmp_path):
+    """Rollouts of 4 decisions never reach the end of 40 turns; scored as level they could not tell
+    adding a point from not, scored by who leads they can."""
+    from engine.bots.mcts import MctsAgent
+
+    state = make_game(tmp_path, LONG_RACE).new_game(players=2)
+    picks = {MctsAgent(seed, "40", rollout=4).search(state.determinized(0, seed), 0) for seed in range(5)}
+    assert picks == {"add 1"}

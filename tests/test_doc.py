@@ -1,4 +1,4 @@
-"""`tabletop doc`: Markdown references of each game and of the effect language."""
+"""`tabletop doc`: Markdown references of each game, of the effect language and of the playtest metrics."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from table import GAMES
 
 from engine import load_game
 from engine.cli import main
-from engine.docgen import game_reference, language_reference
+from engine.docgen import game_reference, language_reference, metrics_reference
 from engine.dsl.ops import OPS
 from engine.explain import card_list
+from engine.playtest import METRICS
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -98,9 +99,9 @@ def test_doc_writes_a_file_and_refuses_unclear_requests(tmp_path, capsys):
     assert main(["doc", "caty-mini", "-o", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == game_reference(load_game("caty-mini"))
     capsys.readouterr()
-    for argv in (["doc"], ["doc", "caty-mini", "--language"]):
+    for argv in (["doc"], ["doc", "caty-mini", "--language"], ["doc", "--language", "--metrics"]):
         assert main(argv) == 2
-        assert "give a GAME or --language" in capsys.readouterr().err
+        assert "give one of GAME, --language or --metrics" in capsys.readouterr().err
 
 
 def test_a_broken_variant_is_named_in_the_base_reference_not_fatal(tmp_path):
@@ -115,3 +116,17 @@ def test_a_broken_variant_is_named_in_the_base_reference_not_fatal(tmp_path):
     )
     text = game_reference(load_game(tmp_path / "rules" / "caty-mini" / "game.yaml"))
     assert "- `older-players` — does not load: " in text and "E301" in text
+
+
+def test_the_metrics_reference_defines_every_playtest_metric(capsys):
+    """One row per metric, each with its formula and the JSON keys it covers (tests/test_playtest.py
+    checks that those keys cover every figure of a run); Ludii's names where Ludii has the idea."""
+    assert main(["doc", "--metrics"]) == 0
+    text = capsys.readouterr().out
+    assert text == metrics_reference() and tables_are_well_formed(text)
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == list(METRICS)
+    for row, metric in zip(rows, METRICS.values()):
+        assert metric.formula in row and all(f"`{k}`" in row for k in metric.keys)
+    for ludii in ("Balance", "Drawishness", "Completion", "Timeouts", "LeadChange", "Drama", "BranchingFactor"):
+        assert f"| {ludii} |" in text

@@ -8,7 +8,7 @@ from test_language import make_game
 from test_outcomes import FIRST_WINS, LEVEL
 
 from engine.cli import main
-from engine.playtest import Arm, Plan, arms_of, load_arm, measure, parse_set, run
+from engine.playtest import Arm, Plan, _deciding, arms_of, difference_interval, load_arm, measure, parse_set, run
 
 # Each seat says "go" once, then a fair coin names the winner.
 COIN = """\
@@ -32,6 +32,38 @@ stats:
   - id: seat
     value: seat_number(p)
     per: seat
+"""
+
+
+# Four cards dealt two a seat; each seat plays one.  Whoever plays the crown wins; else a draw.
+CROWN = """\
+ties: draw
+components:
+  - kind: card
+    attributes: {power: int}
+    start: deck
+    items:
+      - {id: crown, power: 1}
+      - {id: pebble, power: 0}
+      - {id: shell, power: 0}
+      - {id: twig, power: 0}
+zones:
+  - {id: deck, visibility: hidden}
+  - {id: hand, per: player, visibility: owner}
+  - {id: played, per: player, visibility: public}
+setup: |
+  shuffle(deck)
+  for p in players():
+      repeat 2:
+          move(top(deck), hand(p))
+play: |
+  for p in players():
+      c = choose "play" from hand(p) by p
+      move(c, played(p))
+  end_game "both played"
+scoring:
+  - id: crown
+    points: sum([c.power for c in played(p)])
 """
 
 
@@ -191,3 +223,95 @@ def test_without_scoring_there_is_no_default_skill_bot(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(argv + ["--skill", "mcts:x"])
     assert capsys.readouterr().err.startswith("tabletop: error: --skill bot 'mcts:x'")
+
+
+def test_the_card_that_wins_by_construction_is_the_one_that_decides(tmp_path):
+    """Playing the crown always wins; not playing it never does.  The crown's impact is +1 − (win rate
+    of the other seat-games), its interval above 0; no other card has a positive one."""
+    data, _ = figures(tmp_path, CROWN, games=120)
+    choice = data["arms"][0]["choice"]
+    crown = next(c for c in choice["cards"] if c["card"] == "crown")
+    assert crown["win_rate_when_used"] == 1.0 and crown["win_rate_when_not_used"] == 0.0
+    assert crown["impact"] == 1.0 and crown["impact_95"][0] > 0.9
+    assert choice["deciding_cards"][0]["card"] == "crown"
+    assert all(c["impact"] < 0 for c in choice["deciding_cards"][1:])
+    assert choice["deciding_actions"][0]["action"] == "play crown"
+
+
+def test_too_few_games_measure_no_impact(tmp_path):
+    """Below the support threshold (10 seat-games each side) a card's impact is not measured."""
+    data, _ = figures(tmp_path, CROWN, games=4)
+    choice = data["arms"][0]["choice"]
+    assert all(c["impact"] is None and c["impact_95"] is None for c in choice["cards"])
+    assert choice["deciding_cards"] == []
+
+
+@pytest.mark.parametrize("counts, interval", [((5, 10, 5, 10), (-0.4, 0.4)), ((10, 10, 0, 10), (0.6, 1.0))])
+def test_the_difference_interval_is_newcombes(counts, interval):
+    """Newcombe's (1998) method 10 examples: equal rates straddle 0; all against none stays inside 1."""
+    low, high = difference_interval(*counts)
+    assert interval[0] <= low < high <= interval[1]
+    assert low < (counts[0] / counts[1] - counts[2] / counts[3]) <= high
+
+
+def test_every_figure_in_the_json_has_a_definition(tmp_path):
+    """Walk every key of an arm's figures (rows of lists as ``list[].field``): each is one a metric
+    names, so the report and ``tabletop doc --metrics`` define every figure a designer sees."""
+    found: set[str] = set()
+    for i, body in enumerate([COIN, CROWN]):  # rule counters; deciding cards
+        data, _ = figures(tmp_path / str(i), body, games=60, skill="greedy")
+        arm = dict(data["arms"][0])
+        for identity in ("label", "variant", "settings"):
+            del arm[identity]
+        found |= set(_paths(arm))
+    documented = {k for d in data["definitions"].values() for k in d["keys"]}
+    assert found - documented == set()
+    assert {"outcomes.balance", "choice.cards[].impact", "skill.seats[].win_rate", "stats[].share"} <= found
+
+
+def _paths(arm: dict):
+    """``section.key`` for each figure of each section, and ``….list[].field`` for each field of rows;
+    a summary (mean, median, min, max, n) or a map of counts is one figure."""
+    for section, value in arm.items():
+        if isinstance(value, dict):
+            for key, item in value.items():
+                yield f"{section}.{key}"
+                yield from _row_paths(item, f"{section}.{key}")
+        else:
+            yield from _row_paths(value, section)
+
+
+def _row_paths(value, path: str):
+    if isinstance(value, list) and value and isinstance(value[0], dict) and set(value[0]) != SUMMARY:
+        for row in value:
+            for key, item in row.items():
+                yield f"{path}[].{key}"
+                yield from _row_paths(item, f"{path}[].{key}")
+
+
+SUMMARY = {"mean", "median", "min", "max", "n"}
+
+
+def test_a_card_is_listed_as_deciding_only_beyond_luck_among_all_measured():
+    """66% of 50 seat-games won with a card against 44% of 50 without: its own 95% interval excludes 0,
+    but among 20 cards measured one such gap is likely by luck, so it is listed alone, not among 20."""
+    units = [(g, s) for g in range(50) for s in range(2)]
+    used = set(units[:50])
+    won = set(units[:33]) | set(units[50:72])
+    row = {"card": "x", "impact": 0.22, "impact_95": difference_interval(33, 50, 22, 50), "games": 50}
+    assert row["impact_95"][0] > 0
+    assert [r["card"] for r in _deciding([row], "card", {"x": used}, won, 100)] == ["x"]
+    fillers = [{**row, "card": f"y{i}", "impact": 0.0} for i in range(19)]
+    fill_used = {f"y{i}": set(units[25:75]) for i in range(19)}
+    assert _deciding([row, *fillers], "card", {"x": used, **fill_used}, won, 100) == []
+
+
+def test_a_seat_in_a_partnership_wins_half_the_games_by_chance(tmp_path):
+    """With two teams of two, chance is 1/2 a seat, not 1/4: the coin's winner's partner wins too."""
+    body = COIN.replace("random_from([0, 1])", "random_from([0, 1, 2, 3])") + 'teams:\n  "4": [[0, 2], [1, 3]]\n'
+    path = make_game(tmp_path, body).rules.folder / "game.yaml"
+    plan = Plan(str(path), [Arm()], 4, 4, 0, ["random"] * 4, skill_bot="greedy", skill_games=40)
+    games = [load_arm(plan.game, arm) for arm in plan.arms]
+    skill = measure(plan, games, *run(plan, games))["arms"][0]["skill"]
+    assert skill["chance"] == 0.5
+    assert all(0.25 < s["win_rate"] < 0.75 for s in skill["seats"])

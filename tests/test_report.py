@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from test_language import make_game
-from test_playtest import COIN
+from test_playtest import COIN, CROWN
 
 from engine.playtest import Arm, Plan, load_arm, measure, run
 from engine.report import render_html
@@ -18,23 +18,24 @@ BROWSER_ARGS = [
 ]
 
 
-def write_report(tmp_path) -> Path:
-    path = make_game(tmp_path, COIN).rules.folder / "game.yaml"
-    plan = Plan(
-        str(path),
-        [Arm(), Arm(None, (("constants.ticks", 2),))],
-        2,
-        20,
-        0,
-        ["random", "random"],
-        skill_bot="greedy",
-        skill_games=4,
-    )
-    games = [load_arm(plan.game, arm) for arm in plan.arms]
-    records, info = run(plan, games)
+TWO_ARMS = (Arm(), Arm(None, (("constants.ticks", 2),)))
+
+
+def write_report(tmp_path, body: str = COIN, arms=TWO_ARMS, games=20) -> Path:
+    path = make_game(tmp_path, body).rules.folder / "game.yaml"
+    plan = Plan(str(path), list(arms), 2, games, 0, ["random", "random"], skill_bot="greedy", skill_games=4)
+    compiled = [load_arm(plan.game, arm) for arm in plan.arms]
+    records, info = run(plan, compiled)
     out = tmp_path / "report.html"
-    out.write_text(render_html(measure(plan, games, records, info)), encoding="utf-8")
+    out.write_text(render_html(measure(plan, compiled, records, info)), encoding="utf-8")
     return out
+
+
+def open_report(p, report: Path):
+    browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=BROWSER_ARGS)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(report.as_uri())
+    return browser, page
 
 
 def test_the_report_opens_from_disk_with_plots_and_the_win_rate_table(tmp_path):
@@ -42,11 +43,10 @@ def test_the_report_opens_from_disk_with_plots_and_the_win_rate_table(tmp_path):
 
     report = write_report(tmp_path)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=BROWSER_ARGS)
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
-        requests = []
+        browser, page = open_report(p, report)
+        requests = [page.url]
         page.on("request", lambda r: requests.append(r.url))
-        page.goto(report.as_uri())
+        page.reload()
         assert page.title() == "Playtest: Mini, 2 players"
         assert page.locator("h1").inner_text() == "Playtest: Mini, 2 players"
         plot = page.locator("figure svg").first
@@ -59,4 +59,27 @@ def test_the_report_opens_from_disk_with_plots_and_the_win_rate_table(tmp_path):
         page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
         browser.close()
     assert (tmp_path / "report.png").stat().st_size > 10_000
-    assert requests == [report.as_uri()]  # nothing fetched but the page itself
+    assert set(requests) == {report.as_uri()}  # nothing fetched but the page itself
+
+
+def test_the_report_shows_the_card_that_decides_games_and_links_its_definition(tmp_path):
+    """The crown wins by construction: the report lists it first among the deciding cards, and the
+    link beside the section scrolls to the metric's definition with its formula."""
+    from playwright.sync_api import sync_playwright
+
+    report = write_report(tmp_path, CROWN, arms=[Arm()], games=120)
+    with sync_playwright() as p:
+        browser, page = open_report(p, report)
+        section = page.locator("#deciding")
+        assert section.is_visible()
+        table = page.locator("table.deciding-card")
+        assert table.locator("th").all_inner_texts() == ["card", "seat-games used", "impact", "95% interval"]
+        card, used, impact, _ = table.locator("tr").nth(1).locator("td").all_inner_texts()
+        assert (card, impact) == ("crown", "+100%") and 30 < int(used) < 90  # dealt to one seat, played half the time
+        section.locator("xpath=following-sibling::p[1]").get_by_role("link", name="definition").click()
+        definition = page.locator("#def-impact")
+        assert definition.is_visible() and page.evaluate("window.location.hash") == "#def-impact"
+        assert "Newcombe" in page.locator("#def-impact + dd").inner_text()
+        page.screenshot(path=str(tmp_path / "deciding.png"), full_page=True)
+        browser.close()
+    assert (tmp_path / "deciding.png").stat().st_size > 10_000

@@ -1,9 +1,14 @@
-"""How much stronger than random is a bot?  Plays it against random bots at 2 players on every
-shipped game, seats alternated, and prints win rates with 95% intervals and its search speed.
+"""How much stronger than random is a bot?  Plays it against random bots on every game that
+``tabletop list`` shows, at 2 players (or the game's smallest count), seats rotated, and prints
+its win rate with a 95% interval against its share by chance, and its search speed.
 
     python tools/bot_strength.py --games 40 --bot mcts:100 [--game caty-mini] [--limit 1000] [--jobs 2]
 
-Each game seed ``s`` puts the bot in seat ``s % 2``; draws and cut-off games count as no win.
+Game seed ``s`` of seat ``k``'s block puts the bot in seat ``k``; draws and cut-off games count
+as no win.  The share by chance is the bot's side's size over the players (1/2 at 2 players, 1/2
+for a seat in one of two partnerships).  "clearly above" means the interval's lower end is above
+that share.  Search speed is iterations per CPU second (``time.process_time``, so other load on a
+shared machine does not lower it), timed on the first decisions of a few games.
 """
 
 from __future__ import annotations
@@ -18,41 +23,64 @@ from engine.documents import known_games
 from engine.simulate import simulate, wilson_interval
 
 
-def iterations_per_second(game, spec: str, positions: int = 3) -> float | None:
-    """Search iterations a second of an ``mcts`` spec, timed on the first decisions of a few games."""
+def iterations_per_second(game, players: int, spec: str, positions: int = 3) -> float | None:
+    """Search iterations per CPU second of an ``mcts`` spec on the first decisions of a few games."""
     agent = make_agent(spec, 0)
     if not hasattr(agent, "search"):
         return None
     done, spent = 0, 0.0
     for seed in range(positions):
-        state = game.new_game(players=2, seed=seed)
+        state = game.new_game(players=players, seed=seed)
         seat = state.current_player
-        start = time.perf_counter()
+        start = time.process_time()
         agent.search(state.determinized(seat, seed), seat)
-        spent += time.perf_counter() - start
-        done += agent.iterations
-    return round(done / spent, 1)
+        spent += time.process_time() - start
+        done += agent.iterations or 0
+    return round(done / spent, 1) if spent > 0 else None
 
 
 def strength(game, spec: str, games: int, limit: int, jobs: int) -> dict:
-    first = simulate(game, 2, (games + 1) // 2, seed=0, bots=[spec, "random"], limit=limit, jobs=jobs)
-    second = simulate(game, 2, games // 2, seed=10_000, bots=["random", spec], limit=limit, jobs=jobs)
-    wins = first["wins"][0] + second["wins"][1]
-    losses = first["wins"][1] + second["wins"][0]
+    """The bot's record against random bots, ``games`` games shared out over the seats."""
+    players = max(2, game.min_players)
+    wins = losses = draws = cut_off = errors = 0
+    by_seat = []
+    samples: list[str] = []
+    seconds = 0.0
+    for seat in range(players):
+        count = games // players + (seat < games % players)
+        if not count:
+            continue
+        bots = ["random"] * players
+        bots[seat] = spec
+        run = simulate(game, players, count, seed=10_000 * seat, bots=bots, limit=limit, jobs=jobs)
+        wins += run["wins"][seat]
+        by_seat.append(f"{run['wins'][seat]}/{count}")
+        draws += run["draws"]
+        cut_off += run["cut_off"]
+        errors += run["errors"]
+        samples += run["error_samples"]
+        losses += run["finished"] - run["draws"] - run["wins"][seat]
+        seconds += run["seconds"]
+    share = len(game.team_of(players, 0)) / players
+    interval = wilson_interval(wins, games)
     return {
         "game": game.id,
+        "players": players,
         "bot": spec,
         "games": games,
         "wins": wins,
         "losses": losses,
-        "draws": first["draws"] + second["draws"],
-        "cut_off": first["cut_off"] + second["cut_off"],
-        "errors": first["errors"] + second["errors"],
-        "error_samples": first["error_samples"] + second["error_samples"],
+        "draws": draws,
+        "cut_off": cut_off,
+        "errors": errors,
+        "error_samples": samples[:3],
+        "wins_by_seat": by_seat,
         "win_rate": round(wins / games, 3),
-        "win_rate_95": wilson_interval(wins, games),
-        "seconds": round(first["seconds"] + second["seconds"], 1),
-        "iterations_per_second": iterations_per_second(game, spec),
+        "win_rate_95": interval,
+        "share": round(share, 3),
+        "clearly_above": bool(interval and interval[0] > share),
+        "seconds": round(seconds, 1),
+        "iterations_per_second": iterations_per_second(game, players, spec),
     }
 
 
@@ -60,12 +88,23 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--bot", default="mcts:100")
     p.add_argument("--games", type=int, default=40)
-    p.add_argument("--game", action="append", help="default: every shipped game")
+    p.add_argument("--game", action="append", help="default: every game `tabletop list` shows")
     p.add_argument("--limit", type=int, default=2000, help="decisions before a game is cut off")
     p.add_argument("--jobs", type=int, default=1)
     args = p.parse_args()
+    rows = []
     for name in args.game or known_games():
-        print(json.dumps(strength(load_game(name), args.bot, args.games, args.limit, args.jobs)), flush=True)
+        row = strength(load_game(name), args.bot, args.games, args.limit, args.jobs)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    print(f"\n{'game':14} {'p':>2} {'bot':10} {'wins':>9} {'95% interval':>13} {'share':>5}  clearly  it/s")
+    for r in rows:
+        low, high = r["win_rate_95"] or (0, 0)
+        print(
+            f"{r['game']:14} {r['players']:>2} {r['bot']:10} {r['wins']:>4}/{r['games']:<4} "
+            f"{low:>6.0%}–{high:<5.0%} {r['share']:>5}  {'yes' if r['clearly_above'] else 'NO':7}  "
+            f"{r['iterations_per_second']}"
+        )
 
 
 if __name__ == "__main__":

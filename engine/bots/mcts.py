@@ -9,11 +9,12 @@ import math
 import random
 import time
 
-from ..errors import quoted
+from ..errors import RuntimeRuleError, quoted
 from .greedy import GreedyAgent
 
 DEFAULT_ITERATIONS = 200
-DEFAULT_ROLLOUT = 200  # decisions a random rollout may take before it is scored as level
+DEFAULT_ROLLOUT = 200  # decisions a rollout may take before it is scored by the points so far
+LEAD_WEIGHT = 0.5  # a lead in points when a rollout stops counts for half a win: it is not one yet
 EXPLORATION = 0.7
 
 
@@ -36,20 +37,20 @@ class MctsAgent:
     Each iteration deals a fresh copy consistent with what its seat knows (``determinized``
     of the copy it was given, so never the true state), walks the tree by UCB1 with
     availability counts among the options legal in that copy, adds one node, plays on
-    (at most ``rollout`` decisions; a game still running then counts as level) and backs up
-    ``state.returns()``, each node scored for the seat that chose it.  Rollouts play at random,
-    or, when the rules declare ``bots: greedy`` values, by those values (epsilon-greedy: the
-    cheap default policy of the MCTS literature), which then also choose the next option to
-    expand, so that a small budget tries the promising options first — knowledge the rules
+    (at most ``rollout`` decisions; a game still running then is scored by who leads on points,
+    at half weight) and backs up ``state.returns()``, each node scored for the seat that chose
+    it.  Rollouts play at random, or, when the rules declare ``bots: greedy`` values, by those
+    values (epsilon-greedy: the cheap default policy of the MCTS literature), which then also
+    choose the next option to expand, so that a small budget tries the promising options first — knowledge the rules
     give, no game-specific code.  Chance inside an action comes from the copy's own generator.
 
     Budget: ``mcts:N`` runs N iterations a decision (default 200), reproducibly for a seed;
     ``mcts:Ts`` runs for T seconds instead (faster machines search deeper).
 
     Strength against random bots and search speed per game: ``tools/bot_strength.py`` measures
-    them (2 players, seats alternated, 95% Wilson intervals); the figures are kept in the
-    project's notes, not here.  The suite checks that a small budget beats random bots
-    (tests/test_bots.py).
+    them (2 players or a game's smallest count, seats rotated, 95% Wilson intervals); the figures
+    are kept in the project's notes, not here.  The suite checks that a small budget beats random
+    bots, and wins nearly every game of a small Nim (tests/test_bots.py).
     """
 
     name = "mcts"
@@ -76,6 +77,7 @@ class MctsAgent:
                 raise ValueError(f"expected iterations (e.g. 200) or seconds (e.g. 2s), got {quoted(budget)}")
         self.rollout = rollout
         self.policy = GreedyAgent(seed)
+        self.failed = 0  # iterations whose copy broke a rule (see ``_iterate``)
 
     def act(self, view: dict, state=None) -> str:
         actions = view["decision"]["actions"]
@@ -97,40 +99,53 @@ class MctsAgent:
             self._iterate(root, state.determinized(seat, rng.getrandbits(31)), rng)
             done += 1
         legal = actions or state.legal_actions()
-        if not any(a in root.children for a in legal):
-            return rng.choice(legal)
+        if not any(a in root.children and root.children[a].visits for a in legal):
+            return self._pick(state, legal) if state.game.bot_values.get("greedy") else rng.choice(legal)
         return max(
             legal, key=lambda a: (root.children[a].visits, root.children[a].total) if a in root.children else (-1, 0.0)
         )
 
     def _iterate(self, root: _Node, det, rng: random.Random) -> None:
+        """One iteration on the copy ``det``: select, expand one node, roll out, back up.
+
+        A copy can break a rule the true game would not, where it forgets what another seat holds
+        privately (a secret choice made before this decision): such an iteration teaches nothing,
+        so it is dropped with the node it added, and counted in ``failed``.
+        """
         node, path = root, []
         guided = bool(det.game.bot_values.get("greedy"))
-        while not det.is_terminal:  # select, then expand one node
-            legal = det.legal_actions()
-            mover = det.current_player
-            children = node.children
-            untried = [a for a in legal if a not in children]
-            for a in legal:
-                if a in children:
-                    children[a].avail += 1
-            if untried:
-                action = self._pick(det, untried) if guided else rng.choice(untried)
-                node = children[action] = _Node(mover)
+        added: tuple[dict, str] | None = None
+        try:
+            while not det.is_terminal:
+                legal = det.legal_actions()
+                mover = det.current_player
+                children = node.children
+                untried = [a for a in legal if a not in children]
+                for a in legal:
+                    if a in children:
+                        children[a].avail += 1
+                if untried:
+                    action = self._pick(det, untried) if guided else rng.choice(untried)
+                    node = children[action] = _Node(mover)
+                    added = (children, action)
+                    det.apply(action)
+                    path.append(node)
+                    break
+                action = max(legal, key=lambda a: _ucb(children[a], EXPLORATION))
+                node = children[action]
                 det.apply(action)
                 path.append(node)
-                break
-            log_term = EXPLORATION
-            action = max(legal, key=lambda a: _ucb(children[a], log_term))
-            node = children[action]
-            det.apply(action)
-            path.append(node)
-        steps = 0
-        while not det.is_terminal and steps < self.rollout:
-            ids = det.pending["ids"]
-            det.apply(self._pick(det, ids) if guided else rng.choice(ids))
-            steps += 1
-        returns = det.returns()
+            steps = 0
+            while not det.is_terminal and steps < self.rollout:
+                ids = det.pending["ids"]
+                det.apply(self._pick(det, ids) if guided else rng.choice(ids))
+                steps += 1
+        except RuntimeRuleError:
+            self.failed += 1
+            if added is not None:
+                del added[0][added[1]]
+            return
+        returns = det.returns() if det.is_terminal else _by_points(det)
         for n in path:
             n.visits += 1
             n.total += returns[n.mover]
@@ -138,6 +153,24 @@ class MctsAgent:
     def _pick(self, det, actions: list[str]) -> str:
         """The default policy's choice among ``actions``: the rules' greedy values, epsilon-greedy."""
         return self.policy.act({"decision": {"player": det.current_player, "actions": actions}}, det)
+
+
+def _by_points(det) -> list[float]:
+    """Returns for a copy still running when its rollout stops, from the rules' own points.
+
+    Scored as level, such rollouts said nothing: in a game of many hands or rounds almost half
+    of those from the first decisions stop (measured on a 4-player trick game: 9 of 20 at 200
+    decisions).  The side(s) ahead on points count as winners, at ``LEAD_WEIGHT``, the others
+    as losers, the shape ``returns()`` gives a finished game; all level is 0.
+    """
+    scores, n, game = det.scores, det.n, det.game
+    side = [sum(scores[m] for m in game.team_of(n, p)) for p in range(n)]
+    top = max(side)
+    leaders = [p for p in range(n) if side[p] == top]
+    if len(leaders) == n:
+        return [0.0] * n
+    win = n / len(leaders) - 1
+    return [LEAD_WEIGHT * (win if p in leaders else -1.0) for p in range(n)]
 
 
 def _ucb(node: _Node, c: float) -> float:
