@@ -76,7 +76,7 @@ def assert_tells_only_its_own(state, seat: int, message: dict) -> None:
     leaked = hidden_ids(state, seat) & words_in(message)
     assert not leaked, f"seat {seat} was sent hidden cards {leaked}"
     view = message["view"]
-    if state.current_player != seat:
+    if seat not in state.to_act:  # a simultaneous decision asks several seats at once
         assert not message["options"] and "actions" not in (view["decision"] or {}), f"seat {seat} got options"
         assert not any("data-action" in b["svg"] for b in message["boards"]), f"seat {seat} got clickable options"
     private = state.game.private_player_variables
