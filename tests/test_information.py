@@ -31,7 +31,12 @@ from engine.dsl.ops import OPS
 CASES = [(name, variant, players) for name, variant in GAMES for players in (2, 3, 4)] + [
     ("goofspiel", None, players) for players in (2, 3)
 ]
-GALLERY = [(g["id"], None, g["players"][0]) for g in list_games() if g["id"] not in {case[0] for case in CASES}]
+GALLERY = [
+    (g["id"], None, players)
+    for g in list_games()
+    if g["id"] not in {case[0] for case in CASES}
+    for players in range(g["players"][0], min(g["players"][1], 4) + 1)
+]
 
 
 def positions(game, players, seeds, moves=160, stops=5):
