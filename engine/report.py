@@ -39,7 +39,11 @@ def render_html(data: dict) -> str:
             f"{run['seconds']} s, {run['games_per_second']} games/s.</p>"
         ),
     ]
-    parts.append("<h2>Outcomes</h2>" + _win_table(data) + _figure(_win_plot(data), "Win rate per seat, 95% intervals"))
+    parts.append(
+        "<h2>Outcomes</h2>"
+        + _win_table(data)
+        + _figure(_rate_plot(data, lambda a: a["outcomes"], 1 / data["players"]), "Win rate per seat, 95% intervals")
+    )
     parts.append(_summary_table(arms))
     if data.get("sweep"):
         parts.append("<h2>Sweep</h2>" + _figure(_sweep_plot(data), f"Metrics against {data['sweep']['name']}"))
@@ -68,7 +72,14 @@ def render_html(data: dict) -> str:
             f"<h2>Skill</h2><p>{_e(data['skill_bot'])} in one seat, random bots in the others, "
             f"{data['skill_games']} games per seat.</p>"
             + _skill_table(arms)
-            + _figure(_skill_plot(data), "Thinking bot's win rate per seat against random")
+            + _figure(
+                _rate_plot(
+                    data,
+                    lambda a: {k: [s[k] for s in a["skill"]["seats"]] for k in ("win_rate", "win_rate_95")},
+                    data["arms"][0]["skill"]["chance"],
+                ),
+                "Thinking bot's win rate per seat against random",
+            )
         )
     parts.append(
         "<h2 id='definitions'>Definitions</h2><p class='muted'>The same list, with where each figure sits in "
@@ -281,33 +292,15 @@ def _bars(ax, arms: list[dict], rates: list[list], intervals: list[list], seats:
         ax.legend(fontsize=7)
 
 
-def _win_plot(data: dict) -> str:
+def _rate_plot(data: dict, rate_of, chance: float) -> str:
+    """Win rates per seat and arm with their 95% intervals (``rate_of(arm)``: the rows giving them), and
+    the rate chance alone would give as a dashed line."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(5, 3))
     arms = data["arms"]
-    _bars(
-        ax,
-        arms,
-        [a["outcomes"]["win_rate"] for a in arms],
-        [a["outcomes"]["win_rate_95"] for a in arms],
-        data["players"],
-    )
-    ax.axhline(1 / data["players"], color="grey", lw=0.8, ls="--")
-    return _svg(fig)
-
-
-def _skill_plot(data: dict) -> str:
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(5, 3))
-    arms = data["arms"]
-    _bars(
-        ax,
-        arms,
-        [[s["win_rate"] for s in a["skill"]["seats"]] for a in arms],
-        [[s["win_rate_95"] for s in a["skill"]["seats"]] for a in arms],
-        data["players"],
-    )
-    ax.axhline(data["arms"][0]["skill"]["chance"], color="grey", lw=0.8, ls="--")
+    rows = [rate_of(a) for a in arms]
+    _bars(ax, arms, [r["win_rate"] for r in rows], [r["win_rate_95"] for r in rows], data["players"])
+    ax.axhline(chance, color="grey", lw=0.8, ls="--")
     return _svg(fig)
 
 

@@ -269,7 +269,7 @@ class Table:
             "cards": faces,
             "options": options,
             "boards": self._boards(state, seat, view, det, options),
-            "scores": _known_scores(state, seat) if not state.is_terminal else view["scores"],
+            "scores": _known_scores(state, seat, det) if not state.is_terminal else view["scores"],
             "notice": self.notice,
             "problems": self.problems,
             "can_undo": any(e.get("seat") not in self.bots for e in state.history if "action" in e),
@@ -327,11 +327,11 @@ class Table:
         return out
 
 
-def _seat_copy(state, seat: int):
+def _seat_copy(state, seat: int, seed: int = DETERMINIZE_SEED):
     """``seat``'s determinized copy, or None if the rules admit none (``knowledge.determinize``: the page then
     goes without the extras computed on it: runs, highlighted piles)."""
     try:
-        return state.determinized(seat, DETERMINIZE_SEED)
+        return state.determinized(seat, seed)
     except StateError:
         return None
 
@@ -356,14 +356,13 @@ def _pieces(game, family: str, view: dict) -> dict[str, list[dict]]:
     return out
 
 
-def _known_scores(state, seat: int) -> list[int | None]:
-    """Scores as far as ``seat`` can tell: a seat's score where two differently dealt copies agree, else None.
+def _known_scores(state, seat: int, det) -> list[int | None]:
+    """Scores as far as ``seat`` can tell: a seat's score where its copy ``det`` and a second, differently
+    dealt copy agree, else None.
 
     Computed only on determinized copies, so a score never reveals a hidden card.
     """
-    try:
-        a = state.determinized(seat, DETERMINIZE_SEED).scores
-        b = state.determinized(seat, DETERMINIZE_SEED + 1).scores
-    except TabletopError:
+    other = _seat_copy(state, seat, DETERMINIZE_SEED + 1) if det is not None else None
+    if other is None:
         return [None] * state.n
-    return [x if x == y else None for x, y in zip(a, b)]
+    return [x if x == y else None for x, y in zip(det.scores, other.scores)]
