@@ -21,6 +21,7 @@ import random
 from itertools import pairwise
 
 import pytest
+from language_helpers import write_game
 from table import GAMES
 
 from engine import IllegalAction, TabletopError, load_game, rng
@@ -296,10 +297,7 @@ play: |
 
 def reshuffled(tmp_path):
     """Both seats saw every card go into the deck, the deck shuffled, and seat 1 draw from it."""
-    folder = tmp_path / "rules" / "mini"
-    folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text("id: mini\nname: Mini\nplayers: {min: 2, max: 2}\n" + RESHUFFLE)
-    return load_game(folder / "game.yaml")
+    return load_game(write_game(tmp_path, "id: mini\nname: Mini\nplayers: {min: 2, max: 2}\n" + RESHUFFLE))
 
 
 def test_a_card_drawn_from_a_shuffled_pile_is_known_only_to_who_sees_it(tmp_path):

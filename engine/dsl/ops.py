@@ -426,6 +426,7 @@ def _count(st, items):
     ("stop", INT),
     returns=list_of(INT),
     says="the numbers from {start} up to {stop}, {stop} left out; range(n) alone: 0 up to n",
+    reads=READS_ARGS,
     group="lists",
     optional=1,
 )
@@ -437,12 +438,26 @@ def _range(st, start, stop=None):
     return list(range(start, stop))
 
 
-@op("any", ("conditions", list_of(BOOL)), returns=BOOL, says="some item of {conditions} is true", group="lists")
+@op(
+    "any",
+    ("conditions", list_of(BOOL)),
+    returns=BOOL,
+    says="some item of {conditions} is true",
+    reads=READS_ARGS,
+    group="lists",
+)
 def _any(st, conditions):
     return any(conditions)
 
 
-@op("all", ("conditions", list_of(BOOL)), returns=BOOL, says="every item of {conditions} is true", group="lists")
+@op(
+    "all",
+    ("conditions", list_of(BOOL)),
+    returns=BOOL,
+    says="every item of {conditions} is true",
+    reads=READS_ARGS,
+    group="lists",
+)
 def _all(st, conditions):
     return all(conditions)
 
@@ -461,6 +476,7 @@ def _comparable(items: list, what: str) -> list:
     ("list", list_of(TYPEVAR)),
     returns=list_of(TYPEVAR),
     says="{list} from the smallest item to the largest (numbers or text); sorted(LIST, by: KEY) orders by a key",
+    reads=READS_ARGS,
     group="lists",
 )
 def _sorted(st, items):
@@ -514,7 +530,14 @@ def _sorted_by(pairs):
     return [pairs[i][1] for i in _keys_in_order(pairs, "sorted")]
 
 
-@op("number", ("text", TEXT), returns=INT, says='the whole number written in {text} ("12" gives 12)', group="lists")
+@op(
+    "number",
+    ("text", TEXT),
+    returns=INT,
+    says='the whole number written in {text} ("12" gives 12)',
+    reads=READS_ARGS,
+    group="lists",
+)
 def _number(st, text):
     if text is None:
         raise RuleFault("number(): no text given")
@@ -691,6 +714,7 @@ def _random_from(st, items):
     ("key", TEXT),
     returns=TYPEVAR,
     says="the value of {key} in {map} (none if it has none)",
+    reads=READS_ARGS,
     group="maps",
 )
 def _get(st, mapping, key):
@@ -704,6 +728,7 @@ def _get(st, mapping, key):
     ("value", TYPEVAR),
     returns=map_of(TYPEVAR),
     says="{map} with {key} set to {value}",
+    reads=READS_ARGS,
     group="maps",
 )
 def _with_key(st, mapping, key, value):
@@ -720,6 +745,7 @@ def _with_key(st, mapping, key, value):
     ("key", TEXT),
     returns=map_of(TYPEVAR),
     says="{map} without {key}",
+    reads=READS_ARGS,
     group="maps",
 )
 def _without_key(st, mapping, key):
@@ -731,6 +757,7 @@ def _without_key(st, mapping, key):
     ("map", map_of(ANY)),
     returns=list_of(TEXT),
     says="the keys of {map}, in the order they were first set",
+    reads=READS_ARGS,
     group="maps",
 )
 def _keys(st, mapping):
@@ -742,6 +769,7 @@ def _keys(st, mapping):
     ("map", map_of(TYPEVAR)),
     returns=list_of(TYPEVAR),
     says="the values of {map}, in the order of its keys",
+    reads=READS_ARGS,
     group="maps",
 )
 def _values(st, mapping):
