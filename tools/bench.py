@@ -2,7 +2,7 @@
 """Benchmark: random full games per second, time per decision, cold `tabletop validate rules/`.
 
     python tools/bench.py [--games K] [--seed S] [--budget SEC] [--runs R]
-    python tools/bench.py --against REV [--repeats R] [--target SEC]
+    python tools/bench.py --against REV [--repeats R] [--target SEC] [--only TEXT]
 
 ``--against REV`` compares this tree with revision REV (exported with ``git
 archive`` into a temporary folder): one worker process per tree
@@ -231,14 +231,18 @@ def export(rev: str, folder: Path) -> None:
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
 
 
-def against(rev: str, repeats: int, target: float) -> None:
-    """Both trees measured interleaved; prints the median ratio per measure and its range."""
+def against(rev: str, repeats: int, target: float, only: str = "") -> None:
+    """Both trees measured interleaved; prints the median ratio per measure and its range.
+
+    ``only`` keeps the measures whose label contains it (e.g. ``search`` or ``cat-town``)."""
     with tempfile.TemporaryDirectory(prefix="tabletop-bench-") as tmp:
         export(rev, Path(tmp))
         old, new = Worker(Path(tmp)), Worker(REPO)
         print(f"tabletop bench: this tree against {rev}, {repeats} repeats, ~{target:g} CPU s per job on {rev}")
         print(f"{'measure':32} {'unit/s ' + rev:>14} {'unit/s now':>11} {'median ratio':>13} {'range':>14}")
         for label, base in AGAINST:
+            if only not in label:
+                continue
             job = {**SEARCH_DEFAULTS, "variant": None, "limit": 5000, "seed": 0, "count": 1, **base}
             old.run(job), new.run(job)  # warm up: loads the game, fills lazy tables
             job["count"] = max(1, round(target * old.run(job)))
@@ -276,11 +280,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--target", type=float, default=0.5, metavar="SEC", help="--against: CPU seconds per job on REV (default 0.5)"
     )
+    p.add_argument("--only", default="", metavar="TEXT", help="--against: only measures whose label contains TEXT")
     args = p.parse_args(argv)
     if args.against:
         if args.repeats < 1 or args.target <= 0:
             p.error("--repeats and --target must be positive")
-        against(args.against, args.repeats, args.target)
+        against(args.against, args.repeats, args.target, args.only)
         return 0
     if args.games < 1 or args.runs < 1 or args.budget <= 0:
         p.error("--games, --runs and --budget must be positive")
