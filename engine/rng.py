@@ -10,6 +10,7 @@ import hashlib
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_SURE = (1 << 64) - (1 << 32)  # a value below it is never refused by ``below(n)`` for n ≤ 2**32
 
 
 def _mix(z: int) -> int:
@@ -61,20 +62,20 @@ def derive(seed: int, *labels: int | str) -> int:
 def shuffle(state: int, items: list) -> int:
     """Shuffle ``items`` in place (Fisher–Yates, the draws of ``below``); returns the next state.
 
-    ``below`` and ``_mix`` are written out inline: a setup's shuffles are most of its draws, and
-    the results are the very same as drawing ``below(state, i + 1)`` for each i from the top down.
+    ``next_u64`` is written out inline: a setup's shuffles are most of its draws, and the results are
+    the very same as drawing ``below(state, n)`` for each n from the length down.  ``below`` refuses
+    only values in the top ``2**64 % n`` of the range, all of them at or above ``_SURE`` (n < 2**32):
+    a value below it is kept at once; the rare one above is drawn again by ``below`` itself.
     """
     mask, golden = _MASK, _GOLDEN
-    z = 0
-    for i in range(len(items) - 1, 0, -1):
-        limit = (1 << 64) - ((1 << 64) % (i + 1))
-        while True:
-            state = (state + golden) & mask
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-            z ^= z >> 31
-            if z < limit:
-                break
-        j = z % (i + 1)
-        items[i], items[j] = items[j], items[i]
+    for n in range(len(items), 1, -1):
+        state = (state + golden) & mask
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        if z < _SURE:
+            j = z % n
+        else:
+            j, state = below((state - golden) & mask, n)
+        items[n - 1], items[j] = items[j], items[n - 1]
     return state
