@@ -329,10 +329,10 @@ class GridBoard(_LazyGraph):
 
     def distance_avoiding(self, a: str, b: str, tag: str) -> int:
         """Fewest steps from a to b never crossing a space tagged ``tag`` (the ends may be tagged)."""
-        rows = self._avoiding.get(tag)
-        if rows is None:
-            rows = self._avoiding[tag] = {}
-        return self._lookup(rows, a, b, tag)
+        try:
+            return self._avoiding[tag][a][b]
+        except KeyError:  # a row not filled yet, b out of reach, or no such space: _lookup says which
+            return self._lookup(self._avoiding.setdefault(tag, {}), a, b, tag)
 
     def _lookup(self, rows: dict[str, dict[str, int]], a: str, b: str, tag: str | None) -> int:
         row = rows.get(a)
@@ -387,6 +387,10 @@ class GridBoard(_LazyGraph):
     def room_of(self, space: str) -> str:
         self._check(space)
         return self.rooms[space]
+
+    def has_tag(self, space: str, tag: str) -> bool:
+        self._check(space)
+        return tag in self.tags[space]
 
     def tagged(self, tag: str) -> list[str]:
         return [s for s, t in self.tags.items() if tag in t]

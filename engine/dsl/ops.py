@@ -64,11 +64,15 @@ _MAX_BITS = int(MAX_SIZE * 3.33)  # a number of MAX_SIZE decimal digits has abou
 
 def bounded(value):
     """``value``, unless it is larger than MAX_SIZE: the step budget bounds time, not memory (a list doubled
-    in a loop once took 1.6 GB), so operations that make a value grow check the result."""
-    if isinstance(value, (list, str)):
+    in a loop once took 1.6 GB), so operations that make a value grow check the result.
+
+    Run on every text or list joined (``a + "/" + b``): the classes are compared, not ``isinstance``d.
+    """
+    cls = value.__class__
+    if cls is str or cls is list:
         if len(value) > MAX_SIZE:
             raise _oversized(value, f"{len(value):,}")
-    elif isinstance(value, int) and value.bit_length() > _MAX_BITS:
+    elif cls is int and value.bit_length() > _MAX_BITS:
         raise RuleFault(
             f"a number of more than {MAX_SIZE:,} digits is over the size budget: does a loop make it grow without end?"
         )
@@ -127,7 +131,11 @@ def zone_cards(st, zone: str) -> list:
     try:
         return st.zones[zone]
     except KeyError:
-        raise RuleFault(f"there is no zone '{zone}'") from None
+        raise _no_zone(zone) from None
+
+
+def _no_zone(zone: str) -> RuleFault:
+    return RuleFault(f"there is no zone '{zone}'")
 
 
 _zone = zone_cards
@@ -136,18 +144,22 @@ _zone = zone_cards
 # ------------------------------------------------------------------- zones
 @op("top", ("zone", ZONE), returns=CARD, says="the top card of {zone}", reads=READS_ZONE, group="zones")
 def _top(st, zone):
-    cards = _zone(st, zone)
-    if not cards:
-        raise RuleFault(f"zone '{zone}' is empty, it has no top card")
-    return cards[-1]
+    try:
+        return st.zones[zone][-1]
+    except KeyError:
+        raise _no_zone(zone) from None
+    except IndexError:
+        raise RuleFault(f"zone '{zone}' is empty, it has no top card") from None
 
 
 @op("bottom", ("zone", ZONE), returns=CARD, says="the bottom card of {zone}", reads=READS_ZONE, group="zones")
 def _bottom(st, zone):
-    cards = _zone(st, zone)
-    if not cards:
-        raise RuleFault(f"zone '{zone}' is empty, it has no bottom card")
-    return cards[0]
+    try:
+        return st.zones[zone][0]
+    except KeyError:
+        raise _no_zone(zone) from None
+    except IndexError:
+        raise RuleFault(f"zone '{zone}' is empty, it has no bottom card") from None
 
 
 @op(
@@ -209,11 +221,19 @@ def _zone_of(st, card):
 def _move(st, card, to):
     if card is None:
         raise RuleFault("move: no card given")
-    target = _zone(st, to)
-    source = st.loc[card]
-    st.zones[source].remove(card)
+    zones, loc = st.zones, st.loc
+    try:
+        target = zones[to]
+    except KeyError:
+        raise _no_zone(to) from None
+    source = loc[card]
+    cards = zones[source]
+    if cards[-1] == card:  # most moves take the top card: no search from the bottom of a long pile
+        cards.pop()
+    else:
+        cards.remove(card)
     target.append(card)
-    st.loc[card] = to
+    loc[card] = to
     st.moved(card, source, to)
 
 
@@ -274,8 +294,12 @@ def _reverse(st, zone):
     group="zones",
 )
 def _sort(st, zone, attribute):
-    table = st.game.attributes[attribute]
-    _zone(st, zone).sort(key=lambda c: (table[c] is None, table[c]), reverse=True)
+    value = st.game.attributes[attribute].__getitem__
+    cards = _zone(st, zone)
+    if None in map(value, cards):  # cards without a value go to the bottom: none and a value do not compare
+        cards.sort(key=lambda c: (value(c) is None, value(c)), reverse=True)
+    else:
+        cards.sort(key=value, reverse=True)
     st.reordered(zone)
 
 
@@ -378,7 +402,8 @@ def _score(st, player):
     group="players",
 )
 def _team_score(st, player):
-    return sum(st.score_of(p) for p in st.game.team_of(st.n, player))
+    team = st.game.team_of(st.n, player)
+    return st.score_of(player) if len(team) == 1 else sum([st.score_of(p) for p in team])
 
 
 # --------------------------------------------------------------- knowledge
@@ -788,7 +813,11 @@ def _values(st, mapping):
     group="boards",
 )
 def _distance(st, board, a, b):
-    return st.game.board(board).distance(a, b)
+    plane = st.game.board(board)
+    try:  # the board's table, read here: the hot path of a game on a plane
+        return plane.lengths[(a, b)]
+    except (AttributeError, KeyError):  # not measured yet (a large board), or not a plane: the board says
+        return plane.distance(a, b)
 
 
 @op(
@@ -802,7 +831,11 @@ def _distance(st, board, a, b):
     group="boards",
 )
 def _touched(st, board, a, b):
-    return list(st.game.board(board).touched(a, b))
+    plane = st.game.board(board)
+    try:
+        return list(plane.touches[(a, b)])
+    except (AttributeError, KeyError):  # as in ``distance``
+        return list(plane.touched(a, b))
 
 
 # -------------------------------------------------------------------- text
@@ -821,6 +854,8 @@ def _word(st, text, index):
 
 
 # ------------------------------------------------------------- grid boards
+# The operations called on every step of a game read the board's tables themselves; a space that is not
+# there, or a board that is not one of spaces, goes through the board's own method, which says which.
 def _grid(st, board):
     b = st.game.board(board)
     if not hasattr(b, "toward"):
@@ -841,7 +876,10 @@ def _grid(st, board):
     group="boards",
 )
 def _toward(st, board, space, direction):
-    return _grid(st, board).toward(space, direction)
+    try:
+        return st.game.board(board).step[space].get(direction, "")
+    except (AttributeError, KeyError):
+        return _grid(st, board).toward(space, direction)
 
 
 @op(
@@ -855,7 +893,10 @@ def _toward(st, board, space, direction):
     group="boards",
 )
 def _neighbours(st, board, space):
-    return _grid(st, board).neighbours(space)
+    try:
+        return list(st.game.board(board).adjacent[space])
+    except (AttributeError, KeyError):
+        return _grid(st, board).neighbours(space)
 
 
 @op(
@@ -882,7 +923,10 @@ def _direction(st, board, a, b):
     group="boards",
 )
 def _room_of(st, board, space):
-    return _grid(st, board).room_of(space)
+    try:
+        return st.game.board(board).rooms[space]
+    except (AttributeError, KeyError):
+        return _grid(st, board).room_of(space)
 
 
 @op(
@@ -925,9 +969,10 @@ def _tagged(st, board, tag):
     group="boards",
 )
 def _has_tag(st, board, space, tag):
-    grid = _grid(st, board)
-    grid._check(space)
-    return tag in grid.tags[space]
+    try:
+        return tag in st.game.board(board).tags[space]
+    except (AttributeError, KeyError):
+        return _grid(st, board).has_tag(space, tag)
 
 
 @op(
@@ -942,7 +987,10 @@ def _has_tag(st, board, space, tag):
     group="boards",
 )
 def _grid_distance(st, board, a, b):
-    return _grid(st, board).distance(a, b)
+    try:
+        return st.game.board(board).distances[a][b]
+    except (AttributeError, KeyError):  # also a row not filled yet, or b out of reach (-1)
+        return _grid(st, board).distance(a, b)
 
 
 @op(
