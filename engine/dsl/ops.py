@@ -336,7 +336,8 @@ def _seat_number(st, player):
 )
 def _players_from(st, player):
     n = st.n
-    return [(player + i) % n for i in range(n)]
+    player %= n
+    return [*range(player, n), *range(player)]
 
 
 @op(
@@ -428,8 +429,9 @@ def _show(st, cards, player):
     group="knowledge",
 )
 def _reveal(st, cards):
+    cards = [c for c in cards if c is not None]
     for seat in range(st.n):
-        st.shown([c for c in cards if c is not None], seat)
+        st.shown(cards, seat)
 
 
 # ------------------------------------------------------------------- lists
