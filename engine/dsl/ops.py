@@ -81,7 +81,9 @@ def bounded(value):
 
 def times(x, y):
     """``x * y``; a list or text repeated is refused before it is made when it would be too large."""
-    if isinstance(x, int):
+    if x.__class__ is int:
+        if y.__class__ is int:  # two numbers, the common case: only the product's size is checked
+            return bounded(x * y)
         x, y = y, x
     if isinstance(x, (list, str)) and isinstance(y, int) and len(x) * y > MAX_SIZE:
         raise _oversized(x, f"{len(x) * y:,}")
