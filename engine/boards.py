@@ -332,7 +332,8 @@ class GridBoard(_LazyGraph):
         try:
             return self._avoiding[tag][a][b]
         except KeyError:  # a row not filled yet, b out of reach, or no such space: _lookup says which
-            return self._lookup(self._avoiding.setdefault(tag, {}), a, b, tag)
+            pass
+        return self._lookup(self._avoiding.setdefault(tag, {}), a, b, tag)
 
     def _lookup(self, rows: dict[str, dict[str, int]], a: str, b: str, tag: str | None) -> int:
         row = rows.get(a)

@@ -821,7 +821,8 @@ def _distance(st, board, a, b):
     try:  # the board's table, read here: the hot path of a game on a plane
         return plane.lengths[(a, b)]
     except (AttributeError, KeyError):  # not measured yet (a large board), or not a plane: the board says
-        return plane.distance(a, b)
+        pass
+    return plane.distance(a, b)
 
 
 @op(
@@ -839,7 +840,8 @@ def _touched(st, board, a, b):
     try:
         return list(plane.touches[(a, b)])
     except (AttributeError, KeyError):  # as in ``distance``
-        return list(plane.touched(a, b))
+        pass
+    return list(plane.touched(a, b))
 
 
 # -------------------------------------------------------------------- text
@@ -883,7 +885,8 @@ def _toward(st, board, space, direction):
     try:
         return st.game.board(board).step[space].get(direction, "")
     except (AttributeError, KeyError):
-        return _grid(st, board).toward(space, direction)
+        pass
+    return _grid(st, board).toward(space, direction)
 
 
 @op(
@@ -900,7 +903,8 @@ def _neighbours(st, board, space):
     try:
         return list(st.game.board(board).adjacent[space])
     except (AttributeError, KeyError):
-        return _grid(st, board).neighbours(space)
+        pass
+    return _grid(st, board).neighbours(space)
 
 
 @op(
@@ -930,7 +934,8 @@ def _room_of(st, board, space):
     try:
         return st.game.board(board).rooms[space]
     except (AttributeError, KeyError):
-        return _grid(st, board).room_of(space)
+        pass
+    return _grid(st, board).room_of(space)
 
 
 @op(
@@ -976,7 +981,8 @@ def _has_tag(st, board, space, tag):
     try:
         return tag in st.game.board(board).tags[space]
     except (AttributeError, KeyError):
-        return _grid(st, board).has_tag(space, tag)
+        pass
+    return _grid(st, board).has_tag(space, tag)
 
 
 @op(
@@ -994,7 +1000,8 @@ def _grid_distance(st, board, a, b):
     try:
         return st.game.board(board).distances[a][b]
     except (AttributeError, KeyError):  # also a row not filled yet, or b out of reach (-1)
-        return _grid(st, board).distance(a, b)
+        pass
+    return _grid(st, board).distance(a, b)
 
 
 @op(
