@@ -150,7 +150,7 @@ class Log(Stmt):
 
 @dataclass(slots=True, eq=False)
 class EndGame(Stmt):
-    reason: str  # why the game ends, as the outcome reports it ("" for the rules' default)
+    reason: str = ""  # why the game ends, as the outcome reports it ("" for the rules' default)
 
 
 @dataclass(slots=True, eq=False)
