@@ -1,8 +1,10 @@
 """Typed AST of the effect language, with positions, and its canonical printer.
 
 Every node knows the (line, col) of its text inside the DSL source; the
-checker fills ``type`` on expressions.  ``format_block`` prints any program
-back as canonical DSL text (for ``explain``, ``cards`` and diffs).
+checker fills ``type`` on expressions.  Each node class also says how it
+prints and what is inside it; ``format_block`` prints any program back as
+canonical DSL text (for ``explain``, ``cards`` and diffs).  No lark here: play
+from the code cache loads this module, never the parser.
 """
 
 from __future__ import annotations
