@@ -1,8 +1,10 @@
 """Typed AST of the effect language, with positions, and its canonical printer.
 
 Every node knows the (line, col) of its text inside the DSL source; the
-checker fills ``type`` on expressions.  ``format_block`` prints any program
-back as canonical DSL text (for ``explain``, ``cards`` and diffs).
+checker fills ``type`` on expressions.  Each node class also says how it
+prints and what is inside it; ``format_block`` prints any program back as
+canonical DSL text (for ``explain``, ``cards`` and diffs).  No lark here: play
+from the code cache loads this module, never the parser.
 """
 
 from __future__ import annotations
@@ -17,29 +19,66 @@ class Node:
 
 
 # ----------------------------------------------------------------- expressions
+# Each node class is the one home of its construct here: its fields, its canonical text, and what is
+# inside it (``children`` of an expression, ``parts`` of a statement); the functions at the end walk
+# and print any program through them.
 @dataclass(slots=True, eq=False)
 class Expr(Node):
     type: str | None = field(default=None, init=False, repr=False)
+
+    @property
+    def precedence(self) -> int:
+        """How tightly the printed text binds: a looser operand is printed in parentheses."""
+        return _ATOM
+
+    def children(self) -> tuple[Expr, ...]:
+        """The expressions directly inside this one, in the order of the text."""
+        return ()
+
+    def text(self) -> str:
+        """The canonical text, parenthesised only inside (``format_expr`` adds the outer ones)."""
+        raise NotImplementedError(type(self).__name__)
 
 
 @dataclass(slots=True, eq=False)
 class Name(Expr):
     name: str
 
+    def text(self) -> str:
+        return self.name
+
 
 @dataclass(slots=True, eq=False)
 class Literal(Expr):
     value: object  # int, str, bool or None
+
+    def text(self) -> str:
+        v = self.value
+        if v is None or isinstance(v, bool):
+            return "none" if v is None else str(v).lower()
+        return f'"{v}"' if isinstance(v, str) else str(v)
 
 
 @dataclass(slots=True, eq=False)
 class ListExpr(Expr):
     items: list[Expr]
 
+    def children(self) -> tuple[Expr, ...]:
+        return tuple(self.items)
+
+    def text(self) -> str:
+        return "[" + ", ".join(format_expr(i) for i in self.items) + "]"
+
 
 @dataclass(slots=True, eq=False)
 class Record(Expr):
     fields: list[tuple[str, Expr]]  # a move of several parts: {piece: c, dir: d}
+
+    def children(self) -> tuple[Expr, ...]:
+        return tuple(v for _, v in self.fields)
+
+    def text(self) -> str:
+        return "{" + ", ".join(f"{name}: {format_expr(v)}" for name, v in self.fields) + "}"
 
 
 @dataclass(slots=True, eq=False)
@@ -47,6 +86,12 @@ class MapExpr(Expr):
     """``{"a": 2, "b": 0}`` (``{}`` when empty): a map from text keys to values of one type."""
 
     entries: list[tuple[str, Expr]]
+
+    def children(self) -> tuple[Expr, ...]:
+        return tuple(v for _, v in self.entries)
+
+    def text(self) -> str:
+        return "{" + ", ".join(f'"{k}": {format_expr(v)}' for k, v in self.entries) + "}"
 
 
 @dataclass(slots=True, eq=False)
@@ -56,17 +101,39 @@ class Comprehension(Expr):
     source: Expr
     condition: Expr | None
 
+    def children(self) -> tuple[Expr, ...]:
+        return (self.element, self.source) + ((self.condition,) if self.condition is not None else ())
+
+    def text(self) -> str:
+        # The source and condition are or-expressions in the grammar: a conditional there needs parentheses.
+        text = f"[{format_expr(self.element)} for {self.var} in {format_expr(self.source, 3)}"
+        if self.condition is not None:
+            text += f" if {format_expr(self.condition, 3)}"
+        return text + "]"
+
 
 @dataclass(slots=True, eq=False)
 class Attr(Expr):
     obj: Expr
     name: str
 
+    def children(self) -> tuple[Expr, ...]:
+        return (self.obj,)
+
+    def text(self) -> str:
+        return f"{format_expr(self.obj, _ATOM)}.{self.name}"
+
 
 @dataclass(slots=True, eq=False)
 class Call(Expr):
     func: str
     args: list[Expr]
+
+    def children(self) -> tuple[Expr, ...]:
+        return tuple(self.args)
+
+    def text(self) -> str:
+        return f"{self.func}(" + ", ".join(format_expr(a) for a in self.args) + ")"
 
 
 @dataclass(slots=True, eq=False)
@@ -77,11 +144,28 @@ class KeyedCall(Expr):
     source: Expr
     key: Expr
 
+    def children(self) -> tuple[Expr, ...]:
+        return (self.source, self.key)
+
+    def text(self) -> str:
+        return f"{self.func}({format_expr(self.source)}, by: {format_expr(self.key)})"
+
 
 @dataclass(slots=True, eq=False)
 class Unary(Expr):
     op: str  # "-" | "not"
     operand: Expr
+
+    @property
+    def precedence(self) -> int:
+        return _PRECEDENCE["not" if self.op == "not" else "neg"]
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.operand,)
+
+    def text(self) -> str:
+        operand = format_expr(self.operand, self.precedence)
+        return f"not {operand}" if self.op == "not" else f"-{operand}"
 
 
 @dataclass(slots=True, eq=False)
@@ -90,6 +174,18 @@ class Binary(Expr):
     left: Expr
     right: Expr
 
+    @property
+    def precedence(self) -> int:
+        return _PRECEDENCE[self.op]
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.left, self.right)
+
+    def text(self) -> str:
+        # Left-associative: the right operand needs parentheses at equal precedence.
+        mine = self.precedence
+        return f"{format_expr(self.left, mine)} {self.op} {format_expr(self.right, mine + 1)}"
+
 
 @dataclass(slots=True, eq=False)
 class Conditional(Expr):
@@ -97,17 +193,55 @@ class Conditional(Expr):
     condition: Expr
     otherwise: Expr
 
+    @property
+    def precedence(self) -> int:
+        return _PRECEDENCE["if"]
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.then, self.condition, self.otherwise)
+
+    def text(self) -> str:
+        mine = self.precedence
+        return (
+            f"{format_expr(self.then, mine + 1)} if {format_expr(self.condition, mine + 1)} "
+            f"else {format_expr(self.otherwise, mine)}"
+        )
+
 
 # ------------------------------------------------------------------ statements
+Contents = tuple[list[Expr], list[Name | Attr], list[list["Stmt"]]]  # reads, targets, blocks
+
+
 @dataclass(slots=True, eq=False)
 class Stmt(Node):
-    pass
+    def contents(self) -> Contents:
+        """What the statement reads, the targets it writes, and the blocks inside it."""
+        return [], [], []
+
+    def text(self, indent: int) -> str:
+        """The canonical text, its lines indented by ``indent`` spaces."""
+        raise NotImplementedError(type(self).__name__)
+
+
+def _target_reads(target: Name | Attr) -> list[Expr]:
+    """Writing ``p.score`` reads ``p``."""
+    return [target.obj] if isinstance(target, Attr) else []
+
+
+def _present(*exprs: Expr | None) -> list[Expr]:
+    return [e for e in exprs if e is not None]
 
 
 @dataclass(slots=True, eq=False)
 class Assign(Stmt):
     target: Name | Attr  # a local or game variable, or a player's variable
     value: Expr
+
+    def contents(self) -> Contents:
+        return [self.value, *_target_reads(self.target)], [self.target], []
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}{format_expr(self.target)} = {format_expr(self.value)}"
 
 
 @dataclass(slots=True, eq=False)
@@ -128,6 +262,25 @@ class Choose(Stmt):
         """What is being decided, as others may be told: the verb, else the target's name."""
         return self.verb or format_expr(self.target)
 
+    def contents(self) -> Contents:
+        return _present(self.source, self.where, self.by) + _target_reads(self.target), [self.target], []
+
+    def text(self, indent: int) -> str:
+        return self._text(indent, "")
+
+    def _text(self, indent: int, several: str) -> str:
+        verb = (f' "{self.verb}"' if self.verb else "") + several
+        text = f"{' ' * indent}{format_expr(self.target)} = choose{verb} from {format_expr(self.source)}"
+        if self.where is not None:
+            text += f" where {format_expr(self.where)}"
+        if self.by is not None:
+            text += f" by {'each ' + self.each + ' in ' if self.each else ''}{format_expr(self.by)}"
+        if self.optional is not None:
+            text += " optional" + (f' "{self.optional}"' if self.optional != "pass" else "")
+        if self.secret:
+            text += " simultaneously" if self.together else " secretly"
+        return text
+
 
 @dataclass(slots=True, eq=False)
 class ChooseSeveral(Choose):
@@ -136,10 +289,28 @@ class ChooseSeveral(Choose):
     low: Expr | None = None
     high: Expr | None = None
 
+    def contents(self) -> Contents:
+        reads = _present(self.source, self.where, self.by, self.low, self.high) + _target_reads(self.target)
+        return reads, [self.target], []
+
+    def text(self, indent: int) -> str:
+        bounds = (
+            f" {format_expr(self.low)} to {format_expr(self.high)}"
+            if self.low is not None and self.high is not None
+            else ""
+        )
+        return self._text(indent, " several" + bounds)
+
 
 @dataclass(slots=True, eq=False)
 class ExprStmt(Stmt):
     expr: Expr
+
+    def contents(self) -> Contents:
+        return [self.expr], [], []
+
+    def text(self, indent: int) -> str:
+        return " " * indent + format_expr(self.expr)
 
 
 @dataclass(slots=True, eq=False)
@@ -147,20 +318,32 @@ class Log(Stmt):
     parts: list[str | Expr]
     to: Expr | None
 
+    def contents(self) -> Contents:
+        return [p for p in self.parts if isinstance(p, Expr)] + _present(self.to), [], []
+
+    def text(self, indent: int) -> str:
+        to = f" to {format_expr(self.to)}" if self.to is not None else ""
+        return f"{' ' * indent}log {format_log(self.parts)}{to}"
+
 
 @dataclass(slots=True, eq=False)
 class EndGame(Stmt):
-    reason: str  # why the game ends, as the outcome reports it ("" for the rules' default)
+    reason: str = ""  # why the game ends, as the outcome reports it ("" for the rules' default)
+
+    def text(self, indent: int) -> str:
+        return " " * indent + "end_game" + (f' "{self.reason}"' if self.reason else "")
 
 
 @dataclass(slots=True, eq=False)
 class Pass(Stmt):
-    pass
+    def text(self, indent: int) -> str:
+        return " " * indent + "pass"
 
 
 @dataclass(slots=True, eq=False)
 class Return(Stmt):
-    pass
+    def text(self, indent: int) -> str:
+        return " " * indent + "return"
 
 
 @dataclass(slots=True, eq=False)
@@ -168,6 +351,12 @@ class ReturnValue(Return):
     """``return VALUE``: the value of a function, or of a procedure that declares ``returns:``."""
 
     value: Expr
+
+    def contents(self) -> Contents:
+        return [self.value], [], []
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}return {format_expr(self.value)}"
 
 
 @dataclass(slots=True, eq=False)
@@ -180,12 +369,14 @@ class CallAssign(Assign):
 
 @dataclass(slots=True, eq=False)
 class Reopen(Stmt):
-    pass
+    def text(self, indent: int) -> str:
+        return " " * indent + "reopen"
 
 
 @dataclass(slots=True, eq=False)
 class Close(Stmt):
-    pass
+    def text(self, indent: int) -> str:
+        return " " * indent + "close"
 
 
 @dataclass(slots=True, eq=False)
@@ -194,11 +385,31 @@ class Window(Stmt):
     start: Expr
     body: list[Stmt]
 
+    def contents(self) -> Contents:
+        return [self.start], [], [self.body]
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}window {self.var} from {format_expr(self.start)}:{_suite(self.body, indent)}"
+
 
 @dataclass(slots=True, eq=False)
 class If(Stmt):
     branches: list[tuple[Expr, list[Stmt]]]
     otherwise: list[Stmt] | None
+
+    def contents(self) -> Contents:
+        blocks = [b for _, b in self.branches] + ([self.otherwise] if self.otherwise else [])
+        return [c for c, _ in self.branches], [], blocks
+
+    def text(self, indent: int) -> str:
+        pad = " " * indent
+        lines = [
+            f"{pad}{'elif' if i else 'if'} {format_expr(cond)}:{_suite(body, indent)}"
+            for i, (cond, body) in enumerate(self.branches)
+        ]
+        if self.otherwise is not None:
+            lines.append(f"{pad}else:{_suite(self.otherwise, indent)}")
+        return "\n".join(lines)
 
 
 @dataclass(slots=True, eq=False)
@@ -207,11 +418,23 @@ class For(Stmt):
     source: Expr
     body: list[Stmt]
 
+    def contents(self) -> Contents:
+        return [self.source], [], [self.body]
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}for {self.var} in {format_expr(self.source)}:{_suite(self.body, indent)}"
+
 
 @dataclass(slots=True, eq=False)
 class While(Stmt):
     condition: Expr
     body: list[Stmt]
+
+    def contents(self) -> Contents:
+        return [self.condition], [], [self.body]
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}while {format_expr(self.condition)}:{_suite(self.body, indent)}"
 
 
 @dataclass(slots=True, eq=False)
@@ -219,8 +442,14 @@ class Repeat(Stmt):
     count: Expr
     body: list[Stmt]
 
+    def contents(self) -> Contents:
+        return [self.count], [], [self.body]
 
-# --------------------------------------------------------------------- printer
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}repeat {format_expr(self.count)}:{_suite(self.body, indent)}"
+
+
+# ------------------------------------------------------------ printer, walkers
 _PRECEDENCE = {
     "if": 1,
     "or": 2,
@@ -244,64 +473,10 @@ _PRECEDENCE = {
 _ATOM = 9
 
 
-def _prec(e: Expr) -> int:
-    if isinstance(e, Binary):
-        return _PRECEDENCE[e.op]
-    if isinstance(e, Unary):
-        return _PRECEDENCE["not" if e.op == "not" else "neg"]
-    if isinstance(e, Conditional):
-        return _PRECEDENCE["if"]
-    return _ATOM
-
-
 def format_expr(e: Expr, parent: int = 0) -> str:
     """Canonical text of an expression, with only the parentheses it needs."""
-    if isinstance(e, Name):
-        text = e.name
-    elif isinstance(e, Literal):
-        v = e.value
-        text = (
-            "true"
-            if v is True
-            else "false"
-            if v is False
-            else "none"
-            if v is None
-            else (f'"{v}"' if isinstance(v, str) else str(v))
-        )
-    elif isinstance(e, ListExpr):
-        text = "[" + ", ".join(format_expr(i) for i in e.items) + "]"
-    elif isinstance(e, Record):
-        text = "{" + ", ".join(f"{name}: {format_expr(v)}" for name, v in e.fields) + "}"
-    elif isinstance(e, MapExpr):
-        text = "{" + ", ".join(f'"{k}": {format_expr(v)}' for k, v in e.entries) + "}"
-    elif isinstance(e, Comprehension):
-        text = f"[{format_expr(e.element)} for {e.var} in {format_expr(e.source, 3)}"
-        if e.condition is not None:
-            text += f" if {format_expr(e.condition, 3)}"
-        text += "]"
-    elif isinstance(e, Attr):
-        text = f"{format_expr(e.obj, _ATOM)}.{e.name}"
-    elif isinstance(e, Call):
-        text = f"{e.func}(" + ", ".join(format_expr(a) for a in e.args) + ")"
-    elif isinstance(e, KeyedCall):
-        text = f"{e.func}({format_expr(e.source)}, by: {format_expr(e.key)})"
-    elif isinstance(e, Unary):
-        mine = _prec(e)
-        text = f"not {format_expr(e.operand, mine)}" if e.op == "not" else f"-{format_expr(e.operand, mine)}"
-    elif isinstance(e, Binary):
-        mine = _prec(e)
-        # Left-associative: the right operand needs parentheses at equal precedence.
-        text = f"{format_expr(e.left, mine)} {e.op} {format_expr(e.right, mine + 1)}"
-    elif isinstance(e, Conditional):
-        mine = _prec(e)
-        text = (
-            f"{format_expr(e.then, mine + 1)} if {format_expr(e.condition, mine + 1)} "
-            f"else {format_expr(e.otherwise, mine)}"
-        )
-    else:  # pragma: no cover - every node kind is listed above
-        raise TypeError(type(e).__name__)
-    return f"({text})" if _prec(e) < parent else text
+    text = e.text()
+    return f"({text})" if e.precedence < parent else text
 
 
 def format_log(parts: list) -> str:
@@ -310,7 +485,7 @@ def format_log(parts: list) -> str:
 
 def format_block(stmts: list[Stmt], indent: int = 0) -> str:
     """Canonical text of a statement list."""
-    return "\n".join(_format_stmt(s, indent) for s in stmts)
+    return "\n".join(s.text(indent) for s in stmts)
 
 
 def format_source(tree: list[Stmt] | Expr) -> str:
@@ -322,126 +497,21 @@ def _suite(body: list[Stmt], indent: int) -> str:
     return "\n" + format_block(body, indent + 4)
 
 
-def _format_stmt(s: Stmt, indent: int) -> str:
-    pad = " " * indent
-    if isinstance(s, Assign):
-        return f"{pad}{format_expr(s.target)} = {format_expr(s.value)}"
-    if isinstance(s, Choose):
-        verb = f' "{s.verb}"' if s.verb else ""
-        if isinstance(s, ChooseSeveral):
-            verb += " several"
-            if s.low is not None and s.high is not None:
-                verb += f" {format_expr(s.low)} to {format_expr(s.high)}"
-        text = f"{pad}{format_expr(s.target)} = choose{verb} from {format_expr(s.source)}"
-        if s.where is not None:
-            text += f" where {format_expr(s.where)}"
-        if s.by is not None:
-            text += f" by {'each ' + s.each + ' in ' if s.each else ''}{format_expr(s.by)}"
-        if s.optional is not None:
-            text += " optional" + (f' "{s.optional}"' if s.optional != "pass" else "")
-        if s.secret:
-            text += " simultaneously" if s.together else " secretly"
-        return text
-    if isinstance(s, ExprStmt):
-        return pad + format_expr(s.expr)
-    if isinstance(s, Log):
-        return f"{pad}log {format_log(s.parts)}" + (f" to {format_expr(s.to)}" if s.to is not None else "")
-    if isinstance(s, EndGame):
-        return pad + "end_game" + (f' "{s.reason}"' if s.reason else "")
-    if isinstance(s, Pass):
-        return pad + "pass"
-    if isinstance(s, ReturnValue):
-        return f"{pad}return {format_expr(s.value)}"
-    if isinstance(s, Return):
-        return pad + "return"
-    if isinstance(s, Reopen):
-        return pad + "reopen"
-    if isinstance(s, Close):
-        return pad + "close"
-    if isinstance(s, Window):
-        return f"{pad}window {s.var} from {format_expr(s.start)}:{_suite(s.body, indent)}"
-    if isinstance(s, If):
-        lines = []
-        for i, (cond, body) in enumerate(s.branches):
-            word = "if" if i == 0 else "elif"
-            lines.append(f"{pad}{word} {format_expr(cond)}:{_suite(body, indent)}")
-        if s.otherwise is not None:
-            lines.append(f"{pad}else:{_suite(s.otherwise, indent)}")
-        return "\n".join(lines)
-    if isinstance(s, For):
-        return f"{pad}for {s.var} in {format_expr(s.source)}:{_suite(s.body, indent)}"
-    if isinstance(s, While):
-        return f"{pad}while {format_expr(s.condition)}:{_suite(s.body, indent)}"
-    if isinstance(s, Repeat):
-        return f"{pad}repeat {format_expr(s.count)}:{_suite(s.body, indent)}"
-    raise TypeError(type(s).__name__)  # pragma: no cover
-
-
 def walk_exprs(e: Expr):
     """Every expression inside ``e``, ``e`` first."""
     yield e
-    if isinstance(e, ListExpr):
-        for i in e.items:
-            yield from walk_exprs(i)
-    elif isinstance(e, Record):
-        for _, v in e.fields:
-            yield from walk_exprs(v)
-    elif isinstance(e, MapExpr):
-        for _, v in e.entries:
-            yield from walk_exprs(v)
-    elif isinstance(e, Comprehension):
-        for sub in (e.element, e.source, e.condition):
-            if sub is not None:
-                yield from walk_exprs(sub)
-    elif isinstance(e, Attr):
-        yield from walk_exprs(e.obj)
-    elif isinstance(e, Call):
-        for a in e.args:
-            yield from walk_exprs(a)
-    elif isinstance(e, KeyedCall):
-        yield from walk_exprs(e.source)
-        yield from walk_exprs(e.key)
-    elif isinstance(e, Unary):
-        yield from walk_exprs(e.operand)
-    elif isinstance(e, Binary):
-        yield from walk_exprs(e.left)
-        yield from walk_exprs(e.right)
-    elif isinstance(e, Conditional):
-        for sub in (e.then, e.condition, e.otherwise):
-            yield from walk_exprs(sub)
+    for child in e.children():
+        yield from walk_exprs(child)
 
 
-def parts_of(s: Stmt) -> tuple[list[Expr], list[Name | Attr], list[list[Stmt]]]:
+def parts_of(s: Stmt) -> Contents:
     """What a statement reads, the targets it writes, and the blocks inside it."""
-    if isinstance(s, Assign):
-        return [s.value] + ([s.target.obj] if isinstance(s.target, Attr) else []), [s.target], []
-    if isinstance(s, Choose):
-        reads = [e for e in (s.source, s.where, s.by) if e is not None]
-        if isinstance(s, ChooseSeveral):
-            reads += [e for e in (s.low, s.high) if e is not None]
-        return reads + ([s.target.obj] if isinstance(s.target, Attr) else []), [s.target], []
-    if isinstance(s, ExprStmt):
-        return [s.expr], [], []
-    if isinstance(s, ReturnValue):
-        return [s.value], [], []
-    if isinstance(s, Log):
-        return [p for p in s.parts if isinstance(p, Expr)] + ([s.to] if s.to is not None else []), [], []
-    if isinstance(s, Window):
-        return [s.start], [], [s.body]
-    if isinstance(s, If):
-        return [c for c, _ in s.branches], [], [b for _, b in s.branches] + ([s.otherwise] if s.otherwise else [])
-    if isinstance(s, For):
-        return [s.source], [], [s.body]
-    if isinstance(s, While):
-        return [s.condition], [], [s.body]
-    if isinstance(s, Repeat):
-        return [s.count], [], [s.body]
-    return [], [], []
+    return s.contents()
 
 
 def walk_blocks(stmts: list[Stmt]):
     """Every block of a program (the program first), for checks that look at statement order."""
     yield stmts
     for s in stmts:
-        for block in parts_of(s)[2]:
+        for block in s.contents()[2]:
             yield from walk_blocks(block)

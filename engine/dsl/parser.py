@@ -8,7 +8,6 @@ YAML file.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from typing import ClassVar
@@ -193,151 +192,93 @@ def _reserved_word(tok: Token, history, expected) -> DslProblem | None:
     )
 
 
-def _pos(meta_or_token) -> tuple[int, int]:
-    line = getattr(meta_or_token, "line", None)
-    col = getattr(meta_or_token, "column", None)
-    return (line or 1, col or 1)
+def _pos(meta) -> tuple[int, int]:
+    """Where a rule's text starts; lark types it optional (a rule that matched nothing has none): 1:1 then."""
+    return (getattr(meta, "line", None) or 1, getattr(meta, "column", None) or 1)
 
 
-_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+def _placed(node, _rule, children, meta):
+    """lark's call convention (``v_args(wrapper=…)``) for a node class: its position, then the children."""
+    return node(*_pos(meta), *children)
 
 
-def _binary(op: str) -> Callable:
-    """A transformer method building a binary expression of ``op``."""
-
-    def build(self, meta, items):
-        return ast.Binary(*_pos(meta), op, items[0], items[-1])
-
-    return build
+def _placed_list(node, _rule, children, meta):
+    """As ``_placed`` for a node that holds a list of the children (lark's ``ast_utils.AsList``)."""
+    return node(*_pos(meta), children)
 
 
-@v_args(meta=True)
+_node = v_args(wrapper=_placed)
+_list_node = v_args(wrapper=_placed_list)
+
+
+def _binary(op: str):
+    """The method of a grammar alias that reads as the binary operator ``op``."""
+    return v_args(inline=True, meta=True)(lambda self, meta, left, right: ast.Binary(*_pos(meta), op, left, right))
+
+
+def _unary(op: str):
+    """The method of a grammar alias that reads as the unary operator ``op``."""
+    return v_args(inline=True, meta=True)(lambda self, meta, operand: ast.Unary(*_pos(meta), op, operand))
+
+
 class _ToAst(Transformer):
-    """lark tree → ast nodes."""
+    """lark tree → ast nodes.
 
-    # statements
-    def start(self, meta, items):
-        return [i for i in items if i is not None]
+    Most rules are a table: the rule builds its node class from its position and its children, in field
+    order (grammar.lark shapes the children with aliases, ``?rule`` inlining and optional parts).  That is
+    what lark's ``ast_utils.create_transformer`` does, but it needs the node classes to subclass
+    ``ast_utils.Ast``, and ast.py must not import lark: play from the code cache loads ast.py, never the
+    parser (tests/test_code_cache.py).  Tokens become plain values first.  The methods after the table are
+    the constructs whose node is not their children as written; each says why.
+    """
 
-    def suite(self, meta, items):
-        return [i for i in items if i is not None]
+    # tokens: plain values (a Token is a str subclass that would leak into the AST, generated code and caches)
+    NAME = str
 
-    def assign(self, meta, items):
-        return ast.Assign(*_pos(meta), items[0], items[1])
+    def STRING(self, token: Token) -> str:
+        return token[1:-1]
 
-    def choose_stmt(self, meta, items):
-        target, verb, source, where, by, optional, secret = items
-        each, by = by if isinstance(by, tuple) else (None, by)
-        s = ast.Choose(
-            *_pos(meta), target, verb[1:-1] if verb is not None else "", source, where, by, optional, secret is not None
-        )
-        s.each, s.together = each, secret == "together"
-        return s
+    def NUMBER(self, token: Token) -> int:
+        if len(token) > 18:
+            raise DslSyntaxError(
+                DslProblem(*_pos(token), "E403", f"number {token[:12]}… is too long", "numbers have at most 18 digits")
+            )
+        return int(token)
 
-    def choose_several_stmt(self, meta, items):
-        target, verb, low, high, source, where, by, secret = items
-        return ast.ChooseSeveral(
-            *_pos(meta),
-            target,
-            verb[1:-1] if verb is not None else "",
-            source,
-            where,
-            by,
-            None,
-            secret is not None,
-            low=low,
-            high=high,
-        )
-
-    def where(self, meta, items):
-        return items[0]
-
-    def by(self, meta, items):
-        return items[0]
-
-    def by_each(self, meta, items):
-        """'by each p in SEATS': (the seat's name, SEATS)."""
-        return (str(items[0]), items[1])
-
-    def to(self, meta, items):
-        return items[0]
-
-    def optional(self, meta, items):
-        """The id of declining: "pass" unless the rule names it (``optional "draw"``)."""
-        return items[0][1:-1] if items[0] is not None else "pass"
-
-    def secret(self, meta, items):
+    def TRUE(self, _token: Token) -> bool:
         return True
 
-    def together(self, meta, items):
-        return "together"
+    def FALSE(self, _token: Token) -> bool:
+        return False
 
-    def expr_stmt(self, meta, items):
-        return ast.ExprStmt(*_pos(meta), items[0])
+    def NONE(self, _token: Token) -> None:
+        return None
 
-    def log_stmt(self, meta, items):
-        token, to = items
-        return ast.Log(*_pos(meta), _template(token), to)
+    # rules whose node is their children, in field order
+    assign = _node(ast.Assign)
+    expr_stmt = _node(ast.ExprStmt)
+    log_stmt = _node(ast.Log)
+    end_stmt = _node(ast.EndGame)
+    pass_stmt = _node(ast.Pass)
+    return_stmt = _node(ast.Return)
+    return_value_stmt = _node(ast.ReturnValue)
+    reopen_stmt = _node(ast.Reopen)
+    close_stmt = _node(ast.Close)
+    window_stmt = _node(ast.Window)
+    for_stmt = _node(ast.For)
+    while_stmt = _node(ast.While)
+    repeat_stmt = _node(ast.Repeat)
+    name = _node(ast.Name)
+    attr_target = _node(ast.Attr)
+    literal = _node(ast.Literal)
+    conditional = _node(ast.Conditional)
+    keyed_call = _node(ast.KeyedCall)
+    comprehension = _node(ast.Comprehension)
+    list_expr = _list_node(ast.ListExpr)
+    record = _list_node(ast.Record)
+    map_expr = _list_node(ast.MapExpr)
 
-    def end_stmt(self, meta, items):
-        return ast.EndGame(*_pos(meta), items[0][1:-1] if items[0] is not None else "")
-
-    def pass_stmt(self, meta, items):
-        return ast.Pass(*_pos(meta))
-
-    def return_stmt(self, meta, items):
-        return ast.Return(*_pos(meta))
-
-    def return_value_stmt(self, meta, items):
-        return ast.ReturnValue(*_pos(meta), items[0])
-
-    def reopen_stmt(self, meta, items):
-        return ast.Reopen(*_pos(meta))
-
-    def close_stmt(self, meta, items):
-        return ast.Close(*_pos(meta))
-
-    def window_stmt(self, meta, items):
-        return ast.Window(*_pos(meta), str(items[0]), items[1], items[2])
-
-    def name_target(self, meta, items):
-        return ast.Name(*_pos(items[0]), str(items[0]))
-
-    def attr_target(self, meta, items):
-        return ast.Attr(*_pos(meta), items[0], str(items[1]))
-
-    def if_stmt(self, meta, items):
-        cond, body, *rest = items
-        branches = [(cond, body)]
-        otherwise = None
-        for item in rest:
-            if item is None:
-                continue
-            if isinstance(item, tuple) and item[0] == "elif":
-                branches.append((item[1], item[2]))
-            else:
-                otherwise = item[1]
-        return ast.If(*_pos(meta), branches, otherwise)
-
-    def elif_branch(self, meta, items):
-        return ("elif", items[0], items[1])
-
-    def else_(self, meta, items):
-        return ("else", items[0])
-
-    def for_stmt(self, meta, items):
-        return ast.For(*_pos(meta), str(items[0]), items[1], items[2])
-
-    def while_stmt(self, meta, items):
-        return ast.While(*_pos(meta), items[0], items[1])
-
-    def repeat_stmt(self, meta, items):
-        return ast.Repeat(*_pos(meta), items[0], items[1])
-
-    # expressions
-    def cond_expr(self, meta, items):
-        return ast.Conditional(*_pos(meta), items[0], items[1], items[2])
-
+    # operators: one node class, the operator named by the grammar's alias
     or_op = _binary("or")
     and_op = _binary("and")
     in_op = _binary("in")
@@ -347,75 +288,84 @@ class _ToAst(Transformer):
     mul = _binary("*")
     div = _binary("//")
     mod = _binary("%")
+    not_op = _unary("not")
+    neg = _unary("-")
 
-    def compare(self, meta, items):
-        return ast.Binary(*_pos(meta), str(items[1]), items[0], items[2])
+    @v_args(inline=True, meta=True)
+    def compare(self, meta, left, op: Token, right):
+        """The operator is a token between the operands, not an alias."""
+        return ast.Binary(*_pos(meta), str(op), left, right)
 
-    def not_op(self, meta, items):
-        return ast.Unary(*_pos(meta), "not", items[0])
+    # lists and pairs that nodes hold
+    def start(self, stmts: list) -> list:
+        return stmts
 
-    def neg(self, meta, items):
-        return ast.Unary(*_pos(meta), "-", items[0])
+    suite = start
 
-    def attr(self, meta, items):
-        return ast.Attr(*_pos(items[1]), items[0], str(items[1]))  # placed at the attribute's name
+    def field(self, pair: list) -> tuple:
+        return tuple(pair)
 
-    def call(self, meta, items):
-        name, *args = items
-        return ast.Call(*_pos(meta), str(name), [a for a in args if a is not None])
+    map_entry = elif_branch = field
 
-    def keyed_call(self, meta, items):
-        name, source, key = items
-        return ast.KeyedCall(*_pos(meta), str(name), source, key)
+    # the constructs whose node is not their children as written
+    @v_args(inline=True, meta=True)
+    def attr(self, meta, obj, name: str):
+        """Placed at the attribute's name (the last token), so a wrong attribute is pointed at, not its owner."""
+        return ast.Attr(meta.end_line, meta.end_column - len(name), obj, name)
 
-    def name(self, meta, items):
-        return ast.Name(*_pos(meta), str(items[0]))
+    @v_args(inline=True, meta=True)
+    def call(self, meta, func: str, *args):
+        """The arguments, any number of them, are one field."""
+        return ast.Call(*_pos(meta), func, list(args))
 
-    def number(self, meta, items):
-        if len(items[0]) > 18:
-            raise DslSyntaxError(
-                DslProblem(
-                    *_pos(meta), "E403", f"number {str(items[0])[:12]}… is too long", "numbers have at most 18 digits"
-                )
-            )
-        return ast.Literal(*_pos(meta), int(items[0]))
+    @v_args(inline=True, meta=True)
+    def if_stmt(self, meta, condition, body, *rest):
+        """``rest``: a (condition, body) pair per ``elif``, then the ``else`` block or None."""
+        *elifs, otherwise = rest
+        return ast.If(*_pos(meta), [(condition, body), *elifs], otherwise)
 
-    def string(self, meta, items):
-        return ast.Literal(*_pos(meta), str(items[0])[1:-1])
+    @v_args(inline=True, meta=True)
+    def template(self, meta, text: str) -> list:
+        """A log text: its ``{expression}`` parts are parsed, placed inside the text."""
+        return _template(text, *_pos(meta))
 
-    def true(self, meta, items):
-        return ast.Literal(*_pos(meta), True)
+    @v_args(inline=True, meta=True)
+    def choose_stmt(self, meta, target, verb, source, where, by, optional, secret):
+        """'by each p in SEATS' fills two fields; 'simultaneously' is secret and together."""
+        each, by = by if isinstance(by, tuple) else (None, by)
+        s = ast.Choose(*_pos(meta), target, verb or "", source, where, by, optional, secret is not None)
+        s.each, s.together = each, secret == "together"
+        return s
 
-    def false(self, meta, items):
-        return ast.Literal(*_pos(meta), False)
+    @v_args(inline=True, meta=True)
+    def choose_several_stmt(self, meta, target, verb, low, high, source, where, by, secret):
+        """A choice of several is never optional; the bounds come first in the text, last in the node."""
+        return ast.ChooseSeveral(
+            *_pos(meta), target, verb or "", source, where, by, None, secret is not None, low=low, high=high
+        )
 
-    def none(self, meta, items):
-        return ast.Literal(*_pos(meta), None)
+    @v_args(inline=True)
+    def by_each(self, seat: str, seats):
+        """'by each p in SEATS': (the seat's name, SEATS)."""
+        return (seat, seats)
 
-    def list(self, meta, items):
-        return ast.ListExpr(*_pos(meta), [i for i in items if i is not None])
+    @v_args(inline=True)
+    def optional(self, decline: str | None) -> str:
+        """The id of declining: "pass" unless the rule names it (``optional "draw"``)."""
+        return "pass" if decline is None else decline
 
-    def record(self, meta, items):
-        return ast.Record(*_pos(meta), items)
+    def secret(self, _children: list) -> bool:
+        return True
 
-    def map(self, meta, items):
-        return ast.MapExpr(*_pos(meta), [i for i in items if i is not None])
-
-    def map_entry(self, meta, items):
-        return (str(items[0])[1:-1], items[1])
-
-    def field(self, meta, items):
-        return (str(items[0]), items[1])
-
-    def comprehension(self, meta, items):
-        element, var, source, condition = items
-        return ast.Comprehension(*_pos(meta), element, str(var), source, condition)
+    def together(self, _children: list) -> str:
+        return "together"
 
 
-def _template(token: Token) -> list:
-    """Split a log text into literal parts and parsed ``{expression}`` parts."""
-    text = str(token)[1:-1]
-    line, column = token.line or 1, token.column or 1  # lark types them optional; lexed tokens have them
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def _template(text: str, line: int, column: int) -> list:
+    """Split a log text (at ``line``:``column`` with its opening quote) into literal and ``{expression}`` parts."""
     parts: list = []
     last = 0
     for m in _PLACEHOLDER.finditer(text):
@@ -437,9 +387,7 @@ def _template(token: Token) -> list:
 
 
 def _shift(expr: ast.Expr, lines: int, cols: int) -> None:
-    from .ast import walk_exprs
-
-    for e in walk_exprs(expr):
+    for e in ast.walk_exprs(expr):
         e.line += lines
         e.col += cols
 
