@@ -144,7 +144,7 @@ class _Tables:
     """What determinizing reads of a game's rules, made once per game: the back each card shows
     (as a small int), and the variables and program locals whose type can hold a card."""
 
-    __slots__ = ("locals", "looks", "player_variables", "procedures", "variables")
+    __slots__ = ("grown", "locals", "looks", "player_variables", "procedures", "variables")
 
     def __init__(self, game):
         backs: dict[tuple, int] = {}
@@ -154,6 +154,7 @@ class _Tables:
         self.player_variables = _with_cards(vocab.player_variables)
         self.procedures = game.procedures
         self.locals: dict[str, tuple[tuple[str, Remapper], ...]] = {}
+        self.grown: dict[tuple[str, int], tuple[list, int, Any, list]] = {}  # see _grown
 
     def locals_of(self, procedure: str) -> tuple[tuple[str, Remapper], ...]:
         found = self.locals.get(procedure)
@@ -222,26 +223,33 @@ def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
     know, pinned = state.know, state.pinned
     zones = state.zones
     looks = _tables(game).looks
-    # Per back: the hidden places not pinned, per zone, and the cards known to be in that zone; backs and
-    # zones in the order first met (the order of the shuffles below).  Comprehensions, not a loop per card.
+    # Per back: the hidden places not pinned, per zone, and the cards known to be in that zone.
     groups: dict[int, dict[str, tuple[list[int], list[int]]]] = {}
     loose: dict[int, list[int]] = {}
     for zone, top_shown in game.zones_hidden_from(state.n, seat):
         cards = zones[zone]
-        free = [i for i in range(len(cards) - 1 if top_shown else len(cards)) if not pinned[cards[i]] & bit]
-        if not free:
+        if not cards:
             continue
-        backs = dict.fromkeys([looks[cards[i]] for i in free])
-        for look in backs:
-            places = free if len(backs) == 1 else [i for i in free if looks[cards[i]] == look]
-            kept = [cards[i] for i in places if know[cards[i]] & bit]
-            unknown = [cards[i] for i in places if not know[cards[i]] & bit] if kept else [cards[i] for i in places]
-            groups.setdefault(look, {})[zone] = (places, kept)
-            loose.setdefault(look, []).extend(unknown)
+        here: dict[int, tuple[list[int], list[int]]] = {}
+        for i, card in enumerate(cards[:-1] if top_shown else cards):
+            if pinned[card] & bit:
+                continue
+            look = looks[card]
+            if look in here:
+                places, kept = here[look]
+            else:
+                places, kept = here[look] = groups.setdefault(look, {})[zone] = ([], [])
+            places.append(i)
+            if know[card] & bit:
+                kept.append(card)
+            elif look in loose:
+                loose[look].append(card)
+            else:
+                loose[look] = [card]
     relabel: dict[int, int] = {}
     draw = shuffler.getrandbits
     for look, by_zone in groups.items():
-        pool = loose[look]
+        pool = loose.get(look, [])
         _shuffle(pool, draw)
         taken = 0
         for zone, (places, kept) in by_zone.items():
@@ -283,8 +291,11 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
             for name in private:
                 pv[name] = _fresh(game.player_variables[name])
     copy.seen = [s if p == seat else [] for p, s in enumerate(copy.seen)]
-    copy.log_entries = [e for e in state.log_entries if e[0] is None or e[0] == seat]
-    copy.history = [_as_seen(e, seat) for e in state.history]
+    grown = _tables(game).grown
+    copy.log_entries = _grown(
+        grown, ("log", seat), state.log_entries, lambda new: [e for e in new if e[0] in (None, seat)]
+    )
+    copy.history = _grown(grown, ("history", seat), state.history, lambda new: [_as_seen(e, seat) for e in new])
     copy.seed = seed
     copy.rng = rng.seed_state(seed)
     if copy.pending is not None:  # ask again: the options of another seat come from the re-dealt cards
@@ -298,6 +309,24 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
         if "together" in saved:
             copy.pending = _chosen_again(saved, copy.pending, seat, shuffler)
     return copy
+
+
+def _grown(memo: dict, key: tuple[str, int], source: list, image: Callable[[list], list]) -> list:
+    """``image(source)`` as a new list, reusing the image made last time of the part of ``source`` seen then.
+
+    The log and the history only grow (their entries are never changed once made), and a copy is dealt
+    at every decision: without this a long game would filter its whole past at every one of them.  The
+    part seen is recognised by the list itself, its length then and its last entry, else it is all made
+    anew."""
+    last = memo.get(key)
+    if last is not None and last[0] is source and len(source) >= last[1] > 0 and source[last[1] - 1] is last[2]:
+        made, upto = last[3], last[1]
+    else:
+        made, upto = [], 0
+    if len(source) > upto:
+        made = made + image(source[upto:])
+        memo[key] = (source, len(source), source[-1], made)
+    return made[:]
 
 
 def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: random.Random) -> dict:
