@@ -144,7 +144,7 @@ class _Tables:
     """What determinizing reads of a game's rules, made once per game: the back each card shows
     (as a small int), and the variables and program locals whose type can hold a card."""
 
-    __slots__ = ("grown", "locals", "looks", "player_variables", "procedures", "variables")
+    __slots__ = ("grown", "hidden", "locals", "looks", "player_variables", "procedures", "variables")
 
     def __init__(self, game):
         backs: dict[tuple, int] = {}
@@ -154,6 +154,7 @@ class _Tables:
         self.player_variables = _with_cards(vocab.player_variables)
         self.procedures = game.procedures
         self.locals: dict[str, tuple[tuple[str, Remapper], ...]] = {}
+        self.hidden: dict[tuple[int, int], tuple] = {}  # see _hidden
         self.grown: dict[tuple[str, int], tuple[list, int, Any, list]] = {}  # see _grown
 
     def locals_of(self, procedure: str) -> tuple[tuple[str, Remapper], ...]:
@@ -218,15 +219,47 @@ def determinize(state, seat: int, seed: int):
 
 def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
     """A random relabelling of the cards hidden from ``seat`` that keeps all it knows of them."""
-    game = state.game
-    bit = 1 << seat
-    know, pinned = state.know, state.pinned
+    groups, loose = _hidden(state, seat)
     zones = state.zones
+    relabel: dict[int, int] = {}
+    draw = shuffler.getrandbits
+    for look, by_zone in groups.items():
+        pool = loose[look][:] if look in loose else []
+        _shuffle(pool, draw)
+        taken = 0
+        for zone, (places, kept) in by_zone.items():
+            take = len(places) - len(kept)
+            dealt = kept + pool[taken : taken + take]
+            taken += take
+            _shuffle(dealt, draw)
+            cards = zones[zone]
+            relabel.update(zip([cards[i] for i in places], dealt))  # a card dealt to its own place maps to itself
+    return relabel
+
+
+Groups = dict[int, dict[str, tuple[list[int], list[int]]]]  # back → zone → (places dealt anew, cards kept there)
+
+
+def _hidden(state, seat: int) -> tuple[Groups, dict[int, list[int]]]:
+    """What a deal for ``seat`` draws from: per back, the hidden places not pinned, per zone, and the cards
+    known to be in that zone; per back, the cards whose zone ``seat`` does not know.  Shared between
+    deals: read them, copy before shuffling.
+
+    Made again only when the hidden zones or what is known of cards changed since the last deal for the
+    same seat of this game (most decisions move no hidden card: a turn of moves, a window of reactions)."""
+    game = state.game
+    zones, know, pinned = state.zones, state.know, state.pinned
+    hidden = game.zones_hidden_from(state.n, seat)
+    seen = [zones[zone] for zone, _ in hidden]
+    memo = _tables(game).hidden
+    last = memo.get((state.n, seat))
+    if last is not None and last[0] == seen and last[1] == know and last[2] == pinned:
+        return last[3], last[4]
+    bit = 1 << seat
     looks = _tables(game).looks
-    # Per back: the hidden places not pinned, per zone, and the cards known to be in that zone.
-    groups: dict[int, dict[str, tuple[list[int], list[int]]]] = {}
+    groups: Groups = {}
     loose: dict[int, list[int]] = {}
-    for zone, top_shown in game.zones_hidden_from(state.n, seat):
+    for zone, top_shown in hidden:
         cards = zones[zone]
         if not cards:
             continue
@@ -246,20 +279,8 @@ def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
                 loose[look].append(card)
             else:
                 loose[look] = [card]
-    relabel: dict[int, int] = {}
-    draw = shuffler.getrandbits
-    for look, by_zone in groups.items():
-        pool = loose.get(look, [])
-        _shuffle(pool, draw)
-        taken = 0
-        for zone, (places, kept) in by_zone.items():
-            take = len(places) - len(kept)
-            dealt = kept + pool[taken : taken + take]
-            taken += take
-            _shuffle(dealt, draw)
-            cards = zones[zone]
-            relabel.update(zip([cards[i] for i in places], dealt))  # a card dealt to its own place maps to itself
-    return relabel
+    memo[(state.n, seat)] = ([cards[:] for cards in seen], know[:], pinned[:], groups, loose)
+    return groups, loose
 
 
 _BITS = [n.bit_length() for n in range(1025)]  # n → bits drawn to pick one of n cards
