@@ -204,6 +204,10 @@ def determinize(state, seat: int, seed: int):
     to ``DEAL_TRIES`` times; then once more with the programs keeping the
     very cards they hold.  If no deal agrees, the rules reveal nearly all
     that is hidden by whom they ask, and that is an error, not a guess.
+
+    A bot asks for a copy at every decision, so what does not change between
+    two of them is kept (``_hidden``, ``_grown``): the same seed deals the same
+    copy either way (tests/test_determinize.py).
     """
     shuffler = random.Random(seed)
     told = decision_for(state, seat) if state.pending is not None else None
