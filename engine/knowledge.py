@@ -24,6 +24,8 @@ a seat's behalf; errors name only the deciding seat.
 from __future__ import annotations
 
 import random
+import weakref
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -44,9 +46,16 @@ def visible_log(state, seat: int) -> list[str]:
 
 def masked_entry(entry: dict, seat: int | None) -> dict:
     """A history entry as ``seat`` sees it: another seat's secret option is replaced by its kind."""
+    seen = _as_seen(entry, seat)
+    return dict(entry) if seen is entry else seen
+
+
+def _as_seen(entry: dict, seat: int | None) -> dict:
+    """``entry`` itself if ``seat`` may see all of it, else its masked copy (a copy's history shares the
+    entries it may see: entries are never changed once made)."""
     if entry.get("secret") and entry.get("seat") != seat:
         return {"seat": entry["seat"], "kind": entry["kind"], "secret": True}
-    return dict(entry)
+    return entry
 
 
 def history_for(state, seat: int | None) -> list[dict]:
@@ -128,6 +137,50 @@ def view(state, seat: int) -> dict:
 
 
 # ------------------------------------------------------------ determinizing
+Remapper = Callable[[Any, Callable[[int, int], int]], Any]  # (value, relabelling's get) → value relabelled
+
+
+class _Tables:
+    """What determinizing reads of a game's rules, made once per game: the back each card shows
+    (as a small int), and the variables and program locals whose type can hold a card."""
+
+    __slots__ = ("grown", "hidden", "locals", "looks", "player_variables", "procedures", "variables")
+
+    def __init__(self, game):
+        backs: dict[tuple, int] = {}
+        self.looks = [backs.setdefault(game.back_key(c), len(backs)) for c in range(len(game.card_ids))]
+        vocab = game.vocabulary
+        self.variables = _with_cards(vocab.variables)
+        self.player_variables = _with_cards(vocab.player_variables)
+        self.procedures = game.procedures
+        self.locals: dict[str, tuple[tuple[str, Remapper], ...]] = {}
+        self.hidden: dict[tuple[int, int], tuple] = {}  # see _hidden
+        self.grown: dict[tuple[str, int], tuple[list, int, Any, list]] = {}  # see _grown
+
+    def locals_of(self, procedure: str) -> tuple[tuple[str, Remapper], ...]:
+        found = self.locals.get(procedure)
+        if found is None:
+            found = self.locals[procedure] = _with_cards(self.procedures[procedure].local_types)
+        return found
+
+
+def _with_cards(types: dict[str, str]) -> tuple[tuple[str, Remapper], ...]:
+    """(name, how to relabel it) of the names whose type can hold a card: the only values a relabelling
+    changes."""
+    return tuple((name, f) for name, t in types.items() if t is not None and (f := _remapper(t)) is not None)
+
+
+_TABLES: dict[int, _Tables] = {}  # id(game) → its tables, dropped with the game
+
+
+def _tables(game) -> _Tables:
+    found = _TABLES.get(id(game))
+    if found is None:
+        found = _TABLES[id(game)] = _Tables(game)
+        weakref.finalize(game, _TABLES.pop, id(game), None)
+    return found
+
+
 DEAL_TRIES = 16  # deals drawn until the copy offers the seat its own options (see determinize)
 
 
@@ -151,6 +204,10 @@ def determinize(state, seat: int, seed: int):
     to ``DEAL_TRIES`` times; then once more with the programs keeping the
     very cards they hold.  If no deal agrees, the rules reveal nearly all
     that is hidden by whom they ask, and that is an error, not a guess.
+
+    A bot asks for a copy at every decision, so what does not change between
+    two of them is kept (``_hidden``, ``_grown``): the same seed deals the same
+    copy either way (tests/test_determinize.py).
     """
     shuffler = random.Random(seed)
     told = decision_for(state, seat) if state.pending is not None else None
@@ -166,40 +223,83 @@ def determinize(state, seat: int, seed: int):
 
 def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
     """A random relabelling of the cards hidden from ``seat`` that keeps all it knows of them."""
-    game = state.game
-    bit = 1 << seat
-    know, pinned = state.know, state.pinned
+    groups, loose = _hidden(state, seat)
     zones = state.zones
-    # Per back: the hidden places not pinned, per zone, and the cards known to be in that zone.
-    groups: dict[tuple, dict[str, tuple[list[int], list[int]]]] = {}
-    loose: dict[tuple, list[int]] = {}
-    for zone, top_shown in game.zones_hidden_from(state.n, seat):
+    relabel: dict[int, int] = {}
+    draw = shuffler.getrandbits
+    for look, by_zone in groups.items():
+        pool = loose[look][:] if look in loose else []
+        _shuffle(pool, draw)
+        taken = 0
+        for zone, (places, kept) in by_zone.items():
+            take = len(places) - len(kept)
+            dealt = kept + pool[taken : taken + take]
+            taken += take
+            _shuffle(dealt, draw)
+            cards = zones[zone]
+            relabel.update(zip([cards[i] for i in places], dealt))  # a card dealt to its own place maps to itself
+    return relabel
+
+
+Groups = dict[int, dict[str, tuple[list[int], list[int]]]]  # back → zone → (places dealt anew, cards kept there)
+
+
+def _hidden(state, seat: int) -> tuple[Groups, dict[int, list[int]]]:
+    """What a deal for ``seat`` draws from: per back, the hidden places not pinned, per zone, and the cards
+    known to be in that zone; per back, the cards whose zone ``seat`` does not know.  Shared between
+    deals: read them, copy before shuffling.
+
+    Made again only when the hidden zones or what is known of cards changed since the last deal for the
+    same seat of this game (most decisions move no hidden card: a turn of moves, a window of reactions)."""
+    game = state.game
+    zones, know, pinned = state.zones, state.know, state.pinned
+    hidden = game.zones_hidden_from(state.n, seat)
+    seen = [zones[zone] for zone, _ in hidden]
+    memo = _tables(game).hidden
+    last = memo.get((state.n, seat))
+    if last is not None and last[0] == seen and last[1] == know and last[2] == pinned:
+        return last[3], last[4]
+    bit = 1 << seat
+    looks = _tables(game).looks
+    groups: Groups = {}
+    loose: dict[int, list[int]] = {}
+    for zone, top_shown in hidden:
         cards = zones[zone]
-        for i in range(len(cards) - 1 if top_shown else len(cards)):
-            card = cards[i]
+        if not cards:
+            continue
+        here: dict[int, tuple[list[int], list[int]]] = {}
+        for i, card in enumerate(cards[:-1] if top_shown else cards):
             if pinned[card] & bit:
                 continue
-            look = game.back_key(card)
-            places, kept = groups.setdefault(look, {}).setdefault(zone, ([], []))
+            look = looks[card]
+            if look in here:
+                places, kept = here[look]
+            else:
+                places, kept = here[look] = groups.setdefault(look, {})[zone] = ([], [])
             places.append(i)
             if know[card] & bit:
                 kept.append(card)
+            elif look in loose:
+                loose[look].append(card)
             else:
-                loose.setdefault(look, []).append(card)
-    relabel: dict[int, int] = {}
-    for look, by_zone in groups.items():
-        pool = loose.get(look, [])
-        shuffler.shuffle(pool)
-        for zone, (places, kept) in by_zone.items():
-            take = len(places) - len(kept)
-            dealt = kept + pool[:take]
-            del pool[:take]
-            shuffler.shuffle(dealt)
-            for i, card in zip(places, dealt):
-                old = zones[zone][i]
-                if old != card:
-                    relabel[old] = card
-    return relabel
+                loose[look] = [card]
+    memo[(state.n, seat)] = ([cards[:] for cards in seen], know[:], pinned[:], groups, loose)
+    return groups, loose
+
+
+_BITS = [n.bit_length() for n in range(1025)]  # n → bits drawn to pick one of n cards
+
+
+def _shuffle(cards: list[int], draw) -> None:
+    """``random.Random.shuffle`` written out: the very numbers it draws (``draw`` is the generator's
+    ``getrandbits``), so a seed deals as it did, at a third of the cost of its call per card."""
+    bits = _BITS if len(cards) < len(_BITS) else [n.bit_length() for n in range(len(cards) + 1)]
+    for i in range(len(cards) - 1, 0, -1):
+        k = bits[i + 1]
+        j = draw(k)
+        while j > i:
+            j = draw(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shuffler: random.Random):
@@ -207,7 +307,7 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
     made of a simultaneous decision drawn with ``shuffler``); None if the rules could not have asked the
     pending decision of those cards."""
     game = state.game
-    copy = state.clone()
+    copy = state.clone(log=False)
     if relabel:
         _relabel(copy, relabel, hold)
     private = game.private_player_variables
@@ -216,8 +316,11 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
             for name in private:
                 pv[name] = _fresh(game.player_variables[name])
     copy.seen = [s if p == seat else [] for p, s in enumerate(copy.seen)]
-    copy.log_entries = [e for e in copy.log_entries if e[0] is None or e[0] == seat]
-    copy.history = history_for(state, seat)
+    grown = _tables(game).grown
+    copy.log_entries = _grown(
+        grown, ("log", seat), state.log_entries, lambda new: [e for e in new if e[0] in (None, seat)]
+    )
+    copy.history = _grown(grown, ("history", seat), state.history, lambda new: [_as_seen(e, seat) for e in new])
     copy.seed = seed
     copy.rng = rng.seed_state(seed)
     if copy.pending is not None:  # ask again: the options of another seat come from the re-dealt cards
@@ -231,6 +334,24 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
         if "together" in saved:
             copy.pending = _chosen_again(saved, copy.pending, seat, shuffler)
     return copy
+
+
+def _grown(memo: dict, key: tuple[str, int], source: list, image: Callable[[list], list]) -> list:
+    """``image(source)`` as a new list, reusing the image made last time of the part of ``source`` seen then.
+
+    The log and the history only grow (their entries are never changed once made), and a copy is dealt
+    at every decision: without this a long game would filter its whole past at every one of them.  The
+    part seen is recognised by the list itself, its length then and its last entry, else it is all made
+    anew."""
+    last = memo.get(key)
+    if last is not None and last[0] is source and len(source) >= last[1] > 0 and source[last[1] - 1] is last[2]:
+        made, upto = last[3], last[1]
+    else:
+        made, upto = [], 0
+    if len(source) > upto:
+        made = made + image(source[upto:])
+        memo[key] = (source, len(source), source[-1], made)
+    return made[:]
 
 
 def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: random.Random) -> dict:
@@ -269,43 +390,57 @@ def _relabel(st, relabel: dict[int, int], hold: bool = False) -> None:
         st.know[new], st.pinned[new] = know[old], pinned[old]
     if hold:
         return
-    vocab = st.game.vocabulary
-    for name, value in st.vars.items():
-        st.vars[name] = remap(value, vocab.variables[name], relabel)
-    for pv in st.pvars:
-        for name, value in pv.items():
-            pv[name] = remap(value, vocab.player_variables[name], relabel)
-    procedures = st.game.procedures
+    tables = _tables(st.game)
+    for values, names in ((st.vars, tables.variables), *((pv, tables.player_variables) for pv in st.pvars)):
+        _remap_all(values, names, get)
     for frame in st.stack:
-        types = procedures[frame[0]].local_types
-        env = frame[2]
-        for name, value in env.items():
-            t = types.get(name)
-            if t is not None:
-                env[name] = remap(value, t, relabel)
+        _remap_all(frame[2], tables.locals_of(frame[0]), get)
+
+
+def _remap_all(values: dict, names: tuple[tuple[str, Remapper], ...], get) -> None:
+    """Relabel, in place, the cards held by the values of ``names`` in ``values``."""
+    for name, change in names:
+        v = values.get(name)
+        if v is not None:
+            values[name] = change(v, get)
 
 
 def remap(value: Any, t: str | None, relabel: dict[int, int]) -> Any:
-    """``value`` of type ``t`` with every card in it relabelled."""
-    if value is None or t is None or CARD not in t:  # a type with no card in it holds none (a copy is already made)
-        return value
-    if t == CARD:
-        return relabel.get(value, value)
-    if is_list(t):
-        inner = element(t)
-        return [remap(v, inner, relabel) for v in value]
-    if t.startswith("loop["):  # a running 'for' loop: [next index, items]
-        return [value[0], remap(value[1], "list[" + t[5:], relabel)]
-    if is_record(t):
-        fields = _field_types(t)
-        return {k: remap(v, fields.get(k), relabel) for k, v in value.items()}
-    return value
+    """``value`` of type ``t`` with every card in it relabelled (a record is changed in place: the values
+    relabelled are the copy's own)."""
+    change = _remapper(t) if t is not None else None
+    return value if value is None or change is None else change(value, relabel.get)
 
 
 @cache
-def _field_types(t: str) -> dict[str, str]:
-    """Field name → type of a record type, parsed once per type (determinizing reads it per value)."""
-    return dict(record_fields(t))
+def _remapper(t: str) -> Remapper | None:
+    """How to relabel the cards in a value of type ``t`` (None: it holds none), made once per type:
+    determinizing relabels every value of the copy, and the type says where its cards are."""
+    if CARD not in t:
+        return None
+    if t == CARD:
+        return lambda card, get: get(card, card)
+    if t.startswith("loop["):  # a running 'for' loop: [next index, items]
+        items = _remapper("list[" + t[5:])
+        return None if items is None else lambda loop, get: [loop[0], items(loop[1], get)]
+    if is_list(t):
+        inner = element(t)
+        if inner == CARD:
+            return lambda cards, get: [get(c, c) for c in cards]
+        each = _remapper(inner)
+        return None if each is None else lambda values, get: [None if v is None else each(v, get) for v in values]
+    if is_record(t):
+        fields = [(name, f) for name, ft in record_fields(t) if (f := _remapper(ft)) is not None]
+
+        def record(value: dict, get) -> dict:
+            for name, f in fields:
+                v = value.get(name)
+                if v is not None:
+                    value[name] = f(v, get)
+            return value
+
+        return record
+    return None
 
 
 def sight(game, n: int) -> tuple[dict[str, int], frozenset]:
