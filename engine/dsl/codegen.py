@@ -89,6 +89,9 @@ RUNTIME = {
     "RuleFault": RuleFault,
 }
 
+FUSE_DEPTH = 4  # jumps followed into one instruction
+FUSE_LINES = 120  # lines an instruction may grow to by fusing
+
 # Statements that may stop at a decision or change the stack: they keep their own instructions.
 _CONTROL = (ast.Choose, ast.EndGame, ast.Return, ast.Window, ast.Reopen, ast.Close, ast.CallAssign)
 
@@ -101,8 +104,19 @@ class _Target:
     def __init__(self, pc: int = -1):
         self.pc = pc
 
-    def __str__(self) -> str:
-        return str(self.pc)
+
+class _Jump:
+    """``return PC`` as a line of an instruction's body: rendered as that return, or replaced by the
+    body at PC itself (fused, see ``_expand``), ``pad`` deeper than the body's own lines."""
+
+    __slots__ = ("pad", "target")
+
+    def __init__(self, target: int | _Target, pad: str = ""):
+        self.target, self.pad = target, pad
+
+    @property
+    def pc(self) -> int:
+        return self.target.pc if isinstance(self.target, _Target) else self.target
 
 
 class Compiler:
@@ -373,7 +387,8 @@ class Compiler:
     ) -> Procedure:
         proc = Procedure(name, source_path=source_path, locate=locate)
         proc.local_types.update(params or {})
-        self.bodies: list = []  # per pc: lines of its function, each (text, (line, col)), or None
+        self.bodies: list = []  # per pc: lines of its function, each (text or _Jump, (line, col)), or None
+        self.entries = {0}  # pcs the interpreter enters other than by a jump: decisions, return addresses
         self.proc = proc
         self.env_reads = set()
         self.in_instruction = True
@@ -386,27 +401,82 @@ class Compiler:
         return proc
 
     def _finish(self, proc: Procedure) -> None:
-        """Render every instruction's function, compile them as one unit, fill ``proc.code``."""
+        """Render the instructions the interpreter can enter, compile them as one unit, fill ``proc.code``.
+
+        An instruction's jumps are fused with the code they lead to (``_expand``): what runs between
+        two decisions or calls is mostly one call from ``State._run``.  Pcs only ever jumped to, and
+        fused everywhere, hold no code; the reference path's numbering stays.
+        """
         self.units += 1
         unit = self.units
         filename = f"<rules {self.game.id} {proc.name}>"
         names = self._global("locals", proc.name, lambda: frozenset(self.env_reads))
         out: list[str] = []
-        for pc, body in enumerate(self.bodies):
-            if body is None:
+        todo, made = sorted(self.entries, reverse=True), set()
+        while todo:
+            pc = todo.pop()
+            if pc in made or self.bodies[pc] is None:
                 continue
+            made.add(pc)
             out.append(f"def _i{unit}_{pc}(st, env):")
             out.append("    try:")
-            for parts, where in body:
-                text = "".join(str(p) for p in parts) if isinstance(parts, list) else parts
+            lines: list = []
+            self._expand(proc, pc, "", (pc,), lines)
+            for text, where in lines:
+                if isinstance(text, _Jump):
+                    todo.append(text.pc)
+                    text = f"{text.pad}return {text.pc}"
                 out.append("        " + text)
-                proc.lines[len(out)] = where or proc.where[pc]
+                proc.lines[len(out)] = where
             out += ["    except KeyError as _x:", f"        _no_value(_x, env, {filename!r}, {names})", "        raise"]
         self._compile("\n".join(out) + "\n", filename)
         proc.filename = filename
-        proc.code = [self.ns[f"_i{unit}_{pc}"] if body is not None else None for pc, body in enumerate(self.bodies)]
+        proc.code = [self.ns[f"_i{unit}_{pc}"] if pc in made else None for pc in range(len(self.bodies))]
         for pc, store in list(proc.choices.items()):
             proc.choices[pc] = self._store_function(store, filename)
+
+    def _threaded(self, pc: int) -> int:
+        """Where a jump to ``pc`` leads once instructions that only jump on are skipped."""
+        seen = {pc}
+        while True:
+            body = self.bodies[pc]
+            if body is None or len(body) != 1 or not isinstance(body[0][0], _Jump) or body[0][0].pad:
+                return pc
+            pc = body[0][0].pc
+            if pc in seen:  # a loop of bare jumps: it still runs (and counts steps) through the interpreter
+                return pc
+            seen.add(pc)
+
+    def _expand(self, proc: Procedure, pc: int, pad: str, chain: tuple, out: list) -> None:
+        """Append the lines of instruction ``pc``, each with its place, its jumps fused where it pays.
+
+        A jump is replaced by the code it leads to, up to FUSE_DEPTH deep and FUSE_LINES lines per
+        instruction.  Fusing is sound here: the pcs a frame keeps (decisions, return addresses) are
+        written as numbers and never changed, every statement that calls a pure function clears the
+        memo first, and a loop always comes back through the interpreter, which counts its steps.
+        """
+        for text, where in self.bodies[pc]:
+            where = where or proc.where[pc]
+            if not isinstance(text, _Jump):
+                out.append((pad + text, where))
+                continue
+            target = self._threaded(text.pc)
+            body = self.bodies[target]
+            if (
+                body is not None
+                and target not in chain
+                and len(chain) <= FUSE_DEPTH
+                and len(out) + len(body) <= FUSE_LINES
+            ):
+                self._expand(proc, target, pad + text.pad, chain + (target,), out)
+            else:
+                out.append((_Jump(target, pad + text.pad), where))
+
+    def _test(self, cond: ast.Expr, then: int, otherwise: _Target) -> list:
+        """Jump to ``then`` if ``cond`` holds, else to ``otherwise`` (a literal condition jumps at once)."""
+        if isinstance(cond, ast.Literal) and isinstance(cond.value, bool):
+            return [(_Jump(then if cond.value else otherwise), None)]
+        return [(f"if {self.code(cond)}:", None), (_Jump(then, "    "), None), (_Jump(otherwise), None)]
 
     def _emit(self, proc: Procedure, body: list | None, where: tuple[int, int]) -> int:
         proc.code.append(None)
@@ -426,7 +496,7 @@ class Compiler:
                 lines: list = []
                 for s in stmts[i:j]:
                     self._flat(s, lines, 0)
-                lines.append((f"return {len(proc.code)}", None))
+                lines.append((_Jump(len(proc.code)), None))
                 self.bodies[start] = lines
                 i = j
             else:
@@ -612,11 +682,13 @@ class Compiler:
         call = s.expr
         nxt = len(proc.code) + 1
         if call.func == "perform":
+            self.entries.add(nxt)
             body = self._memo(call) + [
                 (f"_c = {self.code(call.args[0])}", None),
                 ("if _c is None: _fault('perform: no card given')", None),
                 ("_t = _effects[_c]", None),
-                (f"if _t is None: return {nxt}", None),
+                ("if _t is None:", None),
+                (_Jump(nxt, "    "), None),
                 (f"st.stack[-1][1] = {nxt}", None),
                 ("st.stack.append([_t, 0, {'me': env['me'], 'this': _c}])", None),
                 ("return NEXT", None),
@@ -627,6 +699,7 @@ class Compiler:
 
     def _call(self, call: ast.Call, nxt: int) -> list:
         """The instruction that calls a procedure: a new frame, the caller to go on at ``nxt``."""
+        self.entries.add(nxt)
         params = [p for p, _ in self.vocab.procedures[call.func]]
         args = "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args))
         return self._memo(call) + [
@@ -643,7 +716,7 @@ class Compiler:
         self._local(proc, s.target)
         self._emit(
             proc,
-            [(text, None) for text in self._assign(s.target, "env.pop('$result')")] + [(f"return {nxt + 1}", None)],
+            [(text, None) for text in self._assign(s.target, "env.pop('$result')")] + [(_Jump(nxt + 1), None)],
             (s.line, s.col),
         )
 
@@ -677,15 +750,11 @@ class Compiler:
         for cond, body in s.branches:
             skip = _Target()
             nxt = len(proc.code) + 1
-            self._emit(
-                proc,
-                self._memo(cond) + [([f"return {nxt} if {self.code(cond)} else ", skip], None)],
-                (cond.line, cond.col),
-            )
+            self._emit(proc, self._memo(cond) + self._test(cond, nxt, skip), (cond.line, cond.col))
             self._block(proc, body)
             out = _Target()
             exits.append(out)
-            self._emit(proc, [(["return ", out], None)], (s.line, s.col))
+            self._emit(proc, [(_Jump(out), None)], (s.line, s.col))
             skip.pc = len(proc.code)
         if s.otherwise is not None:
             self._block(proc, s.otherwise)
@@ -695,12 +764,12 @@ class Compiler:
     def _loop(self, proc, s, start: list | None, step: Callable[[int, _Target], list]) -> None:
         """Emit init, test-and-advance, body, jump back (the reference path's layout)."""
         if start is not None:
-            self._emit(proc, start + [(f"return {len(proc.code) + 1}", None)], (s.line, s.col))
+            self._emit(proc, start + [(_Jump(len(proc.code) + 1), None)], (s.line, s.col))
         top = len(proc.code)
         done = _Target()
         self._emit(proc, step(top + 1, done), (s.line, s.col))
         self._block(proc, s.body)
-        self._emit(proc, [(f"return {top}", None)], (s.line, s.col))
+        self._emit(proc, [(_Jump(top), None)], (s.line, s.col))
         done.pc = len(proc.code)
 
     def _s_While(self, proc, s):
@@ -708,9 +777,7 @@ class Compiler:
             proc,
             s,
             None,
-            lambda nxt, done: (
-                self._memo(s.condition) + [([f"return {nxt} if {self.code(s.condition)} else ", done], None)]
-            ),
+            lambda nxt, done: self._memo(s.condition) + self._test(s.condition, nxt, done),
         )
 
     def _s_For(self, proc, s):
@@ -727,9 +794,9 @@ class Compiler:
                 ("if _i < len(_s[1]):", None),
                 (f"    env[{s.var!r}] = _s[1][_i]", None),
                 ("    _s[0] = _i + 1", None),
-                (f"    return {nxt}", None),
+                (_Jump(nxt, "    "), None),
                 (f"del env[{key!r}]", None),
-                (["return ", done], None),
+                (_Jump(done), None),
             ],
         )
 
@@ -743,9 +810,9 @@ class Compiler:
                 (f"_n = env[{key!r}]", None),
                 ("if _n > 0:", None),
                 (f"    env[{key!r}] = _n - 1", None),
-                (f"    return {nxt}", None),
+                (_Jump(nxt, "    "), None),
                 (f"del env[{key!r}]", None),
-                (["return ", done], None),
+                (_Jump(done), None),
             ],
         )
 
@@ -759,7 +826,7 @@ class Compiler:
             + [
                 (f"env[{var!r}] = {self.code(s.start)}", None),
                 (f"env[{key!r}] = 0", None),
-                (f"return {len(proc.code) + 1}", None),
+                (_Jump(len(proc.code) + 1), None),
             ],
             (s.line, s.col),
         )
@@ -770,8 +837,8 @@ class Compiler:
             [
                 (f"if env[{key!r}] >= st.n:", None),
                 (f"    del env[{key!r}]", None),
-                (["    return ", done], None),
-                (f"return {top + 1}", None),
+                (_Jump(done, "    "), None),
+                (_Jump(top + 1), None),
             ],
             (s.line, s.col),
         )
@@ -783,7 +850,7 @@ class Compiler:
             [
                 (f"env[{key!r}] += 1", None),
                 (f"env[{var!r}] = (env[{var!r}] + 1) % st.n", None),
-                (f"return {top}", None),
+                (_Jump(top), None),
             ],
             (s.line, s.col),
         )
@@ -791,11 +858,11 @@ class Compiler:
 
     def _s_Reopen(self, proc, s):
         key, _ = self.windows[-1]  # the advance after this body makes it 0: everyone is asked again
-        self._emit(proc, [(f"env[{key!r}] = -1", None), (f"return {len(proc.code) + 1}", None)], (s.line, s.col))
+        self._emit(proc, [(f"env[{key!r}] = -1", None), (_Jump(len(proc.code) + 1), None)], (s.line, s.col))
 
     def _s_Close(self, proc, s):
         key, done = self.windows[-1]
-        self._emit(proc, [(f"del env[{key!r}]", None), (["return ", done], None)], (s.line, s.col))
+        self._emit(proc, [(f"del env[{key!r}]", None), (_Jump(done), None)], (s.line, s.col))
 
     def _s_Choose(self, proc, s):
         pc = len(proc.code)
@@ -832,9 +899,11 @@ class Compiler:
             if isinstance(s, ast.ChooseSeveral):
                 items = self._several(s, items)
             ask = f"return {name}.ask(st, {items}, {by})"
-        self._emit(proc, self._memo(s.source, s.where, s.by) + [(ask, None)], (s.line, s.col))
+        bounds = (s.low, s.high) if isinstance(s, ast.ChooseSeveral) else ()  # fused code may have filled the memo
+        self._emit(proc, self._memo(s.source, s.where, s.by, *bounds) + [(ask, None)], (s.line, s.col))
         self._local(proc, s.target)
         proc.choices[pc] = s.target  # made a function by _finish
+        self.entries |= {pc, pc + 1}  # asked again to check a saved decision (state_check); resumed after
         proc.choice_types[pc] = choice.item_type
         proc.choice_kinds[pc] = s.kind
 
