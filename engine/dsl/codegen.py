@@ -288,7 +288,9 @@ class Compiler:
             return f"{'_div' if op == '//' else '_mod'}({a}, {b})"
         if op == "*":
             return f"_times({a}, {b})"
-        if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked
+        if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked, once per chain
+            if isinstance(e.left, ast.Binary) and e.left.op == "+" and e.left.type == e.type:
+                a = a.removeprefix("_bounded(")[:-1]  # a + b + c: a few values within the budget, checked at the end
             return f"_bounded({a} + {b})"
         if op in ("+", "-", "and", "or") and a.startswith("(") and self._chain(e.left, op):
             return f"{a[:-1]} {op} {b})"  # a left-leaning chain stays one level deep: (a + b + c)
@@ -625,10 +627,8 @@ class Compiler:
             return
         if isinstance(s, ast.For):
             guard(s.source)
-            items = self.code(s.source)
-            items = f"list(st.zones[{items}])" if s.source.type == ZONE else f"list({items})"
             var = self._temp()
-            add(f"for {var} in {items}:")
+            add(f"for {var} in {self._loop_source(s.source)}:")
             add(f"    env[{s.var!r}] = {var}")
         else:
             guard(s.count)
@@ -637,6 +637,19 @@ class Compiler:
             add("    " + text)
         for x in s.body:
             self._flat(x, lines, depth + 1)
+
+    def _loop_source(self, source: ast.Expr) -> str:
+        """A list of what a loop runs over, copied (the body may change it) unless the expression makes it afresh."""
+        items = self.code(source)
+        if source.type == ZONE:
+            return f"list(st.zones[{items}])"
+        fresh = isinstance(source, (ast.ListExpr, ast.Comprehension)) or (
+            isinstance(source, ast.Name)
+            and source.name not in self.scope
+            and source.name not in self.vocab.variables
+            and (source.name in self.vocab.enums or source.name in self.vocab.constants)
+        )  # written out as a list display
+        return items if fresh else f"list({items})"
 
     def _assign(self, target: ast.Expr, value: str) -> list[str]:
         """Lines that store ``value`` (already Python source) into an assignment target."""
@@ -782,8 +795,7 @@ class Compiler:
 
     def _s_For(self, proc, s):
         key = self._loop_types(proc, s)
-        items = self.code(s.source)
-        items = f"list(st.zones[{items}])" if s.source.type == ZONE else f"list({items})"
+        items = self._loop_source(s.source)
         self._loop(
             proc,
             s,
@@ -878,8 +890,8 @@ class Compiler:
         self.iterable += s.where is not None  # the options become a comprehension's source
         items = self.code(s.source)
         self.iterable -= s.where is not None
-        copy = s.source.type == ZONE
-        items = f"list(st.zones[{items}])" if copy else items
+        copy = s.source.type == ZONE  # a zone's list is copied: ask keeps the options; a comprehension's is fresh
+        items = (f"st.zones[{items}]" if s.where is not None else f"list(st.zones[{items}])") if copy else items
         if s.where is not None:
             var = self._temp()
             self.scope["it"] = var
