@@ -17,6 +17,7 @@ fault's place is read from the traceback, so the fast path pays nothing for it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ..errors import RuleFault
@@ -72,6 +73,49 @@ def _no_value(exc: KeyError, env: dict, filename: str, names: frozenset) -> None
 
 
 _MISSING = object()
+_READ = re.compile("\x01([^\x02]*)\x02")  # an instruction's read of a local (see _read)
+_WRITE = re.compile(r"( *)env\[('[A-Za-z_][A-Za-z0-9_]*')\] = (?!=)")  # a line storing a local
+
+
+def _read(name: str) -> str:
+    """An instruction's read of the local ``name``, marked so that ``_aliased`` can make it a Python local's."""
+    return f"\x01{name}\x02"  # never in a Python literal's text (repr escapes control characters)
+
+
+def _aliased(lines: list, always: frozenset, where: tuple[int, int]) -> list:
+    """An instruction's lines with the locals it reads more than once kept in Python locals too.
+
+    ``always`` holds the locals every frame of the procedure has (``me``, its parameters): read once at
+    the top.  Another local is read from its alias after a store to it, until the block of that store
+    ends (a line less indented); every store to an aliased local writes both, so they never differ.
+    """
+    reads: dict[str, int] = {}
+    for text, _ in lines:
+        for name in _READ.findall(text):
+            reads[name] = reads.get(name, 0) + 1
+    hot = {n for n, k in reads.items() if k > 1 and n.isidentifier()}
+    active = dict.fromkeys(sorted(hot & always), -1)  # alias → indentation of the block it is valid in
+    out = [(f"_l_{n} = env[{n!r}]", where) for n in active]
+
+    def resolve(m: re.Match) -> str:
+        n = m.group(1)
+        return f"_l_{n}" if n in active else f"env[{n!r}]"
+
+    for text, at in lines:
+        pad = len(text) - len(text.lstrip(" "))
+        for n in [n for n, level in active.items() if pad < level]:
+            del active[n]
+        store = _WRITE.match(text)
+        name = store.group(2)[1:-1] if store else None
+        if name in hot:
+            text = f"{store.group(0)}_l_{name} = {_READ.sub(resolve, text[store.end() :])}"
+            active[name] = min(active.get(name, pad), pad)
+        else:
+            text = _READ.sub(resolve, text)
+        out.append((text, at))
+    return out
+
+
 RUNTIME = {
     "_fault": _fault,
     "_unset": _unset,
@@ -191,7 +235,7 @@ class Compiler:
             return f"{self._op(n)}(st)"
         if self.in_instruction:
             self.env_reads.add(n)
-            return f"env[{n!r}]"
+            return _read(n)
         return f"(env[{n!r}] if {n!r} in env else _unset({n!r}))"
 
     def _op(self, name: str) -> str:
@@ -389,6 +433,7 @@ class Compiler:
     ) -> Procedure:
         proc = Procedure(name, source_path=source_path, locate=locate)
         proc.local_types.update(params or {})
+        self.params = frozenset(params or ()) | {"me"}  # every frame of the procedure has these
         self.bodies: list = []  # per pc: lines of its function, each (text or _Jump, (line, col)), or None
         self.entries = {0}  # pcs the interpreter enters other than by a jump: decisions, return addresses
         self.proc = proc
@@ -424,10 +469,11 @@ class Compiler:
             out.append("    try:")
             lines: list = []
             self._expand(proc, pc, "", (pc,), lines)
-            for text, where in lines:
+            for i, (text, where) in enumerate(lines):
                 if isinstance(text, _Jump):
                     todo.append(text.pc)
-                    text = f"{text.pad}return {text.pc}"
+                    lines[i] = (f"{text.pad}return {text.pc}", where)
+            for text, where in _aliased(lines, self.params, proc.where[pc]):
                 out.append("        " + text)
                 proc.lines[len(out)] = where
             out += ["    except KeyError as _x:", f"        _no_value(_x, env, {filename!r}, {names})", "        raise"]
@@ -703,7 +749,7 @@ class Compiler:
                 ("if _t is None:", None),
                 (_Jump(nxt, "    "), None),
                 (f"st.stack[-1][1] = {nxt}", None),
-                ("st.stack.append([_t, 0, {'me': env['me'], 'this': _c}])", None),
+                (f"st.stack.append([_t, 0, {{'me': {_read('me')}, 'this': _c}}])", None),
                 ("return NEXT", None),
             ]
         else:
@@ -716,7 +762,7 @@ class Compiler:
         params = [p for p, _ in self.vocab.procedures[call.func]]
         args = "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args))
         return self._memo(call) + [
-            (f"_e = {{'me': env['me']{args}}}", None),
+            (f"_e = {{'me': {_read('me')}{args}}}", None),
             (f"st.stack[-1][1] = {nxt}", None),
             (f"st.stack.append([{call.func!r}, 0, _e])", None),
             ("return NEXT", None),
@@ -907,7 +953,7 @@ class Compiler:
             each = self._global("together", "ask_each", lambda: together.ask_each)
             ask = f"return {each}({name}, st, [({seat}, {items}) for {seat} in list({seats})])"
         else:
-            by = self.code(s.by) if s.by is not None else "env['me']"
+            by = self.code(s.by) if s.by is not None else _read("me")
             if isinstance(s, ast.ChooseSeveral):
                 items = self._several(s, items)
             ask = f"return {name}.ask(st, {items}, {by})"
