@@ -290,7 +290,7 @@ class Compiler:
             )
         if e.func in v.functions:
             fn = self._global("fn", e.func, lambda: None)  # defined by ``function``
-            me = self.scope.get("me", "env.get('me')")
+            me = self.scope.get("me", _read("me") if self.in_instruction else "env.get('me')")
             return f"{fn}(st, {me}{''.join(', ' + a for a in args)})"
         args = [
             f"_zone_cards(st, {a})" if arg.type == ZONE and is_list(ptype) else a
@@ -363,7 +363,8 @@ class Compiler:
         self.scope = dict(zip(params, py), me="me")
         text = self.code(body)
         self.scope = {}
-        return self._function_unit(name, [f"    return {text}"])
+        cheap = not any(isinstance(x, (ast.Call, ast.KeyedCall, ast.Comprehension)) for x in ast.walk_exprs(body))
+        return self._function_unit(name, [f"    return {text}"], memo=not cheap)
 
     def function_program(self, name: str, stmts: list[ast.Stmt]) -> Callable:
         """Compile a function written as statements: straight Python, its locals in a dict of its own."""
@@ -380,14 +381,15 @@ class Compiler:
         body += ["        " + text for text, _ in lines] + ["    finally:", "        st.steps = _steps"]
         return self._function_unit(name, body)
 
-    def _function_unit(self, name: str, body: list[str]) -> Callable:
-        """Define ``{fn}_body(st, me, a_0…)`` from its lines, memoised when pure; returns ``f(state, env)``."""
+    def _function_unit(self, name: str, body: list[str], memo: bool = True) -> Callable:
+        """Define ``{fn}_body(st, me, a_0…)`` from its lines, memoised when pure (and ``memo``: a body that
+        calls nothing costs less than looking it up); returns ``f(state, env)``."""
         params = [p for p, _ in self.vocab.functions[name][0]]
         fn = self._global("fn", name, lambda: None)
         py = [f"a_{i}" for i in range(len(params))]
         args = "".join(", " + p for p in py)
         lines = [f"def {fn}_body(st, me{args}):", *body]
-        if name in self.pure:  # memoised for the instruction being run (see State._run)
+        if name in self.pure and memo:  # memoised for the instruction being run (see State._run)
             lines += [
                 f"def {fn}(st, me{args}):",
                 f"    key = ({name!r}, me{args})",
@@ -435,6 +437,7 @@ class Compiler:
         proc.local_types.update(params or {})
         self.params = frozenset(params or ()) | {"me"}  # every frame of the procedure has these
         self.bodies: list = []  # per pc: lines of its function, each (text or _Jump, (line, col)), or None
+        self.targets: dict[int, ast.Expr] = {}  # pc of a choice → what it stores into
         self.entries = {0}  # pcs the interpreter enters other than by a jump: decisions, return addresses
         self.proc = proc
         self.env_reads = set()
@@ -460,6 +463,12 @@ class Compiler:
         names = self._global("locals", proc.name, lambda: frozenset(self.env_reads))
         out: list[str] = []
         todo, made = sorted(self.entries, reverse=True), set()
+        jumped = {j.pc for body in self.bodies for j, _ in body or () if isinstance(j, _Jump)}
+        chosen = {  # a choice's local has a value where the interpreter resumes after it
+            pc + 1: t.name
+            for pc, t in self.targets.items()
+            if isinstance(t, ast.Name) and t.name not in self.vocab.variables and pc + 1 not in jumped
+        }
         while todo:
             pc = todo.pop()
             if pc in made or self.bodies[pc] is None:
@@ -473,15 +482,16 @@ class Compiler:
                 if isinstance(text, _Jump):
                     todo.append(text.pc)
                     lines[i] = (f"{text.pad}return {text.pc}", where)
-            for text, where in _aliased(lines, self.params, proc.where[pc]):
+            known = self.params | {chosen[pc]} if pc in chosen else self.params
+            for text, where in _aliased(lines, known, proc.where[pc]):
                 out.append("        " + text)
                 proc.lines[len(out)] = where
             out += ["    except KeyError as _x:", f"        _no_value(_x, env, {filename!r}, {names})", "        raise"]
         self._compile("\n".join(out) + "\n", filename)
         proc.filename = filename
         proc.code = [self.ns[f"_i{unit}_{pc}"] if pc in made else None for pc in range(len(self.bodies))]
-        for pc, store in list(proc.choices.items()):
-            proc.choices[pc] = self._store_function(store, filename)
+        for pc, target in self.targets.items():
+            proc.choices[pc] = self._store_function(target, filename)
 
     def _threaded(self, pc: int) -> int:
         """Where a jump to ``pc`` leads once instructions that only jump on are skipped."""
@@ -960,7 +970,7 @@ class Compiler:
         bounds = (s.low, s.high) if isinstance(s, ast.ChooseSeveral) else ()  # fused code may have filled the memo
         self._emit(proc, self._memo(s.source, s.where, s.by, *bounds) + [(ask, None)], (s.line, s.col))
         self._local(proc, s.target)
-        proc.choices[pc] = s.target  # made a function by _finish
+        self.targets[pc] = s.target  # its store function is made by _finish
         self.entries |= {pc, pc + 1}  # asked again to check a saved decision (state_check); resumed after
         proc.choice_types[pc] = choice.item_type
         proc.choice_kinds[pc] = s.kind
