@@ -415,18 +415,24 @@ class Compiler:
         """``key(state, env)``: the parameters and everything ``exprs`` read, or None if they read more
         than plain data (see ``readset``); equal keys mean equal values."""
         reads = Reads(self, self.vocab, bodies, frozenset(params))
+        given = [f"_k{i}" for i in range(len(params))]  # the parameters, read from env once
+        self.scope = dict(zip(params, given))
         slots: list[str] = []
-        for e in exprs:
-            part = reads.slots(e)
-            if part is None:
-                return None
-            for s in part:
-                if s not in slots:
-                    slots.append(s)
+        try:
+            for e in exprs:
+                part = reads.slots(e)
+                if part is None:
+                    return None
+                for s in part:
+                    if s not in slots:
+                        slots.append(s)
+        finally:
+            self.scope = {}
         self.units += 1
         name = f"_key{self.units}"
-        parts = [f"env.get({p!r})" for p in params] + ["st.n"] + slots
-        self._compile(f"def {name}(st, env):\n    return ({', '.join(parts)},)\n", f"<rules {self.game.id} key>")
+        head = "".join(f"    {k} = env.get({p!r})\n" for k, p in zip(given, params))
+        parts = [*given, "st.n", *slots]
+        self._compile(f"def {name}(st, env):\n{head}    return ({', '.join(parts)},)\n", f"<rules {self.game.id} key>")
         return self.ns[name]
 
     # ----------------------------------------------------------- statements
