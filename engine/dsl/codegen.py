@@ -74,7 +74,8 @@ def _no_value(exc: KeyError, env: dict, filename: str, names: frozenset) -> None
 
 _MISSING = object()
 _READ = re.compile("\x01([^\x02]*)\x02")  # an instruction's read of a local (see _read)
-_WRITE = re.compile(r"( *)env\[('[A-Za-z_][A-Za-z0-9_]*')\] = (?!=)")  # a line storing a local
+_NAME = "[A-Za-z_][A-Za-z0-9_]*"  # the locals kept in Python locals: their names print alike in both
+_WRITE = re.compile(rf"( *)env\[('{_NAME}')\] = (?!=)")  # a line storing a local
 
 
 def _read(name: str) -> str:
@@ -93,7 +94,7 @@ def _aliased(lines: list, always: frozenset, where: tuple[int, int]) -> list:
     for text, _ in lines:
         for name in _READ.findall(text):
             reads[name] = reads.get(name, 0) + 1
-    hot = {n for n, k in reads.items() if k > 1 and n.isidentifier()}
+    hot = {n for n, k in reads.items() if k > 1 and re.fullmatch(_NAME, n)}
     active = dict.fromkeys(sorted(hot & always), -1)  # alias → indentation of the block it is valid in
     out = [(f"_l_{n} = env[{n!r}]", where) for n in active]
 
