@@ -156,3 +156,12 @@ def test_a_local_stored_only_in_a_branch_not_taken_has_no_value_after_it(tmp_pat
         load_game(path, reference=reference).new_game(players=2)
     d = info.value.diagnostic
     assert (d.code, d.line) == ("E701", 12) and "'y' has no value yet" in d.message, d.format()
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_an_endless_loop_of_jumps_around_a_decision_never_asked_stops_at_its_line(tmp_path, reference):
+    """Jumps fused or threaded away still leave every round of a loop to the interpreter, which counts it."""
+    path = write_game(tmp_path, "while true:\n    if false:\n        c = choose from [1] by me\n")
+    with pytest.raises(RuntimeRuleError) as info:
+        load_game(path, reference=reference).new_game(players=2)
+    assert (info.value.diagnostic.code, info.value.diagnostic.line) == ("E703", 9)
