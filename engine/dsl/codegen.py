@@ -179,6 +179,7 @@ class Compiler:
         self.units = 0
         self.in_instruction = False  # locals read as env[name]: the instruction catches a missing one
         self.env_reads: set[str] = set()  # the locals read so in the procedure being compiled
+        self.cheap: set[str] = set()  # functions not worth memoising (see ``function``)
         self.in_function = False  # compiling a function's statements: nothing changes the state, no memo to clear
 
     # ------------------------------------------------------------- globals
@@ -364,8 +365,16 @@ class Compiler:
         self.scope = dict(zip(params, py), me="me")
         text = self.code(body)
         self.scope = {}
-        cheap = not any(isinstance(x, (ast.Call, ast.KeyedCall, ast.Comprehension)) for x in ast.walk_exprs(body))
-        return self._function_unit(name, [f"    return {text}"], memo=not cheap)
+        if all(self._cheap(x) for x in ast.walk_exprs(body)):
+            self.cheap.add(name)
+        return self._function_unit(name, [f"    return {text}"], memo=name not in self.cheap)
+
+    def _cheap(self, e: ast.Expr) -> bool:
+        """No loop and no operation in ``e`` itself: a zone's name, or a call of a cheap function compiled before."""
+        if isinstance(e, ast.Call):
+            v = self.vocab
+            return e.func in v.zones or e.func in v.boards or e.func in self.cheap
+        return not isinstance(e, (ast.KeyedCall, ast.Comprehension))
 
     def function_program(self, name: str, stmts: list[ast.Stmt]) -> Callable:
         """Compile a function written as statements: straight Python, its locals in a dict of its own."""
