@@ -165,3 +165,45 @@ def test_an_endless_loop_of_jumps_around_a_decision_never_asked_stops_at_its_lin
     with pytest.raises(RuntimeRuleError) as info:
         load_game(path, reference=reference).new_game(players=2)
     assert (info.value.diagnostic.code, info.value.diagnostic.line) == ("E703", 9)
+
+
+IDLE_HOOKS = """\
+procedures:
+  - id: before
+    params: {k: int}
+    does: |
+      pass
+  - id: later
+    params: {k: int}
+    does: |
+      before(k // (k - 1))
+  - id: after
+    params: {k: int}
+    does: |
+      pass
+play: |
+  before(n)
+  after(n + 1)
+  c = choose from [1, 2, 3] by me
+  n = c
+  later(c)
+  after(n // (c - 2))
+"""
+
+
+@pytest.mark.parametrize("action, line", [("1", 16), ("2", 27), ("3", None)])
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_call_of_a_procedure_with_nothing_to_do_still_computes_its_arguments(tmp_path, reference, action, line):
+    """An empty hook (compiled before its caller or after it) is skipped, but its arguments are computed."""
+    path = write_game(tmp_path, "")
+    text = path.read_text(encoding="utf-8").replace("play: |\n", IDLE_HOOKS)
+    path.write_text(text, encoding="utf-8")
+    st = load_game(path, reference=reference).new_game(players=2)
+    assert st.legal_actions() == ["1", "2", "3"]
+    if line is None:
+        st.apply(action)
+        assert st.is_terminal and st.to_json() == st.game.state_from_json(st.to_json()).to_json()
+        return
+    with pytest.raises(RuntimeRuleError) as info:
+        st.apply(action)
+    assert (info.value.diagnostic.line, info.value.diagnostic.code) == (line, "E701"), info.value.diagnostic.format()

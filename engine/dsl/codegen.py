@@ -179,6 +179,7 @@ class Compiler:
         self.units = 0
         self.in_instruction = False  # locals read as env[name]: the instruction catches a missing one
         self.env_reads: set[str] = set()  # the locals read so in the procedure being compiled
+        self.idle: dict[str, bool] = {}  # procedures compiled so far → whether they do nothing
         self.cheap: set[str] = set()  # functions not worth memoising (see ``function``)
         self.in_function = False  # compiling a function's statements: nothing changes the state, no memo to clear
 
@@ -450,6 +451,8 @@ class Compiler:
         self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None, params: dict[str, str] | None = None
     ) -> Procedure:
         proc = Procedure(name, source_path=source_path, locate=locate)
+        idle = self.idle[name] = all(isinstance(s, ast.Pass) for s in stmts)
+        self.ns[self._global("idle", name, lambda: False)] = idle
         proc.local_types.update(params or {})
         self.params = frozenset(params or ()) | {"me"}  # every frame of the procedure has these
         self.bodies: list = []  # per pc: lines of its function, each (text or _Jump, (line, col)), or None
@@ -778,8 +781,14 @@ class Compiler:
                 (f"st.stack.append([_t, 0, {{'me': {_read('me')}, 'this': _c}}])", None),
                 ("return NEXT", None),
             ]
-        else:
+        else:  # a procedure with nothing to do (a variant's hook) is not entered: its arguments are still computed
             body = self._call(call, nxt)
+            idle = self.idle.get(call.func)
+            if idle:
+                body[-3:] = [(_Jump(nxt), None)]
+            elif idle is None:  # compiled later: it tells at run time (the code after the call is not copied here)
+                flag = self._global("idle", call.func, lambda: False)
+                body[-3:-3] = [(f"if {flag}: return {nxt}", None)]
         self._emit(proc, body, (s.line, s.col))
 
     def _call(self, call: ast.Call, nxt: int) -> list:
