@@ -9,7 +9,13 @@ still go to JSON and back at any decision.  A run of statements with no
 decision point in it (no choose, call, perform, end, window) becomes one
 instruction: straight Python with its own ``if``/``for``/``while``, counting
 loop rounds against the step budget.  Pcs inside such a run are never entered
-(a decision never stops there), so they hold no code.
+(a decision never stops there), so they hold no code.  An instruction's jumps
+are then fused with the code they lead to, so that what runs between two
+decisions or calls is mostly one call from ``State._run`` (measured: Cat Town
+went from ~22 to ~9 instructions per decision); only the pcs the interpreter
+enters (decisions, the pcs after them, return addresses, jumps left unfused)
+get a function.  Locals an instruction reads more than once are kept in
+Python locals as well (``_aliased``).
 
 Each generated line maps back to the DSL line and column of its statement; a
 fault's place is read from the traceback, so the fast path pays nothing for it.
