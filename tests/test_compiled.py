@@ -108,3 +108,102 @@ def test_a_decision_free_endless_loop_stops_at_its_line(tmp_path, reference):
         load_game(path, reference=reference).new_game(players=2)
     d = info.value.diagnostic  # the reference path may stop in the body, the generated loop at its head
     assert d.code == "E703" and d.line in ((10,) if not reference else (10, 11))
+
+
+FUSED = """\
+x = 1
+if n == 1:
+    y = 5
+else:
+    x = x + 1
+double = x + x
+for i in [1, 2, 3]:
+    x = x + i
+    if i == 2:
+        i = 10
+        x = x + i + i
+    x = x + i
+k = 0
+while k < 3:
+    k = k + 1
+    x = x + k + k
+c = choose from [1, 2] by me
+x = x + c + c
+if c == 1:
+    z = c + c
+    x = x + z
+elif c == 2:
+    x = x + 100
+n = x + double + x
+"""
+
+
+@pytest.mark.parametrize("action", ["1", "2"])
+def test_fused_instructions_and_locals_kept_in_python_locals_compute_what_the_reference_does(tmp_path, action):
+    """Stores in branches and loops, a loop variable changed in its body, a choice's local read after it."""
+    path = write_game(tmp_path, FUSED)
+    fast, reference = load_game(path).new_game(players=2), load_game(path, reference=True).new_game(players=2)
+    assert fast.to_json() == reference.to_json() and fast.legal_actions() == ["1", "2"]
+    fast.apply(action)
+    reference.apply(action)
+    assert fast.to_json() == reference.to_json() and fast.is_terminal
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_local_stored_only_in_a_branch_not_taken_has_no_value_after_it(tmp_path, reference):
+    path = write_game(tmp_path, "if n == 1:\n    y = 5\n    n = y + y\nn = y + y\n")
+    with pytest.raises(RuntimeRuleError) as info:
+        load_game(path, reference=reference).new_game(players=2)
+    d = info.value.diagnostic
+    assert (d.code, d.line) == ("E701", 12) and "'y' has no value yet" in d.message, d.format()
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_an_endless_loop_of_jumps_around_a_decision_never_asked_stops_at_its_line(tmp_path, reference):
+    """Jumps fused or threaded away still leave every round of a loop to the interpreter, which counts it."""
+    path = write_game(tmp_path, "while true:\n    if false:\n        c = choose from [1] by me\n")
+    with pytest.raises(RuntimeRuleError) as info:
+        load_game(path, reference=reference).new_game(players=2)
+    assert (info.value.diagnostic.code, info.value.diagnostic.line) == ("E703", 9)
+
+
+IDLE_HOOKS = """\
+procedures:
+  - id: before
+    params: {k: int}
+    does: |
+      pass
+  - id: later
+    params: {k: int}
+    does: |
+      before(k // (k - 1))
+  - id: after
+    params: {k: int}
+    does: |
+      pass
+play: |
+  before(n)
+  after(n + 1)
+  c = choose from [1, 2, 3] by me
+  n = c
+  later(c)
+  after(n // (c - 2))
+"""
+
+
+@pytest.mark.parametrize("action, line", [("1", 16), ("2", 27), ("3", None)])
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_call_of_a_procedure_with_nothing_to_do_still_computes_its_arguments(tmp_path, reference, action, line):
+    """An empty hook (compiled before its caller or after it) is skipped, but its arguments are computed."""
+    path = write_game(tmp_path, "")
+    text = path.read_text(encoding="utf-8").replace("play: |\n", IDLE_HOOKS)
+    path.write_text(text, encoding="utf-8")
+    st = load_game(path, reference=reference).new_game(players=2)
+    assert st.legal_actions() == ["1", "2", "3"]
+    if line is None:
+        st.apply(action)
+        assert st.is_terminal and st.to_json() == st.game.state_from_json(st.to_json()).to_json()
+        return
+    with pytest.raises(RuntimeRuleError) as info:
+        st.apply(action)
+    assert (info.value.diagnostic.line, info.value.diagnostic.code) == (line, "E701"), info.value.diagnostic.format()

@@ -9,7 +9,13 @@ still go to JSON and back at any decision.  A run of statements with no
 decision point in it (no choose, call, perform, end, window) becomes one
 instruction: straight Python with its own ``if``/``for``/``while``, counting
 loop rounds against the step budget.  Pcs inside such a run are never entered
-(a decision never stops there), so they hold no code.
+(a decision never stops there), so they hold no code.  An instruction's jumps
+are then fused with the code they lead to, so that what runs between two
+decisions or calls is mostly one call from ``State._run`` (measured: Cat Town
+went from ~22 to ~9 instructions per decision); only the pcs the interpreter
+enters (decisions, the pcs after them, return addresses, jumps left unfused)
+get a function.  Locals an instruction reads more than once are kept in
+Python locals as well (``_aliased``).
 
 Each generated line maps back to the DSL line and column of its statement; a
 fault's place is read from the traceback, so the fast path pays nothing for it.
@@ -17,6 +23,7 @@ fault's place is read from the traceback, so the fast path pays nothing for it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ..errors import RuleFault
@@ -72,6 +79,50 @@ def _no_value(exc: KeyError, env: dict, filename: str, names: frozenset) -> None
 
 
 _MISSING = object()
+_READ = re.compile("\x01([^\x02]*)\x02")  # an instruction's read of a local (see _read)
+_NAME = "[A-Za-z_][A-Za-z0-9_]*"  # the locals kept in Python locals: their names print alike in both
+_WRITE = re.compile(rf"( *)env\[('{_NAME}')\] = (?!=)")  # a line storing a local
+
+
+def _read(name: str) -> str:
+    """An instruction's read of the local ``name``, marked so that ``_aliased`` can make it a Python local's."""
+    return f"\x01{name}\x02"  # never in a Python literal's text (repr escapes control characters)
+
+
+def _aliased(lines: list, always: frozenset, where: tuple[int, int]) -> list:
+    """An instruction's lines with the locals it reads more than once kept in Python locals too.
+
+    ``always`` holds the locals every frame of the procedure has (``me``, its parameters): read once at
+    the top.  Another local is read from its alias after a store to it, until the block of that store
+    ends (a line less indented); every store to an aliased local writes both, so they never differ.
+    """
+    reads: dict[str, int] = {}
+    for text, _ in lines:
+        for name in _READ.findall(text):
+            reads[name] = reads.get(name, 0) + 1
+    hot = {n for n, k in reads.items() if k > 1 and re.fullmatch(_NAME, n)}
+    active = dict.fromkeys(sorted(hot & always), -1)  # alias → indentation of the block it is valid in
+    out = [(f"_l_{n} = env[{n!r}]", where) for n in active]
+
+    def resolve(m: re.Match) -> str:
+        n = m.group(1)
+        return f"_l_{n}" if n in active else f"env[{n!r}]"
+
+    for text, at in lines:
+        pad = len(text) - len(text.lstrip(" "))
+        for n in [n for n, level in active.items() if pad < level]:
+            del active[n]
+        store = _WRITE.match(text)
+        name = store.group(2)[1:-1] if store else None
+        if name in hot:
+            text = f"{store.group(0)}_l_{name} = {_READ.sub(resolve, text[store.end() :])}"
+            active[name] = min(active.get(name, pad), pad)
+        else:
+            text = _READ.sub(resolve, text)
+        out.append((text, at))
+    return out
+
+
 RUNTIME = {
     "_fault": _fault,
     "_unset": _unset,
@@ -89,6 +140,9 @@ RUNTIME = {
     "RuleFault": RuleFault,
 }
 
+FUSE_DEPTH = 4  # jumps followed into one instruction
+FUSE_LINES = 120  # lines an instruction may grow to by fusing
+
 # Statements that may stop at a decision or change the stack: they keep their own instructions.
 _CONTROL = (ast.Choose, ast.EndGame, ast.Return, ast.Window, ast.Reopen, ast.Close, ast.CallAssign)
 
@@ -101,8 +155,19 @@ class _Target:
     def __init__(self, pc: int = -1):
         self.pc = pc
 
-    def __str__(self) -> str:
-        return str(self.pc)
+
+class _Jump:
+    """``return PC`` as a line of an instruction's body: rendered as that return, or replaced by the
+    body at PC itself (fused, see ``_expand``), ``pad`` deeper than the body's own lines."""
+
+    __slots__ = ("pad", "target")
+
+    def __init__(self, target: int | _Target, pad: str = ""):
+        self.target, self.pad = target, pad
+
+    @property
+    def pc(self) -> int:
+        return self.target.pc if isinstance(self.target, _Target) else self.target
 
 
 class Compiler:
@@ -120,6 +185,8 @@ class Compiler:
         self.units = 0
         self.in_instruction = False  # locals read as env[name]: the instruction catches a missing one
         self.env_reads: set[str] = set()  # the locals read so in the procedure being compiled
+        self.idle: dict[str, bool] = {}  # procedures compiled so far → whether they do nothing
+        self.cheap: set[str] = set()  # functions not worth memoising (see ``function``)
         self.in_function = False  # compiling a function's statements: nothing changes the state, no memo to clear
 
     # ------------------------------------------------------------- globals
@@ -177,7 +244,7 @@ class Compiler:
             return f"{self._op(n)}(st)"
         if self.in_instruction:
             self.env_reads.add(n)
-            return f"env[{n!r}]"
+            return _read(n)
         return f"(env[{n!r}] if {n!r} in env else _unset({n!r}))"
 
     def _op(self, name: str) -> str:
@@ -232,7 +299,7 @@ class Compiler:
             )
         if e.func in v.functions:
             fn = self._global("fn", e.func, lambda: None)  # defined by ``function``
-            me = self.scope.get("me", "env.get('me')")
+            me = self.scope.get("me", _read("me") if self.in_instruction else "env.get('me')")
             return f"{fn}(st, {me}{''.join(', ' + a for a in args)})"
         args = [
             f"_zone_cards(st, {a})" if arg.type == ZONE and is_list(ptype) else a
@@ -274,7 +341,9 @@ class Compiler:
             return f"{'_div' if op == '//' else '_mod'}({a}, {b})"
         if op == "*":
             return f"_times({a}, {b})"
-        if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked
+        if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked, once per chain
+            if isinstance(e.left, ast.Binary) and e.left.op == "+" and e.left.type == e.type:
+                a = a.removeprefix("_bounded(")[:-1]  # a + b + c: a few values within the budget, checked at the end
             return f"_bounded({a} + {b})"
         if op in ("+", "-", "and", "or") and a.startswith("(") and self._chain(e.left, op):
             return f"{a[:-1]} {op} {b})"  # a left-leaning chain stays one level deep: (a + b + c)
@@ -303,7 +372,17 @@ class Compiler:
         self.scope = dict(zip(params, py), me="me")
         text = self.code(body)
         self.scope = {}
-        return self._function_unit(name, [f"    return {text}"])
+        if all(self._cheap(x) for x in ast.walk_exprs(body)):
+            self.cheap.add(name)
+        return self._function_unit(name, [f"    return {text}"], memo=name not in self.cheap)
+
+    def _cheap(self, e: ast.Expr) -> bool:
+        """No loop in ``e`` itself, and no call of a function but a cheap one compiled before: looking a value up
+        in the memo costs about what computing it does (measured on Cats' Mansion's place_of and free_for)."""
+        if isinstance(e, ast.Call):
+            v = self.vocab
+            return e.func not in v.functions or e.func in self.cheap
+        return not isinstance(e, (ast.KeyedCall, ast.Comprehension))
 
     def function_program(self, name: str, stmts: list[ast.Stmt]) -> Callable:
         """Compile a function written as statements: straight Python, its locals in a dict of its own."""
@@ -320,14 +399,15 @@ class Compiler:
         body += ["        " + text for text, _ in lines] + ["    finally:", "        st.steps = _steps"]
         return self._function_unit(name, body)
 
-    def _function_unit(self, name: str, body: list[str]) -> Callable:
-        """Define ``{fn}_body(st, me, a_0…)`` from its lines, memoised when pure; returns ``f(state, env)``."""
+    def _function_unit(self, name: str, body: list[str], memo: bool = True) -> Callable:
+        """Define ``{fn}_body(st, me, a_0…)`` from its lines, memoised when pure (and ``memo``: a body
+        without loops costs about what looking it up does); returns ``f(state, env)``."""
         params = [p for p, _ in self.vocab.functions[name][0]]
         fn = self._global("fn", name, lambda: None)
         py = [f"a_{i}" for i in range(len(params))]
         args = "".join(", " + p for p in py)
         lines = [f"def {fn}_body(st, me{args}):", *body]
-        if name in self.pure:  # memoised for the instruction being run (see State._run)
+        if name in self.pure and memo:  # memoised for the instruction being run (see State._run)
             lines += [
                 f"def {fn}(st, me{args}):",
                 f"    key = ({name!r}, me{args})",
@@ -353,18 +433,24 @@ class Compiler:
         """``key(state, env)``: the parameters and everything ``exprs`` read, or None if they read more
         than plain data (see ``readset``); equal keys mean equal values."""
         reads = Reads(self, self.vocab, bodies, frozenset(params))
+        given = [f"_k{i}" for i in range(len(params))]  # the parameters, read from env once
+        self.scope = dict(zip(params, given))
         slots: list[str] = []
-        for e in exprs:
-            part = reads.slots(e)
-            if part is None:
-                return None
-            for s in part:
-                if s not in slots:
-                    slots.append(s)
+        try:
+            for e in exprs:
+                part = reads.slots(e)
+                if part is None:
+                    return None
+                for s in part:
+                    if s not in slots:
+                        slots.append(s)
+        finally:
+            self.scope = {}
         self.units += 1
         name = f"_key{self.units}"
-        parts = [f"env.get({p!r})" for p in params] + ["st.n"] + slots
-        self._compile(f"def {name}(st, env):\n    return ({', '.join(parts)},)\n", f"<rules {self.game.id} key>")
+        head = "".join(f"    {k} = env.get({p!r})\n" for k, p in zip(given, params))
+        parts = [*given, "st.n", *slots]
+        self._compile(f"def {name}(st, env):\n{head}    return ({', '.join(parts)},)\n", f"<rules {self.game.id} key>")
         return self.ns[name]
 
     # ----------------------------------------------------------- statements
@@ -372,8 +458,13 @@ class Compiler:
         self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None, params: dict[str, str] | None = None
     ) -> Procedure:
         proc = Procedure(name, source_path=source_path, locate=locate)
+        idle = self.idle[name] = all(isinstance(s, ast.Pass) for s in stmts)
+        self.ns[self._global("idle", name, lambda: False)] = idle
         proc.local_types.update(params or {})
-        self.bodies: list = []  # per pc: lines of its function, each (text, (line, col)), or None
+        self.params = frozenset(params or ()) | {"me"}  # every frame of the procedure has these
+        self.bodies: list = []  # per pc: lines of its function, each (text or _Jump, (line, col)), or None
+        self.targets: dict[int, ast.Expr] = {}  # pc of a choice → what it stores into
+        self.entries = {0}  # pcs the interpreter enters other than by a jump: decisions, return addresses
         self.proc = proc
         self.env_reads = set()
         self.in_instruction = True
@@ -386,27 +477,90 @@ class Compiler:
         return proc
 
     def _finish(self, proc: Procedure) -> None:
-        """Render every instruction's function, compile them as one unit, fill ``proc.code``."""
+        """Render the instructions the interpreter can enter, compile them as one unit, fill ``proc.code``.
+
+        An instruction's jumps are fused with the code they lead to (``_expand``): what runs between
+        two decisions or calls is mostly one call from ``State._run``.  Pcs only ever jumped to, and
+        fused everywhere, hold no code; the reference path's numbering stays.
+        """
         self.units += 1
         unit = self.units
         filename = f"<rules {self.game.id} {proc.name}>"
         names = self._global("locals", proc.name, lambda: frozenset(self.env_reads))
         out: list[str] = []
-        for pc, body in enumerate(self.bodies):
-            if body is None:
+        todo, made = sorted(self.entries, reverse=True), set()
+        jumped = {j.pc for body in self.bodies for j, _ in body or () if isinstance(j, _Jump)}
+        chosen = {  # a choice's local has a value where the interpreter resumes after it
+            pc + 1: t.name
+            for pc, t in self.targets.items()
+            if isinstance(t, ast.Name) and t.name not in self.vocab.variables and pc + 1 not in jumped
+        }
+        while todo:
+            pc = todo.pop()
+            if pc in made or self.bodies[pc] is None:
                 continue
+            made.add(pc)
             out.append(f"def _i{unit}_{pc}(st, env):")
             out.append("    try:")
-            for parts, where in body:
-                text = "".join(str(p) for p in parts) if isinstance(parts, list) else parts
+            lines: list = []
+            self._expand(proc, pc, "", (pc,), lines)
+            for i, (text, where) in enumerate(lines):
+                if isinstance(text, _Jump):
+                    todo.append(text.pc)
+                    lines[i] = (f"{text.pad}return {text.pc}", where)
+            known = self.params | {chosen[pc]} if pc in chosen else self.params
+            for text, where in _aliased(lines, known, proc.where[pc]):
                 out.append("        " + text)
-                proc.lines[len(out)] = where or proc.where[pc]
+                proc.lines[len(out)] = where
             out += ["    except KeyError as _x:", f"        _no_value(_x, env, {filename!r}, {names})", "        raise"]
         self._compile("\n".join(out) + "\n", filename)
         proc.filename = filename
-        proc.code = [self.ns[f"_i{unit}_{pc}"] if body is not None else None for pc, body in enumerate(self.bodies)]
-        for pc, store in list(proc.choices.items()):
-            proc.choices[pc] = self._store_function(store, filename)
+        proc.code = [self.ns[f"_i{unit}_{pc}"] if pc in made else None for pc in range(len(self.bodies))]
+        for pc, target in self.targets.items():
+            proc.choices[pc] = self._store_function(target, filename)
+
+    def _threaded(self, pc: int) -> int:
+        """Where a jump to ``pc`` leads once instructions that only jump on are skipped."""
+        seen = {pc}
+        while True:
+            body = self.bodies[pc]
+            if body is None or len(body) != 1 or not isinstance(body[0][0], _Jump) or body[0][0].pad:
+                return pc
+            pc = body[0][0].pc
+            if pc in seen:  # a loop of bare jumps: it still runs (and counts steps) through the interpreter
+                return pc
+            seen.add(pc)
+
+    def _expand(self, proc: Procedure, pc: int, pad: str, chain: tuple, out: list) -> None:
+        """Append the lines of instruction ``pc``, each with its place, its jumps fused where it pays.
+
+        A jump is replaced by the code it leads to, up to FUSE_DEPTH deep and FUSE_LINES lines per
+        instruction.  Fusing is sound here: the pcs a frame keeps (decisions, return addresses) are
+        written as numbers and never changed, every statement that calls a pure function clears the
+        memo first, and a loop always comes back through the interpreter, which counts its steps.
+        """
+        for text, where in self.bodies[pc]:
+            where = where or proc.where[pc]
+            if not isinstance(text, _Jump):
+                out.append((pad + text, where))
+                continue
+            target = self._threaded(text.pc)
+            body = self.bodies[target]
+            if (
+                body is not None
+                and target not in chain
+                and len(chain) <= FUSE_DEPTH
+                and len(out) + len(body) <= FUSE_LINES
+            ):
+                self._expand(proc, target, pad + text.pad, chain + (target,), out)
+            else:
+                out.append((_Jump(target, pad + text.pad), where))
+
+    def _test(self, cond: ast.Expr, then: int, otherwise: _Target) -> list:
+        """Jump to ``then`` if ``cond`` holds, else to ``otherwise`` (a literal condition jumps at once)."""
+        if isinstance(cond, ast.Literal) and isinstance(cond.value, bool):
+            return [(_Jump(then if cond.value else otherwise), None)]
+        return [(f"if {self.code(cond)}:", None), (_Jump(then, "    "), None), (_Jump(otherwise), None)]
 
     def _emit(self, proc: Procedure, body: list | None, where: tuple[int, int]) -> int:
         proc.code.append(None)
@@ -426,7 +580,7 @@ class Compiler:
                 lines: list = []
                 for s in stmts[i:j]:
                     self._flat(s, lines, 0)
-                lines.append((f"return {len(proc.code)}", None))
+                lines.append((_Jump(len(proc.code)), None))
                 self.bodies[start] = lines
                 i = j
             else:
@@ -555,10 +709,8 @@ class Compiler:
             return
         if isinstance(s, ast.For):
             guard(s.source)
-            items = self.code(s.source)
-            items = f"list(st.zones[{items}])" if s.source.type == ZONE else f"list({items})"
             var = self._temp()
-            add(f"for {var} in {items}:")
+            add(f"for {var} in {self._loop_source(s.source)}:")
             add(f"    env[{s.var!r}] = {var}")
         else:
             guard(s.count)
@@ -567,6 +719,19 @@ class Compiler:
             add("    " + text)
         for x in s.body:
             self._flat(x, lines, depth + 1)
+
+    def _loop_source(self, source: ast.Expr) -> str:
+        """A list of what a loop runs over, copied (the body may change it) unless the expression makes it afresh."""
+        items = self.code(source)
+        if source.type == ZONE:
+            return f"list(st.zones[{items}])"
+        fresh = isinstance(source, (ast.ListExpr, ast.Comprehension)) or (
+            isinstance(source, ast.Name)
+            and source.name not in self.scope
+            and source.name not in self.vocab.variables
+            and (source.name in self.vocab.enums or source.name in self.vocab.constants)
+        )  # written out as a list display
+        return items if fresh else f"list({items})"
 
     def _assign(self, target: ast.Expr, value: str) -> list[str]:
         """Lines that store ``value`` (already Python source) into an assignment target."""
@@ -612,25 +777,34 @@ class Compiler:
         call = s.expr
         nxt = len(proc.code) + 1
         if call.func == "perform":
+            self.entries.add(nxt)
             body = self._memo(call) + [
                 (f"_c = {self.code(call.args[0])}", None),
                 ("if _c is None: _fault('perform: no card given')", None),
                 ("_t = _effects[_c]", None),
-                (f"if _t is None: return {nxt}", None),
+                ("if _t is None:", None),
+                (_Jump(nxt, "    "), None),
                 (f"st.stack[-1][1] = {nxt}", None),
-                ("st.stack.append([_t, 0, {'me': env['me'], 'this': _c}])", None),
+                (f"st.stack.append([_t, 0, {{'me': {_read('me')}, 'this': _c}}])", None),
                 ("return NEXT", None),
             ]
-        else:
+        else:  # a procedure with nothing to do (a variant's hook) is not entered: its arguments are still computed
             body = self._call(call, nxt)
+            idle = self.idle.get(call.func)
+            if idle:
+                body[-3:] = [(_Jump(nxt), None)]
+            elif idle is None:  # compiled later: it tells at run time (the code after the call is not copied here)
+                flag = self._global("idle", call.func, lambda: False)
+                body[-3:-3] = [(f"if {flag}: return {nxt}", None)]
         self._emit(proc, body, (s.line, s.col))
 
     def _call(self, call: ast.Call, nxt: int) -> list:
         """The instruction that calls a procedure: a new frame, the caller to go on at ``nxt``."""
+        self.entries.add(nxt)
         params = [p for p, _ in self.vocab.procedures[call.func]]
         args = "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args))
         return self._memo(call) + [
-            (f"_e = {{'me': env['me']{args}}}", None),
+            (f"_e = {{'me': {_read('me')}{args}}}", None),
             (f"st.stack[-1][1] = {nxt}", None),
             (f"st.stack.append([{call.func!r}, 0, _e])", None),
             ("return NEXT", None),
@@ -643,7 +817,7 @@ class Compiler:
         self._local(proc, s.target)
         self._emit(
             proc,
-            [(text, None) for text in self._assign(s.target, "env.pop('$result')")] + [(f"return {nxt + 1}", None)],
+            [(text, None) for text in self._assign(s.target, "env.pop('$result')")] + [(_Jump(nxt + 1), None)],
             (s.line, s.col),
         )
 
@@ -677,15 +851,11 @@ class Compiler:
         for cond, body in s.branches:
             skip = _Target()
             nxt = len(proc.code) + 1
-            self._emit(
-                proc,
-                self._memo(cond) + [([f"return {nxt} if {self.code(cond)} else ", skip], None)],
-                (cond.line, cond.col),
-            )
+            self._emit(proc, self._memo(cond) + self._test(cond, nxt, skip), (cond.line, cond.col))
             self._block(proc, body)
             out = _Target()
             exits.append(out)
-            self._emit(proc, [(["return ", out], None)], (s.line, s.col))
+            self._emit(proc, [(_Jump(out), None)], (s.line, s.col))
             skip.pc = len(proc.code)
         if s.otherwise is not None:
             self._block(proc, s.otherwise)
@@ -695,12 +865,12 @@ class Compiler:
     def _loop(self, proc, s, start: list | None, step: Callable[[int, _Target], list]) -> None:
         """Emit init, test-and-advance, body, jump back (the reference path's layout)."""
         if start is not None:
-            self._emit(proc, start + [(f"return {len(proc.code) + 1}", None)], (s.line, s.col))
+            self._emit(proc, start + [(_Jump(len(proc.code) + 1), None)], (s.line, s.col))
         top = len(proc.code)
         done = _Target()
         self._emit(proc, step(top + 1, done), (s.line, s.col))
         self._block(proc, s.body)
-        self._emit(proc, [(f"return {top}", None)], (s.line, s.col))
+        self._emit(proc, [(_Jump(top), None)], (s.line, s.col))
         done.pc = len(proc.code)
 
     def _s_While(self, proc, s):
@@ -708,15 +878,12 @@ class Compiler:
             proc,
             s,
             None,
-            lambda nxt, done: (
-                self._memo(s.condition) + [([f"return {nxt} if {self.code(s.condition)} else ", done], None)]
-            ),
+            lambda nxt, done: self._memo(s.condition) + self._test(s.condition, nxt, done),
         )
 
     def _s_For(self, proc, s):
         key = self._loop_types(proc, s)
-        items = self.code(s.source)
-        items = f"list(st.zones[{items}])" if s.source.type == ZONE else f"list({items})"
+        items = self._loop_source(s.source)
         self._loop(
             proc,
             s,
@@ -727,9 +894,9 @@ class Compiler:
                 ("if _i < len(_s[1]):", None),
                 (f"    env[{s.var!r}] = _s[1][_i]", None),
                 ("    _s[0] = _i + 1", None),
-                (f"    return {nxt}", None),
+                (_Jump(nxt, "    "), None),
                 (f"del env[{key!r}]", None),
-                (["return ", done], None),
+                (_Jump(done), None),
             ],
         )
 
@@ -743,9 +910,9 @@ class Compiler:
                 (f"_n = env[{key!r}]", None),
                 ("if _n > 0:", None),
                 (f"    env[{key!r}] = _n - 1", None),
-                (f"    return {nxt}", None),
+                (_Jump(nxt, "    "), None),
                 (f"del env[{key!r}]", None),
-                (["return ", done], None),
+                (_Jump(done), None),
             ],
         )
 
@@ -759,7 +926,7 @@ class Compiler:
             + [
                 (f"env[{var!r}] = {self.code(s.start)}", None),
                 (f"env[{key!r}] = 0", None),
-                (f"return {len(proc.code) + 1}", None),
+                (_Jump(len(proc.code) + 1), None),
             ],
             (s.line, s.col),
         )
@@ -770,8 +937,8 @@ class Compiler:
             [
                 (f"if env[{key!r}] >= st.n:", None),
                 (f"    del env[{key!r}]", None),
-                (["    return ", done], None),
-                (f"return {top + 1}", None),
+                (_Jump(done, "    "), None),
+                (_Jump(top + 1), None),
             ],
             (s.line, s.col),
         )
@@ -783,7 +950,7 @@ class Compiler:
             [
                 (f"env[{key!r}] += 1", None),
                 (f"env[{var!r}] = (env[{var!r}] + 1) % st.n", None),
-                (f"return {top}", None),
+                (_Jump(top), None),
             ],
             (s.line, s.col),
         )
@@ -791,11 +958,11 @@ class Compiler:
 
     def _s_Reopen(self, proc, s):
         key, _ = self.windows[-1]  # the advance after this body makes it 0: everyone is asked again
-        self._emit(proc, [(f"env[{key!r}] = -1", None), (f"return {len(proc.code) + 1}", None)], (s.line, s.col))
+        self._emit(proc, [(f"env[{key!r}] = -1", None), (_Jump(len(proc.code) + 1), None)], (s.line, s.col))
 
     def _s_Close(self, proc, s):
         key, done = self.windows[-1]
-        self._emit(proc, [(f"del env[{key!r}]", None), (["return ", done], None)], (s.line, s.col))
+        self._emit(proc, [(f"del env[{key!r}]", None), (_Jump(done), None)], (s.line, s.col))
 
     def _s_Choose(self, proc, s):
         pc = len(proc.code)
@@ -811,8 +978,8 @@ class Compiler:
         self.iterable += s.where is not None  # the options become a comprehension's source
         items = self.code(s.source)
         self.iterable -= s.where is not None
-        copy = s.source.type == ZONE
-        items = f"list(st.zones[{items}])" if copy else items
+        copy = s.source.type == ZONE  # a zone's list is copied: ask keeps the options; a comprehension's is fresh
+        items = (f"st.zones[{items}]" if s.where is not None else f"list(st.zones[{items}])") if copy else items
         if s.where is not None:
             var = self._temp()
             self.scope["it"] = var
@@ -828,13 +995,15 @@ class Compiler:
             each = self._global("together", "ask_each", lambda: together.ask_each)
             ask = f"return {each}({name}, st, [({seat}, {items}) for {seat} in list({seats})])"
         else:
-            by = self.code(s.by) if s.by is not None else "env['me']"
+            by = self.code(s.by) if s.by is not None else _read("me")
             if isinstance(s, ast.ChooseSeveral):
                 items = self._several(s, items)
             ask = f"return {name}.ask(st, {items}, {by})"
-        self._emit(proc, self._memo(s.source, s.where, s.by) + [(ask, None)], (s.line, s.col))
+        bounds = (s.low, s.high) if isinstance(s, ast.ChooseSeveral) else ()  # fused code may have filled the memo
+        self._emit(proc, self._memo(s.source, s.where, s.by, *bounds) + [(ask, None)], (s.line, s.col))
         self._local(proc, s.target)
-        proc.choices[pc] = s.target  # made a function by _finish
+        self.targets[pc] = s.target  # its store function is made by _finish
+        self.entries |= {pc, pc + 1}  # asked again to check a saved decision (state_check); resumed after
         proc.choice_types[pc] = choice.item_type
         proc.choice_kinds[pc] = s.kind
 
