@@ -97,6 +97,7 @@ class State:
         "reason",
         "know",
         "pinned",
+        "settled",
         "steps",
     )
 
@@ -120,6 +121,7 @@ class State:
         st.seen = [[] for _ in range(players)]
         st.know = [0] * len(game.card_ids)
         st.pinned = [0] * len(game.card_ids)
+        st.settled = {}
         for index, start in enumerate(game.starts):
             zone = None
             try:
@@ -420,23 +422,30 @@ class State:
         sure of any card in ``source`` whose place they did not know: it may be
         the one that left.  A card laid on a ``top`` zone is seen by all, and
         so is the card a move uncovers there.
+
+        ``settled[zone]`` holds seats known to be sure of no card there whose place they do not
+        know: a draw from a hidden pile forgets for them at once, not card by card (a deck of 100 was
+        walked at every draw).  It only saves work: an empty ``settled`` gives the same knowledge.
         """
         masks, tops = self.game.sight(self.n)
-        everyone = knowledge.all_seats(self.n)
+        everyone = (1 << self.n) - 1
+        know, pinned = self.know, self.pinned
         seen_by_all = to in tops and (on_top or len(self.zones[to]) == 1)
-        known = everyone if seen_by_all else self.pinned[card] | masks[to]
+        known = everyone if seen_by_all else pinned[card] | masks[to]
         unsure = everyone & ~known & ~masks[source]
         if unsure:
-            know, pinned = self.know, self.pinned
-            for c in self.zones[source]:
-                if know[c] & unsure:
-                    know[c] &= ~unsure | pinned[c]
-        self.know[card] = known
-        self.pinned[card] = known
+            settled = self.settled
+            done = settled.get(source, 0)
+            if unsure & ~done:
+                for c in self.zones[source]:
+                    if know[c] & unsure:
+                        know[c] &= ~unsure | pinned[c]
+                settled[source] = done | unsure
+        know[card] = pinned[card] = known
         if source in tops:
             rest = self.zones[source]
             if rest:
-                self.know[rest[-1]] = self.pinned[rest[-1]] = everyone
+                know[rest[-1]] = pinned[rest[-1]] = everyone
 
     def reordered(self, zone: str) -> None:
         """A zone was shuffled or sorted: nobody who cannot see it knows the places of its cards any more."""
@@ -445,6 +454,8 @@ class State:
         seeing = masks[zone]
         for c in cards:
             self.pinned[c] = seeing
+        if zone in self.settled:  # seats that knew places here and not any more may now be unsure
+            self.settled[zone] &= seeing
         if zone in tops and cards:
             self.know[cards[-1]] = self.pinned[cards[-1]] = knowledge.all_seats(self.n)
 
@@ -510,7 +521,7 @@ class State:
         c.history = self.history[:]  # entries are never changed once made
         c.seen = [s[:] for s in self.seen]
         c.fault, c.reason = self.fault, self.reason
-        c.know, c.pinned = self.know[:], self.pinned[:]
+        c.know, c.pinned, c.settled = self.know[:], self.pinned[:], dict(self.settled)
         c.memo, c.steps = {}, 0
         return c
 
@@ -567,6 +578,6 @@ class State:
         st.stack, st.pending = data["stack"], data["pending"]
         st.log_entries, st.history, st.fault, st.memo, st.steps = data["log"], data["history"], None, {}, 0
         st.seen, st.reason = data["seen"], data["reason"]
-        st.know, st.pinned = data["know"], data["pinned"]
+        st.know, st.pinned, st.settled = data["know"], data["pinned"], {}
         check_pending(st)
         return st

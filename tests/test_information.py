@@ -360,3 +360,51 @@ def test_a_copy_asks_the_same_seat_the_same_kind_of_decision(name):
                     checked += 1
             state.apply(rnd.choice(state.legal_actions()))
     assert checked > 50
+
+
+@pytest.mark.parametrize("name,variant", GAMES + [("crazy-eights", None), ("whist", None)])
+def test_what_is_settled_of_a_pile_changes_no_knowledge(name, variant):
+    """``State.settled`` only saves walking a pile at each draw: a game that forgets it before every
+    decision ends up with the very same knowledge of every card."""
+    game = load_game(name, variant)
+    for seed in range(4):
+        players = game.min_players + seed % (game.max_players - game.min_players + 1)
+        kept, forgot = game.new_game(players=players, seed=seed), game.new_game(players=players, seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(120):
+            if kept.is_terminal:
+                break
+            assert kept.know == forgot.know and kept.pinned == forgot.pinned
+            action = rnd.choice(kept.legal_actions())
+            forgot.settled.clear()
+            kept.apply(action)
+            forgot.apply(action)
+        assert kept.know == forgot.know and kept.pinned == forgot.pinned
+        assert any(kept.settled.values()), "no pile was ever settled: the shortcut is not exercised"
+
+
+def test_cards_poured_onto_a_settled_pile_are_doubted_at_the_next_draw(tmp_path):
+    """A pile whose doubt was settled by a draw gets, all at once, cards everyone knows to be there but
+    not where; when one is drawn, seat 0 can be sure of none of those left."""
+    rules = RESHUFFLE.replace(
+        "  - {id: table, visibility: public}",
+        "  - {id: table, visibility: public}\n  - {id: other, visibility: hidden}\n  - {id: pile, visibility: hidden}",
+    )
+    play = rules[rules.index("play: |") :]
+    rules = rules.replace(
+        play,
+        """play: |
+  move(top(deck), pile)
+  move_all(deck, table)
+  move_all(table, other)
+  shuffle(other)
+  move_all(other, deck)
+  move(top(deck), hand(left_of(me)))
+  said = choose "say" from ["done"] by me
+  end_game "said"
+""",
+    )
+    game = load_game(write_game(tmp_path, "id: mini\nname: Mini\nplayers: {min: 2, max: 2}\n" + rules))
+    state = game.new_game(players=2, seed=1)
+    assert len(state.zones["deck"]) == 14
+    assert all(not state.know[c] & 1 for c in state.zones["deck"])

@@ -272,6 +272,7 @@ def _move_all(st, source, to):
         pinned[card] |= seeing
     target.extend(src)
     src.clear()
+    st.settled.pop(to, None)  # the cards come with what seats half-knew of them
     if to in tops:
         st.moved(target[-1], source, to)
 
