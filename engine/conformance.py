@@ -119,3 +119,8 @@ def _deep_checks(game, state, players: int, seed: int, step: int) -> None:
         copy.apply(copy.legal_actions()[0])
         if state.to_json() != text:
             _fail(game, players, seed, step, "playing on a clone changed the original")
+        for seat in state.to_act:  # a copy shares the values it did not relabel: none may change in place
+            copy = state.determinized(seat, seed + step)
+            copy.apply(copy.legal_actions(seat)[0], seat=seat)
+            if state.to_json() != text:
+                _fail(game, players, seed, step, f"playing on a copy dealt for seat {seat} changed the original")

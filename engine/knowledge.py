@@ -406,8 +406,8 @@ def _remap_all(values: dict, names: tuple[tuple[str, Remapper], ...], get) -> No
 
 
 def remap(value: Any, t: str | None, relabel: dict[int, int]) -> Any:
-    """``value`` of type ``t`` with every card in it relabelled (a record is changed in place: the values
-    relabelled are the copy's own)."""
+    """``value`` of type ``t`` with every card in it relabelled, as a new value (a copy shares the values
+    of the state it was made from: none is changed in place)."""
     change = _remapper(t) if t is not None else None
     return value if value is None or change is None else change(value, relabel.get)
 
@@ -433,6 +433,7 @@ def _remapper(t: str) -> Remapper | None:
         fields = [(name, f) for name, ft in record_fields(t) if (f := _remapper(ft)) is not None]
 
         def record(value: dict, get) -> dict:
+            value = dict(value)
             for name, f in fields:
                 v = value.get(name)
                 if v is not None:

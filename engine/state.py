@@ -508,20 +508,25 @@ class State:
     # ----------------------------------------------------- copy and persist
     def clone(self, log: bool = True) -> "State":
         """An independent copy (plain-data copy, no replay); ``log=False`` starts its log empty (for searches,
-        which read no log: a long game's log is then not copied at every rollout)."""
+        which read no log: a long game's log is then not copied at every rollout).
+
+        Only what changes in place is copied: zones, and the dicts of variables and program locals.
+        The values they hold (lists, records, maps) are never changed in place once made, so the copy
+        shares them; so it does the pending decision, which is replaced, never changed.
+        """
         c = State.__new__(State)
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
         c.zones = {k: v[:] for k, v in self.zones.items()}
         c.loc = self.loc[:]
-        c.vars = _copy(self.vars)
-        c.pvars = [_copy(p) for p in self.pvars]
-        c.stack = [[f[0], f[1], _copy(f[2])] for f in self.stack]
-        c.pending = _copy(self.pending)
+        c.vars = self.vars.copy()
+        c.pvars = [p.copy() for p in self.pvars]
+        c.stack = [[f[0], f[1], f[2].copy()] for f in self.stack]
+        c.pending = self.pending
         c.log_entries = self.log_entries[:] if log else []
         c.history = self.history[:]  # entries are never changed once made
         c.seen = [s[:] for s in self.seen]
         c.fault, c.reason = self.fault, self.reason
-        c.know, c.pinned, c.settled = self.know[:], self.pinned[:], dict(self.settled)
+        c.know, c.pinned, c.settled = self.know[:], self.pinned[:], self.settled.copy()
         c.memo, c.steps = {}, 0
         return c
 

@@ -78,6 +78,28 @@ def _no_value(exc: KeyError, env: dict, filename: str, names: frozenset) -> None
         raise RuleFault(f"'{name}' has no value yet").with_traceback(exc.__traceback__) from None
 
 
+class ZoneNames(dict):
+    """A zone family's names by key (``hand`` → {0: "hand:0", …}), made as they are asked for: a zone
+    named in the rules costs one lookup, not a text built and hashed anew at every read."""
+
+    KEPT = 4096  # names remembered per family (a key may be any text a rule builds)
+
+    def __init__(self, family: str):
+        super().__init__()
+        self.family = family
+
+    def __missing__(self, key) -> str:
+        if key is None:
+            raise RuleFault(f"{self.family}(…) of nothing: its key is none")
+        name = f"{self.family}:{key}"
+        if len(self) < self.KEPT and key.__class__ in (int, str):
+            self[key] = name
+        return name
+
+    def __reduce__(self):  # kept in the code cache empty: its names are made again on demand
+        return (ZoneNames, (self.family,))
+
+
 _MISSING = object()
 _READ = re.compile("\x01([^\x02]*)\x02")  # an instruction's read of a local (see _read)
 _NAME = "[A-Za-z_][A-Za-z0-9_]*"  # the locals kept in Python locals: their names print alike in both
@@ -294,9 +316,8 @@ class Compiler:
             family = e.func
             if not args:
                 return repr(family)
-            return self._checked(
-                args[0], lambda k: f"{family + ':'!r} + str({k})", f"{family}(…) of nothing: its key is none"
-            )
+            names = self._global("zn", family, lambda: ZoneNames(family))
+            return f"{names}[{args[0]}]"
         if e.func in v.functions:
             fn = self._global("fn", e.func, lambda: None)  # defined by ``function``
             me = self.scope.get("me", _read("me") if self.in_instruction else "env.get('me')")
@@ -893,7 +914,7 @@ class Compiler:
                 ("_i = _s[0]", None),
                 ("if _i < len(_s[1]):", None),
                 (f"    env[{s.var!r}] = _s[1][_i]", None),
-                ("    _s[0] = _i + 1", None),
+                (f"    env[{key!r}] = [_i + 1, _s[1]]", None),  # a new value: values are never changed in place
                 (_Jump(nxt, "    "), None),
                 (f"del env[{key!r}]", None),
                 (_Jump(done), None),

@@ -515,7 +515,7 @@ class ReferenceCompiler:
             i, items = state
             if i < len(items):
                 env[var] = items[i]
-                state[0] = i + 1
+                env[key] = [i + 1, items]  # a new value: values are never changed in place
                 return True
             del env[key]
             return False
