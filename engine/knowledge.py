@@ -33,6 +33,7 @@ from . import rng
 from .dsl import together
 from .dsl.types import CARD, element, is_list, is_record, record_fields
 from .errors import RuntimeRuleError, StateError
+from .logtext import log_text
 
 
 def all_seats(n: int) -> int:
@@ -41,7 +42,7 @@ def all_seats(n: int) -> int:
 
 def visible_log(state, seat: int) -> list[str]:
     """Log lines ``seat`` saw, oldest first."""
-    return [text for audience, text in state.log_entries if audience is None or audience == seat]
+    return [log_text(e) for e in state.log_entries if e[0] is None or e[0] == seat]
 
 
 def masked_entry(entry: dict, seat: int | None) -> dict:

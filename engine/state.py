@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import knowledge, rng
+from .logtext import log_text, seat_did
 from .dsl.codegen import Overrun
 from .dsl import together
 from .dsl.compiler import DEFAULT_END, SUSPEND
@@ -98,6 +99,7 @@ class State:
         "know",
         "pinned",
         "settled",
+        "sight",
         "steps",
     )
 
@@ -122,6 +124,7 @@ class State:
         st.know = [0] * len(game.card_ids)
         st.pinned = [0] * len(game.card_ids)
         st.settled = {}
+        st.sight = game.sight(players)
         for index, start in enumerate(game.starts):
             zone = None
             try:
@@ -139,7 +142,7 @@ class State:
                     )
                 )
             st.loc[index] = zone
-        masks, tops = game.sight(players)
+        masks, tops = st.sight
         everyone = knowledge.all_seats(players)
         for zone, cards in st.zones.items():
             for c in cards:
@@ -198,7 +201,7 @@ class State:
     @property
     def log(self) -> list[str]:
         """Events everyone saw, oldest first."""
-        return [text for audience, text in self.log_entries if audience is None]
+        return [log_text(e) for e in self.log_entries if e[0] is None]
 
     @property
     def scores(self) -> list[int]:
@@ -323,12 +326,11 @@ class State:
         """History and log of a decision taken: a secret one shows the others only its kind."""
         if pending["secret"]:
             self.history.append({"seat": player, "action": action, "kind": pending["kind"], "secret": True})
-            kind = pending["kind"]
-            self.log_entries.append([None, f"seat {player}: {kind} …"])
-            self.log_entries.append([player, f"seat {player}: {action}"])
+            self.log_entries.append([None, (seat_did, player, f"{pending['kind']} …")])
+            self.log_entries.append([player, (seat_did, player, action)])
         else:
             self.history.append({"seat": player, "action": action})
-            self.log_entries.append([None, f"seat {player}: {action}"])
+            self.log_entries.append([None, (seat_did, player, action)])
 
     def randbelow(self, n: int) -> int:
         value, self.rng = rng.below(self.rng, n)
@@ -427,7 +429,7 @@ class State:
         know: a draw from a hidden pile forgets for them at once, not card by card (a deck of 100 was
         walked at every draw).  It only saves work: an empty ``settled`` gives the same knowledge.
         """
-        masks, tops = self.game.sight(self.n)
+        masks, tops = self.sight
         everyone = (1 << self.n) - 1
         know, pinned = self.know, self.pinned
         seen_by_all = to in tops and (on_top or len(self.zones[to]) == 1)
@@ -449,7 +451,7 @@ class State:
 
     def reordered(self, zone: str) -> None:
         """A zone was shuffled or sorted: nobody who cannot see it knows the places of its cards any more."""
-        masks, tops = self.game.sight(self.n)
+        masks, tops = self.sight
         cards = self.zones[zone]
         seeing = masks[zone]
         for c in cards:
@@ -526,7 +528,7 @@ class State:
         c.history = self.history[:]  # entries are never changed once made
         c.seen = [s[:] for s in self.seen]
         c.fault, c.reason = self.fault, self.reason
-        c.know, c.pinned, c.settled = self.know[:], self.pinned[:], self.settled.copy()
+        c.know, c.pinned, c.settled, c.sight = self.know[:], self.pinned[:], self.settled.copy(), self.sight
         c.memo, c.steps = {}, 0
         return c
 
@@ -544,7 +546,7 @@ class State:
             "player_variables": self.pvars,
             "stack": self.stack,
             "pending": self.pending,
-            "log": self.log_entries,
+            "log": [[e[0], log_text(e)] for e in self.log_entries],
             "history": self.history,
             "seen": self.seen,
             "reason": self.reason,
@@ -583,6 +585,6 @@ class State:
         st.stack, st.pending = data["stack"], data["pending"]
         st.log_entries, st.history, st.fault, st.memo, st.steps = data["log"], data["history"], None, {}, 0
         st.seen, st.reason = data["seen"], data["reason"]
-        st.know, st.pinned, st.settled = data["know"], data["pinned"], {}
+        st.know, st.pinned, st.settled, st.sight = data["know"], data["pinned"], {}, game.sight(st.n)
         check_pending(st)
         return st

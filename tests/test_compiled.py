@@ -87,8 +87,8 @@ def test_an_engine_failure_is_an_engine_bug_not_the_designers_error(tmp_path, mo
     def broken(st, zone):
         return {}[zone]  # a KeyError inside the engine, not in the rules' code
 
-    monkeypatch.setitem(OPS, "size", dataclasses.replace(OPS["size"], fn=broken))
-    path = write_game(tmp_path, "n = size(deck)\n")
+    monkeypatch.setitem(OPS, "cards", dataclasses.replace(OPS["cards"], fn=broken))  # an operation called, not inlined
+    path = write_game(tmp_path, "x = cards(deck)\n")
     with pytest.raises(EngineBug, match="engine bug while running 'play'"):
         load_game(path, reference=reference).new_game(players=2)
 
@@ -207,3 +207,16 @@ def test_a_call_of_a_procedure_with_nothing_to_do_still_computes_its_arguments(t
     with pytest.raises(RuntimeRuleError) as info:
         st.apply(action)
     assert (info.value.diagnostic.line, info.value.diagnostic.code) == (line, "E701"), info.value.diagnostic.format()
+
+
+def test_a_log_line_is_formatted_when_read_with_the_values_it_was_written_with(tmp_path):
+    """A simulated game reads almost none of its log: a line keeps its values and is written out when read."""
+    path = write_game(tmp_path, 'n = 1\nlog "n is {n}, then {n + 1}"\nn = 2\nx = choose "go" from [1]\n')
+    state = load_game(path).new_game(players=2)
+    first = state.log_entries[0]
+    assert not isinstance(first[1], str)  # not formatted yet
+    copy = state.clone()
+    assert state.log == ["n is 1, then 2"] and state.vars["n"] == 2
+    assert copy.log == ["n is 1, then 2"] and isinstance(first[1], str)
+    state.apply("go 1")
+    assert state.log[-1] == "seat 0: go 1" and state.to_data()["log"][-1] == [None, "seat 0: go 1"]

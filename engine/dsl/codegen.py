@@ -263,7 +263,7 @@ class Compiler:
         if n in v.zones or n in v.boards:
             return repr(n)
         if n in OPS and OPS[n].constant:
-            return f"{self._op(n)}(st)"
+            return f"({OPS[n].inline})" if OPS[n].inline is not None else f"{self._op(n)}(st)"
         if self.in_instruction:
             self.env_reads.add(n)
             return _read(n)
@@ -326,6 +326,9 @@ class Compiler:
             f"_zone_cards(st, {a})" if arg.type == ZONE and is_list(ptype) else a
             for a, arg, (_, ptype) in zip(args, e.args, OPS[e.func].params)
         ]  # one collection protocol: where a list is wanted, a zone gives its cards
+        inline = OPS[e.func].inline
+        if inline is not None and len(args) == len(OPS[e.func].params):
+            return f"({inline.format(*args)})"
         return f"{self._op(e.func)}(st{''.join(', ' + a for a in args)})"
 
     def _e_KeyedCall(self, e):
@@ -779,14 +782,25 @@ class Compiler:
         return self._global("enum", (t, what), lambda: enum_check(self.vocab.enums[t], t, what))
 
     def _log(self, s: ast.Log, add) -> None:
-        parts = []
+        """A log line: its values computed now, its text only when read (``State.log_text``): most lines of
+        a simulated or searched game are never read.  The values are never changed in place later."""
+        parts, values = [], []
         for part in s.parts:
             if isinstance(part, str):
                 parts.append(repr(part))
             else:
                 label = self._global("label", part.type, lambda t=part.type: self.game.labeller.for_type(t))
-                parts.append(f"{label}({self.code(part)})")
+                parts.append(f"{label}(_v{len(values)})")
+                values.append(self.code(part))
         text = " + ".join(parts) or "''"
+        if values:
+            self.units += 1
+            fmt = f"_log{self.units}"
+            self._compile(
+                f"def {fmt}({', '.join(f'_v{i}' for i in range(len(values)))}):\n    return {text}\n",
+                f"<rules {self.game.id} log>",
+            )
+            text = f"({fmt}, {', '.join(values)})"
         if s.to is None:
             add(f"st.log_entries.append([None, {text}])")
         else:  # a line for nobody is told to nobody, not to everyone

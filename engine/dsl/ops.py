@@ -12,6 +12,7 @@ for impossible requests; the interpreter adds the rule's file and line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,6 +48,9 @@ class Op:
     reads: str = "state"  # what its value depends on: READS_ARGS, READS_ZONE, or anything in the state
     optional: int = 0  # how many of the last parameters a call may leave out: ``range(n)``, ``range(a, b)``
     draws: bool = False  # draws at random: gives a value, yet changes the state (the chance it used)
+    # Python the generated code writes instead of calling ``fn``: ``{0}``, ``{1}``… for the arguments
+    # (each once), ``st`` for the state; the same value and the same errors as ``fn`` (tests/test_ops.py)
+    inline: str | None = None
 
     @property
     def changes(self) -> bool:
@@ -108,11 +112,15 @@ def op(
     reads: str = "state",
     optional: int = 0,
     draws: bool = False,
+    inline: str | None = None,
 ):
+    if inline is not None and sorted(re.findall(r"\{(\d+)\}", inline)) != [str(i) for i in range(len(params))]:
+        raise RuntimeError(f"operation {name}: its inline code must use each argument once")  # pragma: no cover
+
     def register(fn: Callable | None) -> Callable | None:
         if name in OPS:  # pragma: no cover - a programming error caught at import
             raise RuntimeError(f"operation {name} declared twice")
-        OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant, control, reads, optional, draws)
+        OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant, control, reads, optional, draws, inline)
         return fn
 
     return register
@@ -171,6 +179,7 @@ def _bottom(st, zone):
     says="how many items {items} has: the cards of a zone, the items of a list",
     reads=READS_ARGS,
     group="zones",
+    inline="len({0})",
 )
 def _size(st, items):
     return len(items)
@@ -183,6 +192,7 @@ def _size(st, items):
     says="{items} (a zone or a list) has nothing",
     reads=READS_ARGS,
     group="zones",
+    inline="(not {0})",
 )
 def _is_empty(st, items):
     return not items
@@ -214,7 +224,7 @@ def _cards(st, zone):
     return list(_zone(st, zone))
 
 
-@op("zone_of", ("card", CARD), returns=ZONE, says="the zone that holds {card}", group="zones")
+@op("zone_of", ("card", CARD), returns=ZONE, says="the zone that holds {card}", group="zones", inline="st.loc[{0}]")
 def _zone_of(st, card):
     return st.loc[card]
 
@@ -263,7 +273,7 @@ def _move_all(st, source, to):
     if src is target:
         return
     loc = st.loc
-    masks, tops = st.game.sight(st.n)
+    masks, tops = st.sight
     seeing = masks[to]
     know, pinned = st.know, st.pinned
     for card in src:
@@ -307,12 +317,27 @@ def _sort(st, zone, attribute):
 
 
 # ----------------------------------------------------------------- players
-@op("players", returns=list_of(PLAYER), says="every player, in seat order", reads=READS_ARGS, group="players")
+@op(
+    "players",
+    returns=list_of(PLAYER),
+    says="every player, in seat order",
+    reads=READS_ARGS,
+    group="players",
+    inline="list(range(st.n))",
+)
 def _players(st):
     return list(range(st.n))
 
 
-@op("num_players", returns=INT, says="the number of players", reads=READS_ARGS, group="players", constant=True)
+@op(
+    "num_players",
+    returns=INT,
+    says="the number of players",
+    reads=READS_ARGS,
+    group="players",
+    constant=True,
+    inline="st.n",
+)
 def _num_players(st):
     return st.n
 
@@ -324,6 +349,7 @@ def _num_players(st):
     says="{player}'s seat number, counting from 0",
     reads="args",
     group="players",
+    inline="{0}",
 )
 def _seat_number(st, player):
     return player
@@ -350,6 +376,7 @@ def _players_from(st, player):
     says="the player to the left of {player} (next clockwise)",
     reads="args",
     group="players",
+    inline="(({0}) + 1) % st.n",
 )
 def _left_of(st, player):
     return (player + 1) % st.n
@@ -362,6 +389,7 @@ def _left_of(st, player):
     says="the player to the right of {player}",
     reads="args",
     group="players",
+    inline="(({0}) - 1) % st.n",
 )
 def _right_of(st, player):
     return (player - 1) % st.n
