@@ -137,6 +137,8 @@ class GameDef:
     _sight_cache: dict[int, tuple] = field(default_factory=dict, repr=False)
     _back_keys: list[tuple] = field(default_factory=list, repr=False)
     _space_cache: dict[int, tuple[list[str], dict[str, int]]] = field(default_factory=dict, repr=False)
+    # players → (zones, loc, know) where the starts put the cards, when they drew nothing (State.new)
+    start_places: dict[int, tuple] = field(default_factory=dict, repr=False)
 
     # ---------------------------------------------------------------- tables
     def zone_ids(self, players: int) -> list[str]:

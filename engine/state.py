@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from . import knowledge, rng
 from .logtext import log_text, seat_did
@@ -36,15 +35,6 @@ from .state_check import FORMAT, check_pending, check_saved_state
 
 
 SCORE_CACHE_SIZE = 100_000  # points kept per game definition; then forgotten all at once
-
-
-def _copy(value: Any) -> Any:
-    """Copy plain data (dicts and lists of scalars, nested)."""
-    if isinstance(value, list):
-        return [_copy(v) if isinstance(v, (list, dict)) else v for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
-    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +102,8 @@ class State:
         st.game, st.n, st.seed = game, players, int(seed)
         st.zones = {z: [] for z in game.zone_ids(players)}
         st.loc = [""] * len(game.card_ids)
-        st.vars = _copy(game.variables)
-        st.pvars = [_copy(game.player_variables) for _ in range(players)]
+        st.vars = game.variables.copy()  # values are never changed in place: the initial ones are shared
+        st.pvars = [game.player_variables.copy() for _ in range(players)]
         st.rng = rng.seed_state(int(seed))
         st.stack = [["play", 0, {"me": 0}]]
         if "setup" in game.procedures:
@@ -125,14 +115,29 @@ class State:
         st.pinned = [0] * len(game.card_ids)
         st.settled = {}
         st.sight = game.sight(players)
+        placed = game.start_places.get(players)
+        if placed is None:
+            st._place_starts()
+            if st.rng == rng.seed_state(int(seed)):  # the starts drew nothing: every game of this size starts so
+                game.start_places[players] = ({z: c[:] for z, c in st.zones.items()}, st.loc[:], st.know[:])
+        else:
+            zones, loc, know = placed
+            st.zones = {z: c[:] for z, c in zones.items()}
+            st.loc, st.know, st.pinned = loc[:], know[:], know[:]
+        st._run()
+        return st
+
+    def _place_starts(self) -> None:
+        """Every card where its ``start`` puts it, known as its zone is seen."""
+        game = self.game
         for index, start in enumerate(game.starts):
             zone = None
             try:
-                zone = start(st, {"it": index, "me": 0})
-                st.zones[zone].append(index)
+                zone = start(self, {"it": index, "me": 0})
+                self.zones[zone].append(index)
             except (RuleFault, KeyError, TypeError) as exc:
                 message = f"there is no zone '{zone}'" if isinstance(exc, KeyError) else str(exc)
-                raise st._fault(
+                raise self._fault(
                     Diagnostic(
                         game.rules.documents[0].path,
                         1,
@@ -141,16 +146,14 @@ class State:
                         f"cannot place '{game.card_ids[index]}' at the start: {message}",
                     )
                 )
-            st.loc[index] = zone
-        masks, tops = st.sight
-        everyone = knowledge.all_seats(players)
-        for zone, cards in st.zones.items():
+            self.loc[index] = zone
+        masks, tops = self.sight
+        everyone = knowledge.all_seats(self.n)
+        for zone, cards in self.zones.items():
             for c in cards:
-                st.know[c] = st.pinned[c] = masks[zone]
+                self.know[c] = self.pinned[c] = masks[zone]
             if zone in tops and cards:
-                st.know[cards[-1]] = st.pinned[cards[-1]] = everyone
-        st._run()
-        return st
+                self.know[cards[-1]] = self.pinned[cards[-1]] = everyone
 
     # ----------------------------------------------------------- inspection
     @property
@@ -319,7 +322,11 @@ class State:
             raise self._fault(self._where(proc, frame[1], "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}"))
         frame[1] += 1
         self.pending = None
-        self._record(pending, player, action)
+        if pending["secret"]:
+            self._record(pending, player, action)
+        else:  # _record's common case, written out: it runs at every decision
+            self.history.append({"seat": player, "action": action})
+            self.log_entries.append([None, (seat_did, player, action)])
         self._run()
 
     def _record(self, pending: dict, player: int, action: str) -> None:

@@ -220,3 +220,49 @@ def test_a_log_line_is_formatted_when_read_with_the_values_it_was_written_with(t
     assert copy.log == ["n is 1, then 2"] and isinstance(first[1], str)
     state.apply("go 1")
     assert state.log[-1] == "seat 0: go 1" and state.to_data()["log"][-1] == [None, "seat 0: go 1"]
+
+
+STARTS = """\
+id: mini
+name: Mini
+players: {min: 2, max: 3}
+components:
+  - kind: card
+    start: START
+    items: [{id: a, copies: 12}]
+zones:
+  - {id: deck, visibility: hidden}
+  - {id: table, visibility: public}
+  - {id: hand, per: player, visibility: owner}
+play: |
+  x = choose "go" from [1]
+"""
+
+
+def test_where_cards_start_is_worked_out_once_per_player_count_unless_it_is_drawn(tmp_path):
+    """A start that draws nothing puts the cards where it did in the first game of that size; one that
+    draws puts them anew in every game, as its seed says."""
+    fixed = load_game(
+        write_game_text(tmp_path / "fixed", STARTS.replace("START", "hand(item(players(), num_players - 1))"))
+    )
+    assert len(fixed.new_game(players=2).zones["hand:1"]) == 12
+    assert len(fixed.new_game(players=3, seed=4).zones["hand:2"]) == 12
+    assert len(fixed.new_game(players=2, seed=9).zones["hand:1"]) == 12
+    drawn = load_game(write_game_text(tmp_path / "drawn", STARTS.replace("START", "random_from([deck, table])")))
+    deals = [tuple(drawn.new_game(players=2, seed=s).zones["table"]) for s in (1, 2, 3, 1)]
+    assert deals[0] == deals[3] and len(set(deals)) == 3
+    first = drawn.new_game(players=2, seed=1)
+    assert sum("chance" in e for e in first.history) == 12 and first.to_json() == drawn.new_game(2, 1).to_json()
+
+
+def test_a_start_that_names_no_zone_is_located_at_the_start(tmp_path):
+    game = load_game(write_game_text(tmp_path, STARTS.replace("START", "hand(item(players(), 7))")))
+    with pytest.raises(RuntimeRuleError, match="E701 cannot place 'a' at the start: "):
+        game.new_game(players=2)
+
+
+def write_game_text(folder, text: str):
+    path = folder / "rules" / "mini" / "game.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    return path

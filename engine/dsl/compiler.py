@@ -60,6 +60,14 @@ class Labeller:
         self._short: dict[str | None, Callable] = {}
         self._long: dict[str | None, Callable] = {}
         self._same: dict[str | None, Callable] = {}
+        self._prefixed: dict[str, list[str]] = {}
+
+    def prefixed_card_ids(self, prefix: str) -> list[str]:
+        """``prefix`` + each card's id, by card index: the ids of the options of one verb, made once."""
+        table = self._prefixed.get(prefix)
+        if table is None:
+            table = self._prefixed[prefix] = [prefix + c for c in self.card_ids]
+        return table
 
     def plain_for_type(self, t: str | None) -> Callable:
         """Values as a view shows them: cards by their id, lists and records copied; the rest as they are."""
@@ -224,6 +232,22 @@ class Choice:
         self.prefix = s.verb + " " if s.verb else ""
         self.decline, self.secret, self.kind = s.optional, s.secret, s.kind
         self.what = s.verb or ast.format_expr(s.target)
+        # The ids of the commonest options without a call per option: a card's id is read from a table
+        # made once per verb, a text is itself.  None (printed "nothing"/"none") takes the general way.
+        t = self.item_type
+        self.card_table = labels.prefixed_card_ids(self.prefix) if t == CARD else None
+        self.as_text = t == TEXT or _is_enum(t)
+
+    def ids_of(self, items) -> list[str]:
+        """The short ids of ``items``, in order."""
+        table = self.card_table
+        if table is not None and None not in items:
+            return [table[x] for x in items]
+        if self.as_text and None not in items:
+            prefix = self.prefix
+            return [prefix + x for x in items] if prefix else list(items)
+        prefix, label = self.prefix, self.label
+        return [prefix + label(x) for x in items]
 
     def distinct(self, st, items, ids):
         """Options whose ids collide: the same choice (copies in one zone) merge, others get long ids.
@@ -257,23 +281,23 @@ class Choice:
 
     def ask(self, st, items, player) -> int:
         """Make ``items`` the pending decision of ``player``; SUSPEND."""
-        prefix, label, what, decline = self.prefix, self.label, self.what, self.decline
-        ids = [prefix + label(x) for x in items]
+        ids = self.ids_of(items)
         values = list(items)
         if len(set(ids)) != len(ids):
             ids, values = self.distinct(st, items, ids)
+        decline = self.decline
         if decline is not None:
             if decline in ids:
                 raise RuleFault(
-                    f'an option of "{what}" prints as "{decline}", the id of declining: '
+                    f'an option of "{self.what}" prints as "{decline}", the id of declining: '
                     f'name the decline (optional "decline")'
                 )
             ids.append(decline)
             values.append(None)
         if not ids:
-            raise RuleFault(f'nothing to choose from for "{what}"')
-        if not isinstance(player, int) or not 0 <= player < st.n:
-            raise RuleFault(f'"{what}" is to be chosen by {player!r}, which is no player')
+            raise RuleFault(f'nothing to choose from for "{self.what}"')
+        if player.__class__ is not int or not 0 <= player < st.n:
+            raise RuleFault(f'"{self.what}" is to be chosen by {player!r}, which is no player')
         st.pending = {"player": player, "ids": ids, "values": values, "secret": self.secret, "kind": self.kind}
         st.stack[-1][1] = self.pc
         return SUSPEND
