@@ -378,8 +378,10 @@ class State:
                         memo.clear()
                     pc = code[pc](self, env)
             except RuleFault as exc:
+                proc, pc = self._innermost(frame, proc, pc)
                 raise self._fault(self._where(proc, pc, "E701", f"{exc} (in '{proc.name}')", exc))
             except Overrun as exc:
+                proc, pc = self._innermost(frame, proc, pc)
                 raise self._fault(
                     self._where(
                         proc,
@@ -396,6 +398,7 @@ class State:
             except TabletopError:
                 raise
             except Exception as exc:  # the rules asked for something impossible (none + 1), or an engine bug
+                proc, pc = self._innermost(frame, proc, pc)
                 if not is_rules_fault(exc):
                     raise EngineBug(f"engine bug while running '{proc.name}': {exc!r}") from exc
                 raise self._fault(
@@ -405,6 +408,15 @@ class State:
                 memo.clear()
                 return
             # NEXT: a call or return changed the stack; read the new top frame.
+
+    def _innermost(self, frame: list, proc, pc: int) -> tuple:
+        """The procedure that failed, and its pc: one called from ``frame``'s instruction runs inside it
+        (codegen's ``_enter``), with its own frame on top of the stack."""
+        stack = self.stack
+        if stack and stack[-1] is not frame:
+            top = stack[-1]
+            return self.game.procedures[top[0]], top[1]
+        return proc, pc
 
     def _where(self, proc, pc: int, code: str, message: str, exc: BaseException | None = None) -> Diagnostic:
         """The rule's place: the statement the traceback reached in generated code, else instruction ``pc``'s."""

@@ -266,3 +266,75 @@ def write_game_text(folder, text: str):
     path.parent.mkdir(parents=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+CALLS = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+variables:
+  total: {type: int}
+  seen: {type: int}
+procedures:
+  - id: count_down
+    params: {n: int}
+    returns: int
+    does: |
+      if n == 0:
+          pick = choose "pick" from [1, 2]
+          return pick
+      rest = count_down(n - 1)
+      return rest + 1
+  - id: broken
+    params: {n: int}
+    does: |
+      seen = n
+      seen = seen // (n - n)
+play: |
+  total = count_down(DEPTH)
+  FAIL
+  x = choose "go" from [1]
+  end_game
+"""
+
+
+def calls_game(tmp_path, depth: int, fail: str = "seen = 0"):
+    return load_game(write_game_text(tmp_path, CALLS.replace("DEPTH", str(depth)).replace("FAIL", fail)))
+
+
+@pytest.mark.parametrize("depth", [0, 5, 600])
+def test_calls_run_inside_their_callers_to_any_depth_and_stop_at_a_decision_with_every_frame(tmp_path, depth):
+    """A call runs at once inside its caller's instruction (a chain deeper than codegen.DIRECT_DEPTH goes
+    through the interpreter): the decision at the bottom finds every frame on the stack, which goes to JSON
+    and back, and the values come back up the same on both paths."""
+    game = calls_game(tmp_path, depth)
+    reference = load_game(game.rules.documents[0].path, reference=True)
+    for g in (game, reference):
+        state = g.new_game(players=2)
+        assert len(state.stack) == depth + 2 and state.legal_actions() == ["pick 1", "pick 2"]
+        state = g.state_from_json(state.to_json())
+        state.apply("pick 2")
+        assert state.vars["total"] == depth + 2 and state.legal_actions() == ["go 1"]
+
+
+def test_a_rule_failing_in_a_called_procedure_is_located_in_it(tmp_path):
+    game = calls_game(tmp_path, 2, "broken(3)")
+    for g in (game, load_game(game.rules.documents[0].path, reference=True)):
+        state = g.new_game(players=2)
+        with pytest.raises(RuntimeRuleError) as info:
+            state.apply("pick 1")
+        d = info.value.diagnostic
+        assert (d.code, d.line) == ("E701", 21) and "division by zero (in 'broken')" in d.message
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_an_endless_loop_in_a_called_procedure_stops_at_its_line(tmp_path, reference):
+    """A called procedure runs inside its caller's instruction, yet its loop's rounds are counted and the
+    budget's end is located in it."""
+    spin = "  - id: spin\n    does: |\n      while true:\n          if false:\n              c = choose from [1]\n"
+    text = CALLS.replace("DEPTH", "0").replace("FAIL", "spin()").replace("procedures:\n", "procedures:\n" + spin)
+    state = load_game(write_game_text(tmp_path, text), reference=reference).new_game(players=2)
+    with pytest.raises(RuntimeRuleError) as info:
+        state.apply("pick 1")
+    d = info.value.diagnostic
+    assert (d.code, d.line) == ("E703", 10) and "in 'spin'" in d.message

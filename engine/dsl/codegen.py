@@ -64,6 +64,34 @@ def _overrun():
     raise Overrun()
 
 
+DIRECT_DEPTH = 48  # frames deep a called procedure still runs inside its caller; deeper, State._run runs it
+
+
+def _enter(st, code: list, env: dict):
+    """Run a procedure whose frame was just pushed, until it returns (None) or stops: SUSPEND at a decision
+    or the end, NEXT when a frame deeper down is left for ``State._run`` to run (every frame on the stack
+    then holds the pc to go on at).  A call costs a Python call, not a trip through the interpreter loop;
+    a stack deeper than DIRECT_DEPTH goes through the interpreter, so Python's own stack never limits the
+    rules' recursion."""
+    stack = st.stack
+    depth = len(stack)
+    if depth > DIRECT_DEPTH:
+        return NEXT
+    budget = st.game.step_budget
+    pc = 0
+    while pc >= 0:
+        st.steps += 1
+        if st.steps > budget:
+            stack[-1][1] = pc  # the place the budget ran out at (State._where)
+            _overrun()
+        if st.memo:
+            st.memo.clear()
+        pc = code[pc](st, env)
+    if pc == NEXT and len(stack) < depth:
+        return None
+    return pc
+
+
 def _no_value(exc: KeyError, env: dict, filename: str, names: frozenset) -> None:
     """Raise "has no value yet" if ``exc`` is an instruction's own read of a local its frame lacks.
 
@@ -153,6 +181,7 @@ RUNTIME = {
     "_bounded": bounded,
     "_times": times,
     "_overrun": _overrun,
+    "_enter": _enter,
     "_no_value": _no_value,
     "_zone_cards": zone_cards,
     "_MISSING": _MISSING,
@@ -539,7 +568,9 @@ class Compiler:
             out += ["    except KeyError as _x:", f"        _no_value(_x, env, {filename!r}, {names})", "        raise"]
         self._compile("\n".join(out) + "\n", filename)
         proc.filename = filename
-        proc.code = [self.ns[f"_i{unit}_{pc}"] if pc in made else None for pc in range(len(self.bodies))]
+        code = self.ns[self._global("code", proc.name, list)]  # the very list its callers' code holds
+        code[:] = [self.ns[f"_i{unit}_{pc}"] if pc in made else None for pc in range(len(self.bodies))]
+        proc.code = code
         for pc, target in self.targets.items():
             proc.choices[pc] = self._store_function(target, filename)
 
@@ -782,9 +813,10 @@ class Compiler:
         return self._global("enum", (t, what), lambda: enum_check(self.vocab.enums[t], t, what))
 
     def _log(self, s: ast.Log, add) -> None:
-        """A log line: its values computed now, its text only when read (``State.log_text``): most lines of
+        """A log line: its values computed now, its text only when read (``logtext``): most lines of
         a simulated or searched game are never read.  The values are never changed in place later."""
-        parts, values = [], []
+        parts: list[str] = []
+        values: list[str] = []
         for part in s.parts:
             if isinstance(part, str):
                 parts.append(repr(part))
@@ -820,29 +852,44 @@ class Compiler:
                 ("if _t is None:", None),
                 (_Jump(nxt, "    "), None),
                 (f"st.stack[-1][1] = {nxt}", None),
-                (f"st.stack.append([_t, 0, {{'me': {_read('me')}, 'this': _c}}])", None),
-                ("return NEXT", None),
+                (f"st.stack.append([_t, 0, _e := {{'me': {_read('me')}, 'this': _c}}])", None),
+                (f"_r = _enter(st, {self._procedures()}[_t].code, _e)", None),
+                ("if _r is not None: return _r", None),
+                (_Jump(nxt), None),
             ]
         else:  # a procedure with nothing to do (a variant's hook) is not entered: its arguments are still computed
-            body = self._call(call, nxt)
             idle = self.idle.get(call.func)
             if idle:
-                body[-3:] = [(_Jump(nxt), None)]
-            elif idle is None:  # compiled later: it tells at run time (the code after the call is not copied here)
-                flag = self._global("idle", call.func, lambda: False)
-                body[-3:-3] = [(f"if {flag}: return {nxt}", None)]
+                body = self._memo(call) + [(f"_e = {self._frame_env(call)}", None), (_Jump(nxt), None)]
+            else:
+                body = self._call(call, nxt)
+                if idle is None:  # compiled later: it tells at run time (the code after the call is not copied here)
+                    flag = self._global("idle", call.func, lambda: False)
+                    body[-5:-5] = [(f"if {flag}: return {nxt}", None)]
         self._emit(proc, body, (s.line, s.col))
 
-    def _call(self, call: ast.Call, nxt: int) -> list:
-        """The instruction that calls a procedure: a new frame, the caller to go on at ``nxt``."""
-        self.entries.add(nxt)
+    def _frame_env(self, call: ast.Call) -> str:
+        """The locals a called procedure starts with: ``me`` and its parameters."""
         params = [p for p, _ in self.vocab.procedures[call.func]]
-        args = "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args))
+        return (
+            "{" + f"'me': {_read('me')}" + "".join(f", {p!r}: {self.code(a)}" for p, a in zip(params, call.args)) + "}"
+        )
+
+    def _procedures(self) -> str:
+        return self._global("procs", "", lambda: self.game.procedures)
+
+    def _call(self, call: ast.Call, nxt: int) -> list:
+        """The instruction that calls a procedure: a new frame, run at once (``_enter``); the caller goes on
+        at ``nxt``, here if the procedure returned, from ``State._run`` if it stopped at a decision."""
+        self.entries.add(nxt)
+        code = self._global("code", call.func, list)  # filled when the procedure is compiled (``_finish``)
         return self._memo(call) + [
-            (f"_e = {{'me': {_read('me')}{args}}}", None),
+            (f"_e = {self._frame_env(call)}", None),
             (f"st.stack[-1][1] = {nxt}", None),
             (f"st.stack.append([{call.func!r}, 0, _e])", None),
-            ("return NEXT", None),
+            (f"_r = _enter(st, {code}, _e)", None),
+            ("if _r is not None: return _r", None),
+            (_Jump(nxt), None),
         ]
 
     def _s_CallAssign(self, proc, s):
