@@ -137,6 +137,7 @@ class GameDef:
     _sight_cache: dict[int, tuple] = field(default_factory=dict, repr=False)
     _back_keys: list[tuple] = field(default_factory=list, repr=False)
     _space_cache: dict[int, tuple[list[str], dict[str, int]]] = field(default_factory=dict, repr=False)
+    _team_cache: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, repr=False)
     # players → (zones, loc, know) where the starts put the cards, when they drew nothing (State.new)
     start_places: dict[int, tuple] = field(default_factory=dict, repr=False)
 
@@ -226,10 +227,15 @@ class GameDef:
             return board
 
     def team_of(self, players: int, seat: int) -> list[int]:
-        for team in self.teams.get(players, ()):
-            if seat in team:
-                return list(team)
-        return [seat]
+        return list(self.team(players, seat))
+
+    def team(self, players: int, seat: int) -> tuple[int, ...]:
+        """The seats of ``seat``'s team (just ``seat`` without teams), kept: scoring asks at every turn."""
+        found = self._team_cache.get((players, seat))
+        if found is None:
+            found = next((tuple(t) for t in self.teams.get(players, ()) if seat in t), (seat,))
+            self._team_cache[(players, seat)] = found
+        return found
 
     # ------------------------------------------------------------------ play
     def new_game(self, players: int, seed: int = 0):

@@ -218,7 +218,7 @@ class State:
         if key_of is None:
             return sum(self._evaluate(s, p) for s in game.scoring)
         try:
-            key = key_of(self, {"p": p, "me": p})
+            key = key_of(self, p, p)  # the parameters p and me
         except Exception:  # what scoring reads is not there: scoring itself says why
             return sum(self._evaluate(s, p) for s in game.scoring)
         cache = game.score_cache
@@ -435,38 +435,55 @@ class State:
         return kind(diagnostic)
 
     # -------------------------------------------------- what cards are known
-    def moved(self, card: int, source: str, to: str, on_top: bool = True) -> None:
-        """Who knows where ``card`` is after it moved: those who knew its place, and those who see ``to``.
+    def move(self, card: int, to: str, on_top: bool = True) -> None:
+        """Put ``card`` on top of zone ``to`` (at its bottom unless ``on_top``), and update who knows it.
 
         Everyone sees a card move; only those who knew the card's place (or see
         where it lands) know which card it is.  The others can no longer be
-        sure of any card in ``source`` whose place they did not know: it may be
-        the one that left.  A card laid on a ``top`` zone is seen by all, and
-        so is the card a move uncovers there.
+        sure of any card in the zone it left whose place they did not know: it
+        may be the one that left.  A card laid on a ``top`` zone is seen by all,
+        and so is the card a move uncovers there.
 
         ``settled[zone]`` holds seats known to be sure of no card there whose place they do not
         know: a draw from a hidden pile forgets for them at once, not card by card (a deck of 100 was
         walked at every draw).  It only saves work: an empty ``settled`` gives the same knowledge.
         """
+        if card is None:
+            raise RuleFault(f"{'move' if on_top else 'move_bottom'}: no card given")
+        zones, loc = self.zones, self.loc
+        try:
+            target = zones[to]
+        except KeyError:
+            raise RuleFault(f"there is no zone '{to}'") from None
+        source = loc[card]
+        cards = zones[source]
+        if on_top:
+            if cards[-1] == card:  # most moves take the top card: no search from the bottom of a long pile
+                cards.pop()
+            else:
+                cards.remove(card)
+            target.append(card)
+        else:
+            cards.remove(card)
+            target.insert(0, card)
+        loc[card] = to
         masks, tops = self.sight
         everyone = (1 << self.n) - 1
         know, pinned = self.know, self.pinned
-        seen_by_all = to in tops and (on_top or len(self.zones[to]) == 1)
+        seen_by_all = to in tops and (on_top or len(target) == 1)
         known = everyone if seen_by_all else pinned[card] | masks[to]
         unsure = everyone & ~known & ~masks[source]
         if unsure:
             settled = self.settled
             done = settled.get(source, 0)
             if unsure & ~done:
-                for c in self.zones[source]:
+                for c in cards:
                     if know[c] & unsure:
                         know[c] &= ~unsure | pinned[c]
                 settled[source] = done | unsure
         know[card] = pinned[card] = known
-        if source in tops:
-            rest = self.zones[source]
-            if rest:
-                know[rest[-1]] = pinned[rest[-1]] = everyone
+        if cards and source in tops:
+            know[cards[-1]] = pinned[cards[-1]] = everyone
 
     def reordered(self, zone: str) -> None:
         """A zone was shuffled or sorted: nobody who cannot see it knows the places of its cards any more."""

@@ -10,6 +10,7 @@ import pytest
 from engine import load_game
 from engine.dsl.ops import OPS
 from engine.dsl.types import CARD, PLAYER, is_list
+from engine.errors import RuleFault
 
 SAMPLES = {  # per parameter type: values a rule may pass, and ones a broken rule or a tampered save may
     PLAYER: [0, 1, 2, -1, None, "x"],
@@ -42,3 +43,15 @@ def test_inline_code_computes_what_the_operation_does(name):
         inline = outcome(lambda: eval(code, {}, {"st": st, **names}))  # noqa: B023 - run at once
         called = outcome(lambda: op.fn(st, *args))  # noqa: B023 - run at once
         assert inline == called, (name, args)
+
+
+def test_a_move_of_no_card_or_to_no_zone_is_a_rule_fault_and_moves_nothing():
+    st = load_game("caty-mini").new_game(players=2, seed=1)
+    before = st.to_json()
+    with pytest.raises(RuleFault, match=r"^move: no card given$"):
+        st.move(None, "box")
+    with pytest.raises(RuleFault, match=r"^move_bottom: no card given$"):
+        st.move(None, "box", False)
+    with pytest.raises(RuleFault, match=r"^there is no zone 'nowhere'$"):
+        st.move(st.zones["table"][-1], "nowhere")
+    assert st.to_json() == before

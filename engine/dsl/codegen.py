@@ -483,10 +483,10 @@ class Compiler:
         return self.ns[f"{fn}_env"]
 
     def read_key(self, exprs: list[ast.Expr], params: tuple[str, ...], bodies: dict[str, ast.Expr]) -> Callable | None:
-        """``key(state, env)``: the parameters and everything ``exprs`` read, or None if they read more
+        """``key(state, *params)``: the parameters and everything ``exprs`` read, or None if they read more
         than plain data (see ``readset``); equal keys mean equal values."""
         reads = Reads(self, self.vocab, bodies, frozenset(params))
-        given = [f"_k{i}" for i in range(len(params))]  # the parameters, read from env once
+        given = [f"_k{i}" for i in range(len(params))]
         self.scope = dict(zip(params, given))
         slots: list[str] = []
         try:
@@ -495,15 +495,17 @@ class Compiler:
                 if part is None:
                     return None
                 for s in part:
+                    s = re.sub(r"\((_k\d+)\)", r"\1", s)  # one read prints alike wherever it is found
                     if s not in slots:
                         slots.append(s)
         finally:
             self.scope = {}
         self.units += 1
         name = f"_key{self.units}"
-        head = "".join(f"    {k} = env.get({p!r})\n" for k, p in zip(given, params))
         parts = [*given, "st.n", *slots]
-        self._compile(f"def {name}(st, env):\n{head}    return ({', '.join(parts)},)\n", f"<rules {self.game.id} key>")
+        self._compile(
+            f"def {name}(st, {', '.join(given)}):\n    return ({', '.join(parts)},)\n", f"<rules {self.game.id} key>"
+        )
         return self.ns[name]
 
     # ----------------------------------------------------------- statements

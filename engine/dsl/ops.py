@@ -229,36 +229,21 @@ def _zone_of(st, card):
     return st.loc[card]
 
 
-@op("move", ("card", CARD), ("to", ZONE), says="put {card} on top of {to}", group="zones")
+@op("move", ("card", CARD), ("to", ZONE), says="put {card} on top of {to}", group="zones", inline="st.move({0}, {1})")
 def _move(st, card, to):
-    if card is None:
-        raise RuleFault("move: no card given")
-    zones, loc = st.zones, st.loc
-    try:
-        target = zones[to]
-    except KeyError:
-        raise _no_zone(to) from None
-    source = loc[card]
-    cards = zones[source]
-    if cards[-1] == card:  # most moves take the top card: no search from the bottom of a long pile
-        cards.pop()
-    else:
-        cards.remove(card)
-    target.append(card)
-    loc[card] = to
-    st.moved(card, source, to)
+    st.move(card, to)
 
 
-@op("move_bottom", ("card", CARD), ("to", ZONE), says="put {card} at the bottom of {to}", group="zones")
+@op(
+    "move_bottom",
+    ("card", CARD),
+    ("to", ZONE),
+    says="put {card} at the bottom of {to}",
+    group="zones",
+    inline="st.move({0}, {1}, False)",
+)
 def _move_bottom(st, card, to):
-    if card is None:
-        raise RuleFault("move_bottom: no card given")
-    target = _zone(st, to)
-    source = st.loc[card]
-    st.zones[source].remove(card)
-    target.insert(0, card)
-    st.loc[card] = to
-    st.moved(card, source, to, on_top=False)
+    st.move(card, to, False)
 
 
 @op(
@@ -283,8 +268,8 @@ def _move_all(st, source, to):
     target.extend(src)
     src.clear()
     st.settled.pop(to, None)  # the cards come with what seats half-knew of them
-    if to in tops:
-        st.moved(target[-1], source, to)
+    if to in tops:  # its new top card is seen by all
+        know[target[-1]] = pinned[target[-1]] = (1 << st.n) - 1
 
 
 @op("shuffle", ("zone", ZONE), says="shuffle {zone}", group="zones")
@@ -434,7 +419,7 @@ def _score(st, player):
     group="players",
 )
 def _team_score(st, player):
-    team = st.game.team_of(st.n, player)
+    team = st.game.team(st.n, player)
     return st.score_of(player) if len(team) == 1 else sum([st.score_of(p) for p in team])
 
 
