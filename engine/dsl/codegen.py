@@ -72,23 +72,34 @@ def _enter(st, code: list, env: dict):
     or the end, NEXT when a frame deeper down is left for ``State._run`` to run (every frame on the stack
     then holds the pc to go on at).  A call costs a Python call, not a trip through the interpreter loop;
     a stack deeper than DIRECT_DEPTH goes through the interpreter, so Python's own stack never limits the
-    rules' recursion."""
+    rules' recursion.
+
+    The first instruction is not counted against the step budget: a chain of calls without a loop ends,
+    and a loop comes back here (``_rounds``) or through the interpreter, which count every round.
+    """
     stack = st.stack
     depth = len(stack)
     if depth > DIRECT_DEPTH:
         return NEXT
+    pc = code[0](st, env)
+    if pc >= 0:
+        pc = _rounds(st, code, env, pc)
+    if pc == NEXT and len(stack) < depth:
+        return None
+    return pc
+
+
+def _rounds(st, code: list, env: dict, pc: int) -> int:
+    """The instructions of a called procedure after its first, each counted against the step budget."""
     budget = st.game.step_budget
-    pc = 0
     while pc >= 0:
         st.steps += 1
         if st.steps > budget:
-            stack[-1][1] = pc  # the place the budget ran out at (State._where)
+            st.stack[-1][1] = pc  # the place the budget ran out at (State._where)
             _overrun()
         if st.memo:
             st.memo.clear()
         pc = code[pc](st, env)
-    if pc == NEXT and len(stack) < depth:
-        return None
     return pc
 
 

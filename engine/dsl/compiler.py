@@ -61,6 +61,7 @@ class Labeller:
         self._long: dict[str | None, Callable] = {}
         self._same: dict[str | None, Callable] = {}
         self._prefixed: dict[str, list[str]] = {}
+        self._remembered: dict[str, tuple[Callable, Callable]] = {}  # record type → (seen label, label made)
 
     def prefixed_card_ids(self, prefix: str) -> list[str]:
         """``prefix`` + each card's id, by card index: the ids of the options of one verb, made once."""
@@ -68,6 +69,12 @@ class Labeller:
         if table is None:
             table = self._prefixed[prefix] = [prefix + c for c in self.card_ids]
         return table
+
+    def remembered_records(self, t: str | None) -> tuple[Callable, Callable] | None:
+        """For a record type whose labels are remembered: (the label seen of ``tuple(v.items())`` or None,
+        the label of a record not seen yet); None for other types."""
+        self.for_type(t)
+        return self._remembered.get(t) if t is not None else None
 
     def plain_for_type(self, t: str | None) -> Callable:
         """Values as a view shows them: cards by their id, lists and records copied; the rest as they are."""
@@ -117,17 +124,19 @@ class Labeller:
             seen: dict[tuple, str] = {}  # options recur turn after turn; these fields hold text and indexes only,
             # so equal items mean equal labels (no yes/no that would equal a 1/0)
 
+            def made(v):
+                """The label of a record not seen yet (v is not None), remembered."""
+                if len(seen) >= LABELS_KEPT:
+                    seen.clear()
+                label = seen[tuple(v.items())] = record(v)
+                return label
+
             def remembered(v):
                 if v is None:
                     return "nothing"
-                key = tuple(v.items())
-                label = seen.get(key)
-                if label is None:
-                    if len(seen) >= LABELS_KEPT:
-                        seen.clear()
-                    label = seen[key] = record(v)
-                return label
+                return seen.get(tuple(v.items())) or made(v)
 
+            self._remembered[t] = (seen.get, made)
             return remembered
         return plain_label
 
@@ -233,10 +242,12 @@ class Choice:
         self.decline, self.secret, self.kind = s.optional, s.secret, s.kind
         self.what = s.verb or ast.format_expr(s.target)
         # The ids of the commonest options without a call per option: a card's id is read from a table
-        # made once per verb, a text is itself.  None (printed "nothing"/"none") takes the general way.
+        # made once per verb, a text is itself, a record's label is looked up by its items.  None (printed
+        # "nothing"/"none") takes the general way.
         t = self.item_type
         self.card_table = labels.prefixed_card_ids(self.prefix) if t == CARD else None
         self.as_text = t == TEXT or _is_enum(t)
+        self.records = labels.remembered_records(t)
 
     def ids_of(self, items) -> list[str]:
         """The short ids of ``items``, in order."""
@@ -246,6 +257,11 @@ class Choice:
         if self.as_text and None not in items:
             prefix = self.prefix
             return [prefix + x for x in items] if prefix else list(items)
+        records = self.records
+        if records is not None and None not in items:
+            seen, made = records
+            prefix = self.prefix
+            return [prefix + (seen(tuple(v.items())) or made(v)) for v in items]
         prefix, label = self.prefix, self.label
         return [prefix + label(x) for x in items]
 
