@@ -26,12 +26,15 @@ def play_out(game, players: int, seed: int, bots: list, limit: int = DEFAULT_DEC
     """Play one game between ``bots`` (one per seat); returns (state, cut_off)."""
     state = game.new_game(players=players, seed=seed)
     decisions = 0
-    while not state.is_terminal:
+    while state.pending is not None:
         if decisions >= limit:
             return state, True
-        seat = state.current_player
+        seat = state.pending["player"]
         bot = bots[seat]
-        state.apply(bot.act(*bot_inputs(state, seat, bot, decisions)))
+        if bot.needs_view or bot.needs_state:
+            state.apply(bot.act(*bot_inputs(state, seat, bot, decisions)))
+        else:  # what bot_inputs gives such a bot, made here: it is asked at every decision
+            state.apply(bot.act({"decision": {"player": seat, "actions": state.pending["ids"]}}))
         decisions += 1
     return state, False
 

@@ -411,7 +411,7 @@ class State:
 
     def _innermost(self, frame: list, proc, pc: int) -> tuple:
         """The procedure that failed, and its pc: one called from ``frame``'s instruction runs inside it
-        (codegen's ``_enter``), with its own frame on top of the stack."""
+        (``Compiler._enter``), with its own frame on top of the stack."""
         stack = self.stack
         if stack and stack[-1] is not frame:
             top = stack[-1]

@@ -67,30 +67,14 @@ def _overrun():
 DIRECT_DEPTH = 48  # frames deep a called procedure still runs inside its caller; deeper, State._run runs it
 
 
-def _enter(st, code: list, env: dict):
-    """Run a procedure whose frame was just pushed, until it returns (None) or stops: SUSPEND at a decision
-    or the end, NEXT when a frame deeper down is left for ``State._run`` to run (every frame on the stack
-    then holds the pc to go on at).  A call costs a Python call, not a trip through the interpreter loop;
-    a stack deeper than DIRECT_DEPTH goes through the interpreter, so Python's own stack never limits the
-    rules' recursion.
-
-    The first instruction is not counted against the step budget: a chain of calls without a loop ends,
-    and a loop comes back here (``_rounds``) or through the interpreter, which count every round.
-    """
-    stack = st.stack
-    depth = len(stack)
-    if depth > DIRECT_DEPTH:
-        return NEXT
-    pc = code[0](st, env)
-    if pc >= 0:
-        pc = _rounds(st, code, env, pc)
-    if pc == NEXT and len(stack) < depth:
-        return None
-    return pc
-
-
 def _rounds(st, code: list, env: dict, pc: int) -> int:
-    """The instructions of a called procedure after its first, each counted against the step budget."""
+    """The instructions of a called procedure after its first, each counted against the step budget.
+
+    A call runs the procedure inside its caller's instruction (``Compiler._enter``): a call costs no trip
+    through the interpreter loop.  Its first instruction is not counted: a chain of calls without a loop
+    ends, and a loop comes back here or through the interpreter, which count every round.  A stack deeper
+    than DIRECT_DEPTH goes through the interpreter, so Python's own stack never limits the rules' recursion.
+    """
     budget = st.game.step_budget
     while pc >= 0:
         st.steps += 1
@@ -192,7 +176,8 @@ RUNTIME = {
     "_bounded": bounded,
     "_times": times,
     "_overrun": _overrun,
-    "_enter": _enter,
+    "_rounds": _rounds,
+    "DIRECT_DEPTH": DIRECT_DEPTH,
     "_no_value": _no_value,
     "_zone_cards": zone_cards,
     "_MISSING": _MISSING,
@@ -864,21 +849,17 @@ class Compiler:
                 ("_t = _effects[_c]", None),
                 ("if _t is None:", None),
                 (_Jump(nxt, "    "), None),
-                (f"st.stack[-1][1] = {nxt}", None),
-                (f"st.stack.append([_t, 0, _e := {{'me': {_read('me')}, 'this': _c}}])", None),
-                (f"_r = _enter(st, {self._procedures()}[_t].code, _e)", None),
-                ("if _r is not None: return _r", None),
-                (_Jump(nxt), None),
+                (f"_e = {{'me': {_read('me')}, 'this': _c}}", None),
+                *self._enter("_t", f"{self._procedures()}[_t].code", nxt),
             ]
         else:  # a procedure with nothing to do (a variant's hook) is not entered: its arguments are still computed
             idle = self.idle.get(call.func)
             if idle:
                 body = self._memo(call) + [(f"_e = {self._frame_env(call)}", None), (_Jump(nxt), None)]
+            elif idle is None:  # compiled later: it tells at run time (the code after the call is not copied here)
+                body = self._call(call, nxt, f"if {self._global('idle', call.func, lambda: False)}: return {nxt}")
             else:
                 body = self._call(call, nxt)
-                if idle is None:  # compiled later: it tells at run time (the code after the call is not copied here)
-                    flag = self._global("idle", call.func, lambda: False)
-                    body[-5:-5] = [(f"if {flag}: return {nxt}", None)]
         self._emit(proc, body, (s.line, s.col))
 
     def _frame_env(self, call: ast.Call) -> str:
@@ -891,17 +872,34 @@ class Compiler:
     def _procedures(self) -> str:
         return self._global("procs", "", lambda: self.game.procedures)
 
-    def _call(self, call: ast.Call, nxt: int) -> list:
+    def _call(self, call: ast.Call, nxt: int, guard: str | None = None) -> list:
         """The instruction that calls a procedure: a new frame, run at once (``_enter``); the caller goes on
-        at ``nxt``, here if the procedure returned, from ``State._run`` if it stopped at a decision."""
+        at ``nxt``, here if the procedure returned, from ``State._run`` if it stopped at a decision.
+        ``guard``: a line between computing the arguments and entering."""
         self.entries.add(nxt)
         code = self._global("code", call.func, list)  # filled when the procedure is compiled (``_finish``)
-        return self._memo(call) + [
-            (f"_e = {self._frame_env(call)}", None),
-            (f"st.stack[-1][1] = {nxt}", None),
-            (f"st.stack.append([{call.func!r}, 0, _e])", None),
-            (f"_r = _enter(st, {code}, _e)", None),
-            ("if _r is not None: return _r", None),
+        return (
+            self._memo(call)
+            + [(f"_e = {self._frame_env(call)}", None)]
+            + ([(guard, None)] if guard else [])
+            + self._enter(repr(call.func), code, nxt)
+        )
+
+    @staticmethod
+    def _enter(name: str, code: str, nxt: int) -> list:
+        """Push the frame of procedure ``name`` (Python source of its name) with locals ``_e``, the caller to
+        go on at ``nxt``, and run its ``code`` here: on at ``nxt`` if it returned, else stop with what stopped
+        it (SUSPEND at a decision or the end; NEXT when a frame deeper down is left for ``State._run``, every
+        frame on the stack then holding the pc to go on at)."""
+        return [
+            ("_cs = st.stack", None),
+            ("_cf = _cs[-1]", None),
+            (f"_cf[1] = {nxt}", None),
+            (f"_cs.append([{name}, 0, _e])", None),
+            ("if len(_cs) > DIRECT_DEPTH: return NEXT", None),
+            (f"_r = {code}[0](st, _e)", None),
+            (f"if _r >= 0: _r = _rounds(st, {code}, _e, _r)", None),
+            ("if _r != NEXT or _cs[-1] is not _cf: return _r", None),
             (_Jump(nxt), None),
         ]
 
