@@ -238,11 +238,11 @@ class GameDef:
         return found
 
     # ------------------------------------------------------------------ play
-    def new_game(self, players: int, seed: int = 0):
-        """A new game, advanced to its first decision."""
+    def new_game(self, players: int, seed: int = 0, knowledge: bool = True):
+        """A new game, advanced to its first decision (``knowledge``: see ``State.new``)."""
         from .state import State
 
-        return State.new(self, players, seed)
+        return State.new(self, players, seed, knowledge)
 
     def state_from_json(self, text: str):
         """Read back a state saved with ``State.to_json``; checks what it reads."""

@@ -210,6 +210,7 @@ def determinize(state, seat: int, seed: int):
     two of them is kept (``_hidden``, ``_grown``): the same seed deals the same
     copy either way (tests/test_determinize.py).
     """
+    state._knowledge()
     shuffler = random.Random(seed)
     told = decision_for(state, seat) if state.pending is not None else None
     for attempt in range(DEAL_TRIES + 1):

@@ -24,7 +24,8 @@ def bot_inputs(state, seat: int, bot, salt: int = 0) -> tuple[dict, object]:
 
 def play_out(game, players: int, seed: int, bots: list, limit: int = DEFAULT_DECISION_LIMIT):
     """Play one game between ``bots`` (one per seat); returns (state, cut_off)."""
-    state = game.new_game(players=players, seed=seed)
+    # what seats know is followed only for bots that ask for copies (else worked out if ever asked)
+    state = game.new_game(players=players, seed=seed, knowledge=any(b.needs_state for b in bots))
     decisions = 0
     while state.pending is not None:
         if decisions >= limit:

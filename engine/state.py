@@ -63,6 +63,7 @@ class Outcome:
         return [n / k - 1 if r == "win" else -1.0 for r in self.results]
 
     def to_data(self) -> dict:
+        self._knowledge()
         return {"results": list(self.results), "winners": self.winners, "reason": self.reason}
 
 
@@ -95,7 +96,10 @@ class State:
 
     # ---------------------------------------------------------------- create
     @classmethod
-    def new(cls, game, players: int, seed: int = 0) -> "State":
+    def new(cls, game, players: int, seed: int = 0, knowledge: bool = True) -> "State":
+        """A new game, advanced to its first decision.  ``knowledge=False``: what each seat knows of the
+        cards is not followed move by move, but worked out when first needed, by playing the game again
+        from its seed (``_knowledge``): a simulation between bots that ask for no copy never needs it."""
         if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
             raise TabletopError(f"{game.id} is for {game.min_players}–{game.max_players} players, not {players}")
         st = cls.__new__(cls)
@@ -124,6 +128,8 @@ class State:
             zones, loc, know = placed
             st.zones = {z: c[:] for z, c in zones.items()}
             st.loc, st.know, st.pinned = loc[:], know[:], know[:]
+        if not knowledge:
+            st.know = st.pinned = None
         st._run()
         return st
 
@@ -467,9 +473,11 @@ class State:
             cards.remove(card)
             target.insert(0, card)
         loc[card] = to
+        know, pinned = self.know, self.pinned
+        if know is None:  # not followed (``new(knowledge=False)``)
+            return
         masks, tops = self.sight
         everyone = (1 << self.n) - 1
-        know, pinned = self.know, self.pinned
         seen_by_all = to in tops and (on_top or len(target) == 1)
         known = everyone if seen_by_all else pinned[card] | masks[to]
         unsure = everyone & ~known & ~masks[source]
@@ -487,6 +495,8 @@ class State:
 
     def reordered(self, zone: str) -> None:
         """A zone was shuffled or sorted: nobody who cannot see it knows the places of its cards any more."""
+        if self.pinned is None:
+            return
         masks, tops = self.sight
         cards = self.zones[zone]
         seeing = masks[zone]
@@ -499,12 +509,25 @@ class State:
 
     def shown(self, cards: list[int], seat: int) -> None:
         """``seat`` was shown ``cards``: it knows them and where they lie."""
+        if self.know is None:
+            return
         bit = 1 << seat
         for c in cards:
             self.know[c] |= bit
             self.pinned[c] |= bit
 
     # ---------------------------------------------------------------- views
+    def _knowledge(self) -> None:
+        """Follow what each seat knows from now on, working out what it knows now if this game did not
+        (``new(knowledge=False)``): the game played again from its seed with the same actions, followed."""
+        if self.know is not None:
+            return
+        again = State.new(self.game, self.n, self.seed)
+        for entry in self.history:
+            if "action" in entry:
+                again.apply(entry["action"], seat=entry["seat"])
+        self.know, self.pinned, self.settled = again.know, again.pinned, {}
+
     def view(self, seat: int) -> dict:
         """What ``seat`` may know now, as plain data (see ``knowledge``)."""
         self._check_seat(seat)
@@ -564,11 +587,13 @@ class State:
         c.history = self.history[:]  # entries are never changed once made
         c.seen = [s[:] for s in self.seen]
         c.fault, c.reason = self.fault, self.reason
-        c.know, c.pinned, c.settled, c.sight = self.know[:], self.pinned[:], self.settled.copy(), self.sight
+        c.know, c.pinned = (self.know[:], self.pinned[:]) if self.know is not None else (None, None)
+        c.settled, c.sight = self.settled.copy(), self.sight
         c.memo, c.steps = {}, 0
         return c
 
     def to_data(self) -> dict:
+        self._knowledge()
         return {
             "format": FORMAT,
             "game": self.game.id,

@@ -408,3 +408,29 @@ def test_cards_poured_onto_a_settled_pile_are_doubted_at_the_next_draw(tmp_path)
     state = game.new_game(players=2, seed=1)
     assert len(state.zones["deck"]) == 14
     assert all(not state.know[c] & 1 for c in state.zones["deck"])
+
+
+@pytest.mark.parametrize("name,variant", [("caty-mini", None), ("cat-town", "advanced"), ("cats-mansion", None)])
+def test_a_game_that_does_not_follow_what_seats_know_works_it_out_when_asked(name, variant):
+    """``new_game(knowledge=False)`` (simulations of bots that ask for no copy) leaves out what each seat
+    knows of the cards; asked for it (a save, a copy for a seat), the game works it out by playing itself
+    again, and follows it from then on: the very knowledge of a game that followed it all along."""
+    game = load_game(name, variant)
+    for seed in range(3):
+        followed, lazy = game.new_game(players=3, seed=seed), game.new_game(players=3, seed=seed, knowledge=False)
+        assert lazy.know is None
+        rnd = random.Random(seed)
+        for step in range(80):
+            if followed.is_terminal:
+                break
+            if step == 40:
+                assert lazy.determinized(1, seed=7).to_json() == followed.determinized(1, seed=7).to_json()
+                assert lazy.know == followed.know
+            action = rnd.choice(followed.legal_actions())
+            followed.apply(action)
+            lazy.apply(action)
+        assert lazy.to_json() == followed.to_json()
+        assert (
+            game.new_game(players=3, seed=seed, knowledge=False).clone().to_json()
+            == game.new_game(players=3, seed=seed).to_json()
+        )

@@ -263,13 +263,15 @@ def _move_all(st, source, to):
     know, pinned = st.know, st.pinned
     for card in src:
         loc[card] = to
-        know[card] |= seeing
-        pinned[card] |= seeing
     target.extend(src)
+    if know is not None:  # followed (State.new)
+        for card in src:
+            know[card] |= seeing
+            pinned[card] |= seeing
+        st.settled.pop(to, None)  # the cards come with what seats half-knew of them
+        if to in tops:  # its new top card is seen by all
+            know[target[-1]] = pinned[target[-1]] = (1 << st.n) - 1
     src.clear()
-    st.settled.pop(to, None)  # the cards come with what seats half-knew of them
-    if to in tops:  # its new top card is seen by all
-        know[target[-1]] = pinned[target[-1]] = (1 << st.n) - 1
 
 
 @op("shuffle", ("zone", ZONE), says="shuffle {zone}", group="zones")
