@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from . import ast
 from .ops import OPS, READS_ARGS, READS_ZONE
-from .types import PLAYER, ZONE, is_record
+from .types import ANY, PLAYER, ZONE, is_list, is_map, is_record
 
 MAX_DEPTH = 8  # game functions inlined into a key; deeper (or recursive) ones are computed each time
 
@@ -52,7 +52,7 @@ class Reads:
             if n in open_names or n in self.compiler.scope or n in self.given:
                 return []
             if n in v.variables:
-                return [f"_frozen({self._code(e)})"]
+                return [self._hashable(e)]
             if n in v.constants or n in v.enums or n in v.zones or n in v.boards:
                 return []
             op = OPS.get(n)
@@ -70,7 +70,7 @@ class Reads:
             obj = self.slots(e.obj, open_names)
             if obj is None or e.obj.type != PLAYER or is_record(e.obj.type):
                 return obj  # a card's attribute is a fixed fact; a record's field is in the record
-            return obj + [f"_frozen({self._code(e)})"] if self._closed(e.obj, open_names) else None
+            return obj + [self._hashable(e)] if self._closed(e.obj, open_names) else None
         if isinstance(e, ast.Call):
             return self._call(e, open_names)
         if isinstance(e, ast.Unary):
@@ -84,6 +84,14 @@ class Reads:
             zone = self._zone(e.right, open_names)
             return None if zone is None else both + zone
         return None
+
+    def _hashable(self, e: ast.Expr) -> str:
+        """``e``'s code, made hashable if its type holds lists, records or maps (a slot holds one type, so a
+        yes/no never meets a 1/0 there)."""
+        t = e.type
+        if t is None or t == ANY or is_list(t) or is_record(t) or is_map(t):
+            return f"_frozen({self._code(e)})"
+        return self._code(e)
 
     def _code(self, e: ast.Expr) -> str:
         """``e`` as Python, its temporaries numbered afresh (per level of inlining, so an argument's never
