@@ -132,7 +132,8 @@ class GameDef:
     score_key: Callable | None = field(default=None, repr=False)
     score_cache: dict[tuple, int] = field(default_factory=dict, repr=False)
     _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
-    _board_cache: dict[str, object] = field(default_factory=dict, repr=False)
+    boards_by_id: dict[str, object] = field(default_factory=dict, repr=False)  # filled by ``board``: operations
+    # read it first, a lookup and no call
     _hidden_cache: dict[tuple[int, int], list] = field(default_factory=dict, repr=False)
     _sight_cache: dict[int, tuple] = field(default_factory=dict, repr=False)
     _back_keys: list[tuple] = field(default_factory=list, repr=False)
@@ -218,12 +219,12 @@ class GameDef:
 
     def board(self, board_id: str):
         try:
-            return self._board_cache[board_id]
+            return self.boards_by_id[board_id]
         except KeyError:
             family, _, key = board_id.partition(":")
             boards = self.board_files[family]
             board = boards[int(key) % len(boards)] if key else boards[0]
-            self._board_cache[board_id] = board
+            self.boards_by_id[board_id] = board
             return board
 
     def team_of(self, players: int, seat: int) -> list[int]:

@@ -63,7 +63,6 @@ class Outcome:
         return [n / k - 1 if r == "win" else -1.0 for r in self.results]
 
     def to_data(self) -> dict:
-        self._knowledge()
         return {"results": list(self.results), "winners": self.winners, "reason": self.reason}
 
 

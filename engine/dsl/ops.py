@@ -833,12 +833,11 @@ def _values(st, mapping):
     group="boards",
 )
 def _distance(st, board, a, b):
-    plane = st.game.board(board)
     try:  # the board's table, read here: the hot path of a game on a plane
-        return plane.lengths[(a, b)]
-    except (AttributeError, KeyError):  # not measured yet (a large board), or not a plane: the board says
+        return st.game.boards_by_id[board].lengths[(a, b)]
+    except (AttributeError, KeyError):  # not asked for yet, not measured yet (a large board), or not a plane
         pass
-    return plane.distance(a, b)
+    return st.game.board(board).distance(a, b)
 
 
 @op(
@@ -852,12 +851,11 @@ def _distance(st, board, a, b):
     group="boards",
 )
 def _touched(st, board, a, b):
-    plane = st.game.board(board)
     try:
-        return list(plane.touches[(a, b)])
+        return list(st.game.boards_by_id[board].touches[(a, b)])
     except (AttributeError, KeyError):  # as in ``distance``
         pass
-    return list(plane.touched(a, b))
+    return list(st.game.board(board).touched(a, b))
 
 
 # -------------------------------------------------------------------- text
@@ -876,8 +874,9 @@ def _word(st, text, index):
 
 
 # ------------------------------------------------------------- grid boards
-# The operations called on every step of a game read the board's tables themselves; a space that is not
-# there, or a board that is not one of spaces, goes through the board's own method, which says which.
+# The operations called on every step of a game read the board's tables themselves (from the boards asked
+# for so far, ``GameDef.boards_by_id``); a board not asked for yet, a space that is not there, or a board
+# that is not one of spaces, goes through the board's own method, which says which.
 def _grid(st, board):
     b = st.game.board(board)
     if not hasattr(b, "toward"):
@@ -899,7 +898,7 @@ def _grid(st, board):
 )
 def _toward(st, board, space, direction):
     try:
-        return st.game.board(board).step[space].get(direction, "")
+        return st.game.boards_by_id[board].step[space].get(direction, "")
     except (AttributeError, KeyError):
         pass
     return _grid(st, board).toward(space, direction)
@@ -917,7 +916,7 @@ def _toward(st, board, space, direction):
 )
 def _neighbours(st, board, space):
     try:
-        return list(st.game.board(board).adjacent[space])
+        return list(st.game.boards_by_id[board].adjacent[space])
     except (AttributeError, KeyError):
         pass
     return _grid(st, board).neighbours(space)
@@ -948,7 +947,7 @@ def _direction(st, board, a, b):
 )
 def _room_of(st, board, space):
     try:
-        return st.game.board(board).rooms[space]
+        return st.game.boards_by_id[board].rooms[space]
     except (AttributeError, KeyError):
         pass
     return _grid(st, board).room_of(space)
@@ -995,7 +994,7 @@ def _tagged(st, board, tag):
 )
 def _has_tag(st, board, space, tag):
     try:
-        return tag in st.game.board(board).tags[space]
+        return tag in st.game.boards_by_id[board].tags[space]
     except (AttributeError, KeyError):
         pass
     return _grid(st, board).has_tag(space, tag)
@@ -1014,7 +1013,7 @@ def _has_tag(st, board, space, tag):
 )
 def _grid_distance(st, board, a, b):
     try:
-        return st.game.board(board).distances[a][b]
+        return st.game.boards_by_id[board].distances[a][b]
     except (AttributeError, KeyError):  # also a row not filled yet, or b out of reach (-1)
         pass
     return _grid(st, board).distance(a, b)
