@@ -882,7 +882,7 @@ class _Builder:
             + [(path, expr) for _, expr, path in stats]
         )
         compiler = (ReferenceCompiler if self.reference else Compiler)(
-            self.vocab, game, frozenset(bodies)
+            self.vocab, game, bodies
         )  # the checker keeps every function pure
         for name, (path, stmts) in compiled.items():
             doc, _ = self.rules.origin(path)

@@ -525,7 +525,8 @@ class State:
         for entry in self.history:
             if "action" in entry:
                 again.apply(entry["action"], seat=entry["seat"])
-        self.know, self.pinned, self.settled = again.know, again.pinned, {}
+        self.know, self.pinned = again.know, again.pinned
+        self.settled.clear()
 
     def view(self, seat: int) -> dict:
         """What ``seat`` may know now, as plain data (see ``knowledge``)."""
@@ -576,15 +577,16 @@ class State:
         """
         c = State.__new__(State)
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
-        c.zones = {k: v[:] for k, v in self.zones.items()}
+        zones = self.zones
+        c.zones = dict(zip(zones, map(list.copy, zones.values())))  # no bytecode per zone (a mansion has 102)
         c.loc = self.loc[:]
         c.vars = self.vars.copy()
-        c.pvars = [p.copy() for p in self.pvars]
+        c.pvars = list(map(dict.copy, self.pvars))
         c.stack = [[f[0], f[1], f[2].copy()] for f in self.stack]
         c.pending = self.pending
         c.log_entries = self.log_entries[:] if log else []
         c.history = self.history[:]  # entries are never changed once made
-        c.seen = [s[:] for s in self.seen]
+        c.seen = list(map(list.copy, self.seen))
         c.fault, c.reason = self.fault, self.reason
         c.know, c.pinned = (self.know[:], self.pinned[:]) if self.know is not None else (None, None)
         c.settled, c.sight = self.settled.copy(), self.sight

@@ -338,3 +338,38 @@ def test_an_endless_loop_in_a_called_procedure_stops_at_its_line(tmp_path, refer
         state.apply("pick 1")
     d = info.value.diagnostic
     assert (d.code, d.line) == ("E703", 10) and "in 'spin'" in d.message
+
+
+FIXED = """\
+id: mini
+name: Mini
+players: {min: 2, max: 3}
+variables:
+  n: {type: int}
+  out: {type: "list[int]"}
+functions:
+  - id: plus_n
+    params: {x: int}
+    returns: int
+    value: x + n
+  - id: seats_and
+    params: {x: int}
+    returns: "list[int]"
+    value: "[x + num_players] + [y * 2 for y in range(x)]"
+play: |
+  n = plus_n(1)
+  n = plus_n(n)
+  out = seats_and(3) + seats_and(n) + [plus_n(0)]
+  x = choose "go" from [1]
+"""
+
+
+def test_a_function_of_fixed_facts_is_kept_for_the_game_and_one_of_the_state_is_not(tmp_path):
+    """``seats_and`` reads only its argument and the number of players: its values are kept across
+    statements and games (and told apart by the number of players); ``plus_n`` reads a variable."""
+    game = load_game(write_game_text(tmp_path, FIXED))
+    assert game.new_game(players=2).vars["out"] == [5, 0, 2, 4, 4, 0, 2, 2]
+    assert game.new_game(players=3).vars["out"] == [6, 0, 2, 4, 5, 0, 2, 2]
+    assert game.new_game(players=2).vars["out"] == [5, 0, 2, 4, 4, 0, 2, 2]
+    kept = {k: v for k, v in game.procedures["play"].code[0].__globals__.items() if k.startswith("_fixed")}
+    assert [len(values) for values in kept.values()] == [4]  # seats_and at 2 and 3 players, of 3 and of 2

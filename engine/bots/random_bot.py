@@ -14,7 +14,7 @@ class RandomAgent:
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
-        self._below = self.rng._randbelow  # what choice() draws with: the same picks, one call less
+        self._below = self.rng._randbelow  # type: ignore[attr-defined]  # what choice() draws with: the same picks, one call less
 
     def act(self, view: dict, state=None) -> str:
         actions = view["decision"]["actions"]

@@ -24,7 +24,7 @@ fault's place is read from the traceback, so the fast path pays nothing for it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..errors import RuleFault
 from . import ast, together
@@ -64,6 +64,7 @@ def _overrun():
     raise Overrun()
 
 
+FIXED_KEPT = 10_000  # values kept per fixed function (Compiler._function_unit), then forgotten all at once
 DIRECT_DEPTH = 48  # frames deep a called procedure still runs inside its caller; deeper, State._run runs it
 
 
@@ -178,6 +179,7 @@ RUNTIME = {
     "_overrun": _overrun,
     "_rounds": _rounds,
     "DIRECT_DEPTH": DIRECT_DEPTH,
+    "FIXED_KEPT": FIXED_KEPT,
     "_no_value": _no_value,
     "_zone_cards": zone_cards,
     "_MISSING": _MISSING,
@@ -220,8 +222,10 @@ class _Jump:
 class Compiler:
     """Generates and compiles the code of one game definition (same interface as the reference path)."""
 
-    def __init__(self, vocab: Vocabulary, game, pure_functions: frozenset = frozenset()):
-        self.vocab, self.game, self.pure = vocab, game, pure_functions
+    def __init__(self, vocab: Vocabulary, game, functions: Mapping[str, ast.Expr | list] | None = None):
+        """``functions``: the game's functions by name, their bodies (all pure: the checker sees to it)."""
+        self.vocab, self.game, self.pure = vocab, game, frozenset(functions or ())
+        self.value_bodies = {n: b for n, b in (functions or {}).items() if isinstance(b, ast.Expr)}
         self.ns: dict = dict(RUNTIME, _effects=game.effects)
         self.names: dict[tuple, str] = {}  # (kind, key) → global name in ns
         self.scope: dict[str, str] = {}  # DSL local → Python local (comprehension variables, parameters)
@@ -420,10 +424,11 @@ class Compiler:
         py = [f"a_{i}" for i in range(len(params))]
         self.scope = dict(zip(params, py), me="me")
         text = self.code(body)
+        fixed = Reads(self, self.vocab, self.value_bodies, frozenset(params) | {"me"}).slots(body) == []
         self.scope = {}
         if all(self._cheap(x) for x in ast.walk_exprs(body)):
             self.cheap.add(name)
-        return self._function_unit(name, [f"    return {text}"], memo=name not in self.cheap)
+        return self._function_unit(name, [f"    return {text}"], memo=name not in self.cheap, fixed=fixed)
 
     def _cheap(self, e: ast.Expr) -> bool:
         """No loop in ``e`` itself, and no call of a function but a cheap one compiled before: looking a value up
@@ -448,15 +453,34 @@ class Compiler:
         body += ["        " + text for text, _ in lines] + ["    finally:", "        st.steps = _steps"]
         return self._function_unit(name, body)
 
-    def _function_unit(self, name: str, body: list[str], memo: bool = True) -> Callable:
+    def _function_unit(self, name: str, body: list[str], memo: bool = True, fixed: bool = False) -> Callable:
         """Define ``{fn}_body(st, me, a_0…)`` from its lines, memoised when pure (and ``memo``: a body
-        without loops costs about what looking it up does); returns ``f(state, env)``."""
+        without loops costs about what looking it up does); returns ``f(state, env)``.
+
+        A ``fixed`` function reads nothing of the state but the number of players (its value hangs on its
+        arguments and the game's fixed facts: cards, boards): its values are kept for the whole game
+        definition, not for one instruction."""
         params = [p for p, _ in self.vocab.functions[name][0]]
         fn = self._global("fn", name, lambda: None)
         py = [f"a_{i}" for i in range(len(params))]
         args = "".join(", " + p for p in py)
         lines = [f"def {fn}_body(st, me{args}):", *body]
-        if name in self.pure and memo:  # memoised for the instruction being run (see State._run)
+        if fixed:
+            kept = self._global("fixed", name, dict)
+            lines += [
+                f"def {fn}(st, me{args}):",
+                f"    key = (st.n, me{args})",
+                "    try:",
+                f"        found = {kept}.get(key, _MISSING)",
+                "    except TypeError:  # a list argument is not hashable",
+                f"        return {fn}_body(st, me{args})",
+                "    if found is _MISSING:",
+                f"        if len({kept}) >= FIXED_KEPT:",
+                f"            {kept}.clear()",
+                f"        found = {kept}[key] = {fn}_body(st, me{args})",
+                "    return found",
+            ]
+        elif name in self.pure and memo:  # memoised for the instruction being run (see State._run)
             lines += [
                 f"def {fn}(st, me{args}):",
                 f"    key = ({name!r}, me{args})",

@@ -25,7 +25,7 @@ from .types import CARD, INT, PLAYER, ZONE, element, is_list, is_record
 class ReferenceCompiler:
     """Closures per node: slow, small and obviously right."""
 
-    def __init__(self, vocab: Vocabulary, game, pure_functions: frozenset = frozenset()):
+    def __init__(self, vocab: Vocabulary, game, functions=None):
         self.windows: list[tuple[str, list]] = []  # enclosing windows: (state key, exit cell)
         self.in_function = False  # compiling a function's statements: 'return VALUE' ends the run, not a frame
         self.vocab = vocab
