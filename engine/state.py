@@ -317,8 +317,12 @@ class State:
             value = pending["values"][i]
         frame = self.stack[-1]
         proc = self.game.procedures[frame[0]]
+        store = proc.choices[frame[1]]
         try:
-            proc.choices[frame[1]](self, frame[2], value)
+            if store.__class__ is str:  # a local of the procedure
+                frame[2][store] = value
+            else:
+                store(self, frame[2], value)
         except RuleFault as exc:
             raise self._fault(self._where(proc, frame[1], "E701", f"{exc} (in '{proc.name}')"))
         except Exception as exc:  # a stored value the rules cannot hold (a tampered state)

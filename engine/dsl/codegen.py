@@ -1134,8 +1134,10 @@ class Compiler:
         low, high = (self.code(b) if b is not None else "None" for b in (s.low, s.high))
         return f"{fn}({items}, {low}, {high}, {label})"
 
-    def _store_function(self, target: ast.Expr, filename: str) -> Callable:
-        """``store(state, env, value)`` for a choice's target."""
+    def _store_function(self, target: ast.Expr, filename: str) -> Callable | str:
+        """``store(state, env, value)`` for a choice's target; a local of the procedure: its name."""
+        if isinstance(target, ast.Name) and target.name not in self.vocab.variables:
+            return target.name
         self.units += 1
         name = f"_store{self.units}"
         lines = self._assign(target, "value")

@@ -35,7 +35,8 @@ class Procedure:
     name: str
     code: list[Callable] = field(default_factory=list)
     where: list[tuple[int, int]] = field(default_factory=list)  # (line, col) in the DSL text
-    choices: dict[int, Callable] = field(default_factory=dict)  # pc → store(state, env, value)
+    # pc → store(state, env, value), or the name of the frame local that the choice is stored in
+    choices: dict[int, Callable | str] = field(default_factory=dict)
     choice_types: dict[int, str] = field(default_factory=dict)  # pc → type of the options
     choice_kinds: dict[int, str] = field(default_factory=dict)  # pc → what is decided (verb or target)
     local_types: dict[str, str] = field(default_factory=dict)  # frame local → type (cards are relabelled
@@ -249,22 +250,6 @@ class Choice:
         self.as_text = t == TEXT or _is_enum(t)
         self.records = labels.remembered_records(t)
 
-    def ids_of(self, items) -> list[str]:
-        """The short ids of ``items``, in order."""
-        table = self.card_table
-        if table is not None and None not in items:
-            return [table[x] for x in items]
-        if self.as_text and None not in items:
-            prefix = self.prefix
-            return [prefix + x for x in items] if prefix else list(items)
-        records = self.records
-        if records is not None and None not in items:
-            seen, made = records
-            prefix = self.prefix
-            return [prefix + (seen(tuple(v.items())) or made(v)) for v in items]
-        prefix, label = self.prefix, self.label
-        return [prefix + label(x) for x in items]
-
     def distinct(self, st, items, ids):
         """Options whose ids collide: the same choice (copies in one zone) merge, others get long ids.
 
@@ -297,7 +282,18 @@ class Choice:
 
     def ask(self, st, items, player) -> int:
         """Make ``items`` the pending decision of ``player``; SUSPEND."""
-        ids = self.ids_of(items)
+        table = self.card_table  # their short ids, the commonest kinds without a call per option
+        if table is not None and None not in items:
+            ids = [table[x] for x in items]
+        elif self.as_text and None not in items:
+            ids = [self.prefix + x for x in items] if self.prefix else list(items)
+        elif self.records is not None and None not in items:
+            seen, made = self.records
+            prefix = self.prefix
+            ids = [prefix + (seen(tuple(v.items())) or made(v)) for v in items]
+        else:
+            prefix, label = self.prefix, self.label
+            ids = [prefix + label(x) for x in items]
         values = list(items)
         if len(set(ids)) != len(ids):
             ids, values = self.distinct(st, items, ids)
