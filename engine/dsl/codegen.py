@@ -30,7 +30,7 @@ from ..errors import RuleFault
 from . import ast, together
 from .checker import Vocabulary
 from .compiler import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
-from .ops import KEYED, OPS, bounded, times, zone_cards
+from .ops import KEYED, MAX_SIZE, OPS, bounded, times, zone_cards
 from .readset import Reads, frozen
 from .subsets import subsets
 from .types import CARD, INT, PLAYER, ZONE, element, is_list, is_record
@@ -124,6 +124,13 @@ class ZoneNames(dict):
         return (ZoneNames, (self.family,))
 
 
+def _unchecked(code: str) -> str:
+    """The value that ``Compiler._sized`` checks in ``code``."""
+    found = _SIZED.match(code)
+    return found.group(2) if found else code.removeprefix("_bounded(")[:-1]
+
+
+_SIZED = re.compile(r"^\((_t\d+) if len\(\1 := (.*)\) <= _MAX_SIZE else _bounded\(\1\)\)$", re.DOTALL)
 _MISSING = object()
 _READ = re.compile("\x01([^\x02]*)\x02")  # an instruction's read of a local (see _read)
 _NAME = "[A-Za-z_][A-Za-z0-9_]*"  # the locals kept in Python locals: their names print alike in both
@@ -175,6 +182,7 @@ RUNTIME = {
     "_div": _div,
     "_mod": _mod,
     "_bounded": bounded,
+    "_MAX_SIZE": MAX_SIZE,
     "_times": times,
     "_overrun": _overrun,
     "_rounds": _rounds,
@@ -251,6 +259,13 @@ class Compiler:
     def _temp(self) -> str:
         self.temps += 1
         return f"_t{self.temps}"
+
+    def _sized(self, value: str) -> str:
+        """``value`` (a text or list), refused if over the size budget: checked here, ``bounded`` says why."""
+        if self.iterable:  # no ':=' here
+            return f"_bounded({value})"
+        t = self._temp()
+        return f"({t} if len({t} := {value}) <= _MAX_SIZE else _bounded({t}))"
 
     def _checked(self, value: str, use: Callable[[str], str], message: str) -> str:
         """``use(v)`` of ``value``, or a RuleFault with ``message`` when it is none."""
@@ -396,8 +411,8 @@ class Compiler:
             return f"_times({a}, {b})"
         if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked, once per chain
             if isinstance(e.left, ast.Binary) and e.left.op == "+" and e.left.type == e.type:
-                a = a.removeprefix("_bounded(")[:-1]  # a + b + c: a few values within the budget, checked at the end
-            return f"_bounded({a} + {b})"
+                a = _unchecked(a)  # a + b + c: a few values within the budget, checked at the end
+            return self._sized(f"{a} + {b}")
         if op in ("+", "-", "and", "or") and a.startswith("(") and self._chain(e.left, op):
             return f"{a[:-1]} {op} {b})"  # a left-leaning chain stays one level deep: (a + b + c)
         return f"({a} {op} {b})"
