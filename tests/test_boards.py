@@ -12,7 +12,7 @@ import textwrap
 import networkx as nx
 import pytest
 
-from engine import RulesError, load_game
+from engine import RulesError, RuntimeRuleError, load_game
 from engine.validate import validate_paths
 
 HEADER = """\
@@ -334,3 +334,19 @@ def test_lint_reads_every_kind_of_board_without_warnings(tmp_path, text):
     path.write_text(text, encoding="utf-8")
     found, _ = lint_paths([path])
     assert found == []
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_zone_of_a_space_that_is_not_there_is_the_rules_error_at_its_line(tmp_path, reference):
+    """A step off the board gives "" (no space): the zone of that space is no zone, said in the rules'
+    words at the statement's line, on both paths (the generated code reads the zone without a check)."""
+    body = (
+        "boards:\n  - {id: b0, files: [tiny.yaml]}\nzones:\n  - {id: spot, per: b0, visibility: public}\n"
+        "variables:\n  n: {type: int}\nplay: |\n  n = 1\n"
+        '  n = n + size(spot(toward(b0, "a1", "north")))\n  end_game "done"\n'
+    )
+    game = make_game(tmp_path, body, {"tiny.yaml": GRID.format(adjacency="orthogonal")}, reference)
+    with pytest.raises(RuntimeRuleError) as info:
+        game.new_game(players=2)
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.message) == ("E701", 12, "there is no zone 'spot:' (in 'play')")

@@ -88,18 +88,23 @@ def _rounds(st, code: list, env: dict, pc: int) -> int:
     return pc
 
 
-def _no_value(exc: KeyError, env: dict, filename: str, names: frozenset) -> None:
-    """Raise "has no value yet" if ``exc`` is an instruction's own read of a local its frame lacks.
+def _no_value(exc: KeyError, st, env: dict, filename: str, names: frozenset) -> None:
+    """Raise "has no value yet" if ``exc`` is an instruction's own read of a local its frame lacks, and
+    "there is no zone" if it is its own read of a zone (``st.zones[name]``) that is not there.
 
-    Instructions read locals (``names``) as ``env[name]``, one lookup on the hot path; this runs
-    only when a lookup failed, and lets any other KeyError (a zone that is not there) go on as it was.
+    Instructions read locals (``names``) as ``env[name]`` and zones as ``st.zones[name]``, one lookup on
+    the hot path; this runs only when a lookup failed, and lets any other KeyError go on as it was.
     """
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     name = exc.args[0] if len(exc.args) == 1 else None
-    if tb is not None and tb.tb_frame.f_code.co_filename == filename and name in names and name not in env:
+    if tb is None or tb.tb_frame.f_code.co_filename != filename:
+        return
+    if name in names and name not in env:
         raise RuleFault(f"'{name}' has no value yet").with_traceback(exc.__traceback__) from None
+    if name.__class__ is str and name not in st.zones:
+        raise RuleFault(f"there is no zone '{name}'").with_traceback(exc.__traceback__) from None
 
 
 class ZoneNames(dict):
@@ -260,6 +265,11 @@ class Compiler:
         self.temps += 1
         return f"_t{self.temps}"
 
+    def _cards_of(self, zone: str) -> str:
+        """The cards of a zone where a list is wanted.  In an instruction a lookup: the instruction says
+        when there is no such zone (``_no_value``); elsewhere the operation's check."""
+        return f"st.zones[{zone}]" if self.in_instruction else f"_zone_cards(st, {zone})"
+
     def _sized(self, value: str) -> str:
         """``value`` (a text or list), refused if over the size budget: checked here, ``bounded`` says why."""
         if self.iterable:  # no ':=' here
@@ -367,7 +377,7 @@ class Compiler:
             me = self.scope.get("me", _read("me") if self.in_instruction else "env.get('me')")
             return f"{fn}(st, {me}{''.join(', ' + a for a in args)})"
         args = [
-            f"_zone_cards(st, {a})" if arg.type == ZONE and is_list(ptype) else a
+            self._cards_of(a) if arg.type == ZONE and is_list(ptype) else a
             for a, arg, (_, ptype) in zip(args, e.args, OPS[e.func].params)
         ]  # one collection protocol: where a list is wanted, a zone gives its cards
         inline = OPS[e.func].inline
@@ -381,7 +391,7 @@ class Compiler:
         source = self.code(e.source)
         self.iterable -= 1
         if e.source.type == ZONE:
-            source = f"_zone_cards(st, {source})"
+            source = self._cards_of(source)
         var = self._temp()
         saved = self.scope.get("it")
         self.scope["it"] = var
@@ -602,7 +612,11 @@ class Compiler:
             for text, where in _aliased(lines, known, proc.where[pc]):
                 out.append("        " + text)
                 proc.lines[len(out)] = where
-            out += ["    except KeyError as _x:", f"        _no_value(_x, env, {filename!r}, {names})", "        raise"]
+            out += [
+                "    except KeyError as _x:",
+                f"        _no_value(_x, st, env, {filename!r}, {names})",
+                "        raise",
+            ]
         self._compile("\n".join(out) + "\n", filename)
         proc.filename = filename
         code = self.ns[self._global("code", proc.name, list)]  # the very list its callers' code holds
