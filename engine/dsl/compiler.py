@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import operator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 from ..errors import RuleFault
@@ -248,6 +249,7 @@ class Choice:
         t = self.item_type
         self.card_table = labels.prefixed_card_ids(self.prefix) if t == CARD else None
         self.as_text = t == TEXT or _is_enum(t)
+        self.prefixed = partial(operator.add, self.prefix)  # (a str.__add__ would give NotImplemented, not fail)
         self.records = labels.remembered_records(t)
 
     def distinct(self, st, items, ids):
@@ -282,11 +284,11 @@ class Choice:
 
     def ask(self, st, items, player) -> int:
         """Make ``items`` the pending decision of ``player``; SUSPEND."""
-        table = self.card_table  # their short ids, the commonest kinds without a call per option
+        table = self.card_table  # their short ids, the commonest kinds without a Python call per option
         if table is not None and None not in items:
-            ids = [table[x] for x in items]
+            ids = list(map(table.__getitem__, items))
         elif self.as_text and None not in items:
-            ids = [self.prefix + x for x in items] if self.prefix else list(items)
+            ids = list(map(self.prefixed, items)) if self.prefix else list(items)
         elif self.records is not None and None not in items:
             seen, made = self.records
             prefix = self.prefix
