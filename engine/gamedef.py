@@ -26,6 +26,7 @@ from .dsl.ast import walk_blocks
 from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from .dsl.codegen import Compiler
 from .dsl.compiler import Labeller, Procedure
+from .dsl.ops import CardsById
 from .dsl.problems import DslProblem, DslSyntaxError
 from .dsl.reference import ReferenceCompiler
 from .dsl.types import (
@@ -100,7 +101,7 @@ class GameDef:
     card_texts: dict[str, dict] = field(default_factory=dict)  # card id → its declaration, for tools
     starts: list[Callable] = field(default_factory=list)
     effects: list[str | None] = field(default_factory=list)  # card index → effect procedure
-    first_card: dict[str, int] = field(default_factory=dict)  # card id → its first index
+    first_card: dict[str, int] = field(default_factory=CardsById)  # card id → its first index
     functions: dict[str, Callable] = field(default_factory=dict)
     bot_values: dict[str, dict[str, Callable]] = field(default_factory=dict)  # bot → kind of decision ("" for
     # any other) → value(state, {p, action, choice})

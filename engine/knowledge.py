@@ -381,15 +381,13 @@ def _fresh(value: Any) -> Any:
 def _relabel(st, relabel: dict[int, int], hold: bool = False) -> None:
     """Apply a relabelling of cards to the zones and, unless ``hold``, to every card variables and frames hold."""
     get = relabel.get
-    places = st.loc[:]
-    for zone in {places[old] for old in relabel}:  # only zones that hold a relabelled card change
+    loc, know, pinned = st.loc, st.know, st.pinned
+    places, was_known, was_pinned = loc[:], know[:], pinned[:]
+    for zone in set(map(places.__getitem__, relabel)):  # only zones that hold a relabelled card change
         cards = st.zones[zone]
-        cards[:] = [get(c, c) for c in cards]
-    for old, new in relabel.items():  # a card takes the place of the one it replaces
-        st.loc[new] = places[old]
-    know, pinned = st.know[:], st.pinned[:]
-    for old, new in relabel.items():  # what was known of a place is now known of the card there
-        st.know[new], st.pinned[new] = know[old], pinned[old]
+        cards[:] = map(get, cards, cards)
+    for old, new in relabel.items():  # a card takes the place of the one it replaces, and what was known of it
+        loc[new], know[new], pinned[new] = places[old], was_known[old], was_pinned[old]
     if hold:
         return
     tables = _tables(st.game)

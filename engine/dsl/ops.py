@@ -1108,6 +1108,13 @@ def _connected(st, board, sources, targets, through):
 
 
 # ------------------------------------------------------------ lookups
+class CardsById(dict):
+    """Card id → its first index (``GameDef.first_card``); an id no card has is the rules' error."""
+
+    def __missing__(self, cid):
+        raise RuleFault(f"no card has the id {quoted(cid)}")
+
+
 @op(
     "card_named",
     ("id", TEXT),
@@ -1115,12 +1122,10 @@ def _connected(st, board, sources, targets, through):
     says="the card whose id is {id} (the first, if it has copies)",
     reads="args",
     group="zones",
+    inline="st.game.first_card[{0}]",
 )
 def _card_named(st, cid):
-    index = st.game.first_card.get(cid)
-    if index is None:
-        raise RuleFault(f"no card has the id {quoted(cid)}")
-    return index
+    return st.game.first_card[cid]
 
 
 @op(
@@ -1130,6 +1135,7 @@ def _card_named(st, cid):
     says="what distinguishes {zone} in its family (the player, value or space), as text",
     reads="args",
     group="zones",
+    inline="({0}).partition(':')[2]",
 )
 def _key_of(st, zone):
     return zone.partition(":")[2]
