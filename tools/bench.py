@@ -2,14 +2,19 @@
 """Benchmark: random full games per second, time per decision, cold `tabletop validate rules/`.
 
     python tools/bench.py [--games K] [--seed S] [--budget SEC] [--runs R]
-    python tools/bench.py --against REV [--repeats R] [--target SEC] [--only TEXT]
+    python tools/bench.py --against REV [--repeats R] [--target SEC] [--only TEXT] [--instructions]
 
 ``--against REV`` compares this tree with revision REV (exported with ``git
 archive`` into a temporary folder): one worker process per tree
 (tools/bench_worker.py, each importing its own engine), the same jobs sent to
 both in alternating order, CPU time measured in the workers.  It reports, per
 measure, the median speed ratio (this tree / REV) over the repeats and its
-range.
+range.  A shared or virtual machine can make CPU time vary by half from one run
+to the next; ``--instructions`` counts instead the machine instructions each
+job takes under valgrind (callgrind): the same count on every run, whatever
+else the machine does.  A job is run for K and for 3K units, each in a fresh
+process, and the difference divided by 2K, so that starting Python and loading
+the game do not count.
 
 Every row of GAMES is (game id, variant or None, player counts, bot kind, decision
 limit).  Add a game by adding a row; rows whose game (or variant) is not in rules/ are skipped, so the table may list
@@ -24,6 +29,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -263,6 +269,45 @@ def against(rev: str, repeats: int, target: float, only: str = "") -> None:
         new.close()
 
 
+def instructions(tree: Path, job: dict) -> int:
+    """Machine instructions of one run of ``job`` in a fresh worker for ``tree``, counted by callgrind."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    command += [sys.executable, str(REPO / "tools" / "bench_worker.py"), str(tree), json.dumps(job)]
+    done = subprocess.run(command, cwd=tree, capture_output=True, text=True)
+    found = re.search(r"Collected : ([\d,]+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind could not count {job} on {tree}: {done.stderr.strip()[-300:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def against_instructions(rev: str, target: float, only: str = "") -> None:
+    """Both trees' instructions per unit of work, and the ratio (REV's / this tree's: how many times fewer)."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    with tempfile.TemporaryDirectory(prefix="tabletop-bench-") as tmp:
+        export(rev, Path(tmp))
+        old = Worker(Path(tmp))
+        print(f"tabletop bench: this tree against {rev}, machine instructions per unit (callgrind)")
+        print(f"{'measure':32} {'M instr ' + rev:>15} {'M instr now':>12} {'ratio':>8}")
+        for label, base in AGAINST:
+            if only not in label:
+                continue
+            job = {**SEARCH_DEFAULTS, "variant": None, "limit": 5000, "seed": 1000, "count": 1, **base}
+            old.run(job)  # loads the game: the count below is then a rate of work alone
+            count = max(1, round(target * old.run(job)))
+            per_unit = []
+            for tree in (Path(tmp), REPO):
+                instructions(tree, {**job, "count": 0})  # fills the code cache
+                small = instructions(tree, {**job, "count": count})
+                large = instructions(tree, {**job, "count": 3 * count})
+                per_unit.append((large - small) / (2 * count))
+            print(
+                f"{label:32} {per_unit[0] / 1e6:15.3f} {per_unit[1] / 1e6:12.3f} {per_unit[0] / per_unit[1]:7.2f}×",
+                flush=True,
+            )
+        old.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=200, metavar="K", help="games per row (default 200)")
@@ -281,11 +326,20 @@ def main(argv: list[str] | None = None) -> int:
         "--target", type=float, default=0.5, metavar="SEC", help="--against: CPU seconds per job on REV (default 0.5)"
     )
     p.add_argument("--only", default="", metavar="TEXT", help="--against: only measures whose label contains TEXT")
+    p.add_argument(
+        "--instructions",
+        action="store_true",
+        help="--against: count machine instructions under valgrind instead of CPU time (slow, but the same "
+        "count on every run; --target then is CPU seconds per job on REV before valgrind, default 0.05)",
+    )
     args = p.parse_args(argv)
     if args.against:
         if args.repeats < 1 or args.target <= 0:
             p.error("--repeats and --target must be positive")
-        against(args.against, args.repeats, args.target, args.only)
+        if args.instructions:
+            against_instructions(args.against, 0.05 if args.target == 0.5 else args.target, args.only)
+        else:
+            against(args.against, args.repeats, args.target, args.only)
         return 0
     if args.games < 1 or args.runs < 1 or args.budget <= 0:
         p.error("--games, --runs and --budget must be positive")

@@ -2,7 +2,9 @@
 
 Run as ``python bench_worker.py TREE``: TREE goes first on sys.path, so the
 engine measured is that tree's.  Each line on stdin is a JSON job; each answer
-is one JSON line ``{"seconds": cpu, "units": done}``.  Only the public surface
+is one JSON line ``{"seconds": cpu, "units": done}``.  ``python bench_worker.py
+TREE JOB`` runs the one job given and exits: run under valgrind, its count of
+instructions (``bench.py --instructions``).  Only the public surface
 (``load_game``, ``new_game``, ``clone``, ``apply``, ``legal_actions``) and
 ``engine.simulate.simulate`` are used, so any revision since the baseline runs it.
 """
@@ -59,7 +61,8 @@ def search(job: dict) -> dict:
 
 
 def main() -> None:
-    for line in sys.stdin:
+    jobs = [sys.argv[2]] if len(sys.argv) > 2 else sys.stdin
+    for line in jobs:
         job = json.loads(line)
         result = {"games": games, "search": search}[job["kind"]](job)
         print(json.dumps(result), flush=True)
