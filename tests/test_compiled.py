@@ -373,3 +373,44 @@ def test_a_function_of_fixed_facts_is_kept_for_the_game_and_one_of_the_state_is_
     assert game.new_game(players=2).vars["out"] == [5, 0, 2, 4, 4, 0, 2, 2]
     kept = {k: v for k, v in game.procedures["play"].code[0].__globals__.items() if k.startswith("_fixed")}
     assert [len(values) for values in kept.values()] == [4]  # seats_and at 2 and 3 players, of 3 and of 2
+
+
+ROUNDS = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+variables:
+  n: {type: int}
+functions:
+  - id: first_over
+    params: {xs: "list[int]", k: int}
+    returns: int
+    does: |
+      seen = 0
+      for x in xs:
+          seen = seen + 1
+      for x in xs:
+          seen = seen - 1
+      for x in xs:
+          if x > k:
+              return x + seen
+      return -1
+play: |
+  big = range(90000)
+  n = first_over(big, 3) + first_over(big, 4) + first_over(big, 5)
+  LOOP
+  x = choose "go" from [1]
+"""
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_rounds_of_loops_count_against_the_budget_and_a_loop_left_early_only_for_its_rounds(tmp_path, reference):
+    """Two loops over 90,000 items and one that a return leaves at once fit the budget of 200,000: the
+    last counts only the rounds it ran.  A repeat of a million rounds does not fit, and stops at its line."""
+    if not reference:  # the reference path counts every statement run, not rounds: its budget lasts less long
+        game = load_game(write_game_text(tmp_path / "fits", ROUNDS.replace("LOOP", "n = n + 1")))
+        assert game.new_game(players=2).vars["n"] == 4 + 5 + 6 + 1
+    endless = ROUNDS.replace("LOOP", "repeat 1000000:\n      n = n + 1")
+    with pytest.raises(RuntimeRuleError) as info:
+        load_game(write_game_text(tmp_path / "long", endless), reference=reference).new_game(players=2)
+    assert (info.value.diagnostic.code, info.value.diagnostic.line) == ("E703", 23)

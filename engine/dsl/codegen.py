@@ -813,16 +813,36 @@ class Compiler:
             for text, _ in self._memo(s.condition):
                 add("    " + text)
             return
+        # A for or repeat loop runs a known number of rounds: they are counted at once, before it starts,
+        # unless a return may leave it early (only a function's body has one).
+        at_once = not any(
+            isinstance(x, (ast.Return, ast.ReturnValue)) for block in ast.walk_blocks(s.body) for x in block
+        )
         if isinstance(s, ast.For):
             guard(s.source)
             var = self._temp()
-            add(f"for {var} in {self._loop_source(s.source)}:")
+            if at_once:
+                items = self._temp()
+                add(f"{items} = {self._loop_source(s.source)}")
+                add(f"st.steps += len({items})")
+                add(f"if st.steps > {budget}: _overrun()")
+                add(f"for {var} in {items}:")
+            else:
+                add(f"for {var} in {self._loop_source(s.source)}:")
             add(f"    env[{s.var!r}] = {var}")
         else:
             guard(s.count)
-            add(f"for _ in range({self.code(s.count)}):")
-        for text in count:
-            add("    " + text)
+            if at_once:
+                rounds = self._temp()
+                add(f"{rounds} = range({self.code(s.count)})")
+                add(f"st.steps += len({rounds})")
+                add(f"if st.steps > {budget}: _overrun()")
+                add(f"for _ in {rounds}:")
+            else:
+                add(f"for _ in range({self.code(s.count)}):")
+        if not at_once:
+            for text in count:
+                add("    " + text)
         for x in s.body:
             self._flat(x, lines, depth + 1)
 
