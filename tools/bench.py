@@ -286,18 +286,17 @@ def against_instructions(rev: str, target: float, only: str = "") -> None:
         raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
     with tempfile.TemporaryDirectory(prefix="tabletop-bench-") as tmp:
         export(rev, Path(tmp))
-        old = Worker(Path(tmp))
+        old, new = Worker(Path(tmp)), Worker(REPO)
         print(f"tabletop bench: this tree against {rev}, machine instructions per unit (callgrind)")
         print(f"{'measure':32} {'M instr ' + rev:>15} {'M instr now':>12} {'ratio':>8}")
         for label, base in AGAINST:
             if only not in label:
                 continue
             job = {**SEARCH_DEFAULTS, "variant": None, "limit": 5000, "seed": 1000, "count": 1, **base}
-            old.run(job)  # loads the game: the count below is then a rate of work alone
+            old.run(job), new.run(job)  # load the game (and fill each tree's code cache)
             count = max(1, round(target * old.run(job)))
             per_unit = []
             for tree in (Path(tmp), REPO):
-                instructions(tree, {**job, "count": 0})  # fills the code cache
                 small = instructions(tree, {**job, "count": count})
                 large = instructions(tree, {**job, "count": 3 * count})
                 per_unit.append((large - small) / (2 * count))
@@ -306,6 +305,7 @@ def against_instructions(rev: str, target: float, only: str = "") -> None:
                 flush=True,
             )
         old.close()
+        new.close()
 
 
 def main(argv: list[str] | None = None) -> int:
