@@ -235,6 +235,16 @@ class State:
             cache[key] = points
         return points
 
+    def team_score(self, p: int) -> int:
+        """The points of seat ``p``'s team (just ``p``'s when there are no teams)."""
+        team = self.game.team(self.n, p)
+        if len(team) == 1:
+            return self.score_of(p)
+        total = 0
+        for member in team:
+            total += self.score_of(member)
+        return total
+
     def _evaluate(self, scorer, p: int) -> int:
         """A scoring term or tie-breaker for seat ``p``; a failing rule is a RuntimeRuleError at its line."""
         self.memo.clear()

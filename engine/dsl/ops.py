@@ -408,7 +408,14 @@ def _teammates(st, player):
     return [p for p in st.game.team_of(st.n, player) if p != player]
 
 
-@op("score", ("player", PLAYER), returns=INT, says="the points {player} has by the scoring rules", group="players")
+@op(
+    "score",
+    ("player", PLAYER),
+    returns=INT,
+    says="the points {player} has by the scoring rules",
+    group="players",
+    inline="st.score_of({0})",
+)
 def _score(st, player):
     return st.score_of(player)
 
@@ -419,10 +426,10 @@ def _score(st, player):
     returns=INT,
     says="the points of {player}'s team (just {player}'s when there are no teams)",
     group="players",
+    inline="st.team_score({0})",
 )
 def _team_score(st, player):
-    team = st.game.team(st.n, player)
-    return st.score_of(player) if len(team) == 1 else sum([st.score_of(p) for p in team])
+    return st.team_score(player)
 
 
 # --------------------------------------------------------------- knowledge
