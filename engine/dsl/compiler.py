@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import operator
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Callable
 
 from ..errors import RuleFault
@@ -244,12 +243,15 @@ class Choice:
         self.decline, self.secret, self.kind = s.optional, s.secret, s.kind
         self.what = s.verb or ast.format_expr(s.target)
         # The ids of the commonest options without a call per option: a card's id is read from a table
-        # made once per verb, a text is itself, a record's label is looked up by its items.  None (printed
-        # "nothing"/"none") takes the general way.
+        # made once per verb, texts, numbers and players are formatted, a record's label is looked up by
+        # its items.  None (printed "nothing"/"none") takes the general way.
         t = self.item_type
         self.card_table = labels.prefixed_card_ids(self.prefix) if t == CARD else None
-        self.as_text = t == TEXT or _is_enum(t)
-        self.prefixed = partial(operator.add, self.prefix)  # (a str.__add__ would give NotImplemented, not fail)
+        # a text prints as itself, a number as its digits, a player as "seat N" (as ``plain_label`` and the
+        # player label do): one format for all of a decision's options
+        forms = {TEXT: "{}", INT: "{}", PLAYER: "seat {}"}
+        form = forms.get(t, "{}" if t is not None and _is_enum(t) else None)
+        self.form = (self.prefix + form).format if form is not None else None
         self.records = labels.remembered_records(t)
 
     def distinct(self, st, items, ids):
@@ -287,8 +289,8 @@ class Choice:
         table = self.card_table  # their short ids, the commonest kinds without a Python call per option
         if table is not None and None not in items:
             ids = list(map(table.__getitem__, items))
-        elif self.as_text and None not in items:
-            ids = list(map(self.prefixed, items)) if self.prefix else list(items)
+        elif self.form is not None and None not in items:
+            ids = list(map(self.form, items))
         elif self.records is not None and None not in items:
             seen, made = self.records
             prefix = self.prefix
