@@ -26,6 +26,7 @@ games that are still being written.  Games are played by random bots through
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -237,20 +238,37 @@ def export(rev: str, folder: Path) -> None:
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
 
 
+@contextlib.contextmanager
+def trees(rev: str):
+    """(REV's folder, a worker of REV, a worker of this tree), REV exported for the time of the block."""
+    with tempfile.TemporaryDirectory(prefix="tabletop-bench-") as tmp:
+        export(rev, Path(tmp))
+        old, new = Worker(Path(tmp)), Worker(REPO)
+        try:
+            yield Path(tmp), old, new
+        finally:
+            old.close()
+            new.close()
+
+
+def measures(only: str, old, new):
+    """(label, job) of the measures whose label contains ``only``; both workers have run each job once
+    (the game loaded, lazy tables and the code cache filled)."""
+    for label, base in AGAINST:
+        if only in label:
+            job = {**SEARCH_DEFAULTS, "variant": None, "limit": 5000, "seed": 0, "count": 1, **base}
+            old.run(job), new.run(job)
+            yield label, job
+
+
 def against(rev: str, repeats: int, target: float, only: str = "") -> None:
     """Both trees measured interleaved; prints the median ratio per measure and its range.
 
     ``only`` keeps the measures whose label contains it (e.g. ``search`` or ``cat-town``)."""
-    with tempfile.TemporaryDirectory(prefix="tabletop-bench-") as tmp:
-        export(rev, Path(tmp))
-        old, new = Worker(Path(tmp)), Worker(REPO)
+    with trees(rev) as (_, old, new):
         print(f"tabletop bench: this tree against {rev}, {repeats} repeats, ~{target:g} CPU s per job on {rev}")
         print(f"{'measure':32} {'unit/s ' + rev:>14} {'unit/s now':>11} {'median ratio':>13} {'range':>14}")
-        for label, base in AGAINST:
-            if only not in label:
-                continue
-            job = {**SEARCH_DEFAULTS, "variant": None, "limit": 5000, "seed": 0, "count": 1, **base}
-            old.run(job), new.run(job)  # warm up: loads the game, fills lazy tables
+        for label, job in measures(only, old, new):
             job["count"] = max(1, round(target * old.run(job)))
             ratios, rates_old, rates_new = [], [], []
             for r in range(repeats):
@@ -265,8 +283,6 @@ def against(rev: str, repeats: int, target: float, only: str = "") -> None:
                 f"{statistics.median(ratios):12.2f}× {min(ratios):6.2f}–{max(ratios):.2f}×",
                 flush=True,
             )
-        old.close()
-        new.close()
 
 
 def instructions(tree: Path, job: dict) -> int:
@@ -284,19 +300,13 @@ def against_instructions(rev: str, target: float, only: str = "") -> None:
     """Both trees' instructions per unit of work, and the ratio (REV's / this tree's: how many times fewer)."""
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
-    with tempfile.TemporaryDirectory(prefix="tabletop-bench-") as tmp:
-        export(rev, Path(tmp))
-        old, new = Worker(Path(tmp)), Worker(REPO)
+    with trees(rev) as (old_tree, old, new):
         print(f"tabletop bench: this tree against {rev}, machine instructions per unit (callgrind)")
         print(f"{'measure':32} {'M instr ' + rev:>15} {'M instr now':>12} {'ratio':>8}")
-        for label, base in AGAINST:
-            if only not in label:
-                continue
-            job = {**SEARCH_DEFAULTS, "variant": None, "limit": 5000, "seed": 1000, "count": 1, **base}
-            old.run(job), new.run(job)  # load the game (and fill each tree's code cache)
+        for label, job in measures(only, old, new):
             count = max(1, round(target * old.run(job)))
             per_unit = []
-            for tree in (Path(tmp), REPO):
+            for tree in (old_tree, REPO):
                 small = instructions(tree, {**job, "count": count})
                 large = instructions(tree, {**job, "count": 3 * count})
                 per_unit.append((large - small) / (2 * count))
@@ -304,8 +314,6 @@ def against_instructions(rev: str, target: float, only: str = "") -> None:
                 f"{label:32} {per_unit[0] / 1e6:15.3f} {per_unit[1] / 1e6:12.3f} {per_unit[0] / per_unit[1]:7.2f}×",
                 flush=True,
             )
-        old.close()
-        new.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -821,30 +821,27 @@ class Compiler:
         if isinstance(s, ast.For):
             guard(s.source)
             var = self._temp()
-            if at_once:
-                items = self._temp()
-                add(f"{items} = {self._loop_source(s.source)}")
-                add(f"st.steps += len({items})")
-                add(f"if st.steps > {budget}: _overrun()")
-                add(f"for {var} in {items}:")
-            else:
-                add(f"for {var} in {self._loop_source(s.source)}:")
+            add(f"for {var} in {self._rounds(add, self._loop_source(s.source), at_once)}:")
             add(f"    env[{s.var!r}] = {var}")
         else:
             guard(s.count)
-            if at_once:
-                rounds = self._temp()
-                add(f"{rounds} = range({self.code(s.count)})")
-                add(f"st.steps += len({rounds})")
-                add(f"if st.steps > {budget}: _overrun()")
-                add(f"for _ in {rounds}:")
-            else:
-                add(f"for _ in range({self.code(s.count)}):")
+            add(f"for _ in {self._rounds(add, f'range({self.code(s.count)})', at_once)}:")
         if not at_once:
             for text in count:
                 add("    " + text)
         for x in s.body:
             self._flat(x, lines, depth + 1)
+
+    def _rounds(self, add, rounds: str, at_once: bool) -> str:
+        """What a for or repeat loop runs over (Python source); ``at_once``: kept in a temporary, and its
+        rounds counted against the step budget now."""
+        if not at_once:
+            return rounds
+        t = self._temp()
+        add(f"{t} = {rounds}")
+        add(f"st.steps += len({t})")
+        add(f"if st.steps > {self.game.step_budget}: _overrun()")
+        return t
 
     def _loop_source(self, source: ast.Expr) -> str:
         """A list of what a loop runs over, copied (the body may change it) unless the expression makes it afresh."""
