@@ -17,6 +17,15 @@ enters (decisions, the pcs after them, return addresses, jumps left unfused)
 get a function.  Locals an instruction reads more than once are kept in
 Python locals as well (``_aliased``).
 
+A call pushes the callee's frame and runs the callee at once, inside the
+caller's instruction (``Compiler._enter``): the caller goes on there when it
+returns, and only a decision stops the chain, every frame then on the stack
+with the pc it goes on at.  Cheap operations are written out where they are
+used (``Op.inline``), zone names come from tables (``ZoneNames``), log lines
+keep their values and are formatted when read (``logtext``), a for or repeat
+loop counts its rounds at once, and a function of fixed facts keeps its
+values for the game definition.
+
 Each generated line maps back to the DSL line and column of its statement; a
 fault's place is read from the traceback, so the fast path pays nothing for it.
 """
