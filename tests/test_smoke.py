@@ -1,6 +1,10 @@
 """Every shipped game loads and plays to the end with random bots."""
 
 import random
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -24,3 +28,30 @@ def test_caty_mini_plays_to_the_end(players, variant):
         and state.pvars[p]["string"] == max(state.pvars[q]["string"] for q in range(players) if state.scores[q] == best)
     ]
     assert len(state.actions) > 12
+
+
+def test_the_benchmark_compares_this_tree_with_a_revision():
+    """tools/bench.py --against builds the revision beside this tree and measures both in one run (a few
+    games: only that it runs and says a ratio, never how fast)."""
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "tools/bench.py",
+            "--against",
+            "HEAD",
+            "--repeats",
+            "1",
+            "--target",
+            "0.01",
+            "--only",
+            "mini 2p",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith(("games caty-mini 2p", "search caty-mini 2p"))]
+    assert len(rows) == 2 and all(re.search(r"\d+\.\d\d× ", row) for row in rows), done.stdout
