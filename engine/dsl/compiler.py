@@ -251,7 +251,8 @@ class Choice:
         # player label do): one format for all of a decision's options
         forms = {TEXT: "{}", INT: "{}", PLAYER: "seat {}"}
         form = forms.get(t, "{}" if t is not None and _is_enum(t) else None)
-        self.form = (self.prefix + form).format if form is not None else None
+        verb = self.prefix.replace("{", "{{").replace("}", "}}")  # the verb is text, not a format
+        self.form = (verb + form).format if form is not None else None
         self.records = labels.remembered_records(t)
 
     def distinct(self, st, items, ids):
