@@ -426,19 +426,21 @@ def _remapper(t: str) -> Remapper | None:
     if is_list(t):
         inner = element(t)
         if inner == CARD:
-            return lambda cards, get: [get(c, c) for c in cards]
+            return lambda cards, get: list(map(get, cards, cards))
         each = _remapper(inner)
         return None if each is None else lambda values, get: [None if v is None else each(v, get) for v in values]
     if is_record(t):
         fields = [(name, f) for name, ft in record_fields(t) if (f := _remapper(ft)) is not None]
 
         def record(value: dict, get) -> dict:
-            value = dict(value)
+            out = value
             for name, f in fields:
                 v = value.get(name)
-                if v is not None:
-                    value[name] = f(v, get)
-            return value
+                if v is not None and (w := f(v, get)) != v:
+                    if out is value:
+                        out = dict(value)  # a new record: the one relabelled may be shared with the original
+                    out[name] = w
+            return out
 
         return record
     return None
