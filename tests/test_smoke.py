@@ -50,7 +50,6 @@ def test_the_benchmark_compares_this_tree_with_a_revision():
         cwd=root,
         capture_output=True,
         text=True,
-        timeout=600,
     )
     assert done.returncode == 0, done.stderr[-500:]
     rows = [line for line in done.stdout.splitlines() if line.startswith(("games caty-mini 2p", "search caty-mini 2p"))]
