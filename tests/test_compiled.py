@@ -426,3 +426,18 @@ def test_a_verb_may_hold_any_characters_and_prints_as_written(tmp_path, referenc
     assert state.legal_actions() == ["take{0}%s a", "take{0}%s b"]
     state.apply("take{0}%s b")
     assert state.legal_actions() == ["count{} 1", "count{} 2"]
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_an_item_that_may_be_none_is_still_checked_where_a_field_is_read(tmp_path, reference):
+    """Items of a list written out of records need no check for none (the generated code leaves it out);
+    a list that may hold none keeps it: reading a field of none is the rules' error at its line."""
+    fine = 'n = size([r.a for r in [{a: 1}, {a: 2}] if r.a > 1])\nx = choose "go" from [1]\n'
+    assert load_game(write_game(tmp_path / "fine", fine), reference=reference).new_game(players=2).vars["n"] == 1
+    path = write_game(tmp_path / "none", "n = size([r.a for r in [{a: 1}, item([none, {a: 2}], 0)]])\n")
+    with pytest.raises(RuntimeRuleError) as info:
+        load_game(path, reference=reference).new_game(players=2)
+    assert (info.value.diagnostic.line, "no record to read 'a' of") == (
+        9,
+        info.value.diagnostic.message.split(" (in")[0],
+    )

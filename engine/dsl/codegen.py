@@ -274,6 +274,40 @@ class Compiler:
         self.temps += 1
         return f"_t{self.temps}"
 
+    def _filled(self, e: ast.Expr, inside: frozenset = frozenset()) -> bool:
+        """Whether every item of the list ``e`` is a value, never none, as its code shows: the cards of a
+        zone, the members of an enum, a list written out of values, a comprehension of values, what an
+        operation declared ``no_none`` gives, what a game function's body gives (``inside``: the functions
+        being looked into).  An item read from such a list needs no check for none."""
+        if e.type == ZONE:
+            return True
+        if isinstance(e, ast.Name):
+            return e.name in self.vocab.enums and e.name not in self.scope
+        if isinstance(e, ast.ListExpr):
+            return all(self._valued(x, inside) for x in e.items)
+        if isinstance(e, ast.Comprehension):
+            return self._valued(e.element, inside)
+        if isinstance(e, ast.Conditional):
+            return self._filled(e.then, inside) and self._filled(e.otherwise, inside)
+        if isinstance(e, ast.Binary) and e.op == "+":
+            return self._filled(e.left, inside) and self._filled(e.right, inside)
+        if isinstance(e, ast.Call):
+            if e.func in OPS:
+                return OPS[e.func].no_none
+            body = self.value_bodies.get(e.func)
+            return body is not None and e.func not in inside and self._filled(body, inside | {e.func})
+        return False
+
+    def _valued(self, e: ast.Expr, inside: frozenset) -> bool:
+        """Whether ``e`` is a value, never none, as its code shows (see ``_filled``)."""
+        if isinstance(e, ast.Literal):
+            return e.value is not None
+        if isinstance(e, (ast.Record, ast.ListExpr, ast.MapExpr, ast.Comprehension)):
+            return True
+        if isinstance(e, ast.Call) and e.func in OPS:
+            return OPS[e.func].no_none
+        return False
+
     def _cards_of(self, zone: str) -> str:
         """The cards of a zone where a list is wanted.  In an instruction a lookup: the instruction says
         when there is no such zone (``_no_value``); elsewhere the operation's check."""
@@ -353,7 +387,7 @@ class Compiler:
         var = self._temp()
         saved = self.scope.get(e.var)
         self.scope[e.var] = var
-        if e.source.type == ZONE:
+        if self._filled(e.source):
             self.nonnull.add(var)
         element = self.code(e.element)
         cond = f" if {self.code(e.condition)}" if e.condition is not None else ""
@@ -404,7 +438,7 @@ class Compiler:
         var = self._temp()
         saved = self.scope.get("it")
         self.scope["it"] = var
-        if e.source.type == ZONE:
+        if self._filled(e.source):
             self.nonnull.add(var)
         key = self.code(e.key)
         if saved is None:

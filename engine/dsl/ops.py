@@ -51,6 +51,7 @@ class Op:
     # Python the generated code writes instead of calling ``fn``: ``{0}``, ``{1}``… for the arguments
     # (each once), ``st`` for the state; the same value and the same errors as ``fn`` (tests/test_ops.py)
     inline: str | None = None
+    no_none: bool = False  # its value, or each item of the list it gives, is never none (codegen's checks)
 
     @property
     def changes(self) -> bool:
@@ -113,6 +114,7 @@ def op(
     optional: int = 0,
     draws: bool = False,
     inline: str | None = None,
+    no_none: bool = False,
 ):
     if inline is not None and sorted(re.findall(r"\{(\d+)\}", inline)) != [str(i) for i in range(len(params))]:
         raise RuntimeError(f"operation {name}: its inline code must use each argument once")  # pragma: no cover
@@ -120,7 +122,9 @@ def op(
     def register(fn: Callable | None) -> Callable | None:
         if name in OPS:  # pragma: no cover - a programming error caught at import
             raise RuntimeError(f"operation {name} declared twice")
-        OPS[name] = Op(name, tuple(params), returns, says, fn, group, constant, control, reads, optional, draws, inline)
+        OPS[name] = Op(
+            name, tuple(params), returns, says, fn, group, constant, control, reads, optional, draws, inline, no_none
+        )
         return fn
 
     return register
@@ -152,7 +156,7 @@ _zone = zone_cards
 
 
 # ------------------------------------------------------------------- zones
-@op("top", ("zone", ZONE), returns=CARD, says="the top card of {zone}", reads=READS_ZONE, group="zones")
+@op("top", ("zone", ZONE), returns=CARD, says="the top card of {zone}", reads=READS_ZONE, group="zones", no_none=True)
 def _top(st, zone):
     try:
         return st.zones[zone][-1]
@@ -162,7 +166,15 @@ def _top(st, zone):
         raise RuleFault(f"zone '{zone}' is empty, it has no top card") from None
 
 
-@op("bottom", ("zone", ZONE), returns=CARD, says="the bottom card of {zone}", reads=READS_ZONE, group="zones")
+@op(
+    "bottom",
+    ("zone", ZONE),
+    returns=CARD,
+    says="the bottom card of {zone}",
+    reads=READS_ZONE,
+    group="zones",
+    no_none=True,
+)
 def _bottom(st, zone):
     try:
         return st.zones[zone][0]
@@ -180,6 +192,7 @@ def _bottom(st, zone):
     reads=READS_ARGS,
     group="zones",
     inline="len({0})",
+    no_none=True,
 )
 def _size(st, items):
     return len(items)
@@ -206,6 +219,7 @@ def _is_empty(st, items):
     says="the top {n} cards of {zone}, top first (all of them if it has fewer)",
     reads="zone",
     group="zones",
+    no_none=True,
 )
 def _top_cards(st, zone, n):
     cards = _zone(st, zone)
@@ -219,12 +233,21 @@ def _top_cards(st, zone, n):
     says="the cards of {zone}, bottom to top",
     reads="zone",
     group="zones",
+    no_none=True,
 )
 def _cards(st, zone):
     return list(_zone(st, zone))
 
 
-@op("zone_of", ("card", CARD), returns=ZONE, says="the zone that holds {card}", group="zones", inline="st.loc[{0}]")
+@op(
+    "zone_of",
+    ("card", CARD),
+    returns=ZONE,
+    says="the zone that holds {card}",
+    group="zones",
+    inline="st.loc[{0}]",
+    no_none=True,
+)
 def _zone_of(st, card):
     return st.loc[card]
 
@@ -311,6 +334,7 @@ def _sort(st, zone, attribute):
     reads=READS_ARGS,
     group="players",
     inline="list(range(st.n))",
+    no_none=True,
 )
 def _players(st):
     return list(range(st.n))
@@ -324,6 +348,7 @@ def _players(st):
     group="players",
     constant=True,
     inline="st.n",
+    no_none=True,
 )
 def _num_players(st):
     return st.n
@@ -349,6 +374,7 @@ def _seat_number(st, player):
     says="every player in turn order (clockwise), starting with {player}",
     reads="args",
     group="players",
+    no_none=True,
 )
 def _players_from(st, player):
     n = st.n
@@ -364,6 +390,7 @@ def _players_from(st, player):
     reads="args",
     group="players",
     inline="(({0}) + 1) % st.n",
+    no_none=True,
 )
 def _left_of(st, player):
     return (player + 1) % st.n
@@ -377,6 +404,7 @@ def _left_of(st, player):
     reads="args",
     group="players",
     inline="(({0}) - 1) % st.n",
+    no_none=True,
 )
 def _right_of(st, player):
     return (player - 1) % st.n
@@ -389,6 +417,7 @@ def _right_of(st, player):
     says="the players who are not {player} nor on {player}'s team, in turn order",
     reads="args",
     group="players",
+    no_none=True,
 )
 def _opponents(st, player):
     team = st.game.team_of(st.n, player)
@@ -403,6 +432,7 @@ def _opponents(st, player):
     says="the other players on {player}'s team",
     reads="args",
     group="players",
+    no_none=True,
 )
 def _teammates(st, player):
     return [p for p in st.game.team_of(st.n, player) if p != player]
@@ -481,6 +511,7 @@ def _count(st, items):
     reads=READS_ARGS,
     group="lists",
     optional=1,
+    no_none=True,
 )
 def _range(st, start, stop=None):
     if stop is None:
@@ -920,6 +951,7 @@ def _toward(st, board, space, direction):
     "not through a wall",
     reads="args",
     group="boards",
+    no_none=True,
 )
 def _neighbours(st, board, space):
     try:
@@ -968,6 +1000,7 @@ def _room_of(st, board, space):
     says="the spaces of room {room} on {board}",
     reads="args",
     group="boards",
+    no_none=True,
 )
 def _spaces_of(st, board, room):
     grid = _grid(st, board)
@@ -984,6 +1017,7 @@ def _spaces_of(st, board, room):
     says="the spaces of {board} tagged {tag} (by their room or on their own)",
     reads="args",
     group="boards",
+    no_none=True,
 )
 def _tagged(st, board, tag):
     return _grid(st, board).tagged(tag)
@@ -1065,6 +1099,7 @@ def _path_length(st, board, start, targets, through):
     says="every space of {board}, in a fixed order",
     reads="args",
     group="boards",
+    no_none=True,
 )
 def _spaces(st, board):
     return _grid(st, board).nodes
@@ -1077,6 +1112,7 @@ def _spaces(st, board):
     says="the directions of {board}, in a fixed order (clockwise from the north on a grid or hexagon grid)",
     reads="args",
     group="boards",
+    no_none=True,
 )
 def _directions(st, board):
     return list(_grid(st, board).directions)
@@ -1130,6 +1166,7 @@ class CardsById(dict):
     reads="args",
     group="zones",
     inline="st.game.first_card[{0}]",
+    no_none=True,
 )
 def _card_named(st, cid):
     return st.game.first_card[cid]
@@ -1143,6 +1180,7 @@ def _card_named(st, cid):
     reads="args",
     group="zones",
     inline="({0}).partition(':')[2]",
+    no_none=True,
 )
 def _key_of(st, zone):
     return zone.partition(":")[2]
