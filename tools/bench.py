@@ -12,9 +12,10 @@ measure, the median speed ratio (this tree / REV) over the repeats and its
 range.  A shared or virtual machine can make CPU time vary by half from one run
 to the next; ``--instructions`` counts instead the machine instructions each
 job takes under valgrind (callgrind): the same count on every run, whatever
-else the machine does.  A job is run for K and for 3K units, each in a fresh
-process, and the difference divided by 2K, so that starting Python and loading
-the game do not count.
+else the machine does.  A job is run for K and for 3K units (K fixed per
+measure, the same games and rollouts every time), each in a fresh process,
+and the difference divided by 2K, so that starting Python and loading the game
+do not count.
 
 Every row of GAMES is (game id, variant or None, player counts, bot kind, decision
 limit).  Add a game by adding a row; rows whose game (or variant) is not in rules/ are skipped, so the table may list
@@ -191,16 +192,20 @@ def print_table(rows: list[dict]) -> None:
 
 
 # (label, job) measured by --against: full games, then the search-shaped measure on every game
+# ("units": how many games or rollouts --instructions counts, fixed so that every run counts the same work)
 AGAINST: list[tuple[str, dict]] = [
-    ("games caty-mini 2p random", {"kind": "games", "game": "caty-mini", "players": 2, "bots": "random"}),
-    ("games caty-mini 4p random", {"kind": "games", "game": "caty-mini", "players": 4, "bots": "random"}),
-    ("games cat-town 2p random", {"kind": "games", "game": "cat-town", "players": 2, "bots": "random"}),
-    ("games cat-town 4p random", {"kind": "games", "game": "cat-town", "players": 4, "bots": "random"}),
-    ("games cats-mansion 2p greedy", {"kind": "games", "game": "cats-mansion", "players": 2, "bots": "greedy"}),
-    ("search caty-mini 2p", {"kind": "search", "game": "caty-mini", "players": 2}),
-    ("search cat-town 2p", {"kind": "search", "game": "cat-town", "players": 2}),
-    ("search cat-town 4p", {"kind": "search", "game": "cat-town", "players": 4}),
-    ("search cats-mansion 2p", {"kind": "search", "game": "cats-mansion", "players": 2}),
+    ("games caty-mini 2p random", {"kind": "games", "game": "caty-mini", "players": 2, "bots": "random", "units": 16}),
+    ("games caty-mini 4p random", {"kind": "games", "game": "caty-mini", "players": 4, "bots": "random", "units": 16}),
+    ("games cat-town 2p random", {"kind": "games", "game": "cat-town", "players": 2, "bots": "random", "units": 8}),
+    ("games cat-town 4p random", {"kind": "games", "game": "cat-town", "players": 4, "bots": "random", "units": 8}),
+    (
+        "games cats-mansion 2p greedy",
+        {"kind": "games", "game": "cats-mansion", "players": 2, "bots": "greedy", "units": 2},
+    ),
+    ("search caty-mini 2p", {"kind": "search", "game": "caty-mini", "players": 2, "units": 128}),
+    ("search cat-town 2p", {"kind": "search", "game": "cat-town", "players": 2, "units": 64}),
+    ("search cat-town 4p", {"kind": "search", "game": "cat-town", "players": 4, "units": 64}),
+    ("search cats-mansion 2p", {"kind": "search", "game": "cats-mansion", "players": 2, "units": 16}),
 ]
 SEARCH_DEFAULTS = {"warmup": 10, "depth": 30}  # rollout: clone, then up to 30 random decisions
 
@@ -296,7 +301,7 @@ def instructions(tree: Path, job: dict) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def against_instructions(rev: str, target: float, only: str = "") -> None:
+def against_instructions(rev: str, only: str = "") -> None:
     """Both trees' instructions per unit of work, and the ratio (REV's / this tree's: how many times fewer)."""
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
@@ -304,7 +309,7 @@ def against_instructions(rev: str, target: float, only: str = "") -> None:
         print(f"tabletop bench: this tree against {rev}, machine instructions per unit (callgrind)")
         print(f"{'measure':32} {'M instr ' + rev:>15} {'M instr now':>12} {'ratio':>8}")
         for label, job in measures(only, old, new):
-            count = max(1, round(target * old.run(job)))
+            count = job["units"]
             per_unit = []
             for tree in (old_tree, REPO):
                 small = instructions(tree, {**job, "count": count})
@@ -338,14 +343,14 @@ def main(argv: list[str] | None = None) -> int:
         "--instructions",
         action="store_true",
         help="--against: count machine instructions under valgrind instead of CPU time (slow, but the same "
-        "count on every run; --target then is CPU seconds per job on REV before valgrind, default 0.05)",
+        "count on every run, of the same games and rollouts: --repeats and --target do not apply)",
     )
     args = p.parse_args(argv)
     if args.against:
         if args.repeats < 1 or args.target <= 0:
             p.error("--repeats and --target must be positive")
         if args.instructions:
-            against_instructions(args.against, 0.05 if args.target == 0.5 else args.target, args.only)
+            against_instructions(args.against, args.only)
         else:
             against(args.against, args.repeats, args.target, args.only)
         return 0
