@@ -419,7 +419,7 @@ def test_rounds_of_loops_count_against_the_budget_and_a_loop_left_early_only_for
 
 
 @pytest.mark.parametrize("reference", [False, True])
-def test_a_verb_may_hold_any_characters_and_prints_as_written(tmp_path, reference):
+def test_a_verb_with_braces_or_percent_signs_prints_as_written(tmp_path, reference):
     """Options' ids are formatted in one go: a verb with braces in it is text, not a format."""
     path = write_game(tmp_path, 'x = choose "take{0}%s" from ["a", "b"]\nn = choose "count{}" from [1, 2]\n')
     state = load_game(path, reference=reference).new_game(players=2)
