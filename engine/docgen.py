@@ -2,8 +2,9 @@
 
 A game's reference is its rules as a designer or player reads them: components and their
 texts, zones and who sees them, the programs in canonical form, scoring, rulings, variants.
-The language reference lists every statement and every operation from its one declaration; the
-metrics reference every figure of a playtest report from its one declaration (``playtest.METRICS``).
+The language reference lists every statement and every operation from its one declaration
+(``ast.STATEMENTS``, ``ops.OPS``); the metrics reference every figure of a playtest report from its
+one declaration (``playtest.METRICS``).
 """
 
 from __future__ import annotations
@@ -21,57 +22,6 @@ from .gamedef import GameDef, load_game
 from .playtest import METRICS
 
 __all__ = ["game_reference", "language_reference", "metrics_reference"]
-
-STATEMENTS = [
-    ("x = EXPR", "give the local value x (or a variable, or me.var) a value"),
-    (
-        'x = choose "verb" from LIST [where COND] [by PLAYER] [optional ["decline"]] [secretly]',
-        "a player (the current one unless 'by') chooses one item, a value with its own id (a record "
-        '{do: "step", piece: c} for a move of several parts); \'optional\' adds declining, id "pass" '
-        "unless named, giving none; 'where' keeps the items for which COND holds, with the item as 'it'; "
-        "'secretly' shows the others only who chose and what kind of choice",
-    ),
-    (
-        'xs = choose "verb" from LIST [where COND] by each p in PLAYERS simultaneously',
-        "every player of PLAYERS chooses one item at the same time, in secret (LIST and COND may name p, "
-        "the chooser); the game waits until all have chosen, then xs gets the choices together, a list in "
-        "the order of PLAYERS. Until then the others see only who has chosen; declining is an option like "
-        "the others (no 'optional'). For programs driving the game: state.to_act lists the seats still to "
-        "choose, any of them may act first (state.apply(action, seat=s)), state.legal_actions(s) gives "
-        "each one's options, and state.current_player is the lowest still to choose",
-    ),
-    (
-        'x = choose "verb" several [A to B] from LIST [where COND] [by PLAYER] [secretly]',
-        "a player chooses between A and B of the items at once (any number without 'A to B'); x is the "
-        "list chosen, its members in the order of their ids; each option's id lists them ('take 1, 5, 5', "
-        "'take nothing'), and ways that print alike are one option. The action space lists every such id "
-        "from the items' possible values, so items other than cards or players need 'A to B'",
-    ),
-    ("if COND: … elif COND: … else: …", "run the first block whose condition holds"),
-    ("for x in LIST: …", "run the block once per item"),
-    ("while COND: …", "run the block as long as the condition holds (bounded by the step budget)"),
-    ("repeat N: …", "run the block N times"),
-    (
-        "window p from PLAYER: … reopen … close",
-        "ask each player in turn, from PLAYER, to respond; 'reopen' asks "
-        "everyone again, 'close' ends the window at once",
-    ),
-    ('log "text with {expressions}" [to PLAYER]', "add a line to the game log (for one player only with 'to')"),
-    (
-        'end_game ["reason"]',
-        "the game ends now, for the reason given (the outcome reports it); scoring and "
-        "tie-breakers decide the winners, and the game's 'ties' whether level seats draw",
-    ),
-    (
-        "return [VALUE]",
-        "leave the current procedure; 'return VALUE' gives the value of a function written as statements "
-        "(functions: does:, every path ends in a return; locals, if and loops, nothing that changes the game) "
-        "or of a procedure that declares 'returns: TYPE' (called as x = proc(…), it may change the game and "
-        "ask for decisions on the way)",
-    ),
-    ("pass", "do nothing"),
-]
-
 
 # How each operator of the printer's precedence table (ast._PRECEDENCE) reads; the levels and their
 # order come from that table, so the docs cannot drift from how expressions parse and print.
@@ -257,7 +207,7 @@ def language_reference() -> str:
         "## Statements",
         "",
     ]
-    out += _table(["statement", "does"], [[f"`{form}`", does] for form, does in STATEMENTS])
+    out += _table(["statement", "does"], [[f"`{form}`", does] for stmt in ast.STATEMENTS for form, does in stmt.DOCS])
     out += [
         "",
         "## Expressions",

@@ -10,6 +10,12 @@ from the code cache loads this module, never the parser.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from .types import BOOL, INT, PLAYER, describe
+
+if TYPE_CHECKING:
+    from .checker import Checker
 
 
 @dataclass(slots=True, eq=False)
@@ -210,13 +216,41 @@ class Conditional(Expr):
 
 # ------------------------------------------------------------------ statements
 Contents = tuple[list[Expr], list[Name | Attr], list[list["Stmt"]]]  # reads, targets, blocks
+Docs = tuple[tuple[str, str], ...]
 
 
 @dataclass(slots=True, eq=False)
 class Stmt(Node):
+    """A statement.  Each class below declares, beside its fields and its printing, how the statement is
+    written (``SYNTAX``: its rules in lark's notation, which ``parser`` joins into the grammar; the first
+    rule is the statement's own and builds the node from its children in field order unless the parser
+    says otherwise), what the language reference says of it (``DOCS``), and its effects: whether it
+    changes the game (``changes``: a function may not) and whether it decides what runs next
+    (``CONTROL``: a decision, a call or a jump out, compiled as instructions of its own).  Its type
+    rule is its ``check``; the checker, both code paths and the docs are checked to know every
+    statement (tests/test_statements.py)."""
+
+    SYNTAX: ClassVar[str] = ""  # none: the checker makes the node of another statement's
+    BLOCK: ClassVar[bool] = False  # it ends with its block, not at the end of its line
+    DOCS: ClassVar[Docs] = ()  # (form, what it does): rows of the language reference
+    CHANGES: ClassVar[str | None] = None  # why it changes the game, as a function's error says
+    CONTROL: ClassVar[bool] = False
+
+    @classmethod
+    def rule(cls) -> str:
+        """The name of the statement's own grammar rule ("" if it has none)."""
+        return cls.SYNTAX.split(":", 1)[0].lstrip("?").strip()
+
+    def changes(self) -> str | None:
+        """Why running it changes the game (None: it does not by itself)."""
+        return self.CHANGES
+
     def contents(self) -> Contents:
         """What the statement reads, the targets it writes, and the blocks inside it."""
         return [], [], []
+
+    def check(self, c: Checker) -> None:
+        """Type the statement's expressions and check its rule (a statement holding none has nothing to check)."""
 
     def text(self, indent: int) -> str:
         """The canonical text, its lines indented by ``indent`` spaces."""
@@ -234,8 +268,14 @@ def _present(*exprs: Expr | None) -> list[Expr]:
 
 @dataclass(slots=True, eq=False)
 class Assign(Stmt):
+    SYNTAX = 'assign: target "=" expr'
+    DOCS: ClassVar[Docs] = (("x = EXPR", "give the local value x (or a variable, or me.var) a value"),)
+
     target: Name | Attr  # a local or game variable, or a player's variable
     value: Expr
+
+    def check(self, c: Checker) -> None:
+        c.assign(self.target, c.expr(self.value), self.value)
 
     def contents(self) -> Contents:
         return [self.value, *_target_reads(self.target)], [self.target], []
@@ -246,6 +286,34 @@ class Assign(Stmt):
 
 @dataclass(slots=True, eq=False)
 class Choose(Stmt):
+    SYNTAX = """choose_stmt: target "=" "choose" [STRING] "from" expr [where] [by] [optional] [secret]
+?where: "where" expr
+?by: "by" expr
+   | "by" "each" NAME "in" expr -> by_each
+optional: "optional" [STRING]
+secret: "secretly"
+      | "simultaneously" -> together"""
+    DOCS: ClassVar[Docs] = (
+        (
+            'x = choose "verb" from LIST [where COND] [by PLAYER] [optional ["decline"]] [secretly]',
+            "a player (the current one unless 'by') chooses one item, a value with its own id (a record "
+            '{do: "step", piece: c} for a move of several parts); \'optional\' adds declining, id "pass" '
+            "unless named, giving none; 'where' keeps the items for which COND holds, with the item as 'it'; "
+            "'secretly' shows the others only who chose and what kind of choice",
+        ),
+        (
+            'xs = choose "verb" from LIST [where COND] by each p in PLAYERS simultaneously',
+            "every player of PLAYERS chooses one item at the same time, in secret (LIST and COND may name p, "
+            "the chooser); the game waits until all have chosen, then xs gets the choices together, a list in "
+            "the order of PLAYERS. Until then the others see only who has chosen; declining is an option like "
+            "the others (no 'optional'). For programs driving the game: state.to_act lists the seats still to "
+            "choose, any of them may act first (state.apply(action, seat=s)), state.legal_actions(s) gives "
+            "each one's options, and state.current_player is the lowest still to choose",
+        ),
+    )
+    CHANGES = "a choice is a decision of a player"
+    CONTROL = True
+
     target: Name | Attr
     verb: str  # "" when the options name themselves
     source: Expr
@@ -261,6 +329,9 @@ class Choose(Stmt):
     def kind(self) -> str:
         """What is being decided, as others may be told: the verb, else the target's name."""
         return self.verb or format_expr(self.target)
+
+    def check(self, c: Checker) -> None:
+        c.choose(self)
 
     def contents(self) -> Contents:
         return _present(self.source, self.where, self.by) + _target_reads(self.target), [self.target], []
@@ -286,6 +357,19 @@ class Choose(Stmt):
 class ChooseSeveral(Choose):
     """``x = choose "take" several [LOW to HIGH] from LIST …``: the option is a list of the items (subsets.py)."""
 
+    SYNTAX = (
+        'choose_several_stmt: target "=" "choose" [STRING] "several" [sum "to" sum] "from" expr [where] [by] [secret]'
+    )
+    DOCS = (
+        (
+            'x = choose "verb" several [A to B] from LIST [where COND] [by PLAYER] [secretly]',
+            "a player chooses between A and B of the items at once (any number without 'A to B'); x is the "
+            "list chosen, its members in the order of their ids; each option's id lists them ('take 1, 5, 5', "
+            "'take nothing'), and ways that print alike are one option. The action space lists every such id "
+            "from the items' possible values, so items other than cards or players need 'A to B'",
+        ),
+    )
+
     low: Expr | None = None
     high: Expr | None = None
 
@@ -304,7 +388,19 @@ class ChooseSeveral(Choose):
 
 @dataclass(slots=True, eq=False)
 class ExprStmt(Stmt):
+    SYNTAX = "expr_stmt: expr"
+    DOCS = (
+        (
+            "procedure(ARGS)",
+            "run a procedure of the rules, or an operation that changes the game (see Operations); "
+            "a call whose value is not used must change something",
+        ),
+    )
+
     expr: Expr
+
+    def check(self, c: Checker) -> None:
+        c.call_statement(self.expr)
 
     def contents(self) -> Contents:
         return [self.expr], [], []
@@ -315,8 +411,24 @@ class ExprStmt(Stmt):
 
 @dataclass(slots=True, eq=False)
 class Log(Stmt):
+    SYNTAX = """log_stmt: "log" template [to]
+template: STRING
+?to: "to" expr"""
+    DOCS = (
+        ('log "text with {expressions}" [to PLAYER]', "add a line to the game log (for one player only with 'to')"),
+    )
+    CHANGES = "a log line is written in the game"
+
     parts: list[str | Expr]
     to: Expr | None
+
+    def check(self, c: Checker) -> None:
+        for part in self.parts:
+            if isinstance(part, Expr):
+                c.expr(part)
+        if self.to is not None:
+            c.expr(self.to)
+            c.expect(self.to, PLAYER, "'log … to' player")
 
     def contents(self) -> Contents:
         return [p for p in self.parts if isinstance(p, Expr)] + _present(self.to), [], []
@@ -328,6 +440,17 @@ class Log(Stmt):
 
 @dataclass(slots=True, eq=False)
 class EndGame(Stmt):
+    SYNTAX = 'end_stmt: "end_game" STRING?'
+    DOCS = (
+        (
+            'end_game ["reason"]',
+            "the game ends now, for the reason given (the outcome reports it); scoring and "
+            "tie-breakers decide the winners, and the game's 'ties' whether level seats draw",
+        ),
+    )
+    CHANGES = "end_game ends the game"
+    CONTROL = True
+
     reason: str = ""  # why the game ends, as the outcome reports it ("" for the rules' default)
 
     def text(self, indent: int) -> str:
@@ -336,12 +459,31 @@ class EndGame(Stmt):
 
 @dataclass(slots=True, eq=False)
 class Pass(Stmt):
+    SYNTAX = 'pass_stmt: "pass"'
+    DOCS = (("pass", "do nothing"),)
+
     def text(self, indent: int) -> str:
         return " " * indent + "pass"
 
 
 @dataclass(slots=True, eq=False)
 class Return(Stmt):
+    SYNTAX = 'return_stmt: "return"'
+    DOCS: ClassVar[Docs] = (
+        (
+            "return [VALUE]",
+            "leave the current procedure; 'return VALUE' gives the value of a function written as statements "
+            "(functions: does:, every path ends in a return; locals, if and loops, nothing that changes the game) "
+            "or of a procedure that declares 'returns: TYPE' (called as x = proc(…), it may change the game and "
+            "ask for decisions on the way)",
+        ),
+    )
+    CONTROL = True
+
+    def check(self, c: Checker) -> None:
+        if c.returns is not None:
+            c.problem(self, "E505", f"this gives {describe(c.returns)}: write 'return VALUE'")
+
     def text(self, indent: int) -> str:
         return " " * indent + "return"
 
@@ -350,7 +492,22 @@ class Return(Stmt):
 class ReturnValue(Return):
     """``return VALUE``: the value of a function, or of a procedure that declares ``returns:``."""
 
+    SYNTAX = 'return_value_stmt: "return" expr'
+    DOCS = ()  # with 'return'
+
     value: Expr
+
+    def check(self, c: Checker) -> None:
+        if c.returns is None:
+            c.problem(
+                self,
+                "E505",
+                "'return VALUE' gives a value only in a function or in a procedure that declares 'returns:'",
+            )
+            c.expr(self.value)
+        else:
+            c.expr(self.value)
+            c.expect(self.value, c.returns, "the value returned")
 
     def contents(self) -> Contents:
         return [self.value], [], []
@@ -364,26 +521,74 @@ class CallAssign(Assign):
     """``x = proc(args)``: a procedure's value (the checker makes this of an Assign whose value is one);
     its frame may stop at decisions, and its ``return VALUE`` stores into ``x`` when it ends."""
 
+    SYNTAX = ""  # written as an assignment
+    DOCS = ()  # with 'return'
+    CONTROL = True
+
     value: Call
+
+    def changes(self) -> str | None:
+        return f"it calls the procedure '{self.value.func}'"
+
+    def check(self, c: Checker) -> None:
+        c.arguments(self.value, c.vocab.procedures[self.value.func])
+        self.value.type = c.vocab.procedure_returns[self.value.func]
+        c.assign(self.target, self.value.type, self.value)
 
 
 @dataclass(slots=True, eq=False)
 class Reopen(Stmt):
+    SYNTAX = 'reopen_stmt: "reopen"'
+    CONTROL = True
+
+    def check(self, c: Checker) -> None:
+        _in_window(self, c, "reopen")
+
     def text(self, indent: int) -> str:
         return " " * indent + "reopen"
 
 
 @dataclass(slots=True, eq=False)
 class Close(Stmt):
+    SYNTAX = 'close_stmt: "close"'
+    CONTROL = True
+
+    def check(self, c: Checker) -> None:
+        _in_window(self, c, "close")
+
     def text(self, indent: int) -> str:
         return " " * indent + "close"
 
 
 @dataclass(slots=True, eq=False)
 class Window(Stmt):
+    """A reaction window: each player in turn, from the given one, runs the body; ``reopen`` (after a
+    response) asks everyone again, ``close`` ends it; it ends by itself once every player in a row has
+    been asked without a reopen."""
+
+    SYNTAX = 'window_stmt: "window" NAME "from" expr ":" suite'
+    BLOCK = True
+    DOCS = (
+        (
+            "window p from PLAYER: … reopen … close",
+            "ask each player in turn, from PLAYER, to respond; 'reopen' asks "
+            "everyone again, 'close' ends the window at once",
+        ),
+    )
+    CHANGES = "a window asks the players"
+    CONTROL = True
+
     var: str
     start: Expr
     body: list[Stmt]
+
+    def check(self, c: Checker) -> None:
+        c.expr(self.start)
+        c.expect(self.start, PLAYER, "'window … from'")
+        c.bind(self, self.var, PLAYER)
+        c.windows += 1
+        c.block(self.body)
+        c.windows -= 1
 
     def contents(self) -> Contents:
         return [self.start], [], [self.body]
@@ -394,8 +599,22 @@ class Window(Stmt):
 
 @dataclass(slots=True, eq=False)
 class If(Stmt):
+    SYNTAX = """if_stmt: "if" expr ":" suite elif_branch* [else_]
+elif_branch: "elif" expr ":" suite
+?else_: "else" ":" suite"""
+    BLOCK = True
+    DOCS = (("if COND: … elif COND: … else: …", "run the first block whose condition holds"),)
+
     branches: list[tuple[Expr, list[Stmt]]]
     otherwise: list[Stmt] | None
+
+    def check(self, c: Checker) -> None:
+        for cond, body in self.branches:
+            c.expr(cond)
+            c.expect(cond, BOOL, "a condition")
+            c.block(body)
+        if self.otherwise is not None:
+            c.block(self.otherwise)
 
     def contents(self) -> Contents:
         blocks = [b for _, b in self.branches] + ([self.otherwise] if self.otherwise else [])
@@ -414,9 +633,18 @@ class If(Stmt):
 
 @dataclass(slots=True, eq=False)
 class For(Stmt):
+    SYNTAX = 'for_stmt: "for" NAME "in" expr ":" suite'
+    BLOCK = True
+    DOCS = (("for x in LIST: …", "run the block once per item"),)
+
     var: str
     source: Expr
     body: list[Stmt]
+
+    def check(self, c: Checker) -> None:
+        item = c.iterable(self.source, "'for' needs a list or a zone")
+        c.bind(self, self.var, item)
+        c.block(self.body)
 
     def contents(self) -> Contents:
         return [self.source], [], [self.body]
@@ -427,8 +655,17 @@ class For(Stmt):
 
 @dataclass(slots=True, eq=False)
 class While(Stmt):
+    SYNTAX = 'while_stmt: "while" expr ":" suite'
+    BLOCK = True
+    DOCS = (("while COND: …", "run the block as long as the condition holds (bounded by the step budget)"),)
+
     condition: Expr
     body: list[Stmt]
+
+    def check(self, c: Checker) -> None:
+        c.expr(self.condition)
+        c.expect(self.condition, BOOL, "a condition")
+        c.block(self.body)
 
     def contents(self) -> Contents:
         return [self.condition], [], [self.body]
@@ -439,14 +676,50 @@ class While(Stmt):
 
 @dataclass(slots=True, eq=False)
 class Repeat(Stmt):
+    SYNTAX = 'repeat_stmt: "repeat" expr ":" suite'
+    BLOCK = True
+    DOCS = (("repeat N: …", "run the block N times"),)
+
     count: Expr
     body: list[Stmt]
+
+    def check(self, c: Checker) -> None:
+        c.expr(self.count)
+        c.expect(self.count, INT, "'repeat' count")
+        c.block(self.body)
 
     def contents(self) -> Contents:
         return [self.count], [], [self.body]
 
     def text(self, indent: int) -> str:
         return f"{' ' * indent}repeat {format_expr(self.count)}:{_suite(self.body, indent)}"
+
+
+def _in_window(s: Stmt, c: Checker, word: str) -> None:
+    if not c.windows:
+        c.problem(s, "E505", f"'{word}' only makes sense inside a 'window'")
+
+
+# Every statement, in the order of the language reference.
+STATEMENTS: tuple[type[Stmt], ...] = (
+    Assign,
+    Choose,
+    ChooseSeveral,
+    ExprStmt,
+    If,
+    For,
+    While,
+    Repeat,
+    Window,
+    Reopen,
+    Close,
+    Log,
+    EndGame,
+    Return,
+    ReturnValue,
+    CallAssign,
+    Pass,
+)
 
 
 # ------------------------------------------------------------ printer, walkers

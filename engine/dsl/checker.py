@@ -90,12 +90,12 @@ class Checker:
         self.maybe_none: set[str] = set()  # locals set by an optional choose: their type, or none after a pass
 
     # ------------------------------------------------------------ reporting
-    def _problem(self, node: ast.Node, code: str, message: str, hint: str | None = None) -> None:
+    def problem(self, node: ast.Node, code: str, message: str, hint: str | None = None) -> None:
         self.problems.append(DslProblem(node.line, node.col, code, message, hint))
 
-    def _expect(self, node: ast.Expr, expected: str, what: str) -> None:
+    def expect(self, node: ast.Expr, expected: str, what: str) -> None:
         if node.type is not None and not compatible(expected, node.type, self.vocab.enums):
-            self._problem(node, "E502", f"{what} must be {describe(expected)}, not {describe(node.type)}")
+            self.problem(node, "E502", f"{what} must be {describe(expected)}, not {describe(node.type)}")
 
     # ----------------------------------------------------------- statements
     def block(self, stmts: list[ast.Stmt]) -> None:
@@ -107,7 +107,7 @@ class Checker:
     def _changes(self, node: ast.Node, what: str) -> None:
         """In a function, ``what`` (something that changes the game) is an error."""
         if self.pure:
-            self._problem(
+            self.problem(
                 node,
                 "E505",
                 f"a function computes a value and changes nothing: {what}",
@@ -132,7 +132,7 @@ class Checker:
         self.block(stmts)
         if self.returns is not None and not self.returns_always(stmts):
             at = stmts[-1] if stmts else ast.Pass(1, 1)
-            self._problem(
+            self.problem(
                 at,
                 "E505",
                 f"'{name}' gives {describe(self.returns)}, but its end can be reached here without 'return VALUE'",
@@ -140,77 +140,15 @@ class Checker:
             )
 
     def stmt(self, s: ast.Stmt) -> None:
-        if isinstance(s, ast.CallAssign):
-            self._changes(s, f"it calls the procedure '{s.value.func}'")
-            self._arguments(s.value, self.vocab.procedures[s.value.func])
-            s.value.type = self.vocab.procedure_returns[s.value.func]
-            self._assign(s.target, s.value.type, s.value)
-        elif isinstance(s, ast.ReturnValue):
-            if self.returns is None:
-                self._problem(
-                    s,
-                    "E505",
-                    "'return VALUE' gives a value only in a function or in a procedure that declares 'returns:'",
-                )
-                self.expr(s.value)
-            else:
-                self.expr(s.value)
-                self._expect(s.value, self.returns, "the value returned")
-        elif isinstance(s, ast.Return):
-            if self.returns is not None:
-                self._problem(s, "E505", f"this gives {describe(self.returns)}: write 'return VALUE'")
-        elif isinstance(s, ast.Assign):
-            self._assign(s.target, self.expr(s.value), s.value)
-        elif isinstance(s, ast.Choose):
-            self._changes(s, "a choice is a decision of a player")
-            self._choose(s)
-        elif isinstance(s, ast.ExprStmt):
-            self._call_statement(s.expr)
-        elif isinstance(s, ast.Log):
-            self._changes(s, "a log line is written in the game")
-            for part in s.parts:
-                if isinstance(part, ast.Expr):
-                    self.expr(part)
-            if s.to is not None:
-                self.expr(s.to)
-                self._expect(s.to, PLAYER, "'log … to' player")
-        elif isinstance(s, ast.If):
-            for cond, body in s.branches:
-                self.expr(cond)
-                self._expect(cond, BOOL, "a condition")
-                self.block(body)
-            if s.otherwise is not None:
-                self.block(s.otherwise)
-        elif isinstance(s, ast.For):
-            item = self._iterable(s.source, "'for' needs a list or a zone")
-            self._bind(s, s.var, item)
-            self.block(s.body)
-        elif isinstance(s, ast.While):
-            self.expr(s.condition)
-            self._expect(s.condition, BOOL, "a condition")
-            self.block(s.body)
-        elif isinstance(s, ast.Window):
-            self._changes(s, "a window asks the players")
-            self.expr(s.start)
-            self._expect(s.start, PLAYER, "'window … from'")
-            self._bind(s, s.var, PLAYER)
-            self.windows += 1
-            self.block(s.body)
-            self.windows -= 1
-        elif isinstance(s, (ast.Reopen, ast.Close)):
-            if not self.windows:
-                word = "reopen" if isinstance(s, ast.Reopen) else "close"
-                self._problem(s, "E505", f"'{word}' only makes sense inside a 'window'")
-        elif isinstance(s, ast.Repeat):
-            self.expr(s.count)
-            self._expect(s.count, INT, "'repeat' count")
-            self.block(s.body)
-        elif isinstance(s, ast.EndGame):
-            self._changes(s, "end_game ends the game")
+        """A statement's effects, then its type rule (``check``, declared with the statement in ast.py)."""
+        reason = s.changes()
+        if reason is not None:
+            self._changes(s, reason)
+        s.check(self)
 
-    def _bind(self, node: ast.Node, name: str, t: str | None) -> None:
+    def bind(self, node: ast.Node, name: str, t: str | None) -> None:
         if name in words.RESERVED and name not in words.IMPLICIT:
-            self._problem(
+            self.problem(
                 node,
                 "E505",
                 f"'{name}' is a reserved word of the language; it cannot be a name",
@@ -218,31 +156,31 @@ class Checker:
             )
             return
         if name == "it" or name in self.vocab.value_names():
-            self._problem(node, "E505", f"'{name}' is a name of the game; choose another name for a local value")
+            self.problem(node, "E505", f"'{name}' is a name of the game; choose another name for a local value")
             return
         old = self.locals.get(name)
         if old is None or old in (ANY, NONE):
             self.locals[name] = t
         elif not compatible(old, t, self.vocab.enums):
-            self._problem(node, "E506", f"'{name}' holds {describe(old)}; it cannot now hold {describe(t)}")
+            self.problem(node, "E506", f"'{name}' holds {describe(old)}; it cannot now hold {describe(t)}")
         elif "{" in old or "{" in (t or ""):  # a record gains the fields of every value it holds
             self.locals[name] = merge(old, t)
 
-    def _assign(self, target: ast.Name | ast.Attr, t: str | None, value_node: ast.Node) -> None:
+    def assign(self, target: ast.Name | ast.Attr, t: str | None, value_node: ast.Node) -> None:
         if isinstance(target, ast.Name):
             name = target.name
             if name in self.vocab.variables:
                 self._changes(target, f"'{name}' is a game variable")
                 target.type = self.vocab.variables[name]
                 if not compatible(target.type, t, self.vocab.enums):
-                    self._problem(
+                    self.problem(
                         value_node, "E506", f"variable '{name}' holds {describe(target.type)}, not {describe(t)}"
                     )
                 return
             if name in self.vocab.constants or name in self.vocab.enums or name in self.vocab.zones:
-                self._problem(target, "E505", f"'{name}' cannot be changed")
+                self.problem(target, "E505", f"'{name}' cannot be changed")
                 return
-            self._bind(target, name, t)
+            self.bind(target, name, t)
             target.type = self.locals.get(name, t)
             return
         owner = self.expr(target.obj)
@@ -250,7 +188,7 @@ class Checker:
             self._changes(target, f"'{target.name}' is a player variable")
             var = self.vocab.player_variables.get(target.name)
             if var is None:
-                self._problem(
+                self.problem(
                     target,
                     "E504",
                     f"players have no variable '{target.name}'",
@@ -259,65 +197,65 @@ class Checker:
                 return
             target.type = var
             if not compatible(var, t, self.vocab.enums):
-                self._problem(
+                self.problem(
                     value_node, "E506", f"player variable '{target.name}' holds {describe(var)}, not {describe(t)}"
                 )
         elif owner == CARD:
-            self._problem(target, "E505", f"card attribute '{target.name}' cannot be changed")
+            self.problem(target, "E505", f"card attribute '{target.name}' cannot be changed")
         else:
-            self._problem(target, "E504", f"{describe(owner)} has no variables to set")
+            self.problem(target, "E504", f"{describe(owner)} has no variables to set")
 
-    def _choose(self, s: ast.Choose) -> None:
+    def choose(self, s: ast.Choose) -> None:
         if s.each is not None or s.together:
             self._choose_together(s)
             return
         item = self._options(s)
         if s.by is not None:
             self.expr(s.by)
-            self._expect(s.by, PLAYER, "'by'")
+            self.expect(s.by, PLAYER, "'by'")
         if isinstance(s, ast.ChooseSeveral):  # the option is a list of the items
             for bound in (s.low, s.high):
                 if bound is not None:
                     self.expr(bound)
-                    self._expect(bound, INT, "how many to choose")
+                    self.expect(bound, INT, "how many to choose")
             item = s.options_type = list_of(item)
-        self._assign(s.target, item, s)
+        self.assign(s.target, item, s)
         if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
             self.maybe_none.add(s.target.name)
 
     def _choose_together(self, s: ast.Choose) -> None:
         """'by each p in SEATS simultaneously': the options may name p; the target gets a list, one per seat."""
         if s.each is None or not s.together or s.by is None:
-            self._problem(s, "E505", "'by each p in PLAYERS' and 'simultaneously' go together: write both")
+            self.problem(s, "E505", "'by each p in PLAYERS' and 'simultaneously' go together: write both")
             return
         if s.optional is not None:  # a list of choices holds no none: declining is an option like the others
-            self._problem(
+            self.problem(
                 s,
                 "E505",
                 "a simultaneous choice cannot be optional",
                 f'offer declining among the options instead (e.g. an enum member "{s.optional}")',
             )
         self.expr(s.by)
-        self._expect(s.by, "list[player]", "'by each … in'")
+        self.expect(s.by, "list[player]", "'by each … in'")
         had = self.locals.pop(s.each, None)
-        self._bind(s, s.each, PLAYER)
+        self.bind(s, s.each, PLAYER)
         item = self._options(s)
         self.locals.pop(s.each, None)
         if had is not None:
             self.locals[s.each] = had
-        self._assign(s.target, f"list[{item}]", s)
+        self.assign(s.target, f"list[{item}]", s)
 
     def _options(self, s: ast.Choose) -> str:
         """Check what a choose offers; the type of one option."""
-        item = self._iterable(s.source, "'choose … from' needs a list or a zone")
+        item = self.iterable(s.source, "'choose … from' needs a list or a zone")
         s.options_type = item
         if s.verb and (any(ch.isspace() for ch in s.verb) or s.verb == s.optional):
-            self._problem(s, "E505", f'choice word "{s.verb}" must be one word (and not "{s.optional}")')
+            self.problem(s, "E505", f'choice word "{s.verb}" must be one word (and not "{s.optional}")')
         if s.optional is not None and (not s.optional or any(ch.isspace() for ch in s.optional)):
-            self._problem(s, "E505", f'the id of declining, "{s.optional}", must be one word')
+            self.problem(s, "E505", f'the id of declining, "{s.optional}", must be one word')
         if s.where is not None:
             self._with_it(item, s.where)
-            self._expect(s.where, BOOL, "a 'where' condition")
+            self.expect(s.where, BOOL, "a 'where' condition")
         return item
 
     def _with_it(self, item: str, e: ast.Expr) -> str | None:
@@ -331,31 +269,31 @@ class Checker:
             self.locals["it"] = had
         return t
 
-    def _call_statement(self, e: ast.Expr) -> None:
+    def call_statement(self, e: ast.Expr) -> None:
         if not isinstance(e, ast.Call):
             self.expr(e)
-            self._problem(e, "E505", "this line computes a value but does nothing with it")
+            self.problem(e, "E505", "this line computes a value but does nothing with it")
             return
         if e.func in self.vocab.procedures:
             self._changes(e, f"it calls the procedure '{e.func}'")
             if e.func in self.vocab.procedure_returns:
-                self._problem(e, "E505", f"{e.func}(…) gives a value that this line drops", f"keep it: x = {e.func}(…)")
+                self.problem(e, "E505", f"{e.func}(…) gives a value that this line drops", f"keep it: x = {e.func}(…)")
             params = self.vocab.procedures[e.func]
-            self._arguments(e, params)
+            self.arguments(e, params)
             e.type = NONE
             return
         t = self.expr(e, statement=True)
         if t is not None and e.func in OPS and OPS[e.func].returns is not None:
-            self._problem(e, "E505", f"{e.func}(…) gives a value but the line does nothing with it")
+            self.problem(e, "E505", f"{e.func}(…) gives a value but the line does nothing with it")
 
-    def _iterable(self, source: ast.Expr, message: str) -> str:
+    def iterable(self, source: ast.Expr, message: str) -> str:
         t = self.expr(source)
         if t == ZONE:
             return CARD
         if is_list(t):
             return element(t)
         if t not in (None, ANY):
-            self._problem(source, "E502", f"{message}, not {describe(t)}")
+            self.problem(source, "E502", f"{message}, not {describe(t)}")
         return ANY
 
     # ---------------------------------------------------------- expressions
@@ -377,7 +315,7 @@ class Checker:
             for item, t in zip(e.items, types):
                 if t not in (None, NONE, ANY):
                     if not (compatible(one, t, self.vocab.enums) or compatible(t, one, self.vocab.enums)):
-                        self._problem(
+                        self.problem(
                             item,
                             "E506",
                             f"a list holds one kind of value: {describe(t)} cannot join {describe(one)}",
@@ -392,19 +330,19 @@ class Checker:
             fields = []
             for name, value in e.fields:
                 if name in seen:
-                    self._problem(value, "E506", f"field '{name}' is given twice")
+                    self.problem(value, "E506", f"field '{name}' is given twice")
                 seen.add(name)
                 fields.append((name, self.expr(value) or ANY))
             return record_of(fields)
         if isinstance(e, ast.MapExpr):
             return self._map(e)
         if isinstance(e, ast.Comprehension):
-            item_type = self._iterable(e.source, "a list comprehension needs a list or a zone")
+            item_type = self.iterable(e.source, "a list comprehension needs a list or a zone")
             had = self.locals.get(e.var)
             self.locals[e.var] = item_type
             if e.condition is not None:
                 self.expr(e.condition)
-                self._expect(e.condition, BOOL, "an 'if' condition")
+                self.expect(e.condition, BOOL, "an 'if' condition")
             result = list_of(self.expr(e.element) or ANY)
             if had is None:
                 del self.locals[e.var]
@@ -416,7 +354,7 @@ class Checker:
             if owner == CARD:
                 t = v.attribute_type(e.name)
                 if t is None:
-                    self._problem(
+                    self.problem(
                         e,
                         "E504",
                         f"cards have no attribute '{e.name}'",
@@ -426,7 +364,7 @@ class Checker:
             if owner == PLAYER:
                 t = v.player_variables.get(e.name)
                 if t is None:
-                    self._problem(
+                    self.problem(
                         e, "E504", f"players have no variable '{e.name}'", did_you_mean(e.name, v.player_variables)
                     )
                 return t or ANY
@@ -434,10 +372,10 @@ class Checker:
                 t = field_type(owner, e.name)
                 if t is None:
                     names = [n for n, _ in record_fields(owner)]
-                    self._problem(e, "E504", f"{describe(owner)} has no field '{e.name}'", did_you_mean(e.name, names))
+                    self.problem(e, "E504", f"{describe(owner)} has no field '{e.name}'", did_you_mean(e.name, names))
                 return t or ANY
             if owner not in (None, ANY):
-                self._problem(e, "E504", f"{describe(owner)} has no attribute '{e.name}'")
+                self.problem(e, "E504", f"{describe(owner)} has no attribute '{e.name}'")
                 return ANY
             # Of a value whose type is not known (first([]) …): settle by the name.
             if v.attribute_type(e.name) is not None:
@@ -446,7 +384,7 @@ class Checker:
             if e.name in v.player_variables:
                 e.obj.type = PLAYER
                 return v.player_variables[e.name]
-            self._problem(
+            self.problem(
                 e,
                 "E504",
                 f"no card attribute or player variable is called '{e.name}'",
@@ -460,15 +398,15 @@ class Checker:
         if isinstance(e, ast.Unary):
             t = self.expr(e.operand)
             if e.op == "not":
-                self._expect(e.operand, BOOL, "'not' operand")
+                self.expect(e.operand, BOOL, "'not' operand")
                 return BOOL
-            self._expect(e.operand, INT, "'-' operand")
+            self.expect(e.operand, INT, "'-' operand")
             return INT
         if isinstance(e, ast.Binary):
             return self._binary(e)
         if isinstance(e, ast.Conditional):
             self.expr(e.condition)
-            self._expect(e.condition, BOOL, "a condition")
+            self.expect(e.condition, BOOL, "a condition")
             a, b = self.expr(e.then), self.expr(e.otherwise)
             if "{" in (a or "") + (b or ""):
                 return merge(a, b)
@@ -493,29 +431,29 @@ class Checker:
         if n in OPS and OPS[n].constant:
             return OPS[n].returns
         if n in v.zones or n in v.boards:
-            self._problem(e, "E503", f"'{n}' needs {describe(v.zones.get(n) or v.boards.get(n))}: write {n}(…)")
+            self.problem(e, "E503", f"'{n}' needs {describe(v.zones.get(n) or v.boards.get(n))}: write {n}(…)")
             return ZONE if n in v.zones else BOARD
         if n == "it":
-            self._problem(e, "E501", "'it' is only known inside a 'where' condition or a 'by:' key")
+            self.problem(e, "E501", "'it' is only known inside a 'where' condition or a 'by:' key")
             return ANY
         if n in words.RESERVED:
-            self._problem(
+            self.problem(
                 e,
                 "E501",
                 f"'{n}' is a reserved word of the language, not a value here",
                 f"`tabletop explain {n}` says where it goes",
             )
             return ANY
-        self._problem(e, "E501", f"unknown name '{n}'", did_you_mean(n, list(self.locals) + v.value_names()))
+        self.problem(e, "E501", f"unknown name '{n}'", did_you_mean(n, list(self.locals) + v.value_names()))
         return ANY
 
-    def _arguments(self, e: ast.Call, params: list[tuple[str, str]] | tuple, optional: int = 0) -> dict:
+    def arguments(self, e: ast.Call, params: list[tuple[str, str]] | tuple, optional: int = 0) -> dict:
         """Check a call's arguments against ``params`` (the last ``optional`` may be left out)."""
         binding: dict = {"$enums": self.vocab.enums}
         if not len(params) - optional <= len(e.args) <= len(params):
             names = ", ".join(p for p, _ in params)
             wanted = f"{len(params) - optional} to {len(params)}" if optional else str(len(params))
-            self._problem(
+            self.problem(
                 e,
                 "E503",
                 f"{e.func}({names}) takes {wanted} argument{'' if wanted == '1' else 's'}, not {len(e.args)}",
@@ -531,7 +469,7 @@ class Checker:
                 wanted = describe(substitute(ptype, binding)) + (
                     " or a zone" if is_list(ptype) and e.func in OPS else ""
                 )
-                self._problem(arg, "E502", f"argument '{pname}' of {e.func} must be {wanted}, not {describe(t)}")
+                self.problem(arg, "E502", f"argument '{pname}' of {e.func} must be {wanted}, not {describe(t)}")
             elif ptype in self.vocab.enums:
                 self._enum_literal(arg, ptype)
             elif ptype in (POSITION, DIRECTION):
@@ -550,16 +488,16 @@ class Checker:
             where = f"board '{board}'" if len(names) == 1 and board == names[0] else "the game's boards"
             what = "a space" if t == POSITION else "a direction"
             listed = f" (its directions: {', '.join(values)})" if t == DIRECTION else ""
-            self._problem(
+            self.problem(
                 arg, "E507", f"'{arg.value}' is not {what} of {where}{listed}", did_you_mean(arg.value, values)
             )
 
     def _attribute_literal(self, call: ast.Call, arg: ast.Expr) -> None:
         arg.type = TEXT
         if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)):
-            self._problem(arg, "E502", f"{call.func} needs an attribute name in quotes")
+            self.problem(arg, "E502", f"{call.func} needs an attribute name in quotes")
         elif self.vocab.attribute_type(arg.value) is None:
-            self._problem(
+            self.problem(
                 arg,
                 "E504",
                 f"cards have no attribute '{arg.value}'",
@@ -568,7 +506,7 @@ class Checker:
 
     def _enum_literal(self, arg: ast.Expr, enum: str) -> None:
         if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in self.vocab.enums[enum]:
-            self._problem(
+            self.problem(
                 arg, "E507", f"'{arg.value}' is not one of the {enum}", did_you_mean(arg.value, self.vocab.enums[enum])
             )
 
@@ -578,34 +516,34 @@ class Checker:
             key = v.zones[e.func] if e.func in v.zones else v.boards[e.func]
             result = ZONE if e.func in v.zones else BOARD
             if key is None:
-                self._problem(e, "E503", f"'{e.func}' is a single {result}: write it without (…)")
+                self.problem(e, "E503", f"'{e.func}' is a single {result}: write it without (…)")
                 return result
-            self._arguments(e, [("key", key)])
+            self.arguments(e, [("key", key)])
             return result
         if e.func in v.functions:
             params, result = v.functions[e.func]
-            self._arguments(e, params)
+            self.arguments(e, params)
             return result
         if e.func in v.procedures:
-            self._problem(
+            self.problem(
                 e,
                 "E505",
                 f"procedure '{e.func}' does something; it gives no value here",
                 f"a procedure that declares 'returns:' gives its value as a line of its own: x = {e.func}(…)",
             )
-            self._arguments(e, v.procedures[e.func])
+            self.arguments(e, v.procedures[e.func])
             return ANY
         op = OPS.get(e.func)
         if op is None:
-            self._problem(e, "E501", f"unknown function '{e.func}'", did_you_mean(e.func, v.function_names()))
+            self.problem(e, "E501", f"unknown function '{e.func}'", did_you_mean(e.func, v.function_names()))
             for a in e.args:
                 self.expr(a)
             return ANY
-        binding = self._arguments(e, op.params, op.optional)
+        binding = self.arguments(e, op.params, op.optional)
         if op.changes:
             self._changes(e, f"{e.func}(…) {'draws at random' if op.draws else 'changes the game'}")
         if op.returns is None and not statement:
-            self._problem(e, "E505", f"{e.func}(…) does something; it gives no value to use here")
+            self.problem(e, "E505", f"{e.func}(…) does something; it gives no value to use here")
             return ANY
         return substitute(op.returns, binding) if op.returns else None
 
@@ -615,13 +553,13 @@ class Checker:
         seen: set[str] = set()
         for key, v in e.entries:
             if key in seen:
-                self._problem(v, "E506", f'key "{key}" is given twice')
+                self.problem(v, "E506", f'key "{key}" is given twice')
             seen.add(key)
             t = self.expr(v)
             if holds_cards(t):
-                self._problem(v, "E506", "a map cannot hold cards (keep them in a zone or a list)")
+                self.problem(v, "E506", "a map cannot hold cards (keep them in a zone or a list)")
             elif t not in (None, NONE, ANY) and not (compatible(value, t, self.vocab.enums)):
-                self._problem(v, "E506", f"a map holds one kind of value: {describe(t)} cannot join {describe(value)}")
+                self.problem(v, "E506", f"a map holds one kind of value: {describe(t)} cannot join {describe(value)}")
             else:
                 value = merge(value, t)
         return map_of(value)
@@ -629,12 +567,12 @@ class Checker:
     def _keyed(self, e: ast.KeyedCall) -> str:
         """``max(LIST, by: KEY)``: KEY is read with each item as ``it`` and must be a number or text."""
         op = KEYED.get(e.func)
-        item = self._iterable(e.source, f"{e.func}(…, by: …) needs a list or a zone")
+        item = self.iterable(e.source, f"{e.func}(…, by: …) needs a list or a zone")
         if op is None:
-            self._problem(e, "E501", f"'{e.func}' takes no 'by:'", f"with 'by:': {', '.join(sorted(KEYED))}")
+            self.problem(e, "E501", f"'{e.func}' takes no 'by:'", f"with 'by:': {', '.join(sorted(KEYED))}")
         key = self._with_it(item, e.key)
         if key not in (None, ANY, INT, TEXT) and key not in self.vocab.enums:
-            self._problem(e.key, "E502", f"a 'by:' key must be a number or text, not {describe(key)}")
+            self.problem(e.key, "E502", f"a 'by:' key must be a number or text, not {describe(key)}")
         return list_of(item) if op is not None and op.gives_list else item
 
     def _may_be_none(self, side: ast.Expr, other: str | None) -> bool:
@@ -646,8 +584,8 @@ class Checker:
         op = e.op
         enums = self.vocab.enums
         if op in ("and", "or"):
-            self._expect(e.left, BOOL, f"'{op}' operand")
-            self._expect(e.right, BOOL, f"'{op}' operand")
+            self.expect(e.left, BOOL, f"'{op}' operand")
+            self.expect(e.right, BOOL, f"'{op}' operand")
             return BOOL
         if op == "+":
             if a in (ANY, None) or b in (ANY, None):
@@ -658,13 +596,13 @@ class Checker:
                 return TEXT
             if is_list(a) and is_list(b):
                 if not (compatible(a, b, enums) or compatible(b, a, enums)):
-                    self._problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
+                    self.problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
                 return merge(a, b)
-            self._problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
+            self.problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
             return ANY
         if op in ("-", "*", "//", "%", "<", "<=", ">", ">="):
-            self._expect(e.left, INT, f"'{op}' operand")
-            self._expect(e.right, INT, f"'{op}' operand")
+            self.expect(e.left, INT, f"'{op}' operand")
+            self.expect(e.right, INT, f"'{op}' operand")
             return INT if op in ("-", "*", "//", "%") else BOOL
         if op in ("==", "!="):
             if not (
@@ -673,7 +611,7 @@ class Checker:
                 or self._may_be_none(e.left, b)
                 or self._may_be_none(e.right, a)
             ):
-                self._problem(
+                self.problem(
                     e,
                     "E506",
                     f"comparing {describe(a)} with {describe(b)} is always {'false' if op == '==' else 'true'}",
@@ -686,16 +624,16 @@ class Checker:
             return BOOL
         if op in ("in", "not in"):
             if is_map(b):  # a key of the map
-                self._expect(e.left, TEXT, f"left of '{op}' a map")
+                self.expect(e.left, TEXT, f"left of '{op}' a map")
             elif b == ZONE:
-                self._expect(e.left, CARD, f"left of '{op}' a zone")
+                self.expect(e.left, CARD, f"left of '{op}' a zone")
             elif is_list(b):
                 if not compatible(element(b), a, enums) and not compatible(a, element(b), enums):
-                    self._problem(e, "E506", f"{describe(b)} cannot contain {describe(a)}")
+                    self.problem(e, "E506", f"{describe(b)} cannot contain {describe(a)}")
                 elif element(b) in (POSITION, DIRECTION):
                     self._board_literal(e.left, element(b), None)
             elif b not in (None, ANY):
-                self._problem(e.right, "E502", f"right of '{op}' must be a list, a zone or a map, not {describe(b)}")
+                self.problem(e.right, "E502", f"right of '{op}' must be a list, a zone or a map, not {describe(b)}")
             return BOOL
         raise ValueError(op)  # pragma: no cover
 
@@ -736,5 +674,5 @@ def check_expression(
     checker = Checker(vocab, params, pure=pure)
     checker.expr(expr)
     if expected is not None:
-        checker._expect(expr, expected, "this value")
+        checker.expect(expr, expected, "this value")
     return checker.problems

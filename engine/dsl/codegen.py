@@ -214,9 +214,6 @@ RUNTIME = {
 FUSE_DEPTH = 4  # jumps followed into one instruction
 FUSE_LINES = 120  # lines an instruction may grow to by fusing
 
-# Statements that may stop at a decision or change the stack: they keep their own instructions.
-_CONTROL = (ast.Choose, ast.EndGame, ast.Return, ast.Window, ast.Reopen, ast.Close, ast.CallAssign)
-
 
 class _Target:
     """A pc not known yet when the jump to it is written."""
@@ -738,7 +735,7 @@ class Compiler:
 
     def _is_flat(self, s: ast.Stmt) -> bool:
         """No decision, call or jump out can happen inside ``s``."""
-        if isinstance(s, _CONTROL):
+        if s.CONTROL:
             return False
         if isinstance(s, ast.ExprStmt):
             return s.expr.func not in self.vocab.procedures and s.expr.func != "perform"

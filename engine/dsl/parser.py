@@ -59,10 +59,27 @@ class _Indenter(Indenter):
 
 
 @lru_cache(maxsize=1)
+def grammar() -> str:
+    """The language's grammar: grammar.lark's expressions and parts, and each statement's rules as it declares
+    them (``ast.Stmt.SYNTAX``); a statement with a block ends there, the others at the end of their line."""
+    stated = [cls for cls in ast.STATEMENTS if cls.SYNTAX]
+    blocks = [cls.rule() for cls in stated if cls.BLOCK]
+    lines = [cls.rule() for cls in stated if not cls.BLOCK]
+    return "\n".join(
+        [
+            resources.files("engine.dsl").joinpath("grammar.lark").read_text(encoding="utf-8"),
+            "?stmt: simple_stmt _NL" + "".join(f"\n     | {rule}" for rule in blocks),
+            "?simple_stmt: " + "\n            | ".join(lines),
+            *(cls.SYNTAX for cls in stated),
+            "",
+        ]
+    )
+
+
+@lru_cache(maxsize=1)
 def _parser() -> Lark:
-    grammar = resources.files("engine.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
     return Lark(
-        grammar,
+        grammar(),
         parser="lalr",
         postlex=_Indenter(),
         start=["start", "expr"],
@@ -254,20 +271,14 @@ class _ToAst(Transformer):
     def NONE(self, _token: Token) -> None:
         return None
 
+    def __default__(self, data, children, meta):
+        """A statement's rule without a method here builds its node from its children, in field order."""
+        node = _STATEMENT_RULES.get(data)
+        if node is None:
+            return super().__default__(data, children, meta)
+        return _placed(node, data, children, meta)
+
     # rules whose node is their children, in field order
-    assign = _node(ast.Assign)
-    expr_stmt = _node(ast.ExprStmt)
-    log_stmt = _node(ast.Log)
-    end_stmt = _node(ast.EndGame)
-    pass_stmt = _node(ast.Pass)
-    return_stmt = _node(ast.Return)
-    return_value_stmt = _node(ast.ReturnValue)
-    reopen_stmt = _node(ast.Reopen)
-    close_stmt = _node(ast.Close)
-    window_stmt = _node(ast.Window)
-    for_stmt = _node(ast.For)
-    while_stmt = _node(ast.While)
-    repeat_stmt = _node(ast.Repeat)
     name = _node(ast.Name)
     attr_target = _node(ast.Attr)
     literal = _node(ast.Literal)
@@ -360,6 +371,8 @@ class _ToAst(Transformer):
     def together(self, _children: list) -> str:
         return "together"
 
+
+_STATEMENT_RULES = {cls.rule(): cls for cls in ast.STATEMENTS if cls.SYNTAX}
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 

@@ -1,8 +1,8 @@
 """The reserved words of the effect language and what each means (for ``tabletop explain``, the docs, and
 parse errors that name a reserved word as such).
 
-Most are keywords of grammar.lark (a test checks that each keyword is here); ``me``, ``it`` and ``this``
-are names the language gives a value where they appear.
+Most are keywords of the grammar (``parser.grammar``; a test checks that each keyword is here); ``me``,
+``it`` and ``this`` are names the language gives a value where they appear.
 """
 
 from __future__ import annotations
