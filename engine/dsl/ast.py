@@ -1,10 +1,11 @@
-"""Typed AST of the effect language, with positions, and its canonical printer.
+"""Typed AST of the effect language, with positions, its canonical printer, and the statements' declarations.
 
 Every node knows the (line, col) of its text inside the DSL source; the
 checker fills ``type`` on expressions.  Each node class also says how it
 prints and what is inside it; ``format_block`` prints any program back as
-canonical DSL text (for ``explain``, ``cards`` and diffs).  No lark here: play
-from the code cache loads this module, never the parser.
+canonical DSL text (for ``explain``, ``cards`` and diffs).  A statement's class
+is its one home (``Stmt``): syntax, docs, effects and type rule.  No lark here
+(its syntax is text): play from the code cache loads this module, never the parser.
 """
 
 from __future__ import annotations
