@@ -15,7 +15,8 @@ job takes under valgrind (callgrind): the same count on every run, whatever
 else the machine does.  A job is run for K and for 3K units (K fixed per
 measure, the same games and rollouts every time), each in a fresh process,
 and the difference divided by 2K, so that starting Python and loading the game
-do not count.
+do not count (the job is run once before, uncounted, so that both counts load
+the game from a warm code cache: a tree just changed once counted its compile).
 
 Every row of GAMES is (game id, variant or None, player counts, bot kind, decision
 limit).  Add a game by adding a row; rows whose game (or variant) is not in rules/ are skipped, so the table may list
@@ -290,11 +291,16 @@ def against(rev: str, repeats: int, target: float, only: str = "") -> None:
             )
 
 
-def instructions(tree: Path, job: dict) -> int:
-    """Machine instructions of one run of ``job`` in a fresh worker for ``tree``, counted by callgrind."""
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+def instructions(tree: Path, job: dict, counted: bool = True) -> int:
+    """Machine instructions of one run of ``job`` in a fresh worker for ``tree``, counted by callgrind
+    (``counted=False``: run it plainly, 0)."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] if counted else []
     command += [sys.executable, str(REPO / "tools" / "bench_worker.py"), str(tree), json.dumps(job)]
     done = subprocess.run(command, cwd=tree, capture_output=True, text=True)
+    if not counted:
+        if done.returncode != 0:
+            raise SystemExit(f"{job} failed on {tree}: {done.stderr.strip()[-300:]}")
+        return 0
     found = re.search(r"Collected : ([\d,]+)", done.stderr)
     if done.returncode != 0 or found is None:
         raise SystemExit(f"valgrind could not count {job} on {tree}: {done.stderr.strip()[-300:]}")
@@ -312,8 +318,11 @@ def against_instructions(rev: str, only: str = "") -> None:
             count = job["units"]
             per_unit = []
             for tree in (old_tree, REPO):
+                instructions(tree, {**job, "count": 1}, counted=False)  # a cold code cache: compiled once here
                 small = instructions(tree, {**job, "count": count})
                 large = instructions(tree, {**job, "count": 3 * count})
+                if large <= small:
+                    raise SystemExit(f"{label}: {3 * count} units took no more instructions than {count} on {tree}")
                 per_unit.append((large - small) / (2 * count))
             print(
                 f"{label:32} {per_unit[0] / 1e6:15.3f} {per_unit[1] / 1e6:12.3f} {per_unit[0] / per_unit[1]:7.2f}×",
