@@ -592,7 +592,7 @@ class State:
         c = State.__new__(State)
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
         zones = self.zones
-        c.zones = dict(zip(zones, map(list.copy, zones.values())))  # no bytecode per zone (a mansion has 102)
+        c.zones = dict(zip(zones, map(list.copy, zones.values())))  # no bytecode per zone (a game may have a hundred)
         c.loc = self.loc[:]
         c.vars = self.vars.copy()
         c.pvars = list(map(dict.copy, self.pvars))

@@ -11,8 +11,8 @@ instruction: straight Python with its own ``if``/``for``/``while``, counting
 loop rounds against the step budget.  Pcs inside such a run are never entered
 (a decision never stops there), so they hold no code.  An instruction's jumps
 are then fused with the code they lead to, so that what runs between two
-decisions or calls is mostly one call from ``State._run`` (measured: Cat Town
-went from ~22 to ~9 instructions per decision); only the pcs the interpreter
+decisions or calls is mostly one call from ``State._run`` (measured on the
+largest game here: from ~22 to ~9 instructions per decision); only the pcs the interpreter
 enters (decisions, the pcs after them, return addresses, jumps left unfused)
 get a function.  Locals an instruction reads more than once are kept in
 Python locals as well (``_aliased``).
@@ -497,7 +497,7 @@ class Compiler:
 
     def _cheap(self, e: ast.Expr) -> bool:
         """No loop in ``e`` itself, and no call of a function but a cheap one compiled before: looking a value up
-        in the memo costs about what computing it does (measured on Cats' Mansion's place_of and free_for)."""
+        in the memo costs about what computing it does (measured on small board functions of one game)."""
         if isinstance(e, ast.Call):
             v = self.vocab
             return e.func not in v.functions or e.func in self.cheap
