@@ -190,6 +190,17 @@ def _aliased(lines: list, always: frozenset, where: tuple[int, int]) -> list:
     return out
 
 
+def _rebinds(body: list, name: str) -> bool:
+    """Whether a statement in ``body`` (or a block inside it) stores into the local ``name``."""
+    for block in ast.walk_blocks(body):
+        for x in block:
+            if isinstance(x, ast.For) and x.var == name:
+                return True
+            if any(isinstance(t, ast.Name) and t.name == name for t in x.contents()[1]):
+                return True
+    return False
+
+
 RUNTIME = {
     "_fault": _fault,
     "_unset": _unset,
@@ -608,10 +619,13 @@ class Compiler:
         self.proc = proc
         self.env_reads = set()
         self.in_instruction = True
+        me = _read("me")  # every frame holds its acting seat (callers pass theirs on; a saved state is checked)
+        self.nonnull.add(me)
         try:
             self._block(proc, stmts)
         finally:
             self.in_instruction = False
+            self.nonnull.discard(me)
         self._emit(proc, [("st.stack.pop()", None), ("return NEXT", None)], (stmts[-1].line if stmts else 1, 1))
         self._finish(proc)
         return proc
@@ -858,19 +872,27 @@ class Compiler:
         at_once = not any(
             isinstance(x, (ast.Return, ast.ReturnValue)) for block in ast.walk_blocks(s.body) for x in block
         )
+        sure = None  # the loop variable as the body reads it, if it never holds none there
         if isinstance(s, ast.For):
             guard(s.source)
             var = self._temp()
             add(f"for {var} in {self._rounds(add, self._loop_source(s.source), at_once)}:")
             add(f"    env[{s.var!r}] = {var}")
+            read = _read(s.var)
+            if self.in_instruction and read not in self.nonnull and self._filled(s.source):
+                if not _rebinds(s.body, s.var):
+                    sure = read
         else:
             guard(s.count)
             add(f"for _ in {self._rounds(add, f'range({self.code(s.count)})', at_once)}:")
         if not at_once:
             for text in count:
                 add("    " + text)
+        if sure is not None:
+            self.nonnull.add(sure)
         for x in s.body:
             self._flat(x, lines, depth + 1)
+        self.nonnull.discard(sure)
 
     def _rounds(self, add, rounds: str, at_once: bool) -> str:
         """What a for or repeat loop runs over (Python source); ``at_once``: kept in a temporary, and its
@@ -908,9 +930,14 @@ class Compiler:
             return [f"_v = {value}", f"{check}(_v)", f"st.vars[{n!r}] = _v"]
         name = target.name
         check = self._enum(self.vocab.player_variables.get(name), f"player variable '{name}'")
+        seat = self.code(target.obj)
+        if seat in self.nonnull:  # Python reads the value first, then the seat: the order of the checks below
+            if check is None:
+                return [f"st.pvars[{seat}][{name!r}] = {value}"]
+            return [f"_v = {value}", f"{check}(_v)", f"st.pvars[{seat}][{name!r}] = _v"]
         lines = [f"_v = {value}"] + ([f"{check}(_v)"] if check else [])
         return lines + [
-            f"_p = {self.code(target.obj)}",
+            f"_p = {seat}",
             f"if _p is None: _fault({f'no player to set {name!r} of'!r})",
             f"st.pvars[_p][{name!r}] = _v",
         ]
