@@ -441,3 +441,32 @@ def test_an_item_that_may_be_none_is_still_checked_where_a_field_is_read(tmp_pat
         9,
         info.value.diagnostic.message.split(" (in")[0],
     )
+
+
+SEAT_LOOP = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+player_variables:
+  points: {type: int}
+play: |
+  for p in players():
+      p.points = p.points + 1
+  x = choose "go" from [1]
+"""
+
+
+@pytest.mark.parametrize("reference", [False, True])
+@pytest.mark.parametrize("store", ["", "    p = none\n"])
+def test_a_loop_variable_is_checked_for_none_once_its_body_stores_into_it(tmp_path, reference, store):
+    """A loop over players() gives no none, so the generated code reads and sets the loop variable's player
+    variables unchecked; a body that stores into the variable keeps the checks: the rules' E701 at its line."""
+    text = SEAT_LOOP.replace("  for p in players():\n", "  for p in players():\n  " + store)
+    game = load_game(write_game_text(tmp_path, text), reference=reference)
+    if not store:
+        assert [pv["points"] for pv in game.new_game(players=2).pvars] == [1, 1]
+        return
+    with pytest.raises(RuntimeRuleError) as info:
+        game.new_game(players=2)
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.message.split(" (in")[0]) == ("E701", 9, "no player to read 'points' of")
