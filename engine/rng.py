@@ -7,6 +7,7 @@ splitmix64: fast, well mixed, and trivially serialisable, unlike
 from __future__ import annotations
 
 import hashlib
+import sys
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -62,11 +63,23 @@ def derive(seed: int, *labels: int | str) -> int:
 def shuffle(state: int, items: list) -> int:
     """Shuffle ``items`` in place (Fisher–Yates, the draws of ``below``); returns the next state.
 
-    ``next_u64`` is written out inline: a setup's shuffles are most of its draws, and the results are
-    the very same as drawing ``below(state, n)`` for each n from the length down.  ``below`` refuses
-    only values in the top ``2**64 % n`` of the range, all of them at or above ``_SURE`` (n < 2**32):
-    a value below it is kept at once; the rare one above is drawn again by ``below`` itself.
+    The results are the very same as drawing ``below(state, n)`` for each n from the length down.
+    ``below`` refuses only values in the top ``2**64 % n`` of the range, all of them at or above
+    ``_SURE`` (n < 2**32): a value below it is kept at once.  A long list's draws are made all at once
+    (``_draws``); a short one's, or one with a value ``below`` might refuse, one by one.
     """
+    if len(items) > _BY_ONE and _PACKED:
+        draws = _draws(state, len(items) - 1)
+        if max(draws) < _SURE:
+            for last, z in zip(range(len(items) - 1, 0, -1), draws):
+                j = z % (last + 1)
+                items[last], items[j] = items[j], items[last]
+            return (state + (len(items) - 1) * _GOLDEN) & _MASK
+    return _shuffle_by_one(state, items)
+
+
+def _shuffle_by_one(state: int, items: list) -> int:
+    """``shuffle`` with ``next_u64`` written out inline; the rare value above ``_SURE`` goes to ``below``."""
     mask, golden = _MASK, _GOLDEN
     for n in range(len(items), 1, -1):
         state = (state + golden) & mask
@@ -79,3 +92,32 @@ def shuffle(state: int, items: list) -> int:
             j, state = below((state - golden) & mask, n)
         items[n - 1], items[j] = items[j], items[n - 1]
     return state
+
+
+_BY_ONE = 8  # lists up to this long are shuffled draw by draw: packing them costs more than it saves
+_PACKED = sys.byteorder == "little"  # ``_draws`` reads the lanes back as the machine's 64-bit words
+_LANES: dict[int, tuple[int, int, int]] = {}  # count → (the mask, the steps, a one in each 128-bit lane)
+_LANES_KEPT = 256
+
+
+def _draws(state: int, count: int) -> list[int]:
+    """The next ``count`` values of ``next_u64`` from ``state``, computed together.
+
+    The states are ``state + k·golden`` (k = 1…count); each goes in its own 128-bit lane of one big
+    int, so that splitmix64's shifts, multiplications and masks run over all of them in a few
+    operations without a bytecode per value: a 64-bit value times a 64-bit constant fits its lane, and
+    a shift's bits that cross into the next lane are masked off.
+    """
+    lanes = _LANES.get(count)
+    if lanes is None:
+        if len(_LANES) >= _LANES_KEPT:
+            _LANES.clear()
+        ones = int.from_bytes((1).to_bytes(16, "little") * count, "little")
+        steps = b"".join((k * _GOLDEN & _MASK).to_bytes(16, "little") for k in range(1, count + 1))
+        lanes = _LANES[count] = (ones * _MASK, int.from_bytes(steps, "little"), ones)
+    mask, steps, ones = lanes
+    s = (ones * state + steps) & mask
+    z = ((s ^ (s >> 30) & mask) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27) & mask) * 0x94D049BB133111EB) & mask
+    z ^= (z >> 31) & mask
+    return memoryview(z.to_bytes(16 * count, "little")).cast("Q")[::2].tolist()

@@ -7,17 +7,37 @@ import random
 from engine import rng
 
 
+def place_by_place(state: int, size: int) -> tuple[int, list[int]]:
+    """(next state, order) of ``range(size)`` shuffled by ``below`` for each place from the top down."""
+    order, after = list(range(size)), state
+    for i in range(size - 1, 0, -1):
+        j, after = rng.below(after, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return after, order
+
+
+def shuffled(state: int, size: int) -> tuple[int, list[int]]:
+    order = list(range(size))
+    return rng.shuffle(state, order), order
+
+
 def test_shuffle_is_below_for_each_place_from_the_top_down():
-    """Same order and same next state for any length and state: games keep their seeds' deals."""
+    """Same order and same next state for any length and state, short lists drawn one by one and long
+    ones all at once: games keep their seeds' deals."""
     trials = random.Random(3)
     for _ in range(300):
-        size, state = trials.randrange(0, 60), trials.getrandbits(64)
-        slow, fast = list(range(size)), list(range(size))
-        after = state
-        for i in range(size - 1, 0, -1):
-            j, after = rng.below(after, i + 1)
-            slow[i], slow[j] = slow[j], slow[i]
-        assert (rng.shuffle(state, fast), fast) == (after, slow)
+        size, state = trials.randrange(0, 300), trials.getrandbits(64)
+        assert shuffled(state, size) == place_by_place(state, size)
+
+
+def test_a_long_shuffle_with_a_value_that_may_be_refused_draws_as_below_does(monkeypatch):
+    """A long list's draws are made all at once, unless one of them is a value ``below`` may refuse: then
+    one by one.  With the bar lowered to half the range most long shuffles meet such a value."""
+    monkeypatch.setattr(rng, "_SURE", 1 << 63)
+    trials = random.Random(4)
+    for _ in range(100):
+        size, state = trials.randrange(rng._BY_ONE + 1, 100), trials.getrandbits(64)
+        assert shuffled(state, size) == place_by_place(state, size)
 
 
 def _unmix(z: int) -> int:
@@ -35,10 +55,7 @@ def test_shuffle_draws_again_where_below_refuses_a_value():
     top = (1 << 64) - 1
     state = (_unmix(top) - rng._GOLDEN) & top  # the next draw gives the largest value
     assert rng.next_u64(state)[0] == top
-    slow, fast = [0, 1, 2], [0, 1, 2]
-    after = state
-    for i in (2, 1):
-        j, after = rng.below(after, i + 1)
-        slow[i], slow[j] = slow[j], slow[i]
-    assert after != (state + 2 * rng._GOLDEN) & top  # the refused value cost a draw
-    assert (rng.shuffle(state, fast), fast) == (after, slow)
+    for size in (3, 3 * rng._BY_ONE):  # drawn one by one, and all at once
+        after, order = place_by_place(state, size)
+        assert after != (state + (size - 1) * rng._GOLDEN) & top  # the refused value cost a draw
+        assert shuffled(state, size) == (after, order)
