@@ -115,8 +115,8 @@ def _draws(state: int, count: int) -> list[int]:
         ones = int.from_bytes((1).to_bytes(16, "little") * count, "little")
         steps = b"".join((k * _GOLDEN & _MASK).to_bytes(16, "little") for k in range(1, count + 1))
         lanes = _LANES[count] = (ones * _MASK, int.from_bytes(steps, "little"), ones)
-    mask, steps, ones = lanes
-    s = (ones * state + steps) & mask
+    mask, golden_steps, ones = lanes
+    s = (ones * state + golden_steps) & mask
     z = ((s ^ (s >> 30) & mask) * 0xBF58476D1CE4E5B9) & mask
     z = ((z ^ (z >> 27) & mask) * 0x94D049BB133111EB) & mask
     z ^= (z >> 31) & mask

@@ -879,9 +879,13 @@ class Compiler:
             add(f"for {var} in {self._rounds(add, self._loop_source(s.source), at_once)}:")
             add(f"    env[{s.var!r}] = {var}")
             read = _read(s.var)
-            if self.in_instruction and read not in self.nonnull and self._filled(s.source):
-                if not _rebinds(s.body, s.var):
-                    sure = read
+            if (
+                self.in_instruction
+                and read not in self.nonnull
+                and self._filled(s.source)
+                and not _rebinds(s.body, s.var)
+            ):
+                sure = read
         else:
             guard(s.count)
             add(f"for _ in {self._rounds(add, f'range({self.code(s.count)})', at_once)}:")
