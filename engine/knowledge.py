@@ -295,9 +295,9 @@ _BITS = [n.bit_length() for n in range(1025)]  # n → bits drawn to pick one of
 def _shuffle(cards: list[int], draw) -> None:
     """``random.Random.shuffle`` written out: the very numbers it draws (``draw`` is the generator's
     ``getrandbits``), so a seed deals as it did, at a third of the cost of its call per card."""
-    n = len(cards)
-    bits = _BITS if n < len(_BITS) else [m.bit_length() for m in range(n + 1)]
-    for i, k in zip(range(n - 1, 0, -1), bits[n:1:-1]):  # k: the bits of i + 1
+    bits = _BITS if len(cards) < len(_BITS) else [n.bit_length() for n in range(len(cards) + 1)]
+    for i in range(len(cards) - 1, 0, -1):
+        k = bits[i + 1]
         j = draw(k)
         while j > i:
             j = draw(k)
@@ -381,19 +381,13 @@ def _fresh(value: Any) -> Any:
 def _relabel(st, relabel: dict[int, int], hold: bool = False) -> None:
     """Apply a relabelling of cards to the zones and, unless ``hold``, to every card variables and frames hold."""
     get = relabel.get
-    loc = st.loc
-    for zone in set(map(loc.__getitem__, relabel)):  # only zones that hold a relabelled card change
+    loc, know, pinned = st.loc, st.know, st.pinned
+    places, was_known, was_pinned = loc[:], know[:], pinned[:]
+    for zone in set(map(places.__getitem__, relabel)):  # only zones that hold a relabelled card change
         cards = st.zones[zone]
         cards[:] = map(get, cards, cards)
-    # A card takes the place of the one it replaces, and what was known of it.  The deal is a permutation
-    # of the cards it moves: each card's new facts are read from the card it replaces, for all cards at
-    # once without a bytecode per card (a deal moves hundreds of cards, at every decision of a bot).
-    replaced = dict(zip(relabel.values(), relabel))
-    cards = range(len(loc))
-    source = list(map(replaced.get, cards, cards))
-    st.loc = list(map(loc.__getitem__, source))
-    st.know = list(map(st.know.__getitem__, source))
-    st.pinned = list(map(st.pinned.__getitem__, source))
+    for old, new in relabel.items():  # a card takes the place of the one it replaces, and what was known of it
+        loc[new], know[new], pinned[new] = places[old], was_known[old], was_pinned[old]
     if hold:
         return
     tables = _tables(st.game)
