@@ -292,13 +292,10 @@ class Choice:
             ids = list(map(table.__getitem__, items))
         elif self.form is not None and None not in items:
             ids = list(map(self.form, items))
-        elif self.records is not None and None not in items:  # labels looked up without a Python call per option
+        elif self.records is not None and None not in items:
             seen, made = self.records
-            ids = list(map(seen, map(tuple, map(dict.items, items))))
-            if None in ids:
-                ids = [i if i is not None else made(v) for i, v in zip(ids, items)]
-            if self.prefix:
-                ids = list(map(self.prefix.__add__, ids))
+            prefix = self.prefix
+            ids = [prefix + (seen(tuple(v.items())) or made(v)) for v in items]
         else:
             prefix, label = self.prefix, self.label
             ids = [prefix + label(x) for x in items]
