@@ -934,17 +934,12 @@ class Compiler:
             return [f"_v = {value}", f"{check}(_v)", f"st.vars[{n!r}] = _v"]
         name = target.name
         check = self._enum(self.vocab.player_variables.get(name), f"player variable '{name}'")
-        seat = self.code(target.obj)
-        if seat in self.nonnull:  # Python reads the value first, then the seat: the order of the checks below
-            if check is None:
-                return [f"st.pvars[{seat}][{name!r}] = {value}"]
-            return [f"_v = {value}", f"{check}(_v)", f"st.pvars[{seat}][{name!r}] = _v"]
         lines = [f"_v = {value}"] + ([f"{check}(_v)"] if check else [])
-        return lines + [
-            f"_p = {seat}",
-            f"if _p is None: _fault({f'no player to set {name!r} of'!r})",
-            f"st.pvars[_p][{name!r}] = _v",
-        ]
+        seat = self.code(target.obj)
+        if seat not in self.nonnull:
+            lines += [f"_p = {seat}", f"if _p is None: _fault({f'no player to set {name!r} of'!r})"]
+            seat = "_p"
+        return lines + [f"st.pvars[{seat}][{name!r}] = _v"]
 
     def _enum(self, t: str | None, what: str) -> str | None:
         if t not in self.vocab.enums:
