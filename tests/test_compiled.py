@@ -470,3 +470,51 @@ def test_a_loop_variable_is_checked_for_none_once_its_body_stores_into_it(tmp_pa
         game.new_game(players=2)
     d = info.value.diagnostic
     assert (d.code, d.line, d.message.split(" (in")[0]) == ("E701", 9, "no player to read 'points' of")
+
+
+INLINED = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+variables:
+  n: {type: int}
+  got: {type: "list[int]"}
+functions:
+  - id: twice
+    params: {x: int}
+    returns: int
+    value: x + x
+  - id: ignore
+    params: {x: int}
+    returns: int
+    value: n
+  - id: count_down
+    params: {x: int}
+    returns: int
+    value: 0 if x <= 0 else count_down(x - 1) + 1
+play: |
+  n = 3
+  got = [twice(twice(n + 1)), twice(random_from([10, 20, 30, 40])), ignore(n * 2), count_down(40)]
+  LAST
+  x = choose "go" from [1]
+"""
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_small_function_written_out_where_it_is_called_evaluates_each_argument_once(tmp_path, reference):
+    """``twice`` and ``ignore`` are small enough to be written out at their calls: an argument that draws
+    at random is still drawn once though the body reads it twice, one the body never reads still fails
+    as the call's would, and ``count_down`` (it calls itself) stays a call.  Both paths agree."""
+    game = load_game(write_game_text(tmp_path / "fine", INLINED.replace("LAST", "n = n")), reference=reference)
+    state = game.new_game(players=2, seed=4)
+    drawn = [e for e in state.history if e.get("chance") == "random"]
+    assert len(drawn) == 1
+    assert state.vars["got"] == [16, 2 * [10, 20, 30, 40][drawn[0]["index"]], 3, 40]
+    if not reference:
+        play = game.procedures["play"].code[0].__code__
+        names = {game.functions[f].__name__.removesuffix("_env"): f for f in ("twice", "ignore", "count_down")}
+        assert sorted(f for name, f in names.items() if name in play.co_names) == ["count_down"]
+    failing = INLINED.replace("LAST", "n = ignore(first([]) + 1)")
+    with pytest.raises(RuntimeRuleError) as info:
+        load_game(write_game_text(tmp_path / "failing", failing), reference=reference).new_game(players=2)
+    assert (info.value.diagnostic.code, info.value.diagnostic.line) == ("E702", 23)

@@ -146,6 +146,9 @@ def _unchecked(code: str) -> str:
 
 _SIZED = re.compile(r"^\((_t\d+) if len\(\1 := (.*)\) <= _MAX_SIZE else _bounded\(\1\)\)$", re.DOTALL)
 _MISSING = object()
+_PLAIN_ARG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?\d+|'[^'\\\\]*'")  # read as often as wanted: no cost, no failure
+INLINE_DEPTH = 3  # function bodies written out one inside another, at most
+INLINE_SIZE = 600  # characters of a body written out, at most
 _READ = re.compile("\x01([^\x02]*)\x02")  # an instruction's read of a local (see _read)
 _NAME = "[A-Za-z_][A-Za-z0-9_]*"  # the locals kept in Python locals: their names print alike in both
 _WRITE = re.compile(rf"( *)env\[('{_NAME}')\] = (?!=)")  # a line storing a local
@@ -269,6 +272,8 @@ class Compiler:
         self.idle: dict[str, bool] = {}  # procedures compiled so far → whether they do nothing
         self.cheap: set[str] = set()  # functions not worth memoising (see ``function``)
         self.in_function = False  # compiling a function's statements: nothing changes the state, no memo to clear
+        self.inline: dict[str, ast.Expr | None] = {}  # functions asked about → the body written out, or None
+        self.inlining = 0  # bodies being written out around the expression now compiled
 
     # ------------------------------------------------------------- globals
     def _global(self, kind: str, key, make: Callable) -> str:
@@ -424,8 +429,11 @@ class Compiler:
             names = self._global("zn", family, lambda: ZoneNames(family))
             return f"{names}[{args[0]}]"
         if e.func in v.functions:
-            fn = self._global("fn", e.func, lambda: None)  # defined by ``function``
             me = self.scope.get("me", _read("me") if self.in_instruction else "env.get('me')")
+            written = self._inlined(e.func, args, me)
+            if written is not None:
+                return written
+            fn = self._global("fn", e.func, lambda: None)  # defined by ``function``
             return f"{fn}(st, {me}{''.join(', ' + a for a in args)})"
         args = [
             self._cards_of(a) if arg.type == ZONE and is_list(ptype) else a
@@ -435,6 +443,65 @@ class Compiler:
         if inline is not None and len(args) == len(OPS[e.func].params):
             return f"({inline.format(*args)})"
         return f"{self._op(e.func)}(st{''.join(', ' + a for a in args)})"
+
+    def _inlined(self, name: str, args: list[str], me: str) -> str | None:
+        """A call of a small function written out where it is made: its body with the arguments in place of
+        the parameters (a Python call costs more than most such bodies).  The arguments are evaluated
+        first, left to right, each once, as the call would: one that is more than a name or a literal is
+        bound to a temporary, so a body that reads it twice or not at all changes nothing.  None: call it."""
+        body = self._inline_body(name)
+        if body is None or self.inlining >= INLINE_DEPTH:
+            return None
+        params = [p for p, _ in self.vocab.functions[name][0]]
+        scope, binds = {"me": me}, []
+        for param, arg in zip(params, args):
+            if _PLAIN_ARG.fullmatch(arg):
+                scope[param] = arg
+            elif self.iterable:  # no ':=' here
+                return None
+            else:
+                scope[param] = t = self._temp()
+                binds.append(f"(({t} := {arg}) or True)")
+                if arg in self.nonnull:
+                    self.nonnull.add(t)
+        saved = self.scope, self.in_instruction
+        self.scope, self.in_instruction = scope, False  # the body sees its parameters only, as in its own unit
+        self.inlining += 1
+        try:
+            text = self.code(body)
+        finally:
+            self.scope, self.in_instruction = saved
+            self.inlining -= 1
+        if len(text) > INLINE_SIZE:
+            return None
+        return f"({text} if {' and '.join(binds)} else None)" if binds else f"({text})"
+
+    def _inline_body(self, name: str) -> ast.Expr | None:
+        """The body of function ``name`` if it is worth writing out where it is called: one expression
+        with no loop, calling only such functions, and, if its value hangs on fixed facts only (kept for
+        the game definition, see ``_function_unit``), no operation that is not written out itself."""
+        if name in self.inline:
+            return self.inline[name]
+        self.inline[name] = None  # while it is looked at: a function that calls itself is never written out
+        body = self.value_bodies.get(name)
+        if body is None:
+            return None
+        calls = [x for x in ast.walk_exprs(body) if isinstance(x, ast.Call)]
+        if any(isinstance(x, (ast.KeyedCall, ast.Comprehension)) for x in ast.walk_exprs(body)):
+            return None
+        if any(c.func in self.vocab.functions and self._inline_body(c.func) is None for c in calls):
+            return None
+        ops = [c for c in calls if c.func in OPS and OPS[c.func].inline is None]
+        if ops:
+            params = frozenset(p for p, _ in self.vocab.functions[name][0]) | {"me"}
+            saved, self.scope = self.scope, {}
+            try:
+                if Reads(self, self.vocab, self.value_bodies, params).slots(body) == []:
+                    return None
+            finally:
+                self.scope = saved
+        self.inline[name] = body
+        return body
 
     def _e_KeyedCall(self, e):
         """``max(LIST, by: KEY)``: the operation gets (key, item) pairs, KEY computed with the item as ``it``."""
