@@ -518,3 +518,45 @@ def test_a_small_function_written_out_where_it_is_called_evaluates_each_argument
     with pytest.raises(RuntimeRuleError) as info:
         load_game(write_game_text(tmp_path / "failing", failing), reference=reference).new_game(players=2)
     assert (info.value.diagnostic.code, info.value.diagnostic.line) == ("E702", 23)
+
+
+MEMO = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+variables:
+  n: {type: int}
+  got: {type: "list[int]"}
+player_variables:
+  points: {type: int}
+functions:
+  - id: now
+    returns: int
+    value: "sum([n for x in [1]]) + 10 * sum([p.points for p in players()])"
+play: |
+  seen = [now()]
+  n = n + 1
+  seen = seen + [now()]
+  if n > 0:
+      n = n + 1
+  seen = seen + [now()]
+  repeat 2:
+      seen = seen + [now()]
+      n = n + 1
+  for p in players():
+      seen = seen + [now()]
+      p.points = p.points + 1
+  while now() < 25:
+      seen = seen + [now()]
+      n = n + 1
+  got = seen + [now()]
+  x = choose "go" from [1]
+"""
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_function_called_again_after_the_state_changed_sees_the_change(tmp_path, reference):
+    """A function's values are kept between two calls only while nothing changed the state: a variable
+    set, in a branch or in a loop's round, a player variable set in a loop over the seats."""
+    game = load_game(write_game_text(tmp_path, MEMO), reference=reference)
+    assert game.new_game(players=2).vars["got"] == [0, 1, 2, 2, 3, 4, 14, 24, 25]

@@ -455,7 +455,7 @@ class Compiler:
         params = [p for p, _ in self.vocab.functions[name][0]]
         scope, binds = {"me": me}, []
         for param, arg in zip(params, args):
-            if _PLAIN_ARG.fullmatch(arg):
+            if _PLAIN_ARG.fullmatch(arg) or arg == _read("me"):  # every frame holds its seat
                 scope[param] = arg
             elif self.iterable:  # no ':=' here
                 return None
@@ -479,7 +479,8 @@ class Compiler:
     def _inline_body(self, name: str) -> ast.Expr | None:
         """The body of function ``name`` if it is worth writing out where it is called: one expression
         with no loop, calling only such functions, and, if its value hangs on fixed facts only (kept for
-        the game definition, see ``_function_unit``), no operation that is not written out itself."""
+        the game definition, see ``_function_unit``), neither an operation that is not written out itself
+        nor a list, record or map to build: a value looked up is cheaper than one made again."""
         if name in self.inline:
             return self.inline[name]
         self.inline[name] = None  # while it is looked at: a function that calls itself is never written out
@@ -491,8 +492,10 @@ class Compiler:
             return None
         if any(c.func in self.vocab.functions and self._inline_body(c.func) is None for c in calls):
             return None
-        ops = [c for c in calls if c.func in OPS and OPS[c.func].inline is None]
-        if ops:
+        kept = [c for c in calls if c.func in OPS and OPS[c.func].inline is None]  # the game keeps such values
+        built = (ast.ListExpr, ast.Record, ast.MapExpr)
+        kept += [x for x in ast.walk_exprs(body) if isinstance(x, built) and x.children()]
+        if kept:
             params = frozenset(p for p, _ in self.vocab.functions[name][0]) | {"me"}
             saved, self.scope = self.scope, {}
             try:
