@@ -21,7 +21,9 @@ A call pushes the callee's frame and runs the callee at once, inside the
 caller's instruction (``Compiler._enter``): the caller goes on there when it
 returns, and only a decision stops the chain, every frame then on the stack
 with the pc it goes on at.  Cheap operations are written out where they are
-used (``Op.inline``), zone names come from tables (``ZoneNames``), log lines
+used (``Op.inline``), and so are small functions (``Compiler._inlined``: a
+body of one expression without loops, its arguments each evaluated once, in
+order), zone names come from tables (``ZoneNames``), log lines
 keep their values and are formatted when read (``logtext``), a for or repeat
 loop counts its rounds at once, and a function of fixed facts keeps its
 values for the game definition.
