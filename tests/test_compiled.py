@@ -560,3 +560,37 @@ def test_a_function_called_again_after_the_state_changed_sees_the_change(tmp_pat
     set, in a branch or in a loop's round, a player variable set in a loop over the seats."""
     game = load_game(write_game_text(tmp_path, MEMO), reference=reference)
     assert game.new_game(players=2).vars["got"] == [0, 1, 2, 2, 3, 4, 14, 24, 25]
+
+
+SETTLED = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+variables:
+  n: {type: int}
+  got: {type: "list[int]"}
+functions:
+  - id: again
+    params: {k: int}
+    returns: int
+    value: "sum([x * 2 + n for x in [k]])"  # reads the state: no value kept for the game
+  - id: each
+    params: {k: int}
+    returns: int
+    value: "sum([x * 3 + n for x in [k]])"
+play: |
+  got = [again(i % 2) for i in range(3000)] + [each(i) for i in range(3000)]
+  x = choose "go" from [1]
+"""
+
+
+def test_a_function_keeps_its_memo_only_if_its_values_are_found_there(tmp_path):
+    """The first calls of a memoised function are counted: ``again`` (its two values asked again and again)
+    keeps its memo, ``each`` (a new argument at every call) is then called without one.  Values are the same."""
+    game = load_game(write_game_text(tmp_path, SETTLED))
+    assert game.new_game(players=2).vars["got"] == [i % 2 * 2 for i in range(3000)] + [i * 3 for i in range(3000)]
+    ns = game.procedures["play"].code[0].__globals__
+    again, each = (game.functions[f].__name__.removesuffix("_env") for f in ("again", "each"))
+    assert (ns[again], ns[each]) == (ns[f"{again}_memo"], ns[f"{each}_body"])
+    reference = load_game(write_game_text(tmp_path / "reference", SETTLED), reference=True)
+    assert reference.new_game(players=2).vars["got"] == game.new_game(players=2).vars["got"]

@@ -75,6 +75,17 @@ def _overrun():
     raise Overrun()
 
 
+MEMO_TRIAL = 2_000  # calls of a memoised function counted before it is settled (``_settle``)
+MEMO_WORTH = 5  # kept memoised if at least one call in this many finds its value there
+
+
+def _settle(ns: dict, fn: str, tally: list) -> None:
+    """After ``MEMO_TRIAL`` calls, call function ``fn`` through its memo only if the memo paid: looking a value
+    up costs more than many bodies do, and a value asked for once per instruction is never found there.  Its
+    values are the same either way (it is pure); this game definition's calls of it are then one of the two."""
+    ns[fn] = ns[f"{fn}_memo"] if tally[1] * MEMO_WORTH >= tally[0] else ns[f"{fn}_body"]
+
+
 FIXED_KEPT = 10_000  # values kept per fixed function (Compiler._function_unit), then forgotten all at once
 DIRECT_DEPTH = 48  # frames deep a called procedure still runs inside its caller; deeper, State._run runs it
 
@@ -219,6 +230,8 @@ RUNTIME = {
     "DIRECT_DEPTH": DIRECT_DEPTH,
     "FIXED_KEPT": FIXED_KEPT,
     "_no_value": _no_value,
+    "_settle": _settle,
+    "MEMO_TRIAL": MEMO_TRIAL,
     "_zone_cards": zone_cards,
     "_MISSING": _MISSING,
     "_frozen": frozen,
@@ -629,18 +642,28 @@ class Compiler:
                 "    return found",
             ]
         elif name in self.pure and memo:  # memoised for the instruction being run (see State._run)
-            lines += [
-                f"def {fn}(st, me{args}):",
-                f"    key = ({name!r}, me{args})",
-                "    memo = st.memo",
-                "    try:",
-                "        found = memo.get(key, _MISSING)",
-                "    except TypeError:  # a list argument is not hashable",
-                f"        return {fn}_body(st, me{args})",
-                "    if found is _MISSING:",
-                f"        found = memo[key] = {fn}_body(st, me{args})",
-                "    return found",
-            ]
+            tally = self._global("tally", name, lambda: [0, 0])  # calls, values found in the memo
+            for suffix, trial in (("_memo", False), ("", True)):  # the first calls are counted: ``_settle``
+                lines += [
+                    f"def {fn}{suffix}(st, me{args}):",
+                    f"    key = ({name!r}, me{args})",
+                    "    memo = st.memo",
+                    "    try:",
+                    "        found = memo.get(key, _MISSING)",
+                    "    except TypeError:  # a list argument is not hashable",
+                    f"        return {fn}_body(st, me{args})",
+                    "    if found is _MISSING:",
+                    f"        found = memo[key] = {fn}_body(st, me{args})",
+                ]
+                if trial:
+                    lines += [
+                        "    else:",
+                        f"        {tally}[1] += 1",
+                        f"    {tally}[0] += 1",
+                        f"    if {tally}[0] >= MEMO_TRIAL:",
+                        f"        _settle(globals(), {fn!r}, {tally})",
+                    ]
+                lines.append("    return found")
         else:
             lines += [f"{fn} = {fn}_body"]
         lines += [
