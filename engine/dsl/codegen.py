@@ -285,9 +285,9 @@ class Compiler:
         self.in_instruction = False  # locals read as env[name]: the instruction catches a missing one
         self.env_reads: set[str] = set()  # the locals read so in the procedure being compiled
         self.idle: dict[str, bool] = {}  # procedures compiled so far → whether they do nothing
-        self.cheap: set[str] = set()  # functions not worth memoising (see ``function``)
         self.in_function = False  # compiling a function's statements: nothing changes the state, no memo to clear
         self.inline: dict[str, ast.Expr | None] = {}  # functions asked about → the body written out, or None
+        self.fixed: dict[str, bool] = {}  # functions asked about → whether their values hang on fixed facts only
         self.inlining = 0  # bodies being written out around the expression now compiled
 
     # ------------------------------------------------------------- globals
@@ -492,32 +492,30 @@ class Compiler:
         return f"({text} if {' and '.join(binds)} else None)" if binds else f"({text})"
 
     def _inline_body(self, name: str) -> ast.Expr | None:
-        """The body of function ``name`` if it is worth writing out where it is called: one expression
-        with no loop, calling only such functions, and, if its value hangs on fixed facts only (kept for
-        the game definition, see ``_function_unit``), neither an operation that is not written out itself
-        nor a list, record or map to build: a value looked up is cheaper than one made again."""
+        """The body of function ``name`` if it is small, worth writing out where it is called: one expression
+        with no loop, calling only such functions or functions of fixed facts (those stay calls), and, if its
+        own value hangs on fixed facts only (kept for the game definition, see ``_function_unit``), neither an
+        operation that is not written out itself nor a list, record or map to build: a value looked up is
+        cheaper than one made again."""
         if name in self.inline:
             return self.inline[name]
         self.inline[name] = None  # while it is looked at: a function that calls itself is never written out
         body = self.value_bodies.get(name)
         if body is None:
             return None
-        calls = [x for x in ast.walk_exprs(body) if isinstance(x, ast.Call)]
-        if any(isinstance(x, (ast.KeyedCall, ast.Comprehension)) for x in ast.walk_exprs(body)):
+        nodes = list(ast.walk_exprs(body))
+        if any(isinstance(x, (ast.KeyedCall, ast.Comprehension)) for x in nodes):
             return None
-        if any(c.func in self.vocab.functions and self._inline_body(c.func) is None for c in calls):
+        called = [x.func for x in nodes if isinstance(x, ast.Call) and x.func in self.vocab.functions]
+        if any(self._inline_body(f) is None and not self._fixed(f) for f in called):
             return None
-        kept = [c for c in calls if c.func in OPS and OPS[c.func].inline is None]  # the game keeps such values
-        built = (ast.ListExpr, ast.Record, ast.MapExpr)
-        kept += [x for x in ast.walk_exprs(body) if isinstance(x, built) and x.children()]
-        if kept:
-            params = frozenset(p for p, _ in self.vocab.functions[name][0]) | {"me"}
-            saved, self.scope = self.scope, {}
-            try:
-                if Reads(self, self.vocab, self.value_bodies, params).slots(body) == []:
-                    return None
-            finally:
-                self.scope = saved
+        kept = any(
+            (isinstance(x, ast.Call) and x.func in OPS and OPS[x.func].inline is None)
+            or (isinstance(x, (ast.ListExpr, ast.Record, ast.MapExpr)) and x.children())
+            for x in nodes
+        )
+        if kept and self._fixed(name):
+            return None
         self.inline[name] = body
         return body
 
@@ -585,19 +583,23 @@ class Compiler:
         py = [f"a_{i}" for i in range(len(params))]
         self.scope = dict(zip(params, py), me="me")
         text = self.code(body)
-        fixed = Reads(self, self.vocab, self.value_bodies, frozenset(params) | {"me"}).slots(body) == []
         self.scope = {}
-        if all(self._cheap(x) for x in ast.walk_exprs(body)):
-            self.cheap.add(name)
-        return self._function_unit(name, [f"    return {text}"], memo=name not in self.cheap, fixed=fixed)
+        # a small function's value costs about what looking it up in the memo does: it is not memoised
+        small = self._inline_body(name) is not None
+        return self._function_unit(name, [f"    return {text}"], memo=not small, fixed=self._fixed(name))
 
-    def _cheap(self, e: ast.Expr) -> bool:
-        """No loop in ``e`` itself, and no call of a function but a cheap one compiled before: looking a value up
-        in the memo costs about what computing it does (measured on small board functions of one game)."""
-        if isinstance(e, ast.Call):
-            v = self.vocab
-            return e.func not in v.functions or e.func in self.cheap
-        return not isinstance(e, (ast.KeyedCall, ast.Comprehension))
+    def _fixed(self, name: str) -> bool:
+        """Whether function ``name`` reads nothing of the state but the number of players."""
+        if name not in self.fixed:
+            body = self.value_bodies.get(name)
+            params = frozenset(p for p, _ in self.vocab.functions[name][0]) | {"me"}
+            saved, self.scope = self.scope, {}
+            try:
+                reads = Reads(self, self.vocab, self.value_bodies, params)
+                self.fixed[name] = body is not None and reads.slots(body) == []
+            finally:
+                self.scope = saved
+        return self.fixed[name]
 
     def function_program(self, name: str, stmts: list[ast.Stmt]) -> Callable:
         """Compile a function written as statements: straight Python, its locals in a dict of its own."""
