@@ -16,6 +16,7 @@ import textwrap
 import pytest
 
 from engine import RuntimeRuleError, load_game
+from engine.dsl.compiler import LABELS_KEPT
 from engine.dsl.ops import OPS
 from engine.errors import EngineBug
 
@@ -420,12 +421,29 @@ def test_rounds_of_loops_count_against_the_budget_and_a_loop_left_early_only_for
 
 @pytest.mark.parametrize("reference", [False, True])
 def test_a_verb_with_braces_or_percent_signs_prints_as_written(tmp_path, reference):
-    """Options' ids are formatted in one go: a verb with braces in it is text, not a format."""
+    """An option's id is the verb and the option's label joined: a verb with braces in it is text, not a format."""
     path = write_game(tmp_path, 'x = choose "take{0}%s" from ["a", "b"]\nn = choose "count{}" from [1, 2]\n')
     state = load_game(path, reference=reference).new_game(players=2)
     assert state.legal_actions() == ["take{0}%s a", "take{0}%s b"]
     state.apply("take{0}%s b")
     assert state.legal_actions() == ["count{} 1", "count{} 2"]
+
+
+def test_ids_kept_by_value_are_the_labels_of_the_options_past_the_number_kept(tmp_path):
+    """The ids of options that are each one piece are made once and looked up after: more options than are
+    kept, none among them, and copies of a card, still give each option its own label."""
+    path = write_game(
+        tmp_path,
+        'n = choose "n" from range(LABELS_KEPT + 10)\n'
+        'm = choose "again" from [n, n - 1]\n'
+        'who = choose "give" from [none] + players()\n'.replace("LABELS_KEPT", str(LABELS_KEPT)),
+    )
+    state = load_game(path).new_game(players=2)
+    assert state.legal_actions() == [f"n {i}" for i in range(LABELS_KEPT + 10)]
+    state.apply(f"n {LABELS_KEPT + 9}")
+    assert state.legal_actions() == [f"again {LABELS_KEPT + 9}", f"again {LABELS_KEPT + 8}"]
+    state.apply(f"again {LABELS_KEPT + 8}")
+    assert state.legal_actions() == ["give nobody", "give seat 0", "give seat 1"]
 
 
 @pytest.mark.parametrize("reference", [False, True])

@@ -21,7 +21,7 @@ from ..errors import RuleFault
 from . import ast
 from .checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary
 from .ops import OPS, bounded, times
-from .types import BASIC, BOARD, CARD, INT, PLAYER, TEXT, ZONE, is_list, is_record, record_fields
+from .types import ANY, BASIC, BOARD, CARD, NONE, PLAYER, TEXT, ZONE, is_list, is_record, record_fields
 
 NEXT = -1  # the running frame changed (call or return): re-read the stack
 SUSPEND = -2  # a decision is pending, or the game ended: stop running
@@ -61,15 +61,7 @@ class Labeller:
         self._short: dict[str | None, Callable] = {}
         self._long: dict[str | None, Callable] = {}
         self._same: dict[str | None, Callable] = {}
-        self._prefixed: dict[str, list[str]] = {}
         self._remembered: dict[str, tuple[Callable, Callable]] = {}  # record type → (seen label, label made)
-
-    def prefixed_card_ids(self, prefix: str) -> list[str]:
-        """``prefix`` + each card's id, by card index: the ids of the options of one verb, made once."""
-        table = self._prefixed.get(prefix)
-        if table is None:
-            table = self._prefixed[prefix] = [prefix + c for c in self.card_ids]
-        return table
 
     def remembered_records(self, t: str | None) -> tuple[Callable, Callable] | None:
         """For a record type whose labels are remembered: (the label seen of ``tuple(v.items())`` or None,
@@ -190,8 +182,35 @@ class Labeller:
         return lambda v, loc: _identity(v)
 
 
-LABELS_KEPT = 4096  # labels of option records remembered per record type
+LABELS_KEPT = 4096  # labels of option records remembered per record type, and ids of one decision's options
+
+
+class _Ids(dict):
+    """The ids of one decision's options that are each one piece, by value: made once, then looked up.
+
+    Such options recur decision after decision; formatting them each time was a third of a small decision's
+    cost.  Values of one type only meet here, so 1 and true (equal as keys) never do."""
+
+    __slots__ = ("label", "prefix")
+
+    def __init__(self, prefix: str, label: Callable):
+        super().__init__()
+        self.prefix, self.label = prefix, label
+
+    def __missing__(self, value) -> str:
+        if len(self) >= LABELS_KEPT:
+            self.clear()
+        made = self[value] = self.prefix + self.label(value)
+        return made
+
+
 _PLAIN_FIELDS = frozenset((TEXT, CARD, PLAYER, ZONE, BOARD))
+_ONE_PIECE = frozenset(BASIC - {ANY, NONE})
+
+
+def _is_one_piece(t: str) -> bool:
+    """Values of ``t`` are hashable and print alike only if equal or copies of a card: ids can be kept by value."""
+    return t in _ONE_PIECE or _is_enum(t)
 
 
 def _is_enum(t: str) -> bool:
@@ -242,17 +261,11 @@ class Choice:
         self.prefix = s.verb + " " if s.verb else ""
         self.decline, self.secret, self.kind = s.optional, s.secret, s.kind
         self.what = s.verb or ast.format_expr(s.target)
-        # The ids of the commonest options without a call per option: a card's id is read from a table
-        # made once per verb, texts, numbers and players are formatted, a record's label is looked up by
-        # its items.  None (printed "nothing"/"none") takes the general way.
+        # The ids of the commonest options without a call per option: a value that is one piece (a card, a
+        # number, a text, a player, a place, yes/no) has its id looked up, made the first time it is asked;
+        # a record's id is looked up by its items.
         t = self.item_type
-        self.card_table = labels.prefixed_card_ids(self.prefix) if t == CARD else None
-        # a text prints as itself, a number as its digits, a player as "seat N" (as ``plain_label`` and the
-        # player label do): one format for all of a decision's options
-        forms = {TEXT: "{}", INT: "{}", PLAYER: "seat {}"}
-        form = forms.get(t, "{}" if t is not None and _is_enum(t) else None)
-        verb = self.prefix.replace("{", "{{").replace("}", "}}")  # the verb is text, not a format
-        self.form = (verb + form).format if form is not None else None
+        self.ids = _Ids(self.prefix, self.label) if t is not None and _is_one_piece(t) else None
         self.records = labels.remembered_records(t)
 
     def distinct(self, st, items, ids):
@@ -287,11 +300,8 @@ class Choice:
 
     def ask(self, st, items, player) -> int:
         """Make ``items`` the pending decision of ``player``; SUSPEND."""
-        table = self.card_table  # their short ids, the commonest kinds without a Python call per option
-        if table is not None and None not in items:
-            ids = list(map(table.__getitem__, items))
-        elif self.form is not None and None not in items:
-            ids = list(map(self.form, items))
+        if self.ids is not None:
+            ids = list(map(self.ids.__getitem__, items))
         elif self.records is not None and None not in items:
             seen, made = self.records
             prefix = self.prefix
