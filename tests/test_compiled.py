@@ -446,6 +446,33 @@ def test_ids_kept_by_value_are_the_labels_of_the_options_past_the_number_kept(tm
     assert state.legal_actions() == ["give nobody", "give seat 0", "give seat 1"]
 
 
+RECORDS = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+components:
+  - kind: card
+    start: deck
+    items:
+      - {id: spark}
+      - {id: dud, copies: 2}
+zones:
+  - {id: deck, visibility: public}
+play: |
+  x = choose "take" from [{card: c, way: "up"} for c in deck] + [{way: "down", card: c} for c in deck]
+  y = choose "give" from [{card: c} for c in deck] + [{who: p} for p in players()]
+"""
+
+
+def test_options_made_of_the_same_values_print_alike_only_where_their_fields_print_alike(tmp_path):
+    """A record's id is kept by its values when they alone say how it prints: fields in the order written, and
+    a card's index and a player's (both numbers) never taken one for the other."""
+    state = load_game(write_game_text(tmp_path, RECORDS)).new_game(players=2)
+    assert state.legal_actions() == ["take spark up", "take dud up", "take down spark", "take down dud"]
+    state.apply("take down dud")
+    assert state.legal_actions() == ["give spark", "give dud", "give seat 0", "give seat 1"]
+
+
 @pytest.mark.parametrize("reference", [False, True])
 def test_an_item_that_may_be_none_is_still_checked_where_a_field_is_read(tmp_path, reference):
     """Items of a list written out of records need no check for none (the generated code leaves it out);

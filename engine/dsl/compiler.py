@@ -21,7 +21,21 @@ from ..errors import RuleFault
 from . import ast
 from .checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary
 from .ops import OPS, bounded, times
-from .types import ANY, BASIC, BOARD, CARD, NONE, PLAYER, TEXT, ZONE, is_list, is_record, record_fields
+from .types import (
+    ANY,
+    BASIC,
+    BOARD,
+    CARD,
+    DIRECTION,
+    NONE,
+    PLAYER,
+    POSITION,
+    TEXT,
+    ZONE,
+    is_list,
+    is_record,
+    record_fields,
+)
 
 NEXT = -1  # the running frame changed (call or return): re-read the stack
 SUSPEND = -2  # a decision is pending, or the game ended: stop running
@@ -64,7 +78,7 @@ class Labeller:
         self._remembered: dict[str, tuple[Callable, Callable]] = {}  # record type → (seen label, label made)
 
     def remembered_records(self, t: str | None) -> tuple[Callable, Callable] | None:
-        """For a record type whose labels are remembered: (the label seen of ``tuple(v.items())`` or None,
+        """For a record type whose labels are remembered: (the label seen of ``tuple(v.values())`` or None,
         the label of a record not seen yet); None for other types."""
         self.for_type(t)
         return self._remembered.get(t) if t is not None else None
@@ -112,22 +126,21 @@ class Labeller:
                 ]
                 return " ".join(words) or "nothing"
 
-            if not all(ft in _PLAIN_FIELDS or _is_enum(ft) for _, ft in record_fields(t)):
+            if not _printed_by_values([ft for _, ft in record_fields(t)]):
                 return record
-            seen: dict[tuple, str] = {}  # options recur turn after turn; these fields hold text and indexes only,
-            # so equal items mean equal labels (no yes/no that would equal a 1/0)
+            seen: dict[tuple, str] = {}  # options recur turn after turn, and their values alone say how they print
 
             def made(v):
                 """The label of a record not seen yet (v is not None), remembered."""
                 if len(seen) >= LABELS_KEPT:
                     seen.clear()
-                label = seen[tuple(v.items())] = record(v)
+                label = seen[tuple(v.values())] = record(v)
                 return label
 
             def remembered(v):
                 if v is None:
                     return "nothing"
-                return seen.get(tuple(v.items())) or made(v)
+                return seen.get(tuple(v.values())) or made(v)
 
             self._remembered[t] = (seen.get, made)
             return remembered
@@ -204,8 +217,17 @@ class _Ids(dict):
         return made
 
 
-_PLAIN_FIELDS = frozenset((TEXT, CARD, PLAYER, ZONE, BOARD))
+_AS_IS = frozenset((TEXT, POSITION, DIRECTION))  # fields whose text prints as itself
+_NUMBERED = frozenset((CARD, PLAYER))  # fields holding an index, printed by what it is the index of
 _ONE_PIECE = frozenset(BASIC - {ANY, NONE})
+
+
+def _printed_by_values(fields: list[str]) -> bool:
+    """A record with fields of these types prints from its values alone, in their order: its text prints as
+    itself and its indexes all print one way (as cards, or as players), so records with equal values print alike
+    whatever their fields are called (no yes/no either, that would equal a 1 or 0)."""
+    kinds = {t for t in fields if t in _NUMBERED}
+    return len(kinds) <= 1 and all(t in _NUMBERED or t in _AS_IS or _is_enum(t) for t in fields)
 
 
 def _is_one_piece(t: str) -> bool:
@@ -305,7 +327,7 @@ class Choice:
         elif self.records is not None and None not in items:
             seen, made = self.records
             prefix = self.prefix
-            ids = [prefix + (seen(tuple(v.items())) or made(v)) for v in items]
+            ids = [prefix + (seen(tuple(v.values())) or made(v)) for v in items]
         else:
             prefix, label = self.prefix, self.label
             ids = [prefix + label(x) for x in items]
