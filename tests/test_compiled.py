@@ -459,17 +459,18 @@ components:
 zones:
   - {id: deck, visibility: public}
 play: |
-  x = choose "take" from [{card: c, way: "up"} for c in deck] + [{way: "down", card: c} for c in deck]
+  x = choose "take" from [{card: c, way: "up"} for c in deck] + [{way: "up", card: c} for c in deck]
   y = choose "give" from [{card: c} for c in deck] + [{who: p} for p in players()]
 """
 
 
 def test_options_made_of_the_same_values_print_alike_only_where_their_fields_print_alike(tmp_path):
     """A record's id is kept by its values when they alone say how it prints: fields in the order written, and
-    a card's index and a player's (both numbers) never taken one for the other."""
+    a card's index and a player's (both numbers) never taken one for the other.  Copies of a card merge into one
+    option; equal records written in another order print apart, and stay two options."""
     state = load_game(write_game_text(tmp_path, RECORDS)).new_game(players=2)
-    assert state.legal_actions() == ["take spark up", "take dud up", "take down spark", "take down dud"]
-    state.apply("take down dud")
+    assert state.legal_actions() == ["take spark up", "take dud up", "take up spark", "take up dud"]
+    state.apply("take up dud")
     assert state.legal_actions() == ["give spark", "give dud", "give seat 0", "give seat 1"]
 
 

@@ -312,8 +312,8 @@ class Choice:
             if kinds is None:
                 out_ids.append(action)
                 out_values.append(x)
-            elif key not in seen:
-                seen.add(key)
+            elif (action, key) not in seen:  # the same choice printed alike: options printed apart stay apart
+                seen.add((action, key))
                 out_ids.append(self.prefix + long(x, loc) if len(kinds) > 1 else action)
                 out_values.append(x)
         if len(set(out_ids)) != len(out_ids):
