@@ -75,13 +75,16 @@ class Labeller:
         self._short: dict[str | None, Callable] = {}
         self._long: dict[str | None, Callable] = {}
         self._same: dict[str | None, Callable] = {}
-        self._remembered: dict[str, tuple[Callable, Callable]] = {}  # record type → (seen label, label made)
 
-    def remembered_records(self, t: str | None) -> tuple[Callable, Callable] | None:
-        """For a record type whose labels are remembered: (the label seen of ``tuple(v.values())`` or None,
-        the label of a record not seen yet); None for other types."""
-        self.for_type(t)
-        return self._remembered.get(t) if t is not None else None
+    def of_values(self, t: str | None) -> Callable | None:
+        """For a record type that prints from its values alone (``_printed_by_values``): its short label made
+        from ``tuple(v.values())`` of a record ``v`` that is not none; None for other types."""
+        if t is None or not is_record(t) or not _printed_by_values([ft for _, ft in record_fields(t)]):
+            return None
+        numbered = next((self.for_type(ft) for _, ft in record_fields(t) if ft in _NUMBERED), None)
+        return lambda values: (
+            " ".join([x if x.__class__ is str else numbered(x) for x in values if x is not None]) or "nothing"
+        )
 
     def plain_for_type(self, t: str | None) -> Callable:
         """Values as a view shows them: cards by their id, lists and records copied; the rest as they are."""
@@ -126,24 +129,7 @@ class Labeller:
                 ]
                 return " ".join(words) or "nothing"
 
-            if not _printed_by_values([ft for _, ft in record_fields(t)]):
-                return record
-            seen: dict[tuple, str] = {}  # options recur turn after turn, and their values alone say how they print
-
-            def made(v):
-                """The label of a record not seen yet (v is not None), remembered."""
-                if len(seen) >= LABELS_KEPT:
-                    seen.clear()
-                label = seen[tuple(v.values())] = record(v)
-                return label
-
-            def remembered(v):
-                if v is None:
-                    return "nothing"
-                return seen.get(tuple(v.values())) or made(v)
-
-            self._remembered[t] = (seen.get, made)
-            return remembered
+            return record
         return plain_label
 
     def long_for_type(self, t: str | None, loc) -> Callable:
@@ -195,25 +181,25 @@ class Labeller:
         return lambda v, loc: _identity(v)
 
 
-LABELS_KEPT = 4096  # labels of option records remembered per record type, and ids of one decision's options
+LABELS_KEPT = 4096  # ids of one decision's options kept, then forgotten all at once
 
 
 class _Ids(dict):
-    """The ids of one decision's options that are each one piece, by value: made once, then looked up.
+    """The ids of one decision's options by a key that says how each prints: made once, then looked up.
 
-    Such options recur decision after decision; formatting them each time was a third of a small decision's
+    Options recur decision after decision; formatting them each time was a third of a small decision's
     cost.  Values of one type only meet here, so 1 and true (equal as keys) never do."""
 
-    __slots__ = ("label", "prefix")
+    __slots__ = ("make",)
 
-    def __init__(self, prefix: str, label: Callable):
+    def __init__(self, make: Callable[[object], str]):
         super().__init__()
-        self.prefix, self.label = prefix, label
+        self.make = make
 
-    def __missing__(self, value) -> str:
+    def __missing__(self, key) -> str:
         if len(self) >= LABELS_KEPT:
             self.clear()
-        made = self[value] = self.prefix + self.label(value)
+        made = self[key] = self.make(key)
         return made
 
 
@@ -283,12 +269,19 @@ class Choice:
         self.prefix = s.verb + " " if s.verb else ""
         self.decline, self.secret, self.kind = s.optional, s.secret, s.kind
         self.what = s.verb or ast.format_expr(s.target)
-        # The ids of the commonest options without a call per option: a value that is one piece (a card, a
-        # number, a text, a player, a place, yes/no) has its id looked up, made the first time it is asked;
-        # a record's id is looked up by its items.
-        t = self.item_type
-        self.ids = _Ids(self.prefix, self.label) if t is not None and _is_one_piece(t) else None
-        self.records = labels.remembered_records(t)
+        # The ids of the commonest options without a call per option, made the first time they are asked: a
+        # value that is one piece (a card, a number, a text, a player, a place, yes/no) is its own key, a
+        # record that prints from its values alone is keyed by them.  Other options are labelled each time.
+        t, prefix, label = self.item_type, self.prefix, self.label
+        of_values = labels.of_values(t)
+        self.by_values = of_values is not None
+        self.ids: _Ids | None
+        if of_values is not None:
+            self.ids = _Ids(lambda values: prefix + of_values(values))
+        elif t is not None and _is_one_piece(t):
+            self.ids = _Ids(lambda v: prefix + label(v))
+        else:
+            self.ids = None
 
     def distinct(self, st, items, ids):
         """Options whose ids collide: the same choice (copies in one zone) merge, others get long ids.
@@ -322,15 +315,14 @@ class Choice:
 
     def ask(self, st, items, player) -> int:
         """Make ``items`` the pending decision of ``player``; SUSPEND."""
-        if self.ids is not None:
-            ids = list(map(self.ids.__getitem__, items))
-        elif self.records is not None and None not in items:
-            seen, made = self.records
-            prefix = self.prefix
-            ids = [prefix + (seen(tuple(v.values())) or made(v)) for v in items]
-        else:
+        table = self.ids
+        if table is None or (self.by_values and None in items):  # a record that is none prints "nothing"
             prefix, label = self.prefix, self.label
             ids = [prefix + label(x) for x in items]
+        elif self.by_values:
+            ids = [table[tuple(v.values())] for v in items]
+        else:
+            ids = list(map(table.__getitem__, items))
         values = list(items)
         if len(set(ids)) != len(ids):
             ids, values = self.distinct(st, items, ids)
