@@ -23,13 +23,13 @@ def bot_inputs(state, seat: int, bot, salt: int = 0) -> tuple[dict, object]:
 
 
 def play_out(game, players: int, seed: int, bots: list, limit: int = DEFAULT_DECISION_LIMIT):
-    """Play one game between ``bots`` (one per seat); returns (state, cut_off)."""
+    """Play one game between ``bots`` (one per seat); returns (state, decisions taken, cut_off)."""
     # what seats know is followed only for bots that ask for copies (else worked out if ever asked)
     state = game.new_game(players=players, seed=seed, knowledge=any(b.needs_state for b in bots))
     decisions = 0
     while state.pending is not None:
         if decisions >= limit:
-            return state, True
+            return state, decisions, True
         seat = state.pending["player"]
         bot = bots[seat]
         if bot.needs_view or bot.needs_state:
@@ -37,7 +37,7 @@ def play_out(game, players: int, seed: int, bots: list, limit: int = DEFAULT_DEC
         else:  # what bot_inputs gives such a bot, made here: it is asked at every decision
             state.apply(bot.act({"decision": {"player": seat, "actions": state.pending["ids"]}}))
         decisions += 1
-    return state, False
+    return state, decisions, False
 
 
 @dataclass
@@ -67,13 +67,13 @@ class _Tally:
         self.games += 1
         agents = [make_agent(kinds[s], seed=rng.derive(game_seed, "bot", s)) for s in range(players)]
         try:
-            state, cut_off = play_out(game, players, game_seed, agents, limit)
+            state, decisions, cut_off = play_out(game, players, game_seed, agents, limit)
         except TabletopError as exc:
             self.errors += 1
             self.samples.append((game_seed, str(exc)))
             del self.samples[5:]
             return
-        self.decisions += len(state.actions)
+        self.decisions += decisions
         if cut_off:
             self.cut += 1
             return

@@ -221,19 +221,25 @@ class State:
         game = self.game
         key_of = game.score_key
         if key_of is None:
-            return sum(self._evaluate(s, p) for s in game.scoring)
+            return self._points(p)
         try:
             key = key_of(self, p, p)  # the parameters p and me
         except Exception:  # what scoring reads is not there: scoring itself says why
-            return sum(self._evaluate(s, p) for s in game.scoring)
+            return self._points(p)
         cache = game.score_cache
         points = cache.get(key)
         if points is None:
-            points = sum(self._evaluate(s, p) for s in game.scoring)
+            points = self._points(p)
             if len(cache) >= SCORE_CACHE_SIZE:
                 cache.clear()
             cache[key] = points
         return points
+
+    def _points(self, p: int) -> int:
+        total = 0
+        for scorer in self.game.scoring:
+            total += self._evaluate(scorer, p)
+        return total
 
     def team_score(self, p: int) -> int:
         """The points of seat ``p``'s team (just ``p``'s when there are no teams)."""
@@ -269,19 +275,17 @@ class State:
         """
         if not self.is_terminal:
             return None
-        game = self.game
-        per_seat = [[self.score_of(p)] + [self._evaluate(t, p) for t in game.tiebreakers] for p in range(self.n)]
-        keys = [
-            tuple(sum(per_seat[m][i] for m in game.team_of(self.n, p)) for i in range(len(per_seat[p])))
-            for p in range(self.n)
-        ]
+        game, n = self.game, self.n
+        tiebreakers = game.tiebreakers
+        per_seat = [[self.score_of(p), *[self._evaluate(t, p) for t in tiebreakers]] for p in range(n)]
+        team = [game.team(n, p) for p in range(n)]
+        keys = [tuple(map(sum, zip(*[per_seat[m] for m in team[p]]))) for p in range(n)]  # the team's sums
         best = max(keys)
-        top = [p for p in range(self.n) if keys[p] == best]
-        teams = {tuple(game.team_of(self.n, p)) for p in top}
-        if len(teams) > 1 and game.ties == "draw":
-            results = tuple("draw" for _ in range(self.n))
+        top = [p for p in range(n) if keys[p] == best]
+        if len({team[p] for p in top}) > 1 and game.ties == "draw":
+            results = ("draw",) * n
         else:
-            results = tuple("win" if keys[p] == best else "loss" for p in range(self.n))
+            results = tuple(["win" if key == best else "loss" for key in keys])
         return Outcome(results, self.reason or DEFAULT_END)
 
     @property

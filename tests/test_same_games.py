@@ -36,7 +36,7 @@ def cases() -> list[tuple[str, str | None]]:
 def digest(game, players: int, seed: int, bots: str) -> str:
     """The actions and final scores of one seeded game, as a short hash."""
     agents = [make_agent(bots, seed=rng.derive(seed, "bot", s)) for s in range(players)]
-    state, _ = play_out(game, players, seed, agents, DECISIONS)
+    state, _, _ = play_out(game, players, seed, agents, DECISIONS)
     text = "\n".join(state.actions) + f"\n{state.scores}"
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -177,7 +177,7 @@ class Labeller:
             return lambda v, loc: tuple(inner(x, loc) for x in v)
         if is_record(t):
             fields = [(name, self.identity_with_places(ft)) for name, ft in record_fields(t)]
-            return lambda v, loc: tuple(f(v.get(n), loc) for n, f in fields)
+            return lambda v, loc: tuple([f(v.get(n), loc) for n, f in fields])
         return lambda v, loc: _identity(v)
 
 
