@@ -239,7 +239,7 @@ def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
             taken += take
             _shuffle(dealt, draw)
             cards = zones[zone]
-            relabel.update(zip([cards[i] for i in places], dealt))  # a card dealt to its own place maps to itself
+            relabel.update(zip(map(cards.__getitem__, places), dealt))  # a card dealt to its own place maps to itself
     return relabel
 
 
