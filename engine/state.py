@@ -66,6 +66,11 @@ class Outcome:
         return {"results": list(self.results), "winners": self.winners, "reason": self.reason}
 
 
+def _copied(zones: dict[str, list]) -> dict[str, list]:
+    """Zones with their lists copied, with no bytecode per zone (a game may have a hundred)."""
+    return dict(zip(zones, map(list.copy, zones.values())))
+
+
 class State:
     """One game in progress.  Create with ``GameDef.new_game``."""
 
@@ -103,8 +108,6 @@ class State:
             raise TabletopError(f"{game.id} is for {game.min_players}–{game.max_players} players, not {players}")
         st = cls.__new__(cls)
         st.game, st.n, st.seed = game, players, int(seed)
-        st.zones = {z: [] for z in game.zone_ids(players)}
-        st.loc = [""] * len(game.card_ids)
         st.vars = game.variables.copy()  # values are never changed in place: the initial ones are shared
         st.pvars = [game.player_variables.copy() for _ in range(players)]
         st.rng = rng.seed_state(int(seed))
@@ -114,21 +117,22 @@ class State:
         st.pending, st.reason = None, None
         st.log_entries, st.history, st.fault, st.memo, st.steps = [], [], None, {}, 0
         st.seen = [[] for _ in range(players)]
-        st.know = [0] * len(game.card_ids)
-        st.pinned = [0] * len(game.card_ids)
         st.settled = {}
         st.sight = game.sight(players)
         placed = game.start_places.get(players)
         if placed is None:
+            cards = len(game.card_ids)
+            st.zones, st.loc = {z: [] for z in game.zone_ids(players)}, [""] * cards
+            st.know, st.pinned = [0] * cards, [0] * cards
             st._place_starts()
             if st.rng == rng.seed_state(int(seed)):  # the starts drew nothing: every game of this size starts so
-                game.start_places[players] = ({z: c[:] for z, c in st.zones.items()}, st.loc[:], st.know[:])
+                game.start_places[players] = (_copied(st.zones), st.loc[:], st.know[:])
+            if not knowledge:
+                st.know = st.pinned = None
         else:
             zones, loc, know = placed
-            st.zones = {z: c[:] for z, c in zones.items()}
-            st.loc, st.know, st.pinned = loc[:], know[:], know[:]
-        if not knowledge:
-            st.know = st.pinned = None
+            st.zones, st.loc = _copied(zones), loc[:]
+            st.know, st.pinned = (know[:], know[:]) if knowledge else (None, None)
         st._run()
         return st
 
@@ -595,8 +599,7 @@ class State:
         """
         c = State.__new__(State)
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
-        zones = self.zones
-        c.zones = dict(zip(zones, map(list.copy, zones.values())))  # no bytecode per zone (a game may have a hundred)
+        c.zones = _copied(self.zones)
         c.loc = self.loc[:]
         c.vars = self.vars.copy()
         c.pvars = list(map(dict.copy, self.pvars))
