@@ -5,10 +5,10 @@ import json
 import pytest
 from test_language import make_game
 
-from engine import TabletopError, load_game
+from engine import TabletopError, load_game, rng
 from engine.bots import BotSpecError, make_agent
 from engine.cli import main
-from engine.simulate import bot_inputs, simulate
+from engine.simulate import bot_inputs, play_out, simulate
 
 # Take 1 or 2 stones; who takes the last one wins.  From 5 the winning move is to take 2.
 NIM = """\
@@ -84,6 +84,21 @@ def test_mcts_beats_random_on_every_shipped_game(name, budget, seeds, wins):
         won += simulate(game, 2, 1, seed=seed, bots=[budget, "random"], limit=1000)["wins"][0]
         won += simulate(game, 2, 1, seed=seed, bots=["random", budget], limit=1000)["wins"][1]
     assert won >= wins
+
+
+def test_simulate_counts_the_decisions_each_game_took():
+    """A game's decisions are the actions it took; a game cut off took exactly its limit (games of many lengths)."""
+    game = load_game("cat-town")
+    lengths = []
+    for seed in range(3, 9):
+        agents = [make_agent("random", seed=rng.derive(seed, "bot", s)) for s in range(2)]
+        state, decisions, cut_off = play_out(game, 2, seed, agents)
+        assert decisions == len(state.actions) and not cut_off
+        lengths.append(decisions)
+    assert len(set(lengths)) > 1
+    assert simulate(game, 2, 6, seed=3)["decisions_per_game"] == round(sum(lengths) / 6, 2)
+    state, decisions, cut_off = play_out(game, 2, 3, agents, limit=10)
+    assert cut_off and decisions == 10 == len(state.actions)
 
 
 def test_play_and_simulate_take_bots_by_spec_per_seat(capsys):
