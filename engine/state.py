@@ -240,6 +240,7 @@ class State:
         return points
 
     def _points(self, p: int) -> int:
+        """Seat ``p``'s scoring terms added up, worked out (a loop: a generator here cost more than some terms)."""
         total = 0
         for scorer in self.game.scoring:
             total += self._evaluate(scorer, p)
