@@ -117,7 +117,8 @@ def _forge_pending(draw, rnd, pending) -> str:
         other = "ids" if field == "values" else "values"
         i = rnd.randrange(len(pending[field]))
         forged = draw(st.integers(0, 120) | st.text(max_size=6)) if rnd.random() < 0.5 else _value(draw, rnd)
-        if isinstance(pending.get(other), list) and rnd.random() < 0.5:  # an option appended
+        # an option appended, its other half copied (an earlier mutation may have shortened the other list)
+        if isinstance(pending.get(other), list) and i < len(pending[other]) and rnd.random() < 0.5:
             pending[other].append(pending[other][i])
             pending[field].append(forged)
         else:
