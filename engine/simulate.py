@@ -85,7 +85,7 @@ class _Tally:
         winners = outcome.winners
         for w in winners:
             self.wins[w] += 1
-        self.ties += len(winners) > 1 and len({tuple(game.team_of(players, w)) for w in winners}) > 1
+        self.ties += len(winners) > 1 and len({game.team(players, w) for w in winners}) > 1
         for seat, score in enumerate(state.scores):
             self.totals[seat] += score
             self.lows[seat] = score if self.lows[seat] is None else min(self.lows[seat], score)

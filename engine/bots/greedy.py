@@ -76,7 +76,8 @@ class GreedyAgent:
 
     @staticmethod
     def _by_lookahead(state, seat: int, actions: list[str]) -> list[tuple]:
-        team = state.game.team_of(state.n, seat)
+        team = state.game.team(state.n, seat)
+        teams = {state.game.team(state.n, p) for p in range(state.n)}
         scored = []
         for a in actions:
             if a not in state.pending["ids"]:  # the copy need not offer what hangs on unseen cards
@@ -84,7 +85,6 @@ class GreedyAgent:
             after = state.clone(log=False)
             after.apply(a)
             scores = after.scores
-            teams = {tuple(state.game.team_of(state.n, p)) for p in range(state.n)}
             others = [sum(scores[m] for m in t) for t in teams if seat not in t]
             margin = sum(scores[m] for m in team) - max(others, default=0)
             scored.append(((after.returns()[seat] if after.is_terminal else 0.0, margin), a, False))
