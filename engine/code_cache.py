@@ -5,23 +5,23 @@ An entry holds one clean ``GameDef`` with its generated functions, keyed like a
 marshalled the code, the game and variant files, the overrides, the working
 folder that the messages' paths are relative to) and valid only while every
 file the build read (rules, includes, boards) still has the SHA-256 it had and
-every file it looked for in vain is still missing.  The body's own SHA-256 is
-checked before anything is unpickled: a stale, cut short or otherwise corrupt
-entry is rebuilt and rewritten, never trusted.
+every file it looked for in vain is still missing.  Unpickling runs code, so
+an entry goes through ``check_cache``'s signed store: nothing is unpickled
+unless the user's own key signed it, and anything else (a stale, cut short,
+forged or unreadable entry, or one holding another type) is rebuilt and
+rewritten, never trusted.
 
 Functions cannot be pickled by reference when they are generated (``codegen``)
 or made inside another function (labels, checks); they are kept as their
 marshalled code, their globals (a module by name, or the generated namespace,
 itself kept once) and their closure cells.  The engine's classes, functions
 and sentinels are kept by module and name, so they keep their identity.  This
-is what ``__pycache__`` does for modules, with the same trust: the cache folder
-is the user's own (made private), like their ``.pyc`` files.
+is what ``__pycache__`` does for modules.
 """
 
 from __future__ import annotations
 
 import builtins
-import hashlib
 import io
 import json
 import marshal
@@ -31,11 +31,11 @@ import types
 from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from . import check_cache
 
-_MAGIC = b"tabletop compiled game 1\n"
+T = TypeVar("T")
 _PLAIN = (int, float, complex, str, bytes, bool, type(None), tuple, frozenset)  # nothing to keep the identity of
 
 
@@ -45,10 +45,10 @@ def key_of(*parts: object) -> tuple[str, ...]:
     return (sys.version, *where, *(json.dumps(p, sort_keys=True, default=repr) for p in parts))
 
 
-def cached(key: tuple[str, ...], build: Callable[[], Any]) -> Any:
-    """The object a valid entry for ``key`` holds, else ``build()``'s result, kept if it can be."""
+def cached(key: tuple[str, ...], build: Callable[[], T], kind: type[T]) -> T:
+    """The ``kind`` a valid entry for ``key`` holds, else ``build()``'s result, kept if it can be."""
     place = check_cache.entry(*key, suffix=".game")
-    found = _read(place)
+    found = _read(place, kind)
     if found is not None:
         return found
     with check_cache.recording() as files:
@@ -56,29 +56,27 @@ def cached(key: tuple[str, ...], build: Callable[[], Any]) -> Any:
     if files:
         data = _dump(made)
         if data is not None:
-            header = json.dumps({"files": files, "sha256": hashlib.sha256(data).hexdigest()}).encode()
-            check_cache.write(place, _MAGIC + header + b"\n" + data)
+            check_cache.store(place, json.dumps({"files": files}).encode() + b"\n" + data)
     return made
 
 
-def _read(place: Path) -> Any:
-    """The object in the entry at ``place``, or None if there is none that can be trusted."""
-    try:
-        with open(place, "rb") as f:
-            if f.readline() != _MAGIC:
-                return None
-            header = json.loads(f.readline())
-            files, digest = header["files"], header["sha256"]
-            if not check_cache.unchanged(files):
-                return None
-            data = f.read()
-    except (OSError, ValueError, KeyError, TypeError):
+def _read(place: Path, kind: type[T]) -> T | None:
+    """The ``kind`` in the entry at ``place``, or None if there is none that can be trusted."""
+    payload = check_cache.load(place)  # signed by this user's key, so unpickling it runs only our own code
+    if payload is None:
         return None
-    if hashlib.sha256(data).hexdigest() != digest:
+    header, _, data = payload.partition(b"\n")
+    try:
+        files = json.loads(header)["files"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not check_cache.unchanged(files):
         return None
     try:
         found = _Unpickler(io.BytesIO(data)).load()
-    except Exception:  # an entry of ours that the checks above let through cannot be read: build instead
+    except Exception:  # signed by us, yet it cannot be read back: build instead
+        return None
+    if not isinstance(found, kind):
         return None
     check_cache.depend_on(files)
     return found

@@ -277,7 +277,7 @@ def load_game(
 
     if reference:  # the differential tests' own path: always built
         return make()
-    return cached(key_of(str(game_file), str(variant_file), overrides), make)
+    return cached(key_of(str(game_file), str(variant_file), overrides), make, GameDef)
 
 
 def _unknown_base(variant_file: Path) -> Diagnostic:

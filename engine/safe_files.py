@@ -128,15 +128,15 @@ def write_text(path: str | os.PathLike, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
-def write_bytes(path: str | os.PathLike, data: bytes, durable: bool = True) -> None:
+def write_bytes(path: str | os.PathLike, data: bytes, durable: bool = True, mode: int | None = None) -> None:
     """Replace the file at ``path`` with ``data`` atomically; WriteError (one line) if it cannot be done.
 
     Only a regular file (or nothing) is replaced: a folder or a device such as
     /dev/full is refused rather than swapped for a file.  ``durable=False`` skips
-    the syncs, for a cache whose entries carry their own checksum.
+    the syncs, for a cache whose entries carry their own MAC.  The file gets
+    ``mode`` if given, else the replaced file's permissions, else the umask's.
     """
     target = os.path.realpath(path)  # through a symlink, keep the link and replace what it names
-    mode = None
     try:
         info = os.stat(target)
     except FileNotFoundError:
@@ -148,12 +148,14 @@ def write_bytes(path: str | os.PathLike, data: bytes, durable: bool = True) -> N
             raise WriteError(f"{path}: is a folder, not a file")
         if not stat.S_ISREG(info.st_mode):
             raise WriteError(f"{path}: not a regular file; only files are written")
-        mode = stat.S_IMODE(info.st_mode)
+        if mode is None:
+            mode = stat.S_IMODE(info.st_mode)  # a replaced file keeps its permissions
     folder = os.path.dirname(target)
     tmp = os.path.join(folder, f".{os.path.basename(target)}.{secrets.token_hex(6)}.tmp")
     created = False
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)  # umask applies
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(tmp, flags, 0o666 if mode is None else mode)  # a cache entry is never readable by others
         created = True
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -161,7 +163,7 @@ def write_bytes(path: str | os.PathLike, data: bytes, durable: bool = True) -> N
             if durable:
                 os.fsync(out.fileno())
         if mode is not None:
-            os.chmod(tmp, mode)  # a replaced file keeps its permissions
+            os.chmod(tmp, mode)  # exactly, whatever the umask
         os.replace(tmp, target)
         created = False
     except OSError as exc:

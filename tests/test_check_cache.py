@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from cache_helpers import counter, write_rules
 
@@ -68,6 +70,19 @@ def test_a_corrupt_entry_is_checked_again_not_trusted(rules, checks, tmp_path, m
     for entry in (tmp_path / "cache").glob("*.json"):
         entry.write_text('{"files": {"/nowhere/at/all.yaml": "00"}}', encoding="utf-8")
     assert validate_paths([rules]) == [] and checks[0] == 3
+
+
+def test_an_entry_rewritten_to_vouch_for_broken_rules_is_not_believed(rules, checks, tmp_path, monkeypatch):
+    """Whoever writes an entry without the user's key cannot make validation skip a file: it is checked again."""
+    monkeypatch.setenv("TABLETOP_CACHE", str(tmp_path / "cache"))
+    clean = hashlib.sha256(rules.read_bytes()).hexdigest().encode()
+    assert validate_paths([rules]) == []
+    rules.write_text(GAME.replace("pass", "nonsense(1)"), encoding="utf-8")
+    broken = hashlib.sha256(rules.read_bytes()).hexdigest().encode()
+    for entry in (tmp_path / "cache").glob("*.json"):
+        entry.write_bytes(entry.read_bytes().replace(clean, broken))
+    found = validate_paths([rules])
+    assert checks[0] == 2 and found and all(d.is_error for d in found)
 
 
 def test_a_file_made_where_it_is_looked_for_first_is_seen(tmp_path, checks):

@@ -1,14 +1,20 @@
 """A second load of unchanged rules reads from the compiled-game cache; anything changed or damaged is rebuilt.
 
 Hits and misses are told apart by counting builds, parses and code generation
-(never by timing); a game read back must play exactly like the one built.
+(never by timing); a game read back must play exactly like the one built.  An
+entry is unpickled only if the user's key signed it, in a folder no one else
+can write.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import pickle
 import random
+import re
+import stat
 import subprocess
 import sys
 import textwrap
@@ -126,15 +132,22 @@ def test_a_changed_board_file_is_rebuilt(mini, work):
 
 
 def corruptions(data: bytes) -> list[bytes]:
-    """Ways an entry can be damaged: cut short, a flipped byte in the body or the header, another format, empty."""
-    body = data.index(b"\n", data.index(b"\n") + 1) + 1
-    flipped = bytearray(data)
-    flipped[-10] ^= 0xFF
+    """Ways an entry can be damaged: cut short, a flipped byte in the body, the MAC or the header, another format,
+    empty."""
+
+    def flipped(at: int) -> bytes:
+        damaged = bytearray(data)
+        damaged[at] ^= 0x01
+        return bytes(damaged)
+
+    mac = data.index(b"\n") + 1
+    header = data.index(b"\n", mac) + 1
     return [
         data[: len(data) // 2],
-        bytes(flipped),
-        data.replace(b'"sha256": "', b'"sha256": "0', 1),
-        b"not an entry\n" + data[body:],
+        flipped(-10),
+        flipped(mac + 3),
+        flipped(header + 3),
+        b"not an entry\n" + data[mac:],
         b"",
     ]
 
@@ -156,6 +169,103 @@ def test_an_entry_of_another_engine_is_never_read(mini, work, monkeypatch):
     monkeypatch.setattr(check_cache, "_fingerprint", "another engine's source")
     load_game(mini)
     assert work["build"] == 2 and len(entries()) == 2
+
+
+class Planted:
+    """Unpickled, it makes the file ``marker``: the stand-in for any code a forged entry would run."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return Path.touch, (self.marker,)
+
+
+def planted(genuine: bytes, marker: Path) -> bytes:
+    """``genuine`` with its pickle swapped for a ``Planted`` one, and any SHA-256 of the body made to match."""
+    evil = pickle.dumps(Planted(marker), protocol=5)
+    head = genuine[: genuine.index(b"\n\x80\x05") + 1]  # everything before the pickle (its protocol 5 opcode)
+    return re.sub(rb'"sha256": "[0-9a-f]{64}"', f'"sha256": "{hashlib.sha256(evil).hexdigest()}"'.encode(), head) + evil
+
+
+def test_a_planted_entry_is_never_unpickled_and_the_game_still_loads(mini, work, tmp_path):
+    """Whoever writes an entry without the user's key cannot make a load run their code."""
+    load_game(mini)
+    [entry] = entries()
+    marker = tmp_path / "planted-code-ran"
+    entry.write_bytes(planted(entry.read_bytes(), marker))
+    assert load_game(mini).new_game(players=2).vars["n"] == 1
+    assert not marker.exists() and work["build"] == 2
+
+
+def test_an_entry_copied_over_another_ones_name_is_rebuilt(mini, work):
+    """The MAC signs the entry's name: a game built with other overrides is not taken for this one."""
+    mini.write_text(GAME.replace("n = 1", "n = start").replace("variables:", "constants: {start: 1}\nvariables:"))
+    load_game(mini)
+    [plain] = entries()
+    load_game(mini, overrides={"constants.start": 4})
+    [other] = [e for e in entries() if e != plain]
+    plain.write_bytes(other.read_bytes())
+    assert load_game(mini).new_game(players=2).vars["n"] == 1 and work["build"] == 3
+
+
+def test_a_signed_entry_holding_another_type_is_rebuilt(mini, work):
+    load_game(mini)
+    [entry] = entries()
+    header = check_cache.load(entry).partition(b"\n")[0]
+    check_cache.store(entry, header + b"\n" + pickle.dumps(["not a game"]))
+    assert load_game(mini).new_game(players=2).vars["n"] == 1 and work["build"] == 2
+
+
+@pytest.mark.parametrize("damage", ["cut-short", "others-can-read", "a-folder"])
+def test_a_damaged_key_is_replaced_and_its_entries_rebuilt(mini, work, damage):
+    load_game(mini)
+    key = check_cache.folder() / "key"
+    if damage == "cut-short":
+        key.write_bytes(key.read_bytes()[:16])
+    elif damage == "others-can-read":
+        key.chmod(0o644)
+    else:
+        key.unlink()
+        key.mkdir()
+    load_game(mini)
+    load_game(mini)
+    assert work["build"] == (2 if damage != "a-folder" else 3)
+    if damage != "a-folder":
+        assert stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_bytes()) == 32
+
+
+@pytest.mark.parametrize("how", ["others-can-write", "group-can-write", "not-yours"])
+def test_a_cache_folder_others_could_write_is_not_used(mini, work, tmp_path, monkeypatch, capsys, how):
+    """Anyone who can write the folder could plant a key and entries: no cache, and one notice line."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    if how == "not-yours":
+        uid = os.geteuid() + 1
+        monkeypatch.setattr(os, "geteuid", lambda: uid)
+    else:
+        shared.chmod(0o777 if how == "others-can-write" else 0o770)
+    monkeypatch.setenv("TABLETOP_CACHE", str(shared))
+    for _ in range(3):
+        load_game(mini)
+    assert work["build"] == 3 and os.listdir(shared) == []
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("note: ") and str(shared) in err, err
+
+
+def test_the_folder_and_its_new_parents_are_private_and_so_are_entries(mini, tmp_path, monkeypatch):
+    monkeypatch.setenv("TABLETOP_CACHE", str(tmp_path / "new" / "cache"))
+    old_mask = os.umask(0o022)
+    try:
+        load_game(mini)
+    finally:
+        os.umask(old_mask)
+    modes = {
+        p.name: stat.S_IMODE(p.stat().st_mode)
+        for p in (tmp_path / "new", tmp_path / "new" / "cache", *(tmp_path / "new" / "cache").iterdir())
+    }
+    assert modes.pop("new") == modes.pop("cache") == 0o700
+    assert set(modes.values()) == {0o600} and len(modes) == 2, modes  # the key and the entry
 
 
 def test_the_reference_path_and_rules_with_errors_are_never_kept(mini, work):
