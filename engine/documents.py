@@ -105,6 +105,15 @@ def shipped_folder(game_id: str) -> Path:
 
 def resolve(game: str | os.PathLike, variant: str | None = None) -> tuple[Path, Path | None]:
     """(game.yaml path, variant path or None) for a game name or file path; paths come back absolute."""
+    try:
+        return _resolve(game, variant)
+    except OSError as exc:  # a name too long to look up, a loop of links…
+        raise LoadError([Diagnostic(str(game), 1, 1, "E101", f"cannot read: {exc.strerror}")]) from None
+    except ValueError:  # a NUL in the name
+        raise LoadError([Diagnostic(str(game), 1, 1, "E101", "not a valid file name")]) from None
+
+
+def _resolve(game: str | os.PathLike, variant: str | None) -> tuple[Path, Path | None]:
     candidate = Path(game)
     if candidate.suffix in (".yaml", ".yml") or candidate.is_dir() or candidate.exists():
         candidate = candidate.absolute()

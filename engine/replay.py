@@ -19,6 +19,7 @@ from .safe_files import is_inside, is_name, read_text, write_text
 
 SAVE_FORMAT = 1
 MAX_SAVE_BYTES = 20_000_000
+MAX_PATH = 4096  # Linux's PATH_MAX: a longer name is no folder
 _DIGEST = re.compile(r"[0-9a-f]{16}")
 
 
@@ -68,7 +69,7 @@ _FIELDS = (  # (key, what it must be, check)
     ("actions", "a list of action ids", lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v)),
     ("digest", "16 hexadecimal digits", lambda v: isinstance(v, str) and _DIGEST.fullmatch(v) is not None),
     ("finished", "true or false", lambda v: isinstance(v, bool)),
-    ("rules_path", "a folder", lambda v: v is None or isinstance(v, str)),
+    ("rules_path", "a folder", lambda v: v is None or (isinstance(v, str) and "\0" not in v and len(v) <= MAX_PATH)),
     ("stopped", "a message", lambda v: v is None or isinstance(v, str)),
 )
 
@@ -103,18 +104,18 @@ def saved_game(data: dict, save_path: str | Path, rules: str | Path | None = Non
     from .gamedef import load_game
 
     if rules is not None:
-        return load_game(rules, data["variant"])
+        return load_game(rules, data.get("variant"))
     where = data.get("rules_path")
     if where is None:
         if data["game"] not in known_games():
             raise StateError(f"no shipped game named '{data['game']}'; point at its rules with --rules PATH")
-        return load_game(data["game"], data["variant"])
+        return load_game(data["game"], data.get("variant"))
     if not is_inside(where, [Path(save_path).absolute().parent, Path.cwd()]):
         raise StateError(
             f"the save's rules were at {where}, outside the save's folder and the working folder; "
             f"to trust them, replay with --rules {where}"
         )
-    return load_game(Path(where) / "game.yaml", data["variant"])
+    return load_game(Path(where) / "game.yaml", data.get("variant"))
 
 
 def replay(game, data: dict, *, until: int | None = None, allow_other_rules: bool = False, on_step=None):

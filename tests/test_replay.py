@@ -8,6 +8,7 @@ import pytest
 from engine import StateError, load_game
 from engine.cli import main
 from engine.replay import digest, read_save, replay, save_data, write_save
+from tests.test_cli import run
 
 
 def _play(game, players, seed, stop=None, moves=10_000):
@@ -144,3 +145,29 @@ def test_not_a_save_file(tmp_path, capsys):
     assert "not a save file" in capsys.readouterr().err
     write_save(_play(load_game("caty-mini"), 2, seed=1, moves=3), tmp_path / "ok.json")
     assert read_save(tmp_path / "ok.json")["players"] == 2
+
+
+def test_a_save_without_a_variant_key_replays(tmp_path, capsys):
+    """A save that names no variant is of the base game."""
+    save = tmp_path / "save.json"
+    data = save_data(_play(load_game("caty-mini"), 2, seed=1))
+    del data["variant"]
+    save.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "replay", save)
+    assert code == 0 and "replayed" in out
+
+
+@pytest.mark.parametrize("rules_path", ["a-nul", "5000-characters", "a-name-too-long"])
+def test_a_rules_path_that_cannot_name_a_folder_is_a_one_line_error(tmp_path, capsys, monkeypatch, rules_path):
+    """Inside the save's folder, so not refused for where it is: refused because no folder can have that name."""
+    monkeypatch.chdir(tmp_path)
+    save = tmp_path / "save.json"
+    data = save_data(_play(load_game("caty-mini"), 2, seed=1, moves=3))
+    data["rules_path"] = {
+        "a-nul": str(tmp_path / "a\0b"),
+        "5000-characters": "a/" * 2500,
+        "a-name-too-long": str(tmp_path / ("b" * 300)),
+    }[rules_path]
+    save.write_text(json.dumps(data))
+    code, _, err = run(capsys, "replay", save)
+    assert code == 1 and err.count("\n") == 1
