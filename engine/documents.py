@@ -29,8 +29,12 @@ def data_root() -> Path:
 
 
 def display_path(path: Path) -> str:
-    """A short path for messages: relative to the working folder or the data root."""
-    path = Path(path).resolve()
+    """A short path for messages: relative to the working folder or the data root.
+
+    A link is named as itself, not by where it leads (which may be outside what may be shown).
+    """
+    absolute = os.path.abspath(path)
+    path = Path(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute))
     for base in (Path.cwd().resolve(), data_root().resolve()):
         if path.is_relative_to(base):
             return str(path.relative_to(base))

@@ -25,7 +25,17 @@ from pathlib import Path
 
 from .errors import Diagnostic, LoadError, WriteError
 
-__all__ = ["MAX_FILE_BYTES", "Refused", "find_inside", "is_inside", "is_name", "read_text", "write_bytes", "write_text"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "Refused",
+    "find_inside",
+    "home_of",
+    "is_inside",
+    "is_name",
+    "read_text",
+    "write_bytes",
+    "write_text",
+]
 
 MAX_FILE_BYTES = 2_000_000
 _CHUNK = 1 << 16
@@ -81,13 +91,34 @@ def find_inside(name: str, roots: Sequence[Path]) -> Path | None:
     return None
 
 
-def read_text(path: str | os.PathLike, shown: str, limit: int = MAX_FILE_BYTES) -> str:
-    """The UTF-8 text of a regular file of at most ``limit`` bytes; LoadError at ``shown`` otherwise."""
+def home_of(path: str | os.PathLike) -> list[str] | None:
+    """The folder a game file (``game.yaml``) or a variant (``variants/*.yaml``) must stay in, links followed.
+
+    That is its game's folder.  Other files are named by rule files (``find_inside`` keeps those
+    in) or by the user, who may name any file: None.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(path) == "game.yaml":
+        return [folder]
+    if os.path.basename(folder) == "variants":
+        return [os.path.dirname(folder)]
+    return None
+
+
+def read_text(
+    path: str | os.PathLike, shown: str, limit: int = MAX_FILE_BYTES, inside: Sequence[str | os.PathLike] = ()
+) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes; LoadError at ``shown`` otherwise.
+
+    With ``inside``, the file must lie in one of those folders, links followed (E108, unread).
+    """
 
     def refuse(code: str, message: str) -> LoadError:
         return LoadError([Diagnostic(shown, 1, 1, code, message)])
 
     try:
+        if inside and not is_inside(path, inside):
+            raise refuse("E108", "is a link that leads out of the game's folder; it was not read")
         info = os.stat(path)
         if stat.S_ISDIR(info.st_mode):
             raise refuse("E101", "is a folder, not a file")

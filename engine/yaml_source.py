@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from .errors import Diagnostic, LoadError
-from .safe_files import MAX_FILE_BYTES, read_text
+from .safe_files import MAX_FILE_BYTES, home_of, read_text
 
 MAX_DEPTH = 64
 MAX_NODES = 50_000  # counts alias expansions too: a "billion laughs" stops here
@@ -334,6 +334,9 @@ def parse_yaml(text: str, path: str) -> Document:
 
 
 def read_yaml(path: Path | str, display: str | None = None) -> Document:
-    """Read (see safe_files.read_text) and parse a YAML file; any problem is a LoadError."""
+    """Read (see safe_files.read_text) and parse a YAML file; any problem is a LoadError.
+
+    A game file or a variant that is a link leading out of its game's folder is refused (E108), unread.
+    """
     shown = display or str(path)
-    return parse_yaml(read_text(path, shown), shown)
+    return parse_yaml(read_text(path, shown, inside=home_of(path) or ()), shown)

@@ -230,6 +230,49 @@ def test_a_symlink_out_is_refused_and_one_inside_is_followed(tmp_path, where):
     assert name in refused(folder, "E108").message
 
 
+PASSWD = "root:x:0:0:do-not-echo:/root:/bin/bash\n"  # read as YAML, a string a message would quote
+
+
+@pytest.mark.parametrize("which", ["game.yaml", "variants/big.yaml"])
+def test_a_game_or_variant_file_that_links_out_is_refused_unread(tmp_path, capsys, which):
+    """Named by its place, not by a rule file, it must still stay in the game's folder: E108 at the link."""
+    write(tmp_path / "passwd", PASSWD)
+    folder = tiny(tmp_path / "games" / "tiny")
+    link = folder / which
+    link.parent.mkdir(exist_ok=True)
+    link.unlink(missing_ok=True)
+    os.symlink(tmp_path / "passwd", link)
+    for argv in (
+        ["validate", folder],
+        ["validate", link],
+        ["play", folder, "--bot", "all=random", "--quiet", *(["--variant", "big"] if "variants" in which else [])],
+    ):
+        code, out, err = run(capsys, *argv)
+        assert code == 1 and f"{link}:1:1: E108 " in out + err and "do-not-echo" not in out + err, out + err
+    _, out, err = run(capsys, "list", tmp_path / "games")
+    assert "do-not-echo" not in out + err
+
+
+def test_a_game_file_that_links_inside_its_folder_loads(tmp_path):
+    folder = tiny(tmp_path / "tiny")
+    os.rename(folder / "game.yaml", folder / "rules.yaml")
+    os.symlink("rules.yaml", folder / "game.yaml")
+    assert engine.load_game(folder).id == "tiny"
+
+
+def test_a_saves_rules_whose_game_file_links_out_are_refused_unread(tmp_path, capsys):
+    save = tmp_path / "mygame" / "save.json"
+    folder = _save_tiny(tmp_path, capsys, save)
+    write(tmp_path / "passwd", PASSWD)
+    os.remove(folder / "game.yaml")
+    os.symlink(tmp_path / "passwd", folder / "game.yaml")
+    code, _, err = run(capsys, "replay", save)
+    assert (
+        code == 1
+        and err == f"{folder / 'game.yaml'}:1:1: E108 is a link that leads out of the game's folder; it was not read\n"
+    )
+
+
 def test_a_symlink_to_a_device_is_refused(tmp_path):
     """A board file that links to /dev/zero (size 0 to stat) is refused, not read until memory runs out."""
     folder = tiny(tmp_path / "game")
