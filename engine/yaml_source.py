@@ -110,7 +110,7 @@ class Document:
 class _Converter:
     def __init__(self, path: str, lines: list[str], aliases: int):
         self.doc = Document(path, None)
-        self.aliases = aliases  # how many the file uses: a file of many values without any is just large
+        self.aliases = aliases  # how many the file uses, for the message
         self.lines = lines
         self.nodes = 0
         self.problems: list[Diagnostic] = []
@@ -123,15 +123,13 @@ class _Converter:
 
     def convert(self, node: yaml.Node, path: PathKey, depth: int) -> Any:
         self.nodes += 1
-        if self.nodes > MAX_NODES:
-            if self.aliases:
-                self._fail(
-                    node,
-                    "E105",
-                    f"document expands to more than {MAX_NODES} values through its {self.aliases} YAML aliases",
-                    "aliases are bounded; write the values out",
-                )
-            self._fail(node, "E107", f"file holds more than {MAX_NODES} values", "split it into several files")
+        if self.nodes > MAX_NODES:  # only through aliases: the composer refuses more values written out
+            self._fail(
+                node,
+                "E105",
+                f"document expands to more than {MAX_NODES} values through its {self.aliases} YAML aliases",
+                "aliases are bounded; write the values out",
+            )
         if depth > MAX_DEPTH:
             self._fail(node, "E106", f"nesting deeper than {MAX_DEPTH} levels")
         m = node.start_mark
@@ -255,15 +253,16 @@ def _syntax_diagnostic(path: str, exc: yaml.YAMLError) -> Diagnostic:
 
 
 class _BoundedLoader(yaml.SafeLoader):
-    """PyYAML's composer, stopped as soon as nesting or aliases pass their bounds.
+    """PyYAML's composer, stopped as soon as nesting, aliases or the number of values pass their bounds.
 
     Checking while composing (the scanner is lazy) refuses a hostile file after
-    reading only its first levels; PyYAML's scanner is quadratic in flow depth.
+    reading only its first levels or values; PyYAML's scanner is quadratic in flow
+    depth, and composing a file of a million values costs seconds.
     """
 
     def __init__(self, stream: str, path: str):
         super().__init__(stream)
-        self.path, self.depth, self.aliases = path, 0, 0
+        self.path, self.depth, self.aliases, self.nodes = path, 0, 0, 0
 
     def _refuse(self, code: str, message: str, hint: str | None = None):
         m = self.peek_event().start_mark
@@ -276,6 +275,10 @@ class _BoundedLoader(yaml.SafeLoader):
                 self._refuse(
                     "E105", f"more than {MAX_ALIASES} YAML aliases", "aliases are bounded; write the values out"
                 )
+        else:
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                self._refuse("E107", f"file holds more than {MAX_NODES} values", "split it into several files")
         self.depth += 1
         if self.depth > MAX_DEPTH + 1:  # the document's root is level 0
             self._refuse("E106", f"nesting deeper than {MAX_DEPTH} levels")

@@ -18,12 +18,14 @@ import threading
 from pathlib import Path
 
 import pytest
+import yaml
+from cache_helpers import counter
 
 import engine
 from engine import StateError
 from engine.errors import WriteError
 from engine.replay import read_save, replay, save_data, write_save
-from engine.safe_files import read_text
+from engine.safe_files import MAX_FILE_BYTES, read_text
 from engine.yaml_source import MAX_NODES, parse_yaml
 from tests.test_cli import run
 
@@ -335,6 +337,16 @@ def test_many_values_without_aliases_is_about_size():
         parse_yaml(text, "big.yaml")
     d = info.value.diagnostics[0]
     assert d.code == "E107" and "alias" not in d.format().lower()
+
+
+def test_a_file_of_too_many_values_is_refused_at_the_first_value_past_the_bound(monkeypatch):
+    """Well under the size limit, a file of twice the values allowed is refused as they are read, not after."""
+    composed = counter(monkeypatch, yaml.composer.Composer, "compose_node")
+    text = "v: [" + ", ".join(["0"] * (2 * MAX_NODES)) + "]\n"
+    assert len(text) < MAX_FILE_BYTES
+    with pytest.raises(engine.RulesError) as info:
+        parse_yaml(text, "big.yaml")
+    assert info.value.diagnostics[0].code == "E107" and composed[0] == MAX_NODES  # the next one was refused
 
 
 def test_many_values_through_aliases_is_about_aliases():
