@@ -3,22 +3,19 @@
 import contextlib
 import random
 import shutil
-import socket
-import threading
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("playwright")
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
     pytest.skip("no system Chromium (tools/install_browser.py installs it)", allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 - only once Chromium is known to be there
-from web_helpers import copy_game, edit, play_until  # noqa: E402
+from web_helpers import copy_game, edit, play_until, serve  # noqa: E402
 
-from engine.web.app import create_app  # noqa: E402
 from engine.web.table import Table  # noqa: E402
 
 SCREENS = Path("/tmp/screens")
@@ -41,26 +38,6 @@ def browser():
         )
         yield b
         b.close()
-
-
-def serve(table: Table, watch: bool = False):
-    """Run the table's app in a thread on a free port; returns (base url, stop)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(table, watch=watch), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        thread.join(0.05)
-
-    def stop():
-        server.should_exit = True
-        thread.join(10)
-
-    return f"http://127.0.0.1:{port}/", stop
 
 
 @contextlib.contextmanager

@@ -1,12 +1,17 @@
-"""Helpers shared by the web table's tests: reaching a decision by random moves, editing a copy of a game."""
+"""Helpers shared by the web table's tests: reaching a decision by random moves, editing a copy of a game,
+serving a table on a real port."""
 
 from __future__ import annotations
 
 import os
 import random
 import shutil
+import socket
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
+from engine.web.app import create_app
 from engine.web.table import Table
 
 
@@ -38,3 +43,29 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
     st = os.stat(path)
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000_000))
+
+
+def serve(table: Table, watch: bool = False) -> tuple[str, Callable[[], None]]:
+    """Run the table's app on uvicorn in a thread on a free port; returns (base url, stop).
+
+    Its log goes to the root logger (no log config of uvicorn's own), where ``caplog`` sees it.
+    """
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(table, watch=watch), host="127.0.0.1", port=port, log_level="warning", log_config=None
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        thread.join(0.05)
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(10)
+
+    return f"http://127.0.0.1:{port}/", stop
