@@ -2,6 +2,7 @@
 
 import contextlib
 import json
+import logging
 import random
 import re
 from pathlib import Path
@@ -10,7 +11,8 @@ import pytest
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
-from web_helpers import copy_game, edit, play_until
+from web_helpers import copy_game, edit, play_until, serve
+from websockets.sync.client import connect
 
 from engine.bots import make_agent
 from engine.errors import StateError
@@ -163,6 +165,23 @@ def test_bad_and_hostile_messages_get_an_error_and_change_nothing():
         assert table.state.to_json() == before
     with client.websocket_connect("/ws?key=guessed") as ws:
         assert ws.receive_json()["type"] == "error"
+
+
+def test_a_binary_frame_is_refused_and_the_server_logs_no_error(caplog):
+    """On the live server: the page gets an error message and stays connected."""
+    table = Table("caty-mini", players=2, seed=1)
+    url, stop = serve(table)
+    try:
+        with caplog.at_level(logging.WARNING), connect(f"{url.replace('http', 'ws')}ws?key={table.host_key}") as ws:
+            assert json.loads(ws.recv())["type"] == "state"
+            ws.send(b'{"type": "now"}')
+            reply = json.loads(ws.recv())
+            assert reply["type"] == "error" and "binary" in reply["message"]
+            ws.send(json.dumps({"type": "now"}))
+            assert json.loads(ws.recv())["type"] == "state"
+    finally:
+        stop()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
 
 
 def test_undo_redo_take_back_the_human_move_and_the_bots_reply():

@@ -103,8 +103,13 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
         pusher = asyncio.create_task(push())
         try:
             while True:
-                text = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
                 try:
+                    if text is None:
+                        raise Refusal("binary frames are refused: send JSON as text")
                     if len(text) > MAX_MESSAGE:
                         raise Refusal("message too long")
                     try:
@@ -118,7 +123,7 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
                     reply = {"type": "error", "message": str(exc).splitlines()[0] if str(exc) else "refused"}
                 if reply is not None:
                     await ws.send_text(json.dumps(reply))
-        except WebSocketDisconnect:
+        except WebSocketDisconnect:  # the page left while it was sent a reply
             pass
         finally:
             pusher.cancel()
