@@ -16,6 +16,7 @@ from websockets.sync.client import connect
 
 from engine.bots import make_agent
 from engine.errors import StateError
+from engine.replay import replay
 from engine.simulate import bot_inputs
 from engine.web import app
 from engine.web.app import create_app
@@ -120,6 +121,33 @@ def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkey
                 assert_tells_only_its_own(past, seat, w.receive_json())
     assert table.state.is_terminal, f"{game} did not end in {DECISIONS} decisions"
     assert all(m["view"]["outcome"]["reason"] for m in messages)
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_only_the_hosts_link_may_save_and_its_save_replays_the_game(game):
+    """A save holds the seed and every move, from which every hidden card is rebuilt: a seat's link is refused
+    it (and so is opening one), and its page is told to show neither; the host's link gets the whole game."""
+    table = Table(game, seed=3)
+    rnd = random.Random(3)
+    for _ in range(8):  # some moves, so that the hands and the history hold something
+        table.act(table.host_key, table.state.current_player, rnd.choice(table.state.legal_actions()))
+    client = TestClient(create_app(table, watch=False))
+    for seat, key in table.seat_keys.items():
+        with client.websocket_connect(f"/ws?key={key}") as ws:
+            assert ws.receive_json()["host"] is False
+            ws.send_json({"type": "save"})
+            reply = ws.receive_json()
+            assert reply.keys() == {"type", "message"} and reply["type"] == "error", reply
+            assert "only the table's link may save" in reply["message"]
+            assert not hidden_ids(table.state, seat) & words_in(reply)
+            ws.send_json({"type": "load", "data": table.save_data(table.host_key)})
+            assert "only the table's link may open a save" in ws.receive_json()["message"]
+    with client.websocket_connect(f"/ws?key={table.host_key}") as ws:
+        assert ws.receive_json()["host"] is True
+        ws.send_json({"type": "save"})
+        save = ws.receive_json()["data"]
+    assert (save["seed"], save["actions"]) == (3, table.state.actions)
+    assert replay(table.game, save).to_json() == table.state.to_json()
 
 
 def test_a_seat_whose_copy_cannot_be_dealt_still_gets_its_messages(monkeypatch):

@@ -1,6 +1,7 @@
 """The web table in a real headless Chromium (system package, driven by Playwright); screenshots in /tmp/screens."""
 
 import contextlib
+import json
 import random
 import shutil
 from pathlib import Path
@@ -218,3 +219,20 @@ def test_edited_rules_go_on_with_the_game_or_restart_it_with_a_notice(page, tmp_
         expect(page.locator("#notice")).to_contain_text("new game")
         expect(page.locator("#step")).to_have_text("0 moves")
         shot(page, "rules-changed-new-game")
+
+
+def test_save_and_open_save_are_on_the_hosts_page_only(page):
+    table = Table("cat-town", players=2, seed=1)
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.seat_keys[1]}")
+        expect(page.locator("#status")).to_contain_text("you are seat 1")
+        expect(page.locator("#save")).to_be_hidden()
+        expect(page.locator("#opener")).to_be_hidden()
+        page.goto(f"{url}?key={table.host_key}")
+        expect(page.locator("#opener")).to_be_visible()
+        with page.expect_download() as download:
+            page.locator("#save").click()
+        assert json.loads(Path(download.value.path()).read_text())["actions"] == table.state.actions
+    finally:
+        stop()

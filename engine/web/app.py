@@ -54,20 +54,24 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
         elif kind == "load":
             table.load_save(key, msg.get("data"))
         elif kind == "save":
-            table.seats_of(key)
-            return {"type": "save", "data": table.save_data()}
+            return {"type": "save", "data": table.save_data(key)}
         elif kind == "seek":
             return seek(key, msg.get("index"))
         elif kind == "now":
-            return live(table.seats_of(key))
+            return live(key)
         else:
             raise Refusal(f"unknown message type {json.dumps(kind)[:40]}")
         return None
 
-    def live(seats: list[int]) -> dict:
+    def live(key: str) -> dict:
+        seats = table.seats_of(key)
         message = table.message_for(seat_for(seats))
-        message.update(hotseat=len(seats) > 1, seats=seats)
+        message.update(page(key, seats))
         return message
+
+    def page(key: str, seats: list[int]) -> dict:
+        """What a page is told of its link: hot-seat, its seats, and whether it is the host's (save, open)."""
+        return {"hotseat": len(seats) > 1, "seats": seats, "host": table.is_host(key)}
 
     def seek(key: str, index) -> dict:
         """The game as it was after ``index`` actions, seen by this page's seat (the history slider)."""
@@ -80,14 +84,14 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
             state.apply(action)
         seat = next((s for s in state.to_act if s in seats), seats[0])
         message = table.message_for(seat, state)
-        message.update(type="past", index=index, total=len(actions), hotseat=len(seats) > 1, seats=seats)
+        message.update(type="past", index=index, total=len(actions), **page(key, seats))
         return message
 
     async def socket(ws: WebSocket) -> None:
         key = ws.query_params.get("key", "")
         await ws.accept()
         try:
-            seats = table.seats_of(key)
+            table.seats_of(key)
         except Refusal as exc:
             await ws.send_json({"type": "error", "message": str(exc)})
             await ws.close(code=4403)
@@ -96,7 +100,7 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
         async def push() -> None:
             while True:
                 version = table.version
-                await ws.send_text(json.dumps(live(seats)))
+                await ws.send_text(json.dumps(live(key)))
                 while table.version == version:  # polled: pages may live on other event loops (test clients)
                     await asyncio.sleep(PUSH_EVERY)
 

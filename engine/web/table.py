@@ -57,9 +57,13 @@ class Table:
         self._restart([])
 
     # ------------------------------------------------------------- keys
+    def is_host(self, key: str) -> bool:
+        """Is ``key`` the host's (the table's link, printed for whoever runs the server)?"""
+        return isinstance(key, str) and secrets.compare_digest(key, self.host_key)
+
     def seats_of(self, key: str) -> list[int]:
         """The human seats a key may act for: all of them for the host (hot-seat), else its one seat."""
-        if isinstance(key, str) and secrets.compare_digest(key, self.host_key):
+        if self.is_host(key):
             return sorted(self.seat_keys)
         for seat, k in self.seat_keys.items():
             if isinstance(key, str) and secrets.compare_digest(key, k):
@@ -168,9 +172,15 @@ class Table:
         self.notice = ""
         self._restart([])
 
+    def _host_only(self, key: str, what: str) -> None:
+        """Saves are the host's: one holds the seed and every move, from which every hidden card is rebuilt."""
+        self.seats_of(key)
+        if not self.is_host(key):
+            raise Refusal(f"only the table's link may {what}: a save holds every card, hidden ones too")
+
     def load_save(self, key: str, data) -> None:
         """Continue a saved game of these rules (the page's 'open save')."""
-        self._may_rewind(key)
+        self._host_only(key, "open a save")
         from ..replay import SAVE_FORMAT
 
         if (
@@ -191,7 +201,9 @@ class Table:
             raise Refusal(f"the save does not replay on these rules: {_first_line(exc)}") from None
         self.redo.clear()
 
-    def save_data(self) -> dict:
+    def save_data(self, key: str) -> dict:
+        """The game as ``replay`` rebuilds it (seed and every action), for the host's link only."""
+        self._host_only(key, "save")
         from ..replay import save_data
 
         return save_data(self.state)

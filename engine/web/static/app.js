@@ -72,6 +72,7 @@ function render(m) {
   $("problems").textContent = m.problems.length ? "The rules have errors:\n" + m.problems.join("\n") : "";
   $("notice").hidden = !m.notice; $("notice").textContent = m.notice;
   $("undo").disabled = !m.can_undo || past; $("redo").disabled = !m.can_redo || past;
+  $("save").hidden = $("opener").hidden = !m.host;   // a save holds every hidden card: the host's link only
   if (!past) { $("slider").max = m.actions_taken; $("slider").value = m.actions_taken; }
   $("step").textContent = past ? `step ${m.index} of ${m.total}` : `${m.actions_taken} moves`;
   $("now").hidden = !past;
