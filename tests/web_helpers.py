@@ -15,12 +15,19 @@ from engine.web.app import create_app
 from engine.web.table import Table
 
 
+def take(table: Table, action: str, seat: int | None = None, key: str | None = None) -> None:
+    """``action`` for ``seat`` (default: the seat asked) from ``key``'s page (default: the host's), answering
+    the decision asked now."""
+    seat = table.state.current_player if seat is None else seat
+    table.act(key or table.host_key, seat, action, table.decision_number)
+
+
 def play_until(table: Table, kind: str, rng: random.Random, limit: int = 300) -> None:
     """Random moves at the table (host key) until a decision of ``kind`` is pending."""
     for _ in range(limit):
         if table.state.pending and table.state.pending["kind"] == kind:
             return
-        table.act(table.host_key, table.state.current_player, rng.choice(table.state.legal_actions()))
+        take(table, rng.choice(table.state.legal_actions()))
     raise AssertionError(f"no {kind} decision in {limit} moves")
 
 

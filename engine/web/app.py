@@ -44,7 +44,7 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
             raise Refusal("a message must be a JSON object with a 'type'")
         kind = msg["type"]
         if kind == "act":
-            table.act(key, msg.get("seat"), msg.get("action"))
+            table.act(key, msg.get("seat"), msg.get("action"), msg.get("decision_number"))
         elif kind == "undo":
             table.undo(key)
         elif kind == "redo":

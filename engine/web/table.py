@@ -52,6 +52,7 @@ class Table:
         self.problems: list[str] = []
         self.notice = ""
         self.version = 0
+        self.decision_number = 0  # of the decision asked now: a move names it, so a stale move is refused
         self.folders = self._folders()
         self.mtimes = self._mtimes()
         self._restart([])
@@ -78,8 +79,13 @@ class Table:
 
     def _apply(self, action: str, seat: int | None = None) -> None:
         """Apply one action (of ``seat``, or the seat asked), first recording the run it takes (for the strings
-        drawn on plane boards)."""
+        drawn on plane boards).
+
+        The decision number moves on once the decision is taken: one seat of several choosing at once
+        leaves the others answering the same decision.
+        """
         state = self.state
+        asked = state.to_act
         seat = state.current_player if seat is None else seat
         pending = state.pending if seat in state.to_act else None
         if pending is not None and "together" in pending:
@@ -96,6 +102,8 @@ class Table:
                 points = path["points"]
                 trail += points[1:] if trail and points and trail[-1] == points[0] else points
         state.apply(action, seat=seat)
+        if len(asked) == 1:
+            self.decision_number += 1
 
     def _run_bots(self) -> None:
         from ..simulate import bot_inputs
@@ -113,18 +121,27 @@ class Table:
         self.state = self.game.new_game(players=self.players, seed=self.seed)
         self.trails: dict[int, list[str]] = {}
         self.agents = self._agents()
+        self.decision_number += 1  # a game started again asks its decisions anew
         for action in actions:
             self._apply(action)
         self._run_bots()
         self.version += 1
 
-    def act(self, key: str, seat, action) -> None:
-        """Take ``action`` for ``seat`` if ``key`` may act for it and it is that seat's turn."""
+    def act(self, key: str, seat, action, decision_number) -> None:
+        """Take ``action`` for ``seat`` if ``key`` may act for it, it is that seat's turn, and the move answers
+        the decision asked now (``decision_number``: two pages of one seat may send a move each at once)."""
         seats = self.seats_of(key)
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
             raise Refusal(f"this link cannot act for seat {seat}" if isinstance(seat, int) else "no seat given")
         if not isinstance(action, str):
             raise Refusal("the action must be an option id (text)")
+        if not isinstance(decision_number, int) or isinstance(decision_number, bool):
+            raise Refusal("a move must name the decision it answers (decision_number)")
+        if decision_number != self.decision_number:
+            raise Refusal(
+                f"this move answers decision {decision_number}, which is no longer asked "
+                f"(now decision {self.decision_number}): nothing was done"
+            )
         if self.problems:
             raise Refusal("the rules have errors: fix them first")
         try:
@@ -287,6 +304,7 @@ class Table:
             "can_undo": any(e.get("seat") not in self.bots for e in state.history if "action" in e),
             "can_redo": bool(self.redo),
             "actions_taken": len(state.actions),
+            "decision_number": self.decision_number,
         }
 
     def _boards(self, state, seat: int, view: dict, det, options: list[dict]) -> list[dict]:

@@ -14,7 +14,7 @@ function el(tag, attrs, ...children) {
   return e;
 }
 function send(msg) { ws.send(JSON.stringify(msg)); }
-function act(action) { send({type: "act", seat: last.seat, action}); }
+function act(action) { send({type: "act", seat: last.seat, action, decision_number: last.decision_number}); }
 
 // Icons are font glyphs (often emoji).  One that no installed font has would be drawn as an empty box:
 // such an icon shows its data-fallback text instead (a label, or nothing where the name is shown anyway).
