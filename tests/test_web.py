@@ -382,6 +382,22 @@ def test_save_step_back_through_history_and_open_the_save():
         assert ws.receive_json()["actions_taken"] == total
 
 
+def test_a_save_that_does_not_replay_changes_nothing():
+    """The game, its bots and the decision asked stay as they were: the page's next move is taken, and the bot
+    answers it as it would have."""
+    table, twin = (Table("caty-mini", players=2, seed=2, bots={1: "random"}) for _ in range(2))
+    save = table.save_data(table.host_key) | {"seed": 5, "actions": ["no such move"]}
+    with TestClient(create_app(table, watch=False)).websocket_connect(f"/ws?key={table.host_key}") as ws:
+        for _ in range(3):
+            message = ws.receive_json()
+            ws.send_json({"type": "load", "data": save})
+            assert "does not replay" in ws.receive_json()["message"]
+            action = message["options"][0]["id"]
+            ws.send_json({"type": "act", "seat": 0, "action": action, "decision_number": message["decision_number"]})
+            take(twin, action)
+    assert table.state.to_json() == twin.state.to_json()
+
+
 def test_the_core_does_not_import_the_web_framework():
     import subprocess
     import sys

@@ -127,6 +127,14 @@ class Table:
         self._run_bots()
         self.version += 1
 
+    def _snapshot(self) -> tuple:
+        """All that a restart replaces, to put back if it fails: then nothing changed, not even the number of
+        the decision asked (the pages' moves still answer it)."""
+        return self.game, self.seed, self.state, self.trails, self.agents, self.decision_number
+
+    def _restore(self, snapshot: tuple) -> None:
+        self.game, self.seed, self.state, self.trails, self.agents, self.decision_number = snapshot
+
     def act(self, key: str, seat, action, decision_number) -> None:
         """Take ``action`` for ``seat`` if ``key`` may act for it, it is that seat's turn, and the move answers
         the decision asked now (``decision_number``: two pages of one seat may send a move each at once)."""
@@ -209,12 +217,12 @@ class Table:
             or not isinstance(data.get("seed"), int)
         ):
             raise Refusal(f"not a save of this {self.game.id} table ({self.players} players)")
-        old = (self.seed, self.state)
+        old = self._snapshot()
         self.seed = data["seed"]
         try:
             self._restart([a for a in data["actions"] if isinstance(a, str)])
         except (IllegalAction, TabletopError) as exc:
-            self.seed, self.state = old
+            self._restore(old)
             raise Refusal(f"the save does not replay on these rules: {_first_line(exc)}") from None
         self.redo.clear()
 
@@ -253,7 +261,7 @@ class Table:
             self.version += 1
             return True
         self.problems = []
-        old = (self.game, self.state, self.trails, self.agents)
+        old = self._snapshot()
         self.game = game
         actions = self.state.actions
         try:
@@ -263,7 +271,7 @@ class Table:
             try:
                 self._restart([])
             except TabletopError as fresh:  # the new rules cannot even start: keep the old game, show why
-                self.game, self.state, self.trails, self.agents = old
+                self._restore(old)
                 self.problems = [f"the changed rules cannot start a game: {_first_line(fresh)}"]
                 self.version += 1
                 return True
