@@ -15,7 +15,7 @@ if not Path(CHROMIUM).exists():
     pytest.skip("no system Chromium (tools/install_browser.py installs it)", allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 - only once Chromium is known to be there
-from web_helpers import copy_game, edit, play_until, serve  # noqa: E402
+from web_helpers import copy_game, edit, failing_table, play_until, serve  # noqa: E402
 
 from engine.web.table import Table  # noqa: E402
 
@@ -234,5 +234,33 @@ def test_save_and_open_save_are_on_the_hosts_page_only(page):
         with page.expect_download() as download:
             page.locator("#save").click()
         assert json.loads(Path(download.value.path()).read_text())["actions"] == table.state.actions
+    finally:
+        stop()
+
+
+def shows_the_stop(page) -> None:
+    """The page shows where the rules failed and that play is paused, and no result."""
+    problems = page.locator("#problems")
+    for text in ("The game stopped on a rule error", "game.yaml:11:", "E701 division by zero"):
+        expect(problems).to_contain_text(text)
+    expect(page.locator("#status")).to_contain_text("paused on a rule error")
+    expect(page.locator("#outcome")).to_be_hidden()
+
+
+def test_a_rule_error_in_play_is_shown_on_every_page_and_after_a_reload(page, tmp_path):
+    table = failing_table(tmp_path)
+    seat_page = page.context.new_page()
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.host_key}")
+        seat_page.goto(f"{url}?key={table.seat_keys[1]}")
+        expect(seat_page.locator("#status")).to_contain_text("you are seat 1")
+        page.locator("#options button.option", has_text="go fail").click()
+        for shown in (page, seat_page):
+            shows_the_stop(shown)
+        seat_page.reload()
+        shows_the_stop(seat_page)
+        expect(page.locator("#options button.option")).to_have_count(0)
+        shot(page, "rule-error-in-play")
     finally:
         stop()

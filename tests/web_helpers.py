@@ -1,5 +1,5 @@
 """Helpers shared by the web table's tests: reaching a decision by random moves, editing a copy of a game,
-serving a table on a real port."""
+serving a table on a real port, rules that fail during play."""
 
 from __future__ import annotations
 
@@ -11,8 +11,30 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from language_helpers import write_game
+
 from engine.web.app import create_app
 from engine.web.table import Table
+
+# Seat 0 may go on or fail; seat 1 can only fail (a bot there fails as soon as it moves): line 11 fails.
+FAILING = """\
+    id: mini
+    name: Mini
+    players: {min: 2, max: 2}
+    zones:
+      - {id: box, visibility: hidden}
+    variables:
+      n: {type: int}
+    play: |
+      for p in players():
+          x = choose "go" from ["on", "fail"] if p == first(players()) else ["fail"] by p
+          n = 1 // (0 if x == "fail" else 1)
+    """
+
+
+def failing_table(tmp_path: Path, bots: dict[int, str] | None = None) -> Table:
+    """A table of rules that fail at run time when "fail" is chosen (``FAILING``), written under ``tmp_path``."""
+    return Table(str(write_game(tmp_path, FAILING)), seed=1, bots=bots)
 
 
 def take(table: Table, action: str, seat: int | None = None, key: str | None = None) -> None:

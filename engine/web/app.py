@@ -79,9 +79,7 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
         actions = table.state.actions
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= len(actions):
             raise Refusal(f"seek needs a step 0…{len(actions)}")
-        state = table.game.new_game(players=table.players, seed=table.seed)
-        for action in actions[:index]:
-            state.apply(action)
+        state = table.replayed(actions[:index])
         seat = next((s for s in state.to_act if s in seats), seats[0])
         message = table.message_for(seat, state)
         message.update(type="past", index=index, total=len(actions), **page(key, seats))

@@ -15,7 +15,7 @@ from pathlib import Path
 from .. import rng
 from ..choices import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, run_path
 from ..dsl import together
-from ..errors import IllegalAction, RulesError, StateError, TabletopError
+from ..errors import IllegalAction, RulesError, RuntimeRuleError, StateError, TabletopError
 from . import draw
 from .draw import Hints
 
@@ -53,6 +53,7 @@ class Table:
         self.notice = ""
         self.version = 0
         self.decision_number = 0  # of the decision asked now: a move names it, so a stale move is refused
+        self.stopped = ""  # the located rule error play stopped on: the game pauses before it until a restart
         self.folders = self._folders()
         self.mtimes = self._mtimes()
         self._restart([])
@@ -78,43 +79,73 @@ class Table:
         return {seat: make_agent(kind, seed=rng.derive(self.seed, "bot", seat)) for seat, kind in self.bots.items()}
 
     def _apply(self, action: str, seat: int | None = None) -> None:
-        """Apply one action (of ``seat``, or the seat asked), first recording the run it takes (for the strings
-        drawn on plane boards).
+        """Apply one action (of ``seat``, or the seat asked), recording the run it takes (for the strings drawn
+        on plane boards).
+
+        On a rule error (RuntimeRuleError, raised on), scoring included, ``state`` is the game as it was
+        before the action, which can still be shown, undone and saved: the failed one has no next
+        decision, so it would end with a made-up result.
 
         The decision number moves on once the decision is taken: one seat of several choosing at once
         leaves the others answering the same decision.
         """
         state = self.state
-        asked = state.to_act
+        asked, done = state.to_act, len(state.history)
         seat = state.current_player if seat is None else seat
+        path = self._run_of(state, seat, action)
+        try:
+            state.apply(action, seat=seat)
+            # Scored at once (the end with its tie-breakers): a scoring rule that fails then stops the game
+            # at this move, instead of failing every message to the pages from now on.
+            _ = state.outcome if state.is_terminal else state.scores
+        except RuntimeRuleError:
+            self._rewind(done)
+            raise
+        if path is not None:
+            trail = self.trails.setdefault(seat, [])
+            points = path["points"]
+            trail += points[1:] if trail and points and trail[-1] == points[0] else points
+        if len(asked) == 1:
+            self.decision_number += 1
+
+    def _run_of(self, state, seat: int, action: str) -> dict | None:
+        """The run ``action`` of ``seat`` takes on a plane board, if its kind of decision draws one."""
         pending = state.pending if seat in state.to_act else None
         if pending is not None and "together" in pending:
             pending = together.asked_next(pending, seat)
-        if pending is not None and action in pending["ids"]:
-            value = pending["values"][pending["ids"].index(action)]
-            path = (
-                run_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value)
-                if pending["kind"] in (self.game.draw.get("paths") or {})
-                else None
-            )
-            if path is not None:
-                trail = self.trails.setdefault(seat, [])
-                points = path["points"]
-                trail += points[1:] if trail and points and trail[-1] == points[0] else points
-        state.apply(action, seat=seat)
-        if len(asked) == 1:
-            self.decision_number += 1
+        if (
+            pending is None
+            or action not in pending["ids"]
+            or pending["kind"] not in (self.game.draw.get("paths") or {})
+        ):
+            return None
+        value = pending["values"][pending["ids"].index(action)]
+        return run_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value)
+
+    def replayed(self, actions: list[str]):
+        """The game from the table's seed after ``actions`` (bots not asked, no runs drawn)."""
+        state = self.game.new_game(players=self.players, seed=self.seed)
+        for action in actions:
+            state.apply(action)
+        return state
+
+    def _stop(self, exc: RuntimeRuleError) -> None:
+        """Pause the game on a rule error: every page shows where it is, until a restart (undo, new game,
+        open a save, changed rules)."""
+        self.stopped = exc.diagnostic.format(with_context=False)
 
     def _run_bots(self) -> None:
         from ..simulate import bot_inputs
 
-        state = self.state
-        while bots := [
-            s for s in state.to_act if s in self.agents
-        ]:  # a bot may bid before a human who is still thinking
+        while not self.stopped and (
+            bots := [s for s in self.state.to_act if s in self.agents]
+        ):  # a bot may bid before a human who is still thinking
             seat = bots[0]
             agent = self.agents[seat]
-            self._apply(agent.act(*bot_inputs(state, seat, agent, len(state.history))), seat)
+            try:
+                self._apply(agent.act(*bot_inputs(self.state, seat, agent, len(self.state.history))), seat)
+            except RuntimeRuleError as exc:
+                self._stop(exc)
 
     def _restart(self, actions: list[str]) -> None:
         """A new game from the seed, replaying ``actions`` (raises IllegalAction if they no longer fit)."""
@@ -122,18 +153,23 @@ class Table:
         self.trails: dict[int, list[str]] = {}
         self.agents = self._agents()
         self.decision_number += 1  # a game started again asks its decisions anew
+        self.stopped = ""
         for action in actions:
             self._apply(action)
         self._run_bots()
         self.version += 1
 
+    def _rewind(self, done: int) -> None:
+        """Back to the game as it was with the first ``done`` entries of its history (before a failed move)."""
+        self.state = self.replayed([e["action"] for e in self.state.history[:done] if "action" in e])
+
     def _snapshot(self) -> tuple:
         """All that a restart replaces, to put back if it fails: then nothing changed, not even the number of
         the decision asked (the pages' moves still answer it)."""
-        return self.game, self.seed, self.state, self.trails, self.agents, self.decision_number
+        return self.game, self.seed, self.state, self.trails, self.agents, self.decision_number, self.stopped
 
     def _restore(self, snapshot: tuple) -> None:
-        self.game, self.seed, self.state, self.trails, self.agents, self.decision_number = snapshot
+        self.game, self.seed, self.state, self.trails, self.agents, self.decision_number, self.stopped = snapshot
 
     def act(self, key: str, seat, action, decision_number) -> None:
         """Take ``action`` for ``seat`` if ``key`` may act for it, it is that seat's turn, and the move answers
@@ -152,15 +188,20 @@ class Table:
             )
         if self.problems:
             raise Refusal("the rules have errors: fix them first")
+        if self.stopped:
+            raise Refusal("the game stopped on a rule error: fix the rules (they are reloaded), undo or start anew")
         try:
             if seat not in self.state.to_act:
                 raise Refusal(f"it is not seat {seat}'s turn")
             self._apply(action, seat)
         except IllegalAction as exc:
             raise Refusal(_first_line(exc)) from None
-        self.redo.clear()
-        self.notice = ""
-        self._run_bots()
+        except RuntimeRuleError as exc:
+            self._stop(exc)
+        else:
+            self.redo.clear()
+            self.notice = ""
+            self._run_bots()
         self.version += 1
 
     def _may_rewind(self, key: str) -> None:
@@ -286,7 +327,7 @@ class Table:
         game = state.game
         view = state.view(seat)
         det = _seat_copy(state, seat)
-        options = describe_options(state, seat, view, det) if state is self.state else []
+        options = describe_options(state, seat, view, det) if state is self.state and not self.stopped else []
         faces: dict[str, dict] = {}
         for cards in view["zones"].values():
             for c in cards:
@@ -313,6 +354,7 @@ class Table:
             "can_redo": bool(self.redo),
             "actions_taken": len(state.actions),
             "decision_number": self.decision_number,
+            "stopped": self.stopped,
         }
 
     def _boards(self, state, seat: int, view: dict, det, options: list[dict]) -> list[dict]:
