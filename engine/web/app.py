@@ -1,9 +1,11 @@
 """The web table's routes: the page, its assets, and one websocket per open page.
 
 A page connects with its key (from the link the server printed).  The host
-key holds every human seat (hot-seat on one screen); a seat key holds one
-seat.  Each change of the table is pushed to every page, each getting only
-its own seat's message (``Table.message_for``).
+key holds every human seat (hot-seat on one screen) and alone may save or
+open a save (a save holds every hidden card); a seat key holds one seat.
+Each change of the table is pushed to every page, each getting only its own
+seat's message (``Table.message_for``).  A move names the decision it
+answers (``decision_number``), so a page that is behind cannot move twice.
 """
 
 from __future__ import annotations
