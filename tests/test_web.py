@@ -2,6 +2,7 @@
 
 import contextlib
 import json
+import logging
 import random
 import re
 from pathlib import Path
@@ -10,10 +11,12 @@ import pytest
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
-from web_helpers import copy_game, edit, play_until
+from web_helpers import copy_game, edit, play_until, serve, take
+from websockets.sync.client import connect
 
 from engine.bots import make_agent
 from engine.errors import StateError
+from engine.replay import replay
 from engine.simulate import bot_inputs
 from engine.web import app
 from engine.web.app import create_app
@@ -106,7 +109,9 @@ def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkey
             seat = table.state.current_player
             action = agents[seat].act(*bot_inputs(table.state, seat, agents[seat], decision))
             assert action in {o["id"] for o in messages[seat]["options"]}
-            ws[seat].send_json({"type": "act", "seat": seat, "action": action})
+            ws[seat].send_json(
+                {"type": "act", "seat": seat, "action": action, "decision_number": messages[seat]["decision_number"]}
+            )
             messages = [w.receive_json() for w in ws]
         actions = table.state.actions
         for index in (len(actions) // 3, 2 * len(actions) // 3):  # the history slider shows the past as it was seen
@@ -118,6 +123,33 @@ def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkey
                 assert_tells_only_its_own(past, seat, w.receive_json())
     assert table.state.is_terminal, f"{game} did not end in {DECISIONS} decisions"
     assert all(m["view"]["outcome"]["reason"] for m in messages)
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_only_the_hosts_link_may_save_and_its_save_replays_the_game(game):
+    """A save holds the seed and every move, from which every hidden card is rebuilt: a seat's link is refused
+    it (and so is opening one), and its page is told to show neither; the host's link gets the whole game."""
+    table = Table(game, seed=3)
+    rnd = random.Random(3)
+    for _ in range(8):  # some moves, so that the hands and the history hold something
+        take(table, rnd.choice(table.state.legal_actions()))
+    client = TestClient(create_app(table, watch=False))
+    for seat, key in table.seat_keys.items():
+        with client.websocket_connect(f"/ws?key={key}") as ws:
+            assert ws.receive_json()["host"] is False
+            ws.send_json({"type": "save"})
+            reply = ws.receive_json()
+            assert reply.keys() == {"type", "message"} and reply["type"] == "error", reply
+            assert "only the table's link may save" in reply["message"]
+            assert not hidden_ids(table.state, seat) & words_in(reply)
+            ws.send_json({"type": "load", "data": table.save_data(table.host_key)})
+            assert "only the table's link may open a save" in ws.receive_json()["message"]
+    with client.websocket_connect(f"/ws?key={table.host_key}") as ws:
+        assert ws.receive_json()["host"] is True
+        ws.send_json({"type": "save"})
+        save = ws.receive_json()["data"]
+    assert (save["seed"], save["actions"]) == (3, table.state.actions)
+    assert replay(table.game, save).to_json() == table.state.to_json()
 
 
 def test_a_seat_whose_copy_cannot_be_dealt_still_gets_its_messages(monkeypatch):
@@ -142,16 +174,19 @@ def test_bad_and_hostile_messages_get_an_error_and_change_nothing():
     table = Table("cat-town", players=2, seed=1)
     client = TestClient(create_app(table, watch=False))
     with client.websocket_connect(f"/ws?key={table.seat_keys[1]}") as ws:
-        ws.receive_json()
+        asked = ws.receive_json()["decision_number"]
         before = table.state.to_json()
+        first = table.state.legal_actions()[0]
         for bad in [
             "not json",
             "[]",
             '{"type": 3}',
             '{"type": "nuke"}',
             '{"type": "act"}',
-            json.dumps({"type": "act", "seat": 0, "action": table.state.legal_actions()[0]}),  # another seat
-            json.dumps({"type": "act", "seat": 1, "action": "walk cw draw"}),  # not its turn
+            json.dumps({"type": "act", "seat": 0, "action": first, "decision_number": asked}),  # another seat
+            json.dumps({"type": "act", "seat": 1, "action": "walk cw draw", "decision_number": asked}),  # not its turn
+            json.dumps({"type": "act", "seat": 1, "action": "walk cw draw"}),  # which decision?
+            json.dumps({"type": "act", "seat": 1, "action": "walk cw draw", "decision_number": True}),
             json.dumps({"type": "undo"}),
             json.dumps({"type": "seek", "index": -1}),
             json.dumps({"type": "load", "data": {"format": 1, "actions": ["x"] * 3}}),
@@ -165,10 +200,48 @@ def test_bad_and_hostile_messages_get_an_error_and_change_nothing():
         assert ws.receive_json()["type"] == "error"
 
 
+def test_two_pages_of_one_seat_sending_a_move_at_once_apply_only_one():
+    """Against a bot that bids at once, seat 1 is asked again as soon as it bid: without the decision number
+    the second page's bid would be taken as the next round's."""
+    table = Table("goofspiel", players=2, seed=1, bots={0: "random"})
+    client = TestClient(create_app(table, watch=False))
+    key = table.seat_keys[1]
+    with client.websocket_connect(f"/ws?key={key}") as a, client.websocket_connect(f"/ws?key={key}") as b:
+        asked = a.receive_json()["decision_number"]
+        assert b.receive_json()["decision_number"] == asked
+        for page, bid in ((a, "bid 7-hearts"), (b, "bid 8-hearts")):
+            page.send_json({"type": "act", "seat": 1, "action": bid, "decision_number": asked})
+        refusals = []
+        for page in (a, b):
+            page.send_json({"type": "seek", "index": 0})  # answered after the move: the move has been handled
+            while (reply := page.receive_json())["type"] != "past":
+                refusals += [reply["message"]] if reply["type"] == "error" else []
+    assert len([e for e in table.state.history if e.get("seat") == 1]) == 1
+    assert table.state.to_act == [1] and table.decision_number > asked  # seat 1 is asked the next round
+    assert len(refusals) == 1 and f"answers decision {asked}, which is no longer asked" in refusals[0]
+
+
+def test_a_binary_frame_is_refused_and_the_server_logs_no_error(caplog):
+    """On the live server: the page gets an error message and stays connected."""
+    table = Table("caty-mini", players=2, seed=1)
+    url, stop = serve(table)
+    try:
+        with caplog.at_level(logging.WARNING), connect(f"{url.replace('http', 'ws')}ws?key={table.host_key}") as ws:
+            assert json.loads(ws.recv())["type"] == "state"
+            ws.send(b'{"type": "now"}')
+            reply = json.loads(ws.recv())
+            assert reply["type"] == "error" and "binary" in reply["message"]
+            ws.send(json.dumps({"type": "now"}))
+            assert json.loads(ws.recv())["type"] == "state"
+    finally:
+        stop()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
 def test_undo_redo_take_back_the_human_move_and_the_bots_reply():
     table = Table("caty-mini", players=2, seed=2, bots={1: "random"})
     host = table.host_key
-    table.act(host, 0, table.state.legal_actions()[0])
+    take(table, table.state.legal_actions()[0])
     after = table.state.to_json()
     moves = len(table.state.actions)
     table.undo(host)
@@ -181,7 +254,7 @@ def test_undo_redo_take_back_the_human_move_and_the_bots_reply():
 
 def test_undo_is_refused_to_one_seat_of_several():
     table = Table("caty-mini", players=2, seed=2)
-    table.act(table.seat_keys[0], 0, table.state.legal_actions()[0])
+    take(table, table.state.legal_actions()[0], key=table.seat_keys[0])
     with pytest.raises(Refusal, match="solo and hot-seat"):
         table.undo(table.seat_keys[0])
 
@@ -211,10 +284,9 @@ def test_ring_piles_a_choice_offers_are_clickable():
 
 def test_caty_mini_notch_options_preview_the_run(tmp_path):
     table = Table("caty-mini", players=2, seed=1)
-    host = table.host_key
     while table.state.pending["kind"] != "lay":
-        table.act(host, table.state.current_player, table.state.legal_actions()[0])
-    table.act(host, table.state.current_player, table.state.legal_actions()[0])
+        take(table, table.state.legal_actions()[0])
+    take(table, table.state.legal_actions()[0])
     message = table.message_for(table.state.current_player)
     runs = [o["run"] for o in message["options"]]
     assert len(runs) == 2 and all(len(r["points"]) == 3 and r["cost"] > 0 for r in runs)
@@ -233,8 +305,9 @@ def test_editing_the_rules_keeps_a_game_whose_moves_still_replay(tmp_path):
     table = Table(str(game_file), players=2, seed=1)
     old_rules = table.game.rules_hash
     with TestClient(create_app(table, watch=False)).websocket_connect(f"/ws?key={table.host_key}") as ws:
-        first = ws.receive_json()["options"][0]["id"]
-        ws.send_json({"type": "act", "seat": 0, "action": first})
+        start = ws.receive_json()
+        first = start["options"][0]["id"]
+        ws.send_json({"type": "act", "seat": 0, "action": first, "decision_number": start["decision_number"]})
         assert ws.receive_json()["actions_taken"] == 1
         edit(game_file, "rounds: 12", "rounds: 11")
         message = reloaded(table, ws)
@@ -247,15 +320,17 @@ def test_editing_the_rules_restarts_a_game_whose_moves_no_longer_replay(tmp_path
     game_file = copy_game(tmp_path, "caty-mini")
     table = Table(str(game_file), players=2, seed=1)
     with TestClient(create_app(table, watch=False)).websocket_connect(f"/ws?key={table.host_key}") as ws:
-        first = ws.receive_json()["options"][0]["id"]
-        ws.send_json({"type": "act", "seat": 0, "action": first})
+        start = ws.receive_json()
+        first = start["options"][0]["id"]
+        ws.send_json({"type": "act", "seat": 0, "action": first, "decision_number": start["decision_number"]})
         ws.receive_json()
         edit(game_file, "extra = 3 if num_players == 2", "extra = 0 if num_players == 2")  # no tile picks now
         message = reloaded(table, ws)
         assert message["notice"].startswith("the rules changed and the game could not go on")
         assert message["notice"].endswith(": new game") and repr(first) in message["notice"]
         assert message["actions_taken"] == 0 and first not in {o["id"] for o in message["options"]}
-        ws.send_json({"type": "act", "seat": 0, "action": message["options"][0]["id"]})
+        again = message["options"][0]["id"]
+        ws.send_json({"type": "act", "seat": 0, "action": again, "decision_number": message["decision_number"]})
         assert ws.receive_json()["notice"] == ""  # the notice goes with the next move
 
 
@@ -269,8 +344,9 @@ def test_rules_that_cannot_start_a_game_keep_the_old_one_and_say_where(tmp_path)
         message = reloaded(table, ws)
         assert len(message["problems"]) == 1 and re.search(r"game\.yaml:\d+:\d+: .*empty", message["problems"][0])
         assert table.state.to_json() == before
-        ws.send_json({"type": "act", "seat": 0, "action": table.state.legal_actions()[0]})
-        assert ws.receive_json()["type"] == "error"  # no play until the rules are fixed
+        first = table.state.legal_actions()[0]
+        ws.send_json({"type": "act", "seat": 0, "action": first, "decision_number": message["decision_number"]})
+        assert "the rules have errors" in ws.receive_json()["message"]  # no play until the rules are fixed
 
 
 def test_a_broken_rule_file_shows_where(tmp_path):
@@ -287,10 +363,11 @@ def test_save_step_back_through_history_and_open_the_save():
     table = Table("caty-mini", players=2, seed=2, bots={1: "random"})
     client = TestClient(create_app(table, watch=False))
     with client.websocket_connect(f"/ws?key={table.host_key}") as ws:
-        ws.receive_json()
+        message = ws.receive_json()
         for _ in range(3):
-            ws.send_json({"type": "act", "seat": 0, "action": table.state.legal_actions()[0]})
-            ws.receive_json()
+            action = message["options"][0]["id"]
+            ws.send_json({"type": "act", "seat": 0, "action": action, "decision_number": message["decision_number"]})
+            message = ws.receive_json()
         total = len(table.state.actions)
         ws.send_json({"type": "save"})
         save = ws.receive_json()
@@ -303,6 +380,22 @@ def test_save_step_back_through_history_and_open_the_save():
         assert ws.receive_json()["actions_taken"] == 0
         ws.send_json({"type": "load", "data": save["data"]})
         assert ws.receive_json()["actions_taken"] == total
+
+
+def test_a_save_that_does_not_replay_changes_nothing():
+    """The game, its bots and the decision asked stay as they were: the page's next move is taken, and the bot
+    answers it as it would have."""
+    table, twin = (Table("caty-mini", players=2, seed=2, bots={1: "random"}) for _ in range(2))
+    save = table.save_data(table.host_key) | {"seed": 5, "actions": ["no such move"]}
+    with TestClient(create_app(table, watch=False)).websocket_connect(f"/ws?key={table.host_key}") as ws:
+        for _ in range(3):
+            message = ws.receive_json()
+            ws.send_json({"type": "load", "data": save})
+            assert "does not replay" in ws.receive_json()["message"]
+            action = message["options"][0]["id"]
+            ws.send_json({"type": "act", "seat": 0, "action": action, "decision_number": message["decision_number"]})
+            take(twin, action)
+    assert table.state.to_json() == twin.state.to_json()
 
 
 def test_the_core_does_not_import_the_web_framework():
@@ -330,11 +423,12 @@ def test_either_seat_of_a_simultaneous_decision_may_choose_first_and_the_other_i
             first = [a.receive_json(), b.receive_json()]
             assert [o["id"] for o in first[1]["options"]] == table.state.legal_actions(1)
             assert first[0]["view"]["to_act"] == [0, 1]
-            b.send_json({"type": "act", "seat": 1, "action": bid})
+            b.send_json({"type": "act", "seat": 1, "action": bid, "decision_number": first[1]["decision_number"]})
             to_0, to_1 = a.receive_json(), b.receive_json()
             assert to_1["options"] == [] and to_1["view"]["decision"]["chosen"] == bid
             seen.append((to_0["view"], to_0["options"]))
-            a.send_json({"type": "act", "seat": 0, "action": "bid 5-spades"})
+            asked = first[0]["decision_number"]  # seat 1's bid left seat 0 answering the same decision
+            a.send_json({"type": "act", "seat": 0, "action": "bid 5-spades", "decision_number": asked})
             a.receive_json(), b.receive_json()
             assert f"the bids: 5-spades, {bid.split()[1]}" in table.state.log
     assert seen[0] == seen[1]
@@ -343,5 +437,5 @@ def test_either_seat_of_a_simultaneous_decision_may_choose_first_and_the_other_i
 def test_a_bot_makes_its_simultaneous_choice_before_the_human_does():
     table = Table("goofspiel", players=2, seed=1, bots={0: "random"})
     assert table.state.to_act == [1]
-    table.act(table.host_key, 1, "bid 7-hearts")
+    take(table, "bid 7-hearts", seat=1)
     assert table.state.to_act == [1] and len(table.state.actions) == 3  # the bot has bid for round 2 too

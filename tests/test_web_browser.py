@@ -1,24 +1,22 @@
 """The web table in a real headless Chromium (system package, driven by Playwright); screenshots in /tmp/screens."""
 
 import contextlib
+import json
 import random
 import shutil
-import socket
-import threading
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("playwright")
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
     pytest.skip("no system Chromium (tools/install_browser.py installs it)", allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 - only once Chromium is known to be there
-from web_helpers import copy_game, edit, play_until  # noqa: E402
+from web_helpers import copy_game, edit, failing_table, play_until, serve  # noqa: E402
 
-from engine.web.app import create_app  # noqa: E402
 from engine.web.table import Table  # noqa: E402
 
 SCREENS = Path("/tmp/screens")
@@ -41,26 +39,6 @@ def browser():
         )
         yield b
         b.close()
-
-
-def serve(table: Table, watch: bool = False):
-    """Run the table's app in a thread on a free port; returns (base url, stop)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(table, watch=watch), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        thread.join(0.05)
-
-    def stop():
-        server.should_exit = True
-        thread.join(10)
-
-    return f"http://127.0.0.1:{port}/", stop
 
 
 @contextlib.contextmanager
@@ -241,3 +219,48 @@ def test_edited_rules_go_on_with_the_game_or_restart_it_with_a_notice(page, tmp_
         expect(page.locator("#notice")).to_contain_text("new game")
         expect(page.locator("#step")).to_have_text("0 moves")
         shot(page, "rules-changed-new-game")
+
+
+def test_save_and_open_save_are_on_the_hosts_page_only(page):
+    table = Table("cat-town", players=2, seed=1)
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.seat_keys[1]}")
+        expect(page.locator("#status")).to_contain_text("you are seat 1")
+        expect(page.locator("#save")).to_be_hidden()
+        expect(page.locator("#opener")).to_be_hidden()
+        page.goto(f"{url}?key={table.host_key}")
+        expect(page.locator("#opener")).to_be_visible()
+        with page.expect_download() as download:
+            page.locator("#save").click()
+        assert json.loads(Path(download.value.path()).read_text())["actions"] == table.state.actions
+    finally:
+        stop()
+
+
+def shows_the_stop(page) -> None:
+    """The page shows where the rules failed and that play is paused, and no result."""
+    problems = page.locator("#problems")
+    for text in ("The game stopped on a rule error", "game.yaml:11:", "E701 division by zero"):
+        expect(problems).to_contain_text(text)
+    expect(page.locator("#status")).to_contain_text("paused on a rule error")
+    expect(page.locator("#outcome")).to_be_hidden()
+
+
+def test_a_rule_error_in_play_is_shown_on_every_page_and_after_a_reload(page, tmp_path):
+    table = failing_table(tmp_path)
+    seat_page = page.context.new_page()
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.host_key}")
+        seat_page.goto(f"{url}?key={table.seat_keys[1]}")
+        expect(seat_page.locator("#status")).to_contain_text("you are seat 1")
+        page.locator("#options button.option", has_text="go fail").click()
+        for shown in (page, seat_page):
+            shows_the_stop(shown)
+        seat_page.reload()
+        shows_the_stop(seat_page)
+        expect(page.locator("#options button.option")).to_have_count(0)
+        shot(page, "rule-error-in-play")
+    finally:
+        stop()

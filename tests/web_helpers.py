@@ -1,13 +1,47 @@
-"""Helpers shared by the web table's tests: reaching a decision by random moves, editing a copy of a game."""
+"""Helpers shared by the web table's tests: reaching a decision by random moves, editing a copy of a game,
+serving a table on a real port, rules that fail during play."""
 
 from __future__ import annotations
 
 import os
 import random
 import shutil
+import socket
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
+from language_helpers import write_game
+
+from engine.web.app import create_app
 from engine.web.table import Table
+
+# Seat 0 may go on or fail; seat 1 can only fail (a bot there fails as soon as it moves): line 11 fails.
+FAILING = """\
+    id: mini
+    name: Mini
+    players: {min: 2, max: 2}
+    zones:
+      - {id: box, visibility: hidden}
+    variables:
+      n: {type: int}
+    play: |
+      for p in players():
+          x = choose "go" from ["on", "fail"] if p == first(players()) else ["fail"] by p
+          n = 1 // (0 if x == "fail" else 1)
+    """
+
+
+def failing_table(tmp_path: Path, bots: dict[int, str] | None = None) -> Table:
+    """A table of rules that fail at run time when "fail" is chosen (``FAILING``), written under ``tmp_path``."""
+    return Table(str(write_game(tmp_path, FAILING)), seed=1, bots=bots)
+
+
+def take(table: Table, action: str, seat: int | None = None, key: str | None = None) -> None:
+    """``action`` for ``seat`` (default: the seat asked) from ``key``'s page (default: the host's), answering
+    the decision asked now."""
+    seat = table.state.current_player if seat is None else seat
+    table.act(key or table.host_key, seat, action, table.decision_number)
 
 
 def play_until(table: Table, kind: str, rng: random.Random, limit: int = 300) -> None:
@@ -15,7 +49,7 @@ def play_until(table: Table, kind: str, rng: random.Random, limit: int = 300) ->
     for _ in range(limit):
         if table.state.pending and table.state.pending["kind"] == kind:
             return
-        table.act(table.host_key, table.state.current_player, rng.choice(table.state.legal_actions()))
+        take(table, rng.choice(table.state.legal_actions()))
     raise AssertionError(f"no {kind} decision in {limit} moves")
 
 
@@ -38,3 +72,29 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
     st = os.stat(path)
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000_000))
+
+
+def serve(table: Table, watch: bool = False) -> tuple[str, Callable[[], None]]:
+    """Run the table's app on uvicorn in a thread on a free port; returns (base url, stop).
+
+    Its log goes to the root logger (no log config of uvicorn's own), where ``caplog`` sees it.
+    """
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(table, watch=watch), host="127.0.0.1", port=port, log_level="warning", log_config=None
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        thread.join(0.05)
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(10)
+
+    return f"http://127.0.0.1:{port}/", stop

@@ -1,9 +1,11 @@
 """The web table's routes: the page, its assets, and one websocket per open page.
 
 A page connects with its key (from the link the server printed).  The host
-key holds every human seat (hot-seat on one screen); a seat key holds one
-seat.  Each change of the table is pushed to every page, each getting only
-its own seat's message (``Table.message_for``).
+key holds every human seat (hot-seat on one screen) and alone may save or
+open a save (a save holds every hidden card); a seat key holds one seat.
+Each change of the table is pushed to every page, each getting only its own
+seat's message (``Table.message_for``).  A move names the decision it
+answers (``decision_number``), so a page that is behind cannot move twice.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
             raise Refusal("a message must be a JSON object with a 'type'")
         kind = msg["type"]
         if kind == "act":
-            table.act(key, msg.get("seat"), msg.get("action"))
+            table.act(key, msg.get("seat"), msg.get("action"), msg.get("decision_number"))
         elif kind == "undo":
             table.undo(key)
         elif kind == "redo":
@@ -54,20 +56,24 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
         elif kind == "load":
             table.load_save(key, msg.get("data"))
         elif kind == "save":
-            table.seats_of(key)
-            return {"type": "save", "data": table.save_data()}
+            return {"type": "save", "data": table.save_data(key)}
         elif kind == "seek":
             return seek(key, msg.get("index"))
         elif kind == "now":
-            return live(table.seats_of(key))
+            return live(key)
         else:
             raise Refusal(f"unknown message type {json.dumps(kind)[:40]}")
         return None
 
-    def live(seats: list[int]) -> dict:
+    def live(key: str) -> dict:
+        seats = table.seats_of(key)
         message = table.message_for(seat_for(seats))
-        message.update(hotseat=len(seats) > 1, seats=seats)
+        message.update(page(key, seats))
         return message
+
+    def page(key: str, seats: list[int]) -> dict:
+        """What a page is told of its link: hot-seat, its seats, and whether it is the host's (save, open)."""
+        return {"hotseat": len(seats) > 1, "seats": seats, "host": table.is_host(key)}
 
     def seek(key: str, index) -> dict:
         """The game as it was after ``index`` actions, seen by this page's seat (the history slider)."""
@@ -75,19 +81,17 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
         actions = table.state.actions
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= len(actions):
             raise Refusal(f"seek needs a step 0…{len(actions)}")
-        state = table.game.new_game(players=table.players, seed=table.seed)
-        for action in actions[:index]:
-            state.apply(action)
+        state = table.replayed(actions[:index])
         seat = next((s for s in state.to_act if s in seats), seats[0])
         message = table.message_for(seat, state)
-        message.update(type="past", index=index, total=len(actions), hotseat=len(seats) > 1, seats=seats)
+        message.update(type="past", index=index, total=len(actions), **page(key, seats))
         return message
 
     async def socket(ws: WebSocket) -> None:
         key = ws.query_params.get("key", "")
         await ws.accept()
         try:
-            seats = table.seats_of(key)
+            table.seats_of(key)
         except Refusal as exc:
             await ws.send_json({"type": "error", "message": str(exc)})
             await ws.close(code=4403)
@@ -96,15 +100,20 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
         async def push() -> None:
             while True:
                 version = table.version
-                await ws.send_text(json.dumps(live(seats)))
+                await ws.send_text(json.dumps(live(key)))
                 while table.version == version:  # polled: pages may live on other event loops (test clients)
                     await asyncio.sleep(PUSH_EVERY)
 
         pusher = asyncio.create_task(push())
         try:
             while True:
-                text = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
                 try:
+                    if text is None:
+                        raise Refusal("binary frames are refused: send JSON as text")
                     if len(text) > MAX_MESSAGE:
                         raise Refusal("message too long")
                     try:
@@ -118,7 +127,7 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
                     reply = {"type": "error", "message": str(exc).splitlines()[0] if str(exc) else "refused"}
                 if reply is not None:
                     await ws.send_text(json.dumps(reply))
-        except WebSocketDisconnect:
+        except WebSocketDisconnect:  # the page left while it was sent a reply
             pass
         finally:
             pusher.cancel()

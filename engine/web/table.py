@@ -15,7 +15,7 @@ from pathlib import Path
 from .. import rng
 from ..choices import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, run_path
 from ..dsl import together
-from ..errors import IllegalAction, RulesError, StateError, TabletopError
+from ..errors import IllegalAction, RulesError, RuntimeRuleError, StateError, TabletopError
 from . import draw
 from .draw import Hints
 
@@ -52,14 +52,20 @@ class Table:
         self.problems: list[str] = []
         self.notice = ""
         self.version = 0
+        self.decision_number = 0  # of the decision asked now: a move names it, so a stale move is refused
+        self.stopped = ""  # the located rule error play stopped on: the game pauses before it until a restart
         self.folders = self._folders()
         self.mtimes = self._mtimes()
         self._restart([])
 
     # ------------------------------------------------------------- keys
+    def is_host(self, key: str) -> bool:
+        """Is ``key`` the host's (the table's link, printed for whoever runs the server)?"""
+        return isinstance(key, str) and secrets.compare_digest(key, self.host_key)
+
     def seats_of(self, key: str) -> list[int]:
         """The human seats a key may act for: all of them for the host (hot-seat), else its one seat."""
-        if isinstance(key, str) and secrets.compare_digest(key, self.host_key):
+        if self.is_host(key):
             return sorted(self.seat_keys)
         for seat, k in self.seat_keys.items():
             if isinstance(key, str) and secrets.compare_digest(key, k):
@@ -73,65 +79,129 @@ class Table:
         return {seat: make_agent(kind, seed=rng.derive(self.seed, "bot", seat)) for seat, kind in self.bots.items()}
 
     def _apply(self, action: str, seat: int | None = None) -> None:
-        """Apply one action (of ``seat``, or the seat asked), first recording the run it takes (for the strings
-        drawn on plane boards)."""
+        """Apply one action (of ``seat``, or the seat asked), recording the run it takes (for the strings drawn
+        on plane boards).
+
+        On a rule error (RuntimeRuleError, raised on), scoring included, ``state`` is the game as it was
+        before the action, which can still be shown, undone and saved: the failed one has no next
+        decision, so it would end with a made-up result.
+
+        The decision number moves on once the decision is taken: one seat of several choosing at once
+        leaves the others answering the same decision.
+        """
         state = self.state
+        asked, done = state.to_act, len(state.history)
         seat = state.current_player if seat is None else seat
+        path = self._run_of(state, seat, action)
+        try:
+            state.apply(action, seat=seat)
+            # Scored at once (the end with its tie-breakers): a scoring rule that fails then stops the game
+            # at this move, instead of failing every message to the pages from now on.
+            _ = state.outcome if state.is_terminal else state.scores
+        except RuntimeRuleError:
+            self._rewind(done)
+            raise
+        if path is not None:
+            trail = self.trails.setdefault(seat, [])
+            points = path["points"]
+            trail += points[1:] if trail and points and trail[-1] == points[0] else points
+        if len(asked) == 1:
+            self.decision_number += 1
+
+    def _run_of(self, state, seat: int, action: str) -> dict | None:
+        """The run ``action`` of ``seat`` takes on a plane board, if its kind of decision draws one."""
         pending = state.pending if seat in state.to_act else None
         if pending is not None and "together" in pending:
             pending = together.asked_next(pending, seat)
-        if pending is not None and action in pending["ids"]:
-            value = pending["values"][pending["ids"].index(action)]
-            path = (
-                run_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value)
-                if pending["kind"] in (self.game.draw.get("paths") or {})
-                else None
-            )
-            if path is not None:
-                trail = self.trails.setdefault(seat, [])
-                points = path["points"]
-                trail += points[1:] if trail and points and trail[-1] == points[0] else points
-        state.apply(action, seat=seat)
+        if (
+            pending is None
+            or action not in pending["ids"]
+            or pending["kind"] not in (self.game.draw.get("paths") or {})
+        ):
+            return None
+        value = pending["values"][pending["ids"].index(action)]
+        return run_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value)
+
+    def replayed(self, actions: list[str]):
+        """The game from the table's seed after ``actions`` (bots not asked, no runs drawn)."""
+        state = self.game.new_game(players=self.players, seed=self.seed)
+        for action in actions:
+            state.apply(action)
+        return state
+
+    def _stop(self, exc: RuntimeRuleError) -> None:
+        """Pause the game on a rule error: every page shows where it is, until a restart (undo, new game,
+        open a save, changed rules)."""
+        self.stopped = exc.diagnostic.format(with_context=False)
 
     def _run_bots(self) -> None:
         from ..simulate import bot_inputs
 
-        state = self.state
-        while bots := [
-            s for s in state.to_act if s in self.agents
-        ]:  # a bot may bid before a human who is still thinking
+        while not self.stopped and (
+            bots := [s for s in self.state.to_act if s in self.agents]
+        ):  # a bot may bid before a human who is still thinking
             seat = bots[0]
             agent = self.agents[seat]
-            self._apply(agent.act(*bot_inputs(state, seat, agent, len(state.history))), seat)
+            try:
+                self._apply(agent.act(*bot_inputs(self.state, seat, agent, len(self.state.history))), seat)
+            except RuntimeRuleError as exc:
+                self._stop(exc)
 
     def _restart(self, actions: list[str]) -> None:
         """A new game from the seed, replaying ``actions`` (raises IllegalAction if they no longer fit)."""
         self.state = self.game.new_game(players=self.players, seed=self.seed)
         self.trails: dict[int, list[str]] = {}
         self.agents = self._agents()
+        self.decision_number += 1  # a game started again asks its decisions anew
+        self.stopped = ""
         for action in actions:
             self._apply(action)
         self._run_bots()
         self.version += 1
 
-    def act(self, key: str, seat, action) -> None:
-        """Take ``action`` for ``seat`` if ``key`` may act for it and it is that seat's turn."""
+    def _rewind(self, done: int) -> None:
+        """Back to the game as it was with the first ``done`` entries of its history (before a failed move)."""
+        self.state = self.replayed([e["action"] for e in self.state.history[:done] if "action" in e])
+
+    def _snapshot(self) -> tuple:
+        """All that a restart replaces, to put back if it fails: then nothing changed, not even the number of
+        the decision asked (the pages' moves still answer it)."""
+        return self.game, self.seed, self.state, self.trails, self.agents, self.decision_number, self.stopped
+
+    def _restore(self, snapshot: tuple) -> None:
+        self.game, self.seed, self.state, self.trails, self.agents, self.decision_number, self.stopped = snapshot
+
+    def act(self, key: str, seat, action, decision_number) -> None:
+        """Take ``action`` for ``seat`` if ``key`` may act for it, it is that seat's turn, and the move answers
+        the decision asked now (``decision_number``: two pages of one seat may send a move each at once)."""
         seats = self.seats_of(key)
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
             raise Refusal(f"this link cannot act for seat {seat}" if isinstance(seat, int) else "no seat given")
         if not isinstance(action, str):
             raise Refusal("the action must be an option id (text)")
+        if not isinstance(decision_number, int) or isinstance(decision_number, bool):
+            raise Refusal("a move must name the decision it answers (decision_number)")
+        if decision_number != self.decision_number:
+            raise Refusal(
+                f"this move answers decision {decision_number}, which is no longer asked "
+                f"(now decision {self.decision_number}): nothing was done"
+            )
         if self.problems:
             raise Refusal("the rules have errors: fix them first")
+        if self.stopped:
+            raise Refusal("the game stopped on a rule error: fix the rules (they are reloaded), undo or start anew")
         try:
             if seat not in self.state.to_act:
                 raise Refusal(f"it is not seat {seat}'s turn")
             self._apply(action, seat)
         except IllegalAction as exc:
             raise Refusal(_first_line(exc)) from None
-        self.redo.clear()
-        self.notice = ""
-        self._run_bots()
+        except RuntimeRuleError as exc:
+            self._stop(exc)
+        else:
+            self.redo.clear()
+            self.notice = ""
+            self._run_bots()
         self.version += 1
 
     def _may_rewind(self, key: str) -> None:
@@ -168,9 +238,15 @@ class Table:
         self.notice = ""
         self._restart([])
 
+    def _host_only(self, key: str, what: str) -> None:
+        """Saves are the host's: one holds the seed and every move, from which every hidden card is rebuilt."""
+        self.seats_of(key)
+        if not self.is_host(key):
+            raise Refusal(f"only the table's link may {what}: a save holds every card, hidden ones too")
+
     def load_save(self, key: str, data) -> None:
         """Continue a saved game of these rules (the page's 'open save')."""
-        self._may_rewind(key)
+        self._host_only(key, "open a save")
         from ..replay import SAVE_FORMAT
 
         if (
@@ -182,16 +258,18 @@ class Table:
             or not isinstance(data.get("seed"), int)
         ):
             raise Refusal(f"not a save of this {self.game.id} table ({self.players} players)")
-        old = (self.seed, self.state)
+        old = self._snapshot()
         self.seed = data["seed"]
         try:
             self._restart([a for a in data["actions"] if isinstance(a, str)])
         except (IllegalAction, TabletopError) as exc:
-            self.seed, self.state = old
+            self._restore(old)
             raise Refusal(f"the save does not replay on these rules: {_first_line(exc)}") from None
         self.redo.clear()
 
-    def save_data(self) -> dict:
+    def save_data(self, key: str) -> dict:
+        """The game as ``replay`` rebuilds it (seed and every action), for the host's link only."""
+        self._host_only(key, "save")
         from ..replay import save_data
 
         return save_data(self.state)
@@ -224,7 +302,7 @@ class Table:
             self.version += 1
             return True
         self.problems = []
-        old = (self.game, self.state, self.trails, self.agents)
+        old = self._snapshot()
         self.game = game
         actions = self.state.actions
         try:
@@ -234,7 +312,7 @@ class Table:
             try:
                 self._restart([])
             except TabletopError as fresh:  # the new rules cannot even start: keep the old game, show why
-                self.game, self.state, self.trails, self.agents = old
+                self._restore(old)
                 self.problems = [f"the changed rules cannot start a game: {_first_line(fresh)}"]
                 self.version += 1
                 return True
@@ -249,7 +327,7 @@ class Table:
         game = state.game
         view = state.view(seat)
         det = _seat_copy(state, seat)
-        options = describe_options(state, seat, view, det) if state is self.state else []
+        options = describe_options(state, seat, view, det) if state is self.state and not self.stopped else []
         faces: dict[str, dict] = {}
         for cards in view["zones"].values():
             for c in cards:
@@ -275,6 +353,8 @@ class Table:
             "can_undo": any(e.get("seat") not in self.bots for e in state.history if "action" in e),
             "can_redo": bool(self.redo),
             "actions_taken": len(state.actions),
+            "decision_number": self.decision_number,
+            "stopped": self.stopped,
         }
 
     def _boards(self, state, seat: int, view: dict, det, options: list[dict]) -> list[dict]:

@@ -14,7 +14,7 @@ function el(tag, attrs, ...children) {
   return e;
 }
 function send(msg) { ws.send(JSON.stringify(msg)); }
-function act(action) { send({type: "act", seat: last.seat, action}); }
+function act(action) { send({type: "act", seat: last.seat, action, decision_number: last.decision_number}); }
 
 // Icons are font glyphs (often emoji).  One that no installed font has would be drawn as an empty box:
 // such an icon shows its data-fallback text instead (a label, or nothing where the name is shown anyway).
@@ -66,12 +66,15 @@ function render(m) {
   const v = m.view, past = m.type === "past";
   document.body.classList.toggle("past", past);
   $("title").textContent = `${m.name}${m.variant ? " (" + m.variant + ")" : ""}`;
-  $("status").textContent = `you are seat ${m.seat}` + (v.is_terminal ? " · game over"
+  $("status").textContent = `you are seat ${m.seat}` + (m.stopped ? " · paused on a rule error" : v.is_terminal ? " · game over"
     : v.to_act.length > 1 ? ` · seats ${v.to_act.join(", ")} to decide at once` : ` · seat ${v.current_player} to decide`);
-  $("problems").hidden = !m.problems.length;
-  $("problems").textContent = m.problems.length ? "The rules have errors:\n" + m.problems.join("\n") : "";
+  const problems = (m.problems.length ? ["The rules have errors:", ...m.problems] : [])
+    .concat(m.stopped ? ["The game stopped on a rule error (fix the rules, undo or start anew):", m.stopped] : []);
+  $("problems").hidden = !problems.length;
+  $("problems").textContent = problems.join("\n");
   $("notice").hidden = !m.notice; $("notice").textContent = m.notice;
   $("undo").disabled = !m.can_undo || past; $("redo").disabled = !m.can_redo || past;
+  $("save").hidden = $("opener").hidden = !m.host;   // a save holds every hidden card: the host's link only
   if (!past) { $("slider").max = m.actions_taken; $("slider").value = m.actions_taken; }
   $("step").textContent = past ? `step ${m.index} of ${m.total}` : `${m.actions_taken} moves`;
   $("now").hidden = !past;
@@ -96,7 +99,7 @@ function render(m) {
   showPieces();
   // decision and options
   const d = v.decision;
-  $("decision").textContent = v.is_terminal ? "" : d ? (d.player === m.seat ? `Your decision: ${d.kind}` :
+  $("decision").textContent = m.stopped ? "Play is paused." : v.is_terminal ? "" : d ? (d.player === m.seat ? `Your decision: ${d.kind}` :
     `Seat ${d.player} decides (${d.kind})` + (m.bots[d.player] ? ` — ${m.bots[d.player]} bot` : "")) : "";
   const opts = $("options"); opts.replaceChildren(); armed = null;
   for (const o of m.options) {
