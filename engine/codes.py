@@ -181,6 +181,12 @@ CODES: dict[str, tuple[str, str]] = {
         "count(…) is the old name of size(…): size counts the cards of a zone and the items of a list "
         "alike (one collection protocol). Rename it; the old name still works.",
     ),
+    "W309": (
+        "a variant item that drops what its base item says",
+        "An item of a variant (a card, a procedure, a zone, …) with the id of a base item replaces that item "
+        "whole: {id: king, value: 7} leaves the king with no effect, text or copies. The message names what "
+        "is dropped; restate it in the variant's item to keep it.",
+    ),
     "W401": ("a statement that can never run", "It follows end_game, return or close in the same block."),
     "W402": (
         "a choice that may have nothing to choose from",

@@ -153,6 +153,7 @@ def lint_game(game: GameDef) -> list[Diagnostic]:
             )
             for path in repeated_settings(rules)
         ]
+        out += _dropped_fields(rules)
     return out
 
 
@@ -309,7 +310,7 @@ def repeated_settings(rules: RuleSet) -> list[tuple]:
     vdoc = rules.variant_document
     if vdoc is None:
         return []
-    base = load_documents(rules.folder / "game.yaml", None).data  # already checked when the variant loaded
+    base = _base_data(rules)
     out: list[tuple] = []
     for key, value in vdoc.data.items():
         if key in ("extends", "id", "name", "description", "remove") or key not in base:
@@ -325,6 +326,54 @@ def repeated_settings(rules: RuleSet) -> list[tuple]:
         elif value == old:
             out.append((key,))
     return out
+
+
+def _dropped_fields(rules: RuleSet) -> list[Diagnostic]:
+    """W309: a variant's item with a base item's id replaces it whole, so what it leaves out is gone.
+
+    Writing ``{id: king, value: 7}`` for a card drops its effect, text and copies, which the variant
+    probably meant to keep.
+    """
+    base = _base_data(rules)
+    out = []
+    for path, old, new in _replaced(base, rules.data):
+        dropped = [key for key in old if key not in new]
+        if dropped:
+            names = ", ".join(dropped[:-1]) + (" and " if len(dropped) > 1 else "") + dropped[-1]
+            out.append(
+                _warning(
+                    rules,
+                    path + ("id",),
+                    "W309",
+                    f"'{identity(new)}' replaces the base's whole item and so drops its {names}",
+                    f"restate {'it' if len(dropped) == 1 else 'them'} here to keep "
+                    f"{'it' if len(dropped) == 1 else 'them'}: a variant's item with a base id replaces the base's",
+                )
+            )
+    return out
+
+
+def _replaced(base: dict, merged: dict):
+    """(path in the merged rules, base item, merged item) for each identified item of both, card items too."""
+    for section, items in merged.items():
+        old_items = base.get(section)
+        if not (isinstance(items, list) and isinstance(old_items, list)):
+            continue
+        olds = {identity(item): item for item in old_items if identity(item) is not None}
+        for i, item in enumerate(items):
+            old = olds.get(identity(item))
+            if not (isinstance(old, dict) and isinstance(item, dict)) or old is item:
+                continue
+            if section == "components":  # a kind merges; its items replace
+                inner = _replaced({"items": old.get("items")}, {"items": item.get("items")})
+                yield from (((section, i) + path, o, n) for path, o, n in inner)
+            else:
+                yield (section, i), old, item
+
+
+def _base_data(rules: RuleSet) -> dict:
+    """The merged rules of a variant's base (its files were already checked when the variant loaded)."""
+    return load_documents(rules.folder / "game.yaml", None).data
 
 
 # A heuristic: these types of options are computed from the table and may run out; a list of players,

@@ -246,6 +246,35 @@ def test_variant_settings_equal_to_the_base_are_w306(project):
     assert place(VARIANT, "{id: hand") not in [(d.line, d.col) for d in found]
 
 
+@pytest.mark.parametrize(
+    "card, dropped",
+    [
+        ("{id: spark, power: 5}", "its effect and text"),  # and so 'gain' is called by no card (W301)
+        ("{id: dud, power: 1}", "its copies"),
+    ],
+)
+def test_a_variant_item_dropping_what_its_base_item_says_is_w309(project, card, dropped):
+    text = f"extends: mini\nid: quick\nname: Quick\ncomponents:\n  - kind: card\n    items:\n      - {card}\n"
+    (project / "rules" / "mini" / "variants" / "quick.yaml").write_text(text, encoding="utf-8")
+    found = [d for d in warnings(project, variant="quick.yaml") if d.code != "W301"]
+    d = only(found, "W309")
+    assert d.path.endswith("quick.yaml") and (d.line, d.col) == place(text, card[5:])
+    assert f"'{card[5:].split(',')[0]}' replaces the base's whole item and so drops {dropped}" in d.message
+    assert "restate" in d.hint
+
+
+def test_a_variant_procedure_dropping_its_text_is_w309_and_a_whole_one_is_fine(project):
+    variant = project / "rules" / "mini" / "variants" / "quick.yaml"
+    text = "extends: mini\nid: quick\nname: Quick\nprocedures:\n"
+    text += "  - id: gain\n    params: {n: int}\n    does: me.points = doubled(n)\n"
+    variant.write_text(text, encoding="utf-8")
+    told = "  - id: gain\n    text: Gain points.\n"
+    found = warnings(project, "  - id: gain\n", told, variant="quick.yaml")
+    assert [d.code for d in found] == ["W309"] and "drops its text" in found[0].message
+    variant.write_text(text.replace("  - id: gain\n", told), encoding="utf-8")
+    assert warnings(project, variant="quick.yaml") == []
+
+
 # ------------------------------------------------------------------ boards
 GRID = """\
 id: tiny

@@ -104,3 +104,13 @@ def test_validate_checks_a_variants_included_file_as_components(game_folder, cap
     write(game_folder, {"variants/new.yaml": VARIANT, "variants/new-cards.yaml": NEW_CARDS})
     monkeypatch.chdir(game_folder.parent.parent)
     assert main(["validate", "rules"]) == 0, capsys.readouterr()
+
+
+def test_lint_finds_an_included_card_that_drops_its_base_text(game_folder):
+    from engine.lint import lint_game
+
+    shorter = NEW_CARDS.replace(", text: The king.}", "}")
+    write(game_folder, {"variants/new.yaml": VARIANT, "variants/new-cards.yaml": shorter})
+    [d] = lint_game(load_game(game_folder / "game.yaml", variant="new"))
+    assert d.code == "W309" and d.path.endswith("variants/new-cards.yaml") and "drops its text" in d.message
+    assert d.line == shorter[: shorter.index("king")].count("\n") + 1
