@@ -1,0 +1,55 @@
+"""What the checker finds at load that would otherwise fail in play, or crash the loader.
+
+Each case is a small rule file that must give one located diagnostic (file:line:col, its code, a
+message and a hint), never a traceback; the forms next to them that are fine still load and play.
+"""
+
+from __future__ import annotations
+
+import pytest
+from language_helpers import write_game
+
+from engine import RulesError, load_game
+
+HEAD = "id: mini\nname: Mini\nplayers: {min: 2, max: 2}\n"
+
+
+def located(tmp_path, text: str, at: str, code: str, said: str):
+    """Loading HEAD + ``text`` fails with one ``code`` diagnostic saying ``said``, at the (last) ``at``."""
+    text = HEAD + text
+    line = text[: text.rindex(at)].count("\n") + 1
+    col = text.rindex(at) - text.rfind("\n", 0, text.rindex(at))
+    with pytest.raises(RulesError) as info:
+        load_game(write_game(tmp_path, text))
+    found = info.value.diagnostics
+    assert [(d.line, d.col, d.code) for d in found] == [(line, col, code)], [d.format() for d in found]
+    assert said in found[0].message and found[0].hint, found[0].format()
+    assert found[0].path.endswith("rules/mini/game.yaml")
+
+
+def plays(tmp_path, text: str):
+    """The game HEAD + ``text`` loads; a new game of it."""
+    return load_game(write_game(tmp_path, HEAD + text)).new_game(players=2)
+
+
+# ------------------------------------------------- a function written as statements
+FROM_A_FUNCTION = """\
+functions:
+  - id: options
+    params: {n: int}
+    returns: "list[int]"
+    does: |
+      xs = [n, n + 1]
+      if n > 3:
+          return [9]
+      return xs + [n * 2]
+play: |
+  x = choose "pick" from options(2)
+  end_game
+"""
+
+
+def test_the_options_of_a_function_written_as_statements_are_listed(tmp_path):
+    state = plays(tmp_path, FROM_A_FUNCTION)
+    assert state.legal_actions() == ["pick 2", "pick 3", "pick 4"]
+    assert state.game.action_space(2) == ["pick 2", "pick 3", "pick 4", "pick 9"]  # every 'return' counts
