@@ -71,7 +71,12 @@ CODES: dict[str, tuple[str, str]] = {
         "value does not fit its type",
         "A constant, attribute or start value that is not of its declared type or not one of its enum.",
     ),
-    "E304": ("declared twice", "Two components, zones, procedures, functions or variables with one id."),
+    "E304": (
+        "declared twice",
+        "Two components, zones, procedures, functions or variables with one id; or a function, procedure, zone "
+        "or board named like an operation of the language (sorted, top …), or a variable or constant named like "
+        "one that is a value (num_players): the declaration would hide the operation everywhere in the rules.",
+    ),
     "E305": (
         "attribute missing",
         "A component item does not give an attribute its kind declares with no default: only int "

@@ -26,7 +26,7 @@ from .dsl.ast import walk_blocks
 from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from .dsl.codegen import Compiler
 from .dsl.compiler import Labeller, Procedure
-from .dsl.ops import CardsById
+from .dsl.ops import OPS, CardsById
 from .dsl.problems import DslProblem, DslSyntaxError
 from .dsl.reference import ReferenceCompiler
 from .dsl.types import (
@@ -360,6 +360,7 @@ class _Builder:
         self._variables(game)
         self._teams(game)
         self._procedure_signatures()
+        self._no_operation_names()
         self._draw_hints(game)
         self.stop_if_errors()
         game.labeller = Labeller(game.card_ids)
@@ -761,6 +762,37 @@ class _Builder:
             returns = self.type_ok(fn["returns"], ("functions", i, "returns"))
             if returns is not None:
                 self.vocab.functions[fn["id"]] = (params, returns)
+
+    def _no_operation_names(self) -> None:
+        """A name the rules declare may not hide an operation's everywhere in the rules: a function 'sorted'
+        would answer every sorted(…), a variable 'num_players' every num_players (a value names only the
+        operations that are values)."""
+        d = self.data
+        named: list[tuple[tuple, str, str, bool]] = [
+            ((section, name), name, what, True)
+            for section, what in (("constants", "constant"), ("variables", "variable"))
+            for name in d.get(section) or {}
+            if name in OPS and OPS[name].constant
+        ]
+        for section, what in (
+            ("zones", "zone"),
+            ("boards", "board"),
+            ("procedures", "procedure"),
+            ("functions", "function"),
+        ):
+            named += [
+                ((section, i, "id"), item["id"], what, False)
+                for i, item in enumerate(d.get(section) or [])
+                if item["id"] in OPS
+            ]
+        for path, name, what, key in named:
+            self.error(
+                path,
+                "E304",
+                f"'{name}' is an operation of the language: a {what} of that name would hide it",
+                f"choose another name; `tabletop explain {name}` says what the operation does",
+                key=key,
+            )
 
     # --------------------------------------------------------------- programs
     def _parse_program(

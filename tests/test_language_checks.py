@@ -53,3 +53,31 @@ def test_the_options_of_a_function_written_as_statements_are_listed(tmp_path):
     state = plays(tmp_path, FROM_A_FUNCTION)
     assert state.legal_actions() == ["pick 2", "pick 3", "pick 4"]
     assert state.game.action_space(2) == ["pick 2", "pick 3", "pick 4", "pick 9"]  # every 'return' counts
+
+
+# ------------------------------------------------------------ names of the language
+@pytest.mark.parametrize(
+    "text, at, what",
+    [
+        (
+            'functions:\n  - id: sorted\n    params: {xs: "list[int]"}\n    returns: "list[int]"\n    value: xs\n'
+            'play: |\n  log "{sorted([3, 1])}"\n',
+            "sorted\n",
+            "a function",
+        ),
+        ("procedures:\n  - id: shuffle\n    does: pass\nplay: |\n  shuffle()\n", "shuffle\n", "a procedure"),
+        ('zones:\n  - {id: top, visibility: public}\nplay: |\n  log "{size(top)}"\n', "top,", "a zone"),
+        ('variables:\n  num_players: {type: int}\nplay: |\n  log "{num_players}"\n', "num_players:", "a variable"),
+    ],
+    ids=["function", "procedure", "zone", "variable"],
+)
+def test_a_name_that_would_hide_an_operation_is_refused(tmp_path, text, at, what):
+    name = at.rstrip("\n,:")
+    located(tmp_path, text, at, "E304", f"'{name}' is an operation of the language: {what} of that name would hide it")
+
+
+def test_a_variable_may_share_a_name_with_an_operation_that_is_no_value(tmp_path):
+    state = plays(
+        tmp_path, 'variables:\n  last: {type: int, initial: 2}\nplay: |\n  log "{last([last])}"\n  end_game\n'
+    )
+    assert state.log[-1] == "2"
