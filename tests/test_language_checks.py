@@ -81,3 +81,13 @@ def test_a_variable_may_share_a_name_with_an_operation_that_is_no_value(tmp_path
         tmp_path, 'variables:\n  last: {type: int, initial: 2}\nplay: |\n  log "{last([last])}"\n  end_game\n'
     )
     assert state.log[-1] == "2"
+
+
+# ------------------------------------------------------------------- end_game
+def test_a_placeholder_in_an_end_game_reason_is_refused(tmp_path):
+    located(tmp_path, 'play: |\n  end_game "{me} wins"\n', "end_game", "E505", "'{me}' would be shown as it is written")
+
+
+def test_an_end_game_reason_without_placeholders_is_reported(tmp_path):
+    state = plays(tmp_path, 'play: |\n  end_game "the pile ran out"\n')
+    assert state.outcome.reason == "the pile ran out"
