@@ -55,6 +55,23 @@ def test_the_options_of_a_function_written_as_statements_are_listed(tmp_path):
     assert state.game.action_space(2) == ["pick 2", "pick 3", "pick 4", "pick 9"]  # every 'return' counts
 
 
+# ------------------------------------------------------------- choosing several
+def test_several_in_a_simultaneous_choice_is_refused(tmp_path):
+    text = 'play: |\n  xs = choose "pick" several 1 to 2 from [1, 2, 3] by each p in players() simultaneously\n'
+    located(tmp_path, text, "xs = choose", "E505", "a choice of several cannot be simultaneous")
+
+
+@pytest.mark.parametrize("bounds, at", [("3 to 1", "3 to 1"), ("most to 1", "most to 1")])
+def test_reversed_bounds_of_several_are_refused(tmp_path, bounds, at):
+    text = f'constants:\n  most: 3\nplay: |\n  xs = choose "pick" several {bounds} from [1, 2, 3]\n'
+    located(tmp_path, text, at, "E505", "asks for at least 3 and at most 1")
+
+
+def test_bounds_known_only_in_play_are_left_to_play(tmp_path):
+    text = 'variables:\n  low: {type: int, initial: 1}\nplay: |\n  xs = choose "pick" several low to 1 from [1, 2]\n'
+    assert plays(tmp_path, text).legal_actions() == ["pick 1", "pick 2"]
+
+
 # ------------------------------------------------------------ names of the language
 @pytest.mark.parametrize(
     "text, at, what",

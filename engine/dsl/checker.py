@@ -218,15 +218,46 @@ class Checker:
                 if bound is not None:
                     self.expr(bound)
                     self.expect(bound, INT, "how many to choose")
+            low, high = self._fixed_number(s.low), self._fixed_number(s.high)
+            if low is not None and high is not None and low > high:
+                self.problem(
+                    s.low or s,
+                    "E505",
+                    f"'several {low} to {high}' asks for at least {low} and at most {high}: there is no way to choose",
+                    f"write the fewer first: several {high} to {low}",
+                )
             item = s.options_type = list_of(item)
         self.assign(s.target, item, s)
         if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
             self.maybe_none.add(s.target.name)
 
+    def _fixed_number(self, e: ast.Expr | None) -> int | None:
+        """The value of a number written out (or a constant's), known before play; None for any other."""
+        if isinstance(e, ast.Unary) and e.op == "-":
+            inner = self._fixed_number(e.operand)
+            return None if inner is None else -inner
+        value = (
+            e.value
+            if isinstance(e, ast.Literal)
+            else self.vocab.constants[e.name][1]
+            if isinstance(e, ast.Name) and e.name in self.vocab.constants
+            else None
+        )
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
     def _choose_together(self, s: ast.Choose) -> None:
         """'by each p in SEATS simultaneously': the options may name p; the target gets a list, one per seat."""
         if s.each is None or not s.together or s.by is None:
             self.problem(s, "E505", "'by each p in PLAYERS' and 'simultaneously' go together: write both")
+            return
+        if isinstance(s, ast.ChooseSeveral):
+            self.problem(
+                s,
+                "E505",
+                "a choice of several cannot be simultaneous",
+                "let the players choose one after another, in secret: in a 'for p in PLAYERS' loop, "
+                "xs = choose … several … by p secretly",
+            )
             return
         if s.optional is not None:  # a list of choices holds no none: declining is an option like the others
             self.problem(
