@@ -109,14 +109,20 @@ CODES: dict[str, tuple[str, str]] = {
     "E502": (
         "wrong type",
         "A value of one type where another is needed: a card where a zone is wanted, text where a "
-        "number is. The message names both.",
+        "number is. The message names both. A record kept as a declared type (a variable, a parameter, "
+        "the value of a function) may not have a field the type does not declare.",
     ),
     "E503": (
         "wrong number of arguments",
         "An operation, function or procedure called with too many or too few arguments, or a "
         "per-player zone written without its owner: hand(me), not hand.",
     ),
-    "E504": ("no such attribute or variable", "Cards have no attribute, or players no variable, of that name."),
+    "E504": (
+        "no such attribute or variable",
+        "Cards have no attribute, or players no variable, of that name; or a field read for every option (in a "
+        "'where', a 'by:' key, a bot's value of a choice) that some of the records lack: it is none for them, "
+        "and an order or a sum of none fails. Give every record the field, or test which record it is first.",
+    ),
     "E505": (
         "not allowed here",
         "A statement in the wrong place (reopen or close outside a window), a local value named like "

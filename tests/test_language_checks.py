@@ -55,6 +55,61 @@ def test_the_options_of_a_function_written_as_statements_are_listed(tmp_path):
     assert state.game.action_space(2) == ["pick 2", "pick 3", "pick 4", "pick 9"]  # every 'return' counts
 
 
+# ------------------------------------------------------ a record and its declared type
+@pytest.mark.parametrize(
+    "text, at, code, said",
+    [
+        (
+            'variables:\n  r: {type: "{a: int}"}\nplay: |\n  r = {a: 1, b: 2}\n  log "{r}"\n',
+            "{a: 1, b: 2}",
+            "E506",
+            "variable 'r' holds a record {a: a number}, but it has a field 'b'",
+        ),
+        (
+            'variables:\n  rs: {type: "list[{a: int}]"}\nplay: |\n  rs = rs + [{a: 1, b: 2}]\n'
+            '  x = choose "pick" from rs\n',
+            "rs + [",
+            "E506",
+            "but it has a field 'b'",
+        ),
+        (
+            'player_variables:\n  r: {type: "{a: int}"}\nplay: |\n  me.r = {a: 1, b: 2}\n  log "{me.r}"\n',
+            "{a: 1, b: 2}",
+            "E506",
+            "player variable 'r' holds a record {a: a number}, but it has a field 'b'",
+        ),
+        (
+            'functions:\n  - id: made\n    returns: "{a: int}"\n    value: "{a: 1, b: 2}"\nplay: |\n'
+            '  x = choose "pick" from [made()]\n',
+            "{a: 1, b: 2}",
+            "E502",
+            "but it has a field 'b'",
+        ),
+        (
+            'functions:\n  - id: of\n    params: {r: "{a: int}"}\n    returns: int\n    value: r.a\nplay: |\n'
+            "  n = of({a: 1, b: 2})\n",
+            "{a: 1, b: 2}",
+            "E502",
+            "argument 'r' of of must be a record {a: a number}, but it has a field 'b'",
+        ),
+        (
+            'variables:\n  r: {type: "{a: int}", initial: {a: 1, b: 2}}\nplay: |\n  log "{r}"\n',
+            "b: 2",
+            "E303",
+            "a record {a: a number} has no field 'b'",
+        ),
+    ],
+    ids=["variable", "list", "player-variable", "function-value", "argument", "initial-value"],
+)
+def test_a_record_with_a_field_its_declared_type_lacks_is_refused(tmp_path, text, at, code, said):
+    located(tmp_path, text, at, code, said)
+
+
+def test_a_record_may_leave_out_a_field_of_its_declared_type(tmp_path):
+    state = plays(tmp_path, 'variables:\n  r: {type: "{a: int, b: int}"}\nplay: |\n  r = {a: 1}\n  end_game\n')
+    assert state.is_terminal and state.vars["r"] == {"a": 1}
+
+
 # ------------------------------------------------------------- choosing several
 def test_several_in_a_simultaneous_choice_is_refused(tmp_path):
     text = 'play: |\n  xs = choose "pick" several 1 to 2 from [1, 2, 3] by each p in players() simultaneously\n'
@@ -70,6 +125,47 @@ def test_reversed_bounds_of_several_are_refused(tmp_path, bounds, at):
 def test_bounds_known_only_in_play_are_left_to_play(tmp_path):
     text = 'variables:\n  low: {type: int, initial: 1}\nplay: |\n  xs = choose "pick" several low to 1 from [1, 2]\n'
     assert plays(tmp_path, text).legal_actions() == ["pick 1", "pick 2"]
+
+
+# ------------------------------------------------- option records of several shapes
+OPTIONS = '[{way: "up", steps: 2}, {way: "down"}]'
+
+
+@pytest.mark.parametrize(
+    "text, at, said",
+    [
+        (f'play: |\n  m = choose "go" from {OPTIONS} where it.steps > 1\n', "steps > 1", "'>' cannot take none"),
+        (
+            f'play: |\n  m = choose "go" from [max({OPTIONS}, by: it.steps)]\n',
+            "steps)",
+            "nothing can be put in order by none",
+        ),
+        (
+            f'bots:\n  greedy:\n    value: "0"\n    choices:\n      go: choice.steps * 2\nplay: |\n'
+            f'  m = choose "go" from {OPTIONS}\n',
+            "steps * 2",
+            "'*' cannot take none",
+        ),
+    ],
+    ids=["where", "by-key", "bot-value"],
+)
+def test_reading_for_every_option_a_field_some_options_lack_is_refused(tmp_path, text, at, said):
+    located(
+        tmp_path, text, at, "E504", f"some records read here have no field 'steps': it is none for them, and {said}"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'play: |\n  m = choose "go" from {OPTIONS} where it.way == "down" or it.steps > 1\n  end_game\n',
+        f'play: |\n  m = choose "go" from [max({OPTIONS}, by: it.steps if it.way == "up" else 0)]\n  end_game\n',
+        f'play: |\n  m = choose "go" from {OPTIONS}\n  n = m.steps if m.way == "up" else 0\n  end_game\n',
+    ],
+    ids=["tested-first", "key-with-a-value-for-all", "read-after-the-choice"],
+)
+def test_a_field_some_options_lack_is_fine_where_it_is_tested_first(tmp_path, text):
+    assert plays(tmp_path, text).legal_actions()
 
 
 # ------------------------------------------------------------ names of the language
