@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-from test_lint import project_fixture  # noqa: F401  (the fixture `project`: a folder with the mini game)
+from test_lint import CHOICE, EMPTIES, project_fixture  # noqa: F401  (the fixture `project`: a folder with the mini game)
 
 from engine.cli import main
 from engine.errors import Diagnostic
@@ -203,7 +203,7 @@ def test_a_suppression_without_a_reason_is_w901(project, capsys):
 
 
 def test_a_suppression_in_an_effect_text(project, capsys):
-    edit(project, "  if size(hand(me)) == 0:\n      end_game\n", "")  # the choice is no longer guarded: W402
+    edit(project, CHOICE, EMPTIES)  # the hand runs out: W402
     _, out, _ = lint(capsys, "--json", "rules")
     assert [d["code"] for d in json.loads(out)] == ["W402"]
     edit(
