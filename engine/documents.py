@@ -315,7 +315,7 @@ def _overlay(rules: RuleSet, vdoc: Document, included: list[tuple[Any, tuple]], 
     for section, ids in (data.get("remove") or {}).items():
         _remove(rules, vdoc, section, ids or [], problems)
     own, base = data.get("components", []), rules.data.get("components", [])
-    done = {"components"} if isinstance(own, list) and isinstance(base, list) else set()
+    done = {"components"} if isinstance(own, list) and isinstance(base, list) and (own or included) else set()
     if done:
         comps = [(comp, (vdoc, ("components", j))) for j, comp in enumerate(own)] + included
         _merge_list(rules, ("components",), base, _once_each(comps, problems))

@@ -114,3 +114,14 @@ def test_lint_finds_an_included_card_that_drops_its_base_text(game_folder):
     [d] = lint_game(load_game(game_folder / "game.yaml", variant="new"))
     assert d.code == "W309" and d.path.endswith("variants/new-cards.yaml") and "drops its text" in d.message
     assert d.line == shorter[: shorter.index("king")].count("\n") + 1
+
+
+def test_a_base_card_after_a_variant_removes_another_is_reported_at_its_own_line(game_folder):
+    from engine.lint import lint_game
+
+    cards = CARDS.replace("{id: pawn, value: 1}", "{id: pawn, value: 1, effect: pass}")
+    variant = "extends: mini\nid: new\nname: Mini — no king\nremove: {items: [king]}\n"
+    write(game_folder, {"cards.yaml": cards, "variants/new.yaml": variant})
+    [d] = lint_game(load_game(game_folder / "game.yaml", variant="new"))
+    assert d.code == "W307" and d.path.endswith("mini/cards.yaml")
+    assert d.line == cards[: cards.index("pawn")].count("\n") + 1
