@@ -89,6 +89,7 @@ class _Scope:
     name: str
     params: list
     assigned: dict = field(default_factory=dict)  # name → [expr, Choose, ("items", expr) or ("type", t)]
+    bound: tuple = ()  # a function's parameters: bound by each call, not by what callers pass in general
 
 
 class _Analysis:
@@ -106,6 +107,10 @@ class _Analysis:
         self.calls: dict[str, list] = {}  # procedure → [(args, scope)]
         for name, stmts in game.programs.items():
             self._collect(name, stmts)
+        for name, body in game.function_bodies.items():
+            if isinstance(body, list):  # 'does:': its locals, as a program's
+                self._collect(f"function:{name}", body)
+                self.scopes[f"function:{name}"].bound = tuple(p for p, _ in self.vocab.functions[name][0])
 
     # ----------------------------------------------------------- collecting
     def _collect(self, name: str, stmts: list) -> None:
@@ -263,7 +268,7 @@ class _Analysis:
         if n in env:
             return env[n]
         if scope is not None and n in scope.assigned:
-            return self._local(scope, n, e)
+            return self._local(scope, n, e, {p: env[p] for p in scope.bound if p in env})
         if n in vocab.constants:
             return _of([vocab.constants[n][1]])
         if n in vocab.enums:
@@ -281,9 +286,13 @@ class _Analysis:
         if f in game.function_bodies:
             params = [p for p, _ in self.vocab.functions[f][0]]
             bound = {p: self.dom(a, scope, env) for p, a in zip(params, e.args)}
-            return self._guarded(("fn", f), lambda: self.dom(game.function_bodies[f], None, bound), memo=False)
+            body = game.function_bodies[f]
+            if isinstance(body, list):  # 'does:': every value its 'return VALUE's give
+                fn_scope = self.scopes[f"function:{f}"]
+                return self._guarded(("fn", f), lambda: self._returned(body, fn_scope, bound, e), memo=False)
+            return self._guarded(("fn", f), lambda: self.dom(body, None, bound), memo=False)
         if f in self.vocab.procedure_returns:  # x = proc(…): every value its 'return VALUE's give
-            return self._guarded(("returns", f), lambda: self._returned(f, e))
+            return self._guarded(("returns", f), lambda: self._returned(game.programs[f], self.scopes[f], {}, e))
         family = game.zone_families.get(f)
         if family is not None:
             if not e.args:
@@ -325,12 +334,12 @@ class _Analysis:
             return self._board_values(f, e, scope, env)
         raise Unbounded(e, f"the result of {f}()")
 
-    def _returned(self, proc: str, node: ast.Node) -> Domain:
+    def _returned(self, stmts: list, scope: _Scope, env: dict, node: ast.Node) -> Domain:
         d = Domain()
-        for block in walk_blocks(self.game.programs[proc]):
+        for block in walk_blocks(stmts):
             for s in block:
                 if isinstance(s, ast.ReturnValue):
-                    d.add(self.dom(s.value, self.scopes[proc], {}), node)
+                    d.add(self.dom(s.value, scope, env), node)
         return d
 
     def _MapExpr(self, e, scope, env):
@@ -365,7 +374,7 @@ class _Analysis:
         d.partial = zones.partial
         return d
 
-    def _local(self, scope: _Scope, name: str, node: ast.Node) -> Domain:
+    def _local(self, scope: _Scope, name: str, node: ast.Node, args: dict) -> Domain:
         def compute():
             d = Domain()
             for value in scope.assigned[name]:
@@ -374,14 +383,16 @@ class _Analysis:
                     if value.optional is not None:
                         d.values.setdefault(_key(None), None)
                 elif isinstance(value, tuple):
-                    d.add(self.items(value[1], scope, {}) if value[0] == "items" else self.finite(value[1], node), node)
+                    d.add(
+                        self.items(value[1], scope, args) if value[0] == "items" else self.finite(value[1], node), node
+                    )
                 else:
-                    d.add(self.dom(value, scope, {}), node)
+                    d.add(self.dom(value, scope, args), node)
             if name in scope.params:
                 d.add(self._param(scope.name, name, node), node)
             return d
 
-        return self._guarded((scope.name, name), compute)
+        return self._guarded((scope.name, name), compute, memo=not args)
 
     def _variable(self, key: tuple, assigned: list, initial, node: ast.Node) -> Domain:
         def compute():

@@ -216,29 +216,19 @@ def load_documents(game_file: Path, variant_file: Path | None, validate_shape=No
             for i in range(len(value)):
                 rules.origins[(key, i)] = (game_doc, (key, i))
 
-    for i, name in enumerate(game_doc.data.get("include", []) or []):
-        if not isinstance(name, str):
-            continue
-        try:
-            found = find_inside(name, [game_file.parent])
-        except Refused as exc:
-            problems.append(game_doc.diag(("include", i), exc.code, exc.message))
-            continue
-        inc = read(found or game_file.parent / name, "components")
-        if inc is None or not isinstance(inc.data, dict):
-            continue
-        comps = rules.data.setdefault("components", [])
-        if not isinstance(comps, list):
-            continue
+    comps = rules.data.get("components", [])
+    included = _included(game_doc, [game_file.parent], read, problems)
+    if included and isinstance(comps, list):
         rules.data["components"] = comps = list(comps)
-        for j, comp in enumerate(inc.data.get("components", []) or []):
-            rules.origins[("components", len(comps))] = (inc, ("components", j))
+        for comp, origin in included:
+            rules.origins[("components", len(comps))] = origin
             comps.append(comp)
 
     if variant_file is not None:
         vdoc = read(variant_file, "variant")
         if vdoc is not None and isinstance(vdoc.data, dict):
-            _overlay(rules, vdoc, problems)
+            # named beside the variant file, else beside the game's
+            _overlay(rules, vdoc, _included(vdoc, [variant_file.parent, game_file.parent], read, problems), problems)
     if any(p.is_error for p in problems):
         raise LoadError(problems)
     return rules
@@ -301,8 +291,31 @@ def identity(item: Any) -> str | None:
     return None
 
 
-def _overlay(rules: RuleSet, vdoc: Document, problems: list[Diagnostic]) -> None:
-    """Apply a variant: lists of identified items merge by id, others replace."""
+def _included(doc: Document, roots: list[Path], read, problems: list[Diagnostic]) -> list[tuple[Any, tuple]]:
+    """The components of the files ``doc`` includes, each with its origin; a name is looked up in ``roots``."""
+    names = doc.data.get("include")
+    if not isinstance(names, list):
+        return []  # none, or malformed: the schema check reports it
+    out = []
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            continue
+        try:
+            found = find_inside(name, roots)
+        except Refused as exc:
+            problems.append(doc.diag(("include", i), exc.code, exc.message))
+            continue
+        inc = read(found or roots[0] / name, "components")
+        if inc is not None and isinstance(inc.data, dict):
+            out += [(comp, (inc, ("components", j))) for j, comp in enumerate(inc.data.get("components") or [])]
+    return out
+
+
+def _overlay(rules: RuleSet, vdoc: Document, included: list[tuple[Any, tuple]], problems: list[Diagnostic]) -> None:
+    """Apply a variant: lists of identified items merge by id, others replace.
+
+    The components of the files it includes merge as those it states itself do.
+    """
     data = vdoc.data
     base_id = rules.data.get("id")
     if data.get("extends") != base_id:
@@ -314,12 +327,17 @@ def _overlay(rules: RuleSet, vdoc: Document, problems: list[Diagnostic]) -> None
     rules.variant_document = vdoc
     for section, ids in (data.get("remove") or {}).items():
         _remove(rules, vdoc, section, ids or [], problems)
+    own, base = data.get("components", []), rules.data.get("components", [])
+    done = {"components"} if isinstance(own, list) and isinstance(base, list) and (own or included) else set()
+    if done:
+        comps = [(comp, (vdoc, ("components", j))) for j, comp in enumerate(own)] + included
+        _merge_list(rules, ("components",), base, _once_each(comps, problems))
     for key, value in data.items():
-        if key in VARIANT_META:
+        if key in VARIANT_META or key in done:
             continue
         base = rules.data.get(key)
         if isinstance(value, list) and isinstance(base, list):
-            _merge_list(rules, vdoc, (key,), base, (key,), value)
+            _merge_list(rules, (key,), base, [(item, (vdoc, (key, j))) for j, item in enumerate(value)])
         elif isinstance(value, dict) and isinstance(base, dict):
             merged = dict(base)
             for k, v in value.items():
@@ -333,18 +351,39 @@ def _overlay(rules: RuleSet, vdoc: Document, problems: list[Diagnostic]) -> None
     rules.variant_name = data.get("name")
 
 
+def _once_each(comps: list[tuple[Any, tuple]], problems: list[Diagnostic]) -> list[tuple[Any, tuple]]:
+    """A variant's component kinds, from its file and its includes: a kind given twice is E304, as in a game."""
+    first: dict[str, Document] = {}
+    out = []
+    for comp, (doc, path) in comps:
+        kind = identity(comp)
+        if kind is not None and kind in first:
+            problems.append(
+                doc.diag(
+                    path + ("kind",),
+                    "E304",
+                    f"component kind '{kind}' is given twice by the variant (also in {first[kind].path})",
+                    hint="give each kind's changes in one place",
+                )
+            )
+            continue
+        if kind is not None:
+            first[kind] = doc
+        out.append((comp, (doc, path)))
+    return out
+
+
 def _forget(rules: RuleSet, prefix: tuple) -> None:
     for path in [p for p in rules.origins if p[: len(prefix)] == prefix and len(p) > len(prefix)]:
         del rules.origins[path]
 
 
-def _merge_list(rules: RuleSet, vdoc: Document, merged_path: tuple, base: list, vpath: tuple, additions: list) -> None:
-    """Merge ``additions`` into the list at ``merged_path`` by identity, keeping origins."""
+def _merge_list(rules: RuleSet, merged_path: tuple, base: list, additions: list[tuple[Any, tuple]]) -> None:
+    """Merge ``additions`` (each an item and its origin) into the list at ``merged_path`` by identity."""
     entries = [(item, rules.origin(merged_path + (i,))) for i, item in enumerate(base)]
     index = {identity(item): i for i, (item, _) in enumerate(entries) if identity(item) is not None}
-    for j, item in enumerate(additions):
+    for item, here in additions:
         ident = identity(item)
-        here = (vdoc, vpath + (j,))
         if ident is not None and ident in index:
             i = index[ident]
             old = entries[i][0]

@@ -26,7 +26,7 @@ from .dsl.ast import walk_blocks
 from .dsl.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from .dsl.codegen import Compiler
 from .dsl.compiler import Labeller, Procedure
-from .dsl.ops import CardsById
+from .dsl.ops import OPS, CardsById
 from .dsl.problems import DslProblem, DslSyntaxError
 from .dsl.reference import ReferenceCompiler
 from .dsl.types import (
@@ -40,10 +40,13 @@ from .dsl.types import (
     POSITION,
     TEXT,
     ZONE,
+    describe,
     is_list,
     is_map,
+    is_record,
     merge,
     parse_type,
+    record_fields,
 )
 from .errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from .safe_files import Refused, find_inside
@@ -360,6 +363,7 @@ class _Builder:
         self._variables(game)
         self._teams(game)
         self._procedure_signatures()
+        self._no_operation_names()
         self._draw_hints(game)
         self.stop_if_errors()
         game.labeller = Labeller(game.card_ids)
@@ -418,6 +422,8 @@ class _Builder:
             ok = isinstance(value, int) and value >= 0
         elif is_list(t):
             ok = isinstance(value, list)
+        elif is_record(t) and isinstance(value, dict):
+            return self._record_fits(t, value, path)
         elif is_map(t):
             ok = isinstance(value, dict) and all(isinstance(k, str) for k in value)
         else:
@@ -425,6 +431,24 @@ class _Builder:
         if not ok:
             self.error(path, "E303", f"value {quoted(value)} is not of type {t}")
         return ok
+
+    def _record_fits(self, t: str, value: dict, path: tuple) -> bool:
+        """A record written in the rules has only fields of its type (one it lacks reads as none)."""
+        fields = dict(record_fields(t))
+        extra = [k for k in value if k not in fields]
+        if extra:
+            self.error(
+                path + (extra[0],),
+                "E303",
+                f"{describe(t)} has no field '{extra[0]}'",
+                did_you_mean(str(extra[0]), fields) or "declare the field in the type, or leave it out of the record",
+                key=True,
+            )
+            return False
+        fits = True
+        for k, v in value.items():  # every field is checked, and each problem reported
+            fits = self._value_fits(fields[k], v, path + (k,)) and fits
+        return fits
 
     def _constants(self) -> None:
         for name, value in (self.data.get("constants") or {}).items():
@@ -762,6 +786,37 @@ class _Builder:
             if returns is not None:
                 self.vocab.functions[fn["id"]] = (params, returns)
 
+    def _no_operation_names(self) -> None:
+        """A name the rules declare may not hide an operation's everywhere in the rules: a function 'sorted'
+        would answer every sorted(…), a variable 'num_players' every num_players (a value names only the
+        operations that are values)."""
+        d = self.data
+        named: list[tuple[tuple, str, str, bool]] = [
+            ((section, name), name, what, True)
+            for section, what in (("constants", "constant"), ("variables", "variable"))
+            for name in d.get(section) or {}
+            if name in OPS and OPS[name].constant
+        ]
+        for section, what in (
+            ("zones", "zone"),
+            ("boards", "board"),
+            ("procedures", "procedure"),
+            ("functions", "function"),
+        ):
+            named += [
+                ((section, i, "id"), item["id"], what, False)
+                for i, item in enumerate(d.get(section) or [])
+                if item["id"] in OPS
+            ]
+        for path, name, what, key in named:
+            self.error(
+                path,
+                "E304",
+                f"'{name}' is an operation of the language: a {what} of that name would hide it",
+                f"choose another name; `tabletop explain {name}` says what the operation does",
+                key=key,
+            )
+
     # --------------------------------------------------------------- programs
     def _parse_program(
         self, path: tuple, params: dict[str, str], returns: str | None = None, pure: bool = False, name: str = ""
@@ -773,11 +828,13 @@ class _Builder:
         )
 
     def _parse_expression(
-        self, path: tuple, params: dict[str, str], expected: str | None, pure: bool = False
+        self, path: tuple, params: dict[str, str], expected: str | None, pure: bool = False, each: str | None = None
     ) -> ast.Expr | None:
         from .dsl.parser import parse_expr
 
-        return self._parse(path, parse_expr, lambda expr: check_expression(expr, self.vocab, params, expected, pure))
+        return self._parse(
+            path, parse_expr, lambda expr: check_expression(expr, self.vocab, params, expected, pure, each)
+        )
 
     def _parse(self, path: tuple, parse, check):
         """Parse and check the DSL text at ``path``; every problem becomes a diagnostic there."""
@@ -853,7 +910,9 @@ class _Builder:
                     continue
                 bot_exprs[(kind, decision)] = (
                     path,
-                    self._parse_expression(path, {"p": PLAYER, "action": TEXT, "choice": decided[decision]}, INT),
+                    self._parse_expression(
+                        path, {"p": PLAYER, "action": TEXT, "choice": decided[decision]}, INT, each="choice"
+                    ),
                 )
         scorers = []
         for section in ("scoring", "tiebreakers"):

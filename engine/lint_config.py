@@ -10,7 +10,7 @@ A rules repository keeps its choices beside its files, as it does for its other 
 
 and a single finding is silenced where it is, with the reason a reviewer needs::
 
-    b = choose "block" from neighbours(me) where it != a  # tabletop: ignore[W402] the ring keeps 3 blocks
+    turns: {type: int}  # tabletop: ignore[W303] shown to the players, read by no rule
 
 Only warnings can be silenced: an error means the game does not load, whatever the configuration says.
 A suppression without a reason is itself a warning (W901).
@@ -153,7 +153,7 @@ def reasonless(path: str, lines: list[str]) -> list[Diagnostic]:
                     "W901",
                     f"'{match.group(0).strip()}' gives no reason",
                     "warning",
-                    "say why after the codes: # tabletop: ignore[W402] the ring never empties",
+                    "say why after the codes: # tabletop: ignore[W303] shown to the players, read by no rule",
                 )
             )
     return out

@@ -2,15 +2,19 @@
 
 Today that is W306, a variant setting that repeats its base: its lines are deleted from the variant
 file. The file is edited by the positions the loader keeps (never re-dumped), so comments, order and
-layout of everything else stay as the designer wrote them. An edit is written only if the edited text
-parses to exactly the old data less the removed settings; anything else (a setting in flow style
-``{a: 1, b: 2}``, sharing its line with another) is left for the designer, and reported as before.
+layout of everything else stay as the designer wrote them. A comment inside what is removed (on a line
+of its own or after a value) is kept where it was, as a line of its own at the setting's indentation:
+a fix never loses a comment. An edit is written only if the edited text parses to exactly the old data
+less the removed settings; anything else (a setting in flow style ``{a: 1, b: 2}``, sharing its line
+with another) is left for the designer, and reported as before.
 """
 
 from __future__ import annotations
 
 import copy
 import re
+
+import yaml
 
 from .errors import LoadError
 from .lint_config import file_of
@@ -20,6 +24,7 @@ from .yaml_source import Document, parse_yaml
 __all__ = ["fix_repeats"]
 
 _DASH = re.compile(r"^(\s*)-\s+$")
+_HASH = re.compile(r"(?:^|(?<=\s))#")  # where a comment may start: a '#' after a space or at the line's start
 
 
 def fix_repeats(vdoc: Document, paths: list[tuple]) -> list[tuple]:
@@ -31,10 +36,15 @@ def fix_repeats(vdoc: Document, paths: list[tuple]) -> list[tuple]:
     fixable = [p for p in paths if p in spans]
     if not fixable:
         return []
+    comments = _comments("".join(lines), {n for first, last, _ in spans.values() for n in range(first, last)})
+    if comments is None:
+        return []
     kept = list(lines)
     for p in sorted(fixable, key=lambda p: spans[p][0], reverse=True):
-        first, last = spans[p]
-        del kept[first:last]
+        first, last, indent = spans[p]
+        kept[first:last] = [
+            " " * indent + lines[n][comments[n] :].rstrip() + "\n" for n in range(first, last) if n in comments
+        ]
     text = "".join(kept)
     expected = copy.deepcopy(vdoc.data)
     for p in sorted(fixable, key=lambda p: [str(k) for k in p], reverse=True):  # later list items first
@@ -63,8 +73,35 @@ def _whole_parents(data: dict, paths: list[tuple]) -> list[tuple]:
     return out
 
 
-def _span(doc: Document, lines: list[str], path: tuple) -> tuple[int, int] | None:
-    """Lines [first, last) holding the entry at ``path``, if it starts its own line in block style."""
+def _comments(text: str, wanted: set[int]) -> dict[int, int] | None:
+    """Line index → column of the YAML comment on it, for the lines ``wanted`` (None: the text does not scan).
+
+    A '#' is a comment where no token of the YAML is: not in a quoted text, nor in a block of text (a
+    program's own comments are part of its value), whose header line may still end with a comment.
+    """
+    spans = []
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            start = (token.start_mark.line, token.start_mark.column)
+            if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
+                start = (start[0] + 1, 0)
+            spans.append((start, (token.end_mark.line, token.end_mark.column)))
+    except yaml.YAMLError:
+        return None
+    out = {}
+    for n, line in enumerate(text.splitlines()):
+        if n in wanted:
+            at = next(
+                (m.start() for m in _HASH.finditer(line) if not any(a <= (n, m.start()) < b for a, b in spans)), None
+            )
+            if at is not None:
+                out[n] = at
+    return out
+
+
+def _span(doc: Document, lines: list[str], path: tuple) -> tuple[int, int, int] | None:
+    """Lines [first, last) holding the entry at ``path``, if it starts its own line in block style, and its
+    indentation."""
     if isinstance(path[-1], int):
         line, col = doc.positions[path]
         head = lines[line - 1][: col - 1]
@@ -89,4 +126,4 @@ def _span(doc: Document, lines: list[str], path: tuple) -> tuple[int, int] | Non
                 break
             last = end + 1
         end += 1
-    return line - 1, last
+    return line - 1, last, indent

@@ -62,6 +62,14 @@ class _Checks:
     def _game(self, path: Path) -> list[Diagnostic]:
         from .gamedef import load_game
 
+        if path.parent.name == "variants":  # a variant, or a file of components that variants include
+            doc, problems = _read(path)
+            if doc is None:
+                return problems
+            if _is_components(doc.data):
+                from .schemas import check_document
+
+                return check_document(doc, "components")
         try:
             game = load_game(path)
         except RulesError as exc:
@@ -98,13 +106,18 @@ class _Checks:
         data = doc.data if isinstance(doc.data, dict) else {}
         if isinstance(data.get("kind"), str) and data["kind"] in BOARD_KINDS and ("cells" in data or "nodes" in data):
             return self.board(path)
-        if "components" in data and not {"play", "players", "extends"} & set(data):
+        if _is_components(data):
             game_file = path.parent / "game.yaml"
             if not game_file.exists():
                 return check_document(doc, "components")
             # Check it as part of its game, reporting only what is in this file.
             return [d for d in self.game(game_file) if d.path == doc.path]
         return self.game(path)
+
+
+def _is_components(data: object) -> bool:
+    """A file of components that a game or variant includes (not a game or variant itself)."""
+    return isinstance(data, dict) and "components" in data and not {"play", "players", "extends"} & set(data)
 
 
 def _read(path: Path):

@@ -246,6 +246,35 @@ def test_variant_settings_equal_to_the_base_are_w306(project):
     assert place(VARIANT, "{id: hand") not in [(d.line, d.col) for d in found]
 
 
+@pytest.mark.parametrize(
+    "card, dropped",
+    [
+        ("{id: spark, power: 5}", "its effect and text"),  # and so 'gain' is called by no card (W301)
+        ("{id: dud, power: 1}", "its copies"),
+    ],
+)
+def test_a_variant_item_dropping_what_its_base_item_says_is_w309(project, card, dropped):
+    text = f"extends: mini\nid: quick\nname: Quick\ncomponents:\n  - kind: card\n    items:\n      - {card}\n"
+    (project / "rules" / "mini" / "variants" / "quick.yaml").write_text(text, encoding="utf-8")
+    found = [d for d in warnings(project, variant="quick.yaml") if d.code != "W301"]
+    d = only(found, "W309")
+    assert d.path.endswith("quick.yaml") and (d.line, d.col) == place(text, card[5:])
+    assert f"'{card[5:].split(',')[0]}' replaces the base's whole item and so drops {dropped}" in d.message
+    assert "restate" in d.hint
+
+
+def test_a_variant_procedure_dropping_its_text_is_w309_and_a_whole_one_is_fine(project):
+    variant = project / "rules" / "mini" / "variants" / "quick.yaml"
+    text = "extends: mini\nid: quick\nname: Quick\nprocedures:\n"
+    text += "  - id: gain\n    params: {n: int}\n    does: me.points = doubled(n)\n"
+    variant.write_text(text, encoding="utf-8")
+    told = "  - id: gain\n    text: Gain points.\n"
+    found = warnings(project, "  - id: gain\n", told, variant="quick.yaml")
+    assert [d.code for d in found] == ["W309"] and "drops its text" in found[0].message
+    variant.write_text(text.replace("  - id: gain\n", told), encoding="utf-8")
+    assert warnings(project, variant="quick.yaml") == []
+
+
 # ------------------------------------------------------------------ boards
 GRID = """\
 id: tiny
@@ -316,36 +345,49 @@ def test_every_shipped_game_and_board_is_lint_clean(capsys, monkeypatch):
 
 
 # ------------------------------------------------- what fails only at run time
-def test_a_choice_that_may_be_empty_is_w402(project):
-    found = warnings(project, "  if size(hand(me)) == 0:\n      end_game\n", "")
+CHOICE = '  if size(hand(me)) == 0:\n      end_game\n  c = choose "play" from hand(me)\n  perform(c)\n'
+# Each round plays a card back to the deck: the four cards dealt last four rounds, not five.
+EMPTIES = '  repeat 5:\n      c = choose "play" from hand(me)\n      perform(c)\n      move(c, deck)\n'
+
+
+def test_a_choice_a_game_finds_empty_is_w402_with_the_game_that_shows_it(project, capsys):
+    found = warnings(project, CHOICE, EMPTIES)
     d = only(found, "W402")
-    assert "'hand(me)' may have nothing to choose from" in d.message and "if size(hand(me)) > 0" in d.hint
+    assert "'hand(me)' had nothing to choose from here in a game between random bots" in d.message
     assert (d.line, d.col) == place(text_of(project), 'c = choose "play"')
+    fix, command = d.hint.split("; ")
+    assert fix == "add 'optional', or check first: if size(hand(me)) > 0: …"
+    assert command == "`tabletop simulate rules/mini/game.yaml --players 2 --games 1 --seed 0` plays that game"
+    assert main(command.split("`")[1].split()[1:] + ["--json"]) == 1  # that game stops there, as said
+    assert "nothing to choose from" in json.loads(capsys.readouterr().out)["error_samples"][0]
 
 
 @pytest.mark.parametrize(
-    "guarded",
+    "fine",
     [
+        CHOICE,  # it runs once, after the four cards are dealt
+        EMPTIES.replace("repeat 5", "repeat 4"),  # one card a round, as many rounds as cards
         '  if size(hand(me)) > 0:\n      c = choose "play" from hand(me)\n      perform(c)\n',
-        '  while size(hand(me)) > 0:\n      c = choose "play" from hand(me)\n      perform(c)\n',
         '  c = choose "play" from hand(me) optional\n  perform(c)\n',
+        EMPTIES.replace("from hand(me)", "from cards(hand(me)) if size(hand(me)) > 0 else cards(deck)"),
     ],
+    ids=["once", "as-many-rounds-as-cards", "guarded", "optional", "the-hand-or-else-the-deck"],
 )
-def test_an_optional_or_guarded_choice_is_fine(project, guarded):
-    assert (
-        warnings(
-            project,
-            '  if size(hand(me)) == 0:\n      end_game\n  c = choose "play" from hand(me)\n  perform(c)\n',
-            guarded,
-        )
-        == []
-    )
+def test_a_choice_no_game_finds_empty_is_fine(project, fine):
+    assert warnings(project, CHOICE, fine) == []
 
 
-def test_a_filtered_choice_is_w402_even_from_a_literal_list(project):
-    found = warnings(project, '  log "after', '  k = choose "kind" from ["a", "b"] where it != "a"\n  log "{k} after')
+def test_a_choice_filtered_to_nothing_is_w402(project):
+    found = warnings(project, '  log "after', '  k = choose "kind" from ["a", "b"] where it == "c"\n  log "{k} after')
     d = only(found, "W402")
     assert "'where'" in d.hint
+
+
+def test_the_false_alarms_of_the_shipped_games_are_gone():
+    """Goofspiel deals 13 cards for 13 rounds of one bid each; a whist hand has a card for every trick left,
+    and when the player cannot follow suit the whole hand is the choice: neither choice is ever empty."""
+    for name in ("goofspiel", "whist"):
+        assert [d for d in lint_game(load_game(name)) if d.code == "W402"] == []
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-from test_lint import project_fixture  # noqa: F401  (the fixture `project`: a folder with the mini game)
+from test_lint import CHOICE, EMPTIES, project_fixture  # noqa: F401  (the fixture `project`: a folder with the mini game)
 
 from engine.cli import main
 from engine.errors import Diagnostic
@@ -203,7 +203,7 @@ def test_a_suppression_without_a_reason_is_w901(project, capsys):
 
 
 def test_a_suppression_in_an_effect_text(project, capsys):
-    edit(project, "  if size(hand(me)) == 0:\n      end_game\n", "")  # the choice is no longer guarded: W402
+    edit(project, CHOICE, EMPTIES)  # the hand runs out: W402
     _, out, _ = lint(capsys, "--json", "rules")
     assert [d["code"] for d in json.loads(out)] == ["W402"]
     edit(
@@ -221,10 +221,12 @@ id: quick
 name: Mini — quick
 # the quick game counts turns the same way
 variables:
+  # the turn counter
   turns: {type: int}   # as the base
 zones:
   # same deck
   - id: deck
+      # face down, as in the base
     visibility: hidden
   - {id: hand, per: player, visibility: public}  # shown: the one change
 
@@ -236,14 +238,17 @@ extends: mini
 id: quick
 name: Mini — quick
 # the quick game counts turns the same way
+# the turn counter
+# as the base
 zones:
   # same deck
+  # face down, as in the base
   - {id: hand, per: player, visibility: public}  # shown: the one change
 
 """
 
 
-def test_fix_removes_what_repeats_the_base_and_keeps_the_rest(project, capsys):
+def test_fix_removes_what_repeats_the_base_and_keeps_every_comment(project, capsys):
     variant = project / "rules" / "mini" / "variants" / "quick.yaml"
     variant.write_text(VARIANT, encoding="utf-8")
     _, out, _ = lint(capsys, "--json", "rules")
@@ -251,7 +256,20 @@ def test_fix_removes_what_repeats_the_base_and_keeps_the_rest(project, capsys):
     code, out, err = lint(capsys, "--fix", "rules")
     assert code == 0 and "no problems found" in out
     assert "removed 3 settings that repeat the base" in err
-    assert variant.read_text(encoding="utf-8") == FIXED  # comments outside what was removed stay
+    assert variant.read_text(encoding="utf-8") == FIXED  # each comment stays where it was, at the setting's depth
+
+
+def test_fix_keeps_no_hash_of_a_removed_value_as_a_comment(project, capsys):
+    """A '#' inside quotes or inside a block of text is part of the value removed, not a comment."""
+    ruling = '    question: "Does a # count?"\n    answer: |  # the answer\n      Yes.\n      # twice\n'
+    edit(project, "    question: Does a spark count twice?\n    answer: Yes.\n", ruling)
+    variant = project / "rules" / "mini" / "variants" / "quick.yaml"
+    head = "extends: mini\nid: quick\nname: Quick\n"
+    same = "rulings:\n  - id: spark-doubles\n" + ruling + "    test: tests/test_mini.py::test_spark\n"
+    variant.write_text(head + same, encoding="utf-8")
+    code, _, err = lint(capsys, "--fix", "rules")
+    assert code == 0 and "removed 1 setting" in err
+    assert variant.read_text(encoding="utf-8") == head + "# the answer\n"
 
 
 def test_fix_leaves_a_setting_it_cannot_remove_safely(project, capsys):

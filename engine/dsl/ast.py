@@ -10,6 +10,7 @@ is its one home (``Stmt``): syntax, docs, effects and type rule.  No lark here
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
@@ -453,6 +454,18 @@ class EndGame(Stmt):
     CONTROL = True
 
     reason: str = ""  # why the game ends, as the outcome reports it ("" for the rules' default)
+
+    def check(self, c: Checker) -> None:
+        """The reason is fixed text, counted across games (playtest's end reasons): nothing in it is filled in."""
+        blank = re.search(r"\{[^{}]*\}", self.reason)
+        if blank is not None:
+            c.problem(
+                self,
+                "E505",
+                f"an end_game reason is fixed text: '{blank.group()}' would be shown as it is written",
+                'name who or what in a log line first, e.g. log "{me} reaches the goal", and give a reason '
+                'true of every game that ends here: end_game "a pawn reached the far row"',
+            )
 
     def text(self, indent: int) -> str:
         return " " * indent + "end_game" + (f' "{self.reason}"' if self.reason else "")

@@ -29,20 +29,24 @@ from .types import (
     describe,
     element,
     field_type,
+    has_typevar,
     holds_cards,
     is_list,
     is_map,
     is_record,
     list_of,
     map_of,
+    may_lack,
     merge,
     record_fields,
     record_of,
     substitute,
+    unfit,
     unify,
 )
 
 BUILTIN_CARD_ATTRIBUTES = {"id": TEXT, "name": TEXT, "kind": TEXT}
+_NO_NONE = {"+", "-", "*", "//", "%", "<", "<=", ">", ">="}  # operators that fail on none in play
 RESERVED = {"me", "it", "true", "false", "none"}
 
 
@@ -96,6 +100,19 @@ class Checker:
     def expect(self, node: ast.Expr, expected: str, what: str) -> None:
         if node.type is not None and not compatible(expected, node.type, self.vocab.enums):
             self.problem(node, "E502", f"{what} must be {describe(expected)}, not {describe(node.type)}")
+        else:
+            self._fits(node, expected, node.type, f"{what} must be {describe(expected)}", "E502")
+
+    def _fits(self, node: ast.Node, declared: str, actual: str | None, what: str, code: str) -> None:
+        """A record kept as a declared type has its fields: no other, and none missing that cannot be none."""
+        why = unfit(declared, actual)
+        if why is not None:
+            self.problem(
+                node,
+                code,
+                f"{what}, but {why}",
+                "declare the field in the type, or leave it out of the record",
+            )
 
     # ----------------------------------------------------------- statements
     def block(self, stmts: list[ast.Stmt]) -> None:
@@ -176,6 +193,8 @@ class Checker:
                     self.problem(
                         value_node, "E506", f"variable '{name}' holds {describe(target.type)}, not {describe(t)}"
                     )
+                else:
+                    self._fits(value_node, target.type, t, f"variable '{name}' holds {describe(target.type)}", "E506")
                 return
             if name in self.vocab.constants or name in self.vocab.enums or name in self.vocab.zones:
                 self.problem(target, "E505", f"'{name}' cannot be changed")
@@ -200,6 +219,8 @@ class Checker:
                 self.problem(
                     value_node, "E506", f"player variable '{target.name}' holds {describe(var)}, not {describe(t)}"
                 )
+            else:
+                self._fits(value_node, var, t, f"player variable '{target.name}' holds {describe(var)}", "E506")
         elif owner == CARD:
             self.problem(target, "E505", f"card attribute '{target.name}' cannot be changed")
         else:
@@ -218,15 +239,46 @@ class Checker:
                 if bound is not None:
                     self.expr(bound)
                     self.expect(bound, INT, "how many to choose")
+            low, high = self._fixed_number(s.low), self._fixed_number(s.high)
+            if low is not None and high is not None and low > high:
+                self.problem(
+                    s.low or s,
+                    "E505",
+                    f"'several {low} to {high}' asks for at least {low} and at most {high}: there is no way to choose",
+                    f"write the fewer first: several {high} to {low}",
+                )
             item = s.options_type = list_of(item)
         self.assign(s.target, item, s)
         if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
             self.maybe_none.add(s.target.name)
 
+    def _fixed_number(self, e: ast.Expr | None) -> int | None:
+        """The value of a number written out (or a constant's), known before play; None for any other."""
+        if isinstance(e, ast.Unary) and e.op == "-":
+            inner = self._fixed_number(e.operand)
+            return None if inner is None else -inner
+        value = (
+            e.value
+            if isinstance(e, ast.Literal)
+            else self.vocab.constants[e.name][1]
+            if isinstance(e, ast.Name) and e.name in self.vocab.constants
+            else None
+        )
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
     def _choose_together(self, s: ast.Choose) -> None:
         """'by each p in SEATS simultaneously': the options may name p; the target gets a list, one per seat."""
         if s.each is None or not s.together or s.by is None:
             self.problem(s, "E505", "'by each p in PLAYERS' and 'simultaneously' go together: write both")
+            return
+        if isinstance(s, ast.ChooseSeveral):
+            self.problem(
+                s,
+                "E505",
+                "a choice of several cannot be simultaneous",
+                "let the players choose one after another, in secret: in a 'for p in PLAYERS' loop, "
+                "xs = choose … several … by p secretly",
+            )
             return
         if s.optional is not None:  # a list of choices holds no none: declining is an option like the others
             self.problem(
@@ -267,7 +319,42 @@ class Checker:
             del self.locals["it"]
         else:
             self.locals["it"] = had
+        if is_record(item):
+            self.lacking_reads(e, item, "it")
         return t
+
+    def lacking_reads(self, e: ast.Expr, item: str, name: str) -> None:
+        """``e`` is read for every item, as ``name``: ``name.f`` is none for the items (records) that lack f, and
+        an order or a sum of it fails in play, so it is refused here.  Read after a test (``… and it.f > 1``,
+        ``it.f if … else 0``), it is not."""
+        if isinstance(e, ast.Binary) and e.op in ("and", "or"):
+            self.lacking_reads(e.left, item, name)  # the right side is read only after the left side's test
+            return
+        if isinstance(e, ast.Conditional):
+            self.lacking_reads(e.condition, item, name)
+            return
+        operands: list[ast.Expr] = []
+        if isinstance(e, ast.Binary) and e.op in _NO_NONE:
+            operands, op = [e.left, e.right], e.op
+        elif isinstance(e, ast.Unary) and e.op == "-":
+            operands, op = [e.operand], e.op
+        fix = f"test first which record it is: … and {name}.{{field}} …" if name == "it" else None
+        for side in operands:
+            self._lacking(side, item, name, f"'{op}' cannot take none", fix)
+        for child in e.children():
+            self.lacking_reads(child, item, name)
+
+    def _lacking(self, e: ast.Expr, item: str, name: str, why: str, fix: str | None) -> None:
+        """``e`` is ``name.f`` and some of the items have no f: a problem, saying ``why`` none does not do and
+        ``fix`` (``{field}`` for f; None: give the others a value)."""
+        if isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.name == name and may_lack(item, e.name):
+            fix = fix or f"give the others a value: {name}.{{field}} if … else 0"
+            self.problem(
+                e,
+                "E504",
+                f"some records read here have no field '{e.name}': it is none for them, and {why}",
+                f"give every record a '{e.name}', or {fix.format(field=e.name)}",
+            )
 
     def call_statement(self, e: ast.Expr) -> None:
         if not isinstance(e, ast.Call):
@@ -470,7 +557,10 @@ class Checker:
                     " or a zone" if is_list(ptype) and e.func in OPS else ""
                 )
                 self.problem(arg, "E502", f"argument '{pname}' of {e.func} must be {wanted}, not {describe(t)}")
-            elif ptype in self.vocab.enums:
+                continue
+            if not has_typevar(ptype):
+                self._fits(arg, ptype, t, f"argument '{pname}' of {e.func} must be {describe(ptype)}", "E502")
+            if ptype in self.vocab.enums:
                 self._enum_literal(arg, ptype)
             elif ptype in (POSITION, DIRECTION):
                 self._board_literal(arg, ptype, _board_named(e, params))
@@ -573,6 +663,8 @@ class Checker:
         key = self._with_it(item, e.key)
         if key not in (None, ANY, INT, TEXT) and key not in self.vocab.enums:
             self.problem(e.key, "E502", f"a 'by:' key must be a number or text, not {describe(key)}")
+        elif is_record(item):
+            self._lacking(e.key, item, "it", "nothing can be put in order by none", None)
         return list_of(item) if op is not None and op.gives_list else item
 
     def _may_be_none(self, side: ast.Expr, other: str | None) -> bool:
@@ -669,10 +761,14 @@ def check_expression(
     params: dict[str, str] | None = None,
     expected: str | None = None,
     pure: bool = False,
+    each: str | None = None,
 ) -> list[DslProblem]:
-    """Check one expression (scoring term, tie-breaker, start zone)."""
+    """Check one expression (scoring term, tie-breaker, start zone); ``each`` names the parameter that is each
+    option in turn (a bot's value of a choice)."""
     checker = Checker(vocab, params, pure=pure)
     checker.expr(expr)
     if expected is not None:
         checker.expect(expr, expected, "this value")
+    if each is not None and params is not None and is_record(params.get(each)):
+        checker.lacking_reads(expr, params[each], each)
     return checker.problems

@@ -351,8 +351,20 @@ class _ToAst(Transformer):
     @v_args(inline=True, meta=True)
     def choose_several_stmt(self, meta, target, verb, low, high, source, where, by, secret):
         """A choice of several is never optional; the bounds come first in the text, last in the node."""
+        each, by = by if isinstance(by, tuple) else (None, by)
         return ast.ChooseSeveral(
-            *_pos(meta), target, verb or "", source, where, by, None, secret is not None, low=low, high=high
+            *_pos(meta),
+            target,
+            verb or "",
+            source,
+            where,
+            by,
+            None,
+            secret is not None,
+            each=each,
+            together=secret == "together",
+            low=low,
+            high=high,
         )
 
     @v_args(inline=True)

@@ -69,8 +69,16 @@ def record_of(fields: list[tuple[str, str]]) -> str:
     return "{" + ",".join(f"{name}:{t}" for name, t in fields) + "}"
 
 
+_MAYBE = "?"  # after a field's name in a type the checker infers: some records of that type lack the field
+
+
 def record_fields(t: str) -> list[tuple[str, str]]:
     """(name, type) of each field of a record type, in order."""
+    return [(name, ftype) for name, ftype, _ in _fields(t)]
+
+
+def _fields(t: str) -> list[tuple[str, str, bool]]:
+    """(name, type, whether some records lack it) of each field of a record type, in order."""
     fields, depth, start = [], 0, 1
     for i, ch in enumerate(t):
         if ch in "[{":
@@ -81,7 +89,7 @@ def record_fields(t: str) -> list[tuple[str, str]]:
             part = t[start:i]
             if part:
                 name, _, ftype = part.partition(":")
-                fields.append((name, ftype))
+                fields.append((name.rstrip(_MAYBE), ftype, name.endswith(_MAYBE)))
             start = i + 1
     return fields
 
@@ -108,11 +116,14 @@ def merge(a: str | None, b: str | None) -> str | None:
         return b if b not in (None, NONE) else a
     if b in (None, NONE, ANY):
         return a
-    if is_record(a) and is_record(b):
-        fields = dict(record_fields(a))
-        for name, t in record_fields(b):
-            fields[name] = merge(fields.get(name), t) or t
-        return record_of(list(fields.items()))
+    if is_record(a) and is_record(b):  # a field only some of them have is marked: it may be missing
+        mine = {name: (ft, maybe) for name, ft, maybe in _fields(a)}
+        theirs = {name: (ft, maybe) for name, ft, maybe in _fields(b)}
+        fields = []
+        for name in list(mine) + [n for n in theirs if n not in mine]:
+            (ta, maybe_a), (tb, maybe_b) = mine.get(name, (None, True)), theirs.get(name, (None, True))
+            fields.append((name + _MAYBE * (maybe_a or maybe_b), merge(ta, tb) or tb or ANY))
+        return record_of(fields)
     if is_list(a) and is_list(b):
         return list_of(merge(element(a), element(b)) or ANY)
     if is_map(a) and is_map(b):
@@ -144,6 +155,31 @@ def compatible(expected: str | None, actual: str | None, enums=()) -> bool:
     ):
         return True
     return (expected == TEXT and actual in enums) or (expected in enums and actual == TEXT)
+
+
+def unfit(declared: str, actual: str | None) -> str | None:
+    """Why records of type ``actual`` cannot be kept as the declared type ``declared`` although the types of
+    their fields fit (None: they can): a field the declared type does not have.  Lists and maps are looked
+    into.  (A field they lack is fine: it reads as none.)"""
+    if is_list(declared) and is_list(actual):
+        return unfit(element(declared), element(actual))
+    if is_map(declared) and is_map(actual):
+        return unfit(map_value(declared), map_value(actual))
+    if not (is_record(declared) and is_record(actual)):
+        return None
+    for name, t in record_fields(actual):
+        mine = field_type(declared, name)
+        if mine is None:
+            return f"it has a field '{name}', which {describe(declared)} does not declare"
+        inner = unfit(mine, t)
+        if inner is not None:
+            return f"its field '{name}': {inner}"
+    return None
+
+
+def may_lack(t: str, name: str) -> bool:
+    """Do some records of type ``t`` (inferred from records of several shapes) lack the field ``name``?"""
+    return any(field == name and maybe for field, _, maybe in _fields(t))
 
 
 def has_typevar(t: str) -> bool:

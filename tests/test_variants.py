@@ -1,0 +1,127 @@
+"""Variants: a variant file states what differs, and the files it includes count as stated by it."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine import RulesError, load_game
+from engine.cli import main
+
+GAME = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+include: [cards.yaml]
+zones:
+  - {id: deck, visibility: public}
+  - {id: table, visibility: public}
+player_variables:
+  points: {type: int}
+play: |
+  for c in deck:
+      me.points = me.points + c.value
+  for c in table:
+      me.points = me.points + 100 * c.value
+  end_game
+scoring:
+  - {id: points, points: p.points}
+"""
+
+CARDS = """\
+components:
+  - kind: card
+    attributes: {value: int}
+    start: deck
+    items:
+      - {id: king, value: 3, text: The king.}
+      - {id: pawn, value: 1}
+"""
+
+NEW_CARDS = """\
+components:
+  - kind: card
+    start: deck
+    items:
+      - {id: king, value: 7, text: The king.}
+  - kind: relic
+    attributes: {value: int}
+    start: table
+    items:
+      - {id: crown, value: 5}
+"""
+
+
+def write(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+@pytest.fixture(name="game_folder")
+def game_folder_fixture(tmp_path) -> Path:
+    folder = tmp_path / "rules" / "mini"
+    write(folder, {"game.yaml": GAME, "cards.yaml": CARDS})
+    return folder
+
+
+VARIANT = "extends: mini\nid: new\nname: Mini — new cards\ninclude: [new-cards.yaml]\n"
+
+
+@pytest.mark.parametrize("beside", ["variants/new-cards.yaml", "new-cards.yaml"])
+def test_a_variant_includes_components_as_a_game_does(game_folder, beside):
+    """The included file replaces a card's value and adds a new kind: the game played sees both."""
+    write(game_folder, {"variants/new.yaml": VARIANT, beside: NEW_CARDS})
+    base = load_game(game_folder / "game.yaml").new_game(players=2)
+    assert base.is_terminal and base.pvars[0]["points"] == 3 + 1
+    game = load_game(game_folder / "game.yaml", variant="new")
+    assert game.card_ids == ["king", "pawn", "crown"]
+    state = game.new_game(players=2)
+    assert state.is_terminal and state.pvars[0]["points"] == 7 + 1 + 100 * 5
+    assert game.card_texts["king"]["text"] == "The king."
+
+
+def test_a_problem_in_an_included_file_is_reported_there(game_folder):
+    broken = NEW_CARDS.replace("value: 5", "value: five")
+    write(game_folder, {"variants/new.yaml": VARIANT, "variants/new-cards.yaml": broken})
+    with pytest.raises(RulesError) as info:
+        load_game(game_folder / "game.yaml", variant="new")
+    [d] = info.value.diagnostics
+    line = broken[: broken.index("five")].count("\n") + 1
+    assert d.path.endswith("variants/new-cards.yaml") and (d.code, d.line) == ("E303", line)
+
+
+def test_a_kind_both_stated_and_included_by_a_variant_is_e304(game_folder):
+    variant = VARIANT + "components:\n  - kind: card\n    items:\n      - {id: pawn, value: 2}\n"
+    write(game_folder, {"variants/new.yaml": variant, "variants/new-cards.yaml": NEW_CARDS})
+    with pytest.raises(RulesError, match="E304 component kind 'card' is given twice by the variant"):
+        load_game(game_folder / "game.yaml", variant="new")
+
+
+def test_validate_checks_a_variants_included_file_as_components(game_folder, capsys, monkeypatch):
+    write(game_folder, {"variants/new.yaml": VARIANT, "variants/new-cards.yaml": NEW_CARDS})
+    monkeypatch.chdir(game_folder.parent.parent)
+    assert main(["validate", "rules"]) == 0, capsys.readouterr()
+
+
+def test_lint_finds_an_included_card_that_drops_its_base_text(game_folder):
+    from engine.lint import lint_game
+
+    shorter = NEW_CARDS.replace(", text: The king.}", "}")
+    write(game_folder, {"variants/new.yaml": VARIANT, "variants/new-cards.yaml": shorter})
+    [d] = lint_game(load_game(game_folder / "game.yaml", variant="new"))
+    assert d.code == "W309" and d.path.endswith("variants/new-cards.yaml") and "drops its text" in d.message
+    assert d.line == shorter[: shorter.index("king")].count("\n") + 1
+
+
+def test_a_base_card_after_a_variant_removes_another_is_reported_at_its_own_line(game_folder):
+    from engine.lint import lint_game
+
+    cards = CARDS.replace("{id: pawn, value: 1}", "{id: pawn, value: 1, effect: pass}")
+    variant = "extends: mini\nid: new\nname: Mini — no king\nremove: {items: [king]}\n"
+    write(game_folder, {"cards.yaml": cards, "variants/new.yaml": variant})
+    [d] = lint_game(load_game(game_folder / "game.yaml", variant="new"))
+    assert d.code == "W307" and d.path.endswith("mini/cards.yaml")
+    assert d.line == cards[: cards.index("pawn")].count("\n") + 1
