@@ -1,16 +1,18 @@
 """Helpers for the Cats' Mansion tests: building table positions by hand.
 
-The mansion is a 9×10 grid named like a chessboard: column letter a–i from the west, row
-1–10 from the north (e5 is x=4, y=4).  Rooms, 3×3 each except the wine cellar (row 10):
+The mansion is a 9×11 grid named like a chessboard: column letter a–i from the west, row
+1–11 from the north (e6 is x=4, y=5).  Rooms, 3 columns wide; those north of the hall 4 rows
+deep, the others 3; the wine cellar one row (row 11):
 
-    row 1-3   kitchen (a-c)        dining room (d-f)   salon (g-i)
-    row 4-6   library (a-c)        hall (d-f)          conservatory (g-i)
-    row 7-9   master bedroom (a-c) bathroom (d-f)      guest bedroom (g-i)
-    row 10    wine cellar (a-i)
+    row 1-4   kitchen (a-c)        dining room (d-f)   salon (g-i)
+    row 5-7   library (a-c)        hall (d-f)          conservatory (g-i)
+    row 8-10  master bedroom (a-c) bathroom (d-f)      guest bedroom (g-i)
+    row 11    wine cellar (a-i)
 
-Doors: c2-d2, f2-g2, b3-b4, h3-h4, e3-e4, c5-d5, f5-g5, e6-e7, b6-b7, h6-h7, c8-d8, f8-g8,
-e9-e10, a9-a10, i9-i10.  Start spaces (the cats' cushions, off limits): d4, d6, e5, f4, f6.
-Object spaces: a1, i1, a5, i10.  The bedrooms are "shared": several pieces may stand on a space.
+Doors: c3-d3, f3-g3, b4-b5, h4-h5, e4-e5, c6-d6, f6-g6, e7-e8, b7-b8, h7-h8, c9-d9, f9-g9,
+e10-e11, a10-a11, i10-i11.  Start spaces (the cats' cushions, off limits): d5, d7, e6, f5, f7.
+Object spaces, the corners of the house: a1, i1, a11, i11.  The bedrooms are "shared": several
+pieces may stand on a space.
 
 Zones are lists of card indexes with the TOP LAST; ``ids`` lists them TOP FIRST.
 
@@ -44,10 +46,10 @@ ROOMS = [
     "wine-cellar",
 ]
 DIRS = ["north", "east", "south", "west"]
-STARTS = {"black": "d4", "white": "d6", "grey": "e5", "ginger": "f4", "calico": "f6"}
-OBJECT_SPACES = ["a1", "i1", "a5", "i10"]
+STARTS = {"black": "d5", "white": "d7", "grey": "e6", "ginger": "f5", "calico": "f7"}
+OBJECT_SPACES = ["a1", "i1", "a11", "i11"]
 # The layout a Table uses for every piece a scenario does not place itself.
-HOME = {**STARTS, "food-bowl": "a1", "cushion": "i1", "toy-mouse": "a5", "parcel": "i10"}
+HOME = {**STARTS, "food-bowl": "a1", "cushion": "i1", "toy-mouse": "a11", "parcel": "i11"}
 # Default secret cards of a Table (seat -> cat colour / favourite object).
 DEFAULT_CATS = {0: "black", 1: "white", 2: "grey", 3: "ginger"}
 DEFAULT_LIKES = {0: "parcel", 1: "cushion", 2: "toy-mouse", 3: "food-bowl"}
@@ -90,7 +92,7 @@ def ids(st, zone: str) -> list[str]:
 
 
 def where(st, piece: str) -> str:
-    """The space a piece stands on (e.g. 'e5')."""
+    """The space a piece stands on (e.g. 'e6')."""
     zone = st.loc[index(piece)]
     assert zone.startswith("space:"), f"{piece} is in {zone}, not on the board"
     return zone.split(":", 1)[1]

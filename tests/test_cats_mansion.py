@@ -4,8 +4,8 @@ Positions are built with ``Table`` (see mansion_helpers): a seeded game brought 
 one seat's movement with the pieces, secret cards and hands arranged.  Unless a test says
 otherwise there are 3 players; seat 0 has the black cat and likes the parcel, seat 1 the white
 cat and the cushion, seat 2 the grey cat and the toy mouse; the pieces not placed by a test stand
-as in HOME (cats on their cushions d4 d6 e5 f4 f6, food bowl a1, cushion i1, mouse a5, parcel
-i10).  Hands are padded with Miau cards for the calico and ginger cats, which the scenarios leave
+as in HOME (cats on their cushions d5 d7 e6 f5 f7, food bowl a1, cushion i1, mouse a11, parcel
+i11).  Hands are padded with Miau cards for the calico and ginger cats, which the scenarios leave
 alone.  Expected results come from the rulebook (and the rulings of game.yaml), never from the
 engine.
 """
@@ -21,6 +21,7 @@ from mansion_helpers import (
     STARTS,
     Table,
     at_turn_start,
+    board,
     cat_of,
     deal,
     frame,
@@ -112,6 +113,50 @@ def test_the_components():
     assert miau == {(c, r) for c in CATS for r in ROOMS}
 
 
+# =========================================================================== the floor plan
+
+
+def steps_from(space: str) -> dict[str, int]:
+    """Fewest steps from ``space`` to every space a piece may enter: through doors, never onto a
+    cushion.  Other pieces are left out: standing in the way, they only make a way longer."""
+    b = board()
+    row, frontier = {space: 0}, [space]
+    while frontier:
+        reached = []
+        for s in frontier:
+            for n in b.neighbours(s):
+                if n not in row and not b.has_tag(n, "start"):
+                    row[n] = row[s] + 1
+                    reached.append(n)
+        frontier = reached
+    return row
+
+
+def fewest_steps_to_meet(cushion: str, object_space: str, object_steps: int) -> int:
+    """Fewest steps in all that bring a cat from its cushion onto an object, the object coming to
+    meet it with at most ``object_steps`` of them."""
+    cat, thing = steps_from(cushion), steps_from(object_space)
+    return min(cat[s] + thing[s] for s in cat if s in thing and thing[s] <= object_steps)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_no_cat_reaches_an_object_in_its_owners_first_turn(seat):
+    """In each player's first turn no reaction card may be played, so a cat that could reach an
+    object then would win before anyone could answer.  A turn is four steps, at most two of them
+    for objects.  Whose cat stands on which cushion is secret and the objects lie at random on
+    the marked spaces, so every cushion and every object space counts.  Seat 1's first turn comes
+    after seat 0's, which may have moved any cat and any object closer: two turns together,
+    eight steps, at most four for objects.  Ruling first-turn-out-of-reach."""
+    turns = seat + 1
+    b = board()
+    near = [
+        (cushion, space, fewest_steps_to_meet(cushion, space, 2 * turns))
+        for cushion in b.tagged("start")
+        for space in b.tagged("object")
+    ]
+    assert [n for n in near if n[2] <= 4 * turns] == []
+
+
 # =========================================================================== movement
 
 
@@ -134,15 +179,15 @@ def test_done_only_after_four_steps():
     # pass an object any more (it would need a step to get off it) and no object may move.
     t = Table(
         pieces={
-            "black": "e4",
-            "white": "d5",
-            "grey": "f5",
-            "ginger": "e7",
-            "calico": "e5",
-            "toy-mouse": "e2",
-            "cushion": "c5",
-            "parcel": "g5",
-            "food-bowl": "e8",
+            "black": "e5",
+            "white": "d6",
+            "grey": "f6",
+            "ginger": "e8",
+            "calico": "e6",
+            "toy-mouse": "e3",
+            "cushion": "c6",
+            "parcel": "g6",
+            "food-bowl": "e9",
         }
     )
     t.step("ginger", "north")
@@ -179,41 +224,41 @@ def test_objects_move_at_most_two_steps():
     assert any(a.startswith("step black") for a in t.legal)
     t = Table()
     t.step("toy-mouse", "east", "east")
-    assert where(t.st, "toy-mouse") == "c5"
+    assert where(t.st, "toy-mouse") == "c11"
     assert not any(a.startswith(("step food-bowl", "step cushion", "step toy-mouse", "step parcel")) for a in t.legal)
     t.step("black", "east", "north")
     assert "done" in t.legal
 
 
 def test_walls_block_steps_and_doors_let_through():
-    """Not through walls: from c1 the dining room is behind a wall; c2–d2 is a door; no
+    """Not through walls: from c2 the dining room is behind a wall; c3–d3 is a door; no
     diagonal steps (only north, east, south, west)."""
-    t = Table(pieces={"black": "c1", "white": "c2", "toy-mouse": "c3"})
-    assert sorted(t.steps_of("black")) == ["west"]  # c1: north edge, d1 behind a wall, c2 white
-    assert sorted(t.steps_of("white")) == ["east", "south", "west"]  # d2 through the door; b2; over the mouse
-    assert sorted(t.steps_of("toy-mouse")) == ["west"]  # c3: c4 behind a wall (door b3-b4), d3 wall
+    t = Table(pieces={"grey": "c1", "black": "c2", "white": "c3", "toy-mouse": "c4"})
+    assert sorted(t.steps_of("black")) == ["west"]  # c2: c1 grey, d2 behind a wall, c3 white
+    assert sorted(t.steps_of("white")) == ["east", "south", "west"]  # d3 through the door; b3; over the mouse
+    assert sorted(t.steps_of("toy-mouse")) == ["west"]  # c4: c5 behind a wall (door b4-b5), d4 wall
     t.step("white", "east")
-    assert where(t.st, "white") == "d2"
+    assert where(t.st, "white") == "d3"
     assert all(a.split()[2] in ("north", "east", "south", "west") for a in t.legal if a.startswith("step "))
 
 
 def test_start_spaces_are_off_limits():
     """The starting spaces (the cats' cushions) are off limits, for cats and objects alike;
     a cat standing on one may leave it."""
-    t = Table(pieces={"black": "e4", "grey": "a3", "ginger": "b3", "parcel": "f5"})
-    # e4: d4, f4 and e5 are empty start spaces; e3 is the door to the dining room.
+    t = Table(pieces={"black": "e5", "grey": "a4", "ginger": "b4", "parcel": "f6"})
+    # e5: d5, f5 and e6 are empty start spaces; e4 is the door to the dining room.
     assert t.steps_of("black") == ["north"]
-    # f5: f4 and e5 empty start spaces, f6 the calico cat, g5 the door to the conservatory.
+    # f6: f5 and e6 empty start spaces, f7 the calico cat, g6 the door to the conservatory.
     assert t.steps_of("parcel") == ["east"]
-    # The white cat still stands on its cushion (d6) and may step off it, but not back.
+    # The white cat still stands on its cushion (d7) and may step off it, but not back.
     assert sorted(t.steps_of("white")) == ["east", "north"]
     t.step("white", "north")
-    assert where(t.st, "white") == "d5" and "south" not in t.steps_of("white")
+    assert where(t.st, "white") == "d6" and "south" not in t.steps_of("white")
 
 
 def test_one_piece_per_space_outside_the_bedrooms():
     """Only one piece per space: no step onto a cat, and no object onto any piece."""
-    t = Table(pieces={"black": "e2", "grey": "e1", "white": "d2", "food-bowl": "f2", "cushion": "f1"})
+    t = Table(pieces={"black": "e3", "grey": "e2", "white": "d3", "food-bowl": "f3", "cushion": "f2"})
     assert "north" not in t.steps_of("black") and "west" not in t.steps_of("black")
     assert "south" not in t.steps_of("cushion")  # onto the food bowl
     assert "west" not in t.steps_of("cushion")  # onto the grey cat
@@ -222,16 +267,16 @@ def test_one_piece_per_space_outside_the_bedrooms():
 
 def test_bedrooms_hold_several_pieces():
     """In the bedrooms several pieces may stand on one space; stepping there is no passing."""
-    t = Table(pieces={"black": "b7", "white": "b8", "food-bowl": "a8"})
+    t = Table(pieces={"black": "b8", "white": "b9", "food-bowl": "a9"})
     t.step("black", "south")
-    assert on(t.st, "b8") == ["black", "white"]
+    assert on(t.st, "b9") == ["black", "white"]
     assert t.st.vars["passing"] is None
     t.step("food-bowl", "east")
-    assert on(t.st, "b8") == ["black", "food-bowl", "white"]
-    t.step("white", "west")  # leaves the crowd to a8
-    assert on(t.st, "a8") == ["white"]
+    assert on(t.st, "b9") == ["black", "food-bowl", "white"]
+    t.step("white", "west")  # leaves the crowd to a9
+    assert on(t.st, "a9") == ["white"]
     t.step("black", "west")
-    assert on(t.st, "a8") == ["black", "white"] and t.st.vars["passing"] is None
+    assert on(t.st, "a9") == ["black", "white"] and t.st.vars["passing"] is None
     assert "done" in t.legal and pieces_on_board(t.st)
 
 
@@ -240,49 +285,49 @@ def test_cat_passes_through_an_object_but_not_a_cat():
     object lies.  Ruling passing-objects: it steps onto the object's space only with steps left
     to go on to a free space; until it has left, only that cat may move (no other piece, no
     hissing, no "done")."""
-    # The wine cellar is a corridor: black on b10, the food bowl on c10, grey two spaces further.
-    t = Table(pieces={"black": "b10", "food-bowl": "c10", "grey": "e10", "white": "c8"})
+    # The wine cellar is a corridor: black on b11, the food bowl on c11, grey two spaces further.
+    t = Table(pieces={"black": "b11", "food-bowl": "c11", "grey": "e11", "white": "c9"})
     assert "east" in t.steps_of("black")
     t.step("black", "east")
-    assert on(t.st, "c10") == ["black", "food-bowl"]
+    assert on(t.st, "c11") == ["black", "food-bowl"]
     assert t.st.vars["passing"] == index("black")
     assert sorted(t.legal) == ["step black east", "step black west"]
     t.step("black", "east")
-    assert on(t.st, "d10") == ["black"] and on(t.st, "c10") == ["food-bowl"]
+    assert on(t.st, "d11") == ["black"] and on(t.st, "c11") == ["food-bowl"]
     assert t.st.vars["passing"] is None
-    assert "east" not in t.steps_of("black")  # e10: the grey cat, never passed
+    assert "east" not in t.steps_of("black")  # e11: the grey cat, never passed
     assert any(a.startswith("step white") for a in t.legal)  # the others may move again
 
     # Not through a cat, whatever lies beyond.
-    t = Table(pieces={"black": "b10", "grey": "c10"})
+    t = Table(pieces={"black": "b11", "grey": "c11"})
     assert "east" not in t.steps_of("black")
 
     # Through two objects in a row, with the steps for it.
-    t = Table(pieces={"black": "a10", "food-bowl": "b10", "toy-mouse": "c10"})
+    t = Table(pieces={"black": "a11", "food-bowl": "b11", "toy-mouse": "c11"})
     t.step("black", "east", "east")
     assert sorted(t.legal) == ["step black east", "step black west"]
     t.step("black", "east")
-    assert where(t.st, "black") == "d10"
+    assert where(t.st, "black") == "d11"
 
     # No step onto an object with the last step (nothing left to get off it again).
-    t = Table(pieces={"black": "b10", "food-bowl": "c10"})
+    t = Table(pieces={"black": "c11", "food-bowl": "d11"})
     t.step("black", "west", "east").step("white", "north")
-    assert t.st.vars["steps"] == 3 and where(t.st, "black") == "b10"
+    assert t.st.vars["steps"] == 3 and where(t.st, "black") == "c11"
     assert "east" not in t.steps_of("black")
 
 
 def test_own_cat_wins_with_the_last_step_onto_its_favourite_object():
-    """Ruling last-step-win: seat 0 (black cat, likes the parcel on i10) may step the black cat onto the
+    """Ruling last-step-win: seat 0 (black cat, likes the parcel on i11) may step the black cat onto the
     parcel with its fourth step, and wins at once; a seat whose cat or favourite object it is not is
     offered no such step (its legal actions depend only on its own secret)."""
-    t = Table(pieces={"black": "e10"})
+    t = Table(pieces={"black": "e11"})
     t.step("black", "east", "east", "east")
     assert "step black east" in t.legal
     t.step("black", "east")
-    assert t.st.is_terminal and t.st.winners == [0] and where(t.st, "black") == "i10"
+    assert t.st.is_terminal and t.st.winners == [0] and where(t.st, "black") == "i11"
 
     for cats, likes in (({0: "white", 1: "black"}, {}), ({}, {0: "cushion", 1: "parcel"})):
-        t = Table(pieces={"black": "e10"}, cats=cats, likes=likes)
+        t = Table(pieces={"black": "e11"}, cats=cats, likes=likes)
         t.step("black", "east", "east", "east")
         assert "step black east" not in t.legal
 
@@ -291,11 +336,11 @@ def test_a_cat_on_an_object_cannot_step_onto_a_second_without_a_way_off():
     """Ruling second-object (the E701 of `simulate cats-mansion --players 3 --games 1 --seed 66`): a cat on
     the food bowl with one step left after the next may not step onto the toy mouse when the grey cat blocks
     the way beyond: the bowl's space it left is no free space.  It goes back instead and can finish."""
-    t = Table(pieces={"black": "a10", "food-bowl": "b10", "toy-mouse": "c10", "grey": "d10"})
+    t = Table(pieces={"black": "a11", "food-bowl": "b11", "toy-mouse": "c11", "grey": "d11"})
     t.step("white", "north").step("black", "east")
     assert sorted(t.legal) == ["step black west"]
     t.step("black", "west")
-    assert where(t.st, "black") == "a10" and t.st.vars["passing"] is None
+    assert where(t.st, "black") == "a11" and t.st.vars["passing"] is None
     assert any(a.startswith("step ") for a in t.legal)
 
 
@@ -316,15 +361,15 @@ def test_a_cat_leaving_its_cushion_cannot_count_it_as_a_way_off_an_object():
 
 def test_objects_never_pass_through_anything():
     """Only a cat may move through an object's space; an object never passes a piece."""
-    t = Table(pieces={"food-bowl": "b10", "toy-mouse": "c10", "black": "b9"})
+    t = Table(pieces={"food-bowl": "c11", "toy-mouse": "d11", "black": "c10"})
     assert "east" not in t.steps_of("food-bowl")  # onto the mouse
-    t = Table(pieces={"food-bowl": "b10", "grey": "c10"})
+    t = Table(pieces={"food-bowl": "c11", "grey": "d11"})
     assert "east" not in t.steps_of("food-bowl")  # onto the grey cat
     assert t.steps_of("food-bowl") == ["west"]
 
 
 def test_illegal_steps_raise_and_change_nothing():
-    t = Table(pieces={"black": "c1"})
+    t = Table(pieces={"black": "c2"})
     before = t.st.clone()
     with pytest.raises(IllegalAction):
         t.st.apply("step black east")
@@ -344,24 +389,24 @@ def hisses_at(t: Table, hisser: str, hissed: str) -> list[str]:
 def test_hissed_cat_retreats_backwards_or_sideways():
     """A cat next to another (not diagonally) may hiss at it; the hissed cat retreats one space
     backwards or to the side, not diagonally and not towards the hisser."""
-    t = Table(pieces={"grey": "d2", "black": "e2"})
+    t = Table(pieces={"grey": "d3", "black": "e3"})
     assert hisses_at(t, "grey", "black") == ["east", "north", "south"]
-    assert hisses_at(t, "black", "grey") == ["north", "south", "west"]  # west: c2 through the door
-    t = Table(pieces={"grey": "d1", "black": "e2"})  # diagonal: no hissing
+    assert hisses_at(t, "black", "grey") == ["north", "south", "west"]  # west: c3 through the door
+    t = Table(pieces={"grey": "d2", "black": "e3"})  # diagonal: no hissing
     assert hisses_at(t, "grey", "black") == [] and hisses_at(t, "black", "grey") == []
 
 
 def test_hiss_retreat_only_onto_free_spaces():
     """The retreat goes onto an empty space: not onto a piece, not onto a start space."""
-    t = Table(pieces={"grey": "d2", "black": "e2", "white": "f2", "food-bowl": "e1"})
+    t = Table(pieces={"grey": "d3", "black": "e3", "white": "f3", "food-bowl": "e2"})
     assert hisses_at(t, "grey", "black") == ["south"]
-    t = Table(pieces={"black": "e3", "grey": "e2", "white": "d3", "cushion": "f3"})
-    # black (e3) retreats from grey (e2): backwards to e4 through the door; d3 and f3 are taken.
+    t = Table(pieces={"black": "e4", "grey": "e3", "white": "d4", "cushion": "f4"})
+    # black (e4) retreats from grey (e3): backwards to e5 through the door; d4 and f4 are taken.
     assert hisses_at(t, "grey", "black") == ["south"]
     t.apply("hiss grey black south")
-    assert where(t.st, "black") == "e4"
-    t = Table(pieces={"black": "e4", "grey": "e3"})
-    # grey on e3 hisses at black on e4: e5 (south), d4 and f4 are start spaces.
+    assert where(t.st, "black") == "e5"
+    t = Table(pieces={"black": "e5", "grey": "e4"})
+    # grey on e4 hisses at black on e5: e6 (south), d5 and f5 are start spaces.
     assert hisses_at(t, "grey", "black") == []
 
 
@@ -375,17 +420,17 @@ def test_no_hissing_through_a_wall():
 
 def test_no_hissing_into_or_out_of_a_bedroom():
     """Nor can a cat be driven into or out of the bedroom by hissing."""
-    t = Table(pieces={"grey": "b5", "white": "b6"})  # backwards from b6 is b7, the bedroom
+    t = Table(pieces={"grey": "b6", "white": "b7"})  # backwards from b7 is b8, the bedroom
     assert hisses_at(t, "grey", "white") == ["east", "west"]
-    t = Table(pieces={"grey": "b8", "white": "b7"})  # backwards from b7 is b6: out of it
+    t = Table(pieces={"grey": "b9", "white": "b8"})  # backwards from b8 is b7: out of it
     assert "north" not in hisses_at(t, "grey", "white")
-    t = Table(pieces={"grey": "b7", "white": "b6"})  # hisser in the bedroom, hissed outside
+    t = Table(pieces={"grey": "b8", "white": "b7"})  # hisser in the bedroom, hissed outside
     assert hisses_at(t, "grey", "white") == ["east", "north", "west"]
 
 
 def test_hissed_cat_may_retreat_within_a_bedroom():
     """A retreat from one bedroom space to another neither enters nor leaves the bedroom."""
-    t = Table(pieces={"grey": "b8", "white": "b7"})
+    t = Table(pieces={"grey": "b9", "white": "b8"})
     assert hisses_at(t, "grey", "white") == ["east", "west"]
 
 
@@ -393,18 +438,18 @@ def test_hissing_is_free_once_per_cat_and_the_hissed_cat_stays_put():
     """The retreat does not count against the four steps; each cat may be hissed at only once a
     turn; a hissed cat may not be moved again by that player in that turn; any number of cats
     may be hissed at."""
-    t = Table(pieces={"grey": "d2", "black": "e2", "white": "d1"})
+    t = Table(pieces={"grey": "d3", "black": "e3", "white": "d2"})
     t.apply("hiss grey black north")
-    assert where(t.st, "black") == "e1" and t.st.vars["steps"] == 0
+    assert where(t.st, "black") == "e2" and t.st.vars["steps"] == 0
     assert t.st.log[-1] == "black is hissed at and retreats north"
     assert t.steps_of("black") == []
     assert not any(a.startswith("hiss ") and a.split()[2] == "black" for a in t.legal)
-    t.step("grey", "east")  # grey now on e2, next to black (e1)
+    t.step("grey", "east")  # grey now on e3, next to black (e2)
     assert hisses_at(t, "grey", "black") == []  # black was hissed at already
     assert hisses_at(t, "black", "grey") != []  # grey was not
     assert hisses_at(t, "white", "black") == []
     t.apply("hiss black grey south")  # a second cat hissed at this turn
-    assert where(t.st, "grey") == "e3" and t.st.vars["steps"] == 1
+    assert where(t.st, "grey") == "e4" and t.st.vars["steps"] == 1
     assert t.steps_of("grey") == []  # it moved, but it was hissed at since
     t.step("white", "south", "north", "south")
     assert t.st.vars["steps"] == 4 and "done" in t.legal
@@ -414,8 +459,8 @@ def test_hissing_is_free_once_per_cat_and_the_hissed_cat_stays_put():
 def test_hissed_cat_gets_no_reaction_window():
     """The reaction phase does not apply to hissed cats, even one moved before being hissed."""
     hands = deal(s1=["miau-black-salon", "miau-grey-salon"], s2=["miau-black-hall", "miau-grey-kitchen"])
-    t = Table(pieces={"grey": "d2", "black": "e2"}, hands=hands)
-    t.step("black", "south", "north")  # black moved (e3 and back)...
+    t = Table(pieces={"grey": "d3", "black": "e3"}, hands=hands)
+    t.step("black", "south", "north")  # black moved (e4 and back)...
     t.apply("hiss grey black north")  # ... then hissed at: no window
     t.step("grey", "south", "north")  # grey moved: its window opens
     t.apply("done")
@@ -439,10 +484,10 @@ EXAMPLE_STACK = ["miau-grey-bathroom", "miau-grey-wine-cellar", "miau-grey-conse
 
 
 def black_into_the_kitchen(hands=None, stack=EXAMPLE_STACK) -> Table:
-    """Seat 0 walks the black cat from the dining room (f2) into the kitchen (b2) and ends."""
-    t = Table(pieces={"black": "f2"}, hands=hands or EXAMPLE_HANDS, stack=stack)
+    """Seat 0 walks the black cat from the dining room (f3) into the kitchen (b3) and ends."""
+    t = Table(pieces={"black": "f3"}, hands=hands or EXAMPLE_HANDS, stack=stack)
     t.step("black", "west", "west", "west", "west")
-    assert where(t.st, "black") == "b2"
+    assert where(t.st, "black") == "b3"
     t.apply("done")
     return t
 
@@ -459,19 +504,19 @@ def test_rulebook_example():
     t.apply("react miau-black-salon")
     assert len(t.st.zones["hand:1"]) == 5 and "miau-grey-bathroom" in t.hand(1)  # replaced at once
     assert t.player == 0  # the player on turn places the cat
-    assert places(t) == ["g1", "g2", "g3", "h1", "h2", "h3", "i2", "i3"]  # i1: the cushion
-    t.apply("place h2")
-    assert where(t.st, "black") == "h2"
+    assert places(t) == ["g1", "g2", "g3", "g4", "h1", "h2", "h3", "h4", "i2", "i3", "i4"]  # i1: the cushion
+    t.apply("place h3")
+    assert where(t.st, "black") == "h3"
     assert t.player == 2
     assert t.legal == ["react miau-black-dining-room", "pass"]
     t.apply("react miau-black-dining-room")
-    assert t.player == 0 and "d1" in places(t)
-    t.apply("place e2")
-    assert where(t.st, "black") == "e2"
+    assert t.player == 0 and "d2" in places(t)
+    t.apply("place e3")
+    assert where(t.st, "black") == "e3"
     assert t.player == 0
     assert t.legal == ["react purr", "pass"]
     t.apply("react purr")
-    assert where(t.st, "black") == "h2"  # back in the salon
+    assert where(t.st, "black") == "h3"  # back in the salon
     assert t.st.log[-1] == "seat 0 purrs: black stays in salon"
     # No further card for the black cat: seat 1 still holds miau-black-hall and a purr, unasked.
     assert frame(t.st) == "swaps" and t.player == 0
@@ -540,12 +585,12 @@ def test_player_on_turn_may_not_play_the_first_card_but_later_ones():
     hands[1] = ["miau-black-wine-cellar"] + hands[1][1:]
     t = black_into_the_kitchen(hands)
     assert t.player == 1
-    t.apply("react miau-black-wine-cellar", "place c10")
+    t.apply("react miau-black-wine-cellar", "place c11")
     t.apply("pass")  # seat 2 holds nothing for black
     assert t.player == 0  # now seat 0 may play
     assert t.legal == ["react miau-black-salon", "react purr", "pass"]
-    t.apply("react miau-black-salon", "place g1")
-    assert where(t.st, "black") == "g1"
+    t.apply("react miau-black-salon", "place g2")
+    assert where(t.st, "black") == "g2"
 
 
 def test_nobody_moves_the_same_cat_twice_in_a_row():
@@ -553,7 +598,7 @@ def test_nobody_moves_the_same_cat_twice_in_a_row():
     has moved it in the meantime."""
     hands = deal(s1=["miau-black-salon", "miau-black-hall", "miau-black-library"], s2=["miau-black-dining-room"])
     t = black_into_the_kitchen(hands, stack=["miau-grey-hall", "miau-grey-salon", "miau-grey-kitchen"])
-    t.apply("react miau-black-salon", "place g2")
+    t.apply("react miau-black-salon", "place g3")
     assert t.player == 2
     t.apply("pass")
     assert t.player == 0 and t.legal == ["pass"]  # seat 0 holds nothing: asked all the same
@@ -561,14 +606,14 @@ def test_nobody_moves_the_same_cat_twice_in_a_row():
     assert frame(t.st) == "swaps"  # seat 1 may not play again: not asked
 
     t = black_into_the_kitchen(hands, stack=["miau-grey-hall", "miau-grey-salon", "miau-grey-kitchen"])
-    t.apply("react miau-black-salon", "place g2")
-    t.apply("react miau-black-dining-room", "place d1")  # seat 2 moved it in between
+    t.apply("react miau-black-salon", "place g3")
+    t.apply("react miau-black-dining-room", "place d2")  # seat 2 moved it in between
     assert t.player == 0 and t.legal == ["pass"]  # seat 0 holds nothing for black
     t.apply("pass")
     assert t.player == 1
     assert sorted(t.legal) == ["pass", "react miau-black-hall", "react miau-black-library"]
-    t.apply("react miau-black-library", "place a4")
-    assert where(t.st, "black") == "a4"
+    t.apply("react miau-black-library", "place a5")
+    assert where(t.st, "black") == "a5"
     t.apply("pass", "pass")  # seats 2 and 0 have nothing left for it
     assert frame(t.st) == "swaps"  # seat 1 played last: not asked again
 
@@ -578,11 +623,11 @@ def test_purr_cancels_the_only_miau():
     Miau played, the cat goes back where the player on turn left it."""
     hands = deal(s1=["miau-black-wine-cellar"], s2=["purr"])
     t = black_into_the_kitchen(hands)
-    t.apply("react miau-black-wine-cellar", "place e10")
-    assert where(t.st, "black") == "e10"
+    t.apply("react miau-black-wine-cellar", "place e11")
+    assert where(t.st, "black") == "e11"
     assert t.player == 2 and t.legal == ["react purr", "pass"]
     t.apply("react purr")
-    assert where(t.st, "black") == "b2" and on(t.st, "e10") == []
+    assert where(t.st, "black") == "b3" and on(t.st, "e11") == []
     assert frame(t.st) == "swaps"
 
 
@@ -591,15 +636,15 @@ def test_miau_needs_another_room_with_a_free_space():
     space is left (the hall's cushions are off limits)."""
     hands = deal(s1=["miau-black-kitchen", "miau-black-hall", "miau-black-salon"])
     # The hall's four free spaces are taken.
-    t = Table(pieces={"black": "f2", "grey": "d5", "white": "e4", "ginger": "f5", "calico": "e6"}, hands=hands)
+    t = Table(pieces={"black": "f3", "grey": "d6", "white": "e5", "ginger": "f6", "calico": "e7"}, hands=hands)
     t.step("black", "west", "west", "west", "west").apply("done")
     assert t.player == 1 and t.legal == ["react miau-black-salon", "pass"]
     # With a free hall space, the hall's places exclude the cushions.
-    t = Table(pieces={"black": "f2", "grey": "d5", "white": "e4", "ginger": "f5", "calico": "g7"}, hands=hands)
+    t = Table(pieces={"black": "f3", "grey": "d6", "white": "e5", "ginger": "f6", "calico": "g8"}, hands=hands)
     t.step("black", "west", "west", "west", "west").apply("done")
     assert t.legal == ["react miau-black-hall", "react miau-black-salon", "pass"]
     t.apply("react miau-black-hall")
-    assert places(t) == ["e6"]
+    assert places(t) == ["e7"]
 
 
 def test_miau_cannot_place_a_cat_on_an_object():
@@ -608,10 +653,10 @@ def test_miau_cannot_place_a_cat_on_an_object():
     own movement can."""
     hands = deal(s1=["miau-black-kitchen"])
     # The parcel (black's favourite) lies in the kitchen on b1, the food bowl on a1.
-    t = Table(pieces={"black": "h2", "parcel": "b1"}, hands=hands)
+    t = Table(pieces={"black": "h3", "parcel": "b1"}, hands=hands)
     t.step("black", "south", "north", "south", "north").apply("done")
     t.apply("react miau-black-kitchen")
-    assert places(t) == ["a2", "a3", "b2", "b3", "c1", "c2", "c3"]
+    assert places(t) == ["a2", "a3", "a4", "b2", "b3", "b4", "c1", "c2", "c3", "c4"]
     t.apply("place c1")
     assert where(t.st, "black") == "c1" and not t.st.is_terminal
     t.quiet_turns_until(0, keep=["black"])  # seats 1 and 2 play
@@ -622,7 +667,7 @@ def test_miau_cannot_place_a_cat_on_an_object():
 def test_each_moved_cat_gets_its_own_window():
     """The other players are asked about every cat the player on turn moved, one after another."""
     hands = deal(s1=["miau-black-salon", "miau-white-salon"], s2=["miau-white-hall"])
-    t = Table(pieces={"black": "f2", "white": "e3"}, hands=hands, stack=EXAMPLE_STACK)
+    t = Table(pieces={"black": "f3", "white": "e4"}, hands=hands, stack=EXAMPLE_STACK)
     t.step("black", "west", "west").step("white", "south", "north")
     t.apply("done")
     assert t.st.vars["reacting"] == index("black") and t.player == 1
@@ -632,8 +677,8 @@ def test_each_moved_cat_gets_its_own_window():
     assert t.legal == ["react miau-white-salon", "pass"]
     t.apply("pass")
     assert t.player == 2 and t.legal == ["react miau-white-hall", "pass"]
-    t.apply("react miau-white-hall", "place d5")
-    assert where(t.st, "white") == "d5" and where(t.st, "black") == "d2"
+    t.apply("react miau-white-hall", "place d6")
+    assert where(t.st, "white") == "d6" and where(t.st, "black") == "d3"
 
 
 def test_played_cards_lie_face_up_and_are_replaced_at_once():
@@ -644,7 +689,7 @@ def test_played_cards_lie_face_up_and_are_replaced_at_once():
     assert t.hand(1) == sorted(hands[1][1:] + ["miau-grey-hall"])  # during the placing already
     for seat in range(3):
         assert t.st.view(seat)["zones"]["played"] == ["miau-black-wine-cellar"]
-    t.apply("place a10", "react purr")
+    t.apply("place b11", "react purr")
     assert t.hand(2) == sorted(hands[2][1:] + ["miau-grey-salon"])
     assert ids(t.st, "played") == ["purr", "miau-black-wine-cellar"]
 
@@ -653,7 +698,7 @@ def test_hands_always_hold_five():
     """Players always hold five cards.  Ruling stack-empty: when the stack runs out, the played
     reaction cards are shuffled into a new stack."""
     hands = deal(s1=["miau-black-salon"], s2=["purr"])
-    t = Table(pieces={"black": "f2"}, hands=hands)
+    t = Table(pieces={"black": "f3"}, hands=hands)
     st = t.st
     for c in list(st.zones["stack"]):  # the stack has run out
         put(st, c, "played")
@@ -662,7 +707,7 @@ def test_hands_always_hold_five():
     t.apply("react miau-black-salon")
     assert len(st.zones["hand:1"]) == 5
     assert st.zones["played"] == [] and len(st.zones["stack"]) == 45
-    t.apply("place g2", "react purr")
+    t.apply("place g3", "react purr")
     assert len(st.zones["hand:2"]) == 5 and ids(st, "played") == ["purr"] and len(st.zones["stack"]) == 44
     assert accounted(st)
     # ... and so on through whole games.
@@ -708,15 +753,15 @@ def test_first_turn_limits():
     """In each player's first turn no cat may be hissed at, no reaction card may be played and no
     challenge may be issued (ruling first-round: for the moves of that player, by anyone)."""
     st = mansion().new_game(players=3, seed=5)
-    st.apply("step black east")  # black on e4, next to grey and ginger
+    st.apply("step black east")  # black on e5, next to grey and ginger
     assert not any(a.startswith("hiss ") for a in st.legal_actions())
 
     hands = deal(s0=["miau-black-salon", "purr"], s2=["miau-black-hall", "purr"])
     for first in (True, False):
-        t = Table(seat=1, first_turn=first, pieces={"black": "e3", "grey": "e2"}, hands=hands)
+        t = Table(seat=1, first_turn=first, pieces={"black": "e4", "grey": "e3"}, hands=hands)
         assert bool(t.hisses()) != first  # black and grey are neighbours
         t.step("black", "west", "north", "north", "east")
-        assert where(t.st, "black") == "e1"  # next to grey again
+        assert where(t.st, "black") == "e2"  # next to grey again
         assert (t.legal == ["done"]) == first
         t.apply("done")
         if first:
@@ -736,7 +781,7 @@ def test_first_turn_limits():
 
 
 def walk_white_and_end(t: Table) -> Table:
-    """Seat 0 walks the white cat d6-d5-c5-b5-b4, ends, and everybody declines the swap."""
+    """Seat 0 walks the white cat d7-d6-c6-b6-b5, ends, and everybody declines the swap."""
     t.step("white", "north", "west", "west", "north").apply("done")
     while frame(t.st) != "challenge":
         t.apply("pass")
@@ -767,7 +812,7 @@ def test_challenge_wrong():
     """If he guessed wrongly, he must reveal his own cat card.  Ruling wrong-challenge-identifies:
     his cat is then identified: no reaction cards for it, no hissing at it, only he moves it."""
     hands = deal(s1=["miau-black-salon"], s2=["miau-black-hall"])
-    t = Table(pieces={"grey": "e4"}, hands=hands)  # grey next to black (d4)
+    t = Table(pieces={"grey": "e5"}, hands=hands)  # grey next to black (d5)
     assert "hiss grey black south" in t.legal
     walk_white_and_end(t)
     t.apply("challenge seat 1 grey")  # seat 1 has the white cat
@@ -794,11 +839,11 @@ def test_identified_cat_limits():
     """As soon as the owner of a cat is identified, no reaction card may be played for it, it
     may not be hissed at, and only its owner may move it."""
     hands = deal(s1=["miau-grey-salon"], s2=["miau-white-salon", "miau-white-hall"])
-    t = Table(pieces={"white": "e2", "grey": "e3"}, identified=["white"], hands=hands)
+    t = Table(pieces={"white": "e3", "grey": "e4"}, identified=["white"], hands=hands)
     assert t.steps_of("white") == []
     assert hisses_at(t, "grey", "white") == []
     assert hisses_at(t, "white", "grey") == ["east", "south", "west"]
-    t.step("grey", "west", "north", "north", "east")  # d3 d2 d1 e1: grey next to white
+    t.step("grey", "west", "north", "north", "east")  # d4 d3 d2 e2: grey next to white
     assert hisses_at(t, "grey", "white") == []
     t.apply("done")
     assert t.player == 1 and t.legal == ["react miau-grey-salon", "pass"]
@@ -824,7 +869,7 @@ def test_challenge_options_and_no_challenge_for_identified_cats():
 def test_a_cat_reaching_its_favourite_object_wins_at_once():
     """The player whose cat moves onto the space of its favourite object wins; the game ends
     immediately (in the middle of the movement, before any reaction)."""
-    t = Table(pieces={"black": "h10"})  # the parcel lies on i10
+    t = Table(pieces={"black": "h11"})  # the parcel lies on i11
     t.step("black", "east")
     assert t.st.is_terminal and t.legal == []
     assert t.st.winners == [0] and t.st.scores == [1, 0, 0]
@@ -851,7 +896,7 @@ def test_an_object_that_is_not_the_favourite_is_only_passed():
 
 def test_a_cat_stepping_onto_its_object_in_a_bedroom_wins():
     """Objects may be moved into a bedroom; a cat stepping onto its favourite object there wins."""
-    t = Table(pieces={"black": "b7", "parcel": "b8"})
+    t = Table(pieces={"black": "b8", "parcel": "b9"})
     t.step("black", "south")
     assert t.st.is_terminal and t.st.winners == [0]
 
@@ -859,11 +904,11 @@ def test_a_cat_stepping_onto_its_object_in_a_bedroom_wins():
 def test_an_object_brought_onto_a_cat_in_a_bedroom_does_not_win():
     """Ruling miau-onto-goal: an object brought onto a cat in a bedroom does not count, since the
     rule speaks of the cat moving."""
-    t = Table(pieces={"black": "b8", "parcel": "b6"})
-    t.step("parcel", "south")  # b6 -> b7, into the bedroom
+    t = Table(pieces={"black": "b9", "parcel": "b7"})
+    t.step("parcel", "south")  # b7 -> b8, into the bedroom
     if "south" in t.steps_of("parcel"):  # (a fix may also forbid this step)
-        t.step("parcel", "south")  # b7 -> b8: onto the black cat
-        assert on(t.st, "b8") == ["black", "parcel"] and not t.st.is_terminal
+        t.step("parcel", "south")  # b8 -> b9: onto the black cat
+        assert on(t.st, "b9") == ["black", "parcel"] and not t.st.is_terminal
         t.step("grey", "north")  # an unrelated cat moves
         assert not t.st.is_terminal
 
@@ -872,18 +917,18 @@ def test_a_miau_into_a_bedroom_onto_the_favourite_object_wins():
     """Ruling miau-onto-goal: a Miau moves the cat; if the player on turn places it on its favourite
     object (possible only in a bedroom), its owner wins at once."""
     hands = deal(s2=["miau-black-master-bedroom"])
-    t = Table(seat=1, pieces={"black": "e3", "parcel": "b8"}, hands=hands)
+    t = Table(seat=1, pieces={"black": "e4", "parcel": "b9"}, hands=hands)
     t.step("black", "north", "north", "west", "east").apply("done")
     t.apply("react miau-black-master-bedroom")
-    assert "place b8" in t.legal
-    t.apply("place b8")
+    assert "place b9" in t.legal
+    t.apply("place b9")
     assert t.st.is_terminal and t.st.winners == [0]
 
 
 def test_a_cat_may_step_onto_an_object_and_back():
     """Ruling passing-objects: a cat may step onto an object's space if, with the steps left, it
     can go on to a free space; the space it comes from is free once it has left."""
-    t = Table(pieces={"black": "b1", "parcel": "a1", "food-bowl": "i10", "grey": "a2"})
+    t = Table(pieces={"black": "b1", "parcel": "a1", "food-bowl": "i11", "grey": "a2"})
     assert "west" in t.steps_of("black")
     t.step("black", "west")
     assert t.st.is_terminal and t.st.winners == [0]

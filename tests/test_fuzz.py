@@ -354,7 +354,7 @@ def test_integral_float_where_an_integer_is_wanted_is_a_diagnostic(tmp_path, mon
             "{id: ball-2, toy: ball, value: 2, copies: 2.0}",
         )
     else:
-        replace_once(tmp_path / "boards/cats-mansion/mansion.yaml", "area: [0, 0, 2, 2]}", "area: [0, 0, 2.0, 2]}")
+        replace_once(tmp_path / "boards/cats-mansion/mansion.yaml", "area: [0, 0, 2, 3]}", "area: [0, 0, 2.0, 3]}")
     assert any(d.code == "E201" for d in load_fails(tmp_path / "rules" / game / "game.yaml"))
 
 
