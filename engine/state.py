@@ -190,9 +190,10 @@ class State:
         return list(self._options_of(seat))
 
     def legal_action_indices(self, seat: int | None = None) -> list[int]:
-        """The legal actions as indexes into ``game.action_space(players)``, in the order of ``legal_actions``."""
+        """The legal actions as indexes into ``game.action_space(players)``, ascending: a mask or a
+        network's outputs are numbered by the space, not by the order the rules list the options in."""
         index = self.game.action_index(self.n)
-        return [index[a] for a in self._options_of(seat)]
+        return sorted([index[a] for a in self._options_of(seat)])
 
     def _options_of(self, seat: int | None) -> list[str]:
         pending = self.pending
