@@ -4,7 +4,7 @@ A seat may know
 - the faces of the cards in zones it sees (public zones, its own zones, the
   top of a ``top`` zone), the backs of all others, and what it was shown;
 - every game variable, every player variable but another seat's private ones;
-- the log lines addressed to everyone or to it;
+- the log lines addressed to everyone, to it, or to everyone but another seat;
 - every decision taken, but not the option another seat chose secretly
   (only who chose, and what kind of choice it was);
 - who is deciding now and what kind of decision it is — never another
@@ -40,9 +40,20 @@ def all_seats(n: int) -> int:
     return (1 << n) - 1
 
 
-def visible_log(state, seat: int) -> list[str]:
-    """Log lines ``seat`` saw, oldest first."""
-    return [log_text(e) for e in state.log_entries if e[0] is None or e[0] == seat]
+def hears(audience: int | None, seat: int | None) -> bool:
+    """Whether ``seat`` (None: an onlooker) reads a log line addressed to ``audience``: None is everyone,
+    a seat that seat alone, ``~seat`` everyone but that seat (the masked line of a secret choice, which
+    its chooser reads in full instead: once, not twice)."""
+    if audience is None:
+        return True
+    if audience < 0:
+        return seat is None or audience != ~seat
+    return audience == seat
+
+
+def visible_log(state, seat: int | None) -> list[str]:
+    """Log lines ``seat`` saw (None: an onlooker), oldest first."""
+    return [log_text(e) for e in state.log_entries if hears(e[0], seat)]
 
 
 def masked_entry(entry: dict, seat: int | None) -> dict:
@@ -320,7 +331,7 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
     copy.seen = [s if p == seat else [] for p, s in enumerate(copy.seen)]
     grown = _tables(game).grown
     copy.log_entries = _grown(
-        grown, ("log", seat), state.log_entries, lambda new: [e for e in new if e[0] in (None, seat)]
+        grown, ("log", seat), state.log_entries, lambda new: [e for e in new if hears(e[0], seat)]
     )
     copy.history = _grown(grown, ("history", seat), state.history, lambda new: [_as_seen(e, seat) for e in new])
     copy.seed = seed
@@ -464,4 +475,4 @@ def sight(game, n: int) -> tuple[dict[str, int], frozenset]:
     return masks, frozenset(tops)
 
 
-__all__ = ["decision_for", "determinize", "history_for", "remap", "sight", "view", "visible_log"]
+__all__ = ["decision_for", "determinize", "hears", "history_for", "remap", "sight", "view", "visible_log"]

@@ -213,8 +213,8 @@ class State:
 
     @property
     def log(self) -> list[str]:
-        """Events everyone saw, oldest first."""
-        return [log_text(e) for e in self.log_entries if e[0] is None]
+        """Events as an onlooker saw them, oldest first: what everyone saw, secret choices masked."""
+        return knowledge.visible_log(self, None)
 
     @property
     def scores(self) -> list[int]:
@@ -359,10 +359,11 @@ class State:
         self._run()
 
     def _record(self, pending: dict, player: int, action: str) -> None:
-        """History and log of a decision taken: a secret one shows the others only its kind."""
+        """History and log of a decision taken: a secret one shows the others only its kind, and its
+        chooser, who reads its own line in full, not the masked one too."""
         if pending["secret"]:
             self.history.append({"seat": player, "action": action, "kind": pending["kind"], "secret": True})
-            self.log_entries.append([None, (seat_did, player, f"{pending['kind']} …")])
+            self.log_entries.append([~player, (seat_did, player, f"{pending['kind']} …")])
             self.log_entries.append([player, (seat_did, player, action)])
         else:
             self.history.append({"seat": player, "action": action})

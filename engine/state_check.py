@@ -288,7 +288,7 @@ def _check_records(game, data: dict, n: int) -> None:
             isinstance(e, list)
             and len(e) == 2
             and isinstance(e[1], str)
-            and (e[0] is None or (_is_int(e[0]) and 0 <= e[0] < n))
+            and (e[0] is None or (_is_int(e[0]) and -n <= e[0] < n))  # ~seat: all but that seat
             for e in log
         ),
         "bad log",

@@ -24,7 +24,7 @@ import pytest
 from language_helpers import write_game
 from table import GAMES
 
-from engine import IllegalAction, TabletopError, load_game, rng
+from engine import IllegalAction, TabletopError, knowledge, load_game, rng
 from engine.catalogue import list_games
 from engine.dsl.ops import OPS
 
@@ -108,7 +108,7 @@ def test_a_copy_holds_nothing_more(name, variant, players):
         for seat in range(players):
             copy = state.determinized(seat, seed=11)
             assert copy.seed == 11 and copy.rng == rng.seed_state(11) and copy.rng != state.rng
-            assert all(audience in (None, seat) for audience, _ in copy.log_entries)
+            assert all(knowledge.hears(audience, seat) for audience, _ in copy.log_entries)
             assert all(copy.seen[o] == [] for o in range(players) if o != seat)
             for o in range(players):
                 for name_ in private:
@@ -164,6 +164,39 @@ def test_a_secret_choice_tells_the_others_only_its_kind(name, variant):
                 compared += 1
             state.apply(rnd.choice(options))
     assert compared > 0
+
+
+def test_a_secret_choice_is_told_once_to_its_chooser_and_masked_to_everyone_else():
+    """Its chooser reads the option it took, once (never the masked line as well); every other seat,
+    and an onlooker, read the masked line once and never the option.  So do the histories."""
+    game = load_game("cat-town")
+    told = 0
+    for seed in range(20):
+        state = game.new_game(players=3, seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(200):
+            if state.is_terminal:
+                break
+            pending, action = state.pending, rnd.choice(state.legal_actions())
+            if pending["secret"]:
+                p = pending["player"]
+                clear, masked = f"seat {p}: {action}", f"seat {p}: {pending['kind']} …"
+                before = [len(state.visible_log(s)) for s in range(3)] + [len(state.log)]
+                at = len(state.history)
+                after = state.clone()
+                after.apply(action)
+                logs = [after.visible_log(s) for s in range(3)] + [after.log]
+                new = [log[start:] for log, start in zip(logs, before)]
+                assert new[p].count(clear) == 1 and masked not in new[p]
+                assert after.history_for(p)[at] == dict(seat=p, action=action, kind=pending["kind"], secret=True)
+                for s in (*(o for o in range(3) if o != p), None):
+                    lines = new[3 if s is None else s]
+                    assert lines.count(masked) == 1 and clear not in lines
+                    history = knowledge.history_for(after, s)  # None: as an onlooker
+                    assert history[at] == {"seat": p, "kind": pending["kind"], "secret": True}
+                told += 1
+            state.apply(action)
+    assert told > 10
 
 
 def test_a_card_the_seat_put_face_down_stays_where_it_saw_it():
