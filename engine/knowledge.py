@@ -6,7 +6,8 @@ A seat may know
 - every game variable, every player variable but another seat's private ones;
 - the log lines addressed to everyone, to it, or to everyone but another seat;
 - every decision taken, but not the option another seat chose secretly
-  (only who chose, and what kind of choice it was);
+  (only who chose, and what kind of choice it was) — except the choices
+  of a simultaneous decision once all are made: they are shown together;
 - who is deciding now and what kind of decision it is — never another
   seat's options; of a simultaneous decision, which seats have still to
   choose — a seat that chose shows only that it did, never what;
@@ -56,23 +57,27 @@ def visible_log(state, seat: int | None) -> list[str]:
     return [log_text(e) for e in state.log_entries if hears(e[0], seat)]
 
 
-def masked_entry(entry: dict, seat: int | None) -> dict:
-    """A history entry as ``seat`` sees it: another seat's secret option is replaced by its kind."""
-    seen = _as_seen(entry, seat)
-    return dict(entry) if seen is entry else seen
-
-
-def _as_seen(entry: dict, seat: int | None) -> dict:
+def _as_seen(entry: dict, seat: int | None, revealed: bool = True) -> dict:
     """``entry`` itself if ``seat`` may see all of it, else its masked copy (a copy's history shares the
-    entries it may see: entries are never changed once made)."""
-    if entry.get("secret") and entry.get("seat") != seat:
-        return {"seat": entry["seat"], "kind": entry["kind"], "secret": True}
+    entries it may see: entries are never changed once made).  A choice made together with others
+    (``together``) is masked only until it is ``revealed``: then everyone saw every choice."""
+    if entry.get("secret") and entry.get("seat") != seat and not (revealed and "together" in entry):
+        return {k: v for k, v in entry.items() if k != "action"}
     return entry
+
+
+def unrevealed(state) -> int:
+    """Where the choices not yet revealed begin in ``state.history``: those made of the simultaneous
+    decision still pending, which are its last entries (no other entry is made while it waits)."""
+    pending = state.pending
+    chosen = pending["together"]["chosen"] if pending is not None and "together" in pending else []
+    return len(state.history) - sum(c is not None for c in chosen)
 
 
 def history_for(state, seat: int | None) -> list[dict]:
     """Every decision and chance event, as ``seat`` may know them (None: as an onlooker)."""
-    return [masked_entry(e, seat) for e in state.history]
+    history, cut = state.history, unrevealed(state)
+    return [dict(_as_seen(e, seat)) for e in history[:cut]] + [dict(_as_seen(e, seat, False)) for e in history[cut:]]
 
 
 def decision_for(state, seat: int) -> dict | None:
@@ -333,7 +338,9 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
     copy.log_entries = _grown(
         grown, ("log", seat), state.log_entries, lambda new: [e for e in new if hears(e[0], seat)]
     )
-    copy.history = _grown(grown, ("history", seat), state.history, lambda new: [_as_seen(e, seat) for e in new])
+    cut = unrevealed(state)  # the choices not yet revealed are masked apart: their image changes at the reveal
+    copy.history = _grown(grown, ("history", seat), state.history, lambda new: [_as_seen(e, seat) for e in new], cut)
+    copy.history += [_as_seen(e, seat, False) for e in state.history[cut:]]
     copy.seed = seed
     copy.rng = rng.seed_state(seed)
     if copy.pending is not None:  # ask again: the options of another seat come from the re-dealt cards
@@ -349,21 +356,25 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
     return copy
 
 
-def _grown(memo: dict, key: tuple[str, int], source: list, image: Callable[[list], list]) -> list:
-    """``image(source)`` as a new list, reusing the image made last time of the part of ``source`` seen then.
+def _grown(
+    memo: dict, key: tuple[str, int], source: list, image: Callable[[list], list], end: int | None = None
+) -> list:
+    """``image(source[:end])`` as a new list, reusing the image made last time of the part of ``source``
+    seen then.
 
     The log and the history only grow (their entries are never changed once made), and a copy is dealt
     at every decision: without this a long game would filter its whole past at every one of them.  The
     part seen is recognised by the list itself, its length then and its last entry, else it is all made
     anew."""
+    end = len(source) if end is None else end
     last = memo.get(key)
-    if last is not None and last[0] is source and len(source) >= last[1] > 0 and source[last[1] - 1] is last[2]:
+    if last is not None and last[0] is source and end >= last[1] > 0 and source[last[1] - 1] is last[2]:
         made, upto = last[3], last[1]
     else:
         made, upto = [], 0
-    if len(source) > upto:
-        made = made + image(source[upto:])
-        memo[key] = (source, len(source), source[-1], made)
+    if end > upto:
+        made = made + image(source[upto:end])
+        memo[key] = (source, end, source[end - 1], made)
     return made[:]
 
 

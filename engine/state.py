@@ -362,7 +362,10 @@ class State:
         """History and log of a decision taken: a secret one shows the others only its kind, and its
         chooser, who reads its own line in full, not the masked one too."""
         if pending["secret"]:
-            self.history.append({"seat": player, "action": action, "kind": pending["kind"], "secret": True})
+            entry = {"seat": player, "action": action, "kind": pending["kind"], "secret": True}
+            if "together" in pending:  # shown to all with the others' at the reveal (``knowledge.unrevealed``)
+                entry["together"] = True
+            self.history.append(entry)
             self.log_entries.append([~player, (seat_did, player, f"{pending['kind']} …")])
             self.log_entries.append([player, (seat_did, player, action)])
         else:
@@ -564,7 +567,8 @@ class State:
         return knowledge.visible_log(self, seat)
 
     def history_for(self, seat: int) -> list[dict]:
-        """Every decision and chance event as ``seat`` may know it: others' secret options masked."""
+        """Every decision and chance event as ``seat`` may know it: others' secret options masked, but
+        those of a simultaneous decision only until all have chosen (then everyone saw them)."""
         self._check_seat(seat)
         return knowledge.history_for(self, seat)
 
