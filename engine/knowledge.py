@@ -382,7 +382,8 @@ def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: random.Random) 
     """A simultaneous decision asked again in a copy for ``seat``: the seats that chose have chosen.
 
     ``seat`` keeps its own choice (by its id); another seat's is unknown to it, so the copy
-    takes one of that seat's options at random.  The copy asks ``seat`` first if it is still to act.
+    takes one of that seat's options at random.  The copy asks whom the true state asks (the lowest
+    seat still to act): who is asked is public; ``seat`` reads its own options with ``State.asked``.
     """
     pending = asked
     for s, chosen, ids in zip(saved["together"]["seats"], saved["together"]["chosen"], saved["together"]["ids"]):
@@ -393,7 +394,7 @@ def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: random.Random) 
         pending = together.with_choice(
             pending, s, options.index(own) if own is not None else shuffler.randrange(len(options))
         )
-    return together.asked_next(pending, seat) if seat in together.to_act(pending) else pending
+    return pending
 
 
 def _fresh(value: Any) -> Any:

@@ -195,6 +195,16 @@ class State:
         index = self.game.action_index(self.n)
         return sorted([index[a] for a in self._options_of(seat)])
 
+    def asked(self, seat: int) -> dict | None:
+        """The pending decision as it is put to ``seat`` (its ``kind``, option ``ids`` and their ``values``),
+        None if ``seat`` is not to act.  ``pending`` asks ``current_player``; of a simultaneous decision a
+        bot deciding for another seat still to act reads its own options here."""
+        self._check_seat(seat)
+        pending = self.pending
+        if pending is None or seat not in together.to_act(pending):
+            return None
+        return together.asked_next(pending, seat) if seat != pending["player"] else pending
+
     def _options_of(self, seat: int | None) -> list[str]:
         pending = self.pending
         if pending is None:

@@ -10,6 +10,8 @@ from gallery_helpers import game, ids, random_games
 from table import accounted
 
 from engine import IllegalAction, knowledge
+from engine.bots import GreedyAgent, MctsAgent
+from engine.simulate import bot_inputs
 
 GOOF = "goofspiel"
 
@@ -89,6 +91,20 @@ def test_the_bids_are_in_every_seats_history_once_shown_and_in_no_other_seats_be
             for s in range(players):
                 assert [e for e in st.history_for(s)[start:] if "seat" in e] == together
             assert [e for e in knowledge.history_for(st, None)[start:] if "seat" in e] == together
+
+
+def test_bots_decide_on_their_own_bids_though_the_copy_asks_the_lowest_seat_first():
+    """A copy for seat 1 asks seat 0 first, as the game does; seat 1's bots read their options with
+    ``asked(1)``: greedy bids the heart nearest the prize, MCTS one of its hearts."""
+    st = new(seed=4)
+    prize = rank(st, ids(st, "prize")[0])
+    greedy = GreedyAgent(0)
+    greedy.explore = 0.0
+    view, det = bot_inputs(st, 1, greedy)
+    assert det.current_player == 0 and det.asked(1)["ids"] == st.legal_actions(1)
+    nearest = min(abs(rank(st, a.split()[1]) - prize) for a in st.legal_actions(1))
+    assert abs(rank(st, greedy.act(view, det).split()[1]) - prize) == nearest
+    assert MctsAgent(0, "30").act(view, det) in st.legal_actions(1)
 
 
 def test_a_seat_that_has_bid_cannot_bid_again_and_is_told_nothing_of_the_others():

@@ -395,6 +395,47 @@ def test_a_copy_asks_the_same_seat_the_same_kind_of_decision(name):
     assert checked > 50
 
 
+def public_answers(state, seat) -> dict:
+    """What anyone may ask of a game, and what ``seat`` may ask of its own decision."""
+    asked = state.asked(seat)
+    return {
+        "current_player": state.current_player,
+        "to_act": state.to_act,
+        "is_terminal": state.is_terminal,
+        "legal": state.legal_actions(seat),
+        "indices": state.legal_action_indices(seat),
+        "asked": asked and (asked["player"], asked["kind"], asked["ids"]),
+        "decision": state.decision_for(seat),
+        "variables": state.view(seat)["variables"],
+    }
+
+
+@pytest.mark.parametrize("name", ALL_GAMES)
+def test_a_copy_answers_every_public_question_as_the_game_does(name):
+    """Who decides (of a simultaneous decision: the lowest seat still to act, whichever seat the copy is
+    for), who still has to, the seat's own options, the counters: the same on the game and on every
+    copy for every seat.  Goofspiel's seats bid in random order, so copies are made between two bids."""
+    game = load_game(name)
+    checked = apart = 0
+    for players in sorted({game.min_players, max(game.min_players, min(game.max_players, 3))}):
+        for seed in range(3):
+            state, rnd = game.new_game(players=players, seed=seed), random.Random(seed)
+            for step in range(400):
+                if state.is_terminal:
+                    break
+                if step % 5 == 0:
+                    for seat in range(players):
+                        copy = state.determinized(seat, seed=step)
+                        assert public_answers(copy, seat) == public_answers(state, seat), f"seat {seat}"
+                        checked += 1
+                        apart += seat != state.current_player and seat in state.to_act
+                seat = rnd.choice(state.to_act)
+                state.apply(rnd.choice(state.legal_actions(seat)), seat=seat)
+    assert checked > 50
+    if name == "goofspiel":
+        assert apart > 10, "no copy was made for a seat to act that is not asked first"
+
+
 @pytest.mark.parametrize("name,variant", GAMES + [("crazy-eights", None), ("whist", None)])
 def test_what_is_settled_of_a_pile_changes_no_knowledge(name, variant):
     """``State.settled`` only saves walking a pile at each draw: a game that forgets it before every
