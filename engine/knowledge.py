@@ -212,7 +212,9 @@ def determinize(state, seat: int, seed: int):
     still see one consistent game.  The copy keeps no other seat's private
     variables, private log lines, seen cards or secret choices, and its
     generator is seeded from ``seed``: nothing in it reproduces the true
-    hidden cards or the true future draws.
+    hidden cards or the true future draws.  The results of a finished game
+    are public: its copy keeps the true scores and outcome, whatever cards
+    its scoring would read after the new deal.
 
     Being asked is seen too: the copy must ask the same seat the same kind
     of decision, and offer the seat its own options.  A deal that cannot (the
@@ -343,7 +345,9 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
     copy.history += [_as_seen(e, seat, False) for e in state.history[cut:]]
     copy.seed = seed
     copy.rng = rng.seed_state(seed)
-    if copy.pending is not None:  # ask again: the options of another seat come from the re-dealt cards
+    if copy.pending is None:  # the end is public: the true results, not those of the cards dealt again
+        copy.final = (state.scores, state.outcome)
+    else:  # ask again: the options of another seat come from the re-dealt cards
         saved = copy.pending
         copy.pending = None
         copy.memo.clear()

@@ -96,6 +96,7 @@ class State:
         "settled",
         "sight",
         "steps",
+        "final",
     )
 
     # ---------------------------------------------------------------- create
@@ -118,6 +119,7 @@ class State:
         st.log_entries, st.history, st.fault, st.memo, st.steps = [], [], None, {}, 0
         st.seen = [[] for _ in range(players)]
         st.settled = {}
+        st.final = None  # (scores, outcome) a finished game's copy keeps from the game (knowledge._dealt)
         st.sight = game.sight(players)
         placed = game.start_places.get(players)
         if placed is None:
@@ -235,6 +237,8 @@ class State:
         """Seat ``p``'s points by the scoring rules, kept under the key of what they read (``GameDef.score_key``)."""
         game = self.game
         key_of = game.score_key
+        if self.final is not None:
+            return self.final[0][p]
         if key_of is None:
             return self._points(p)
         try:
@@ -291,6 +295,8 @@ class State:
         """
         if not self.is_terminal:
             return None
+        if self.final is not None:
+            return self.final[1]
         game, n = self.game, self.n
         tiebreakers = game.tiebreakers
         per_seat = [[self.score_of(p), *[self._evaluate(t, p) for t in tiebreakers]] for p in range(n)]
@@ -628,7 +634,7 @@ class State:
         c.fault, c.reason = self.fault, self.reason
         c.know, c.pinned = (self.know[:], self.pinned[:]) if self.know is not None else (None, None)
         c.settled, c.sight = self.settled.copy(), self.sight
-        c.memo, c.steps = {}, 0
+        c.memo, c.steps, c.final = {}, 0, self.final
         return c
 
     def to_data(self) -> dict:
@@ -686,5 +692,6 @@ class State:
         st.log_entries, st.history, st.fault, st.memo, st.steps = data["log"], data["history"], None, {}, 0
         st.seen, st.reason = data["seen"], data["reason"]
         st.know, st.pinned, st.settled, st.sight = data["know"], data["pinned"], {}, game.sight(st.n)
+        st.final = None
         check_pending(st)
         return st
