@@ -4,9 +4,10 @@ A seat may know
 - the faces of the cards in zones it sees (public zones, its own zones, the
   top of a ``top`` zone), the backs of all others, and what it was shown;
 - every game variable, every player variable but another seat's private ones;
-- the log lines addressed to everyone or to it;
+- the log lines addressed to everyone, to it, or to everyone but another seat;
 - every decision taken, but not the option another seat chose secretly
-  (only who chose, and what kind of choice it was);
+  (only who chose, and what kind of choice it was) — except the choices
+  of a simultaneous decision once all are made: they are shown together;
 - who is deciding now and what kind of decision it is — never another
   seat's options; of a simultaneous decision, which seats have still to
   choose — a seat that chose shows only that it did, never what;
@@ -40,28 +41,43 @@ def all_seats(n: int) -> int:
     return (1 << n) - 1
 
 
-def visible_log(state, seat: int) -> list[str]:
-    """Log lines ``seat`` saw, oldest first."""
-    return [log_text(e) for e in state.log_entries if e[0] is None or e[0] == seat]
+def hears(audience: int | None, seat: int | None) -> bool:
+    """Whether ``seat`` (None: an onlooker) reads a log line addressed to ``audience``: None is everyone,
+    a seat that seat alone, ``~seat`` everyone but that seat (the masked line of a secret choice, which
+    its chooser reads in full instead: once, not twice)."""
+    if audience is None:
+        return True
+    if audience < 0:
+        return seat is None or audience != ~seat
+    return audience == seat
 
 
-def masked_entry(entry: dict, seat: int | None) -> dict:
-    """A history entry as ``seat`` sees it: another seat's secret option is replaced by its kind."""
-    seen = _as_seen(entry, seat)
-    return dict(entry) if seen is entry else seen
+def visible_log(state, seat: int | None) -> list[str]:
+    """Log lines ``seat`` saw (None: an onlooker), oldest first."""
+    return [log_text(e) for e in state.log_entries if hears(e[0], seat)]
 
 
-def _as_seen(entry: dict, seat: int | None) -> dict:
+def _as_seen(entry: dict, seat: int | None, revealed: bool = True) -> dict:
     """``entry`` itself if ``seat`` may see all of it, else its masked copy (a copy's history shares the
-    entries it may see: entries are never changed once made)."""
-    if entry.get("secret") and entry.get("seat") != seat:
-        return {"seat": entry["seat"], "kind": entry["kind"], "secret": True}
+    entries it may see: entries are never changed once made).  A choice made together with others
+    (``together``) is masked only until it is ``revealed``: then everyone saw every choice."""
+    if entry.get("secret") and entry.get("seat") != seat and not (revealed and "together" in entry):
+        return {k: v for k, v in entry.items() if k != "action"}
     return entry
+
+
+def unrevealed(state) -> int:
+    """Where the choices not yet revealed begin in ``state.history``: those made of the simultaneous
+    decision still pending, which are its last entries (no other entry is made while it waits)."""
+    pending = state.pending
+    chosen = pending["together"]["chosen"] if pending is not None and "together" in pending else []
+    return len(state.history) - sum(c is not None for c in chosen)
 
 
 def history_for(state, seat: int | None) -> list[dict]:
     """Every decision and chance event, as ``seat`` may know them (None: as an onlooker)."""
-    return [masked_entry(e, seat) for e in state.history]
+    history, cut = state.history, unrevealed(state)
+    return [dict(_as_seen(e, seat)) for e in history[:cut]] + [dict(_as_seen(e, seat, False)) for e in history[cut:]]
 
 
 def decision_for(state, seat: int) -> dict | None:
@@ -196,7 +212,9 @@ def determinize(state, seat: int, seed: int):
     still see one consistent game.  The copy keeps no other seat's private
     variables, private log lines, seen cards or secret choices, and its
     generator is seeded from ``seed``: nothing in it reproduces the true
-    hidden cards or the true future draws.
+    hidden cards or the true future draws.  The results of a finished game
+    are public: its copy keeps the true scores and outcome, whatever cards
+    its scoring would read after the new deal.
 
     Being asked is seen too: the copy must ask the same seat the same kind
     of decision, and offer the seat its own options.  A deal that cannot (the
@@ -320,12 +338,16 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
     copy.seen = [s if p == seat else [] for p, s in enumerate(copy.seen)]
     grown = _tables(game).grown
     copy.log_entries = _grown(
-        grown, ("log", seat), state.log_entries, lambda new: [e for e in new if e[0] in (None, seat)]
+        grown, ("log", seat), state.log_entries, lambda new: [e for e in new if hears(e[0], seat)]
     )
-    copy.history = _grown(grown, ("history", seat), state.history, lambda new: [_as_seen(e, seat) for e in new])
+    cut = unrevealed(state)  # the choices not yet revealed are masked apart: their image changes at the reveal
+    copy.history = _grown(grown, ("history", seat), state.history, lambda new: [_as_seen(e, seat) for e in new], cut)
+    copy.history += [_as_seen(e, seat, False) for e in state.history[cut:]]
     copy.seed = seed
     copy.rng = rng.seed_state(seed)
-    if copy.pending is not None:  # ask again: the options of another seat come from the re-dealt cards
+    if copy.pending is None:  # the end is public: the true results, not those of the cards dealt again
+        copy.final = (state.scores, state.outcome)
+    else:  # ask again: the options of another seat come from the re-dealt cards
         saved = copy.pending
         copy.pending = None
         copy.memo.clear()
@@ -338,21 +360,25 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
     return copy
 
 
-def _grown(memo: dict, key: tuple[str, int], source: list, image: Callable[[list], list]) -> list:
-    """``image(source)`` as a new list, reusing the image made last time of the part of ``source`` seen then.
+def _grown(
+    memo: dict, key: tuple[str, int], source: list, image: Callable[[list], list], end: int | None = None
+) -> list:
+    """``image(source[:end])`` as a new list, reusing the image made last time of the part of ``source``
+    seen then.
 
     The log and the history only grow (their entries are never changed once made), and a copy is dealt
     at every decision: without this a long game would filter its whole past at every one of them.  The
     part seen is recognised by the list itself, its length then and its last entry, else it is all made
     anew."""
+    end = len(source) if end is None else end
     last = memo.get(key)
-    if last is not None and last[0] is source and len(source) >= last[1] > 0 and source[last[1] - 1] is last[2]:
+    if last is not None and last[0] is source and end >= last[1] > 0 and source[last[1] - 1] is last[2]:
         made, upto = last[3], last[1]
     else:
         made, upto = [], 0
-    if len(source) > upto:
-        made = made + image(source[upto:])
-        memo[key] = (source, len(source), source[-1], made)
+    if end > upto:
+        made = made + image(source[upto:end])
+        memo[key] = (source, end, source[end - 1], made)
     return made[:]
 
 
@@ -360,7 +386,8 @@ def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: random.Random) 
     """A simultaneous decision asked again in a copy for ``seat``: the seats that chose have chosen.
 
     ``seat`` keeps its own choice (by its id); another seat's is unknown to it, so the copy
-    takes one of that seat's options at random.  The copy asks ``seat`` first if it is still to act.
+    takes one of that seat's options at random.  The copy asks whom the true state asks (the lowest
+    seat still to act): who is asked is public; ``seat`` reads its own options with ``State.asked``.
     """
     pending = asked
     for s, chosen, ids in zip(saved["together"]["seats"], saved["together"]["chosen"], saved["together"]["ids"]):
@@ -371,7 +398,7 @@ def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: random.Random) 
         pending = together.with_choice(
             pending, s, options.index(own) if own is not None else shuffler.randrange(len(options))
         )
-    return together.asked_next(pending, seat) if seat in together.to_act(pending) else pending
+    return pending
 
 
 def _fresh(value: Any) -> Any:
@@ -464,4 +491,4 @@ def sight(game, n: int) -> tuple[dict[str, int], frozenset]:
     return masks, frozenset(tops)
 
 
-__all__ = ["decision_for", "determinize", "history_for", "remap", "sight", "view", "visible_log"]
+__all__ = ["decision_for", "determinize", "hears", "history_for", "remap", "sight", "view", "visible_log"]

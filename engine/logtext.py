@@ -1,6 +1,6 @@
 """Log lines formatted only when read.
 
-An entry of ``State.log_entries`` is ``[audience, text]``.  The text is kept as
+An entry of ``State.log_entries`` is ``[audience, text]`` (who reads it: ``knowledge.hears``).  The text is kept as
 ``(format, value, …)`` until someone reads it: a simulated or searched game
 writes a line at every decision and reads almost none.  The values are the
 rules' own (never changed in place), so the text read later is the text the

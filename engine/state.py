@@ -96,6 +96,7 @@ class State:
         "settled",
         "sight",
         "steps",
+        "final",
     )
 
     # ---------------------------------------------------------------- create
@@ -118,6 +119,7 @@ class State:
         st.log_entries, st.history, st.fault, st.memo, st.steps = [], [], None, {}, 0
         st.seen = [[] for _ in range(players)]
         st.settled = {}
+        st.final = None  # (scores, outcome) a finished game's copy keeps from the game (knowledge._dealt)
         st.sight = game.sight(players)
         placed = game.start_places.get(players)
         if placed is None:
@@ -190,9 +192,20 @@ class State:
         return list(self._options_of(seat))
 
     def legal_action_indices(self, seat: int | None = None) -> list[int]:
-        """The legal actions as indexes into ``game.action_space(players)``, in the order of ``legal_actions``."""
+        """The legal actions as indexes into ``game.action_space(players)``, ascending: a mask or a
+        network's outputs are numbered by the space, not by the order the rules list the options in."""
         index = self.game.action_index(self.n)
-        return [index[a] for a in self._options_of(seat)]
+        return sorted([index[a] for a in self._options_of(seat)])
+
+    def asked(self, seat: int) -> dict | None:
+        """The pending decision as it is put to ``seat`` (its ``kind``, option ``ids`` and their ``values``),
+        None if ``seat`` is not to act.  ``pending`` asks ``current_player``; of a simultaneous decision a
+        bot deciding for another seat still to act reads its own options here."""
+        self._check_seat(seat)
+        pending = self.pending
+        if pending is None or seat not in together.to_act(pending):
+            return None
+        return together.asked_next(pending, seat) if seat != pending["player"] else pending
 
     def _options_of(self, seat: int | None) -> list[str]:
         pending = self.pending
@@ -212,8 +225,8 @@ class State:
 
     @property
     def log(self) -> list[str]:
-        """Events everyone saw, oldest first."""
-        return [log_text(e) for e in self.log_entries if e[0] is None]
+        """Events as an onlooker saw them, oldest first: what everyone saw, secret choices masked."""
+        return knowledge.visible_log(self, None)
 
     @property
     def scores(self) -> list[int]:
@@ -224,6 +237,8 @@ class State:
         """Seat ``p``'s points by the scoring rules, kept under the key of what they read (``GameDef.score_key``)."""
         game = self.game
         key_of = game.score_key
+        if self.final is not None:
+            return self.final[0][p]
         if key_of is None:
             return self._points(p)
         try:
@@ -280,6 +295,8 @@ class State:
         """
         if not self.is_terminal:
             return None
+        if self.final is not None:
+            return self.final[1]
         game, n = self.game, self.n
         tiebreakers = game.tiebreakers
         per_seat = [[self.score_of(p), *[self._evaluate(t, p) for t in tiebreakers]] for p in range(n)]
@@ -358,10 +375,14 @@ class State:
         self._run()
 
     def _record(self, pending: dict, player: int, action: str) -> None:
-        """History and log of a decision taken: a secret one shows the others only its kind."""
+        """History and log of a decision taken: a secret one shows the others only its kind, and its
+        chooser, who reads its own line in full, not the masked one too."""
         if pending["secret"]:
-            self.history.append({"seat": player, "action": action, "kind": pending["kind"], "secret": True})
-            self.log_entries.append([None, (seat_did, player, f"{pending['kind']} …")])
+            entry = {"seat": player, "action": action, "kind": pending["kind"], "secret": True}
+            if "together" in pending:  # shown to all with the others' at the reveal (``knowledge.unrevealed``)
+                entry["together"] = True
+            self.history.append(entry)
+            self.log_entries.append([~player, (seat_did, player, f"{pending['kind']} …")])
             self.log_entries.append([player, (seat_did, player, action)])
         else:
             self.history.append({"seat": player, "action": action})
@@ -562,7 +583,8 @@ class State:
         return knowledge.visible_log(self, seat)
 
     def history_for(self, seat: int) -> list[dict]:
-        """Every decision and chance event as ``seat`` may know it: others' secret options masked."""
+        """Every decision and chance event as ``seat`` may know it: others' secret options masked, but
+        those of a simultaneous decision only until all have chosen (then everyone saw them)."""
         self._check_seat(seat)
         return knowledge.history_for(self, seat)
 
@@ -612,7 +634,7 @@ class State:
         c.fault, c.reason = self.fault, self.reason
         c.know, c.pinned = (self.know[:], self.pinned[:]) if self.know is not None else (None, None)
         c.settled, c.sight = self.settled.copy(), self.sight
-        c.memo, c.steps = {}, 0
+        c.memo, c.steps, c.final = {}, 0, self.final
         return c
 
     def to_data(self) -> dict:
@@ -670,5 +692,6 @@ class State:
         st.log_entries, st.history, st.fault, st.memo, st.steps = data["log"], data["history"], None, {}, 0
         st.seen, st.reason = data["seen"], data["reason"]
         st.know, st.pinned, st.settled, st.sight = data["know"], data["pinned"], {}, game.sight(st.n)
+        st.final = None
         check_pending(st)
         return st

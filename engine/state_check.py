@@ -43,7 +43,11 @@ _KEYS = {
     "pinned",
 }
 _PENDING_KEYS = {"player", "ids", "values", "secret", "kind"}
-_DECISION_KEYS = ({"seat", "action"}, {"seat", "action", "kind", "secret"})
+_DECISION_KEYS = (
+    {"seat", "action"},
+    {"seat", "action", "kind", "secret"},
+    {"seat", "action", "kind", "secret", "together"},
+)
 _NOT_ASKED = "the pending decision is not the one the rules offer at that point"
 _COUNTERS = ("$repeat@", "$window@")  # hidden int locals of 'repeat' and reaction windows (see the compiler)
 
@@ -288,7 +292,7 @@ def _check_records(game, data: dict, n: int) -> None:
             isinstance(e, list)
             and len(e) == 2
             and isinstance(e[1], str)
-            and (e[0] is None or (_is_int(e[0]) and 0 <= e[0] < n))
+            and (e[0] is None or (_is_int(e[0]) and -n <= e[0] < n))  # ~seat: all but that seat
             for e in log
         ),
         "bad log",
@@ -336,7 +340,7 @@ def _seen_entry(entry: Any, zones: dict, card_ids: set) -> bool:
 
 
 def _history_entry(entry: Any, n: int, zones: dict) -> bool:
-    """A decision ``{seat, action[, kind, secret]}`` or a chance event: a shuffle of a zone, a random index."""
+    """A decision ``{seat, action[, kind, secret[, together]]}`` or a chance event: a shuffle, a random index."""
     if not isinstance(entry, dict):
         return False
     chance = entry.get("chance")
@@ -352,6 +356,8 @@ def _history_entry(entry: Any, n: int, zones: dict) -> bool:
     if set(entry) not in _DECISION_KEYS:
         return False
     if "secret" in entry and not (entry["secret"] is True and isinstance(entry["kind"], str)):
+        return False
+    if "together" in entry and entry["together"] is not True:
         return False
     return _is_int(entry["seat"]) and 0 <= entry["seat"] < n and isinstance(entry["action"], str)
 

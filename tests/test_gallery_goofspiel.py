@@ -3,11 +3,15 @@
 Seat 0 bids with spades, seat 1 with hearts, seat 2 with clubs; the diamonds are the prizes.
 """
 
+import random
+
 import pytest
 from gallery_helpers import game, ids, random_games
 from table import accounted
 
-from engine import IllegalAction
+from engine import IllegalAction, knowledge
+from engine.bots import GreedyAgent, MctsAgent
+from engine.simulate import bot_inputs
 
 GOOF = "goofspiel"
 
@@ -63,6 +67,44 @@ def test_nobody_sees_a_bid_before_the_reveal():
             assert f"seat {bidder}: bid …" in st.visible_log(other)
             assert not any(bid.split()[1] in line for line in st.visible_log(other))
         assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_bids_are_in_every_seats_history_once_shown_and_in_no_other_seats_before(players):
+    """What the reveal shows everyone is in everyone's history.  Each round the seats bid in a random
+    order: until the last bid, each seat's history (and an onlooker's) holds its own bid and only that
+    others bid; after it, everyone's holds every bid of the round, in the order made, marked as made
+    together."""
+    for seed in range(3):
+        st, rnd = new(players, seed), random.Random(seed)
+        while not st.is_terminal:
+            start, made = len(st.history), {}
+            while len(made) < players:
+                seat = rnd.choice(st.to_act)
+                made[seat] = rnd.choice(st.legal_actions(seat))
+                st.apply(made[seat], seat=seat)
+                readers = [*range(players), None] if len(made) < players else []
+                for s in readers:
+                    shown = {e["seat"]: e.get("action") for e in knowledge.history_for(st, s)[start:]}
+                    assert shown == {o: (bid if o == s else None) for o, bid in made.items()}
+            together = [dict(seat=o, action=bid, kind="bid", secret=True, together=True) for o, bid in made.items()]
+            for s in range(players):
+                assert [e for e in st.history_for(s)[start:] if "seat" in e] == together
+            assert [e for e in knowledge.history_for(st, None)[start:] if "seat" in e] == together
+
+
+def test_bots_decide_on_their_own_bids_though_the_copy_asks_the_lowest_seat_first():
+    """A copy for seat 1 asks seat 0 first, as the game does; seat 1's bots read their options with
+    ``asked(1)``: greedy bids the heart nearest the prize, MCTS one of its hearts."""
+    st = new(seed=4)
+    prize = rank(st, ids(st, "prize")[0])
+    greedy = GreedyAgent(0)
+    greedy.explore = 0.0
+    view, det = bot_inputs(st, 1, greedy)
+    assert det.current_player == 0 and det.asked(1)["ids"] == st.legal_actions(1)
+    nearest = min(abs(rank(st, a.split()[1]) - prize) for a in st.legal_actions(1))
+    assert abs(rank(st, greedy.act(view, det).split()[1]) - prize) == nearest
+    assert MctsAgent(0, "30").act(view, det) in st.legal_actions(1)
 
 
 def test_a_seat_that_has_bid_cannot_bid_again_and_is_told_nothing_of_the_others():

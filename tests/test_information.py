@@ -24,7 +24,7 @@ import pytest
 from language_helpers import write_game
 from table import GAMES
 
-from engine import IllegalAction, TabletopError, load_game, rng
+from engine import IllegalAction, TabletopError, knowledge, load_game, rng
 from engine.catalogue import list_games
 from engine.dsl.ops import OPS
 
@@ -108,13 +108,13 @@ def test_a_copy_holds_nothing_more(name, variant, players):
         for seat in range(players):
             copy = state.determinized(seat, seed=11)
             assert copy.seed == 11 and copy.rng == rng.seed_state(11) and copy.rng != state.rng
-            assert all(audience in (None, seat) for audience, _ in copy.log_entries)
+            assert all(knowledge.hears(audience, seat) for audience, _ in copy.log_entries)
             assert all(copy.seen[o] == [] for o in range(players) if o != seat)
             for o in range(players):
                 for name_ in private:
                     if o != seat:
                         assert copy.pvars[o][name_] == game.player_variables[name_]
-            assert not any(e.get("secret") and e.get("seat") != seat and "action" in e for e in copy.history)
+            assert copy.history == state.history_for(seat)  # others' secret choices masked, unless revealed
             assert copy == state.determinized(seat, seed=11)  # the same copy every time
             truth = hidden_cards(state, seat)
             if len({game.back_key(c) for c in truth}) < len(truth) - 4:  # enough look-alike cards
@@ -164,6 +164,39 @@ def test_a_secret_choice_tells_the_others_only_its_kind(name, variant):
                 compared += 1
             state.apply(rnd.choice(options))
     assert compared > 0
+
+
+def test_a_secret_choice_is_told_once_to_its_chooser_and_masked_to_everyone_else():
+    """Its chooser reads the option it took, once (never the masked line as well); every other seat,
+    and an onlooker, read the masked line once and never the option.  So do the histories."""
+    game = load_game("cat-town")
+    told = 0
+    for seed in range(20):
+        state = game.new_game(players=3, seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(200):
+            if state.is_terminal:
+                break
+            pending, action = state.pending, rnd.choice(state.legal_actions())
+            if pending["secret"]:
+                p = pending["player"]
+                clear, masked = f"seat {p}: {action}", f"seat {p}: {pending['kind']} …"
+                before = [len(state.visible_log(s)) for s in range(3)] + [len(state.log)]
+                at = len(state.history)
+                after = state.clone()
+                after.apply(action)
+                logs = [after.visible_log(s) for s in range(3)] + [after.log]
+                new = [log[start:] for log, start in zip(logs, before)]
+                assert new[p].count(clear) == 1 and masked not in new[p]
+                assert after.history_for(p)[at] == dict(seat=p, action=action, kind=pending["kind"], secret=True)
+                for s in (*(o for o in range(3) if o != p), None):
+                    lines = new[3 if s is None else s]
+                    assert lines.count(masked) == 1 and clear not in lines
+                    history = knowledge.history_for(after, s)  # None: as an onlooker
+                    assert history[at] == {"seat": p, "kind": pending["kind"], "secret": True}
+                told += 1
+            state.apply(action)
+    assert told > 10
 
 
 def test_a_card_the_seat_put_face_down_stays_where_it_saw_it():
@@ -360,6 +393,53 @@ def test_a_copy_asks_the_same_seat_the_same_kind_of_decision(name):
                     checked += 1
             state.apply(rnd.choice(state.legal_actions()))
     assert checked > 50
+
+
+def public_answers(state, seat) -> dict:
+    """What anyone may ask of a game, and what ``seat`` may ask of its own decision."""
+    asked = state.asked(seat)
+    return {
+        "current_player": state.current_player,
+        "to_act": state.to_act,
+        "is_terminal": state.is_terminal,
+        "legal": state.legal_actions(seat),
+        "indices": state.legal_action_indices(seat),
+        "asked": asked and (asked["player"], asked["kind"], asked["ids"]),
+        "decision": state.decision_for(seat),
+        "variables": state.view(seat)["variables"],
+        "results": (state.scores, state.outcome, state.returns()) if state.is_terminal else None,
+    }
+
+
+@pytest.mark.parametrize("name", ALL_GAMES)
+def test_a_copy_answers_every_public_question_as_the_game_does(name):
+    """Who decides (of a simultaneous decision: the lowest seat still to act, whichever seat the copy is
+    for), who still has to, the seat's own options, the counters, and at the end the scores and the
+    outcome (a finished Caty Mini or Crazy Eights scores hidden cards): the same on the game and on
+    every copy for every seat.  Goofspiel's seats bid in random order, so copies are made between two bids."""
+    game = load_game(name)
+    checked = apart = ends = 0
+    for players in sorted({game.min_players, max(game.min_players, min(game.max_players, 3))}):
+        for seed in range(3):
+            state, rnd = game.new_game(players=players, seed=seed), random.Random(seed)
+            for step in range(400):
+                if state.is_terminal:
+                    break
+                if step % 5 == 0:
+                    for seat in range(players):
+                        copy = state.determinized(seat, seed=step)
+                        assert public_answers(copy, seat) == public_answers(state, seat), f"seat {seat}"
+                        checked += 1
+                        apart += seat != state.current_player and seat in state.to_act
+                seat = rnd.choice(state.to_act)
+                state.apply(rnd.choice(state.legal_actions(seat)), seat=seat)
+            if state.is_terminal:
+                ends += 1
+                for seat in range(players):
+                    assert public_answers(state.determinized(seat, seed=1), seat) == public_answers(state, seat)
+    assert checked > 50 and (ends > 0 or name == "cats-mansion")  # random movers seldom end a Mansion game
+    if name == "goofspiel":
+        assert apart > 10, "no copy was made for a seat to act that is not asked first"
 
 
 @pytest.mark.parametrize("name,variant", GAMES + [("crazy-eights", None), ("whist", None)])

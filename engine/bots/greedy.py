@@ -64,7 +64,9 @@ class GreedyAgent:
 
     @staticmethod
     def _by_values(state, seat: int, actions: list[str], values: dict) -> list[tuple]:
-        pending = state.pending
+        pending = state.asked(seat)
+        if pending is None:
+            return []
         value = values.get(pending["kind"]) or values[""]
         options = dict(zip(pending["ids"], pending["values"]))
         state.memo.clear()
@@ -79,11 +81,12 @@ class GreedyAgent:
         team = state.game.team(state.n, seat)
         teams = {state.game.team(state.n, p) for p in range(state.n)}
         scored = []
+        offered = state.legal_actions(seat)
         for a in actions:
-            if a not in state.pending["ids"]:  # the copy need not offer what hangs on unseen cards
+            if a not in offered:  # the copy need not offer what hangs on unseen cards
                 continue
             after = state.clone(log=False)
-            after.apply(a)
+            after.apply(a, seat=seat)
             scores = after.scores
             others = [sum(scores[m] for m in t) for t in teams if seat not in t]
             margin = sum(scores[m] for m in team) - max(others, default=0)

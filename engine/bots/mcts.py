@@ -96,17 +96,20 @@ class MctsAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while (done < (self.iterations or 0)) if deadline is None else (time.perf_counter() < deadline or done == 0):
-            self._iterate(root, state.determinized(seat, rng.getrandbits(31)), rng)
+            self._iterate(root, state.determinized(seat, rng.getrandbits(31)), rng, seat)
             done += 1
-        legal = actions or state.legal_actions()
+        legal = actions or state.legal_actions(seat)
         if not any(a in root.children and root.children[a].visits for a in legal):
-            return self._pick(state, legal) if state.game.bot_values.get("greedy") else rng.choice(legal)
+            return self._pick(state, legal, seat) if state.game.bot_values.get("greedy") else rng.choice(legal)
         return max(
             legal, key=lambda a: (root.children[a].visits, root.children[a].total) if a in root.children else (-1, 0.0)
         )
 
-    def _iterate(self, root: _Node, det, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, det, rng: random.Random, seat: int) -> None:
         """One iteration on the copy ``det``: select, expand one node, roll out, back up.
+
+        The root is ``seat``'s decision: of a simultaneous one, ``seat`` chooses first in the tree,
+        whoever the copy asks first; below it, the seat asked.
 
         A copy can break a rule the true game would not, where it forgets what another seat holds
         privately (a secret choice made before this decision): such an iteration teaches nothing,
@@ -115,30 +118,31 @@ class MctsAgent:
         node, path = root, []
         guided = bool(det.game.bot_values.get("greedy"))
         added: tuple[dict, str] | None = None
+        mover = seat
         try:
             while not det.is_terminal:
-                legal = det.legal_actions()
-                mover = det.current_player
+                legal = det.legal_actions(mover)
                 children = node.children
                 untried = [a for a in legal if a not in children]
                 for a in legal:
                     if a in children:
                         children[a].avail += 1
                 if untried:
-                    action = self._pick(det, untried) if guided else rng.choice(untried)
+                    action = self._pick(det, untried, mover) if guided else rng.choice(untried)
                     node = children[action] = _Node(mover)
                     added = (children, action)
-                    det.apply(action)
+                    det.apply(action, seat=mover)
                     path.append(node)
                     break
                 action = max(legal, key=lambda a: _ucb(children[a], EXPLORATION))
                 node = children[action]
-                det.apply(action)
+                det.apply(action, seat=mover)
                 path.append(node)
+                mover = det.current_player
             steps = 0
             while not det.is_terminal and steps < self.rollout:
                 ids = det.pending["ids"]
-                det.apply(self._pick(det, ids) if guided else rng.choice(ids))
+                det.apply(self._pick(det, ids, det.current_player) if guided else rng.choice(ids))
                 steps += 1
         except RuntimeRuleError:
             self.failed += 1
@@ -150,9 +154,9 @@ class MctsAgent:
             n.visits += 1
             n.total += returns[n.mover]
 
-    def _pick(self, det, actions: list[str]) -> str:
-        """The default policy's choice among ``actions``: the rules' greedy values, epsilon-greedy."""
-        return self.policy.act({"decision": {"player": det.current_player, "actions": actions}}, det)
+    def _pick(self, det, actions: list[str], mover: int) -> str:
+        """The default policy's choice among ``actions`` of ``mover``: the rules' greedy values, epsilon-greedy."""
+        return self.policy.act({"decision": {"player": mover, "actions": actions}}, det)
 
 
 def _by_points(det) -> list[float]:
