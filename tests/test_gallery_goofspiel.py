@@ -161,7 +161,7 @@ def test_after_thirteen_rounds_the_most_prize_points_wins():
 
 
 def test_greedy_bids_the_card_nearest_the_prize():
-    from engine.agents import make_agent
+    from engine.bots import make_agent
 
     st = new(seed=4)
     prize = rank(st, ids(st, "prize")[0])
