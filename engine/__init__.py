@@ -15,7 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from .errors import (
+from engine.errors import (
     BudgetExceeded,
     Diagnostic,
     IllegalAction,
@@ -27,16 +27,16 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .gamedef import GameDef, load_game
-    from .state import Outcome, State
-    from .validate import validate_paths
+    from engine.runtime.gamedef import GameDef, load_game
+    from engine.runtime.state import Outcome, State
+    from engine.tools.validate import validate_paths
 
 _LAZY = {
-    "GameDef": "gamedef",
-    "load_game": "gamedef",
-    "Outcome": "state",
-    "State": "state",
-    "validate_paths": "validate",
+    "GameDef": "runtime.gamedef",
+    "load_game": "runtime.gamedef",
+    "Outcome": "runtime.state",
+    "State": "runtime.state",
+    "validate_paths": "tools.validate",
 }
 
 __all__ = [

@@ -12,8 +12,8 @@ import os
 import sys
 from pathlib import Path
 
-from . import rng
-from .errors import IllegalAction, RulesError, RuntimeRuleError, TabletopError, quoted
+from engine.errors import IllegalAction, RulesError, RuntimeRuleError, TabletopError, quoted
+from engine.runtime import rng
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 MAX_GAMES = 1_000_000  # a million games is hours of bots; more is a typo, not a plan
@@ -266,15 +266,15 @@ def main(argv: list[str] | None = None) -> int:
 
 # ---------------------------------------------------------------- validate
 def _validate(args) -> int:
-    from .validate import validate_paths
+    from engine.tools.validate import validate_paths
 
     return _report(args, validate_paths, "json" if args.json else "text", fails_on_warnings=False)
 
 
 def _report(args, check, fmt: str, fails_on_warnings: bool) -> int:
     """Run ``check`` on the paths that exist and print what it found in ``fmt``."""
-    from .errors import Diagnostic
-    from .lint_report import format_report, summary
+    from engine.errors import Diagnostic
+    from engine.tools.lint.output import format_report, summary
 
     missing = [Diagnostic(p, 1, 1, "E101", "file not found") for p in args.paths if not Path(p).exists()]
     found = check([p for p in args.paths if Path(p).exists()])
@@ -293,8 +293,8 @@ def _report(args, check, fmt: str, fails_on_warnings: bool) -> int:
 
 def _lint(args) -> int:
     """``validate`` plus warnings; any finding fails, so a designer's CI can keep rules lint-clean."""
-    from .documents import data_root
-    from .lint import lint_paths
+    from engine.load.documents import data_root
+    from engine.tools.lint.checks import lint_paths
 
     if args.json and args.format not in (None, "json"):
         return _usage("--json and --format are one choice: give one of them")
@@ -312,7 +312,7 @@ def _lint(args) -> int:
 
 
 def _lint_codes() -> dict[str, str]:
-    from .codes import LINT_CODES
+    from engine.tools.codes import LINT_CODES
 
     return LINT_CODES
 
@@ -320,7 +320,7 @@ def _lint_codes() -> dict[str, str]:
 # -------------------------------------------------------------------- play
 def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
     """``SEAT=KIND[:PARAM]`` options → bot spec per seat; a bad one is a one-line usage error."""
-    from .bots import BotSpecError, check_spec
+    from engine.bots import BotSpecError, check_spec
 
     bots: dict[int, str] = {}
     for spec in specs:
@@ -342,7 +342,7 @@ def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
 
 def _bot_kinds(text: str, players: int, game, option: str = "--bots") -> list[str]:
     """``--bots KIND`` or ``KIND,KIND,…`` (one per seat) → one spec per seat; bad input is a usage error."""
-    from .bots import BotSpecError, check_spec
+    from engine.bots import BotSpecError, check_spec
 
     kinds = text.split(",")
     if len(kinds) not in (1, players):
@@ -384,12 +384,12 @@ def _read_choice(actions: list[str], prompt: str) -> str | None:
 def _play(args) -> int:
     from rich.console import Console
 
-    from .bots import make_agent
-    from .choices import describe_options, ring_highlight
-    from .gamedef import load_game
-    from .render import render_options, render_view
-    from .replay import write_save
-    from .simulate import bot_inputs
+    from engine.bots import make_agent
+    from engine.lab.simulate import bot_inputs
+    from engine.runtime.gamedef import load_game
+    from engine.runtime.saves import write_save
+    from engine.ui.options import describe_options, ring_highlight
+    from engine.ui.terminal import render_options, render_view
 
     game = load_game(args.game, args.variant)
     bots = _parse_bots(args.bot, args.players, game)
@@ -447,12 +447,12 @@ def _play(args) -> int:
 
 def _serve(args) -> int:
     try:
-        from .web.app import serve
-        from .web.table import Table
+        from engine.web.app import serve
+        from engine.web.table import Table
     except ImportError as exc:
         return _usage(f"serve needs the web extra (pip install 'tabletop[web]'): {exc}")
-    from .documents import known_games
-    from .gamedef import load_game
+    from engine.load.documents import known_games
+    from engine.runtime.gamedef import load_game
 
     game = args.game or known_games()[0]
     loaded = load_game(game, args.variant)
@@ -464,7 +464,7 @@ def _serve(args) -> int:
 
 # ------------------------------------------------------------------ replay
 def _replay(args) -> int:
-    from .replay import read_save, replay, saved_game
+    from engine.runtime.saves import read_save, replay, saved_game
 
     data = read_save(args.file)
     game = saved_game(data, args.file, args.rules)
@@ -496,8 +496,8 @@ def _replay(args) -> int:
 
 # ---------------------------------------------------------------- simulate
 def _simulate(args) -> int:
-    from .gamedef import load_game
-    from .simulate import DEFAULT_DECISION_LIMIT, simulate
+    from engine.lab.simulate import DEFAULT_DECISION_LIMIT, simulate
+    from engine.runtime.gamedef import load_game
 
     game = load_game(args.game, args.variant)
     if not game.min_players <= args.players <= game.max_players:
@@ -572,10 +572,11 @@ def _print_summary(s: dict) -> None:
 
 # ---------------------------------------------------------------- playtest
 def _playtest(args) -> int:
-    from .playtest import Plan, arms_of, load_arm, measure, parse_set, run
-    from .report import render_html
-    from .safe_files import write_text
-    from .simulate import DEFAULT_DECISION_LIMIT
+    from engine.lab.games import arms_of, load_arm, parse_set
+    from engine.lab.playtest import Plan, measure, run
+    from engine.lab.report import render_html
+    from engine.lab.simulate import DEFAULT_DECISION_LIMIT
+    from engine.load.safe_files import write_text
 
     if args.address and args.backend != "ray":
         return _usage("--address needs --backend ray")
@@ -648,7 +649,7 @@ def _playtest(args) -> int:
 
 def _default_skill_bot(game) -> str | None:
     """greedy, if the game gives it something to rate options by; else no skill figures."""
-    from .bots import GreedyAgent
+    from engine.bots import GreedyAgent
 
     try:
         GreedyAgent.check(game)
@@ -659,8 +660,8 @@ def _default_skill_bot(game) -> str | None:
 
 # ------------------------------------------------------------------- cards
 def _cards(args) -> int:
-    from .explain import card_list
-    from .gamedef import load_game
+    from engine.runtime.gamedef import load_game
+    from engine.tools.explain import card_list
 
     game = load_game(args.game, args.variant)
     cards = card_list(game)
@@ -682,8 +683,8 @@ def _cards(args) -> int:
 
 
 def _explain(args) -> int:
-    from .explain import explain, suggest
-    from .gamedef import load_game
+    from engine.runtime.gamedef import load_game
+    from engine.tools.explain import explain, suggest
 
     if args.variant and not args.game:
         return _usage("--variant needs --game")
@@ -704,7 +705,7 @@ def _explain(args) -> int:
 
 
 def _list(args) -> int:
-    from .catalogue import list_games
+    from engine.load.catalogue import list_games
 
     if args.folder is not None and not Path(args.folder).is_dir():
         return _usage(f"{quoted(args.folder)} is not a folder")
@@ -727,9 +728,9 @@ def _list(args) -> int:
 
 
 def _doc(args) -> int:
-    from .docgen import game_reference, language_reference, metrics_reference
-    from .gamedef import load_game
-    from .safe_files import write_text
+    from engine.load.safe_files import write_text
+    from engine.runtime.gamedef import load_game
+    from engine.tools.doc import game_reference, language_reference, metrics_reference
 
     if [bool(args.game), args.language, args.metrics].count(True) != 1:
         return _usage("give one of GAME, --language or --metrics")
@@ -748,9 +749,9 @@ def _doc(args) -> int:
 
 
 def _diff(args) -> int:
-    from .documents import known_games
-    from .gamedef import load_game
-    from .variant_diff import compare, format_changes
+    from engine.load.documents import known_games
+    from engine.runtime.gamedef import load_game
+    from engine.tools.diff import compare, format_changes
 
     new = load_game(args.game, args.variant)
     against = args.against

@@ -149,7 +149,7 @@ class EngineBug(Exception):
     """Python failed inside the engine, not in a rule's own code: a bug to report, not the designer's E702."""
 
 
-_RULE_CODE = {("dsl", "reference.py"), ("dsl", "ops.py"), ("engine", "boards.py")}
+_RULE_CODE = {("runtime", "reference.py"), ("lang", "ops.py"), ("boards", "graphs.py")}
 
 
 def is_rules_fault(exc: BaseException) -> bool:
@@ -158,7 +158,7 @@ def is_rules_fault(exc: BaseException) -> bool:
     in the rules' functions.  An error raised anywhere else in the engine is the engine's.
 
     Generated code is compiled under a file name ``<rules …>``; the reference path's closures live in
-    dsl/reference.py, operations in dsl/ops.py, board primitives in boards.py; the innermost frame
+    runtime/reference.py, operations in lang/ops.py, board primitives in boards/graphs.py; the innermost frame
     tells which code failed.
     """
     if isinstance(exc, (RuleFault, RecursionError)):

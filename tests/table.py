@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from engine.conformance import check_cards
+from engine.lab.conformance import check_cards
 
 # The three cat games and their variants: what the property tests run over.
 GAMES = [

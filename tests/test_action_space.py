@@ -6,8 +6,8 @@ import pytest
 from test_language import make_game
 
 from engine import RulesError, TabletopError, load_game
-from engine import action_space as space_module
-from engine.catalogue import list_games
+from engine.load.catalogue import list_games
+from engine.runtime import action_space as space_module
 
 SHIPPED = [
     ("caty-mini", None),

@@ -13,7 +13,7 @@ import networkx as nx
 import pytest
 
 from engine import RulesError, RuntimeRuleError, load_game
-from engine.validate import validate_paths
+from engine.tools.validate import validate_paths
 
 HEADER = """\
 id: mini
@@ -313,7 +313,7 @@ def test_a_bad_board_is_a_located_one_line_error(tmp_path, board, message):
 
 
 def test_the_language_reference_documents_the_boards():
-    from engine.docgen import language_reference
+    from engine.tools.doc import language_reference
 
     text = language_reference()
     boards = text[text.index("## Boards") : text.index("## Writing fast rules")]
@@ -327,7 +327,7 @@ def test_the_language_reference_documents_the_boards():
 @pytest.mark.parametrize("text", [HEX, TRACK, RING, GRID.format(adjacency="diagonal").split("doors:")[0]])
 def test_lint_reads_every_kind_of_board_without_warnings(tmp_path, text):
     """No room warnings where a board has no rooms, and none for a diagonal grid's two colours of squares."""
-    from engine.lint import lint_paths
+    from engine.tools.lint.checks import lint_paths
 
     path = tmp_path / "boards" / "mini" / "b.yaml"
     path.parent.mkdir(parents=True)

@@ -5,10 +5,11 @@ import json
 import pytest
 from test_language import make_game
 
-from engine import TabletopError, load_game, rng
+from engine import TabletopError, load_game
 from engine.bots import BotSpecError, make_agent
 from engine.cli import main
-from engine.simulate import bot_inputs, play_out, simulate
+from engine.lab.simulate import bot_inputs, play_out, simulate
+from engine.runtime import rng
 
 # Take 1 or 2 stones; who takes the last one wins.  From 5 the winning move is to take 2.
 NIM = """\

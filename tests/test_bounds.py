@@ -14,10 +14,10 @@ import textwrap
 import pytest
 
 from engine import IllegalAction, RulesError, RuntimeRuleError, StateError, load_game
-from engine.boards import compile_grid, compile_plane, space_name
+from engine.boards.graphs import compile_grid, compile_plane, space_name
 from engine.cli import main
-from engine.schemas import check_document
-from engine.yaml_source import parse_yaml
+from engine.load.schemas import check_document
+from engine.load.yaml_source import parse_yaml
 
 # ------------------------------------------------------------------ helpers
 HEADER = """\

@@ -1,7 +1,7 @@
 """Cats' Mansion, long runs: seeded games between greedy bots end in a win; random bots never
 hit an error.
 
-Greedy games use ``engine.simulate.simulate`` one game at a time: ``simulate(game, players, 1,
+Greedy games use ``engine.lab.simulate.simulate`` one game at a time: ``simulate(game, players, 1,
 seed=s, bots="greedy")`` plays exactly the game that ``simulate(game, players, G, seed=0)``
 plays as its game ``s`` (game seed ``s``, bot seeds ``131·s + seat``), so the seed of every
 stalled game is reported and reproduces with ``tabletop simulate cats-mansion --players N
@@ -19,7 +19,7 @@ import pytest
 from mansion_helpers import mansion
 
 from engine.bots import GreedyAgent
-from engine.simulate import simulate
+from engine.lab.simulate import simulate
 
 GAMES = int(os.environ.get("TABLETOP_MANSION_GAMES", "2000"))
 CHUNK = 250

@@ -7,7 +7,8 @@ import hashlib
 import pytest
 from cache_helpers import counter, write_rules
 
-from engine import gamedef, validate_paths
+from engine import validate_paths
+from engine.runtime import gamedef
 
 GAME = """\
 id: mini

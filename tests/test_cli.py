@@ -296,7 +296,7 @@ def test_simulate_json_summary(capsys):
 )
 def test_win_rate_interval_is_the_wilson_interval(wins, games, low, high):
     """Known values of the 95% Wilson score interval (z = 1.96)."""
-    from engine.simulate import wilson_interval
+    from engine.lab.simulate import wilson_interval
 
     assert wilson_interval(wins, games) == pytest.approx([low, high], abs=1e-4)
     assert wilson_interval(0, 0) is None

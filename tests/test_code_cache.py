@@ -23,11 +23,23 @@ from pathlib import Path
 import pytest
 from cache_helpers import counter, write_rules
 
-from engine import RuntimeRuleError, check_cache, gamedef, load_game
-from engine.dsl import codegen, parser
+from engine import RuntimeRuleError, load_game
+from engine.lang import parser
+from engine.load import cache
+from engine.runtime import codegen, gamedef
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("lark", "jsonschema", "networkx", "rich", "yaml", "engine.web", "engine.playtest", "engine.ray_backend", "ray")
+HEAVY = (
+    "lark",
+    "jsonschema",
+    "networkx",
+    "rich",
+    "yaml",
+    "engine.web",
+    "engine.lab.playtest",
+    "engine.lab.ray_backend",
+    "ray",
+)
 
 GAME = """\
 id: mini
@@ -84,7 +96,7 @@ def mini(tmp_path):
 
 
 def entries() -> list[Path]:
-    return sorted(check_cache.folder().glob("*.game"))
+    return sorted(cache.folder().glob("*.game"))
 
 
 def play(game, players: int, seed: int, decisions: int = 120):
@@ -166,7 +178,7 @@ def test_a_corrupt_entry_is_rebuilt_not_trusted_and_made_whole_again(mini, work)
 
 def test_an_entry_of_another_engine_is_never_read(mini, work, monkeypatch):
     load_game(mini)
-    monkeypatch.setattr(check_cache, "_fingerprint", "another engine's source")
+    monkeypatch.setattr(cache, "_fingerprint", "another engine's source")
     load_game(mini)
     assert work["build"] == 2 and len(entries()) == 2
 
@@ -212,15 +224,15 @@ def test_an_entry_copied_over_another_ones_name_is_rebuilt(mini, work):
 def test_a_signed_entry_holding_another_type_is_rebuilt(mini, work):
     load_game(mini)
     [entry] = entries()
-    header = check_cache.load(entry).partition(b"\n")[0]
-    check_cache.store(entry, header + b"\n" + pickle.dumps(["not a game"]))
+    header = cache.load(entry).partition(b"\n")[0]
+    cache.store(entry, header + b"\n" + pickle.dumps(["not a game"]))
     assert load_game(mini).new_game(players=2).vars["n"] == 1 and work["build"] == 2
 
 
 @pytest.mark.parametrize("damage", ["cut-short", "others-can-read", "a-folder"])
 def test_a_damaged_key_is_replaced_and_its_entries_rebuilt(mini, work, damage):
     load_game(mini)
-    key = check_cache.folder() / "key"
+    key = cache.folder() / "key"
     if damage == "cut-short":
         key.write_bytes(key.read_bytes()[:16])
     elif damage == "others-can-read":

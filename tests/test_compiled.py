@@ -1,7 +1,7 @@
 """The generated code plays exactly the games of the reference path, and tells its bugs from the rules'.
 
 Every game and variant, at every player count, plays seeded random games on
-both paths (dsl/codegen.py and the closures of dsl/reference.py): the legal
+both paths (runtime/codegen.py and the closures of runtime/reference.py): the legal
 actions at every decision, the actions taken and the final state must be
 identical, so a code-generation bug cannot hide.  Games are bounded by
 decisions, never by time.
@@ -16,9 +16,9 @@ import textwrap
 import pytest
 
 from engine import RuntimeRuleError, load_game
-from engine.dsl.compiler import LABELS_KEPT
-from engine.dsl.ops import OPS
 from engine.errors import EngineBug
+from engine.lang.ops import OPS
+from engine.runtime.program import LABELS_KEPT
 
 # (game, variant, games per player count): a few hundred games in all
 CASES = [

@@ -6,8 +6,8 @@ tools/soak.py runs the same check over 100,000+ games.
 import pytest
 
 from engine import load_game
-from engine.conformance import ConformanceError, playout
-from engine.documents import known_games, known_variants, resolve
+from engine.lab.conformance import ConformanceError, playout
+from engine.load.documents import known_games, known_variants, resolve
 
 
 def _player_counts(name: str) -> range:

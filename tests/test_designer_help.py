@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from engine import load_game
-from engine.catalogue import first_sentence
 from engine.cli import main
-from engine.docgen import language_reference
-from engine.dsl import ast
-from engine.dsl.parser import DslSyntaxError, _parser, parse_expr, parse_program
-from engine.dsl.words import IMPLICIT, RESERVED
 from engine.errors import RulesError
+from engine.lang import ast
+from engine.lang.parser import DslSyntaxError, _parser, parse_expr, parse_program
+from engine.lang.words import IMPLICIT, RESERVED
+from engine.load.catalogue import first_sentence
+from engine.tools.doc import language_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYWORDS = sorted(
@@ -84,7 +84,7 @@ def test_a_keyword_used_as_a_name_is_called_a_reserved_word(tmp_path, word):
 
 
 def test_a_keyword_as_a_loop_name_is_a_reserved_word():
-    from engine.dsl.checker import Vocabulary, check_program
+    from engine.lang.checker import Vocabulary, check_program
 
     found = check_program(parse_program("for close in players():\n    pass\n"), Vocabulary())
     assert [p.message for p in found] == ["'close' is a reserved word of the language; it cannot be a name"]

@@ -10,8 +10,9 @@ import random
 
 import pytest
 
-from engine import knowledge, load_game
-from engine.catalogue import list_games
+from engine import load_game
+from engine.load.catalogue import list_games
+from engine.runtime import sight
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 64, 65, 300])
@@ -19,7 +20,7 @@ def test_the_deal_shuffles_as_the_random_module_does(size):
     for seed in range(50):
         ours, theirs = random.Random(seed), random.Random(seed)
         cards, expected = list(range(size)), list(range(size))
-        knowledge._shuffle(cards, ours.getrandbits)
+        sight._shuffle(cards, ours.getrandbits)
         theirs.shuffle(expected)
         assert cards == expected
         assert ours.getstate() == theirs.getstate()
@@ -28,7 +29,7 @@ def test_the_deal_shuffles_as_the_random_module_does(size):
 def fresh_copy(state, seat: int, seed: int) -> str:
     """The copy dealt with nothing kept from earlier deals."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(knowledge, "_TABLES", {})
+        patch.setattr(sight, "_TABLES", {})
         return state.determinized(seat, seed).to_json()
 
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine import yaml_source
-from engine.documents import display_path
-from engine.yaml_source import MAX_ALIASES, MAX_DEPTH, MAX_NODES
+from engine.load import yaml_source
+from engine.load.documents import display_path
+from engine.load.yaml_source import MAX_ALIASES, MAX_DEPTH, MAX_NODES
 
 REPO = Path(__file__).resolve().parents[1]
 GAME = "caty-mini"

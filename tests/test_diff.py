@@ -10,9 +10,9 @@ import pytest
 
 from engine import load_game
 from engine.cli import main
-from engine.documents import known_variants, resolve
-from engine.variant_diff import compare
-from engine.yaml_source import read_yaml
+from engine.load.documents import known_variants, resolve
+from engine.load.yaml_source import read_yaml
+from engine.tools.diff import compare
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = [("caty-mini", "older-players"), ("cat-town", "easy"), ("cat-town", "advanced")]

@@ -11,11 +11,11 @@ from table import GAMES
 
 from engine import load_game
 from engine.cli import main
-from engine.docgen import game_reference, language_reference, metrics_reference
-from engine.dsl.ops import OPS
-from engine.dsl.parser import grammar
-from engine.explain import card_list
-from engine.playtest import METRICS
+from engine.lab.playtest import METRICS
+from engine.lang.ops import OPS
+from engine.lang.parser import grammar
+from engine.tools.doc import game_reference, language_reference, metrics_reference
+from engine.tools.explain import card_list
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -9,9 +9,9 @@ import pytest
 
 from engine import load_game
 from engine.cli import main
-from engine.codes import CODES
-from engine.dsl.ops import OPS
-from engine.explain import explain, topics
+from engine.lang.ops import OPS
+from engine.tools.codes import CODES
+from engine.tools.explain import explain, topics
 
 REPO = Path(__file__).resolve().parents[1]
 

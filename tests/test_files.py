@@ -24,9 +24,9 @@ from cache_helpers import counter
 import engine
 from engine import StateError
 from engine.errors import WriteError
-from engine.replay import read_save, replay, save_data, write_save
-from engine.safe_files import MAX_FILE_BYTES, read_text
-from engine.yaml_source import MAX_NODES, parse_yaml
+from engine.load.safe_files import MAX_FILE_BYTES, read_text
+from engine.load.yaml_source import MAX_NODES, parse_yaml
+from engine.runtime.saves import read_save, replay, save_data, write_save
 from tests.test_cli import run
 
 SECRET = "secret-content: do-not-echo\n"
@@ -419,7 +419,7 @@ def test_a_save_whose_finished_flag_lies_is_noticed(tmp_path):
 def test_an_oversize_save_is_refused(tmp_path, monkeypatch):
     save = tmp_path / "save.json"
     write_save(played(tmp_path), save)
-    monkeypatch.setattr("engine.replay.MAX_SAVE_BYTES", 100)
+    monkeypatch.setattr("engine.runtime.saves.MAX_SAVE_BYTES", 100)
     with pytest.raises(StateError, match="larger than 100 bytes"):
         read_save(save)
 

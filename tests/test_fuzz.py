@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.dsl.checker import check_program
-from engine.dsl.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
+from engine.lang.checker import check_program
+from engine.lang.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -111,7 +111,7 @@ def test_a_pawn_blocked_head_on_still_has_a_diagonal_move():
 
 
 def test_greedy_bot_takes_the_winning_step():
-    from engine.agents import make_agent
+    from engine.bots import make_agent
 
     st = new()
     arrange(st, white=["c2", "f6"], black=["a2", "h3"])

@@ -157,7 +157,7 @@ def test_the_first_player_out_wins_the_penalty_points_left_in_the_other_hands():
 
 
 def test_the_greedy_bot_keeps_its_eights_and_sheds_court_cards():
-    from engine.agents import make_agent
+    from engine.bots import make_agent
 
     st = new()
     set_top(st, "7-hearts")

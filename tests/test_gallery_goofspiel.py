@@ -9,9 +9,10 @@ import pytest
 from gallery_helpers import game, ids, random_games
 from table import accounted
 
-from engine import IllegalAction, knowledge
+from engine import IllegalAction
 from engine.bots import GreedyAgent, MctsAgent
-from engine.simulate import bot_inputs
+from engine.lab.simulate import bot_inputs
+from engine.runtime import sight
 
 GOOF = "goofspiel"
 
@@ -85,12 +86,12 @@ def test_the_bids_are_in_every_seats_history_once_shown_and_in_no_other_seats_be
                 st.apply(made[seat], seat=seat)
                 readers = [*range(players), None] if len(made) < players else []
                 for s in readers:
-                    shown = {e["seat"]: e.get("action") for e in knowledge.history_for(st, s)[start:]}
+                    shown = {e["seat"]: e.get("action") for e in sight.history_for(st, s)[start:]}
                     assert shown == {o: (bid if o == s else None) for o, bid in made.items()}
             together = [dict(seat=o, action=bid, kind="bid", secret=True, together=True) for o, bid in made.items()]
             for s in range(players):
                 assert [e for e in st.history_for(s)[start:] if "seat" in e] == together
-            assert [e for e in knowledge.history_for(st, None)[start:] if "seat" in e] == together
+            assert [e for e in sight.history_for(st, None)[start:] if "seat" in e] == together
 
 
 def test_bots_decide_on_their_own_bids_though_the_copy_asks_the_lowest_seat_first():
@@ -203,7 +204,7 @@ def test_after_thirteen_rounds_the_most_prize_points_wins():
 
 
 def test_greedy_bids_the_card_nearest_the_prize():
-    from engine.agents import make_agent
+    from engine.bots import make_agent
 
     st = new(seed=4)
     prize = rank(st, ids(st, "prize")[0])

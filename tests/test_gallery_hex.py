@@ -93,7 +93,7 @@ def test_a_full_board_joins_exactly_one_player(seed):
 
 
 def test_greedy_takes_the_winning_cell_and_blocks_the_opponents():
-    from engine.agents import make_agent
+    from engine.bots import make_agent
 
     bot = make_agent("greedy", seed=1)
     bot.explore = 0
@@ -107,7 +107,7 @@ def test_greedy_takes_the_winning_cell_and_blocks_the_opponents():
 
 @pytest.mark.parametrize("bots", ["random", "greedy", "mcts:6"])
 def test_every_bot_plays_hex_to_the_end(bots):
-    from engine.simulate import simulate
+    from engine.lab.simulate import simulate
 
     summary = simulate(game("hex"), 2, 2, seed=3, bots=bots, limit=100)
     assert summary["errors"] == 0 and summary["cut_off"] == 0 and summary["draws"] == 0
@@ -120,7 +120,7 @@ def test_the_board_is_drawn_with_its_rows_shifted_and_its_stones():
 
     from rich.console import Console
 
-    from engine.render import render_view
+    from engine.ui.terminal import render_view
     from engine.web.draw import CELL, Hints, grid_svg
 
     st = new()

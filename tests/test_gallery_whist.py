@@ -173,7 +173,7 @@ def test_seeded_random_games_end_with_one_partnership_winning(part):
 
 def test_the_greedy_bot_wins_a_trick_as_cheaply_as_it_can():
     """Seat 0 leads the 10 of hearts; seat 1 holds the 2, the jack and the ace: it wins with the jack."""
-    from engine.agents import make_agent
+    from engine.bots import make_agent
 
     st = new()
     st.vars["trump"] = "spades"

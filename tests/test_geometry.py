@@ -11,9 +11,9 @@ import textwrap
 
 import pytest
 
-from engine.boards import compile_plane, segment_touches_box
-from engine.schemas import check_document
-from engine.yaml_source import parse_yaml
+from engine.boards.graphs import compile_plane, segment_touches_box
+from engine.load.schemas import check_document
+from engine.load.yaml_source import parse_yaml
 
 # --------------------------------------------------------------------------- helpers
 

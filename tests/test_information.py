@@ -24,9 +24,10 @@ import pytest
 from language_helpers import write_game
 from table import GAMES
 
-from engine import IllegalAction, TabletopError, knowledge, load_game, rng
-from engine.catalogue import list_games
-from engine.dsl.ops import OPS
+from engine import IllegalAction, TabletopError, load_game
+from engine.lang.ops import OPS
+from engine.load.catalogue import list_games
+from engine.runtime import rng, sight
 
 # Goofspiel's bids are simultaneous: several seats to act at once, some having chosen already.
 CASES = [(name, variant, players) for name, variant in GAMES for players in (2, 3, 4)] + [
@@ -108,7 +109,7 @@ def test_a_copy_holds_nothing_more(name, variant, players):
         for seat in range(players):
             copy = state.determinized(seat, seed=11)
             assert copy.seed == 11 and copy.rng == rng.seed_state(11) and copy.rng != state.rng
-            assert all(knowledge.hears(audience, seat) for audience, _ in copy.log_entries)
+            assert all(sight.hears(audience, seat) for audience, _ in copy.log_entries)
             assert all(copy.seen[o] == [] for o in range(players) if o != seat)
             for o in range(players):
                 for name_ in private:
@@ -192,7 +193,7 @@ def test_a_secret_choice_is_told_once_to_its_chooser_and_masked_to_everyone_else
                 for s in (*(o for o in range(3) if o != p), None):
                     lines = new[3 if s is None else s]
                     assert lines.count(masked) == 1 and clear not in lines
-                    history = knowledge.history_for(after, s)  # None: as an onlooker
+                    history = sight.history_for(after, s)  # None: as an onlooker
                     assert history[at] == {"seat": p, "kind": pending["kind"], "secret": True}
                 told += 1
             state.apply(action)
@@ -350,7 +351,6 @@ def test_a_card_drawn_from_a_shuffled_pile_is_known_only_to_who_sees_it(tmp_path
 def test_a_copy_offers_the_seat_the_options_it_has(tmp_path, monkeypatch):
     """A running program holds a card the seat saw face up, now hidden again: a deal that swaps it
     for a card of another colour would offer other options, so such deals are drawn again."""
-    from engine import knowledge
 
     game = reshuffled(tmp_path)
     differed = 0
@@ -358,12 +358,12 @@ def test_a_copy_offers_the_seat_the_options_it_has(tmp_path, monkeypatch):
         state = game.new_game(players=2, seed=seed)
         mine = state.decision_for(0)
         assert all(state.determinized(0, seed=k).decision_for(0) == mine for k in range(20))
-        monkeypatch.setattr(knowledge, "DEAL_TRIES", 0)  # the last resort alone: programs keep their cards
+        monkeypatch.setattr(sight, "DEAL_TRIES", 0)  # the last resort alone: programs keep their cards
         assert all(state.determinized(0, seed=k).decision_for(0) == mine for k in range(5))
         monkeypatch.undo()
         shuffler = random.Random(seed)
         for _ in range(10):  # an unconditioned deal would have told them apart
-            copy = knowledge._dealt(state, 0, 0, knowledge._deal(state, 0, shuffler), False, shuffler)
+            copy = sight._dealt(state, 0, 0, sight._deal(state, 0, shuffler), False, shuffler)
             differed += copy.decision_for(0) != mine
     assert differed > 0
 

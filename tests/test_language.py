@@ -10,9 +10,9 @@ import textwrap
 import pytest
 
 from engine import IllegalAction, RulesError, RuntimeRuleError, load_game
-from engine.dsl.ast import format_block
-from engine.dsl.ops import OPS
-from engine.dsl.parser import parse_program
+from engine.lang.ast import format_block
+from engine.lang.ops import OPS
+from engine.lang.parser import parse_program
 
 HEADER = """\
 id: mini
@@ -270,8 +270,8 @@ def test_a_grid_wider_than_26_columns_is_drawn_with_spreadsheet_column_names(tmp
     an empty space shows the icon its board's drawing hints give its tag."""
     from rich.console import Console
 
-    from engine.draw_hints import Hints
-    from engine.render import render_grid_board
+    from engine.boards.hints import Hints
+    from engine.ui.terminal import render_grid_board
 
     wide = (
         "id: wide\nkind: grid\ncells: {width: 30, height: 1}\nrooms:\n  - {id: hall, area: [0, 0, 29, 0]}\n"

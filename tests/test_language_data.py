@@ -125,7 +125,7 @@ def test_misuse_is_located(tmp_path, play, code, said):
 
 
 def test_count_is_the_old_name_of_size_and_lint_says_so(tmp_path):
-    from engine.lint import lint_game
+    from engine.tools.lint.checks import lint_game
 
     run(tmp_path, "out = [count(deck), size(deck)]\n")
     found = lint_game(load_game(tmp_path / "rules" / "mini" / "game.yaml"))

@@ -13,8 +13,8 @@ import pytest
 
 from engine import load_game
 from engine.cli import main
-from engine.codes import CODES
-from engine.lint import lint_game
+from engine.tools.codes import CODES
+from engine.tools.lint.checks import lint_game
 
 CLEAN = """\
 id: mini
@@ -112,7 +112,7 @@ def test_the_clean_game_has_no_warnings(project):
 
 
 def test_every_code_is_explained():
-    """Each code the engine can emit is explained once in engine/codes.py, and each explained code
+    """Each code the engine can emit is explained once in engine/tools/codes.py, and each explained code
     is emitted somewhere (no stale entries)."""
     import re
 

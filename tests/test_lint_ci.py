@@ -17,7 +17,7 @@ from test_lint import CHOICE, EMPTIES, project_fixture  # noqa: F401  (the fixtu
 
 from engine.cli import main
 from engine.errors import Diagnostic
-from engine.lint_report import format_report
+from engine.tools.lint.output import format_report
 
 ROOT = Path(__file__).resolve().parents[1]
 # SARIF 2.1.0 (its rtm.5 schema, as Microsoft ships it in the npm package @microsoft/jest-sarif, MIT)

@@ -5,7 +5,7 @@ import pytest
 from test_language import make_game
 
 from engine import RulesError, RuntimeRuleError, load_game
-from engine.dsl import ast
+from engine.lang import ast
 
 
 def test_a_record_is_one_option_printed_from_its_fields_in_written_order(tmp_path):

@@ -8,9 +8,9 @@ import itertools
 import pytest
 
 from engine import load_game
-from engine.dsl.ops import OPS
-from engine.dsl.types import CARD, PLAYER, is_list
 from engine.errors import RuleFault
+from engine.lang.ops import OPS
+from engine.lang.types import CARD, PLAYER, is_list
 
 SAMPLES = {  # per parameter type: values a rule may pass, and ones a broken rule or a tampered save may
     PLAYER: [0, 1, 2, -1, None, "x"],

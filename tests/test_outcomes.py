@@ -6,7 +6,7 @@ import pytest
 from test_language import make_game
 
 from engine import load_game
-from engine.simulate import simulate
+from engine.lab.simulate import simulate
 
 LEVEL = """\
 ties: {ties}

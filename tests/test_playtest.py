@@ -8,7 +8,8 @@ from test_language import make_game
 from test_outcomes import FIRST_WINS, LEVEL
 
 from engine.cli import main
-from engine.playtest import Arm, Plan, _deciding, arms_of, difference_interval, load_arm, measure, parse_set, run
+from engine.lab.games import Arm, arms_of, load_arm, parse_set
+from engine.lab.playtest import Plan, _deciding, difference_interval, measure, run
 
 # Each seat says "go" once, then a fair coin names the winner.
 COIN = """\

@@ -7,7 +7,7 @@ import pytest
 
 from engine import StateError, load_game
 from engine.cli import main
-from engine.replay import digest, read_save, replay, save_data, write_save
+from engine.runtime.saves import digest, read_save, replay, save_data, write_save
 from tests.test_cli import run
 
 

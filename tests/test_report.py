@@ -5,8 +5,9 @@ from pathlib import Path
 from test_language import make_game
 from test_playtest import COIN, CROWN
 
-from engine.playtest import Arm, Plan, load_arm, measure, run
-from engine.report import render_html
+from engine.lab.games import Arm, load_arm
+from engine.lab.playtest import Plan, measure, run
+from engine.lab.report import render_html
 
 BROWSER_ARGS = [
     "--no-sandbox",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine import rng
+from engine.runtime import rng
 
 
 def place_by_place(state: int, size: int) -> tuple[int, list[int]]:

@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import load_game, rng
+from engine import load_game
 from engine.bots import make_agent
-from engine.catalogue import list_games
-from engine.simulate import play_out
+from engine.lab.simulate import play_out
+from engine.load.catalogue import list_games
+from engine.runtime import rng
 
 PINNED = Path(__file__).parent / "data" / "pinned_games.json"
 SEEDS = range(3)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from table import GAMES
 
 from engine import StateError, TabletopError, load_game
-from engine.conformance import check_state
+from engine.lab.conformance import check_state
 
 _SAVES: dict = {}
 # Goofspiel's bids are simultaneous: its saves hold joint decisions, some seats having chosen.

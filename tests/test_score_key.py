@@ -1,4 +1,4 @@
-"""Points are kept under the key of what scoring reads (engine/dsl/readset.py): never a stale score."""
+"""Points are kept under the key of what scoring reads (engine/lang/readset.py): never a stale score."""
 
 from __future__ import annotations
 

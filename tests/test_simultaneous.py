@@ -14,8 +14,8 @@ import pytest
 from test_language import HEADER
 
 from engine import IllegalAction, RulesError, RuntimeRuleError, StateError, load_game
-from engine.dsl.ast import format_block
-from engine.dsl.parser import parse_program
+from engine.lang.ast import format_block
+from engine.lang.parser import parse_program
 
 SHOW = """\
 enums:

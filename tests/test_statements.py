@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.docgen import language_reference
-from engine.dsl import ast, parser
-from engine.dsl.checker import Vocabulary, check_program
-from engine.dsl.codegen import Compiler
-from engine.dsl.parser import grammar, parse_program
-from engine.dsl.reference import ReferenceCompiler
+from engine.lang import ast, parser
+from engine.lang.checker import Vocabulary, check_program
+from engine.lang.parser import grammar, parse_program
+from engine.runtime.codegen import Compiler
+from engine.runtime.reference import ReferenceCompiler
+from engine.tools.doc import language_reference
 
 # One program per statement, in canonical text; a procedure 'step' (giving an int) and a zone 'deck' exist.
 SAMPLES = {

@@ -107,7 +107,7 @@ def test_validate_checks_a_variants_included_file_as_components(game_folder, cap
 
 
 def test_lint_finds_an_included_card_that_drops_its_base_text(game_folder):
-    from engine.lint import lint_game
+    from engine.tools.lint.checks import lint_game
 
     shorter = NEW_CARDS.replace(", text: The king.}", "}")
     write(game_folder, {"variants/new.yaml": VARIANT, "variants/new-cards.yaml": shorter})
@@ -117,7 +117,7 @@ def test_lint_finds_an_included_card_that_drops_its_base_text(game_folder):
 
 
 def test_a_base_card_after_a_variant_removes_another_is_reported_at_its_own_line(game_folder):
-    from engine.lint import lint_game
+    from engine.tools.lint.checks import lint_game
 
     cards = CARDS.replace("{id: pawn, value: 1}", "{id: pawn, value: 1, effect: pass}")
     variant = "extends: mini\nid: new\nname: Mini — no king\nremove: {items: [king]}\n"

@@ -16,8 +16,8 @@ from websockets.sync.client import connect
 
 from engine.bots import make_agent
 from engine.errors import StateError
-from engine.replay import replay
-from engine.simulate import bot_inputs
+from engine.lab.simulate import bot_inputs
+from engine.runtime.saves import replay
 from engine.web import app
 from engine.web.app import create_app
 from engine.web.table import Refusal, Table
@@ -403,7 +403,7 @@ def test_the_core_does_not_import_the_web_framework():
     import sys
 
     code = (
-        "import sys; from engine import load_game; from engine import cli, choices, render; "
+        "import sys; from engine import load_game; from engine import cli; from engine.ui import options, terminal; "
         "load_game('caty-mini').new_game(players=2); print('starlette' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

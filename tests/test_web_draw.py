@@ -2,9 +2,9 @@
 
 from xml.etree import ElementTree
 
-from engine.boards import compile_grid, compile_plane
+from engine.boards.graphs import compile_grid, compile_plane
+from engine.load.yaml_source import read_yaml
 from engine.web.draw import Hints, grid_svg, plane_svg, ring_svg
-from engine.yaml_source import read_yaml
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -10,7 +10,7 @@ from language_helpers import write_game
 from starlette.testclient import TestClient
 from web_helpers import failing_table, take
 
-from engine.replay import replay
+from engine.runtime.saves import replay
 from engine.web.app import create_app
 from engine.web.table import Table
 

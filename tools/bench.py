@@ -21,7 +21,7 @@ the game from a warm code cache: a tree just changed once counted its compile).
 Every row of GAMES is (game id, variant or None, player counts, bot kind, decision
 limit).  Add a game by adding a row; rows whose game (or variant) is not in rules/ are skipped, so the table may list
 games that are still being written.  Games are played by random bots through
-``engine.simulate.simulate``, the same code as ``tabletop simulate``; a row stops early
+``engine.lab.simulate.simulate``, the same code as ``tabletop simulate``; a row stops early
 (marked *) once its games have taken ``--budget`` seconds, so a slow game cannot stall the run.
 """
 
@@ -64,7 +64,7 @@ def present(game: str, variant: str | None) -> bool:
 
 def play_row(game, players: int, games: int, seed: int, budget: float, bots: str = "random", limit: int = 5000) -> dict:
     """Up to ``games`` random games in growing batches, stopping early past ``budget`` seconds."""
-    from engine.simulate import simulate
+    from engine.lab.simulate import simulate
 
     played = errors = cut_off = 0
     seconds = decisions = 0.0
@@ -93,7 +93,7 @@ def play_row(game, players: int, games: int, seed: int, budget: float, bots: str
 
 def bench_games(games: int, seed: int, budget: float) -> list[dict]:
     from engine import RulesError, load_game
-    from engine.simulate import simulate
+    from engine.lab.simulate import simulate
 
     rows = []
     for game_id, variant, player_counts, bots, limit in GAMES:

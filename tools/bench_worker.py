@@ -6,7 +6,8 @@ is one JSON line ``{"seconds": cpu, "units": done}``.  ``python bench_worker.py
 TREE JOB`` runs the one job given and exits: run under valgrind, its count of
 instructions (``bench.py --instructions``).  Only the public surface
 (``load_game``, ``new_game``, ``clone``, ``apply``, ``legal_actions``) and
-``engine.simulate.simulate`` are used, so any revision since the baseline runs it.
+``simulate`` (``engine/lab/simulate.py``, or ``engine/simulate.py`` in older trees) are used, so any
+revision since the baseline runs it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ import time
 sys.path.insert(0, sys.argv[1])
 
 from engine import load_game
-from engine.simulate import simulate
+
+try:
+    from engine.lab.simulate import simulate
+except ModuleNotFoundError:  # a revision from before engine/ was layered by stage
+    from engine.simulate import simulate
 
 _games: dict = {}
 

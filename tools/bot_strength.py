@@ -19,8 +19,8 @@ import time
 
 from engine import load_game
 from engine.bots import make_agent
-from engine.documents import known_games
-from engine.simulate import simulate, wilson_interval
+from engine.lab.simulate import simulate, wilson_interval
+from engine.load.documents import known_games
 
 
 def iterations_per_second(game, players: int, spec: str, positions: int = 3) -> float | None:

@@ -77,14 +77,14 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
 import engine  # noqa: E402
-from engine import boards as _boards  # noqa: E402
-from engine.codes import CODES  # noqa: E402
-from engine.docgen import game_reference  # noqa: E402
-from engine.dsl.ops import OPS  # noqa: E402
+from engine.boards import graphs as _boards  # noqa: E402
 from engine.errors import Diagnostic, RulesError, RuntimeRuleError, TabletopError  # noqa: E402
-from engine.explain import explain, topics  # noqa: E402
-from engine.lint import lint_game  # noqa: E402
-from engine.variant_diff import compare  # noqa: E402
+from engine.lang.ops import OPS  # noqa: E402
+from engine.tools.codes import CODES  # noqa: E402
+from engine.tools.diff import compare  # noqa: E402
+from engine.tools.doc import game_reference  # noqa: E402
+from engine.tools.explain import explain, topics  # noqa: E402
+from engine.tools.lint.checks import lint_game  # noqa: E402
 
 DEFAULT_TIMEOUT = 10.0
 MAX_ACTIONS = 200

@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import load_game
-from engine.catalogue import list_games
+from engine.load.catalogue import list_games
 
 
 def measure(game, players: int, games: int) -> tuple[int, float]:

@@ -5,7 +5,7 @@
     python tools/soak.py --only cat-town --games 10000    # one game, every variant
     python tools/soak.py --only cat-town:advanced --players 3 --first-seed 500
 
-Every game is checked by engine.conformance.playout (cards conserved, a legal action
+Every game is checked by engine.lab.conformance.playout (cards conserved, a legal action
 exactly when not over, JSON round trip and clone at random points, determinism, a
 winner at the end).  Game ``seed`` deals with ``seed`` and moves with
 ``random.Random(seed)``, so a failure prints everything needed to replay it.
@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import TabletopError, load_game
-from engine.conformance import ConformanceError, playout
-from engine.documents import known_games, known_variants, resolve
+from engine.lab.conformance import ConformanceError, playout
+from engine.load.documents import known_games, known_variants, resolve
 
 _LOADED: dict = {}
 

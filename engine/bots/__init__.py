@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..errors import TabletopError, quoted
-from .greedy import GreedyAgent
-from .mcts import MctsAgent
-from .random_bot import RandomAgent
+from engine.bots.greedy import GreedyAgent
+from engine.bots.mcts import MctsAgent
+from engine.bots.random_bot import RandomAgent
+from engine.errors import TabletopError, quoted
 
 __all__ = ["AGENTS", "Agent", "BotSpecError", "GreedyAgent", "MctsAgent", "RandomAgent", "check_spec", "make_agent"]
 

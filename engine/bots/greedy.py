@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..errors import TabletopError
+from engine.errors import TabletopError
 
 
 class GreedyAgent:

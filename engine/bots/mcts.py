@@ -9,8 +9,8 @@ import math
 import random
 import time
 
-from ..errors import RuntimeRuleError, quoted
-from .greedy import GreedyAgent
+from engine.bots.greedy import GreedyAgent
+from engine.errors import RuntimeRuleError, quoted
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_ROLLOUT = 200  # decisions a rollout may take before it is scored by the points so far

@@ -21,8 +21,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..errors import TabletopError
-from .table import Refusal, Table
+from engine.errors import TabletopError
+from engine.web.table import Refusal, Table
 
 STATIC = Path(__file__).with_name("static")
 MAX_MESSAGE = 4_000_000  # characters: a save of a long game fits, a flood does not

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from html import escape
 
-from ..boards import space_name
-from ..draw_hints import NEUTRAL, Hints  # noqa: F401  (re-exported for the table)
+from engine.boards.graphs import space_name
+from engine.boards.hints import NEUTRAL, Hints  # noqa: F401  (re-exported for the table)
 
 CELL = 40  # pixels per cell side
 MARGIN = 56  # room around a plane floor for the fixtures standing on its walls

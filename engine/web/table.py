@@ -12,12 +12,11 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from .. import rng
-from ..choices import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, run_path
-from ..dsl import together
-from ..errors import IllegalAction, RulesError, RuntimeRuleError, StateError, TabletopError
-from . import draw
-from .draw import Hints
+from engine.errors import IllegalAction, RulesError, RuntimeRuleError, StateError, TabletopError
+from engine.runtime import rng, together
+from engine.ui.options import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, run_path
+from engine.web import draw
+from engine.web.draw import Hints
 
 
 class Refusal(TabletopError):
@@ -36,7 +35,7 @@ class Table:
         seed: int = 0,
         bots: dict[int, str] | None = None,
     ):
-        from ..gamedef import load_game
+        from engine.runtime.gamedef import load_game
 
         self.source, self.variant, self.seed = source, variant, seed
         self.game = load_game(source, variant)
@@ -74,7 +73,7 @@ class Table:
 
     # ------------------------------------------------------------- play
     def _agents(self):
-        from ..bots import make_agent
+        from engine.bots import make_agent
 
         return {seat: make_agent(kind, seed=rng.derive(self.seed, "bot", seat)) for seat, kind in self.bots.items()}
 
@@ -135,7 +134,7 @@ class Table:
         self.stopped = exc.diagnostic.format(with_context=False)
 
     def _run_bots(self) -> None:
-        from ..simulate import bot_inputs
+        from engine.lab.simulate import bot_inputs
 
         while not self.stopped and (
             bots := [s for s in self.state.to_act if s in self.agents]
@@ -247,7 +246,7 @@ class Table:
     def load_save(self, key: str, data) -> None:
         """Continue a saved game of these rules (the page's 'open save')."""
         self._host_only(key, "open a save")
-        from ..replay import SAVE_FORMAT
+        from engine.runtime.saves import SAVE_FORMAT
 
         if (
             not isinstance(data, dict)
@@ -268,15 +267,15 @@ class Table:
         self.redo.clear()
 
     def save_data(self, key: str) -> dict:
-        """The game as ``replay`` rebuilds it (seed and every action), for the host's link only."""
+        """The game as a replay rebuilds it (seed and every action), for the host's link only."""
         self._host_only(key, "save")
-        from ..replay import save_data
+        from engine.runtime.saves import save_data
 
         return save_data(self.state)
 
     # ------------------------------------------------------------- reload
     def _folders(self) -> list[Path]:
-        from ..documents import game_folders
+        from engine.load.documents import game_folders
 
         return [f for f in game_folders(Path(self.game.rules.folder), self.game.id) if f.is_dir()]
 
@@ -289,7 +288,7 @@ class Table:
         if now == self.mtimes:
             return False
         self.mtimes = now
-        from ..gamedef import load_game
+        from engine.runtime.gamedef import load_game
 
         try:
             game = load_game(self.source, self.variant)

@@ -1,0 +1,162 @@
+"""One arm's games: the arms a playtest measures, and one game played and kept as plain data.
+
+Both a local run and a Ray worker play games through ``record_game``, so every backend records the
+same game for the same seed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from engine.bots import make_agent
+from engine.errors import TabletopError
+from engine.lab.simulate import DEFAULT_DECISION_LIMIT, bot_inputs
+from engine.runtime import rng
+
+PROGRESS_BINS = 10  # branching factor is averaged over tenths of a game
+
+
+class PlaytestError(TabletopError):
+    """Bad arms or settings for a playtest."""
+
+
+# ---------------------------------------------------------------- arms
+@dataclass(frozen=True)
+class Arm:
+    """One set of rules to measure: a variant (None: the base) and settings by dotted path."""
+
+    variant: str | None = None
+    settings: tuple[tuple[str, object], ...] = ()
+
+    @property
+    def label(self) -> str:
+        parts = [self.variant or "base"] if self.variant or not self.settings else []
+        return " ".join(parts + [f"{path.rsplit('.', 1)[-1]}={value}" for path, value in self.settings])
+
+
+def parse_set(text: str) -> tuple[str, list]:
+    """``NAME=VALUES`` → (path, values).  VALUES: ``900..1600/100`` (a range, ends included), ``a,b,c`` or one."""
+    name, sep, values = text.partition("=")
+    if not sep or not name or not values:
+        raise PlaytestError(f"--set expects NAME=VALUES (e.g. constants.length=900..1600/100), got '{text}'")
+    if ".." in values:
+        low, _, rest = values.partition("..")
+        high, _, step = rest.partition("/")
+        try:
+            a, b, s = int(low), int(high), int(step or 1)
+        except ValueError:
+            raise PlaytestError(f"--set {name}: a range is LOW..HIGH[/STEP] in whole numbers, got '{values}'") from None
+        if s <= 0 or b < a or (b - a) // s > 1000:
+            raise PlaytestError(f"--set {name}: '{values}' is no range of 1 to 1,000 values")
+        return name, list(range(a, b + 1, s))
+    return name, [_scalar(v) for v in values.split(",")]
+
+
+def _scalar(text: str) -> object:
+    """A setting's value as YAML would read it: a whole number, a decimal, true/false, or text."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text, text)
+
+
+def arms_of(variants: list[str | None], sets: list[tuple[str, list]]) -> list[Arm]:
+    """Every combination of a variant and one value per setting."""
+    names = [name for name, _ in sets]
+    return [
+        Arm(v, tuple(zip(names, combo)))
+        for v in (variants or [None])
+        for combo in itertools.product(*[values for _, values in sets])
+    ]
+
+
+def load_arm(game: str, arm: Arm):
+    from engine.runtime.gamedef import load_game
+
+    return load_game(game, arm.variant, dict(arm.settings))
+
+
+# ---------------------------------------------------------------- one game
+def record_game(game, players: int, seed: int, specs: list[str], limit: int = DEFAULT_DECISION_LIMIT) -> dict:
+    """Play one game and keep, as plain data, all the metrics need."""
+    agents = [make_agent(specs[s], seed=rng.derive(seed, "bot", s)) for s in range(players)]
+    rec: dict = {
+        "seed": seed,
+        "bots": list(specs),
+        "error": None,
+        "cut_off": False,
+        "decisions": 0,
+        "turns": 0,
+        "rounds": 0,
+        "branching": [0] * PROGRESS_BINS,
+        "branch_counts": [0] * PROGRESS_BINS,
+        "choices": [],
+        "trace": [],
+    }
+    cards = set(game.card_ids)
+    try:
+        state = game.new_game(players=players, seed=seed)
+        last: int | None = None
+        in_round: set[int] = set()
+        legal_counts: list[int] = []
+        while not state.is_terminal:
+            if rec["decisions"] >= limit:
+                rec["cut_off"] = True
+                break
+            seat = state.current_player
+            if seat != last:
+                rec["turns"] += 1
+                if seat in in_round or not in_round:
+                    rec["rounds"] += 1
+                    in_round = set()
+                in_round.add(seat)
+                rec["trace"].append(_team_scores(state))
+                last = seat
+            ids = state.pending["ids"]
+            legal_counts.append(len(ids))
+            bot = agents[seat]
+            action = bot.act(*bot_inputs(state, seat, bot, rec["decisions"]))
+            offered = sorted({w for a in ids for w in a.split() if w in cards})
+            rec["choices"].append([seat, action, offered])
+            state.apply(action)
+            rec["decisions"] += 1
+        for i, n in enumerate(legal_counts):
+            b = i * PROGRESS_BINS // len(legal_counts)
+            rec["branching"][b] += n
+            rec["branch_counts"][b] += 1
+        if not rec["cut_off"]:
+            outcome = state.outcome
+            rec.update(
+                results=list(outcome.results),
+                reason=outcome.reason,
+                scores=state.scores,
+                final=_team_scores(state),
+                stats=_stats(game, state),
+            )
+    except TabletopError as exc:
+        rec["error"] = str(exc)
+    return rec
+
+
+def _team_scores(state) -> list[int]:
+    """Each seat's side's points (a team's sum; a seat alone its own)."""
+    scores = state.scores
+    return [sum(scores[m] for m in state.game.team_of(state.n, p)) for p in range(state.n)]
+
+
+def _stats(game, state) -> dict:
+    values: dict[str, object] = {}
+    for stat in game.stats:
+        state.memo.clear()
+        if stat.per_seat:
+            values[stat.id] = [_number(stat.fn(state, {"p": p, "me": p})) for p in range(state.n)]
+        else:
+            values[stat.id] = _number(stat.fn(state, {"me": 0}))
+    return values
+
+
+def _number(value) -> int | float:
+    return int(value) if isinstance(value, bool) else value

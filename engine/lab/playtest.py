@@ -1,0 +1,600 @@
+"""Playtest lab: many bot games per arm (a variant and/or rule settings), recorded and measured.
+
+Every arm plays the same seeds (common random numbers), so a difference between arms is the
+rules' doing, not the dice's.  A game is recorded as plain data (``games.record_game``) by whichever
+backend runs it — this process, forked processes, or Ray workers — and the figures are computed
+from the records in seed order, so every backend gives the same figures for the same seeds.
+Each metric's definition is in ``METRICS`` (the report and ``--json`` carry it).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.lab.games import PROGRESS_BINS, Arm, record_game
+from engine.lab.simulate import DEFAULT_DECISION_LIMIT, wilson_interval
+
+RANDOM = "random"
+DURATIONS = ("decisions", "turns", "rounds")
+
+MIN_SUPPORT = 10  # seat-games on each side (used / not used) before a use's effect on winning is measured
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One figure of the report: what it says, how it is computed, and where it sits in each arm's
+    figures (``keys``: ``section.key``, ``section.rows[].field``), so that no figure goes undefined."""
+
+    ludii: str  # Ludii's name for the same idea, "" where it has none
+    definition: str
+    formula: str
+    keys: tuple[str, ...]
+
+
+# One entry per metric, in the report's order: the report, ``--json`` and ``tabletop doc --metrics`` read it.
+METRICS: dict[str, Metric] = {
+    "win_rate": Metric(
+        "",
+        "How often each seat wins. A shared win counts for each winner, a draw for none.",
+        "wins(s) / finished games, with a 95% Wilson score interval "
+        "(p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n), z = 1.96",
+        ("outcomes.wins", "outcomes.win_rate", "outcomes.win_rate_95"),
+    ),
+    "balance": Metric(
+        "Balance",
+        "How alike the seats' chances are; 1 is perfectly balanced.",
+        "1 − (max over seats of win_rate − min over seats of win_rate)",
+        ("outcomes.balance",),
+    ),
+    "first_seat_advantage": Metric(
+        "AdvantageP1",
+        "How much better the first seat does than the average seat (Ludii's AdvantageP1 is seat 0's win rate itself).",
+        "win_rate(0) − mean over seats of win_rate(s)",
+        ("outcomes.first_seat_advantage",),
+    ),
+    "draw_rate": Metric(
+        "Drawishness",
+        "How often a game ends with no winner.",
+        "drawn games / finished games",
+        ("outcomes.draws", "outcomes.draw_rate"),
+    ),
+    "completion_rate": Metric(
+        "Completion",
+        "How often a game reaches an end by the rules.",
+        "finished games / games played (played = finished + cut off + errors)",
+        ("outcomes.played", "outcomes.finished", "outcomes.completion_rate"),
+    ),
+    "cut_off": Metric(
+        "Timeouts",
+        "Games stopped by the decision limit, which have no result.",
+        "count of games with decisions ≥ limit before the end",
+        ("outcomes.cut_off",),
+    ),
+    "errors": Metric(
+        "",
+        "Games stopped by a rule error (with the first few messages), which have no result.",
+        "count of games that raised a rule error",
+        ("outcomes.errors", "outcomes.error_samples"),
+    ),
+    "end_reasons": Metric(
+        "",
+        'Why games ended, by the reason the rules gave (`end_game "reason"`).',
+        "finished games per reason",
+        ("outcomes.end_reasons",),
+    ),
+    "decisions": Metric(
+        "DurationActions",
+        "Length of a game in decisions: every choice of any seat.",
+        "decisions per game: mean, median, min, max (and each game's value)",
+        ("duration.decisions", "duration.values"),
+    ),
+    "turns": Metric(
+        "DurationTurns",
+        "Length of a game in turns: a turn is a run of consecutive decisions by one seat.",
+        "1 + number of times the deciding seat changes, per game",
+        ("duration.turns",),
+    ),
+    "rounds": Metric(
+        "",
+        "Length of a game in rounds: a round ends just before a seat starts its second turn in it.",
+        "rounds per game, counted as turns are taken",
+        ("duration.rounds",),
+    ),
+    "scores": Metric(
+        "",
+        "Each seat's points at the end, by the rules' scoring.",
+        "per seat: mean, median, min, max over finished games (and each game's value)",
+        ("scores.per_seat", "scores.values"),
+    ),
+    "margin": Metric(
+        "",
+        "By how much the winner won, in games with a winner.",
+        "points of the winning side − the best other side's points (a team's points are its members' sum)",
+        ("scores.margin", "scores.margins"),
+    ),
+    "lead_changes": Metric(
+        "LeadChange",
+        "How often the lead changes hands (Ludii judges the leader by a search's evaluation; here by points).",
+        "number of times the sole leader (most points at the start of a turn) differs from the previous "
+        "sole leader, per game",
+        ("scores.lead_changes",),
+    ),
+    "drama": Metric(
+        "Drama",
+        "How far behind the eventual winner was, on average over the game.",
+        "mean over turns t of (leader's points(t) − eventual winner's points(t)), mean over games with a winner",
+        ("scores.drama",),
+    ),
+    "decisiveness": Metric(
+        "DecisivenessTurns",
+        "How early the eventual winner took a lead it never lost; 0: from the start.",
+        "(index of the last turn at which the eventual winner was behind + 1) / turns, mean over games with a winner",
+        ("scores.decisiveness",),
+    ),
+    "branching": Metric(
+        "BranchingFactor",
+        "How many options a decision offers, over the whole game and by tenth of a game.",
+        "sum of legal options over all decisions / decisions; per tenth: the same over the decisions "
+        "in that tenth of each game",
+        ("choice.branching", "choice.branching_by_progress"),
+    ),
+    "actions": Metric(
+        "",
+        "How often each action is chosen, and the chooser's win rate in the finished games it chose it.",
+        "chosen: times picked; games: seat-games (one seat in one finished game) that picked it; "
+        "win rate when used: wins among those seat-games / games",
+        ("choice.actions", "choice.actions[].action", "choice.actions[].chosen", "choice.actions[].games"),
+    ),
+    "cards": Metric(
+        "",
+        "How often each card named by an action is offered and chosen; cards offered but never chosen, "
+        "and cards never offered at all.",
+        "offered: decisions offering an action that names it; chosen: of them, times an action naming it "
+        "was picked; games: seat-games that chose it",
+        (
+            "choice.cards",
+            "choice.cards[].card",
+            "choice.cards[].offered",
+            "choice.cards[].chosen",
+            "choice.cards[].games",
+            "choice.cards_never_chosen",
+            "choice.cards_never_offered",
+        ),
+    ),
+    "impact": Metric(
+        "",
+        "Cards and actions that decide games: how much more often a seat wins when it uses a card "
+        "(or action) in a game than when it does not. Measured only with at least "
+        f"{MIN_SUPPORT} seat-games on each side. Listed as deciding when the interval at the family-wise "
+        "level excludes 0 (Bonferroni: the 5% shared among the m cards, or actions, measured), so that "
+        "luck alone rarely lists one.",
+        "win rate when used − win rate when not used, over the seat-games of finished games; 95% interval "
+        "by Newcombe's hybrid score method: d − √((p₁−l₁)² + (u₀−p₀)²) … d + √((u₁−p₁)² + (p₀−l₀)²), "
+        "(l, u) the Wilson intervals of each rate; deciding: the same with z = Φ⁻¹(1 − 0.05/2m) excludes 0",
+        (
+            "choice.actions[].win_rate_when_used",
+            "choice.actions[].win_rate_when_not_used",
+            "choice.actions[].impact",
+            "choice.actions[].impact_95",
+            "choice.cards[].win_rate_when_used",
+            "choice.cards[].win_rate_when_not_used",
+            "choice.cards[].impact",
+            "choice.cards[].impact_95",
+            "choice.deciding_actions",
+            "choice.deciding_actions[].action",
+            "choice.deciding_actions[].impact",
+            "choice.deciding_actions[].impact_95",
+            "choice.deciding_actions[].games",
+            "choice.deciding_cards",
+            "choice.deciding_cards[].card",
+            "choice.deciding_cards[].impact",
+            "choice.deciding_cards[].impact_95",
+            "choice.deciding_cards[].games",
+        ),
+    ),
+    "skill": Metric(
+        "Skill Trace (simplified)",
+        "How much a thinking bot gains over random bots, per seat; near chance means luck decides.",
+        "wins of the thinking bot in seat s against random bots in the others / its finished games there, "
+        "with a 95% Wilson interval; chance = the seat's team size / players (1 / players without teams)",
+        (
+            "skill.bot",
+            "skill.chance",
+            "skill.seats",
+            "skill.seats[].seat",
+            "skill.seats[].games",
+            "skill.seats[].wins",
+            "skill.seats[].win_rate",
+            "skill.seats[].win_rate_95",
+        ),
+    ),
+    "stats": Metric(
+        "",
+        "The rules' own counters (`stats:`), evaluated at the end of each finished game.",
+        "yes/no: share of games (or seat-games, per seat) where it holds; numbers: mean, median, min, max",
+        (
+            "stats",
+            "stats[].id",
+            "stats[].text",
+            "stats[].kind",
+            "stats[].per_seat",
+            "stats[].share",
+            "stats[].summary",
+            "stats[].seats",
+        ),
+    ),
+}
+
+
+# ---------------------------------------------------------------- running
+@dataclass
+class Plan:
+    """What to play: arms × seeds with the main bots, and seats × seeds with one thinking bot."""
+
+    game: str
+    arms: list[Arm]
+    players: int
+    games: int
+    seed: int
+    bots: list[str]
+    limit: int = DEFAULT_DECISION_LIMIT
+    skill_bot: str | None = None
+    skill_games: int = 0
+
+    def tasks(self) -> list[tuple[int, str, int, list[str]]]:
+        """(arm index, role, seed, bots per seat); role "main" or "skill:SEAT"."""
+        out = [(a, "main", self.seed + i, self.bots) for a in range(len(self.arms)) for i in range(self.games)]
+        if self.skill_bot:
+            for a in range(len(self.arms)):
+                for seat in range(self.players):
+                    specs = [RANDOM] * self.players
+                    specs[seat] = self.skill_bot
+                    out += [(a, f"skill:{seat}", self.seed + i, specs) for i in range(self.skill_games)]
+        return out
+
+
+@dataclass
+class RunInfo:
+    backend: str
+    workers: int
+    seconds: float = 0.0
+    host: str = field(default_factory=platform.node)
+    cpus: int = field(default_factory=lambda: os.cpu_count() or 1)
+    address: str | None = None
+
+    def to_data(self, games: int) -> dict:
+        return {
+            "backend": self.backend,
+            "workers": self.workers,
+            "host": self.host,
+            "cpus": self.cpus,
+            "address": self.address,
+            "seconds": round(self.seconds, 2),
+            "games": games,
+            "games_per_second": round(games / self.seconds, 2) if self.seconds > 0 else None,
+            "python": platform.python_version(),
+        }
+
+
+_FORKED: tuple = ()  # (plan, compiled games per arm) for forked workers
+
+
+def _run_forked(index_task: tuple) -> tuple[int, dict]:
+    plan, games = _FORKED
+    index, (arm, _, seed, specs) = index_task
+    return index, record_game(games[arm], plan.players, seed, specs, plan.limit)
+
+
+def run(
+    plan: Plan,
+    games: list,
+    jobs: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[dict], RunInfo]:
+    """Play every task of ``plan``; records in task order, and where and how fast they ran."""
+    global _FORKED
+    tasks = plan.tasks()
+    records: list = [None] * len(tasks)
+    info = RunInfo(backend, jobs if backend == "local" else 0, address=address)
+    start = time.perf_counter()
+    done = 0
+
+    def finished(index: int, rec: dict) -> None:
+        nonlocal done
+        records[index] = rec
+        done += 1
+        if progress is not None:
+            progress(done, len(tasks))
+
+    if backend == "ray":
+        from engine.lab.ray_backend import run_on_ray
+
+        info.workers = run_on_ray(plan, tasks, address, finished)
+    elif jobs > 1:
+        import multiprocessing
+
+        _FORKED = (plan, games)
+        try:  # forked workers inherit the compiled games: nothing is pickled or loaded again
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for index, rec in pool.imap_unordered(_run_forked, enumerate(tasks), chunksize=1):
+                    finished(index, rec)
+        finally:
+            _FORKED = ()
+    else:
+        for index, (arm, _, seed, specs) in enumerate(tasks):
+            finished(index, record_game(games[arm], plan.players, seed, specs, plan.limit))
+    info.seconds = time.perf_counter() - start
+    return records, info
+
+
+# ---------------------------------------------------------------- metrics
+def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict:
+    """The figures of a run, per arm, as plain data (what ``--json`` prints and the report draws)."""
+    tasks = plan.tasks()
+    arms = []
+    for a, arm in enumerate(plan.arms):
+        main = [r for (i, role, _, _), r in zip(tasks, records) if i == a and role == "main"]
+        entry = {
+            "label": arm.label,
+            "variant": arm.variant,
+            "settings": dict(arm.settings),
+            **_arm_metrics(games[a], plan.players, main),
+        }
+        if plan.skill_bot:
+            entry["skill"] = _skill(plan, games[a], [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a])
+        arms.append(entry)
+    return {
+        "game": plan.game,
+        "name": games[0].name,
+        "players": plan.players,
+        "games": plan.games,
+        "seed": plan.seed,
+        "bots": plan.bots,
+        "limit": plan.limit,
+        "skill_bot": plan.skill_bot,
+        "skill_games": plan.skill_games,
+        "arms": arms,
+        "run": info.to_data(len(records)),
+        "sweep": _sweep_axis(plan.arms),
+        "definitions": {
+            k: {"ludii": m.ludii, "definition": m.definition, "formula": m.formula, "keys": list(m.keys)}
+            for k, m in METRICS.items()
+        },
+    }
+
+
+def _arm_metrics(game, players: int, recs: list[dict]) -> dict:
+    done = [r for r in recs if r["error"] is None and not r["cut_off"]]
+    n = len(done)
+    wins = [sum(r["results"][s] == "win" for r in done) for s in range(players)]
+    rates = [w / n if n else None for w in wins]
+    draws = sum(all(x == "draw" for x in r["results"]) for r in done)
+    reasons: dict[str, int] = {}
+    for r in done:
+        reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+    known = [x for x in rates if x is not None]
+    return {
+        "outcomes": {
+            "played": len(recs),
+            "finished": n,
+            "errors": sum(r["error"] is not None for r in recs),
+            "error_samples": [f"seed {r['seed']}: {r['error']}" for r in recs if r["error"]][:5],
+            "cut_off": sum(r["cut_off"] for r in recs),
+            "completion_rate": _ratio(n, len(recs)),
+            "wins": wins,
+            "win_rate": [_round(x) for x in rates],
+            "win_rate_95": [wilson_interval(w, n) for w in wins],
+            "balance": _round(1 - (max(known) - min(known))) if known else None,
+            "first_seat_advantage": _round(rates[0] - sum(known) / len(known)) if known else None,
+            "draws": draws,
+            "draw_rate": _ratio(draws, n),
+            "end_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+        },
+        "duration": {
+            **{k: _summary([r[k] for r in recs if r["error"] is None]) for k in DURATIONS},
+            "values": {k: [r[k] for r in recs if r["error"] is None] for k in DURATIONS},
+        },
+        "scores": _scores(players, done),
+        "choice": _choice(game, players, [r for r in recs if r["error"] is None]),
+        "stats": _stat_figures(game, done),
+    }
+
+
+def _scores(players: int, done: list[dict]) -> dict:
+    margins, changes, drama, decisive = [], [], [], []
+    for r in done:
+        winners = [s for s, x in enumerate(r["results"]) if x == "win"]
+        trace = r["trace"] + [r["final"]]
+        if winners:
+            best = r["final"][winners[0]]
+            others = [v for s, v in enumerate(r["final"]) if s not in winners]
+            margins.append(best - max(others) if others else 0)
+            w = winners[0]
+            drama.append(statistics.fmean(max(t) - t[w] for t in trace))
+            behind = [i for i, t in enumerate(trace) if t[w] < max(t)]
+            decisive.append((behind[-1] + 1) / len(trace) if behind else 0.0)
+        leaders = [t.index(max(t)) for t in trace if t.count(max(t)) == 1]
+        changes.append(sum(a != b for a, b in itertools.pairwise(leaders)))
+    return {
+        "per_seat": [_summary([r["scores"][s] for r in done]) for s in range(players)],
+        "values": [[r["scores"][s] for r in done] for s in range(players)],
+        "margin": _summary(margins),
+        "margins": margins,
+        "lead_changes": _summary(changes),
+        "drama": _round(statistics.fmean(drama)) if drama else None,
+        "decisiveness": _round(statistics.fmean(decisive)) if decisive else None,
+    }
+
+
+def _choice(game, players: int, recs: list[dict]) -> dict:
+    totals, counts = [0] * PROGRESS_BINS, [0] * PROGRESS_BINS
+    chosen: dict[str, int] = {}  # action id → times chosen
+    offered: dict[str, list[int]] = {}  # card id → [times offered, times chosen]
+    used_actions: dict[str, set[tuple[int, int]]] = {}  # id → seat-games (game, seat) of finished games
+    used_cards: dict[str, set[tuple[int, int]]] = {}
+    won: set[tuple[int, int]] = set()
+    finished = 0
+    for g, r in enumerate(recs):
+        totals = [a + b for a, b in zip(totals, r["branching"])]
+        counts = [a + b for a, b in zip(counts, r["branch_counts"])]
+        if not r["cut_off"]:
+            finished += 1
+            won |= {(g, s) for s, x in enumerate(r["results"]) if x == "win"}
+        for seat, action, cards in r["choices"]:
+            chosen[action] = chosen.get(action, 0) + 1
+            words = set(action.split())
+            picked = [c for c in cards if c in words]
+            for c in cards:
+                offered.setdefault(c, [0, 0])[0] += 1
+            for c in picked:
+                offered[c][1] += 1
+            if not r["cut_off"]:
+                used_actions.setdefault(action, set()).add((g, seat))
+                for c in picked:
+                    used_cards.setdefault(c, set()).add((g, seat))
+    units = finished * players
+    actions = [
+        {"action": a, "chosen": n, **_impact(used_actions.get(a, set()), won, units)}
+        for a, n in sorted(chosen.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+    cards = [
+        {"card": c, "offered": v[0], "chosen": v[1], **_impact(used_cards.get(c, set()), won, units)}
+        for c, v in sorted(offered.items(), key=lambda kv: (-kv[1][1], kv[0]))
+    ]
+    return {
+        "branching": _ratio(sum(totals), sum(counts), 2),
+        "branching_by_progress": [_ratio(t, c, 2) for t, c in zip(totals, counts)],
+        "actions": actions,
+        "cards": cards,
+        "cards_never_chosen": sorted(c for c, v in offered.items() if v[1] == 0),
+        "cards_never_offered": sorted(set(game.card_ids) - set(offered)),
+        "deciding_actions": _deciding(actions, "action", used_actions, won, units),
+        "deciding_cards": _deciding(cards, "card", used_cards, won, units),
+    }
+
+
+def _impact(used: set[tuple[int, int]], won: set[tuple[int, int]], units: int) -> dict:
+    """Win rate of the seat-games that used something against those that did not, and the difference
+    with its 95% interval once each side has ``MIN_SUPPORT`` seat-games."""
+    n1, w1 = len(used), len(used & won)
+    n0, w0 = units - n1, len(won) - w1
+    measured = n1 >= MIN_SUPPORT and n0 >= MIN_SUPPORT
+    return {
+        "games": n1,
+        "win_rate_when_used": _ratio(w1, n1),
+        "win_rate_when_not_used": _ratio(w0, n0),
+        "impact": _round(w1 / n1 - w0 / n0) if measured else None,
+        "impact_95": difference_interval(w1, n1, w0, n0) if measured else None,
+    }
+
+
+def difference_interval(w1: int, n1: int, w0: int, n0: int, z: float = 1.96) -> list[float]:
+    """95% interval (or another, by ``z``) of p₁ − p₀ from two independent counts (Newcombe 1998,
+    method 10: hybrid Wilson score): it stays inside [−1, 1] and behaves for rates near 0 or 1,
+    unlike p₁ − p₀ ± 1.96·se."""
+    p1, p0 = w1 / n1, w0 / n0
+    l1, u1 = wilson_interval(w1, n1, z) or [p1, p1]
+    l0, u0 = wilson_interval(w0, n0, z) or [p0, p0]
+    d = p1 - p0
+    return [round(d - math.hypot(p1 - l1, u0 - p0), 4), round(d + math.hypot(u1 - p1, p0 - l0), 4)]
+
+
+def _deciding(rows: list[dict], name: str, used: dict[str, set], won: set, units: int) -> list[dict]:
+    """The rows whose use changes the win rate beyond chance, largest effect first.
+
+    With dozens of cards some 95% intervals miss 0 by luck alone, so a row is listed only when its
+    interval at the family-wise level (Bonferroni: 5% shared among the rows measured) excludes 0.
+    """
+    measured = [r for r in rows if r["impact"] is not None]
+    if not measured:
+        return []
+    z = statistics.NormalDist().inv_cdf(1 - 0.05 / (2 * len(measured)))
+    sure = []
+    for r in measured:
+        n1, w1 = len(used[r[name]]), len(used[r[name]] & won)
+        low, high = difference_interval(w1, n1, len(won) - w1, units - n1, z)
+        if low > 0 or high < 0:
+            sure.append(r)
+    return [
+        {name: r[name], "impact": r["impact"], "impact_95": r["impact_95"], "games": r["games"]}
+        for r in sorted(sure, key=lambda r: (-r["impact"], r[name]))
+    ]
+
+
+def _stat_figures(game, done: list[dict]) -> list[dict]:
+    out = []
+    for stat in game.stats:
+        values = [r["stats"][stat.id] for r in done]
+        entry = {
+            "id": stat.id,
+            "text": stat.text,
+            "kind": "yes/no" if stat.is_flag else "number",
+            "per_seat": stat.per_seat,
+        }
+        if stat.per_seat:
+            seats = list(zip(*values)) if values else []
+            entry["seats"] = [_summary(list(v)) for v in seats]
+            flat = [x for v in values for x in v]
+        else:
+            flat = values
+        entry["share" if stat.is_flag else "summary"] = _ratio(sum(flat), len(flat)) if stat.is_flag else _summary(flat)
+        out.append(entry)
+    return out
+
+
+def _skill(plan: Plan, game, roles: list[tuple[str, dict]]) -> dict:
+    seats = []
+    for seat in range(plan.players):
+        done = [r for role, r in roles if role == f"skill:{seat}" and r["error"] is None and not r["cut_off"]]
+        wins = sum(r["results"][seat] == "win" for r in done)
+        seats.append(
+            {
+                "seat": seat,
+                "games": len(done),
+                "wins": wins,
+                "win_rate": _ratio(wins, len(done)),
+                "win_rate_95": wilson_interval(wins, len(done)),
+            }
+        )
+    # A seat wins with its team: by chance, a seat in one of two partnerships wins half the games.
+    chance = statistics.fmean(len(game.team_of(plan.players, s)) / plan.players for s in range(plan.players))
+    return {"bot": plan.skill_bot, "chance": _round(chance), "seats": seats}
+
+
+def _sweep_axis(arms: list[Arm]) -> dict | None:
+    """The setting that varies across arms, when one numeric setting does and nothing else."""
+    if len(arms) < 2 or len({a.variant for a in arms}) > 1 or not arms[0].settings:
+        return None
+    varying = [i for i in range(len(arms[0].settings)) if len({a.settings[i][1] for a in arms}) > 1]
+    if len(varying) != 1 or not all(isinstance(a.settings[varying[0]][1], (int, float)) for a in arms):
+        return None
+    return {"name": arms[0].settings[varying[0]][0], "values": [a.settings[varying[0]][1] for a in arms]}
+
+
+def _summary(values: list) -> dict | None:
+    if not values:
+        return None
+    return {
+        "mean": _round(statistics.fmean(values)),
+        "median": statistics.median(values),
+        "min": min(values),
+        "max": max(values),
+        "n": len(values),
+    }
+
+
+def _ratio(a: float, b: float, digits: int = 4) -> float | None:
+    return round(a / b, digits) if b else None
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, 4)

@@ -1,0 +1,375 @@
+"""The playtest report: one self-contained HTML page (inline SVG plots, no external assets).
+
+It draws the figures ``playtest.measure`` computed; arms side by side, and metric-vs-value
+plots when one numeric setting is swept.  matplotlib is imported here only, with the Agg backend.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+
+from engine.lab.playtest import MIN_SUPPORT
+
+CSS = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}
+h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.6em}
+table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.muted{color:#777}
+figure{display:inline-block;margin:.4em}figcaption{font-size:.9em;color:#555}
+dl dt{font-weight:bold;margin-top:.4em}"""
+
+
+def render_html(data: dict) -> str:
+    """The whole report for ``data`` (the output of ``playtest.measure``)."""
+    arms = data["arms"]
+    title = f"Playtest: {data['name']}, {data['players']} players"
+    run = data["run"]
+    parts = [
+        (
+            f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_e(title)}</title>"
+            f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>"
+        ),
+        (
+            f"<p class='muted'>{data['games']} games per arm on seeds "
+            f"{data['seed']}…{data['seed'] + data['games'] - 1}"
+            f" (the same seeds in every arm); bots: {_e(', '.join(data['bots']))}; cut-off after {data['limit']} "
+            f"decisions. Ran on {_e(run['backend'])} ({run['workers']} workers, host {_e(run['host'])}, "
+            f"{run['cpus']} CPUs{', ' + _e(run['address']) if run['address'] else ''}): {run['games']} games in "
+            f"{run['seconds']} s, {run['games_per_second']} games/s.</p>"
+        ),
+    ]
+    parts.append(
+        "<h2>Outcomes</h2>"
+        + _win_table(data)
+        + _figure(_rate_plot(data, lambda a: a["outcomes"], 1 / data["players"]), "Win rate per seat, 95% intervals")
+    )
+    parts.append(_summary_table(arms))
+    if data.get("sweep"):
+        parts.append("<h2>Sweep</h2>" + _figure(_sweep_plot(data), f"Metrics against {data['sweep']['name']}"))
+    parts.append("<h2>Duration</h2>" + _figure(_duration_plot(arms), "Decisions, turns and rounds per game"))
+    parts.append(
+        "<h2>Scores</h2>"
+        + _figure(_score_plot(data), "Final points per seat")
+        + _figure(_margin_plot(arms), "Margin of victory")
+    )
+    parts.append(
+        "<h2>Choice</h2>"
+        + _figure(_branching_plot(arms), "Branching factor over the game")
+        + "".join(_choice_tables(a, i == 0) for i, a in enumerate(arms))
+    )
+    parts.append(
+        "<h2 id='deciding'>Cards and actions that decide games</h2>"
+        f"<p>Win rate of a seat in the games it used a card or action, minus its win rate in the games it did "
+        f"not, with a 95% interval (<a href='#def-impact'>definition</a>). Measured where each side has at "
+        f"least {MIN_SUPPORT} seat-games; listed where it excludes 0 even when the 5% risk of a false "
+        f"listing is shared among all the cards (or actions) measured.</p>" + "".join(_deciding_tables(a) for a in arms)
+    )
+    if any(a["stats"] for a in arms):
+        parts.append("<h2>The rules' own counters</h2>" + _stats_table(arms))
+    if data.get("skill_bot"):
+        parts.append(
+            f"<h2>Skill</h2><p>{_e(data['skill_bot'])} in one seat, random bots in the others, "
+            f"{data['skill_games']} games per seat.</p>"
+            + _skill_table(arms)
+            + _figure(
+                _rate_plot(
+                    data,
+                    lambda a: {k: [s[k] for s in a["skill"]["seats"]] for k in ("win_rate", "win_rate_95")},
+                    data["arms"][0]["skill"]["chance"],
+                ),
+                "Thinking bot's win rate per seat against random",
+            )
+        )
+    parts.append(
+        "<h2 id='definitions'>Definitions</h2><p class='muted'>The same list, with where each figure sits in "
+        "the JSON: <code>tabletop doc --metrics</code>.</p>" + _definitions(data["definitions"])
+    )
+    parts.append(
+        "<script type='application/json' id='figures'>"
+        + json.dumps(data).replace("</", "<\\/")
+        + "</script></body></html>"
+    )
+    return "\n".join(parts)
+
+
+# ------------------------------------------------------------------ tables
+def _e(text) -> str:
+    return html.escape(str(text))
+
+
+def _pct(x) -> str:
+    return "—" if x is None else f"{x:.0%}" if isinstance(x, float) and abs(x) <= 1 else str(x)
+
+
+def _table(head: list[str], rows: list[list], cls: str = "") -> str:
+    return (
+        f"<table class='{cls}'><tr>"
+        + "".join(f"<th>{_e(h)}</th>" for h in head)
+        + "</tr>"
+        + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
+        + "</table>"
+    )
+
+
+def _win_table(data: dict) -> str:
+    rows = []
+    for a in data["arms"]:
+        o = a["outcomes"]
+        for s in range(data["players"]):
+            ci = o["win_rate_95"][s]
+            rows.append(
+                [
+                    a["label"],
+                    s,
+                    data["bots"][s],
+                    o["wins"][s],
+                    _pct(o["win_rate"][s]),
+                    "—" if ci is None else f"{ci[0]:.0%}–{ci[1]:.0%}",
+                ]
+            )
+    return _table(["arm", "seat", "bot", "wins", "win rate", "95% interval"], rows, "win-rate")
+
+
+def _summary_table(arms: list[dict]) -> str:
+    def row(name, get):
+        return [name] + [get(a) for a in arms]
+
+    def d(a, k):
+        return a["duration"][k]["mean"] if a["duration"][k] else "—"
+
+    rows = [
+        row("finished / played", lambda a: f"{a['outcomes']['finished']} / {a['outcomes']['played']}"),
+        row("completion rate", lambda a: _pct(a["outcomes"]["completion_rate"])),
+        row("cut off", lambda a: a["outcomes"]["cut_off"]),
+        row("errors", lambda a: a["outcomes"]["errors"]),
+        row("balance", lambda a: a["outcomes"]["balance"]),
+        row("first-seat advantage", lambda a: a["outcomes"]["first_seat_advantage"]),
+        row("draw rate", lambda a: _pct(a["outcomes"]["draw_rate"])),
+        row("end reasons", lambda a: "; ".join(f"{k} ×{v}" for k, v in a["outcomes"]["end_reasons"].items())),
+        row("decisions (mean)", lambda a: d(a, "decisions")),
+        row("turns (mean)", lambda a: d(a, "turns")),
+        row("rounds (mean)", lambda a: d(a, "rounds")),
+        row("margin of victory (mean)", lambda a: (a["scores"]["margin"] or {}).get("mean", "—")),
+        row("lead changes (mean)", lambda a: (a["scores"]["lead_changes"] or {}).get("mean", "—")),
+        row("drama", lambda a: a["scores"]["drama"]),
+        row("decisiveness", lambda a: a["scores"]["decisiveness"]),
+        row("branching factor", lambda a: a["choice"]["branching"]),
+    ]
+    return _table(["metric"] + [a["label"] for a in arms], rows, "summary")
+
+
+def _choice_tables(arm: dict, is_open: bool) -> str:
+    """Per action and per card, folded away but for the first arm."""
+    c = arm["choice"]
+    actions = _use_table(c["actions"], "action", ["chosen"])
+    cards = _use_table(c["cards"], "card", ["offered", "chosen"])
+    never = (
+        f"<p>Offered but never chosen: {_e(', '.join(c['cards_never_chosen']) or 'none')}. "
+        f"Never offered: {len(c['cards_never_offered'])} card ids.</p>"
+    )
+    return (
+        f"<details{' open' if is_open else ''}><summary>{_e(arm['label'])}: actions and cards</summary>"
+        f"<p>Most chosen actions (of {len(c['actions'])}):</p>{actions}"
+        + ("<p>Cards named by actions:</p>" + cards + never if c["cards"] else "")
+        + "</details>"
+    )
+
+
+def _use_table(rows: list[dict], key: str, counts: list[str]) -> str:
+    """The 20 most chosen actions or cards, with the win rates of the seat-games that used them or not."""
+    return _table(
+        [key, *counts, "games", "win rate when used", "when not", "impact"],
+        [
+            [x[key], *(x[n] for n in counts), x["games"], _pct(x["win_rate_when_used"])]
+            + [_pct(x["win_rate_when_not_used"]), "—" if x["impact"] is None else _signed(x["impact"])]
+            for x in rows[:20]
+        ],
+    )
+
+
+def _deciding_tables(arm: dict) -> str:
+    """Per arm, the cards and the actions whose use moves the win rate beyond chance."""
+    c = arm["choice"]
+    out = [f"<h3>{_e(arm['label'])}</h3>"]
+    for key, rows in (("card", c["deciding_cards"]), ("action", c["deciding_actions"])):
+        if not rows:
+            out.append(f"<p class='deciding-{key}'>No {key} decides games at this sample size.</p>")
+            continue
+        out.append(
+            _table(
+                [key, "seat-games used", "impact", "95% interval"],
+                [[r[key], r["games"], _signed(r["impact"]), _span(r["impact_95"])] for r in rows[:15]],
+                f"deciding-{key}",
+            )
+        )
+    return "".join(out)
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.0%}"
+
+
+def _span(ci: list[float]) -> str:
+    return f"{ci[0]:+.0%} … {ci[1]:+.0%}"
+
+
+def _definitions(definitions: dict) -> str:
+    """Every metric: Ludii's name where it has one, what it says, and its formula; anchors for links."""
+    return (
+        "<dl>"
+        + "".join(
+            f"<dt id='def-{_e(k)}'>{_e(k)}{' (Ludii: ' + _e(v['ludii']) + ')' if v['ludii'] else ''}</dt>"
+            f"<dd>{_e(v['definition'])}<br><span class='muted'>{_e(v['formula'])}</span></dd>"
+            for k, v in definitions.items()
+        )
+        + "</dl>"
+    )
+
+
+def _stats_table(arms: list[dict]) -> str:
+    rows = []
+    for i, stat in enumerate(arms[0]["stats"]):
+        cells = []
+        for a in arms:
+            s = a["stats"][i]
+            cells.append(
+                _pct(s["share"])
+                if "share" in s
+                else "—"
+                if s["summary"] is None
+                else f"{s['summary']['mean']} ({s['summary']['min']}–{s['summary']['max']})"
+            )
+        rows.append([stat["text"]] + cells)
+    return _table(["counter"] + [a["label"] for a in arms], rows, "stats")
+
+
+def _skill_table(arms: list[dict]) -> str:
+    rows = [
+        [a["label"], s["seat"], s["games"], _pct(s["win_rate"]), a["skill"]["chance"]]
+        for a in arms
+        for s in a["skill"]["seats"]
+    ]
+    return _table(["arm", "seat", "games", "win rate", "chance"], rows, "skill")
+
+
+# ------------------------------------------------------------------- plots
+def _figure(svg: str, caption: str) -> str:
+    return f"<figure>{svg}<figcaption>{_e(caption)}</figcaption></figure>"
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _svg(fig) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight")
+    _plt().close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg") :]
+
+
+def _bars(ax, arms: list[dict], rates: list[list], intervals: list[list], seats: int) -> None:
+    width = 0.8 / max(1, len(arms))
+    for i, a in enumerate(arms):
+        xs = [s + i * width for s in range(seats)]
+        ys = [r or 0 for r in rates[i]]
+        err = [
+            [y - (ci[0] if ci else y) for y, ci in zip(ys, intervals[i])],
+            [(ci[1] if ci else y) - y for y, ci in zip(ys, intervals[i])],
+        ]
+        ax.bar(xs, ys, width, yerr=err, capsize=3, label=a["label"])
+    ax.set_xticks([s + 0.4 - width / 2 for s in range(seats)], [f"seat {s}" for s in range(seats)])
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate")
+    if len(arms) > 1:
+        ax.legend(fontsize=7)
+
+
+def _rate_plot(data: dict, rate_of, chance: float) -> str:
+    """Win rates per seat and arm with their 95% intervals (``rate_of(arm)``: the rows giving them), and
+    the rate chance alone would give as a dashed line."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5, 3))
+    arms = data["arms"]
+    rows = [rate_of(a) for a in arms]
+    _bars(ax, arms, [r["win_rate"] for r in rows], [r["win_rate_95"] for r in rows], data["players"])
+    ax.axhline(chance, color="grey", lw=0.8, ls="--")
+    return _svg(fig)
+
+
+def _duration_plot(arms: list[dict]) -> str:
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(9, 2.8))
+    for ax, key in zip(axes, ("decisions", "turns", "rounds")):
+        ax.boxplot([a["duration"]["values"][key] or [0] for a in arms])
+        ax.set_title(f"{key} per game", fontsize=9)
+        ax.set_xticks(range(1, len(arms) + 1), [a["label"] for a in arms], rotation=30, fontsize=7, ha="right")
+    return _svg(fig)
+
+
+def _score_plot(data: dict) -> str:
+    plt = _plt()
+    arms = data["arms"]
+    fig, ax = plt.subplots(figsize=(5, 3))
+    values, labels = [], []
+    for a in arms:
+        for s, v in enumerate(a["scores"]["values"]):
+            values.append(v or [0])
+            labels.append(f"{a['label']} · {s}" if len(arms) > 1 else f"seat {s}")
+    ax.boxplot(values)
+    ax.set_xticks(range(1, len(labels) + 1), labels, rotation=30, fontsize=7, ha="right")
+    ax.set_ylabel("points")
+    return _svg(fig)
+
+
+def _margin_plot(arms: list[dict]) -> str:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.hist([a["scores"]["margins"] or [0] for a in arms], label=[a["label"] for a in arms], bins=12)
+    ax.set_xlabel("points ahead of the best other side")
+    if len(arms) > 1:
+        ax.legend(fontsize=7)
+    return _svg(fig)
+
+
+def _branching_plot(arms: list[dict]) -> str:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5, 3))
+    for a in arms:
+        ys = a["choice"]["branching_by_progress"]
+        ax.plot([(i + 0.5) / len(ys) for i in range(len(ys))], [y or 0 for y in ys], marker="o", label=a["label"])
+    ax.set_xlabel("share of the game played")
+    ax.set_ylabel("legal options")
+    if len(arms) > 1:
+        ax.legend(fontsize=7)
+    return _svg(fig)
+
+
+def _sweep_plot(data: dict) -> str:
+    plt = _plt()
+    arms, sweep = data["arms"], data["sweep"]
+    series = {
+        "seat 0 win rate": [a["outcomes"]["win_rate"][0] for a in arms],
+        "draw rate": [a["outcomes"]["draw_rate"] for a in arms],
+        "completion": [a["outcomes"]["completion_rate"] for a in arms],
+    }
+    for i, stat in enumerate(arms[0]["stats"]):
+        if "share" in stat:
+            series[stat["text"]] = [a["stats"][i]["share"] for a in arms]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3))
+    for name, ys in series.items():
+        left.plot(sweep["values"], [y if y is not None else float("nan") for y in ys], marker="o", label=name)
+    left.set_ylim(-0.02, 1.02)
+    left.legend(fontsize=7)
+    left.set_xlabel(sweep["name"])
+    right.plot(sweep["values"], [(a["duration"]["decisions"] or {}).get("mean", 0) for a in arms], marker="o")
+    right.set_xlabel(sweep["name"])
+    right.set_ylabel("decisions per game")
+    return _svg(fig)

@@ -1,0 +1,804 @@
+"""Typed AST of the effect language, with positions, its canonical printer, and the statements' declarations.
+
+Every node knows the (line, col) of its text inside the DSL source; the
+checker fills ``type`` on expressions.  Each node class also says how it
+prints and what is inside it; ``format_block`` prints any program back as
+canonical DSL text (for ``explain``, ``cards`` and diffs).  A statement's class
+is its one home (``Stmt``): syntax, docs, effects and type rule.  No lark here
+(its syntax is text): play from the code cache loads this module, never the parser.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.lang.types import BOOL, INT, PLAYER, describe
+
+if TYPE_CHECKING:
+    from engine.lang.checker import Checker
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    line: int
+    col: int
+
+
+# ----------------------------------------------------------------- expressions
+# Each node class is the one home of its construct here: its fields, its canonical text, and what is
+# inside it (``children`` of an expression, ``parts`` of a statement); the functions at the end walk
+# and print any program through them.
+@dataclass(slots=True, eq=False)
+class Expr(Node):
+    type: str | None = field(default=None, init=False, repr=False)
+
+    @property
+    def precedence(self) -> int:
+        """How tightly the printed text binds: a looser operand is printed in parentheses."""
+        return _ATOM
+
+    def children(self) -> tuple[Expr, ...]:
+        """The expressions directly inside this one, in the order of the text."""
+        return ()
+
+    def text(self) -> str:
+        """The canonical text, parenthesised only inside (``format_expr`` adds the outer ones)."""
+        raise NotImplementedError(type(self).__name__)
+
+
+@dataclass(slots=True, eq=False)
+class Name(Expr):
+    name: str
+
+    def text(self) -> str:
+        return self.name
+
+
+@dataclass(slots=True, eq=False)
+class Literal(Expr):
+    value: object  # int, str, bool or None
+
+    def text(self) -> str:
+        v = self.value
+        if v is None or isinstance(v, bool):
+            return "none" if v is None else str(v).lower()
+        return f'"{v}"' if isinstance(v, str) else str(v)
+
+
+@dataclass(slots=True, eq=False)
+class ListExpr(Expr):
+    items: list[Expr]
+
+    def children(self) -> tuple[Expr, ...]:
+        return tuple(self.items)
+
+    def text(self) -> str:
+        return "[" + ", ".join(format_expr(i) for i in self.items) + "]"
+
+
+@dataclass(slots=True, eq=False)
+class Record(Expr):
+    fields: list[tuple[str, Expr]]  # a move of several parts: {piece: c, dir: d}
+
+    def children(self) -> tuple[Expr, ...]:
+        return tuple(v for _, v in self.fields)
+
+    def text(self) -> str:
+        return "{" + ", ".join(f"{name}: {format_expr(v)}" for name, v in self.fields) + "}"
+
+
+@dataclass(slots=True, eq=False)
+class MapExpr(Expr):
+    """``{"a": 2, "b": 0}`` (``{}`` when empty): a map from text keys to values of one type."""
+
+    entries: list[tuple[str, Expr]]
+
+    def children(self) -> tuple[Expr, ...]:
+        return tuple(v for _, v in self.entries)
+
+    def text(self) -> str:
+        return "{" + ", ".join(f'"{k}": {format_expr(v)}' for k, v in self.entries) + "}"
+
+
+@dataclass(slots=True, eq=False)
+class Comprehension(Expr):
+    element: Expr
+    var: str
+    source: Expr
+    condition: Expr | None
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.element, self.source) + ((self.condition,) if self.condition is not None else ())
+
+    def text(self) -> str:
+        # The source and condition are or-expressions in the grammar: a conditional there needs parentheses.
+        text = f"[{format_expr(self.element)} for {self.var} in {format_expr(self.source, 3)}"
+        if self.condition is not None:
+            text += f" if {format_expr(self.condition, 3)}"
+        return text + "]"
+
+
+@dataclass(slots=True, eq=False)
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.obj,)
+
+    def text(self) -> str:
+        return f"{format_expr(self.obj, _ATOM)}.{self.name}"
+
+
+@dataclass(slots=True, eq=False)
+class Call(Expr):
+    func: str
+    args: list[Expr]
+
+    def children(self) -> tuple[Expr, ...]:
+        return tuple(self.args)
+
+    def text(self) -> str:
+        return f"{self.func}(" + ", ".join(format_expr(a) for a in self.args) + ")"
+
+
+@dataclass(slots=True, eq=False)
+class KeyedCall(Expr):
+    """``max(LIST, by: KEY)``: an operation of ops.KEYED over a list (or zone), KEY read with the item as ``it``."""
+
+    func: str
+    source: Expr
+    key: Expr
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.source, self.key)
+
+    def text(self) -> str:
+        return f"{self.func}({format_expr(self.source)}, by: {format_expr(self.key)})"
+
+
+@dataclass(slots=True, eq=False)
+class Unary(Expr):
+    op: str  # "-" | "not"
+    operand: Expr
+
+    @property
+    def precedence(self) -> int:
+        return _PRECEDENCE["not" if self.op == "not" else "neg"]
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.operand,)
+
+    def text(self) -> str:
+        operand = format_expr(self.operand, self.precedence)
+        return f"not {operand}" if self.op == "not" else f"-{operand}"
+
+
+@dataclass(slots=True, eq=False)
+class Binary(Expr):
+    op: str  # + - * // % and or == != < <= > >= in "not in"
+    left: Expr
+    right: Expr
+
+    @property
+    def precedence(self) -> int:
+        return _PRECEDENCE[self.op]
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.left, self.right)
+
+    def text(self) -> str:
+        # Left-associative: the right operand needs parentheses at equal precedence.
+        mine = self.precedence
+        return f"{format_expr(self.left, mine)} {self.op} {format_expr(self.right, mine + 1)}"
+
+
+@dataclass(slots=True, eq=False)
+class Conditional(Expr):
+    then: Expr
+    condition: Expr
+    otherwise: Expr
+
+    @property
+    def precedence(self) -> int:
+        return _PRECEDENCE["if"]
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.then, self.condition, self.otherwise)
+
+    def text(self) -> str:
+        mine = self.precedence
+        return (
+            f"{format_expr(self.then, mine + 1)} if {format_expr(self.condition, mine + 1)} "
+            f"else {format_expr(self.otherwise, mine)}"
+        )
+
+
+# ------------------------------------------------------------------ statements
+Contents = tuple[list[Expr], list[Name | Attr], list[list["Stmt"]]]  # reads, targets, blocks
+Docs = tuple[tuple[str, str], ...]
+
+
+@dataclass(slots=True, eq=False)
+class Stmt(Node):
+    """A statement.  Each class below declares, beside its fields and its printing, how the statement is
+    written (``SYNTAX``: its rules in lark's notation, which ``parser`` joins into the grammar; the first
+    rule is the statement's own and builds the node from its children in field order unless the parser
+    says otherwise), what the language reference says of it (``DOCS``), and its effects: whether it
+    changes the game (``changes``: a function may not) and whether it decides what runs next
+    (``CONTROL``: a decision, a call or a jump out, compiled as instructions of its own).  Its type
+    rule is its ``check``; the checker, both code paths and the docs are checked to know every
+    statement (tests/test_statements.py)."""
+
+    SYNTAX: ClassVar[str] = ""  # none: the checker makes the node of another statement's
+    BLOCK: ClassVar[bool] = False  # it ends with its block, not at the end of its line
+    DOCS: ClassVar[Docs] = ()  # (form, what it does): rows of the language reference
+    CHANGES: ClassVar[str | None] = None  # why it changes the game, as a function's error says
+    CONTROL: ClassVar[bool] = False
+
+    @classmethod
+    def rule(cls) -> str:
+        """The name of the statement's own grammar rule ("" if it has none)."""
+        return cls.SYNTAX.split(":", 1)[0].lstrip("?").strip()
+
+    def changes(self) -> str | None:
+        """Why running it changes the game (None: it does not by itself)."""
+        return self.CHANGES
+
+    def contents(self) -> Contents:
+        """What the statement reads, the targets it writes, and the blocks inside it."""
+        return [], [], []
+
+    def check(self, c: Checker) -> None:
+        """Type the statement's expressions and check its rule (a statement holding none has nothing to check)."""
+
+    def text(self, indent: int) -> str:
+        """The canonical text, its lines indented by ``indent`` spaces."""
+        raise NotImplementedError(type(self).__name__)
+
+
+def _target_reads(target: Name | Attr) -> list[Expr]:
+    """Writing ``p.score`` reads ``p``."""
+    return [target.obj] if isinstance(target, Attr) else []
+
+
+def _present(*exprs: Expr | None) -> list[Expr]:
+    return [e for e in exprs if e is not None]
+
+
+@dataclass(slots=True, eq=False)
+class Assign(Stmt):
+    SYNTAX = 'assign: target "=" expr'
+    DOCS: ClassVar[Docs] = (("x = EXPR", "give the local value x (or a variable, or me.var) a value"),)
+
+    target: Name | Attr  # a local or game variable, or a player's variable
+    value: Expr
+
+    def check(self, c: Checker) -> None:
+        c.assign(self.target, c.expr(self.value), self.value)
+
+    def contents(self) -> Contents:
+        return [self.value, *_target_reads(self.target)], [self.target], []
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}{format_expr(self.target)} = {format_expr(self.value)}"
+
+
+@dataclass(slots=True, eq=False)
+class Choose(Stmt):
+    SYNTAX = """choose_stmt: target "=" "choose" [STRING] "from" expr [where] [by] [optional] [secret]
+?where: "where" expr
+?by: "by" expr
+   | "by" "each" NAME "in" expr -> by_each
+optional: "optional" [STRING]
+secret: "secretly"
+      | "simultaneously" -> together"""
+    DOCS: ClassVar[Docs] = (
+        (
+            'x = choose "verb" from LIST [where COND] [by PLAYER] [optional ["decline"]] [secretly]',
+            "a player (the current one unless 'by') chooses one item, a value with its own id (a record "
+            '{do: "step", piece: c} for a move of several parts); \'optional\' adds declining, id "pass" '
+            "unless named, giving none; 'where' keeps the items for which COND holds, with the item as 'it'; "
+            "'secretly' shows the others only who chose and what kind of choice",
+        ),
+        (
+            'xs = choose "verb" from LIST [where COND] by each p in PLAYERS simultaneously',
+            "every player of PLAYERS chooses one item at the same time, in secret (LIST and COND may name p, "
+            "the chooser); the game waits until all have chosen, then xs gets the choices together, a list in "
+            "the order of PLAYERS. Until then the others see only who has chosen; declining is an option like "
+            "the others (no 'optional'). For programs driving the game: state.to_act lists the seats still to "
+            "choose, any of them may act first (state.apply(action, seat=s)), state.legal_actions(s) gives "
+            "each one's options, and state.current_player is the lowest still to choose",
+        ),
+    )
+    CHANGES = "a choice is a decision of a player"
+    CONTROL = True
+
+    target: Name | Attr
+    verb: str  # "" when the options name themselves
+    source: Expr
+    where: Expr | None
+    by: Expr | None
+    optional: str | None  # the id of declining ("pass" unless named); None: a choice must be made
+    secret: bool
+    options_type: str | None = field(default=None, init=False, repr=False)  # filled by the checker
+    each: str | None = None  # 'by each p in SEATS simultaneously': the name of the seat, SEATS in ``by``
+    together: bool = False  # 'simultaneously': every seat chooses in secret, revealed together
+
+    @property
+    def kind(self) -> str:
+        """What is being decided, as others may be told: the verb, else the target's name."""
+        return self.verb or format_expr(self.target)
+
+    def check(self, c: Checker) -> None:
+        c.choose(self)
+
+    def contents(self) -> Contents:
+        return _present(self.source, self.where, self.by) + _target_reads(self.target), [self.target], []
+
+    def text(self, indent: int) -> str:
+        return self._text(indent, "")
+
+    def _text(self, indent: int, several: str) -> str:
+        verb = (f' "{self.verb}"' if self.verb else "") + several
+        text = f"{' ' * indent}{format_expr(self.target)} = choose{verb} from {format_expr(self.source)}"
+        if self.where is not None:
+            text += f" where {format_expr(self.where)}"
+        if self.by is not None:
+            text += f" by {'each ' + self.each + ' in ' if self.each else ''}{format_expr(self.by)}"
+        if self.optional is not None:
+            text += " optional" + (f' "{self.optional}"' if self.optional != "pass" else "")
+        if self.secret:
+            text += " simultaneously" if self.together else " secretly"
+        return text
+
+
+@dataclass(slots=True, eq=False)
+class ChooseSeveral(Choose):
+    """``x = choose "take" several [LOW to HIGH] from LIST …``: the option is a list of the items (subsets.py)."""
+
+    SYNTAX = (
+        'choose_several_stmt: target "=" "choose" [STRING] "several" [sum "to" sum] "from" expr [where] [by] [secret]'
+    )
+    DOCS = (
+        (
+            'x = choose "verb" several [A to B] from LIST [where COND] [by PLAYER] [secretly]',
+            "a player chooses between A and B of the items at once (any number without 'A to B'); x is the "
+            "list chosen, its members in the order of their ids; each option's id lists them ('take 1, 5, 5', "
+            "'take nothing'), and ways that print alike are one option. The action space lists every such id "
+            "from the items' possible values, so items other than cards or players need 'A to B'",
+        ),
+    )
+
+    low: Expr | None = None
+    high: Expr | None = None
+
+    def contents(self) -> Contents:
+        reads = _present(self.source, self.where, self.by, self.low, self.high) + _target_reads(self.target)
+        return reads, [self.target], []
+
+    def text(self, indent: int) -> str:
+        bounds = (
+            f" {format_expr(self.low)} to {format_expr(self.high)}"
+            if self.low is not None and self.high is not None
+            else ""
+        )
+        return self._text(indent, " several" + bounds)
+
+
+@dataclass(slots=True, eq=False)
+class ExprStmt(Stmt):
+    SYNTAX = "expr_stmt: expr"
+    DOCS = (
+        (
+            "procedure(ARGS)",
+            "run a procedure of the rules, or an operation that changes the game (see Operations); "
+            "a call whose value is not used must change something",
+        ),
+    )
+
+    expr: Expr
+
+    def check(self, c: Checker) -> None:
+        c.call_statement(self.expr)
+
+    def contents(self) -> Contents:
+        return [self.expr], [], []
+
+    def text(self, indent: int) -> str:
+        return " " * indent + format_expr(self.expr)
+
+
+@dataclass(slots=True, eq=False)
+class Log(Stmt):
+    SYNTAX = """log_stmt: "log" template [to]
+template: STRING
+?to: "to" expr"""
+    DOCS = (
+        ('log "text with {expressions}" [to PLAYER]', "add a line to the game log (for one player only with 'to')"),
+    )
+    CHANGES = "a log line is written in the game"
+
+    parts: list[str | Expr]
+    to: Expr | None
+
+    def check(self, c: Checker) -> None:
+        for part in self.parts:
+            if isinstance(part, Expr):
+                c.expr(part)
+        if self.to is not None:
+            c.expr(self.to)
+            c.expect(self.to, PLAYER, "'log … to' player")
+
+    def contents(self) -> Contents:
+        return [p for p in self.parts if isinstance(p, Expr)] + _present(self.to), [], []
+
+    def text(self, indent: int) -> str:
+        to = f" to {format_expr(self.to)}" if self.to is not None else ""
+        return f"{' ' * indent}log {format_log(self.parts)}{to}"
+
+
+@dataclass(slots=True, eq=False)
+class EndGame(Stmt):
+    SYNTAX = 'end_stmt: "end_game" STRING?'
+    DOCS = (
+        (
+            'end_game ["reason"]',
+            "the game ends now, for the reason given (the outcome reports it); scoring and "
+            "tie-breakers decide the winners, and the game's 'ties' whether level seats draw",
+        ),
+    )
+    CHANGES = "end_game ends the game"
+    CONTROL = True
+
+    reason: str = ""  # why the game ends, as the outcome reports it ("" for the rules' default)
+
+    def check(self, c: Checker) -> None:
+        """The reason is fixed text, counted across games (playtest's end reasons): nothing in it is filled in."""
+        blank = re.search(r"\{[^{}]*\}", self.reason)
+        if blank is not None:
+            c.problem(
+                self,
+                "E505",
+                f"an end_game reason is fixed text: '{blank.group()}' would be shown as it is written",
+                'name who or what in a log line first, e.g. log "{me} reaches the goal", and give a reason '
+                'true of every game that ends here: end_game "a pawn reached the far row"',
+            )
+
+    def text(self, indent: int) -> str:
+        return " " * indent + "end_game" + (f' "{self.reason}"' if self.reason else "")
+
+
+@dataclass(slots=True, eq=False)
+class Pass(Stmt):
+    SYNTAX = 'pass_stmt: "pass"'
+    DOCS = (("pass", "do nothing"),)
+
+    def text(self, indent: int) -> str:
+        return " " * indent + "pass"
+
+
+@dataclass(slots=True, eq=False)
+class Return(Stmt):
+    SYNTAX = 'return_stmt: "return"'
+    DOCS: ClassVar[Docs] = (
+        (
+            "return [VALUE]",
+            "leave the current procedure; 'return VALUE' gives the value of a function written as statements "
+            "(functions: does:, every path ends in a return; locals, if and loops, nothing that changes the game) "
+            "or of a procedure that declares 'returns: TYPE' (called as x = proc(…), it may change the game and "
+            "ask for decisions on the way)",
+        ),
+    )
+    CONTROL = True
+
+    def check(self, c: Checker) -> None:
+        if c.returns is not None:
+            c.problem(self, "E505", f"this gives {describe(c.returns)}: write 'return VALUE'")
+
+    def text(self, indent: int) -> str:
+        return " " * indent + "return"
+
+
+@dataclass(slots=True, eq=False)
+class ReturnValue(Return):
+    """``return VALUE``: the value of a function, or of a procedure that declares ``returns:``."""
+
+    SYNTAX = 'return_value_stmt: "return" expr'
+    DOCS = ()  # with 'return'
+
+    value: Expr
+
+    def check(self, c: Checker) -> None:
+        if c.returns is None:
+            c.problem(
+                self,
+                "E505",
+                "'return VALUE' gives a value only in a function or in a procedure that declares 'returns:'",
+            )
+            c.expr(self.value)
+        else:
+            c.expr(self.value)
+            c.expect(self.value, c.returns, "the value returned")
+
+    def contents(self) -> Contents:
+        return [self.value], [], []
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}return {format_expr(self.value)}"
+
+
+@dataclass(slots=True, eq=False)
+class CallAssign(Assign):
+    """``x = proc(args)``: a procedure's value (the checker makes this of an Assign whose value is one);
+    its frame may stop at decisions, and its ``return VALUE`` stores into ``x`` when it ends."""
+
+    SYNTAX = ""  # written as an assignment
+    DOCS = ()  # with 'return'
+    CONTROL = True
+
+    value: Call
+
+    def changes(self) -> str | None:
+        return f"it calls the procedure '{self.value.func}'"
+
+    def check(self, c: Checker) -> None:
+        c.arguments(self.value, c.vocab.procedures[self.value.func])
+        self.value.type = c.vocab.procedure_returns[self.value.func]
+        c.assign(self.target, self.value.type, self.value)
+
+
+@dataclass(slots=True, eq=False)
+class Reopen(Stmt):
+    SYNTAX = 'reopen_stmt: "reopen"'
+    CONTROL = True
+
+    def check(self, c: Checker) -> None:
+        _in_window(self, c, "reopen")
+
+    def text(self, indent: int) -> str:
+        return " " * indent + "reopen"
+
+
+@dataclass(slots=True, eq=False)
+class Close(Stmt):
+    SYNTAX = 'close_stmt: "close"'
+    CONTROL = True
+
+    def check(self, c: Checker) -> None:
+        _in_window(self, c, "close")
+
+    def text(self, indent: int) -> str:
+        return " " * indent + "close"
+
+
+@dataclass(slots=True, eq=False)
+class Window(Stmt):
+    """A reaction window: each player in turn, from the given one, runs the body; ``reopen`` (after a
+    response) asks everyone again, ``close`` ends it; it ends by itself once every player in a row has
+    been asked without a reopen."""
+
+    SYNTAX = 'window_stmt: "window" NAME "from" expr ":" suite'
+    BLOCK = True
+    DOCS = (
+        (
+            "window p from PLAYER: … reopen … close",
+            "ask each player in turn, from PLAYER, to respond; 'reopen' asks "
+            "everyone again, 'close' ends the window at once",
+        ),
+    )
+    CHANGES = "a window asks the players"
+    CONTROL = True
+
+    var: str
+    start: Expr
+    body: list[Stmt]
+
+    def check(self, c: Checker) -> None:
+        c.expr(self.start)
+        c.expect(self.start, PLAYER, "'window … from'")
+        c.bind(self, self.var, PLAYER)
+        c.windows += 1
+        c.block(self.body)
+        c.windows -= 1
+
+    def contents(self) -> Contents:
+        return [self.start], [], [self.body]
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}window {self.var} from {format_expr(self.start)}:{_suite(self.body, indent)}"
+
+
+@dataclass(slots=True, eq=False)
+class If(Stmt):
+    SYNTAX = """if_stmt: "if" expr ":" suite elif_branch* [else_]
+elif_branch: "elif" expr ":" suite
+?else_: "else" ":" suite"""
+    BLOCK = True
+    DOCS = (("if COND: … elif COND: … else: …", "run the first block whose condition holds"),)
+
+    branches: list[tuple[Expr, list[Stmt]]]
+    otherwise: list[Stmt] | None
+
+    def check(self, c: Checker) -> None:
+        for cond, body in self.branches:
+            c.expr(cond)
+            c.expect(cond, BOOL, "a condition")
+            c.block(body)
+        if self.otherwise is not None:
+            c.block(self.otherwise)
+
+    def contents(self) -> Contents:
+        blocks = [b for _, b in self.branches] + ([self.otherwise] if self.otherwise else [])
+        return [c for c, _ in self.branches], [], blocks
+
+    def text(self, indent: int) -> str:
+        pad = " " * indent
+        lines = [
+            f"{pad}{'elif' if i else 'if'} {format_expr(cond)}:{_suite(body, indent)}"
+            for i, (cond, body) in enumerate(self.branches)
+        ]
+        if self.otherwise is not None:
+            lines.append(f"{pad}else:{_suite(self.otherwise, indent)}")
+        return "\n".join(lines)
+
+
+@dataclass(slots=True, eq=False)
+class For(Stmt):
+    SYNTAX = 'for_stmt: "for" NAME "in" expr ":" suite'
+    BLOCK = True
+    DOCS = (("for x in LIST: …", "run the block once per item"),)
+
+    var: str
+    source: Expr
+    body: list[Stmt]
+
+    def check(self, c: Checker) -> None:
+        item = c.iterable(self.source, "'for' needs a list or a zone")
+        c.bind(self, self.var, item)
+        c.block(self.body)
+
+    def contents(self) -> Contents:
+        return [self.source], [], [self.body]
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}for {self.var} in {format_expr(self.source)}:{_suite(self.body, indent)}"
+
+
+@dataclass(slots=True, eq=False)
+class While(Stmt):
+    SYNTAX = 'while_stmt: "while" expr ":" suite'
+    BLOCK = True
+    DOCS = (("while COND: …", "run the block as long as the condition holds (bounded by the step budget)"),)
+
+    condition: Expr
+    body: list[Stmt]
+
+    def check(self, c: Checker) -> None:
+        c.expr(self.condition)
+        c.expect(self.condition, BOOL, "a condition")
+        c.block(self.body)
+
+    def contents(self) -> Contents:
+        return [self.condition], [], [self.body]
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}while {format_expr(self.condition)}:{_suite(self.body, indent)}"
+
+
+@dataclass(slots=True, eq=False)
+class Repeat(Stmt):
+    SYNTAX = 'repeat_stmt: "repeat" expr ":" suite'
+    BLOCK = True
+    DOCS = (("repeat N: …", "run the block N times"),)
+
+    count: Expr
+    body: list[Stmt]
+
+    def check(self, c: Checker) -> None:
+        c.expr(self.count)
+        c.expect(self.count, INT, "'repeat' count")
+        c.block(self.body)
+
+    def contents(self) -> Contents:
+        return [self.count], [], [self.body]
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}repeat {format_expr(self.count)}:{_suite(self.body, indent)}"
+
+
+def _in_window(s: Stmt, c: Checker, word: str) -> None:
+    if not c.windows:
+        c.problem(s, "E505", f"'{word}' only makes sense inside a 'window'")
+
+
+# Every statement, in the order of the language reference.
+STATEMENTS: tuple[type[Stmt], ...] = (
+    Assign,
+    Choose,
+    ChooseSeveral,
+    ExprStmt,
+    If,
+    For,
+    While,
+    Repeat,
+    Window,
+    Reopen,
+    Close,
+    Log,
+    EndGame,
+    Return,
+    ReturnValue,
+    CallAssign,
+    Pass,
+)
+
+
+# ------------------------------------------------------------ printer, walkers
+_PRECEDENCE = {
+    "if": 1,
+    "or": 2,
+    "and": 3,
+    "not": 4,
+    "==": 5,
+    "!=": 5,
+    "<": 5,
+    "<=": 5,
+    ">": 5,
+    ">=": 5,
+    "in": 5,
+    "not in": 5,
+    "+": 6,
+    "-": 6,
+    "*": 7,
+    "//": 7,
+    "%": 7,
+    "neg": 8,
+}
+_ATOM = 9
+
+
+def format_expr(e: Expr, parent: int = 0) -> str:
+    """Canonical text of an expression, with only the parentheses it needs."""
+    text = e.text()
+    return f"({text})" if e.precedence < parent else text
+
+
+def format_log(parts: list) -> str:
+    return '"' + "".join(p if isinstance(p, str) else "{" + format_expr(p) + "}" for p in parts) + '"'
+
+
+def format_block(stmts: list[Stmt], indent: int = 0) -> str:
+    """Canonical text of a statement list."""
+    return "\n".join(s.text(indent) for s in stmts)
+
+
+def format_source(tree: list[Stmt] | Expr) -> str:
+    """Canonical text of a program (a statement list) or of an expression, as the rules hold either."""
+    return format_block(tree) if isinstance(tree, list) else format_expr(tree)
+
+
+def _suite(body: list[Stmt], indent: int) -> str:
+    return "\n" + format_block(body, indent + 4)
+
+
+def walk_exprs(e: Expr):
+    """Every expression inside ``e``, ``e`` first."""
+    yield e
+    for child in e.children():
+        yield from walk_exprs(child)
+
+
+def parts_of(s: Stmt) -> Contents:
+    """What a statement reads, the targets it writes, and the blocks inside it."""
+    return s.contents()
+
+
+def walk_blocks(stmts: list[Stmt]):
+    """Every block of a program (the program first), for checks that look at statement order."""
+    yield stmts
+    for s in stmts:
+        for block in s.contents()[2]:
+            yield from walk_blocks(block)

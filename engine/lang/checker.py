@@ -1,0 +1,774 @@
+"""Static checks of effect-language programs: names, types, arity.
+
+The checker fills ``type`` on every expression node (the compiler relies on
+it) and returns every problem it finds rather than stopping at the first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.errors import did_you_mean
+from engine.lang import ast, words
+from engine.lang.ops import KEYED, OPS
+from engine.lang.problems import DslProblem
+from engine.lang.types import (
+    ANY,
+    ATTRIBUTE,
+    BOARD,
+    BOOL,
+    CARD,
+    DIRECTION,
+    INT,
+    NONE,
+    PLAYER,
+    POSITION,
+    TEXT,
+    ZONE,
+    compatible,
+    describe,
+    element,
+    field_type,
+    has_typevar,
+    holds_cards,
+    is_list,
+    is_map,
+    is_record,
+    list_of,
+    map_of,
+    may_lack,
+    merge,
+    record_fields,
+    record_of,
+    substitute,
+    unfit,
+    unify,
+)
+
+BUILTIN_CARD_ATTRIBUTES = {"id": TEXT, "name": TEXT, "kind": TEXT}
+_NO_NONE = {"+", "-", "*", "//", "%", "<", "<=", ">", ">="}  # operators that fail on none in play
+RESERVED = {"me", "it", "true", "false", "none"}
+
+
+@dataclass
+class Vocabulary:
+    """What names a game's programs may use, and their types."""
+
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    zones: dict[str, str | None] = field(default_factory=dict)  # family → key type
+    boards: dict[str, str | None] = field(default_factory=dict)
+    card_attributes: dict[str, str] = field(default_factory=dict)
+    player_variables: dict[str, str] = field(default_factory=dict)
+    variables: dict[str, str] = field(default_factory=dict)
+    constants: dict[str, tuple[str, object]] = field(default_factory=dict)
+    procedures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    procedure_returns: dict[str, str] = field(default_factory=dict)  # procedures that declare 'returns:'
+    functions: dict[str, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)  # name → (params, result)
+    board_spaces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its spaces (every seat's)
+    board_directions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its directions
+
+    def attribute_type(self, name: str) -> str | None:
+        return BUILTIN_CARD_ATTRIBUTES.get(name) or self.card_attributes.get(name)
+
+    def value_names(self) -> list[str]:
+        names = list(self.variables) + list(self.constants) + list(self.enums)
+        names += [z for z, key in self.zones.items() if key is None]
+        names += [o.name for o in OPS.values() if o.constant]
+        return names
+
+    def function_names(self) -> list[str]:
+        return list(OPS) + list(self.zones) + list(self.boards) + list(self.procedures) + list(self.functions)
+
+
+class Checker:
+    def __init__(
+        self, vocab: Vocabulary, params: dict[str, str] | None = None, returns: str | None = None, pure: bool = False
+    ):
+        self.vocab = vocab
+        self.returns = returns  # the type 'return VALUE' gives (None: the program gives no value)
+        self.pure = pure  # a function's body: it computes, it changes nothing
+        self.locals: dict[str, str | None] = {"me": PLAYER}  # None: not known (after an error)
+        self.locals.update(params or {})
+        self.problems: list[DslProblem] = []
+        self.windows = 0  # how many reaction windows enclose the statement being checked
+        self.maybe_none: set[str] = set()  # locals set by an optional choose: their type, or none after a pass
+
+    # ------------------------------------------------------------ reporting
+    def problem(self, node: ast.Node, code: str, message: str, hint: str | None = None) -> None:
+        self.problems.append(DslProblem(node.line, node.col, code, message, hint))
+
+    def expect(self, node: ast.Expr, expected: str, what: str) -> None:
+        if node.type is not None and not compatible(expected, node.type, self.vocab.enums):
+            self.problem(node, "E502", f"{what} must be {describe(expected)}, not {describe(node.type)}")
+        else:
+            self._fits(node, expected, node.type, f"{what} must be {describe(expected)}", "E502")
+
+    def _fits(self, node: ast.Node, declared: str, actual: str | None, what: str, code: str) -> None:
+        """A record kept as a declared type has its fields: no other, and none missing that cannot be none."""
+        why = unfit(declared, actual)
+        if why is not None:
+            self.problem(
+                node,
+                code,
+                f"{what}, but {why}",
+                "declare the field in the type, or leave it out of the record",
+            )
+
+    # ----------------------------------------------------------- statements
+    def block(self, stmts: list[ast.Stmt]) -> None:
+        for i, s in enumerate(stmts):
+            if type(s) is ast.Assign and isinstance(s.value, ast.Call) and s.value.func in self.vocab.procedure_returns:
+                s = stmts[i] = ast.CallAssign(s.line, s.col, s.target, s.value)
+            self.stmt(s)
+
+    def _changes(self, node: ast.Node, what: str) -> None:
+        """In a function, ``what`` (something that changes the game) is an error."""
+        if self.pure:
+            self.problem(
+                node,
+                "E505",
+                f"a function computes a value and changes nothing: {what}",
+                "a procedure may change the game and give a value (returns: TYPE, then x = proc(…))",
+            )
+
+    def returns_always(self, stmts: list[ast.Stmt]) -> bool:
+        """Does every path through ``stmts`` end in 'return VALUE' (or end the game)?"""
+        if not stmts:
+            return False
+        last = stmts[-1]
+        if isinstance(last, (ast.ReturnValue, ast.EndGame)):
+            return True
+        if isinstance(last, ast.If):
+            return last.otherwise is not None and all(
+                self.returns_always(b) for b in [body for _, body in last.branches] + [last.otherwise]
+            )
+        return False
+
+    def body(self, stmts: list[ast.Stmt], name: str) -> None:
+        """Check the body of a function or procedure ``name``; one that gives a value must give it on every path."""
+        self.block(stmts)
+        if self.returns is not None and not self.returns_always(stmts):
+            at = stmts[-1] if stmts else ast.Pass(1, 1)
+            self.problem(
+                at,
+                "E505",
+                f"'{name}' gives {describe(self.returns)}, but its end can be reached here without 'return VALUE'",
+                "end every path with 'return VALUE' (an 'if' needs an 'else' that returns too)",
+            )
+
+    def stmt(self, s: ast.Stmt) -> None:
+        """A statement's effects, then its type rule (``check``, declared with the statement in ast.py)."""
+        reason = s.changes()
+        if reason is not None:
+            self._changes(s, reason)
+        s.check(self)
+
+    def bind(self, node: ast.Node, name: str, t: str | None) -> None:
+        if name in words.RESERVED and name not in words.IMPLICIT:
+            self.problem(
+                node,
+                "E505",
+                f"'{name}' is a reserved word of the language; it cannot be a name",
+                f"choose another name; `tabletop explain {name}` says what '{name}' means",
+            )
+            return
+        if name == "it" or name in self.vocab.value_names():
+            self.problem(node, "E505", f"'{name}' is a name of the game; choose another name for a local value")
+            return
+        old = self.locals.get(name)
+        if old is None or old in (ANY, NONE):
+            self.locals[name] = t
+        elif not compatible(old, t, self.vocab.enums):
+            self.problem(node, "E506", f"'{name}' holds {describe(old)}; it cannot now hold {describe(t)}")
+        elif "{" in old or "{" in (t or ""):  # a record gains the fields of every value it holds
+            self.locals[name] = merge(old, t)
+
+    def assign(self, target: ast.Name | ast.Attr, t: str | None, value_node: ast.Node) -> None:
+        if isinstance(target, ast.Name):
+            name = target.name
+            if name in self.vocab.variables:
+                self._changes(target, f"'{name}' is a game variable")
+                target.type = self.vocab.variables[name]
+                if not compatible(target.type, t, self.vocab.enums):
+                    self.problem(
+                        value_node, "E506", f"variable '{name}' holds {describe(target.type)}, not {describe(t)}"
+                    )
+                else:
+                    self._fits(value_node, target.type, t, f"variable '{name}' holds {describe(target.type)}", "E506")
+                return
+            if name in self.vocab.constants or name in self.vocab.enums or name in self.vocab.zones:
+                self.problem(target, "E505", f"'{name}' cannot be changed")
+                return
+            self.bind(target, name, t)
+            target.type = self.locals.get(name, t)
+            return
+        owner = self.expr(target.obj)
+        if owner == PLAYER:
+            self._changes(target, f"'{target.name}' is a player variable")
+            var = self.vocab.player_variables.get(target.name)
+            if var is None:
+                self.problem(
+                    target,
+                    "E504",
+                    f"players have no variable '{target.name}'",
+                    did_you_mean(target.name, self.vocab.player_variables),
+                )
+                return
+            target.type = var
+            if not compatible(var, t, self.vocab.enums):
+                self.problem(
+                    value_node, "E506", f"player variable '{target.name}' holds {describe(var)}, not {describe(t)}"
+                )
+            else:
+                self._fits(value_node, var, t, f"player variable '{target.name}' holds {describe(var)}", "E506")
+        elif owner == CARD:
+            self.problem(target, "E505", f"card attribute '{target.name}' cannot be changed")
+        else:
+            self.problem(target, "E504", f"{describe(owner)} has no variables to set")
+
+    def choose(self, s: ast.Choose) -> None:
+        if s.each is not None or s.together:
+            self._choose_together(s)
+            return
+        item = self._options(s)
+        if s.by is not None:
+            self.expr(s.by)
+            self.expect(s.by, PLAYER, "'by'")
+        if isinstance(s, ast.ChooseSeveral):  # the option is a list of the items
+            for bound in (s.low, s.high):
+                if bound is not None:
+                    self.expr(bound)
+                    self.expect(bound, INT, "how many to choose")
+            low, high = self._fixed_number(s.low), self._fixed_number(s.high)
+            if low is not None and high is not None and low > high:
+                self.problem(
+                    s.low or s,
+                    "E505",
+                    f"'several {low} to {high}' asks for at least {low} and at most {high}: there is no way to choose",
+                    f"write the fewer first: several {high} to {low}",
+                )
+            item = s.options_type = list_of(item)
+        self.assign(s.target, item, s)
+        if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
+            self.maybe_none.add(s.target.name)
+
+    def _fixed_number(self, e: ast.Expr | None) -> int | None:
+        """The value of a number written out (or a constant's), known before play; None for any other."""
+        if isinstance(e, ast.Unary) and e.op == "-":
+            inner = self._fixed_number(e.operand)
+            return None if inner is None else -inner
+        value = (
+            e.value
+            if isinstance(e, ast.Literal)
+            else self.vocab.constants[e.name][1]
+            if isinstance(e, ast.Name) and e.name in self.vocab.constants
+            else None
+        )
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def _choose_together(self, s: ast.Choose) -> None:
+        """'by each p in SEATS simultaneously': the options may name p; the target gets a list, one per seat."""
+        if s.each is None or not s.together or s.by is None:
+            self.problem(s, "E505", "'by each p in PLAYERS' and 'simultaneously' go together: write both")
+            return
+        if isinstance(s, ast.ChooseSeveral):
+            self.problem(
+                s,
+                "E505",
+                "a choice of several cannot be simultaneous",
+                "let the players choose one after another, in secret: in a 'for p in PLAYERS' loop, "
+                "xs = choose … several … by p secretly",
+            )
+            return
+        if s.optional is not None:  # a list of choices holds no none: declining is an option like the others
+            self.problem(
+                s,
+                "E505",
+                "a simultaneous choice cannot be optional",
+                f'offer declining among the options instead (e.g. an enum member "{s.optional}")',
+            )
+        self.expr(s.by)
+        self.expect(s.by, "list[player]", "'by each … in'")
+        had = self.locals.pop(s.each, None)
+        self.bind(s, s.each, PLAYER)
+        item = self._options(s)
+        self.locals.pop(s.each, None)
+        if had is not None:
+            self.locals[s.each] = had
+        self.assign(s.target, f"list[{item}]", s)
+
+    def _options(self, s: ast.Choose) -> str:
+        """Check what a choose offers; the type of one option."""
+        item = self.iterable(s.source, "'choose … from' needs a list or a zone")
+        s.options_type = item
+        if s.verb and (any(ch.isspace() for ch in s.verb) or s.verb == s.optional):
+            self.problem(s, "E505", f'choice word "{s.verb}" must be one word (and not "{s.optional}")')
+        if s.optional is not None and (not s.optional or any(ch.isspace() for ch in s.optional)):
+            self.problem(s, "E505", f'the id of declining, "{s.optional}", must be one word')
+        if s.where is not None:
+            self._with_it(item, s.where)
+            self.expect(s.where, BOOL, "a 'where' condition")
+        return item
+
+    def _with_it(self, item: str, e: ast.Expr) -> str | None:
+        """The type of ``e`` read with ``it`` as an item of type ``item`` (a 'where' condition, a 'by:' key)."""
+        had = self.locals.get("it")
+        self.locals["it"] = item
+        t = self.expr(e)
+        if had is None:
+            del self.locals["it"]
+        else:
+            self.locals["it"] = had
+        if is_record(item):
+            self.lacking_reads(e, item, "it")
+        return t
+
+    def lacking_reads(self, e: ast.Expr, item: str, name: str) -> None:
+        """``e`` is read for every item, as ``name``: ``name.f`` is none for the items (records) that lack f, and
+        an order or a sum of it fails in play, so it is refused here.  Read after a test (``… and it.f > 1``,
+        ``it.f if … else 0``), it is not."""
+        if isinstance(e, ast.Binary) and e.op in ("and", "or"):
+            self.lacking_reads(e.left, item, name)  # the right side is read only after the left side's test
+            return
+        if isinstance(e, ast.Conditional):
+            self.lacking_reads(e.condition, item, name)
+            return
+        operands: list[ast.Expr] = []
+        if isinstance(e, ast.Binary) and e.op in _NO_NONE:
+            operands, op = [e.left, e.right], e.op
+        elif isinstance(e, ast.Unary) and e.op == "-":
+            operands, op = [e.operand], e.op
+        fix = f"test first which record it is: … and {name}.{{field}} …" if name == "it" else None
+        for side in operands:
+            self._lacking(side, item, name, f"'{op}' cannot take none", fix)
+        for child in e.children():
+            self.lacking_reads(child, item, name)
+
+    def _lacking(self, e: ast.Expr, item: str, name: str, why: str, fix: str | None) -> None:
+        """``e`` is ``name.f`` and some of the items have no f: a problem, saying ``why`` none does not do and
+        ``fix`` (``{field}`` for f; None: give the others a value)."""
+        if isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.name == name and may_lack(item, e.name):
+            fix = fix or f"give the others a value: {name}.{{field}} if … else 0"
+            self.problem(
+                e,
+                "E504",
+                f"some records read here have no field '{e.name}': it is none for them, and {why}",
+                f"give every record a '{e.name}', or {fix.format(field=e.name)}",
+            )
+
+    def call_statement(self, e: ast.Expr) -> None:
+        if not isinstance(e, ast.Call):
+            self.expr(e)
+            self.problem(e, "E505", "this line computes a value but does nothing with it")
+            return
+        if e.func in self.vocab.procedures:
+            self._changes(e, f"it calls the procedure '{e.func}'")
+            if e.func in self.vocab.procedure_returns:
+                self.problem(e, "E505", f"{e.func}(…) gives a value that this line drops", f"keep it: x = {e.func}(…)")
+            params = self.vocab.procedures[e.func]
+            self.arguments(e, params)
+            e.type = NONE
+            return
+        t = self.expr(e, statement=True)
+        if t is not None and e.func in OPS and OPS[e.func].returns is not None:
+            self.problem(e, "E505", f"{e.func}(…) gives a value but the line does nothing with it")
+
+    def iterable(self, source: ast.Expr, message: str) -> str:
+        t = self.expr(source)
+        if t == ZONE:
+            return CARD
+        if is_list(t):
+            return element(t)
+        if t not in (None, ANY):
+            self.problem(source, "E502", f"{message}, not {describe(t)}")
+        return ANY
+
+    # ---------------------------------------------------------- expressions
+    def expr(self, e: ast.Expr, statement: bool = False) -> str | None:
+        t = self._infer(e, statement)
+        e.type = t
+        return t
+
+    def _infer(self, e: ast.Expr, statement: bool) -> str | None:
+        v = self.vocab
+        if isinstance(e, ast.Literal):
+            return {bool: BOOL, int: INT, str: TEXT, type(None): NONE}[type(e.value)]
+        if isinstance(e, ast.Name):
+            return self._name(e)
+        if isinstance(e, ast.ListExpr):
+            types = [self.expr(i) for i in e.items]
+            known = [t for t in types if t not in (None, NONE, ANY)]
+            one = known[0] if known else ANY
+            for item, t in zip(e.items, types):
+                if t not in (None, NONE, ANY):
+                    if not (compatible(one, t, self.vocab.enums) or compatible(t, one, self.vocab.enums)):
+                        self.problem(
+                            item,
+                            "E506",
+                            f"a list holds one kind of value: {describe(t)} cannot join {describe(one)}",
+                            "to offer different kinds of option, make each a record: "
+                            '{do: "walk", way: w}, {do: "play", card: c}',
+                        )
+                        break
+                    one = merge(one, t)
+            return list_of(one)
+        if isinstance(e, ast.Record):
+            seen: set[str] = set()
+            fields = []
+            for name, value in e.fields:
+                if name in seen:
+                    self.problem(value, "E506", f"field '{name}' is given twice")
+                seen.add(name)
+                fields.append((name, self.expr(value) or ANY))
+            return record_of(fields)
+        if isinstance(e, ast.MapExpr):
+            return self._map(e)
+        if isinstance(e, ast.Comprehension):
+            item_type = self.iterable(e.source, "a list comprehension needs a list or a zone")
+            had = self.locals.get(e.var)
+            self.locals[e.var] = item_type
+            if e.condition is not None:
+                self.expr(e.condition)
+                self.expect(e.condition, BOOL, "an 'if' condition")
+            result = list_of(self.expr(e.element) or ANY)
+            if had is None:
+                del self.locals[e.var]
+            else:
+                self.locals[e.var] = had
+            return result
+        if isinstance(e, ast.Attr):
+            owner = self.expr(e.obj)
+            if owner == CARD:
+                t = v.attribute_type(e.name)
+                if t is None:
+                    self.problem(
+                        e,
+                        "E504",
+                        f"cards have no attribute '{e.name}'",
+                        did_you_mean(e.name, list(v.card_attributes) + list(BUILTIN_CARD_ATTRIBUTES)),
+                    )
+                return t or ANY
+            if owner == PLAYER:
+                t = v.player_variables.get(e.name)
+                if t is None:
+                    self.problem(
+                        e, "E504", f"players have no variable '{e.name}'", did_you_mean(e.name, v.player_variables)
+                    )
+                return t or ANY
+            if is_record(owner):
+                t = field_type(owner, e.name)
+                if t is None:
+                    names = [n for n, _ in record_fields(owner)]
+                    self.problem(e, "E504", f"{describe(owner)} has no field '{e.name}'", did_you_mean(e.name, names))
+                return t or ANY
+            if owner not in (None, ANY):
+                self.problem(e, "E504", f"{describe(owner)} has no attribute '{e.name}'")
+                return ANY
+            # Of a value whose type is not known (first([]) …): settle by the name.
+            if v.attribute_type(e.name) is not None:
+                e.obj.type = CARD
+                return v.attribute_type(e.name)
+            if e.name in v.player_variables:
+                e.obj.type = PLAYER
+                return v.player_variables[e.name]
+            self.problem(
+                e,
+                "E504",
+                f"no card attribute or player variable is called '{e.name}'",
+                did_you_mean(e.name, list(v.card_attributes) + list(v.player_variables)),
+            )
+            return ANY
+        if isinstance(e, ast.Call):
+            return self._call(e, statement)
+        if isinstance(e, ast.KeyedCall):
+            return self._keyed(e)
+        if isinstance(e, ast.Unary):
+            t = self.expr(e.operand)
+            if e.op == "not":
+                self.expect(e.operand, BOOL, "'not' operand")
+                return BOOL
+            self.expect(e.operand, INT, "'-' operand")
+            return INT
+        if isinstance(e, ast.Binary):
+            return self._binary(e)
+        if isinstance(e, ast.Conditional):
+            self.expr(e.condition)
+            self.expect(e.condition, BOOL, "a condition")
+            a, b = self.expr(e.then), self.expr(e.otherwise)
+            if "{" in (a or "") + (b or ""):
+                return merge(a, b)
+            return b if a in (NONE, ANY) and b not in (NONE, ANY) else a
+        raise TypeError(type(e).__name__)  # pragma: no cover
+
+    def _name(self, e: ast.Name) -> str | None:
+        v = self.vocab
+        n = e.name
+        if n in self.locals:
+            return self.locals[n]
+        if n in v.variables:
+            return v.variables[n]
+        if n in v.constants:
+            return v.constants[n][0]
+        if n in v.enums:
+            return list_of(n)
+        if v.zones.get(n, 0) is None:
+            return ZONE
+        if v.boards.get(n, 0) is None:
+            return BOARD
+        if n in OPS and OPS[n].constant:
+            return OPS[n].returns
+        if n in v.zones or n in v.boards:
+            self.problem(e, "E503", f"'{n}' needs {describe(v.zones.get(n) or v.boards.get(n))}: write {n}(…)")
+            return ZONE if n in v.zones else BOARD
+        if n == "it":
+            self.problem(e, "E501", "'it' is only known inside a 'where' condition or a 'by:' key")
+            return ANY
+        if n in words.RESERVED:
+            self.problem(
+                e,
+                "E501",
+                f"'{n}' is a reserved word of the language, not a value here",
+                f"`tabletop explain {n}` says where it goes",
+            )
+            return ANY
+        self.problem(e, "E501", f"unknown name '{n}'", did_you_mean(n, list(self.locals) + v.value_names()))
+        return ANY
+
+    def arguments(self, e: ast.Call, params: list[tuple[str, str]] | tuple, optional: int = 0) -> dict:
+        """Check a call's arguments against ``params`` (the last ``optional`` may be left out)."""
+        binding: dict = {"$enums": self.vocab.enums}
+        if not len(params) - optional <= len(e.args) <= len(params):
+            names = ", ".join(p for p, _ in params)
+            wanted = f"{len(params) - optional} to {len(params)}" if optional else str(len(params))
+            self.problem(
+                e,
+                "E503",
+                f"{e.func}({names}) takes {wanted} argument{'' if wanted == '1' else 's'}, not {len(e.args)}",
+            )
+        for arg, (pname, ptype) in zip(e.args, params):
+            if ptype == ATTRIBUTE:
+                self._attribute_literal(e, arg)
+                continue
+            t = self.expr(arg)
+            if t == ZONE and is_list(ptype) and e.func in OPS:  # one collection protocol: a zone is its cards
+                t = list_of(CARD)
+            if not unify(ptype, t, binding):
+                wanted = describe(substitute(ptype, binding)) + (
+                    " or a zone" if is_list(ptype) and e.func in OPS else ""
+                )
+                self.problem(arg, "E502", f"argument '{pname}' of {e.func} must be {wanted}, not {describe(t)}")
+                continue
+            if not has_typevar(ptype):
+                self._fits(arg, ptype, t, f"argument '{pname}' of {e.func} must be {describe(ptype)}", "E502")
+            if ptype in self.vocab.enums:
+                self._enum_literal(arg, ptype)
+            elif ptype in (POSITION, DIRECTION):
+                self._board_literal(arg, ptype, _board_named(e, params))
+        return binding
+
+    def _board_literal(self, arg: ast.Expr, t: str, board: str | None) -> None:
+        """A position or direction written in quotes must exist on the board (on any of the game's boards
+        when the call names none): found at load, not in play."""
+        if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)) or not arg.value:
+            return  # "" is off the board: what toward gives at an edge
+        known = self.vocab.board_spaces if t == POSITION else self.vocab.board_directions
+        names = [board] if board is not None and board in known else list(known)
+        values = list(dict.fromkeys(v for name in names for v in known[name]))
+        if values and arg.value not in values:
+            where = f"board '{board}'" if len(names) == 1 and board == names[0] else "the game's boards"
+            what = "a space" if t == POSITION else "a direction"
+            listed = f" (its directions: {', '.join(values)})" if t == DIRECTION else ""
+            self.problem(
+                arg, "E507", f"'{arg.value}' is not {what} of {where}{listed}", did_you_mean(arg.value, values)
+            )
+
+    def _attribute_literal(self, call: ast.Call, arg: ast.Expr) -> None:
+        arg.type = TEXT
+        if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)):
+            self.problem(arg, "E502", f"{call.func} needs an attribute name in quotes")
+        elif self.vocab.attribute_type(arg.value) is None:
+            self.problem(
+                arg,
+                "E504",
+                f"cards have no attribute '{arg.value}'",
+                did_you_mean(arg.value, self.vocab.card_attributes),
+            )
+
+    def _enum_literal(self, arg: ast.Expr, enum: str) -> None:
+        if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in self.vocab.enums[enum]:
+            self.problem(
+                arg, "E507", f"'{arg.value}' is not one of the {enum}", did_you_mean(arg.value, self.vocab.enums[enum])
+            )
+
+    def _call(self, e: ast.Call, statement: bool) -> str | None:
+        v = self.vocab
+        if e.func in v.zones or e.func in v.boards:
+            key = v.zones[e.func] if e.func in v.zones else v.boards[e.func]
+            result = ZONE if e.func in v.zones else BOARD
+            if key is None:
+                self.problem(e, "E503", f"'{e.func}' is a single {result}: write it without (…)")
+                return result
+            self.arguments(e, [("key", key)])
+            return result
+        if e.func in v.functions:
+            params, result = v.functions[e.func]
+            self.arguments(e, params)
+            return result
+        if e.func in v.procedures:
+            self.problem(
+                e,
+                "E505",
+                f"procedure '{e.func}' does something; it gives no value here",
+                f"a procedure that declares 'returns:' gives its value as a line of its own: x = {e.func}(…)",
+            )
+            self.arguments(e, v.procedures[e.func])
+            return ANY
+        op = OPS.get(e.func)
+        if op is None:
+            self.problem(e, "E501", f"unknown function '{e.func}'", did_you_mean(e.func, v.function_names()))
+            for a in e.args:
+                self.expr(a)
+            return ANY
+        binding = self.arguments(e, op.params, op.optional)
+        if op.changes:
+            self._changes(e, f"{e.func}(…) {'draws at random' if op.draws else 'changes the game'}")
+        if op.returns is None and not statement:
+            self.problem(e, "E505", f"{e.func}(…) does something; it gives no value to use here")
+            return ANY
+        return substitute(op.returns, binding) if op.returns else None
+
+    def _map(self, e: ast.MapExpr) -> str:
+        """``{"a": 1}``: text keys, once each; values of one type, never cards."""
+        value: str = ANY
+        seen: set[str] = set()
+        for key, v in e.entries:
+            if key in seen:
+                self.problem(v, "E506", f'key "{key}" is given twice')
+            seen.add(key)
+            t = self.expr(v)
+            if holds_cards(t):
+                self.problem(v, "E506", "a map cannot hold cards (keep them in a zone or a list)")
+            elif t not in (None, NONE, ANY) and not (compatible(value, t, self.vocab.enums)):
+                self.problem(v, "E506", f"a map holds one kind of value: {describe(t)} cannot join {describe(value)}")
+            else:
+                value = merge(value, t)
+        return map_of(value)
+
+    def _keyed(self, e: ast.KeyedCall) -> str:
+        """``max(LIST, by: KEY)``: KEY is read with each item as ``it`` and must be a number or text."""
+        op = KEYED.get(e.func)
+        item = self.iterable(e.source, f"{e.func}(…, by: …) needs a list or a zone")
+        if op is None:
+            self.problem(e, "E501", f"'{e.func}' takes no 'by:'", f"with 'by:': {', '.join(sorted(KEYED))}")
+        key = self._with_it(item, e.key)
+        if key not in (None, ANY, INT, TEXT) and key not in self.vocab.enums:
+            self.problem(e.key, "E502", f"a 'by:' key must be a number or text, not {describe(key)}")
+        elif is_record(item):
+            self._lacking(e.key, item, "it", "nothing can be put in order by none", None)
+        return list_of(item) if op is not None and op.gives_list else item
+
+    def _may_be_none(self, side: ast.Expr, other: str | None) -> bool:
+        """Is ``side`` a local that an optional choose may have left as none, compared with none?"""
+        return other == NONE and isinstance(side, ast.Name) and side.name in self.maybe_none
+
+    def _binary(self, e: ast.Binary) -> str | None:
+        a, b = self.expr(e.left), self.expr(e.right)
+        op = e.op
+        enums = self.vocab.enums
+        if op in ("and", "or"):
+            self.expect(e.left, BOOL, f"'{op}' operand")
+            self.expect(e.right, BOOL, f"'{op}' operand")
+            return BOOL
+        if op == "+":
+            if a in (ANY, None) or b in (ANY, None):
+                return a if a not in (ANY, None) else (b or ANY)
+            if a == INT and b == INT:
+                return INT
+            if compatible(TEXT, a, enums) and compatible(TEXT, b, enums) and a != INT and b != INT:
+                return TEXT
+            if is_list(a) and is_list(b):
+                if not (compatible(a, b, enums) or compatible(b, a, enums)):
+                    self.problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
+                return merge(a, b)
+            self.problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
+            return ANY
+        if op in ("-", "*", "//", "%", "<", "<=", ">", ">="):
+            self.expect(e.left, INT, f"'{op}' operand")
+            self.expect(e.right, INT, f"'{op}' operand")
+            return INT if op in ("-", "*", "//", "%") else BOOL
+        if op in ("==", "!="):
+            if not (
+                compatible(a, b, enums)
+                or compatible(b, a, enums)
+                or self._may_be_none(e.left, b)
+                or self._may_be_none(e.right, a)
+            ):
+                self.problem(
+                    e,
+                    "E506",
+                    f"comparing {describe(a)} with {describe(b)} is always {'false' if op == '==' else 'true'}",
+                )
+            for side, other in ((e.left, b), (e.right, a)):
+                if other in enums:
+                    self._enum_literal(side, other)
+                elif other in (POSITION, DIRECTION):
+                    self._board_literal(side, other, None)
+            return BOOL
+        if op in ("in", "not in"):
+            if is_map(b):  # a key of the map
+                self.expect(e.left, TEXT, f"left of '{op}' a map")
+            elif b == ZONE:
+                self.expect(e.left, CARD, f"left of '{op}' a zone")
+            elif is_list(b):
+                if not compatible(element(b), a, enums) and not compatible(a, element(b), enums):
+                    self.problem(e, "E506", f"{describe(b)} cannot contain {describe(a)}")
+                elif element(b) in (POSITION, DIRECTION):
+                    self._board_literal(e.left, element(b), None)
+            elif b not in (None, ANY):
+                self.problem(e.right, "E502", f"right of '{op}' must be a list, a zone or a map, not {describe(b)}")
+            return BOOL
+        raise ValueError(op)  # pragma: no cover
+
+
+def _board_named(call: ast.Call, params) -> str | None:
+    """The board a call names by its board argument (``field`` or ``room(p)``), if any."""
+    for arg, (_, ptype) in zip(call.args, params):
+        if ptype == BOARD:
+            if isinstance(arg, ast.Name):
+                return arg.name
+            if isinstance(arg, ast.Call):
+                return arg.func
+    return None
+
+
+def check_program(
+    stmts: list[ast.Stmt],
+    vocab: Vocabulary,
+    params: dict[str, str] | None = None,
+    returns: str | None = None,
+    pure: bool = False,
+    name: str = "",
+) -> list[DslProblem]:
+    """Check statements (a function's body if ``pure``); fills types, returns every problem found."""
+    checker = Checker(vocab, params, returns, pure)
+    checker.body(stmts, name)
+    return checker.problems
+
+
+def check_expression(
+    expr: ast.Expr,
+    vocab: Vocabulary,
+    params: dict[str, str] | None = None,
+    expected: str | None = None,
+    pure: bool = False,
+    each: str | None = None,
+) -> list[DslProblem]:
+    """Check one expression (scoring term, tie-breaker, start zone); ``each`` names the parameter that is each
+    option in turn (a bot's value of a choice)."""
+    checker = Checker(vocab, params, pure=pure)
+    checker.expr(expr)
+    if expected is not None:
+        checker.expect(expr, expected, "this value")
+    if each is not None and params is not None and is_record(params.get(each)):
+        checker.lacking_reads(expr, params[each], each)
+    return checker.problems

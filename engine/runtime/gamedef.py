@@ -1,0 +1,1009 @@
+"""Rules (merged documents) → a frozen, compiled game definition.
+
+Semantic checks live here: references resolve, types are known, the effect
+language parses and type-checks, components match their declared attributes,
+boards are well formed.  Every problem becomes a diagnostic; only when there
+are none is a ``GameDef`` built.  The definition holds everything that never
+changes during play; a ``State`` holds the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
+from engine.lang import ast
+from engine.lang.ast import walk_blocks
+from engine.lang.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
+from engine.lang.ops import OPS, CardsById
+from engine.lang.problems import DslProblem, DslSyntaxError
+from engine.lang.types import (
+    ANY,
+    BASIC,
+    BOOL,
+    CARD,
+    DIRECTION,
+    INT,
+    PLAYER,
+    POSITION,
+    TEXT,
+    ZONE,
+    describe,
+    is_list,
+    is_map,
+    is_record,
+    merge,
+    parse_type,
+    record_fields,
+)
+from engine.load.compiled_cache import cached, key_of
+from engine.load.documents import (
+    RuleSet,
+    apply_overrides,
+    display_path,
+    game_folders,
+    known_games,
+    load_documents,
+    resolve,
+)
+from engine.load.safe_files import Refused, find_inside
+from engine.load.yaml_source import read_yaml
+from engine.runtime.action_space import HINT, unbounded_choices
+from engine.runtime.codegen import Compiler
+from engine.runtime.program import Labeller, Procedure
+from engine.runtime.reference import ReferenceCompiler
+
+DEFAULT_STEP_BUDGET = 200_000
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")  # a '{field}' of a generated card's template
+_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_ID_HINT = "ids are lower-case letters, digits, '-' and '_': the members the template uses must be too"
+MAX_CARDS = 10_000  # cards of a game, copies counted: more only costs memory (2 million once took 555 MB)
+VISIBILITIES = ("public", "owner", "hidden", "top")
+_DEFAULTS = {INT: 0, BOOL: False}
+
+
+@dataclass
+class ZoneFamily:
+    name: str
+    key: str | None  # None, "player", or an enum name
+    visibility: str
+
+
+@dataclass
+class Scorer:
+    id: str
+    text: str
+    fn: Callable
+    where: tuple[str, int, int] = ("", 1, 1)  # file, line, column of its expression
+
+
+@dataclass
+class Stat:
+    """A rule-declared counter for playtest reports, evaluated once at the end of each game."""
+
+    id: str
+    text: str
+    fn: Callable
+    per_seat: bool  # evaluated for each seat ``p`` rather than once
+    is_flag: bool  # yes/no (reported as a share of games) rather than a number
+
+
+@dataclass
+class GameDef:
+    """Everything about a game that does not change during play."""
+
+    id: str
+    name: str
+    variant: str | None
+    min_players: int
+    max_players: int
+    rules: RuleSet = field(repr=False)
+    card_ids: list[str] = field(default_factory=list)
+    card_kinds: list[str] = field(default_factory=list)
+    attributes: dict[str, list] = field(default_factory=dict)
+    backs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind → attributes on the back
+    card_texts: dict[str, dict] = field(default_factory=dict)  # card id → its declaration, for tools
+    starts: list[Callable] = field(default_factory=list)
+    effects: list[str | None] = field(default_factory=list)  # card index → effect procedure
+    first_card: dict[str, int] = field(default_factory=CardsById)  # card id → its first index
+    functions: dict[str, Callable] = field(default_factory=dict)
+    bot_values: dict[str, dict[str, Callable]] = field(default_factory=dict)  # bot → kind of decision ("" for
+    # any other) → value(state, {p, action, choice})
+    ties: str = "shared"  # seats of different teams level after the tie-breakers: "shared" win or "draw"
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
+    board_files: dict[str, list] = field(default_factory=dict)  # family → compiled boards by seat
+    variables: dict[str, object] = field(default_factory=dict)
+    player_variables: dict[str, object] = field(default_factory=dict)
+    private_player_variables: frozenset = frozenset()
+    procedures: dict[str, Procedure] = field(default_factory=dict)
+    scoring: list[Scorer] = field(default_factory=list)
+    tiebreakers: list[Scorer] = field(default_factory=list)
+    stats: list[Stat] = field(default_factory=list)
+    teams: dict[int, list[list[int]]] = field(default_factory=dict)
+    rulings: list[dict] = field(default_factory=list)
+    draw: dict = field(default_factory=dict)  # drawing hints (the game file's 'draw:'): colours, icons, layouts
+    step_budget: int = DEFAULT_STEP_BUDGET
+    rules_hash: str = ""
+    vocabulary: Vocabulary | None = field(default=None, repr=False)
+    programs: dict[str, list] = field(default_factory=dict, repr=False)  # name → AST, for tools
+    # (rules path, AST) of every effect-language text: statements of programs, expressions of functions,
+    # starts, bots and scoring (for lint)
+    sources: list[tuple[tuple, list[ast.Stmt] | ast.Expr]] = field(default_factory=list, repr=False)
+    function_bodies: dict[str, ast.Expr | list[ast.Stmt]] = field(default_factory=dict, repr=False)  # name → AST
+    labeller: Labeller | None = field(default=None, repr=False)
+    # key(state, {p, me}) of all the scoring reads, None if it reads more than plain data (lang/readset.py);
+    # points are kept under it in score_cache, shared by every state of the game
+    score_key: Callable | None = field(default=None, repr=False)
+    score_cache: dict[tuple, int] = field(default_factory=dict, repr=False)
+    _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    boards_by_id: dict[str, object] = field(default_factory=dict, repr=False)  # filled by ``board``: operations
+    # read it first, a lookup and no call
+    _hidden_cache: dict[tuple[int, int], list] = field(default_factory=dict, repr=False)
+    _sight_cache: dict[int, tuple] = field(default_factory=dict, repr=False)
+    _back_keys: list[tuple] = field(default_factory=list, repr=False)
+    _space_cache: dict[int, tuple[list[str], dict[str, int]]] = field(default_factory=dict, repr=False)
+    _team_cache: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, repr=False)
+    # players → (zones, loc, know) where the starts put the cards, when they drew nothing (State.new)
+    start_places: dict[int, tuple] = field(default_factory=dict, repr=False)
+
+    # ---------------------------------------------------------------- tables
+    def zone_ids(self, players: int) -> list[str]:
+        """Every zone of a game with this many players."""
+        ids = self._zone_cache.get(players)
+        if ids is None:
+            ids = []
+            for fam in self.zone_families.values():
+                if fam.key is None:
+                    ids.append(fam.name)
+                elif fam.key == PLAYER:
+                    ids += [f"{fam.name}:{p}" for p in range(players)]
+                elif fam.key in self.board_files:
+                    ids += [f"{fam.name}:{n}" for n in self.board(fam.key).nodes]
+                else:
+                    ids += [f"{fam.name}:{v}" for v in self.enums[fam.key]]
+            self._zone_cache[players] = ids
+        return ids
+
+    def zones_hidden_from(self, players: int, seat: int) -> list[tuple[str, bool]]:
+        """(zone, top face up?) for every zone whose cards ``seat`` may not all see."""
+        key = (players, seat)
+        found = self._hidden_cache.get(key)
+        if found is None:
+            found = []
+            for zone in self.zone_ids(players):
+                vis = self.zone_family(zone).visibility
+                if vis == "public" or (vis == "owner" and self.zone_owner(zone) == seat):
+                    continue
+                found.append((zone, vis == "top"))
+            self._hidden_cache[key] = found
+        return found
+
+    def sight(self, players: int) -> tuple[dict[str, int], frozenset]:
+        """(zone → bit mask of the seats that see its cards' faces, zones whose top everyone sees)."""
+        found = self._sight_cache.get(players)
+        if found is None:
+            from engine.runtime.sight import sight
+
+            found = self._sight_cache[players] = sight(self, players)
+        return found
+
+    def action_space(self, players: int) -> list[str]:
+        """Every action id any decision of this game can offer at this player count, in a stable order."""
+        return list(self._space(players)[0])
+
+    def action_index(self, players: int) -> dict[str, int]:
+        """Action id → its index in ``action_space(players)``."""
+        return self._space(players)[1]
+
+    def _space(self, players: int) -> tuple[list[str], dict[str, int]]:
+        found = self._space_cache.get(players)
+        if found is None:
+            if not self.min_players <= players <= self.max_players:
+                raise TabletopError(f"{self.id} is for {self.min_players}–{self.max_players} players, not {players}")
+            from engine.runtime.action_space import action_space
+
+            ids = action_space(self, players)
+            found = self._space_cache[players] = (ids, {a: i for i, a in enumerate(ids)})
+        return found
+
+    def back_key(self, card: int) -> tuple:
+        """What a card shows face down: its kind and the attributes on its back (one table, made once)."""
+        keys = self._back_keys
+        if not keys:
+            for c, kind in enumerate(self.card_kinds):
+                keys.append((kind,) + tuple(self.attributes[a][c] for a in self.backs.get(kind, ())))
+        return keys[card]
+
+    def zone_family(self, zone: str) -> ZoneFamily:
+        return self.zone_families[zone.split(":", 1)[0]]
+
+    def zone_owner(self, zone: str) -> int | None:
+        fam = self.zone_family(zone)
+        return int(zone.split(":", 1)[1]) if fam.key == PLAYER else None
+
+    def board(self, board_id: str):
+        try:
+            return self.boards_by_id[board_id]
+        except KeyError:
+            family, _, key = board_id.partition(":")
+            boards = self.board_files[family]
+            board = boards[int(key) % len(boards)] if key else boards[0]
+            self.boards_by_id[board_id] = board
+            return board
+
+    def team_of(self, players: int, seat: int) -> list[int]:
+        return list(self.team(players, seat))
+
+    def team(self, players: int, seat: int) -> tuple[int, ...]:
+        """The seats of ``seat``'s team (just ``seat`` without teams), kept: scoring asks at every turn."""
+        found = self._team_cache.get((players, seat))
+        if found is None:
+            found = next((tuple(t) for t in self.teams.get(players, ()) if seat in t), (seat,))
+            self._team_cache[(players, seat)] = found
+        return found
+
+    # ------------------------------------------------------------------ play
+    def new_game(self, players: int, seed: int = 0, knowledge: bool = True):
+        """A new game, advanced to its first decision (``knowledge``: see ``State.new``)."""
+        from engine.runtime.state import State
+
+        return State.new(self, players, seed, knowledge)
+
+    def state_from_json(self, text: str):
+        """Read back a state saved with ``State.to_json``; checks what it reads."""
+        from engine.runtime.state import State
+
+        return State.from_json(self, text)
+
+
+# --------------------------------------------------------------------- loading
+def load_game(
+    game: str | Path, variant: str | None = None, overrides: dict[str, object] | None = None, reference: bool = False
+) -> GameDef:
+    """Load, validate and compile a game (by name or path), optionally a variant.
+
+    ``overrides`` sets values in the merged rules by dotted path (``constants.rounds``),
+    like a variant made in memory: playtest sweeps use it.
+    ``reference`` runs it on the reference path (closures, see runtime/reference.py), for differential tests.
+    """
+    game_file, variant_file = resolve(game, variant)
+    if variant_file is not None and not game_file.exists():
+        raise LoadError([_unknown_base(variant_file)])
+
+    def make() -> GameDef:
+        from engine.load.schemas import check_document
+
+        rules = load_documents(game_file, variant_file, check_document)
+        if overrides:
+            apply_overrides(rules, overrides)
+        return build(rules, reference)
+
+    if reference:  # the differential tests' own path: always built
+        return make()
+    return cached(key_of(str(game_file), str(variant_file), overrides), make, GameDef)
+
+
+def _unknown_base(variant_file: Path) -> Diagnostic:
+    """E101 at a variant's ``extends:`` when it names no game (not at the base file that is not there)."""
+    doc = read_yaml(variant_file, display_path(variant_file))
+    base = str(doc.data.get("extends"))
+    return doc.diag(
+        ("extends",),
+        "E101",
+        f"variant extends '{base}', but there is no game of that name",
+        hint=did_you_mean(base, known_games()) or f"known games: {', '.join(known_games())}",
+    )
+
+
+def build(rules: RuleSet, reference: bool = False) -> GameDef:
+    """Check and compile merged rules; raises RulesError with every problem.
+
+    ``reference`` compiles to the closures of the reference path instead of generated code (for tests).
+    """
+    return _Builder(rules, reference).build()
+
+
+def _function_path(fn: dict, i: int) -> tuple:
+    """Where a function's body is: its statements ('does') or its one expression ('value')."""
+    return ("functions", i, "does" if "does" in fn else "value")
+
+
+class _Builder:
+    def __init__(self, rules: RuleSet, reference: bool = False):
+        self.reference = reference
+        self.rules = rules
+        self.data = rules.data
+        self.problems: list[Diagnostic] = []
+        self.vocab = Vocabulary()
+
+    def error(
+        self, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False, severity: str = "error"
+    ) -> None:
+        self.problems.append(self.rules.diag(path, code, message, key=key, hint=hint, severity=severity))
+
+    def dsl_problem(self, path: tuple, p: DslProblem) -> None:
+        file, line, col = self.rules.locate_text(path, p.line, p.col)
+        doc, _ = self.rules.origin(path)
+        context: tuple[str, ...] = ()
+        if 1 <= line <= len(doc.lines):
+            context = (doc.lines[line - 1], " " * (col - 1) + "^")
+        self.problems.append(Diagnostic(file, line, col, p.code, p.message, "error", p.hint, context))
+
+    def stop_if_errors(self) -> None:
+        if any(p.is_error for p in self.problems):
+            raise RulesError(self.problems)
+
+    # -------------------------------------------------------------- building
+    def build(self) -> GameDef:
+        if self.rules.variant is not None or self.rules.overridden:
+            # The variant file's own shape was checked; now check the merged whole.
+            from engine.load.schemas import check_data
+
+            self.problems += check_data(self.data, "game", self.rules.diag)
+        self.stop_if_errors()
+        d = self.data
+        game = GameDef(
+            id=d["id"],
+            name=self.rules.variant_name or d["name"],
+            variant=self.rules.variant,
+            min_players=d["players"]["min"],
+            max_players=d["players"]["max"],
+            rules=self.rules,
+        )
+        if game.min_players > game.max_players:
+            self.error(("players",), "E301", "players: min is larger than max")
+        game.step_budget = d.get("step_budget", DEFAULT_STEP_BUDGET)
+        game.ties = d.get("ties", "shared")
+        game.rulings = list(d.get("rulings", []))
+        game.enums = self.vocab.enums = {k: list(v) for k, v in (d.get("enums") or {}).items()}
+        self._constants()
+        self._components(game)
+        self._boards(game)
+        self._zones(game)
+        self._variables(game)
+        self._teams(game)
+        self._procedure_signatures()
+        self._no_operation_names()
+        self._draw_hints(game)
+        self.stop_if_errors()
+        game.labeller = Labeller(game.card_ids)
+        game.vocabulary = self.vocab
+        try:
+            self._programs(game)
+        except RecursionError:  # compiling a chain of operators just within the checker's reach
+            self.error((), "E403", "an expression is nested too deeply to compile")
+        self.stop_if_errors()
+        canonical = json.dumps(self.data, sort_keys=True, default=str).encode()
+        game.rules_hash = hashlib.sha256(canonical).hexdigest()[:16]
+        return game
+
+    def type_ok(self, t, path: tuple) -> str | None:
+        """The canonical form of a declared type, or None after reporting why it is not one."""
+        if not isinstance(t, str):
+            return None
+        try:
+            return parse_type(t, self.vocab.enums)
+        except ValueError as exc:
+            inner = str(exc)
+        self.error(
+            path,
+            "E302",
+            f"unknown type '{t}'",
+            (inner if " " in inner else None)  # a sentence says what is wrong with it
+            or did_you_mean(inner, list(BASIC) + list(self.vocab.enums))
+            or "types: int, bool, text, player, card, zone, an enum name, list[…], map[…] or a record {name: type, …}",
+        )
+        return None
+
+    def _value_fits(self, t: str, value, path: tuple) -> bool:
+        if value is None:
+            return True
+        if t == INT:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif t == BOOL:
+            ok = isinstance(value, bool)
+        elif t in self.vocab.enums:
+            ok = value in self.vocab.enums[t]
+            if not ok:
+                self.error(
+                    path, "E303", f"'{value}' is not one of the {t}", did_you_mean(str(value), self.vocab.enums[t])
+                )
+                return False
+        elif t in (TEXT,):
+            ok = isinstance(value, str)
+        elif t in (POSITION, DIRECTION):
+            known = self.vocab.board_spaces if t == POSITION else self.vocab.board_directions
+            values = {v for family in known.values() for v in family}
+            if isinstance(value, str) and value and value not in values:
+                self.error(path, "E303", f"'{value}' is no {t} of the game's boards", did_you_mean(value, values))
+                return False
+            ok = isinstance(value, str)
+        elif t == PLAYER:
+            ok = isinstance(value, int) and value >= 0
+        elif is_list(t):
+            ok = isinstance(value, list)
+        elif is_record(t) and isinstance(value, dict):
+            return self._record_fits(t, value, path)
+        elif is_map(t):
+            ok = isinstance(value, dict) and all(isinstance(k, str) for k in value)
+        else:
+            ok = True
+        if not ok:
+            self.error(path, "E303", f"value {quoted(value)} is not of type {t}")
+        return ok
+
+    def _record_fits(self, t: str, value: dict, path: tuple) -> bool:
+        """A record written in the rules has only fields of its type (one it lacks reads as none)."""
+        fields = dict(record_fields(t))
+        extra = [k for k in value if k not in fields]
+        if extra:
+            self.error(
+                path + (extra[0],),
+                "E303",
+                f"{describe(t)} has no field '{extra[0]}'",
+                did_you_mean(str(extra[0]), fields) or "declare the field in the type, or leave it out of the record",
+                key=True,
+            )
+            return False
+        fits = True
+        for k, v in value.items():  # every field is checked, and each problem reported
+            fits = self._value_fits(fields[k], v, path + (k,)) and fits
+        return fits
+
+    def _constants(self) -> None:
+        for name, value in (self.data.get("constants") or {}).items():
+            t = BOOL if isinstance(value, bool) else INT if isinstance(value, int) else TEXT
+            self.vocab.constants[name] = (t, value)
+
+    def _components(self, game: GameDef) -> None:
+        attr_types: dict[str, str] = {}
+        comps = self.data.get("components") or []
+        kinds_seen: dict[str, int] = {}
+        for ci, comp in enumerate(comps):
+            kind = comp["kind"]
+            if kind in kinds_seen:
+                self.error(
+                    ("components", ci, "kind"),
+                    "E304",
+                    f"component kind '{kind}' is declared twice (first as entry {kinds_seen[kind] + 1})",
+                )
+            kinds_seen[kind] = ci
+            for name, t in (comp.get("attributes") or {}).items():
+                if name in BUILTIN_CARD_ATTRIBUTES:
+                    self.error(
+                        ("components", ci, "attributes", name),
+                        "E304",
+                        f"'{name}' is built in; choose another attribute name",
+                        key=True,
+                    )
+                    continue
+                t = self.type_ok(t, ("components", ci, "attributes", name))
+                if t is None:
+                    continue
+                if attr_types.setdefault(name, t) != t:
+                    self.error(
+                        ("components", ci, "attributes", name),
+                        "E304",
+                        f"attribute '{name}' is {t} here but {attr_types[name]} in another kind",
+                    )
+            for b in comp.get("back") or []:
+                if b not in (comp.get("attributes") or {}) and b not in BUILTIN_CARD_ATTRIBUTES:
+                    self.error(
+                        ("components", ci, "back"),
+                        "E301",
+                        f"back shows unknown attribute '{b}'",
+                        did_you_mean(b, comp.get("attributes") or {}),
+                    )
+        self.vocab.card_attributes = attr_types
+        game.attributes = {a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)}
+        ids_seen: dict[str, tuple] = {}
+        self._starts: list[tuple[tuple, object]] = []
+        self._effects: dict[str, tuple] = {}  # card id → path of its effect text
+        full = False  # the cards reached MAX_CARDS: stop making them
+        for ci, comp in enumerate(comps):
+            declared = comp.get("attributes") or {}
+            game.backs[comp["kind"]] = tuple(comp.get("back") or ())
+            entries = [(("components", ci, "items", ii), item) for ii, item in enumerate(comp.get("items") or [])]
+            for path, item in entries + self._generated(comp, ci):
+                cid = item["id"]
+                if cid in ids_seen:
+                    self.error(path + ("id",), "E304", f"component id '{cid}' is used twice")
+                ids_seen[cid] = path
+                values = {}
+                for key, value in item.items():
+                    if key in ("id", "name", "copies", "text", "effect", "source"):
+                        continue
+                    if key not in declared:
+                        self.error(
+                            path + (key,),
+                            "E302",
+                            f"'{cid}' has attribute '{key}', which kind '{comp['kind']}' does not declare",
+                            key=True,
+                            hint=did_you_mean(key, declared) or "declare it under attributes:",
+                        )
+                        continue
+                    if self._value_fits(declared[key], value, path + (key,)):
+                        values[key] = value
+                missing = [a for a, t in declared.items() if a not in item and t not in _DEFAULTS]
+                if missing:
+                    self.error(
+                        path,
+                        "E305",
+                        f"'{cid}' gives no {', '.join(repr(a) for a in missing)}: kind "
+                        f"'{comp['kind']}' declares {'it' if len(missing) == 1 else 'them'} "
+                        f"with no default (only int and bool attributes may be left out)",
+                    )
+                game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
+                if "effect" in item:
+                    self._effects[cid] = path + ("effect",)
+                copies = item.get("copies", 1)
+                if full or len(game.card_ids) + copies > MAX_CARDS:
+                    if not full:
+                        self.error(
+                            path + ("copies" if "copies" in item else "id",),
+                            "E306",
+                            f"'{cid}' makes {len(game.card_ids) + copies:,} cards in all, more than the "
+                            f"{MAX_CARDS:,} a game may have",
+                        )
+                    full = True
+                    continue
+                for _ in range(copies):
+                    index = len(game.card_ids)
+                    game.first_card.setdefault(cid, index)
+                    game.card_ids.append(cid)
+                    game.effects.append(f"effect:{cid}" if "effect" in item else None)
+                    game.card_kinds.append(comp["kind"])
+                    for a in attr_types:
+                        game.attributes[a].append(values.get(a, _DEFAULTS.get(attr_types[a])))
+                    game.attributes["id"].append(cid)
+                    game.attributes["name"].append(item.get("name", cid))
+                    game.attributes["kind"].append(comp["kind"])
+                    self._starts.append((("components", ci, "start"), index))
+
+    def _generated(self, comp: dict, ci: int) -> list[tuple[tuple, dict]]:
+        """The items of ``generate:``, one per combination of the enums' members, each placed at the template."""
+        spec = comp.get("generate")
+        if spec is None:
+            return []
+        at = ("components", ci, "generate")
+        fields = list(spec["from"].items())
+        for field_name, enum in fields:
+            if enum not in self.vocab.enums:
+                self.error(
+                    at + ("from", field_name),
+                    "E301",
+                    f"'{enum}' is no enum of the game",
+                    did_you_mean(enum, self.vocab.enums),
+                )
+                return []
+        out = []
+        for combo in itertools.product(*(self.vocab.enums[enum] for _, enum in fields)):
+            values = dict(zip((f for f, _ in fields), (str(m) for m in combo)))
+            item: dict = {"copies": spec.get("copies", 1)}
+            for key in ("id", "name", "text"):
+                if key in spec:
+                    item[key] = self._fill(spec[key], values, at + (key,))
+            for attr, rule in (spec.get("attributes") or {}).items():
+                item[attr] = self._attribute_value(comp, attr, rule, values, at + ("attributes", attr))
+            if None in item.values():
+                return []  # its template was wrong, and said so
+            if not _ID.fullmatch(item["id"]):
+                self.error(
+                    at + ("id",), "E303", f"the id template gives {quoted(item['id'])}, which is no id", _ID_HINT
+                )
+                return []
+            out.append((at, item))
+        return out
+
+    def _fill(self, template, values: dict[str, str], path: tuple):
+        """A template with '{field}' (the member) and '{Field}' (capitalised) filled; None after an error."""
+        if not isinstance(template, str):
+            return template
+        unknown = [m for m in _FIELD.findall(template) if m.lower() not in values and m not in values]
+        if unknown:
+            self.error(path, "E301", f"'{{{unknown[0]}}}' names no field of 'from'", did_you_mean(unknown[0], values))
+            return None
+        return _FIELD.sub(lambda m: values[m[1]] if m[1] in values else values[m[1].lower()].capitalize(), template)
+
+    def _attribute_value(self, comp: dict, attr: str, rule, values: dict[str, str], path: tuple):
+        """An attribute of a generated card: a template, a constant, or a table by one field's member."""
+        if isinstance(rule, dict):
+            [(field_name, table)] = [(k, v) for k, v in rule.items() if k != "else"] or [("", None)]
+            if field_name not in values or not isinstance(table, dict):
+                self.error(path, "E301", "a table names one field of 'from' and maps its members: {level: {top: 14}}")
+                return None
+            members = self.vocab.enums[dict(comp["generate"]["from"])[field_name]]
+            for member in table:
+                if member not in members:
+                    self.error(
+                        path + (field_name, member),
+                        "E303",
+                        f"'{member}' is not one of the {field_name}s",
+                        did_you_mean(str(member), members),
+                        key=True,
+                    )
+                    return None
+            if values[field_name] in table:
+                return table[values[field_name]]
+            if "else" not in rule:
+                self.error(
+                    path, "E305", f"the table gives nothing for {field_name} '{values[field_name]}': add it or 'else:'"
+                )
+                return None
+            rule = rule["else"]
+        filled = self._fill(rule, values, path)
+        if (comp.get("attributes") or {}).get(attr) == INT and isinstance(filled, str):
+            if not filled.lstrip("-").isdigit():
+                self.error(path, "E303", f"'{attr}' is a number, but {quoted(filled)} is not: map it with a table")
+                return None
+            return int(filled)
+        return filled
+
+    def _zones(self, game: GameDef) -> None:
+        for i, z in enumerate(self.data.get("zones") or []):
+            per = z.get("per")
+            single_boards = [b for b, key in self.vocab.boards.items() if key is None]
+            if per is not None and per != PLAYER and per not in self.vocab.enums and per not in single_boards:
+                self.error(
+                    ("zones", i, "per"),
+                    "E301",
+                    f"zones can be per 'player', per enum or per space of a board; '{per}' is none of these",
+                    did_you_mean(per, [PLAYER] + list(self.vocab.enums) + single_boards),
+                )
+                continue
+            if z["id"] in game.zone_families:
+                self.error(("zones", i, "id"), "E304", f"zone '{z['id']}' is declared twice")
+            game.zone_families[z["id"]] = ZoneFamily(z["id"], per, z["visibility"])
+            self.vocab.zones[z["id"]] = POSITION if per in single_boards else per
+
+    def _boards(self, game: GameDef) -> None:
+        from engine.boards.graphs import BOARD_KINDS
+        from engine.load.schemas import check_document
+
+        folders = game_folders(self.rules.folder, self.data["id"])
+        for i, b in enumerate(self.data.get("boards") or []):
+            compiled = []
+            for j, name in enumerate(b["files"]):
+                try:
+                    path = find_inside(name, folders)
+                except Refused as exc:
+                    self.error(("boards", i, "files", j), exc.code, exc.message)
+                    continue
+                if path is None:
+                    self.error(
+                        ("boards", i, "files", j),
+                        "E101",
+                        f"board file not found: '{name}' is neither "
+                        f"in {display_path(folders[0])} nor in "
+                        f"{display_path(folders[1])}",
+                    )
+                    continue
+                try:
+                    doc = read_yaml(path, display_path(path))
+                except LoadError as exc:
+                    self.problems += exc.diagnostics
+                    continue
+                problems = check_document(doc, "board")
+                board = None
+                if not problems:
+                    board, problems = BOARD_KINDS[doc.data["kind"]](doc)
+                self.problems += problems
+                compiled.append(board)
+            game.board_files[b["id"]] = compiled
+            self.vocab.boards[b["id"]] = b.get("per")
+            built = [board for board in compiled if board is not None]
+            self.vocab.board_spaces[b["id"]] = tuple(dict.fromkeys(n for board in built for n in board.nodes))
+            self.vocab.board_directions[b["id"]] = tuple(
+                dict.fromkeys(d for board in built for d in getattr(board, "directions", ()))
+            )
+
+    def _variables(self, game: GameDef) -> None:
+        for section, target, vocab in (
+            ("variables", game.variables, self.vocab.variables),
+            ("player_variables", game.player_variables, self.vocab.player_variables),
+        ):
+            for name, spec in (self.data.get(section) or {}).items():
+                path = (section, name)
+                vtype = self.type_ok(spec["type"], path + ("type",))
+                if vtype is None:
+                    continue
+                if name in self.vocab.constants or name in self.vocab.enums:
+                    self.error(path, "E304", f"'{name}' is already a constant or enum", key=True)
+                initial = spec.get("initial", [] if is_list(vtype) else {} if is_map(vtype) else _DEFAULTS.get(vtype))
+                if isinstance(initial, str) and initial in self.vocab.constants and vtype == INT:
+                    initial = self.vocab.constants[initial][1]
+                self._value_fits(vtype, initial, path + ("initial",))
+                target[name] = initial
+                vocab[name] = vtype
+                if section == "player_variables" and spec.get("visibility") == "owner":
+                    game.private_player_variables = game.private_player_variables | {name}
+
+    def _teams(self, game: GameDef) -> None:
+        for count, teams in (self.data.get("teams") or {}).items():
+            n = int(count)
+            if not game.min_players <= n <= game.max_players:
+                self.error(
+                    ("teams", count),
+                    "E301",
+                    f"teams for {count} players, but the game is for {game.min_players}–{game.max_players}",
+                    key=True,
+                )
+                continue
+            seats = sorted(s for t in teams for s in t)
+            if seats != list(range(n)):
+                self.error(("teams", count), "E301", f"teams for {n} players must use each seat 0…{n - 1} once")
+            game.teams[n] = [list(t) for t in teams]
+
+    def _draw_hints(self, game: GameDef) -> None:
+        """Drawing hints name boards, variables and functions: check that they exist, as rules do."""
+        hints = game.draw = dict(self.data.get("draw") or {})
+        v = self.vocab
+        refs: list[tuple[tuple, Any, Any]] = [
+            (("paths", k, "board"), p["board"], v.boards) for k, p in (hints.get("paths") or {}).items()
+        ]
+        refs += [(("paths", k, "points"), p["points"], v.functions) for k, p in (hints.get("paths") or {}).items()]
+        refs += [(("steps", i, "board"), s["board"], v.boards) for i, s in enumerate(hints.get("steps") or [])]
+        ring = hints.get("ring") or {}
+        refs += [
+            (("ring", key), ring[key], table)
+            for key, table in (("order", v.variables), ("tokens", v.player_variables), ("highlight", v.functions))
+            if key in ring
+        ]
+        for path, name, known in refs:
+            if name not in known:
+                self.error(
+                    ("draw",) + path,
+                    "E301",
+                    f"the drawing hint names {quoted(name)}, which is not declared",
+                    did_you_mean(name, list(known)),
+                )
+
+    def _procedure_signatures(self) -> None:
+        for i, proc in enumerate(self.data.get("procedures") or []):
+            params = []
+            for pname, t in (proc.get("params") or {}).items():
+                t = self.type_ok(t, ("procedures", i, "params", pname))
+                if t is not None:
+                    params.append((pname, t))
+            if proc["id"] in self.vocab.procedures:
+                self.error(("procedures", i, "id"), "E304", f"procedure '{proc['id']}' is declared twice")
+            self.vocab.procedures[proc["id"]] = params
+            if "returns" in proc:
+                returns = self.type_ok(proc["returns"], ("procedures", i, "returns"))
+                if returns is not None:
+                    self.vocab.procedure_returns[proc["id"]] = returns
+        for i, fn in enumerate(self.data.get("functions") or []):
+            params = [
+                (p, t)
+                for p, t in (
+                    (p, self.type_ok(t, ("functions", i, "params", p))) for p, t in (fn.get("params") or {}).items()
+                )
+                if t is not None
+            ]
+            if fn["id"] in self.vocab.functions or fn["id"] in self.vocab.procedures:
+                self.error(("functions", i, "id"), "E304", f"'{fn['id']}' is declared twice")
+            returns = self.type_ok(fn["returns"], ("functions", i, "returns"))
+            if returns is not None:
+                self.vocab.functions[fn["id"]] = (params, returns)
+
+    def _no_operation_names(self) -> None:
+        """A name the rules declare may not hide an operation's everywhere in the rules: a function 'sorted'
+        would answer every sorted(…), a variable 'num_players' every num_players (a value names only the
+        operations that are values)."""
+        d = self.data
+        named: list[tuple[tuple, str, str, bool]] = [
+            ((section, name), name, what, True)
+            for section, what in (("constants", "constant"), ("variables", "variable"))
+            for name in d.get(section) or {}
+            if name in OPS and OPS[name].constant
+        ]
+        for section, what in (
+            ("zones", "zone"),
+            ("boards", "board"),
+            ("procedures", "procedure"),
+            ("functions", "function"),
+        ):
+            named += [
+                ((section, i, "id"), item["id"], what, False)
+                for i, item in enumerate(d.get(section) or [])
+                if item["id"] in OPS
+            ]
+        for path, name, what, key in named:
+            self.error(
+                path,
+                "E304",
+                f"'{name}' is an operation of the language: a {what} of that name would hide it",
+                f"choose another name; `tabletop explain {name}` says what the operation does",
+                key=key,
+            )
+
+    # --------------------------------------------------------------- programs
+    def _parse_program(
+        self, path: tuple, params: dict[str, str], returns: str | None = None, pure: bool = False, name: str = ""
+    ) -> list | None:
+        from engine.lang.parser import parse_program
+
+        return self._parse(
+            path, parse_program, lambda stmts: check_program(stmts, self.vocab, params, returns, pure, name)
+        )
+
+    def _parse_expression(
+        self, path: tuple, params: dict[str, str], expected: str | None, pure: bool = False, each: str | None = None
+    ) -> ast.Expr | None:
+        from engine.lang.parser import parse_expr
+
+        return self._parse(
+            path, parse_expr, lambda expr: check_expression(expr, self.vocab, params, expected, pure, each)
+        )
+
+    def _parse(self, path: tuple, parse, check):
+        """Parse and check the DSL text at ``path``; every problem becomes a diagnostic there."""
+        text = self.rules.data
+        for k in path:
+            text = text[k]
+        try:
+            tree = parse(text)
+            problems = check(tree)
+        except DslSyntaxError as exc:
+            self.dsl_problem(path, exc.problem)
+            return None
+        except RecursionError:  # a chain of hundreds of operators: deeper than the checker goes
+            self.dsl_problem(path, DslProblem(1, 1, "E403", "expression nested too deeply"))
+            return None
+        for p in problems:
+            self.dsl_problem(path, p)
+        return tree
+
+    def _programs(self, game: GameDef) -> None:
+        compiled: dict[str, tuple] = {}
+        for name in ("setup", "play"):
+            if name in self.data:
+                compiled[name] = ((name,), self._parse_program((name,), {}))
+        for i, proc in enumerate(self.data.get("procedures") or []):
+            params = dict(self.vocab.procedures[proc["id"]])
+            returns = self.vocab.procedure_returns.get(proc["id"])
+            compiled[proc["id"]] = (
+                ("procedures", i, "does"),
+                self._parse_program(("procedures", i, "does"), params, returns, name=proc["id"]),
+            )
+        for cid, path in self._effects.items():
+            compiled[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
+        # A text that does not parse is None here, and an error: nothing below the error check sees it.
+        starts: dict[tuple, ast.Expr | None] = {}
+        for path, _ in self._starts:
+            if path not in starts:
+                starts[path] = self._parse_expression(path, {"it": CARD}, ZONE)
+        bodies: dict[str, ast.Expr | list[ast.Stmt]] = {}
+        for i, fn in enumerate(self.data.get("functions") or []):
+            if fn["id"] in self.vocab.functions:
+                fn_params, result = self.vocab.functions[fn["id"]]
+                path = _function_path(fn, i)
+                body = (
+                    self._parse_program(path, dict(fn_params), result, pure=True, name=fn["id"])
+                    if path[-1] == "does"
+                    else self._parse_expression(path, dict(fn_params), result, pure=True)
+                )
+                if body is not None:
+                    bodies[fn["id"]] = body
+        decided: dict[str, str] = {}  # kind of decision → type of its options, for bot values
+        for _, stmts in compiled.values():
+            for block in walk_blocks(stmts or []):
+                for st in block:
+                    if isinstance(st, ast.Choose):
+                        decided[st.kind] = merge(decided.get(st.kind), st.options_type) or ANY
+        bot_exprs: dict[tuple[str, str], tuple[tuple, ast.Expr | None]] = {}
+        for kind, spec in (self.data.get("bots") or {}).items():
+            bot_exprs[(kind, "")] = (
+                ("bots", kind, "value"),
+                self._parse_expression(("bots", kind, "value"), {"p": PLAYER, "action": TEXT, "choice": ANY}, INT),
+            )
+            for decision in spec.get("choices") or {}:
+                path = ("bots", kind, "choices", decision)
+                if decision not in decided:
+                    self.error(
+                        path,
+                        "E504",
+                        f"no decision of the game is called '{decision}'",
+                        did_you_mean(decision, decided),
+                        key=True,
+                    )
+                    continue
+                bot_exprs[(kind, decision)] = (
+                    path,
+                    self._parse_expression(
+                        path, {"p": PLAYER, "action": TEXT, "choice": decided[decision]}, INT, each="choice"
+                    ),
+                )
+        scorers = []
+        for section in ("scoring", "tiebreakers"):
+            field_name = "points" if section == "scoring" else "value"
+            for i, item in enumerate(self.data.get(section) or []):
+                path = (section, i, field_name)
+                scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT), path))
+        stats = []
+        for i, item in enumerate(self.data.get("stats") or []):
+            path = ("stats", i, "value")
+            expr = self._parse_expression(path, {"p": PLAYER} if item.get("per") == "seat" else {}, None)
+            if expr is not None and expr.type not in (INT, BOOL):
+                self.error(path, "E502", f"a stat must be a number or yes/no, not {expr.type}")
+            stats.append((item, expr, path))
+        if any(p.is_error for p in self.problems):
+            return
+        game.sources = (
+            [(path, stmts) for path, stmts in compiled.values()]
+            + [(path, expr) for path, expr in starts.items() if expr is not None]
+            + [
+                (_function_path(fn, i), bodies[fn["id"]])
+                for i, fn in enumerate(self.data.get("functions") or [])
+                if fn["id"] in bodies
+            ]
+            + list(bot_exprs.values())
+            + [(path, expr) for _, _, expr, path in scorers]
+            + [(path, expr) for _, expr, path in stats]
+        )
+        compiler = (ReferenceCompiler if self.reference else Compiler)(
+            self.vocab, game, bodies
+        )  # the checker keeps every function pure
+        for name, (path, stmts) in compiled.items():
+            doc, _ = self.rules.origin(path)
+            params = {"this": CARD} if name.startswith("effect:") else dict(self.vocab.procedures.get(name, []))
+            game.procedures[name] = compiler.procedure(
+                name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:], params
+            )
+            game.programs[name] = stmts
+        for name, body in bodies.items():
+            game.functions[name] = (
+                compiler.function(name, body) if isinstance(body, ast.Expr) else compiler.function_program(name, body)
+            )
+        game.function_bodies = bodies
+        for (kind, decision), (_, expr) in bot_exprs.items():
+            if expr is not None:
+                game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
+        start_fns = {path: compiler.expr(expr) for path, expr in starts.items() if expr is not None}
+        game.starts = [start_fns[path] for path, _ in self._starts]
+        for section, item, expr, path in scorers:
+            if expr is None:
+                continue
+            target = game.scoring if section == "scoring" else game.tiebreakers
+            place = self.rules.diag(path, "", "")
+            target.append(
+                Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col))
+            )
+        scoring = [expr for section, _, expr, _ in scorers if section == "scoring"]
+        if isinstance(compiler, Compiler) and all(expr is not None for expr in scoring):
+            values = {
+                name: body for name, body in bodies.items() if isinstance(body, ast.Expr)
+            }  # 'does:' bodies: not keyed
+            game.score_key = compiler.read_key([e for e in scoring if e is not None], ("p", "me"), values)
+        game.stats = [
+            Stat(
+                item["id"],
+                item.get("text", item["id"]),
+                compiler.expr(expr),
+                item.get("per") == "seat",
+                expr.type == BOOL,
+            )
+            for item, expr, _ in stats
+            if expr is not None
+        ]
+        if "play" not in game.procedures:
+            self.error(("play",), "E301", "the game has no 'play' program")
+        for name, choose, why in unbounded_choices(game):
+            self.dsl_problem(
+                compiled[name][0],
+                DslProblem(
+                    choose.line,
+                    choose.col,
+                    "E508",
+                    f'the options of "{choose.kind}" cannot be listed in advance: {why}',
+                    HINT,
+                ),
+            )

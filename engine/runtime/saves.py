@@ -1,0 +1,148 @@
+"""Saved games as rules + variant + seed + action ids, and their exact replay.
+
+A save is small and readable, and replaying it re-runs the rules, so it also
+checks them: a save made against other rules (their hash differs) says so,
+and an action that is not legal where it was taken stops the replay at that
+step instead of silently diverging.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from engine.errors import IllegalAction, LoadError, StateError
+from engine.load.documents import known_games, shipped_folder
+from engine.load.safe_files import is_inside, is_name, read_text, write_text
+
+SAVE_FORMAT = 1
+MAX_SAVE_BYTES = 20_000_000
+MAX_PATH = 4096  # Linux's PATH_MAX: a longer name is no folder
+_DIGEST = re.compile(r"[0-9a-f]{16}")
+
+
+def digest(state) -> str:
+    """A short fingerprint of a whole state, to confirm a replay is exact."""
+    return hashlib.sha256(state.to_json().encode()).hexdigest()[:16]
+
+
+def save_data(state) -> dict:
+    """What a replay needs to rebuild ``state``: plain data, JSON-ready.
+
+    Rules that are not a shipped game are recorded by their folder (``rules_path``) so
+    that a replay can find them or say where they were. A game stopped by a rule error
+    keeps the action that caused it (the last of ``actions``) and says why in ``stopped``.
+    """
+    game = state.game
+    data = {
+        "format": SAVE_FORMAT,
+        "game": game.id,
+        "variant": game.variant,
+        "rules": game.rules_hash,
+        "players": state.n,
+        "seed": state.seed,
+        "actions": state.actions,
+        "digest": digest(state),
+        "finished": state.is_terminal and state.fault is None,
+    }
+    folder = Path(game.rules.folder).resolve()
+    if folder != shipped_folder(game.id).resolve():
+        data["rules_path"] = str(folder)
+    if state.fault is not None:
+        data["stopped"] = state.fault.format(with_context=False)
+    return data
+
+
+def write_save(state, path: str | Path) -> None:
+    """Write the save atomically: an interrupt or a full disk leaves the previous save whole."""
+    write_text(path, json.dumps(save_data(state), indent=1) + "\n")
+
+
+_FIELDS = (  # (key, what it must be, check)
+    ("game", "a game id", is_name),
+    ("variant", "a variant id or null", lambda v: v is None or is_name(v)),
+    ("rules", "the rules' hash", lambda v: isinstance(v, str)),
+    ("players", "a number", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    ("seed", "a number", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    ("actions", "a list of action ids", lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v)),
+    ("digest", "16 hexadecimal digits", lambda v: isinstance(v, str) and _DIGEST.fullmatch(v) is not None),
+    ("finished", "true or false", lambda v: isinstance(v, bool)),
+    ("rules_path", "a folder", lambda v: v is None or (isinstance(v, str) and "\0" not in v and len(v) <= MAX_PATH)),
+    ("stopped", "a message", lambda v: v is None or isinstance(v, str)),
+)
+
+
+def read_save(path: str | Path) -> dict:
+    """Read a save file and check every field; StateError (one line) on anything else."""
+    try:
+        text = read_text(path, str(path), MAX_SAVE_BYTES)
+    except LoadError as exc:
+        raise StateError(f"{path}: cannot read the save: {exc.diagnostics[0].message}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise StateError(f"{path}: not a save file ({exc})") from None
+    except RecursionError:
+        raise StateError(f"{path}: not a save file (nested too deeply)") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise StateError(f"{path}: not a save file of this version (format {SAVE_FORMAT})")
+    for key, what, ok in _FIELDS:
+        if not ok(data.get(key)):
+            raise StateError(f"{path}: not a valid save: '{key}' must be {what}")
+    return data
+
+
+def saved_game(data: dict, save_path: str | Path, rules: str | Path | None = None):
+    """Load the rules a save was made with.
+
+    ``rules`` (the user's ``--rules``) wins; else a shipped game by its id; else the folder the
+    save recorded, but only if it lies in the save's own folder or the working folder, so that
+    a save handed over by someone else cannot make the loader read elsewhere.
+    """
+    from engine.runtime.gamedef import load_game
+
+    if rules is not None:
+        return load_game(rules, data.get("variant"))
+    where = data.get("rules_path")
+    if where is None:
+        if data["game"] not in known_games():
+            raise StateError(f"no shipped game named '{data['game']}'; point at its rules with --rules PATH")
+        return load_game(data["game"], data.get("variant"))
+    if not is_inside(where, [Path(save_path).absolute().parent, Path.cwd()]):
+        raise StateError(
+            f"the save's rules were at {where}, outside the save's folder and the working folder; "
+            f"to trust them, replay with --rules {where}"
+        )
+    return load_game(Path(where) / "game.yaml", data.get("variant"))
+
+
+def replay(game, data: dict, *, until: int | None = None, allow_other_rules: bool = False, on_step=None):
+    """Rebuild a saved game step by step; returns the state after ``until`` actions (default: all).
+
+    ``on_step(index, action, state)`` is called after each action.
+    """
+    if data["game"] != game.id or data.get("variant") != game.variant:
+        raise StateError(f"the save is of {data['game']}/{data.get('variant')}, not {game.id}/{game.variant}")
+    if data.get("rules") != game.rules_hash and not allow_other_rules:
+        raise StateError(
+            f"the save was made with other rules (rules {data.get('rules')}, now {game.rules_hash}): "
+            f"the rule files changed since, so the replay could differ; use --force to try anyway"
+        )
+    state = game.new_game(players=data["players"], seed=data["seed"])
+    actions = data["actions"] if until is None else data["actions"][:until]
+    for i, action in enumerate(actions):
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            raise StateError(f"the replay diverged at step {i + 1}: {exc}") from None
+        if on_step is not None:
+            on_step(i, action, state)
+    if (
+        until is None
+        and data.get("rules") == game.rules_hash
+        and (digest(state) != data["digest"] or state.is_terminal != data["finished"])
+    ):
+        raise StateError("the replay ended in a different state than the one saved")
+    return state

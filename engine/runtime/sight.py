@@ -1,0 +1,493 @@
+"""What each seat may know: the one model every channel a seat reads is derived from.
+
+A seat may know
+- the faces of the cards in zones it sees (public zones, its own zones, the
+  top of a ``top`` zone), the backs of all others, and what it was shown;
+- every game variable, every player variable but another seat's private ones;
+- the log lines addressed to everyone, to it, or to everyone but another seat;
+- every decision taken, but not the option another seat chose secretly
+  (only who chose, and what kind of choice it was) — except the choices
+  of a simultaneous decision once all are made: they are shown together;
+- who is deciding now and what kind of decision it is — never another
+  seat's options; of a simultaneous decision, which seats have still to
+  choose — a seat that chose shows only that it did, never what;
+- every chance event (a shuffle, a random draw's index): their results show
+  only through the zones above.
+
+It also remembers where cards are: ``know[card]`` is a bit mask of the seats
+that know which zone a card is in (they saw it there, or saw it move there),
+``pinned[card]`` of those that also know its place in that zone (a shuffle
+or a sort forgets it).  ``view``, ``visible_log``, ``history_for``,
+``decision_for`` and ``determinize`` below are the only readers of a state on
+a seat's behalf; errors name only the deciding seat.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from engine.errors import RuntimeRuleError, StateError
+from engine.lang.types import CARD, element, is_list, is_record, record_fields
+from engine.runtime import rng, together
+from engine.runtime.logtext import log_text
+
+
+def all_seats(n: int) -> int:
+    return (1 << n) - 1
+
+
+def hears(audience: int | None, seat: int | None) -> bool:
+    """Whether ``seat`` (None: an onlooker) reads a log line addressed to ``audience``: None is everyone,
+    a seat that seat alone, ``~seat`` everyone but that seat (the masked line of a secret choice, which
+    its chooser reads in full instead: once, not twice)."""
+    if audience is None:
+        return True
+    if audience < 0:
+        return seat is None or audience != ~seat
+    return audience == seat
+
+
+def visible_log(state, seat: int | None) -> list[str]:
+    """Log lines ``seat`` saw (None: an onlooker), oldest first."""
+    return [log_text(e) for e in state.log_entries if hears(e[0], seat)]
+
+
+def _as_seen(entry: dict, seat: int | None, revealed: bool = True) -> dict:
+    """``entry`` itself if ``seat`` may see all of it, else its masked copy (a copy's history shares the
+    entries it may see: entries are never changed once made).  A choice made together with others
+    (``together``) is masked only until it is ``revealed``: then everyone saw every choice."""
+    if entry.get("secret") and entry.get("seat") != seat and not (revealed and "together" in entry):
+        return {k: v for k, v in entry.items() if k != "action"}
+    return entry
+
+
+def unrevealed(state) -> int:
+    """Where the choices not yet revealed begin in ``state.history``: those made of the simultaneous
+    decision still pending, which are its last entries (no other entry is made while it waits)."""
+    pending = state.pending
+    chosen = pending["together"]["chosen"] if pending is not None and "together" in pending else []
+    return len(state.history) - sum(c is not None for c in chosen)
+
+
+def history_for(state, seat: int | None) -> list[dict]:
+    """Every decision and chance event, as ``seat`` may know them (None: as an onlooker)."""
+    history, cut = state.history, unrevealed(state)
+    return [dict(_as_seen(e, seat)) for e in history[:cut]] + [dict(_as_seen(e, seat, False)) for e in history[cut:]]
+
+
+def decision_for(state, seat: int) -> dict | None:
+    """The pending decision as ``seat`` may know it: who decides and what kind; the options only to the decider."""
+    pending = state.pending
+    if pending is None:
+        return None
+    player = pending["player"]
+    out = {"player": player, "kind": pending["kind"], "secret": pending["secret"]}
+    if "together" in pending:  # all of them choose at once: who still has to, never what the others chose
+        waiting = together.to_act(pending)
+        out["to_act"] = waiting
+        out["seats"] = list(pending["together"]["seats"])
+        if seat in waiting:
+            out["player"] = player = seat
+            pending = together.asked_next(pending, seat)
+        elif seat in out["seats"]:  # its own choice, made and kept until the reveal
+            i = out["seats"].index(seat)
+            out["chosen"] = pending["together"]["ids"][i][pending["together"]["chosen"][i]]
+    if player == seat:
+        out["actions"] = list(pending["ids"])
+    return out
+
+
+def view(state, seat: int) -> dict:
+    """What ``seat`` may know now, as plain data."""
+    game = state.game
+    ids, kinds, backs = game.card_ids, game.card_kinds, game.backs
+    attributes = game.attributes
+
+    def back(card: int):
+        shown = backs.get(kinds[card])
+        return {a: attributes[a][card] for a in shown} if shown else None
+
+    zones = {}
+    for zone, cards in state.zones.items():
+        fam = game.zone_family(zone)
+        vis = fam.visibility
+        if vis == "public" or (vis == "owner" and game.zone_owner(zone) == seat):
+            zones[zone] = [ids[c] for c in cards]
+        elif vis == "top" and cards:
+            zones[zone] = [back(c) for c in cards[:-1]] + [ids[cards[-1]]]
+        else:
+            zones[zone] = [back(c) for c in cards]
+    private = game.private_player_variables
+    vocab = game.vocabulary
+    shown_var = game.labeller.plain_for_type
+    decision = decision_for(state, seat)
+    players = [
+        {k: shown_var(vocab.player_variables[k])(v) for k, v in pv.items() if p == seat or k not in private}
+        for p, pv in enumerate(state.pvars)
+    ]
+    out = {
+        "game": game.id,
+        "variant": game.variant,
+        "players": state.n,
+        "seat": seat,
+        "current_player": decision["player"] if decision is not None else None,  # itself, if it is to act
+        "to_act": state.to_act,
+        "is_terminal": state.is_terminal,
+        "decision": decision,
+        "zones": zones,
+        "variables": {k: shown_var(vocab.variables[k])(v) for k, v in state.vars.items()},
+        "player_variables": players,
+        "log": visible_log(state, seat),
+        "seen": [dict(e) for e in state.seen[seat]],
+    }
+    if state.is_terminal:
+        out["scores"] = state.scores
+        outcome = state.outcome
+        out["winners"] = outcome.winners
+        out["outcome"] = outcome.to_data()
+    return out
+
+
+# ------------------------------------------------------------ determinizing
+Remapper = Callable[[Any, Callable[[int, int], int]], Any]  # (value, relabelling's get) → value relabelled
+
+
+class _Tables:
+    """What determinizing reads of a game's rules, made once per game: the back each card shows
+    (as a small int), and the variables and program locals whose type can hold a card."""
+
+    __slots__ = ("grown", "hidden", "locals", "looks", "player_variables", "procedures", "variables")
+
+    def __init__(self, game):
+        backs: dict[tuple, int] = {}
+        self.looks = [backs.setdefault(game.back_key(c), len(backs)) for c in range(len(game.card_ids))]
+        vocab = game.vocabulary
+        self.variables = _with_cards(vocab.variables)
+        self.player_variables = _with_cards(vocab.player_variables)
+        self.procedures = game.procedures
+        self.locals: dict[str, tuple[tuple[str, Remapper], ...]] = {}
+        self.hidden: dict[tuple[int, int], tuple] = {}  # see _hidden
+        self.grown: dict[tuple[str, int], tuple[list, int, Any, list]] = {}  # see _grown
+
+    def locals_of(self, procedure: str) -> tuple[tuple[str, Remapper], ...]:
+        found = self.locals.get(procedure)
+        if found is None:
+            found = self.locals[procedure] = _with_cards(self.procedures[procedure].local_types)
+        return found
+
+
+def _with_cards(types: dict[str, str]) -> tuple[tuple[str, Remapper], ...]:
+    """(name, how to relabel it) of the names whose type can hold a card: the only values a relabelling
+    changes."""
+    return tuple((name, f) for name, t in types.items() if t is not None and (f := _remapper(t)) is not None)
+
+
+_TABLES: dict[int, _Tables] = {}  # id(game) → its tables, dropped with the game
+
+
+def _tables(game) -> _Tables:
+    found = _TABLES.get(id(game))
+    if found is None:
+        found = _TABLES[id(game)] = _Tables(game)
+        weakref.finalize(game, _TABLES.pop, id(game), None)
+    return found
+
+
+DEAL_TRIES = 16  # deals drawn until the copy offers the seat its own options (see determinize)
+
+
+def determinize(state, seat: int, seed: int):
+    """A copy of ``state`` that agrees with all ``seat`` knows and holds nothing more.
+
+    Cards hidden from ``seat`` are dealt again at random among the hidden
+    places whose backs match: a card the seat knows the place of stays; a
+    card it knows the zone of stays in that zone, anywhere in it; the rest go
+    anywhere hidden.  The deal is a relabelling of cards, applied to every
+    card the copy's variables and running programs hold, so the programs
+    still see one consistent game.  The copy keeps no other seat's private
+    variables, private log lines, seen cards or secret choices, and its
+    generator is seeded from ``seed``: nothing in it reproduces the true
+    hidden cards or the true future draws.  The results of a finished game
+    are public: its copy keeps the true scores and outcome, whatever cards
+    its scoring would read after the new deal.
+
+    Being asked is seen too: the copy must ask the same seat the same kind
+    of decision, and offer the seat its own options.  A deal that cannot (the
+    rules asked a seat because of the cards it holds, or a running program
+    holds a card whose face the seat saw, now hidden again) is drawn anew, up
+    to ``DEAL_TRIES`` times; then once more with the programs keeping the
+    very cards they hold.  If no deal agrees, the rules reveal nearly all
+    that is hidden by whom they ask, and that is an error, not a guess.
+
+    A bot asks for a copy at every decision, so what does not change between
+    two of them is kept (``_hidden``, ``_grown``): the same seed deals the same
+    copy either way (tests/test_determinize.py).
+    """
+    state._knowledge()
+    shuffler = random.Random(seed)
+    told = decision_for(state, seat) if state.pending is not None else None
+    for attempt in range(DEAL_TRIES + 1):
+        copy = _dealt(state, seat, seed, _deal(state, seat, shuffler), attempt == DEAL_TRIES, shuffler)
+        if copy is not None and (told is None or decision_for(copy, seat) == told):
+            return copy
+    raise StateError(
+        f"no deal of the cards hidden from seat {seat} agrees with what it knows "
+        f"(tried {DEAL_TRIES + 1}): the rules reveal the hidden cards by whom they ask"
+    )
+
+
+def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
+    """A random relabelling of the cards hidden from ``seat`` that keeps all it knows of them."""
+    groups, loose = _hidden(state, seat)
+    zones = state.zones
+    relabel: dict[int, int] = {}
+    draw = shuffler.getrandbits
+    for look, by_zone in groups.items():
+        pool = loose[look][:] if look in loose else []
+        _shuffle(pool, draw)
+        taken = 0
+        for zone, (places, kept) in by_zone.items():
+            take = len(places) - len(kept)
+            dealt = kept + pool[taken : taken + take]
+            taken += take
+            _shuffle(dealt, draw)
+            cards = zones[zone]
+            relabel.update(zip(map(cards.__getitem__, places), dealt))  # a card dealt to its own place maps to itself
+    return relabel
+
+
+Groups = dict[int, dict[str, tuple[list[int], list[int]]]]  # back → zone → (places dealt anew, cards kept there)
+
+
+def _hidden(state, seat: int) -> tuple[Groups, dict[int, list[int]]]:
+    """What a deal for ``seat`` draws from: per back, the hidden places not pinned, per zone, and the cards
+    known to be in that zone; per back, the cards whose zone ``seat`` does not know.  Shared between
+    deals: read them, copy before shuffling.
+
+    Made again only when the hidden zones or what is known of cards changed since the last deal for the
+    same seat of this game (most decisions move no hidden card: a turn of moves, a window of reactions)."""
+    game = state.game
+    zones, know, pinned = state.zones, state.know, state.pinned
+    hidden = game.zones_hidden_from(state.n, seat)
+    seen = [zones[zone] for zone, _ in hidden]
+    memo = _tables(game).hidden
+    last = memo.get((state.n, seat))
+    if last is not None and last[0] == seen and last[1] == know and last[2] == pinned:
+        return last[3], last[4]
+    bit = 1 << seat
+    looks = _tables(game).looks
+    groups: Groups = {}
+    loose: dict[int, list[int]] = {}
+    for zone, top_shown in hidden:
+        cards = zones[zone]
+        if not cards:
+            continue
+        here: dict[int, tuple[list[int], list[int]]] = {}
+        for i, card in enumerate(cards[:-1] if top_shown else cards):
+            if pinned[card] & bit:
+                continue
+            look = looks[card]
+            if look in here:
+                places, kept = here[look]
+            else:
+                places, kept = here[look] = groups.setdefault(look, {})[zone] = ([], [])
+            places.append(i)
+            if know[card] & bit:
+                kept.append(card)
+            elif look in loose:
+                loose[look].append(card)
+            else:
+                loose[look] = [card]
+    memo[(state.n, seat)] = ([cards[:] for cards in seen], know[:], pinned[:], groups, loose)
+    return groups, loose
+
+
+_BITS = [n.bit_length() for n in range(1025)]  # n → bits drawn to pick one of n cards
+
+
+def _shuffle(cards: list[int], draw) -> None:
+    """``random.Random.shuffle`` written out: the very numbers it draws (``draw`` is the generator's
+    ``getrandbits``), so a seed deals as it did, at a third of the cost of its call per card."""
+    bits = _BITS if len(cards) < len(_BITS) else [n.bit_length() for n in range(len(cards) + 1)]
+    for i in range(len(cards) - 1, 0, -1):
+        k = bits[i + 1]
+        j = draw(k)
+        while j > i:
+            j = draw(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shuffler: random.Random):
+    """``state`` copied with ``relabel`` applied and all ``seat`` may not know left out (the choices others
+    made of a simultaneous decision drawn with ``shuffler``); None if the rules could not have asked the
+    pending decision of those cards."""
+    game = state.game
+    copy = state.clone(log=False)
+    if relabel:
+        _relabel(copy, relabel, hold)
+    private = game.private_player_variables
+    for p, pv in enumerate(copy.pvars):
+        if p != seat:
+            for name in private:
+                pv[name] = _fresh(game.player_variables[name])
+    copy.seen = [s if p == seat else [] for p, s in enumerate(copy.seen)]
+    grown = _tables(game).grown
+    copy.log_entries = _grown(
+        grown, ("log", seat), state.log_entries, lambda new: [e for e in new if hears(e[0], seat)]
+    )
+    cut = unrevealed(state)  # the choices not yet revealed are masked apart: their image changes at the reveal
+    copy.history = _grown(grown, ("history", seat), state.history, lambda new: [_as_seen(e, seat) for e in new], cut)
+    copy.history += [_as_seen(e, seat, False) for e in state.history[cut:]]
+    copy.seed = seed
+    copy.rng = rng.seed_state(seed)
+    if copy.pending is None:  # the end is public: the true results, not those of the cards dealt again
+        copy.final = (state.scores, state.outcome)
+    else:  # ask again: the options of another seat come from the re-dealt cards
+        saved = copy.pending
+        copy.pending = None
+        copy.memo.clear()
+        try:
+            copy._run()
+        except RuntimeRuleError:  # these cards could not have been dealt: the rules would not ask this
+            return None
+        if "together" in saved:
+            copy.pending = _chosen_again(saved, copy.pending, seat, shuffler)
+    return copy
+
+
+def _grown(
+    memo: dict, key: tuple[str, int], source: list, image: Callable[[list], list], end: int | None = None
+) -> list:
+    """``image(source[:end])`` as a new list, reusing the image made last time of the part of ``source``
+    seen then.
+
+    The log and the history only grow (their entries are never changed once made), and a copy is dealt
+    at every decision: without this a long game would filter its whole past at every one of them.  The
+    part seen is recognised by the list itself, its length then and its last entry, else it is all made
+    anew."""
+    end = len(source) if end is None else end
+    last = memo.get(key)
+    if last is not None and last[0] is source and end >= last[1] > 0 and source[last[1] - 1] is last[2]:
+        made, upto = last[3], last[1]
+    else:
+        made, upto = [], 0
+    if end > upto:
+        made = made + image(source[upto:end])
+        memo[key] = (source, end, source[end - 1], made)
+    return made[:]
+
+
+def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: random.Random) -> dict:
+    """A simultaneous decision asked again in a copy for ``seat``: the seats that chose have chosen.
+
+    ``seat`` keeps its own choice (by its id); another seat's is unknown to it, so the copy
+    takes one of that seat's options at random.  The copy asks whom the true state asks (the lowest
+    seat still to act): who is asked is public; ``seat`` reads its own options with ``State.asked``.
+    """
+    pending = asked
+    for s, chosen, ids in zip(saved["together"]["seats"], saved["together"]["chosen"], saved["together"]["ids"]):
+        if chosen is None:
+            continue
+        options = pending["together"]["ids"][pending["together"]["seats"].index(s)]
+        own = ids[chosen] if s == seat and ids[chosen] in options else None
+        pending = together.with_choice(
+            pending, s, options.index(own) if own is not None else shuffler.randrange(len(options))
+        )
+    return pending
+
+
+def _fresh(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
+
+
+def _relabel(st, relabel: dict[int, int], hold: bool = False) -> None:
+    """Apply a relabelling of cards to the zones and, unless ``hold``, to every card variables and frames hold."""
+    get = relabel.get
+    loc, know, pinned = st.loc, st.know, st.pinned
+    places, was_known, was_pinned = loc[:], know[:], pinned[:]
+    for zone in set(map(places.__getitem__, relabel)):  # only zones that hold a relabelled card change
+        cards = st.zones[zone]
+        cards[:] = map(get, cards, cards)
+    for old, new in relabel.items():  # a card takes the place of the one it replaces, and what was known of it
+        loc[new], know[new], pinned[new] = places[old], was_known[old], was_pinned[old]
+    if hold:
+        return
+    tables = _tables(st.game)
+    for values, names in ((st.vars, tables.variables), *((pv, tables.player_variables) for pv in st.pvars)):
+        _remap_all(values, names, get)
+    for frame in st.stack:
+        _remap_all(frame[2], tables.locals_of(frame[0]), get)
+
+
+def _remap_all(values: dict, names: tuple[tuple[str, Remapper], ...], get) -> None:
+    """Relabel, in place, the cards held by the values of ``names`` in ``values``."""
+    for name, change in names:
+        v = values.get(name)
+        if v is not None:
+            values[name] = change(v, get)
+
+
+def remap(value: Any, t: str | None, relabel: dict[int, int]) -> Any:
+    """``value`` of type ``t`` with every card in it relabelled, as a new value (a copy shares the values
+    of the state it was made from: none is changed in place)."""
+    change = _remapper(t) if t is not None else None
+    return value if value is None or change is None else change(value, relabel.get)
+
+
+@cache
+def _remapper(t: str) -> Remapper | None:
+    """How to relabel the cards in a value of type ``t`` (None: it holds none), made once per type:
+    determinizing relabels every value of the copy, and the type says where its cards are."""
+    if CARD not in t:
+        return None
+    if t == CARD:
+        return lambda card, get: get(card, card)
+    if t.startswith("loop["):  # a running 'for' loop: [next index, items]
+        items = _remapper("list[" + t[5:])
+        return None if items is None else lambda loop, get: [loop[0], items(loop[1], get)]
+    if is_list(t):
+        inner = element(t)
+        if inner == CARD:
+            return lambda cards, get: list(map(get, cards, cards))
+        each = _remapper(inner)
+        return None if each is None else lambda values, get: [None if v is None else each(v, get) for v in values]
+    if is_record(t):
+        fields = [(name, f) for name, ft in record_fields(t) if (f := _remapper(ft)) is not None]
+
+        def record(value: dict, get) -> dict:
+            out = value
+            for name, f in fields:
+                v = value.get(name)
+                if v is not None and (w := f(v, get)) != v:
+                    if out is value:
+                        out = dict(value)  # a new record: the one relabelled may be shared with the original
+                    out[name] = w
+            return out
+
+        return record
+    return None
+
+
+def sight(game, n: int) -> tuple[dict[str, int], frozenset]:
+    """(zone → seats that see its cards' faces, zones whose top card everyone sees)."""
+    everyone = all_seats(n)
+    masks, tops = {}, set()
+    for zone in game.zone_ids(n):
+        vis = game.zone_family(zone).visibility
+        if vis == "public":
+            masks[zone] = everyone
+        elif vis == "owner":
+            owner = game.zone_owner(zone)
+            masks[zone] = 1 << owner if owner is not None else 0
+        else:
+            masks[zone] = 0
+            if vis == "top":
+                tops.add(zone)
+    return masks, frozenset(tops)
+
+
+__all__ = ["decision_for", "determinize", "hears", "history_for", "remap", "sight", "view", "visible_log"]

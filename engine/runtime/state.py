@@ -1,0 +1,697 @@
+"""The running game: plain-data state and the interpreter loop.
+
+A ``State`` holds only what changes: zones (lists of card indexes, top last),
+variables, the generator's one-int state, the stack of program frames
+``[procedure, pc, locals]``, the pending decision, the log, the history of
+decisions and chance events, and what each seat knows of where cards are.
+Everything is JSON-ready at every decision point, including in the middle of
+a card effect.  The game's rules live in the shared ``GameDef``; what a seat
+may read of a state is decided in ``sight``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from engine.runtime import rng, sight
+from engine.runtime.logtext import log_text, seat_did
+from engine.runtime.codegen import Overrun
+from engine.runtime import together
+from engine.runtime.program import DEFAULT_END, SUSPEND
+from engine.errors import (
+    BudgetExceeded,
+    Diagnostic,
+    EngineBug,
+    IllegalAction,
+    RuleFault,
+    RuntimeRuleError,
+    StateError,
+    TabletopError,
+    is_rules_fault,
+    plain_reason,
+)
+from engine.runtime.saved_state import FORMAT, check_pending, check_saved_state
+
+
+SCORE_CACHE_SIZE = 100_000  # points kept per game definition; then forgotten all at once
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: each seat's result and the reason, named by the rules."""
+
+    results: tuple[str, ...]  # per seat: "win", "loss" or "draw"
+    reason: str
+
+    @property
+    def winners(self) -> list[int]:
+        return [p for p, r in enumerate(self.results) if r == "win"]
+
+    @property
+    def is_draw(self) -> bool:
+        return all(r == "draw" for r in self.results)
+
+    def returns(self) -> list[float]:
+        """Per-seat numbers that sum to zero: k winners of n seats get n/k − 1 each, the others −1; a draw 0.
+
+        Two players: +1 for the win, −1 for the loss.
+        """
+        n, k = len(self.results), len(self.winners)
+        if k == 0:
+            return [0.0] * n
+        return [n / k - 1 if r == "win" else -1.0 for r in self.results]
+
+    def to_data(self) -> dict:
+        return {"results": list(self.results), "winners": self.winners, "reason": self.reason}
+
+
+def _copied(zones: dict[str, list]) -> dict[str, list]:
+    """Zones with their lists copied, with no bytecode per zone (a game may have a hundred)."""
+    return dict(zip(zones, map(list.copy, zones.values())))
+
+
+class State:
+    """One game in progress.  Create with ``GameDef.new_game``."""
+
+    __slots__ = (
+        "game",
+        "n",
+        "seed",
+        "zones",
+        "loc",
+        "vars",
+        "pvars",
+        "rng",
+        "stack",
+        "pending",
+        "log_entries",
+        "history",
+        "seen",
+        "fault",
+        "memo",
+        "reason",
+        "know",
+        "pinned",
+        "settled",
+        "sight",
+        "steps",
+        "final",
+    )
+
+    # ---------------------------------------------------------------- create
+    @classmethod
+    def new(cls, game, players: int, seed: int = 0, knowledge: bool = True) -> "State":
+        """A new game, advanced to its first decision.  ``knowledge=False``: what each seat knows of the
+        cards is not followed move by move, but worked out when first needed, by playing the game again
+        from its seed (``_knowledge``): a simulation between bots that ask for no copy never needs it."""
+        if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
+            raise TabletopError(f"{game.id} is for {game.min_players}–{game.max_players} players, not {players}")
+        st = cls.__new__(cls)
+        st.game, st.n, st.seed = game, players, int(seed)
+        st.vars = game.variables.copy()  # values are never changed in place: the initial ones are shared
+        st.pvars = [game.player_variables.copy() for _ in range(players)]
+        st.rng = rng.seed_state(int(seed))
+        st.stack = [["play", 0, {"me": 0}]]
+        if "setup" in game.procedures:
+            st.stack.append(["setup", 0, {"me": 0}])
+        st.pending, st.reason = None, None
+        st.log_entries, st.history, st.fault, st.memo, st.steps = [], [], None, {}, 0
+        st.seen = [[] for _ in range(players)]
+        st.settled = {}
+        st.final = None  # (scores, outcome) a finished game's copy keeps from the game (sight._dealt)
+        st.sight = game.sight(players)
+        placed = game.start_places.get(players)
+        if placed is None:
+            cards = len(game.card_ids)
+            st.zones, st.loc = {z: [] for z in game.zone_ids(players)}, [""] * cards
+            st.know, st.pinned = [0] * cards, [0] * cards
+            st._place_starts()
+            if st.rng == rng.seed_state(int(seed)):  # the starts drew nothing: every game of this size starts so
+                game.start_places[players] = (_copied(st.zones), st.loc[:], st.know[:])
+            if not knowledge:
+                st.know = st.pinned = None
+        else:
+            zones, loc, know = placed
+            st.zones, st.loc = _copied(zones), loc[:]
+            st.know, st.pinned = (know[:], know[:]) if knowledge else (None, None)
+        st._run()
+        return st
+
+    def _place_starts(self) -> None:
+        """Every card where its ``start`` puts it, known as its zone is seen."""
+        game = self.game
+        for index, start in enumerate(game.starts):
+            zone = None
+            try:
+                zone = start(self, {"it": index, "me": 0})
+                self.zones[zone].append(index)
+            except (RuleFault, KeyError, TypeError) as exc:
+                message = f"there is no zone '{zone}'" if isinstance(exc, KeyError) else str(exc)
+                raise self._fault(
+                    Diagnostic(
+                        game.rules.documents[0].path,
+                        1,
+                        1,
+                        "E701",
+                        f"cannot place '{game.card_ids[index]}' at the start: {message}",
+                    )
+                )
+            self.loc[index] = zone
+        masks, tops = self.sight
+        everyone = sight.all_seats(self.n)
+        for zone, cards in self.zones.items():
+            for c in cards:
+                self.know[c] = self.pinned[c] = masks[zone]
+            if zone in tops and cards:
+                self.know[cards[-1]] = self.pinned[cards[-1]] = everyone
+
+    # ----------------------------------------------------------- inspection
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must decide now (of a simultaneous decision: the one asked next, see ``to_act``);
+        None when the game is over."""
+        return self.pending["player"] if self.pending is not None else None
+
+    @property
+    def to_act(self) -> list[int]:
+        """The seats that still have to decide, lowest first: ``[current_player]``, or several while a
+        simultaneous decision waits for them (any of them may act first, ``apply(…, seat=s)``); [] when over.
+
+        ``current_player`` is always one of them (the lowest, in a live game), so a driver serving one
+        seat at a time needs nothing else.
+        """
+        return together.to_act(self.pending)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.pending is None
+
+    def legal_actions(self, seat: int | None = None) -> list[str]:
+        """Stable action ids the current player (or ``seat``) may choose from (empty when over or not asked)."""
+        return list(self._options_of(seat))
+
+    def legal_action_indices(self, seat: int | None = None) -> list[int]:
+        """The legal actions as indexes into ``game.action_space(players)``, ascending: a mask or a
+        network's outputs are numbered by the space, not by the order the rules list the options in."""
+        index = self.game.action_index(self.n)
+        return sorted([index[a] for a in self._options_of(seat)])
+
+    def asked(self, seat: int) -> dict | None:
+        """The pending decision as it is put to ``seat`` (its ``kind``, option ``ids`` and their ``values``),
+        None if ``seat`` is not to act.  ``pending`` asks ``current_player``; of a simultaneous decision a
+        bot deciding for another seat still to act reads its own options here."""
+        self._check_seat(seat)
+        pending = self.pending
+        if pending is None or seat not in together.to_act(pending):
+            return None
+        return together.asked_next(pending, seat) if seat != pending["player"] else pending
+
+    def _options_of(self, seat: int | None) -> list[str]:
+        pending = self.pending
+        if pending is None:
+            return []
+        if seat is None or seat == pending["player"]:
+            return pending["ids"]
+        self._check_seat(seat)
+        if seat not in together.to_act(pending):
+            return []
+        return together.asked_next(pending, seat)["ids"]
+
+    @property
+    def actions(self) -> list[str]:
+        """Every action taken so far, oldest first: with the seed, all a replay needs."""
+        return [e["action"] for e in self.history if "action" in e]
+
+    @property
+    def log(self) -> list[str]:
+        """Events as an onlooker saw them, oldest first: what everyone saw, secret choices masked."""
+        return sight.visible_log(self, None)
+
+    @property
+    def scores(self) -> list[int]:
+        """Each seat's own points by the scoring rules (teams add theirs up in ``outcome``)."""
+        return [self.score_of(p) for p in range(self.n)]
+
+    def score_of(self, p: int) -> int:
+        """Seat ``p``'s points by the scoring rules, kept under the key of what they read (``GameDef.score_key``)."""
+        game = self.game
+        key_of = game.score_key
+        if self.final is not None:
+            return self.final[0][p]
+        if key_of is None:
+            return self._points(p)
+        try:
+            key = key_of(self, p, p)  # the parameters p and me
+        except Exception:  # what scoring reads is not there: scoring itself says why
+            return self._points(p)
+        cache = game.score_cache
+        points = cache.get(key)
+        if points is None:
+            points = self._points(p)
+            if len(cache) >= SCORE_CACHE_SIZE:
+                cache.clear()
+            cache[key] = points
+        return points
+
+    def _points(self, p: int) -> int:
+        """Seat ``p``'s scoring terms added up, worked out (a loop: a generator here cost more than some terms)."""
+        total = 0
+        for scorer in self.game.scoring:
+            total += self._evaluate(scorer, p)
+        return total
+
+    def team_score(self, p: int) -> int:
+        """The points of seat ``p``'s team (just ``p``'s when there are no teams)."""
+        team = self.game.team(self.n, p)
+        if len(team) == 1:
+            return self.score_of(p)
+        total = 0
+        for member in team:
+            total += self.score_of(member)
+        return total
+
+    def _evaluate(self, scorer, p: int) -> int:
+        """A scoring term or tie-breaker for seat ``p``; a failing rule is a RuntimeRuleError at its line."""
+        self.memo.clear()
+        try:
+            return scorer.fn(self, {"p": p, "me": p})
+        except TabletopError:
+            raise
+        except Exception as exc:  # RuleFault, or a rule asking for the impossible (e.g. endless recursion)
+            path, line, col = scorer.where
+            raise RuntimeRuleError(
+                Diagnostic(path, line, col, "E701", f"'{scorer.id}' failed for seat {p}: {plain_reason(exc)}")
+            ) from None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Each seat's result and why the game ended; None until it has.
+
+        Seats (teams add up) are ranked by points, then by the tie-breakers in
+        order; the best win.  If several seats of different teams are still
+        level, the rules' ``ties`` says whether they share the win or the game
+        is a draw for everyone.
+        """
+        if not self.is_terminal:
+            return None
+        if self.final is not None:
+            return self.final[1]
+        game, n = self.game, self.n
+        tiebreakers = game.tiebreakers
+        per_seat = [[self.score_of(p), *[self._evaluate(t, p) for t in tiebreakers]] for p in range(n)]
+        team = [game.team(n, p) for p in range(n)]
+        keys = [tuple(map(sum, zip(*[per_seat[m] for m in team[p]]))) for p in range(n)]  # the team's sums
+        best = max(keys)
+        top = [p for p in range(n) if keys[p] == best]
+        if len({team[p] for p in top}) > 1 and game.ties == "draw":
+            results = ("draw",) * n
+        else:
+            results = tuple(["win" if key == best else "loss" for key in keys])
+        return Outcome(results, self.reason or DEFAULT_END)
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats that won (several on a shared win or a team); empty until the end and on a draw."""
+        outcome = self.outcome
+        return outcome.winners if outcome is not None else []
+
+    def returns(self) -> list[float]:
+        """Per-seat results as numbers (see ``Outcome.returns``); all zero until the end."""
+        outcome = self.outcome
+        return outcome.returns() if outcome is not None else [0.0] * self.n
+
+    # ----------------------------------------------------------------- play
+    def apply(self, action: str, seat: int | None = None) -> None:
+        """Play ``action``; raises IllegalAction (state unchanged) if it is not legal now.
+
+        A wrong seat is told only who is deciding: the options are the decider's.  While a
+        simultaneous decision waits, any seat of ``to_act`` may act (without ``seat``: the asked
+        seat, or the one seat still to act that offers ``action``).
+        """
+        if self.fault is not None:
+            raise StateError(f"this game stopped on a rule error: {self.fault.format(with_context=False)}")
+        pending = self.pending
+        if pending is None:
+            raise IllegalAction("the game is over; no action is legal")
+        player = pending["player"]
+        if "together" in pending:
+            player, i = together.pick(pending, action, seat)
+            after = together.with_choice(pending, player, i)
+            if together.to_act(after):  # the others still choose: nothing is revealed yet
+                self.pending = after
+                self._record(pending, player, action)
+                return
+            value = together.chosen_values(after)
+        else:
+            if seat is not None and seat != player:
+                raise IllegalAction(f"seat {seat} cannot act now: seat {player} is deciding")
+            try:
+                i = pending["ids"].index(action)
+            except ValueError:
+                raise IllegalAction.not_legal(action, player, pending["ids"]) from None
+            value = pending["values"][i]
+        frame = self.stack[-1]
+        proc = self.game.procedures[frame[0]]
+        store = proc.choices[frame[1]]
+        try:
+            if store.__class__ is str:  # a local of the procedure
+                frame[2][store] = value
+            else:
+                store(self, frame[2], value)
+        except RuleFault as exc:
+            raise self._fault(self._where(proc, frame[1], "E701", f"{exc} (in '{proc.name}')"))
+        except Exception as exc:  # a stored value the rules cannot hold (a tampered state)
+            if not is_rules_fault(exc):
+                raise EngineBug(f"engine bug while storing a choice in '{proc.name}': {exc!r}") from exc
+            raise self._fault(self._where(proc, frame[1], "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}"))
+        frame[1] += 1
+        self.pending = None
+        if pending["secret"]:
+            self._record(pending, player, action)
+        else:  # _record's common case, written out: it runs at every decision
+            self.history.append({"seat": player, "action": action})
+            self.log_entries.append([None, (seat_did, player, action)])
+        self._run()
+
+    def _record(self, pending: dict, player: int, action: str) -> None:
+        """History and log of a decision taken: a secret one shows the others only its kind, and its
+        chooser, who reads its own line in full, not the masked one too."""
+        if pending["secret"]:
+            entry = {"seat": player, "action": action, "kind": pending["kind"], "secret": True}
+            if "together" in pending:  # shown to all with the others' at the reveal (``sight.unrevealed``)
+                entry["together"] = True
+            self.history.append(entry)
+            self.log_entries.append([~player, (seat_did, player, f"{pending['kind']} …")])
+            self.log_entries.append([player, (seat_did, player, action)])
+        else:
+            self.history.append({"seat": player, "action": action})
+            self.log_entries.append([None, (seat_did, player, action)])
+
+    def randbelow(self, n: int) -> int:
+        value, self.rng = rng.below(self.rng, n)
+        return value
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle ``items`` in place with the game's generator (as ``randbelow`` for each place, faster)."""
+        self.rng = rng.shuffle(self.rng, items)
+
+    def chance(self, event: dict) -> None:
+        """Record a chance event (a shuffle, a random draw) in the history."""
+        self.history.append(event)
+
+    def _run(self) -> None:
+        """Run the programs until a decision is pending or the game ends."""
+        procedures = self.game.procedures
+        stack = self.stack
+        budget = self.game.step_budget
+        memo = self.memo
+        steps = self.steps = 0  # instructions run here; rounds of generated loops count in self.steps
+        while stack:
+            frame = stack[-1]
+            proc = procedures[frame[0]]
+            code, env, pc = proc.code, frame[2], frame[1]  # a failing instruction leaves pc at itself
+            try:
+                while pc >= 0:
+                    steps += 1
+                    if steps > budget:
+                        raise BudgetExceeded(
+                            self._where(
+                                proc,
+                                pc,
+                                "E703",
+                                f"step budget of {budget} exhausted in '{proc.name}': does a loop never end?",
+                            )
+                        )
+                    if memo:
+                        memo.clear()
+                    pc = code[pc](self, env)
+            except RuleFault as exc:
+                proc, pc = self._innermost(frame, proc, pc)
+                raise self._fault(self._where(proc, pc, "E701", f"{exc} (in '{proc.name}')", exc))
+            except Overrun as exc:
+                proc, pc = self._innermost(frame, proc, pc)
+                raise self._fault(
+                    self._where(
+                        proc,
+                        pc,
+                        "E703",
+                        f"step budget of {budget} exhausted in '{proc.name}': does a loop never end?",
+                        exc,
+                    ),
+                    BudgetExceeded,
+                )
+            except BudgetExceeded as exc:
+                self.fault = exc.diagnostic
+                raise
+            except TabletopError:
+                raise
+            except Exception as exc:  # the rules asked for something impossible (none + 1), or an engine bug
+                proc, pc = self._innermost(frame, proc, pc)
+                if not is_rules_fault(exc):
+                    raise EngineBug(f"engine bug while running '{proc.name}': {exc!r}") from exc
+                raise self._fault(
+                    self._where(proc, pc, "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}", exc)
+                )
+            if pc == SUSPEND:
+                memo.clear()
+                return
+            # NEXT: a call or return changed the stack; read the new top frame.
+
+    def _innermost(self, frame: list, proc, pc: int) -> tuple:
+        """The procedure that failed, and its pc: one called from ``frame``'s instruction runs inside it
+        (``Compiler._enter``), with its own frame on top of the stack."""
+        stack = self.stack
+        if stack and stack[-1] is not frame:
+            top = stack[-1]
+            return self.game.procedures[top[0]], top[1]
+        return proc, pc
+
+    def _where(self, proc, pc: int, code: str, message: str, exc: BaseException | None = None) -> Diagnostic:
+        """The rule's place: the statement the traceback reached in generated code, else instruction ``pc``'s."""
+        line, col = proc.where[pc] if 0 <= pc < len(proc.where) else (1, 1)
+        tb = exc.__traceback__ if exc is not None else None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == proc.filename:
+                line, col = proc.lines.get(tb.tb_lineno, (line, col))
+            tb = tb.tb_next
+        if proc.locate is not None:
+            line, col = proc.locate(line, col)
+        return Diagnostic(proc.source_path, line, col, code, message)
+
+    def _fault(self, diagnostic: Diagnostic, kind: type = RuntimeRuleError) -> RuntimeRuleError:
+        self.fault = diagnostic
+        return kind(diagnostic)
+
+    # -------------------------------------------------- what cards are known
+    def move(self, card: int, to: str, on_top: bool = True) -> None:
+        """Put ``card`` on top of zone ``to`` (at its bottom unless ``on_top``), and update who knows it.
+
+        Everyone sees a card move; only those who knew the card's place (or see
+        where it lands) know which card it is.  The others can no longer be
+        sure of any card in the zone it left whose place they did not know: it
+        may be the one that left.  A card laid on a ``top`` zone is seen by all,
+        and so is the card a move uncovers there.
+
+        ``settled[zone]`` holds seats known to be sure of no card there whose place they do not
+        know: a draw from a hidden pile forgets for them at once, not card by card (a deck of 100 was
+        walked at every draw).  It only saves work: an empty ``settled`` gives the same sight.
+        """
+        if card is None:
+            raise RuleFault(f"{'move' if on_top else 'move_bottom'}: no card given")
+        zones, loc = self.zones, self.loc
+        try:
+            target = zones[to]
+        except KeyError:
+            raise RuleFault(f"there is no zone '{to}'") from None
+        source = loc[card]
+        cards = zones[source]
+        if on_top:
+            if cards[-1] == card:  # most moves take the top card: no search from the bottom of a long pile
+                cards.pop()
+            else:
+                cards.remove(card)
+            target.append(card)
+        else:
+            cards.remove(card)
+            target.insert(0, card)
+        loc[card] = to
+        know, pinned = self.know, self.pinned
+        if know is None:  # not followed (``new(knowledge=False)``)
+            return
+        masks, tops = self.sight
+        everyone = (1 << self.n) - 1
+        seen_by_all = to in tops and (on_top or len(target) == 1)
+        known = everyone if seen_by_all else pinned[card] | masks[to]
+        unsure = everyone & ~known & ~masks[source]
+        if unsure:
+            settled = self.settled
+            done = settled.get(source, 0)
+            if unsure & ~done:
+                for c in cards:
+                    if know[c] & unsure:
+                        know[c] &= ~unsure | pinned[c]
+                settled[source] = done | unsure
+        know[card] = pinned[card] = known
+        if cards and source in tops:
+            know[cards[-1]] = pinned[cards[-1]] = everyone
+
+    def reordered(self, zone: str) -> None:
+        """A zone was shuffled or sorted: nobody who cannot see it knows the places of its cards any more."""
+        if self.pinned is None:
+            return
+        masks, tops = self.sight
+        cards = self.zones[zone]
+        seeing = masks[zone]
+        for c in cards:
+            self.pinned[c] = seeing
+        if zone in self.settled:  # seats that knew places here and not any more may now be unsure
+            self.settled[zone] &= seeing
+        if zone in tops and cards:
+            self.know[cards[-1]] = self.pinned[cards[-1]] = sight.all_seats(self.n)
+
+    def shown(self, cards: list[int], seat: int) -> None:
+        """``seat`` was shown ``cards``: it knows them and where they lie."""
+        if self.know is None:
+            return
+        bit = 1 << seat
+        for c in cards:
+            self.know[c] |= bit
+            self.pinned[c] |= bit
+
+    # ---------------------------------------------------------------- views
+    def _knowledge(self) -> None:
+        """Follow what each seat knows from now on, working out what it knows now if this game did not
+        (``new(knowledge=False)``): the game played again from its seed with the same actions, followed."""
+        if self.know is not None:
+            return
+        again = State.new(self.game, self.n, self.seed)
+        for entry in self.history:
+            if "action" in entry:
+                again.apply(entry["action"], seat=entry["seat"])
+        self.know, self.pinned = again.know, again.pinned
+        self.settled.clear()
+
+    def view(self, seat: int) -> dict:
+        """What ``seat`` may know now, as plain data (see ``sight``)."""
+        self._check_seat(seat)
+        return sight.view(self, seat)
+
+    def visible_log(self, seat: int) -> list[str]:
+        """The log lines ``seat`` saw."""
+        self._check_seat(seat)
+        return sight.visible_log(self, seat)
+
+    def history_for(self, seat: int) -> list[dict]:
+        """Every decision and chance event as ``seat`` may know it: others' secret options masked, but
+        those of a simultaneous decision only until all have chosen (then everyone saw them)."""
+        self._check_seat(seat)
+        return sight.history_for(self, seat)
+
+    def decision_for(self, seat: int) -> dict | None:
+        """The pending decision as ``seat`` may know it (options only for the decider)."""
+        self._check_seat(seat)
+        return sight.decision_for(self, seat)
+
+    def determinized(self, seat: int, seed: int) -> "State":
+        """A copy consistent with all ``seat`` knows and with nothing more (see ``sight.determinize``)."""
+        self._check_seat(seat)
+        return sight.determinize(self, seat, int(seed))
+
+    def _check_seat(self, seat) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
+            raise TabletopError(f"no seat {seat!r}: seats are 0…{self.n - 1}")
+
+    def hidden_from(self, seat: int) -> list[tuple[str, int]]:
+        """(zone, position) of every card whose face ``seat`` cannot see."""
+        slots = []
+        zones = self.zones
+        for zone, top_shown in self.game.zones_hidden_from(self.n, seat):
+            cards = zones[zone]
+            slots += [(zone, i) for i in range(len(cards) - 1 if top_shown else len(cards))]
+        return slots
+
+    # ----------------------------------------------------- copy and persist
+    def clone(self, log: bool = True) -> "State":
+        """An independent copy (plain-data copy, no replay); ``log=False`` starts its log empty (for searches,
+        which read no log: a long game's log is then not copied at every rollout).
+
+        Only what changes in place is copied: zones, and the dicts of variables and program locals.
+        The values they hold (lists, records, maps) are never changed in place once made, so the copy
+        shares them; so it does the pending decision, which is replaced, never changed.
+        """
+        c = State.__new__(State)
+        c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
+        c.zones = _copied(self.zones)
+        c.loc = self.loc[:]
+        c.vars = self.vars.copy()
+        c.pvars = list(map(dict.copy, self.pvars))
+        c.stack = [[f[0], f[1], f[2].copy()] for f in self.stack]
+        c.pending = self.pending
+        c.log_entries = self.log_entries[:] if log else []
+        c.history = self.history[:]  # entries are never changed once made
+        c.seen = list(map(list.copy, self.seen))
+        c.fault, c.reason = self.fault, self.reason
+        c.know, c.pinned = (self.know[:], self.pinned[:]) if self.know is not None else (None, None)
+        c.settled, c.sight = self.settled.copy(), self.sight
+        c.memo, c.steps, c.final = {}, 0, self.final
+        return c
+
+    def to_data(self) -> dict:
+        self._knowledge()
+        return {
+            "format": FORMAT,
+            "game": self.game.id,
+            "variant": self.game.variant,
+            "rules": self.game.rules_hash,
+            "players": self.n,
+            "seed": self.seed,
+            "rng": self.rng,
+            "zones": self.zones,
+            "variables": self.vars,
+            "player_variables": self.pvars,
+            "stack": self.stack,
+            "pending": self.pending,
+            "log": [[e[0], log_text(e)] for e in self.log_entries],
+            "history": self.history,
+            "seen": self.seen,
+            "reason": self.reason,
+            "know": self.know,
+            "pinned": self.pinned,
+        }
+
+    def to_json(self) -> str:
+        """The whole state as JSON text (read back with ``GameDef.state_from_json``)."""
+        return json.dumps(self.to_data(), separators=(",", ":"))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and other.game is self.game and other.to_data() == self.to_data()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def from_json(cls, game, text: str) -> "State":
+        """A state read back from ``to_json``: every part checked (``saved_state``), StateError in one line."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError, RecursionError) as exc:
+            message = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:80]
+            raise StateError(f"not a saved state: {message}") from None
+        check_saved_state(game, data)
+        st = cls.__new__(cls)
+        st.game, st.n, st.seed, st.rng = game, data["players"], data["seed"], data["rng"]
+        # In the game's own order, as a new game has them: iteration order never depends on the file.
+        st.zones = {z: data["zones"][z] for z in game.zone_ids(st.n)}
+        st.loc = [""] * len(game.card_ids)
+        for zone, cards in st.zones.items():
+            for c in cards:
+                st.loc[c] = zone
+        st.vars = {k: data["variables"][k] for k in game.variables}
+        st.pvars = [{k: p[k] for k in game.player_variables} for p in data["player_variables"]]
+        st.stack, st.pending = data["stack"], data["pending"]
+        st.log_entries, st.history, st.fault, st.memo, st.steps = data["log"], data["history"], None, {}, 0
+        st.seen, st.reason = data["seen"], data["reason"]
+        st.know, st.pinned, st.settled, st.sight = data["know"], data["pinned"], {}, game.sight(st.n)
+        st.final = None
+        check_pending(st)
+        return st

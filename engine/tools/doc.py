@@ -1,0 +1,311 @@
+"""Markdown references generated from the rule files and the operation table (``tabletop doc``).
+
+A game's reference is its rules as a designer or player reads them: components and their
+texts, zones and who sees them, the programs in canonical form, scoring, rulings, variants.
+The language reference lists every statement and every operation from its one declaration
+(``ast.STATEMENTS``, ``ops.OPS``); the metrics reference every figure of a playtest report from its
+one declaration (``playtest.METRICS``).
+"""
+
+from __future__ import annotations
+
+from engine.boards.graphs import GUIDE as BOARDS_GUIDE
+from engine.boards.graphs import KINDS_GUIDE
+from engine.errors import RulesError
+from engine.lab.playtest import METRICS
+from engine.lang import ast
+from engine.lang.ops import KEYED, OPS
+from engine.lang.types import describe
+from engine.lang.words import IMPLICIT, RESERVED
+from engine.load.documents import known_variants
+from engine.runtime.gamedef import GameDef, load_game
+from engine.tools.explain import card_list
+
+__all__ = ["game_reference", "language_reference", "metrics_reference"]
+
+# How each operator of the printer's precedence table (ast._PRECEDENCE) reads; the levels and their
+# order come from that table, so the docs cannot drift from how expressions parse and print.
+_OPERATOR_FORMS = {
+    "if": ("A if COND else B", "A when COND holds, else B"),
+    "or": ("a or b", "either holds (b is not looked at when a does)"),
+    "and": ("a and b", "both hold (b is not looked at when a does not)"),
+    "not": ("not a", "a does not hold"),
+    "==": ("a == b", "equal"),
+    "!=": ("a != b", "not equal"),
+    "<": ("a < b", "less than"),
+    "<=": ("a <= b", "at most"),
+    ">": ("a > b", "more than"),
+    ">=": ("a >= b", "at least"),
+    "in": ("a in LIST", "a is among the items of a list or the cards of a zone"),
+    "not in": ("a not in LIST", "a is not among them"),
+    "+": ("a + b", "sum; joins two lists or two texts"),
+    "-": ("a - b", "difference"),
+    "*": ("a * b", "product"),
+    "//": ("a // b", "whole division, rounded down"),
+    "%": ("a % b", "remainder"),
+    "neg": ("-a", "minus a"),
+}
+
+FAST_RULES = """\
+The interpreter runs compiled code, but how a rule is written still decides how much work it does.
+Measured with `python tools/measure_rules.py` (each pair computes the same thing 300 times over 300
+cards; best of 5 runs; the ratios hold across runs, the milliseconds depend on the machine):
+
+| to | write | rather than | faster by |
+|---|---|---|---|
+| use a value computed once | `t = threshold(me)` before the loop, then `if c.power > t:` | `if c.power > threshold(me):` inside the loop | about 2.5× |
+| build a list | `xs = [c for c in deck if c.power > 2]` | `xs = xs + [c]` in a loop (copies the list each time) | about 6× |
+| count the cards of a zone | `size(deck)` | `size(cards(deck))` (builds a list to count it) | 1.2–1.4× |
+
+Also: keep what changes in few variables and lists rather than in many zones (a designer's grid game
+whose squares were one zone each ran 2.5× slower than the same rules over lists); filter with `where` or a
+comprehension rather than a loop that builds a list; give loops a bound (`repeat N`, `for`) where the
+rules have one.
+"""
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    def cell(value) -> str:
+        return str(value).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+
+
+def _plain(value) -> str:
+    """A value as the rule files write it."""
+    return "true" if value is True else "false" if value is False else str(value)
+
+
+def _code(text: str) -> list[str]:
+    return ["```", text.rstrip("\n"), "```"]
+
+
+def _constants(game: GameDef) -> list[str]:
+    """The constants' values as this game (or variant) plays them; a variant's table says which it sets."""
+    constants = game.rules.data.get("constants") or {}
+    if not constants:
+        return []
+    variant_doc = game.rules.variant_document
+    if variant_doc is None:
+        return ["", "## Constants", ""] + _table(
+            ["constant", "value"], [[f"`{k}`", _plain(v)] for k, v in constants.items()]
+        )
+    rows = [
+        [f"`{k}`", _plain(v), "this variant" if game.rules.origin(("constants", k))[0] is variant_doc else "the base"]
+        for k, v in constants.items()
+    ]
+    return ["", "## Constants", ""] + _table(["constant", "value", "set by"], rows)
+
+
+def game_reference(game: GameDef) -> str:
+    """The rules of ``game`` as one Markdown document."""
+    data = game.rules.data
+    title = game.name + ("" if game.variant is None else f" (variant `{game.variant}`)")
+    out = [f"# {title}", "", f"Game id `{game.id}`; {game.min_players}–{game.max_players} players."]
+    variant_doc = game.rules.variant_document
+    # A variant's description, never its base's: the base's words may state values the variant changes.
+    description = (data if variant_doc is None else variant_doc.data).get("description")
+    if variant_doc is not None:
+        out += ["", f"A variant of {data.get('name', game.id)} (`{game.id}`)."]
+    if description:
+        out += ["", str(description).strip()]
+    out += _constants(game)
+    cards = card_list(game)
+    out += ["", f"## Components ({sum(c['copies'] for c in cards)})", ""]
+    out += _table(
+        ["id", "name", "kind", "copies", "attributes", "text"],
+        [
+            [
+                f"`{c['id']}`",
+                c["name"],
+                c["kind"],
+                c["copies"],
+                ", ".join(f"{k}: {_plain(v)}" for k, v in c["attributes"].items()),
+                c["text"] or "",
+            ]
+            for c in cards
+        ],
+    )
+    effects = [c for c in cards if c["effect"]]
+    if effects:
+        out += ["", "### Effects"]
+        for c in effects:
+            out += ["", f"**{c['name']}** (`{c['id']}`): {c['text'] or ''}", ""] + _code(c["effect"])
+    out += ["", "## Zones", ""]
+    out += _table(
+        ["zone", "one per", "who sees it", "what it is"],
+        [
+            [f"`{z['id']}`", z.get("per", "—"), z.get("visibility", "public"), z.get("description", "")]
+            for z in data.get("zones") or []
+        ],
+    )
+    variables = [(k, "game", v) for k, v in (data.get("variables") or {}).items()]
+    variables += [(k, "player", v) for k, v in (data.get("player_variables") or {}).items()]
+    if variables:
+        out += ["", "## Variables", ""]
+        out += _table(["variable", "of", "type"], [[f"`{k}`", of, describe(v.get("type"))] for k, of, v in variables])
+    for name in ("setup", "play"):
+        if name in game.programs:
+            out += ["", f"## {name.capitalize()}", ""] + _code(ast.format_block(game.programs[name]))
+    trees = dict(game.sources)
+    for section in ("procedures", "functions"):
+        items = data.get(section) or []
+        if items:
+            out += ["", f"## {section.capitalize()}"]
+        for i, item in enumerate(items):
+            field = "does" if "does" in item else "value"
+            params = ", ".join(f"{p}: {t}" for p, t in (item.get("params") or {}).items())
+            returns = f" → {item['returns']}" if "returns" in item else ""
+            out += ["", f"### `{item['id']}({params}){returns}`"]
+            if item.get("text"):
+                out += ["", item["text"]]
+            tree = trees.get((section, i, field))
+            if tree is not None:
+                out += [""] + _code(ast.format_source(tree))
+    for section, field, heading in (("scoring", "points", "Scoring"), ("tiebreakers", "value", "Tie-breakers")):
+        items = data.get(section) or []
+        if items:
+            out += ["", f"## {heading}", ""]
+            out += _table(
+                ["id", "rule", "counted as"],
+                [
+                    [f"`{item['id']}`", item.get("text", ""), f"`{ast.format_source(trees[(section, i, field)])}`"]
+                    for i, item in enumerate(items)
+                ],
+            )
+    rulings = data.get("rulings") or []
+    if rulings:
+        out += ["", "## Rulings"]
+        for r in rulings:
+            out += ["", f"**{r.get('question', r['id'])}** (`{r['id']}`)", "", r.get("answer", "").strip()]
+            if r.get("test"):
+                out += ["", f"Tested by `{r['test']}`."]
+    if game.variant is None:
+        variants = known_variants(game.rules.folder)
+        if variants:
+            out += ["", "## Variants", ""]
+            for v in variants:
+                try:
+                    vgame = load_game(game.rules.folder / "variants" / f"{v}.yaml")
+                except RulesError as exc:  # the base's reference does not depend on its variants
+                    out.append(f"- `{v}` — does not load: {exc}")
+                    continue
+                vdoc = vgame.rules.variant_document
+                described = vdoc.data.get("description", "") if vdoc is not None else ""
+                out.append(f"- `{v}` — {vgame.name}: {' '.join(str(described).split())}")
+    return "\n".join(out) + "\n"
+
+
+def language_reference() -> str:
+    """Every statement and operation of the effect language, as Markdown."""
+    out = [
+        "# The effect language",
+        "",
+        "Statements end at the end of a line; a line ending in `:` opens a block indented under it.",
+        "",
+        "## Statements",
+        "",
+    ]
+    out += _table(["statement", "does"], [[f"`{form}`", does] for stmt in ast.STATEMENTS for form, does in stmt.DOCS])
+    out += [
+        "",
+        "## Expressions",
+        "",
+        'Values are numbers (`3`), text in double quotes (`"red"`), `true`, `false`, `none`, lists '
+        "(`[a, b]`, `[EXPR for x in LIST if COND]`; they nest: `list[list[int]]`), records (`{piece: c, dir: d}`), "
+        'maps from text to values of one type (`{"a": 2, "b": 0}`, `{}`; type `map[int]`; never cards; '
+        "`with_key` gives a changed copy, `key in MAP` tests a key), names, attributes "
+        "(`c.power`, `me.points`) and calls (`size(hand(me))`). `#` starts a comment; a line ending in "
+        "`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds "
+        "tighter than the rows above it; parentheses group as usual):",
+        "",
+    ]
+    levels: dict[int, list[str]] = {}
+    for word, level in ast._PRECEDENCE.items():
+        levels.setdefault(level, []).append(word)
+    out += _table(
+        ["level", "operator", "does"],
+        [
+            [
+                str(level),
+                ", ".join(f"`{_OPERATOR_FORMS[w][0]}`" for w in words),
+                "; ".join(_OPERATOR_FORMS[w][1] for w in words),
+            ]
+            for level, words in sorted(levels.items())
+        ],
+    )
+    out += [
+        "",
+        "Attributes (`a.b`), calls (`f(x)`) and brackets bind tighter than every operator. "
+        "Comparisons do not chain: write `a < b and b < c`.",
+    ]
+    out += [
+        "",
+        "## Reserved words",
+        "",
+        "Keywords cannot be names of variables, values or parameters; `me`, `it` and `this` are names "
+        "the language gives a value where they appear. `tabletop explain WORD` says the same.",
+        "",
+    ]
+    out += _table(
+        ["word", "means"],
+        [[f"`{w}`" + (" (implicit name)" if w in IMPLICIT else ""), meaning] for w, meaning in RESERVED.items()],
+    )
+    groups: dict[str, list] = {}
+    for op in OPS.values():
+        groups.setdefault(op.group, []).append(op)
+    out += ["", "## Operations"]
+    for group, ops in groups.items():
+        out += ["", f"### {group.capitalize()}", ""]
+        rows = []
+        for op in ops:
+            form = op.name if op.constant else f"{op.name}(" + ", ".join(f"{p}: {t}" for p, t in op.params) + ")"
+            row = [f"`{form}`", describe(op.returns) if op.returns else "—", op.says]
+            if op.name in KEYED:  # the same name with a key: one row, both forms
+                k = KEYED[op.name]
+                row = [
+                    f"{row[0]}; `{op.name}(LIST, by: KEY)`",
+                    f"{row[1]}; {'a list' if k.gives_list else 'an item'}",
+                    f"{row[2]}; by a key: {k.says}",
+                ]
+            rows.append(row)
+        out += _table(["operation", "gives", "does"], rows)
+    out += [
+        "",
+        "In `OP(LIST, by: KEY)` KEY is computed for each item of LIST, the item being `it` (as in a 'where' "
+        "condition); keys are all numbers or all text. Wherever an operation wants a list, a zone gives its "
+        "cards, bottom to top: `size`, `max`, `first`, `in` and `for` work alike on zones and lists.",
+        "",
+        "## Boards",
+        "",
+        "A board file (`kind:` in `schemas/board.schema.json`) becomes a networkx graph and the tables play reads.",
+        "",
+    ]
+    out += _table(["kind", "spaces", "directions"], [[f"`{k}`", spaces, ways] for k, spaces, ways in KINDS_GUIDE])
+    out += ["", BOARDS_GUIDE.rstrip("\n")]
+    out += ["", "## Writing fast rules", "", FAST_RULES.rstrip("\n")]
+    return "\n".join(out) + "\n"
+
+
+def metrics_reference() -> str:
+    """Every figure a playtest report and its JSON show: what it says, its formula, Ludii's name."""
+    out = [
+        "# Playtest metrics",
+        "",
+        "What `tabletop playtest` measures over many bot games. Each figure is computed from the games' "
+        "records after they are played, so every backend (this process, `--jobs`, Ray) gives the same "
+        "figures for the same seeds. A *seat-game* is one seat in one finished game; a game cut off by "
+        "the decision limit or stopped by a rule error has no result and counts only in completion. "
+        "Ludii's name is given where Ludii's evaluation measures the same idea (its figures come from "
+        "its own trials and, for lead changes and drama, from a search's evaluation, not from points).",
+        "",
+    ]
+    out += _table(
+        ["metric", "Ludii", "what it says", "formula", "in the JSON (each arm)"],
+        [
+            [f"`{name}`", m.ludii or "—", m.definition, m.formula, ", ".join(f"`{k}`" for k in m.keys)]
+            for name, m in METRICS.items()
+        ],
+    )
+    return "\n".join(out) + "\n"

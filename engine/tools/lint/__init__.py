@@ -1,0 +1,1 @@
+"""``tabletop lint``: the checks, a project's configuration, fixes, and output formats."""

@@ -1,0 +1,140 @@
+"""What each option of a decision means, for any table (terminal or browser).
+
+Options are values; their ids name cards, and the game's ``draw:`` hints say
+which options cannot be taken back, which trace a run on a plane board and
+which move a piece to a neighbouring space.  Everything here reads the
+deciding seat's own options and view, or a determinized copy for that seat.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from engine.boards.hints import Hints
+from engine.runtime import together
+
+DETERMINIZE_SEED = 104_729  # any fixed seed: copies only need to differ from the truth, not from each other
+
+
+def card_face(game, card_id: str) -> dict:
+    """A face-up card as the page shows it: name, text, colour, icon, bonus icons (from the game's hints)."""
+    hints = game.draw
+    info = game.card_texts.get(card_id, {})
+    index = game.first_card.get(card_id)
+    style = hints.get("card") or {}
+    look = Hints.merged(hints)
+
+    def attr(name):
+        return game.attributes[name][index] if index is not None and name in game.attributes else None
+
+    icons, named = "", []
+    for name, symbol in (style.get("icons") or {}).items():
+        value = attr(name)
+        if value is True:
+            icons += symbol
+            named.append(name)
+        elif isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            icons += symbol * value
+            named.append(f"{name} ×{value}" if value > 1 else name)
+    return {
+        "id": card_id,
+        "name": str(info.get("name", card_id)),
+        "text": str(info.get("text", "")),
+        "kind": str(info.get("kind", "")),
+        "icons": icons,
+        "icons_text": ", ".join(named),  # the bonus icons in words, where a font lacks their glyphs
+        "colour": look.colour(attr(style["colour"]) if "colour" in style else None, card_id, info.get("kind")),
+        "icon": look.icon(attr(style["icon"]) if "icon" in style else None, card_id, info.get("kind")),
+    }
+
+
+def is_irreversible(game, kind: str, value) -> bool:
+    """Does an option match one of the game's ``irreversible`` hints (kind, a field present, field values)?"""
+    for rule in game.draw.get("irreversible") or []:
+        if "kind" in rule and rule["kind"] != kind:
+            continue
+        fields = {k: v for k, v in rule.items() if k not in ("kind", "has")}
+        if (fields or "has" in rule) and not isinstance(value, dict):
+            continue
+        if "has" in rule and rule["has"] not in value:
+            continue
+        if all(value.get(k) == v for k, v in fields.items()):
+            return True
+    return False
+
+
+def run_path(state, seat: int, kind: str, value) -> dict | None:
+    """The run an option of ``kind`` would take on a plane board: points, cost and labels touched."""
+    hint = (state.game.draw.get("paths") or {}).get(kind)
+    if hint is None:
+        return None
+    game = state.game
+    params = [p for p, _ in game.vocabulary.functions[hint["points"]][0]]
+    points = game.functions[hint["points"]](state, {params[0]: seat, params[1]: value, "me": seat})
+    board = game.board(f"{hint['board']}:{seat}")
+    points = [p for p in points if p in board.at]
+    cost = sum(board.distance(a, b) for a, b in pairwise(points))
+    touched = list(board.touched(points[0], points[1])) if len(points) > 1 else []
+    return {"board": hint["board"], "points": points, "cost": cost, "touched": touched}
+
+
+def step_destination(game, view: dict, value) -> dict | None:
+    """Where an option moving a piece one space leads: ``{board, space, piece}`` (from the ``steps`` hints)."""
+    if not isinstance(value, dict):
+        return None
+    for hint in game.draw.get("steps") or []:
+        piece, direction = value.get(hint["piece"]), value.get(hint["dir"])
+        if not isinstance(piece, int) or not isinstance(direction, str):
+            continue
+        card = game.card_ids[piece]
+        board = game.board(hint["board"])
+        families = [f for f, fam in game.zone_families.items() if fam.key == hint["board"]]
+        for zone, cards in view["zones"].items():
+            family, _, space = zone.partition(":")
+            if family in families and card in cards:
+                to = board.toward(space, direction)
+                return {"board": hint["board"], "space": to, "piece": card} if to else None
+    return None
+
+
+def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
+    """The decider's options with what they mean: cards named, irreversibility, runs, destinations, zones.
+
+    Reversible options come first, so the first option is never one that cannot be taken back.
+    """
+    pending = state.pending
+    if pending is None or seat not in state.to_act:
+        return []
+    if "together" in pending:  # a simultaneous decision: this seat's own options
+        pending = together.asked_next(pending, seat)
+    game = state.game
+    if det is None and pending["kind"] in (game.draw.get("paths") or {}):  # only runs need the seat's copy
+        det = state.determinized(seat, DETERMINIZE_SEED)
+    out = []
+    for action, value in zip(pending["ids"], pending["values"]):
+        option = {
+            "id": action,
+            "cards": [card_face(game, w) for w in action.split() if w in game.first_card],
+            "irreversible": is_irreversible(game, pending["kind"], value),
+        }
+        path = run_path(det, seat, pending["kind"], value) if det is not None else None
+        if path is not None:
+            option["run"] = path
+        dest = step_destination(game, view, value)
+        if dest is not None:
+            option["destination"] = dest
+        if isinstance(value, str) and value in view["zones"]:
+            option["zone"] = value  # an option that picks a zone: its pile is clickable on the ring
+        out.append(option)
+    return sorted(out, key=lambda o: o["irreversible"])
+
+
+def ring_highlight(state, seat: int, det=None) -> set[str]:
+    """The piles the game's ``ring`` hint highlights for the seat deciding now, computed on ``seat``'s copy."""
+    hint = state.game.draw.get("ring") or {}
+    if "highlight" not in hint or state.current_player is None:
+        return set()
+    game = state.game
+    det = det if det is not None else state.determinized(seat, DETERMINIZE_SEED)
+    params = [p for p, _ in game.vocabulary.functions[hint["highlight"]][0]]
+    return set(game.functions[hint["highlight"]](det, {params[0]: state.current_player, "me": state.current_player}))
