@@ -66,6 +66,15 @@ def _parser() -> argparse.ArgumentParser:
         "that repeat the base), keeping the rest of each file as it is",
     )
 
+    def seed_option(q):
+        q.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            metavar="S",
+            help="replay the games of this seed (default: a fresh seed from the system, printed and recorded)",
+        )
+
     def game_args(q):
         q.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
         q.add_argument("--variant", metavar="V", help="a variant name or file")
@@ -73,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play in the terminal, hot-seat and/or against bots")
     game_args(pl)
     pl.add_argument("--players", type=_whole(1), default=2, metavar="N")
-    pl.add_argument("--seed", type=int, default=0, metavar="S")
+    seed_option(pl)
     pl.add_argument(
         "--bot",
         action="append",
@@ -93,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--variant", metavar="V", help="a variant name or file")
     sv.add_argument("--players", type=_whole(1), metavar="N", help="default: the game's fewest")
-    sv.add_argument("--seed", type=int, default=0, metavar="S")
+    seed_option(sv)
     sv.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND", help="a bot for a seat, e.g. 1=random")
     sv.add_argument("--port", type=_whole(1, 65535), default=8000, metavar="P")
     sv.add_argument(
@@ -119,7 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     game_args(si)
     si.add_argument("--players", type=_whole(1), required=True, metavar="N")
     si.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
-    si.add_argument("--seed", type=int, default=0, metavar="S")
+    seed_option(si)
     si.add_argument(
         "--bots",
         default="random",
@@ -163,7 +172,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     pt.add_argument("--players", type=_whole(1), required=True, metavar="N")
     pt.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
-    pt.add_argument("--seed", type=int, default=0, metavar="S")
+    seed_option(pt)
     pt.add_argument("--bots", default="random", metavar="KIND", help="bot for every seat, or one per seat")
     pt.add_argument(
         "--skill",
@@ -355,6 +364,15 @@ def _bot_kinds(text: str, players: int, game, option: str = "--bots") -> list[st
     return kinds * players if len(kinds) == 1 else kinds
 
 
+def _seed(args) -> int:
+    """The run's seed: ``--seed``, else a fresh one, printed (on stderr, beside any JSON) so it can be replayed."""
+    if args.seed is not None:
+        return args.seed
+    seed = rng.fresh_seed()
+    print(f"seed {seed} (replay with --seed {seed})", file=sys.stderr)
+    return seed
+
+
 def _usage(message: str) -> int:
     print(f"tabletop: error: {message}", file=sys.stderr)
     return EXIT_USAGE
@@ -393,8 +411,9 @@ def _play(args) -> int:
 
     game = load_game(args.game, args.variant)
     bots = _parse_bots(args.bot, args.players, game)
-    state = game.new_game(players=args.players, seed=args.seed)
-    agents = {seat: make_agent(kind, seed=rng.derive(args.seed, "bot", seat)) for seat, kind in bots.items()}
+    seed = _seed(args)
+    state = game.new_game(players=args.players, seed=seed)
+    agents = {seat: make_agent(kind, seed=rng.derive(seed, "bot", seat)) for seat, kind in bots.items()}
     console = Console()
     shown = 0
 
@@ -457,7 +476,7 @@ def _serve(args) -> int:
     game = args.game or known_games()[0]
     loaded = load_game(game, args.variant)
     players = args.players or loaded.min_players
-    table = Table(game, args.variant, players, args.seed, _parse_bots(args.bot, players, loaded))
+    table = Table(game, args.variant, players, _seed(args), _parse_bots(args.bot, players, loaded))
     serve(table, args.host, args.port)
     return EXIT_OK
 
@@ -508,8 +527,9 @@ def _simulate(args) -> int:
     if args.jobs > cpus:
         print(f"note: --jobs {args.jobs} is more than the {cpus} CPUs; using {cpus}", file=sys.stderr)
     jobs = min(args.jobs, cpus) or cpus
+    seed = _seed(args)
     if args.json or args.games < 50 or not sys.stderr.isatty():
-        summary = simulate(game, args.players, args.games, args.seed, bots, limit, jobs=jobs)
+        summary = simulate(game, args.players, args.games, seed, bots, limit, jobs=jobs)
     else:
         from rich.progress import Progress
 
@@ -519,7 +539,7 @@ def _simulate(args) -> int:
                 game,
                 args.players,
                 args.games,
-                args.seed,
+                seed,
                 bots,
                 limit,
                 progress=lambda done: bar.update(task, completed=done),
@@ -601,7 +621,7 @@ def _playtest(args) -> int:
         arms,
         args.players,
         args.games,
-        args.seed,
+        _seed(args),
         bots,
         args.limit or DEFAULT_DECISION_LIMIT,
         skill if skill_games else None,
