@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from . import rng
 from .errors import IllegalAction, RulesError, RuntimeRuleError, TabletopError, quoted
@@ -36,8 +37,20 @@ def _whole(low: int, high: int | None = None):
     return parse
 
 
+class _Parser(argparse.ArgumentParser):
+    """Every parser and subparser of the command: options only by their full names (``--bo`` is no ``--bots``),
+    and a usage error in one line."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tabletop", description="Tabletop games described as data.")
+    p = _Parser(prog="tabletop", description="Tabletop games described as data.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check rule and board files")
@@ -75,6 +88,22 @@ def _parser() -> argparse.ArgumentParser:
             help="replay the games of this seed (default: a fresh seed from the system, printed and recorded)",
         )
 
+    def bot_options(q):
+        q.add_argument(
+            "--bot",
+            action="append",
+            default=[],
+            metavar="SEAT=KIND",
+            help="a bot for one seat, e.g. 1=random or 0=mcts:200; all=random for every seat",
+        )
+        q.add_argument(
+            "--bots",
+            metavar="KIND",
+            help="a bot for every seat, or KIND,KIND,… one per seat; KIND[:PARAM]: random, greedy, mcts:200 "
+            "(--bot then changes one seat). A seat with no bot is played at the keyboard in play and serve, "
+            "by a random bot in simulate and playtest",
+        )
+
     def game_args(q):
         q.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
         q.add_argument("--variant", metavar="V", help="a variant name or file")
@@ -83,13 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     game_args(pl)
     pl.add_argument("--players", type=_whole(1), default=2, metavar="N")
     seed_option(pl)
-    pl.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="SEAT=KIND",
-        help="a bot for a seat, e.g. 1=random or 0=mcts:200; all=random for every seat",
-    )
+    bot_options(pl)
     pl.add_argument("--quiet", action="store_true", help="bots only: print just the result")
     pl.add_argument("--save", metavar="FILE", help="keep the game (rules, seed, actions) in FILE after every move")
 
@@ -103,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--variant", metavar="V", help="a variant name or file")
     sv.add_argument("--players", type=_whole(1), metavar="N", help="default: the game's fewest")
     seed_option(sv)
-    sv.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND", help="a bot for a seat, e.g. 1=random")
+    bot_options(sv)
     sv.add_argument("--port", type=_whole(1, 65535), default=8000, metavar="P")
     sv.add_argument(
         "--host",
@@ -129,12 +152,7 @@ def _parser() -> argparse.ArgumentParser:
     si.add_argument("--players", type=_whole(1), required=True, metavar="N")
     si.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
     seed_option(si)
-    si.add_argument(
-        "--bots",
-        default="random",
-        metavar="KIND",
-        help="bot for every seat, or KIND,KIND,… one per seat; KIND[:PARAM]: random, greedy, mcts:200",
-    )
+    bot_options(si)
     si.add_argument(
         "--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D", help="decisions before a game is cut off"
     )
@@ -173,7 +191,7 @@ def _parser() -> argparse.ArgumentParser:
     pt.add_argument("--players", type=_whole(1), required=True, metavar="N")
     pt.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
     seed_option(pt)
-    pt.add_argument("--bots", default="random", metavar="KIND", help="bot for every seat, or one per seat")
+    bot_options(pt)
     pt.add_argument(
         "--skill",
         metavar="KIND",
@@ -349,6 +367,19 @@ def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
     return bots
 
 
+def _seat_bots(args, players: int, game) -> dict[int, str]:
+    """The bots ``--bots`` and ``--bot`` give, by seat (``--bot`` last: it changes one seat)."""
+    bots = dict(enumerate(_bot_kinds(args.bots, players, game))) if args.bots else {}
+    bots.update(_parse_bots(args.bot, players, game))
+    return bots
+
+
+def _every_seat_bots(args, players: int, game) -> list[str]:
+    """One bot per seat for games between bots: a seat given none gets a random bot."""
+    bots = _seat_bots(args, players, game)
+    return [bots.get(seat, "random") for seat in range(players)]
+
+
 def _bot_kinds(text: str, players: int, game, option: str = "--bots") -> list[str]:
     """``--bots KIND`` or ``KIND,KIND,…`` (one per seat) → one spec per seat; bad input is a usage error."""
     from .bots import BotSpecError, check_spec
@@ -410,7 +441,7 @@ def _play(args) -> int:
     from .simulate import bot_inputs
 
     game = load_game(args.game, args.variant)
-    bots = _parse_bots(args.bot, args.players, game)
+    bots = _seat_bots(args, args.players, game)
     seed = _seed(args)
     state = game.new_game(players=args.players, seed=seed)
     agents = {seat: make_agent(kind, seed=rng.derive(seed, "bot", seat)) for seat, kind in bots.items()}
@@ -476,7 +507,7 @@ def _serve(args) -> int:
     game = args.game or known_games()[0]
     loaded = load_game(game, args.variant)
     players = args.players or loaded.min_players
-    table = Table(game, args.variant, players, _seed(args), _parse_bots(args.bot, players, loaded))
+    table = Table(game, args.variant, players, _seed(args), _seat_bots(args, players, loaded))
     serve(table, args.host, args.port)
     return EXIT_OK
 
@@ -521,7 +552,7 @@ def _simulate(args) -> int:
     game = load_game(args.game, args.variant)
     if not game.min_players <= args.players <= game.max_players:
         return _usage(f"{game.id} is for {game.min_players}–{game.max_players} players, not {args.players}")
-    bots = _bot_kinds(args.bots, args.players, game)
+    bots = _every_seat_bots(args, args.players, game)
     limit = args.limit or DEFAULT_DECISION_LIMIT
     cpus = os.cpu_count() or 1
     if args.jobs > cpus:
@@ -607,7 +638,7 @@ def _playtest(args) -> int:
     first = games[0]
     if not first.min_players <= args.players <= first.max_players:
         return _usage(f"{first.id} is for {first.min_players}–{first.max_players} players, not {args.players}")
-    bots = _bot_kinds(args.bots, args.players, first)
+    bots = _every_seat_bots(args, args.players, first)
     skill = (
         None
         if args.skill == "none"
