@@ -496,16 +496,14 @@ def _play(args) -> int:
 
 
 def _serve(args) -> int:
-    try:
-        from .web.app import serve
-        from .web.table import Table
-    except ImportError as exc:
-        return _usage(f"serve needs the web extra (pip install 'tabletop[web]'): {exc}")
     from .documents import known_games
     from .gamedef import load_game
 
     game = args.game or known_games()[0]
     loaded = load_game(game, args.variant)
+    from .web.app import serve
+    from .web.table import Table
+
     players = args.players or loaded.min_players
     table = Table(game, args.variant, players, _seed(args), _seat_bots(args, players, loaded))
     serve(table, args.host, args.port)
