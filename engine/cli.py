@@ -432,6 +432,7 @@ def _read_choice(actions: list[str], prompt: str) -> str | None:
 
 def _play(args) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from .bots import make_agent
     from .choices import describe_options, ring_highlight
@@ -464,7 +465,7 @@ def _play(args) -> int:
     while not state.is_terminal:
         if not args.quiet:
             for line in state.log[shown:]:
-                console.print(line, highlight=False)
+                console.print(escape(line), highlight=False)
         shown = len(state.log)
         seat = next((s for s in state.to_act if s in agents), state.current_player)  # bots make joint choices first
         if seat in agents:
@@ -482,13 +483,13 @@ def _play(args) -> int:
         try:
             act(choice, seat)
         except IllegalAction as exc:  # pragma: no cover - _read_choice only returns legal ids
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(str(exc))}[/]")
     if not args.quiet:
         for line in state.log[shown:]:
-            console.print(line, highlight=False)
+            console.print(escape(line), highlight=False)
     scores = state.scores
     outcome = state.outcome
-    console.rule(f"game over: {outcome.reason}")
+    console.rule(f"game over: {escape(outcome.reason)}")
     for p, s in enumerate(scores):
         result = outcome.results[p]
         console.print(f"seat {p}: {s} points" + {"win": "  [bold green]wins[/]", "draw": "  draw"}.get(result, ""))
@@ -583,10 +584,11 @@ def _simulate(args) -> int:
 
 def _print_summary(s: dict) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
-    title = (
+    title = escape(
         f"{s['game']}{' / ' + s['variant'] if s['variant'] else ''}: {s['games']} games, "
         f"{s['players']} players, seed {s['seed']}"
     )
@@ -598,7 +600,7 @@ def _print_summary(s: dict) -> None:
         rate = "—" if interval is None else f"{s['wins'][p] / s['finished']:.0%} ({interval[0]:.0%}–{interval[1]:.0%})"
         table.add_row(
             str(p),
-            s["bots"][p],
+            escape(s["bots"][p]),
             str(s["wins"][p]),
             rate,
             f"{s['scores']['mean'][p]:.2f}",
@@ -613,10 +615,11 @@ def _print_summary(s: dict) -> None:
     )
     if s["end_reasons"]:
         console.print(
-            "ended: " + ", ".join(f"{reason} ×{count}" for reason, count in s["end_reasons"].items()), highlight=False
+            escape("ended: " + ", ".join(f"{reason} ×{count}" for reason, count in s["end_reasons"].items())),
+            highlight=False,
         )
     for sample in s["error_samples"]:
-        console.print(f"[red]{sample}[/]", highlight=False)
+        console.print(f"[red]{escape(sample)}[/]", highlight=False)
 
 
 # ---------------------------------------------------------------- playtest
@@ -717,15 +720,16 @@ def _cards(args) -> int:
         print(json.dumps(cards, indent=2))
         return EXIT_OK
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{game.name}: {sum(c['copies'] for c in cards)} components", show_lines=True)
+    table = Table(title=escape(f"{game.name}: {sum(c['copies'] for c in cards)} components"), show_lines=True)
     for col in ("id", "kind", "×", "attributes", "text / effect"):
         table.add_column(col)
     for c in cards:
         attrs = ", ".join(f"{k}={v}" for k, v in c["attributes"].items())
         body = "\n".join(x for x in (c["text"], c["effect"]) if x)
-        table.add_row(c["id"], c["kind"], str(c["copies"]), attrs, body)
+        table.add_row(*(escape(cell) for cell in (c["id"], c["kind"], str(c["copies"]), attrs, body)))
     Console().print(table)
     return EXIT_OK
 

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from language_helpers import write_game
 
 from engine.cli import _parser, main
 
@@ -406,3 +407,36 @@ def test_an_abbreviated_option_is_refused_in_one_line(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and not out
     assert len(err.splitlines()) == 1 and f"unrecognized arguments: {argv[-1]}" in err, err
+
+
+def test_cards_print_effects_with_their_brackets(capsys, monkeypatch):
+    """Rule text is printed as written: `[…]` in an effect is a list, not terminal markup to swallow."""
+    monkeypatch.setenv("COLUMNS", "400")  # one effect line per table row
+    code, out, err = run(capsys, "cards", "cat-town")
+    assert code == 0, err
+    assert "put_back([x for x in seen if x != c], b)" in out
+    assert 'put_back([x for x in seen if x.type != "action"], b)' in out
+
+
+BRACKETED = """\
+    id: mini
+    name: "[bold]Mini[/bold]"
+    players: {min: 2, max: 2}
+    zones:
+      - {id: box, visibility: hidden}
+    play: |
+      x = choose "go" from ["on"] by first(players())
+      log "[i]said[/i] {[1, 2]}"
+      end_game "[red]the end"
+    """
+
+
+def test_play_prints_log_lines_names_and_reasons_as_written(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    game = write_game(tmp_path, BRACKETED)
+    monkeypatch.setattr("builtins.input", lambda prompt: "1")
+    code, out, err = run(capsys, "play", game, "--seed", "1")
+    assert code == 0, err
+    assert "[bold]Mini[/bold] — seat 0" in out
+    assert "[i]said[/i] 1, 2" in out
+    assert "game over: [red]the end" in out
