@@ -775,7 +775,8 @@ def _list(args) -> int:
         players = f" ({low}–{high} players)" if low and high else ""
         print(f"{g['id']}{players}: {g['description'] or g['name'] or '(no description)'}")
         for v in g["variants"]:
-            print(f"    variant {v['id']}: {v['description'] or v['name'] or '(no description)'}")
+            about = f"cannot be read: {v['problem']}" if v["problem"] else v["description"] or v["name"]
+            print(f"    variant {v['id']}: {about or '(no description)'}")
     return EXIT_OK
 
 
