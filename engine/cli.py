@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from engine.errors import IllegalAction, RulesError, RuntimeRuleError, TabletopError, quoted
 from engine.runtime import rng
@@ -36,8 +37,20 @@ def _whole(low: int, high: int | None = None):
     return parse
 
 
+class _Parser(argparse.ArgumentParser):
+    """Every parser and subparser of the command: options only by their full names (``--bo`` is no ``--bots``),
+    and a usage error in one line."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tabletop", description="Tabletop games described as data.")
+    p = _Parser(prog="tabletop", description="Tabletop games described as data.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check rule and board files")
@@ -66,6 +79,31 @@ def _parser() -> argparse.ArgumentParser:
         "that repeat the base), keeping the rest of each file as it is",
     )
 
+    def seed_option(q):
+        q.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            metavar="S",
+            help="replay the games of this seed (default: a fresh seed from the system, printed and recorded)",
+        )
+
+    def bot_options(q):
+        q.add_argument(
+            "--bot",
+            action="append",
+            default=[],
+            metavar="SEAT=KIND",
+            help="a bot for one seat, e.g. 1=random or 0=mcts:200; all=random for every seat",
+        )
+        q.add_argument(
+            "--bots",
+            metavar="KIND",
+            help="a bot for every seat, or KIND,KIND,… one per seat; KIND[:PARAM]: random, greedy, mcts:200 "
+            "(--bot then changes one seat). A seat with no bot is played at the keyboard in play and serve, "
+            "by a random bot in simulate and playtest",
+        )
+
     def game_args(q):
         q.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
         q.add_argument("--variant", metavar="V", help="a variant name or file")
@@ -73,14 +111,8 @@ def _parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play in the terminal, hot-seat and/or against bots")
     game_args(pl)
     pl.add_argument("--players", type=_whole(1), default=2, metavar="N")
-    pl.add_argument("--seed", type=int, default=0, metavar="S")
-    pl.add_argument(
-        "--bot",
-        action="append",
-        default=[],
-        metavar="SEAT=KIND",
-        help="a bot for a seat, e.g. 1=random or 0=mcts:200; all=random for every seat",
-    )
+    seed_option(pl)
+    bot_options(pl)
     pl.add_argument("--quiet", action="store_true", help="bots only: print just the result")
     pl.add_argument("--save", metavar="FILE", help="keep the game (rules, seed, actions) in FILE after every move")
 
@@ -93,8 +125,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--variant", metavar="V", help="a variant name or file")
     sv.add_argument("--players", type=_whole(1), metavar="N", help="default: the game's fewest")
-    sv.add_argument("--seed", type=int, default=0, metavar="S")
-    sv.add_argument("--bot", action="append", default=[], metavar="SEAT=KIND", help="a bot for a seat, e.g. 1=random")
+    seed_option(sv)
+    bot_options(sv)
     sv.add_argument("--port", type=_whole(1, 65535), default=8000, metavar="P")
     sv.add_argument(
         "--host",
@@ -119,13 +151,8 @@ def _parser() -> argparse.ArgumentParser:
     game_args(si)
     si.add_argument("--players", type=_whole(1), required=True, metavar="N")
     si.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
-    si.add_argument("--seed", type=int, default=0, metavar="S")
-    si.add_argument(
-        "--bots",
-        default="random",
-        metavar="KIND",
-        help="bot for every seat, or KIND,KIND,… one per seat; KIND[:PARAM]: random, greedy, mcts:200",
-    )
+    seed_option(si)
+    bot_options(si)
     si.add_argument(
         "--limit", type=_whole(1, MAX_DECISIONS), default=None, metavar="D", help="decisions before a game is cut off"
     )
@@ -163,8 +190,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     pt.add_argument("--players", type=_whole(1), required=True, metavar="N")
     pt.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
-    pt.add_argument("--seed", type=int, default=0, metavar="S")
-    pt.add_argument("--bots", default="random", metavar="KIND", help="bot for every seat, or one per seat")
+    seed_option(pt)
+    bot_options(pt)
     pt.add_argument(
         "--skill",
         metavar="KIND",
@@ -340,6 +367,19 @@ def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
     return bots
 
 
+def _seat_bots(args, players: int, game) -> dict[int, str]:
+    """The bots ``--bots`` and ``--bot`` give, by seat (``--bot`` last: it changes one seat)."""
+    bots = dict(enumerate(_bot_kinds(args.bots, players, game))) if args.bots else {}
+    bots.update(_parse_bots(args.bot, players, game))
+    return bots
+
+
+def _every_seat_bots(args, players: int, game) -> list[str]:
+    """One bot per seat for games between bots: a seat given none gets a random bot."""
+    bots = _seat_bots(args, players, game)
+    return [bots.get(seat, "random") for seat in range(players)]
+
+
 def _bot_kinds(text: str, players: int, game, option: str = "--bots") -> list[str]:
     """``--bots KIND`` or ``KIND,KIND,…`` (one per seat) → one spec per seat; bad input is a usage error."""
     from engine.bots import BotSpecError, check_spec
@@ -353,6 +393,15 @@ def _bot_kinds(text: str, players: int, game, option: str = "--bots") -> list[st
     except BotSpecError as exc:
         raise SystemExit(_usage(f"{option} {exc}")) from None
     return kinds * players if len(kinds) == 1 else kinds
+
+
+def _seed(args) -> int:
+    """The run's seed: ``--seed``, else a fresh one, printed (on stderr, beside any JSON) so it can be replayed."""
+    if args.seed is not None:
+        return args.seed
+    seed = rng.fresh_seed()
+    print(f"seed {seed} (replay with --seed {seed})", file=sys.stderr)
+    return seed
 
 
 def _usage(message: str) -> int:
@@ -383,6 +432,7 @@ def _read_choice(actions: list[str], prompt: str) -> str | None:
 
 def _play(args) -> int:
     from rich.console import Console
+    from rich.markup import escape
 
     from engine.bots import make_agent
     from engine.lab.simulate import bot_inputs
@@ -392,9 +442,10 @@ def _play(args) -> int:
     from engine.ui.terminal import render_options, render_view
 
     game = load_game(args.game, args.variant)
-    bots = _parse_bots(args.bot, args.players, game)
-    state = game.new_game(players=args.players, seed=args.seed)
-    agents = {seat: make_agent(kind, seed=rng.derive(args.seed, "bot", seat)) for seat, kind in bots.items()}
+    bots = _seat_bots(args, args.players, game)
+    seed = _seed(args)
+    state = game.new_game(players=args.players, seed=seed)
+    agents = {seat: make_agent(kind, seed=rng.derive(seed, "bot", seat)) for seat, kind in bots.items()}
     console = Console()
     shown = 0
 
@@ -414,7 +465,7 @@ def _play(args) -> int:
     while not state.is_terminal:
         if not args.quiet:
             for line in state.log[shown:]:
-                console.print(line, highlight=False)
+                console.print(escape(line), highlight=False)
         shown = len(state.log)
         seat = next((s for s in state.to_act if s in agents), state.current_player)  # bots make joint choices first
         if seat in agents:
@@ -432,13 +483,13 @@ def _play(args) -> int:
         try:
             act(choice, seat)
         except IllegalAction as exc:  # pragma: no cover - _read_choice only returns legal ids
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(str(exc))}[/]")
     if not args.quiet:
         for line in state.log[shown:]:
-            console.print(line, highlight=False)
+            console.print(escape(line), highlight=False)
     scores = state.scores
     outcome = state.outcome
-    console.rule(f"game over: {outcome.reason}")
+    console.rule(f"game over: {escape(outcome.reason)}")
     for p, s in enumerate(scores):
         result = outcome.results[p]
         console.print(f"seat {p}: {s} points" + {"win": "  [bold green]wins[/]", "draw": "  draw"}.get(result, ""))
@@ -446,18 +497,16 @@ def _play(args) -> int:
 
 
 def _serve(args) -> int:
-    try:
-        from engine.web.app import serve
-        from engine.web.table import Table
-    except ImportError as exc:
-        return _usage(f"serve needs the web extra (pip install 'tabletop[web]'): {exc}")
     from engine.load.documents import known_games
     from engine.runtime.gamedef import load_game
 
     game = args.game or known_games()[0]
     loaded = load_game(game, args.variant)
+    from engine.web.app import serve
+    from engine.web.table import Table
+
     players = args.players or loaded.min_players
-    table = Table(game, args.variant, players, args.seed, _parse_bots(args.bot, players, loaded))
+    table = Table(game, args.variant, players, _seed(args), _seat_bots(args, players, loaded))
     serve(table, args.host, args.port)
     return EXIT_OK
 
@@ -502,14 +551,15 @@ def _simulate(args) -> int:
     game = load_game(args.game, args.variant)
     if not game.min_players <= args.players <= game.max_players:
         return _usage(f"{game.id} is for {game.min_players}–{game.max_players} players, not {args.players}")
-    bots = _bot_kinds(args.bots, args.players, game)
+    bots = _every_seat_bots(args, args.players, game)
     limit = args.limit or DEFAULT_DECISION_LIMIT
     cpus = os.cpu_count() or 1
     if args.jobs > cpus:
         print(f"note: --jobs {args.jobs} is more than the {cpus} CPUs; using {cpus}", file=sys.stderr)
     jobs = min(args.jobs, cpus) or cpus
+    seed = _seed(args)
     if args.json or args.games < 50 or not sys.stderr.isatty():
-        summary = simulate(game, args.players, args.games, args.seed, bots, limit, jobs=jobs)
+        summary = simulate(game, args.players, args.games, seed, bots, limit, jobs=jobs)
     else:
         from rich.progress import Progress
 
@@ -519,7 +569,7 @@ def _simulate(args) -> int:
                 game,
                 args.players,
                 args.games,
-                args.seed,
+                seed,
                 bots,
                 limit,
                 progress=lambda done: bar.update(task, completed=done),
@@ -534,10 +584,11 @@ def _simulate(args) -> int:
 
 def _print_summary(s: dict) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
-    title = (
+    title = escape(
         f"{s['game']}{' / ' + s['variant'] if s['variant'] else ''}: {s['games']} games, "
         f"{s['players']} players, seed {s['seed']}"
     )
@@ -549,7 +600,7 @@ def _print_summary(s: dict) -> None:
         rate = "—" if interval is None else f"{s['wins'][p] / s['finished']:.0%} ({interval[0]:.0%}–{interval[1]:.0%})"
         table.add_row(
             str(p),
-            s["bots"][p],
+            escape(s["bots"][p]),
             str(s["wins"][p]),
             rate,
             f"{s['scores']['mean'][p]:.2f}",
@@ -564,10 +615,11 @@ def _print_summary(s: dict) -> None:
     )
     if s["end_reasons"]:
         console.print(
-            "ended: " + ", ".join(f"{reason} ×{count}" for reason, count in s["end_reasons"].items()), highlight=False
+            escape("ended: " + ", ".join(f"{reason} ×{count}" for reason, count in s["end_reasons"].items())),
+            highlight=False,
         )
     for sample in s["error_samples"]:
-        console.print(f"[red]{sample}[/]", highlight=False)
+        console.print(f"[red]{escape(sample)}[/]", highlight=False)
 
 
 # ---------------------------------------------------------------- playtest
@@ -588,7 +640,7 @@ def _playtest(args) -> int:
     first = games[0]
     if not first.min_players <= args.players <= first.max_players:
         return _usage(f"{first.id} is for {first.min_players}–{first.max_players} players, not {args.players}")
-    bots = _bot_kinds(args.bots, args.players, first)
+    bots = _every_seat_bots(args, args.players, first)
     skill = (
         None
         if args.skill == "none"
@@ -602,7 +654,7 @@ def _playtest(args) -> int:
         arms,
         args.players,
         args.games,
-        args.seed,
+        _seed(args),
         bots,
         args.limit or DEFAULT_DECISION_LIMIT,
         skill if skill_games else None,
@@ -669,15 +721,16 @@ def _cards(args) -> int:
         print(json.dumps(cards, indent=2))
         return EXIT_OK
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"{game.name}: {sum(c['copies'] for c in cards)} components", show_lines=True)
+    table = Table(title=escape(f"{game.name}: {sum(c['copies'] for c in cards)} components"), show_lines=True)
     for col in ("id", "kind", "×", "attributes", "text / effect"):
         table.add_column(col)
     for c in cards:
         attrs = ", ".join(f"{k}={v}" for k, v in c["attributes"].items())
         body = "\n".join(x for x in (c["text"], c["effect"]) if x)
-        table.add_row(c["id"], c["kind"], str(c["copies"]), attrs, body)
+        table.add_row(*(escape(cell) for cell in (c["id"], c["kind"], str(c["copies"]), attrs, body)))
     Console().print(table)
     return EXIT_OK
 
@@ -723,7 +776,8 @@ def _list(args) -> int:
         players = f" ({low}–{high} players)" if low and high else ""
         print(f"{g['id']}{players}: {g['description'] or g['name'] or '(no description)'}")
         for v in g["variants"]:
-            print(f"    variant {v['id']}: {v['description'] or v['name'] or '(no description)'}")
+            about = f"cannot be read: {v['problem']}" if v["problem"] else v["description"] or v["name"]
+            print(f"    variant {v['id']}: {about or '(no description)'}")
     return EXIT_OK
 
 

@@ -7,6 +7,7 @@ Exit codes: 0 success, 1 problems, 2 usage errors.  No output may contain a trac
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -17,8 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from language_helpers import write_game
 
-from engine.cli import main
+from engine.cli import _parser, main
 
 REPO = Path(__file__).resolve().parents[1]
 DIAGNOSTIC = re.compile(r"^(?P<path>\S+?):(?P<line>\d+):(?P<col>\d+): (?P<code>E\d{3}) ")
@@ -270,7 +272,7 @@ SUMMARY_KEYS = {
 
 def test_simulate_json_summary(capsys):
     """`simulate --json` prints one JSON object with the documented keys and consistent counts."""
-    code, out, err = run(capsys, "simulate", "caty-mini", "--players", "2", "--games", "20", "--json")
+    code, out, err = run(capsys, "simulate", "caty-mini", "--players", "2", "--games", "20", "--seed", "0", "--json")
     assert code == 0, err
     s = json.loads(out)  # exactly one JSON document
     assert set(s) >= SUMMARY_KEYS
@@ -355,3 +357,86 @@ def test_console_script_works():
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no problems found" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_simulate_takes_a_bot_for_one_seat(capsys):
+    """`--bot SEAT=KIND` means the same in simulate as in play: that seat's bot; the others stay random."""
+    code, out, err = run(
+        capsys, "simulate", "caty-mini", "--players", "3", "--games", "2", "--seed", "1", "--bot", "0=greedy", "--json"
+    )
+    assert code == 0, err
+    assert json.loads(out)["bots"] == ["greedy", "random", "random"]
+    code, out, err = run(
+        capsys,
+        "simulate",
+        "caty-mini",
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--bots",
+        "greedy",
+        "--bot",
+        "1=random",
+        "--json",
+    )
+    assert code == 0, err
+    assert json.loads(out)["bots"] == ["greedy", "random"]
+
+
+@pytest.mark.parametrize("command", ["play", "serve", "simulate", "playtest"])
+def test_every_command_that_seats_bots_has_the_same_bot_options(command):
+    def bot_options(name: str) -> dict:
+        commands = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+        return {o: a.help for a in commands[name]._actions for o in a.option_strings if o.startswith("--bot")}
+
+    assert set(bot_options(command)) == {"--bot", "--bots"}
+    assert bot_options(command) == bot_options("play")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "caty-mini", "--players", "2", "--games", "1", "--bo"],
+        ["play", "caty-mini", "--see"],
+        ["playtest", "caty-mini", "--players", "2", "--games", "1", "--skill-g"],
+        ["list", "--js"],
+    ],
+)
+def test_an_abbreviated_option_is_refused_in_one_line(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and not out
+    assert len(err.splitlines()) == 1 and f"unrecognized arguments: {argv[-1]}" in err, err
+
+
+def test_cards_print_effects_with_their_brackets(capsys, monkeypatch):
+    """Rule text is printed as written: `[…]` in an effect is a list, not terminal markup to swallow."""
+    monkeypatch.setenv("COLUMNS", "400")  # one effect line per table row
+    code, out, err = run(capsys, "cards", "cat-town")
+    assert code == 0, err
+    assert "put_back([x for x in seen if x != c], b)" in out
+    assert 'put_back([x for x in seen if x.type != "action"], b)' in out
+
+
+BRACKETED = """\
+    id: mini
+    name: "[bold]Mini[/bold]"
+    players: {min: 2, max: 2}
+    zones:
+      - {id: box, visibility: hidden}
+    play: |
+      x = choose "go" from ["on"] by first(players())
+      log "[i]said[/i] {[1, 2]}"
+      end_game "[red]the end"
+    """
+
+
+def test_play_prints_log_lines_names_and_reasons_as_written(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    game = write_game(tmp_path, BRACKETED)
+    monkeypatch.setattr("builtins.input", lambda prompt: "1")
+    code, out, err = run(capsys, "play", game, "--seed", "1")
+    assert code == 0, err
+    assert "[bold]Mini[/bold] — seat 0" in out
+    assert "[i]said[/i] 1, 2" in out
+    assert "game over: [red]the end" in out

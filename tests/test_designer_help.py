@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -210,10 +211,25 @@ def test_list_a_folder_and_as_json(tmp_path, capsys):
     games = json.loads(out)
     assert code == 0 and [g["id"] for g in games] == ["broken", "mini"]
     assert games[1]["description"] == "A tiny game." and games[1]["players"] == [2, 2]
-    assert games[1]["variants"] == [{"id": "long", "name": "Mini — long", "description": "Play to 5."}]
+    assert games[1]["variants"] == [{"id": "long", "name": "Mini — long", "description": "Play to 5.", "problem": None}]
     assert games[0]["problem"].startswith("rules/broken/game.yaml:") or "E102" in games[0]["problem"]
     code, out, _ = cli(capsys, "list", str(tmp_path / "rules"))
     assert "broken: cannot be read:" in out and "mini (2–2 players): A tiny game." in out
+
+
+def test_list_shows_a_variant_that_does_not_parse_with_its_error(tmp_path, capsys):
+    """A designer's half-written variant is listed, marked, with the line that is wrong: not silently left out."""
+    game = tmp_path / "caty-mini"
+    shutil.copytree(ROOT / "rules" / "caty-mini", game)
+    (game / "variants" / "draft.yaml").write_text("extends: caty-mini\nname: [Draft\n")
+    code, out, _ = cli(capsys, "list", str(tmp_path))
+    draft = [line for line in out.splitlines() if line.startswith("    variant draft:")]
+    assert code == 0 and len(draft) == 1
+    assert draft[0].startswith("    variant draft: cannot be read: ") and "draft.yaml:" in draft[0]
+    assert "    variant older-players: " in out  # the others as before
+    code, out, _ = cli(capsys, "list", str(tmp_path), "--json")
+    variants = {v["id"]: v for v in json.loads(out)[0]["variants"]}
+    assert "draft.yaml:" in variants["draft"]["problem"] and variants["older-players"]["problem"] is None
 
 
 def test_list_of_what_is_not_a_folder_is_a_usage_error(tmp_path, capsys):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from table import GAMES
+from web_helpers import copy_game
 
 from engine import load_game
 from engine.cli import main
@@ -130,3 +131,26 @@ def test_the_metrics_reference_defines_every_playtest_metric(capsys):
         assert metric.formula in row and all(f"`{k}`" in row for k in metric.keys)
     for ludii in ("Balance", "Drawishness", "Completion", "Timeouts", "LeadChange", "Drama", "BranchingFactor"):
         assert f"| {ludii} |" in text
+
+
+def test_doc_writes_a_games_own_words_as_text_not_html(tmp_path, capsys):
+    """A name or description holding markup is shown as written in the Markdown, never run as HTML by a viewer."""
+    game_file = copy_game(tmp_path, "caty-mini")
+    rules = game_file.read_text()
+    name = re.search(r"^name: .*$", rules, re.MULTILINE)
+    assert name is not None
+    rules = rules.replace(name.group(0), "name: \"Mini <script>alert('name')</script>\"", 1)
+    rules = re.sub(
+        r"^description: .*?(?=^\w)",
+        "description: \"Cats & <img src=x onerror=alert('description')>.\"\n",
+        rules,
+        count=1,
+        flags=re.MULTILINE | re.DOTALL,
+    )
+    game_file.write_text(rules)
+    out = tmp_path / "mini.md"
+    assert main(["doc", str(game_file), "-o", str(out)]) == 0, capsys.readouterr().err
+    text = out.read_text()
+    assert "<script>" not in text and "<img" not in text
+    assert "# Mini &lt;script&gt;alert('name')&lt;/script&gt;" in text
+    assert "Cats &amp; &lt;img src=x onerror=alert('description')&gt;." in text

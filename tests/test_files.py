@@ -172,7 +172,7 @@ def test_an_unwritable_target_is_a_one_line_error(tmp_path, capsys, target, comm
         pytest.skip("no /dev/full here")
     path = {"folder": tmp_path, "missing-folder": tmp_path / "no" / "game.json"}.get(target, target)
     argv = (
-        ["play", "caty-mini", "--bot", "all=random", "--quiet", "--save", path]
+        ["play", "caty-mini", "--bot", "all=random", "--quiet", "--seed", "1", "--save", path]
         if command == "play"
         else ["doc", "caty-mini", "-o", path]
     )

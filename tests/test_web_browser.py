@@ -15,7 +15,7 @@ if not Path(CHROMIUM).exists():
     pytest.skip("no system Chromium (tools/install_browser.py installs it)", allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 - only once Chromium is known to be there
-from web_helpers import copy_game, edit, failing_table, play_until, serve  # noqa: E402
+from web_helpers import copy_game, edit, failing_table, play_until, serve, take  # noqa: E402
 
 from engine.web.table import Table  # noqa: E402
 
@@ -234,6 +234,31 @@ def test_save_and_open_save_are_on_the_hosts_page_only(page):
         with page.expect_download() as download:
             page.locator("#save").click()
         assert json.loads(Path(download.value.path()).read_text())["actions"] == table.state.actions
+    finally:
+        stop()
+
+
+def test_a_64_bit_seed_goes_through_the_page_to_the_file_and_back_unrounded(page, tmp_path):
+    """The page writes the save as the server wrote it and sends an opened file as its text: a seed above 2**53,
+    which a JavaScript number would round, comes back whole."""
+    seed = 2**64 - 59
+    table = Table("cat-town", players=2, seed=seed)
+    take(table, table.state.legal_actions()[0])
+    url, stop = serve(table)
+    try:
+        page.goto(f"{url}?key={table.host_key}")
+        expect(page.locator("#step")).to_have_text("1 moves")
+        with page.expect_download() as download:
+            page.locator("#save").click()
+        saved = tmp_path / "save.json"
+        download.value.save_as(saved)
+        assert f'"seed": {seed},' in saved.read_text()
+        page.locator("#new").click()
+        expect(page.locator("#step")).to_have_text("0 moves")
+        assert table.seed != seed
+        page.locator("#open").set_input_files(str(saved))
+        expect(page.locator("#step")).to_have_text("1 moves")
+        assert table.seed == seed
     finally:
         stop()
 

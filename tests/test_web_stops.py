@@ -1,6 +1,7 @@
 """The web table when a rule fails during play: the game pauses before the failing move, every page says where."""
 
 import contextlib
+import json
 import re
 
 import pytest
@@ -48,7 +49,7 @@ def test_a_rule_error_pauses_the_game_every_page_and_a_reload_show_where_and_a_n
     with client.websocket_connect(f"/ws?key={table.host_key}") as host:  # the page loaded again
         assert_paused(host.receive_json(), [0])
         host.send_json({"type": "save"})
-        save = host.receive_json()["data"]
+        save = json.loads(host.receive_json()["text"])
         assert save["actions"] == [] and replay(table.game, save).to_json() == table.state.to_json()
         host.send_json({"type": "new"})
         fresh = host.receive_json()

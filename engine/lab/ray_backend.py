@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from engine.extras import optional_import
 from engine.lab.games import load_arm, record_game
 
 _CACHE: dict = {}  # (game, arm) → compiled game, per worker process
@@ -24,7 +25,7 @@ def _play(game_name: str, arm, players: int, seed: int, specs: list[str], limit:
 
 def run_on_ray(plan, tasks: list, address: str | None, finished: Callable[[int, dict], None]) -> int:
     """Run ``tasks`` as Ray tasks (connecting to ``address``, or a local Ray when None); returns the CPUs used."""
-    import ray
+    ray = optional_import("ray", "cluster", "--backend ray")
 
     started = not ray.is_initialized()
     if started:

@@ -47,16 +47,18 @@ def _entry(game_file: Path) -> dict:
     players: dict = data["players"] if isinstance(data.get("players"), dict) else {}
     variants = []
     for variant_file in sorted((game_file.parent / "variants").glob("*.yaml")):
+        problem = None
         try:
             vdata = read_yaml(variant_file, display_path(variant_file)).data
-        except LoadError:
-            vdata = None
+        except LoadError as exc:
+            vdata, problem = None, exc.diagnostics[0].format(with_context=False)
         vdata = vdata if isinstance(vdata, dict) else {}
         variants.append(
             {
                 "id": variant_file.stem,
                 "name": vdata.get("name"),
                 "description": first_sentence(vdata.get("description")) or None,
+                "problem": problem,
             }
         )
     return {

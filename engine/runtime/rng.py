@@ -7,6 +7,7 @@ splitmix64: fast, well mixed, and trivially serialisable, unlike
 from __future__ import annotations
 
 import hashlib
+import secrets
 import sys
 
 _MASK = (1 << 64) - 1
@@ -46,6 +47,12 @@ def below(state: int, n: int) -> tuple[int, int]:
         value, state = next_u64(state)
         if value < limit:
             return value % n, state
+
+
+def fresh_seed() -> int:
+    """A seed from the operating system, for a run not given one: every game deals afresh, and 64 bits leave a
+    bot no hope of searching its way back from its own seed (``derive``) to the game's."""
+    return secrets.randbits(64)
 
 
 def derive(seed: int, *labels: int | str) -> int:

@@ -55,9 +55,14 @@ def save_data(state) -> dict:
     return data
 
 
+def save_text(state) -> str:
+    """The save file's text (``save_data`` as JSON)."""
+    return json.dumps(save_data(state), indent=1) + "\n"
+
+
 def write_save(state, path: str | Path) -> None:
     """Write the save atomically: an interrupt or a full disk leaves the previous save whole."""
-    write_text(path, json.dumps(save_data(state), indent=1) + "\n")
+    write_text(path, save_text(state))
 
 
 _FIELDS = (  # (key, what it must be, check)
@@ -80,6 +85,13 @@ def read_save(path: str | Path) -> dict:
         text = read_text(path, str(path), MAX_SAVE_BYTES)
     except LoadError as exc:
         raise StateError(f"{path}: cannot read the save: {exc.diagnostics[0].message}") from None
+    return parse_save(text, str(path))
+
+
+def parse_save(text: str, path: str) -> dict:
+    """A save file's text → its checked fields; StateError (one line, naming ``path``) on anything else."""
+    if len(text) > MAX_SAVE_BYTES:
+        raise StateError(f"{path}: not a save file (over {MAX_SAVE_BYTES:,} characters)")
     try:
         data = json.loads(text)
     except ValueError as exc:

@@ -9,6 +9,8 @@ one declaration (``playtest.METRICS``).
 
 from __future__ import annotations
 
+import html
+
 from engine.boards.graphs import GUIDE as BOARDS_GUIDE
 from engine.boards.graphs import KINDS_GUIDE
 from engine.errors import RulesError
@@ -72,6 +74,11 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines + ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
 
 
+def _text(value) -> str:
+    """Designer's text (names, descriptions, card texts, rulings) as Markdown shows it: never read as HTML."""
+    return html.escape(str(value), quote=False)
+
+
 def _plain(value) -> str:
     """A value as the rule files write it."""
     return "true" if value is True else "false" if value is False else str(value)
@@ -92,7 +99,11 @@ def _constants(game: GameDef) -> list[str]:
             ["constant", "value"], [[f"`{k}`", _plain(v)] for k, v in constants.items()]
         )
     rows = [
-        [f"`{k}`", _plain(v), "this variant" if game.rules.origin(("constants", k))[0] is variant_doc else "the base"]
+        [
+            f"`{k}`",
+            _text(_plain(v)),
+            "this variant" if game.rules.origin(("constants", k))[0] is variant_doc else "the base",
+        ]
         for k, v in constants.items()
     ]
     return ["", "## Constants", ""] + _table(["constant", "value", "set by"], rows)
@@ -101,15 +112,15 @@ def _constants(game: GameDef) -> list[str]:
 def game_reference(game: GameDef) -> str:
     """The rules of ``game`` as one Markdown document."""
     data = game.rules.data
-    title = game.name + ("" if game.variant is None else f" (variant `{game.variant}`)")
+    title = _text(game.name) + ("" if game.variant is None else f" (variant `{game.variant}`)")
     out = [f"# {title}", "", f"Game id `{game.id}`; {game.min_players}–{game.max_players} players."]
     variant_doc = game.rules.variant_document
     # A variant's description, never its base's: the base's words may state values the variant changes.
     description = (data if variant_doc is None else variant_doc.data).get("description")
     if variant_doc is not None:
-        out += ["", f"A variant of {data.get('name', game.id)} (`{game.id}`)."]
+        out += ["", f"A variant of {_text(data.get('name', game.id))} (`{game.id}`)."]
     if description:
-        out += ["", str(description).strip()]
+        out += ["", _text(str(description).strip())]
     out += _constants(game)
     cards = card_list(game)
     out += ["", f"## Components ({sum(c['copies'] for c in cards)})", ""]
@@ -118,11 +129,11 @@ def game_reference(game: GameDef) -> str:
         [
             [
                 f"`{c['id']}`",
-                c["name"],
+                _text(c["name"]),
                 c["kind"],
                 c["copies"],
-                ", ".join(f"{k}: {_plain(v)}" for k, v in c["attributes"].items()),
-                c["text"] or "",
+                _text(", ".join(f"{k}: {_plain(v)}" for k, v in c["attributes"].items())),
+                _text(c["text"] or ""),
             ]
             for c in cards
         ],
@@ -131,12 +142,12 @@ def game_reference(game: GameDef) -> str:
     if effects:
         out += ["", "### Effects"]
         for c in effects:
-            out += ["", f"**{c['name']}** (`{c['id']}`): {c['text'] or ''}", ""] + _code(c["effect"])
+            out += ["", f"**{_text(c['name'])}** (`{c['id']}`): {_text(c['text'] or '')}", ""] + _code(c["effect"])
     out += ["", "## Zones", ""]
     out += _table(
         ["zone", "one per", "who sees it", "what it is"],
         [
-            [f"`{z['id']}`", z.get("per", "—"), z.get("visibility", "public"), z.get("description", "")]
+            [f"`{z['id']}`", z.get("per", "—"), z.get("visibility", "public"), _text(z.get("description", ""))]
             for z in data.get("zones") or []
         ],
     )
@@ -159,7 +170,7 @@ def game_reference(game: GameDef) -> str:
             returns = f" → {item['returns']}" if "returns" in item else ""
             out += ["", f"### `{item['id']}({params}){returns}`"]
             if item.get("text"):
-                out += ["", item["text"]]
+                out += ["", _text(item["text"])]
             tree = trees.get((section, i, field))
             if tree is not None:
                 out += [""] + _code(ast.format_source(tree))
@@ -170,7 +181,11 @@ def game_reference(game: GameDef) -> str:
             out += _table(
                 ["id", "rule", "counted as"],
                 [
-                    [f"`{item['id']}`", item.get("text", ""), f"`{ast.format_source(trees[(section, i, field)])}`"]
+                    [
+                        f"`{item['id']}`",
+                        _text(item.get("text", "")),
+                        f"`{ast.format_source(trees[(section, i, field)])}`",
+                    ]
                     for i, item in enumerate(items)
                 ],
             )
@@ -178,7 +193,12 @@ def game_reference(game: GameDef) -> str:
     if rulings:
         out += ["", "## Rulings"]
         for r in rulings:
-            out += ["", f"**{r.get('question', r['id'])}** (`{r['id']}`)", "", r.get("answer", "").strip()]
+            out += [
+                "",
+                f"**{_text(r.get('question', r['id']))}** (`{r['id']}`)",
+                "",
+                _text(r.get("answer", "").strip()),
+            ]
             if r.get("test"):
                 out += ["", f"Tested by `{r['test']}`."]
     if game.variant is None:
@@ -189,11 +209,11 @@ def game_reference(game: GameDef) -> str:
                 try:
                     vgame = load_game(game.rules.folder / "variants" / f"{v}.yaml")
                 except RulesError as exc:  # the base's reference does not depend on its variants
-                    out.append(f"- `{v}` — does not load: {exc}")
+                    out.append(f"- `{v}` — does not load: {_text(exc)}")
                     continue
                 vdoc = vgame.rules.variant_document
                 described = vdoc.data.get("description", "") if vdoc is not None else ""
-                out.append(f"- `{v}` — {vgame.name}: {' '.join(str(described).split())}")
+                out.append(f"- `{v}` — {_text(vgame.name)}: {_text(' '.join(str(described).split()))}")
     return "\n".join(out) + "\n"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.style import Style
 from rich.table import Table
@@ -105,7 +106,7 @@ def render_plane_board(board: PlaneBoard, highlight: set[str], title: str) -> Pa
     for tags, names in features.items():
         legend.append(" ".join(tags) + ": ", style=_style(tags[0]) if tags else None)
         legend.append(", ".join(names) + "\n")
-    return Panel(Group(text, legend), title=title, expand=False)
+    return Panel(Group(text, legend), title=escape(title), expand=False)
 
 
 def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str, hints: Hints) -> Panel:
@@ -150,7 +151,7 @@ def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str, hin
     for r in rooms:
         legend.append("   ", style=shade[r])
         legend.append(f" {r}{' (shared)' if 'shared' in board.tags[board.spaces_in[r][0]] else ''}  ")
-    return Panel(Group(text, legend), title=title, expand=False)
+    return Panel(Group(text, legend), title=escape(title), expand=False)
 
 
 def plain(value) -> str:
@@ -202,10 +203,10 @@ def render_options(options: list[dict], console: Console) -> None:
 def render_view(game, view: dict, console: Console, highlight: set[str] = frozenset()) -> None:
     """Print what the seat may see: boards, ring, zones, variables and recent events."""
     seat = view["seat"]
-    header = f"[bold]{game.name}[/] — seat {seat}"
+    header = f"[bold]{escape(game.name)}[/] — seat {seat}"
     shown = {k: v for k, v in view["variables"].items() if isinstance(v, (int, str)) and not isinstance(v, bool)}
     if shown:
-        header += "   " + "  ".join(f"{k}: {v}" for k, v in shown.items())
+        header += "   " + escape("  ".join(f"{k}: {v}" for k, v in shown.items()))
     console.rule(header)
     for family, boards in game.board_files.items():
         if game.vocabulary.boards.get(family) == "player":
@@ -235,16 +236,18 @@ def render_view(game, view: dict, console: Console, highlight: set[str] = frozen
         if game.zone_family(zone).key in game.board_files:
             continue  # drawn on its board
         mine = game.zone_owner(zone) == seat
-        table.add_row(Text(zone, style="bold green" if mine else None), str(len(cards)), _zone_summary(cards))
+        table.add_row(Text(zone, style="bold green" if mine else None), str(len(cards)), escape(_zone_summary(cards)))
     console.print(table)
     players = Table(title="Players", expand=False)
     players.add_column("seat")
     keys = sorted({k for pv in view["player_variables"] for k in pv})
     for k in keys:
-        players.add_column(k)
+        players.add_column(escape(k))
     for p, pv in enumerate(view["player_variables"]):
-        players.add_row(f"{p}{' (you)' if p == seat else ''}", *[plain(pv[k]) if k in pv else "hidden" for k in keys])
+        players.add_row(
+            f"{p}{' (you)' if p == seat else ''}", *[escape(plain(pv[k])) if k in pv else "hidden" for k in keys]
+        )
     console.print(players)
     log = view["log"][-8:]
     if log:
-        console.print(Panel("\n".join(log), title="recent events", expand=False))
+        console.print(Panel(escape("\n".join(log)), title="recent events", expand=False))

@@ -54,9 +54,9 @@ def create_app(table: Table, watch: bool = True) -> Starlette:
         elif kind == "new":
             table.new_game(key)
         elif kind == "load":
-            table.load_save(key, msg.get("data"))
+            table.load_save(key, msg.get("text"))
         elif kind == "save":
-            return {"type": "save", "data": table.save_data(key)}
+            return {"type": "save", "game": table.game.id, "text": table.save_text(key)}
         elif kind == "seek":
             return seek(key, msg.get("index"))
         elif kind == "now":

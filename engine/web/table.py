@@ -32,12 +32,13 @@ class Table:
         source: str,
         variant: str | None = None,
         players: int | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         bots: dict[int, str] | None = None,
     ):
         from engine.runtime.gamedef import load_game
 
-        self.source, self.variant, self.seed = source, variant, seed
+        self.source, self.variant = source, variant
+        self.seed = rng.fresh_seed() if seed is None else seed  # the first game's; "New game" draws a fresh one
         self.game = load_game(source, variant)
         self.players = players or self.game.min_players
         if not self.game.min_players <= self.players <= self.game.max_players:
@@ -232,9 +233,11 @@ class Table:
         self.version += 1
 
     def new_game(self, key: str) -> None:
+        """Deal afresh from a fresh seed (a seed given to the server is its first game's only)."""
         self._may_rewind(key)
         self.redo.clear()
         self.notice = ""
+        self.seed = rng.fresh_seed()
         self._restart([])
 
     def _host_only(self, key: str, what: str) -> None:
@@ -243,35 +246,36 @@ class Table:
         if not self.is_host(key):
             raise Refusal(f"only the table's link may {what}: a save holds every card, hidden ones too")
 
-    def load_save(self, key: str, data) -> None:
-        """Continue a saved game of these rules (the page's 'open save')."""
+    def load_save(self, key: str, text) -> None:
+        """Continue a saved game of these rules (the page's 'open save'), from the save file's text as is: parsed
+        here, not in the page, whose numbers would round a 64-bit seed."""
         self._host_only(key, "open a save")
-        from engine.runtime.saves import SAVE_FORMAT
+        from engine.runtime.saves import parse_save
 
-        if (
-            not isinstance(data, dict)
-            or data.get("format") != SAVE_FORMAT
-            or data.get("game") != self.game.id
-            or not isinstance(data.get("actions"), list)
-            or data.get("players") != self.players
-            or not isinstance(data.get("seed"), int)
-        ):
+        if not isinstance(text, str):
+            raise Refusal("a save is sent as the text of its file")
+        try:
+            data = parse_save(text, "the save")
+        except StateError as exc:
+            raise Refusal(str(exc)) from None
+        if (data["game"], data["variant"], data["players"]) != (self.game.id, self.game.variant, self.players):
             raise Refusal(f"not a save of this {self.game.id} table ({self.players} players)")
         old = self._snapshot()
         self.seed = data["seed"]
         try:
-            self._restart([a for a in data["actions"] if isinstance(a, str)])
+            self._restart(data["actions"])
         except (IllegalAction, TabletopError) as exc:
             self._restore(old)
             raise Refusal(f"the save does not replay on these rules: {_first_line(exc)}") from None
         self.redo.clear()
 
-    def save_data(self, key: str) -> dict:
-        """The game as a replay rebuilds it (seed and every action), for the host's link only."""
+    def save_text(self, key: str) -> str:
+        """The save file (seed and every action, as a replay rebuilds the game), for the host's link only: sent as
+        text that the page writes as is, so a 64-bit seed is never rounded by the page's numbers."""
         self._host_only(key, "save")
-        from engine.runtime.saves import save_data
+        from engine.runtime.saves import save_text
 
-        return save_data(self.state)
+        return save_text(self.state)
 
     # ------------------------------------------------------------- reload
     def _folders(self) -> list[Path]:

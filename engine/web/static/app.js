@@ -154,9 +154,9 @@ function connect() {
     const m = JSON.parse(e.data);
     if (m.type === "error") { $("error").hidden = false; $("error").textContent = m.message; return; }
     $("error").hidden = true;
-    if (m.type === "save") {
-      const a = el("a", {href: URL.createObjectURL(new Blob([JSON.stringify(m.data, null, 1)], {type: "application/json"})),
-        download: `${m.data.game}-save.json`});
+    if (m.type === "save") {  // the file's text as the server wrote it: JS numbers would round a 64-bit seed
+      const a = el("a", {href: URL.createObjectURL(new Blob([m.text], {type: "application/json"})),
+        download: `${m.game}-save.json`});
       document.body.append(a); a.click(); a.remove(); return;
     }
     render(m);
@@ -169,7 +169,8 @@ $("new").onclick = () => send({type: "new"});
 $("save").onclick = () => send({type: "save"});
 $("open").onchange = async (e) => {
   const f = e.target.files[0]; if (!f) return;
-  try { send({type: "load", data: JSON.parse(await f.text())}); } catch (err) { $("error").hidden = false; $("error").textContent = "not a save file"; }
+  send({type: "load", text: await f.text()});  // parsed by the server, never by the page (64-bit seeds)
+  e.target.value = "";
 };
 $("slider").oninput = (e) => send({type: "seek", index: Number(e.target.value)});
 $("now").onclick = () => send({type: "now"});
