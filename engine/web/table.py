@@ -14,7 +14,7 @@ from pathlib import Path
 
 from engine.errors import IllegalAction, RulesError, RuntimeRuleError, StateError, TabletopError
 from engine.runtime import rng, together
-from engine.ui.options import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, run_path
+from engine.ui.options import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, traced_path
 from engine.web import draw
 from engine.web.draw import Hints
 
@@ -119,7 +119,7 @@ class Table:
         ):
             return None
         value = pending["values"][pending["ids"].index(action)]
-        return run_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value)
+        return traced_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value)
 
     def replayed(self, actions: list[str]):
         """The game from the table's seed after ``actions`` (bots not asked, no runs drawn)."""
