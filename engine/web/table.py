@@ -78,7 +78,7 @@ class Table:
         return {seat: make_agent(kind, seed=rng.derive(self.seed, "bot", seat)) for seat, kind in self.bots.items()}
 
     def _apply(self, action: str, seat: int | None = None) -> None:
-        """Apply one action (of ``seat``, or the seat asked), recording the run it takes (for the strings drawn
+        """Apply one action (of ``seat``, or the seat asked), recording the path it traces (for the trails drawn
         on plane boards).
 
         On a rule error (RuntimeRuleError, raised on), scoring included, ``state`` is the game as it was
