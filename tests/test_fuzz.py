@@ -14,35 +14,21 @@ Replay any mutant of a failing bounded run with the command its report prints.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import random
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tool_helpers import REPO, load_tool
 
 import engine
 from engine.lang.checker import check_program
 from engine.lang.parser import DslProblem, DslSyntaxError, parse_expr, parse_program
 
-REPO = Path(__file__).resolve().parents[1]
-
-
-def _load_tool(name: str):
-    """tools/<name>.py as a module, without putting tools/ on sys.path."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, REPO / "tools" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses look their module up while the file runs
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-fuzz_rules = _load_tool("fuzz_rules")
+fuzz_rules = load_tool("fuzz_rules")
 
 SEED = 20260607
 PER_GAME = 100  # about 20 s of CPU per game: the three runs fit in ~60 s on 2 cores with the rest

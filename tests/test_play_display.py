@@ -27,3 +27,15 @@ def test_cats_mansion_steps_show_destinations_and_final_options_come_last(capsys
     menus = re.findall(r"(?m)^  1\. .*\n(?:  \d+\. .*\n)+", out)  # menus of two options or more
     assert menus and not any("cannot be taken back" in m.splitlines()[0] for m in menus)
     assert "cannot be taken back" in out
+
+
+def test_cats_mansion_legend_names_each_room_with_the_tags_its_board_file_gives_it(capsys, monkeypatch):
+    out = play(capsys, monkeypatch, "cats-mansion", "--players", "2", "--seed", "1")
+    assert "master bedroom (shared)" in out  # the room's name from the board's hints, its tag from the file
+    assert re.search(r"kitchen +dining room", out)  # rooms without tags of their own
+
+
+def test_caty_mini_runs_read_in_the_words_of_its_paths_hint(capsys, monkeypatch):
+    out = play(capsys, monkeypatch, "caty-mini", "--players", "2", "--seed", "1", answers="1\n" * 12)
+    assert re.search(r"(?m)^  \d+\. notch \w+ — 0 string, no toys$", out)  # the first run, from no end yet
+    assert re.search(r"(?m)^  \d+\. notch \w+ — [1-9]\d* string, [a-z]+(, [a-z]+)*$", out)

@@ -5,6 +5,7 @@ import json
 import logging
 import random
 import re
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -291,8 +292,10 @@ def test_caty_mini_notch_options_preview_the_run(tmp_path):
     message = table.message_for(table.state.current_player)
     runs = [o["run"] for o in message["options"]]
     assert len(runs) == 2 and all(len(r["points"]) == 3 and r["cost"] > 0 for r in runs)
+    assert all(r["summary"].startswith(f"{r['cost']} string, ") for r in runs)  # the words of the game's hint
     board = next(b for b in message["boards"] if b.get("seat") == table.state.current_player)
     assert board["svg"].count('class="preview"') == 2 and 'class="trail"' in board["svg"]
+    assert all(escape(r["summary"]) in board["svg"] for r in runs)
 
 
 def reloaded(table: Table, ws) -> dict:

@@ -4,6 +4,7 @@ from xml.etree import ElementTree
 
 from engine.boards.graphs import compile_grid, compile_plane
 from engine.load.yaml_source import read_yaml
+from engine.ui.options import path_summary
 from engine.web.draw import Hints, grid_svg, plane_svg, ring_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -33,7 +34,7 @@ points:
 """
 
 
-def test_plane_board_draws_labels_notches_furniture_trail_and_previews(tmp_path):
+def test_plane_board_draws_labels_anchors_fixtures_trail_and_previews(tmp_path):
     b = board(tmp_path, PLANE, compile_plane)
     hints = Hints.merged({"colours": {"north": "#123456"}, "icons": {"star": "*"}})
     svg = parse(
@@ -41,19 +42,34 @@ def test_plane_board_draws_labels_notches_furniture_trail_and_previews(tmp_path)
             b,
             hints,
             {0: ["box/left", "pot/left"]},
-            [{"action": "go", "points": ["pot/left", "box/right"], "cost": 7, "touched": ["star"]}],
+            [{"action": "go", "points": ["pot/left", "box/right"], "summary": "7: star"}],
         )
     )
     texts = [t.text for t in svg.iter(SVG + "text")]
     assert "star" in texts and "*" in texts  # the labelled cell, with its icon
     assert {"box", "pot"} <= set(texts)  # one fixture per declared group, named once
-    assert texts.count("L") == 2 and "R" in texts  # each notch labelled
+    assert texts.count("L") == 2 and "R" in texts  # each point labelled
     assert any(r.get("fill") == "#123456" for r in svg.iter(SVG + "rect"))  # colour from the tag's hint
     trail = next(e for e in svg.iter(SVG + "polyline") if e.get("class") == "trail")
     assert len(trail.get("points").split()) == 2
     preview = next(g for g in svg.iter(SVG + "g") if g.get("class") == "preview")
     assert preview.get("data-action") == "go"
-    assert "go: 7 string, star" in "".join(preview.itertext())
+    assert "go: 7: star" in "".join(preview.itertext())
+
+
+def test_a_path_reads_in_the_words_of_the_game_s_paths_hint():
+    hint = {"board": "room", "points": "f", "says": "{cost} string, {touched}", "nothing": "no toys"}
+    assert path_summary(hint, 134, ["sock", "yarn"]) == "134 string, sock, yarn"
+    assert path_summary(hint, 0, []) == "0 string, no toys"
+
+
+def test_a_path_without_words_in_its_hint_reads_neutrally():
+    assert path_summary({"board": "b", "points": "f"}, 7, ["star"]) == "7: star"
+    assert path_summary({"board": "b", "points": "f"}, 7, []) == "7: —"
+
+
+def test_a_paths_hint_is_text_filled_in_never_a_format_string():
+    assert path_summary({"says": "{cost.real} {touched!r} {0}"}, 7, []) == "{cost.real} {touched!r} {0}"
 
 
 def test_ring_draws_piles_in_order_with_counts_tokens_and_highlight():

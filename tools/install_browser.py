@@ -3,7 +3,9 @@
 Playwright drives Debian's Chromium with ``executable_path``; nothing downloads a browser of its
 own.  The boards' drawing hints use emoji icons, which a bare system draws as empty boxes, so the
 Noto colour emoji font is installed too.  Run by the README's test command (and so by .ci/run)
-before pytest; does nothing when both are there.
+before pytest; does nothing when both are there.  Where it cannot install (no apt-get, no root, no
+network) it warns and exits 0, so the suite still runs and the browser tests skip with their reason;
+only under ``CI=true``, where the browser tests must run, does it fail.
 """
 
 from __future__ import annotations
@@ -31,26 +33,31 @@ def missing() -> list[str]:
     return [package for package, present in wanted.items() if not present]
 
 
-def main() -> int:
+def install() -> str | None:
+    """Install what is missing with apt-get: None when all is there, else what stopped it."""
     packages = missing()
     if not packages:
-        return 0
+        return None
     if shutil.which("apt-get") is None:
-        print(
-            f"install_browser: {', '.join(packages)} missing and apt-get is not available; install by hand",
-            file=sys.stderr,
-        )
-        return 1
+        return f"{', '.join(packages)} missing and apt-get is not available; install by hand"
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *packages]):
         done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL)
         if done.returncode != 0:
-            print(f"install_browser: {' '.join(command)} failed ({done.returncode})", file=sys.stderr)
-            return 1
+            return f"{' '.join(command)} failed ({done.returncode})"
     still = missing()
-    if still:
-        print(f"install_browser: still missing after apt-get: {', '.join(still)}", file=sys.stderr)
-    return 1 if still else 0
+    return f"still missing after apt-get: {', '.join(still)}" if still else None
+
+
+def main() -> int:
+    """Warn and go on where nothing can be installed (the browser tests skip); fail only under CI=true."""
+    problem = install()
+    if problem is None:
+        return 0
+    strict = os.environ.get("CI") == "true"
+    outcome = "failing, since CI=true" if strict else "the browser tests will skip"
+    print(f"install_browser: {problem}; {outcome}", file=sys.stderr)
+    return 1 if strict else 0
 
 
 if __name__ == "__main__":

@@ -163,7 +163,7 @@ def _by_points(det) -> list[float]:
     """Returns for a copy still running when its rollout stops, from the rules' own points.
 
     Scored as level, such rollouts said nothing: in a game of many hands or rounds almost half
-    of those from the first decisions stop (measured on a 4-player trick game: 9 of 20 at 200
+    of those from the first decisions stop (measured on a 4-player card game: 9 of 20 at 200
     decisions).  The side(s) ahead on points count as winners, at ``LEAD_WEIGHT``, the others
     as losers, the shape ``returns()`` gives a finished game; all level is 0.
     """

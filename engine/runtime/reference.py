@@ -252,7 +252,7 @@ class ReferenceCompiler:
         }[op]
         if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked
             fn = lambda x, y: bounded(x + y)  # noqa: E731
-        if isinstance(e.right, ast.Literal):  # the common `x == "hearts"`, `n > 0`: one call fewer
+        if isinstance(e.right, ast.Literal):  # the common `x == "up"`, `n > 0`: one call fewer
             value = e.right.value
             return lambda st, env: fn(a(st, env), value)
         return lambda st, env: fn(a(st, env), b(st, env))

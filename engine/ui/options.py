@@ -1,7 +1,7 @@
 """What each option of a decision means, for any table (terminal or browser).
 
 Options are values; their ids name cards, and the game's ``draw:`` hints say
-which options cannot be taken back, which trace a run on a plane board and
+which options cannot be taken back, which trace a path on a plane board and
 which move a piece to a neighbouring space.  Everything here reads the
 deciding seat's own options and view, or a determinized copy for that seat.
 """
@@ -63,8 +63,8 @@ def is_irreversible(game, kind: str, value) -> bool:
     return False
 
 
-def run_path(state, seat: int, kind: str, value) -> dict | None:
-    """The run an option of ``kind`` would take on a plane board: points, cost and labels touched."""
+def traced_path(state, seat: int, kind: str, value) -> dict | None:
+    """The path an option of ``kind`` would trace on a plane board: points, cost, labels touched, and a summary."""
     hint = (state.game.draw.get("paths") or {}).get(kind)
     if hint is None:
         return None
@@ -75,7 +75,22 @@ def run_path(state, seat: int, kind: str, value) -> dict | None:
     points = [p for p in points if p in board.at]
     cost = sum(board.distance(a, b) for a, b in pairwise(points))
     touched = list(board.touched(points[0], points[1])) if len(points) > 1 else []
-    return {"board": hint["board"], "points": points, "cost": cost, "touched": touched}
+    return {
+        "board": hint["board"],
+        "points": points,
+        "cost": cost,
+        "touched": touched,
+        "summary": path_summary(hint, cost, touched),
+    }
+
+
+def path_summary(hint: dict, cost: int, touched: list[str]) -> str:
+    """A path in the game's own words: its ``paths`` hint's ``says``, with ``{cost}`` and ``{touched}`` filled in.
+
+    Filled by plain replacement, not ``str.format``: a hint is text from a rule file, never code.
+    """
+    listed = ", ".join(touched) or hint.get("nothing", "—")
+    return hint.get("says", "{cost}: {touched}").replace("{cost}", str(cost)).replace("{touched}", listed)
 
 
 def step_destination(game, view: dict, value) -> dict | None:
@@ -98,7 +113,7 @@ def step_destination(game, view: dict, value) -> dict | None:
 
 
 def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
-    """The decider's options with what they mean: cards named, irreversibility, runs, destinations, zones.
+    """The decider's options with what they mean: cards named, irreversibility, paths, destinations, zones.
 
     Reversible options come first, so the first option is never one that cannot be taken back.
     """
@@ -108,7 +123,7 @@ def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
     if "together" in pending:  # a simultaneous decision: this seat's own options
         pending = together.asked_next(pending, seat)
     game = state.game
-    if det is None and pending["kind"] in (game.draw.get("paths") or {}):  # only runs need the seat's copy
+    if det is None and pending["kind"] in (game.draw.get("paths") or {}):  # only paths need the seat's copy
         det = state.determinized(seat, DETERMINIZE_SEED)
     out = []
     for action, value in zip(pending["ids"], pending["values"]):
@@ -117,7 +132,7 @@ def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
             "cards": [card_face(game, w) for w in action.split() if w in game.first_card],
             "irreversible": is_irreversible(game, pending["kind"], value),
         }
-        path = run_path(det, seat, pending["kind"], value) if det is not None else None
+        path = traced_path(det, seat, pending["kind"], value) if det is not None else None
         if path is not None:
             option["run"] = path
         dest = step_destination(game, view, value)

@@ -150,8 +150,14 @@ def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str, hin
     legend = Text()
     for r in rooms:
         legend.append("   ", style=shade[r])
-        legend.append(f" {r}{' (shared)' if 'shared' in board.tags[board.spaces_in[r][0]] else ''}  ")
+        legend.append(f" {hints.names.get(r, r)}{_room_tags(board, r)}  ")
     return Panel(Group(text, legend), title=escape(title), expand=False)
+
+
+def _room_tags(board: GridBoard, room: str) -> str:
+    """The tags every space of a room has (the room's own, as its board file gives them), for the legend."""
+    common = frozenset.intersection(*(board.tags[s] for s in board.spaces_in[room]))
+    return f" ({', '.join(sorted(common))})" if common else ""
 
 
 def plain(value) -> str:
@@ -183,15 +189,14 @@ def render_ring(game, view: dict, highlight: set[str]) -> Text | None:
 
 
 def render_options(options: list[dict], console: Console) -> None:
-    """The menu: each option with the text of the cards it names, its destination or run, and a warning if final."""
+    """The menu: each option with the text of the cards it names, its destination or path, and a warning if final."""
     for i, o in enumerate(options, 1):
         line = Text(f"  {i}. ", style="bold")
         line.append(o["id"])
         if "destination" in o:
             line.append(f" → {o['destination']['space']}", style="green")
         if "run" in o:
-            run = o["run"]
-            line.append(f" — {run['cost']} string, {', '.join(run['touched']) or 'no toys'}", style="dim")
+            line.append(f" — {o['run']['summary']}", style="dim")
         for card in o["cards"]:
             if card["text"]:
                 line.append(f" — {card['icons']}{card['text']}", style="dim")

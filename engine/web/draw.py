@@ -53,9 +53,9 @@ def plane_svg(
     """A plane board: floor, labelled cells, wall fixtures with labelled anchor points, trails and previews.
 
     Points named ``group/part`` are drawn as one fixture ``group``
-    with a notch per part.  ``trails`` maps a seat to the points its string
-    passed through; ``previews`` are candidate runs ``{action, points, cost,
-    touched}``, hidden until the page shows the one under the pointer.
+    with a mark per part.  ``trails`` maps a seat to the points its path
+    passed through; ``previews`` are candidate paths ``{action, points,
+    summary}``, hidden until the page shows the one under the pointer.
     """
     g = board.graph
     width, height = g.graph["width"], g.graph["height"]
@@ -122,7 +122,7 @@ def plane_svg(
         nx, ny = at(p)
         part = pts[p]["label"]
         body.append(
-            f'<g class="notch" data-point="{escape(p)}"><circle cx="{nx:.1f}" cy="{ny:.1f}" r="4" fill="#333"/>'
+            f'<g class="anchor" data-point="{escape(p)}"><circle cx="{nx:.1f}" cy="{ny:.1f}" r="4" fill="#333"/>'
             + _text(
                 nx,
                 ny + (-9 if ny > MARGIN else 10) if nx not in (MARGIN, MARGIN + width * CELL) else ny,
@@ -148,9 +148,7 @@ def plane_svg(
             continue
         line = " ".join(f"{at(p)[0]:.1f},{at(p)[1]:.1f}" for p in known)
         lx, ly = at(known[-1])
-        summary = f"{prev['action']}: {prev['cost']} string" + (
-            f", {', '.join(prev['touched'])}" if prev["touched"] else ", touches nothing"
-        )
+        summary = f"{prev['action']}: {prev['summary']}"
         body.append(
             f'<g class="preview" data-action="{escape(prev["action"])}">'
             f'<polyline points="{line}" fill="none" stroke="#000" stroke-width="3" '

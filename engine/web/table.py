@@ -14,7 +14,7 @@ from pathlib import Path
 
 from engine.errors import IllegalAction, RulesError, RuntimeRuleError, StateError, TabletopError
 from engine.runtime import rng, together
-from engine.ui.options import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, run_path
+from engine.ui.options import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, traced_path
 from engine.web import draw
 from engine.web.draw import Hints
 
@@ -79,7 +79,7 @@ class Table:
         return {seat: make_agent(kind, seed=rng.derive(self.seed, "bot", seat)) for seat, kind in self.bots.items()}
 
     def _apply(self, action: str, seat: int | None = None) -> None:
-        """Apply one action (of ``seat``, or the seat asked), recording the run it takes (for the strings drawn
+        """Apply one action (of ``seat``, or the seat asked), recording the path it traces (for the trails drawn
         on plane boards).
 
         On a rule error (RuntimeRuleError, raised on), scoring included, ``state`` is the game as it was
@@ -120,7 +120,7 @@ class Table:
         ):
             return None
         value = pending["values"][pending["ids"].index(action)]
-        return run_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value)
+        return traced_path(state.determinized(seat, DETERMINIZE_SEED), seat, pending["kind"], value)
 
     def replayed(self, actions: list[str]):
         """The game from the table's seed after ``actions`` (bots not asked, no runs drawn)."""

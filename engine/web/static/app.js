@@ -104,7 +104,7 @@ function render(m) {
   const opts = $("options"); opts.replaceChildren(); armed = null;
   for (const o of m.options) {
     const b = el("button", {class: "option" + (o.irreversible ? " irreversible" : ""), "data-action": o.id}, o.id);
-    if (o.run) b.append(el("small", {}, ` — costs ${o.run.cost}, ${o.run.touched.length ? "touches " + o.run.touched.join(", ") : "touches nothing"}`));
+    if (o.run) b.append(el("small", {}, ` — ${o.run.summary}`));
     for (const c of o.cards) if (c.text) b.append(el("div", {class: "text"}, iconEl("", c.icons, c.icons_text), ` ${c.text}`));
     b.addEventListener("click", () => choose(o, b));
     b.addEventListener("mouseenter", () => preview(o.id, true));
