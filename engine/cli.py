@@ -213,6 +213,11 @@ def _parser() -> argparse.ArgumentParser:
     pt.add_argument("--address", metavar="ADDR", help="Ray cluster address (default: start a local Ray)")
     pt.add_argument("-o", "--output", metavar="FILE", help="the HTML report (default: playtest-GAME.html)")
     pt.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    pt.add_argument(
+        "--records",
+        metavar="PATH",
+        help="one row per game (.csv, .jsonl, or .parquet with pyarrow): arm, seed, bots, results, scores, counters",
+    )
 
     ca = sub.add_parser("cards", help="list the components with their texts and effects")
     game_args(ca)
@@ -626,12 +631,15 @@ def _print_summary(s: dict) -> None:
 def _playtest(args) -> int:
     from engine.lab.games import arms_of, load_arm, parse_set
     from engine.lab.playtest import Plan, measure, run
+    from engine.lab.records import check_records_path, record_rows, write_records
     from engine.lab.report import render_html
     from engine.lab.simulate import DEFAULT_DECISION_LIMIT
     from engine.load.safe_files import write_text
 
     if args.address and args.backend != "ray":
         return _usage("--address needs --backend ray")
+    if args.records:
+        check_records_path(args.records)
     sets = [parse_set(text) for text in args.settings]
     variants = [None if v == "base" else v for v in args.variant]
     arms = arms_of(variants, sets)
@@ -687,6 +695,8 @@ def _playtest(args) -> int:
     data["game"] = first.id
     output = args.output or f"playtest-{first.id}.html"
     write_text(output, render_html(data))
+    if args.records:
+        write_records(args.records, record_rows(plan, games, plan.tasks(), records))
     if args.json:
         print(json.dumps(data))
     else:

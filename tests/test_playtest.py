@@ -316,3 +316,58 @@ def test_a_seat_in_a_partnership_wins_half_the_games_by_chance(tmp_path):
     skill = measure(plan, games, *run(plan, games))["arms"][0]["skill"]
     assert skill["chance"] == 0.5
     assert all(0.25 < s["win_rate"] < 0.75 for s in skill["seats"])
+
+
+def playtest(tmp_path, *extra: str) -> list[str]:
+    make_game(tmp_path, COIN)
+    game = str(tmp_path / "rules" / "mini" / "game.yaml")
+    out = str(tmp_path / "r.html")
+    return ["playtest", game, "--players", "2", "--games", "5", "--skill", "none", "-o", out, *extra]
+
+
+def test_records_have_one_row_per_game_that_pairs_arms_by_seed(tmp_path, capsys):
+    """A designer's notebook gets every game: its arm and setting, seed, bots, results, scores, length, counters."""
+    import csv
+
+    path = tmp_path / "games.csv"
+    argv = playtest(tmp_path, "--set", "constants.ticks=1,2", "--records", str(path), "--seed", "7")
+    assert main(argv) == 0
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert len(rows) == 10 and [r["arm"] for r in rows] == ["ticks=1"] * 5 + ["ticks=2"] * 5
+    first = rows[0]
+    assert set(first) >= {"constants.ticks", "seed", "bot_0", "bot_1", "result_0", "score_1", "winners"}
+    assert set(first) >= {"decisions", "turns", "rounds", "end_reason", "cut_off", "stat_heads", "stat_seat_1"}
+    assert [r["seed"] for r in rows[:5]] == [r["seed"] for r in rows[5:]] == [str(s) for s in range(7, 12)]
+    assert [r["decisions"] for r in rows] == ["2"] * 5 + ["4"] * 5
+    for r in rows:  # the coin names the winner: the counters, winners and scores agree
+        assert r["winners"] == ("1" if r["stat_heads"] == "True" else "0")
+        assert r["score_" + r["winners"]] == "1" and r["result_" + r["winners"]] == "win"
+        assert (r["bot_0"], r["end_reason"], r["cut_off"]) == ("random", "the coin fell", "False")
+        assert r["stat_seat_1"] == "1"
+
+
+def test_records_as_json_lines_have_the_same_columns(tmp_path):
+    import csv
+
+    assert main(playtest(tmp_path / "a", "--records", str(tmp_path / "g.jsonl"), "--seed", "1")) == 0
+    assert main(playtest(tmp_path / "b", "--records", str(tmp_path / "g.csv"), "--seed", "1")) == 0
+    lines = (tmp_path / "g.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert len(rows) == 5 and list(rows[0]) == next(csv.reader((tmp_path / "g.csv").open(encoding="utf-8")))
+    assert rows[0]["seed"] == 1 and rows[0]["cut_off"] is False and rows[0]["stat_seat_0"] == 0
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("games.xlsx", "error: --records {path}: the suffix says the format: one of .csv, .jsonl, .parquet"),
+        ("games.parquet", "error: --records … .parquet needs pyarrow, which is not installed"),
+    ],
+)
+def test_records_a_file_cannot_hold_are_refused_before_any_game(tmp_path, capsys, monkeypatch, name, message):
+    monkeypatch.setitem(__import__("sys").modules, "pyarrow", None)  # as where pyarrow is not installed
+    path = tmp_path / name
+    assert main(playtest(tmp_path, "--records", str(path), "--seed", "1")) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(message.format(path=path)) and err.count("\n") == 1
+    assert not (tmp_path / "r.html").exists() and not path.exists()
