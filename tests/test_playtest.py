@@ -371,3 +371,30 @@ def test_records_a_file_cannot_hold_are_refused_before_any_game(tmp_path, capsys
     err = capsys.readouterr().err
     assert err.startswith(message.format(path=path)) and err.count("\n") == 1
     assert not (tmp_path / "r.html").exists() and not path.exists()
+
+
+def test_arms_are_paired_game_by_game_against_the_first(tmp_path):
+    """Two go's a seat instead of one: the coin falls the same on each seed, so the win rates do not
+    differ at all (an interval of exactly 0) while each game is exactly two decisions longer."""
+    arms = arms_of([], [parse_set("constants.ticks=1,2")])
+    data, _ = figures(tmp_path, COIN, games=30, arms=arms)
+    (pair,) = data["paired"]
+    assert (pair["arm"], pair["against"]) == ("ticks=2", "ticks=1")
+    rows = {r["figure"]: r for r in pair["rows"]}
+    win = rows["win rate, seat 0"]
+    assert (win["difference"], win["difference_95"], win["correlation"], win["games"]) == (0.0, [0.0, 0.0], 1.0, 30)
+    assert rows["decisions"]["difference"] == 2.0 and rows["decisions"]["difference_95"] == [2.0, 2.0]
+    assert rows["first-seat advantage"]["difference"] == 0.0 and rows["heads"]["correlation"] == 1.0
+    assert set(rows) >= {"win rate, seat 1", "turns", "rounds", "margin", "seat, seat 1"}
+
+
+def test_a_paired_interval_is_narrow_where_the_arms_share_their_luck():
+    """Each game's length varies a lot, but the arm adds about one decision to every game: the paired
+    interval holds +1 and is far narrower than the spread of the games themselves."""
+    from engine.lab.intervals import paired
+
+    first = [10 * (g % 7) for g in range(200)]
+    other = [x + 1 + (g % 3 == 0) for g, x in enumerate(first)]
+    found = paired(first, other)
+    low, high = found["difference_95"]
+    assert low < found["difference"] < high and 1.2 < low < high < 1.5 and found["correlation"] > 0.99

@@ -56,6 +56,18 @@ def test_the_report_opens_from_disk_with_plots_and_the_win_rate_table(tmp_path):
         assert table.is_visible()
         assert table.locator("th").all_inner_texts()[:5] == ["arm", "seat", "bot", "wins", "win rate"]
         assert "ticks=2" in table.inner_text() and "95% interval" in table.inner_text()
+        paired = page.locator("table.paired")
+        assert paired.is_visible() and page.locator("#paired").is_visible()
+        assert paired.locator("th").all_inner_texts() == [
+            "arm",
+            "figure",
+            "difference",
+            "95% interval",
+            "correlation",
+            "games",
+        ]
+        decisions = paired.locator("tr", has_text="decisions").locator("td").all_inner_texts()
+        assert decisions[:4] == ["ticks=2", "decisions", "+2", "+2 … +2"]  # one more go for each seat
         assert page.get_by_text("Definitions").is_visible()
         page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
         browser.close()

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.lab.games import PROGRESS_BINS, Arm, record_game
+from engine.lab.intervals import paired
 from engine.lab.simulate import DEFAULT_DECISION_LIMIT, wilson_interval
 
 RANDOM = "random"
@@ -199,6 +200,25 @@ METRICS: dict[str, Metric] = {
             "choice.deciding_cards[].games",
         ),
     ),
+    "paired": Metric(
+        "",
+        "Each arm against the first on the same seeds: how much each figure differs, game by game, and "
+        "whether that is more than luck; the correlation says how much luck the two arms shared (near 0: "
+        "pairing did not help; near 1: the interval is much narrower than comparing the arms apart).",
+        "per figure: mean over the seeds finished in both arms of (value in the arm − value in the first arm); "
+        "95% interval: the 2.5th and 97.5th percentiles of that mean over 1,000 seeded redraws of the pairs "
+        "with replacement; correlation: Pearson's r of the two arms' values over the same pairs",
+        (
+            "paired",
+            "paired[].arm",
+            "paired[].against",
+            "paired[].rows[].figure",
+            "paired[].rows[].difference",
+            "paired[].rows[].difference_95",
+            "paired[].rows[].correlation",
+            "paired[].rows[].games",
+        ),
+    ),
     "skill": Metric(
         "Skill Trace (simplified)",
         "How much a thinking bot gains over random bots, per seat; near chance means luck decides.",
@@ -341,8 +361,10 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
     """The figures of a run, per arm, as plain data (what ``--json`` prints and the report draws)."""
     tasks = plan.tasks()
     arms = []
+    per_game = []
     for a, arm in enumerate(plan.arms):
         main = [r for (i, role, _, _), r in zip(tasks, records) if i == a and role == "main"]
+        per_game.append(game_values(games[a], plan.players, main))
         entry = {
             "label": arm.label,
             "variant": arm.variant,
@@ -365,11 +387,58 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
         "arms": arms,
         "run": info.to_data(len(records)),
         "sweep": _sweep_axis(plan.arms),
+        "paired": [
+            {"arm": arm.label, "against": plan.arms[0].label, "rows": _paired_rows(per_game[0], per_game[a], plan.seed)}
+            for a, arm in enumerate(plan.arms)
+            if a > 0
+        ],
         "definitions": {
             k: {"ludii": m.ludii, "definition": m.definition, "formula": m.formula, "keys": list(m.keys)}
             for k, m in METRICS.items()
         },
     }
+
+
+def _finished(r: dict | None) -> bool:
+    return r is not None and r["error"] is None and not r["cut_off"]
+
+
+def game_values(game, players: int, recs: list[dict | None]) -> dict[str, list]:
+    """Each estimated figure as one value per game (None where it does not apply: a game cut off, a
+    margin without a winner), so that intervals and pairings resample games, never seats."""
+    done = [r if _finished(r) else None for r in recs]
+    wins = [None if r is None else [x == "win" for x in r["results"]] for r in done]
+    out: dict[str, list] = {f"win rate, seat {s}": [None if w is None else w[s] for w in wins] for s in range(players)}
+    out["first-seat advantage"] = [None if w is None else w[0] - sum(w) / players for w in wins]
+    for k in DURATIONS:
+        out[k] = [None if r is None else r[k] for r in done]
+    out["margin"] = [None if r is None else _margin(r) for r in done]
+    for stat in game.stats:
+        if stat.per_seat:
+            for s in range(players):
+                out[f"{stat.id}, seat {s}"] = [None if r is None else r["stats"][stat.id][s] for r in done]
+        else:
+            out[stat.id] = [None if r is None else r["stats"][stat.id] for r in done]
+    return out
+
+
+def _margin(r: dict) -> int | None:
+    """Points of the winning side over the best other side; None in a game without a winner."""
+    winners = [s for s, x in enumerate(r["results"]) if x == "win"]
+    if not winners:
+        return None
+    others = [v for s, v in enumerate(r["final"]) if s not in winners]
+    return r["final"][winners[0]] - max(others) if others else 0
+
+
+def _paired_rows(first: dict[str, list], other: dict[str, list], seed: int) -> list[dict]:
+    """Every figure of one arm against the first arm's, game by game on the same seeds."""
+    rows = []
+    for name, values in first.items():
+        found = paired(values, other.get(name, []), seed)
+        if found is not None:
+            rows.append({"figure": name, **found})
+    return rows
 
 
 def _arm_metrics(game, players: int, recs: list[dict]) -> dict:
@@ -415,9 +484,7 @@ def _scores(players: int, done: list[dict]) -> dict:
         winners = [s for s, x in enumerate(r["results"]) if x == "win"]
         trace = r["trace"] + [r["final"]]
         if winners:
-            best = r["final"][winners[0]]
-            others = [v for s, v in enumerate(r["final"]) if s not in winners]
-            margins.append(best - max(others) if others else 0)
+            margins.append(_margin(r))
             w = winners[0]
             drama.append(statistics.fmean(max(t) - t[w] for t in trace))
             behind = [i for i, t in enumerate(trace) if t[w] < max(t)]

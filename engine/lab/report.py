@@ -45,6 +45,13 @@ def render_html(data: dict) -> str:
         + _figure(_rate_plot(data, lambda a: a["outcomes"], 1 / data["players"]), "Win rate per seat, 95% intervals")
     )
     parts.append(_summary_table(arms))
+    if data.get("paired"):
+        parts.append(
+            "<h2 id='paired'>Each arm against the first, game by game</h2><p>The same seeds in both arms: "
+            "the difference of each figure (the arm's minus the first arm's) with a 95% interval from the "
+            "paired games; an interval that holds 0 is no evidence of a difference. Correlation: how much luck "
+            "the arms shared (<a href='#def-paired'>definition</a>).</p>" + _paired_table(data["paired"])
+        )
     if data.get("sweep"):
         parts.append("<h2>Sweep</h2>" + _figure(_sweep_plot(data), f"Metrics against {data['sweep']['name']}"))
     parts.append("<h2>Duration</h2>" + _figure(_duration_plot(arms), "Decisions, turns and rounds per game"))
@@ -157,6 +164,27 @@ def _summary_table(arms: list[dict]) -> str:
         row("branching factor", lambda a: a["choice"]["branching"]),
     ]
     return _table(["metric"] + [a["label"] for a in arms], rows, "summary")
+
+
+def _paired_table(paired: list[dict]) -> str:
+    rows = [
+        [
+            p["arm"],
+            r["figure"],
+            _number(r["difference"], signed=True),
+            "—" if r["difference_95"] is None else " … ".join(_number(x, signed=True) for x in r["difference_95"]),
+            "—" if r["correlation"] is None else r["correlation"],
+            r["games"],
+        ]
+        for p in paired
+        for r in p["rows"]
+    ]
+    return _table(["arm", "figure", "difference", "95% interval", "correlation", "games"], rows, "paired")
+
+
+def _number(x: float, signed: bool = False) -> str:
+    """Three significant digits, as a table can show them."""
+    return f"{x:+.3g}" if signed else f"{x:.3g}"
 
 
 def _choice_tables(arm: dict, is_open: bool) -> str:
