@@ -15,7 +15,7 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.lab.games import PROGRESS_BINS, Arm, record_game
@@ -403,7 +403,7 @@ def _finished(r: dict | None) -> bool:
     return r is not None and r["error"] is None and not r["cut_off"]
 
 
-def game_values(game, players: int, recs: list[dict | None]) -> dict[str, list]:
+def game_values(game, players: int, recs: Sequence[dict | None]) -> dict[str, list]:
     """Each estimated figure as one value per game (None where it does not apply: a game cut off, a
     margin without a winner), so that intervals and pairings resample games, never seats."""
     done = [r if _finished(r) else None for r in recs]
