@@ -290,7 +290,7 @@ def _row_paths(value, path: str):
                 yield from _row_paths(item, f"{path}[].{key}")
 
 
-SUMMARY = {"mean", "median", "min", "max", "n"}
+SUMMARY = {"mean", "mean_95", "median", "min", "max", "n"}
 
 
 def test_a_card_is_listed_as_deciding_only_beyond_luck_among_all_measured():
@@ -398,3 +398,43 @@ def test_a_paired_interval_is_narrow_where_the_arms_share_their_luck():
     found = paired(first, other)
     low, high = found["difference_95"]
     assert low < found["difference"] < high and 1.2 < low < high < 1.5 and found["correlation"] > 0.99
+
+
+def test_estimated_figures_carry_intervals_from_whole_games(tmp_path):
+    """A fair coin: the first seat's advantage and the share of heads hold their true values inside
+    their intervals; what is fixed by the rules (two decisions, each seat's own number) has none to speak of."""
+    data, _ = figures(tmp_path, COIN, games=200)
+    arm = data["arms"][0]
+    low, high = arm["outcomes"]["first_seat_advantage_95"]
+    assert low < 0 < high and high - low < 0.2
+    assert arm["duration"]["decisions"]["mean_95"] == [2.0, 2.0]
+    heads, seat = arm["stats"]
+    assert heads["share_95"][0] < 0.5 < heads["share_95"][1] and heads["share_95"][1] - heads["share_95"][0] < 0.2
+    assert [s["mean_95"] for s in seat["seats"]] == [[0.0, 0.0], [1.0, 1.0]]
+    assert arm["scores"]["margin"]["mean_95"] == [1.0, 1.0]
+    assert arm["outcomes"]["draw_rate_95"][0] == 0.0 and arm["outcomes"]["completion_rate_95"][1] == 1.0
+
+
+def test_a_first_seat_that_always_wins_has_its_advantage_known_exactly(tmp_path):
+    data, _ = figures(tmp_path, FIRST_WINS)
+    assert data["arms"][0]["outcomes"]["first_seat_advantage_95"] == [0.5, 0.5]
+
+
+def test_the_interval_resamples_games_not_seats():
+    """In a two-seat game one seat's win is the other's loss: per game the first seat's advantage is
+    ±½.  Over 100 games, 50 won by each seat, the interval is that of 100 draws (about ±0.1), not of
+    the 200 seat-games."""
+    from engine.lab.intervals import Resampler
+
+    low, high = Resampler(100, seed=3).mean_95([0.5, -0.5] * 50)
+    assert -0.13 < low < -0.07 and 0.07 < high < 0.13
+
+
+@pytest.mark.parametrize("games, warned", [(40, True), (500, False)])
+def test_an_arm_with_too_few_games_to_tell_differences_apart_is_warned_of(tmp_path, games, warned):
+    data, _ = figures(tmp_path, COIN, games=games)
+    assert bool(data["warnings"]) is warned
+    if warned:
+        (warning,) = data["warnings"]
+        assert warning.startswith("base: 40 finished games tell a seat's win rate only to ±15%")
+        assert "about 385 games give ±5%" in warning

@@ -19,12 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.lab.games import PROGRESS_BINS, Arm, record_game
-from engine.lab.intervals import paired
+from engine.lab.intervals import Resampler, paired
 from engine.lab.simulate import DEFAULT_DECISION_LIMIT, wilson_interval
 
 RANDOM = "random"
 DURATIONS = ("decisions", "turns", "rounds")
 
+RESOLUTION = 0.05  # a win rate known to ± this tells arms apart that differ by about twice as much
 MIN_SUPPORT = 10  # seat-games on each side (used / not used) before a use's effect on winning is measured
 
 
@@ -57,20 +58,21 @@ METRICS: dict[str, Metric] = {
     "first_seat_advantage": Metric(
         "AdvantageP1",
         "How much better the first seat does than the average seat (Ludii's AdvantageP1 is seat 0's win rate itself).",
-        "win_rate(0) − mean over seats of win_rate(s)",
-        ("outcomes.first_seat_advantage",),
+        "win_rate(0) − mean over seats of win_rate(s); 95% interval: the 2.5th and 97.5th percentiles over "
+        "1,000 seeded redraws of whole games with replacement (the bootstrap; seats of a game stay together)",
+        ("outcomes.first_seat_advantage", "outcomes.first_seat_advantage_95"),
     ),
     "draw_rate": Metric(
         "Drawishness",
         "How often a game ends with no winner.",
-        "drawn games / finished games",
-        ("outcomes.draws", "outcomes.draw_rate"),
+        "drawn games / finished games, with a 95% Wilson interval",
+        ("outcomes.draws", "outcomes.draw_rate", "outcomes.draw_rate_95"),
     ),
     "completion_rate": Metric(
         "Completion",
         "How often a game reaches an end by the rules.",
-        "finished games / games played (played = finished + cut off + errors)",
-        ("outcomes.played", "outcomes.finished", "outcomes.completion_rate"),
+        "finished games / games played (played = finished + cut off + errors), with a 95% Wilson interval",
+        ("outcomes.played", "outcomes.finished", "outcomes.completion_rate", "outcomes.completion_rate_95"),
     ),
     "cut_off": Metric(
         "Timeouts",
@@ -92,8 +94,10 @@ METRICS: dict[str, Metric] = {
     ),
     "decisions": Metric(
         "DurationActions",
-        "Length of a game in decisions: every choice of any seat.",
-        "decisions per game: mean, median, min, max (and each game's value)",
+        "Length of a game in decisions: every choice of any seat, over the finished games (games cut off at "
+        "the limit are counted apart, under cut_off).",
+        "decisions per game: mean with its 95% interval (bootstrap over whole games), median, min, max "
+        "(and each finished game's value)",
         ("duration.decisions", "duration.values"),
     ),
     "turns": Metric(
@@ -219,6 +223,14 @@ METRICS: dict[str, Metric] = {
             "paired[].rows[].games",
         ),
     ),
+    "warnings": Metric(
+        "",
+        "Arms with too few finished games to tell their differences apart: a seat's win rate is known only to "
+        f"more than ±{RESOLUTION:.0%}.",
+        "half the width of the widest Wilson 95% interval of a seat's win rate > "
+        f"{RESOLUTION}; games for ±{RESOLUTION:.0%}: 1.96² · 0.25 / {RESOLUTION}²",
+        ("warnings",),
+    ),
     "skill": Metric(
         "Skill Trace (simplified)",
         "How much a thinking bot gains over random bots, per seat; near chance means luck decides.",
@@ -238,7 +250,9 @@ METRICS: dict[str, Metric] = {
     "stats": Metric(
         "",
         "The rules' own counters (`stats:`), evaluated at the end of each finished game.",
-        "yes/no: share of games (or seat-games, per seat) where it holds; numbers: mean, median, min, max",
+        "yes/no: share of games (or seat-games, per seat) where it holds; numbers: mean, median, min, max; "
+        "95% intervals of shares and means by the bootstrap over whole games (a per-seat counter's game value: "
+        "its seats' mean)",
         (
             "stats",
             "stats[].id",
@@ -246,6 +260,7 @@ METRICS: dict[str, Metric] = {
             "stats[].kind",
             "stats[].per_seat",
             "stats[].share",
+            "stats[].share_95",
             "stats[].summary",
             "stats[].seats",
         ),
@@ -369,7 +384,7 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
             "label": arm.label,
             "variant": arm.variant,
             "settings": dict(arm.settings),
-            **_arm_metrics(games[a], plan.players, main),
+            **_arm_metrics(games[a], plan.players, main, plan.seed),
         }
         if plan.skill_bot:
             entry["skill"] = _skill(plan, games[a], [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a])
@@ -387,6 +402,7 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
         "arms": arms,
         "run": info.to_data(len(records)),
         "sweep": _sweep_axis(plan.arms),
+        "warnings": [w for a in arms if (w := _too_few(a)) is not None],
         "paired": [
             {"arm": arm.label, "against": plan.arms[0].label, "rows": _paired_rows(per_game[0], per_game[a], plan.seed)}
             for a, arm in enumerate(plan.arms)
@@ -412,7 +428,14 @@ def game_values(game, players: int, recs: Sequence[dict | None]) -> dict[str, li
     out["first-seat advantage"] = [None if w is None else w[0] - sum(w) / players for w in wins]
     for k in DURATIONS:
         out[k] = [None if r is None else r[k] for r in done]
+    for s in range(players):
+        out[f"score, seat {s}"] = [None if r is None else r["scores"][s] for r in done]
     out["margin"] = [None if r is None else _margin(r) for r in done]
+    # a game whose points stay 0 is won or lost without a score: who leads, by how much, does not apply
+    scored = any(any(t) for r in done if r is not None for t in r["trace"] + [r["final"]])
+    stories = [None if r is None or not scored else _lead_story(r) for r in done]
+    for i, name in enumerate(("lead changes", "drama", "decisiveness")):
+        out[name] = [None if story is None else story[i] for story in stories]
     for stat in game.stats:
         if stat.per_seat:
             for s in range(players):
@@ -431,6 +454,33 @@ def _margin(r: dict) -> int | None:
     return r["final"][winners[0]] - max(others) if others else 0
 
 
+def _too_few(arm: dict) -> str | None:
+    """A warning when an arm's win rates are too loose to tell it from another arm."""
+    o = arm["outcomes"]
+    widths = [(ci[1] - ci[0]) / 2 for ci in o["win_rate_95"] if ci is not None]
+    if widths and max(widths) <= RESOLUTION:
+        return None
+    need = math.ceil(1.96**2 * 0.25 / RESOLUTION**2)
+    known = f"to ±{max(widths):.0%}" if widths else "not at all"
+    return (
+        f"{arm['label']}: {o['finished']} finished games tell a seat's win rate only {known}; "
+        f"smaller differences are luck as likely as not (about {need} games give ±{RESOLUTION:.0%})"
+    )
+
+
+def _lead_story(r: dict) -> tuple[int, float | None, float | None]:
+    """Lead changes, drama and decisiveness of one game (the last two None without a winner)."""
+    trace = r["trace"] + [r["final"]]
+    leaders = [t.index(max(t)) for t in trace if t.count(max(t)) == 1]
+    changes = sum(a != b for a, b in itertools.pairwise(leaders))
+    winners = [s for s, x in enumerate(r["results"]) if x == "win"]
+    if not winners:
+        return changes, None, None
+    w = winners[0]
+    behind = [i for i, t in enumerate(trace) if t[w] < max(t)]
+    return changes, statistics.fmean(max(t) - t[w] for t in trace), (behind[-1] + 1) / len(trace) if behind else 0.0
+
+
 def _paired_rows(first: dict[str, list], other: dict[str, list], seed: int) -> list[dict]:
     """Every figure of one arm against the first arm's, game by game on the same seeds."""
     rows = []
@@ -441,8 +491,8 @@ def _paired_rows(first: dict[str, list], other: dict[str, list], seed: int) -> l
     return rows
 
 
-def _arm_metrics(game, players: int, recs: list[dict]) -> dict:
-    done = [r for r in recs if r["error"] is None and not r["cut_off"]]
+def _arm_metrics(game, players: int, recs: list[dict], seed: int) -> dict:
+    done = [r for r in recs if _finished(r)]
     n = len(done)
     wins = [sum(r["results"][s] == "win" for r in done) for s in range(players)]
     rates = [w / n if n else None for w in wins]
@@ -451,6 +501,15 @@ def _arm_metrics(game, players: int, recs: list[dict]) -> dict:
     for r in done:
         reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
     known = [x for x in rates if x is not None]
+    values = game_values(game, players, recs)
+    resample = Resampler(len(recs), seed)
+
+    def estimate(name: str) -> dict | None:
+        return _summary([v for v in values[name] if v is not None], resample.mean_95(values[name]))
+
+    def mean(name: str) -> float | None:
+        return (estimate(name) or {}).get("mean")
+
     return {
         "outcomes": {
             "played": len(recs),
@@ -459,46 +518,33 @@ def _arm_metrics(game, players: int, recs: list[dict]) -> dict:
             "error_samples": [f"seed {r['seed']}: {r['error']}" for r in recs if r["error"]][:5],
             "cut_off": sum(r["cut_off"] for r in recs),
             "completion_rate": _ratio(n, len(recs)),
+            "completion_rate_95": wilson_interval(n, len(recs)),
             "wins": wins,
             "win_rate": [_round(x) for x in rates],
             "win_rate_95": [wilson_interval(w, n) for w in wins],
             "balance": _round(1 - (max(known) - min(known))) if known else None,
-            "first_seat_advantage": _round(rates[0] - sum(known) / len(known)) if known else None,
+            "first_seat_advantage": mean("first-seat advantage"),
+            "first_seat_advantage_95": resample.mean_95(values["first-seat advantage"]),
             "draws": draws,
             "draw_rate": _ratio(draws, n),
+            "draw_rate_95": wilson_interval(draws, n),
             "end_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
         },
         "duration": {
-            **{k: _summary([r[k] for r in recs if r["error"] is None]) for k in DURATIONS},
-            "values": {k: [r[k] for r in recs if r["error"] is None] for k in DURATIONS},
+            **{k: estimate(k) for k in DURATIONS},
+            "values": {k: [r[k] for r in done] for k in DURATIONS},
         },
-        "scores": _scores(players, done),
+        "scores": {
+            "per_seat": [estimate(f"score, seat {s}") for s in range(players)],
+            "values": [[r["scores"][s] for r in done] for s in range(players)],
+            "margin": estimate("margin"),
+            "margins": [v for v in values["margin"] if v is not None],
+            "lead_changes": estimate("lead changes"),
+            "drama": mean("drama"),
+            "decisiveness": mean("decisiveness"),
+        },
         "choice": _choice(game, players, [r for r in recs if r["error"] is None]),
-        "stats": _stat_figures(game, done),
-    }
-
-
-def _scores(players: int, done: list[dict]) -> dict:
-    margins, changes, drama, decisive = [], [], [], []
-    for r in done:
-        winners = [s for s, x in enumerate(r["results"]) if x == "win"]
-        trace = r["trace"] + [r["final"]]
-        if winners:
-            margins.append(_margin(r))
-            w = winners[0]
-            drama.append(statistics.fmean(max(t) - t[w] for t in trace))
-            behind = [i for i, t in enumerate(trace) if t[w] < max(t)]
-            decisive.append((behind[-1] + 1) / len(trace) if behind else 0.0)
-        leaders = [t.index(max(t)) for t in trace if t.count(max(t)) == 1]
-        changes.append(sum(a != b for a, b in itertools.pairwise(leaders)))
-    return {
-        "per_seat": [_summary([r["scores"][s] for r in done]) for s in range(players)],
-        "values": [[r["scores"][s] for r in done] for s in range(players)],
-        "margin": _summary(margins),
-        "margins": margins,
-        "lead_changes": _summary(changes),
-        "drama": _round(statistics.fmean(drama)) if drama else None,
-        "decisiveness": _round(statistics.fmean(decisive)) if decisive else None,
+        "stats": _stat_figures(game, players, values, resample),
     }
 
 
@@ -597,23 +643,30 @@ def _deciding(rows: list[dict], name: str, used: dict[str, set], won: set, units
     ]
 
 
-def _stat_figures(game, done: list[dict]) -> list[dict]:
+def _stat_figures(game, players: int, values: dict[str, list], resample: Resampler) -> list[dict]:
+    """Each counter over the finished games; a per-seat counter also seat by seat.  Intervals resample
+    games: a game's value of a per-seat counter is its seats' mean."""
     out = []
     for stat in game.stats:
-        values = [r["stats"][stat.id] for r in done]
-        entry = {
+        entry: dict = {
             "id": stat.id,
             "text": stat.text,
             "kind": "yes/no" if stat.is_flag else "number",
             "per_seat": stat.per_seat,
         }
         if stat.per_seat:
-            seats = list(zip(*values)) if values else []
-            entry["seats"] = [_summary(list(v)) for v in seats]
-            flat = [x for v in values for x in v]
+            seats = [values[f"{stat.id}, seat {s}"] for s in range(players)]
+            entry["seats"] = [_summary([v for v in x if v is not None], resample.mean_95(x)) for x in seats]
+            flat = [v for x in seats for v in x if v is not None]
+            per_game = [None if v[0] is None else statistics.fmean(v) for v in zip(*seats)]
         else:
-            flat = values
-        entry["share" if stat.is_flag else "summary"] = _ratio(sum(flat), len(flat)) if stat.is_flag else _summary(flat)
+            per_game = values[stat.id]
+            flat = [v for v in per_game if v is not None]
+        if stat.is_flag:
+            entry["share"] = _ratio(sum(flat), len(flat))
+            entry["share_95"] = resample.mean_95(per_game)
+        else:
+            entry["summary"] = _summary(flat, resample.mean_95(per_game))
         out.append(entry)
     return out
 
@@ -647,11 +700,13 @@ def _sweep_axis(arms: list[Arm]) -> dict | None:
     return {"name": arms[0].settings[varying[0]][0], "values": [a.settings[varying[0]][1] for a in arms]}
 
 
-def _summary(values: list) -> dict | None:
+def _summary(values: list, mean_95: list[float] | None = None) -> dict | None:
+    """Mean (with the 95% interval of the mean, from whole games), median, min, max and count."""
     if not values:
         return None
     return {
         "mean": _round(statistics.fmean(values)),
+        "mean_95": mean_95,
         "median": statistics.median(values),
         "min": min(values),
         "max": max(values),
