@@ -438,3 +438,44 @@ def test_an_arm_with_too_few_games_to_tell_differences_apart_is_warned_of(tmp_pa
         (warning,) = data["warnings"]
         assert warning.startswith("base: 40 finished games tell a seat's win rate only to ±15%")
         assert "about 385 games give ±5%" in warning
+
+
+# Seat 0 picks a short game or a long one; nobody scores, so every game is a shared win.
+LONG_OR_SHORT = """\
+variables:
+  n: {type: int}
+play: |
+  for p in players():
+      if seat_number(p) == 0:
+          n = choose "length" from [1, 5] by p
+  repeat n:
+      x = choose "go" from [1]
+  end_game "done"
+"""
+
+
+def test_means_are_over_finished_games_and_cut_offs_are_counted_apart(tmp_path):
+    """Long games (6 decisions) pass the limit of 4 and are cut off: the mean length is that of the
+    short games that finished, 2 decisions, not a blend with the limit."""
+    path = make_game(tmp_path, LONG_OR_SHORT).rules.folder / "game.yaml"
+    plan = Plan(str(path), [Arm()], 2, 40, 0, ["random", "random"], limit=4)
+    games = [load_arm(plan.game, arm) for arm in plan.arms]
+    arm = measure(plan, games, *run(plan, games))["arms"][0]
+    finished, cut = arm["outcomes"]["finished"], arm["outcomes"]["cut_off"]
+    assert 5 < cut < 35 and finished + cut == 40
+    assert arm["duration"]["decisions"]["mean"] == 2 and arm["duration"]["decisions"]["n"] == finished
+    assert arm["duration"]["values"]["decisions"] == [2] * finished
+
+
+def test_lead_drama_and_margin_do_not_apply_to_a_game_without_points(tmp_path):
+    from engine.lab.report import render_html
+
+    path = make_game(tmp_path, LONG_OR_SHORT).rules.folder / "game.yaml"
+    plan = Plan(str(path), [Arm()], 2, 20, 0, ["random", "random"])
+    games = [load_arm(plan.game, arm) for arm in plan.arms]
+    data = measure(plan, games, *run(plan, games))
+    scores = data["arms"][0]["scores"]
+    assert scores["lead_changes"] is scores["drama"] is scores["decisiveness"] is scores["margin"] is None
+    page = render_html(data)
+    for name in ("margin of victory (mean)", "lead changes (mean)", "drama", "decisiveness"):
+        assert f"<td>{name}</td><td>—</td>" in page

@@ -120,13 +120,14 @@ METRICS: dict[str, Metric] = {
     ),
     "margin": Metric(
         "",
-        "By how much the winner won, in games with a winner.",
+        "By how much the winner won, in games with a winner; none in a game whose points stay 0 throughout.",
         "points of the winning side − the best other side's points (a team's points are its members' sum)",
         ("scores.margin", "scores.margins"),
     ),
     "lead_changes": Metric(
         "LeadChange",
-        "How often the lead changes hands (Ludii judges the leader by a search's evaluation; here by points).",
+        "How often the lead changes hands (Ludii judges the leader by a search's evaluation; here by points); "
+        "none (—) in a game whose points stay 0 throughout, as lead, drama and decisiveness do not apply to it.",
         "number of times the sole leader (most points at the start of a turn) differs from the previous "
         "sole leader, per game",
         ("scores.lead_changes",),
@@ -430,9 +431,9 @@ def game_values(game, players: int, recs: Sequence[dict | None]) -> dict[str, li
         out[k] = [None if r is None else r[k] for r in done]
     for s in range(players):
         out[f"score, seat {s}"] = [None if r is None else r["scores"][s] for r in done]
-    out["margin"] = [None if r is None else _margin(r) for r in done]
-    # a game whose points stay 0 is won or lost without a score: who leads, by how much, does not apply
+    # a game whose points stay 0 is won or lost without a score: by how much, who leads, does not apply
     scored = any(any(t) for r in done if r is not None for t in r["trace"] + [r["final"]])
+    out["margin"] = [None if r is None or not scored else _margin(r) for r in done]
     stories = [None if r is None or not scored else _lead_story(r) for r in done]
     for i, name in enumerate(("lead changes", "drama", "decisiveness")):
         out[name] = [None if story is None else story[i] for story in stories]

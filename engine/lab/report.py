@@ -60,7 +60,15 @@ def render_html(data: dict) -> str:
         )
     if data.get("sweep"):
         parts.append("<h2>Sweep</h2>" + _figure(_sweep_plot(data), f"Metrics against {data['sweep']['name']}"))
-    parts.append("<h2>Duration</h2>" + _figure(_duration_plot(arms), "Decisions, turns and rounds per game"))
+    cut = sum(a["outcomes"]["cut_off"] for a in arms)
+    parts.append(
+        "<h2>Duration</h2>"
+        + _figure(
+            _duration_plot(arms),
+            f"Decisions, turns and rounds per finished game ({cut} games cut off at {data['limit']} decisions "
+            "are left out)",
+        )
+    )
     parts.append(
         "<h2>Scores</h2>"
         + _figure(_score_plot(data), "Final points per seat")
