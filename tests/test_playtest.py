@@ -8,7 +8,7 @@ from test_language import make_game
 from test_outcomes import FIRST_WINS, LEVEL
 
 from engine.cli import main
-from engine.lab.games import Arm, arms_of, load_arm, parse_set
+from engine.lab.games import Arm, arms_of, load_arm, parse_set, record_game
 from engine.lab.playtest import Plan, _deciding, difference_interval, measure, run
 
 # Each seat says "go" once, then a fair coin names the winner.
@@ -479,3 +479,67 @@ def test_lead_drama_and_margin_do_not_apply_to_a_game_without_points(tmp_path):
     page = render_html(data)
     for name in ("margin of victory (mean)", "lead changes (mean)", "drama", "decisiveness"):
         assert f"<td>{name}</td><td>—</td>" in page
+
+
+def test_an_interrupted_run_keeps_the_games_finished_on_the_same_seeds_in_every_arm(tmp_path):
+    """Ctrl-C after 7 of 20 games: seeds 0–2 in both arms and seed 3 in the first are kept and
+    measured (the run plays seed by seed across the arms), and the figures say they are partial."""
+    arms = arms_of([], [parse_set("constants.ticks=1,2")])
+    path = make_game(tmp_path, COIN).rules.folder / "game.yaml"
+    plan = Plan(str(path), arms, 2, 10, 0, ["random", "random"])
+    games = [load_arm(plan.game, arm) for arm in plan.arms]
+
+    def ctrl_c(done, total, work):
+        if done == 7:
+            raise KeyboardInterrupt
+
+    records, info = run(plan, games, progress=ctrl_c)
+    assert info.interrupted and sum(r is not None for r in records) == 7
+    assert [r["seed"] for r in records if r is not None] == [0, 1, 2, 3, 0, 1, 2]
+    data = measure(plan, games, records, info)
+    assert data["partial"] and data["run"]["games"] == 7
+    assert [a["outcomes"]["played"] for a in data["arms"]] == [4, 3]
+    assert {r["games"] for r in data["paired"][0]["rows"]} == {3}
+
+
+def test_ctrl_c_writes_the_partial_report_and_the_records_so_far(tmp_path, capsys, monkeypatch):
+    from engine.lab import playtest as lab
+
+    played = []
+
+    def interrupted_at_the_sixth(*args):
+        if len(played) == 5:
+            raise KeyboardInterrupt
+        played.append(args)
+        return record_game(*args), 1.0
+
+    monkeypatch.setattr(lab, "timed_game", interrupted_at_the_sixth)
+    path = tmp_path / "games.jsonl"
+    assert main(playtest(tmp_path, "--games", "20", "--records", str(path), "--json", "--seed", "1")) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["partial"] is True
+    assert err.splitlines()[-1] == f"interrupted: {tmp_path / 'r.html'} and {path} hold the 5 games finished (partial)"
+    assert "mini: 20 games: 4/20 games, 20% of the work, about " in err  # progress on stderr beside --json
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 5
+    assert "Playtest: Mini, 2 players (partial)" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_the_work_left_is_weighed_by_what_each_kind_of_game_costs():
+    """Ten quick random games done and one of ten slow thinking ones: about a tenth of the work is
+    done, not 11 of 20 games' worth (the estimate that said "1 second left" with minutes to go)."""
+    from engine.lab.playtest import Work
+
+    work = Work([("random",)] * 10 + [("mcts:50",)] * 10)
+    assert work.fraction() == 0.0
+    for _ in range(10):
+        work.add(("random",), 0.01)
+    assert work.fraction() == pytest.approx(0.5)  # a kind not seen yet is guessed at the mean cost so far
+    work.add(("mcts:50",), 1.0)
+    assert work.fraction() == pytest.approx(1.1 / 10.1)
+
+
+def test_skill_games_are_spread_among_the_main_games():
+    plan = Plan("g", [Arm()], 2, 4, 0, ["random", "random"], skill_bot="greedy", skill_games=2)
+    tasks = plan.tasks()
+    roles = [tasks[i][1] for i in plan.order()]
+    assert roles == ["main", "skill:0", "skill:1", "main", "main", "skill:0", "skill:1", "main"]

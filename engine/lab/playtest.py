@@ -13,12 +13,14 @@ import itertools
 import math
 import os
 import platform
+import signal
 import statistics
 import time
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.lab.games import PROGRESS_BINS, Arm, record_game
+from engine.lab.games import PROGRESS_BINS, Arm, timed_game
 from engine.lab.intervals import Resampler, paired
 from engine.lab.simulate import DEFAULT_DECISION_LIMIT, wilson_interval
 
@@ -295,6 +297,18 @@ class Plan:
                     out += [(a, f"skill:{seat}", self.seed + i, specs) for i in range(self.skill_games)]
         return out
 
+    def order(self) -> list[int]:
+        """The tasks' indices in the order they are played: seed by seed across the arms, the skill games
+        spread evenly among them, so a run stopped early has every arm on the same seeds."""
+        tasks = self.tasks()
+
+        def key(index: int) -> tuple:
+            arm, role, seed, _ = tasks[index]
+            share = (seed - self.seed) / (self.games if role == "main" else self.skill_games)
+            return (share, role != "main", role, arm)
+
+        return sorted(range(len(tasks)), key=key)
+
 
 @dataclass
 class RunInfo:
@@ -304,9 +318,11 @@ class RunInfo:
     host: str = field(default_factory=platform.node)
     cpus: int = field(default_factory=lambda: os.cpu_count() or 1)
     address: str | None = None
+    interrupted: bool = False
 
     def to_data(self, games: int) -> dict:
         return {
+            "interrupted": self.interrupted,
             "backend": self.backend,
             "workers": self.workers,
             "host": self.host,
@@ -322,10 +338,39 @@ class RunInfo:
 _FORKED: tuple = ()  # (plan, compiled games per arm) for forked workers
 
 
-def _run_forked(index_task: tuple) -> tuple[int, dict]:
+def _run_forked(index_task: tuple) -> tuple[int, dict, float]:
     plan, games = _FORKED
     index, (arm, _, seed, specs) = index_task
-    return index, record_game(games[arm], plan.players, seed, specs, plan.limit)
+    return index, *timed_game(games[arm], plan.players, seed, specs, plan.limit)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the run and keeps the games finished so far."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class Work:
+    """How much of a run is done, weighed by what its games cost so far: a game of thinking bots may
+    take a hundred times a game of random ones, so counting games would misjudge the time left."""
+
+    def __init__(self, kinds: list):
+        self.left = Counter(kinds)  # kind of game (its bots) → games still to play
+        self.spent: defaultdict = defaultdict(float)  # kind → seconds its played games took
+        self.played: Counter = Counter()
+
+    def add(self, kind, seconds: float) -> None:
+        self.left[kind] -= 1
+        self.played[kind] += 1
+        self.spent[kind] += seconds
+
+    def fraction(self) -> float:
+        """Share of the work done: seconds spent / (seconds spent + games left × their kind's mean cost)."""
+        spent = sum(self.spent.values())
+        if not spent:
+            return 0.0
+        overall = spent / sum(self.played.values())
+        left = sum(n * (self.spent[k] / self.played[k] if self.played[k] else overall) for k, n in self.left.items())
+        return spent / (spent + left)
 
 
 def run(
@@ -334,47 +379,64 @@ def run(
     jobs: int = 1,
     backend: str = "local",
     address: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[dict], RunInfo]:
-    """Play every task of ``plan``; records in task order, and where and how fast they ran."""
+    progress: Callable[[int, int, float], None] | None = None,
+) -> tuple[list[dict | None], RunInfo]:
+    """Play every task of ``plan``; records in task order, and where and how fast they ran.
+
+    Games are played seed by seed across the arms, so an interrupted run (Ctrl-C) has compared the
+    arms on the same seeds: it stops, marks ``info.interrupted``, and returns the games finished
+    (None for the others).  ``progress(games done, games, share of the work done)``.
+    """
     global _FORKED
     tasks = plan.tasks()
+    order = plan.order()
     records: list = [None] * len(tasks)
     info = RunInfo(backend, jobs if backend == "local" else 0, address=address)
+    work = Work([tuple(t[3]) for t in tasks])
     start = time.perf_counter()
     done = 0
 
-    def finished(index: int, rec: dict) -> None:
+    def finished(index: int, rec: dict, seconds: float) -> None:
         nonlocal done
         records[index] = rec
         done += 1
+        work.add(tuple(tasks[index][3]), seconds)
         if progress is not None:
-            progress(done, len(tasks))
+            progress(done, len(tasks), work.fraction())
 
-    if backend == "ray":
-        from engine.lab.ray_backend import run_on_ray
+    try:
+        if backend == "ray":
+            from engine.lab.ray_backend import run_on_ray
 
-        info.workers = run_on_ray(plan, tasks, address, finished)
-    elif jobs > 1:
-        import multiprocessing
+            info.workers = run_on_ray(plan, tasks, order, address, finished)
+        elif jobs > 1:
+            import multiprocessing
 
-        _FORKED = (plan, games)
-        try:  # forked workers inherit the compiled games: nothing is pickled or loaded again
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                for index, rec in pool.imap_unordered(_run_forked, enumerate(tasks), chunksize=1):
-                    finished(index, rec)
-        finally:
-            _FORKED = ()
-    else:
-        for index, (arm, _, seed, specs) in enumerate(tasks):
-            finished(index, record_game(games[arm], plan.players, seed, specs, plan.limit))
+            _FORKED = (plan, games)
+            try:  # forked workers inherit the compiled games: nothing is pickled or loaded again
+                with multiprocessing.get_context("fork").Pool(jobs, _ignore_interrupts) as pool:
+                    for index, rec, seconds in pool.imap_unordered(
+                        _run_forked, [(i, tasks[i]) for i in order], chunksize=1
+                    ):
+                        finished(index, rec, seconds)
+            finally:
+                _FORKED = ()
+        else:
+            for index in order:
+                arm, _, seed, specs = tasks[index]
+                finished(index, *timed_game(games[arm], plan.players, seed, specs, plan.limit))
+    except KeyboardInterrupt:
+        info.interrupted = True
     info.seconds = time.perf_counter() - start
     return records, info
 
 
 # ---------------------------------------------------------------- metrics
-def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict:
-    """The figures of a run, per arm, as plain data (what ``--json`` prints and the report draws)."""
+def measure(plan: Plan, games: list, records: list[dict | None], info: RunInfo) -> dict:
+    """The figures of a run, per arm, as plain data (what ``--json`` prints and the report draws).
+
+    Games an interrupted run did not play (None) are left out; the figures are those of the games
+    played, and ``partial`` says so."""
     tasks = plan.tasks()
     arms = []
     per_game = []
@@ -385,10 +447,11 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
             "label": arm.label,
             "variant": arm.variant,
             "settings": dict(arm.settings),
-            **_arm_metrics(games[a], plan.players, main, plan.seed),
+            **_arm_metrics(games[a], plan.players, [r for r in main if r is not None], plan.seed),
         }
         if plan.skill_bot:
-            entry["skill"] = _skill(plan, games[a], [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a])
+            roles = [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a and r is not None]
+            entry["skill"] = _skill(plan, games[a], roles)
         arms.append(entry)
     return {
         "game": plan.game,
@@ -401,7 +464,8 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
         "skill_bot": plan.skill_bot,
         "skill_games": plan.skill_games,
         "arms": arms,
-        "run": info.to_data(len(records)),
+        "partial": info.interrupted,
+        "run": info.to_data(sum(r is not None for r in records)),
         "sweep": _sweep_axis(plan.arms),
         "warnings": [w for a in arms if (w := _too_few(a)) is not None],
         "paired": [

@@ -17,7 +17,8 @@ h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.6em}
 table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.muted{color:#777}
 figure{display:inline-block;margin:.4em}figcaption{font-size:.9em;color:#555}
-dl dt{font-weight:bold;margin-top:.4em}.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:0 1em}"""
+dl dt{font-weight:bold;margin-top:.4em}.partial{color:#a00;font-weight:bold}
+.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:0 1em}"""
 
 
 def render_html(data: dict) -> str:
@@ -25,10 +26,16 @@ def render_html(data: dict) -> str:
     arms = data["arms"]
     title = f"Playtest: {data['name']}, {data['players']} players"
     run = data["run"]
+    partial = (
+        f"<p class='partial'>Partial: the run was interrupted after {run['games']} games; the figures are those "
+        "of the games finished, the same seeds in every arm as far as each got.</p>"
+        if data.get("partial")
+        else ""
+    )
     parts = [
         (
             f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_e(title)}</title>"
-            f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>"
+            f"<style>{CSS}</style></head><body><h1>{_e(title)}{' (partial)' if partial else ''}</h1>{partial}"
         ),
         (
             f"<p class='muted'>{data['games']} games per arm on seeds "
