@@ -213,6 +213,11 @@ def _parser() -> argparse.ArgumentParser:
     pt.add_argument("--address", metavar="ADDR", help="Ray cluster address (default: start a local Ray)")
     pt.add_argument("-o", "--output", metavar="FILE", help="the HTML report (default: playtest-GAME.html)")
     pt.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    pt.add_argument(
+        "--records",
+        metavar="PATH",
+        help="one row per game (.csv, .jsonl, or .parquet with pyarrow): arm, seed, bots, results, scores, counters",
+    )
 
     ca = sub.add_parser("cards", help="list the components with their texts and effects")
     game_args(ca)
@@ -626,12 +631,16 @@ def _print_summary(s: dict) -> None:
 def _playtest(args) -> int:
     from engine.lab.games import arms_of, load_arm, parse_set
     from engine.lab.playtest import Plan, measure, run
+    from engine.lab.progress import work_progress
+    from engine.lab.records import check_records_path, record_rows, write_records
     from engine.lab.report import render_html
     from engine.lab.simulate import DEFAULT_DECISION_LIMIT
     from engine.load.safe_files import write_text
 
     if args.address and args.backend != "ray":
         return _usage("--address needs --backend ray")
+    if args.records:
+        check_records_path(args.records)
     sets = [parse_set(text) for text in args.settings]
     variants = [None if v == "base" else v for v in args.variant]
     arms = arms_of(variants, sets)
@@ -661,32 +670,14 @@ def _playtest(args) -> int:
         skill_games if skill else 0,
     )
     jobs = min(args.jobs, os.cpu_count() or 1) or (os.cpu_count() or 1)
-    if sys.stderr.isatty() and not args.json:
-        from rich import progress as rp
-
-        with rp.Progress(
-            rp.TextColumn("{task.description}"),
-            rp.BarColumn(),
-            rp.MofNCompleteColumn(),
-            rp.TextColumn("ETA"),
-            rp.TimeRemainingColumn(),
-            transient=True,
-        ) as bar:
-            task = bar.add_task(f"{first.id}: {len(plan.tasks())} games", total=len(plan.tasks()))
-            records, info = run(
-                plan,
-                games,
-                jobs,
-                args.backend,
-                args.address,
-                progress=lambda done, total: bar.update(task, completed=done),
-            )
-    else:
-        records, info = run(plan, games, jobs, args.backend, args.address)
+    with work_progress(f"{first.id}: {len(plan.tasks())} games") as progress:
+        records, info = run(plan, games, jobs, args.backend, args.address, progress=progress)
     data = measure(plan, games, records, info)
     data["game"] = first.id
     output = args.output or f"playtest-{first.id}.html"
     write_text(output, render_html(data))
+    if args.records:
+        write_records(args.records, record_rows(plan, games, plan.tasks(), records))
     if args.json:
         print(json.dumps(data))
     else:
@@ -695,8 +686,11 @@ def _playtest(args) -> int:
             f"wrote {output}: {len(arms)} arm{'s' * (len(arms) != 1)}, {run_info['games']} games in "
             f"{run_info['seconds']} s on {run_info['backend']}"
         )
+    if info.interrupted:
+        kept = f"{output}{' and ' + args.records if args.records else ''}"
+        print(f"interrupted: {kept} hold the {data['run']['games']} games finished (partial)", file=sys.stderr)
     errors = sum(a["outcomes"]["errors"] for a in data["arms"])
-    return EXIT_PROBLEMS if errors else EXIT_OK
+    return EXIT_PROBLEMS if errors or info.interrupted else EXIT_OK
 
 
 def _default_skill_bot(game) -> str | None:

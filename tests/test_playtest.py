@@ -8,7 +8,7 @@ from test_language import make_game
 from test_outcomes import FIRST_WINS, LEVEL
 
 from engine.cli import main
-from engine.lab.games import Arm, arms_of, load_arm, parse_set
+from engine.lab.games import Arm, arms_of, load_arm, parse_set, record_game
 from engine.lab.playtest import Plan, _deciding, difference_interval, measure, run
 
 # Each seat says "go" once, then a fair coin names the winner.
@@ -290,7 +290,7 @@ def _row_paths(value, path: str):
                 yield from _row_paths(item, f"{path}[].{key}")
 
 
-SUMMARY = {"mean", "median", "min", "max", "n"}
+SUMMARY = {"mean", "mean_95", "median", "min", "max", "n"}
 
 
 def test_a_card_is_listed_as_deciding_only_beyond_luck_among_all_measured():
@@ -316,3 +316,230 @@ def test_a_seat_in_a_partnership_wins_half_the_games_by_chance(tmp_path):
     skill = measure(plan, games, *run(plan, games))["arms"][0]["skill"]
     assert skill["chance"] == 0.5
     assert all(0.25 < s["win_rate"] < 0.75 for s in skill["seats"])
+
+
+def playtest(tmp_path, *extra: str) -> list[str]:
+    make_game(tmp_path, COIN)
+    game = str(tmp_path / "rules" / "mini" / "game.yaml")
+    out = str(tmp_path / "r.html")
+    return ["playtest", game, "--players", "2", "--games", "5", "--skill", "none", "-o", out, *extra]
+
+
+def test_records_have_one_row_per_game_that_pairs_arms_by_seed(tmp_path, capsys):
+    """A designer's notebook gets every game: its arm and setting, seed, bots, results, scores, length, counters."""
+    import csv
+
+    path = tmp_path / "games.csv"
+    argv = playtest(tmp_path, "--set", "constants.ticks=1,2", "--records", str(path), "--seed", "7")
+    assert main(argv) == 0
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert len(rows) == 10 and [r["arm"] for r in rows] == ["ticks=1"] * 5 + ["ticks=2"] * 5
+    first = rows[0]
+    assert set(first) >= {"constants.ticks", "seed", "bot_0", "bot_1", "result_0", "score_1", "winners"}
+    assert set(first) >= {"decisions", "turns", "rounds", "end_reason", "cut_off", "stat_heads", "stat_seat_1"}
+    assert [r["seed"] for r in rows[:5]] == [r["seed"] for r in rows[5:]] == [str(s) for s in range(7, 12)]
+    assert [r["decisions"] for r in rows] == ["2"] * 5 + ["4"] * 5
+    for r in rows:  # the coin names the winner: the counters, winners and scores agree
+        assert r["winners"] == ("1" if r["stat_heads"] == "True" else "0")
+        assert r["score_" + r["winners"]] == "1" and r["result_" + r["winners"]] == "win"
+        assert (r["bot_0"], r["end_reason"], r["cut_off"]) == ("random", "the coin fell", "False")
+        assert r["stat_seat_1"] == "1"
+
+
+def test_records_as_json_lines_have_the_same_columns(tmp_path):
+    import csv
+
+    assert main(playtest(tmp_path / "a", "--records", str(tmp_path / "g.jsonl"), "--seed", "1")) == 0
+    assert main(playtest(tmp_path / "b", "--records", str(tmp_path / "g.csv"), "--seed", "1")) == 0
+    lines = (tmp_path / "g.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert len(rows) == 5 and list(rows[0]) == next(csv.reader((tmp_path / "g.csv").open(encoding="utf-8")))
+    assert rows[0]["seed"] == 1 and rows[0]["cut_off"] is False and rows[0]["stat_seat_0"] == 0
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("games.xlsx", "error: --records {path}: the suffix says the format: one of .csv, .jsonl, .parquet"),
+        ("games.parquet", "error: --records … .parquet needs pyarrow, which is not installed"),
+    ],
+)
+def test_records_a_file_cannot_hold_are_refused_before_any_game(tmp_path, capsys, monkeypatch, name, message):
+    monkeypatch.setitem(__import__("sys").modules, "pyarrow", None)  # as where pyarrow is not installed
+    path = tmp_path / name
+    assert main(playtest(tmp_path, "--records", str(path), "--seed", "1")) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(message.format(path=path)) and err.count("\n") == 1
+    assert not (tmp_path / "r.html").exists() and not path.exists()
+
+
+def test_arms_are_paired_game_by_game_against_the_first(tmp_path):
+    """Two go's a seat instead of one: the coin falls the same on each seed, so the win rates do not
+    differ at all (an interval of exactly 0) while each game is exactly two decisions longer."""
+    arms = arms_of([], [parse_set("constants.ticks=1,2")])
+    data, _ = figures(tmp_path, COIN, games=30, arms=arms)
+    (pair,) = data["paired"]
+    assert (pair["arm"], pair["against"]) == ("ticks=2", "ticks=1")
+    rows = {r["figure"]: r for r in pair["rows"]}
+    win = rows["win rate, seat 0"]
+    assert (win["difference"], win["difference_95"], win["correlation"], win["games"]) == (0.0, [0.0, 0.0], 1.0, 30)
+    assert rows["decisions"]["difference"] == 2.0 and rows["decisions"]["difference_95"] == [2.0, 2.0]
+    assert rows["first-seat advantage"]["difference"] == 0.0 and rows["heads"]["correlation"] == 1.0
+    assert set(rows) >= {"win rate, seat 1", "turns", "rounds", "margin", "seat, seat 1"}
+
+
+def test_a_paired_interval_is_narrow_where_the_arms_share_their_luck():
+    """Each game's length varies a lot, but the arm adds about one decision to every game: the paired
+    interval holds +1 and is far narrower than the spread of the games themselves."""
+    from engine.lab.intervals import paired
+
+    first = [10 * (g % 7) for g in range(200)]
+    other = [x + 1 + (g % 3 == 0) for g, x in enumerate(first)]
+    found = paired(first, other)
+    low, high = found["difference_95"]
+    assert low < found["difference"] < high and 1.2 < low < high < 1.5 and found["correlation"] > 0.99
+
+
+def test_estimated_figures_carry_intervals_from_whole_games(tmp_path):
+    """A fair coin: the first seat's advantage and the share of heads hold their true values inside
+    their intervals; what is fixed by the rules (two decisions, each seat's own number) has none to speak of."""
+    data, _ = figures(tmp_path, COIN, games=200)
+    arm = data["arms"][0]
+    low, high = arm["outcomes"]["first_seat_advantage_95"]
+    assert low < 0 < high and high - low < 0.2
+    assert arm["duration"]["decisions"]["mean_95"] == [2.0, 2.0]
+    heads, seat = arm["stats"]
+    assert heads["share_95"][0] < 0.5 < heads["share_95"][1] and heads["share_95"][1] - heads["share_95"][0] < 0.2
+    assert [s["mean_95"] for s in seat["seats"]] == [[0.0, 0.0], [1.0, 1.0]]
+    assert arm["scores"]["margin"]["mean_95"] == [1.0, 1.0]
+    assert arm["outcomes"]["draw_rate_95"][0] == 0.0 and arm["outcomes"]["completion_rate_95"][1] == 1.0
+
+
+def test_a_first_seat_that_always_wins_has_its_advantage_known_exactly(tmp_path):
+    data, _ = figures(tmp_path, FIRST_WINS)
+    assert data["arms"][0]["outcomes"]["first_seat_advantage_95"] == [0.5, 0.5]
+
+
+def test_the_interval_resamples_games_not_seats():
+    """In a two-seat game one seat's win is the other's loss: per game the first seat's advantage is
+    ±½.  Over 100 games, 50 won by each seat, the interval is that of 100 draws (about ±0.1), not of
+    the 200 seat-games."""
+    from engine.lab.intervals import Resampler
+
+    low, high = Resampler(100, seed=3).mean_95([0.5, -0.5] * 50)
+    assert -0.13 < low < -0.07 and 0.07 < high < 0.13
+
+
+@pytest.mark.parametrize("games, warned", [(40, True), (500, False)])
+def test_an_arm_with_too_few_games_to_tell_differences_apart_is_warned_of(tmp_path, games, warned):
+    data, _ = figures(tmp_path, COIN, games=games)
+    assert bool(data["warnings"]) is warned
+    if warned:
+        (warning,) = data["warnings"]
+        assert warning.startswith("base: 40 finished games tell a seat's win rate only to ±15%")
+        assert "about 385 games give ±5%" in warning
+
+
+# Seat 0 picks a short game or a long one; nobody scores, so every game is a shared win.
+LONG_OR_SHORT = """\
+variables:
+  n: {type: int}
+play: |
+  for p in players():
+      if seat_number(p) == 0:
+          n = choose "length" from [1, 5] by p
+  repeat n:
+      x = choose "go" from [1]
+  end_game "done"
+"""
+
+
+def test_means_are_over_finished_games_and_cut_offs_are_counted_apart(tmp_path):
+    """Long games (6 decisions) pass the limit of 4 and are cut off: the mean length is that of the
+    short games that finished, 2 decisions, not a blend with the limit."""
+    path = make_game(tmp_path, LONG_OR_SHORT).rules.folder / "game.yaml"
+    plan = Plan(str(path), [Arm()], 2, 40, 0, ["random", "random"], limit=4)
+    games = [load_arm(plan.game, arm) for arm in plan.arms]
+    arm = measure(plan, games, *run(plan, games))["arms"][0]
+    finished, cut = arm["outcomes"]["finished"], arm["outcomes"]["cut_off"]
+    assert 5 < cut < 35 and finished + cut == 40
+    assert arm["duration"]["decisions"]["mean"] == 2 and arm["duration"]["decisions"]["n"] == finished
+    assert arm["duration"]["values"]["decisions"] == [2] * finished
+
+
+def test_lead_drama_and_margin_do_not_apply_to_a_game_without_points(tmp_path):
+    from engine.lab.report import render_html
+
+    path = make_game(tmp_path, LONG_OR_SHORT).rules.folder / "game.yaml"
+    plan = Plan(str(path), [Arm()], 2, 20, 0, ["random", "random"])
+    games = [load_arm(plan.game, arm) for arm in plan.arms]
+    data = measure(plan, games, *run(plan, games))
+    scores = data["arms"][0]["scores"]
+    assert scores["lead_changes"] is scores["drama"] is scores["decisiveness"] is scores["margin"] is None
+    page = render_html(data)
+    for name in ("margin of victory (mean)", "lead changes (mean)", "drama", "decisiveness"):
+        assert f"<td>{name}</td><td>—</td>" in page
+
+
+def test_an_interrupted_run_keeps_the_games_finished_on_the_same_seeds_in_every_arm(tmp_path):
+    """Ctrl-C after 7 of 20 games: seeds 0–2 in both arms and seed 3 in the first are kept and
+    measured (the run plays seed by seed across the arms), and the figures say they are partial."""
+    arms = arms_of([], [parse_set("constants.ticks=1,2")])
+    path = make_game(tmp_path, COIN).rules.folder / "game.yaml"
+    plan = Plan(str(path), arms, 2, 10, 0, ["random", "random"])
+    games = [load_arm(plan.game, arm) for arm in plan.arms]
+
+    def ctrl_c(done, total, work):
+        if done == 7:
+            raise KeyboardInterrupt
+
+    records, info = run(plan, games, progress=ctrl_c)
+    assert info.interrupted and sum(r is not None for r in records) == 7
+    assert [r["seed"] for r in records if r is not None] == [0, 1, 2, 3, 0, 1, 2]
+    data = measure(plan, games, records, info)
+    assert data["partial"] and data["run"]["games"] == 7
+    assert [a["outcomes"]["played"] for a in data["arms"]] == [4, 3]
+    assert {r["games"] for r in data["paired"][0]["rows"]} == {3}
+
+
+def test_ctrl_c_writes_the_partial_report_and_the_records_so_far(tmp_path, capsys, monkeypatch):
+    from engine.lab import playtest as lab
+
+    played = []
+
+    def interrupted_at_the_sixth(*args):
+        if len(played) == 5:
+            raise KeyboardInterrupt
+        played.append(args)
+        return record_game(*args), 1.0
+
+    monkeypatch.setattr(lab, "timed_game", interrupted_at_the_sixth)
+    path = tmp_path / "games.jsonl"
+    assert main(playtest(tmp_path, "--games", "20", "--records", str(path), "--json", "--seed", "1")) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["partial"] is True
+    assert err.splitlines()[-1] == f"interrupted: {tmp_path / 'r.html'} and {path} hold the 5 games finished (partial)"
+    assert "mini: 20 games: 4/20 games, 20% of the work, about " in err  # progress on stderr beside --json
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 5
+    assert "Playtest: Mini, 2 players (partial)" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_the_work_left_is_weighed_by_what_each_kind_of_game_costs():
+    """Ten quick random games done and one of ten slow thinking ones: about a tenth of the work is
+    done, not 11 of 20 games' worth (the estimate that said "1 second left" with minutes to go)."""
+    from engine.lab.playtest import Work
+
+    work = Work([("random",)] * 10 + [("mcts:50",)] * 10)
+    assert work.fraction() == 0.0
+    for _ in range(10):
+        work.add(("random",), 0.01)
+    assert work.fraction() == pytest.approx(0.5)  # a kind not seen yet is guessed at the mean cost so far
+    work.add(("mcts:50",), 1.0)
+    assert work.fraction() == pytest.approx(1.1 / 10.1)
+
+
+def test_skill_games_are_spread_among_the_main_games():
+    plan = Plan("g", [Arm()], 2, 4, 0, ["random", "random"], skill_bot="greedy", skill_games=2)
+    tasks = plan.tasks()
+    roles = [tasks[i][1] for i in plan.order()]
+    assert roles == ["main", "skill:0", "skill:1", "main", "main", "skill:0", "skill:1", "main"]

@@ -56,7 +56,21 @@ def test_the_report_opens_from_disk_with_plots_and_the_win_rate_table(tmp_path):
         assert table.is_visible()
         assert table.locator("th").all_inner_texts()[:5] == ["arm", "seat", "bot", "wins", "win rate"]
         assert "ticks=2" in table.inner_text() and "95% interval" in table.inner_text()
+        paired = page.locator("table.paired")
+        assert paired.is_visible() and page.locator("#paired").is_visible()
+        assert paired.locator("th").all_inner_texts() == [
+            "arm",
+            "figure",
+            "difference",
+            "95% interval",
+            "correlation",
+            "games",
+        ]
+        decisions = paired.locator("tr", has_text="decisions").locator("td").all_inner_texts()
+        assert decisions[:4] == ["ticks=2", "decisions", "+2", "+2 … +2"]  # one more go for each seat
         assert page.get_by_text("Definitions").is_visible()
+        warnings = page.locator(".warnings li").all_inner_texts()
+        assert [w.split(":")[0] for w in warnings] == ["base", "ticks=2"]  # 20 games tell little apart
         page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
         browser.close()
     assert (tmp_path / "report.png").stat().st_size > 10_000
@@ -84,3 +98,11 @@ def test_the_report_shows_the_card_that_decides_games_and_links_its_definition(t
         page.screenshot(path=str(tmp_path / "deciding.png"), full_page=True)
         browser.close()
     assert (tmp_path / "deciding.png").stat().st_size > 10_000
+
+
+def test_each_line_of_a_sweep_is_drawn_in_its_band_of_intervals(tmp_path):
+    arms = [Arm(None, (("constants.ticks", t),)) for t in (1, 2, 3)]
+    text = write_report(tmp_path, arms=arms, games=10).read_text(encoding="utf-8")
+    sweep = text.split("<h2>Sweep</h2>")[1].split("</figure>")[0]
+    lines = ("seat 0 win rate", "draw rate", "completion", "the coin showed 1", "decisions per game")
+    assert sweep.count("fill-opacity: 0.15") == len(lines)

@@ -7,6 +7,7 @@ same game for the same seed.
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 
 from engine.bots import make_agent
@@ -139,6 +140,13 @@ def record_game(game, players: int, seed: int, specs: list[str], limit: int = DE
     except TabletopError as exc:
         rec["error"] = str(exc)
     return rec
+
+
+def timed_game(game, players: int, seed: int, specs: list[str], limit: int) -> tuple[dict, float]:
+    """``record_game`` and the seconds it took where it ran: the work a progress estimate weighs."""
+    start = time.perf_counter()
+    rec = record_game(game, players, seed, specs, limit)
+    return rec, time.perf_counter() - start
 
 
 def _team_scores(state) -> list[int]:

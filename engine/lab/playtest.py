@@ -13,17 +13,21 @@ import itertools
 import math
 import os
 import platform
+import signal
 import statistics
 import time
-from collections.abc import Callable
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.lab.games import PROGRESS_BINS, Arm, record_game
+from engine.lab.games import PROGRESS_BINS, Arm, timed_game
+from engine.lab.intervals import Resampler, paired
 from engine.lab.simulate import DEFAULT_DECISION_LIMIT, wilson_interval
 
 RANDOM = "random"
 DURATIONS = ("decisions", "turns", "rounds")
 
+RESOLUTION = 0.05  # a win rate known to ± this tells arms apart that differ by about twice as much
 MIN_SUPPORT = 10  # seat-games on each side (used / not used) before a use's effect on winning is measured
 
 
@@ -56,20 +60,21 @@ METRICS: dict[str, Metric] = {
     "first_seat_advantage": Metric(
         "AdvantageP1",
         "How much better the first seat does than the average seat (Ludii's AdvantageP1 is seat 0's win rate itself).",
-        "win_rate(0) − mean over seats of win_rate(s)",
-        ("outcomes.first_seat_advantage",),
+        "win_rate(0) − mean over seats of win_rate(s); 95% interval: the 2.5th and 97.5th percentiles over "
+        "1,000 seeded redraws of whole games with replacement (the bootstrap; seats of a game stay together)",
+        ("outcomes.first_seat_advantage", "outcomes.first_seat_advantage_95"),
     ),
     "draw_rate": Metric(
         "Drawishness",
         "How often a game ends with no winner.",
-        "drawn games / finished games",
-        ("outcomes.draws", "outcomes.draw_rate"),
+        "drawn games / finished games, with a 95% Wilson interval",
+        ("outcomes.draws", "outcomes.draw_rate", "outcomes.draw_rate_95"),
     ),
     "completion_rate": Metric(
         "Completion",
         "How often a game reaches an end by the rules.",
-        "finished games / games played (played = finished + cut off + errors)",
-        ("outcomes.played", "outcomes.finished", "outcomes.completion_rate"),
+        "finished games / games played (played = finished + cut off + errors), with a 95% Wilson interval",
+        ("outcomes.played", "outcomes.finished", "outcomes.completion_rate", "outcomes.completion_rate_95"),
     ),
     "cut_off": Metric(
         "Timeouts",
@@ -91,8 +96,10 @@ METRICS: dict[str, Metric] = {
     ),
     "decisions": Metric(
         "DurationActions",
-        "Length of a game in decisions: every choice of any seat.",
-        "decisions per game: mean, median, min, max (and each game's value)",
+        "Length of a game in decisions: every choice of any seat, over the finished games (games cut off at "
+        "the limit are counted apart, under cut_off).",
+        "decisions per game: mean with its 95% interval (bootstrap over whole games), median, min, max "
+        "(and each finished game's value)",
         ("duration.decisions", "duration.values"),
     ),
     "turns": Metric(
@@ -115,13 +122,14 @@ METRICS: dict[str, Metric] = {
     ),
     "margin": Metric(
         "",
-        "By how much the winner won, in games with a winner.",
+        "By how much the winner won, in games with a winner; none in a game whose points stay 0 throughout.",
         "points of the winning side − the best other side's points (a team's points are its members' sum)",
         ("scores.margin", "scores.margins"),
     ),
     "lead_changes": Metric(
         "LeadChange",
-        "How often the lead changes hands (Ludii judges the leader by a search's evaluation; here by points).",
+        "How often the lead changes hands (Ludii judges the leader by a search's evaluation; here by points); "
+        "none (—) in a game whose points stay 0 throughout, as lead, drama and decisiveness do not apply to it.",
         "number of times the sole leader (most points at the start of a turn) differs from the previous "
         "sole leader, per game",
         ("scores.lead_changes",),
@@ -199,6 +207,33 @@ METRICS: dict[str, Metric] = {
             "choice.deciding_cards[].games",
         ),
     ),
+    "paired": Metric(
+        "",
+        "Each arm against the first on the same seeds: how much each figure differs, game by game, and "
+        "whether that is more than luck; the correlation says how much luck the two arms shared (near 0: "
+        "pairing did not help; near 1: the interval is much narrower than comparing the arms apart).",
+        "per figure: mean over the seeds finished in both arms of (value in the arm − value in the first arm); "
+        "95% interval: the 2.5th and 97.5th percentiles of that mean over 1,000 seeded redraws of the pairs "
+        "with replacement; correlation: Pearson's r of the two arms' values over the same pairs",
+        (
+            "paired",
+            "paired[].arm",
+            "paired[].against",
+            "paired[].rows[].figure",
+            "paired[].rows[].difference",
+            "paired[].rows[].difference_95",
+            "paired[].rows[].correlation",
+            "paired[].rows[].games",
+        ),
+    ),
+    "warnings": Metric(
+        "",
+        "Arms with too few finished games to tell their differences apart: a seat's win rate is known only to "
+        f"more than ±{RESOLUTION:.0%}.",
+        "half the width of the widest Wilson 95% interval of a seat's win rate > "
+        f"{RESOLUTION}; games for ±{RESOLUTION:.0%}: 1.96² · 0.25 / {RESOLUTION}²",
+        ("warnings",),
+    ),
     "skill": Metric(
         "Skill Trace (simplified)",
         "How much a thinking bot gains over random bots, per seat; near chance means luck decides.",
@@ -218,7 +253,9 @@ METRICS: dict[str, Metric] = {
     "stats": Metric(
         "",
         "The rules' own counters (`stats:`), evaluated at the end of each finished game.",
-        "yes/no: share of games (or seat-games, per seat) where it holds; numbers: mean, median, min, max",
+        "yes/no: share of games (or seat-games, per seat) where it holds; numbers: mean, median, min, max; "
+        "95% intervals of shares and means by the bootstrap over whole games (a per-seat counter's game value: "
+        "its seats' mean)",
         (
             "stats",
             "stats[].id",
@@ -226,6 +263,7 @@ METRICS: dict[str, Metric] = {
             "stats[].kind",
             "stats[].per_seat",
             "stats[].share",
+            "stats[].share_95",
             "stats[].summary",
             "stats[].seats",
         ),
@@ -259,6 +297,18 @@ class Plan:
                     out += [(a, f"skill:{seat}", self.seed + i, specs) for i in range(self.skill_games)]
         return out
 
+    def order(self) -> list[int]:
+        """The tasks' indices in the order they are played: seed by seed across the arms, the skill games
+        spread evenly among them, so a run stopped early has every arm on the same seeds."""
+        tasks = self.tasks()
+
+        def key(index: int) -> tuple:
+            arm, role, seed, _ = tasks[index]
+            share = (seed - self.seed) / (self.games if role == "main" else self.skill_games)
+            return (share, role != "main", role, arm)
+
+        return sorted(range(len(tasks)), key=key)
+
 
 @dataclass
 class RunInfo:
@@ -268,9 +318,11 @@ class RunInfo:
     host: str = field(default_factory=platform.node)
     cpus: int = field(default_factory=lambda: os.cpu_count() or 1)
     address: str | None = None
+    interrupted: bool = False
 
     def to_data(self, games: int) -> dict:
         return {
+            "interrupted": self.interrupted,
             "backend": self.backend,
             "workers": self.workers,
             "host": self.host,
@@ -286,10 +338,39 @@ class RunInfo:
 _FORKED: tuple = ()  # (plan, compiled games per arm) for forked workers
 
 
-def _run_forked(index_task: tuple) -> tuple[int, dict]:
+def _run_forked(index_task: tuple) -> tuple[int, dict, float]:
     plan, games = _FORKED
     index, (arm, _, seed, specs) = index_task
-    return index, record_game(games[arm], plan.players, seed, specs, plan.limit)
+    return index, *timed_game(games[arm], plan.players, seed, specs, plan.limit)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the run and keeps the games finished so far."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class Work:
+    """How much of a run is done, weighed by what its games cost so far: a game of thinking bots may
+    take a hundred times a game of random ones, so counting games would misjudge the time left."""
+
+    def __init__(self, kinds: list):
+        self.left = Counter(kinds)  # kind of game (its bots) → games still to play
+        self.spent: defaultdict = defaultdict(float)  # kind → seconds its played games took
+        self.played: Counter = Counter()
+
+    def add(self, kind, seconds: float) -> None:
+        self.left[kind] -= 1
+        self.played[kind] += 1
+        self.spent[kind] += seconds
+
+    def fraction(self) -> float:
+        """Share of the work done: seconds spent / (seconds spent + games left × their kind's mean cost)."""
+        spent = sum(self.spent.values())
+        if not spent:
+            return 0.0
+        overall = spent / sum(self.played.values())
+        left = sum(n * (self.spent[k] / self.played[k] if self.played[k] else overall) for k, n in self.left.items())
+        return spent / (spent + left)
 
 
 def run(
@@ -298,59 +379,79 @@ def run(
     jobs: int = 1,
     backend: str = "local",
     address: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[dict], RunInfo]:
-    """Play every task of ``plan``; records in task order, and where and how fast they ran."""
+    progress: Callable[[int, int, float], None] | None = None,
+) -> tuple[list[dict | None], RunInfo]:
+    """Play every task of ``plan``; records in task order, and where and how fast they ran.
+
+    Games are played seed by seed across the arms, so an interrupted run (Ctrl-C) has compared the
+    arms on the same seeds: it stops, marks ``info.interrupted``, and returns the games finished
+    (None for the others).  ``progress(games done, games, share of the work done)``.
+    """
     global _FORKED
     tasks = plan.tasks()
+    order = plan.order()
     records: list = [None] * len(tasks)
     info = RunInfo(backend, jobs if backend == "local" else 0, address=address)
+    work = Work([tuple(t[3]) for t in tasks])
     start = time.perf_counter()
     done = 0
 
-    def finished(index: int, rec: dict) -> None:
+    def finished(index: int, rec: dict, seconds: float) -> None:
         nonlocal done
         records[index] = rec
         done += 1
+        work.add(tuple(tasks[index][3]), seconds)
         if progress is not None:
-            progress(done, len(tasks))
+            progress(done, len(tasks), work.fraction())
 
-    if backend == "ray":
-        from engine.lab.ray_backend import run_on_ray
+    try:
+        if backend == "ray":
+            from engine.lab.ray_backend import run_on_ray
 
-        info.workers = run_on_ray(plan, tasks, address, finished)
-    elif jobs > 1:
-        import multiprocessing
+            info.workers = run_on_ray(plan, tasks, order, address, finished)
+        elif jobs > 1:
+            import multiprocessing
 
-        _FORKED = (plan, games)
-        try:  # forked workers inherit the compiled games: nothing is pickled or loaded again
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                for index, rec in pool.imap_unordered(_run_forked, enumerate(tasks), chunksize=1):
-                    finished(index, rec)
-        finally:
-            _FORKED = ()
-    else:
-        for index, (arm, _, seed, specs) in enumerate(tasks):
-            finished(index, record_game(games[arm], plan.players, seed, specs, plan.limit))
+            _FORKED = (plan, games)
+            try:  # forked workers inherit the compiled games: nothing is pickled or loaded again
+                with multiprocessing.get_context("fork").Pool(jobs, _ignore_interrupts) as pool:
+                    for index, rec, seconds in pool.imap_unordered(
+                        _run_forked, [(i, tasks[i]) for i in order], chunksize=1
+                    ):
+                        finished(index, rec, seconds)
+            finally:
+                _FORKED = ()
+        else:
+            for index in order:
+                arm, _, seed, specs = tasks[index]
+                finished(index, *timed_game(games[arm], plan.players, seed, specs, plan.limit))
+    except KeyboardInterrupt:
+        info.interrupted = True
     info.seconds = time.perf_counter() - start
     return records, info
 
 
 # ---------------------------------------------------------------- metrics
-def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict:
-    """The figures of a run, per arm, as plain data (what ``--json`` prints and the report draws)."""
+def measure(plan: Plan, games: list, records: list[dict | None], info: RunInfo) -> dict:
+    """The figures of a run, per arm, as plain data (what ``--json`` prints and the report draws).
+
+    Games an interrupted run did not play (None) are left out; the figures are those of the games
+    played, and ``partial`` says so."""
     tasks = plan.tasks()
     arms = []
+    per_game = []
     for a, arm in enumerate(plan.arms):
         main = [r for (i, role, _, _), r in zip(tasks, records) if i == a and role == "main"]
+        per_game.append(game_values(games[a], plan.players, main))
         entry = {
             "label": arm.label,
             "variant": arm.variant,
             "settings": dict(arm.settings),
-            **_arm_metrics(games[a], plan.players, main),
+            **_arm_metrics(games[a], plan.players, [r for r in main if r is not None], plan.seed),
         }
         if plan.skill_bot:
-            entry["skill"] = _skill(plan, games[a], [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a])
+            roles = [(role, r) for (i, role, _, _), r in zip(tasks, records) if i == a and r is not None]
+            entry["skill"] = _skill(plan, games[a], roles)
         arms.append(entry)
     return {
         "game": plan.game,
@@ -363,8 +464,15 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
         "skill_bot": plan.skill_bot,
         "skill_games": plan.skill_games,
         "arms": arms,
-        "run": info.to_data(len(records)),
+        "partial": info.interrupted,
+        "run": info.to_data(sum(r is not None for r in records)),
         "sweep": _sweep_axis(plan.arms),
+        "warnings": [w for a in arms if (w := _too_few(a)) is not None],
+        "paired": [
+            {"arm": arm.label, "against": plan.arms[0].label, "rows": _paired_rows(per_game[0], per_game[a], plan.seed)}
+            for a, arm in enumerate(plan.arms)
+            if a > 0
+        ],
         "definitions": {
             k: {"ludii": m.ludii, "definition": m.definition, "formula": m.formula, "keys": list(m.keys)}
             for k, m in METRICS.items()
@@ -372,8 +480,84 @@ def measure(plan: Plan, games: list, records: list[dict], info: RunInfo) -> dict
     }
 
 
-def _arm_metrics(game, players: int, recs: list[dict]) -> dict:
-    done = [r for r in recs if r["error"] is None and not r["cut_off"]]
+def _finished(r: dict | None) -> bool:
+    return r is not None and r["error"] is None and not r["cut_off"]
+
+
+def game_values(game, players: int, recs: Sequence[dict | None]) -> dict[str, list]:
+    """Each estimated figure as one value per game (None where it does not apply: a game cut off, a
+    margin without a winner), so that intervals and pairings resample games, never seats."""
+    done = [r if _finished(r) else None for r in recs]
+    wins = [None if r is None else [x == "win" for x in r["results"]] for r in done]
+    out: dict[str, list] = {f"win rate, seat {s}": [None if w is None else w[s] for w in wins] for s in range(players)}
+    out["first-seat advantage"] = [None if w is None else w[0] - sum(w) / players for w in wins]
+    for k in DURATIONS:
+        out[k] = [None if r is None else r[k] for r in done]
+    for s in range(players):
+        out[f"score, seat {s}"] = [None if r is None else r["scores"][s] for r in done]
+    # a game whose points stay 0 is won or lost without a score: by how much, who leads, does not apply
+    scored = any(any(t) for r in done if r is not None for t in r["trace"] + [r["final"]])
+    out["margin"] = [None if r is None or not scored else _margin(r) for r in done]
+    stories = [None if r is None or not scored else _lead_story(r) for r in done]
+    for i, name in enumerate(("lead changes", "drama", "decisiveness")):
+        out[name] = [None if story is None else story[i] for story in stories]
+    for stat in game.stats:
+        if stat.per_seat:
+            for s in range(players):
+                out[f"{stat.id}, seat {s}"] = [None if r is None else r["stats"][stat.id][s] for r in done]
+        else:
+            out[stat.id] = [None if r is None else r["stats"][stat.id] for r in done]
+    return out
+
+
+def _margin(r: dict) -> int | None:
+    """Points of the winning side over the best other side; None in a game without a winner."""
+    winners = [s for s, x in enumerate(r["results"]) if x == "win"]
+    if not winners:
+        return None
+    others = [v for s, v in enumerate(r["final"]) if s not in winners]
+    return r["final"][winners[0]] - max(others) if others else 0
+
+
+def _too_few(arm: dict) -> str | None:
+    """A warning when an arm's win rates are too loose to tell it from another arm."""
+    o = arm["outcomes"]
+    widths = [(ci[1] - ci[0]) / 2 for ci in o["win_rate_95"] if ci is not None]
+    if widths and max(widths) <= RESOLUTION:
+        return None
+    need = math.ceil(1.96**2 * 0.25 / RESOLUTION**2)
+    known = f"to ±{max(widths):.0%}" if widths else "not at all"
+    return (
+        f"{arm['label']}: {o['finished']} finished games tell a seat's win rate only {known}; "
+        f"smaller differences are luck as likely as not (about {need} games give ±{RESOLUTION:.0%})"
+    )
+
+
+def _lead_story(r: dict) -> tuple[int, float | None, float | None]:
+    """Lead changes, drama and decisiveness of one game (the last two None without a winner)."""
+    trace = r["trace"] + [r["final"]]
+    leaders = [t.index(max(t)) for t in trace if t.count(max(t)) == 1]
+    changes = sum(a != b for a, b in itertools.pairwise(leaders))
+    winners = [s for s, x in enumerate(r["results"]) if x == "win"]
+    if not winners:
+        return changes, None, None
+    w = winners[0]
+    behind = [i for i, t in enumerate(trace) if t[w] < max(t)]
+    return changes, statistics.fmean(max(t) - t[w] for t in trace), (behind[-1] + 1) / len(trace) if behind else 0.0
+
+
+def _paired_rows(first: dict[str, list], other: dict[str, list], seed: int) -> list[dict]:
+    """Every figure of one arm against the first arm's, game by game on the same seeds."""
+    rows = []
+    for name, values in first.items():
+        found = paired(values, other.get(name, []), seed)
+        if found is not None:
+            rows.append({"figure": name, **found})
+    return rows
+
+
+def _arm_metrics(game, players: int, recs: list[dict], seed: int) -> dict:
+    done = [r for r in recs if _finished(r)]
     n = len(done)
     wins = [sum(r["results"][s] == "win" for r in done) for s in range(players)]
     rates = [w / n if n else None for w in wins]
@@ -382,6 +566,15 @@ def _arm_metrics(game, players: int, recs: list[dict]) -> dict:
     for r in done:
         reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
     known = [x for x in rates if x is not None]
+    values = game_values(game, players, recs)
+    resample = Resampler(len(recs), seed)
+
+    def estimate(name: str) -> dict | None:
+        return _summary([v for v in values[name] if v is not None], resample.mean_95(values[name]))
+
+    def mean(name: str) -> float | None:
+        return (estimate(name) or {}).get("mean")
+
     return {
         "outcomes": {
             "played": len(recs),
@@ -390,48 +583,33 @@ def _arm_metrics(game, players: int, recs: list[dict]) -> dict:
             "error_samples": [f"seed {r['seed']}: {r['error']}" for r in recs if r["error"]][:5],
             "cut_off": sum(r["cut_off"] for r in recs),
             "completion_rate": _ratio(n, len(recs)),
+            "completion_rate_95": wilson_interval(n, len(recs)),
             "wins": wins,
             "win_rate": [_round(x) for x in rates],
             "win_rate_95": [wilson_interval(w, n) for w in wins],
             "balance": _round(1 - (max(known) - min(known))) if known else None,
-            "first_seat_advantage": _round(rates[0] - sum(known) / len(known)) if known else None,
+            "first_seat_advantage": mean("first-seat advantage"),
+            "first_seat_advantage_95": resample.mean_95(values["first-seat advantage"]),
             "draws": draws,
             "draw_rate": _ratio(draws, n),
+            "draw_rate_95": wilson_interval(draws, n),
             "end_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
         },
         "duration": {
-            **{k: _summary([r[k] for r in recs if r["error"] is None]) for k in DURATIONS},
-            "values": {k: [r[k] for r in recs if r["error"] is None] for k in DURATIONS},
+            **{k: estimate(k) for k in DURATIONS},
+            "values": {k: [r[k] for r in done] for k in DURATIONS},
         },
-        "scores": _scores(players, done),
+        "scores": {
+            "per_seat": [estimate(f"score, seat {s}") for s in range(players)],
+            "values": [[r["scores"][s] for r in done] for s in range(players)],
+            "margin": estimate("margin"),
+            "margins": [v for v in values["margin"] if v is not None],
+            "lead_changes": estimate("lead changes"),
+            "drama": mean("drama"),
+            "decisiveness": mean("decisiveness"),
+        },
         "choice": _choice(game, players, [r for r in recs if r["error"] is None]),
-        "stats": _stat_figures(game, done),
-    }
-
-
-def _scores(players: int, done: list[dict]) -> dict:
-    margins, changes, drama, decisive = [], [], [], []
-    for r in done:
-        winners = [s for s, x in enumerate(r["results"]) if x == "win"]
-        trace = r["trace"] + [r["final"]]
-        if winners:
-            best = r["final"][winners[0]]
-            others = [v for s, v in enumerate(r["final"]) if s not in winners]
-            margins.append(best - max(others) if others else 0)
-            w = winners[0]
-            drama.append(statistics.fmean(max(t) - t[w] for t in trace))
-            behind = [i for i, t in enumerate(trace) if t[w] < max(t)]
-            decisive.append((behind[-1] + 1) / len(trace) if behind else 0.0)
-        leaders = [t.index(max(t)) for t in trace if t.count(max(t)) == 1]
-        changes.append(sum(a != b for a, b in itertools.pairwise(leaders)))
-    return {
-        "per_seat": [_summary([r["scores"][s] for r in done]) for s in range(players)],
-        "values": [[r["scores"][s] for r in done] for s in range(players)],
-        "margin": _summary(margins),
-        "margins": margins,
-        "lead_changes": _summary(changes),
-        "drama": _round(statistics.fmean(drama)) if drama else None,
-        "decisiveness": _round(statistics.fmean(decisive)) if decisive else None,
+        "stats": _stat_figures(game, players, values, resample),
     }
 
 
@@ -530,23 +708,30 @@ def _deciding(rows: list[dict], name: str, used: dict[str, set], won: set, units
     ]
 
 
-def _stat_figures(game, done: list[dict]) -> list[dict]:
+def _stat_figures(game, players: int, values: dict[str, list], resample: Resampler) -> list[dict]:
+    """Each counter over the finished games; a per-seat counter also seat by seat.  Intervals resample
+    games: a game's value of a per-seat counter is its seats' mean."""
     out = []
     for stat in game.stats:
-        values = [r["stats"][stat.id] for r in done]
-        entry = {
+        entry: dict = {
             "id": stat.id,
             "text": stat.text,
             "kind": "yes/no" if stat.is_flag else "number",
             "per_seat": stat.per_seat,
         }
         if stat.per_seat:
-            seats = list(zip(*values)) if values else []
-            entry["seats"] = [_summary(list(v)) for v in seats]
-            flat = [x for v in values for x in v]
+            seats = [values[f"{stat.id}, seat {s}"] for s in range(players)]
+            entry["seats"] = [_summary([v for v in x if v is not None], resample.mean_95(x)) for x in seats]
+            flat = [v for x in seats for v in x if v is not None]
+            per_game = [None if v[0] is None else statistics.fmean(v) for v in zip(*seats)]
         else:
-            flat = values
-        entry["share" if stat.is_flag else "summary"] = _ratio(sum(flat), len(flat)) if stat.is_flag else _summary(flat)
+            per_game = values[stat.id]
+            flat = [v for v in per_game if v is not None]
+        if stat.is_flag:
+            entry["share"] = _ratio(sum(flat), len(flat))
+            entry["share_95"] = resample.mean_95(per_game)
+        else:
+            entry["summary"] = _summary(flat, resample.mean_95(per_game))
         out.append(entry)
     return out
 
@@ -580,11 +765,13 @@ def _sweep_axis(arms: list[Arm]) -> dict | None:
     return {"name": arms[0].settings[varying[0]][0], "values": [a.settings[varying[0]][1] for a in arms]}
 
 
-def _summary(values: list) -> dict | None:
+def _summary(values: list, mean_95: list[float] | None = None) -> dict | None:
+    """Mean (with the 95% interval of the mean, from whole games), median, min, max and count."""
     if not values:
         return None
     return {
         "mean": _round(statistics.fmean(values)),
+        "mean_95": mean_95,
         "median": statistics.median(values),
         "min": min(values),
         "max": max(values),

@@ -17,7 +17,8 @@ h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.6em}
 table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.muted{color:#777}
 figure{display:inline-block;margin:.4em}figcaption{font-size:.9em;color:#555}
-dl dt{font-weight:bold;margin-top:.4em}"""
+dl dt{font-weight:bold;margin-top:.4em}.partial{color:#a00;font-weight:bold}
+.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:0 1em}"""
 
 
 def render_html(data: dict) -> str:
@@ -25,10 +26,16 @@ def render_html(data: dict) -> str:
     arms = data["arms"]
     title = f"Playtest: {data['name']}, {data['players']} players"
     run = data["run"]
+    partial = (
+        f"<p class='partial'>Partial: the run was interrupted after {run['games']} games; the figures are those "
+        "of the games finished, the same seeds in every arm as far as each got.</p>"
+        if data.get("partial")
+        else ""
+    )
     parts = [
         (
             f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_e(title)}</title>"
-            f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>"
+            f"<style>{CSS}</style></head><body><h1>{_e(title)}{' (partial)' if partial else ''}</h1>{partial}"
         ),
         (
             f"<p class='muted'>{data['games']} games per arm on seeds "
@@ -39,15 +46,36 @@ def render_html(data: dict) -> str:
             f"{run['seconds']} s, {run['games_per_second']} games/s.</p>"
         ),
     ]
+    if data.get("warnings"):
+        parts.append(
+            "<div class='warnings'><p>Too few games to tell differences apart:</p><ul>"
+            + "".join(f"<li>{_e(w)}</li>" for w in data["warnings"])
+            + "</ul></div>"
+        )
     parts.append(
         "<h2>Outcomes</h2>"
         + _win_table(data)
         + _figure(_rate_plot(data, lambda a: a["outcomes"], 1 / data["players"]), "Win rate per seat, 95% intervals")
     )
     parts.append(_summary_table(arms))
+    if data.get("paired"):
+        parts.append(
+            "<h2 id='paired'>Each arm against the first, game by game</h2><p>The same seeds in both arms: "
+            "the difference of each figure (the arm's minus the first arm's) with a 95% interval from the "
+            "paired games; an interval that holds 0 is no evidence of a difference. Correlation: how much luck "
+            "the arms shared (<a href='#def-paired'>definition</a>).</p>" + _paired_table(data["paired"])
+        )
     if data.get("sweep"):
         parts.append("<h2>Sweep</h2>" + _figure(_sweep_plot(data), f"Metrics against {data['sweep']['name']}"))
-    parts.append("<h2>Duration</h2>" + _figure(_duration_plot(arms), "Decisions, turns and rounds per game"))
+    cut = sum(a["outcomes"]["cut_off"] for a in arms)
+    parts.append(
+        "<h2>Duration</h2>"
+        + _figure(
+            _duration_plot(arms),
+            f"Decisions, turns and rounds per finished game ({cut} games cut off at {data['limit']} decisions "
+            "are left out)",
+        )
+    )
     parts.append(
         "<h2>Scores</h2>"
         + _figure(_score_plot(data), "Final points per seat")
@@ -136,7 +164,7 @@ def _summary_table(arms: list[dict]) -> str:
         return [name] + [get(a) for a in arms]
 
     def d(a, k):
-        return a["duration"][k]["mean"] if a["duration"][k] else "—"
+        return _mean(a["duration"][k])
 
     rows = [
         row("finished / played", lambda a: f"{a['outcomes']['finished']} / {a['outcomes']['played']}"),
@@ -144,19 +172,58 @@ def _summary_table(arms: list[dict]) -> str:
         row("cut off", lambda a: a["outcomes"]["cut_off"]),
         row("errors", lambda a: a["outcomes"]["errors"]),
         row("balance", lambda a: a["outcomes"]["balance"]),
-        row("first-seat advantage", lambda a: a["outcomes"]["first_seat_advantage"]),
+        row(
+            "first-seat advantage",
+            lambda a: _with_interval(a["outcomes"]["first_seat_advantage"], a["outcomes"]["first_seat_advantage_95"]),
+        ),
         row("draw rate", lambda a: _pct(a["outcomes"]["draw_rate"])),
         row("end reasons", lambda a: "; ".join(f"{k} ×{v}" for k, v in a["outcomes"]["end_reasons"].items())),
-        row("decisions (mean)", lambda a: d(a, "decisions")),
-        row("turns (mean)", lambda a: d(a, "turns")),
-        row("rounds (mean)", lambda a: d(a, "rounds")),
-        row("margin of victory (mean)", lambda a: (a["scores"]["margin"] or {}).get("mean", "—")),
-        row("lead changes (mean)", lambda a: (a["scores"]["lead_changes"] or {}).get("mean", "—")),
-        row("drama", lambda a: a["scores"]["drama"]),
-        row("decisiveness", lambda a: a["scores"]["decisiveness"]),
+        row("decisions (mean of finished games)", lambda a: d(a, "decisions")),
+        row("turns (mean of finished games)", lambda a: d(a, "turns")),
+        row("rounds (mean of finished games)", lambda a: d(a, "rounds")),
+        row("margin of victory (mean)", lambda a: _mean(a["scores"]["margin"])),
+        row("lead changes (mean)", lambda a: _mean(a["scores"]["lead_changes"])),
+        row("drama", lambda a: _dash(a["scores"]["drama"])),
+        row("decisiveness", lambda a: _dash(a["scores"]["decisiveness"])),
         row("branching factor", lambda a: a["choice"]["branching"]),
     ]
     return _table(["metric"] + [a["label"] for a in arms], rows, "summary")
+
+
+def _paired_table(paired: list[dict]) -> str:
+    rows = [
+        [
+            p["arm"],
+            r["figure"],
+            _number(r["difference"], signed=True),
+            "—" if r["difference_95"] is None else " … ".join(_number(x, signed=True) for x in r["difference_95"]),
+            "—" if r["correlation"] is None else r["correlation"],
+            r["games"],
+        ]
+        for p in paired
+        for r in p["rows"]
+    ]
+    return _table(["arm", "figure", "difference", "95% interval", "correlation", "games"], rows, "paired")
+
+
+def _number(x: float, signed: bool = False) -> str:
+    """Three significant digits, as a table can show them."""
+    return f"{x:+.3g}" if signed else f"{x:.3g}"
+
+
+def _with_interval(x, ci) -> str:
+    """A figure and its 95% interval, as "0.12 (0.05 … 0.19)"; "—" where it does not apply."""
+    if x is None:
+        return "—"
+    return f"{_number(x)} ({_number(ci[0])} … {_number(ci[1])})" if ci else _number(x)
+
+
+def _mean(summary: dict | None) -> str:
+    return "—" if summary is None else _with_interval(summary["mean"], summary.get("mean_95"))
+
+
+def _dash(x) -> object:
+    return "—" if x is None else x
 
 
 def _choice_tables(arm: dict, is_open: bool) -> str:
@@ -233,13 +300,16 @@ def _stats_table(arms: list[dict]) -> str:
         cells = []
         for a in arms:
             s = a["stats"][i]
-            cells.append(
-                _pct(s["share"])
-                if "share" in s
-                else "—"
-                if s["summary"] is None
-                else f"{s['summary']['mean']} ({s['summary']['min']}–{s['summary']['max']})"
-            )
+            if "share" in s:
+                ci = s["share_95"]
+                cells.append(
+                    "—"
+                    if s["share"] is None
+                    else _pct(s["share"]) + (f" ({_pct(ci[0])} … {_pct(ci[1])})" if ci else "")
+                )
+            else:
+                summary = s["summary"]
+                cells.append(_mean(summary) + ("" if summary is None else f", range {summary['min']}–{summary['max']}"))
         rows.append([stat["text"]] + cells)
     return _table(["counter"] + [a["label"] for a in arms], rows, "stats")
 
@@ -353,23 +423,34 @@ def _branching_plot(arms: list[dict]) -> str:
 
 
 def _sweep_plot(data: dict) -> str:
+    """Each rate and the length against the swept value, each line in its band of 95% intervals."""
     plt = _plt()
     arms, sweep = data["arms"], data["sweep"]
     series = {
-        "seat 0 win rate": [a["outcomes"]["win_rate"][0] for a in arms],
-        "draw rate": [a["outcomes"]["draw_rate"] for a in arms],
-        "completion": [a["outcomes"]["completion_rate"] for a in arms],
+        "seat 0 win rate": [(a["outcomes"]["win_rate"][0], a["outcomes"]["win_rate_95"][0]) for a in arms],
+        "draw rate": [(a["outcomes"]["draw_rate"], a["outcomes"]["draw_rate_95"]) for a in arms],
+        "completion": [(a["outcomes"]["completion_rate"], a["outcomes"]["completion_rate_95"]) for a in arms],
     }
     for i, stat in enumerate(arms[0]["stats"]):
         if "share" in stat:
-            series[stat["text"]] = [a["stats"][i]["share"] for a in arms]
+            series[stat["text"]] = [(a["stats"][i]["share"], a["stats"][i]["share_95"]) for a in arms]
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3))
-    for name, ys in series.items():
-        left.plot(sweep["values"], [y if y is not None else float("nan") for y in ys], marker="o", label=name)
+    for name, points in series.items():
+        _band(left, sweep["values"], points, name)
     left.set_ylim(-0.02, 1.02)
     left.legend(fontsize=7)
     left.set_xlabel(sweep["name"])
-    right.plot(sweep["values"], [(a["duration"]["decisions"] or {}).get("mean", 0) for a in arms], marker="o")
+    lengths = [(s["mean"], s["mean_95"]) if s else (None, None) for s in (a["duration"]["decisions"] for a in arms)]
+    _band(right, sweep["values"], lengths, "decisions per game")
     right.set_xlabel(sweep["name"])
-    right.set_ylabel("decisions per game")
+    right.set_ylabel("decisions per game (finished)")
     return _svg(fig)
+
+
+def _band(ax, xs: list, points: list[tuple], name: str) -> None:
+    """A line through the figures and a shaded band through their 95% intervals."""
+    nan = float("nan")
+    (line,) = ax.plot(xs, [nan if y is None else y for y, _ in points], marker="o", label=name)
+    lows = [nan if ci is None else ci[0] for _, ci in points]
+    highs = [nan if ci is None else ci[1] for _, ci in points]
+    ax.fill_between(xs, lows, highs, color=line.get_color(), alpha=0.15, linewidth=0)
