@@ -255,7 +255,7 @@ def test_acting_out_of_turn_names_only_the_decider():
 
 
 def test_a_log_line_for_nobody_is_told_to_nobody(tmp_path):
-    """`log … to p` with p none reaches no seat (it used to reach everyone)."""
+    """`log … to p` with p none reaches no seat, not everyone."""
     from test_language import make_game
 
     game = make_game(
@@ -375,8 +375,8 @@ ALL_GAMES = [entry["id"] for entry in list_games()]
 def test_a_copy_asks_the_same_seat_the_same_kind_of_decision(name):
     """Being asked is seen: in every copy the same seat is deciding the same kind of thing, with the
     same options if it is the copy's own seat.  (A crazy-eights player who drew until a card could be
-    played is asked to play it: a re-deal of its hand with nothing playable is refused, where a copy
-    used to fail with 'nothing to choose from'.)"""
+    played is asked to play it: a re-deal of its hand with nothing playable is refused, so a copy
+    never fails with 'nothing to choose from'.)"""
     game = load_game(name)
     players = game.min_players
     checked = 0
