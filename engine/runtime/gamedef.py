@@ -464,8 +464,53 @@ class _Builder:
             self.vocab.constants[name] = (t, value)
 
     def _components(self, game: GameDef) -> None:
-        attr_types: dict[str, str] = {}
+        """The cards: one per copy of each item, with its attributes in one table per attribute."""
         comps = self.data.get("components") or []
+        attr_types = self.vocab.card_attributes = self._attribute_types(comps)
+        game.attributes = {a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)}
+        ids_seen: dict[str, tuple] = {}
+        self._starts: list[tuple[tuple, object]] = []
+        self._effects: dict[str, tuple] = {}  # card id → path of its effect text
+        full = False  # the cards reached MAX_CARDS: stop making them
+        for ci, comp in enumerate(comps):
+            game.backs[comp["kind"]] = tuple(comp.get("back") or ())
+            entries = [(("components", ci, "items", ii), item) for ii, item in enumerate(comp.get("items") or [])]
+            for path, item in entries + self._generated(comp, ci):
+                cid = item["id"]
+                if cid in ids_seen:
+                    self.error(path + ("id",), "E304", f"component id '{cid}' is used twice")
+                ids_seen[cid] = path
+                values = self._item_values(comp, item, path)
+                game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
+                if "effect" in item:
+                    self._effects[cid] = path + ("effect",)
+                copies = item.get("copies", 1)
+                if full or len(game.card_ids) + copies > MAX_CARDS:
+                    if not full:
+                        self.error(
+                            path + ("copies" if "copies" in item else "id",),
+                            "E306",
+                            f"'{cid}' makes {len(game.card_ids) + copies:,} cards in all, more than the "
+                            f"{MAX_CARDS:,} a game may have",
+                        )
+                    full = True
+                    continue
+                for _ in range(copies):
+                    index = len(game.card_ids)
+                    game.first_card.setdefault(cid, index)
+                    game.card_ids.append(cid)
+                    game.effects.append(f"effect:{cid}" if "effect" in item else None)
+                    game.card_kinds.append(comp["kind"])
+                    for a in attr_types:
+                        game.attributes[a].append(values.get(a, _DEFAULTS.get(attr_types[a])))
+                    game.attributes["id"].append(cid)
+                    game.attributes["name"].append(item.get("name", cid))
+                    game.attributes["kind"].append(comp["kind"])
+                    self._starts.append((("components", ci, "start"), index))
+
+    def _attribute_types(self, comps: list[dict]) -> dict[str, str]:
+        """Attribute → its type over all kinds (one name has one type); each kind declared once, its back known."""
+        attr_types: dict[str, str] = {}
         kinds_seen: dict[str, int] = {}
         for ci, comp in enumerate(comps):
             kind = comp["kind"]
@@ -502,71 +547,37 @@ class _Builder:
                         f"back shows unknown attribute '{b}'",
                         did_you_mean(b, comp.get("attributes") or {}),
                     )
-        self.vocab.card_attributes = attr_types
-        game.attributes = {a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)}
-        ids_seen: dict[str, tuple] = {}
-        self._starts: list[tuple[tuple, object]] = []
-        self._effects: dict[str, tuple] = {}  # card id → path of its effect text
-        full = False  # the cards reached MAX_CARDS: stop making them
-        for ci, comp in enumerate(comps):
-            declared = comp.get("attributes") or {}
-            game.backs[comp["kind"]] = tuple(comp.get("back") or ())
-            entries = [(("components", ci, "items", ii), item) for ii, item in enumerate(comp.get("items") or [])]
-            for path, item in entries + self._generated(comp, ci):
-                cid = item["id"]
-                if cid in ids_seen:
-                    self.error(path + ("id",), "E304", f"component id '{cid}' is used twice")
-                ids_seen[cid] = path
-                values = {}
-                for key, value in item.items():
-                    if key in ("id", "name", "copies", "text", "effect", "source"):
-                        continue
-                    if key not in declared:
-                        self.error(
-                            path + (key,),
-                            "E302",
-                            f"'{cid}' has attribute '{key}', which kind '{comp['kind']}' does not declare",
-                            key=True,
-                            hint=did_you_mean(key, declared) or "declare it under attributes:",
-                        )
-                        continue
-                    if self._value_fits(declared[key], value, path + (key,)):
-                        values[key] = value
-                missing = [a for a, t in declared.items() if a not in item and t not in _DEFAULTS]
-                if missing:
-                    self.error(
-                        path,
-                        "E305",
-                        f"'{cid}' gives no {', '.join(repr(a) for a in missing)}: kind "
-                        f"'{comp['kind']}' declares {'it' if len(missing) == 1 else 'them'} "
-                        f"with no default (only int and bool attributes may be left out)",
-                    )
-                game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
-                if "effect" in item:
-                    self._effects[cid] = path + ("effect",)
-                copies = item.get("copies", 1)
-                if full or len(game.card_ids) + copies > MAX_CARDS:
-                    if not full:
-                        self.error(
-                            path + ("copies" if "copies" in item else "id",),
-                            "E306",
-                            f"'{cid}' makes {len(game.card_ids) + copies:,} cards in all, more than the "
-                            f"{MAX_CARDS:,} a game may have",
-                        )
-                    full = True
-                    continue
-                for _ in range(copies):
-                    index = len(game.card_ids)
-                    game.first_card.setdefault(cid, index)
-                    game.card_ids.append(cid)
-                    game.effects.append(f"effect:{cid}" if "effect" in item else None)
-                    game.card_kinds.append(comp["kind"])
-                    for a in attr_types:
-                        game.attributes[a].append(values.get(a, _DEFAULTS.get(attr_types[a])))
-                    game.attributes["id"].append(cid)
-                    game.attributes["name"].append(item.get("name", cid))
-                    game.attributes["kind"].append(comp["kind"])
-                    self._starts.append((("components", ci, "start"), index))
+        return attr_types
+
+    def _item_values(self, comp: dict, item: dict, path: tuple) -> dict:
+        """The attribute values an item gives that its kind declares and that fit their types."""
+        declared = comp.get("attributes") or {}
+        cid = item["id"]
+        values = {}
+        for key, value in item.items():
+            if key in ("id", "name", "copies", "text", "effect", "source"):
+                continue
+            if key not in declared:
+                self.error(
+                    path + (key,),
+                    "E302",
+                    f"'{cid}' has attribute '{key}', which kind '{comp['kind']}' does not declare",
+                    key=True,
+                    hint=did_you_mean(key, declared) or "declare it under attributes:",
+                )
+                continue
+            if self._value_fits(declared[key], value, path + (key,)):
+                values[key] = value
+        missing = [a for a, t in declared.items() if a not in item and t not in _DEFAULTS]
+        if missing:
+            self.error(
+                path,
+                "E305",
+                f"'{cid}' gives no {', '.join(repr(a) for a in missing)}: kind "
+                f"'{comp['kind']}' declares {'it' if len(missing) == 1 else 'them'} "
+                f"with no default (only int and bool attributes may be left out)",
+            )
+        return values
 
     def _generated(self, comp: dict, ci: int) -> list[tuple[tuple, dict]]:
         """The items of ``generate:``, one per combination of the enums' members, each placed at the template."""
@@ -863,48 +874,87 @@ class _Builder:
         return tree
 
     def _programs(self, game: GameDef) -> None:
-        compiled: dict[str, tuple] = {}
+        """Parse and check every text of the effect language, then compile them into ``game``."""
+        texts = self._parse_texts()
+        if any(p.is_error for p in self.problems):
+            return
+        game.sources = texts.sources(self.data.get("functions") or [])
+        game.function_bodies = texts.functions
+        compiler = (ReferenceCompiler if self.reference else Compiler)(
+            self.vocab, game, texts.functions
+        )  # the checker keeps every function pure
+        self._compile_procedures(game, compiler, texts.procedures)
+        self._compile_functions(game, compiler, texts.functions)
+        self._compile_bot_values(game, compiler, texts.bot_values)
+        start_fns = {path: compiler.expr(expr) for path, expr in texts.starts.items() if expr is not None}
+        game.starts = [start_fns[path] for path, _ in self._starts]
+        self._compile_scorers(game, compiler, texts)
+        game.stats = [
+            Stat(
+                item["id"],
+                item.get("text", item["id"]),
+                compiler.expr(expr),
+                item.get("per") == "seat",
+                expr.type == BOOL,
+            )
+            for item, expr, _ in texts.stats
+            if expr is not None
+        ]
+        self._check_play(game, texts.procedures)
+
+    # The parse steps: each text parsed and checked where it is written; a text with an error is None.
+    def _parse_texts(self) -> _Texts:
+        procedures = self._parse_procedures()
+        starts, functions = self._parse_starts(), self._parse_functions()
+        bot_values = self._parse_bot_values(_decisions(procedures))
+        return _Texts(procedures, starts, functions, bot_values, self._parse_scorers(), self._parse_stats())
+
+    def _parse_procedures(self) -> dict[str, tuple[tuple, list[ast.Stmt] | None]]:
+        """setup, play, the procedures and the cards' effects: name → (path, statements)."""
+        found: dict[str, tuple[tuple, list[ast.Stmt] | None]] = {}
         for name in ("setup", "play"):
             if name in self.data:
-                compiled[name] = ((name,), self._parse_program((name,), {}))
+                found[name] = ((name,), self._parse_program((name,), {}))
         for i, proc in enumerate(self.data.get("procedures") or []):
             params = dict(self.vocab.procedures[proc["id"]])
             returns = self.vocab.procedure_returns.get(proc["id"])
-            compiled[proc["id"]] = (
-                ("procedures", i, "does"),
-                self._parse_program(("procedures", i, "does"), params, returns, name=proc["id"]),
-            )
+            path = ("procedures", i, "does")
+            found[proc["id"]] = (path, self._parse_program(path, params, returns, name=proc["id"]))
         for cid, path in self._effects.items():
-            compiled[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
-        # A text that does not parse is None here, and an error: nothing below the error check sees it.
+            found[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
+        return found
+
+    def _parse_starts(self) -> dict[tuple, ast.Expr | None]:
+        """Each kind's ``start``: the zone a card of it begins in, parsed once per kind."""
         starts: dict[tuple, ast.Expr | None] = {}
         for path, _ in self._starts:
             if path not in starts:
                 starts[path] = self._parse_expression(path, {"it": CARD}, ZONE)
+        return starts
+
+    def _parse_functions(self) -> dict[str, ast.Expr | list[ast.Stmt]]:
+        """The functions whose signature is sound: name → their one expression or their statements."""
         bodies: dict[str, ast.Expr | list[ast.Stmt]] = {}
         for i, fn in enumerate(self.data.get("functions") or []):
-            if fn["id"] in self.vocab.functions:
-                fn_params, result = self.vocab.functions[fn["id"]]
-                path = _function_path(fn, i)
-                body = (
-                    self._parse_program(path, dict(fn_params), result, pure=True, name=fn["id"])
-                    if path[-1] == "does"
-                    else self._parse_expression(path, dict(fn_params), result, pure=True)
-                )
-                if body is not None:
-                    bodies[fn["id"]] = body
-        decided: dict[str, str] = {}  # kind of decision → type of its options, for bot values
-        for _, stmts in compiled.values():
-            for block in walk_blocks(stmts or []):
-                for st in block:
-                    if isinstance(st, ast.Choose):
-                        decided[st.kind] = merge(decided.get(st.kind), st.options_type) or ANY
-        bot_exprs: dict[tuple[str, str], tuple[tuple, ast.Expr | None]] = {}
-        for kind, spec in (self.data.get("bots") or {}).items():
-            bot_exprs[(kind, "")] = (
-                ("bots", kind, "value"),
-                self._parse_expression(("bots", kind, "value"), {"p": PLAYER, "action": TEXT, "choice": ANY}, INT),
+            if fn["id"] not in self.vocab.functions:
+                continue
+            fn_params, result = self.vocab.functions[fn["id"]]
+            path = _function_path(fn, i)
+            body = (
+                self._parse_program(path, dict(fn_params), result, pure=True, name=fn["id"])
+                if path[-1] == "does"
+                else self._parse_expression(path, dict(fn_params), result, pure=True)
             )
+            if body is not None:
+                bodies[fn["id"]] = body
+        return bodies
+
+    def _parse_bot_values(self, decided: dict[str, str]) -> dict[tuple[str, str], tuple[tuple, ast.Expr | None]]:
+        """(bot, kind of decision, "" for any other) → (path, value): how a bot values an action."""
+        found: dict[tuple[str, str], tuple[tuple, ast.Expr | None]] = {}
+        for kind, spec in (self.data.get("bots") or {}).items():
+            at = ("bots", kind, "value")
+            found[(kind, "")] = (at, self._parse_expression(at, {"p": PLAYER, "action": TEXT, "choice": ANY}, INT))
             for decision in spec.get("choices") or {}:
                 path = ("bots", kind, "choices", decision)
                 if decision not in decided:
@@ -916,18 +966,22 @@ class _Builder:
                         key=True,
                     )
                     continue
-                bot_exprs[(kind, decision)] = (
-                    path,
-                    self._parse_expression(
-                        path, {"p": PLAYER, "action": TEXT, "choice": decided[decision]}, INT, each="choice"
-                    ),
-                )
+                params = {"p": PLAYER, "action": TEXT, "choice": decided[decision]}
+                found[(kind, decision)] = (path, self._parse_expression(path, params, INT, each="choice"))
+        return found
+
+    def _parse_scorers(self) -> list[tuple[str, dict, ast.Expr | None, tuple]]:
+        """(section, item, expression, path) of every scoring term and tie-breaker, in order."""
         scorers = []
         for section in ("scoring", "tiebreakers"):
             field_name = "points" if section == "scoring" else "value"
             for i, item in enumerate(self.data.get(section) or []):
                 path = (section, i, field_name)
                 scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT), path))
+        return scorers
+
+    def _parse_stats(self) -> list[tuple[dict, ast.Expr | None, tuple]]:
+        """(item, expression, path) of every stat: a number or a yes/no."""
         stats = []
         for i, item in enumerate(self.data.get("stats") or []):
             path = ("stats", i, "value")
@@ -935,41 +989,34 @@ class _Builder:
             if expr is not None and expr.type not in (INT, BOOL):
                 self.error(path, "E502", f"a stat must be a number or yes/no, not {expr.type}")
             stats.append((item, expr, path))
-        if any(p.is_error for p in self.problems):
-            return
-        game.sources = (
-            [(path, stmts) for path, stmts in compiled.values()]
-            + [(path, expr) for path, expr in starts.items() if expr is not None]
-            + [
-                (_function_path(fn, i), bodies[fn["id"]])
-                for i, fn in enumerate(self.data.get("functions") or [])
-                if fn["id"] in bodies
-            ]
-            + list(bot_exprs.values())
-            + [(path, expr) for _, _, expr, path in scorers]
-            + [(path, expr) for _, expr, path in stats]
-        )
-        compiler = (ReferenceCompiler if self.reference else Compiler)(
-            self.vocab, game, bodies
-        )  # the checker keeps every function pure
-        for name, (path, stmts) in compiled.items():
+        return stats
+
+    # The compile steps: every text parsed without error, compiled into the game.
+    def _compile_procedures(self, game: GameDef, compiler, procedures: dict) -> None:
+        for name, (path, stmts) in procedures.items():
             doc, _ = self.rules.origin(path)
             params = {"this": CARD} if name.startswith("effect:") else dict(self.vocab.procedures.get(name, []))
             game.procedures[name] = compiler.procedure(
                 name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:], params
             )
             game.programs[name] = stmts
+
+    @staticmethod
+    def _compile_functions(game: GameDef, compiler, bodies: dict[str, ast.Expr | list[ast.Stmt]]) -> None:
         for name, body in bodies.items():
             game.functions[name] = (
                 compiler.function(name, body) if isinstance(body, ast.Expr) else compiler.function_program(name, body)
             )
-        game.function_bodies = bodies
-        for (kind, decision), (_, expr) in bot_exprs.items():
+
+    @staticmethod
+    def _compile_bot_values(game: GameDef, compiler, values: dict) -> None:
+        for (kind, decision), (_, expr) in values.items():
             if expr is not None:
                 game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
-        start_fns = {path: compiler.expr(expr) for path, expr in starts.items() if expr is not None}
-        game.starts = [start_fns[path] for path, _ in self._starts]
-        for section, item, expr, path in scorers:
+
+    def _compile_scorers(self, game: GameDef, compiler, texts: _Texts) -> None:
+        """Scoring terms and tie-breakers, and the key scores are kept under (``GameDef.score_key``)."""
+        for section, item, expr, path in texts.scorers:
             if expr is None:
                 continue
             target = game.scoring if section == "scoring" else game.tiebreakers
@@ -977,28 +1024,18 @@ class _Builder:
             target.append(
                 Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col))
             )
-        scoring = [expr for section, _, expr, _ in scorers if section == "scoring"]
+        scoring = [expr for section, _, expr, _ in texts.scorers if section == "scoring"]
         if isinstance(compiler, Compiler) and all(expr is not None for expr in scoring):
-            values = {
-                name: body for name, body in bodies.items() if isinstance(body, ast.Expr)
-            }  # 'does:' bodies: not keyed
+            values = {name: body for name, body in texts.functions.items() if isinstance(body, ast.Expr)}
             game.score_key = compiler.read_key([e for e in scoring if e is not None], ("p", "me"), values)
-        game.stats = [
-            Stat(
-                item["id"],
-                item.get("text", item["id"]),
-                compiler.expr(expr),
-                item.get("per") == "seat",
-                expr.type == BOOL,
-            )
-            for item, expr, _ in stats
-            if expr is not None
-        ]
+
+    def _check_play(self, game: GameDef, procedures: dict) -> None:
+        """A game has a 'play' program, and every decision's options can be listed in advance."""
         if "play" not in game.procedures:
             self.error(("play",), "E301", "the game has no 'play' program")
         for name, choose, why in unbounded_choices(game):
             self.dsl_problem(
-                compiled[name][0],
+                procedures[name][0],
                 DslProblem(
                     choose.line,
                     choose.col,
@@ -1007,3 +1044,41 @@ class _Builder:
                     HINT,
                 ),
             )
+
+
+def _decisions(procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]) -> dict[str, str]:
+    """Kind of decision → type of its options, over every program: what a bot's values may name."""
+    decided: dict[str, str] = {}
+    for _, stmts in procedures.values():
+        for block in walk_blocks(stmts or []):
+            for st in block:
+                if isinstance(st, ast.Choose):
+                    decided[st.kind] = merge(decided.get(st.kind), st.options_type) or ANY
+    return decided
+
+
+@dataclass
+class _Texts:
+    """The effect-language texts of the rules, parsed and checked (None where a text has an error)."""
+
+    procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]  # name → (path, statements)
+    starts: dict[tuple, ast.Expr | None]  # path of a kind's start → its expression
+    functions: dict[str, ast.Expr | list[ast.Stmt]]  # only those that parsed
+    bot_values: dict[tuple[str, str], tuple[tuple, ast.Expr | None]]
+    scorers: list[tuple[str, dict, ast.Expr | None, tuple]]  # (section, item, expression, path)
+    stats: list[tuple[dict, ast.Expr | None, tuple]]  # (item, expression, path)
+
+    def sources(self, functions: list[dict]) -> list[tuple[tuple, Any]]:
+        """(path, AST) of every text, in the order of the rules' sections (for lint); none is None once all parsed."""
+        return (
+            [(path, stmts) for path, stmts in self.procedures.values()]
+            + [(path, expr) for path, expr in self.starts.items() if expr is not None]
+            + [
+                (_function_path(fn, i), self.functions[fn["id"]])
+                for i, fn in enumerate(functions)
+                if fn["id"] in self.functions
+            ]
+            + list(self.bot_values.values())
+            + [(path, expr) for _, _, expr, path in self.scorers]
+            + [(path, expr) for _, expr, path in self.stats]
+        )
