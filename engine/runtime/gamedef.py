@@ -14,7 +14,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,14 +69,14 @@ VISIBILITIES = ("public", "owner", "hidden", "top")
 _DEFAULTS = {INT: 0, BOOL: False}
 
 
-@dataclass
+@dataclass(frozen=True)
 class ZoneFamily:
     name: str
     key: str | None  # None, "player", or an enum name
     visibility: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class Scorer:
     id: str
     text: str
@@ -84,7 +84,7 @@ class Scorer:
     where: tuple[str, int, int] = ("", 1, 1)  # file, line, column of its expression
 
 
-@dataclass
+@dataclass(frozen=True)
 class Stat:
     """A rule-declared counter for playtest reports, evaluated once at the end of each game."""
 
@@ -95,9 +95,33 @@ class Stat:
     is_flag: bool  # yes/no (reported as a share of games) rather than a number
 
 
-@dataclass
+class GameCache:
+    """What the states of one game work out during play and keep for the next ones: tables by player count
+    (zones, action spaces, teams, what each seat sees, where the starts put the cards) and points by what
+    scoring reads.  Kept apart from the game's facts, and never pickled with them: a game read back from
+    the compiled-game cache starts with none."""
+
+    __slots__ = ("backs", "hidden", "scores", "sights", "spaces", "starts", "teams", "zones")
+
+    def __init__(self) -> None:
+        self.zones: dict[int, list[str]] = {}  # players → every zone
+        self.sights: dict[int, Any] = {}  # players → what each seat sees (``sight.Sight``)
+        self.hidden: dict[tuple[int, int], list] = {}  # (players, seat) → zones hidden from the seat
+        self.spaces: dict[int, tuple[list[str], dict[str, int]]] = {}  # players → action ids, their indexes
+        self.teams: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, seat) → the seat's team
+        self.backs: list[tuple] = []  # card → what it shows face down
+        # players → (zones, loc, know) where the starts put the cards, when they drew nothing (State.new)
+        self.starts: dict[int, tuple] = {}
+        self.scores: dict[tuple, int] = {}  # points under ``GameDef.score_key``, shared by every state
+
+    def __reduce__(self) -> tuple:
+        return (GameCache, ())
+
+
+@dataclass(frozen=True, eq=False)
 class GameDef:
-    """Everything about a game that does not change during play."""
+    """Everything about a game that does not change during play; what play works out and keeps is in
+    ``cache``.  Two definitions are equal only if they are the same one (states compare their game so)."""
 
     id: str
     name: str
@@ -140,24 +164,16 @@ class GameDef:
     function_bodies: dict[str, ast.Expr | list[ast.Stmt]] = field(default_factory=dict, repr=False)  # name → AST
     labeller: Labeller | None = field(default=None, repr=False)
     # key(state, {p, me}) of all the scoring reads, None if it reads more than plain data (lang/readset.py);
-    # points are kept under it in score_cache, shared by every state of the game
+    # points are kept under it in cache.scores, shared by every state of the game
     score_key: Callable | None = field(default=None, repr=False)
-    score_cache: dict[tuple, int] = field(default_factory=dict, repr=False)
-    _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
-    boards_by_id: dict[str, object] = field(default_factory=dict, repr=False)  # filled by ``board``: operations
-    # read it first, a lookup and no call
-    _hidden_cache: dict[tuple[int, int], list] = field(default_factory=dict, repr=False)
-    _sight_cache: dict[int, tuple] = field(default_factory=dict, repr=False)
-    _back_keys: list[tuple] = field(default_factory=list, repr=False)
-    _space_cache: dict[int, tuple[list[str], dict[str, int]]] = field(default_factory=dict, repr=False)
-    _team_cache: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, repr=False)
-    # players → (zones, loc, know) where the starts put the cards, when they drew nothing (State.new)
-    start_places: dict[int, tuple] = field(default_factory=dict, repr=False)
+    # board id ("family", "family:seat") → the board: operations read it first, a lookup and no call
+    boards_by_id: dict[str, object] = field(default_factory=dict, repr=False)
+    cache: GameCache = field(default_factory=GameCache, init=False, repr=False)
 
     # ---------------------------------------------------------------- tables
     def zone_ids(self, players: int) -> list[str]:
         """Every zone of a game with this many players."""
-        ids = self._zone_cache.get(players)
+        ids = self.cache.zones.get(players)
         if ids is None:
             ids = []
             for fam in self.zone_families.values():
@@ -169,13 +185,13 @@ class GameDef:
                     ids += [f"{fam.name}:{n}" for n in self.board(fam.key).nodes]
                 else:
                     ids += [f"{fam.name}:{v}" for v in self.enums[fam.key]]
-            self._zone_cache[players] = ids
+            self.cache.zones[players] = ids
         return ids
 
     def zones_hidden_from(self, players: int, seat: int) -> list[tuple[str, bool]]:
         """(zone, top face up?) for every zone whose cards ``seat`` may not all see."""
         key = (players, seat)
-        found = self._hidden_cache.get(key)
+        found = self.cache.hidden.get(key)
         if found is None:
             found = []
             for zone in self.zone_ids(players):
@@ -183,16 +199,16 @@ class GameDef:
                 if vis == "public" or (vis == "owner" and self.zone_owner(zone) == seat):
                     continue
                 found.append((zone, vis == "top"))
-            self._hidden_cache[key] = found
+            self.cache.hidden[key] = found
         return found
 
     def sight(self, players: int) -> tuple[dict[str, int], frozenset]:
         """(zone → bit mask of the seats that see its cards' faces, zones whose top everyone sees)."""
-        found = self._sight_cache.get(players)
+        found = self.cache.sights.get(players)
         if found is None:
             from engine.runtime.sight import sight
 
-            found = self._sight_cache[players] = sight(self, players)
+            found = self.cache.sights[players] = sight(self, players)
         return found
 
     def action_space(self, players: int) -> list[str]:
@@ -204,19 +220,19 @@ class GameDef:
         return self._space(players)[1]
 
     def _space(self, players: int) -> tuple[list[str], dict[str, int]]:
-        found = self._space_cache.get(players)
+        found = self.cache.spaces.get(players)
         if found is None:
             if not self.min_players <= players <= self.max_players:
                 raise TabletopError(f"{self.id} is for {self.min_players}–{self.max_players} players, not {players}")
             from engine.runtime.action_space import action_space
 
             ids = action_space(self, players)
-            found = self._space_cache[players] = (ids, {a: i for i, a in enumerate(ids)})
+            found = self.cache.spaces[players] = (ids, {a: i for i, a in enumerate(ids)})
         return found
 
     def back_key(self, card: int) -> tuple:
         """What a card shows face down: its kind and the attributes on its back (one table, made once)."""
-        keys = self._back_keys
+        keys = self.cache.backs
         if not keys:
             for c, kind in enumerate(self.card_kinds):
                 keys.append((kind,) + tuple(self.attributes[a][c] for a in self.backs.get(kind, ())))
@@ -230,24 +246,23 @@ class GameDef:
         return int(zone.split(":", 1)[1]) if fam.key == PLAYER else None
 
     def board(self, board_id: str):
+        """The board of ``family`` or ``family:seat`` (a seat's own board, its files dealt round the seats)."""
         try:
             return self.boards_by_id[board_id]
         except KeyError:
             family, _, key = board_id.partition(":")
             boards = self.board_files[family]
-            board = boards[int(key) % len(boards)] if key else boards[0]
-            self.boards_by_id[board_id] = board
-            return board
+            return boards[int(key) % len(boards)] if key else boards[0]
 
     def team_of(self, players: int, seat: int) -> list[int]:
         return list(self.team(players, seat))
 
     def team(self, players: int, seat: int) -> tuple[int, ...]:
         """The seats of ``seat``'s team (just ``seat`` without teams), kept: scoring asks at every turn."""
-        found = self._team_cache.get((players, seat))
+        found = self.cache.teams.get((players, seat))
         if found is None:
             found = next((tuple(t) for t in self.teams.get(players, ()) if seat in t), (seat,))
-            self._team_cache[(players, seat)] = found
+            self.cache.teams[(players, seat)] = found
         return found
 
     # ------------------------------------------------------------------ play
@@ -343,27 +358,16 @@ class _Builder:
 
     # -------------------------------------------------------------- building
     def build(self) -> GameDef:
+        """The game's declarations checked into its tables, then its effect-language texts compiled."""
         if self.rules.variant is not None or self.rules.overridden:
             # The variant file's own shape was checked; now check the merged whole.
             from engine.load.schemas import check_data
 
             self.problems += check_data(self.data, "game", self.rules.diag)
         self.stop_if_errors()
-        d = self.data
-        game = GameDef(
-            id=d["id"],
-            name=self.rules.variant_name or d["name"],
-            variant=self.rules.variant,
-            min_players=d["players"]["min"],
-            max_players=d["players"]["max"],
-            rules=self.rules,
-        )
+        game = self._game_facts()
         if game.min_players > game.max_players:
             self.error(("players",), "E301", "players: min is larger than max")
-        game.step_budget = d.get("step_budget", DEFAULT_STEP_BUDGET)
-        game.ties = d.get("ties", "shared")
-        game.rulings = list(d.get("rulings", []))
-        game.enums = self.vocab.enums = {k: list(v) for k, v in (d.get("enums") or {}).items()}
         self._constants()
         self._components(game)
         self._boards(game)
@@ -374,16 +378,39 @@ class _Builder:
         self._no_operation_names()
         self._draw_hints(game)
         self.stop_if_errors()
-        game.labeller = Labeller(game.card_ids)
-        game.vocabulary = self.vocab
         try:
-            self._programs(game)
+            game = self._programs(game)
         except RecursionError:  # compiling a chain of operators just within the checker's reach
             self.error((), "E403", "an expression is nested too deeply to compile")
         self.stop_if_errors()
-        canonical = json.dumps(self.data, sort_keys=True, default=str).encode()
-        game.rules_hash = hashlib.sha256(canonical).hexdigest()[:16]
         return game
+
+    def _game_facts(self) -> GameDef:
+        """The game with the facts its header gives; the declarations fill its tables (cards, zones, …)."""
+        d = self.data
+        self.vocab.enums = {k: list(v) for k, v in (d.get("enums") or {}).items()}
+        card_ids: list[str] = []
+        canonical = json.dumps(d, sort_keys=True, default=str).encode()
+        return GameDef(
+            id=d["id"],
+            name=self.rules.variant_name or d["name"],
+            variant=self.rules.variant,
+            min_players=d["players"]["min"],
+            max_players=d["players"]["max"],
+            rules=self.rules,
+            card_ids=card_ids,
+            labeller=Labeller(card_ids),
+            vocabulary=self.vocab,
+            step_budget=d.get("step_budget", DEFAULT_STEP_BUDGET),
+            ties=d.get("ties", "shared"),
+            rulings=list(d.get("rulings", [])),
+            enums=self.vocab.enums,
+            draw=dict(d.get("draw") or {}),
+            private_player_variables=frozenset(
+                name for name, spec in (d.get("player_variables") or {}).items() if spec.get("visibility") == "owner"
+            ),
+            rules_hash=hashlib.sha256(canonical).hexdigest()[:16],
+        )
 
     def type_ok(self, t, path: tuple) -> str | None:
         """The canonical form of a declared type, or None after reporting why it is not one."""
@@ -467,7 +494,7 @@ class _Builder:
         """The cards: one per copy of each item, with its attributes in one table per attribute."""
         comps = self.data.get("components") or []
         attr_types = self.vocab.card_attributes = self._attribute_types(comps)
-        game.attributes = {a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)}
+        game.attributes.update({a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)})
         ids_seen: dict[str, tuple] = {}
         self._starts: list[tuple[tuple, object]] = []
         self._effects: dict[str, tuple] = {}  # card id → path of its effect text
@@ -709,6 +736,11 @@ class _Builder:
                 self.problems += problems
                 compiled.append(board)
             game.board_files[b["id"]] = compiled
+            if compiled:  # by its id, and by each seat's (the files dealt round the seats)
+                game.boards_by_id[b["id"]] = compiled[0]
+                game.boards_by_id.update(
+                    {f"{b['id']}:{p}": compiled[p % len(compiled)] for p in range(game.max_players)}
+                )
             self.vocab.boards[b["id"]] = b.get("per")
             built = [board for board in compiled if board is not None]
             self.vocab.board_spaces[b["id"]] = tuple(dict.fromkeys(n for board in built for n in board.nodes))
@@ -734,8 +766,6 @@ class _Builder:
                 self._value_fits(vtype, initial, path + ("initial",))
                 target[name] = initial
                 vocab[name] = vtype
-                if section == "player_variables" and spec.get("visibility") == "owner":
-                    game.private_player_variables = game.private_player_variables | {name}
 
     def _teams(self, game: GameDef) -> None:
         for count, teams in (self.data.get("teams") or {}).items():
@@ -755,7 +785,7 @@ class _Builder:
 
     def _draw_hints(self, game: GameDef) -> None:
         """Drawing hints name boards, variables and functions: check that they exist, as rules do."""
-        hints = game.draw = dict(self.data.get("draw") or {})
+        hints = game.draw
         v = self.vocab
         refs: list[tuple[tuple, Any, Any]] = [
             (("paths", k, "board"), p["board"], v.boards) for k, p in (hints.get("paths") or {}).items()
@@ -873,13 +903,14 @@ class _Builder:
             self.dsl_problem(path, p)
         return tree
 
-    def _programs(self, game: GameDef) -> None:
-        """Parse and check every text of the effect language, then compile them into ``game``."""
+    def _programs(self, game: GameDef) -> GameDef:
+        """``game`` with every text of the effect language parsed, checked and compiled.
+
+        What compiled code reads through the game (procedures, functions, effects) is filled in place,
+        and the rest given to the definition at the end: a ``GameDef`` is never changed once made."""
         texts = self._parse_texts()
         if any(p.is_error for p in self.problems):
-            return
-        game.sources = texts.sources(self.data.get("functions") or [])
-        game.function_bodies = texts.functions
+            return game
         compiler = (ReferenceCompiler if self.reference else Compiler)(
             self.vocab, game, texts.functions
         )  # the checker keeps every function pure
@@ -887,9 +918,8 @@ class _Builder:
         self._compile_functions(game, compiler, texts.functions)
         self._compile_bot_values(game, compiler, texts.bot_values)
         start_fns = {path: compiler.expr(expr) for path, expr in texts.starts.items() if expr is not None}
-        game.starts = [start_fns[path] for path, _ in self._starts]
         self._compile_scorers(game, compiler, texts)
-        game.stats = [
+        stats = [
             Stat(
                 item["id"],
                 item.get("text", item["id"]),
@@ -900,7 +930,16 @@ class _Builder:
             for item, expr, _ in texts.stats
             if expr is not None
         ]
+        game = replace(
+            game,
+            starts=[start_fns[path] for path, _ in self._starts],
+            stats=stats,
+            score_key=self._score_key(compiler, texts),
+            sources=texts.sources(self.data.get("functions") or []),
+            function_bodies=texts.functions,
+        )
         self._check_play(game, texts.procedures)
+        return game
 
     # The parse steps: each text parsed and checked where it is written; a text with an error is None.
     def _parse_texts(self) -> _Texts:
@@ -1015,7 +1054,7 @@ class _Builder:
                 game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
 
     def _compile_scorers(self, game: GameDef, compiler, texts: _Texts) -> None:
-        """Scoring terms and tie-breakers, and the key scores are kept under (``GameDef.score_key``)."""
+        """Scoring terms and tie-breakers."""
         for section, item, expr, path in texts.scorers:
             if expr is None:
                 continue
@@ -1024,10 +1063,15 @@ class _Builder:
             target.append(
                 Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col))
             )
+
+    @staticmethod
+    def _score_key(compiler, texts: _Texts) -> Callable | None:
+        """The key points are kept under (``GameDef.score_key``); generated code only."""
         scoring = [expr for section, _, expr, _ in texts.scorers if section == "scoring"]
-        if isinstance(compiler, Compiler) and all(expr is not None for expr in scoring):
-            values = {name: body for name, body in texts.functions.items() if isinstance(body, ast.Expr)}
-            game.score_key = compiler.read_key([e for e in scoring if e is not None], ("p", "me"), values)
+        if not isinstance(compiler, Compiler) or any(expr is None for expr in scoring):
+            return None
+        values = {name: body for name, body in texts.functions.items() if isinstance(body, ast.Expr)}
+        return compiler.read_key([e for e in scoring if e is not None], ("p", "me"), values)
 
     def _check_play(self, game: GameDef, procedures: dict) -> None:
         """A game has a 'play' program, and every decision's options can be listed in advance."""

@@ -145,13 +145,13 @@ class State:
         st.settled = {}
         st.final = None  # (scores, outcome) a finished game's copy keeps from the game (sight._dealt)
         st.sight = game.sight(players)
-        placed = game.start_places.get(players)
+        placed = game.cache.starts.get(players)
         if placed is None:
             cards = len(game.card_ids)
             st.zones, st.loc = {z: [] for z in game.zone_ids(players)}, [""] * cards
             know = st._place_starts()
             if st.rng == rng.seed_state(int(seed)):  # the starts drew nothing: every game of this size starts so
-                game.start_places[players] = (_copied(st.zones), st.loc[:], know[:])
+                game.cache.starts[players] = (_copied(st.zones), st.loc[:], know[:])
             if not knowledge:
                 st.know = st.pinned = None
         else:
@@ -271,7 +271,7 @@ class State:
             key = key_of(self, p, p)  # the parameters p and me
         except Exception:  # what scoring reads is not there: scoring itself says why
             return self._points(p)
-        cache = game.score_cache
+        cache = game.cache.scores
         points = cache.get(key)
         if points is None:
             points = self._points(p)
