@@ -281,19 +281,10 @@ def _move_all(st, source, to):
     if src is target:
         return
     loc = st.loc
-    masks, tops = st.sight
-    seeing = masks[to]
-    know, pinned = st.know, st.pinned
     for card in src:
         loc[card] = to
     target.extend(src)
-    if know is not None:  # followed (State.new)
-        for card in src:
-            know[card] |= seeing
-            pinned[card] |= seeing
-        st.settled.pop(to, None)  # the cards come with what seats half-knew of them
-        if to in tops:  # its new top card is seen by all
-            know[target[-1]] = pinned[target[-1]] = (1 << st.n) - 1
+    st.sight.moved_all(st, src, to)
     src.clear()
 
 

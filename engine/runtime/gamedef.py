@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from engine.lang import ast
@@ -60,6 +60,9 @@ from engine.runtime.codegen import Compiler
 from engine.runtime.program import Labeller, Procedure
 from engine.runtime.reference import ReferenceCompiler
 
+if TYPE_CHECKING:
+    from engine.runtime.sight import Sight
+
 DEFAULT_STEP_BUDGET = 200_000
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")  # a '{field}' of a generated card's template
 _ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
@@ -101,12 +104,11 @@ class GameCache:
     scoring reads.  Kept apart from the game's facts, and never pickled with them: a game read back from
     the compiled-game cache starts with none."""
 
-    __slots__ = ("backs", "hidden", "scores", "sights", "spaces", "starts", "teams", "zones")
+    __slots__ = ("backs", "scores", "sights", "spaces", "starts", "teams", "zones")
 
     def __init__(self) -> None:
         self.zones: dict[int, list[str]] = {}  # players → every zone
-        self.sights: dict[int, Any] = {}  # players → what each seat sees (``sight.Sight``)
-        self.hidden: dict[tuple[int, int], list] = {}  # (players, seat) → zones hidden from the seat
+        self.sights: dict[int, Sight] = {}  # players → what each seat sees
         self.spaces: dict[int, tuple[list[str], dict[str, int]]] = {}  # players → action ids, their indexes
         self.teams: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, seat) → the seat's team
         self.backs: list[tuple] = []  # card → what it shows face down
@@ -188,27 +190,13 @@ class GameDef:
             self.cache.zones[players] = ids
         return ids
 
-    def zones_hidden_from(self, players: int, seat: int) -> list[tuple[str, bool]]:
-        """(zone, top face up?) for every zone whose cards ``seat`` may not all see."""
-        key = (players, seat)
-        found = self.cache.hidden.get(key)
-        if found is None:
-            found = []
-            for zone in self.zone_ids(players):
-                vis = self.zone_family(zone).visibility
-                if vis == "public" or (vis == "owner" and self.zone_owner(zone) == seat):
-                    continue
-                found.append((zone, vis == "top"))
-            self.cache.hidden[key] = found
-        return found
-
-    def sight(self, players: int) -> tuple[dict[str, int], frozenset]:
-        """(zone → bit mask of the seats that see its cards' faces, zones whose top everyone sees)."""
+    def sight(self, players: int) -> Sight:
+        """What each seat sees at this table size: made once, shared by its states."""
         found = self.cache.sights.get(players)
         if found is None:
-            from engine.runtime.sight import sight
+            from engine.runtime.sight import Sight
 
-            found = self.cache.sights[players] = sight(self, players)
+            found = self.cache.sights[players] = Sight(self, players)
         return found
 
     def action_space(self, players: int) -> list[str]:

@@ -119,7 +119,7 @@ class State:
     seen: list[list[Any]]
     settled: dict[str, int]
     final: tuple[list[int], Outcome | None] | None
-    sight: tuple[dict[str, int], frozenset[str]]
+    sight: sight.Sight  # what each seat sees, shared by the states of one table size
     know: list[int] | None  # per card: bit mask of the seats that know it
     pinned: list[int] | None  # per card: bit mask of the seats that know where it lies
 
@@ -162,7 +162,8 @@ class State:
         return st
 
     def _place_starts(self) -> list[int]:
-        """Every card where its ``start`` puts it, known as its zone is seen; gives who knows each card."""
+        """Every card where its ``start`` puts it, known as its zone is seen (``Sight.placed``); gives who knows
+        each card."""
         game = self.game
         for index, start in enumerate(game.starts):
             zone = None
@@ -181,15 +182,8 @@ class State:
                     )
                 ) from exc
             self.loc[index] = zone
-        masks, tops = self.sight
-        everyone = sight.all_seats(self.n)
-        know, pinned = [0] * len(self.loc), [0] * len(self.loc)
-        for zone, cards in self.zones.items():
-            for c in cards:
-                know[c] = pinned[c] = masks[zone]
-            if zone in tops and cards:
-                know[cards[-1]] = pinned[cards[-1]] = everyone
-        self.know, self.pinned = know, pinned
+        know = self.sight.placed(self.zones, len(self.loc))
+        self.know, self.pinned = know, know[:]
         return know
 
     # ----------------------------------------------------------- inspection
@@ -512,18 +506,7 @@ class State:
 
     # -------------------------------------------------- what cards are known
     def move(self, card: int, to: str, on_top: bool = True) -> None:
-        """Put ``card`` on top of zone ``to`` (at its bottom unless ``on_top``), and update who knows it.
-
-        Everyone sees a card move; only those who knew the card's place (or see
-        where it lands) know which card it is.  The others can no longer be
-        sure of any card in the zone it left whose place they did not know: it
-        may be the one that left.  A card laid on a ``top`` zone is seen by all,
-        and so is the card a move uncovers there.
-
-        ``settled[zone]`` holds seats known to be sure of no card there whose place they do not
-        know: a draw from a hidden pile forgets for them at once, not card by card (a deck of 100 was
-        walked at every draw).  It only saves work: an empty ``settled`` gives the same sight.
-        """
+        """Put ``card`` on top of zone ``to`` (at its bottom unless ``on_top``); ``Sight.moved`` says who knows it."""
         if card is None:
             raise RuleFault(f"{'move' if on_top else 'move_bottom'}: no card given")
         zones, loc = self.zones, self.loc
@@ -543,50 +526,15 @@ class State:
             cards.remove(card)
             target.insert(0, card)
         loc[card] = to
-        know, pinned = self.know, self.pinned
-        if know is None or pinned is None:  # not followed (``new(knowledge=False)``)
-            return
-        masks, tops = self.sight
-        everyone = (1 << self.n) - 1
-        seen_by_all = to in tops and (on_top or len(target) == 1)
-        known = everyone if seen_by_all else pinned[card] | masks[to]
-        unsure = everyone & ~known & ~masks[source]
-        if unsure:
-            settled = self.settled
-            done = settled.get(source, 0)
-            if unsure & ~done:
-                for c in cards:
-                    if know[c] & unsure:
-                        know[c] &= ~unsure | pinned[c]
-                settled[source] = done | unsure
-        know[card] = pinned[card] = known
-        if cards and source in tops:
-            know[cards[-1]] = pinned[cards[-1]] = everyone
+        self.sight.moved(self, card, source, to, on_top)
 
     def reordered(self, zone: str) -> None:
-        """A zone was shuffled or sorted: nobody who cannot see it knows the places of its cards any more."""
-        know, pinned = self.know, self.pinned
-        if know is None or pinned is None:
-            return
-        masks, tops = self.sight
-        cards = self.zones[zone]
-        seeing = masks[zone]
-        for c in cards:
-            pinned[c] = seeing
-        if zone in self.settled:  # seats that knew places here and not any more may now be unsure
-            self.settled[zone] &= seeing
-        if zone in tops and cards:
-            know[cards[-1]] = pinned[cards[-1]] = sight.all_seats(self.n)
+        """A zone was shuffled or sorted (``Sight.reordered``)."""
+        self.sight.reordered(self, zone)
 
     def shown(self, cards: list[int], seat: int) -> None:
         """``seat`` was shown ``cards``: it knows them and where they lie."""
-        know, pinned = self.know, self.pinned
-        if know is None or pinned is None:
-            return
-        bit = 1 << seat
-        for c in cards:
-            know[c] |= bit
-            pinned[c] |= bit
+        self.sight.shown(self, cards, seat)
 
     # ---------------------------------------------------------------- views
     def _knowledge(self) -> None:
@@ -635,7 +583,7 @@ class State:
         """(zone, position) of every card whose face ``seat`` cannot see."""
         slots = []
         zones = self.zones
-        for zone, top_shown in self.game.zones_hidden_from(self.n, seat):
+        for zone, top_shown in self.sight.hidden_from(seat):
             cards = zones[zone]
             slots += [(zone, i) for i in range(len(cards) - 1 if top_shown else len(cards))]
         return slots
