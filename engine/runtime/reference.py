@@ -224,9 +224,15 @@ class ReferenceCompiler:
             return lambda st, env: a(st, env) or b(st, env)
         if op in ("in", "not in"):
             if e.right.type == ZONE:
-                inside = lambda st, env: a(st, env) in st.zones[b(st, env)]  # noqa: E731
+
+                def inside(st, env):
+                    return a(st, env) in st.zones[b(st, env)]
+
             else:
-                inside = lambda st, env: a(st, env) in b(st, env)  # noqa: E731
+
+                def inside(st, env):
+                    return a(st, env) in b(st, env)
+
             if op == "in":
                 return inside
             return lambda st, env: not inside(st, env)
@@ -251,7 +257,7 @@ class ReferenceCompiler:
             ">=": operator.ge,
         }[op]
         if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked
-            fn = lambda x, y: bounded(x + y)  # noqa: E731
+            fn = _joined
         if isinstance(e.right, ast.Literal):  # the common `x == "hearts"`, `n > 0`: one call fewer
             value = e.right.value
             return lambda st, env: fn(a(st, env), value)
@@ -647,6 +653,11 @@ class ReferenceCompiler:
 
 
 _MISSING = object()
+
+
+def _joined(x, y):
+    """Two lists or two texts joined, their size checked: joins grow."""
+    return bounded(x + y)
 
 
 def _me(st, env):

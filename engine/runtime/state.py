@@ -645,6 +645,7 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.game is self.game and other.to_data() == self.to_data()
 
+    # A state changes in place, so it has no hash; mypy takes None for a wrong type of the method
     __hash__ = None  # type: ignore[assignment]
 
     @classmethod
