@@ -334,6 +334,31 @@ def reshuffled(tmp_path):
     return load_game(write_game(tmp_path, "id: mini\nname: Mini\nplayers: {min: 2, max: 2}\n" + RESHUFFLE))
 
 
+def test_moving_an_empty_pile_onto_an_empty_face_up_pile_moves_nothing(tmp_path):
+    """move_all from an empty discard onto an empty pile whose top card all see: no card moves, no one
+    learns anything, and the game goes on to its decision."""
+    rules = """\
+    id: mini
+    name: Mini
+    players: {min: 2, max: 2}
+    components:
+      - kind: card
+        start: deck
+        items:
+          - {id: ace}
+    zones:
+      - {id: deck, visibility: hidden}
+      - {id: discard, visibility: hidden}
+      - {id: pile, visibility: top}
+    play: |
+      move_all(discard, pile)
+      said = choose "say" from ["ok"] by me
+    """
+    state = load_game(write_game(tmp_path, rules)).new_game(players=2)
+    assert state.legal_actions() == ["say ok"]
+    assert state.zones["pile"] == [] and state.know == [0]
+
+
 def test_a_card_drawn_from_a_shuffled_pile_is_known_only_to_who_sees_it(tmp_path):
     """Everyone knew every card of the deck was in it; after the shuffle, seat 1 draws one: seat 0
     can no longer tell which card left, so its copies deal any card there — seat 1's, only the true one.

@@ -134,7 +134,7 @@ class Sight:
             know[card] |= seeing
             pinned[card] |= seeing
         st.settled.pop(to, None)  # the cards come with what seats half-knew of them
-        if to in self.tops:  # its new top card is seen by all
+        if cards and to in self.tops:  # its new top card is seen by all
             top = st.zones[to][-1]
             know[top] = pinned[top] = self.everyone
 
