@@ -117,6 +117,7 @@ class GameCache:
         self.scores: dict[tuple, int] = {}  # points under ``GameDef.score_key``, shared by every state
 
     def __reduce__(self) -> tuple:
+        """Pickled empty: what play worked out is no fact of the game, and is worked out again."""
         return (GameCache, ())
 
 
