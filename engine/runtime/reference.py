@@ -223,16 +223,7 @@ class ReferenceCompiler:
         if op == "or":
             return lambda st, env: a(st, env) or b(st, env)
         if op in ("in", "not in"):
-            if e.right.type == ZONE:
-
-                def inside(st, env):
-                    return a(st, env) in st.zones[b(st, env)]
-
-            else:
-
-                def inside(st, env):
-                    return a(st, env) in b(st, env)
-
+            inside = _in_zone(a, b) if e.right.type == ZONE else _in_list(a, b)
             if op == "in":
                 return inside
             return lambda st, env: not inside(st, env)
@@ -653,6 +644,16 @@ class ReferenceCompiler:
 
 
 _MISSING = object()
+
+
+def _in_zone(a: Callable, b: Callable) -> Callable:
+    """Whether a's value is a card of the zone b names."""
+    return lambda st, env: a(st, env) in st.zones[b(st, env)]
+
+
+def _in_list(a: Callable, b: Callable) -> Callable:
+    """Whether a's value is an item of b's."""
+    return lambda st, env: a(st, env) in b(st, env)
 
 
 def _joined(x, y):
