@@ -364,7 +364,7 @@ def _parse_bots(specs: list[str], players: int, game) -> dict[int, str]:
         except BotSpecError as exc:
             raise SystemExit(_usage(f"--bot expects SEAT=KIND[:PARAM]: {exc}")) from None
         if seat == "all":
-            bots.update({s: kind for s in range(players)})
+            bots.update(dict.fromkeys(range(players), kind))
         elif seat.isdigit() and int(seat) < players:
             bots[int(seat)] = kind
         else:

@@ -8,7 +8,9 @@ can write.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import io
 import json
 import os
 import pickle
@@ -25,7 +27,7 @@ from cache_helpers import counter, write_rules
 
 from engine import RuntimeRuleError, load_game
 from engine.lang import parser
-from engine.load import cache
+from engine.load import cache, compiled_cache
 from engine.runtime import codegen, gamedef
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,6 +121,19 @@ def test_a_second_load_of_a_shipped_game_parses_and_generates_nothing_and_plays_
     for players in (2, 4):
         for seed in range(3):
             assert play(kept, players, seed) == play(built, players, seed)
+
+
+def test_a_game_is_frozen_facts_and_what_its_play_worked_out_is_not_kept_with_it():
+    """None of a game's facts can be set; what its states worked out and kept (zones, what each seat
+    sees, points) is in its cache, which an entry written after play does not hold."""
+    built = load_game("cat-town")
+    play(built, 3, 1)
+    assert built.cache.zones and built.cache.sights and built.cache.scores
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.step_budget = 1
+    kept = compiled_cache._Unpickler(io.BytesIO(compiled_cache._dump(built))).load()
+    assert not kept.cache.zones and not kept.cache.sights and not kept.cache.scores
+    assert play(kept, 3, 1) == play(built, 3, 1)
 
 
 def test_a_board_game_read_back_plays_the_same(work):

@@ -8,6 +8,7 @@ import pytest
 from engine import load_game
 from engine.lab.conformance import ConformanceError, playout
 from engine.load.documents import known_games, known_variants, resolve
+from engine.runtime.gamedef import GameDef
 
 
 def _player_counts(name: str) -> range:
@@ -43,15 +44,15 @@ def test_a_broken_invariant_is_reported_with_its_seed(monkeypatch):
     """The checker itself can fail: a playout whose state has a card moved without updating its location
     raises ConformanceError naming the game, the seed and the fault."""
     game = load_game("caty-mini")
-    real_new_game = game.new_game
+    real_new_game = GameDef.new_game
 
-    def new_game_with_a_stray_card(players, seed):
-        state = real_new_game(players=players, seed=seed)
+    def new_game_with_a_stray_card(self, players, seed):
+        state = real_new_game(self, players=players, seed=seed)
         card = state.zones["hand:0"][0]
         state.zones["hand:0"].remove(card)
         state.zones["table"].append(card)
         return state
 
-    monkeypatch.setattr(game, "new_game", new_game_with_a_stray_card)
+    monkeypatch.setattr(GameDef, "new_game", new_game_with_a_stray_card)  # a game's facts are frozen
     with pytest.raises(ConformanceError, match=r"caty-mini, 2 players, seed 1, after 0 actions: .*recorded in hand:0"):
         playout(game, 2, 1)

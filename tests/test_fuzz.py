@@ -6,7 +6,7 @@ that feed random text to the effect language's parser and checker.  The promise:
 load or located diagnostics (RulesError), never another exception, never a hang; a game
 that loads raises only TabletopError subclasses while played.
 
-The engine bugs the fuzzer found are kept at the end, one small regression test each.
+The engine bugs the fuzzer found are kept at the end, one small test each.
 A new one goes there as ``xfail(strict=True, reason="engine bug: …")`` until it is fixed.
 Replay any mutant of a failing bounded run with the command its report prints.
 """
@@ -243,9 +243,9 @@ def test_random_does_text_through_load_game(caty_copy, board_cache, text):
             assert not hard, (d, hard)
 
 
-# ------------------------------------ engine bugs found by fuzzing (regression tests)
-# Each was a raw exception (or a broken promise) met by tools/fuzz_rules.py and fixed in
-# the engine; the smallest rule change that showed it is kept here.
+# ------------------------------------ engine bugs found by fuzzing
+# Each was a raw exception (or a broken promise) met by tools/fuzz_rules.py; the smallest
+# rule change that showed it is kept here.
 @pytest.fixture
 def caty_game(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

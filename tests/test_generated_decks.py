@@ -1,4 +1,4 @@
-"""Decks generated from the product of enums (issue 12): ids, names and attributes from templates."""
+"""Decks generated from the product of enums: ids, names and attributes from templates."""
 
 from __future__ import annotations
 

@@ -255,7 +255,7 @@ def test_acting_out_of_turn_names_only_the_decider():
 
 
 def test_a_log_line_for_nobody_is_told_to_nobody(tmp_path):
-    """`log … to p` with p none reaches no seat (it used to reach everyone)."""
+    """`log … to p` with p none reaches no seat, not everyone."""
     from test_language import make_game
 
     game = make_game(
@@ -334,6 +334,31 @@ def reshuffled(tmp_path):
     return load_game(write_game(tmp_path, "id: mini\nname: Mini\nplayers: {min: 2, max: 2}\n" + RESHUFFLE))
 
 
+def test_moving_an_empty_pile_onto_an_empty_face_up_pile_moves_nothing(tmp_path):
+    """move_all from an empty discard onto an empty pile whose top card all see: no card moves, no one
+    learns anything, and the game goes on to its decision."""
+    rules = """\
+    id: mini
+    name: Mini
+    players: {min: 2, max: 2}
+    components:
+      - kind: card
+        start: deck
+        items:
+          - {id: ace}
+    zones:
+      - {id: deck, visibility: hidden}
+      - {id: discard, visibility: hidden}
+      - {id: pile, visibility: top}
+    play: |
+      move_all(discard, pile)
+      said = choose "say" from ["ok"] by me
+    """
+    state = load_game(write_game(tmp_path, rules)).new_game(players=2)
+    assert state.legal_actions() == ["say ok"]
+    assert state.zones["pile"] == [] and state.know == [0]
+
+
 def test_a_card_drawn_from_a_shuffled_pile_is_known_only_to_who_sees_it(tmp_path):
     """Everyone knew every card of the deck was in it; after the shuffle, seat 1 draws one: seat 0
     can no longer tell which card left, so its copies deal any card there — seat 1's, only the true one.
@@ -375,8 +400,8 @@ ALL_GAMES = [entry["id"] for entry in list_games()]
 def test_a_copy_asks_the_same_seat_the_same_kind_of_decision(name):
     """Being asked is seen: in every copy the same seat is deciding the same kind of thing, with the
     same options if it is the copy's own seat.  (A crazy-eights player who drew until a card could be
-    played is asked to play it: a re-deal of its hand with nothing playable is refused, where a copy
-    used to fail with 'nothing to choose from'.)"""
+    played is asked to play it: a re-deal of its hand with nothing playable is refused, so a copy
+    never fails with 'nothing to choose from'.)"""
     game = load_game(name)
     players = game.min_players
     checked = 0

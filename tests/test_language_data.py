@@ -1,4 +1,4 @@
-"""Data built-ins of the effect language (issue 12), each on a small game that uses only it, on both paths.
+"""Data built-ins of the effect language, each on a small game that uses only it, on both paths.
 
 ``range``, ``any``/``all``, ``min``/``max``/``sorted`` by a key, ``sorted``, ``number`` and the one
 collection protocol (a zone is its cards wherever a list is wanted): the generated code and the

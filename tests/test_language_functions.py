@@ -1,4 +1,4 @@
-"""Functions written as statements and procedures that give a value (issue 12), on both paths.
+"""Functions written as statements and procedures that give a value, on both paths.
 
 A function may have local names, ``if``, loops and ``return VALUE`` and changes nothing; a procedure that
 declares ``returns:`` is called as ``x = proc(…)``, may ask for decisions on the way, and its frames

@@ -1,4 +1,4 @@
-"""Nested lists and maps as types (issue 12), on both paths, through JSON and a decision.
+"""Nested lists and maps as types, on both paths, through JSON and a decision.
 
 A map has text keys (an enum's members, names) and values of one type, never cards; it is a value:
 ``with_key``/``without_key`` give a new map.  Lists nest: ``list[list[int]]``.

@@ -1,4 +1,4 @@
-"""Choosing several things at once (issue 12): ``kept = choose "keep" several 0 to 5 from dice``.
+"""Choosing several things at once: ``kept = choose "keep" several 0 to 5 from dice``.
 
 The option is a list; its members are in the order of their ids, so an id names what is kept
 (``keep 2, 6, 6``), two ways that print alike are one option, and the action space, listed from

@@ -44,7 +44,7 @@ def test_a_field_a_record_lacks_is_refused_where_it_is_read(tmp_path):
 
 
 def test_one_list_holds_one_kind_of_value(tmp_path):
-    """[1, "1", true] used to offer two options for three values; now it is refused with a hint."""
+    """[1, "1", true] would offer two options for three values: it is refused with a hint."""
     with pytest.raises(RulesError, match="E506 a list holds one kind of value") as caught:
         make_game(
             tmp_path,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import multiprocessing
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from engine.bots import check_spec, make_agent
 from engine.errors import TabletopError
@@ -91,7 +91,7 @@ class _Tally:
             self.lows[seat] = score if self.lows[seat] is None else min(self.lows[seat], score)
             self.highs[seat] = score if self.highs[seat] is None else max(self.highs[seat], score)
 
-    def add(self, other: "_Tally") -> None:
+    def add(self, other: _Tally) -> None:
         for name in ("games", "finished", "ties", "draws", "cut", "errors", "decisions"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for reason, count in other.reasons.items():

@@ -281,19 +281,10 @@ def _move_all(st, source, to):
     if src is target:
         return
     loc = st.loc
-    masks, tops = st.sight
-    seeing = masks[to]
-    know, pinned = st.know, st.pinned
     for card in src:
         loc[card] = to
     target.extend(src)
-    if know is not None:  # followed (State.new)
-        for card in src:
-            know[card] |= seeing
-            pinned[card] |= seeing
-        st.settled.pop(to, None)  # the cards come with what seats half-knew of them
-        if to in tops:  # its new top card is seen by all
-            know[target[-1]] = pinned[target[-1]] = (1 << st.n) - 1
+    st.sight.moved_all(st, src, to)
     src.clear()
 
 
@@ -873,7 +864,7 @@ def _values(st, mapping):
 def _distance(st, board, a, b):
     try:  # the board's table, read here: the hot path of a game on a plane
         return st.game.boards_by_id[board].lengths[(a, b)]
-    except (AttributeError, KeyError):  # not asked for yet, not measured yet (a large board), or not a plane
+    except (AttributeError, KeyError):  # no such board, not measured yet (a large board), or not a plane
         pass
     return st.game.board(board).distance(a, b)
 
@@ -912,8 +903,8 @@ def _word(st, text, index):
 
 
 # ------------------------------------------------------------- grid boards
-# The operations called on every step of a game read the board's tables themselves (from the boards asked
-# for so far, ``GameDef.boards_by_id``); a board not asked for yet, a space that is not there, or a board
+# The operations called on every step of a game read the board's tables themselves (from the boards by
+# their ids, ``GameDef.boards_by_id``); a board id not there, a space that is not there, or a board
 # that is not one of spaces, goes through the board's own method, which says which.
 def _grid(st, board):
     b = st.game.board(board)

@@ -243,7 +243,8 @@ def apply_overrides(rules: RuleSet, overrides: dict[str, Any]) -> None:
     """
     for dotted, value in overrides.items():
         keys = dotted.split(".")
-        rules.data = node = dict(rules.data)
+        node: Any = dict(rules.data)  # a dict or a list, by the path
+        rules.data = node
         for depth, key in enumerate(keys):
             step = _step(node, key)
             if step is None:

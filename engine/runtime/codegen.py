@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from engine.errors import RuleFault
+from engine.errors import EngineBug, RuleFault
 from engine.lang import ast
 from engine.lang.checker import Vocabulary
 from engine.lang.ops import KEYED, MAX_SIZE, OPS, bounded, times, zone_cards
@@ -198,7 +198,7 @@ def _aliased(lines: list, always: frozenset, where: tuple[int, int]) -> list:
             del active[n]
         store = _WRITE.match(text)
         name = store.group(2)[1:-1] if store else None
-        if name in hot:
+        if store and name in hot:
             text = f"{store.group(0)}_l_{name} = {_READ.sub(resolve, text[store.end() :])}"
             active[name] = min(active.get(name, pad), pad)
         else:
@@ -252,6 +252,11 @@ class _Target:
 
     def __init__(self, pc: int = -1):
         self.pc = pc
+
+
+def _not_yet_compiled(st, env):
+    """The instruction of a pc before its procedure is compiled (``_finish`` replaces it)."""
+    raise EngineBug("an instruction ran before its procedure was compiled")
 
 
 class _Jump:
@@ -712,7 +717,7 @@ class Compiler:
         proc.local_types.update(params or {})
         self.params = frozenset(params or ()) | {"me"}  # every frame of the procedure has these
         self.bodies: list = []  # per pc: lines of its function, each (text or _Jump, (line, col)), or None
-        self.targets: dict[int, ast.Expr] = {}  # pc of a choice → what it stores into
+        self.targets: dict[int, ast.Name | ast.Attr] = {}  # pc of a choice → what it stores into
         self.entries = {0}  # pcs the interpreter enters other than by a jump: decisions, return addresses
         self.proc = proc
         self.env_reads = set()
@@ -821,7 +826,7 @@ class Compiler:
         return [(f"if {self.code(cond)}:", None), (_Jump(then, "    "), None), (_Jump(otherwise), None)]
 
     def _emit(self, proc: Procedure, body: list | None, where: tuple[int, int]) -> int:
-        proc.code.append(None)
+        proc.code.append(_not_yet_compiled)
         proc.where.append(where)
         self.bodies.append(body)
         return len(proc.code) - 1
@@ -849,8 +854,9 @@ class Compiler:
         """No decision, call or jump out can happen inside ``s``."""
         if s.CONTROL:
             return False
-        if isinstance(s, ast.ExprStmt):
-            return s.expr.func not in self.vocab.procedures and s.expr.func != "perform"
+        if isinstance(s, ast.ExprStmt):  # a call, by the grammar
+            call = s.expr
+            return isinstance(call, ast.Call) and call.func not in self.vocab.procedures and call.func != "perform"
         if isinstance(s, ast.If):
             return all(self._is_flat(x) for _, body in s.branches for x in body) and all(
                 self._is_flat(x) for x in s.otherwise or []
@@ -949,7 +955,7 @@ class Compiler:
             if len(branches) > 1:
                 self._flat_if(branches[1:], otherwise, lines, depth + 1)
             else:
-                for x in otherwise:
+                for x in otherwise or ():
                     self._flat(x, lines, depth + 1)
 
     def _flat_loop(self, s, lines: list, depth: int, add, guard) -> None:
@@ -1020,7 +1026,7 @@ class Compiler:
         )  # written out as a list display
         return items if fresh else f"list({items})"
 
-    def _assign(self, target: ast.Expr, value: str) -> list[str]:
+    def _assign(self, target: ast.Name | ast.Attr, value: str) -> list[str]:
         """Lines that store ``value`` (already Python source) into an assignment target."""
         if isinstance(target, ast.Name):
             n = target.name
@@ -1344,7 +1350,7 @@ class Compiler:
         low, high = (self.code(b) if b is not None else "None" for b in (s.low, s.high))
         return f"{fn}({items}, {low}, {high}, {label})"
 
-    def _store_function(self, target: ast.Expr, filename: str) -> Callable | str:
+    def _store_function(self, target: ast.Name | ast.Attr, filename: str) -> Callable | str:
         """``store(state, env, value)`` for a choice's target; a local of the procedure: its name."""
         if isinstance(target, ast.Name) and target.name not in self.vocab.variables:
             return target.name

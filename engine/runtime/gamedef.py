@@ -14,9 +14,9 @@ import itertools
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from engine.lang import ast
@@ -60,6 +60,9 @@ from engine.runtime.codegen import Compiler
 from engine.runtime.program import Labeller, Procedure
 from engine.runtime.reference import ReferenceCompiler
 
+if TYPE_CHECKING:
+    from engine.runtime.sight import Sight
+
 DEFAULT_STEP_BUDGET = 200_000
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")  # a '{field}' of a generated card's template
 _ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
@@ -69,14 +72,14 @@ VISIBILITIES = ("public", "owner", "hidden", "top")
 _DEFAULTS = {INT: 0, BOOL: False}
 
 
-@dataclass
+@dataclass(frozen=True)
 class ZoneFamily:
     name: str
     key: str | None  # None, "player", or an enum name
     visibility: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class Scorer:
     id: str
     text: str
@@ -84,7 +87,7 @@ class Scorer:
     where: tuple[str, int, int] = ("", 1, 1)  # file, line, column of its expression
 
 
-@dataclass
+@dataclass(frozen=True)
 class Stat:
     """A rule-declared counter for playtest reports, evaluated once at the end of each game."""
 
@@ -95,9 +98,33 @@ class Stat:
     is_flag: bool  # yes/no (reported as a share of games) rather than a number
 
 
-@dataclass
+class GameCache:
+    """What the states of one game work out during play and keep for the next ones: tables by player count
+    (zones, action spaces, teams, what each seat sees, where the starts put the cards) and points by what
+    scoring reads.  Kept apart from the game's facts, and never pickled with them: a game read back from
+    the compiled-game cache starts with none."""
+
+    __slots__ = ("backs", "scores", "sights", "spaces", "starts", "teams", "zones")
+
+    def __init__(self) -> None:
+        self.zones: dict[int, list[str]] = {}  # players → every zone
+        self.sights: dict[int, Sight] = {}  # players → what each seat sees
+        self.spaces: dict[int, tuple[list[str], dict[str, int]]] = {}  # players → action ids, their indexes
+        self.teams: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, seat) → the seat's team
+        self.backs: list[tuple] = []  # card → what it shows face down
+        # players → (zones, loc, know) where the starts put the cards, when they drew nothing (State.new)
+        self.starts: dict[int, tuple] = {}
+        self.scores: dict[tuple, int] = {}  # points under ``GameDef.score_key``, shared by every state
+
+    def __reduce__(self) -> tuple:
+        """Pickled empty: what play worked out is no fact of the game, and is worked out again."""
+        return (GameCache, ())
+
+
+@dataclass(frozen=True, eq=False)
 class GameDef:
-    """Everything about a game that does not change during play."""
+    """Everything about a game that does not change during play; what play works out and keeps is in
+    ``cache``.  Two definitions are equal only if they are the same one (states compare their game so)."""
 
     id: str
     name: str
@@ -140,24 +167,16 @@ class GameDef:
     function_bodies: dict[str, ast.Expr | list[ast.Stmt]] = field(default_factory=dict, repr=False)  # name → AST
     labeller: Labeller | None = field(default=None, repr=False)
     # key(state, {p, me}) of all the scoring reads, None if it reads more than plain data (lang/readset.py);
-    # points are kept under it in score_cache, shared by every state of the game
+    # points are kept under it in cache.scores, shared by every state of the game
     score_key: Callable | None = field(default=None, repr=False)
-    score_cache: dict[tuple, int] = field(default_factory=dict, repr=False)
-    _zone_cache: dict[int, list[str]] = field(default_factory=dict, repr=False)
-    boards_by_id: dict[str, object] = field(default_factory=dict, repr=False)  # filled by ``board``: operations
-    # read it first, a lookup and no call
-    _hidden_cache: dict[tuple[int, int], list] = field(default_factory=dict, repr=False)
-    _sight_cache: dict[int, tuple] = field(default_factory=dict, repr=False)
-    _back_keys: list[tuple] = field(default_factory=list, repr=False)
-    _space_cache: dict[int, tuple[list[str], dict[str, int]]] = field(default_factory=dict, repr=False)
-    _team_cache: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict, repr=False)
-    # players → (zones, loc, know) where the starts put the cards, when they drew nothing (State.new)
-    start_places: dict[int, tuple] = field(default_factory=dict, repr=False)
+    # board id ("family", "family:seat") → the board: operations read it first, a lookup and no call
+    boards_by_id: dict[str, object] = field(default_factory=dict, repr=False)
+    cache: GameCache = field(default_factory=GameCache, init=False, repr=False)
 
     # ---------------------------------------------------------------- tables
     def zone_ids(self, players: int) -> list[str]:
         """Every zone of a game with this many players."""
-        ids = self._zone_cache.get(players)
+        ids = self.cache.zones.get(players)
         if ids is None:
             ids = []
             for fam in self.zone_families.values():
@@ -169,30 +188,16 @@ class GameDef:
                     ids += [f"{fam.name}:{n}" for n in self.board(fam.key).nodes]
                 else:
                     ids += [f"{fam.name}:{v}" for v in self.enums[fam.key]]
-            self._zone_cache[players] = ids
+            self.cache.zones[players] = ids
         return ids
 
-    def zones_hidden_from(self, players: int, seat: int) -> list[tuple[str, bool]]:
-        """(zone, top face up?) for every zone whose cards ``seat`` may not all see."""
-        key = (players, seat)
-        found = self._hidden_cache.get(key)
+    def sight(self, players: int) -> Sight:
+        """What each seat sees at this table size: made once, shared by its states."""
+        found = self.cache.sights.get(players)
         if found is None:
-            found = []
-            for zone in self.zone_ids(players):
-                vis = self.zone_family(zone).visibility
-                if vis == "public" or (vis == "owner" and self.zone_owner(zone) == seat):
-                    continue
-                found.append((zone, vis == "top"))
-            self._hidden_cache[key] = found
-        return found
+            from engine.runtime.sight import Sight
 
-    def sight(self, players: int) -> tuple[dict[str, int], frozenset]:
-        """(zone → bit mask of the seats that see its cards' faces, zones whose top everyone sees)."""
-        found = self._sight_cache.get(players)
-        if found is None:
-            from engine.runtime.sight import sight
-
-            found = self._sight_cache[players] = sight(self, players)
+            found = self.cache.sights[players] = Sight(self, players)
         return found
 
     def action_space(self, players: int) -> list[str]:
@@ -204,19 +209,19 @@ class GameDef:
         return self._space(players)[1]
 
     def _space(self, players: int) -> tuple[list[str], dict[str, int]]:
-        found = self._space_cache.get(players)
+        found = self.cache.spaces.get(players)
         if found is None:
             if not self.min_players <= players <= self.max_players:
                 raise TabletopError(f"{self.id} is for {self.min_players}–{self.max_players} players, not {players}")
             from engine.runtime.action_space import action_space
 
             ids = action_space(self, players)
-            found = self._space_cache[players] = (ids, {a: i for i, a in enumerate(ids)})
+            found = self.cache.spaces[players] = (ids, {a: i for i, a in enumerate(ids)})
         return found
 
     def back_key(self, card: int) -> tuple:
         """What a card shows face down: its kind and the attributes on its back (one table, made once)."""
-        keys = self._back_keys
+        keys = self.cache.backs
         if not keys:
             for c, kind in enumerate(self.card_kinds):
                 keys.append((kind,) + tuple(self.attributes[a][c] for a in self.backs.get(kind, ())))
@@ -230,24 +235,23 @@ class GameDef:
         return int(zone.split(":", 1)[1]) if fam.key == PLAYER else None
 
     def board(self, board_id: str):
+        """The board of ``family`` or ``family:seat`` (a seat's own board, its files dealt round the seats)."""
         try:
             return self.boards_by_id[board_id]
         except KeyError:
             family, _, key = board_id.partition(":")
             boards = self.board_files[family]
-            board = boards[int(key) % len(boards)] if key else boards[0]
-            self.boards_by_id[board_id] = board
-            return board
+            return boards[int(key) % len(boards)] if key else boards[0]
 
     def team_of(self, players: int, seat: int) -> list[int]:
         return list(self.team(players, seat))
 
     def team(self, players: int, seat: int) -> tuple[int, ...]:
         """The seats of ``seat``'s team (just ``seat`` without teams), kept: scoring asks at every turn."""
-        found = self._team_cache.get((players, seat))
+        found = self.cache.teams.get((players, seat))
         if found is None:
             found = next((tuple(t) for t in self.teams.get(players, ()) if seat in t), (seat,))
-            self._team_cache[(players, seat)] = found
+            self.cache.teams[(players, seat)] = found
         return found
 
     # ------------------------------------------------------------------ play
@@ -343,27 +347,16 @@ class _Builder:
 
     # -------------------------------------------------------------- building
     def build(self) -> GameDef:
+        """The game's declarations checked into its tables, then its effect-language texts compiled."""
         if self.rules.variant is not None or self.rules.overridden:
             # The variant file's own shape was checked; now check the merged whole.
             from engine.load.schemas import check_data
 
             self.problems += check_data(self.data, "game", self.rules.diag)
         self.stop_if_errors()
-        d = self.data
-        game = GameDef(
-            id=d["id"],
-            name=self.rules.variant_name or d["name"],
-            variant=self.rules.variant,
-            min_players=d["players"]["min"],
-            max_players=d["players"]["max"],
-            rules=self.rules,
-        )
+        game = self._game_facts()
         if game.min_players > game.max_players:
             self.error(("players",), "E301", "players: min is larger than max")
-        game.step_budget = d.get("step_budget", DEFAULT_STEP_BUDGET)
-        game.ties = d.get("ties", "shared")
-        game.rulings = list(d.get("rulings", []))
-        game.enums = self.vocab.enums = {k: list(v) for k, v in (d.get("enums") or {}).items()}
         self._constants()
         self._components(game)
         self._boards(game)
@@ -374,16 +367,39 @@ class _Builder:
         self._no_operation_names()
         self._draw_hints(game)
         self.stop_if_errors()
-        game.labeller = Labeller(game.card_ids)
-        game.vocabulary = self.vocab
         try:
-            self._programs(game)
+            game = self._programs(game)
         except RecursionError:  # compiling a chain of operators just within the checker's reach
             self.error((), "E403", "an expression is nested too deeply to compile")
         self.stop_if_errors()
-        canonical = json.dumps(self.data, sort_keys=True, default=str).encode()
-        game.rules_hash = hashlib.sha256(canonical).hexdigest()[:16]
         return game
+
+    def _game_facts(self) -> GameDef:
+        """The game with the facts its header gives; the declarations fill its tables (cards, zones, …)."""
+        d = self.data
+        self.vocab.enums = {k: list(v) for k, v in (d.get("enums") or {}).items()}
+        card_ids: list[str] = []
+        canonical = json.dumps(d, sort_keys=True, default=str).encode()
+        return GameDef(
+            id=d["id"],
+            name=self.rules.variant_name or d["name"],
+            variant=self.rules.variant,
+            min_players=d["players"]["min"],
+            max_players=d["players"]["max"],
+            rules=self.rules,
+            card_ids=card_ids,
+            labeller=Labeller(card_ids),
+            vocabulary=self.vocab,
+            step_budget=d.get("step_budget", DEFAULT_STEP_BUDGET),
+            ties=d.get("ties", "shared"),
+            rulings=list(d.get("rulings", [])),
+            enums=self.vocab.enums,
+            draw=dict(d.get("draw") or {}),
+            private_player_variables=frozenset(
+                name for name, spec in (d.get("player_variables") or {}).items() if spec.get("visibility") == "owner"
+            ),
+            rules_hash=hashlib.sha256(canonical).hexdigest()[:16],
+        )
 
     def type_ok(self, t, path: tuple) -> str | None:
         """The canonical form of a declared type, or None after reporting why it is not one."""
@@ -464,8 +480,53 @@ class _Builder:
             self.vocab.constants[name] = (t, value)
 
     def _components(self, game: GameDef) -> None:
-        attr_types: dict[str, str] = {}
+        """The cards: one per copy of each item, with its attributes in one table per attribute."""
         comps = self.data.get("components") or []
+        attr_types = self.vocab.card_attributes = self._attribute_types(comps)
+        game.attributes.update({a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)})
+        ids_seen: dict[str, tuple] = {}
+        self._starts: list[tuple[tuple, object]] = []
+        self._effects: dict[str, tuple] = {}  # card id → path of its effect text
+        full = False  # the cards reached MAX_CARDS: stop making them
+        for ci, comp in enumerate(comps):
+            game.backs[comp["kind"]] = tuple(comp.get("back") or ())
+            entries = [(("components", ci, "items", ii), item) for ii, item in enumerate(comp.get("items") or [])]
+            for path, item in entries + self._generated(comp, ci):
+                cid = item["id"]
+                if cid in ids_seen:
+                    self.error(path + ("id",), "E304", f"component id '{cid}' is used twice")
+                ids_seen[cid] = path
+                values = self._item_values(comp, item, path)
+                game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
+                if "effect" in item:
+                    self._effects[cid] = path + ("effect",)
+                copies = item.get("copies", 1)
+                if full or len(game.card_ids) + copies > MAX_CARDS:
+                    if not full:
+                        self.error(
+                            path + ("copies" if "copies" in item else "id",),
+                            "E306",
+                            f"'{cid}' makes {len(game.card_ids) + copies:,} cards in all, more than the "
+                            f"{MAX_CARDS:,} a game may have",
+                        )
+                    full = True
+                    continue
+                for _ in range(copies):
+                    index = len(game.card_ids)
+                    game.first_card.setdefault(cid, index)
+                    game.card_ids.append(cid)
+                    game.effects.append(f"effect:{cid}" if "effect" in item else None)
+                    game.card_kinds.append(comp["kind"])
+                    for a in attr_types:
+                        game.attributes[a].append(values.get(a, _DEFAULTS.get(attr_types[a])))
+                    game.attributes["id"].append(cid)
+                    game.attributes["name"].append(item.get("name", cid))
+                    game.attributes["kind"].append(comp["kind"])
+                    self._starts.append((("components", ci, "start"), index))
+
+    def _attribute_types(self, comps: list[dict]) -> dict[str, str]:
+        """Attribute → its type over all kinds (one name has one type); each kind declared once, its back known."""
+        attr_types: dict[str, str] = {}
         kinds_seen: dict[str, int] = {}
         for ci, comp in enumerate(comps):
             kind = comp["kind"]
@@ -502,71 +563,37 @@ class _Builder:
                         f"back shows unknown attribute '{b}'",
                         did_you_mean(b, comp.get("attributes") or {}),
                     )
-        self.vocab.card_attributes = attr_types
-        game.attributes = {a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)}
-        ids_seen: dict[str, tuple] = {}
-        self._starts: list[tuple[tuple, object]] = []
-        self._effects: dict[str, tuple] = {}  # card id → path of its effect text
-        full = False  # the cards reached MAX_CARDS: stop making them
-        for ci, comp in enumerate(comps):
-            declared = comp.get("attributes") or {}
-            game.backs[comp["kind"]] = tuple(comp.get("back") or ())
-            entries = [(("components", ci, "items", ii), item) for ii, item in enumerate(comp.get("items") or [])]
-            for path, item in entries + self._generated(comp, ci):
-                cid = item["id"]
-                if cid in ids_seen:
-                    self.error(path + ("id",), "E304", f"component id '{cid}' is used twice")
-                ids_seen[cid] = path
-                values = {}
-                for key, value in item.items():
-                    if key in ("id", "name", "copies", "text", "effect", "source"):
-                        continue
-                    if key not in declared:
-                        self.error(
-                            path + (key,),
-                            "E302",
-                            f"'{cid}' has attribute '{key}', which kind '{comp['kind']}' does not declare",
-                            key=True,
-                            hint=did_you_mean(key, declared) or "declare it under attributes:",
-                        )
-                        continue
-                    if self._value_fits(declared[key], value, path + (key,)):
-                        values[key] = value
-                missing = [a for a, t in declared.items() if a not in item and t not in _DEFAULTS]
-                if missing:
-                    self.error(
-                        path,
-                        "E305",
-                        f"'{cid}' gives no {', '.join(repr(a) for a in missing)}: kind "
-                        f"'{comp['kind']}' declares {'it' if len(missing) == 1 else 'them'} "
-                        f"with no default (only int and bool attributes may be left out)",
-                    )
-                game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
-                if "effect" in item:
-                    self._effects[cid] = path + ("effect",)
-                copies = item.get("copies", 1)
-                if full or len(game.card_ids) + copies > MAX_CARDS:
-                    if not full:
-                        self.error(
-                            path + ("copies" if "copies" in item else "id",),
-                            "E306",
-                            f"'{cid}' makes {len(game.card_ids) + copies:,} cards in all, more than the "
-                            f"{MAX_CARDS:,} a game may have",
-                        )
-                    full = True
-                    continue
-                for _ in range(copies):
-                    index = len(game.card_ids)
-                    game.first_card.setdefault(cid, index)
-                    game.card_ids.append(cid)
-                    game.effects.append(f"effect:{cid}" if "effect" in item else None)
-                    game.card_kinds.append(comp["kind"])
-                    for a in attr_types:
-                        game.attributes[a].append(values.get(a, _DEFAULTS.get(attr_types[a])))
-                    game.attributes["id"].append(cid)
-                    game.attributes["name"].append(item.get("name", cid))
-                    game.attributes["kind"].append(comp["kind"])
-                    self._starts.append((("components", ci, "start"), index))
+        return attr_types
+
+    def _item_values(self, comp: dict, item: dict, path: tuple) -> dict:
+        """The attribute values an item gives that its kind declares and that fit their types."""
+        declared = comp.get("attributes") or {}
+        cid = item["id"]
+        values = {}
+        for key, value in item.items():
+            if key in ("id", "name", "copies", "text", "effect", "source"):
+                continue
+            if key not in declared:
+                self.error(
+                    path + (key,),
+                    "E302",
+                    f"'{cid}' has attribute '{key}', which kind '{comp['kind']}' does not declare",
+                    key=True,
+                    hint=did_you_mean(key, declared) or "declare it under attributes:",
+                )
+                continue
+            if self._value_fits(declared[key], value, path + (key,)):
+                values[key] = value
+        missing = [a for a, t in declared.items() if a not in item and t not in _DEFAULTS]
+        if missing:
+            self.error(
+                path,
+                "E305",
+                f"'{cid}' gives no {', '.join(repr(a) for a in missing)}: kind "
+                f"'{comp['kind']}' declares {'it' if len(missing) == 1 else 'them'} "
+                f"with no default (only int and bool attributes may be left out)",
+            )
+        return values
 
     def _generated(self, comp: dict, ci: int) -> list[tuple[tuple, dict]]:
         """The items of ``generate:``, one per combination of the enums' members, each placed at the template."""
@@ -698,6 +725,11 @@ class _Builder:
                 self.problems += problems
                 compiled.append(board)
             game.board_files[b["id"]] = compiled
+            if compiled:  # by its id, and by each seat's (the files dealt round the seats)
+                game.boards_by_id[b["id"]] = compiled[0]
+                game.boards_by_id.update(
+                    {f"{b['id']}:{p}": compiled[p % len(compiled)] for p in range(game.max_players)}
+                )
             self.vocab.boards[b["id"]] = b.get("per")
             built = [board for board in compiled if board is not None]
             self.vocab.board_spaces[b["id"]] = tuple(dict.fromkeys(n for board in built for n in board.nodes))
@@ -723,8 +755,6 @@ class _Builder:
                 self._value_fits(vtype, initial, path + ("initial",))
                 target[name] = initial
                 vocab[name] = vtype
-                if section == "player_variables" and spec.get("visibility") == "owner":
-                    game.private_player_variables = game.private_player_variables | {name}
 
     def _teams(self, game: GameDef) -> None:
         for count, teams in (self.data.get("teams") or {}).items():
@@ -744,7 +774,7 @@ class _Builder:
 
     def _draw_hints(self, game: GameDef) -> None:
         """Drawing hints name boards, variables and functions: check that they exist, as rules do."""
-        hints = game.draw = dict(self.data.get("draw") or {})
+        hints = game.draw
         v = self.vocab
         refs: list[tuple[tuple, Any, Any]] = [
             (("paths", k, "board"), p["board"], v.boards) for k, p in (hints.get("paths") or {}).items()
@@ -862,49 +892,97 @@ class _Builder:
             self.dsl_problem(path, p)
         return tree
 
-    def _programs(self, game: GameDef) -> None:
-        compiled: dict[str, tuple] = {}
+    def _programs(self, game: GameDef) -> GameDef:
+        """``game`` with every text of the effect language parsed, checked and compiled.
+
+        What compiled code reads through the game (procedures, functions, effects) is filled in place,
+        and the rest given to the definition at the end: a ``GameDef`` is never changed once made."""
+        texts = self._parse_texts()
+        if any(p.is_error for p in self.problems):
+            return game
+        compiler = (ReferenceCompiler if self.reference else Compiler)(
+            self.vocab, game, texts.functions
+        )  # the checker keeps every function pure
+        self._compile_procedures(game, compiler, texts.procedures)
+        self._compile_functions(game, compiler, texts.functions)
+        self._compile_bot_values(game, compiler, texts.bot_values)
+        start_fns = {path: compiler.expr(expr) for path, expr in texts.starts.items() if expr is not None}
+        self._compile_scorers(game, compiler, texts)
+        stats = [
+            Stat(
+                item["id"],
+                item.get("text", item["id"]),
+                compiler.expr(expr),
+                item.get("per") == "seat",
+                expr.type == BOOL,
+            )
+            for item, expr, _ in texts.stats
+            if expr is not None
+        ]
+        game = replace(
+            game,
+            starts=[start_fns[path] for path, _ in self._starts],
+            stats=stats,
+            score_key=self._score_key(compiler, texts),
+            sources=texts.sources(self.data.get("functions") or []),
+            function_bodies=texts.functions,
+        )
+        self._check_play(game, texts.procedures)
+        return game
+
+    # The parse steps: each text parsed and checked where it is written; a text with an error is None.
+    def _parse_texts(self) -> _Texts:
+        procedures = self._parse_procedures()
+        starts, functions = self._parse_starts(), self._parse_functions()
+        bot_values = self._parse_bot_values(_decisions(procedures))
+        return _Texts(procedures, starts, functions, bot_values, self._parse_scorers(), self._parse_stats())
+
+    def _parse_procedures(self) -> dict[str, tuple[tuple, list[ast.Stmt] | None]]:
+        """setup, play, the procedures and the cards' effects: name → (path, statements)."""
+        found: dict[str, tuple[tuple, list[ast.Stmt] | None]] = {}
         for name in ("setup", "play"):
             if name in self.data:
-                compiled[name] = ((name,), self._parse_program((name,), {}))
+                found[name] = ((name,), self._parse_program((name,), {}))
         for i, proc in enumerate(self.data.get("procedures") or []):
             params = dict(self.vocab.procedures[proc["id"]])
             returns = self.vocab.procedure_returns.get(proc["id"])
-            compiled[proc["id"]] = (
-                ("procedures", i, "does"),
-                self._parse_program(("procedures", i, "does"), params, returns, name=proc["id"]),
-            )
+            path = ("procedures", i, "does")
+            found[proc["id"]] = (path, self._parse_program(path, params, returns, name=proc["id"]))
         for cid, path in self._effects.items():
-            compiled[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
-        # A text that does not parse is None here, and an error: nothing below the error check sees it.
+            found[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
+        return found
+
+    def _parse_starts(self) -> dict[tuple, ast.Expr | None]:
+        """Each kind's ``start``: the zone a card of it begins in, parsed once per kind."""
         starts: dict[tuple, ast.Expr | None] = {}
         for path, _ in self._starts:
             if path not in starts:
                 starts[path] = self._parse_expression(path, {"it": CARD}, ZONE)
+        return starts
+
+    def _parse_functions(self) -> dict[str, ast.Expr | list[ast.Stmt]]:
+        """The functions whose signature is sound: name → their one expression or their statements."""
         bodies: dict[str, ast.Expr | list[ast.Stmt]] = {}
         for i, fn in enumerate(self.data.get("functions") or []):
-            if fn["id"] in self.vocab.functions:
-                fn_params, result = self.vocab.functions[fn["id"]]
-                path = _function_path(fn, i)
-                body = (
-                    self._parse_program(path, dict(fn_params), result, pure=True, name=fn["id"])
-                    if path[-1] == "does"
-                    else self._parse_expression(path, dict(fn_params), result, pure=True)
-                )
-                if body is not None:
-                    bodies[fn["id"]] = body
-        decided: dict[str, str] = {}  # kind of decision → type of its options, for bot values
-        for _, stmts in compiled.values():
-            for block in walk_blocks(stmts or []):
-                for st in block:
-                    if isinstance(st, ast.Choose):
-                        decided[st.kind] = merge(decided.get(st.kind), st.options_type) or ANY
-        bot_exprs: dict[tuple[str, str], tuple[tuple, ast.Expr | None]] = {}
-        for kind, spec in (self.data.get("bots") or {}).items():
-            bot_exprs[(kind, "")] = (
-                ("bots", kind, "value"),
-                self._parse_expression(("bots", kind, "value"), {"p": PLAYER, "action": TEXT, "choice": ANY}, INT),
+            if fn["id"] not in self.vocab.functions:
+                continue
+            fn_params, result = self.vocab.functions[fn["id"]]
+            path = _function_path(fn, i)
+            body = (
+                self._parse_program(path, dict(fn_params), result, pure=True, name=fn["id"])
+                if path[-1] == "does"
+                else self._parse_expression(path, dict(fn_params), result, pure=True)
             )
+            if body is not None:
+                bodies[fn["id"]] = body
+        return bodies
+
+    def _parse_bot_values(self, decided: dict[str, str]) -> dict[tuple[str, str], tuple[tuple, ast.Expr | None]]:
+        """(bot, kind of decision, "" for any other) → (path, value): how a bot values an action."""
+        found: dict[tuple[str, str], tuple[tuple, ast.Expr | None]] = {}
+        for kind, spec in (self.data.get("bots") or {}).items():
+            at = ("bots", kind, "value")
+            found[(kind, "")] = (at, self._parse_expression(at, {"p": PLAYER, "action": TEXT, "choice": ANY}, INT))
             for decision in spec.get("choices") or {}:
                 path = ("bots", kind, "choices", decision)
                 if decision not in decided:
@@ -916,18 +994,22 @@ class _Builder:
                         key=True,
                     )
                     continue
-                bot_exprs[(kind, decision)] = (
-                    path,
-                    self._parse_expression(
-                        path, {"p": PLAYER, "action": TEXT, "choice": decided[decision]}, INT, each="choice"
-                    ),
-                )
+                params = {"p": PLAYER, "action": TEXT, "choice": decided[decision]}
+                found[(kind, decision)] = (path, self._parse_expression(path, params, INT, each="choice"))
+        return found
+
+    def _parse_scorers(self) -> list[tuple[str, dict, ast.Expr | None, tuple]]:
+        """(section, item, expression, path) of every scoring term and tie-breaker, in order."""
         scorers = []
         for section in ("scoring", "tiebreakers"):
             field_name = "points" if section == "scoring" else "value"
             for i, item in enumerate(self.data.get(section) or []):
                 path = (section, i, field_name)
                 scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT), path))
+        return scorers
+
+    def _parse_stats(self) -> list[tuple[dict, ast.Expr | None, tuple]]:
+        """(item, expression, path) of every stat: a number or a yes/no."""
         stats = []
         for i, item in enumerate(self.data.get("stats") or []):
             path = ("stats", i, "value")
@@ -935,41 +1017,34 @@ class _Builder:
             if expr is not None and expr.type not in (INT, BOOL):
                 self.error(path, "E502", f"a stat must be a number or yes/no, not {expr.type}")
             stats.append((item, expr, path))
-        if any(p.is_error for p in self.problems):
-            return
-        game.sources = (
-            [(path, stmts) for path, stmts in compiled.values()]
-            + [(path, expr) for path, expr in starts.items() if expr is not None]
-            + [
-                (_function_path(fn, i), bodies[fn["id"]])
-                for i, fn in enumerate(self.data.get("functions") or [])
-                if fn["id"] in bodies
-            ]
-            + list(bot_exprs.values())
-            + [(path, expr) for _, _, expr, path in scorers]
-            + [(path, expr) for _, expr, path in stats]
-        )
-        compiler = (ReferenceCompiler if self.reference else Compiler)(
-            self.vocab, game, bodies
-        )  # the checker keeps every function pure
-        for name, (path, stmts) in compiled.items():
+        return stats
+
+    # The compile steps: every text parsed without error, compiled into the game.
+    def _compile_procedures(self, game: GameDef, compiler, procedures: dict) -> None:
+        for name, (path, stmts) in procedures.items():
             doc, _ = self.rules.origin(path)
             params = {"this": CARD} if name.startswith("effect:") else dict(self.vocab.procedures.get(name, []))
             game.procedures[name] = compiler.procedure(
                 name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:], params
             )
             game.programs[name] = stmts
+
+    @staticmethod
+    def _compile_functions(game: GameDef, compiler, bodies: dict[str, ast.Expr | list[ast.Stmt]]) -> None:
         for name, body in bodies.items():
             game.functions[name] = (
                 compiler.function(name, body) if isinstance(body, ast.Expr) else compiler.function_program(name, body)
             )
-        game.function_bodies = bodies
-        for (kind, decision), (_, expr) in bot_exprs.items():
+
+    @staticmethod
+    def _compile_bot_values(game: GameDef, compiler, values: dict) -> None:
+        for (kind, decision), (_, expr) in values.items():
             if expr is not None:
                 game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
-        start_fns = {path: compiler.expr(expr) for path, expr in starts.items() if expr is not None}
-        game.starts = [start_fns[path] for path, _ in self._starts]
-        for section, item, expr, path in scorers:
+
+    def _compile_scorers(self, game: GameDef, compiler, texts: _Texts) -> None:
+        """Scoring terms and tie-breakers."""
+        for section, item, expr, path in texts.scorers:
             if expr is None:
                 continue
             target = game.scoring if section == "scoring" else game.tiebreakers
@@ -977,28 +1052,23 @@ class _Builder:
             target.append(
                 Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col))
             )
-        scoring = [expr for section, _, expr, _ in scorers if section == "scoring"]
-        if isinstance(compiler, Compiler) and all(expr is not None for expr in scoring):
-            values = {
-                name: body for name, body in bodies.items() if isinstance(body, ast.Expr)
-            }  # 'does:' bodies: not keyed
-            game.score_key = compiler.read_key([e for e in scoring if e is not None], ("p", "me"), values)
-        game.stats = [
-            Stat(
-                item["id"],
-                item.get("text", item["id"]),
-                compiler.expr(expr),
-                item.get("per") == "seat",
-                expr.type == BOOL,
-            )
-            for item, expr, _ in stats
-            if expr is not None
-        ]
+
+    @staticmethod
+    def _score_key(compiler, texts: _Texts) -> Callable | None:
+        """The key points are kept under (``GameDef.score_key``); generated code only."""
+        scoring = [expr for section, _, expr, _ in texts.scorers if section == "scoring"]
+        if not isinstance(compiler, Compiler) or any(expr is None for expr in scoring):
+            return None
+        values = {name: body for name, body in texts.functions.items() if isinstance(body, ast.Expr)}
+        return compiler.read_key([e for e in scoring if e is not None], ("p", "me"), values)
+
+    def _check_play(self, game: GameDef, procedures: dict) -> None:
+        """A game has a 'play' program, and every decision's options can be listed in advance."""
         if "play" not in game.procedures:
             self.error(("play",), "E301", "the game has no 'play' program")
         for name, choose, why in unbounded_choices(game):
             self.dsl_problem(
-                compiled[name][0],
+                procedures[name][0],
                 DslProblem(
                     choose.line,
                     choose.col,
@@ -1007,3 +1077,41 @@ class _Builder:
                     HINT,
                 ),
             )
+
+
+def _decisions(procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]) -> dict[str, str]:
+    """Kind of decision → type of its options, over every program: what a bot's values may name."""
+    decided: dict[str, str] = {}
+    for _, stmts in procedures.values():
+        for block in walk_blocks(stmts or []):
+            for st in block:
+                if isinstance(st, ast.Choose):
+                    decided[st.kind] = merge(decided.get(st.kind), st.options_type) or ANY
+    return decided
+
+
+@dataclass
+class _Texts:
+    """The effect-language texts of the rules, parsed and checked (None where a text has an error)."""
+
+    procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]  # name → (path, statements)
+    starts: dict[tuple, ast.Expr | None]  # path of a kind's start → its expression
+    functions: dict[str, ast.Expr | list[ast.Stmt]]  # only those that parsed
+    bot_values: dict[tuple[str, str], tuple[tuple, ast.Expr | None]]
+    scorers: list[tuple[str, dict, ast.Expr | None, tuple]]  # (section, item, expression, path)
+    stats: list[tuple[dict, ast.Expr | None, tuple]]  # (item, expression, path)
+
+    def sources(self, functions: list[dict]) -> list[tuple[tuple, Any]]:
+        """(path, AST) of every text, in the order of the rules' sections (for lint); none is None once all parsed."""
+        return (
+            [(path, stmts) for path, stmts in self.procedures.values()]
+            + [(path, expr) for path, expr in self.starts.items() if expr is not None]
+            + [
+                (_function_path(fn, i), self.functions[fn["id"]])
+                for i, fn in enumerate(functions)
+                if fn["id"] in self.functions
+            ]
+            + list(self.bot_values.values())
+            + [(path, expr) for _, _, expr, path in self.scorers]
+            + [(path, expr) for _, expr, path in self.stats]
+        )

@@ -11,14 +11,11 @@ specification); ``Labeller`` names each option of a decision, ``Choice`` is a pe
 from __future__ import annotations
 
 import json
-import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from engine.errors import RuleFault
 from engine.lang import ast
-from engine.lang.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary
-from engine.lang.ops import OPS, bounded, times
 from engine.lang.types import (
     ANY,
     BASIC,
@@ -79,7 +76,8 @@ class Labeller:
         from ``tuple(v.values())`` of a record ``v`` that is not none; None for other types."""
         if t is None or not is_record(t) or not _printed_by_values([ft for _, ft in record_fields(t)]):
             return None
-        numbered = next((self.for_type(ft) for _, ft in record_fields(t) if ft in _NUMBERED), None)
+        # without a field of an index every value is a text, and ``str`` is never called
+        numbered = next((self.for_type(ft) for _, ft in record_fields(t) if ft in _NUMBERED), str)
         return lambda values: (
             " ".join([x if x.__class__ is str else numbered(x) for x in values if x is not None]) or "nothing"
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 
-from engine.errors import RuleFault
+from engine.errors import EngineBug, RuleFault
 from engine.lang import ast
 from engine.lang.checker import Vocabulary
 from engine.lang.ops import KEYED, OPS, bounded, times, zone_cards
@@ -55,7 +55,7 @@ class ReferenceCompiler:
         if n in v.zones or n in v.boards:
             return lambda st, env: n
         if n in OPS and OPS[n].constant:
-            fn = OPS[n].fn
+            fn = _function_of(n)
             return lambda st, env: fn(st)
 
         def local(st, env):
@@ -161,7 +161,7 @@ class ReferenceCompiler:
             return member
         if e.func in v.functions:
             return self._function_call(e.func, args)
-        fn = OPS[e.func].fn
+        fn = _function_of(e.func)
         for i, (arg, (_, ptype)) in enumerate(zip(e.args, OPS[e.func].params)):
             if arg.type == ZONE and is_list(ptype):  # one collection protocol: a zone gives its cards
                 args[i] = lambda st, env, zone=args[i]: zone_cards(st, zone(st, env))
@@ -223,10 +223,7 @@ class ReferenceCompiler:
         if op == "or":
             return lambda st, env: a(st, env) or b(st, env)
         if op in ("in", "not in"):
-            if e.right.type == ZONE:
-                inside = lambda st, env: a(st, env) in st.zones[b(st, env)]  # noqa: E731
-            else:
-                inside = lambda st, env: a(st, env) in b(st, env)  # noqa: E731
+            inside = _in_zone(a, b) if e.right.type == ZONE else _in_list(a, b)
             if op == "in":
                 return inside
             return lambda st, env: not inside(st, env)
@@ -251,7 +248,7 @@ class ReferenceCompiler:
             ">=": operator.ge,
         }[op]
         if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked
-            fn = lambda x, y: bounded(x + y)  # noqa: E731
+            fn = _joined
         if isinstance(e.right, ast.Literal):  # the common `x == "up"`, `n > 0`: one call fewer
             value = e.right.value
             return lambda st, env: fn(a(st, env), value)
@@ -311,16 +308,16 @@ class ReferenceCompiler:
 
         self._emit(proc, ins, (s.line, s.col))
 
-    def _store(self, target: ast.Expr) -> Callable:
+    def _store(self, target: ast.Name | ast.Attr) -> Callable:
         """A closure (state, env, value) that writes to an assignment target."""
         if isinstance(target, ast.Name):
             n = target.name
             if n in self.vocab.variables:
-                allowed = self._enum_values(self.vocab.variables[n], f"variable '{n}'")
-                if allowed is not None:
+                check = self._enum_values(self.vocab.variables[n], f"variable '{n}'")
+                if check is not None:
 
                     def set_enum(st, env, value):
-                        allowed(value)
+                        check(value)
                         st.vars[n] = value
 
                     return set_enum
@@ -349,7 +346,7 @@ class ReferenceCompiler:
         return set_player_var
 
     def _enum_values(self, t: str | None, what: str) -> Callable | None:
-        return enum_check(self.vocab.enums.get(t), t, what)
+        return enum_check(self.vocab.enums.get(t) if t is not None else None, t, what)
 
     def _local(self, proc: Procedure, target: ast.Expr) -> None:
         if isinstance(target, ast.Name) and target.name not in self.vocab.variables and target.type:
@@ -407,7 +404,7 @@ class ReferenceCompiler:
         self._emit(proc, ins, (s.line, s.col))
 
     def _s_Log(self, proc, s):
-        parts = []
+        parts: list[Callable] = []
         for part in s.parts:
             if isinstance(part, str):
                 parts.append(lambda st, env, text=part: text)
@@ -593,7 +590,7 @@ class ReferenceCompiler:
     def _s_Choose(self, proc, s):
         source = self._items(s.source)
         where = self.expr(s.where) if s.where is not None else None
-        by = self.expr(s.by) if s.by is not None else None
+        by = self.expr(s.by) if s.by is not None else _me
         choice = Choice(self.game.labeller, s, len(proc.code))
         several = self._several(s) if isinstance(s, ast.ChooseSeveral) else None
 
@@ -616,7 +613,7 @@ class ReferenceCompiler:
             return items
 
         def choose(st, env):
-            return choice.ask(st, options(st, env), by(st, env) if by is not None else env["me"])
+            return choice.ask(st, options(st, env), by(st, env))
 
         def choose_each(st, env):
             var, saved, asked = s.each, env.get(s.each, _MISSING), []
@@ -647,6 +644,34 @@ class ReferenceCompiler:
 
 
 _MISSING = object()
+
+
+def _in_zone(a: Callable, b: Callable) -> Callable:
+    """Whether a's value is a card of the zone b names."""
+    return lambda st, env: a(st, env) in st.zones[b(st, env)]
+
+
+def _in_list(a: Callable, b: Callable) -> Callable:
+    """Whether a's value is an item of b's."""
+    return lambda st, env: a(st, env) in b(st, env)
+
+
+def _joined(x, y):
+    """Two lists or two texts joined, their size checked: joins grow."""
+    return bounded(x + y)
+
+
+def _me(st, env):
+    """Who decides a choice that names nobody: the seat the procedure runs for."""
+    return env["me"]
+
+
+def _function_of(name: str) -> Callable:
+    """Operation ``name``'s Python function; a control operation has none (the compiler emits it)."""
+    fn = OPS[name].fn
+    if fn is None:
+        raise EngineBug(f"operation '{name}' is control flow: it has no function to call")
+    return fn
 
 
 def _return(st, env):

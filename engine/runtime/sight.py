@@ -17,7 +17,9 @@ A seat may know
 It also remembers where cards are: ``know[card]`` is a bit mask of the seats
 that know which zone a card is in (they saw it there, or saw it move there),
 ``pinned[card]`` of those that also know its place in that zone (a shuffle
-or a sort forgets it).  ``view``, ``visible_log``, ``history_for``,
+or a sort forgets it).  One ``Sight`` per game and table size holds which
+faces each seat sees, and is the one place that changes ``know`` and
+``pinned`` as cards move.  ``view``, ``visible_log``, ``history_for``,
 ``decision_for`` and ``determinize`` below are the only readers of a state on
 a seat's behalf; errors name only the deciding seat.
 """
@@ -36,8 +38,130 @@ from engine.runtime import rng, together
 from engine.runtime.logtext import log_text
 
 
-def all_seats(n: int) -> int:
-    return (1 << n) - 1
+class Sight:
+    """Which faces each seat sees in a game at one table size, and how what each knows of the cards changes.
+
+    One per (game, players) (``GameDef.sight``), read by ``view``, by the hidden zones a copy deals again
+    (``hidden_from``) and by the moves of cards: ``State.move``, ``reordered`` and ``shown`` leave the
+    bookkeeping of ``know`` and ``pinned`` to it.  A state made with ``knowledge=False`` has neither, and
+    nothing is followed.
+    """
+
+    __slots__ = ("everyone", "hidden", "masks", "tops")
+
+    def __init__(self, game, n: int):
+        self.everyone = everyone = (1 << n) - 1
+        masks: dict[str, int] = {}  # zone → bit mask of the seats that see the faces of its cards
+        tops = set()  # zones whose top card everyone sees
+        for zone in game.zone_ids(n):
+            vis = game.zone_family(zone).visibility
+            if vis == "public":
+                masks[zone] = everyone
+            elif vis == "owner":
+                owner = game.zone_owner(zone)
+                masks[zone] = 1 << owner if owner is not None else 0
+            else:
+                masks[zone] = 0
+                if vis == "top":
+                    tops.add(zone)
+        self.masks, self.tops = masks, frozenset(tops)
+        # per seat: (zone, top face up?) of every zone whose cards it may not all see
+        self.hidden = [[(z, z in tops) for z, mask in masks.items() if not mask >> seat & 1] for seat in range(n)]
+
+    def hidden_from(self, seat: int) -> list[tuple[str, bool]]:
+        """(zone, top face up?) for every zone whose cards ``seat`` may not all see."""
+        return self.hidden[seat]
+
+    def face_down(self, zone: str, count: int, seat: int) -> int:
+        """How many of the ``count`` cards of ``zone``, from the bottom, ``seat`` sees only the backs of."""
+        if self.masks[zone] >> seat & 1:
+            return 0
+        return count - 1 if zone in self.tops and count else count
+
+    def placed(self, zones: dict[str, list[int]], cards: int) -> list[int]:
+        """Who knows each card once all are where they start: those who see its zone (all, a ``top`` card)."""
+        masks, everyone = self.masks, self.everyone
+        know = [0] * cards
+        for zone, here in zones.items():
+            for c in here:
+                know[c] = masks[zone]
+            if zone in self.tops and here:
+                know[here[-1]] = everyone
+        return know
+
+    def moved(self, st, card: int, source: str, to: str, on_top: bool) -> None:
+        """``card`` went from ``source`` to ``to`` (on top, or at the bottom): who knows it, and what is known
+        of the cards left behind.
+
+        Everyone sees a card move; only those who knew the card's place (or see
+        where it lands) know which card it is.  The others can no longer be
+        sure of any card in the zone it left whose place they did not know: it
+        may be the one that left.  A card laid on a ``top`` zone is seen by all,
+        and so is the card a move uncovers there.
+
+        ``settled[zone]`` holds seats known to be sure of no card there whose place they do not
+        know: a draw from a hidden pile forgets for them at once, not card by card (a deck of 100 was
+        walked at every draw).  It only saves work: an empty ``settled`` gives the same sight.
+        """
+        know, pinned = st.know, st.pinned
+        if know is None or pinned is None:  # not followed (``State.new(knowledge=False)``)
+            return
+        masks, tops, everyone = self.masks, self.tops, self.everyone
+        seen_by_all = to in tops and (on_top or len(st.zones[to]) == 1)
+        known = everyone if seen_by_all else pinned[card] | masks[to]
+        unsure = everyone & ~known & ~masks[source]
+        cards = st.zones[source]
+        if unsure:
+            settled = st.settled
+            done = settled.get(source, 0)
+            if unsure & ~done:
+                for c in cards:
+                    if know[c] & unsure:
+                        know[c] &= ~unsure | pinned[c]
+                settled[source] = done | unsure
+        know[card] = pinned[card] = known
+        if cards and source in tops:
+            know[cards[-1]] = pinned[cards[-1]] = everyone
+
+    def moved_all(self, st, cards: list[int], to: str) -> None:
+        """``cards`` were laid on ``to`` in their order: they come with what seats knew of them, and those
+        who see ``to`` know them now."""
+        know, pinned = st.know, st.pinned
+        if know is None or pinned is None:
+            return
+        seeing = self.masks[to]
+        for card in cards:
+            know[card] |= seeing
+            pinned[card] |= seeing
+        st.settled.pop(to, None)  # the cards come with what seats half-knew of them
+        if cards and to in self.tops:  # its new top card is seen by all
+            top = st.zones[to][-1]
+            know[top] = pinned[top] = self.everyone
+
+    def reordered(self, st, zone: str) -> None:
+        """``zone`` was shuffled or sorted: nobody who cannot see it knows the places of its cards any more."""
+        know, pinned = st.know, st.pinned
+        if know is None or pinned is None:
+            return
+        cards = st.zones[zone]
+        seeing = self.masks[zone]
+        for c in cards:
+            pinned[c] = seeing
+        if zone in st.settled:  # seats that knew places here and not any more may now be unsure
+            st.settled[zone] &= seeing
+        if zone in self.tops and cards:
+            know[cards[-1]] = pinned[cards[-1]] = self.everyone
+
+    @staticmethod
+    def shown(st, cards: list[int], seat: int) -> None:
+        """``seat`` was shown ``cards``: it knows them and where they lie."""
+        know, pinned = st.know, st.pinned
+        if know is None or pinned is None:
+            return
+        bit = 1 << seat
+        for c in cards:
+            know[c] |= bit
+            pinned[c] |= bit
 
 
 def hears(audience: int | None, seat: int | None) -> bool:
@@ -111,16 +235,11 @@ def view(state, seat: int) -> dict:
         shown = backs.get(kinds[card])
         return {a: attributes[a][card] for a in shown} if shown else None
 
+    face_down = state.sight.face_down
     zones = {}
     for zone, cards in state.zones.items():
-        fam = game.zone_family(zone)
-        vis = fam.visibility
-        if vis == "public" or (vis == "owner" and game.zone_owner(zone) == seat):
-            zones[zone] = [ids[c] for c in cards]
-        elif vis == "top" and cards:
-            zones[zone] = [back(c) for c in cards[:-1]] + [ids[cards[-1]]]
-        else:
-            zones[zone] = [back(c) for c in cards]
+        hidden = face_down(zone, len(cards), seat)
+        zones[zone] = [back(c) for c in cards[:hidden]] + [ids[c] for c in cards[hidden:]]
     private = game.private_player_variables
     vocab = game.vocabulary
     shown_var = game.labeller.plain_for_type
@@ -272,7 +391,7 @@ def _hidden(state, seat: int) -> tuple[Groups, dict[int, list[int]]]:
     same seat of this game (most decisions move no hidden card: a turn of moves, a window of reactions)."""
     game = state.game
     zones, know, pinned = state.zones, state.know, state.pinned
-    hidden = game.zones_hidden_from(state.n, seat)
+    hidden = state.sight.hidden_from(seat)
     seen = [zones[zone] for zone, _ in hidden]
     memo = _tables(game).hidden
     last = memo.get((state.n, seat))
@@ -472,22 +591,4 @@ def _remapper(t: str) -> Remapper | None:
     return None
 
 
-def sight(game, n: int) -> tuple[dict[str, int], frozenset]:
-    """(zone → seats that see its cards' faces, zones whose top card everyone sees)."""
-    everyone = all_seats(n)
-    masks, tops = {}, set()
-    for zone in game.zone_ids(n):
-        vis = game.zone_family(zone).visibility
-        if vis == "public":
-            masks[zone] = everyone
-        elif vis == "owner":
-            owner = game.zone_owner(zone)
-            masks[zone] = 1 << owner if owner is not None else 0
-        else:
-            masks[zone] = 0
-            if vis == "top":
-                tops.add(zone)
-    return masks, frozenset(tops)
-
-
-__all__ = ["decision_for", "determinize", "hears", "history_for", "remap", "sight", "view", "visible_log"]
+__all__ = ["Sight", "decision_for", "determinize", "hears", "history_for", "remap", "view", "visible_log"]

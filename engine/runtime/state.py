@@ -13,12 +13,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from engine.runtime import rng, sight
-from engine.runtime.logtext import log_text, seat_did
-from engine.runtime.codegen import Overrun
-from engine.runtime import together
-from engine.runtime.program import DEFAULT_END, SUSPEND
 from engine.errors import (
     BudgetExceeded,
     Diagnostic,
@@ -31,8 +27,14 @@ from engine.errors import (
     is_rules_fault,
     plain_reason,
 )
+from engine.runtime import rng, sight, together
+from engine.runtime.codegen import Overrun
+from engine.runtime.logtext import log_text, seat_did
+from engine.runtime.program import DEFAULT_END, SUSPEND
 from engine.runtime.saved_state import FORMAT, check_pending, check_saved_state
 
+if TYPE_CHECKING:
+    from engine.runtime.gamedef import GameDef
 
 SCORE_CACHE_SIZE = 100_000  # points kept per game definition; then forgotten all at once
 
@@ -75,33 +77,55 @@ class State:
     """One game in progress.  Create with ``GameDef.new_game``."""
 
     __slots__ = (
-        "game",
-        "n",
-        "seed",
-        "zones",
-        "loc",
-        "vars",
-        "pvars",
-        "rng",
-        "stack",
-        "pending",
-        "log_entries",
-        "history",
-        "seen",
         "fault",
-        "memo",
-        "reason",
+        "final",
+        "game",
+        "history",
         "know",
+        "loc",
+        "log_entries",
+        "memo",
+        "n",
+        "pending",
         "pinned",
+        "pvars",
+        "reason",
+        "rng",
+        "seed",
+        "seen",
         "settled",
         "sight",
+        "stack",
         "steps",
-        "final",
+        "vars",
+        "zones",
     )
+    game: GameDef
+    n: int  # seats
+    seed: int
+    rng: int  # the generator's state
+    zones: dict[str, list[int]]  # cards by zone, top last
+    loc: list[str]  # each card's zone
+    vars: dict[str, Any]
+    pvars: list[dict[str, Any]]
+    stack: list[list[Any]]  # frames [procedure name, pc, locals]
+    pending: dict | None  # the decision asked, None once the game is over
+    reason: str | None  # why the game ended, as the rules say
+    log_entries: list[list[Any]]  # [who reads it (None: all, ~seat: all but seat), text or (format, *args)]
+    history: list[dict]
+    fault: Diagnostic | None  # the rule error that stopped this game
+    memo: dict
+    steps: int
+    seen: list[list[Any]]
+    settled: dict[str, int]
+    final: tuple[list[int], Outcome | None] | None
+    sight: sight.Sight  # what each seat sees, shared by the states of one table size
+    know: list[int] | None  # per card: bit mask of the seats that know it
+    pinned: list[int] | None  # per card: bit mask of the seats that know where it lies
 
     # ---------------------------------------------------------------- create
     @classmethod
-    def new(cls, game, players: int, seed: int = 0, knowledge: bool = True) -> "State":
+    def new(cls, game, players: int, seed: int = 0, knowledge: bool = True) -> State:
         """A new game, advanced to its first decision.  ``knowledge=False``: what each seat knows of the
         cards is not followed move by move, but worked out when first needed, by playing the game again
         from its seed (``_knowledge``): a simulation between bots that ask for no copy never needs it."""
@@ -121,14 +145,13 @@ class State:
         st.settled = {}
         st.final = None  # (scores, outcome) a finished game's copy keeps from the game (sight._dealt)
         st.sight = game.sight(players)
-        placed = game.start_places.get(players)
+        placed = game.cache.starts.get(players)
         if placed is None:
             cards = len(game.card_ids)
             st.zones, st.loc = {z: [] for z in game.zone_ids(players)}, [""] * cards
-            st.know, st.pinned = [0] * cards, [0] * cards
-            st._place_starts()
+            know = st._place_starts()
             if st.rng == rng.seed_state(int(seed)):  # the starts drew nothing: every game of this size starts so
-                game.start_places[players] = (_copied(st.zones), st.loc[:], st.know[:])
+                game.cache.starts[players] = (_copied(st.zones), st.loc[:], know[:])
             if not knowledge:
                 st.know = st.pinned = None
         else:
@@ -138,8 +161,9 @@ class State:
         st._run()
         return st
 
-    def _place_starts(self) -> None:
-        """Every card where its ``start`` puts it, known as its zone is seen."""
+    def _place_starts(self) -> list[int]:
+        """Every card where its ``start`` puts it, known as its zone is seen (``Sight.placed``); gives who knows
+        each card."""
         game = self.game
         for index, start in enumerate(game.starts):
             zone = None
@@ -156,15 +180,11 @@ class State:
                         "E701",
                         f"cannot place '{game.card_ids[index]}' at the start: {message}",
                     )
-                )
+                ) from exc
             self.loc[index] = zone
-        masks, tops = self.sight
-        everyone = sight.all_seats(self.n)
-        for zone, cards in self.zones.items():
-            for c in cards:
-                self.know[c] = self.pinned[c] = masks[zone]
-            if zone in tops and cards:
-                self.know[cards[-1]] = self.pinned[cards[-1]] = everyone
+        know = self.sight.placed(self.zones, len(self.loc))
+        self.know, self.pinned = know, know[:]
+        return know
 
     # ----------------------------------------------------------- inspection
     @property
@@ -245,7 +265,7 @@ class State:
             key = key_of(self, p, p)  # the parameters p and me
         except Exception:  # what scoring reads is not there: scoring itself says why
             return self._points(p)
-        cache = game.score_cache
+        cache = game.cache.scores
         points = cache.get(key)
         if points is None:
             points = self._points(p)
@@ -355,16 +375,17 @@ class State:
         proc = self.game.procedures[frame[0]]
         store = proc.choices[frame[1]]
         try:
-            if store.__class__ is str:  # a local of the procedure
+            if isinstance(store, str):  # a local of the procedure
                 frame[2][store] = value
             else:
                 store(self, frame[2], value)
         except RuleFault as exc:
-            raise self._fault(self._where(proc, frame[1], "E701", f"{exc} (in '{proc.name}')"))
+            raise self._fault(self._where(proc, frame[1], "E701", f"{exc} (in '{proc.name}')")) from exc
         except Exception as exc:  # a stored value the rules cannot hold (a tampered state)
             if not is_rules_fault(exc):
                 raise EngineBug(f"engine bug while storing a choice in '{proc.name}': {exc!r}") from exc
-            raise self._fault(self._where(proc, frame[1], "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}"))
+            reason = f"rule failed in '{proc.name}': {plain_reason(exc)}"
+            raise self._fault(self._where(proc, frame[1], "E702", reason)) from exc
         frame[1] += 1
         self.pending = None
         if pending["secret"]:
@@ -428,7 +449,7 @@ class State:
                     pc = code[pc](self, env)
             except RuleFault as exc:
                 proc, pc = self._innermost(frame, proc, pc)
-                raise self._fault(self._where(proc, pc, "E701", f"{exc} (in '{proc.name}')", exc))
+                raise self._fault(self._where(proc, pc, "E701", f"{exc} (in '{proc.name}')", exc)) from exc
             except Overrun as exc:
                 proc, pc = self._innermost(frame, proc, pc)
                 raise self._fault(
@@ -440,7 +461,7 @@ class State:
                         exc,
                     ),
                     BudgetExceeded,
-                )
+                ) from exc
             except BudgetExceeded as exc:
                 self.fault = exc.diagnostic
                 raise
@@ -452,7 +473,7 @@ class State:
                     raise EngineBug(f"engine bug while running '{proc.name}': {exc!r}") from exc
                 raise self._fault(
                     self._where(proc, pc, "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}", exc)
-                )
+                ) from exc
             if pc == SUSPEND:
                 memo.clear()
                 return
@@ -485,18 +506,7 @@ class State:
 
     # -------------------------------------------------- what cards are known
     def move(self, card: int, to: str, on_top: bool = True) -> None:
-        """Put ``card`` on top of zone ``to`` (at its bottom unless ``on_top``), and update who knows it.
-
-        Everyone sees a card move; only those who knew the card's place (or see
-        where it lands) know which card it is.  The others can no longer be
-        sure of any card in the zone it left whose place they did not know: it
-        may be the one that left.  A card laid on a ``top`` zone is seen by all,
-        and so is the card a move uncovers there.
-
-        ``settled[zone]`` holds seats known to be sure of no card there whose place they do not
-        know: a draw from a hidden pile forgets for them at once, not card by card (a deck of 100 was
-        walked at every draw).  It only saves work: an empty ``settled`` gives the same sight.
-        """
+        """Put ``card`` on top of zone ``to`` (at its bottom unless ``on_top``); ``Sight.moved`` says who knows it."""
         if card is None:
             raise RuleFault(f"{'move' if on_top else 'move_bottom'}: no card given")
         zones, loc = self.zones, self.loc
@@ -516,48 +526,15 @@ class State:
             cards.remove(card)
             target.insert(0, card)
         loc[card] = to
-        know, pinned = self.know, self.pinned
-        if know is None:  # not followed (``new(knowledge=False)``)
-            return
-        masks, tops = self.sight
-        everyone = (1 << self.n) - 1
-        seen_by_all = to in tops and (on_top or len(target) == 1)
-        known = everyone if seen_by_all else pinned[card] | masks[to]
-        unsure = everyone & ~known & ~masks[source]
-        if unsure:
-            settled = self.settled
-            done = settled.get(source, 0)
-            if unsure & ~done:
-                for c in cards:
-                    if know[c] & unsure:
-                        know[c] &= ~unsure | pinned[c]
-                settled[source] = done | unsure
-        know[card] = pinned[card] = known
-        if cards and source in tops:
-            know[cards[-1]] = pinned[cards[-1]] = everyone
+        self.sight.moved(self, card, source, to, on_top)
 
     def reordered(self, zone: str) -> None:
-        """A zone was shuffled or sorted: nobody who cannot see it knows the places of its cards any more."""
-        if self.pinned is None:
-            return
-        masks, tops = self.sight
-        cards = self.zones[zone]
-        seeing = masks[zone]
-        for c in cards:
-            self.pinned[c] = seeing
-        if zone in self.settled:  # seats that knew places here and not any more may now be unsure
-            self.settled[zone] &= seeing
-        if zone in tops and cards:
-            self.know[cards[-1]] = self.pinned[cards[-1]] = sight.all_seats(self.n)
+        """A zone was shuffled or sorted (``Sight.reordered``)."""
+        self.sight.reordered(self, zone)
 
     def shown(self, cards: list[int], seat: int) -> None:
         """``seat`` was shown ``cards``: it knows them and where they lie."""
-        if self.know is None:
-            return
-        bit = 1 << seat
-        for c in cards:
-            self.know[c] |= bit
-            self.pinned[c] |= bit
+        self.sight.shown(self, cards, seat)
 
     # ---------------------------------------------------------------- views
     def _knowledge(self) -> None:
@@ -593,7 +570,7 @@ class State:
         self._check_seat(seat)
         return sight.decision_for(self, seat)
 
-    def determinized(self, seat: int, seed: int) -> "State":
+    def determinized(self, seat: int, seed: int) -> State:
         """A copy consistent with all ``seat`` knows and with nothing more (see ``sight.determinize``)."""
         self._check_seat(seat)
         return sight.determinize(self, seat, int(seed))
@@ -606,13 +583,13 @@ class State:
         """(zone, position) of every card whose face ``seat`` cannot see."""
         slots = []
         zones = self.zones
-        for zone, top_shown in self.game.zones_hidden_from(self.n, seat):
+        for zone, top_shown in self.sight.hidden_from(seat):
             cards = zones[zone]
             slots += [(zone, i) for i in range(len(cards) - 1 if top_shown else len(cards))]
         return slots
 
     # ----------------------------------------------------- copy and persist
-    def clone(self, log: bool = True) -> "State":
+    def clone(self, log: bool = True) -> State:
         """An independent copy (plain-data copy, no replay); ``log=False`` starts its log empty (for searches,
         which read no log: a long game's log is then not copied at every rollout).
 
@@ -632,7 +609,8 @@ class State:
         c.history = self.history[:]  # entries are never changed once made
         c.seen = list(map(list.copy, self.seen))
         c.fault, c.reason = self.fault, self.reason
-        c.know, c.pinned = (self.know[:], self.pinned[:]) if self.know is not None else (None, None)
+        c.know = self.know[:] if self.know is not None else None
+        c.pinned = self.pinned[:] if self.pinned is not None else None
         c.settled, c.sight = self.settled.copy(), self.sight
         c.memo, c.steps, c.final = {}, 0, self.final
         return c
@@ -667,10 +645,11 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.game is self.game and other.to_data() == self.to_data()
 
+    # A state changes in place, so it has no hash; mypy takes None for a wrong type of the method
     __hash__ = None  # type: ignore[assignment]
 
     @classmethod
-    def from_json(cls, game, text: str) -> "State":
+    def from_json(cls, game, text: str) -> State:
         """A state read back from ``to_json``: every part checked (``saved_state``), StateError in one line."""
         try:
             data = json.loads(text)

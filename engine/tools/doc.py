@@ -48,17 +48,29 @@ _OPERATOR_FORMS = {
     "neg": ("-a", "minus a"),
 }
 
-FAST_RULES = """\
+FAST_RULE_COSTS = [
+    [
+        "use a value computed once",
+        "`t = threshold(me)` before the loop, then `if c.power > t:`",
+        "`if c.power > threshold(me):` inside the loop",
+        "about 2.5×",
+    ],
+    [
+        "build a list",
+        "`xs = [c for c in deck if c.power > 2]`",
+        "`xs = xs + [c]` in a loop (copies the list each time)",
+        "about 6×",
+    ],
+    ["count the cards of a zone", "`size(deck)`", "`size(cards(deck))` (builds a list to count it)", "1.2–1.4×"],
+]
+
+FAST_RULES_BEFORE = """\
 The interpreter runs compiled code, but how a rule is written still decides how much work it does.
 Measured with `python tools/measure_rules.py` (each pair computes the same thing 300 times over 300
 cards; best of 5 runs; the ratios hold across runs, the milliseconds depend on the machine):
+"""
 
-| to | write | rather than | faster by |
-|---|---|---|---|
-| use a value computed once | `t = threshold(me)` before the loop, then `if c.power > t:` | `if c.power > threshold(me):` inside the loop | about 2.5× |
-| build a list | `xs = [c for c in deck if c.power > 2]` | `xs = xs + [c]` in a loop (copies the list each time) | about 6× |
-| count the cards of a zone | `size(deck)` | `size(cards(deck))` (builds a list to count it) | 1.2–1.4× |
-
+FAST_RULES_AFTER = """\
 Also: keep what changes in few variables and lists rather than in many zones (a designer's grid game
 whose squares were one zone each ran 2.5× slower than the same rules over lists); filter with `where` or a
 comprehension rather than a loop that builds a list; give loops a bound (`repeat N`, `for`) where the
@@ -304,7 +316,9 @@ def language_reference() -> str:
     ]
     out += _table(["kind", "spaces", "directions"], [[f"`{k}`", spaces, ways] for k, spaces, ways in KINDS_GUIDE])
     out += ["", BOARDS_GUIDE.rstrip("\n")]
-    out += ["", "## Writing fast rules", "", FAST_RULES.rstrip("\n")]
+    out += ["", "## Writing fast rules", "", FAST_RULES_BEFORE]
+    out += _table(["to", "write", "rather than", "faster by"], FAST_RULE_COSTS)
+    out += ["", FAST_RULES_AFTER.rstrip("\n")]
     return "\n".join(out) + "\n"
 
 

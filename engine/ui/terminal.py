@@ -7,6 +7,7 @@ definition (boards, card texts): a player sees what their seat may know.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Set
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -62,7 +63,7 @@ def render_plane_board(board: PlaneBoard, highlight: set[str], title: str) -> Pa
     width, height = graph.graph["width"], graph.graph["height"]
     rows = height + 2
     cols = width * 3 + 2
-    canvas = [[(" ", None) for _ in range(cols)] for _ in range(rows)]
+    canvas: list[list[tuple[str, Style | None]]] = [[(" ", None) for _ in range(cols)] for _ in range(rows)]
     for y in range(height):
         for x in range(width):
             canvas[y + 1][x * 3 + 1] = ("·", Style(dim=True))
@@ -141,7 +142,7 @@ def render_grid_board(board: GridBoard, pieces: dict[str, list], title: str, hin
                 cell = Text(f"{label:<3}", style=Style(bold=True) + (shade[board.rooms[name]] or Style()))
             else:
                 mark = next((hints.marks[t].get("icon", "*") for t in sorted(board.tags[name]) if t in hints.marks), "")
-                cell = Text(f"{mark:^3}", style=shade[board.rooms[name]])
+                cell = Text(f"{mark:^3}", style=shade[board.rooms[name]] or "")
             row.append(cell)
         top.append("+", style="dim")
         row.append("│", style="dim")
@@ -205,7 +206,7 @@ def render_options(options: list[dict], console: Console) -> None:
         console.print(line, highlight=False)
 
 
-def render_view(game, view: dict, console: Console, highlight: set[str] = frozenset()) -> None:
+def render_view(game, view: dict, console: Console, highlight: Set[str] = frozenset()) -> None:
     """Print what the seat may see: boards, ring, zones, variables and recent events."""
     seat = view["seat"]
     header = f"[bold]{escape(game.name)}[/] — seat {seat}"
@@ -241,7 +242,7 @@ def render_view(game, view: dict, console: Console, highlight: set[str] = frozen
         if game.zone_family(zone).key in game.board_files:
             continue  # drawn on its board
         mine = game.zone_owner(zone) == seat
-        table.add_row(Text(zone, style="bold green" if mine else None), str(len(cards)), escape(_zone_summary(cards)))
+        table.add_row(Text(zone, style="bold green" if mine else ""), str(len(cards)), escape(_zone_summary(cards)))
     console.print(table)
     players = Table(title="Players", expand=False)
     players.add_column("seat")
