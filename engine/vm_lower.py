@@ -28,7 +28,7 @@ NATIVE_OPS = frozenset(
         *("move", "move_bottom", "move_all", "shuffle", "reverse", "reveal", "random_from"),
         *("players", "num_players", "seat_number", "players_from", "left_of", "right_of", "opponents", "teammates"),
         *("count", "range", "any", "all", "sum", "max", "min", "first", "last", "item", "index_of", "distinct"),
-        *("score", "team_score", "flatten"),
+        *("score", "team_score", "flatten", "cyclic_next", "cyclic_prev", "around", "show"),
     }
 )
 # Board operations whose every answer is a table lowered here: (board, space…) → value.
@@ -128,11 +128,7 @@ class Lowerer:
         game = self.game
         zones = game.zone_ids(n)
         masks, tops = game.sight(n)
-        st = game.new_game(n, 0)
-        if n not in game.start_places:
-            raise Unsupported("cards placed at random at the start")
-        start_zones, _, know = game.start_places[n]
-        del st
+        start_zones, know = _start_places(game, n)
         return {
             "zones": zones,
             "masks": [masks[z] for z in zones],
@@ -305,7 +301,6 @@ class Lowerer:
             "by": None if s.by is None else self.expr(s.by),
             "each": each,
             "label": self._label(item),
-            "long": self._long(item),
             "prefix": s.verb + " " if s.verb else "",
             "decline": s.optional,
             "secret": s.secret,
@@ -339,16 +334,6 @@ class Lowerer:
         if t is not None and is_map(t):
             raise Unsupported("printing a map")
         return "plain"
-
-    def _long(self, t: str | None):
-        """The unambiguous label of colliding options (Labeller.long_for_type)."""
-        if t == CARD:
-            return "card"
-        if t in (ZONE, BOARD, PLAYER):
-            return "player" if t == PLAYER else "plain_text"
-        if t is not None and (is_list(t) or is_record(t)):
-            return "none"  # collisions of lists and records are refused by the VM as an engine limit
-        return "json"
 
     # ------------------------------------------------------------ expressions
     def expr(self, e) -> list:
@@ -481,6 +466,25 @@ class Lowerer:
         if op in ("in", "not in") and e.right.type == ZONE:
             return ["bin", op, self.expr(e.left), ["cards", self.expr(e.right)]]
         return ["bin", op, self.expr(e.left), self.expr(e.right)]
+
+
+def _start_places(game, n: int) -> tuple[dict, list]:
+    """Where every card starts and who knows it, as ``State.new`` places them before the programs run (and
+    without running them: a program that fails is the VM's to report)."""
+    from . import rng
+    from .state import State
+
+    st: Any = State.__new__(State)  # filled as State.new fills it (its slots carry no class annotations)
+    st.game, st.n, st.seed, st.rng = game, n, 0, rng.seed_state(0)
+    st.vars, st.pvars = game.variables.copy(), [game.player_variables.copy() for _ in range(n)]
+    st.memo, st.history, st.settled, st.sight = {}, [], {}, game.sight(n)
+    cards = len(game.card_ids)
+    st.zones, st.loc = {z: [] for z in game.zone_ids(n)}, [""] * cards
+    st.know, st.pinned = [0] * cards, [0] * cards
+    st._place_starts()
+    if st.rng != rng.seed_state(0):
+        raise Unsupported("cards placed at random at the start")
+    return st.zones, st.know
 
 
 def lower(game) -> dict:

@@ -689,6 +689,62 @@ impl State {
                 }
                 V::list(out)
             }
+            Op::CyclicNext | Op::CyclicPrev | Op::Around => {
+                let l = self.eval(arg(0)?, env)?;
+                let x = self.eval(arg(1)?, env)?;
+                let ring = list(&l, "cyclic_next")?;
+                let what = match op {
+                    Op::CyclicNext => "cyclic_next",
+                    Op::CyclicPrev => "cyclic_prev",
+                    _ => "around",
+                };
+                let Some(i) = ring.iter().position(|r| r.same(&x)) else {
+                    return rule(format!("{what}: {} is not in the list", self.quoted(&x)));
+                };
+                let len = ring.len() as i64;
+                match op {
+                    Op::CyclicNext => ring[((i as i64 + 1).rem_euclid(len)) as usize].clone(),
+                    Op::CyclicPrev => ring[((i as i64 - 1).rem_euclid(len)) as usize].clone(),
+                    _ => {
+                        let before = int(&self.eval(arg(2)?, env)?, "around")?;
+                        let after = int(&self.eval(arg(3)?, env)?, "around")?;
+                        let mut out: Vec<V> = vec![];
+                        for k in -before..after.min(len - before) {
+                            let x = &ring[((i as i64 + k).rem_euclid(len)) as usize];
+                            if !out.iter().any(|o| o.same(x)) {
+                                out.push(x.clone());
+                            }
+                        }
+                        V::list(out)
+                    }
+                }
+            }
+            Op::Show => {
+                let l = self.eval(arg(0)?, env)?;
+                let p = self.eval(arg(1)?, env)?;
+                if p.is_none() {
+                    return rule("show: no player to show the cards to");
+                }
+                let p = self.seat(&p)?;
+                let mut cards = vec![];
+                let mut shown = vec![];
+                for c in list(&l, "show")?.iter() {
+                    let c = self.card(c, "show")?;
+                    let zone = self
+                        .game
+                        .text(self.seats().zones[self.loc[c] as usize])
+                        .to_string();
+                    shown.push(serde_json::json!([
+                        zone,
+                        self.game.text(self.game.cards[c])
+                    ]));
+                    cards.push(c);
+                }
+                let turn = self.history.len();
+                self.seen[p].push(serde_json::json!({"turn": turn, "cards": shown}));
+                self.shown(&cards, p);
+                V::None
+            }
             Op::Reveal => {
                 let l = self.eval(arg(0)?, env)?;
                 let mut cards = vec![];
@@ -731,6 +787,14 @@ impl State {
                 V::Int(total)
             }
         })
+    }
+
+    /// A value as the reference's messages quote it.
+    fn quoted(&self, v: &V) -> String {
+        match v {
+            V::Str(s) => format!("'{}'", self.game.text(*s)),
+            other => self.plain(other),
+        }
     }
 
     fn team(&self, p: i64) -> Vec<u32> {

@@ -67,6 +67,10 @@ pub enum Op {
     TeamScore,
     TopCards,
     Flatten,
+    CyclicNext,
+    CyclicPrev,
+    Around,
+    Show,
 }
 
 const OPS: &[(&str, Op)] = &[
@@ -107,6 +111,10 @@ const OPS: &[(&str, Op)] = &[
     ("team_score", Op::TeamScore),
     ("top_cards", Op::TopCards),
     ("flatten", Op::Flatten),
+    ("cyclic_next", Op::CyclicNext),
+    ("cyclic_prev", Op::CyclicPrev),
+    ("around", Op::Around),
+    ("show", Op::Show),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,15 +169,6 @@ pub enum Label {
     Record(Vec<(u32, Label)>),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Long {
-    Card,
-    Player,
-    PlainText,
-    Json,
-    Refused,
-}
-
 #[derive(Debug)]
 pub enum Store {
     Local(u16),
@@ -184,7 +183,6 @@ pub struct Choose {
     pub by: Option<Node>,
     pub each: Option<u16>,
     pub label: Label,
-    pub long: Long,
     pub prefix: Rc<str>,
     pub decline: Option<Rc<str>>,
     pub secret: bool,
@@ -662,13 +660,6 @@ impl Loader {
                     } else {
                         Some(self.local(get(c, "each")?)?)
                     };
-                    let long = match s(get(c, "long")?, "a long label")? {
-                        "card" => Long::Card,
-                        "player" => Long::Player,
-                        "plain_text" => Long::PlainText,
-                        "json" => Long::Json,
-                        _ => Long::Refused,
-                    };
                     let decline = get(c, "decline")?;
                     Ins::Choose(Box::new(Choose {
                         source: self.expr(get(c, "source")?)?,
@@ -676,7 +667,6 @@ impl Loader {
                         by: self.opt_expr(get(c, "by")?)?,
                         each,
                         label: self.label(get(c, "label")?)?,
-                        long,
                         prefix: s(get(c, "prefix")?, "a prefix")?.into(),
                         decline: if decline.is_null() {
                             None

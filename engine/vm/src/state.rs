@@ -1,7 +1,7 @@
 //! A running game: zones, variables, frames suspended at decisions, who knows which card; and the loop that
 //! runs the IR's instructions until a decision is pending or the game ends (State._run of the reference).
 
-use crate::game::{Game, Ins, Label, Long, Store};
+use crate::game::{Game, Ins, Label, Store};
 use crate::rng;
 use crate::value::V;
 use std::collections::HashMap;
@@ -714,7 +714,8 @@ impl State {
         let mut count: HashMap<&str, Vec<String>> = HashMap::new();
         let mut keys = vec![];
         for (x, id) in items.iter().zip(ids) {
-            let key = self.identity(x);
+            let mut key = String::new();
+            self.identity(x, &c.label, &mut key);
             let kinds = count.entry(id).or_default();
             if !kinds.contains(&key) {
                 kinds.push(key.clone());
@@ -750,49 +751,97 @@ impl State {
         Ok((out_ids, out_values))
     }
 
-    fn identity(&self, x: &V) -> String {
-        match x {
-            V::Int(c) if *c >= 0 && (*c as usize) < self.loc.len() => {
+    /// What makes two options the same choice: copies of a card in one zone are; 1, "1" and yes are not.
+    fn identity(&self, x: &V, label: &Label, out: &mut String) {
+        use std::fmt::Write;
+        match (label, x) {
+            (Label::Card, V::Int(c)) if *c >= 0 && (*c as usize) < self.loc.len() => {
                 let c = *c as usize;
-                format!(
-                    "card {} @ {}",
+                let _ = write!(
+                    out,
+                    "card {} @ {};",
                     self.game.text(self.game.cards[c]),
                     self.loc[c]
-                )
+                );
             }
-            other => format!("{other:?}"),
+            (Label::List(inner), V::List(items)) => {
+                out.push('[');
+                for i in items.iter() {
+                    self.identity(i, inner, out);
+                }
+                out.push(']');
+            }
+            (Label::Record(fields), V::Rec(_)) => {
+                out.push('{');
+                for (name, l) in fields {
+                    self.identity(x.field(*name).unwrap_or(&V::None), l, out);
+                }
+                out.push('}');
+            }
+            (_, other) => {
+                let _ = write!(out, "{other:?};");
+            }
         }
     }
 
     fn long_id(&self, c: &crate::game::Choose, x: &V) -> Res<Rc<str>> {
         let mut out = c.prefix.to_string();
-        match (c.long, x) {
-            (Long::Card, V::Int(_)) => {
+        self.long(x, &c.label, &mut out)?;
+        Ok(out.into())
+    }
+
+    /// The unambiguous label of options whose short ones collide (Labeller.long_for_type).
+    fn long(&self, x: &V, label: &Label, out: &mut String) -> Res<()> {
+        use std::fmt::Write;
+        match (label, x) {
+            (Label::Card, V::None | V::Unset) => out.push_str("nothing"),
+            (Label::Card, _) => {
                 let i = self.card(x, "an option")?;
                 let zone = self.seats().zones[self.loc[i] as usize];
-                out += &format!(
+                let _ = write!(
+                    out,
                     "{} ({})",
                     self.game.text(self.game.cards[i]),
                     self.game.text(zone)
                 );
             }
-            (Long::Card | Long::Player | Long::PlainText | Long::Json, V::None) => {
-                out += if c.long == Long::Card {
-                    "nothing"
-                } else {
-                    "none"
-                };
+            (Label::Player | Label::Zone, V::None | V::Unset) => out.push_str("none"),
+            (Label::Player, V::Int(p)) => {
+                let _ = write!(out, "seat {p}");
             }
-            (Long::Player, V::Int(p)) => out += &format!("seat {p}"),
-            (Long::PlainText, V::Str(s)) => out += self.game.text(*s),
-            (Long::Json, _) => out += &serde_json::to_string(&self.to_json(x)).unwrap_or_default(),
-            _ => {
-                return Err(F::Bug(
-                    "options of lists or records that print alike".into(),
-                ))
+            (Label::Zone, V::Str(s)) => out.push_str(self.game.text(*s)),
+            (Label::List(inner), V::List(items)) => {
+                out.push('[');
+                for (k, i) in items.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    self.long(i, inner, out)?;
+                }
+                out.push(']');
             }
+            (Label::Record(fields), V::Rec(r)) => {
+                let start = out.len();
+                for (name, v) in r.iter() {
+                    if v.is_none() {
+                        continue;
+                    }
+                    if out.len() > start {
+                        out.push(' ');
+                    }
+                    let _ = write!(out, "{}=", self.game.text(*name));
+                    match fields.iter().find(|(n, _)| n == name) {
+                        Some((_, l)) => self.long(v, l, out)?,
+                        None => self.long(v, &Label::Plain, out)?,
+                    }
+                }
+                if out.len() == start {
+                    out.push_str("nothing");
+                }
+            }
+            (_, other) => out.push_str(&sorted_json(&self.to_json(other))),
         }
-        Ok(out.into())
+        Ok(())
     }
 
     // ------------------------------------------------------------ labels
@@ -1257,6 +1306,32 @@ impl State {
     pub fn truthy(&self, v: &V) -> bool {
         let empty = self.game.empty_string;
         v.truthy(|s| s == empty)
+    }
+}
+
+/// JSON text with the keys of every object sorted (Python's `json.dumps(v, sort_keys=True)` with its spaces).
+fn sorted_json(j: &serde_json::Value) -> String {
+    match j {
+        serde_json::Value::Object(o) => {
+            let mut keys: Vec<&String> = o.keys().collect();
+            keys.sort();
+            let parts: Vec<String> = keys
+                .iter()
+                .map(|k| {
+                    format!(
+                        "{}: {}",
+                        serde_json::Value::String((*k).clone()),
+                        sorted_json(&o[*k])
+                    )
+                })
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        serde_json::Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(sorted_json).collect::<Vec<_>>().join(", ")
+        ),
+        other => other.to_string(),
     }
 }
 
