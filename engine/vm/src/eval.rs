@@ -74,35 +74,7 @@ impl State {
                 source,
                 element,
                 cond,
-            } => {
-                let items = self.items(*source, env)?;
-                let saved = std::mem::take(&mut env[*var as usize]);
-                let mut out = Vec::with_capacity(items.len());
-                let mut result = Ok(());
-                for x in items.iter() {
-                    env[*var as usize] = x.clone();
-                    if let Some(c) = cond {
-                        match self.eval(*c, env) {
-                            Ok(k) if !self.truthy(&k) => continue,
-                            Ok(_) => {}
-                            Err(f) => {
-                                result = Err(f);
-                                break;
-                            }
-                        }
-                    }
-                    match self.eval(*element, env) {
-                        Ok(v) => out.push(v),
-                        Err(f) => {
-                            result = Err(f);
-                            break;
-                        }
-                    }
-                }
-                env[*var as usize] = saved;
-                result?;
-                Ok(V::list(out))
-            }
+            } => self.comp(*var, *source, *element, *cond, env),
             Expr::Field(obj, name) => {
                 let r = self.eval(*obj, env)?;
                 if r.is_none() {
@@ -113,10 +85,7 @@ impl State {
             Expr::PVar(obj, i) => {
                 let p = self.eval(*obj, env)?;
                 if p.is_none() {
-                    return rule(format!(
-                        "no player to read '{}' of",
-                        game.pvars[*i as usize].name
-                    ));
+                    return rule(format!("no player to read '{}' of", game.pvars[*i as usize].name));
                 }
                 let p = self.seat(&p)?;
                 Ok(self.pvars[p][*i as usize].clone())
@@ -129,88 +98,15 @@ impl State {
                 let c = self.card(&c, "an attribute")?;
                 Ok(game.attrs[*i as usize][c].clone())
             }
-            Expr::Member(fam, key) => {
-                let k = self.eval(*key, env)?;
-                let family = game.text(*fam);
-                let found = match (game.families.get(fam), &k) {
-                    (_, V::None | V::Unset) => {
-                        return rule(format!("{family}(…) of nothing: its key is none"))
-                    }
-                    (Some(Family::Player(zones)), V::Int(p)) if *p >= 0 => {
-                        zones.get(*p as usize).copied()
-                    }
-                    (Some(Family::Text(keys)), V::Str(s)) => keys.get(s).copied(),
-                    _ => None,
-                };
-                match found {
-                    Some(z) => Ok(V::Str(z)),
-                    None => rule(format!("there is no zone '{family}:{}'", self.plain(&k))),
-                }
-            }
-            Expr::Fn(f, args) => {
-                let func = &game.funcs[*f as usize];
-                let mut inner = vec![V::Unset; func.nlocals];
-                for (&p, &a) in func.params.iter().zip(args) {
-                    inner[p as usize] = self.eval(a, env)?;
-                }
-                inner[0] = env[0].clone();
-                match &func.body {
-                    Body::Expr(e) => self.eval(*e, &mut inner),
-                    Body::Code(code) => self.run_function(code, func.result, &mut inner),
-                }
-            }
+            Expr::Member(fam, key) => self.member(*fam, *key, env),
+            Expr::Fn(f, args) => self.call(*f, args, env),
             Expr::Op(op, args) => self.op(*op, args, env),
             Expr::Cards(z) => {
                 let zone = self.eval(*z, env)?;
                 let zi = self.zone_index(&zone)?;
-                Ok(V::list(
-                    self.zones[zi]
-                        .iter()
-                        .map(|&c| V::Int(i64::from(c)))
-                        .collect(),
-                ))
+                Ok(V::list(self.zones[zi].iter().map(|&c| V::Int(i64::from(c))).collect()))
             }
-            Expr::Keyed {
-                how,
-                it,
-                source,
-                key,
-            } => {
-                let items = self.items(*source, env)?;
-                let saved = std::mem::take(&mut env[*it as usize]);
-                let mut keys = Vec::with_capacity(items.len());
-                let mut result = Ok(());
-                for x in items.iter() {
-                    env[*it as usize] = x.clone();
-                    match self.eval(*key, env) {
-                        Ok(k) => keys.push(k),
-                        Err(f) => {
-                            result = Err(f);
-                            break;
-                        }
-                    }
-                }
-                env[*it as usize] = saved;
-                result?;
-                let what = match how {
-                    Keyed::Max => "max",
-                    Keyed::Min => "min",
-                    Keyed::Sorted => "sorted",
-                };
-                let order = self.order(&keys, &format!("{what}(…, by: …)"))?;
-                Ok(match how {
-                    Keyed::Max => match order.last() {
-                        None => V::None,
-                        Some(&i) => {
-                            let best = &keys[i];
-                            let j = keys.iter().position(|k| k.same(best)).unwrap_or(i);
-                            items[j].clone()
-                        }
-                    },
-                    Keyed::Min => order.first().map_or(V::None, |&i| items[i].clone()),
-                    Keyed::Sorted => V::list(order.iter().map(|&i| items[i].clone()).collect()),
-                })
-            }
+            Expr::Keyed { how, it, source, key } => self.keyed(*how, *it, *source, *key, env),
             Expr::Not(e) => {
                 let v = self.eval(*e, env)?;
                 Ok(V::Bool(!self.truthy(&v)))
@@ -228,27 +124,7 @@ impl State {
                 }
             }
             Expr::Bin(op, a, b) => self.binary(*op, *a, *b, env),
-            Expr::Table(t, args) => {
-                let mut key = [u32::MAX, u32::MAX];
-                for (i, &a) in args.iter().enumerate() {
-                    match self.eval(a, env)? {
-                        V::Str(s) => key[i] = s,
-                        V::None | V::Unset => {
-                            return rule("a board operation got none for a space")
-                        }
-                        other => {
-                            return failed(format!(
-                                "a board operation got {} for a space",
-                                other.kind()
-                            ))
-                        }
-                    }
-                }
-                match game.tables[*t as usize].get(&(key[0], key[1])) {
-                    Some(v) => Ok(v.clone()),
-                    None => rule("a board operation was asked of a space, tag or direction the board does not have"),
-                }
-            }
+            Expr::Table(t, args) => self.table(*t, args, env),
             Expr::Connected(t, sources, targets, through) => {
                 let (s, tg, th) = (
                     self.eval(*sources, env)?,
@@ -262,6 +138,129 @@ impl State {
                     list(&th, "connected")?,
                 )
             }
+        }
+    }
+
+    #[inline(never)]
+    fn comp(&mut self, var: u16, source: Node, element: Node, cond: Option<Node>, env: &mut [V]) -> Res<V> {
+        let (var, source, element, cond) = (&var, &source, &element, &cond);
+        let items = self.items(*source, env)?;
+        let saved = std::mem::take(&mut env[*var as usize]);
+        let mut out = Vec::with_capacity(items.len());
+        let mut result = Ok(());
+        for x in items.iter() {
+            env[*var as usize] = x.clone();
+            if let Some(c) = cond {
+                match self.eval(*c, env) {
+                    Ok(k) if !self.truthy(&k) => continue,
+                    Ok(_) => {}
+                    Err(f) => {
+                        result = Err(f);
+                        break;
+                    }
+                }
+            }
+            match self.eval(*element, env) {
+                Ok(v) => out.push(v),
+                Err(f) => {
+                    result = Err(f);
+                    break;
+                }
+            }
+        }
+        env[*var as usize] = saved;
+        result?;
+        Ok(V::list(out))
+    }
+
+    #[inline(never)]
+    fn keyed(&mut self, how: Keyed, it: u16, source: Node, key: Node, env: &mut [V]) -> Res<V> {
+        let (how, it, source, key) = (&how, &it, &source, &key);
+        let items = self.items(*source, env)?;
+        let saved = std::mem::take(&mut env[*it as usize]);
+        let mut keys = Vec::with_capacity(items.len());
+        let mut result = Ok(());
+        for x in items.iter() {
+            env[*it as usize] = x.clone();
+            match self.eval(*key, env) {
+                Ok(k) => keys.push(k),
+                Err(f) => {
+                    result = Err(f);
+                    break;
+                }
+            }
+        }
+        env[*it as usize] = saved;
+        result?;
+        let what = match how {
+            Keyed::Max => "max",
+            Keyed::Min => "min",
+            Keyed::Sorted => "sorted",
+        };
+        let order = self.order(&keys, &format!("{what}(…, by: …)"))?;
+        Ok(match how {
+            Keyed::Max => match order.last() {
+                None => V::None,
+                Some(&i) => {
+                    let best = &keys[i];
+                    let j = keys.iter().position(|k| k.same(best)).unwrap_or(i);
+                    items[j].clone()
+                }
+            },
+            Keyed::Min => order.first().map_or(V::None, |&i| items[i].clone()),
+            Keyed::Sorted => V::list(order.iter().map(|&i| items[i].clone()).collect()),
+        })
+    }
+
+    #[inline(never)]
+    fn member(&mut self, fam: u32, key: Node, env: &mut [V]) -> Res<V> {
+        let game = self.game.clone();
+        let (fam, key) = (&fam, &key);
+        let k = self.eval(*key, env)?;
+        let family = game.text(*fam);
+        let found = match (game.families.get(fam), &k) {
+            (_, V::None | V::Unset) => return rule(format!("{family}(…) of nothing: its key is none")),
+            (Some(Family::Player(zones)), V::Int(p)) if *p >= 0 => zones.get(*p as usize).copied(),
+            (Some(Family::Text(keys)), V::Str(s)) => keys.get(s).copied(),
+            _ => None,
+        };
+        match found {
+            Some(z) => Ok(V::Str(z)),
+            None => rule(format!("there is no zone '{family}:{}'", self.plain(&k))),
+        }
+    }
+
+    #[inline(never)]
+    fn call(&mut self, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
+        let game = self.game.clone();
+        let f = &f;
+        let func = &game.funcs[*f as usize];
+        let mut inner = vec![V::Unset; func.nlocals];
+        for (&p, &a) in func.params.iter().zip(args) {
+            inner[p as usize] = self.eval(a, env)?;
+        }
+        inner[0] = env[0].clone();
+        match &func.body {
+            Body::Expr(e) => self.eval(*e, &mut inner),
+            Body::Code(code) => self.run_function(code, func.result, &mut inner),
+        }
+    }
+
+    #[inline(never)]
+    fn table(&mut self, t: u16, args: &[Node], env: &mut [V]) -> Res<V> {
+        let game = self.game.clone();
+        let t = &t;
+        let mut key = [u32::MAX, u32::MAX];
+        for (i, &a) in args.iter().enumerate() {
+            match self.eval(a, env)? {
+                V::Str(s) => key[i] = s,
+                V::None | V::Unset => return rule("a board operation got none for a space"),
+                other => return failed(format!("a board operation got {} for a space", other.kind())),
+            }
+        }
+        match game.tables[*t as usize].get(&(key[0], key[1])) {
+            Some(v) => Ok(v.clone()),
+            None => rule("a board operation was asked of a space, tag or direction the board does not have"),
         }
     }
 
@@ -382,9 +381,7 @@ impl State {
         let ints = keys.iter().all(|k| matches!(k, V::Int(_)));
         let texts = keys.iter().all(|k| matches!(k, V::Str(_)));
         if !ints && !texts {
-            return rule(format!(
-                "{what}: only numbers or only text can be put in order"
-            ));
+            return rule(format!("{what}: only numbers or only text can be put in order"));
         }
         let mut order: Vec<usize> = (0..keys.len()).collect();
         order.sort_by(|&i, &j| self.compare(&keys[i], &keys[j]).unwrap_or(Ordering::Equal));
@@ -394,20 +391,8 @@ impl State {
     fn binary(&mut self, op: Bin, a: Node, b: Node, env: &mut [V]) -> Res<V> {
         let x = self.eval(a, env)?;
         match op {
-            Bin::And => {
-                return if self.truthy(&x) {
-                    self.eval(b, env)
-                } else {
-                    Ok(x)
-                }
-            }
-            Bin::Or => {
-                return if self.truthy(&x) {
-                    Ok(x)
-                } else {
-                    self.eval(b, env)
-                }
-            }
+            Bin::And => return if self.truthy(&x) { self.eval(b, env) } else { Ok(x) },
+            Bin::Or => return if self.truthy(&x) { Ok(x) } else { self.eval(b, env) },
             _ => {}
         }
         let y = self.eval(b, env)?;
@@ -496,12 +481,7 @@ impl State {
             Op::IsEmpty => V::Bool(list(&self.eval(arg(0)?, env)?, "is_empty")?.is_empty()),
             Op::Cards => {
                 let z = self.zone_arg(arg(0)?, env)?;
-                V::list(
-                    self.zones[z]
-                        .iter()
-                        .map(|&c| V::Int(i64::from(c)))
-                        .collect(),
-                )
+                V::list(self.zones[z].iter().map(|&c| V::Int(i64::from(c))).collect())
             }
             Op::TopCards => {
                 let z = self.zone_arg(arg(0)?, env)?;
@@ -522,11 +502,7 @@ impl State {
             }
             Op::Move | Op::MoveBottom => {
                 let c = self.eval(arg(0)?, env)?;
-                let what = if op == Op::Move {
-                    "move"
-                } else {
-                    "move_bottom"
-                };
+                let what = if op == Op::Move { "move" } else { "move_bottom" };
                 let c = self.card(&c, what)?;
                 let to = self.zone_arg(arg(1)?, env)?;
                 self.move_card(c, to, op == Op::Move)?;
@@ -543,6 +519,7 @@ impl State {
                 let mut cards = std::mem::take(&mut self.zones[z]);
                 rng::shuffle(&mut self.rng, &mut cards);
                 self.zones[z] = cards;
+                self.changed();
                 self.history.push(Hist::Shuffle(self.seats().zones[z]));
                 self.reordered(z);
                 V::None
@@ -550,6 +527,7 @@ impl State {
             Op::Reverse => {
                 let z = self.zone_arg(arg(0)?, env)?;
                 self.zones[z].reverse();
+                self.changed();
                 V::None
             }
             Op::Players => V::list((0..n).map(V::Int).collect()),
@@ -641,11 +619,7 @@ impl State {
             Op::First | Op::Last => {
                 let l = self.eval(arg(0)?, env)?;
                 let items = list(&l, "first")?;
-                let x = if op == Op::First {
-                    items.first()
-                } else {
-                    items.last()
-                };
+                let x = if op == Op::First { items.first() } else { items.last() };
                 x.cloned().unwrap_or(V::None)
             }
             Op::Item => {
@@ -730,14 +704,8 @@ impl State {
                 let mut shown = vec![];
                 for c in list(&l, "show")?.iter() {
                     let c = self.card(c, "show")?;
-                    let zone = self
-                        .game
-                        .text(self.seats().zones[self.loc[c] as usize])
-                        .to_string();
-                    shown.push(serde_json::json!([
-                        zone,
-                        self.game.text(self.game.cards[c])
-                    ]));
+                    let zone = self.game.text(self.seats().zones[self.loc[c] as usize]).to_string();
+                    shown.push(serde_json::json!([zone, self.game.text(self.game.cards[c])]));
                     cards.push(c);
                 }
                 let turn = self.history.len();
@@ -814,11 +782,7 @@ impl State {
         };
         let through: Vec<u32> = through.iter().filter_map(id).collect();
         let targets: Vec<u32> = targets.iter().filter_map(id).collect();
-        let mut seen: Vec<u32> = sources
-            .iter()
-            .filter_map(id)
-            .filter(|s| through.contains(s))
-            .collect();
+        let mut seen: Vec<u32> = sources.iter().filter_map(id).filter(|s| through.contains(s)).collect();
         let mut todo = seen.clone();
         while let Some(s) = todo.pop() {
             if targets.contains(&s) {

@@ -324,8 +324,7 @@ fn s<'a>(j: &'a J, what: &str) -> R<&'a str> {
 }
 
 fn u(j: &J, what: &str) -> R<u64> {
-    j.as_u64()
-        .ok_or_else(|| format!("{what} is not a whole number ≥ 0"))
+    j.as_u64().ok_or_else(|| format!("{what} is not a whole number ≥ 0"))
 }
 
 fn get<'a>(j: &'a J, key: &str) -> R<&'a J> {
@@ -369,10 +368,7 @@ impl Loader {
         Ok(match j {
             J::Null => V::None,
             J::Bool(b) => V::Bool(*b),
-            J::Number(n) => V::Int(
-                n.as_i64()
-                    .ok_or("a number of the IR is not a whole 64-bit number")?,
-            ),
+            J::Number(n) => V::Int(n.as_i64().ok_or("a number of the IR is not a whole 64-bit number")?),
             J::String(t) => V::Str(self.intern(t)),
             J::Array(a) => V::list(a.iter().map(|x| self.value(x)).collect::<R<Vec<_>>>()?),
             J::Object(o) => {
@@ -409,14 +405,8 @@ impl Loader {
 
     fn expr(&mut self, j: &J) -> R<Node> {
         let a = arr(j, "an expression")?;
-        let head = s(
-            a.first().ok_or("an empty expression")?,
-            "an expression's kind",
-        )?;
-        let arg = |i: usize| {
-            a.get(i)
-                .ok_or_else(|| format!("'{head}' lacks its part {i}"))
-        };
+        let head = s(a.first().ok_or("an empty expression")?, "an expression's kind")?;
+        let arg = |i: usize| a.get(i).ok_or_else(|| format!("'{head}' lacks its part {i}"));
         let e = match head {
             "lit" => Expr::Lit(self.value(arg(1)?)?),
             "lit_list" => Expr::Lit(self.value(arg(1)?)?),
@@ -448,10 +438,7 @@ impl Loader {
             "attr" => {
                 let obj = self.expr(arg(1)?)?;
                 let name = s(arg(2)?, "an attribute")?;
-                let i = *self
-                    .attr_index
-                    .get(name)
-                    .ok_or(format!("no card attribute '{name}'"))?;
+                let i = *self.attr_index.get(name).ok_or(format!("no card attribute '{name}'"))?;
                 Expr::Attr(obj, i)
             }
             "member" => {
@@ -485,11 +472,7 @@ impl Loader {
             },
             "not" => Expr::Not(self.expr(arg(1)?)?),
             "neg" => Expr::Neg(self.expr(arg(1)?)?),
-            "cond" => Expr::Cond(
-                self.expr(arg(1)?)?,
-                self.expr(arg(2)?)?,
-                self.expr(arg(3)?)?,
-            ),
+            "cond" => Expr::Cond(self.expr(arg(1)?)?, self.expr(arg(2)?)?, self.expr(arg(3)?)?),
             "bin" => {
                 let op = match s(arg(1)?, "an operator")? {
                     "+" => Bin::Add,
@@ -532,10 +515,7 @@ impl Loader {
     }
 
     fn var(&self, name: &str) -> R<u16> {
-        self.var_index
-            .get(name)
-            .copied()
-            .ok_or(format!("no variable '{name}'"))
+        self.var_index.get(name).copied().ok_or(format!("no variable '{name}'"))
     }
 
     fn pvar(&self, name: &str) -> R<u16> {
@@ -570,9 +550,7 @@ impl Loader {
         }
         let a = arr(j, "a label")?;
         match s(a.first().ok_or("an empty label")?, "a label")? {
-            "list" => Ok(Label::List(Box::new(
-                self.label(a.get(1).ok_or("a list label")?)?,
-            ))),
+            "list" => Ok(Label::List(Box::new(self.label(a.get(1).ok_or("a list label")?)?))),
             "record" => {
                 let mut fields = vec![];
                 for f in arr(a.get(1).ok_or("a record label")?, "fields")? {
@@ -600,10 +578,7 @@ impl Loader {
         for ins in &list {
             let a = arr(ins, "an instruction")?;
             let head = s(a.first().ok_or("an empty instruction")?, "an instruction")?;
-            let arg = |i: usize| {
-                a.get(i)
-                    .ok_or_else(|| format!("'{head}' lacks its part {i}"))
-            };
+            let arg = |i: usize| a.get(i).ok_or_else(|| format!("'{head}' lacks its part {i}"));
             out.push(match head {
                 "assign" => {
                     let st = self.store(arg(1)?)?;
@@ -633,20 +608,12 @@ impl Loader {
                 "give" => Ins::Give(self.expr(arg(1)?)?, arg(2)?.as_bool().unwrap_or(false)),
                 "if" => Ins::If(self.expr(arg(1)?)?, pc(arg(2)?)?),
                 "for_start" => Ins::ForStart(self.local(arg(1)?)?, self.expr(arg(2)?)?),
-                "for_step" => {
-                    Ins::ForStep(self.local(arg(1)?)?, self.local(arg(2)?)?, pc(arg(3)?)?)
-                }
+                "for_step" => Ins::ForStep(self.local(arg(1)?)?, self.local(arg(2)?)?, pc(arg(3)?)?),
                 "repeat_start" => Ins::RepeatStart(self.local(arg(1)?)?, self.expr(arg(2)?)?),
                 "repeat_step" => Ins::RepeatStep(self.local(arg(1)?)?, pc(arg(2)?)?),
-                "window_start" => Ins::WindowStart(
-                    self.local(arg(1)?)?,
-                    self.local(arg(2)?)?,
-                    self.expr(arg(3)?)?,
-                ),
+                "window_start" => Ins::WindowStart(self.local(arg(1)?)?, self.local(arg(2)?)?, self.expr(arg(3)?)?),
                 "window_ask" => Ins::WindowAsk(self.local(arg(1)?)?, pc(arg(2)?)?),
-                "window_next" => {
-                    Ins::WindowNext(self.local(arg(1)?)?, self.local(arg(2)?)?, pc(arg(3)?)?)
-                }
+                "window_next" => Ins::WindowNext(self.local(arg(1)?)?, self.local(arg(2)?)?, pc(arg(3)?)?),
                 "reopen" => Ins::Reopen(self.local(arg(1)?)?),
                 "close" => Ins::Close(self.local(arg(1)?)?, pc(arg(2)?)?),
                 "choose" => {
@@ -690,10 +657,7 @@ impl Loader {
         if names.len() > usize::from(u16::MAX) {
             return bad("too many locals");
         }
-        names
-            .iter()
-            .map(|n| Ok(s(n, "a local's name")?.into()))
-            .collect()
+        names.iter().map(|n| Ok(s(n, "a local's name")?.into())).collect()
     }
 }
 
@@ -710,11 +674,7 @@ fn variables(l: &mut Loader, j: &J) -> R<Vec<Variable>> {
             ),
             _ => None,
         };
-        out.push(Variable {
-            name,
-            initial,
-            members,
-        });
+        out.push(Variable { name, initial, members });
     }
     Ok(out)
 }
@@ -723,13 +683,9 @@ impl Game {
     /// Read and verify an IR; a bad one is refused with one line.
     pub fn load(bytes: &[u8]) -> R<Game> {
         let j: J = serde_json::from_slice(bytes).map_err(|e| format!("not an IR: {e}"))?;
-        let version = get(&j, "version")?
-            .as_i64()
-            .ok_or("its version is not a number")?;
+        let version = get(&j, "version")?.as_i64().ok_or("its version is not a number")?;
         if version != IR_VERSION {
-            return bad(format!(
-                "IR version {version}, this VM reads version {IR_VERSION}"
-            ));
+            return bad(format!("IR version {version}, this VM reads version {IR_VERSION}"));
         }
         let mut l = Loader {
             strings: vec![],
@@ -754,10 +710,7 @@ impl Game {
             return bad("too many cards");
         }
         let mut attrs = vec![];
-        for (name, column) in get(&j, "attributes")?
-            .as_object()
-            .ok_or("attributes is not a map")?
-        {
+        for (name, column) in get(&j, "attributes")?.as_object().ok_or("attributes is not a map")? {
             let column = arr(column, "an attribute column")?;
             if column.len() != ncards {
                 return bad(format!(
@@ -785,9 +738,7 @@ impl Game {
         let seats_j = get(&j, "seats")?;
         let mut seats: Vec<Option<Seats>> = (0..=max_players).map(|_| None).collect();
         for (n, sj) in seats_j.as_object().ok_or("seats is not a map")? {
-            let n: usize = n
-                .parse()
-                .map_err(|_| "a number of players is not a number")?;
+            let n: usize = n.parse().map_err(|_| "a number of players is not a number")?;
             if n < min_players || n > max_players {
                 return bad(format!("seats for {n} players"));
             }
@@ -836,15 +787,8 @@ impl Game {
                 }
                 teams.push(team);
             }
-            if masks.len() != nz
-                || tops.len() != nz
-                || start.len() != nz
-                || know.len() != ncards
-                || teams.len() != n
-            {
-                return bad(format!(
-                    "the tables for {n} players do not match the zones and cards"
-                ));
+            if masks.len() != nz || tops.len() != nz || start.len() != nz || know.len() != ncards || teams.len() != n {
+                return bad(format!("the tables for {n} players do not match the zones and cards"));
             }
             seats[n] = Some(Seats {
                 zones,
@@ -863,11 +807,7 @@ impl Game {
         {
             let fam = l.intern(name);
             let family = match s(get(f, "by")?, "a family's key")? {
-                "player" => Family::Player(
-                    (0..max_players)
-                        .map(|p| l.intern(&format!("{name}:{p}")))
-                        .collect(),
-                ),
+                "player" => Family::Player((0..max_players).map(|p| l.intern(&format!("{name}:{p}"))).collect()),
                 _ => {
                     let mut keys = HashMap::new();
                     for k in arr(get(f, "keys")?, "keys")? {
@@ -919,11 +859,7 @@ impl Game {
             if place.len() != code.len() || code.is_empty() {
                 return bad("a procedure's places do not match its code");
             }
-            let local_index = locals
-                .iter()
-                .enumerate()
-                .map(|(i, n)| (n.clone(), i as u16))
-                .collect();
+            let local_index = locals.iter().enumerate().map(|(i, n)| (n.clone(), i as u16)).collect();
             procs.push(Proc {
                 name: s(get(p, "name")?, "a name")?.into(),
                 path: s(get(p, "path")?, "a path")?.into(),

@@ -58,11 +58,7 @@ impl State {
                 json!([&*p.name, f.pc, env])
             })
             .collect();
-        let log: Vec<J> = self
-            .log
-            .iter()
-            .map(|l| json!([l.audience, &*l.text]))
-            .collect();
+        let log: Vec<J> = self.log.iter().map(|l| json!([l.audience, &*l.text])).collect();
         let history: Vec<J> = self
             .history
             .iter()
@@ -210,16 +206,10 @@ impl State {
                     return refuse(format!("'{name}' has no local '{k}'"));
                 };
                 let mut x = json_value(&game, v)?;
-                if k.starts_with('$')
-                    && k.contains('@')
-                    && !k.starts_with("$repeat@")
-                    && !k.starts_with("$window@")
-                {
+                if k.starts_with('$') && k.contains('@') && !k.starts_with("$repeat@") && !k.starts_with("$window@") {
                     x = match x {
                         V::List(l) if l.len() == 2 => match (&l[0], &l[1]) {
-                            (V::Int(i), V::List(items)) if *i >= 0 => {
-                                V::Iter(*i as u32, items.clone())
-                            }
+                            (V::Int(i), V::List(items)) if *i >= 0 => V::Iter(*i as u32, items.clone()),
                             _ => return refuse(format!("loop state '{k}' is not [index, items]")),
                         },
                         _ => return refuse(format!("loop state '{k}' is not [index, items]")),
@@ -276,9 +266,7 @@ impl State {
                     .and_then(J::as_str)
                     .and_then(|z| game.string_ids.get(z))
                     .copied();
-                Hist::Shuffle(z.ok_or_else(|| {
-                    Error::State("not a saved state: a shuffle of no zone".into())
-                })?)
+                Hist::Shuffle(z.ok_or_else(|| Error::State("not a saved state: a shuffle of no zone".into()))?)
             } else {
                 let of = h.get("of").and_then(J::as_u64).unwrap_or(0);
                 Hist::Random {
@@ -288,10 +276,7 @@ impl State {
             });
         }
         let seen: Vec<Vec<J>> = match get("seen")?.as_array() {
-            Some(s) if s.len() == n => s
-                .iter()
-                .map(|x| x.as_array().cloned().unwrap_or_default())
-                .collect(),
+            Some(s) if s.len() == n => s.iter().map(|x| x.as_array().cloned().unwrap_or_default()).collect(),
             _ => return refuse("what each seat was shown"),
         };
         let masks = |k: &str| -> Result<Vec<u32>, Error> {
@@ -331,6 +316,7 @@ impl State {
             settled: vec![0; seats.zones.len()],
             fault: None,
             fsteps: 0,
+            points: vec![None; n],
             game,
         })
     }
@@ -408,10 +394,7 @@ fn pending_value(g: &Game, p: &J, n: usize) -> Result<Pending, Error> {
                 None => return refuse("a simultaneous decision's ids"),
             };
             let values: Vec<Rc<[V]>> = match t.get("values").and_then(J::as_array) {
-                Some(a) => a
-                    .iter()
-                    .map(|x| vals(g, Some(x)))
-                    .collect::<Result<_, _>>()?,
+                Some(a) => a.iter().map(|x| vals(g, Some(x))).collect::<Result<_, _>>()?,
                 None => return refuse("a simultaneous decision's values"),
             };
             let chosen: Vec<Option<u32>> = match t.get("chosen").and_then(J::as_array) {
@@ -421,9 +404,11 @@ fn pending_value(g: &Game, p: &J, n: usize) -> Result<Pending, Error> {
             let fits = seats.len() == ids.len()
                 && seats.len() == values.len()
                 && seats.len() == chosen.len()
-                && ids.iter().zip(&values).zip(&chosen).all(|((i, v), c)| {
-                    i.len() == v.len() && c.is_none_or(|c| (c as usize) < i.len())
-                });
+                && ids
+                    .iter()
+                    .zip(&values)
+                    .zip(&chosen)
+                    .all(|((i, v), c)| i.len() == v.len() && c.is_none_or(|c| (c as usize) < i.len()));
             if !fits || seats.is_empty() {
                 return refuse("a simultaneous decision does not add up");
             }

@@ -60,9 +60,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
                 .map(|s| (*s).to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a panic".into());
-            Err(VmEngineBug::new_err(format!(
-                "engine bug in the VM: {what}"
-            )))
+            Err(VmEngineBug::new_err(format!("engine bug in the VM: {what}")))
         }
     }
 }
@@ -76,11 +74,8 @@ struct VmGame {
 impl VmGame {
     #[new]
     fn new(ir: &[u8]) -> PyResult<Self> {
-        let game =
-            guarded(|| Game::load(ir).map_err(|m| Error::State(format!("IR refused: {m}"))))?;
-        Ok(VmGame {
-            game: Rc::new(game),
-        })
+        let game = guarded(|| Game::load(ir).map_err(|m| Error::State(format!("IR refused: {m}"))))?;
+        Ok(VmGame { game: Rc::new(game) })
     }
 
     #[getter]
@@ -159,9 +154,7 @@ impl VmState {
     }
 
     fn clone(&self) -> VmState {
-        VmState {
-            st: self.st.clone(),
-        }
+        VmState { st: self.st.clone() }
     }
 
     fn scores(&mut self) -> PyResult<Vec<i64>> {

@@ -97,12 +97,8 @@ impl Pending {
 
     /// This decision asking `player` (default: the lowest seat still to act), with that seat's options.
     pub fn asked(&self, player: Option<u32>) -> Pending {
-        let t = self
-            .together
-            .as_ref()
-            .expect("asked of a simultaneous decision");
-        let player =
-            player.unwrap_or_else(|| self.to_act().into_iter().min().unwrap_or(self.player));
+        let t = self.together.as_ref().expect("asked of a simultaneous decision");
+        let player = player.unwrap_or_else(|| self.to_act().into_iter().min().unwrap_or(self.player));
         let i = t.seats.iter().position(|&s| s == player).unwrap_or(0);
         Pending {
             player,
@@ -155,6 +151,8 @@ pub struct State {
     pub settled: Vec<u32>,
     pub fault: Option<Diag>,
     pub fsteps: u64,
+    /// Each seat's points while nothing they may read (zones, variables) has changed.
+    pub points: Vec<Option<i64>>,
 }
 
 enum Step {
@@ -209,6 +207,7 @@ impl State {
             settled: vec![0; seats.zones.len()],
             fault: None,
             fsteps: 0,
+            points: vec![None; n],
             game,
         };
         st.run()?;
@@ -220,20 +219,13 @@ impl State {
     }
 
     pub fn seats(&self) -> &crate::game::Seats {
-        self.game.seats[self.n]
-            .as_ref()
-            .expect("a state's size has its tables")
+        self.game.seats[self.n].as_ref().expect("a state's size has its tables")
     }
 
     pub fn zone_index(&self, v: &V) -> Res<usize> {
         match v {
             V::Str(s) => {
-                let slot = self
-                    .seats()
-                    .slot
-                    .get(*s as usize)
-                    .copied()
-                    .unwrap_or(u32::MAX);
+                let slot = self.seats().slot.get(*s as usize).copied().unwrap_or(u32::MAX);
                 if slot == u32::MAX {
                     rule(format!("there is no zone '{}'", self.game.text(*s)))
                 } else {
@@ -286,11 +278,7 @@ impl State {
                 "E703",
                 format!("step budget of {budget} exhausted in '{name}': does a loop never end?"),
             ),
-            F::Bug(m) => {
-                return Error::Bug(format!(
-                    "engine bug in the VM at instruction {pc} of '{name}': {m}"
-                ))
-            }
+            F::Bug(m) => return Error::Bug(format!("engine bug in the VM at instruction {pc} of '{name}': {m}")),
         };
         self.fault = Some(d.clone());
         Error::Rule(d)
@@ -522,6 +510,7 @@ impl State {
                 let var = &self.game.vars[*i as usize];
                 self.enum_check(&var.members, &v, &format!("variable '{}'", var.name))?;
                 self.vars[*i as usize] = v;
+                self.changed();
             }
             Store::PVar(obj, i) => {
                 let game = self.game.clone();
@@ -533,6 +522,7 @@ impl State {
                 }
                 let p = self.seat(&p)?;
                 self.pvars[p][*i as usize] = v;
+                self.changed();
             }
         }
         Ok(())
@@ -550,10 +540,7 @@ impl State {
         if ok {
             Ok(())
         } else {
-            rule(format!(
-                "{what} holds one of its enum's members, not {}",
-                self.plain(v)
-            ))
+            rule(format!("{what} holds one of its enum's members, not {}", self.plain(v)))
         }
     }
 
@@ -705,12 +692,7 @@ impl State {
     }
 
     /// Options whose ids collide: copies of a card in one zone merge, others get long ids (Choice.distinct).
-    fn distinct(
-        &self,
-        c: &crate::game::Choose,
-        items: &[V],
-        ids: &[Rc<str>],
-    ) -> Res<(Vec<Rc<str>>, Vec<V>)> {
+    fn distinct(&self, c: &crate::game::Choose, items: &[V], ids: &[Rc<str>]) -> Res<(Vec<Rc<str>>, Vec<V>)> {
         let mut count: HashMap<&str, Vec<String>> = HashMap::new();
         let mut keys = vec![];
         for (x, id) in items.iter().zip(ids) {
@@ -734,11 +716,7 @@ impl State {
             } else if !seen.contains(&(id.clone(), key.clone())) {
                 seen.push((id.clone(), key));
                 let kinds = count[&**id].len();
-                out_ids.push(if kinds > 1 {
-                    self.long_id(c, x)?
-                } else {
-                    id.clone()
-                });
+                out_ids.push(if kinds > 1 { self.long_id(c, x)? } else { id.clone() });
                 out_values.push(x.clone());
             }
         }
@@ -757,12 +735,7 @@ impl State {
         match (label, x) {
             (Label::Card, V::Int(c)) if *c >= 0 && (*c as usize) < self.loc.len() => {
                 let c = *c as usize;
-                let _ = write!(
-                    out,
-                    "card {} @ {};",
-                    self.game.text(self.game.cards[c]),
-                    self.loc[c]
-                );
+                let _ = write!(out, "card {} @ {};", self.game.text(self.game.cards[c]), self.loc[c]);
             }
             (Label::List(inner), V::List(items)) => {
                 out.push('[');
@@ -798,12 +771,7 @@ impl State {
             (Label::Card, _) => {
                 let i = self.card(x, "an option")?;
                 let zone = self.seats().zones[self.loc[i] as usize];
-                let _ = write!(
-                    out,
-                    "{} ({})",
-                    self.game.text(self.game.cards[i]),
-                    self.game.text(zone)
-                );
+                let _ = write!(out, "{} ({})", self.game.text(self.game.cards[i]), self.game.text(zone));
             }
             (Label::Player | Label::Zone, V::None | V::Unset) => out.push_str("none"),
             (Label::Player, V::Int(p)) => {
@@ -915,9 +883,7 @@ impl State {
             (_, V::Int(i)) => {
                 let _ = write!(out, "{i}");
             }
-            (_, other) => {
-                out.push_str(&serde_json::to_string(&self.to_json(other)).unwrap_or_default())
-            }
+            (_, other) => out.push_str(&serde_json::to_string(&self.to_json(other)).unwrap_or_default()),
         }
     }
 
@@ -930,9 +896,7 @@ impl State {
             )));
         }
         let Some(pending) = self.pending.clone() else {
-            return Err(Error::Illegal(
-                "the game is over; no action is legal".into(),
-            ));
+            return Err(Error::Illegal("the game is over; no action is legal".into()));
         };
         let (player, value) = if let Some(t) = &pending.together {
             let waiting = pending.to_act();
@@ -1002,11 +966,7 @@ impl State {
                 }
             }
             let Some(i) = pending.ids.iter().position(|a| &**a == action) else {
-                return Err(Error::Illegal(not_legal(
-                    action,
-                    pending.player,
-                    &pending.ids,
-                )));
+                return Err(Error::Illegal(not_legal(action, pending.player, &pending.ids)));
             };
             (pending.player, pending.values[i].clone())
         };
@@ -1016,9 +976,7 @@ impl State {
     /// Apply the option at `index` of the asked seat's list (the playouts' and bots' path: no text compared).
     pub fn apply_index(&mut self, index: usize) -> Result<(), Error> {
         let Some(pending) = self.pending.clone() else {
-            return Err(Error::Illegal(
-                "the game is over; no action is legal".into(),
-            ));
+            return Err(Error::Illegal("the game is over; no action is legal".into()));
         };
         let Some(action) = pending.ids.get(index).cloned() else {
             return Err(Error::Illegal(format!("no option {index}")));
@@ -1030,24 +988,14 @@ impl State {
         self.choose_value(pending.player, value, &action, &pending)
     }
 
-    fn choose_value(
-        &mut self,
-        player: u32,
-        value: V,
-        action: &str,
-        pending: &Pending,
-    ) -> Result<(), Error> {
+    fn choose_value(&mut self, player: u32, value: V, action: &str, pending: &Pending) -> Result<(), Error> {
         let game = self.game.clone();
         let Some(fi) = self.stack.len().checked_sub(1) else {
-            return Err(Error::Bug(
-                "engine bug: a decision with no program waiting".into(),
-            ));
+            return Err(Error::Bug("engine bug: a decision with no program waiting".into()));
         };
         let (proc, pc) = (self.stack[fi].proc, self.stack[fi].pc);
         let Some(Ins::Choose(c)) = game.procs[proc as usize].code.get(pc as usize) else {
-            return Err(Error::State(
-                "the state's program is not at a choice".into(),
-            ));
+            return Err(Error::State("the state's program is not at a choice".into()));
         };
         let mut env = std::mem::take(&mut self.stack[fi].env);
         let stored = self.store(&c.store, value, &mut env);
@@ -1095,10 +1043,7 @@ impl State {
     }
 
     pub fn to_act(&self) -> Vec<u32> {
-        self.pending
-            .as_ref()
-            .map(|p| p.to_act())
-            .unwrap_or_default()
+        self.pending.as_ref().map(|p| p.to_act()).unwrap_or_default()
     }
 
     pub fn legal(&self, seat: Option<u32>) -> Vec<Rc<str>> {
@@ -1136,18 +1081,28 @@ impl State {
             Ok(other) => Err(fail(format!("{} is no number", other.kind()))),
             Err(F::Rule(m) | F::Failed(m)) => Err(fail(m)),
             Err(F::Overrun) => Err(fail("calls ran out of steps".into())),
-            Err(F::Bug(m)) => Err(Error::Bug(format!(
-                "engine bug in the VM scoring '{}': {m}",
-                scorer.id
-            ))),
+            Err(F::Bug(m)) => Err(Error::Bug(format!("engine bug in the VM scoring '{}': {m}", scorer.id))),
+        }
+    }
+
+    /// The points may have changed: forget the ones kept.
+    pub fn changed(&mut self) {
+        for p in self.points.iter_mut() {
+            *p = None;
         }
     }
 
     pub fn score_of(&mut self, p: usize) -> Result<i64, Error> {
+        if let Some(Some(points)) = self.points.get(p) {
+            return Ok(*points);
+        }
         let game = self.game.clone();
         let mut total = 0;
         for s in &game.scoring {
             total += self.evaluate(s, p)?;
+        }
+        if let Some(kept) = self.points.get_mut(p) {
+            *kept = Some(total);
         }
         Ok(total)
     }
@@ -1183,10 +1138,7 @@ impl State {
             })
             .collect();
         let best = keys.iter().max().cloned().unwrap_or_default();
-        let mut top_teams: Vec<&Vec<u32>> = (0..self.n)
-            .filter(|&p| keys[p] == best)
-            .map(|p| &teams[p])
-            .collect();
+        let mut top_teams: Vec<&Vec<u32>> = (0..self.n).filter(|&p| keys[p] == best).map(|p| &teams[p]).collect();
         top_teams.dedup();
         top_teams.sort();
         top_teams.dedup();
@@ -1194,20 +1146,17 @@ impl State {
             return Ok(Some(vec!["draw"; self.n]));
         }
         Ok(Some(
-            keys.iter()
-                .map(|k| if *k == best { "win" } else { "loss" })
-                .collect(),
+            keys.iter().map(|k| if *k == best { "win" } else { "loss" }).collect(),
         ))
     }
 
     pub fn reason_text(&self) -> Rc<str> {
-        self.reason
-            .clone()
-            .unwrap_or_else(|| self.game.default_end.clone())
+        self.reason.clone().unwrap_or_else(|| self.game.default_end.clone())
     }
 
     // ------------------------------------------------------------ knowledge
     pub fn move_card(&mut self, card: usize, to: usize, on_top: bool) -> Res<()> {
+        self.changed();
         let source = self.loc[card] as usize;
         let cards = &mut self.zones[source];
         if on_top && cards.last() == Some(&(card as u32)) {
@@ -1257,6 +1206,7 @@ impl State {
     }
 
     pub fn move_all(&mut self, source: usize, to: usize) {
+        self.changed();
         if source == to {
             return;
         }
@@ -1317,20 +1267,11 @@ fn sorted_json(j: &serde_json::Value) -> String {
             keys.sort();
             let parts: Vec<String> = keys
                 .iter()
-                .map(|k| {
-                    format!(
-                        "{}: {}",
-                        serde_json::Value::String((*k).clone()),
-                        sorted_json(&o[*k])
-                    )
-                })
+                .map(|k| format!("{}: {}", serde_json::Value::String((*k).clone()), sorted_json(&o[*k])))
                 .collect();
             format!("{{{}}}", parts.join(", "))
         }
-        serde_json::Value::Array(a) => format!(
-            "[{}]",
-            a.iter().map(sorted_json).collect::<Vec<_>>().join(", ")
-        ),
+        serde_json::Value::Array(a) => format!("[{}]", a.iter().map(sorted_json).collect::<Vec<_>>().join(", ")),
         other => other.to_string(),
     }
 }

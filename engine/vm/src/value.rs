@@ -49,17 +49,11 @@ impl V {
             (V::None | V::Unset, V::None | V::Unset) => true,
             (V::Bool(a), V::Bool(b)) => a == b,
             (V::Int(a), V::Bool(b)) | (V::Bool(b), V::Int(a)) => *a == i64::from(*b),
-            (V::List(a), V::List(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y))
-            }
+            (V::List(a), V::List(b)) => a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y)),
             (V::Rec(a), V::Rec(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .all(|(k, x)| b.iter().any(|(k2, y)| k == k2 && x.same(y)))
+                a.len() == b.len() && a.iter().all(|(k, x)| b.iter().any(|(k2, y)| k == k2 && x.same(y)))
             }
-            (V::Iter(i, a), V::Iter(j, b)) => {
-                i == j && V::List(a.clone()).same(&V::List(b.clone()))
-            }
+            (V::Iter(i, a), V::Iter(j, b)) => i == j && V::List(a.clone()).same(&V::List(b.clone())),
             _ => false,
         }
     }
