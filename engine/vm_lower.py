@@ -16,7 +16,7 @@ from typing import Any
 from .dsl import ast
 from .dsl.compiler import DEFAULT_END, Labeller
 from .dsl.ops import OPS
-from .dsl.types import BOARD, CARD, PLAYER, TEXT, ZONE, is_list, is_map, is_record, record_fields
+from .dsl.types import BOARD, CARD, PLAYER, ZONE, is_list, is_map, is_record, record_fields
 from .errors import Diagnostic, RuleFault, RuntimeRuleError, TabletopError
 
 IR_VERSION = 1
@@ -28,7 +28,7 @@ NATIVE_OPS = frozenset(
         *("move", "move_bottom", "move_all", "shuffle", "reverse", "reveal", "random_from"),
         *("players", "num_players", "seat_number", "players_from", "left_of", "right_of", "opponents", "teammates"),
         *("count", "range", "any", "all", "sum", "max", "min", "first", "last", "item", "index_of", "distinct"),
-        *("score", "team_score", "flatten", "cyclic_next", "cyclic_prev", "around", "show"),
+        *("score", "team_score", "flatten", "cyclic_next", "cyclic_prev", "around", "show", "sort", "key_of"),
     }
 )
 # Board operations whose every answer is a table lowered here: (board, space…) → value.
@@ -41,8 +41,12 @@ BOARD_TABLES = {
     "toward": 2,
     "distance": 2,
     "touched": 2,
+    "room_of": 1,
+    "spaces_of": 1,
+    "direction": 2,
+    "distance_avoiding": 3,
 }
-BOARD_OPS = frozenset({*BOARD_TABLES, "connected"})
+BOARD_OPS = frozenset({*BOARD_TABLES, "connected", "path_length"})
 
 
 class Unsupported(TabletopError):
@@ -59,6 +63,13 @@ class _Scope:
 
     def slot(self, name: str) -> int:
         return self.slots.setdefault(name, len(self.slots))
+
+
+class _Boards:
+    """What a board operation reads of a state: only the game (its boards)."""
+
+    def __init__(self, game):
+        self.game = game
 
 
 class Lowerer:
@@ -102,7 +113,10 @@ class Lowerer:
                 [n, v, self._members(self.vocab.player_variables.get(n))] for n, v in game.player_variables.items()
             ],
             "zone_families": {
-                name: self._family(name, fam.key) for name, fam in game.zone_families.items() if fam.key is not None
+                **{
+                    name: self._family(name, fam.key) for name, fam in game.zone_families.items() if fam.key is not None
+                },
+                **{name: self._family(name, per) for name, per in self.vocab.boards.items() if per is not None},
             },
             "seats": {str(n): self._seats(n) for n in range(game.min_players, game.max_players + 1)},
             "procedures": procs,
@@ -391,8 +405,6 @@ class Lowerer:
         if e.func in v.zones or e.func in v.boards:
             if not e.args:
                 return ["lit", e.func]
-            if e.func in v.boards:
-                raise Unsupported("a board of a seat")
             return ["member", e.func, self.expr(e.args[0])]
         if e.func in v.functions:
             return ["fn", self.functions[e.func], [self.expr(a) for a in e.args]]
@@ -405,50 +417,69 @@ class Lowerer:
     def _op(self, name: str, args: list, asts: list | None = None) -> list:
         if name in BOARD_OPS:
             return self._board_op(name, args, asts or [])
+        if name == "card_named":
+            return ["table", self._card_table(), ["lit", ""], args]
         if name not in NATIVE_OPS:
             raise Unsupported(f"the operation {name}")
         return ["op", name, args]
 
     def _board_op(self, name: str, args: list, asts: list) -> list:
-        """A board operation as a lookup in a table made now over every space (the board is fixed)."""
+        """A board operation as a lookup in a table made now over every board and space (boards are fixed)."""
         first = asts[0] if asts else None
-        if not isinstance(first, ast.Name) or first.name not in self.game.board_files:
+        family = first.name if isinstance(first, ast.Name) else first.func if isinstance(first, ast.Call) else None
+        if family is None or family not in self.game.board_files:
             raise Unsupported(f"{name} of a board chosen while playing")
-        board = first.name
-        if name == "connected":
-            return ["connected", self._table(board, "neighbours", 1), args[1], args[2], args[3]]
-        return ["table", self._table(board, name, BOARD_TABLES[name]), args[1:]]
+        if name in ("connected", "path_length"):
+            return [name, self._table(family, "neighbours", 1), args[0], args[1], args[2], args[3]]
+        return ["table", self._table(family, name, BOARD_TABLES[name]), args[0], args[1:]]
 
-    def _table(self, board: str, name: str, arity: int) -> int:
-        """Every answer of ``name(board, …)``, keyed by the arguments' JSON text; the table's index."""
-        key = f"{board}/{name}"
+    def _table(self, family: str, name: str, arity: int) -> int:
+        """Every answer of ``name(board, …)`` for every board of ``family``, keyed by the arguments' JSON text
+        (``[board, a, b]``); the table's index."""
+        key = f"{family}/{name}"
         found = self.table_ids.get(key)
         if found is not None:
             return found
         game = self.game
-        st = game.new_game(game.min_players, 0)
+        per = self.vocab.boards[family]
+        boards = [family] if per is None else [f"{family}:{p}" for p in range(game.max_players)]
+        if per is not None and per != PLAYER:
+            raise Unsupported(f"boards per {per}")
         fn = OPS[name].fn
         if fn is None:
             raise Unsupported(f"a table of {name}")
-        spaces = list(game.board(board).nodes)
-        tags = sorted(set().union(*getattr(game.board(board), "tags", {}).values()))
-        directions = list(getattr(game.board(board), "directions", ()))
-        domains = {0: [[]], 1: [[s] for s in spaces], 2: [[a, b] for a in spaces for b in spaces]}
-        if name in ("tagged",):
-            domains[1] = [[t] for t in tags]
-        if name == "has_tag":
-            domains[2] = [[s, t] for s in spaces for t in tags]
-        if name == "toward":
-            domains[2] = [[s, d] for s in spaces for d in directions]
         table = {}
-        for args in domains[arity]:
-            try:
-                table[json.dumps(args)] = fn(st, board, *args)
-            except (RuleFault, KeyError, ValueError, TypeError):  # a fault at play time: the VM's own
-                continue
+        for board_id in boards:
+            board = game.board(board_id)
+            spaces = list(board.nodes)
+            tags = sorted(set().union(*getattr(board, "tags", {}).values()))
+            directions = list(getattr(board, "directions", ()))
+            domains = {0: [[]], 1: [[s] for s in spaces], 2: [[a, b] for a in spaces for b in spaces]}
+            domains[3] = [[a, b, t] for a in spaces for b in spaces for t in tags]
+            if name == "tagged":
+                domains[1] = [[t] for t in tags]
+            if name == "spaces_of":
+                domains[1] = [[r] for r in sorted({str(board.room_of(s)) for s in spaces})]
+            if name == "has_tag":
+                domains[2] = [[s, t] for s in spaces for t in tags]
+            if name == "toward":
+                domains[2] = [[s, d] for s in spaces for d in directions]
+            for args in domains[arity]:
+                try:
+                    table[json.dumps([board_id, *args])] = fn(_Boards(game), board_id, *args)
+                except (RuleFault, KeyError, ValueError, TypeError):  # a fault at play time: the VM's own
+                    continue
         self.tables.append(table)
         self.table_ids[key] = len(self.tables) - 1
         return len(self.tables) - 1
+
+    def _card_table(self) -> int:
+        """card id → its first card, as a table looked up under the board ''."""
+        key = "/card_named"
+        if key not in self.table_ids:
+            self.tables.append({json.dumps(["", cid]): i for cid, i in self.game.first_card.items()})
+            self.table_ids[key] = len(self.tables) - 1
+        return self.table_ids[key]
 
     def _e_KeyedCall(self, e):
         return ["keyed", e.func, self.scope.slot("it"), self._items(e.source), self.expr(e.key)]
@@ -461,8 +492,6 @@ class Lowerer:
 
     def _e_Binary(self, e):
         op = e.op
-        if op == "+" and e.type == TEXT:
-            raise Unsupported("joining text")
         if op in ("in", "not in") and e.right.type == ZONE:
             return ["bin", op, self.expr(e.left), ["cards", self.expr(e.right)]]
         return ["bin", op, self.expr(e.left), self.expr(e.right)]

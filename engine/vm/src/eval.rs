@@ -124,8 +124,19 @@ impl State {
                 }
             }
             Expr::Bin(op, a, b) => self.binary(*op, *a, *b, env),
-            Expr::Table(t, args) => self.table(*t, args, env),
-            Expr::Connected(t, sources, targets, through) => {
+            Expr::Table(t, board, args) => self.table(*t, *board, args, env),
+            Expr::PathLength(t, board, start, targets, through) => {
+                let V::Str(board) = self.eval(*board, env)? else {
+                    return rule("path_length: no board");
+                };
+                let start = self.eval(*start, env)?;
+                let (tg, th) = (self.eval(*targets, env)?, self.eval(*through, env)?);
+                self.path_length(*t, board, &start, list(&tg, "path_length")?, list(&th, "path_length")?)
+            }
+            Expr::Connected(t, board, sources, targets, through) => {
+                let V::Str(board) = self.eval(*board, env)? else {
+                    return rule("connected: no board");
+                };
                 let (s, tg, th) = (
                     self.eval(*sources, env)?,
                     self.eval(*targets, env)?,
@@ -133,6 +144,7 @@ impl State {
                 );
                 self.connected(
                     *t,
+                    board,
                     list(&s, "connected")?,
                     list(&tg, "connected")?,
                     list(&th, "connected")?,
@@ -247,20 +259,34 @@ impl State {
     }
 
     #[inline(never)]
-    fn table(&mut self, t: u16, args: &[Node], env: &mut [V]) -> Res<V> {
+    fn table(&mut self, t: u16, board: Node, args: &[Node], env: &mut [V]) -> Res<V> {
         let game = self.game.clone();
         let t = &t;
-        let mut key = [u32::MAX, u32::MAX];
+        let mut key = [u32::MAX; 4];
+        key[0] = match self.eval(board, env)? {
+            V::Str(s) => s,
+            _ => return rule("a board operation got no board"),
+        };
         for (i, &a) in args.iter().enumerate() {
+            let i = i + 1;
             match self.eval(a, env)? {
                 V::Str(s) => key[i] = s,
                 V::None | V::Unset => return rule("a board operation got none for a space"),
                 other => return failed(format!("a board operation got {} for a space", other.kind())),
             }
         }
-        match game.tables[*t as usize].get(&(key[0], key[1])) {
+        match game.tables[*t as usize].get(&(key[0], key[1], key[2], key[3])) {
             Some(v) => Ok(v.clone()),
             None => rule("a board operation was asked of a space, tag or direction the board does not have"),
+        }
+    }
+
+    /// The characters of a text value (empty for any other value).
+    pub fn text_of<'a>(&'a self, v: &'a V) -> &'a str {
+        match v {
+            V::Str(s) => self.game.text(*s),
+            V::Text(t) => t,
+            _ => "",
         }
     }
 
@@ -362,7 +388,7 @@ impl State {
     fn compare(&self, a: &V, b: &V) -> Res<Ordering> {
         match (a, b) {
             (V::Int(_) | V::Bool(_), V::Int(_) | V::Bool(_)) => Ok(int(a, "")?.cmp(&int(b, "")?)),
-            (V::Str(x), V::Str(y)) => Ok(self.game.text(*x).cmp(self.game.text(*y))),
+            (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => Ok(self.text_of(a).cmp(self.text_of(b))),
             (V::List(x), V::List(y)) => {
                 for (p, q) in x.iter().zip(y.iter()) {
                     let o = self.compare(p, q)?;
@@ -379,7 +405,7 @@ impl State {
     /// The indexes of `keys` from the smallest to the largest (equals keep their order).
     fn order(&self, keys: &[V], what: &str) -> Res<Vec<usize>> {
         let ints = keys.iter().all(|k| matches!(k, V::Int(_)));
-        let texts = keys.iter().all(|k| matches!(k, V::Str(_)));
+        let texts = keys.iter().all(|k| matches!(k, V::Str(_) | V::Text(_)));
         if !ints && !texts {
             return rule(format!("{what}: only numbers or only text can be put in order"));
         }
@@ -409,6 +435,17 @@ impl State {
             }
             Bin::Add => match (&x, &y) {
                 (V::List(p), V::List(q)) => bounded(p.iter().chain(q.iter()).cloned().collect())?,
+                (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => {
+                    let joined = format!("{}{}", self.text_of(&x), self.text_of(&y));
+                    if joined.chars().count() > MAX_SIZE {
+                        return rule(format!(
+                            "a text of {} characters is over the size budget of 100,000: does a loop make it grow \
+                             without end?",
+                            joined.chars().count()
+                        ));
+                    }
+                    self.game.text_value(&joined)
+                }
                 _ => checked(int(&x, "+")?.checked_add(int(&y, "+")?))?,
             },
             Bin::Sub => checked(int(&x, "-")?.checked_sub(int(&y, "-")?))?,
@@ -523,6 +560,46 @@ impl State {
                 self.history.push(Hist::Shuffle(self.seats().zones[z]));
                 self.reordered(z);
                 V::None
+            }
+            Op::Sort => {
+                let z = self.zone_arg(arg(0)?, env)?;
+                let name = self.eval(arg(1)?, env)?;
+                let Some(&attr) = (match name {
+                    V::Str(s) => self.game.attr_names.get(&s),
+                    _ => None,
+                }) else {
+                    return rule("sort: no such card attribute");
+                };
+                let game = self.game.clone();
+                let column = &game.attrs[attr as usize];
+                let mut cards = std::mem::take(&mut self.zones[z]);
+                let mut failed_on = None;
+                // Largest first, cards without a value at the bottom; equals keep their order.
+                cards.sort_by(|a, b| {
+                    let (x, y) = (&column[*a as usize], &column[*b as usize]);
+                    match (x.is_none(), y.is_none()) {
+                        (true, true) => Ordering::Equal,
+                        (true, false) => Ordering::Less,
+                        (false, true) => Ordering::Greater,
+                        _ => self.compare(y, x).unwrap_or_else(|_| {
+                            failed_on = Some(());
+                            Ordering::Equal
+                        }),
+                    }
+                });
+                self.zones[z] = cards;
+                if failed_on.is_some() {
+                    return failed("sort: the values cannot be put in order");
+                }
+                self.reordered(z);
+                self.changed();
+                V::None
+            }
+            Op::KeyOf => {
+                let z = self.eval(arg(0)?, env)?;
+                let text = self.text_of(&z);
+                let key = text.split_once(':').map_or("", |(_, k)| k).to_string();
+                self.game.text_value(&key)
             }
             Op::Reverse => {
                 let z = self.zone_arg(arg(0)?, env)?;
@@ -760,7 +837,7 @@ impl State {
     /// A value as the reference's messages quote it.
     fn quoted(&self, v: &V) -> String {
         match v {
-            V::Str(s) => format!("'{}'", self.game.text(*s)),
+            V::Str(_) | V::Text(_) => format!("'{}'", self.text_of(v)),
             other => self.plain(other),
         }
     }
@@ -773,8 +850,51 @@ impl State {
         }
     }
 
+    /// Fewest steps from `start` to a space of `targets`, passing only `through` spaces (0: start is one; -1: none).
+    fn path_length(&self, table: u16, board: u32, start: &V, targets: &[V], through: &[V]) -> Res<V> {
+        let neighbours = &self.game.tables[table as usize];
+        let V::Str(start) = start else {
+            return rule("path_length: no space to start from");
+        };
+        if !neighbours.contains_key(&(board, *start, u32::MAX, u32::MAX)) {
+            return rule(format!("there is no space '{}' on the board", self.game.text(*start)));
+        }
+        let id = |v: &V| match v {
+            V::Str(s) => Some(*s),
+            _ => None,
+        };
+        let goal: Vec<u32> = targets.iter().filter_map(id).collect();
+        let open: Vec<u32> = through.iter().filter_map(id).collect();
+        if goal.contains(start) {
+            return Ok(V::Int(0));
+        }
+        let (mut frontier, mut seen, mut steps) = (vec![*start], vec![*start], 0);
+        while !frontier.is_empty() {
+            steps += 1;
+            let mut next = vec![];
+            for s in &frontier {
+                if let Some(V::List(adjacent)) = neighbours.get(&(board, *s, u32::MAX, u32::MAX)) {
+                    for n in adjacent.iter().filter_map(id) {
+                        if seen.contains(&n) {
+                            continue;
+                        }
+                        if goal.contains(&n) {
+                            return Ok(V::Int(steps));
+                        }
+                        seen.push(n);
+                        if open.contains(&n) {
+                            next.push(n);
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        Ok(V::Int(-1))
+    }
+
     /// Whether some stone of `through` joins a space of `sources` to one of `targets` (board neighbours).
-    fn connected(&self, table: u16, sources: &[V], targets: &[V], through: &[V]) -> Res<V> {
+    fn connected(&self, table: u16, board: u32, sources: &[V], targets: &[V], through: &[V]) -> Res<V> {
         let neighbours = &self.game.tables[table as usize];
         let id = |v: &V| match v {
             V::Str(s) => Some(*s),
@@ -788,7 +908,7 @@ impl State {
             if targets.contains(&s) {
                 return Ok(V::Bool(true));
             }
-            if let Some(V::List(next)) = neighbours.get(&(s, u32::MAX)) {
+            if let Some(V::List(next)) = neighbours.get(&(board, s, u32::MAX, u32::MAX)) {
                 for x in next.iter() {
                     if let V::Str(t) = x {
                         if through.contains(t) && !seen.contains(t) {

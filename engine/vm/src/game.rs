@@ -71,6 +71,8 @@ pub enum Op {
     CyclicPrev,
     Around,
     Show,
+    Sort,
+    KeyOf,
 }
 
 const OPS: &[(&str, Op)] = &[
@@ -115,6 +117,8 @@ const OPS: &[(&str, Op)] = &[
     ("cyclic_prev", Op::CyclicPrev),
     ("around", Op::Around),
     ("show", Op::Show),
+    ("sort", Op::Sort),
+    ("key_of", Op::KeyOf),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,8 +159,9 @@ pub enum Expr {
     Neg(Node),
     Cond(Node, Node, Node),
     Bin(Bin, Node, Node),
-    Table(u16, Vec<Node>),
-    Connected(u16, Node, Node, Node),
+    Table(u16, Node, Vec<Node>),
+    Connected(u16, Node, Node, Node, Node),
+    PathLength(u16, Node, Node, Node, Node),
 }
 
 #[derive(Debug)]
@@ -302,7 +307,8 @@ pub struct Game {
     pub scoring: Vec<Scorer>,
     pub tiebreakers: Vec<Scorer>,
     pub nodes: Vec<Expr>,
-    pub tables: Vec<HashMap<(u32, u32), V>>,
+    pub tables: Vec<HashMap<(u32, u32, u32, u32), V>>,
+    pub attr_names: HashMap<u32, u16>,
     pub empty_string: u32,
 }
 
@@ -496,19 +502,28 @@ impl Loader {
             }
             "table" => Expr::Table(
                 small(u(arg(1)?, "a table")?, self.ntables, "table")?,
-                self.exprs(arg(2)?)?,
+                self.expr(arg(2)?)?,
+                self.exprs(arg(3)?)?,
+            ),
+            "path_length" => Expr::PathLength(
+                small(u(arg(1)?, "a table")?, self.ntables, "table")?,
+                self.expr(arg(2)?)?,
+                self.expr(arg(3)?)?,
+                self.expr(arg(4)?)?,
+                self.expr(arg(5)?)?,
             ),
             "connected" => Expr::Connected(
                 small(u(arg(1)?, "a table")?, self.ntables, "table")?,
                 self.expr(arg(2)?)?,
                 self.expr(arg(3)?)?,
                 self.expr(arg(4)?)?,
+                self.expr(arg(5)?)?,
             ),
             other => return bad(format!("unknown expression '{other}'")),
         };
-        if let Expr::Table(_, args) = &e {
-            if args.len() > 2 {
-                return bad("a table is looked up by at most two values");
+        if let Expr::Table(_, _, args) = &e {
+            if args.len() > 3 {
+                return bad("a table is looked up by at most three values");
             }
         }
         Ok(self.push(e))
@@ -710,6 +725,7 @@ impl Game {
             return bad("too many cards");
         }
         let mut attrs = vec![];
+        let mut attr_names = HashMap::new();
         for (name, column) in get(&j, "attributes")?.as_object().ok_or("attributes is not a map")? {
             let column = arr(column, "an attribute column")?;
             if column.len() != ncards {
@@ -719,6 +735,8 @@ impl Game {
                 ));
             }
             l.attr_index.insert(name.clone(), attrs.len() as u16);
+            let id = l.intern(name);
+            attr_names.insert(id, attrs.len() as u16);
             attrs.push(column.iter().map(|v| l.value(v)).collect::<R<Vec<_>>>()?);
         }
         let vars = variables(&mut l, get(&j, "variables")?)?;
@@ -830,12 +848,12 @@ impl Game {
             for (k, v) in t.as_object().ok_or("a table is not a map")? {
                 let key: J = serde_json::from_str(k).map_err(|_| "a table's key is not JSON")?;
                 let key = arr(&key, "a table's key")?;
-                let mut ids = [u32::MAX, u32::MAX];
-                for (i, part) in key.iter().take(2).enumerate() {
+                let mut ids = [u32::MAX; 4];
+                for (i, part) in key.iter().take(4).enumerate() {
                     ids[i] = l.intern(s(part, "a table's key")?);
                 }
                 let value = l.value(v)?;
-                table.insert((ids[0], ids[1]), value);
+                table.insert((ids[0], ids[1], ids[2], ids[3]), value);
             }
             tables.push(table);
         }
@@ -971,8 +989,17 @@ impl Game {
             tiebreakers,
             nodes: l.nodes,
             tables,
+            attr_names,
             empty_string,
         })
+    }
+
+    /// A text as a value: the table's id when the game knows it, else a text of its own.
+    pub fn text_value(&self, text: &str) -> V {
+        match self.string_ids.get(text) {
+            Some(&id) => V::Str(id),
+            None => V::Text(text.into()),
+        }
     }
 
     pub fn text(&self, id: u32) -> &str {

@@ -440,6 +440,7 @@ pub fn value_json(g: &Game, v: &V) -> J {
         V::Bool(b) => J::Bool(*b),
         V::Int(i) => json!(i),
         V::Str(s) => J::String(g.text(*s).to_string()),
+        V::Text(t) => J::String(t.to_string()),
         V::List(l) => J::Array(l.iter().map(|x| value_json(g, x)).collect()),
         V::Rec(r) => J::Object(
             r.iter()

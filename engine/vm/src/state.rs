@@ -879,6 +879,7 @@ impl State {
             (Label::Record(_), V::None | V::Unset) => out.push_str("nothing"),
             (_, V::None | V::Unset) => out.push_str("none"),
             (_, V::Str(s)) => out.push_str(self.game.text(*s)),
+            (_, V::Text(t)) => out.push_str(t),
             (_, V::Bool(b)) => out.push_str(if *b { "yes" } else { "no" }),
             (_, V::Int(i)) => {
                 let _ = write!(out, "{i}");

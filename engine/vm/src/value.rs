@@ -13,6 +13,8 @@ pub enum V {
     Bool(bool),
     Int(i64),
     Str(u32),
+    /// A text made while playing that the game's table does not hold (never equal to a `Str`).
+    Text(Rc<str>),
     List(Rc<[V]>),
     /// A record or a map: (field name id, value) in the order written.
     Rec(Rc<[(u32, V)]>),
@@ -36,6 +38,7 @@ impl V {
             V::Bool(b) => *b,
             V::Int(i) => *i != 0,
             V::Str(s) => !empty(*s),
+            V::Text(t) => !t.is_empty(),
             V::List(l) | V::Iter(_, l) => !l.is_empty(),
             V::Rec(r) => !r.is_empty(),
         }
@@ -46,6 +49,7 @@ impl V {
         match (self, other) {
             (V::Int(a), V::Int(b)) => a == b,
             (V::Str(a), V::Str(b)) => a == b,
+            (V::Text(a), V::Text(b)) => a == b,
             (V::None | V::Unset, V::None | V::Unset) => true,
             (V::Bool(a), V::Bool(b)) => a == b,
             (V::Int(a), V::Bool(b)) | (V::Bool(b), V::Int(a)) => *a == i64::from(*b),
@@ -63,7 +67,7 @@ impl V {
             V::Unset | V::None => "none",
             V::Bool(_) => "yes/no",
             V::Int(_) => "a number",
-            V::Str(_) => "text",
+            V::Str(_) | V::Text(_) => "text",
             V::List(_) | V::Iter(..) => "a list",
             V::Rec(_) => "a record",
         }
