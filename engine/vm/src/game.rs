@@ -10,6 +10,34 @@ pub const IR_VERSION: i64 = 1;
 
 pub type Node = u32;
 
+/// A fast hasher for small integer keys (the tables' ids): FxHash's multiply-rotate, not SipHash (its
+/// protection against chosen keys is not needed for keys the IR fixed at load).
+#[derive(Default, Clone, Copy)]
+pub struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+pub type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
+pub type Table = FxMap<(u32, u32, u32, u32), V>;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bin {
     Add,
@@ -183,6 +211,8 @@ pub enum Store {
 
 #[derive(Debug)]
 pub struct Choose {
+    /// Its index among the game's choices (keys the ids made of its options).
+    pub id: u32,
     pub source: Node,
     pub filter: Option<(Node, u16)>,
     pub by: Option<Node>,
@@ -307,9 +337,11 @@ pub struct Game {
     pub scoring: Vec<Scorer>,
     pub tiebreakers: Vec<Scorer>,
     pub nodes: Vec<Expr>,
-    pub tables: Vec<HashMap<(u32, u32, u32, u32), V>>,
+    pub tables: Vec<Table>,
     pub attr_names: HashMap<u32, u16>,
     pub empty_string: u32,
+    /// (choice, option) → the option's id, made once: options recur decision after decision.
+    pub ids: std::cell::RefCell<FxMap<(u32, u64), Rc<str>>>,
 }
 
 type R<T> = Result<T, String>;
@@ -356,6 +388,7 @@ struct Loader {
     nfuncs: usize,
     ntables: usize,
     nlocals: usize,
+    nchoices: u32,
 }
 
 impl Loader {
@@ -643,7 +676,9 @@ impl Loader {
                         Some(self.local(get(c, "each")?)?)
                     };
                     let decline = get(c, "decline")?;
+                    self.nchoices += 1;
                     Ins::Choose(Box::new(Choose {
+                        id: self.nchoices,
                         source: self.expr(get(c, "source")?)?,
                         filter,
                         by: self.opt_expr(get(c, "by")?)?,
@@ -713,6 +748,7 @@ impl Game {
             nfuncs: 0,
             ntables: 0,
             nlocals: 0,
+            nchoices: 0,
         };
         let empty_string = l.intern("");
         let card_ids = arr(get(&j, "card_ids")?, "card_ids")?;
@@ -844,7 +880,7 @@ impl Game {
         l.nfuncs = funcs_j.len();
         let mut tables = vec![];
         for t in arr(get(&j, "tables")?, "tables")? {
-            let mut table = HashMap::new();
+            let mut table = Table::default();
             for (k, v) in t.as_object().ok_or("a table is not a map")? {
                 let key: J = serde_json::from_str(k).map_err(|_| "a table's key is not JSON")?;
                 let key = arr(&key, "a table's key")?;
@@ -991,6 +1027,7 @@ impl Game {
             tables,
             attr_names,
             empty_string,
+            ids: std::cell::RefCell::default(),
         })
     }
 

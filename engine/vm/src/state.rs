@@ -677,6 +677,27 @@ impl State {
     }
 
     fn option_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
+        let key = match x {
+            V::Int(i) if *i >= 0 => Some(*i as u64),
+            V::Str(s) => Some((1 << 62) | u64::from(*s)),
+            V::Bool(b) => Some((2 << 62) | u64::from(*b)),
+            V::None => Some(3 << 62),
+            _ => None,
+        };
+        let Some(key) = key else { return self.make_id(c, x) };
+        let mut ids = self.game.ids.borrow_mut();
+        if let Some(id) = ids.get(&(c.id, key)) {
+            return id.clone();
+        }
+        if ids.len() >= 65_536 {
+            ids.clear();
+        }
+        let id = self.make_id(c, x);
+        ids.insert((c.id, key), id.clone());
+        id
+    }
+
+    fn make_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
         if c.prefix.is_empty() {
             match (&c.label, x) {
                 (Label::Card, V::Int(i)) if (*i as usize) < self.game.cards.len() && *i >= 0 => {
@@ -946,7 +967,7 @@ impl State {
             if !after.to_act().is_empty() {
                 let next = after.asked(None);
                 self.pending = Some(Rc::new(next));
-                self.record(&pending, seat, action);
+                self.record(&pending, seat, t.ids[i][k].clone());
                 return Ok(());
             }
             let at = after.together.as_ref().expect("simultaneous");
@@ -971,6 +992,12 @@ impl State {
             };
             (pending.player, pending.values[i].clone())
         };
+        let action = pending
+            .ids
+            .iter()
+            .find(|a| &***a == action)
+            .cloned()
+            .unwrap_or_else(|| action.into());
         self.choose_value(player, value, action, &pending)
     }
 
@@ -986,10 +1013,10 @@ impl State {
             return self.apply(&action, Some(pending.player));
         }
         let value = pending.values[index].clone();
-        self.choose_value(pending.player, value, &action, &pending)
+        self.choose_value(pending.player, value, action, &pending)
     }
 
-    fn choose_value(&mut self, player: u32, value: V, action: &str, pending: &Pending) -> Result<(), Error> {
+    fn choose_value(&mut self, player: u32, value: V, action: Rc<str>, pending: &Pending) -> Result<(), Error> {
         let game = self.game.clone();
         let Some(fi) = self.stack.len().checked_sub(1) else {
             return Err(Error::Bug("engine bug: a decision with no program waiting".into()));
@@ -1010,8 +1037,7 @@ impl State {
         self.run()
     }
 
-    fn record(&mut self, pending: &Pending, player: u32, action: &str) {
-        let action: Rc<str> = action.into();
+    fn record(&mut self, pending: &Pending, player: u32, action: Rc<str>) {
         if pending.secret {
             self.history.push(Hist::Act {
                 seat: player,
