@@ -27,7 +27,6 @@ def cargo(*args: str) -> subprocess.CompletedProcess:
         cwd=CRATE,
         capture_output=True,
         text=True,
-        timeout=900,
         env={**os.environ, "CARGO_TERM_COLOR": "never"},
     )
 
