@@ -1,6 +1,6 @@
 //! Expressions and operations, with the reference's meaning (dsl/reference.py, dsl/ops.py).
 
-use crate::game::{Bin, Body, Expr, Family, Keyed, Node, Op};
+use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op};
 use crate::rng;
 use crate::state::{failed, rule, Hist, Res, State, F, MAX_SIZE};
 use crate::value::V;
@@ -38,8 +38,8 @@ fn checked(r: Option<i64>) -> Res<V> {
 }
 
 impl State {
-    pub fn eval(&mut self, n: Node, env: &mut [V]) -> Res<V> {
-        let game = self.game.clone();
+    pub fn eval(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
+        let game = g;
         match &game.nodes[n as usize] {
             Expr::Lit(v) => Ok(v.clone()),
             Expr::Local(slot, pop) => {
@@ -58,14 +58,14 @@ impl State {
             Expr::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for &i in items {
-                    out.push(self.eval(i, env)?);
+                    out.push(self.eval(g, i, env)?);
                 }
                 Ok(V::list(out))
             }
             Expr::Record(fields) => {
                 let mut out = Vec::with_capacity(fields.len());
                 for &(name, e) in fields {
-                    out.push((name, self.eval(e, env)?));
+                    out.push((name, self.eval(g, e, env)?));
                 }
                 Ok(V::Rec(out.into()))
             }
@@ -74,16 +74,16 @@ impl State {
                 source,
                 element,
                 cond,
-            } => self.comp(*var, *source, *element, *cond, env),
+            } => self.comp(g, *var, *source, *element, *cond, env),
             Expr::Field(obj, name) => {
-                let r = self.eval(*obj, env)?;
+                let r = self.eval(g, *obj, env)?;
                 if r.is_none() {
                     return rule(format!("no record to read '{}' of", game.text(*name)));
                 }
                 Ok(r.field(*name).cloned().unwrap_or(V::None))
             }
             Expr::PVar(obj, i) => {
-                let p = self.eval(*obj, env)?;
+                let p = self.eval(g, *obj, env)?;
                 if p.is_none() {
                     return rule(format!("no player to read '{}' of", game.pvars[*i as usize].name));
                 }
@@ -91,56 +91,56 @@ impl State {
                 Ok(self.pvars[p][*i as usize].clone())
             }
             Expr::Attr(obj, i) => {
-                let c = self.eval(*obj, env)?;
+                let c = self.eval(g, *obj, env)?;
                 if c.is_none() {
                     return rule("no card to read an attribute of");
                 }
                 let c = self.card(&c, "an attribute")?;
                 Ok(game.attrs[*i as usize][c].clone())
             }
-            Expr::Member(fam, key) => self.member(*fam, *key, env),
-            Expr::Fn(f, args) => self.call(*f, args, env),
-            Expr::Op(op, args) => self.op(*op, args, env),
+            Expr::Member(fam, key) => self.member(g, *fam, *key, env),
+            Expr::Fn(f, args) => self.call(g, *f, args, env),
+            Expr::Op(op, args) => self.op(g, *op, args, env),
             Expr::Cards(z) => {
-                let zone = self.eval(*z, env)?;
+                let zone = self.eval(g, *z, env)?;
                 let zi = self.zone_index(&zone)?;
-                Ok(V::list(self.zones[zi].iter().map(|&c| V::Int(i64::from(c))).collect()))
+                Ok(V::List(self.zones[zi].iter().map(|&c| V::Int(i64::from(c))).collect()))
             }
-            Expr::Keyed { how, it, source, key } => self.keyed(*how, *it, *source, *key, env),
+            Expr::Keyed { how, it, source, key } => self.keyed(g, *how, *it, *source, *key, env),
             Expr::Not(e) => {
-                let v = self.eval(*e, env)?;
+                let v = self.eval(g, *e, env)?;
                 Ok(V::Bool(!self.truthy(&v)))
             }
             Expr::Neg(e) => {
-                let v = self.eval(*e, env)?;
+                let v = self.eval(g, *e, env)?;
                 checked(int(&v, "-")?.checked_neg())
             }
             Expr::Cond(c, then, other) => {
-                let v = self.eval(*c, env)?;
+                let v = self.eval(g, *c, env)?;
                 if self.truthy(&v) {
-                    self.eval(*then, env)
+                    self.eval(g, *then, env)
                 } else {
-                    self.eval(*other, env)
+                    self.eval(g, *other, env)
                 }
             }
-            Expr::Bin(op, a, b) => self.binary(*op, *a, *b, env),
-            Expr::Table(t, board, args) => self.table(*t, *board, args, env),
+            Expr::Bin(op, a, b) => self.binary(g, *op, *a, *b, env),
+            Expr::Table(t, board, args) => self.table(g, *t, *board, args, env),
             Expr::PathLength(t, board, start, targets, through) => {
-                let V::Str(board) = self.eval(*board, env)? else {
+                let V::Str(board) = self.eval(g, *board, env)? else {
                     return rule("path_length: no board");
                 };
-                let start = self.eval(*start, env)?;
-                let (tg, th) = (self.eval(*targets, env)?, self.eval(*through, env)?);
+                let start = self.eval(g, *start, env)?;
+                let (tg, th) = (self.eval(g, *targets, env)?, self.eval(g, *through, env)?);
                 self.path_length(*t, board, &start, list(&tg, "path_length")?, list(&th, "path_length")?)
             }
             Expr::Connected(t, board, sources, targets, through) => {
-                let V::Str(board) = self.eval(*board, env)? else {
+                let V::Str(board) = self.eval(g, *board, env)? else {
                     return rule("connected: no board");
                 };
                 let (s, tg, th) = (
-                    self.eval(*sources, env)?,
-                    self.eval(*targets, env)?,
-                    self.eval(*through, env)?,
+                    self.eval(g, *sources, env)?,
+                    self.eval(g, *targets, env)?,
+                    self.eval(g, *through, env)?,
                 );
                 self.connected(
                     *t,
@@ -154,16 +154,16 @@ impl State {
     }
 
     #[inline(never)]
-    fn comp(&mut self, var: u16, source: Node, element: Node, cond: Option<Node>, env: &mut [V]) -> Res<V> {
+    fn comp(&mut self, g: &Game, var: u16, source: Node, element: Node, cond: Option<Node>, env: &mut [V]) -> Res<V> {
         let (var, source, element, cond) = (&var, &source, &element, &cond);
-        let items = self.items(*source, env)?;
+        let items = self.items(g, *source, env)?;
         let saved = std::mem::take(&mut env[*var as usize]);
         let mut out = Vec::with_capacity(items.len());
         let mut result = Ok(());
         for x in items.iter() {
             env[*var as usize] = x.clone();
             if let Some(c) = cond {
-                match self.eval(*c, env) {
+                match self.eval(g, *c, env) {
                     Ok(k) if !self.truthy(&k) => continue,
                     Ok(_) => {}
                     Err(f) => {
@@ -172,7 +172,7 @@ impl State {
                     }
                 }
             }
-            match self.eval(*element, env) {
+            match self.eval(g, *element, env) {
                 Ok(v) => out.push(v),
                 Err(f) => {
                     result = Err(f);
@@ -186,15 +186,15 @@ impl State {
     }
 
     #[inline(never)]
-    fn keyed(&mut self, how: Keyed, it: u16, source: Node, key: Node, env: &mut [V]) -> Res<V> {
+    fn keyed(&mut self, g: &Game, how: Keyed, it: u16, source: Node, key: Node, env: &mut [V]) -> Res<V> {
         let (how, it, source, key) = (&how, &it, &source, &key);
-        let items = self.items(*source, env)?;
+        let items = self.items(g, *source, env)?;
         let saved = std::mem::take(&mut env[*it as usize]);
         let mut keys = Vec::with_capacity(items.len());
         let mut result = Ok(());
         for x in items.iter() {
             env[*it as usize] = x.clone();
-            match self.eval(*key, env) {
+            match self.eval(g, *key, env) {
                 Ok(k) => keys.push(k),
                 Err(f) => {
                     result = Err(f);
@@ -225,10 +225,10 @@ impl State {
     }
 
     #[inline(never)]
-    fn member(&mut self, fam: u32, key: Node, env: &mut [V]) -> Res<V> {
-        let game = self.game.clone();
+    fn member(&mut self, g: &Game, fam: u32, key: Node, env: &mut [V]) -> Res<V> {
+        let game = g;
         let (fam, key) = (&fam, &key);
-        let k = self.eval(*key, env)?;
+        let k = self.eval(g, *key, env)?;
         let family = game.text(*fam);
         let found = match (game.families.get(fam), &k) {
             (_, V::None | V::Unset) => return rule(format!("{family}(…) of nothing: its key is none")),
@@ -243,33 +243,33 @@ impl State {
     }
 
     #[inline(never)]
-    fn call(&mut self, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
-        let game = self.game.clone();
+    fn call(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
+        let game = g;
         let f = &f;
         let func = &game.funcs[*f as usize];
         let mut inner = vec![V::Unset; func.nlocals];
         for (&p, &a) in func.params.iter().zip(args) {
-            inner[p as usize] = self.eval(a, env)?;
+            inner[p as usize] = self.eval(g, a, env)?;
         }
         inner[0] = env[0].clone();
         match &func.body {
-            Body::Expr(e) => self.eval(*e, &mut inner),
-            Body::Code(code) => self.run_function(code, func.result, &mut inner),
+            Body::Expr(e) => self.eval(g, *e, &mut inner),
+            Body::Code(code) => self.run_function(g, code, func.result, &mut inner),
         }
     }
 
     #[inline(never)]
-    fn table(&mut self, t: u16, board: Node, args: &[Node], env: &mut [V]) -> Res<V> {
-        let game = self.game.clone();
+    fn table(&mut self, g: &Game, t: u16, board: Node, args: &[Node], env: &mut [V]) -> Res<V> {
+        let game = g;
         let t = &t;
         let mut key = [u32::MAX; 4];
-        key[0] = match self.eval(board, env)? {
+        key[0] = match self.eval(g, board, env)? {
             V::Str(s) => s,
             _ => return rule("a board operation got no board"),
         };
         for (i, &a) in args.iter().enumerate() {
             let i = i + 1;
-            match self.eval(a, env)? {
+            match self.eval(g, a, env)? {
                 V::Str(s) => key[i] = s,
                 V::None | V::Unset => return rule("a board operation got none for a space"),
                 other => return failed(format!("a board operation got {} for a space", other.kind())),
@@ -301,7 +301,7 @@ impl State {
     }
 
     /// A function written as statements: its own steps, its 'return VALUE' ends it.
-    fn run_function(&mut self, code: &[crate::game::Ins], result: u16, env: &mut [V]) -> Res<V> {
+    fn run_function(&mut self, g: &Game, code: &[crate::game::Ins], result: u16, env: &mut [V]) -> Res<V> {
         let saved = self.fsteps;
         let budget = self.game.step_budget;
         let mut pc = 0u32;
@@ -314,19 +314,19 @@ impl State {
                 break Err(F::Bug("a function ran past its end".into()));
             };
             match ins {
-                crate::game::Ins::Give(e, _) => break self.eval(*e, env),
+                crate::game::Ins::Give(e, _) => break self.eval(g, *e, env),
                 crate::game::Ins::Assign(store, e) => {
-                    match self.eval(*e, env).and_then(|v| self.store(store, v, env)) {
+                    match self.eval(g, *e, env).and_then(|v| self.store(g, store, v, env)) {
                         Ok(()) => pc += 1,
                         Err(f) => break Err(f),
                     }
                 }
-                crate::game::Ins::If(c, skip) => match self.eval(*c, env) {
+                crate::game::Ins::If(c, skip) => match self.eval(g, *c, env) {
                     Ok(v) => pc = if self.truthy(&v) { pc + 1 } else { *skip },
                     Err(f) => break Err(f),
                 },
                 crate::game::Ins::Jump(to) => pc = *to,
-                crate::game::Ins::ForStart(key, source) => match self.items(*source, env) {
+                crate::game::Ins::ForStart(key, source) => match self.items(g, *source, env) {
                     Ok(items) => {
                         env[*key as usize] = V::Iter(0, items);
                         pc += 1;
@@ -346,7 +346,7 @@ impl State {
                         pc = *done;
                     }
                 }
-                crate::game::Ins::RepeatStart(key, count) => match self.eval(*count, env) {
+                crate::game::Ins::RepeatStart(key, count) => match self.eval(g, *count, env) {
                     Ok(v) => {
                         env[*key as usize] = v;
                         pc += 1;
@@ -366,7 +366,7 @@ impl State {
                         pc = *done;
                     }
                 }
-                crate::game::Ins::Do(e) => match self.eval(*e, env) {
+                crate::game::Ins::Do(e) => match self.eval(g, *e, env) {
                     Ok(_) => pc += 1,
                     Err(f) => break Err(f),
                 },
@@ -378,8 +378,8 @@ impl State {
         out
     }
 
-    pub fn items(&mut self, n: Node, env: &mut [V]) -> Res<Rc<[V]>> {
-        match self.eval(n, env)? {
+    pub fn items(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<Rc<[V]>> {
+        match self.eval(g, n, env)? {
             V::List(l) => Ok(l),
             other => failed(format!("{} is not a list", other.kind())),
         }
@@ -414,14 +414,14 @@ impl State {
         Ok(order)
     }
 
-    fn binary(&mut self, op: Bin, a: Node, b: Node, env: &mut [V]) -> Res<V> {
-        let x = self.eval(a, env)?;
+    fn binary(&mut self, g: &Game, op: Bin, a: Node, b: Node, env: &mut [V]) -> Res<V> {
+        let x = self.eval(g, a, env)?;
         match op {
-            Bin::And => return if self.truthy(&x) { self.eval(b, env) } else { Ok(x) },
-            Bin::Or => return if self.truthy(&x) { Ok(x) } else { self.eval(b, env) },
+            Bin::And => return if self.truthy(&x) { self.eval(g, b, env) } else { Ok(x) },
+            Bin::Or => return if self.truthy(&x) { Ok(x) } else { self.eval(g, b, env) },
             _ => {}
         }
-        let y = self.eval(b, env)?;
+        let y = self.eval(g, b, env)?;
         Ok(match op {
             Bin::Eq => V::Bool(x.same(&y)),
             Bin::Ne => V::Bool(!x.same(&y)),
@@ -476,13 +476,13 @@ impl State {
         })
     }
 
-    fn zone_arg(&mut self, n: Node, env: &mut [V]) -> Res<usize> {
-        let z = self.eval(n, env)?;
+    fn zone_arg(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<usize> {
+        let z = self.eval(g, n, env)?;
         self.zone_index(&z)
     }
 
-    fn seat_arg(&mut self, n: Node, env: &mut [V]) -> Res<i64> {
-        let v = self.eval(n, env)?;
+    fn seat_arg(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<i64> {
+        let v = self.eval(g, n, env)?;
         match v {
             V::Int(p) => Ok(p),
             V::Bool(b) => Ok(i64::from(b)),
@@ -490,7 +490,7 @@ impl State {
         }
     }
 
-    fn op(&mut self, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
+    fn op(&mut self, g: &Game, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
         let arg = |i: usize| {
             args.get(i)
                 .copied()
@@ -499,7 +499,7 @@ impl State {
         let n = self.n as i64;
         Ok(match op {
             Op::Top | Op::Bottom => {
-                let z = self.zone_arg(arg(0)?, env)?;
+                let z = self.zone_arg(g, arg(0)?, env)?;
                 let card = if op == Op::Top {
                     self.zones[z].last()
                 } else {
@@ -514,15 +514,15 @@ impl State {
                     }
                 }
             }
-            Op::Size => V::Int(list(&self.eval(arg(0)?, env)?, "size")?.len() as i64),
-            Op::IsEmpty => V::Bool(list(&self.eval(arg(0)?, env)?, "is_empty")?.is_empty()),
+            Op::Size => V::Int(list(&self.eval(g, arg(0)?, env)?, "size")?.len() as i64),
+            Op::IsEmpty => V::Bool(list(&self.eval(g, arg(0)?, env)?, "is_empty")?.is_empty()),
             Op::Cards => {
-                let z = self.zone_arg(arg(0)?, env)?;
-                V::list(self.zones[z].iter().map(|&c| V::Int(i64::from(c))).collect())
+                let z = self.zone_arg(g, arg(0)?, env)?;
+                V::List(self.zones[z].iter().map(|&c| V::Int(i64::from(c))).collect())
             }
             Op::TopCards => {
-                let z = self.zone_arg(arg(0)?, env)?;
-                let k = int(&self.eval(arg(1)?, env)?, "top_cards")?.max(0) as usize;
+                let z = self.zone_arg(g, arg(0)?, env)?;
+                let k = int(&self.eval(g, arg(1)?, env)?, "top_cards")?.max(0) as usize;
                 V::list(
                     self.zones[z]
                         .iter()
@@ -533,26 +533,26 @@ impl State {
                 )
             }
             Op::ZoneOf => {
-                let c = self.eval(arg(0)?, env)?;
+                let c = self.eval(g, arg(0)?, env)?;
                 let c = self.card(&c, "zone_of")?;
                 V::Str(self.seats().zones[self.loc[c] as usize])
             }
             Op::Move | Op::MoveBottom => {
-                let c = self.eval(arg(0)?, env)?;
+                let c = self.eval(g, arg(0)?, env)?;
                 let what = if op == Op::Move { "move" } else { "move_bottom" };
                 let c = self.card(&c, what)?;
-                let to = self.zone_arg(arg(1)?, env)?;
+                let to = self.zone_arg(g, arg(1)?, env)?;
                 self.move_card(c, to, op == Op::Move)?;
                 V::None
             }
             Op::MoveAll => {
-                let source = self.zone_arg(arg(0)?, env)?;
-                let to = self.zone_arg(arg(1)?, env)?;
+                let source = self.zone_arg(g, arg(0)?, env)?;
+                let to = self.zone_arg(g, arg(1)?, env)?;
                 self.move_all(source, to);
                 V::None
             }
             Op::Shuffle => {
-                let z = self.zone_arg(arg(0)?, env)?;
+                let z = self.zone_arg(g, arg(0)?, env)?;
                 let mut cards = std::mem::take(&mut self.zones[z]);
                 rng::shuffle(&mut self.rng, &mut cards);
                 self.zones[z] = cards;
@@ -562,15 +562,15 @@ impl State {
                 V::None
             }
             Op::Sort => {
-                let z = self.zone_arg(arg(0)?, env)?;
-                let name = self.eval(arg(1)?, env)?;
+                let z = self.zone_arg(g, arg(0)?, env)?;
+                let name = self.eval(g, arg(1)?, env)?;
                 let Some(&attr) = (match name {
                     V::Str(s) => self.game.attr_names.get(&s),
                     _ => None,
                 }) else {
                     return rule("sort: no such card attribute");
                 };
-                let game = self.game.clone();
+                let game = g;
                 let column = &game.attrs[attr as usize];
                 let mut cards = std::mem::take(&mut self.zones[z]);
                 let mut failed_on = None;
@@ -596,28 +596,28 @@ impl State {
                 V::None
             }
             Op::KeyOf => {
-                let z = self.eval(arg(0)?, env)?;
+                let z = self.eval(g, arg(0)?, env)?;
                 let text = self.text_of(&z);
                 let key = text.split_once(':').map_or("", |(_, k)| k).to_string();
                 self.game.text_value(&key)
             }
             Op::Reverse => {
-                let z = self.zone_arg(arg(0)?, env)?;
+                let z = self.zone_arg(g, arg(0)?, env)?;
                 self.zones[z].reverse();
                 self.changed();
                 V::None
             }
-            Op::Players => V::list((0..n).map(V::Int).collect()),
+            Op::Players => V::List((0..n).map(V::Int).collect()),
             Op::NumPlayers => V::Int(n),
-            Op::SeatNumber => self.eval(arg(0)?, env)?,
+            Op::SeatNumber => self.eval(g, arg(0)?, env)?,
             Op::PlayersFrom => {
-                let p = self.seat_arg(arg(0)?, env)?.rem_euclid(n);
+                let p = self.seat_arg(g, arg(0)?, env)?.rem_euclid(n);
                 V::list((p..n).chain(0..p).map(V::Int).collect())
             }
-            Op::LeftOf => V::Int((self.seat_arg(arg(0)?, env)? + 1).rem_euclid(n)),
-            Op::RightOf => V::Int((self.seat_arg(arg(0)?, env)? - 1).rem_euclid(n)),
+            Op::LeftOf => V::Int((self.seat_arg(g, arg(0)?, env)? + 1).rem_euclid(n)),
+            Op::RightOf => V::Int((self.seat_arg(g, arg(0)?, env)? - 1).rem_euclid(n)),
             Op::Opponents | Op::Teammates => {
-                let p = self.seat_arg(arg(0)?, env)?;
+                let p = self.seat_arg(g, arg(0)?, env)?;
                 let team = self.team(p);
                 if op == Op::Teammates {
                     V::list(
@@ -637,9 +637,9 @@ impl State {
                 }
             }
             Op::Range => {
-                let a = int(&self.eval(arg(0)?, env)?, "range")?;
+                let a = int(&self.eval(g, arg(0)?, env)?, "range")?;
                 let (start, stop) = match args.get(1) {
-                    Some(&b) => (a, int(&self.eval(b, env)?, "range")?),
+                    Some(&b) => (a, int(&self.eval(g, b, env)?, "range")?),
                     None => (0, a),
                 };
                 if stop.saturating_sub(start) > MAX_SIZE as i64 {
@@ -650,7 +650,7 @@ impl State {
                 V::list((start..stop).map(V::Int).collect())
             }
             Op::Any | Op::All => {
-                let l = self.eval(arg(0)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
                 let items = list(&l, "any")?;
                 let want = op == Op::Any;
                 V::Bool(if want {
@@ -660,7 +660,7 @@ impl State {
                 })
             }
             Op::Sum => {
-                let l = self.eval(arg(0)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
                 let mut total = 0i64;
                 for x in list(&l, "sum")?.iter() {
                     total = total
@@ -670,7 +670,7 @@ impl State {
                 V::Int(total)
             }
             Op::Max | Op::Min => {
-                let l = self.eval(arg(0)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
                 let items = list(&l, "max")?;
                 let mut best: Option<V> = None;
                 for x in items.iter() {
@@ -694,14 +694,14 @@ impl State {
                 best.unwrap_or(V::Int(0))
             }
             Op::First | Op::Last => {
-                let l = self.eval(arg(0)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
                 let items = list(&l, "first")?;
                 let x = if op == Op::First { items.first() } else { items.last() };
                 x.cloned().unwrap_or(V::None)
             }
             Op::Item => {
-                let l = self.eval(arg(0)?, env)?;
-                let i = int(&self.eval(arg(1)?, env)?, "item")?;
+                let l = self.eval(g, arg(0)?, env)?;
+                let i = int(&self.eval(g, arg(1)?, env)?, "item")?;
                 let items = list(&l, "item")?;
                 if i >= 0 && (i as usize) < items.len() {
                     items[i as usize].clone()
@@ -710,8 +710,8 @@ impl State {
                 }
             }
             Op::IndexOf => {
-                let l = self.eval(arg(0)?, env)?;
-                let x = self.eval(arg(1)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
+                let x = self.eval(g, arg(1)?, env)?;
                 V::Int(
                     list(&l, "index_of")?
                         .iter()
@@ -720,7 +720,7 @@ impl State {
                 )
             }
             Op::Distinct => {
-                let l = self.eval(arg(0)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
                 let mut out: Vec<V> = vec![];
                 for x in list(&l, "distinct")?.iter() {
                     if !out.iter().any(|o| o.same(x)) {
@@ -730,7 +730,7 @@ impl State {
                 V::list(out)
             }
             Op::Flatten => {
-                let l = self.eval(arg(0)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
                 let mut out = vec![];
                 for inner in list(&l, "flatten")?.iter() {
                     out.extend(list(inner, "flatten")?.iter().cloned());
@@ -741,8 +741,8 @@ impl State {
                 V::list(out)
             }
             Op::CyclicNext | Op::CyclicPrev | Op::Around => {
-                let l = self.eval(arg(0)?, env)?;
-                let x = self.eval(arg(1)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
+                let x = self.eval(g, arg(1)?, env)?;
                 let ring = list(&l, "cyclic_next")?;
                 let what = match op {
                     Op::CyclicNext => "cyclic_next",
@@ -757,8 +757,8 @@ impl State {
                     Op::CyclicNext => ring[((i as i64 + 1).rem_euclid(len)) as usize].clone(),
                     Op::CyclicPrev => ring[((i as i64 - 1).rem_euclid(len)) as usize].clone(),
                     _ => {
-                        let before = int(&self.eval(arg(2)?, env)?, "around")?;
-                        let after = int(&self.eval(arg(3)?, env)?, "around")?;
+                        let before = int(&self.eval(g, arg(2)?, env)?, "around")?;
+                        let after = int(&self.eval(g, arg(3)?, env)?, "around")?;
                         let mut out: Vec<V> = vec![];
                         for k in -before..after.min(len - before) {
                             let x = &ring[((i as i64 + k).rem_euclid(len)) as usize];
@@ -771,8 +771,8 @@ impl State {
                 }
             }
             Op::Show => {
-                let l = self.eval(arg(0)?, env)?;
-                let p = self.eval(arg(1)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
+                let p = self.eval(g, arg(1)?, env)?;
                 if p.is_none() {
                     return rule("show: no player to show the cards to");
                 }
@@ -791,7 +791,7 @@ impl State {
                 V::None
             }
             Op::Reveal => {
-                let l = self.eval(arg(0)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
                 let mut cards = vec![];
                 for c in list(&l, "reveal")?.iter() {
                     if !c.is_none() {
@@ -804,7 +804,7 @@ impl State {
                 V::None
             }
             Op::RandomFrom => {
-                let l = self.eval(arg(0)?, env)?;
+                let l = self.eval(g, arg(0)?, env)?;
                 let items = list(&l, "random_from")?;
                 if items.is_empty() {
                     V::None
@@ -816,7 +816,7 @@ impl State {
                 }
             }
             Op::Score | Op::TeamScore => {
-                let p = self.seat_arg(arg(0)?, env)?;
+                let p = self.seat_arg(g, arg(0)?, env)?;
                 let p = self.seat(&V::Int(p))?;
                 let members = if op == Op::Score {
                     vec![p as u32]

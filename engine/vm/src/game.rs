@@ -265,6 +265,8 @@ pub struct Proc {
     pub place: Vec<(u32, u32)>,
     pub locals: Vec<Rc<str>>,
     pub local_index: HashMap<Rc<str>, u16>,
+    /// The local a called procedure's `return VALUE` writes in this procedure's frame.
+    pub result: u16,
 }
 
 #[derive(Debug)]
@@ -913,7 +915,9 @@ impl Game {
             if place.len() != code.len() || code.is_empty() {
                 return bad("a procedure's places do not match its code");
             }
-            let local_index = locals.iter().enumerate().map(|(i, n)| (n.clone(), i as u16)).collect();
+            let local_index: HashMap<Rc<str>, u16> =
+                locals.iter().enumerate().map(|(i, n)| (n.clone(), i as u16)).collect();
+            let result = local_index.get("$result").copied().unwrap_or(1);
             procs.push(Proc {
                 name: s(get(p, "name")?, "a name")?.into(),
                 path: s(get(p, "path")?, "a path")?.into(),
@@ -922,6 +926,7 @@ impl Game {
                 place,
                 locals,
                 local_index,
+                result,
             });
         }
         let mut funcs = vec![];

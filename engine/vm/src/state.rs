@@ -302,7 +302,7 @@ impl State {
                 let Some(ins) = code.get(pc as usize) else {
                     break Err(F::Bug(format!("pc {pc} is past the end")));
                 };
-                match self.exec(ins, proc, pc, &mut env) {
+                match self.exec(&game, ins, proc, pc, &mut env) {
                     Ok(Step::Go(next)) => pc = next,
                     Ok(other) => break Ok(other),
                     Err(f) => break Err(f),
@@ -329,30 +329,30 @@ impl State {
         Ok(())
     }
 
-    fn exec(&mut self, ins: &Ins, proc: u16, pc: u32, env: &mut [V]) -> Res<Step> {
+    fn exec(&mut self, g: &Game, ins: &Ins, proc: u16, pc: u32, env: &mut [V]) -> Res<Step> {
         let next = pc + 1;
         match ins {
             Ins::Assign(store, e) => {
-                let v = self.eval(*e, env)?;
-                self.store(store, v, env)?;
+                let v = self.eval(g, *e, env)?;
+                self.store(g, store, v, env)?;
             }
             Ins::Do(e) => {
-                self.eval(*e, env)?;
+                self.eval(g, *e, env)?;
             }
             Ins::Call(target, args) => {
                 let mut f = frame(&self.game, *target, 0);
                 f.env[0] = env[0].clone();
-                let game = self.game.clone();
+                let game = g;
                 let params = &game.procs[*target as usize].params;
                 for (p, a) in params.iter().zip(args) {
-                    f.env[*p as usize] = self.eval(*a, env)?;
+                    f.env[*p as usize] = self.eval(g, *a, env)?;
                 }
                 self.stack.last_mut().expect("a running frame").pc = next;
                 self.stack.push(f);
                 return Ok(Step::Entered);
             }
             Ins::Perform(e) => {
-                let v = self.eval(*e, env)?;
+                let v = self.eval(g, *e, env)?;
                 let c = self.card(&v, "perform")?;
                 let Some(target) = self.game.effects[c] else {
                     return Ok(Step::Go(next));
@@ -369,7 +369,7 @@ impl State {
             Ins::Log(parts, to) => {
                 let audience = match to {
                     None => None,
-                    Some(e) => match self.eval(*e, env)? {
+                    Some(e) => match self.eval(g, *e, env)? {
                         V::None | V::Unset => return Ok(Step::Go(next)),
                         V::Int(p) => Some(p),
                         other => return failed(format!("a log line to {}", other.kind())),
@@ -381,7 +381,7 @@ impl State {
                         match part {
                             crate::game::LogPart::Text(t) => text.push_str(t),
                             crate::game::LogPart::Value(e, label) => {
-                                let v = self.eval(*e, env)?;
+                                let v = self.eval(g, *e, env)?;
                                 self.label(&v, label, &mut text);
                             }
                         }
@@ -393,7 +393,7 @@ impl State {
                 } else {
                     for part in parts {
                         if let crate::game::LogPart::Value(e, _) = part {
-                            self.eval(*e, env)?;
+                            self.eval(g, *e, env)?;
                         }
                     }
                 }
@@ -409,28 +409,23 @@ impl State {
                 return Ok(Step::Left);
             }
             Ins::Give(e, in_function) => {
-                let v = self.eval(*e, env)?;
+                let v = self.eval(g, *e, env)?;
                 if *in_function {
                     return Err(F::Bug("a function's return outside a function".into()));
                 }
                 self.stack.pop();
                 if let Some(caller) = self.stack.last_mut() {
-                    let slot = self.game.procs[caller.proc as usize]
-                        .local_index
-                        .get("$result")
-                        .copied();
-                    if let Some(slot) = slot {
-                        caller.env[slot as usize] = v;
-                    }
+                    let slot = g.procs[caller.proc as usize].result;
+                    caller.env[slot as usize] = v;
                 }
                 return Ok(Step::Left);
             }
             Ins::If(cond, skip) => {
-                let v = self.eval(*cond, env)?;
+                let v = self.eval(g, *cond, env)?;
                 return Ok(Step::Go(if self.truthy(&v) { next } else { *skip }));
             }
             Ins::ForStart(key, source) => {
-                let items = self.items(*source, env)?;
+                let items = self.items(g, *source, env)?;
                 env[*key as usize] = V::Iter(0, items);
             }
             Ins::ForStep(key, var, done) => {
@@ -451,7 +446,7 @@ impl State {
                 return Ok(Step::Go(*done));
             }
             Ins::RepeatStart(key, count) => {
-                env[*key as usize] = self.eval(*count, env)?;
+                env[*key as usize] = self.eval(g, *count, env)?;
             }
             Ins::RepeatStep(key, done) => {
                 let left = match &env[*key as usize] {
@@ -467,7 +462,7 @@ impl State {
                 return Ok(Step::Go(*done));
             }
             Ins::WindowStart(key, var, start) => {
-                env[*var as usize] = self.eval(*start, env)?;
+                env[*var as usize] = self.eval(g, *start, env)?;
                 env[*key as usize] = V::Int(0);
             }
             Ins::WindowAsk(key, done) => {
@@ -495,7 +490,7 @@ impl State {
                 return Ok(Step::Go(*done));
             }
             Ins::Choose(c) => {
-                self.choose(c, pc, env)?;
+                self.choose(g, c, pc, env)?;
                 return Ok(Step::Suspended);
             }
         }
@@ -503,7 +498,7 @@ impl State {
         Ok(Step::Go(next))
     }
 
-    pub fn store(&mut self, store: &Store, v: V, env: &mut [V]) -> Res<()> {
+    pub fn store(&mut self, g: &Game, store: &Store, v: V, env: &mut [V]) -> Res<()> {
         match store {
             Store::Local(slot) => env[*slot as usize] = v,
             Store::Var(i) => {
@@ -513,10 +508,10 @@ impl State {
                 self.changed();
             }
             Store::PVar(obj, i) => {
-                let game = self.game.clone();
+                let game = g;
                 let var = &game.pvars[*i as usize];
                 self.enum_check(&var.members, &v, &format!("player variable '{}'", var.name))?;
-                let p = self.eval(*obj, env)?;
+                let p = self.eval(g, *obj, env)?;
                 if p.is_none() {
                     return rule(format!("no player to set '{}' of", var.name));
                 }
@@ -545,10 +540,10 @@ impl State {
     }
 
     // ------------------------------------------------------------ decisions
-    fn choose(&mut self, c: &crate::game::Choose, pc: u32, env: &mut [V]) -> Res<()> {
+    fn choose(&mut self, g: &Game, c: &crate::game::Choose, pc: u32, env: &mut [V]) -> Res<()> {
         if let Some(each) = c.each {
             let seats = match c.by {
-                Some(by) => self.eval(by, env)?,
+                Some(by) => self.eval(g, by, env)?,
                 None => return Err(F::Bug("a simultaneous choice without seats".into())),
             };
             let V::List(seats) = seats else {
@@ -558,7 +553,7 @@ impl State {
             let mut asked = vec![];
             for seat in seats.iter() {
                 env[each as usize] = seat.clone();
-                let options = self.options(c, env);
+                let options = self.options(g, c, env);
                 match options {
                     Ok(o) => asked.push((seat.clone(), o)),
                     Err(f) => {
@@ -599,9 +594,9 @@ impl State {
             p.together = Some(t);
             self.pending = Some(Rc::new(p.asked(None)));
         } else {
-            let items = self.options(c, env)?;
+            let items = self.options(g, c, env)?;
             let player = match c.by {
-                Some(by) => self.eval(by, env)?,
+                Some(by) => self.eval(g, by, env)?,
                 None => env[0].clone(),
             };
             let p = self.ask(c, items, &player)?;
@@ -611,8 +606,8 @@ impl State {
         Ok(())
     }
 
-    fn options(&mut self, c: &crate::game::Choose, env: &mut [V]) -> Res<Rc<[V]>> {
-        let items = self.items(c.source, env)?;
+    fn options(&mut self, g: &Game, c: &crate::game::Choose, env: &mut [V]) -> Res<Rc<[V]>> {
+        let items = self.items(g, c.source, env)?;
         let Some((cond, it)) = c.filter else {
             return Ok(items);
         };
@@ -620,7 +615,7 @@ impl State {
         let mut kept = Vec::with_capacity(items.len());
         for x in items.iter() {
             env[it as usize] = x.clone();
-            let keep = self.eval(cond, env);
+            let keep = self.eval(g, cond, env);
             match keep {
                 Ok(k) => {
                     if self.truthy(&k) {
@@ -1026,7 +1021,7 @@ impl State {
             return Err(Error::State("the state's program is not at a choice".into()));
         };
         let mut env = std::mem::take(&mut self.stack[fi].env);
-        let stored = self.store(&c.store, value, &mut env);
+        let stored = self.store(&game, &c.store, value, &mut env);
         self.stack[fi].env = env;
         if let Err(f) = stored {
             return Err(self.fail(proc, pc, f));
@@ -1102,7 +1097,8 @@ impl State {
                 message: format!("'{}' failed for seat {p}: {m}", scorer.id),
             })
         };
-        match self.eval(scorer.expr, &mut env) {
+        let game = self.game.clone();
+        match self.eval(&game, scorer.expr, &mut env) {
             Ok(V::Int(i)) => Ok(i),
             Ok(V::Bool(b)) => Ok(i64::from(b)),
             Ok(other) => Err(fail(format!("{} is no number", other.kind()))),
