@@ -124,6 +124,7 @@ class Lowerer:
             "scoring": scoring,
             "tiebreakers": tiebreakers,
             "tables": self.tables,
+            "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
         }
 
     def _members(self, t: str | None) -> list[str] | None:
@@ -514,6 +515,99 @@ def _start_places(game, n: int) -> tuple[dict, list]:
     if st.rng != rng.seed_state(0):
         raise Unsupported("cards placed at random at the start")
     return st.zones, st.know
+
+
+def _score_reads(game, exprs: list) -> dict | None:
+    """What the scoring reads: zone families, variables and player variables; None if it may read more (a
+    local, a zone worked out while playing, an operation on the whole state).  The VM keeps each seat's points
+    until one of these changes."""
+    reads = _Reads(game)
+    if not all(reads.ok(e, frozenset({"p", "me"}), 0) for e in exprs):
+        return None
+    return {
+        "families": sorted(reads.families),
+        "variables": sorted(reads.variables),
+        "player_variables": sorted(reads.pvars),
+    }
+
+
+class _Reads:
+    """The plain reads of expressions (cf. dsl/readset.py, which keys the generated code's caches)."""
+
+    def __init__(self, game):
+        self.game, self.vocab = game, game.vocabulary
+        self.families: set[str] = set()
+        self.variables: set[str] = set()
+        self.pvars: set[str] = set()
+
+    def zone(self, e, names: frozenset, depth: int) -> bool:
+        """A zone argument: one named in the rules (its family is read), not one worked out while playing."""
+        if isinstance(e, ast.Name) and e.name in self.vocab.zones:
+            self.families.add(e.name)
+            return True
+        if isinstance(e, ast.Call) and e.func in self.vocab.zones:
+            self.families.add(e.func)
+            return all(self.ok(a, names, depth) for a in e.args)
+        return False
+
+    def ok(self, e, names: frozenset, depth: int) -> bool:
+        v = self.vocab
+        if depth > 8:
+            return False
+        if isinstance(e, ast.Literal):
+            return True
+        if isinstance(e, ast.Name):
+            if e.name in v.variables:
+                self.variables.add(e.name)
+                return True
+            if e.name in v.zones:
+                self.families.add(e.name)
+                return True
+            constant = e.name in OPS and OPS[e.name].constant and OPS[e.name].reads == "args"
+            return e.name in names or e.name in v.constants or e.name in v.enums or e.name in v.boards or constant
+        if isinstance(e, ast.ListExpr):
+            return all(self.ok(i, names, depth) for i in e.items)
+        if isinstance(e, ast.Record | ast.MapExpr):
+            return all(self.ok(x, names, depth) for _, x in (e.fields if isinstance(e, ast.Record) else e.entries))
+        if isinstance(e, ast.Comprehension | ast.KeyedCall):
+            var = e.var if isinstance(e, ast.Comprehension) else "it"
+            inner = names | {var}
+            parts = [e.element, e.condition] if isinstance(e, ast.Comprehension) else [e.key]
+            source = self.zone(e.source, names, depth) if e.source.type == ZONE else self.ok(e.source, names, depth)
+            return source and all(p is None or self.ok(p, inner, depth) for p in parts)
+        if isinstance(e, ast.Attr):
+            if e.obj.type == PLAYER and not is_record(e.obj.type):
+                self.pvars.add(e.name)
+            return self.ok(e.obj, names, depth)
+        if isinstance(e, ast.Unary):
+            return self.ok(e.operand, names, depth)
+        if isinstance(e, ast.Conditional):
+            return all(self.ok(x, names, depth) for x in (e.then, e.condition, e.otherwise))
+        if isinstance(e, ast.Binary):
+            right = self.zone(e.right, names, depth) if e.right.type == ZONE else self.ok(e.right, names, depth)
+            return right and self.ok(e.left, names, depth)
+        if isinstance(e, ast.Call):
+            return self._call(e, names, depth)
+        return False
+
+    def _call(self, e, names: frozenset, depth: int) -> bool:
+        v = self.vocab
+        if e.func in v.zones:
+            return self.zone(e, names, depth)
+        if e.func in v.boards:
+            return all(self.ok(a, names, depth) for a in e.args)
+        if e.func in v.functions:
+            body = self.game.function_bodies.get(e.func)
+            params = frozenset(p for p, _ in v.functions[e.func][0]) | {"me"}
+            return (
+                isinstance(body, ast.Expr)
+                and all(self.ok(a, names, depth) for a in e.args)
+                and self.ok(body, params, depth + 1)
+            )
+        op = OPS.get(e.func)
+        if op is None or op.reads not in ("args", "zone"):
+            return False
+        return all(self.zone(a, names, depth) if a.type == ZONE else self.ok(a, names, depth) for a in e.args)
 
 
 def lower(game) -> dict:

@@ -210,3 +210,44 @@ def test_playouts_play_whole_games_in_one_call_the_same_for_the_same_seeds():
     assert {g["reason"] for g in first} <= {"only 3 Blocks were left", "a player reached 6 points"}
     assert all(sorted(g["results"]) in (["loss", "win"], ["draw", "draw"], ["win", "win"]) for g in first)
     assert all(g["decisions"] > 10 for g in first)
+
+
+KEPT_POINTS = """\
+id: kept
+name: Kept
+players: {min: 2, max: 2}
+components:
+  - kind: token
+    name: token
+    start: bag
+    items:
+      - {id: chip, name: Chip, copies: 3}
+zones:
+  - {id: bag, visibility: public}
+  - {id: pile, per: player, visibility: public}
+variables:
+  bonus: {type: int}
+  n: {type: int}
+play: |
+  n = score(me)
+  move(top(bag), pile(me))
+  n = n * 10 + score(me)
+  bonus = 5
+  n = n * 10 + score(me)
+  move_all(pile(me), bag)
+  n = n * 10 + score(me)
+  log "{n}"
+  end_game
+scoring:
+  - id: pile
+    points: size(pile(p)) + bonus
+"""
+
+
+def test_points_kept_between_reads_follow_every_change_the_scoring_reads(tmp_path):
+    folder = tmp_path / "rules" / "kept"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(KEPT_POINTS, encoding="utf-8")
+    game = load_game(folder / "game.yaml", reference=True)
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert ref.log[-1] == "165" == json.loads(vm.to_json())["log"][-1][1]

@@ -556,7 +556,7 @@ impl State {
                 let mut cards = std::mem::take(&mut self.zones[z]);
                 rng::shuffle(&mut self.rng, &mut cards);
                 self.zones[z] = cards;
-                self.changed();
+                self.zone_changed(z);
                 self.history.push(Hist::Shuffle(self.seats().zones[z]));
                 self.reordered(z);
                 V::None
@@ -592,7 +592,7 @@ impl State {
                     return failed("sort: the values cannot be put in order");
                 }
                 self.reordered(z);
-                self.changed();
+                self.zone_changed(z);
                 V::None
             }
             Op::KeyOf => {
@@ -604,7 +604,7 @@ impl State {
             Op::Reverse => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
                 self.zones[z].reverse();
-                self.changed();
+                self.zone_changed(z);
                 V::None
             }
             Op::Players => V::List((0..n).map(V::Int).collect()),

@@ -293,6 +293,8 @@ pub struct Scorer {
 
 #[derive(Debug)]
 pub struct Seats {
+    /// zone index → whether the scoring reads it (all true when what it reads is not known)
+    pub scored: Vec<bool>,
     pub zones: Vec<u32>,
     pub masks: Vec<u32>,
     pub tops: Vec<bool>,
@@ -342,6 +344,9 @@ pub struct Game {
     pub tables: Vec<Table>,
     pub attr_names: HashMap<u32, u16>,
     pub empty_string: u32,
+    /// variable → whether the scoring reads it; the same for player variables
+    pub scored_vars: Vec<bool>,
+    pub scored_pvars: Vec<bool>,
     /// (choice, option) → the option's id, made once: options recur decision after decision.
     pub ids: std::cell::RefCell<FxMap<(u32, u64), Rc<str>>>,
 }
@@ -847,6 +852,7 @@ impl Game {
                 return bad(format!("the tables for {n} players do not match the zones and cards"));
             }
             seats[n] = Some(Seats {
+                scored: vec![true; nz],
                 zones,
                 masks,
                 tops,
@@ -1000,6 +1006,33 @@ impl Game {
         if !procs.iter().any(|p| &*p.name == "play") {
             return bad("the IR has no 'play' program");
         }
+        let (mut scored_vars, mut scored_pvars) = (vec![true; vars.len()], vec![true; pvars.len()]);
+        if let Some(reads) = j.get("score_reads").filter(|r| !r.is_null()) {
+            let names = |key: &str| -> R<Vec<String>> {
+                arr(get(reads, key)?, key)?
+                    .iter()
+                    .map(|n| Ok(s(n, "a name")?.to_string()))
+                    .collect()
+            };
+            let families = names("families")?;
+            let (read_vars, read_pvars) = (names("variables")?, names("player_variables")?);
+            scored_vars = vars.iter().map(|v| read_vars.iter().any(|n| **n == *v.name)).collect();
+            scored_pvars = pvars
+                .iter()
+                .map(|v| read_pvars.iter().any(|n| **n == *v.name))
+                .collect();
+            for seat in seats.iter_mut().flatten() {
+                seat.scored = seat
+                    .zones
+                    .iter()
+                    .map(|&z| {
+                        let name = &*l.strings[z as usize];
+                        let family = name.split_once(':').map_or(name, |(f, _)| f);
+                        families.iter().any(|f| f == family)
+                    })
+                    .collect();
+            }
+        }
         let proc_index = procs
             .iter()
             .enumerate()
@@ -1032,6 +1065,8 @@ impl Game {
             tables,
             attr_names,
             empty_string,
+            scored_vars,
+            scored_pvars,
             ids: std::cell::RefCell::default(),
         })
     }

@@ -505,7 +505,9 @@ impl State {
                 let var = &self.game.vars[*i as usize];
                 self.enum_check(&var.members, &v, &format!("variable '{}'", var.name))?;
                 self.vars[*i as usize] = v;
-                self.changed();
+                if g.scored_vars[*i as usize] {
+                    self.changed();
+                }
             }
             Store::PVar(obj, i) => {
                 let game = g;
@@ -517,7 +519,9 @@ impl State {
                 }
                 let p = self.seat(&p)?;
                 self.pvars[p][*i as usize] = v;
-                self.changed();
+                if g.scored_pvars[*i as usize] {
+                    self.changed();
+                }
             }
         }
         Ok(())
@@ -1108,6 +1112,13 @@ impl State {
         }
     }
 
+    /// The cards of zone `z` changed: forget the points if the scoring reads them.
+    pub fn zone_changed(&mut self, z: usize) {
+        if self.seats().scored[z] {
+            self.changed();
+        }
+    }
+
     /// The points may have changed: forget the ones kept.
     pub fn changed(&mut self) {
         for p in self.points.iter_mut() {
@@ -1179,7 +1190,8 @@ impl State {
 
     // ------------------------------------------------------------ knowledge
     pub fn move_card(&mut self, card: usize, to: usize, on_top: bool) -> Res<()> {
-        self.changed();
+        self.zone_changed(self.loc[card] as usize);
+        self.zone_changed(to);
         let source = self.loc[card] as usize;
         let cards = &mut self.zones[source];
         if on_top && cards.last() == Some(&(card as u32)) {
@@ -1229,7 +1241,8 @@ impl State {
     }
 
     pub fn move_all(&mut self, source: usize, to: usize) {
-        self.changed();
+        self.zone_changed(source);
+        self.zone_changed(to);
         if source == to {
             return;
         }
