@@ -247,15 +247,29 @@ impl State {
         let game = g;
         let f = &f;
         let func = &game.funcs[*f as usize];
-        let mut inner = vec![V::Unset; func.nlocals];
+        // A function's locals live in an array taken from the state's pool and given back: no allocation per call.
+        let mut inner = self.pool.pop().unwrap_or_default();
+        inner.resize(func.nlocals, V::Unset);
+        let mut result = Ok(V::None);
         for (&p, &a) in func.params.iter().zip(args) {
-            inner[p as usize] = self.eval(g, a, env)?;
+            match self.eval(g, a, env) {
+                Ok(v) => inner[p as usize] = v,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
         }
-        inner[0] = env[0].clone();
-        match &func.body {
-            Body::Expr(e) => self.eval(g, *e, &mut inner),
-            Body::Code(code) => self.run_function(g, code, func.result, &mut inner),
+        if result.is_ok() {
+            inner[0] = env[0].clone();
+            result = match &func.body {
+                Body::Expr(e) => self.eval(g, *e, &mut inner),
+                Body::Code(code) => self.run_function(g, code, func.result, &mut inner),
+            };
         }
+        inner.clear();
+        self.pool.push(inner);
+        result
     }
 
     #[inline(never)]
@@ -421,22 +435,30 @@ impl State {
             Bin::Or => return if self.truthy(&x) { Ok(x) } else { self.eval(g, b, env) },
             _ => {}
         }
-        let y = self.eval(g, b, env)?;
+        // A literal right operand (`n > 0`, `c.suit == "hearts"`) is read in place, not evaluated and copied.
+        let evaluated;
+        let y: &V = match &g.nodes[b as usize] {
+            Expr::Lit(v) => v,
+            _ => {
+                evaluated = self.eval(g, b, env)?;
+                &evaluated
+            }
+        };
         Ok(match op {
-            Bin::Eq => V::Bool(x.same(&y)),
-            Bin::Ne => V::Bool(!x.same(&y)),
-            Bin::Lt => V::Bool(self.compare(&x, &y)? == Ordering::Less),
-            Bin::Le => V::Bool(self.compare(&x, &y)? != Ordering::Greater),
-            Bin::Gt => V::Bool(self.compare(&x, &y)? == Ordering::Greater),
-            Bin::Ge => V::Bool(self.compare(&x, &y)? != Ordering::Less),
+            Bin::Eq => V::Bool(x.same(y)),
+            Bin::Ne => V::Bool(!x.same(y)),
+            Bin::Lt => V::Bool(self.compare(&x, y)? == Ordering::Less),
+            Bin::Le => V::Bool(self.compare(&x, y)? != Ordering::Greater),
+            Bin::Gt => V::Bool(self.compare(&x, y)? == Ordering::Greater),
+            Bin::Ge => V::Bool(self.compare(&x, y)? != Ordering::Less),
             Bin::In | Bin::NotIn => {
-                let found = list(&y, "in")?.iter().any(|i| i.same(&x));
+                let found = list(y, "in")?.iter().any(|i| i.same(&x));
                 V::Bool(found == (op == Bin::In))
             }
-            Bin::Add => match (&x, &y) {
+            Bin::Add => match (&x, y) {
                 (V::List(p), V::List(q)) => bounded(p.iter().chain(q.iter()).cloned().collect())?,
                 (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => {
-                    let joined = format!("{}{}", self.text_of(&x), self.text_of(&y));
+                    let joined = format!("{}{}", self.text_of(&x), self.text_of(y));
                     if joined.chars().count() > MAX_SIZE {
                         return rule(format!(
                             "a text of {} characters is over the size budget of 100,000: does a loop make it grow \
@@ -446,10 +468,10 @@ impl State {
                     }
                     self.game.text_value(&joined)
                 }
-                _ => checked(int(&x, "+")?.checked_add(int(&y, "+")?))?,
+                _ => checked(int(&x, "+")?.checked_add(int(y, "+")?))?,
             },
-            Bin::Sub => checked(int(&x, "-")?.checked_sub(int(&y, "-")?))?,
-            Bin::Mul => match (&x, &y) {
+            Bin::Sub => checked(int(&x, "-")?.checked_sub(int(y, "-")?))?,
+            Bin::Mul => match (&x, y) {
                 (V::List(p), k) | (k, V::List(p)) => {
                     let k = int(k, "*")?.max(0) as usize;
                     if p.len().saturating_mul(k) > MAX_SIZE {
@@ -457,10 +479,10 @@ impl State {
                     }
                     V::list(p.iter().cloned().cycle().take(p.len() * k).collect())
                 }
-                _ => checked(int(&x, "*")?.checked_mul(int(&y, "*")?))?,
+                _ => checked(int(&x, "*")?.checked_mul(int(y, "*")?))?,
             },
             Bin::Div | Bin::Mod => {
-                let (p, q) = (int(&x, "//")?, int(&y, "//")?);
+                let (p, q) = (int(&x, "//")?, int(y, "//")?);
                 if q == 0 {
                     return rule("division by zero");
                 }

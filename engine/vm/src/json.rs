@@ -317,6 +317,7 @@ impl State {
             fault: None,
             fsteps: 0,
             points: vec![None; n],
+            pool: vec![],
             game,
         })
     }

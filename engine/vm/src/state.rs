@@ -153,6 +153,8 @@ pub struct State {
     pub fsteps: u64,
     /// Each seat's points while nothing they may read (zones, variables) has changed.
     pub points: Vec<Option<i64>>,
+    /// Arrays of locals for function calls, reused.
+    pub pool: Vec<Vec<V>>,
 }
 
 enum Step {
@@ -208,6 +210,7 @@ impl State {
             fault: None,
             fsteps: 0,
             points: vec![None; n],
+            pool: vec![],
             game,
         };
         st.run()?;
