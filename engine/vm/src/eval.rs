@@ -1,0 +1,946 @@
+//! Expressions and operations, with the reference's meaning (dsl/reference.py, dsl/ops.py).
+
+use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op};
+use crate::rng;
+use crate::state::{failed, rule, Hist, Res, State, F, MAX_SIZE};
+use crate::value::V;
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+fn int(v: &V, what: &str) -> Res<i64> {
+    match v {
+        V::Int(i) => Ok(*i),
+        V::Bool(b) => Ok(i64::from(*b)),
+        other => failed(format!("{what} needs a number, not {}", other.kind())),
+    }
+}
+
+fn list<'a>(v: &'a V, what: &str) -> Res<&'a Rc<[V]>> {
+    match v {
+        V::List(l) => Ok(l),
+        other => failed(format!("{what} needs a list, not {}", other.kind())),
+    }
+}
+
+fn bounded(items: Vec<V>) -> Res<V> {
+    if items.len() > MAX_SIZE {
+        return rule(format!(
+            "a list of {} items is over the size budget of 100,000: does a loop make it grow without end?",
+            items.len()
+        ));
+    }
+    Ok(V::list(items))
+}
+
+fn checked(r: Option<i64>) -> Res<V> {
+    r.map(V::Int)
+        .ok_or_else(|| F::Failed("a number too large for the VM".into()))
+}
+
+impl State {
+    pub fn eval(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
+        let game = g;
+        match &game.nodes[n as usize] {
+            Expr::Lit(v) => Ok(v.clone()),
+            Expr::Local(slot, pop) => {
+                let v = if *pop {
+                    std::mem::take(&mut env[*slot as usize])
+                } else {
+                    env[*slot as usize].clone()
+                };
+                if matches!(v, V::Unset) {
+                    let name = self.local_name(*slot);
+                    return rule(format!("'{name}' has no value yet"));
+                }
+                Ok(v)
+            }
+            Expr::Var(i) => Ok(self.vars[*i as usize].clone()),
+            Expr::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for &i in items {
+                    out.push(self.eval(g, i, env)?);
+                }
+                Ok(V::list(out))
+            }
+            Expr::Record(fields) => {
+                let mut out = Vec::with_capacity(fields.len());
+                for &(name, e) in fields {
+                    out.push((name, self.eval(g, e, env)?));
+                }
+                Ok(V::Rec(out.into()))
+            }
+            Expr::Comp {
+                var,
+                source,
+                element,
+                cond,
+            } => self.comp(g, *var, *source, *element, *cond, env),
+            Expr::Field(obj, name) => {
+                let r = self.eval(g, *obj, env)?;
+                if r.is_none() {
+                    return rule(format!("no record to read '{}' of", game.text(*name)));
+                }
+                Ok(r.field(*name).cloned().unwrap_or(V::None))
+            }
+            Expr::PVar(obj, i) => {
+                let p = self.eval(g, *obj, env)?;
+                if p.is_none() {
+                    return rule(format!("no player to read '{}' of", game.pvars[*i as usize].name));
+                }
+                let p = self.seat(&p)?;
+                Ok(self.pvars[p][*i as usize].clone())
+            }
+            Expr::Attr(obj, i) => {
+                let c = self.eval(g, *obj, env)?;
+                if c.is_none() {
+                    return rule("no card to read an attribute of");
+                }
+                let c = self.card(&c, "an attribute")?;
+                Ok(game.attrs[*i as usize][c].clone())
+            }
+            Expr::Member(fam, key) => self.member(g, *fam, *key, env),
+            Expr::Fn(f, args) => self.call(g, *f, args, env),
+            Expr::Op(op, args) => self.op(g, *op, args, env),
+            Expr::Cards(z) => {
+                let zone = self.eval(g, *z, env)?;
+                let zi = self.zone_index(&zone)?;
+                Ok(V::List(self.zones[zi].iter().map(|&c| V::Int(i64::from(c))).collect()))
+            }
+            Expr::Keyed { how, it, source, key } => self.keyed(g, *how, *it, *source, *key, env),
+            Expr::Not(e) => {
+                let v = self.eval(g, *e, env)?;
+                Ok(V::Bool(!self.truthy(&v)))
+            }
+            Expr::Neg(e) => {
+                let v = self.eval(g, *e, env)?;
+                checked(int(&v, "-")?.checked_neg())
+            }
+            Expr::Cond(c, then, other) => {
+                let v = self.eval(g, *c, env)?;
+                if self.truthy(&v) {
+                    self.eval(g, *then, env)
+                } else {
+                    self.eval(g, *other, env)
+                }
+            }
+            Expr::Bin(op, a, b) => self.binary(g, *op, *a, *b, env),
+            Expr::Table(t, board, args) => self.table(g, *t, *board, args, env),
+            Expr::PathLength(t, board, start, targets, through) => {
+                let V::Str(board) = self.eval(g, *board, env)? else {
+                    return rule("path_length: no board");
+                };
+                let start = self.eval(g, *start, env)?;
+                let (tg, th) = (self.eval(g, *targets, env)?, self.eval(g, *through, env)?);
+                self.path_length(*t, board, &start, list(&tg, "path_length")?, list(&th, "path_length")?)
+            }
+            Expr::Connected(t, board, sources, targets, through) => {
+                let V::Str(board) = self.eval(g, *board, env)? else {
+                    return rule("connected: no board");
+                };
+                let (s, tg, th) = (
+                    self.eval(g, *sources, env)?,
+                    self.eval(g, *targets, env)?,
+                    self.eval(g, *through, env)?,
+                );
+                self.connected(
+                    *t,
+                    board,
+                    list(&s, "connected")?,
+                    list(&tg, "connected")?,
+                    list(&th, "connected")?,
+                )
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn comp(&mut self, g: &Game, var: u16, source: Node, element: Node, cond: Option<Node>, env: &mut [V]) -> Res<V> {
+        let (var, source, element, cond) = (&var, &source, &element, &cond);
+        let items = self.items(g, *source, env)?;
+        let saved = std::mem::take(&mut env[*var as usize]);
+        let mut out = Vec::with_capacity(items.len());
+        let mut result = Ok(());
+        for x in items.iter() {
+            env[*var as usize] = x.clone();
+            if let Some(c) = cond {
+                match self.eval(g, *c, env) {
+                    Ok(k) if !self.truthy(&k) => continue,
+                    Ok(_) => {}
+                    Err(f) => {
+                        result = Err(f);
+                        break;
+                    }
+                }
+            }
+            match self.eval(g, *element, env) {
+                Ok(v) => out.push(v),
+                Err(f) => {
+                    result = Err(f);
+                    break;
+                }
+            }
+        }
+        env[*var as usize] = saved;
+        result?;
+        Ok(V::list(out))
+    }
+
+    #[inline(never)]
+    fn keyed(&mut self, g: &Game, how: Keyed, it: u16, source: Node, key: Node, env: &mut [V]) -> Res<V> {
+        let (how, it, source, key) = (&how, &it, &source, &key);
+        let items = self.items(g, *source, env)?;
+        let saved = std::mem::take(&mut env[*it as usize]);
+        let mut keys = Vec::with_capacity(items.len());
+        let mut result = Ok(());
+        for x in items.iter() {
+            env[*it as usize] = x.clone();
+            match self.eval(g, *key, env) {
+                Ok(k) => keys.push(k),
+                Err(f) => {
+                    result = Err(f);
+                    break;
+                }
+            }
+        }
+        env[*it as usize] = saved;
+        result?;
+        let what = match how {
+            Keyed::Max => "max",
+            Keyed::Min => "min",
+            Keyed::Sorted => "sorted",
+        };
+        let order = self.order(&keys, &format!("{what}(…, by: …)"))?;
+        Ok(match how {
+            Keyed::Max => match order.last() {
+                None => V::None,
+                Some(&i) => {
+                    let best = &keys[i];
+                    let j = keys.iter().position(|k| k.same(best)).unwrap_or(i);
+                    items[j].clone()
+                }
+            },
+            Keyed::Min => order.first().map_or(V::None, |&i| items[i].clone()),
+            Keyed::Sorted => V::list(order.iter().map(|&i| items[i].clone()).collect()),
+        })
+    }
+
+    #[inline(never)]
+    fn member(&mut self, g: &Game, fam: u32, key: Node, env: &mut [V]) -> Res<V> {
+        let game = g;
+        let (fam, key) = (&fam, &key);
+        let k = self.eval(g, *key, env)?;
+        let family = game.text(*fam);
+        let found = match (game.families.get(fam), &k) {
+            (_, V::None | V::Unset) => return rule(format!("{family}(…) of nothing: its key is none")),
+            (Some(Family::Player(zones)), V::Int(p)) if *p >= 0 => zones.get(*p as usize).copied(),
+            (Some(Family::Text(keys)), V::Str(s)) => keys.get(s).copied(),
+            _ => None,
+        };
+        match found {
+            Some(z) => Ok(V::Str(z)),
+            None => rule(format!("there is no zone '{family}:{}'", self.plain(&k))),
+        }
+    }
+
+    #[inline(never)]
+    fn call(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
+        let game = g;
+        let f = &f;
+        let func = &game.funcs[*f as usize];
+        // A function's locals live in an array taken from the state's pool and given back: no allocation per call.
+        let mut inner = self.pool.pop().unwrap_or_default();
+        inner.resize(func.nlocals, V::Unset);
+        let mut result = Ok(V::None);
+        for (&p, &a) in func.params.iter().zip(args) {
+            match self.eval(g, a, env) {
+                Ok(v) => inner[p as usize] = v,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        if result.is_ok() {
+            inner[0] = env[0].clone();
+            result = match &func.body {
+                Body::Expr(e) => self.eval(g, *e, &mut inner),
+                Body::Code(code) => self.run_function(g, code, func.result, &mut inner),
+            };
+        }
+        inner.clear();
+        self.pool.push(inner);
+        result
+    }
+
+    #[inline(never)]
+    fn table(&mut self, g: &Game, t: u16, board: Node, args: &[Node], env: &mut [V]) -> Res<V> {
+        let game = g;
+        let t = &t;
+        let mut key = [u32::MAX; 4];
+        key[0] = match self.eval(g, board, env)? {
+            V::Str(s) => s,
+            _ => return rule("a board operation got no board"),
+        };
+        for (i, &a) in args.iter().enumerate() {
+            let i = i + 1;
+            match self.eval(g, a, env)? {
+                V::Str(s) => key[i] = s,
+                V::None | V::Unset => return rule("a board operation got none for a space"),
+                other => return failed(format!("a board operation got {} for a space", other.kind())),
+            }
+        }
+        match game.tables[*t as usize].get(&(key[0], key[1], key[2], key[3])) {
+            Some(v) => Ok(v.clone()),
+            None => rule("a board operation was asked of a space, tag or direction the board does not have"),
+        }
+    }
+
+    /// The characters of a text value (empty for any other value).
+    pub fn text_of<'a>(&'a self, v: &'a V) -> &'a str {
+        match v {
+            V::Str(s) => self.game.text(*s),
+            V::Text(t) => t,
+            _ => "",
+        }
+    }
+
+    fn local_name(&self, slot: u16) -> String {
+        let Some(f) = self.stack.last() else {
+            return "?".into();
+        };
+        let p = &self.game.procs[f.proc as usize];
+        p.locals
+            .get(slot as usize)
+            .map_or_else(|| "?".into(), |n| n.to_string())
+    }
+
+    /// A function written as statements: its own steps, its 'return VALUE' ends it.
+    fn run_function(&mut self, g: &Game, code: &[crate::game::Ins], result: u16, env: &mut [V]) -> Res<V> {
+        let saved = self.fsteps;
+        let budget = self.game.step_budget;
+        let mut pc = 0u32;
+        let out = loop {
+            self.fsteps += 1;
+            if self.fsteps > budget {
+                break Err(F::Overrun);
+            }
+            let Some(ins) = code.get(pc as usize) else {
+                break Err(F::Bug("a function ran past its end".into()));
+            };
+            match ins {
+                crate::game::Ins::Give(e, _) => break self.eval(g, *e, env),
+                crate::game::Ins::Assign(store, e) => {
+                    match self.eval(g, *e, env).and_then(|v| self.store(g, store, v, env)) {
+                        Ok(()) => pc += 1,
+                        Err(f) => break Err(f),
+                    }
+                }
+                crate::game::Ins::If(c, skip) => match self.eval(g, *c, env) {
+                    Ok(v) => pc = if self.truthy(&v) { pc + 1 } else { *skip },
+                    Err(f) => break Err(f),
+                },
+                crate::game::Ins::Jump(to) => pc = *to,
+                crate::game::Ins::ForStart(key, source) => match self.items(g, *source, env) {
+                    Ok(items) => {
+                        env[*key as usize] = V::Iter(0, items);
+                        pc += 1;
+                    }
+                    Err(f) => break Err(f),
+                },
+                crate::game::Ins::ForStep(key, var, done) => {
+                    let V::Iter(i, items) = env[*key as usize].clone() else {
+                        break Err(F::Bug("a loop's state is missing".into()));
+                    };
+                    if (i as usize) < items.len() {
+                        env[*var as usize] = items[i as usize].clone();
+                        env[*key as usize] = V::Iter(i + 1, items);
+                        pc += 1;
+                    } else {
+                        env[*key as usize] = V::Unset;
+                        pc = *done;
+                    }
+                }
+                crate::game::Ins::RepeatStart(key, count) => match self.eval(g, *count, env) {
+                    Ok(v) => {
+                        env[*key as usize] = v;
+                        pc += 1;
+                    }
+                    Err(f) => break Err(f),
+                },
+                crate::game::Ins::RepeatStep(key, done) => {
+                    let left = match int(&env[*key as usize], "repeat") {
+                        Ok(l) => l,
+                        Err(f) => break Err(f),
+                    };
+                    if left > 0 {
+                        env[*key as usize] = V::Int(left - 1);
+                        pc += 1;
+                    } else {
+                        env[*key as usize] = V::Unset;
+                        pc = *done;
+                    }
+                }
+                crate::game::Ins::Do(e) => match self.eval(g, *e, env) {
+                    Ok(_) => pc += 1,
+                    Err(f) => break Err(f),
+                },
+                _ => break Err(F::Bug("a statement a function may not hold".into())),
+            }
+        };
+        let _ = result;
+        self.fsteps = saved;
+        out
+    }
+
+    pub fn items(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<Rc<[V]>> {
+        match self.eval(g, n, env)? {
+            V::List(l) => Ok(l),
+            other => failed(format!("{} is not a list", other.kind())),
+        }
+    }
+
+    fn compare(&self, a: &V, b: &V) -> Res<Ordering> {
+        match (a, b) {
+            (V::Int(_) | V::Bool(_), V::Int(_) | V::Bool(_)) => Ok(int(a, "")?.cmp(&int(b, "")?)),
+            (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => Ok(self.text_of(a).cmp(self.text_of(b))),
+            (V::List(x), V::List(y)) => {
+                for (p, q) in x.iter().zip(y.iter()) {
+                    let o = self.compare(p, q)?;
+                    if o != Ordering::Equal {
+                        return Ok(o);
+                    }
+                }
+                Ok(x.len().cmp(&y.len()))
+            }
+            _ => failed(format!("{} and {} cannot be compared", a.kind(), b.kind())),
+        }
+    }
+
+    /// The indexes of `keys` from the smallest to the largest (equals keep their order).
+    fn order(&self, keys: &[V], what: &str) -> Res<Vec<usize>> {
+        let ints = keys.iter().all(|k| matches!(k, V::Int(_)));
+        let texts = keys.iter().all(|k| matches!(k, V::Str(_) | V::Text(_)));
+        if !ints && !texts {
+            return rule(format!("{what}: only numbers or only text can be put in order"));
+        }
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        order.sort_by(|&i, &j| self.compare(&keys[i], &keys[j]).unwrap_or(Ordering::Equal));
+        Ok(order)
+    }
+
+    fn binary(&mut self, g: &Game, op: Bin, a: Node, b: Node, env: &mut [V]) -> Res<V> {
+        let x = self.eval(g, a, env)?;
+        match op {
+            Bin::And => return if self.truthy(&x) { self.eval(g, b, env) } else { Ok(x) },
+            Bin::Or => return if self.truthy(&x) { Ok(x) } else { self.eval(g, b, env) },
+            _ => {}
+        }
+        // A literal right operand (`n > 0`, `c.suit == "hearts"`) is read in place, not evaluated and copied.
+        let evaluated;
+        let y: &V = match &g.nodes[b as usize] {
+            Expr::Lit(v) => v,
+            _ => {
+                evaluated = self.eval(g, b, env)?;
+                &evaluated
+            }
+        };
+        Ok(match op {
+            Bin::Eq => V::Bool(x.same(y)),
+            Bin::Ne => V::Bool(!x.same(y)),
+            Bin::Lt => V::Bool(self.compare(&x, y)? == Ordering::Less),
+            Bin::Le => V::Bool(self.compare(&x, y)? != Ordering::Greater),
+            Bin::Gt => V::Bool(self.compare(&x, y)? == Ordering::Greater),
+            Bin::Ge => V::Bool(self.compare(&x, y)? != Ordering::Less),
+            Bin::In | Bin::NotIn => {
+                let found = list(y, "in")?.iter().any(|i| i.same(&x));
+                V::Bool(found == (op == Bin::In))
+            }
+            Bin::Add => match (&x, y) {
+                (V::List(p), V::List(q)) => bounded(p.iter().chain(q.iter()).cloned().collect())?,
+                (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => {
+                    let joined = format!("{}{}", self.text_of(&x), self.text_of(y));
+                    if joined.chars().count() > MAX_SIZE {
+                        return rule(format!(
+                            "a text of {} characters is over the size budget of 100,000: does a loop make it grow \
+                             without end?",
+                            joined.chars().count()
+                        ));
+                    }
+                    self.game.text_value(&joined)
+                }
+                _ => checked(int(&x, "+")?.checked_add(int(y, "+")?))?,
+            },
+            Bin::Sub => checked(int(&x, "-")?.checked_sub(int(y, "-")?))?,
+            Bin::Mul => match (&x, y) {
+                (V::List(p), k) | (k, V::List(p)) => {
+                    let k = int(k, "*")?.max(0) as usize;
+                    if p.len().saturating_mul(k) > MAX_SIZE {
+                        return rule("a list repeated is over the size budget of 100,000");
+                    }
+                    V::list(p.iter().cloned().cycle().take(p.len() * k).collect())
+                }
+                _ => checked(int(&x, "*")?.checked_mul(int(y, "*")?))?,
+            },
+            Bin::Div | Bin::Mod => {
+                let (p, q) = (int(&x, "//")?, int(y, "//")?);
+                if q == 0 {
+                    return rule("division by zero");
+                }
+                let (d, m) = (p.wrapping_div(q), p.wrapping_rem(q));
+                let floor = m != 0 && ((m < 0) != (q < 0));
+                if op == Bin::Div {
+                    V::Int(if floor { d - 1 } else { d })
+                } else {
+                    V::Int(if floor { m + q } else { m })
+                }
+            }
+            Bin::And | Bin::Or => unreachable!("handled above"),
+        })
+    }
+
+    fn zone_arg(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<usize> {
+        let z = self.eval(g, n, env)?;
+        self.zone_index(&z)
+    }
+
+    fn seat_arg(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<i64> {
+        let v = self.eval(g, n, env)?;
+        match v {
+            V::Int(p) => Ok(p),
+            V::Bool(b) => Ok(i64::from(b)),
+            other => failed(format!("a seat needs a number, not {}", other.kind())),
+        }
+    }
+
+    fn op(&mut self, g: &Game, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
+        let arg = |i: usize| {
+            args.get(i)
+                .copied()
+                .ok_or_else(|| F::Bug("an operation lacks an argument".into()))
+        };
+        let n = self.n as i64;
+        Ok(match op {
+            Op::Top | Op::Bottom => {
+                let z = self.zone_arg(g, arg(0)?, env)?;
+                let card = if op == Op::Top {
+                    self.zones[z].last()
+                } else {
+                    self.zones[z].first()
+                };
+                match card {
+                    Some(&c) => V::Int(i64::from(c)),
+                    None => {
+                        let name = self.game.text(self.seats().zones[z]);
+                        let which = if op == Op::Top { "top" } else { "bottom" };
+                        return rule(format!("zone '{name}' is empty, it has no {which} card"));
+                    }
+                }
+            }
+            Op::Size => V::Int(list(&self.eval(g, arg(0)?, env)?, "size")?.len() as i64),
+            Op::IsEmpty => V::Bool(list(&self.eval(g, arg(0)?, env)?, "is_empty")?.is_empty()),
+            Op::Cards => {
+                let z = self.zone_arg(g, arg(0)?, env)?;
+                V::List(self.zones[z].iter().map(|&c| V::Int(i64::from(c))).collect())
+            }
+            Op::TopCards => {
+                let z = self.zone_arg(g, arg(0)?, env)?;
+                let k = int(&self.eval(g, arg(1)?, env)?, "top_cards")?.max(0) as usize;
+                V::list(
+                    self.zones[z]
+                        .iter()
+                        .rev()
+                        .take(k)
+                        .map(|&c| V::Int(i64::from(c)))
+                        .collect(),
+                )
+            }
+            Op::ZoneOf => {
+                let c = self.eval(g, arg(0)?, env)?;
+                let c = self.card(&c, "zone_of")?;
+                V::Str(self.seats().zones[self.loc[c] as usize])
+            }
+            Op::Move | Op::MoveBottom => {
+                let c = self.eval(g, arg(0)?, env)?;
+                let what = if op == Op::Move { "move" } else { "move_bottom" };
+                let c = self.card(&c, what)?;
+                let to = self.zone_arg(g, arg(1)?, env)?;
+                self.move_card(c, to, op == Op::Move)?;
+                V::None
+            }
+            Op::MoveAll => {
+                let source = self.zone_arg(g, arg(0)?, env)?;
+                let to = self.zone_arg(g, arg(1)?, env)?;
+                self.move_all(source, to);
+                V::None
+            }
+            Op::Shuffle => {
+                let z = self.zone_arg(g, arg(0)?, env)?;
+                let mut cards = std::mem::take(&mut self.zones[z]);
+                rng::shuffle(&mut self.rng, &mut cards);
+                self.zones[z] = cards;
+                self.zone_changed(z);
+                self.history.push(Hist::Shuffle(self.seats().zones[z]));
+                self.reordered(z);
+                V::None
+            }
+            Op::Sort => {
+                let z = self.zone_arg(g, arg(0)?, env)?;
+                let name = self.eval(g, arg(1)?, env)?;
+                let Some(&attr) = (match name {
+                    V::Str(s) => self.game.attr_names.get(&s),
+                    _ => None,
+                }) else {
+                    return rule("sort: no such card attribute");
+                };
+                let game = g;
+                let column = &game.attrs[attr as usize];
+                let mut cards = std::mem::take(&mut self.zones[z]);
+                let mut failed_on = None;
+                // Largest first, cards without a value at the bottom; equals keep their order.
+                cards.sort_by(|a, b| {
+                    let (x, y) = (&column[*a as usize], &column[*b as usize]);
+                    match (x.is_none(), y.is_none()) {
+                        (true, true) => Ordering::Equal,
+                        (true, false) => Ordering::Less,
+                        (false, true) => Ordering::Greater,
+                        _ => self.compare(y, x).unwrap_or_else(|_| {
+                            failed_on = Some(());
+                            Ordering::Equal
+                        }),
+                    }
+                });
+                self.zones[z] = cards;
+                if failed_on.is_some() {
+                    return failed("sort: the values cannot be put in order");
+                }
+                self.reordered(z);
+                self.zone_changed(z);
+                V::None
+            }
+            Op::KeyOf => {
+                let z = self.eval(g, arg(0)?, env)?;
+                let text = self.text_of(&z);
+                let key = text.split_once(':').map_or("", |(_, k)| k).to_string();
+                self.game.text_value(&key)
+            }
+            Op::Reverse => {
+                let z = self.zone_arg(g, arg(0)?, env)?;
+                self.zones[z].reverse();
+                self.zone_changed(z);
+                V::None
+            }
+            Op::Players => V::List((0..n).map(V::Int).collect()),
+            Op::NumPlayers => V::Int(n),
+            Op::SeatNumber => self.eval(g, arg(0)?, env)?,
+            Op::PlayersFrom => {
+                let p = self.seat_arg(g, arg(0)?, env)?.rem_euclid(n);
+                V::list((p..n).chain(0..p).map(V::Int).collect())
+            }
+            Op::LeftOf => V::Int((self.seat_arg(g, arg(0)?, env)? + 1).rem_euclid(n)),
+            Op::RightOf => V::Int((self.seat_arg(g, arg(0)?, env)? - 1).rem_euclid(n)),
+            Op::Opponents | Op::Teammates => {
+                let p = self.seat_arg(g, arg(0)?, env)?;
+                let team = self.team(p);
+                if op == Op::Teammates {
+                    V::list(
+                        team.iter()
+                            .filter(|&&q| i64::from(q) != p)
+                            .map(|&q| V::Int(i64::from(q)))
+                            .collect(),
+                    )
+                } else {
+                    V::list(
+                        (1..n)
+                            .map(|i| (p + i).rem_euclid(n))
+                            .filter(|q| !team.contains(&(*q as u32)))
+                            .map(V::Int)
+                            .collect(),
+                    )
+                }
+            }
+            Op::Range => {
+                let a = int(&self.eval(g, arg(0)?, env)?, "range")?;
+                let (start, stop) = match args.get(1) {
+                    Some(&b) => (a, int(&self.eval(g, b, env)?, "range")?),
+                    None => (0, a),
+                };
+                if stop.saturating_sub(start) > MAX_SIZE as i64 {
+                    return rule(format!(
+                        "range({start}, {stop}) is over the size budget of 100,000 items"
+                    ));
+                }
+                V::list((start..stop).map(V::Int).collect())
+            }
+            Op::Any | Op::All => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let items = list(&l, "any")?;
+                let want = op == Op::Any;
+                V::Bool(if want {
+                    items.iter().any(|x| self.truthy(x))
+                } else {
+                    items.iter().all(|x| self.truthy(x))
+                })
+            }
+            Op::Sum => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let mut total = 0i64;
+                for x in list(&l, "sum")?.iter() {
+                    total = total
+                        .checked_add(int(x, "sum")?)
+                        .ok_or_else(|| F::Failed("a sum too large".into()))?;
+                }
+                V::Int(total)
+            }
+            Op::Max | Op::Min => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let items = list(&l, "max")?;
+                let mut best: Option<V> = None;
+                for x in items.iter() {
+                    best = Some(match best {
+                        None => x.clone(),
+                        Some(b) => {
+                            let o = self.compare(x, &b)?;
+                            let better = if op == Op::Max {
+                                o == Ordering::Greater
+                            } else {
+                                o == Ordering::Less
+                            };
+                            if better {
+                                x.clone()
+                            } else {
+                                b
+                            }
+                        }
+                    });
+                }
+                best.unwrap_or(V::Int(0))
+            }
+            Op::First | Op::Last => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let items = list(&l, "first")?;
+                let x = if op == Op::First { items.first() } else { items.last() };
+                x.cloned().unwrap_or(V::None)
+            }
+            Op::Item => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let i = int(&self.eval(g, arg(1)?, env)?, "item")?;
+                let items = list(&l, "item")?;
+                if i >= 0 && (i as usize) < items.len() {
+                    items[i as usize].clone()
+                } else {
+                    V::None
+                }
+            }
+            Op::IndexOf => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let x = self.eval(g, arg(1)?, env)?;
+                V::Int(
+                    list(&l, "index_of")?
+                        .iter()
+                        .position(|i| i.same(&x))
+                        .map_or(-1, |p| p as i64),
+                )
+            }
+            Op::Distinct => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let mut out: Vec<V> = vec![];
+                for x in list(&l, "distinct")?.iter() {
+                    if !out.iter().any(|o| o.same(x)) {
+                        out.push(x.clone());
+                    }
+                }
+                V::list(out)
+            }
+            Op::Flatten => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let mut out = vec![];
+                for inner in list(&l, "flatten")?.iter() {
+                    out.extend(list(inner, "flatten")?.iter().cloned());
+                    if out.len() > MAX_SIZE {
+                        return bounded(out);
+                    }
+                }
+                V::list(out)
+            }
+            Op::CyclicNext | Op::CyclicPrev | Op::Around => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let x = self.eval(g, arg(1)?, env)?;
+                let ring = list(&l, "cyclic_next")?;
+                let what = match op {
+                    Op::CyclicNext => "cyclic_next",
+                    Op::CyclicPrev => "cyclic_prev",
+                    _ => "around",
+                };
+                let Some(i) = ring.iter().position(|r| r.same(&x)) else {
+                    return rule(format!("{what}: {} is not in the list", self.quoted(&x)));
+                };
+                let len = ring.len() as i64;
+                match op {
+                    Op::CyclicNext => ring[((i as i64 + 1).rem_euclid(len)) as usize].clone(),
+                    Op::CyclicPrev => ring[((i as i64 - 1).rem_euclid(len)) as usize].clone(),
+                    _ => {
+                        let before = int(&self.eval(g, arg(2)?, env)?, "around")?;
+                        let after = int(&self.eval(g, arg(3)?, env)?, "around")?;
+                        let mut out: Vec<V> = vec![];
+                        for k in -before..after.min(len - before) {
+                            let x = &ring[((i as i64 + k).rem_euclid(len)) as usize];
+                            if !out.iter().any(|o| o.same(x)) {
+                                out.push(x.clone());
+                            }
+                        }
+                        V::list(out)
+                    }
+                }
+            }
+            Op::Show => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let p = self.eval(g, arg(1)?, env)?;
+                if p.is_none() {
+                    return rule("show: no player to show the cards to");
+                }
+                let p = self.seat(&p)?;
+                let mut cards = vec![];
+                let mut shown = vec![];
+                for c in list(&l, "show")?.iter() {
+                    let c = self.card(c, "show")?;
+                    let zone = self.game.text(self.seats().zones[self.loc[c] as usize]).to_string();
+                    shown.push(serde_json::json!([zone, self.game.text(self.game.cards[c])]));
+                    cards.push(c);
+                }
+                let turn = self.history.len();
+                self.seen[p].push(serde_json::json!({"turn": turn, "cards": shown}));
+                self.shown(&cards, p);
+                V::None
+            }
+            Op::Reveal => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let mut cards = vec![];
+                for c in list(&l, "reveal")?.iter() {
+                    if !c.is_none() {
+                        cards.push(self.card(c, "reveal")?);
+                    }
+                }
+                for seat in 0..self.n {
+                    self.shown(&cards, seat);
+                }
+                V::None
+            }
+            Op::RandomFrom => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let items = list(&l, "random_from")?;
+                if items.is_empty() {
+                    V::None
+                } else {
+                    let of = items.len() as u64;
+                    let i = rng::below(&mut self.rng, of);
+                    self.history.push(Hist::Random { of, index: i });
+                    items[i as usize].clone()
+                }
+            }
+            Op::Score | Op::TeamScore => {
+                let p = self.seat_arg(g, arg(0)?, env)?;
+                let p = self.seat(&V::Int(p))?;
+                let members = if op == Op::Score {
+                    vec![p as u32]
+                } else {
+                    self.team(p as i64)
+                };
+                let mut total = 0;
+                for m in members {
+                    total += self
+                        .score_of(m as usize)
+                        .map_err(|_| F::Failed("scoring failed".into()))?;
+                }
+                V::Int(total)
+            }
+        })
+    }
+
+    /// A value as the reference's messages quote it.
+    fn quoted(&self, v: &V) -> String {
+        match v {
+            V::Str(_) | V::Text(_) => format!("'{}'", self.text_of(v)),
+            other => self.plain(other),
+        }
+    }
+
+    fn team(&self, p: i64) -> Vec<u32> {
+        if p >= 0 && (p as usize) < self.n {
+            self.seats().teams[p as usize].clone()
+        } else {
+            vec![p as u32]
+        }
+    }
+
+    /// Fewest steps from `start` to a space of `targets`, passing only `through` spaces (0: start is one; -1: none).
+    fn path_length(&self, table: u16, board: u32, start: &V, targets: &[V], through: &[V]) -> Res<V> {
+        let neighbours = &self.game.tables[table as usize];
+        let V::Str(start) = start else {
+            return rule("path_length: no space to start from");
+        };
+        if !neighbours.contains_key(&(board, *start, u32::MAX, u32::MAX)) {
+            return rule(format!("there is no space '{}' on the board", self.game.text(*start)));
+        }
+        let id = |v: &V| match v {
+            V::Str(s) => Some(*s),
+            _ => None,
+        };
+        let goal: Vec<u32> = targets.iter().filter_map(id).collect();
+        let open: Vec<u32> = through.iter().filter_map(id).collect();
+        if goal.contains(start) {
+            return Ok(V::Int(0));
+        }
+        let (mut frontier, mut seen, mut steps) = (vec![*start], vec![*start], 0);
+        while !frontier.is_empty() {
+            steps += 1;
+            let mut next = vec![];
+            for s in &frontier {
+                if let Some(V::List(adjacent)) = neighbours.get(&(board, *s, u32::MAX, u32::MAX)) {
+                    for n in adjacent.iter().filter_map(id) {
+                        if seen.contains(&n) {
+                            continue;
+                        }
+                        if goal.contains(&n) {
+                            return Ok(V::Int(steps));
+                        }
+                        seen.push(n);
+                        if open.contains(&n) {
+                            next.push(n);
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        Ok(V::Int(-1))
+    }
+
+    /// Whether some stone of `through` joins a space of `sources` to one of `targets` (board neighbours).
+    fn connected(&self, table: u16, board: u32, sources: &[V], targets: &[V], through: &[V]) -> Res<V> {
+        let neighbours = &self.game.tables[table as usize];
+        let id = |v: &V| match v {
+            V::Str(s) => Some(*s),
+            _ => None,
+        };
+        let through: Vec<u32> = through.iter().filter_map(id).collect();
+        let targets: Vec<u32> = targets.iter().filter_map(id).collect();
+        let mut seen: Vec<u32> = sources.iter().filter_map(id).filter(|s| through.contains(s)).collect();
+        let mut todo = seen.clone();
+        while let Some(s) = todo.pop() {
+            if targets.contains(&s) {
+                return Ok(V::Bool(true));
+            }
+            if let Some(V::List(next)) = neighbours.get(&(board, s, u32::MAX, u32::MAX)) {
+                for x in next.iter() {
+                    if let V::Str(t) = x {
+                        if through.contains(t) && !seen.contains(t) {
+                            seen.push(*t);
+                            todo.push(*t);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(V::Bool(false))
+    }
+}

@@ -1,0 +1,1085 @@
+//! The IR (JSON made by engine/vm_lower.py) read and verified into a frozen game: every name resolved to an
+//! index, every index checked, so the running VM never looks a name up and never indexes out of range.
+
+use crate::value::V;
+use serde_json::Value as J;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+pub const IR_VERSION: i64 = 1;
+
+pub type Node = u32;
+
+/// A fast hasher for small integer keys (the tables' ids): FxHash's multiply-rotate, not SipHash (its
+/// protection against chosen keys is not needed for keys the IR fixed at load).
+#[derive(Default, Clone, Copy)]
+pub struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+pub type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
+pub type Table = FxMap<(u32, u32, u32, u32), V>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bin {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    In,
+    NotIn,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Top,
+    Bottom,
+    Size,
+    IsEmpty,
+    Cards,
+    ZoneOf,
+    Move,
+    MoveBottom,
+    MoveAll,
+    Shuffle,
+    Reverse,
+    Players,
+    NumPlayers,
+    SeatNumber,
+    PlayersFrom,
+    LeftOf,
+    RightOf,
+    Opponents,
+    Teammates,
+    Range,
+    Any,
+    All,
+    Sum,
+    Max,
+    Min,
+    First,
+    Last,
+    Item,
+    IndexOf,
+    Distinct,
+    Reveal,
+    RandomFrom,
+    Score,
+    TeamScore,
+    TopCards,
+    Flatten,
+    CyclicNext,
+    CyclicPrev,
+    Around,
+    Show,
+    Sort,
+    KeyOf,
+}
+
+const OPS: &[(&str, Op)] = &[
+    ("top", Op::Top),
+    ("bottom", Op::Bottom),
+    ("size", Op::Size),
+    ("count", Op::Size),
+    ("is_empty", Op::IsEmpty),
+    ("cards", Op::Cards),
+    ("zone_of", Op::ZoneOf),
+    ("move", Op::Move),
+    ("move_bottom", Op::MoveBottom),
+    ("move_all", Op::MoveAll),
+    ("shuffle", Op::Shuffle),
+    ("reverse", Op::Reverse),
+    ("players", Op::Players),
+    ("num_players", Op::NumPlayers),
+    ("seat_number", Op::SeatNumber),
+    ("players_from", Op::PlayersFrom),
+    ("left_of", Op::LeftOf),
+    ("right_of", Op::RightOf),
+    ("opponents", Op::Opponents),
+    ("teammates", Op::Teammates),
+    ("range", Op::Range),
+    ("any", Op::Any),
+    ("all", Op::All),
+    ("sum", Op::Sum),
+    ("max", Op::Max),
+    ("min", Op::Min),
+    ("first", Op::First),
+    ("last", Op::Last),
+    ("item", Op::Item),
+    ("index_of", Op::IndexOf),
+    ("distinct", Op::Distinct),
+    ("reveal", Op::Reveal),
+    ("random_from", Op::RandomFrom),
+    ("score", Op::Score),
+    ("team_score", Op::TeamScore),
+    ("top_cards", Op::TopCards),
+    ("flatten", Op::Flatten),
+    ("cyclic_next", Op::CyclicNext),
+    ("cyclic_prev", Op::CyclicPrev),
+    ("around", Op::Around),
+    ("show", Op::Show),
+    ("sort", Op::Sort),
+    ("key_of", Op::KeyOf),
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keyed {
+    Max,
+    Min,
+    Sorted,
+}
+
+/// An expression node; children are indexes into `Game::nodes`.
+#[derive(Debug)]
+pub enum Expr {
+    Lit(V),
+    Local(u16, bool),
+    Var(u16),
+    List(Vec<Node>),
+    Record(Vec<(u32, Node)>),
+    Comp {
+        var: u16,
+        source: Node,
+        element: Node,
+        cond: Option<Node>,
+    },
+    Field(Node, u32),
+    PVar(Node, u16),
+    Attr(Node, u16),
+    Member(u32, Node),
+    Fn(u16, Vec<Node>),
+    Op(Op, Vec<Node>),
+    Cards(Node),
+    Keyed {
+        how: Keyed,
+        it: u16,
+        source: Node,
+        key: Node,
+    },
+    Not(Node),
+    Neg(Node),
+    Cond(Node, Node, Node),
+    Bin(Bin, Node, Node),
+    Table(u16, Node, Vec<Node>),
+    Connected(u16, Node, Node, Node, Node),
+    PathLength(u16, Node, Node, Node, Node),
+}
+
+#[derive(Debug)]
+pub enum Label {
+    Card,
+    Player,
+    Zone,
+    Plain,
+    List(Box<Label>),
+    Record(Vec<(u32, Label)>),
+}
+
+#[derive(Debug)]
+pub enum Store {
+    Local(u16),
+    Var(u16),
+    PVar(Node, u16),
+}
+
+#[derive(Debug)]
+pub struct Choose {
+    /// Its index among the game's choices (keys the ids made of its options).
+    pub id: u32,
+    pub source: Node,
+    pub filter: Option<(Node, u16)>,
+    pub by: Option<Node>,
+    pub each: Option<u16>,
+    pub label: Label,
+    pub prefix: Rc<str>,
+    pub decline: Option<Rc<str>>,
+    pub secret: bool,
+    pub kind: Rc<str>,
+    pub what: String,
+    pub store: Store,
+}
+
+#[derive(Debug)]
+pub enum LogPart {
+    Text(String),
+    Value(Node, Label),
+}
+
+#[derive(Debug)]
+pub enum Ins {
+    Assign(Store, Node),
+    Do(Node),
+    Call(u16, Vec<Node>),
+    Perform(Node),
+    Log(Vec<LogPart>, Option<Node>),
+    End(Rc<str>),
+    Jump(u32),
+    Return,
+    Give(Node, bool),
+    If(Node, u32),
+    ForStart(u16, Node),
+    ForStep(u16, u16, u32),
+    RepeatStart(u16, Node),
+    RepeatStep(u16, u32),
+    WindowStart(u16, u16, Node),
+    WindowAsk(u16, u32),
+    WindowNext(u16, u16, u32),
+    Reopen(u16),
+    Close(u16, u32),
+    Choose(Box<Choose>),
+}
+
+#[derive(Debug)]
+pub struct Proc {
+    pub name: Rc<str>,
+    pub path: Rc<str>,
+    pub params: Vec<u16>,
+    pub code: Vec<Ins>,
+    pub place: Vec<(u32, u32)>,
+    pub locals: Vec<Rc<str>>,
+    pub local_index: HashMap<Rc<str>, u16>,
+    /// The local a called procedure's `return VALUE` writes in this procedure's frame.
+    pub result: u16,
+}
+
+#[derive(Debug)]
+pub enum Body {
+    Expr(Node),
+    Code(Vec<Ins>),
+}
+
+#[derive(Debug)]
+pub struct Func {
+    pub params: Vec<u16>,
+    pub nlocals: usize,
+    pub result: u16,
+    pub body: Body,
+}
+
+#[derive(Debug)]
+pub struct Scorer {
+    pub id: String,
+    pub place: (Rc<str>, u32, u32),
+    pub expr: Node,
+    pub nlocals: usize,
+}
+
+#[derive(Debug)]
+pub struct Seats {
+    /// zone index → whether the scoring reads it (all true when what it reads is not known)
+    pub scored: Vec<bool>,
+    pub zones: Vec<u32>,
+    pub masks: Vec<u32>,
+    pub tops: Vec<bool>,
+    pub start: Vec<Vec<u32>>,
+    pub know: Vec<u32>,
+    pub teams: Vec<Vec<u32>>,
+    /// string id → zone index (u32::MAX: no zone of this game size)
+    pub slot: Vec<u32>,
+}
+
+#[derive(Debug)]
+pub enum Family {
+    Player(Vec<u32>),
+    Text(HashMap<u32, u32>),
+}
+
+pub struct Variable {
+    pub name: Rc<str>,
+    pub initial: V,
+    pub members: Option<Vec<u32>>,
+}
+
+pub struct Game {
+    pub id: String,
+    pub variant: Option<String>,
+    pub rules: String,
+    pub min_players: usize,
+    pub max_players: usize,
+    pub step_budget: u64,
+    pub ties_draw: bool,
+    pub default_end: Rc<str>,
+    pub strings: Vec<Rc<str>>,
+    pub string_ids: HashMap<Rc<str>, u32>,
+    pub cards: Vec<u32>,
+    pub attrs: Vec<Vec<V>>,
+    pub effects: Vec<Option<u16>>,
+    pub vars: Vec<Variable>,
+    pub pvars: Vec<Variable>,
+    pub families: HashMap<u32, Family>,
+    pub seats: Vec<Option<Seats>>,
+    pub procs: Vec<Proc>,
+    pub proc_index: HashMap<Rc<str>, u16>,
+    pub funcs: Vec<Func>,
+    pub scoring: Vec<Scorer>,
+    pub tiebreakers: Vec<Scorer>,
+    pub nodes: Vec<Expr>,
+    pub tables: Vec<Table>,
+    pub attr_names: HashMap<u32, u16>,
+    pub empty_string: u32,
+    /// variable → whether the scoring reads it; the same for player variables
+    pub scored_vars: Vec<bool>,
+    pub scored_pvars: Vec<bool>,
+    /// (choice, option) → the option's id, made once: options recur decision after decision.
+    pub ids: std::cell::RefCell<FxMap<(u32, u64), Rc<str>>>,
+}
+
+type R<T> = Result<T, String>;
+
+fn bad<T>(what: impl Into<String>) -> R<T> {
+    Err(what.into())
+}
+
+fn arr(j: &J, what: &str) -> R<Vec<J>> {
+    match j {
+        J::Array(a) => Ok(a.clone()),
+        _ => bad(format!("{what} is not a list")),
+    }
+}
+
+fn s<'a>(j: &'a J, what: &str) -> R<&'a str> {
+    j.as_str().ok_or_else(|| format!("{what} is not a text"))
+}
+
+fn u(j: &J, what: &str) -> R<u64> {
+    j.as_u64().ok_or_else(|| format!("{what} is not a whole number ≥ 0"))
+}
+
+fn get<'a>(j: &'a J, key: &str) -> R<&'a J> {
+    j.get(key).ok_or_else(|| format!("'{key}' is missing"))
+}
+
+fn small(n: u64, limit: usize, what: &str) -> R<u16> {
+    if (n as usize) < limit && n <= u64::from(u16::MAX) {
+        Ok(n as u16)
+    } else {
+        bad(format!("{what} {n} is out of range"))
+    }
+}
+
+struct Loader {
+    strings: Vec<Rc<str>>,
+    ids: HashMap<Rc<str>, u32>,
+    nodes: Vec<Expr>,
+    var_index: HashMap<String, u16>,
+    pvar_index: HashMap<String, u16>,
+    attr_index: HashMap<String, u16>,
+    nprocs: usize,
+    nfuncs: usize,
+    ntables: usize,
+    nlocals: usize,
+    nchoices: u32,
+}
+
+impl Loader {
+    fn intern(&mut self, text: &str) -> u32 {
+        if let Some(&i) = self.ids.get(text) {
+            return i;
+        }
+        let rc: Rc<str> = text.into();
+        let i = self.strings.len() as u32;
+        self.strings.push(rc.clone());
+        self.ids.insert(rc, i);
+        i
+    }
+
+    fn value(&mut self, j: &J) -> R<V> {
+        Ok(match j {
+            J::Null => V::None,
+            J::Bool(b) => V::Bool(*b),
+            J::Number(n) => V::Int(n.as_i64().ok_or("a number of the IR is not a whole 64-bit number")?),
+            J::String(t) => V::Str(self.intern(t)),
+            J::Array(a) => V::list(a.iter().map(|x| self.value(x)).collect::<R<Vec<_>>>()?),
+            J::Object(o) => {
+                let mut fields = Vec::with_capacity(o.len());
+                for (k, v) in o {
+                    let k = self.intern(k);
+                    fields.push((k, self.value(v)?));
+                }
+                V::Rec(fields.into())
+            }
+        })
+    }
+
+    fn local(&self, j: &J) -> R<u16> {
+        small(u(j, "a local")?, self.nlocals, "local")
+    }
+
+    fn push(&mut self, e: Expr) -> Node {
+        self.nodes.push(e);
+        (self.nodes.len() - 1) as Node
+    }
+
+    fn opt_expr(&mut self, j: &J) -> R<Option<Node>> {
+        if j.is_null() {
+            Ok(None)
+        } else {
+            self.expr(j).map(Some)
+        }
+    }
+
+    fn exprs(&mut self, j: &J) -> R<Vec<Node>> {
+        arr(j, "arguments")?.iter().map(|x| self.expr(x)).collect()
+    }
+
+    fn expr(&mut self, j: &J) -> R<Node> {
+        let a = arr(j, "an expression")?;
+        let head = s(a.first().ok_or("an empty expression")?, "an expression's kind")?;
+        let arg = |i: usize| a.get(i).ok_or_else(|| format!("'{head}' lacks its part {i}"));
+        let e = match head {
+            "lit" => Expr::Lit(self.value(arg(1)?)?),
+            "lit_list" => Expr::Lit(self.value(arg(1)?)?),
+            "local" => Expr::Local(self.local(arg(1)?)?, arg(2)?.as_bool().unwrap_or(false)),
+            "var" => Expr::Var(self.var(s(arg(1)?, "a variable")?)?),
+            "list" => Expr::List(self.exprs(arg(1)?)?),
+            "record" => {
+                let mut fields = vec![];
+                for f in arr(arg(1)?, "fields")? {
+                    let name = self.intern(s(&f[0], "a field name")?);
+                    fields.push((name, self.expr(&f[1])?));
+                }
+                Expr::Record(fields)
+            }
+            "comp" => Expr::Comp {
+                var: self.local(arg(1)?)?,
+                source: self.expr(arg(2)?)?,
+                element: self.expr(arg(3)?)?,
+                cond: self.opt_expr(arg(4)?)?,
+            },
+            "field" => {
+                let obj = self.expr(arg(1)?)?;
+                Expr::Field(obj, self.intern(s(arg(2)?, "a field")?))
+            }
+            "pvar" => {
+                let obj = self.expr(arg(1)?)?;
+                Expr::PVar(obj, self.pvar(s(arg(2)?, "a player variable")?)?)
+            }
+            "attr" => {
+                let obj = self.expr(arg(1)?)?;
+                let name = s(arg(2)?, "an attribute")?;
+                let i = *self.attr_index.get(name).ok_or(format!("no card attribute '{name}'"))?;
+                Expr::Attr(obj, i)
+            }
+            "member" => {
+                let fam = self.intern(s(arg(1)?, "a zone family")?);
+                Expr::Member(fam, self.expr(arg(2)?)?)
+            }
+            "fn" => Expr::Fn(
+                small(u(arg(1)?, "a function")?, self.nfuncs, "function")?,
+                self.exprs(arg(2)?)?,
+            ),
+            "op" => {
+                let name = s(arg(1)?, "an operation")?;
+                let op = OPS
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .ok_or(format!("no operation '{name}'"))?
+                    .1;
+                Expr::Op(op, self.exprs(arg(2)?)?)
+            }
+            "cards" => Expr::Cards(self.expr(arg(1)?)?),
+            "keyed" => Expr::Keyed {
+                how: match s(arg(1)?, "a keyed operation")? {
+                    "max" => Keyed::Max,
+                    "min" => Keyed::Min,
+                    "sorted" => Keyed::Sorted,
+                    other => return bad(format!("no keyed operation '{other}'")),
+                },
+                it: self.local(arg(2)?)?,
+                source: self.expr(arg(3)?)?,
+                key: self.expr(arg(4)?)?,
+            },
+            "not" => Expr::Not(self.expr(arg(1)?)?),
+            "neg" => Expr::Neg(self.expr(arg(1)?)?),
+            "cond" => Expr::Cond(self.expr(arg(1)?)?, self.expr(arg(2)?)?, self.expr(arg(3)?)?),
+            "bin" => {
+                let op = match s(arg(1)?, "an operator")? {
+                    "+" => Bin::Add,
+                    "-" => Bin::Sub,
+                    "*" => Bin::Mul,
+                    "//" => Bin::Div,
+                    "%" => Bin::Mod,
+                    "==" => Bin::Eq,
+                    "!=" => Bin::Ne,
+                    "<" => Bin::Lt,
+                    "<=" => Bin::Le,
+                    ">" => Bin::Gt,
+                    ">=" => Bin::Ge,
+                    "and" => Bin::And,
+                    "or" => Bin::Or,
+                    "in" => Bin::In,
+                    "not in" => Bin::NotIn,
+                    other => return bad(format!("no operator '{other}'")),
+                };
+                Expr::Bin(op, self.expr(arg(2)?)?, self.expr(arg(3)?)?)
+            }
+            "table" => Expr::Table(
+                small(u(arg(1)?, "a table")?, self.ntables, "table")?,
+                self.expr(arg(2)?)?,
+                self.exprs(arg(3)?)?,
+            ),
+            "path_length" => Expr::PathLength(
+                small(u(arg(1)?, "a table")?, self.ntables, "table")?,
+                self.expr(arg(2)?)?,
+                self.expr(arg(3)?)?,
+                self.expr(arg(4)?)?,
+                self.expr(arg(5)?)?,
+            ),
+            "connected" => Expr::Connected(
+                small(u(arg(1)?, "a table")?, self.ntables, "table")?,
+                self.expr(arg(2)?)?,
+                self.expr(arg(3)?)?,
+                self.expr(arg(4)?)?,
+                self.expr(arg(5)?)?,
+            ),
+            other => return bad(format!("unknown expression '{other}'")),
+        };
+        if let Expr::Table(_, _, args) = &e {
+            if args.len() > 3 {
+                return bad("a table is looked up by at most three values");
+            }
+        }
+        Ok(self.push(e))
+    }
+
+    fn var(&self, name: &str) -> R<u16> {
+        self.var_index.get(name).copied().ok_or(format!("no variable '{name}'"))
+    }
+
+    fn pvar(&self, name: &str) -> R<u16> {
+        self.pvar_index
+            .get(name)
+            .copied()
+            .ok_or(format!("no player variable '{name}'"))
+    }
+
+    fn store(&mut self, j: &J) -> R<Store> {
+        let a = arr(j, "a store")?;
+        Ok(match s(&a[0], "a store's kind")? {
+            "local" => Store::Local(self.local(&a[1])?),
+            "var" => Store::Var(self.var(s(&a[1], "a variable")?)?),
+            "pvar" => {
+                let obj = self.expr(&a[1])?;
+                Store::PVar(obj, self.pvar(s(&a[2], "a player variable")?)?)
+            }
+            other => return bad(format!("unknown store '{other}'")),
+        })
+    }
+
+    fn label(&mut self, j: &J) -> R<Label> {
+        if let Some(t) = j.as_str() {
+            return Ok(match t {
+                "card" => Label::Card,
+                "player" => Label::Player,
+                "zone" => Label::Zone,
+                "plain" => Label::Plain,
+                other => return bad(format!("unknown label '{other}'")),
+            });
+        }
+        let a = arr(j, "a label")?;
+        match s(a.first().ok_or("an empty label")?, "a label")? {
+            "list" => Ok(Label::List(Box::new(self.label(a.get(1).ok_or("a list label")?)?))),
+            "record" => {
+                let mut fields = vec![];
+                for f in arr(a.get(1).ok_or("a record label")?, "fields")? {
+                    let name = self.intern(s(&f[0], "a field")?);
+                    fields.push((name, self.label(&f[1])?));
+                }
+                Ok(Label::Record(fields))
+            }
+            other => bad(format!("unknown label '{other}'")),
+        }
+    }
+
+    fn code(&mut self, j: &J, ncode_extra: usize) -> R<Vec<Ins>> {
+        let list = arr(j, "code")?;
+        let len = list.len() + ncode_extra;
+        let pc = |j: &J| -> R<u32> {
+            let p = u(j, "a jump")?;
+            if (p as usize) <= len {
+                Ok(p as u32)
+            } else {
+                bad(format!("a jump to {p} is out of the code"))
+            }
+        };
+        let mut out = Vec::with_capacity(list.len());
+        for ins in &list {
+            let a = arr(ins, "an instruction")?;
+            let head = s(a.first().ok_or("an empty instruction")?, "an instruction")?;
+            let arg = |i: usize| a.get(i).ok_or_else(|| format!("'{head}' lacks its part {i}"));
+            out.push(match head {
+                "assign" => {
+                    let st = self.store(arg(1)?)?;
+                    Ins::Assign(st, self.expr(arg(2)?)?)
+                }
+                "do" => Ins::Do(self.expr(arg(1)?)?),
+                "call" => Ins::Call(
+                    small(u(arg(1)?, "a procedure")?, self.nprocs, "procedure")?,
+                    self.exprs(arg(2)?)?,
+                ),
+                "perform" => Ins::Perform(self.expr(arg(1)?)?),
+                "log" => {
+                    let mut parts = vec![];
+                    for p in arr(arg(1)?, "log parts")? {
+                        if let Some(t) = p.as_str() {
+                            parts.push(LogPart::Text(t.to_string()));
+                        } else {
+                            let e = self.expr(&p[0])?;
+                            parts.push(LogPart::Value(e, self.label(&p[1])?));
+                        }
+                    }
+                    Ins::Log(parts, self.opt_expr(arg(2)?)?)
+                }
+                "end" => Ins::End(s(arg(1)?, "a reason")?.into()),
+                "jump" => Ins::Jump(pc(arg(1)?)?),
+                "return" => Ins::Return,
+                "give" => Ins::Give(self.expr(arg(1)?)?, arg(2)?.as_bool().unwrap_or(false)),
+                "if" => Ins::If(self.expr(arg(1)?)?, pc(arg(2)?)?),
+                "for_start" => Ins::ForStart(self.local(arg(1)?)?, self.expr(arg(2)?)?),
+                "for_step" => Ins::ForStep(self.local(arg(1)?)?, self.local(arg(2)?)?, pc(arg(3)?)?),
+                "repeat_start" => Ins::RepeatStart(self.local(arg(1)?)?, self.expr(arg(2)?)?),
+                "repeat_step" => Ins::RepeatStep(self.local(arg(1)?)?, pc(arg(2)?)?),
+                "window_start" => Ins::WindowStart(self.local(arg(1)?)?, self.local(arg(2)?)?, self.expr(arg(3)?)?),
+                "window_ask" => Ins::WindowAsk(self.local(arg(1)?)?, pc(arg(2)?)?),
+                "window_next" => Ins::WindowNext(self.local(arg(1)?)?, self.local(arg(2)?)?, pc(arg(3)?)?),
+                "reopen" => Ins::Reopen(self.local(arg(1)?)?),
+                "close" => Ins::Close(self.local(arg(1)?)?, pc(arg(2)?)?),
+                "choose" => {
+                    let c = arg(1)?;
+                    let filter = match self.opt_expr(get(c, "where")?)? {
+                        Some(e) => Some((e, self.local(get(c, "it")?)?)),
+                        None => None,
+                    };
+                    let each = if get(c, "each")?.is_null() {
+                        None
+                    } else {
+                        Some(self.local(get(c, "each")?)?)
+                    };
+                    let decline = get(c, "decline")?;
+                    self.nchoices += 1;
+                    Ins::Choose(Box::new(Choose {
+                        id: self.nchoices,
+                        source: self.expr(get(c, "source")?)?,
+                        filter,
+                        by: self.opt_expr(get(c, "by")?)?,
+                        each,
+                        label: self.label(get(c, "label")?)?,
+                        prefix: s(get(c, "prefix")?, "a prefix")?.into(),
+                        decline: if decline.is_null() {
+                            None
+                        } else {
+                            Some(s(decline, "a decline")?.into())
+                        },
+                        secret: get(c, "secret")?.as_bool().unwrap_or(false),
+                        kind: s(get(c, "kind")?, "a kind")?.into(),
+                        what: s(get(c, "what")?, "a choice's name")?.to_string(),
+                        store: self.store(get(c, "store")?)?,
+                    }))
+                }
+                other => return bad(format!("unknown instruction '{other}'")),
+            });
+        }
+        Ok(out)
+    }
+
+    fn locals(&mut self, j: &J) -> R<Vec<Rc<str>>> {
+        let names = arr(j, "locals")?;
+        if names.len() > usize::from(u16::MAX) {
+            return bad("too many locals");
+        }
+        names.iter().map(|n| Ok(s(n, "a local's name")?.into())).collect()
+    }
+}
+
+fn variables(l: &mut Loader, j: &J) -> R<Vec<Variable>> {
+    let mut out = vec![];
+    for v in arr(j, "variables")? {
+        let name: Rc<str> = s(&v[0], "a variable's name")?.into();
+        let initial = l.value(&v[1])?;
+        let members = match v.get(2) {
+            Some(J::Array(m)) => Some(
+                m.iter()
+                    .map(|x| Ok(l.intern(s(x, "a member")?)))
+                    .collect::<R<Vec<_>>>()?,
+            ),
+            _ => None,
+        };
+        out.push(Variable { name, initial, members });
+    }
+    Ok(out)
+}
+
+impl Game {
+    /// Read and verify an IR; a bad one is refused with one line.
+    pub fn load(bytes: &[u8]) -> R<Game> {
+        let j: J = serde_json::from_slice(bytes).map_err(|e| format!("not an IR: {e}"))?;
+        let version = get(&j, "version")?.as_i64().ok_or("its version is not a number")?;
+        if version != IR_VERSION {
+            return bad(format!("IR version {version}, this VM reads version {IR_VERSION}"));
+        }
+        let mut l = Loader {
+            strings: vec![],
+            ids: HashMap::new(),
+            nodes: vec![],
+            var_index: HashMap::new(),
+            pvar_index: HashMap::new(),
+            attr_index: HashMap::new(),
+            nprocs: 0,
+            nfuncs: 0,
+            ntables: 0,
+            nlocals: 0,
+            nchoices: 0,
+        };
+        let empty_string = l.intern("");
+        let card_ids = arr(get(&j, "card_ids")?, "card_ids")?;
+        let cards: Vec<u32> = card_ids
+            .iter()
+            .map(|c| Ok(l.intern(s(c, "a card id")?)))
+            .collect::<R<_>>()?;
+        let ncards = cards.len();
+        if ncards > u32::MAX as usize / 2 {
+            return bad("too many cards");
+        }
+        let mut attrs = vec![];
+        let mut attr_names = HashMap::new();
+        for (name, column) in get(&j, "attributes")?.as_object().ok_or("attributes is not a map")? {
+            let column = arr(column, "an attribute column")?;
+            if column.len() != ncards {
+                return bad(format!(
+                    "attribute '{name}' has {} values for {ncards} cards",
+                    column.len()
+                ));
+            }
+            l.attr_index.insert(name.clone(), attrs.len() as u16);
+            let id = l.intern(name);
+            attr_names.insert(id, attrs.len() as u16);
+            attrs.push(column.iter().map(|v| l.value(v)).collect::<R<Vec<_>>>()?);
+        }
+        let vars = variables(&mut l, get(&j, "variables")?)?;
+        let pvars = variables(&mut l, get(&j, "player_variables")?)?;
+        for (i, v) in vars.iter().enumerate() {
+            l.var_index.insert(v.name.to_string(), i as u16);
+        }
+        for (i, v) in pvars.iter().enumerate() {
+            l.pvar_index.insert(v.name.to_string(), i as u16);
+        }
+        let min_players = u(get(&j, "min_players")?, "min_players")? as usize;
+        let max_players = u(get(&j, "max_players")?, "max_players")? as usize;
+        if min_players == 0 || max_players < min_players || max_players > 30 {
+            return bad("the numbers of players are out of range");
+        }
+        // Zones of every size first: their names are texts like any other.
+        let seats_j = get(&j, "seats")?;
+        let mut seats: Vec<Option<Seats>> = (0..=max_players).map(|_| None).collect();
+        for (n, sj) in seats_j.as_object().ok_or("seats is not a map")? {
+            let n: usize = n.parse().map_err(|_| "a number of players is not a number")?;
+            if n < min_players || n > max_players {
+                return bad(format!("seats for {n} players"));
+            }
+            let zones: Vec<u32> = arr(get(sj, "zones")?, "zones")?
+                .iter()
+                .map(|z| Ok(l.intern(s(z, "a zone")?)))
+                .collect::<R<_>>()?;
+            let nz = zones.len();
+            let masks: Vec<u32> = arr(get(sj, "masks")?, "masks")?
+                .iter()
+                .map(|m| Ok(u(m, "a mask")? as u32))
+                .collect::<R<_>>()?;
+            let tops: Vec<bool> = arr(get(sj, "tops")?, "tops")?
+                .iter()
+                .map(|t| t.as_bool().unwrap_or(false))
+                .collect();
+            let mut start = vec![];
+            let mut placed = vec![false; ncards];
+            for z in arr(get(sj, "start")?, "start")? {
+                let mut cards = vec![];
+                for c in arr(&z, "a zone's cards")? {
+                    let c = u(&c, "a card")? as usize;
+                    if c >= ncards || placed[c] {
+                        return bad("the start places a card twice or one that is not there");
+                    }
+                    placed[c] = true;
+                    cards.push(c as u32);
+                }
+                start.push(cards);
+            }
+            if placed.iter().any(|p| !p) {
+                return bad("the start leaves a card nowhere");
+            }
+            let know: Vec<u32> = arr(get(sj, "know")?, "know")?
+                .iter()
+                .map(|m| Ok(u(m, "a mask")? as u32))
+                .collect::<R<_>>()?;
+            let mut teams = vec![];
+            for t in arr(get(sj, "teams")?, "teams")? {
+                let team: Vec<u32> = arr(&t, "a team")?
+                    .iter()
+                    .map(|p| Ok(u(p, "a seat")? as u32))
+                    .collect::<R<_>>()?;
+                if team.iter().any(|&p| p as usize >= n) {
+                    return bad("a team names a seat that is not there");
+                }
+                teams.push(team);
+            }
+            if masks.len() != nz || tops.len() != nz || start.len() != nz || know.len() != ncards || teams.len() != n {
+                return bad(format!("the tables for {n} players do not match the zones and cards"));
+            }
+            seats[n] = Some(Seats {
+                scored: vec![true; nz],
+                zones,
+                masks,
+                tops,
+                start,
+                know,
+                teams,
+                slot: vec![],
+            });
+        }
+        let mut families = HashMap::new();
+        for (name, f) in get(&j, "zone_families")?
+            .as_object()
+            .ok_or("zone_families is not a map")?
+        {
+            let fam = l.intern(name);
+            let family = match s(get(f, "by")?, "a family's key")? {
+                "player" => Family::Player((0..max_players).map(|p| l.intern(&format!("{name}:{p}"))).collect()),
+                _ => {
+                    let mut keys = HashMap::new();
+                    for k in arr(get(f, "keys")?, "keys")? {
+                        let k = s(&k, "a key")?;
+                        let key = l.intern(k);
+                        keys.insert(key, l.intern(&format!("{name}:{k}")));
+                    }
+                    Family::Text(keys)
+                }
+            };
+            families.insert(fam, family);
+        }
+        let procs_j = arr(get(&j, "procedures")?, "procedures")?;
+        let funcs_j = arr(get(&j, "functions")?, "functions")?;
+        l.nprocs = procs_j.len();
+        l.nfuncs = funcs_j.len();
+        let mut tables = vec![];
+        for t in arr(get(&j, "tables")?, "tables")? {
+            let mut table = Table::default();
+            for (k, v) in t.as_object().ok_or("a table is not a map")? {
+                let key: J = serde_json::from_str(k).map_err(|_| "a table's key is not JSON")?;
+                let key = arr(&key, "a table's key")?;
+                let mut ids = [u32::MAX; 4];
+                for (i, part) in key.iter().take(4).enumerate() {
+                    ids[i] = l.intern(s(part, "a table's key")?);
+                }
+                let value = l.value(v)?;
+                table.insert((ids[0], ids[1], ids[2], ids[3]), value);
+            }
+            tables.push(table);
+        }
+        l.ntables = tables.len();
+        let mut procs = vec![];
+        for p in &procs_j {
+            let locals = l.locals(get(p, "locals")?)?;
+            l.nlocals = locals.len();
+            if locals.len() < 2 {
+                return bad("a procedure lacks 'me' and its result");
+            }
+            let params = arr(get(p, "params")?, "params")?
+                .iter()
+                .map(|x| l.local(x))
+                .collect::<R<Vec<_>>>()?;
+            let code = l.code(get(p, "code")?, 0)?;
+            let place: Vec<(u32, u32)> = arr(get(p, "where")?, "where")?
+                .iter()
+                .map(|w| Ok((u(&w[0], "a line")? as u32, u(&w[1], "a column")? as u32)))
+                .collect::<R<_>>()?;
+            if place.len() != code.len() || code.is_empty() {
+                return bad("a procedure's places do not match its code");
+            }
+            let local_index: HashMap<Rc<str>, u16> =
+                locals.iter().enumerate().map(|(i, n)| (n.clone(), i as u16)).collect();
+            let result = local_index.get("$result").copied().unwrap_or(1);
+            procs.push(Proc {
+                name: s(get(p, "name")?, "a name")?.into(),
+                path: s(get(p, "path")?, "a path")?.into(),
+                params,
+                code,
+                place,
+                locals,
+                local_index,
+                result,
+            });
+        }
+        let mut funcs = vec![];
+        for f in &funcs_j {
+            let locals = l.locals(get(f, "locals")?)?;
+            l.nlocals = locals.len();
+            if locals.is_empty() {
+                return bad("a function lacks 'me'");
+            }
+            let params = arr(get(f, "params")?, "params")?
+                .iter()
+                .map(|x| l.local(x))
+                .collect::<R<Vec<_>>>()?;
+            let result = locals.iter().position(|n| &**n == "$result").unwrap_or(0) as u16;
+            let body = if let Some(e) = f.get("expr") {
+                Body::Expr(l.expr(e)?)
+            } else {
+                Body::Code(l.code(get(f, "code")?, 0)?)
+            };
+            funcs.push(Func {
+                params,
+                nlocals: locals.len(),
+                result,
+                body,
+            });
+        }
+        let scorers = |key: &str, l: &mut Loader| -> R<Vec<Scorer>> {
+            let mut out = vec![];
+            for sc in arr(get(&j, key)?, key)? {
+                let locals = l.locals(get(&sc, "locals")?)?;
+                l.nlocals = locals.len();
+                if locals.len() < 2 {
+                    return bad("a scorer lacks 'me' and 'p'");
+                }
+                let w = arr(get(&sc, "where")?, "where")?;
+                out.push(Scorer {
+                    id: s(get(&sc, "id")?, "an id")?.to_string(),
+                    place: (
+                        s(&w[0], "a path")?.into(),
+                        u(&w[1], "a line")? as u32,
+                        u(&w[2], "a column")? as u32,
+                    ),
+                    expr: l.expr(get(&sc, "expr")?)?,
+                    nlocals: locals.len(),
+                });
+            }
+            Ok(out)
+        };
+        let scoring = scorers("scoring", &mut l)?;
+        let tiebreakers = scorers("tiebreakers", &mut l)?;
+        let effects = arr(get(&j, "effects")?, "effects")?
+            .iter()
+            .map(|e| {
+                if e.is_null() {
+                    Ok(None)
+                } else {
+                    Ok(Some(small(u(e, "an effect")?, procs.len(), "effect")?))
+                }
+            })
+            .collect::<R<Vec<_>>>()?;
+        if effects.len() != ncards {
+            return bad("effects do not match the cards");
+        }
+        let nstrings = l.strings.len();
+        for seat in seats.iter_mut().flatten() {
+            seat.slot = vec![u32::MAX; nstrings];
+            for (i, &z) in seat.zones.iter().enumerate() {
+                seat.slot[z as usize] = i as u32;
+            }
+        }
+        if !procs.iter().any(|p| &*p.name == "play") {
+            return bad("the IR has no 'play' program");
+        }
+        let (mut scored_vars, mut scored_pvars) = (vec![true; vars.len()], vec![true; pvars.len()]);
+        if let Some(reads) = j.get("score_reads").filter(|r| !r.is_null()) {
+            let names = |key: &str| -> R<Vec<String>> {
+                arr(get(reads, key)?, key)?
+                    .iter()
+                    .map(|n| Ok(s(n, "a name")?.to_string()))
+                    .collect()
+            };
+            let families = names("families")?;
+            let (read_vars, read_pvars) = (names("variables")?, names("player_variables")?);
+            scored_vars = vars.iter().map(|v| read_vars.iter().any(|n| **n == *v.name)).collect();
+            scored_pvars = pvars
+                .iter()
+                .map(|v| read_pvars.iter().any(|n| **n == *v.name))
+                .collect();
+            for seat in seats.iter_mut().flatten() {
+                seat.scored = seat
+                    .zones
+                    .iter()
+                    .map(|&z| {
+                        let name = &*l.strings[z as usize];
+                        let family = name.split_once(':').map_or(name, |(f, _)| f);
+                        families.iter().any(|f| f == family)
+                    })
+                    .collect();
+            }
+        }
+        let proc_index = procs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.clone(), i as u16))
+            .collect();
+        Ok(Game {
+            id: s(get(&j, "game")?, "game")?.to_string(),
+            variant: get(&j, "variant")?.as_str().map(str::to_string),
+            rules: s(get(&j, "rules")?, "rules")?.to_string(),
+            min_players,
+            max_players,
+            step_budget: u(get(&j, "step_budget")?, "step_budget")?,
+            ties_draw: get(&j, "ties")?.as_str() == Some("draw"),
+            default_end: s(get(&j, "default_end")?, "default_end")?.into(),
+            strings: l.strings,
+            string_ids: l.ids,
+            cards,
+            attrs,
+            effects,
+            vars,
+            pvars,
+            families,
+            seats,
+            procs,
+            proc_index,
+            funcs,
+            scoring,
+            tiebreakers,
+            nodes: l.nodes,
+            tables,
+            attr_names,
+            empty_string,
+            scored_vars,
+            scored_pvars,
+            ids: std::cell::RefCell::default(),
+        })
+    }
+
+    /// A text as a value: the table's id when the game knows it, else a text of its own.
+    pub fn text_value(&self, text: &str) -> V {
+        match self.string_ids.get(text) {
+            Some(&id) => V::Str(id),
+            None => V::Text(text.into()),
+        }
+    }
+
+    pub fn text(&self, id: u32) -> &str {
+        &self.strings[id as usize]
+    }
+}

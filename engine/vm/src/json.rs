@@ -1,0 +1,495 @@
+//! A state to and from the reference's saved-state JSON (State.to_data, format 2), field for field.
+
+use crate::game::Game;
+use crate::state::{frame, Error, Hist, LogLine, Pending, State, Together};
+use crate::value::V;
+use serde_json::{json, Map, Value as J};
+use std::rc::Rc;
+
+pub const FORMAT: i64 = 2;
+
+fn refuse<T>(why: impl Into<String>) -> Result<T, Error> {
+    Err(Error::State(format!("not a saved state: {}", why.into())))
+}
+
+impl State {
+    pub fn to_json(&self, v: &V) -> J {
+        value_json(&self.game, v)
+    }
+
+    pub fn to_data(&self) -> J {
+        let g = &self.game;
+        let seats = self.seats();
+        let mut zones = Map::new();
+        for (i, &z) in seats.zones.iter().enumerate() {
+            zones.insert(g.text(z).to_string(), json!(self.zones[i]));
+        }
+        let variables: Map<String, J> = g
+            .vars
+            .iter()
+            .zip(&self.vars)
+            .map(|(v, x)| (v.name.to_string(), value_json(g, x)))
+            .collect();
+        let pvars: Vec<J> = self
+            .pvars
+            .iter()
+            .map(|p| {
+                J::Object(
+                    g.pvars
+                        .iter()
+                        .zip(p)
+                        .map(|(v, x)| (v.name.to_string(), value_json(g, x)))
+                        .collect(),
+                )
+            })
+            .collect();
+        let stack: Vec<J> = self
+            .stack
+            .iter()
+            .map(|f| {
+                let p = &g.procs[f.proc as usize];
+                let env: Map<String, J> = p
+                    .locals
+                    .iter()
+                    .zip(&f.env)
+                    .filter(|(_, v)| !matches!(v, V::Unset))
+                    .map(|(n, v)| (n.to_string(), value_json(g, v)))
+                    .collect();
+                json!([&*p.name, f.pc, env])
+            })
+            .collect();
+        let log: Vec<J> = self.log.iter().map(|l| json!([l.audience, &*l.text])).collect();
+        let history: Vec<J> = self
+            .history
+            .iter()
+            .map(|h| match h {
+                Hist::Act {
+                    seat,
+                    action,
+                    secret: None,
+                } => json!({"seat": seat, "action": &**action}),
+                Hist::Act {
+                    seat,
+                    action,
+                    secret: Some(kind),
+                } => {
+                    json!({"seat": seat, "action": &**action, "kind": &**kind, "secret": true})
+                }
+                Hist::Shuffle(z) => json!({"chance": "shuffle", "zone": g.text(*z)}),
+                Hist::Random { of, index } => json!({"chance": "random", "of": of, "index": index}),
+            })
+            .collect();
+        json!({
+            "format": FORMAT,
+            "game": g.id,
+            "variant": g.variant,
+            "rules": g.rules,
+            "players": self.n,
+            "seed": self.seed,
+            "rng": self.rng,
+            "zones": zones,
+            "variables": variables,
+            "player_variables": pvars,
+            "stack": stack,
+            "pending": self.pending.as_ref().map(|p| pending_json(g, p)),
+            "log": log,
+            "history": history,
+            "seen": self.seen,
+            "reason": self.reason.as_deref(),
+            "know": self.know,
+            "pinned": self.pinned,
+        })
+    }
+
+    /// A state read back from the reference's JSON; anything that does not fit this game is refused in one line.
+    pub fn from_data(game: Rc<Game>, text: &str) -> Result<State, Error> {
+        let d: J = match serde_json::from_str(text) {
+            Ok(d) => d,
+            Err(e) => return refuse(e.to_string().chars().take(80).collect::<String>()),
+        };
+        let get = |k: &str| {
+            d.get(k)
+                .ok_or_else(|| Error::State(format!("not a saved state: '{k}' is missing")))
+        };
+        if get("format")?.as_i64() != Some(FORMAT) {
+            return refuse("it is of another format");
+        }
+        if get("game")?.as_str() != Some(&game.id) || get("rules")?.as_str() != Some(&game.rules) {
+            return refuse("it is of other rules");
+        }
+        let n = get("players")?.as_u64().unwrap_or(0) as usize;
+        let Some(seats) = game.seats.get(n).and_then(Option::as_ref) else {
+            return refuse("its number of players does not fit the game");
+        };
+        let seed = get("seed")?
+            .as_i64()
+            .ok_or_else(|| Error::State("not a saved state: its seed".into()))?;
+        let rng = get("rng")?
+            .as_u64()
+            .ok_or_else(|| Error::State("not a saved state: its generator".into()))?;
+        let ncards = game.cards.len();
+        let zj = get("zones")?
+            .as_object()
+            .ok_or_else(|| Error::State("not a saved state: zones".into()))?;
+        let mut zones = vec![];
+        let mut loc = vec![u32::MAX; ncards];
+        if zj.len() != seats.zones.len() {
+            return refuse("its zones are not the game's");
+        }
+        for (i, &z) in seats.zones.iter().enumerate() {
+            let Some(cards) = zj.get(game.text(z)).and_then(J::as_array) else {
+                return refuse(format!("zone '{}' is missing", game.text(z)));
+            };
+            let mut out = vec![];
+            for c in cards {
+                match c.as_u64() {
+                    Some(c) if (c as usize) < ncards && loc[c as usize] == u32::MAX => {
+                        loc[c as usize] = i as u32;
+                        out.push(c as u32);
+                    }
+                    _ => return refuse("a card is in two places or is not a card"),
+                }
+            }
+            zones.push(out);
+        }
+        if loc.contains(&u32::MAX) {
+            return refuse("a card is nowhere");
+        }
+        let vars_j = get("variables")?;
+        let mut vars = vec![];
+        for v in &game.vars {
+            let Some(x) = vars_j.get(&*v.name) else {
+                return refuse(format!("variable '{}' is missing", v.name));
+            };
+            vars.push(json_value(&game, x)?);
+        }
+        let mut pvars = vec![];
+        let pj = get("player_variables")?
+            .as_array()
+            .ok_or_else(|| Error::State("not a saved state: player variables".into()))?;
+        if pj.len() != n {
+            return refuse("player variables are not one per seat");
+        }
+        for p in pj {
+            let mut row = vec![];
+            for v in &game.pvars {
+                let Some(x) = p.get(&*v.name) else {
+                    return refuse(format!("player variable '{}' is missing", v.name));
+                };
+                row.push(json_value(&game, x)?);
+            }
+            pvars.push(row);
+        }
+        let mut stack = vec![];
+        for f in get("stack")?
+            .as_array()
+            .ok_or_else(|| Error::State("not a saved state: its stack".into()))?
+        {
+            let (Some(name), Some(pc), Some(env)) = (
+                f.get(0).and_then(J::as_str),
+                f.get(1).and_then(J::as_u64),
+                f.get(2).and_then(J::as_object),
+            ) else {
+                return refuse("a frame is not [procedure, pc, locals]");
+            };
+            let Some(&proc) = game.proc_index.get(name) else {
+                return refuse(format!("no procedure '{name}'"));
+            };
+            let p = &game.procs[proc as usize];
+            if pc as usize >= p.code.len() {
+                return refuse(format!("pc {pc} is outside '{name}'"));
+            }
+            let mut fr = frame(&game, proc, pc as u32);
+            fr.env[0] = V::Unset;
+            for (k, v) in env {
+                let Some(&slot) = p.local_index.get(k.as_str()) else {
+                    return refuse(format!("'{name}' has no local '{k}'"));
+                };
+                let mut x = json_value(&game, v)?;
+                if k.starts_with('$') && k.contains('@') && !k.starts_with("$repeat@") && !k.starts_with("$window@") {
+                    x = match x {
+                        V::List(l) if l.len() == 2 => match (&l[0], &l[1]) {
+                            (V::Int(i), V::List(items)) if *i >= 0 => V::Iter(*i as u32, items.clone()),
+                            _ => return refuse(format!("loop state '{k}' is not [index, items]")),
+                        },
+                        _ => return refuse(format!("loop state '{k}' is not [index, items]")),
+                    };
+                }
+                fr.env[slot as usize] = x;
+            }
+            stack.push(fr);
+        }
+        let pending = match get("pending")? {
+            J::Null => None,
+            p => Some(Rc::new(pending_value(&game, p, n)?)),
+        };
+        if let Some(p) = &pending {
+            let ok = stack.last().is_some_and(|f| {
+                matches!(
+                    game.procs[f.proc as usize].code.get(f.pc as usize),
+                    Some(crate::game::Ins::Choose(_))
+                )
+            });
+            if !ok || p.player as usize >= n {
+                return refuse("its decision does not fit its program");
+            }
+        }
+        let mut log = vec![];
+        for l in get("log")?
+            .as_array()
+            .ok_or_else(|| Error::State("not a saved state: its log".into()))?
+        {
+            let (Some(aud), Some(text)) = (l.get(0), l.get(1).and_then(J::as_str)) else {
+                return refuse("a log line");
+            };
+            log.push(LogLine {
+                audience: aud.as_i64(),
+                text: text.into(),
+            });
+        }
+        let mut history = vec![];
+        for h in get("history")?
+            .as_array()
+            .ok_or_else(|| Error::State("not a saved state: its history".into()))?
+        {
+            history.push(if let Some(action) = h.get("action").and_then(J::as_str) {
+                let seat = h.get("seat").and_then(J::as_u64).unwrap_or(0) as u32;
+                let secret = h.get("kind").and_then(J::as_str).map(Rc::from);
+                Hist::Act {
+                    seat,
+                    action: action.into(),
+                    secret,
+                }
+            } else if h.get("chance").and_then(J::as_str) == Some("shuffle") {
+                let z = h
+                    .get("zone")
+                    .and_then(J::as_str)
+                    .and_then(|z| game.string_ids.get(z))
+                    .copied();
+                Hist::Shuffle(z.ok_or_else(|| Error::State("not a saved state: a shuffle of no zone".into()))?)
+            } else {
+                let of = h.get("of").and_then(J::as_u64).unwrap_or(0);
+                Hist::Random {
+                    of,
+                    index: h.get("index").and_then(J::as_u64).unwrap_or(0),
+                }
+            });
+        }
+        let seen: Vec<Vec<J>> = match get("seen")?.as_array() {
+            Some(s) if s.len() == n => s.iter().map(|x| x.as_array().cloned().unwrap_or_default()).collect(),
+            _ => return refuse("what each seat was shown"),
+        };
+        let masks = |k: &str| -> Result<Vec<u32>, Error> {
+            let a = get(k)?
+                .as_array()
+                .ok_or_else(|| Error::State(format!("not a saved state: {k}")))?;
+            if a.len() != ncards {
+                return refuse(format!("{k} is not one per card"));
+            }
+            a.iter()
+                .map(|m| {
+                    m.as_u64()
+                        .map(|m| m as u32)
+                        .ok_or_else(|| Error::State(format!("not a saved state: {k}")))
+                })
+                .collect()
+        };
+        let (know, pinned) = (masks("know")?, masks("pinned")?);
+        let reason = get("reason")?.as_str().map(Rc::from);
+        Ok(State {
+            n,
+            seed,
+            rng,
+            zones,
+            loc,
+            vars,
+            pvars,
+            stack,
+            pending,
+            log,
+            keep_log: true,
+            history,
+            seen,
+            reason,
+            know,
+            pinned,
+            settled: vec![0; seats.zones.len()],
+            fault: None,
+            fsteps: 0,
+            points: vec![None; n],
+            pool: vec![],
+            game,
+        })
+    }
+}
+
+fn ids_json(ids: &[Rc<str>]) -> J {
+    J::Array(ids.iter().map(|i| J::String(i.to_string())).collect())
+}
+
+fn values_json(g: &Game, values: &[V]) -> J {
+    J::Array(values.iter().map(|v| value_json(g, v)).collect())
+}
+
+fn pending_json(g: &Game, p: &Pending) -> J {
+    let mut out = json!({
+        "player": p.player,
+        "ids": ids_json(&p.ids),
+        "values": values_json(g, &p.values),
+        "secret": p.secret,
+        "kind": &*p.kind,
+    });
+    if let Some(t) = &p.together {
+        out["together"] = json!({
+            "seats": t.seats,
+            "ids": t.ids.iter().map(|i| ids_json(i)).collect::<Vec<_>>(),
+            "values": t.values.iter().map(|v| values_json(g, v)).collect::<Vec<_>>(),
+            "chosen": t.chosen,
+        });
+    }
+    out
+}
+
+fn strs(j: Option<&J>) -> Result<Rc<[Rc<str>]>, Error> {
+    let Some(a) = j.and_then(J::as_array) else {
+        return refuse("a decision's ids");
+    };
+    a.iter()
+        .map(|x| {
+            x.as_str()
+                .map(Rc::from)
+                .ok_or_else(|| Error::State("not a saved state: an id".into()))
+        })
+        .collect()
+}
+
+fn vals(g: &Game, j: Option<&J>) -> Result<Rc<[V]>, Error> {
+    let Some(a) = j.and_then(J::as_array) else {
+        return refuse("a decision's values");
+    };
+    a.iter().map(|x| json_value(g, x)).collect()
+}
+
+fn pending_value(g: &Game, p: &J, n: usize) -> Result<Pending, Error> {
+    let ids = strs(p.get("ids"))?;
+    let values = vals(g, p.get("values"))?;
+    if ids.len() != values.len() || ids.is_empty() {
+        return refuse("a decision's ids and values differ");
+    }
+    let together = match p.get("together") {
+        None | Some(J::Null) => None,
+        Some(t) => {
+            let seats: Vec<u32> = t
+                .get("seats")
+                .and_then(J::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(J::as_u64)
+                        .filter(|&s| (s as usize) < n)
+                        .map(|s| s as u32)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let ids: Vec<Rc<[Rc<str>]>> = match t.get("ids").and_then(J::as_array) {
+                Some(a) => a.iter().map(|x| strs(Some(x))).collect::<Result<_, _>>()?,
+                None => return refuse("a simultaneous decision's ids"),
+            };
+            let values: Vec<Rc<[V]>> = match t.get("values").and_then(J::as_array) {
+                Some(a) => a.iter().map(|x| vals(g, Some(x))).collect::<Result<_, _>>()?,
+                None => return refuse("a simultaneous decision's values"),
+            };
+            let chosen: Vec<Option<u32>> = match t.get("chosen").and_then(J::as_array) {
+                Some(a) => a.iter().map(|c| c.as_u64().map(|c| c as u32)).collect(),
+                None => return refuse("a simultaneous decision's choices"),
+            };
+            let fits = seats.len() == ids.len()
+                && seats.len() == values.len()
+                && seats.len() == chosen.len()
+                && ids
+                    .iter()
+                    .zip(&values)
+                    .zip(&chosen)
+                    .all(|((i, v), c)| i.len() == v.len() && c.is_none_or(|c| (c as usize) < i.len()));
+            if !fits || seats.is_empty() {
+                return refuse("a simultaneous decision does not add up");
+            }
+            Some(Together {
+                seats,
+                ids,
+                values,
+                chosen,
+            })
+        }
+    };
+    let player = p.get("player").and_then(J::as_u64).unwrap_or(u64::MAX);
+    if player as usize >= n {
+        return refuse("a decision of no seat");
+    }
+    Ok(Pending {
+        player: player as u32,
+        ids,
+        values,
+        secret: p.get("secret").and_then(J::as_bool).unwrap_or(false),
+        kind: p.get("kind").and_then(J::as_str).unwrap_or("").into(),
+        together,
+    })
+}
+
+pub fn value_json(g: &Game, v: &V) -> J {
+    match v {
+        V::Unset | V::None => J::Null,
+        V::Bool(b) => J::Bool(*b),
+        V::Int(i) => json!(i),
+        V::Str(s) => J::String(g.text(*s).to_string()),
+        V::Text(t) => J::String(t.to_string()),
+        V::List(l) => J::Array(l.iter().map(|x| value_json(g, x)).collect()),
+        V::Rec(r) => J::Object(
+            r.iter()
+                .map(|(k, x)| (g.text(*k).to_string(), value_json(g, x)))
+                .collect(),
+        ),
+        V::Iter(i, l) => json!([i, J::Array(l.iter().map(|x| value_json(g, x)).collect())]),
+    }
+}
+
+pub fn json_value(g: &Game, j: &J) -> Result<V, Error> {
+    json_depth(g, j, 0)
+}
+
+fn json_depth(g: &Game, j: &J, depth: usize) -> Result<V, Error> {
+    if depth > 64 {
+        return refuse("a value is nested too deeply");
+    }
+    Ok(match j {
+        J::Null => V::None,
+        J::Bool(b) => V::Bool(*b),
+        J::Number(n) => V::Int(
+            n.as_i64()
+                .ok_or_else(|| Error::State("not a saved state: a number out of range".into()))?,
+        ),
+        J::String(t) => match g.string_ids.get(t.as_str()) {
+            Some(&s) => V::Str(s),
+            None => {
+                return refuse(format!(
+                    "the text {:?} is nothing of this game",
+                    t.chars().take(40).collect::<String>()
+                ))
+            }
+        },
+        J::Array(a) => V::list(
+            a.iter()
+                .map(|x| json_depth(g, x, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        J::Object(o) => {
+            let mut fields = vec![];
+            for (k, x) in o {
+                let Some(&key) = g.string_ids.get(k.as_str()) else {
+                    return refuse(format!("the field {k:?} is nothing of this game"));
+                };
+                fields.push((key, json_depth(g, x, depth + 1)?));
+            }
+            V::Rec(fields.into())
+        }
+    })
+}

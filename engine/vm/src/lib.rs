@@ -1,0 +1,19 @@
+//! Tabletop's native runtime: the IR lowered by engine/vm_lower.py, run with the reference's meaning.
+//!
+//! `game` reads and verifies an IR, `state` holds a running game and its loop, `eval` the expressions and
+//! operations, `json` the saved-state format, `playout` whole games in one call; `py` (feature `python`) is
+//! the PyO3 face, `engine._vm`.
+
+pub mod eval;
+pub mod game;
+pub mod json;
+pub mod playout;
+pub mod rng;
+pub mod state;
+pub mod value;
+
+#[cfg(feature = "python")]
+mod py;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -1,0 +1,196 @@
+//! The Python face (`engine._vm`): one call does a whole unit of work; errors cross as exceptions.
+
+use crate::game::Game;
+use crate::playout;
+use crate::state::{Error, State};
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::rc::Rc;
+
+create_exception!(
+    _vm,
+    VmError,
+    PyException,
+    "A failure of the VM: the base of the others."
+);
+create_exception!(
+    _vm,
+    VmRuleError,
+    VmError,
+    "A rule failed: args are (path, line, col, code, message)."
+);
+create_exception!(
+    _vm,
+    VmIllegalAction,
+    VmError,
+    "An action that is not legal now; the state is unchanged."
+);
+create_exception!(
+    _vm,
+    VmStateError,
+    VmError,
+    "A saved state or IR that does not fit: refused in one line."
+);
+create_exception!(
+    _vm,
+    VmEngineBug,
+    VmError,
+    "The VM itself is wrong, named by its instruction."
+);
+
+fn py_err(e: Error) -> PyErr {
+    match e {
+        Error::Rule(d) => VmRuleError::new_err((d.path, d.line, d.col, d.code, d.message)),
+        Error::Illegal(m) => VmIllegalAction::new_err(m),
+        Error::Stopped(m) | Error::State(m) => VmStateError::new_err(m),
+        Error::Bug(m) => VmEngineBug::new_err(m),
+    }
+}
+
+/// Run `f`, turning a panic into an engine-bug error: a fault in the VM never ends the process.
+fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r.map_err(py_err),
+        Err(p) => {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            Err(VmEngineBug::new_err(format!("engine bug in the VM: {what}")))
+        }
+    }
+}
+
+#[pyclass(unsendable, module = "engine._vm")]
+struct VmGame {
+    game: Rc<Game>,
+}
+
+#[pymethods]
+impl VmGame {
+    #[new]
+    fn new(ir: &[u8]) -> PyResult<Self> {
+        let game = guarded(|| Game::load(ir).map_err(|m| Error::State(format!("IR refused: {m}"))))?;
+        Ok(VmGame { game: Rc::new(game) })
+    }
+
+    #[getter]
+    fn id(&self) -> String {
+        self.game.id.clone()
+    }
+
+    fn new_game(&self, players: usize, seed: i64) -> PyResult<VmState> {
+        guarded(|| State::new(self.game.clone(), players, seed)).map(|st| VmState { st })
+    }
+
+    fn state_from_json(&self, text: &str) -> PyResult<VmState> {
+        guarded(|| State::from_data(self.game.clone(), text)).map(|st| VmState { st })
+    }
+
+    /// Whole games between random bots, one per seed, in one call: a list of dicts
+    /// {seed, scores, results, reason, decisions}.
+    #[pyo3(signature = (players, seeds, bots = "random"))]
+    fn playouts<'py>(
+        &self,
+        py: Python<'py>,
+        players: usize,
+        seeds: Vec<i64>,
+        bots: &str,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        if bots != "random" {
+            return Err(VmStateError::new_err(format!(
+                "the VM plays with random bots only, not {bots:?}"
+            )));
+        }
+        let played = guarded(|| {
+            seeds
+                .iter()
+                .map(|&s| playout::random_game(&self.game, players, s))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        played
+            .into_iter()
+            .map(|g| {
+                let d = PyDict::new(py);
+                d.set_item("seed", g.seed)?;
+                d.set_item("scores", g.scores)?;
+                d.set_item("results", g.results)?;
+                d.set_item("reason", &*g.reason)?;
+                d.set_item("decisions", g.decisions)?;
+                Ok(d)
+            })
+            .collect()
+    }
+}
+
+#[pyclass(unsendable, module = "engine._vm")]
+struct VmState {
+    st: State,
+}
+
+#[pymethods]
+impl VmState {
+    #[pyo3(signature = (seat = None))]
+    fn legal_actions(&self, seat: Option<u32>) -> Vec<String> {
+        self.st.legal(seat).iter().map(|a| a.to_string()).collect()
+    }
+
+    #[pyo3(signature = (action, seat = None))]
+    fn apply(&mut self, action: &str, seat: Option<u32>) -> PyResult<()> {
+        // An illegal action is refused before anything changes (State::apply checks first).
+        guarded(|| self.st.apply(action, seat))
+    }
+
+    fn apply_index(&mut self, index: usize) -> PyResult<()> {
+        guarded(|| self.st.apply_index(index))
+    }
+
+    fn to_json(&self) -> String {
+        self.st.to_data().to_string()
+    }
+
+    fn clone(&self) -> VmState {
+        VmState { st: self.st.clone() }
+    }
+
+    fn scores(&mut self) -> PyResult<Vec<i64>> {
+        guarded(|| self.st.scores())
+    }
+
+    /// (results per seat, reason), or None until the game is over.
+    fn outcome(&mut self) -> PyResult<Option<(Vec<&'static str>, String)>> {
+        let reason = self.st.reason_text().to_string();
+        guarded(|| self.st.outcome()).map(|o| o.map(|r| (r, reason)))
+    }
+
+    fn to_act(&self) -> Vec<u32> {
+        self.st.to_act()
+    }
+
+    #[getter]
+    fn current_player(&self) -> Option<u32> {
+        self.st.pending.as_ref().map(|p| p.player)
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.st.pending.is_none()
+    }
+}
+
+#[pymodule]
+fn _vm(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<VmGame>()?;
+    m.add_class::<VmState>()?;
+    m.add("VmError", py.get_type::<VmError>())?;
+    m.add("VmRuleError", py.get_type::<VmRuleError>())?;
+    m.add("VmIllegalAction", py.get_type::<VmIllegalAction>())?;
+    m.add("VmStateError", py.get_type::<VmStateError>())?;
+    m.add("VmEngineBug", py.get_type::<VmEngineBug>())?;
+    m.add("IR_VERSION", crate::game::IR_VERSION)?;
+    Ok(())
+}

@@ -1,0 +1,1340 @@
+//! A running game: zones, variables, frames suspended at decisions, who knows which card; and the loop that
+//! runs the IR's instructions until a decision is pending or the game ends (State._run of the reference).
+
+use crate::game::{Game, Ins, Label, Store};
+use crate::rng;
+use crate::value::V;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+pub const MAX_SIZE: usize = 100_000;
+
+/// Why a rule program stopped.
+#[derive(Debug)]
+pub enum F {
+    /// A rule asked for something impossible in the language's own words (E701).
+    Rule(String),
+    /// A rule applied an operation to values it does not take (E702).
+    Failed(String),
+    /// A function written as statements ran out of steps (E703 at the calling instruction).
+    Overrun,
+    /// The VM itself is wrong (never the rules).
+    Bug(String),
+}
+
+pub type Res<T> = Result<T, F>;
+
+pub fn rule<T>(m: impl Into<String>) -> Res<T> {
+    Err(F::Rule(m.into()))
+}
+
+pub fn failed<T>(m: impl Into<String>) -> Res<T> {
+    Err(F::Failed(m.into()))
+}
+
+/// A located diagnostic, as the reference's `Diagnostic` (path, line, col, code, message).
+#[derive(Debug, Clone)]
+pub struct Diag {
+    pub path: String,
+    pub line: u32,
+    pub col: u32,
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// Why a call into the VM failed.
+#[derive(Debug)]
+pub enum Error {
+    Rule(Diag),
+    Illegal(String),
+    Stopped(String),
+    Bug(String),
+    State(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub proc: u16,
+    pub pc: u32,
+    pub env: Vec<V>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Together {
+    pub seats: Vec<u32>,
+    pub ids: Vec<Rc<[Rc<str>]>>,
+    pub values: Vec<Rc<[V]>>,
+    pub chosen: Vec<Option<u32>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub player: u32,
+    pub ids: Rc<[Rc<str>]>,
+    pub values: Rc<[V]>,
+    pub secret: bool,
+    pub kind: Rc<str>,
+    pub together: Option<Together>,
+}
+
+impl Pending {
+    pub fn to_act(&self) -> Vec<u32> {
+        match &self.together {
+            None => vec![self.player],
+            Some(t) => {
+                let mut seats: Vec<u32> = t
+                    .seats
+                    .iter()
+                    .zip(&t.chosen)
+                    .filter(|(_, c)| c.is_none())
+                    .map(|(s, _)| *s)
+                    .collect();
+                seats.sort_unstable();
+                seats
+            }
+        }
+    }
+
+    /// This decision asking `player` (default: the lowest seat still to act), with that seat's options.
+    pub fn asked(&self, player: Option<u32>) -> Pending {
+        let t = self.together.as_ref().expect("asked of a simultaneous decision");
+        let player = player.unwrap_or_else(|| self.to_act().into_iter().min().unwrap_or(self.player));
+        let i = t.seats.iter().position(|&s| s == player).unwrap_or(0);
+        Pending {
+            player,
+            ids: t.ids[i].clone(),
+            values: t.values[i].clone(),
+            ..self.clone()
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Hist {
+    Act {
+        seat: u32,
+        action: Rc<str>,
+        secret: Option<Rc<str>>,
+    },
+    Shuffle(u32),
+    Random {
+        of: u64,
+        index: u64,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct LogLine {
+    pub audience: Option<i64>,
+    pub text: Rc<str>,
+}
+
+#[derive(Clone)]
+pub struct State {
+    pub game: Rc<Game>,
+    pub n: usize,
+    pub seed: i64,
+    pub rng: u64,
+    pub zones: Vec<Vec<u32>>,
+    pub loc: Vec<u32>,
+    pub vars: Vec<V>,
+    pub pvars: Vec<Vec<V>>,
+    pub stack: Vec<Frame>,
+    pub pending: Option<Rc<Pending>>,
+    pub log: Vec<LogLine>,
+    pub keep_log: bool,
+    pub history: Vec<Hist>,
+    pub seen: Vec<Vec<serde_json::Value>>,
+    pub reason: Option<Rc<str>>,
+    pub know: Vec<u32>,
+    pub pinned: Vec<u32>,
+    pub settled: Vec<u32>,
+    pub fault: Option<Diag>,
+    pub fsteps: u64,
+    /// Each seat's points while nothing they may read (zones, variables) has changed.
+    pub points: Vec<Option<i64>>,
+    /// Arrays of locals for function calls, reused.
+    pub pool: Vec<Vec<V>>,
+}
+
+enum Step {
+    Go(u32),
+    Entered,
+    Left,
+    Suspended,
+}
+
+impl State {
+    pub fn new(game: Rc<Game>, n: usize, seed: i64) -> Result<State, Error> {
+        let seats = match game.seats.get(n).and_then(Option::as_ref) {
+            Some(s) => s,
+            None => {
+                return Err(Error::State(format!(
+                    "{} is for {}–{} players, not {n}",
+                    game.id, game.min_players, game.max_players
+                )))
+            }
+        };
+        let ncards = game.cards.len();
+        let mut loc = vec![0u32; ncards];
+        for (z, cards) in seats.start.iter().enumerate() {
+            for &c in cards {
+                loc[c as usize] = z as u32;
+            }
+        }
+        let play = game.proc_index["play"];
+        let mut stack = vec![frame(&game, play, 0)];
+        if let Some(&setup) = game.proc_index.get("setup") {
+            stack.push(frame(&game, setup, 0));
+        }
+        let mut st = State {
+            n,
+            seed,
+            rng: rng::seed_state(seed),
+            zones: seats.start.clone(),
+            loc,
+            vars: game.vars.iter().map(|v| v.initial.clone()).collect(),
+            pvars: (0..n)
+                .map(|_| game.pvars.iter().map(|v| v.initial.clone()).collect())
+                .collect(),
+            stack,
+            pending: None,
+            log: vec![],
+            keep_log: true,
+            history: vec![],
+            seen: vec![vec![]; n],
+            reason: None,
+            know: seats.know.clone(),
+            pinned: seats.know.clone(),
+            settled: vec![0; seats.zones.len()],
+            fault: None,
+            fsteps: 0,
+            points: vec![None; n],
+            pool: vec![],
+            game,
+        };
+        st.run()?;
+        Ok(st)
+    }
+
+    fn everyone(&self) -> u32 {
+        ((1u64 << self.n) - 1) as u32
+    }
+
+    pub fn seats(&self) -> &crate::game::Seats {
+        self.game.seats[self.n].as_ref().expect("a state's size has its tables")
+    }
+
+    pub fn zone_index(&self, v: &V) -> Res<usize> {
+        match v {
+            V::Str(s) => {
+                let slot = self.seats().slot.get(*s as usize).copied().unwrap_or(u32::MAX);
+                if slot == u32::MAX {
+                    rule(format!("there is no zone '{}'", self.game.text(*s)))
+                } else {
+                    Ok(slot as usize)
+                }
+            }
+            other => failed(format!("{} is no zone", other.kind())),
+        }
+    }
+
+    pub fn card(&self, v: &V, what: &str) -> Res<usize> {
+        match v {
+            V::Int(c) if *c >= 0 && (*c as usize) < self.loc.len() => Ok(*c as usize),
+            V::None | V::Unset => rule(format!("{what}: no card given")),
+            other => failed(format!("{what}: {} is no card", other.kind())),
+        }
+    }
+
+    pub fn seat(&self, v: &V) -> Res<usize> {
+        match v {
+            V::Int(p) if *p >= 0 && (*p as usize) < self.n => Ok(*p as usize),
+            V::None | V::Unset => failed("none is no player"),
+            V::Int(p) => failed(format!("{p} is no seat")),
+            other => failed(format!("{} is no player", other.kind())),
+        }
+    }
+
+    // ------------------------------------------------------------ running
+    fn locate(&self, proc: u16, pc: u32, code: &'static str, message: String) -> Diag {
+        let p = &self.game.procs[proc as usize];
+        let (line, col) = p.place.get(pc as usize).copied().unwrap_or((1, 1));
+        Diag {
+            path: p.path.to_string(),
+            line,
+            col,
+            code,
+            message,
+        }
+    }
+
+    fn fail(&mut self, proc: u16, pc: u32, f: F) -> Error {
+        let name = self.game.procs[proc as usize].name.clone();
+        let budget = self.game.step_budget;
+        let d = match f {
+            F::Rule(m) => self.locate(proc, pc, "E701", format!("{m} (in '{name}')")),
+            F::Failed(m) => self.locate(proc, pc, "E702", format!("rule failed in '{name}': {m}")),
+            F::Overrun => self.locate(
+                proc,
+                pc,
+                "E703",
+                format!("step budget of {budget} exhausted in '{name}': does a loop never end?"),
+            ),
+            F::Bug(m) => return Error::Bug(format!("engine bug in the VM at instruction {pc} of '{name}': {m}")),
+        };
+        self.fault = Some(d.clone());
+        Error::Rule(d)
+    }
+
+    /// Run the programs until a decision is pending or the game ends.
+    pub fn run(&mut self) -> Result<(), Error> {
+        let game = self.game.clone();
+        let budget = game.step_budget;
+        let mut steps = 0u64;
+        while let Some(fi) = self.stack.len().checked_sub(1) {
+            let proc = self.stack[fi].proc;
+            let mut pc = self.stack[fi].pc;
+            let mut env = std::mem::take(&mut self.stack[fi].env);
+            let code = &game.procs[proc as usize].code;
+            let outcome = loop {
+                steps += 1;
+                if steps > budget {
+                    break Err(F::Overrun);
+                }
+                let Some(ins) = code.get(pc as usize) else {
+                    break Err(F::Bug(format!("pc {pc} is past the end")));
+                };
+                match self.exec(&game, ins, proc, pc, &mut env) {
+                    Ok(Step::Go(next)) => pc = next,
+                    Ok(other) => break Ok(other),
+                    Err(f) => break Err(f),
+                }
+            };
+            match outcome {
+                Ok(Step::Left) => {}
+                Ok(_) => {
+                    if let Some(f) = self.stack.get_mut(fi) {
+                        f.env = env;
+                    }
+                    if self.pending.is_some() || self.stack.is_empty() {
+                        return Ok(());
+                    }
+                }
+                Err(f) => {
+                    if let Some(fr) = self.stack.get_mut(fi) {
+                        fr.env = env;
+                    }
+                    return Err(self.fail(proc, pc, f));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn exec(&mut self, g: &Game, ins: &Ins, proc: u16, pc: u32, env: &mut [V]) -> Res<Step> {
+        let next = pc + 1;
+        match ins {
+            Ins::Assign(store, e) => {
+                let v = self.eval(g, *e, env)?;
+                self.store(g, store, v, env)?;
+            }
+            Ins::Do(e) => {
+                self.eval(g, *e, env)?;
+            }
+            Ins::Call(target, args) => {
+                let mut f = frame(&self.game, *target, 0);
+                f.env[0] = env[0].clone();
+                let game = g;
+                let params = &game.procs[*target as usize].params;
+                for (p, a) in params.iter().zip(args) {
+                    f.env[*p as usize] = self.eval(g, *a, env)?;
+                }
+                self.stack.last_mut().expect("a running frame").pc = next;
+                self.stack.push(f);
+                return Ok(Step::Entered);
+            }
+            Ins::Perform(e) => {
+                let v = self.eval(g, *e, env)?;
+                let c = self.card(&v, "perform")?;
+                let Some(target) = self.game.effects[c] else {
+                    return Ok(Step::Go(next));
+                };
+                let mut f = frame(&self.game, target, 0);
+                f.env[0] = env[0].clone();
+                if let Some(&this) = self.game.procs[target as usize].params.first() {
+                    f.env[this as usize] = V::Int(c as i64);
+                }
+                self.stack.last_mut().expect("a running frame").pc = next;
+                self.stack.push(f);
+                return Ok(Step::Entered);
+            }
+            Ins::Log(parts, to) => {
+                let audience = match to {
+                    None => None,
+                    Some(e) => match self.eval(g, *e, env)? {
+                        V::None | V::Unset => return Ok(Step::Go(next)),
+                        V::Int(p) => Some(p),
+                        other => return failed(format!("a log line to {}", other.kind())),
+                    },
+                };
+                if self.keep_log {
+                    let mut text = String::new();
+                    for part in parts {
+                        match part {
+                            crate::game::LogPart::Text(t) => text.push_str(t),
+                            crate::game::LogPart::Value(e, label) => {
+                                let v = self.eval(g, *e, env)?;
+                                self.label(&v, label, &mut text);
+                            }
+                        }
+                    }
+                    self.log.push(LogLine {
+                        audience,
+                        text: text.into(),
+                    });
+                } else {
+                    for part in parts {
+                        if let crate::game::LogPart::Value(e, _) = part {
+                            self.eval(g, *e, env)?;
+                        }
+                    }
+                }
+            }
+            Ins::End(reason) => {
+                self.stack.clear();
+                self.reason = Some(reason.clone());
+                return Ok(Step::Suspended);
+            }
+            Ins::Jump(to) => return Ok(Step::Go(*to)),
+            Ins::Return => {
+                self.stack.pop();
+                return Ok(Step::Left);
+            }
+            Ins::Give(e, in_function) => {
+                let v = self.eval(g, *e, env)?;
+                if *in_function {
+                    return Err(F::Bug("a function's return outside a function".into()));
+                }
+                self.stack.pop();
+                if let Some(caller) = self.stack.last_mut() {
+                    let slot = g.procs[caller.proc as usize].result;
+                    caller.env[slot as usize] = v;
+                }
+                return Ok(Step::Left);
+            }
+            Ins::If(cond, skip) => {
+                let v = self.eval(g, *cond, env)?;
+                return Ok(Step::Go(if self.truthy(&v) { next } else { *skip }));
+            }
+            Ins::ForStart(key, source) => {
+                let items = self.items(g, *source, env)?;
+                env[*key as usize] = V::Iter(0, items);
+            }
+            Ins::ForStep(key, var, done) => {
+                let (i, items) = match &env[*key as usize] {
+                    V::Iter(i, items) => (*i, items.clone()),
+                    V::List(l) if l.len() == 2 => match (&l[0], &l[1]) {
+                        (V::Int(i), V::List(items)) => (*i as u32, items.clone()),
+                        _ => return Err(F::Bug("a loop's state is not [index, items]".into())),
+                    },
+                    _ => return Err(F::Bug("a loop's state is missing".into())),
+                };
+                if (i as usize) < items.len() {
+                    env[*var as usize] = items[i as usize].clone();
+                    env[*key as usize] = V::Iter(i + 1, items);
+                    return Ok(Step::Go(next));
+                }
+                env[*key as usize] = V::Unset;
+                return Ok(Step::Go(*done));
+            }
+            Ins::RepeatStart(key, count) => {
+                env[*key as usize] = self.eval(g, *count, env)?;
+            }
+            Ins::RepeatStep(key, done) => {
+                let left = match &env[*key as usize] {
+                    V::Int(i) => *i,
+                    V::Bool(b) => i64::from(*b),
+                    other => return failed(format!("repeat {} times", other.kind())),
+                };
+                if left > 0 {
+                    env[*key as usize] = V::Int(left - 1);
+                    return Ok(Step::Go(next));
+                }
+                env[*key as usize] = V::Unset;
+                return Ok(Step::Go(*done));
+            }
+            Ins::WindowStart(key, var, start) => {
+                env[*var as usize] = self.eval(g, *start, env)?;
+                env[*key as usize] = V::Int(0);
+            }
+            Ins::WindowAsk(key, done) => {
+                let asked = match &env[*key as usize] {
+                    V::Int(i) => *i,
+                    _ => return Err(F::Bug("a window's count is missing".into())),
+                };
+                if asked >= self.n as i64 {
+                    env[*key as usize] = V::Unset;
+                    return Ok(Step::Go(*done));
+                }
+            }
+            Ins::WindowNext(key, var, top) => {
+                let (V::Int(asked), V::Int(p)) = (&env[*key as usize], &env[*var as usize]) else {
+                    return failed("a window's seat is not a seat");
+                };
+                let (asked, p) = (*asked, *p);
+                env[*key as usize] = V::Int(asked + 1);
+                env[*var as usize] = V::Int((p + 1).rem_euclid(self.n as i64));
+                return Ok(Step::Go(*top));
+            }
+            Ins::Reopen(key) => env[*key as usize] = V::Int(-1),
+            Ins::Close(key, done) => {
+                env[*key as usize] = V::Unset;
+                return Ok(Step::Go(*done));
+            }
+            Ins::Choose(c) => {
+                self.choose(g, c, pc, env)?;
+                return Ok(Step::Suspended);
+            }
+        }
+        let _ = proc;
+        Ok(Step::Go(next))
+    }
+
+    pub fn store(&mut self, g: &Game, store: &Store, v: V, env: &mut [V]) -> Res<()> {
+        match store {
+            Store::Local(slot) => env[*slot as usize] = v,
+            Store::Var(i) => {
+                let var = &self.game.vars[*i as usize];
+                self.enum_check(&var.members, &v, &format!("variable '{}'", var.name))?;
+                self.vars[*i as usize] = v;
+                if g.scored_vars[*i as usize] {
+                    self.changed();
+                }
+            }
+            Store::PVar(obj, i) => {
+                let game = g;
+                let var = &game.pvars[*i as usize];
+                self.enum_check(&var.members, &v, &format!("player variable '{}'", var.name))?;
+                let p = self.eval(g, *obj, env)?;
+                if p.is_none() {
+                    return rule(format!("no player to set '{}' of", var.name));
+                }
+                let p = self.seat(&p)?;
+                self.pvars[p][*i as usize] = v;
+                if g.scored_pvars[*i as usize] {
+                    self.changed();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn enum_check(&self, members: &Option<Vec<u32>>, v: &V, what: &str) -> Res<()> {
+        let Some(members) = members else {
+            return Ok(());
+        };
+        let ok = match v {
+            V::None | V::Unset => true,
+            V::Str(s) => members.contains(s),
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            rule(format!("{what} holds one of its enum's members, not {}", self.plain(v)))
+        }
+    }
+
+    // ------------------------------------------------------------ decisions
+    fn choose(&mut self, g: &Game, c: &crate::game::Choose, pc: u32, env: &mut [V]) -> Res<()> {
+        if let Some(each) = c.each {
+            let seats = match c.by {
+                Some(by) => self.eval(g, by, env)?,
+                None => return Err(F::Bug("a simultaneous choice without seats".into())),
+            };
+            let V::List(seats) = seats else {
+                return failed("the seats to choose are not a list");
+            };
+            let saved = env[each as usize].clone();
+            let mut asked = vec![];
+            for seat in seats.iter() {
+                env[each as usize] = seat.clone();
+                let options = self.options(g, c, env);
+                match options {
+                    Ok(o) => asked.push((seat.clone(), o)),
+                    Err(f) => {
+                        env[each as usize] = saved;
+                        return Err(f);
+                    }
+                }
+            }
+            env[each as usize] = saved;
+            if asked.is_empty() {
+                return rule(format!("nobody is to choose \"{}\"", c.what));
+            }
+            let mut t = Together {
+                seats: vec![],
+                ids: vec![],
+                values: vec![],
+                chosen: vec![],
+            };
+            let mut last = None;
+            for (seat, items) in asked {
+                let p = self.ask(c, items, &seat)?;
+                t.seats.push(p.player);
+                t.ids.push(p.ids.clone());
+                t.values.push(p.values.clone());
+                t.chosen.push(None);
+                last = Some(p);
+            }
+            let mut sorted = t.seats.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            if sorted.len() != t.seats.len() {
+                return rule(format!(
+                    "a player is asked twice to choose \"{}\" at the same time",
+                    c.what
+                ));
+            }
+            let mut p = last.expect("some seat was asked");
+            p.together = Some(t);
+            self.pending = Some(Rc::new(p.asked(None)));
+        } else {
+            let items = self.options(g, c, env)?;
+            let player = match c.by {
+                Some(by) => self.eval(g, by, env)?,
+                None => env[0].clone(),
+            };
+            let p = self.ask(c, items, &player)?;
+            self.pending = Some(Rc::new(p));
+        }
+        self.stack.last_mut().expect("a running frame").pc = pc;
+        Ok(())
+    }
+
+    fn options(&mut self, g: &Game, c: &crate::game::Choose, env: &mut [V]) -> Res<Rc<[V]>> {
+        let items = self.items(g, c.source, env)?;
+        let Some((cond, it)) = c.filter else {
+            return Ok(items);
+        };
+        let saved = env[it as usize].clone();
+        let mut kept = Vec::with_capacity(items.len());
+        for x in items.iter() {
+            env[it as usize] = x.clone();
+            let keep = self.eval(g, cond, env);
+            match keep {
+                Ok(k) => {
+                    if self.truthy(&k) {
+                        kept.push(x.clone());
+                    }
+                }
+                Err(f) => {
+                    env[it as usize] = saved;
+                    return Err(f);
+                }
+            }
+        }
+        env[it as usize] = saved;
+        Ok(kept.into())
+    }
+
+    fn ask(&self, c: &crate::game::Choose, items: Rc<[V]>, player: &V) -> Res<Pending> {
+        let mut ids: Vec<Rc<str>> = items.iter().map(|x| self.option_id(c, x)).collect();
+        let mut values: Vec<V> = items.to_vec();
+        if has_duplicates(&ids) {
+            (ids, values) = self.distinct(c, &items, &ids)?;
+        }
+        if let Some(decline) = &c.decline {
+            if ids.iter().any(|i| i == decline) {
+                return rule(format!(
+                    "an option of \"{}\" prints as \"{decline}\", the id of declining: name the decline (optional \"decline\")",
+                    c.what
+                ));
+            }
+            ids.push(decline.clone());
+            values.push(V::None);
+        }
+        if ids.is_empty() {
+            return rule(format!("nothing to choose from for \"{}\"", c.what));
+        }
+        let player = match player {
+            V::Int(p) if *p >= 0 && (*p as usize) < self.n => *p as u32,
+            other => {
+                return rule(format!(
+                    "\"{}\" is to be chosen by {}, which is no player",
+                    c.what,
+                    self.repr(other)
+                ))
+            }
+        };
+        Ok(Pending {
+            player,
+            ids: ids.into(),
+            values: values.into(),
+            secret: c.secret,
+            kind: c.kind.clone(),
+            together: None,
+        })
+    }
+
+    fn option_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
+        let key = match x {
+            V::Int(i) if *i >= 0 => Some(*i as u64),
+            V::Str(s) => Some((1 << 62) | u64::from(*s)),
+            V::Bool(b) => Some((2 << 62) | u64::from(*b)),
+            V::None => Some(3 << 62),
+            _ => None,
+        };
+        let Some(key) = key else { return self.make_id(c, x) };
+        let mut ids = self.game.ids.borrow_mut();
+        if let Some(id) = ids.get(&(c.id, key)) {
+            return id.clone();
+        }
+        if ids.len() >= 65_536 {
+            ids.clear();
+        }
+        let id = self.make_id(c, x);
+        ids.insert((c.id, key), id.clone());
+        id
+    }
+
+    fn make_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
+        if c.prefix.is_empty() {
+            match (&c.label, x) {
+                (Label::Card, V::Int(i)) if (*i as usize) < self.game.cards.len() && *i >= 0 => {
+                    return self.game.strings[self.game.cards[*i as usize] as usize].clone()
+                }
+                (Label::Plain, V::Str(s)) => return self.game.strings[*s as usize].clone(),
+                _ => {}
+            }
+        }
+        let mut out = c.prefix.to_string();
+        self.label(x, &c.label, &mut out);
+        out.into()
+    }
+
+    /// Options whose ids collide: copies of a card in one zone merge, others get long ids (Choice.distinct).
+    fn distinct(&self, c: &crate::game::Choose, items: &[V], ids: &[Rc<str>]) -> Res<(Vec<Rc<str>>, Vec<V>)> {
+        let mut count: HashMap<&str, Vec<String>> = HashMap::new();
+        let mut keys = vec![];
+        for (x, id) in items.iter().zip(ids) {
+            let mut key = String::new();
+            self.identity(x, &c.label, &mut key);
+            let kinds = count.entry(id).or_default();
+            if !kinds.contains(&key) {
+                kinds.push(key.clone());
+            }
+            keys.push(key);
+        }
+        let mut shared: HashMap<&str, usize> = HashMap::new();
+        for id in ids {
+            *shared.entry(id).or_default() += 1;
+        }
+        let (mut out_ids, mut out_values, mut seen) = (vec![], vec![], vec![]);
+        for ((x, key), id) in items.iter().zip(keys).zip(ids) {
+            if shared[&**id] == 1 {
+                out_ids.push(id.clone());
+                out_values.push(x.clone());
+            } else if !seen.contains(&(id.clone(), key.clone())) {
+                seen.push((id.clone(), key));
+                let kinds = count[&**id].len();
+                out_ids.push(if kinds > 1 { self.long_id(c, x)? } else { id.clone() });
+                out_values.push(x.clone());
+            }
+        }
+        if has_duplicates(&out_ids) {
+            return rule(format!(
+                "two different options of \"{}\" print alike: '{}'…",
+                c.what, out_ids[0]
+            ));
+        }
+        Ok((out_ids, out_values))
+    }
+
+    /// What makes two options the same choice: copies of a card in one zone are; 1, "1" and yes are not.
+    fn identity(&self, x: &V, label: &Label, out: &mut String) {
+        use std::fmt::Write;
+        match (label, x) {
+            (Label::Card, V::Int(c)) if *c >= 0 && (*c as usize) < self.loc.len() => {
+                let c = *c as usize;
+                let _ = write!(out, "card {} @ {};", self.game.text(self.game.cards[c]), self.loc[c]);
+            }
+            (Label::List(inner), V::List(items)) => {
+                out.push('[');
+                for i in items.iter() {
+                    self.identity(i, inner, out);
+                }
+                out.push(']');
+            }
+            (Label::Record(fields), V::Rec(_)) => {
+                out.push('{');
+                for (name, l) in fields {
+                    self.identity(x.field(*name).unwrap_or(&V::None), l, out);
+                }
+                out.push('}');
+            }
+            (_, other) => {
+                let _ = write!(out, "{other:?};");
+            }
+        }
+    }
+
+    fn long_id(&self, c: &crate::game::Choose, x: &V) -> Res<Rc<str>> {
+        let mut out = c.prefix.to_string();
+        self.long(x, &c.label, &mut out)?;
+        Ok(out.into())
+    }
+
+    /// The unambiguous label of options whose short ones collide (Labeller.long_for_type).
+    fn long(&self, x: &V, label: &Label, out: &mut String) -> Res<()> {
+        use std::fmt::Write;
+        match (label, x) {
+            (Label::Card, V::None | V::Unset) => out.push_str("nothing"),
+            (Label::Card, _) => {
+                let i = self.card(x, "an option")?;
+                let zone = self.seats().zones[self.loc[i] as usize];
+                let _ = write!(out, "{} ({})", self.game.text(self.game.cards[i]), self.game.text(zone));
+            }
+            (Label::Player | Label::Zone, V::None | V::Unset) => out.push_str("none"),
+            (Label::Player, V::Int(p)) => {
+                let _ = write!(out, "seat {p}");
+            }
+            (Label::Zone, V::Str(s)) => out.push_str(self.game.text(*s)),
+            (Label::List(inner), V::List(items)) => {
+                out.push('[');
+                for (k, i) in items.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    self.long(i, inner, out)?;
+                }
+                out.push(']');
+            }
+            (Label::Record(fields), V::Rec(r)) => {
+                let start = out.len();
+                for (name, v) in r.iter() {
+                    if v.is_none() {
+                        continue;
+                    }
+                    if out.len() > start {
+                        out.push(' ');
+                    }
+                    let _ = write!(out, "{}=", self.game.text(*name));
+                    match fields.iter().find(|(n, _)| n == name) {
+                        Some((_, l)) => self.long(v, l, out)?,
+                        None => self.long(v, &Label::Plain, out)?,
+                    }
+                }
+                if out.len() == start {
+                    out.push_str("nothing");
+                }
+            }
+            (_, other) => out.push_str(&sorted_json(&self.to_json(other))),
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ labels
+    pub fn plain(&self, v: &V) -> String {
+        let mut out = String::new();
+        self.label(v, &Label::Plain, &mut out);
+        out
+    }
+
+    /// Python's repr of a value, for messages.
+    fn repr(&self, v: &V) -> String {
+        match v {
+            V::None | V::Unset => "None".into(),
+            V::Bool(b) => if *b { "True" } else { "False" }.into(),
+            V::Str(s) => format!("'{}'", self.game.text(*s)),
+            other => serde_json::to_string(&self.to_json(other)).unwrap_or_default(),
+        }
+    }
+
+    pub fn label(&self, v: &V, label: &Label, out: &mut String) {
+        use std::fmt::Write;
+        match (label, v) {
+            (Label::Card, V::None | V::Unset) => out.push_str("nothing"),
+            (Label::Card, V::Int(c)) if *c >= 0 && (*c as usize) < self.game.cards.len() => {
+                out.push_str(self.game.text(self.game.cards[*c as usize]))
+            }
+            (Label::Player, V::None | V::Unset) => out.push_str("nobody"),
+            (Label::Player, V::Int(p)) => {
+                let _ = write!(out, "seat {p}");
+            }
+            (Label::Zone, V::None | V::Unset) => out.push_str("nowhere"),
+            (Label::Zone, V::Str(s)) => {
+                let t = self.game.text(*s);
+                out.push_str(t.split_once(':').map_or(t, |(_, k)| k));
+            }
+            (Label::List(inner), V::List(items)) => {
+                if items.is_empty() {
+                    out.push_str("nothing");
+                }
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.label(x, inner, out);
+                }
+            }
+            (Label::Record(fields), V::Rec(r)) => {
+                let start = out.len();
+                let mut first = true;
+                for (name, x) in r.iter() {
+                    if x.is_none() {
+                        continue;
+                    }
+                    if !first {
+                        out.push(' ');
+                    }
+                    first = false;
+                    match fields.iter().find(|(n, _)| n == name) {
+                        Some((_, l)) => self.label(x, l, out),
+                        None => self.label(x, &Label::Plain, out),
+                    }
+                }
+                if out.len() == start {
+                    out.push_str("nothing");
+                }
+            }
+            (Label::Record(_), V::None | V::Unset) => out.push_str("nothing"),
+            (_, V::None | V::Unset) => out.push_str("none"),
+            (_, V::Str(s)) => out.push_str(self.game.text(*s)),
+            (_, V::Text(t)) => out.push_str(t),
+            (_, V::Bool(b)) => out.push_str(if *b { "yes" } else { "no" }),
+            (_, V::Int(i)) => {
+                let _ = write!(out, "{i}");
+            }
+            (_, other) => out.push_str(&serde_json::to_string(&self.to_json(other)).unwrap_or_default()),
+        }
+    }
+
+    // ------------------------------------------------------------ play
+    pub fn apply(&mut self, action: &str, seat: Option<u32>) -> Result<(), Error> {
+        if let Some(d) = &self.fault {
+            return Err(Error::Stopped(format!(
+                "this game stopped on a rule error: {}:{}:{}: {} {}",
+                d.path, d.line, d.col, d.code, d.message
+            )));
+        }
+        let Some(pending) = self.pending.clone() else {
+            return Err(Error::Illegal("the game is over; no action is legal".into()));
+        };
+        let (player, value) = if let Some(t) = &pending.together {
+            let waiting = pending.to_act();
+            let seat = match seat {
+                Some(s) => s,
+                None => {
+                    let offering: Vec<u32> = waiting
+                        .iter()
+                        .copied()
+                        .filter(|s| {
+                            let i = t.seats.iter().position(|x| x == s).unwrap_or(0);
+                            t.ids[i].iter().any(|a| &**a == action)
+                        })
+                        .collect();
+                    if offering.contains(&pending.player) || offering.len() != 1 {
+                        pending.player
+                    } else {
+                        offering[0]
+                    }
+                }
+            };
+            if !waiting.contains(&seat) {
+                let who: Vec<String> = waiting.iter().map(u32::to_string).collect();
+                let done = if t.seats.contains(&seat) {
+                    "has chosen already"
+                } else {
+                    "cannot act now"
+                };
+                let s = if waiting.len() > 1 { "s" } else { "" };
+                return Err(Error::Illegal(format!(
+                    "seat {seat} {done}: seat{s} {} still deciding",
+                    who.join(", ")
+                )));
+            }
+            let i = t
+                .seats
+                .iter()
+                .position(|&x| x == seat)
+                .expect("a waiting seat is asked");
+            let Some(k) = t.ids[i].iter().position(|a| &**a == action) else {
+                return Err(Error::Illegal(not_legal(action, seat, &t.ids[i])));
+            };
+            let mut after = (*pending).clone();
+            let at = after.together.as_mut().expect("simultaneous");
+            at.chosen[i] = Some(k as u32);
+            if !after.to_act().is_empty() {
+                let next = after.asked(None);
+                self.pending = Some(Rc::new(next));
+                self.record(&pending, seat, t.ids[i][k].clone());
+                return Ok(());
+            }
+            let at = after.together.as_ref().expect("simultaneous");
+            let chosen: Vec<V> = at
+                .values
+                .iter()
+                .zip(&at.chosen)
+                .map(|(v, c)| v[c.unwrap_or(0) as usize].clone())
+                .collect();
+            (seat, V::list(chosen))
+        } else {
+            if let Some(s) = seat {
+                if s != pending.player {
+                    return Err(Error::Illegal(format!(
+                        "seat {s} cannot act now: seat {} is deciding",
+                        pending.player
+                    )));
+                }
+            }
+            let Some(i) = pending.ids.iter().position(|a| &**a == action) else {
+                return Err(Error::Illegal(not_legal(action, pending.player, &pending.ids)));
+            };
+            (pending.player, pending.values[i].clone())
+        };
+        let action = pending
+            .ids
+            .iter()
+            .find(|a| &***a == action)
+            .cloned()
+            .unwrap_or_else(|| action.into());
+        self.choose_value(player, value, action, &pending)
+    }
+
+    /// Apply the option at `index` of the asked seat's list (the playouts' and bots' path: no text compared).
+    pub fn apply_index(&mut self, index: usize) -> Result<(), Error> {
+        let Some(pending) = self.pending.clone() else {
+            return Err(Error::Illegal("the game is over; no action is legal".into()));
+        };
+        let Some(action) = pending.ids.get(index).cloned() else {
+            return Err(Error::Illegal(format!("no option {index}")));
+        };
+        if pending.together.is_some() {
+            return self.apply(&action, Some(pending.player));
+        }
+        let value = pending.values[index].clone();
+        self.choose_value(pending.player, value, action, &pending)
+    }
+
+    fn choose_value(&mut self, player: u32, value: V, action: Rc<str>, pending: &Pending) -> Result<(), Error> {
+        let game = self.game.clone();
+        let Some(fi) = self.stack.len().checked_sub(1) else {
+            return Err(Error::Bug("engine bug: a decision with no program waiting".into()));
+        };
+        let (proc, pc) = (self.stack[fi].proc, self.stack[fi].pc);
+        let Some(Ins::Choose(c)) = game.procs[proc as usize].code.get(pc as usize) else {
+            return Err(Error::State("the state's program is not at a choice".into()));
+        };
+        let mut env = std::mem::take(&mut self.stack[fi].env);
+        let stored = self.store(&game, &c.store, value, &mut env);
+        self.stack[fi].env = env;
+        if let Err(f) = stored {
+            return Err(self.fail(proc, pc, f));
+        }
+        self.stack[fi].pc += 1;
+        self.pending = None;
+        self.record(pending, player, action);
+        self.run()
+    }
+
+    fn record(&mut self, pending: &Pending, player: u32, action: Rc<str>) {
+        if pending.secret {
+            self.history.push(Hist::Act {
+                seat: player,
+                action: action.clone(),
+                secret: Some(pending.kind.clone()),
+            });
+            if self.keep_log {
+                self.log.push(LogLine {
+                    audience: None,
+                    text: format!("seat {player}: {} …", pending.kind).into(),
+                });
+                self.log.push(LogLine {
+                    audience: Some(i64::from(player)),
+                    text: format!("seat {player}: {action}").into(),
+                });
+            }
+        } else {
+            self.history.push(Hist::Act {
+                seat: player,
+                action: action.clone(),
+                secret: None,
+            });
+            if self.keep_log {
+                self.log.push(LogLine {
+                    audience: None,
+                    text: format!("seat {player}: {action}").into(),
+                });
+            }
+        }
+    }
+
+    pub fn to_act(&self) -> Vec<u32> {
+        self.pending.as_ref().map(|p| p.to_act()).unwrap_or_default()
+    }
+
+    pub fn legal(&self, seat: Option<u32>) -> Vec<Rc<str>> {
+        let Some(p) = &self.pending else {
+            return vec![];
+        };
+        match seat {
+            None => p.ids.to_vec(),
+            Some(s) if s == p.player => p.ids.to_vec(),
+            Some(s) => match &p.together {
+                Some(_) if p.to_act().contains(&s) => p.asked(Some(s)).ids.to_vec(),
+                _ => vec![],
+            },
+        }
+    }
+
+    // ------------------------------------------------------------ scores
+    fn evaluate(&mut self, scorer: &crate::game::Scorer, p: usize) -> Result<i64, Error> {
+        let mut env = vec![V::Unset; scorer.nlocals];
+        env[0] = V::Int(p as i64);
+        env[1] = V::Int(p as i64);
+        let fail = |m: String| {
+            let (path, line, col) = &scorer.place;
+            Error::Rule(Diag {
+                path: path.to_string(),
+                line: *line,
+                col: *col,
+                code: "E701",
+                message: format!("'{}' failed for seat {p}: {m}", scorer.id),
+            })
+        };
+        let game = self.game.clone();
+        match self.eval(&game, scorer.expr, &mut env) {
+            Ok(V::Int(i)) => Ok(i),
+            Ok(V::Bool(b)) => Ok(i64::from(b)),
+            Ok(other) => Err(fail(format!("{} is no number", other.kind()))),
+            Err(F::Rule(m) | F::Failed(m)) => Err(fail(m)),
+            Err(F::Overrun) => Err(fail("calls ran out of steps".into())),
+            Err(F::Bug(m)) => Err(Error::Bug(format!("engine bug in the VM scoring '{}': {m}", scorer.id))),
+        }
+    }
+
+    /// The cards of zone `z` changed: forget the points if the scoring reads them.
+    pub fn zone_changed(&mut self, z: usize) {
+        if self.seats().scored[z] {
+            self.changed();
+        }
+    }
+
+    /// The points may have changed: forget the ones kept.
+    pub fn changed(&mut self) {
+        for p in self.points.iter_mut() {
+            *p = None;
+        }
+    }
+
+    pub fn score_of(&mut self, p: usize) -> Result<i64, Error> {
+        if let Some(Some(points)) = self.points.get(p) {
+            return Ok(*points);
+        }
+        let game = self.game.clone();
+        let mut total = 0;
+        for s in &game.scoring {
+            total += self.evaluate(s, p)?;
+        }
+        if let Some(kept) = self.points.get_mut(p) {
+            *kept = Some(total);
+        }
+        Ok(total)
+    }
+
+    pub fn scores(&mut self) -> Result<Vec<i64>, Error> {
+        (0..self.n).map(|p| self.score_of(p)).collect()
+    }
+
+    /// Each seat's result ("win", "loss", "draw"); None until the game is over.
+    pub fn outcome(&mut self) -> Result<Option<Vec<&'static str>>, Error> {
+        if self.pending.is_some() {
+            return Ok(None);
+        }
+        let game = self.game.clone();
+        let mut per_seat = vec![];
+        for p in 0..self.n {
+            let mut key = vec![self.score_of(p)?];
+            for t in &game.tiebreakers {
+                key.push(self.evaluate(t, p)?);
+            }
+            per_seat.push(key);
+        }
+        let teams = &self.seats().teams;
+        let keys: Vec<Vec<i64>> = (0..self.n)
+            .map(|p| {
+                let mut k = vec![0; per_seat[p].len()];
+                for &m in &teams[p] {
+                    for (a, b) in k.iter_mut().zip(&per_seat[m as usize]) {
+                        *a += b;
+                    }
+                }
+                k
+            })
+            .collect();
+        let best = keys.iter().max().cloned().unwrap_or_default();
+        let mut top_teams: Vec<&Vec<u32>> = (0..self.n).filter(|&p| keys[p] == best).map(|p| &teams[p]).collect();
+        top_teams.dedup();
+        top_teams.sort();
+        top_teams.dedup();
+        if top_teams.len() > 1 && game.ties_draw {
+            return Ok(Some(vec!["draw"; self.n]));
+        }
+        Ok(Some(
+            keys.iter().map(|k| if *k == best { "win" } else { "loss" }).collect(),
+        ))
+    }
+
+    pub fn reason_text(&self) -> Rc<str> {
+        self.reason.clone().unwrap_or_else(|| self.game.default_end.clone())
+    }
+
+    // ------------------------------------------------------------ knowledge
+    pub fn move_card(&mut self, card: usize, to: usize, on_top: bool) -> Res<()> {
+        self.zone_changed(self.loc[card] as usize);
+        self.zone_changed(to);
+        let source = self.loc[card] as usize;
+        let cards = &mut self.zones[source];
+        if on_top && cards.last() == Some(&(card as u32)) {
+            cards.pop();
+        } else if let Some(i) = cards.iter().position(|&c| c as usize == card) {
+            cards.remove(i);
+        } else {
+            return Err(F::Bug("a card is not where its place says".into()));
+        }
+        if on_top {
+            self.zones[to].push(card as u32);
+        } else {
+            self.zones[to].insert(0, card as u32);
+        }
+        self.loc[card] = to as u32;
+        let everyone = self.everyone();
+        let seats = self.game.seats[self.n].as_ref().expect("tables");
+        let (masks, tops) = (&seats.masks, &seats.tops);
+        let seen_by_all = tops[to] && (on_top || self.zones[to].len() == 1);
+        let known = if seen_by_all {
+            everyone
+        } else {
+            self.pinned[card] | masks[to]
+        };
+        let unsure = everyone & !known & !masks[source];
+        if unsure != 0 {
+            let done = self.settled[source];
+            if unsure & !done != 0 {
+                for &c in &self.zones[source] {
+                    let c = c as usize;
+                    if self.know[c] & unsure != 0 {
+                        self.know[c] &= !unsure | self.pinned[c];
+                    }
+                }
+                self.settled[source] = done | unsure;
+            }
+        }
+        self.know[card] = known;
+        self.pinned[card] = known;
+        if tops[source] {
+            if let Some(&top) = self.zones[source].last() {
+                self.know[top as usize] = everyone;
+                self.pinned[top as usize] = everyone;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn move_all(&mut self, source: usize, to: usize) {
+        self.zone_changed(source);
+        self.zone_changed(to);
+        if source == to {
+            return;
+        }
+        let moved = std::mem::take(&mut self.zones[source]);
+        let seats = self.game.seats[self.n].as_ref().expect("tables");
+        let seeing = seats.masks[to];
+        for &c in &moved {
+            self.loc[c as usize] = to as u32;
+            self.know[c as usize] |= seeing;
+            self.pinned[c as usize] |= seeing;
+        }
+        self.zones[to].extend_from_slice(&moved);
+        self.settled[to] = 0;
+        if seats.tops[to] {
+            let everyone = self.everyone();
+            if let Some(&top) = self.zones[to].last() {
+                self.know[top as usize] = everyone;
+                self.pinned[top as usize] = everyone;
+            }
+        }
+    }
+
+    pub fn reordered(&mut self, zone: usize) {
+        let seats = self.game.seats[self.n].as_ref().expect("tables");
+        let seeing = seats.masks[zone];
+        for &c in &self.zones[zone] {
+            self.pinned[c as usize] = seeing;
+        }
+        self.settled[zone] &= seeing;
+        if seats.tops[zone] {
+            let everyone = self.everyone();
+            if let Some(&top) = self.zones[zone].last() {
+                self.know[top as usize] = everyone;
+                self.pinned[top as usize] = everyone;
+            }
+        }
+    }
+
+    pub fn shown(&mut self, cards: &[usize], seat: usize) {
+        let bit = 1u32 << seat;
+        for &c in cards {
+            self.know[c] |= bit;
+            self.pinned[c] |= bit;
+        }
+    }
+
+    pub fn truthy(&self, v: &V) -> bool {
+        let empty = self.game.empty_string;
+        v.truthy(|s| s == empty)
+    }
+}
+
+/// JSON text with the keys of every object sorted (Python's `json.dumps(v, sort_keys=True)` with its spaces).
+fn sorted_json(j: &serde_json::Value) -> String {
+    match j {
+        serde_json::Value::Object(o) => {
+            let mut keys: Vec<&String> = o.keys().collect();
+            keys.sort();
+            let parts: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{}: {}", serde_json::Value::String((*k).clone()), sorted_json(&o[*k])))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        serde_json::Value::Array(a) => format!("[{}]", a.iter().map(sorted_json).collect::<Vec<_>>().join(", ")),
+        other => other.to_string(),
+    }
+}
+
+fn has_duplicates(ids: &[Rc<str>]) -> bool {
+    if ids.len() < 24 {
+        return ids.iter().enumerate().any(|(i, a)| ids[..i].contains(a));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(ids.len());
+    !ids.iter().all(|a| seen.insert(a))
+}
+
+fn not_legal(action: &str, seat: u32, legal: &[Rc<str>]) -> String {
+    let shown: String = action.chars().take(60).collect();
+    let legal: Vec<&str> = legal.iter().map(|a| &**a).collect();
+    format!(
+        "'{shown}' is not a legal action for seat {seat} now; legal: {}",
+        legal.join(", ")
+    )
+}
+
+pub fn frame(game: &Game, proc: u16, pc: u32) -> Frame {
+    let p = &game.procs[proc as usize];
+    let mut env = vec![V::Unset; p.locals.len()];
+    env[0] = V::Int(0);
+    Frame { proc, pc, env }
+}

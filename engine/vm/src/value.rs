@@ -1,0 +1,82 @@
+//! Values of the rule language: small, cheap to copy (`Rc` for lists and records), texts interned.
+
+use std::rc::Rc;
+
+/// A value of a rule program. Cards and seats are numbers (as in the reference's state JSON); zones,
+/// spaces, enum members and other texts are ids into the game's string table.
+#[derive(Clone, Debug, Default)]
+pub enum V {
+    /// A local with no value yet (never seen by rules: reading it is a fault).
+    #[default]
+    Unset,
+    None,
+    Bool(bool),
+    Int(i64),
+    Str(u32),
+    /// A text made while playing that the game's table does not hold (never equal to a `Str`).
+    Text(Rc<str>),
+    List(Rc<[V]>),
+    /// A record or a map: (field name id, value) in the order written.
+    Rec(Rc<[(u32, V)]>),
+    /// A running `for`: the next index and the items (JSON `[i, items]`).
+    Iter(u32, Rc<[V]>),
+}
+
+impl V {
+    pub fn list(items: Vec<V>) -> V {
+        V::List(items.into())
+    }
+
+    pub fn is_none(&self) -> bool {
+        matches!(self, V::None | V::Unset)
+    }
+
+    /// Python's truth value of the value (`empty` says whether a text id is the empty text).
+    pub fn truthy(&self, empty: impl Fn(u32) -> bool) -> bool {
+        match self {
+            V::Unset | V::None => false,
+            V::Bool(b) => *b,
+            V::Int(i) => *i != 0,
+            V::Str(s) => !empty(*s),
+            V::Text(t) => !t.is_empty(),
+            V::List(l) | V::Iter(_, l) => !l.is_empty(),
+            V::Rec(r) => !r.is_empty(),
+        }
+    }
+
+    /// Python's `==`: numbers and yes/no compare as numbers, records as dicts (order aside).
+    pub fn same(&self, other: &V) -> bool {
+        match (self, other) {
+            (V::Int(a), V::Int(b)) => a == b,
+            (V::Str(a), V::Str(b)) => a == b,
+            (V::Text(a), V::Text(b)) => a == b,
+            (V::None | V::Unset, V::None | V::Unset) => true,
+            (V::Bool(a), V::Bool(b)) => a == b,
+            (V::Int(a), V::Bool(b)) | (V::Bool(b), V::Int(a)) => *a == i64::from(*b),
+            (V::List(a), V::List(b)) => a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y)),
+            (V::Rec(a), V::Rec(b)) => {
+                a.len() == b.len() && a.iter().all(|(k, x)| b.iter().any(|(k2, y)| k == k2 && x.same(y)))
+            }
+            (V::Iter(i, a), V::Iter(j, b)) => i == j && V::List(a.clone()).same(&V::List(b.clone())),
+            _ => false,
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            V::Unset | V::None => "none",
+            V::Bool(_) => "yes/no",
+            V::Int(_) => "a number",
+            V::Str(_) | V::Text(_) => "text",
+            V::List(_) | V::Iter(..) => "a list",
+            V::Rec(_) => "a record",
+        }
+    }
+
+    pub fn field(&self, name: u32) -> Option<&V> {
+        match self {
+            V::Rec(r) => r.iter().find(|(k, _)| *k == name).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,634 @@
+"""Checked AST → the versioned IR that the native VM (engine/vm, ``engine._vm``) runs.
+
+The IR is plain JSON: strings by value, names resolved to slots, every instruction at the same pc as the
+reference interpreter's (dsl/reference.py) so that a state's stack ``[procedure, pc, locals]`` means the same
+on both sides and a saved state moves between them unchanged.  What only Python can work out cheaply — where
+the cards start, which seats see which zone, the boards' tables — is computed here once and shipped as tables.
+A construct the VM does not run yet makes ``lower`` raise ``Unsupported`` naming it: a game is either run
+whole by the VM or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .dsl import ast
+from .dsl.compiler import DEFAULT_END, Labeller
+from .dsl.ops import OPS
+from .dsl.types import BOARD, CARD, PLAYER, ZONE, is_list, is_map, is_record, record_fields
+from .errors import Diagnostic, RuleFault, RuntimeRuleError, TabletopError
+
+IR_VERSION = 1
+
+# Operations the VM runs itself, by name (engine/vm/src/eval.rs).
+NATIVE_OPS = frozenset(
+    {
+        *("top", "bottom", "size", "is_empty", "cards", "zone_of", "top_cards"),
+        *("move", "move_bottom", "move_all", "shuffle", "reverse", "reveal", "random_from"),
+        *("players", "num_players", "seat_number", "players_from", "left_of", "right_of", "opponents", "teammates"),
+        *("count", "range", "any", "all", "sum", "max", "min", "first", "last", "item", "index_of", "distinct"),
+        *("score", "team_score", "flatten", "cyclic_next", "cyclic_prev", "around", "show", "sort", "key_of"),
+    }
+)
+# Board operations whose every answer is a table lowered here: (board, space…) → value.
+BOARD_TABLES = {
+    "spaces": 0,
+    "tagged": 1,
+    "neighbours": 1,
+    "has_tag": 2,
+    "grid_distance": 2,
+    "toward": 2,
+    "distance": 2,
+    "touched": 2,
+    "room_of": 1,
+    "spaces_of": 1,
+    "direction": 2,
+    "distance_avoiding": 3,
+}
+BOARD_OPS = frozenset({*BOARD_TABLES, "connected", "path_length"})
+
+
+class Unsupported(TabletopError):
+    """The game uses a construct the VM does not run yet."""
+
+
+class _Scope:
+    """The locals of one program, function or expression: each name a slot of the frame's array."""
+
+    def __init__(self, names: tuple[str, ...] = ("me",)):
+        self.slots: dict[str, int] = {}
+        for n in names:
+            self.slot(n)
+
+    def slot(self, name: str) -> int:
+        return self.slots.setdefault(name, len(self.slots))
+
+
+class _Boards:
+    """What a board operation reads of a state: only the game (its boards)."""
+
+    def __init__(self, game):
+        self.game = game
+
+
+class Lowerer:
+    """One game's IR: call ``ir()``."""
+
+    def __init__(self, game):
+        self.game = game
+        self.vocab = game.vocabulary
+        self.labels: Labeller = game.labeller
+        self.procedures: dict[str, int] = {name: i for i, name in enumerate(game.procedures)}
+        self.functions: dict[str, int] = {name: i for i, name in enumerate(game.function_bodies)}
+        self.scope = _Scope()
+        self.windows: list[tuple[int, list[int]]] = []
+        self.in_function = False
+        self.code: list[list] = []
+        self.tables: list[Any] = []
+        self.table_ids: dict[str, int] = {}
+
+    # ------------------------------------------------------------ the whole
+    def ir(self) -> dict:
+        game = self.game
+        procs = [self._procedure(name) for name in game.procedures]
+        functions = [self._function(name, body) for name, body in game.function_bodies.items()]
+        scoring = [self._scorer(s, "scoring", i) for i, s in enumerate(game.scoring)]
+        tiebreakers = [self._scorer(s, "tiebreakers", i) for i, s in enumerate(game.tiebreakers)]
+        return {
+            "version": IR_VERSION,
+            "game": game.id,
+            "variant": game.variant,
+            "rules": game.rules_hash,
+            "min_players": game.min_players,
+            "max_players": game.max_players,
+            "step_budget": game.step_budget,
+            "ties": game.ties,
+            "default_end": DEFAULT_END,
+            "card_ids": game.card_ids,
+            "attributes": game.attributes,
+            "effects": [None if e is None else self.procedures[e] for e in game.effects],
+            "variables": [[n, v, self._members(self.vocab.variables.get(n))] for n, v in game.variables.items()],
+            "player_variables": [
+                [n, v, self._members(self.vocab.player_variables.get(n))] for n, v in game.player_variables.items()
+            ],
+            "zone_families": {
+                **{
+                    name: self._family(name, fam.key) for name, fam in game.zone_families.items() if fam.key is not None
+                },
+                **{name: self._family(name, per) for name, per in self.vocab.boards.items() if per is not None},
+            },
+            "seats": {str(n): self._seats(n) for n in range(game.min_players, game.max_players + 1)},
+            "procedures": procs,
+            "functions": functions,
+            "scoring": scoring,
+            "tiebreakers": tiebreakers,
+            "tables": self.tables,
+            "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
+        }
+
+    def _members(self, t: str | None) -> list[str] | None:
+        return list(self.vocab.enums[t]) if t in self.vocab.enums else None
+
+    def _family(self, name: str, key: str) -> dict:
+        """A zone family's members by key: seats by number, enum members and spaces by text."""
+        if key == PLAYER:
+            return {"by": "player"}
+        if key in self.game.board_files:
+            return {"by": "text", "keys": list(self.game.board(key).nodes)}
+        return {"by": "text", "keys": list(self.game.enums[key])}
+
+    def _seats(self, n: int) -> dict:
+        """What depends on the number of players: the zones, who sees them, teams, and where cards start."""
+        game = self.game
+        zones = game.zone_ids(n)
+        masks, tops = game.sight(n)
+        start_zones, know = _start_places(game, n)
+        return {
+            "zones": zones,
+            "masks": [masks[z] for z in zones],
+            "tops": [z in tops for z in zones],
+            "start": [start_zones[z] for z in zones],
+            "know": know,
+            "teams": [list(game.team(n, p)) for p in range(n)],
+        }
+
+    # ------------------------------------------------------------- programs
+    def _procedure(self, name: str) -> dict:
+        game = self.game
+        proc = game.procedures[name]
+        stmts = game.programs[name]
+        params = ("this",) if name.startswith("effect:") else tuple(p for p, _ in self.vocab.procedures.get(name, []))
+        self.scope = _Scope(("me", "$result", *params))
+        self.code = []
+        self._block(stmts)
+        self._emit(["return"])
+        where = [list(proc.locate(line, col)) if proc.locate else [line, col] for line, col in proc.where]
+        if len(where) != len(self.code):
+            raise Unsupported(f"the pc layout of '{name}' differs from the reference's")
+        return {
+            "name": name,
+            "path": proc.source_path,
+            "params": [self.scope.slots[p] for p in params],
+            "code": self.code,
+            "where": where,
+            "locals": list(self.scope.slots),
+        }
+
+    def _function(self, name: str, body) -> dict:
+        params = tuple(p for p, _ in self.vocab.functions[name][0])
+        self.scope = _Scope(("me", *params))
+        if isinstance(body, ast.Expr):
+            lowered: dict = {"expr": self.expr(body)}
+        else:
+            self.code, self.in_function = [], True
+            self.scope.slot("$result")
+            self._block(body)
+            self.in_function = False
+            lowered = {"code": self.code}
+        return {
+            "name": name,
+            "params": [self.scope.slots[p] for p in params],
+            "locals": list(self.scope.slots),
+            **lowered,
+        }
+
+    def _scorer(self, scorer, section: str, i: int) -> dict:
+        body = next(e for path, e in self.game.sources if path[:2] == (section, i))
+        self.scope = _Scope(("me", "p"))
+        return {"id": scorer.id, "where": list(scorer.where), "expr": self.expr(body), "locals": list(self.scope.slots)}
+
+    def _emit(self, ins: list) -> int:
+        self.code.append(ins)
+        return len(self.code) - 1
+
+    def _block(self, stmts: list) -> None:
+        for s in stmts:
+            method = getattr(self, "_s_" + type(s).__name__, None)
+            if method is None:
+                raise Unsupported(f"the statement {type(s).__name__}")
+            method(s)
+
+    def _store(self, target) -> list:
+        if isinstance(target, ast.Name):
+            n = target.name
+            if n in self.vocab.variables:
+                return ["var", n]
+            return ["local", self.scope.slot(n)]
+        return ["pvar", self.expr(target.obj), target.name]
+
+    def _s_Assign(self, s):
+        self._emit(["assign", self._store(s.target), self.expr(s.value)])
+
+    def _s_ExprStmt(self, s):
+        call = s.expr
+        if call.func in self.vocab.procedures:
+            self._call(call)
+        elif call.func == "perform":
+            self._emit(["perform", self.expr(call.args[0])])
+        else:
+            self._emit(["do", self.expr(call)])
+
+    def _call(self, call) -> None:
+        self._emit(["call", self.procedures[call.func], [self.expr(a) for a in call.args]])
+
+    def _s_Log(self, s):
+        parts = [p if isinstance(p, str) else [self.expr(p), self._label(p.type)] for p in s.parts]
+        self._emit(["log", parts, None if s.to is None else self.expr(s.to)])
+
+    def _s_EndGame(self, s):
+        self._emit(["end", s.reason or DEFAULT_END])
+
+    def _s_Pass(self, s):
+        self._emit(["jump", len(self.code) + 1])
+
+    def _s_Return(self, s):
+        self._emit(["return"])
+
+    def _s_ReturnValue(self, s):
+        self._emit(["give", self.expr(s.value), self.in_function])
+
+    def _s_CallAssign(self, s):
+        self._call(s.value)
+        self._emit(["assign", self._store(s.target), ["local", self.scope.slot("$result"), True]])
+
+    def _s_If(self, s):
+        exits = []
+        for cond, body in s.branches:
+            test = self._emit(["if", self.expr(cond), 0])
+            self._block(body)
+            exits.append(self._emit(["jump", 0]))
+            self.code[test][2] = len(self.code)
+        if s.otherwise is not None:
+            self._block(s.otherwise)
+        for out in exits:
+            self.code[out][1] = len(self.code)
+
+    def _loop(self, s, test: list) -> None:
+        top = self._emit(test)
+        self._block(s.body)
+        self._emit(["jump", top])
+        self.code[top][-1] = len(self.code)
+
+    def _s_While(self, s):
+        self._loop(s, ["if", self.expr(s.condition), 0])
+
+    def _s_For(self, s):
+        key = self.scope.slot(f"${s.var}@{len(self.code)}")
+        self._emit(["for_start", key, self._items(s.source)])
+        self._loop(s, ["for_step", key, self.scope.slot(s.var), 0])
+
+    def _s_Repeat(self, s):
+        key = self.scope.slot(f"$repeat@{len(self.code)}")
+        self._emit(["repeat_start", key, self.expr(s.count)])
+        self._loop(s, ["repeat_step", key, 0])
+
+    def _s_Window(self, s):
+        key = self.scope.slot(f"$window@{len(self.code)}")
+        var = self.scope.slot(s.var)
+        self._emit(["window_start", key, var, self.expr(s.start)])
+        top = self._emit(["window_ask", key, 0])
+        done: list[int] = []
+        self.windows.append((key, done))
+        self._block(s.body)
+        self.windows.pop()
+        self._emit(["window_next", key, var, top])
+        self.code[top][2] = len(self.code)
+        for pc in done:
+            self.code[pc][2] = len(self.code)
+
+    def _s_Reopen(self, s):
+        self._emit(["reopen", self.windows[-1][0]])
+
+    def _s_Close(self, s):
+        key, done = self.windows[-1]
+        done.append(self._emit(["close", key, 0]))
+
+    def _s_Choose(self, s):
+        if isinstance(s, ast.ChooseSeveral):
+            raise Unsupported("choosing several")
+        item = s.options_type or (s.source.type[5:-1] if is_list(s.source.type) else CARD)
+        each = None if s.each is None else self.scope.slot(s.each)
+        choose = {
+            "source": self._items(s.source),
+            "where": None if s.where is None else self.expr(s.where),
+            "it": self.scope.slot("it") if s.where is not None else None,
+            "by": None if s.by is None else self.expr(s.by),
+            "each": each,
+            "label": self._label(item),
+            "prefix": s.verb + " " if s.verb else "",
+            "decline": s.optional,
+            "secret": s.secret,
+            "kind": s.kind,
+            "what": s.verb or ast.format_expr(s.target),
+            "store": self._store(s.target),
+        }
+        self._emit(["choose", choose])
+
+    _s_ChooseSeveral = _s_Choose
+
+    def _items(self, source) -> list:
+        """A list to iterate over: a zone gives its cards."""
+        e = self.expr(source)
+        return ["cards", e] if source.type == ZONE else e
+
+    # ------------------------------------------------------------ labels
+    def _label(self, t: str | None):
+        """How a value of type ``t`` prints (Labeller.for_type)."""
+        if t == CARD:
+            return "card"
+        if t == PLAYER:
+            return "player"
+        if t in (ZONE, BOARD):
+            return "zone"
+        if t is not None and is_list(t):
+            return ["list", self._label(t[5:-1])]
+        if t is not None and is_record(t):
+            fields = record_fields(t)
+            return ["record", [[n, self._label(ft), self._label(ft) == "plain"] for n, ft in fields]]
+        if t is not None and is_map(t):
+            raise Unsupported("printing a map")
+        return "plain"
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e) -> list:
+        method = getattr(self, "_e_" + type(e).__name__, None)
+        if method is None:
+            raise Unsupported(f"the expression {type(e).__name__}")
+        return method(e)
+
+    def _e_Literal(self, e):
+        return ["lit", e.value]
+
+    def _e_Name(self, e):
+        v, n = self.vocab, e.name
+        if n in v.variables:
+            return ["var", n]
+        if n in v.constants:
+            return ["lit", v.constants[n][1]]
+        if n in v.enums:
+            return ["lit_list", list(v.enums[n])]
+        if n in v.zones or n in v.boards:
+            return ["lit", n]
+        if n in OPS and OPS[n].constant:
+            return self._op(n, [])
+        return ["local", self.scope.slot(n), False]
+
+    def _e_ListExpr(self, e):
+        return ["list", [self.expr(i) for i in e.items]]
+
+    def _e_Record(self, e):
+        return ["record", [[name, self.expr(v)] for name, v in e.fields]]
+
+    def _e_MapExpr(self, e):
+        return ["record", [[key, self.expr(v)] for key, v in e.entries]]
+
+    def _e_Comprehension(self, e):
+        return [
+            "comp",
+            self.scope.slot(e.var),
+            self._items(e.source),
+            self.expr(e.element),
+            None if e.condition is None else self.expr(e.condition),
+        ]
+
+    def _e_Attr(self, e):
+        if is_record(e.obj.type):
+            return ["field", self.expr(e.obj), e.name]
+        if e.obj.type == PLAYER:
+            return ["pvar", self.expr(e.obj), e.name]
+        if e.name not in self.game.attributes:
+            raise Unsupported(f"the card attribute {e.name}")
+        return ["attr", self.expr(e.obj), e.name]
+
+    def _e_Call(self, e):
+        v = self.vocab
+        if e.func in v.zones or e.func in v.boards:
+            if not e.args:
+                return ["lit", e.func]
+            return ["member", e.func, self.expr(e.args[0])]
+        if e.func in v.functions:
+            return ["fn", self.functions[e.func], [self.expr(a) for a in e.args]]
+        args = []
+        for arg, (_, ptype) in zip(e.args, OPS[e.func].params):
+            lowered = self.expr(arg)
+            args.append(["cards", lowered] if arg.type == ZONE and is_list(ptype) else lowered)
+        return self._op(e.func, args, e.args)
+
+    def _op(self, name: str, args: list, asts: list | None = None) -> list:
+        if name in BOARD_OPS:
+            return self._board_op(name, args, asts or [])
+        if name == "card_named":
+            return ["table", self._card_table(), ["lit", ""], args]
+        if name not in NATIVE_OPS:
+            raise Unsupported(f"the operation {name}")
+        return ["op", name, args]
+
+    def _board_op(self, name: str, args: list, asts: list) -> list:
+        """A board operation as a lookup in a table made now over every board and space (boards are fixed)."""
+        first = asts[0] if asts else None
+        family = first.name if isinstance(first, ast.Name) else first.func if isinstance(first, ast.Call) else None
+        if family is None or family not in self.game.board_files:
+            raise Unsupported(f"{name} of a board chosen while playing")
+        if name in ("connected", "path_length"):
+            return [name, self._table(family, "neighbours", 1), args[0], args[1], args[2], args[3]]
+        return ["table", self._table(family, name, BOARD_TABLES[name]), args[0], args[1:]]
+
+    def _table(self, family: str, name: str, arity: int) -> int:
+        """Every answer of ``name(board, …)`` for every board of ``family``, keyed by the arguments' JSON text
+        (``[board, a, b]``); the table's index."""
+        key = f"{family}/{name}"
+        found = self.table_ids.get(key)
+        if found is not None:
+            return found
+        game = self.game
+        per = self.vocab.boards[family]
+        boards = [family] if per is None else [f"{family}:{p}" for p in range(game.max_players)]
+        if per is not None and per != PLAYER:
+            raise Unsupported(f"boards per {per}")
+        fn = OPS[name].fn
+        if fn is None:
+            raise Unsupported(f"a table of {name}")
+        table = {}
+        for board_id in boards:
+            board = game.board(board_id)
+            spaces = list(board.nodes)
+            tags = sorted(set().union(*getattr(board, "tags", {}).values()))
+            directions = list(getattr(board, "directions", ()))
+            domains = {0: [[]], 1: [[s] for s in spaces], 2: [[a, b] for a in spaces for b in spaces]}
+            domains[3] = [[a, b, t] for a in spaces for b in spaces for t in tags]
+            if name == "tagged":
+                domains[1] = [[t] for t in tags]
+            if name == "spaces_of":
+                domains[1] = [[r] for r in sorted({str(board.room_of(s)) for s in spaces})]
+            if name == "has_tag":
+                domains[2] = [[s, t] for s in spaces for t in tags]
+            if name == "toward":
+                domains[2] = [[s, d] for s in spaces for d in directions]
+            for args in domains[arity]:
+                try:
+                    table[json.dumps([board_id, *args])] = fn(_Boards(game), board_id, *args)
+                except (RuleFault, KeyError, ValueError, TypeError):  # a fault at play time: the VM's own
+                    continue
+        self.tables.append(table)
+        self.table_ids[key] = len(self.tables) - 1
+        return len(self.tables) - 1
+
+    def _card_table(self) -> int:
+        """card id → its first card, as a table looked up under the board ''."""
+        key = "/card_named"
+        if key not in self.table_ids:
+            self.tables.append({json.dumps(["", cid]): i for cid, i in self.game.first_card.items()})
+            self.table_ids[key] = len(self.tables) - 1
+        return self.table_ids[key]
+
+    def _e_KeyedCall(self, e):
+        return ["keyed", e.func, self.scope.slot("it"), self._items(e.source), self.expr(e.key)]
+
+    def _e_Unary(self, e):
+        return ["not" if e.op == "not" else "neg", self.expr(e.operand)]
+
+    def _e_Conditional(self, e):
+        return ["cond", self.expr(e.condition), self.expr(e.then), self.expr(e.otherwise)]
+
+    def _e_Binary(self, e):
+        op = e.op
+        if op in ("in", "not in") and e.right.type == ZONE:
+            return ["bin", op, self.expr(e.left), ["cards", self.expr(e.right)]]
+        return ["bin", op, self.expr(e.left), self.expr(e.right)]
+
+
+def _start_places(game, n: int) -> tuple[dict, list]:
+    """Where every card starts and who knows it, as ``State.new`` places them before the programs run (and
+    without running them: a program that fails is the VM's to report)."""
+    from . import rng
+    from .state import State
+
+    st: Any = State.__new__(State)  # filled as State.new fills it (its slots carry no class annotations)
+    st.game, st.n, st.seed, st.rng = game, n, 0, rng.seed_state(0)
+    st.vars, st.pvars = game.variables.copy(), [game.player_variables.copy() for _ in range(n)]
+    st.memo, st.history, st.settled, st.sight = {}, [], {}, game.sight(n)
+    cards = len(game.card_ids)
+    st.zones, st.loc = {z: [] for z in game.zone_ids(n)}, [""] * cards
+    st.know, st.pinned = [0] * cards, [0] * cards
+    st._place_starts()
+    if st.rng != rng.seed_state(0):
+        raise Unsupported("cards placed at random at the start")
+    return st.zones, st.know
+
+
+def _score_reads(game, exprs: list) -> dict | None:
+    """What the scoring reads: zone families, variables and player variables; None if it may read more (a
+    local, a zone worked out while playing, an operation on the whole state).  The VM keeps each seat's points
+    until one of these changes."""
+    reads = _Reads(game)
+    if not all(reads.ok(e, frozenset({"p", "me"}), 0) for e in exprs):
+        return None
+    return {
+        "families": sorted(reads.families),
+        "variables": sorted(reads.variables),
+        "player_variables": sorted(reads.pvars),
+    }
+
+
+class _Reads:
+    """The plain reads of expressions (cf. dsl/readset.py, which keys the generated code's caches)."""
+
+    def __init__(self, game):
+        self.game, self.vocab = game, game.vocabulary
+        self.families: set[str] = set()
+        self.variables: set[str] = set()
+        self.pvars: set[str] = set()
+
+    def zone(self, e, names: frozenset, depth: int) -> bool:
+        """A zone argument: one named in the rules (its family is read), not one worked out while playing."""
+        if isinstance(e, ast.Name) and e.name in self.vocab.zones:
+            self.families.add(e.name)
+            return True
+        if isinstance(e, ast.Call) and e.func in self.vocab.zones:
+            self.families.add(e.func)
+            return all(self.ok(a, names, depth) for a in e.args)
+        return False
+
+    def ok(self, e, names: frozenset, depth: int) -> bool:
+        v = self.vocab
+        if depth > 8:
+            return False
+        if isinstance(e, ast.Literal):
+            return True
+        if isinstance(e, ast.Name):
+            if e.name in v.variables:
+                self.variables.add(e.name)
+                return True
+            if e.name in v.zones:
+                self.families.add(e.name)
+                return True
+            constant = e.name in OPS and OPS[e.name].constant and OPS[e.name].reads == "args"
+            return e.name in names or e.name in v.constants or e.name in v.enums or e.name in v.boards or constant
+        if isinstance(e, ast.ListExpr):
+            return all(self.ok(i, names, depth) for i in e.items)
+        if isinstance(e, ast.Record | ast.MapExpr):
+            return all(self.ok(x, names, depth) for _, x in (e.fields if isinstance(e, ast.Record) else e.entries))
+        if isinstance(e, ast.Comprehension | ast.KeyedCall):
+            var = e.var if isinstance(e, ast.Comprehension) else "it"
+            inner = names | {var}
+            parts = [e.element, e.condition] if isinstance(e, ast.Comprehension) else [e.key]
+            source = self.zone(e.source, names, depth) if e.source.type == ZONE else self.ok(e.source, names, depth)
+            return source and all(p is None or self.ok(p, inner, depth) for p in parts)
+        if isinstance(e, ast.Attr):
+            if e.obj.type == PLAYER and not is_record(e.obj.type):
+                self.pvars.add(e.name)
+            return self.ok(e.obj, names, depth)
+        if isinstance(e, ast.Unary):
+            return self.ok(e.operand, names, depth)
+        if isinstance(e, ast.Conditional):
+            return all(self.ok(x, names, depth) for x in (e.then, e.condition, e.otherwise))
+        if isinstance(e, ast.Binary):
+            right = self.zone(e.right, names, depth) if e.right.type == ZONE else self.ok(e.right, names, depth)
+            return right and self.ok(e.left, names, depth)
+        if isinstance(e, ast.Call):
+            return self._call(e, names, depth)
+        return False
+
+    def _call(self, e, names: frozenset, depth: int) -> bool:
+        v = self.vocab
+        if e.func in v.zones:
+            return self.zone(e, names, depth)
+        if e.func in v.boards:
+            return all(self.ok(a, names, depth) for a in e.args)
+        if e.func in v.functions:
+            body = self.game.function_bodies.get(e.func)
+            params = frozenset(p for p, _ in v.functions[e.func][0]) | {"me"}
+            return (
+                isinstance(body, ast.Expr)
+                and all(self.ok(a, names, depth) for a in e.args)
+                and self.ok(body, params, depth + 1)
+            )
+        op = OPS.get(e.func)
+        if op is None or op.reads not in ("args", "zone"):
+            return False
+        return all(self.zone(a, names, depth) if a.type == ZONE else self.ok(a, names, depth) for a in e.args)
+
+
+def lower(game) -> dict:
+    """The IR of a checked game, as plain data (``Unsupported`` if the VM cannot run it whole)."""
+    return Lowerer(game).ir()
+
+
+def ir_bytes(game) -> bytes:
+    """The IR as the bytes ``engine._vm.VmGame`` reads."""
+    return json.dumps(lower(game), separators=(",", ":")).encode()
+
+
+def diagnostic_of(exc: BaseException) -> Diagnostic:
+    """The located diagnostic of a rule fault raised by the VM (its arguments: path, line, col, code, message)."""
+    path, line, col, code, message = exc.args
+    return Diagnostic(path, line, col, code, message)
+
+
+def raise_rule_error(exc: BaseException) -> None:
+    """A VM rule fault as the reference raises it."""
+    raise RuntimeRuleError(diagnostic_of(exc)) from None
+
+
+__all__ = ["IR_VERSION", "Unsupported", "diagnostic_of", "ir_bytes", "lower", "raise_rule_error"]

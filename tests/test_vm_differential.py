@@ -1,0 +1,253 @@
+"""The native VM plays the very games of the reference interpreter: same actions, logs, outcomes and states.
+
+Every shipped game and variant that the VM runs whole is played from seeded random choices on both backends
+(``State`` on the reference path, ``engine._vm``): at every decision the same legal actions, and at the end
+(at every decision in each case's first game) the same state JSON.  A state saved mid-game on one side
+continues on the other to the same end.  Rule faults come back as the same located diagnostics, and hostile
+IR or state text is refused in one line.  Long soaks: tools/vm_soak.py.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import textwrap
+
+import pytest
+
+from engine import RuntimeRuleError, load_game
+from engine.documents import known_games, known_variants
+from engine.errors import BudgetExceeded
+from engine.vm_lower import Unsupported, diagnostic_of, ir_bytes
+
+_vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
+
+GAMES = 3  # seeded games per game, variant and player count; tools/vm_soak.py plays thousands
+
+
+def shipped() -> list[tuple[str, str | None]]:
+    from engine.documents import data_root
+
+    out: list[tuple[str, str | None]] = []
+    for name in known_games():
+        out += [(name, None)] + [(name, v) for v in known_variants(data_root() / "rules" / name)]
+    return out
+
+
+CASES = shipped()
+
+
+def both(name: str, variant: str | None):
+    game = load_game(name, variant, reference=True)
+    return game, _vm.VmGame(ir_bytes(game))
+
+
+def play(ref, vm, seed: int, every_step: bool, limit: int = 100_000) -> int:
+    """Random choices (one stream for both sides) until the end; the number of decisions.  ``every_step``:
+    the whole states compared at each of the first 150 decisions too."""
+    rnd = random.Random(seed)
+    for step in range(limit):
+        assert ref.legal_actions() == vm.legal_actions(), f"seed {seed}, decision {step}"
+        assert ref.to_act == vm.to_act(), f"seed {seed}, decision {step}"
+        if every_step and step < 150:
+            assert ref.to_data() == json.loads(vm.to_json()), f"seed {seed}, decision {step}"
+        if ref.is_terminal:
+            assert vm.is_terminal()
+            return step
+        seat = rnd.choice(ref.to_act)
+        action = rnd.choice(ref.legal_actions(seat))
+        ref.apply(action, seat=seat)
+        vm.apply(action, seat)
+    return limit
+
+
+@pytest.mark.parametrize("name, variant", CASES, ids=[f"{n}-{v or 'base'}" for n, v in CASES])
+def test_the_vm_plays_the_reference_games(name, variant):
+    game, vm_game = both(name, variant)
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(GAMES):
+            ref, vm = game.new_game(players, seed), vm_game.new_game(players, seed)
+            play(ref, vm, seed, every_step=seed == 0)
+            assert ref.to_data() == json.loads(vm.to_json()), f"{players} players, seed {seed}: final states differ"
+            outcome = ref.outcome
+            assert vm.outcome() == (list(outcome.results), outcome.reason)
+            assert vm.scores() == ref.scores
+
+
+@pytest.mark.parametrize("name, variant", CASES, ids=[f"{n}-{v or 'base'}" for n, v in CASES])
+def test_a_game_saved_mid_way_continues_alike_on_the_other_backend(name, variant):
+    game, vm_game = both(name, variant)
+    players, seed = game.max_players, 11
+    ref = game.new_game(players, seed)
+    play(ref, vm_game.new_game(players, seed), seed, every_step=False, limit=7)
+    saved = ref.to_json()
+    on_vm, on_ref = vm_game.state_from_json(saved), game.state_from_json(saved)
+    assert json.loads(on_vm.to_json()) == on_ref.to_data()
+    play(on_ref, on_vm, seed + 1, every_step=False)
+    back = game.state_from_json(on_vm.to_json())  # and the VM's own save read back by the reference
+    assert back.to_data() == on_ref.to_data()
+
+
+def test_a_construct_the_vm_does_not_run_is_named_at_lowering(tmp_path):
+    game = mini(tmp_path, 'n = number("12")\n')
+    with pytest.raises(Unsupported, match="the operation number"):
+        ir_bytes(game)
+
+
+def mini(tmp_path, play: str):
+    folder = tmp_path / "rules" / "mini"
+    folder.mkdir(parents=True)
+    text = textwrap.dedent("""\
+        id: mini
+        name: Mini
+        players: {min: 2, max: 2}
+        step_budget: 5000
+        zones:
+          - {id: deck, visibility: hidden}
+        variables:
+          n: {type: int}
+          c: {type: card}
+          xs: {type: "list[int]"}
+        play: |
+        """) + textwrap.indent(textwrap.dedent(play), "  ")
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    return load_game(folder / "game.yaml", reference=True)
+
+
+FAULTS = {
+    "an endless loop runs out of steps": "n = 1\nwhile n > 0:\n    n = n + 1\n",
+    "the top of an empty zone": "c = top(deck)\n",
+    "a local read before it has a value": "if n > 5:\n    m = 1\nn = m\n",
+    "division by zero": "n = 3 // (n * 0)\n",
+    "nothing to choose from": 'n = choose "pick" from []\n',
+}
+
+
+@pytest.mark.parametrize("program", FAULTS.values(), ids=list(FAULTS))
+def test_a_rule_fault_is_the_same_located_diagnostic_on_the_vm(tmp_path, program):
+    game = mini(tmp_path, program)
+    with pytest.raises((RuntimeRuleError, BudgetExceeded)) as ref:
+        game.new_game(2, 0)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert diagnostic_of(vm.value) == ref.value.diagnostic
+
+
+HOSTILE_IR = [b"", b"not json", b"[]", b'{"version": 1}', b'{"version": 99}', b"{" * 10_000]
+
+
+@pytest.mark.parametrize("ir", HOSTILE_IR, ids=range(len(HOSTILE_IR)))
+def test_a_hostile_ir_is_refused_in_one_line(ir):
+    with pytest.raises(_vm.VmStateError) as info:
+        _vm.VmGame(ir)
+    assert "\n" not in str(info.value) and str(info.value).startswith("IR refused")
+
+
+def test_an_ir_with_an_index_out_of_range_is_refused_not_run():
+    ir = json.loads(ir_bytes(load_game("goofspiel", reference=True)))
+    ir["procedures"][0]["code"][0] = ["jump", 10_000]
+    with pytest.raises(_vm.VmStateError, match="out of the code"):
+        _vm.VmGame(json.dumps(ir).encode())
+    ir = json.loads(ir_bytes(load_game("goofspiel", reference=True)))
+    ir["functions"][0]["expr"] = ["local", 999, False]
+    with pytest.raises(_vm.VmStateError, match="out of range"):
+        _vm.VmGame(json.dumps(ir).encode())
+
+
+def tampered(data: dict, how: str) -> str:
+    data = json.loads(json.dumps(data))
+    if how == "a card twice":
+        zone = next(z for z, cards in data["zones"].items() if cards)
+        data["zones"][zone].append(data["zones"][zone][0])
+    elif how == "no such procedure":
+        data["stack"][-1][0] = "nowhere"
+    elif how == "a pc past the code":
+        data["stack"][-1][1] = 10**6
+    elif how == "a value nested too deeply":
+        data["variables"]["round"] = json.loads("[" * 100 + "]" * 100)
+    elif how == "a local the procedure lacks":
+        data["stack"][-1][2]["zzz"] = 1
+    elif how == "other rules":
+        data["rules"] = "0" * 16
+    elif how == "a decision of no seat":
+        data["pending"]["player"] = 9
+    return json.dumps(data)
+
+
+HOW = [
+    "a card twice",
+    "no such procedure",
+    "a pc past the code",
+    "a value nested too deeply",
+    "a local the procedure lacks",
+    "other rules",
+    "a decision of no seat",
+]
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_hostile_saved_state_is_refused_in_one_line(how):
+    game, vm_game = both("goofspiel", None)
+    data = game.new_game(2, 3).to_data()
+    with pytest.raises(_vm.VmStateError) as info:
+        vm_game.state_from_json(tampered(data, how))
+    assert "\n" not in str(info.value) and str(info.value).startswith("not a saved state")
+
+
+def test_an_illegal_action_names_the_legal_ones_and_changes_nothing():
+    _, vm_game = both("hex", None)
+    st = vm_game.new_game(2, 1)
+    before = st.to_json()
+    with pytest.raises(_vm.VmIllegalAction, match="not a legal action for seat 0"):
+        st.apply("place nowhere")
+    assert st.to_json() == before
+
+
+def test_playouts_play_whole_games_in_one_call_the_same_for_the_same_seeds():
+    _, vm_game = both("cat-town", None)
+    first = vm_game.playouts(2, list(range(20)))
+    assert first == vm_game.playouts(2, list(range(20)))
+    assert {g["reason"] for g in first} <= {"only 3 Blocks were left", "a player reached 6 points"}
+    assert all(sorted(g["results"]) in (["loss", "win"], ["draw", "draw"], ["win", "win"]) for g in first)
+    assert all(g["decisions"] > 10 for g in first)
+
+
+KEPT_POINTS = """\
+id: kept
+name: Kept
+players: {min: 2, max: 2}
+components:
+  - kind: token
+    name: token
+    start: bag
+    items:
+      - {id: chip, name: Chip, copies: 3}
+zones:
+  - {id: bag, visibility: public}
+  - {id: pile, per: player, visibility: public}
+variables:
+  bonus: {type: int}
+  n: {type: int}
+play: |
+  n = score(me)
+  move(top(bag), pile(me))
+  n = n * 10 + score(me)
+  bonus = 5
+  n = n * 10 + score(me)
+  move_all(pile(me), bag)
+  n = n * 10 + score(me)
+  log "{n}"
+  end_game
+scoring:
+  - id: pile
+    points: size(pile(p)) + bonus
+"""
+
+
+def test_points_kept_between_reads_follow_every_change_the_scoring_reads(tmp_path):
+    folder = tmp_path / "rules" / "kept"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(KEPT_POINTS, encoding="utf-8")
+    game = load_game(folder / "game.yaml", reference=True)
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert ref.log[-1] == "165" == json.loads(vm.to_json())["log"][-1][1]
