@@ -16,9 +16,9 @@ import textwrap
 import pytest
 
 from engine import RuntimeRuleError, load_game
-from engine.documents import known_games, known_variants
 from engine.errors import BudgetExceeded
-from engine.vm_lower import Unsupported, diagnostic_of, ir_bytes
+from engine.load.documents import known_games, known_variants
+from engine.runtime.lower import Unsupported, diagnostic_of, ir_bytes
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
 
@@ -26,7 +26,7 @@ GAMES = 3  # seeded games per game, variant and player count; tools/vm_soak.py p
 
 
 def shipped() -> list[tuple[str, str | None]]:
-    from engine.documents import data_root
+    from engine.load.documents import data_root
 
     out: list[tuple[str, str | None]] = []
     for name in known_games():

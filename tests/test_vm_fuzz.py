@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import load_game
-from engine.vm_lower import ir_bytes
+from engine.runtime.lower import ir_bytes
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
 

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import _vm, load_game
 from engine.bots.random_bot import RandomAgent
-from engine.simulate import play_out
-from engine.vm_lower import Unsupported, ir_bytes
+from engine.lab.simulate import play_out
+from engine.runtime.lower import Unsupported, ir_bytes
 
 ROWS = [  # (game, variant, players, bots)
     ("caty-mini", None, 2, "random"),

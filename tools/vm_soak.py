@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import _vm, load_game
-from engine.documents import data_root, known_games, known_variants
-from engine.vm_lower import ir_bytes
+from engine.load.documents import data_root, known_games, known_variants
+from engine.runtime.lower import ir_bytes
 
 
 def parted(game, vm_game, players: int, seed: int) -> str | None:

@@ -1,4 +1,4 @@
-//! The IR (JSON made by engine/vm_lower.py) read and verified into a frozen game: every name resolved to an
+//! The IR (JSON made by engine/runtime/lower.py) read and verified into a frozen game: every name resolved to an
 //! index, every index checked, so the running VM never looks a name up and never indexes out of range.
 
 use crate::value::V;

@@ -67,13 +67,19 @@ impl State {
                     seat,
                     action,
                     secret: None,
+                    ..
                 } => json!({"seat": seat, "action": &**action}),
                 Hist::Act {
                     seat,
                     action,
                     secret: Some(kind),
+                    together,
                 } => {
-                    json!({"seat": seat, "action": &**action, "kind": &**kind, "secret": true})
+                    let mut entry = json!({"seat": seat, "action": &**action, "kind": &**kind, "secret": true});
+                    if *together {
+                        entry["together"] = json!(true);
+                    }
+                    entry
                 }
                 Hist::Shuffle(z) => json!({"chance": "shuffle", "zone": g.text(*z)}),
                 Hist::Random { of, index } => json!({"chance": "random", "of": of, "index": index}),
@@ -255,10 +261,12 @@ impl State {
             history.push(if let Some(action) = h.get("action").and_then(J::as_str) {
                 let seat = h.get("seat").and_then(J::as_u64).unwrap_or(0) as u32;
                 let secret = h.get("kind").and_then(J::as_str).map(Rc::from);
+                let together = h.get("together").and_then(J::as_bool).unwrap_or(false);
                 Hist::Act {
                     seat,
                     action: action.into(),
                     secret,
+                    together,
                 }
             } else if h.get("chance").and_then(J::as_str) == Some("shuffle") {
                 let z = h

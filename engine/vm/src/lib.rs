@@ -1,4 +1,4 @@
-//! Tabletop's native runtime: the IR lowered by engine/vm_lower.py, run with the reference's meaning.
+//! Tabletop's native runtime: the IR lowered by engine/runtime/lower.py, run with the reference's meaning.
 //!
 //! `game` reads and verifies an IR, `state` holds a running game and its loop, `eval` the expressions and
 //! operations, `json` the saved-state format, `playout` whole games in one call; `py` (feature `python`) is

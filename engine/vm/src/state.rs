@@ -115,6 +115,8 @@ pub enum Hist {
         seat: u32,
         action: Rc<str>,
         secret: Option<Rc<str>>,
+        /// Chosen at a simultaneous decision: shown to every seat once all have chosen.
+        together: bool,
     },
     Shuffle(u32),
     Random {
@@ -1045,10 +1047,12 @@ impl State {
                 seat: player,
                 action: action.clone(),
                 secret: Some(pending.kind.clone()),
+                together: pending.together.is_some(),
             });
             if self.keep_log {
+                // The masked line is for every seat but the chooser (`!seat`), who reads its own in full.
                 self.log.push(LogLine {
-                    audience: None,
+                    audience: Some(!i64::from(player)),
                     text: format!("seat {player}: {} …", pending.kind).into(),
                 });
                 self.log.push(LogLine {
@@ -1061,6 +1065,7 @@ impl State {
                 seat: player,
                 action: action.clone(),
                 secret: None,
+                together: false,
             });
             if self.keep_log {
                 self.log.push(LogLine {

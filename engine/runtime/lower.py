@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .dsl import ast
-from .dsl.compiler import DEFAULT_END, Labeller
-from .dsl.ops import OPS
-from .dsl.types import BOARD, CARD, PLAYER, ZONE, is_list, is_map, is_record, record_fields
-from .errors import Diagnostic, RuleFault, RuntimeRuleError, TabletopError
+from engine.errors import Diagnostic, RuleFault, RuntimeRuleError, TabletopError
+from engine.lang import ast
+from engine.lang.ops import OPS
+from engine.lang.types import BOARD, CARD, PLAYER, ZONE, is_list, is_map, is_record, record_fields
+from engine.runtime.program import DEFAULT_END, Labeller
 
 IR_VERSION = 1
 
@@ -142,7 +142,8 @@ class Lowerer:
         """What depends on the number of players: the zones, who sees them, teams, and where cards start."""
         game = self.game
         zones = game.zone_ids(n)
-        masks, tops = game.sight(n)
+        sight = game.sight(n)
+        masks, tops = sight.masks, sight.tops
         start_zones, know = _start_places(game, n)
         return {
             "zones": zones,
@@ -501,8 +502,8 @@ class Lowerer:
 def _start_places(game, n: int) -> tuple[dict, list]:
     """Where every card starts and who knows it, as ``State.new`` places them before the programs run (and
     without running them: a program that fails is the VM's to report)."""
-    from . import rng
-    from .state import State
+    from engine.runtime import rng
+    from engine.runtime.state import State
 
     st: Any = State.__new__(State)  # filled as State.new fills it (its slots carry no class annotations)
     st.game, st.n, st.seed, st.rng = game, n, 0, rng.seed_state(0)
