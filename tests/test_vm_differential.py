@@ -251,3 +251,47 @@ def test_points_kept_between_reads_follow_every_change_the_scoring_reads(tmp_pat
     game = load_game(folder / "game.yaml", reference=True)
     ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
     assert ref.log[-1] == "165" == json.loads(vm.to_json())["log"][-1][1]
+
+
+FUNCTION_PROGRAMS = """\
+id: steps
+name: Steps
+players: {min: 2, max: 2}
+step_budget: 3000
+variables:
+  n: {type: int}
+functions:
+  - id: total
+    params: {k: int}
+    returns: int
+    does: |
+      t = 0
+      for i in range(k):
+          if i % 2 == 0:
+              t = t + i
+      return t
+  - id: spin
+    returns: int
+    does: |
+      m = 1
+      while m > 0:
+          m = m + 1
+      return m
+play: |
+  n = total(10)
+  log "{n}"
+  n = spin()
+"""
+
+
+def test_a_function_written_as_statements_runs_alike_and_its_endless_loop_stops_alike(tmp_path):
+    folder = tmp_path / "rules" / "steps"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(FUNCTION_PROGRAMS, encoding="utf-8")
+    game = load_game(folder / "game.yaml", reference=True)
+    with pytest.raises((RuntimeRuleError, BudgetExceeded)) as ref:
+        game.new_game(2, 0)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert diagnostic_of(vm.value) == ref.value.diagnostic
+    assert ref.value.diagnostic.code == "E703"

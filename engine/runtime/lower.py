@@ -183,7 +183,6 @@ class Lowerer:
             lowered: dict = {"expr": self.expr(body)}
         else:
             self.code, self.in_function = [], True
-            self.scope.slot("$result")
             self._block(body)
             self.in_function = False
             lowered = {"code": self.code}

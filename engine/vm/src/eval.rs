@@ -264,7 +264,7 @@ impl State {
             inner[0] = env[0].clone();
             result = match &func.body {
                 Body::Expr(e) => self.eval(g, *e, &mut inner),
-                Body::Code(code) => self.run_function(g, code, func.result, &mut inner),
+                Body::Code(code) => self.run_function(g, code, &mut inner),
             };
         }
         inner.clear();
@@ -315,7 +315,7 @@ impl State {
     }
 
     /// A function written as statements: its own steps, its 'return VALUE' ends it.
-    fn run_function(&mut self, g: &Game, code: &[crate::game::Ins], result: u16, env: &mut [V]) -> Res<V> {
+    fn run_function(&mut self, g: &Game, code: &[crate::game::Ins], env: &mut [V]) -> Res<V> {
         let saved = self.fsteps;
         let budget = self.game.step_budget;
         let mut pc = 0u32;
@@ -387,7 +387,6 @@ impl State {
                 _ => break Err(F::Bug("a statement a function may not hold".into())),
             }
         };
-        let _ = result;
         self.fsteps = saved;
         out
     }

@@ -279,7 +279,6 @@ pub enum Body {
 pub struct Func {
     pub params: Vec<u16>,
     pub nlocals: usize,
-    pub result: u16,
     pub body: Body,
 }
 
@@ -618,9 +617,9 @@ impl Loader {
         }
     }
 
-    fn code(&mut self, j: &J, ncode_extra: usize) -> R<Vec<Ins>> {
+    fn code(&mut self, j: &J) -> R<Vec<Ins>> {
         let list = arr(j, "code")?;
-        let len = list.len() + ncode_extra;
+        let len = list.len();
         let pc = |j: &J| -> R<u32> {
             let p = u(j, "a jump")?;
             if (p as usize) <= len {
@@ -913,7 +912,7 @@ impl Game {
                 .iter()
                 .map(|x| l.local(x))
                 .collect::<R<Vec<_>>>()?;
-            let code = l.code(get(p, "code")?, 0)?;
+            let code = l.code(get(p, "code")?)?;
             let place: Vec<(u32, u32)> = arr(get(p, "where")?, "where")?
                 .iter()
                 .map(|w| Ok((u(&w[0], "a line")? as u32, u(&w[1], "a column")? as u32)))
@@ -946,16 +945,14 @@ impl Game {
                 .iter()
                 .map(|x| l.local(x))
                 .collect::<R<Vec<_>>>()?;
-            let result = locals.iter().position(|n| &**n == "$result").unwrap_or(0) as u16;
             let body = if let Some(e) = f.get("expr") {
                 Body::Expr(l.expr(e)?)
             } else {
-                Body::Code(l.code(get(f, "code")?, 0)?)
+                Body::Code(l.code(get(f, "code")?)?)
             };
             funcs.push(Func {
                 params,
                 nlocals: locals.len(),
-                result,
                 body,
             });
         }

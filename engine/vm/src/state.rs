@@ -307,7 +307,7 @@ impl State {
                 let Some(ins) = code.get(pc as usize) else {
                     break Err(F::Bug(format!("pc {pc} is past the end")));
                 };
-                match self.exec(&game, ins, proc, pc, &mut env) {
+                match self.exec(&game, ins, pc, &mut env) {
                     Ok(Step::Go(next)) => pc = next,
                     Ok(other) => break Ok(other),
                     Err(f) => break Err(f),
@@ -334,7 +334,7 @@ impl State {
         Ok(())
     }
 
-    fn exec(&mut self, g: &Game, ins: &Ins, proc: u16, pc: u32, env: &mut [V]) -> Res<Step> {
+    fn exec(&mut self, g: &Game, ins: &Ins, pc: u32, env: &mut [V]) -> Res<Step> {
         let next = pc + 1;
         match ins {
             Ins::Assign(store, e) => {
@@ -499,7 +499,6 @@ impl State {
                 return Ok(Step::Suspended);
             }
         }
-        let _ = proc;
         Ok(Step::Go(next))
     }
 
