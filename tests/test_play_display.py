@@ -4,6 +4,8 @@ import io
 import re
 import sys
 
+from web_helpers import copy_game, edit
+
 from engine.cli import main
 
 
@@ -39,3 +41,11 @@ def test_caty_mini_runs_read_in_the_words_of_its_paths_hint(capsys, monkeypatch)
     out = play(capsys, monkeypatch, "caty-mini", "--players", "2", "--seed", "1", answers="1\n" * 12)
     assert re.search(r"(?m)^  \d+\. notch \w+ — 0 string, no toys$", out)  # the first run, from no end yet
     assert re.search(r"(?m)^  \d+\. notch \w+ — [1-9]\d* string, [a-z]+(, [a-z]+)*$", out)
+
+
+def test_a_designer_who_rewords_the_paths_hint_reads_the_new_words(tmp_path, capsys, monkeypatch):
+    game = copy_game(tmp_path, "caty-mini")
+    edit(game, 'says: "{cost} string, {touched}", nothing: no toys', 'says: "{touched} for {cost} cm of yarn"')
+    out = play(capsys, monkeypatch, str(game), "--players", "2", "--seed", "1", answers="1\n" * 12)
+    assert re.search(r"(?m)^  \d+\. notch \w+ — — for 0 cm of yarn$", out)  # nothing touched: the default
+    assert re.search(r"(?m)^  \d+\. notch \w+ — [a-z]+(, [a-z]+)* for [1-9]\d* cm of yarn$", out)
