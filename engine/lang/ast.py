@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.lang.types import BOOL, INT, PLAYER, describe
+from engine.lang.types import BOOL, INT, PLAYER, Type, describe
 
 if TYPE_CHECKING:
     from engine.lang.checker import Checker
@@ -32,7 +32,7 @@ class Node:
 # and print any program through them.
 @dataclass(slots=True, eq=False)
 class Expr(Node):
-    type: str | None = field(default=None, init=False, repr=False)
+    type: Type | None = field(default=None, init=False, repr=False)
 
     @property
     def precedence(self) -> int:
@@ -323,7 +323,7 @@ secret: "secretly"
     by: Expr | None
     optional: str | None  # the id of declining ("pass" unless named); None: a choice must be made
     secret: bool
-    options_type: str | None = field(default=None, init=False, repr=False)  # filled by the checker
+    options_type: Type | None = field(default=None, init=False, repr=False)  # filled by the checker
     each: str | None = None  # 'by each p in SEATS simultaneously': the name of the seat, SEATS in ``by``
     together: bool = False  # 'simultaneously': every seat chooses in secret, revealed together
 

@@ -14,6 +14,7 @@ from engine.boards.graphs import KINDS_GUIDE
 from engine.errors import RulesError
 from engine.lab.playtest import METRICS
 from engine.lang import ast
+from engine.lang.checker import Vocabulary
 from engine.lang.ops import KEYED, OPS
 from engine.lang.types import describe
 from engine.lang.words import IMPLICIT, RESERVED
@@ -140,11 +141,12 @@ def game_reference(game: GameDef) -> str:
             for z in data.get("zones") or []
         ],
     )
-    variables = [(k, "game", v) for k, v in (data.get("variables") or {}).items()]
-    variables += [(k, "player", v) for k, v in (data.get("player_variables") or {}).items()]
+    vocab = game.vocabulary or Vocabulary()
+    variables = [(k, "game", vocab.variables.get(k)) for k in data.get("variables") or {}]
+    variables += [(k, "player", vocab.player_variables.get(k)) for k in data.get("player_variables") or {}]
     if variables:
         out += ["", "## Variables", ""]
-        out += _table(["variable", "of", "type"], [[f"`{k}`", of, describe(v.get("type"))] for k, of, v in variables])
+        out += _table(["variable", "of", "type"], [[f"`{k}`", of, describe(t)] for k, of, t in variables])
     for name in ("setup", "play"):
         if name in game.programs:
             out += ["", f"## {name.capitalize()}", ""] + _code(ast.format_block(game.programs[name]))
