@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from engine.errors import did_you_mean
 from engine.lang import ast, words
-from engine.lang.ops import KEYED, OPS
+from engine.lang.ops import OPS
 from engine.lang.problems import DslProblem
 from engine.lang.types import (
     ANY,
@@ -29,9 +29,7 @@ from engine.lang.types import (
     compatible,
     describe,
     list_of,
-    map_of,
     merge,
-    record_of,
     substitute,
     type_named,
     unfit,
@@ -62,6 +60,9 @@ class Vocabulary:
 
     def attribute_type(self, name: str) -> Type | None:
         return BUILTIN_CARD_ATTRIBUTES.get(name) or self.card_attributes.get(name)
+
+    def attribute_names(self) -> list[str]:
+        return list(self.card_attributes) + list(BUILTIN_CARD_ATTRIBUTES)
 
     def value_names(self) -> list[str]:
         names = list(self.variables) + list(self.constants) + list(self.enums)
@@ -299,11 +300,11 @@ class Checker:
         if s.optional is not None and (not s.optional or any(ch.isspace() for ch in s.optional)):
             self.problem(s, "E505", f'the id of declining, "{s.optional}", must be one word')
         if s.where is not None:
-            self._with_it(item, s.where)
+            self.with_it(item, s.where)
             self.expect(s.where, BOOL, "a 'where' condition")
         return item
 
-    def _with_it(self, item: Type, e: ast.Expr) -> Type | None:
+    def with_it(self, item: Type, e: ast.Expr) -> Type | None:
         """The type of ``e`` read with ``it`` as an item of type ``item`` (a 'where' condition, a 'by:' key)."""
         had = self.locals.get("it")
         self.locals["it"] = item
@@ -333,11 +334,11 @@ class Checker:
             operands, op = [e.operand], e.op
         fix = f"test first which record it is: … and {name}.{{field}} …" if name == "it" else None
         for side in operands:
-            self._lacking(side, item, name, f"'{op}' cannot take none", fix)
+            self.lacking(side, item, name, f"'{op}' cannot take none", fix)
         for child in e.children():
             self.lacking_reads(child, item, name)
 
-    def _lacking(self, e: ast.Expr, item: Type, name: str, why: str, fix: str | None) -> None:
+    def lacking(self, e: ast.Expr, item: Type, name: str, why: str, fix: str | None) -> None:
         """``e`` is ``name.f`` and some of the items have no f: a problem, saying ``why`` none does not do and
         ``fix`` (``{field}`` for f; None: give the others a value)."""
         if isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.name == name and item.may_lack(e.name):
@@ -362,7 +363,7 @@ class Checker:
             self.arguments(e, params)
             e.type = NONE
             return
-        t = self.expr(e, statement=True)
+        t = e.type = self.call(e, statement=True)
         if t is not None and e.func in OPS and OPS[e.func].returns is not None:
             self.problem(e, "E505", f"{e.func}(…) gives a value but the line does nothing with it")
 
@@ -377,123 +378,13 @@ class Checker:
         return ANY
 
     # ---------------------------------------------------------- expressions
-    def expr(self, e: ast.Expr, statement: bool = False) -> Type | None:
-        t = self._infer(e, statement)
-        e.type = t
+    def expr(self, e: ast.Expr) -> Type | None:
+        """The type of ``e`` by its own rule (``infer``, declared with the expression in ast.py), kept on it."""
+        t = e.type = e.infer(self)
         return t
 
-    def _infer(self, e: ast.Expr, statement: bool) -> Type | None:
-        v = self.vocab
-        if isinstance(e, ast.Literal):
-            return {bool: BOOL, int: INT, str: TEXT, type(None): NONE}[type(e.value)]
-        if isinstance(e, ast.Name):
-            return self._name(e)
-        if isinstance(e, ast.ListExpr):
-            types = [self.expr(i) for i in e.items]
-            known = [t for t in types if t not in (None, NONE, ANY)]
-            one = known[0] if known else ANY
-            for item, t in zip(e.items, types):
-                if t not in (None, NONE, ANY):
-                    if not (compatible(one, t) or compatible(t, one)):
-                        self.problem(
-                            item,
-                            "E506",
-                            f"a list holds one kind of value: {describe(t)} cannot join {describe(one)}",
-                            "to offer different kinds of option, make each a record: "
-                            '{do: "walk", way: w}, {do: "play", card: c}',
-                        )
-                        break
-                    one = merge(one, t)
-            return list_of(one)
-        if isinstance(e, ast.Record):
-            seen: set[str] = set()
-            fields = []
-            for name, value in e.fields:
-                if name in seen:
-                    self.problem(value, "E506", f"field '{name}' is given twice")
-                seen.add(name)
-                fields.append((name, self.expr(value) or ANY))
-            return record_of(fields)
-        if isinstance(e, ast.MapExpr):
-            return self._map(e)
-        if isinstance(e, ast.Comprehension):
-            item_type = self.iterable(e.source, "a list comprehension needs a list or a zone")
-            had = self.locals.get(e.var)
-            self.locals[e.var] = item_type
-            if e.condition is not None:
-                self.expr(e.condition)
-                self.expect(e.condition, BOOL, "an 'if' condition")
-            result = list_of(self.expr(e.element) or ANY)
-            if had is None:
-                del self.locals[e.var]
-            else:
-                self.locals[e.var] = had
-            return result
-        if isinstance(e, ast.Attr):
-            owner = self.expr(e.obj)
-            if owner == CARD:
-                t = v.attribute_type(e.name)
-                if t is None:
-                    self.problem(
-                        e,
-                        "E504",
-                        f"cards have no attribute '{e.name}'",
-                        did_you_mean(e.name, list(v.card_attributes) + list(BUILTIN_CARD_ATTRIBUTES)),
-                    )
-                return t or ANY
-            if owner == PLAYER:
-                t = v.player_variables.get(e.name)
-                if t is None:
-                    self.problem(
-                        e, "E504", f"players have no variable '{e.name}'", did_you_mean(e.name, v.player_variables)
-                    )
-                return t or ANY
-            if owner is not None and owner.is_record:
-                t = owner.field_type(e.name)
-                if t is None:
-                    names = [n for n, _ in owner.fields]
-                    self.problem(e, "E504", f"{describe(owner)} has no field '{e.name}'", did_you_mean(e.name, names))
-                return t or ANY
-            if owner not in (None, ANY):
-                self.problem(e, "E504", f"{describe(owner)} has no attribute '{e.name}'")
-                return ANY
-            # Of a value whose type is not known (first([]) …): settle by the name.
-            if v.attribute_type(e.name) is not None:
-                e.obj.type = CARD
-                return v.attribute_type(e.name)
-            if e.name in v.player_variables:
-                e.obj.type = PLAYER
-                return v.player_variables[e.name]
-            self.problem(
-                e,
-                "E504",
-                f"no card attribute or player variable is called '{e.name}'",
-                did_you_mean(e.name, list(v.card_attributes) + list(v.player_variables)),
-            )
-            return ANY
-        if isinstance(e, ast.Call):
-            return self._call(e, statement)
-        if isinstance(e, ast.KeyedCall):
-            return self._keyed(e)
-        if isinstance(e, ast.Unary):
-            t = self.expr(e.operand)
-            if e.op == "not":
-                self.expect(e.operand, BOOL, "'not' operand")
-                return BOOL
-            self.expect(e.operand, INT, "'-' operand")
-            return INT
-        if isinstance(e, ast.Binary):
-            return self._binary(e)
-        if isinstance(e, ast.Conditional):
-            self.expr(e.condition)
-            self.expect(e.condition, BOOL, "a condition")
-            a, b = self.expr(e.then), self.expr(e.otherwise)
-            if any(t is not None and t.has_records for t in (a, b)):
-                return merge(a, b)
-            return b if a in (NONE, ANY) and b not in (NONE, ANY) else a
-        raise TypeError(type(e).__name__)  # pragma: no cover
-
-    def _name(self, e: ast.Name) -> Type | None:
+    def name(self, e: ast.Name) -> Type | None:
+        """A name's type: a local, a game's variable, constant, enum, zone or board, or a constant operation."""
         v = self.vocab
         n = e.name
         if n in self.locals:
@@ -554,12 +445,12 @@ class Checker:
             if not ptype.has_typevar:
                 self._fits(arg, ptype, t, f"argument '{pname}' of {e.func} must be {describe(ptype)}", "E502")
             if ptype.is_enum:
-                self._enum_literal(arg, ptype)
+                self.enum_literal(arg, ptype)
             elif ptype in (POSITION, DIRECTION):
-                self._board_literal(arg, ptype, _board_named(e, params))
+                self.board_literal(arg, ptype, _board_named(e, params))
         return binding
 
-    def _board_literal(self, arg: ast.Expr, t: Type, board: str | None) -> None:
+    def board_literal(self, arg: ast.Expr, t: Type, board: str | None) -> None:
         """A position or direction written in quotes must exist on the board (on any of the game's boards
         when the call names none): found at load, not in play."""
         if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)) or not arg.value:
@@ -587,12 +478,13 @@ class Checker:
                 did_you_mean(arg.value, self.vocab.card_attributes),
             )
 
-    def _enum_literal(self, arg: ast.Expr, enum: Type) -> None:
+    def enum_literal(self, arg: ast.Expr, enum: Type) -> None:
         members = self.vocab.enums[enum.name]
         if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in members:
             self.problem(arg, "E507", f"'{arg.value}' is not one of the {enum}", did_you_mean(arg.value, members))
 
-    def _call(self, e: ast.Call, statement: bool) -> Type | None:
+    def call(self, e: ast.Call, statement: bool = False) -> Type | None:
+        """A call's type: a zone's or board's, a function's, an operation's (a statement's gives none)."""
         v = self.vocab
         if e.func in v.zones or e.func in v.boards:
             key = v.zones[e.func] if e.func in v.zones else v.boards[e.func]
@@ -629,93 +521,9 @@ class Checker:
             return ANY
         return substitute(op.returns, binding) if op.returns else None
 
-    def _map(self, e: ast.MapExpr) -> Type:
-        """``{"a": 1}``: text keys, once each; values of one type, never cards."""
-        value: Type = ANY
-        seen: set[str] = set()
-        for key, v in e.entries:
-            if key in seen:
-                self.problem(v, "E506", f'key "{key}" is given twice')
-            seen.add(key)
-            t = self.expr(v)
-            if t is not None and t.holds_cards:
-                self.problem(v, "E506", "a map cannot hold cards (keep them in a zone or a list)")
-            elif t not in (None, NONE, ANY) and not compatible(value, t):
-                self.problem(v, "E506", f"a map holds one kind of value: {describe(t)} cannot join {describe(value)}")
-            else:
-                value = merge(value, t)
-        return map_of(value)
-
-    def _keyed(self, e: ast.KeyedCall) -> Type:
-        """``max(LIST, by: KEY)``: KEY is read with each item as ``it`` and must be a number or text."""
-        op = KEYED.get(e.func)
-        item = self.iterable(e.source, f"{e.func}(…, by: …) needs a list or a zone")
-        if op is None:
-            self.problem(e, "E501", f"'{e.func}' takes no 'by:'", f"with 'by:': {', '.join(sorted(KEYED))}")
-        key = self._with_it(item, e.key)
-        if key not in (None, ANY, INT, TEXT) and not key.is_enum:
-            self.problem(e.key, "E502", f"a 'by:' key must be a number or text, not {describe(key)}")
-        elif item.is_record:
-            self._lacking(e.key, item, "it", "nothing can be put in order by none", None)
-        return list_of(item) if op is not None and op.gives_list else item
-
-    def _may_be_none(self, side: ast.Expr, other: Type | None) -> bool:
+    def may_be_none(self, side: ast.Expr, other: Type | None) -> bool:
         """Is ``side`` a local that an optional choose may have left as none, compared with none?"""
         return other == NONE and isinstance(side, ast.Name) and side.name in self.maybe_none
-
-    def _binary(self, e: ast.Binary) -> Type | None:
-        a, b = self.expr(e.left), self.expr(e.right)
-        op = e.op
-        if op in ("and", "or"):
-            self.expect(e.left, BOOL, f"'{op}' operand")
-            self.expect(e.right, BOOL, f"'{op}' operand")
-            return BOOL
-        if op == "+":
-            if a in (ANY, None) or b in (ANY, None):
-                return a if a not in (ANY, None) else (b or ANY)
-            if a == INT and b == INT:
-                return INT
-            if compatible(TEXT, a) and compatible(TEXT, b) and a is not INT and b is not INT:
-                return TEXT
-            if a.is_list and b.is_list:
-                if not (compatible(a, b) or compatible(b, a)):
-                    self.problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
-                return merge(a, b)
-            self.problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
-            return ANY
-        if op in ("-", "*", "//", "%", "<", "<=", ">", ">="):
-            self.expect(e.left, INT, f"'{op}' operand")
-            self.expect(e.right, INT, f"'{op}' operand")
-            return INT if op in ("-", "*", "//", "%") else BOOL
-        if op in ("==", "!="):
-            if not (
-                compatible(a, b) or compatible(b, a) or self._may_be_none(e.left, b) or self._may_be_none(e.right, a)
-            ):
-                self.problem(
-                    e,
-                    "E506",
-                    f"comparing {describe(a)} with {describe(b)} is always {'false' if op == '==' else 'true'}",
-                )
-            for side, other in ((e.left, b), (e.right, a)):
-                if other is not None and other.is_enum:
-                    self._enum_literal(side, other)
-                elif other in (POSITION, DIRECTION):
-                    self._board_literal(side, other, None)
-            return BOOL
-        if op in ("in", "not in"):
-            if b is not None and b.is_map:  # a key of the map
-                self.expect(e.left, TEXT, f"left of '{op}' a map")
-            elif b == ZONE:
-                self.expect(e.left, CARD, f"left of '{op}' a zone")
-            elif b is not None and b.is_list:
-                if not compatible(b.element, a) and not compatible(a, b.element):
-                    self.problem(e, "E506", f"{describe(b)} cannot contain {describe(a)}")
-                elif b.element in (POSITION, DIRECTION):
-                    self._board_literal(e.left, b.element, None)
-            elif b not in (None, ANY):
-                self.problem(e.right, "E502", f"right of '{op}' must be a list, a zone or a map, not {describe(b)}")
-            return BOOL
-        raise ValueError(op)  # pragma: no cover
 
 
 def _board_named(call: ast.Call, params) -> str | None:

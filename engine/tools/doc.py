@@ -26,27 +26,6 @@ __all__ = ["game_reference", "language_reference", "metrics_reference"]
 
 # How each operator of the printer's precedence table (ast._PRECEDENCE) reads; the levels and their
 # order come from that table, so the docs cannot drift from how expressions parse and print.
-_OPERATOR_FORMS = {
-    "if": ("A if COND else B", "A when COND holds, else B"),
-    "or": ("a or b", "either holds (b is not looked at when a does)"),
-    "and": ("a and b", "both hold (b is not looked at when a does not)"),
-    "not": ("not a", "a does not hold"),
-    "==": ("a == b", "equal"),
-    "!=": ("a != b", "not equal"),
-    "<": ("a < b", "less than"),
-    "<=": ("a <= b", "at most"),
-    ">": ("a > b", "more than"),
-    ">=": ("a >= b", "at least"),
-    "in": ("a in LIST", "a is among the items of a list or the cards of a zone"),
-    "not in": ("a not in LIST", "a is not among them"),
-    "+": ("a + b", "sum; joins two lists or two texts"),
-    "-": ("a - b", "difference"),
-    "*": ("a * b", "product"),
-    "//": ("a // b", "whole division, rounded down"),
-    "%": ("a % b", "remainder"),
-    "neg": ("-a", "minus a"),
-}
-
 FAST_RULES = """\
 The interpreter runs compiled code, but how a rule is written still decides how much work it does.
 Measured with `python tools/measure_rules.py` (each pair computes the same thing 300 times over 300
@@ -200,7 +179,8 @@ def game_reference(game: GameDef) -> str:
 
 
 def language_reference() -> str:
-    """Every statement and operation of the effect language, as Markdown."""
+    """Every statement, expression and operation of the effect language, as Markdown."""
+    values = [cls.DOCS for cls in ast.EXPRESSIONS if cls.DOCS]
     out = [
         "# The effect language",
         "",
@@ -214,15 +194,12 @@ def language_reference() -> str:
         "",
         "## Expressions",
         "",
-        'Values are numbers (`3`), text in double quotes (`"red"`), `true`, `false`, `none`, lists '
-        "(`[a, b]`, `[EXPR for x in LIST if COND]`; they nest: `list[list[int]]`), records (`{piece: c, dir: d}`), "
-        'maps from text to values of one type (`{"a": 2, "b": 0}`, `{}`; type `map[int]`; never cards; '
-        "`with_key` gives a changed copy, `key in MAP` tests a key), names, attributes "
-        "(`c.power`, `me.points`) and calls (`size(hand(me))`). `#` starts a comment; a line ending in "
+        f"Values are {', '.join(values[:-1])} and {values[-1]}. `#` starts a comment; a line ending in "
         "`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds "
         "tighter than the rows above it; parentheses group as usual):",
         "",
     ]
+    forms = {word: form for cls in ast.EXPRESSIONS for word, form in cls.OPERATORS.items()}
     levels: dict[int, list[str]] = {}
     for word, level in ast._PRECEDENCE.items():
         levels.setdefault(level, []).append(word)
@@ -231,8 +208,8 @@ def language_reference() -> str:
         [
             [
                 str(level),
-                ", ".join(f"`{_OPERATOR_FORMS[w][0]}`" for w in words),
-                "; ".join(_OPERATOR_FORMS[w][1] for w in words),
+                ", ".join(f"`{forms[w][0]}`" for w in words),
+                "; ".join(forms[w][1] for w in words),
             ]
             for level, words in sorted(levels.items())
         ],
