@@ -10,7 +10,7 @@ import pytest
 from engine import load_game
 from engine.errors import RuleFault
 from engine.lang.ops import OPS
-from engine.lang.types import CARD, PLAYER, is_list
+from engine.lang.types import CARD, PLAYER
 
 SAMPLES = {  # per parameter type: values a rule may pass, and ones a broken rule or a tampered save may
     PLAYER: [0, 1, 2, -1, None, "x"],
@@ -36,7 +36,7 @@ def test_the_hot_operations_are_inlined():
 def test_inline_code_computes_what_the_operation_does(name):
     op = OPS[name]
     st = load_game("caty-mini").new_game(players=3, seed=1)
-    choices = [LIST_SAMPLES if is_list(t) else SAMPLES.get(t, [0, "a", None]) for _, t in op.params]
+    choices = [LIST_SAMPLES if t.is_list else SAMPLES.get(t, [0, "a", None]) for _, t in op.params]
     for args in itertools.product(*choices):
         names = {f"_a{i}": a for i, a in enumerate(args)}
         code = op.inline.format(*names)

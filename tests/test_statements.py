@@ -11,6 +11,7 @@ import pytest
 from engine.lang import ast, parser
 from engine.lang.checker import Vocabulary, check_program
 from engine.lang.parser import grammar, parse_program
+from engine.lang.types import INT
 from engine.runtime.codegen import Compiler
 from engine.runtime.reference import ReferenceCompiler
 from engine.tools.doc import language_reference
@@ -35,7 +36,7 @@ SAMPLES = {
     ast.CallAssign: "x = step()",
     ast.Pass: "pass",
 }
-VOCAB = Vocabulary(zones={"deck": None}, procedures={"step": []}, procedure_returns={"step": "int"})
+VOCAB = Vocabulary(zones={"deck": None}, procedures={"step": []}, procedure_returns={"step": INT})
 
 
 def _nodes(stmts):
@@ -63,7 +64,7 @@ def test_a_statement_parses_from_its_syntax_and_prints_back(cls):
     a procedure giving a value), its node is made, and printing gives the text back."""
     if cls.SYNTAX:
         assert cls.SYNTAX in grammar()
-    stmts, problems = _checked(SAMPLES[cls], returns="int" if cls is ast.ReturnValue else None)
+    stmts, problems = _checked(SAMPLES[cls], returns=INT if cls is ast.ReturnValue else None)
     assert problems == []
     assert cls in {type(s) for s in _nodes(stmts)}
     assert ast.format_block(stmts) == SAMPLES[cls]
@@ -89,7 +90,7 @@ def test_the_grammar_takes_the_statements_from_their_declarations_only():
 def test_a_statement_that_changes_the_game_is_refused_in_a_function_for_its_declared_reason(cls):
     """The checker takes a statement's effect from its declaration (``changes``), so a function — which
     computes and changes nothing — may hold exactly the statements that declare none."""
-    stmts, problems = _checked(SAMPLES[cls], pure=True, returns="int" if cls is ast.ReturnValue else None)
+    stmts, problems = _checked(SAMPLES[cls], pure=True, returns=INT if cls is ast.ReturnValue else None)
     [node] = [s for s in _nodes(stmts) if type(s) is cls]
     said = [p.message for p in problems if "changes nothing" in p.message]
     reason = node.changes()

@@ -52,6 +52,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import dataclasses
 import difflib
 import json
 import os
@@ -359,6 +360,26 @@ def random_int(rng: random.Random) -> int:
 
 
 # ============================================================ generated effect text
+def _spelled(vocab):
+    """The game's vocabulary with each type as the rules spell it: the generator writes types as text."""
+
+    def text(t):
+        return None if t is None else str(t)
+
+    return dataclasses.replace(
+        vocab,
+        zones={k: text(t) for k, t in vocab.zones.items()},
+        boards={k: text(t) for k, t in vocab.boards.items()},
+        card_attributes={k: str(t) for k, t in vocab.card_attributes.items()},
+        player_variables={k: str(t) for k, t in vocab.player_variables.items()},
+        variables={k: str(t) for k, t in vocab.variables.items()},
+        constants={k: (str(t), value) for k, (t, value) in vocab.constants.items()},
+        procedures={k: [(p, str(t)) for p, t in ps] for k, ps in vocab.procedures.items()},
+        procedure_returns={k: str(t) for k, t in vocab.procedure_returns.items()},
+        functions={k: ([(p, str(t)) for p, t in ps], str(r)) for k, (ps, r) in vocab.functions.items()},
+    )
+
+
 class ProgramGen:
     """Random effect-language text: either token soup or roughly typed statements.
 
@@ -369,7 +390,7 @@ class ProgramGen:
 
     def __init__(self, rng: random.Random, vocab, params: dict[str, str] | None = None, card_ids=()):
         self.rng = rng
-        self.v = vocab
+        self.v = _spelled(vocab)
         self.locals: dict[str, str] = {"me": "player", **(params or {})}
         self.card_ids = list(card_ids) or ["x"]
         self.counter = 0
@@ -540,7 +561,7 @@ class ProgramGen:
         rng = self.rng
         stmts = [o for o in OPS.values() if o.returns is None and not o.control]
         o = rng.choice(stmts)
-        return f"{o.name}({', '.join(self.arg(t) for _, t in o.params)})"
+        return f"{o.name}({', '.join(self.arg(str(t)) for _, t in o.params)})"
 
     def arg(self, t: str) -> str:
         if t == "attribute":

@@ -1,10 +1,11 @@
-"""Typed AST of the effect language, with positions, its canonical printer, and the statements' declarations.
+"""Typed AST of the effect language, with positions, its canonical printer, and each construct's declaration.
 
 Every node knows the (line, col) of its text inside the DSL source; the
 checker fills ``type`` on expressions.  Each node class also says how it
 prints and what is inside it; ``format_block`` prints any program back as
-canonical DSL text (for ``explain``, ``cards`` and diffs).  A statement's class
-is its one home (``Stmt``): syntax, docs, effects and type rule.  No lark here
+canonical DSL text (for ``explain``, ``cards`` and diffs).  A construct's class
+is its one home: an expression's (``Expr``) holds its type rule and docs, a
+statement's (``Stmt``) its syntax, docs, effects and type rule.  No lark here
 (its syntax is text): play from the code cache loads this module, never the parser.
 """
 
@@ -14,7 +15,27 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.lang.types import BOOL, INT, PLAYER, describe
+from engine.errors import did_you_mean
+from engine.lang.ops import KEYED
+from engine.lang.types import (
+    ANY,
+    BOOL,
+    CARD,
+    DIRECTION,
+    INT,
+    NONE,
+    PLAYER,
+    POSITION,
+    TEXT,
+    ZONE,
+    Type,
+    compatible,
+    describe,
+    list_of,
+    map_of,
+    merge,
+    record_of,
+)
 
 if TYPE_CHECKING:
     from engine.lang.checker import Checker
@@ -27,12 +48,21 @@ class Node:
 
 
 # ----------------------------------------------------------------- expressions
-# Each node class is the one home of its construct here: its fields, its canonical text, and what is
-# inside it (``children`` of an expression, ``parts`` of a statement); the functions at the end walk
-# and print any program through them.
+# Each node class is the one home of its construct here: its fields, its canonical text, what is inside it
+# (``children`` of an expression, ``parts`` of a statement), its type rule (``infer``) and what the language
+# reference says of it; the functions at the end walk and print any program through them.
 @dataclass(slots=True, eq=False)
 class Expr(Node):
-    type: str | None = field(default=None, init=False, repr=False)
+    """An expression.  Each class below declares, beside its fields and its printing, its type rule
+    (``infer``: the checker types every expression through it) and what the language reference says of it:
+    ``DOCS``, its part of the sentence naming the values, or ``OPERATORS``, (form, what it does) of each
+    operator it stands for, by its word in the precedence table.  The checker and the docs are checked to
+    know every expression (tests/test_expressions.py)."""
+
+    DOCS: ClassVar[str] = ""  # none: documented with another expression, or among the operations
+    OPERATORS: ClassVar[dict[str, tuple[str, str]]] = {}
+
+    type: Type | None = field(default=None, init=False, repr=False)
 
     @property
     def precedence(self) -> int:
@@ -43,6 +73,10 @@ class Expr(Node):
         """The expressions directly inside this one, in the order of the text."""
         return ()
 
+    def infer(self, c: Checker) -> Type | None:
+        """The type of the expression, after typing what is inside it and reporting what breaks its rule."""
+        raise NotImplementedError(type(self).__name__)
+
     def text(self) -> str:
         """The canonical text, parenthesised only inside (``format_expr`` adds the outer ones)."""
         raise NotImplementedError(type(self).__name__)
@@ -50,7 +84,12 @@ class Expr(Node):
 
 @dataclass(slots=True, eq=False)
 class Name(Expr):
+    DOCS = "names"
+
     name: str
+
+    def infer(self, c: Checker) -> Type | None:
+        return c.name(self)
 
     def text(self) -> str:
         return self.name
@@ -58,7 +97,12 @@ class Name(Expr):
 
 @dataclass(slots=True, eq=False)
 class Literal(Expr):
+    DOCS = 'numbers (`3`), text in double quotes (`"red"`), `true`, `false`, `none`'
+
     value: object  # int, str, bool or None
+
+    def infer(self, c: Checker) -> Type | None:
+        return _LITERAL_TYPES[type(self.value)]
 
     def text(self) -> str:
         v = self.value
@@ -67,12 +111,36 @@ class Literal(Expr):
         return f'"{v}"' if isinstance(v, str) else str(v)
 
 
+_LITERAL_TYPES = {bool: BOOL, int: INT, str: TEXT, type(None): NONE}
+
+
 @dataclass(slots=True, eq=False)
 class ListExpr(Expr):
+    DOCS = "lists (`[a, b]`, `[EXPR for x in LIST if COND]`; they nest: `list[list[int]]`)"
+
     items: list[Expr]
 
     def children(self) -> tuple[Expr, ...]:
         return tuple(self.items)
+
+    def infer(self, c: Checker) -> Type | None:
+        """Items of one kind (records of several shapes are one kind: a record with every field)."""
+        types = [c.expr(i) for i in self.items]
+        known = [t for t in types if t not in (None, NONE, ANY)]
+        one = known[0] if known else ANY
+        for item, t in zip(self.items, types):
+            if t not in (None, NONE, ANY):
+                if not (compatible(one, t) or compatible(t, one)):
+                    c.problem(
+                        item,
+                        "E506",
+                        f"a list holds one kind of value: {describe(t)} cannot join {describe(one)}",
+                        "to offer different kinds of option, make each a record: "
+                        '{do: "walk", way: w}, {do: "play", card: c}',
+                    )
+                    break
+                one = merge(one, t)
+        return list_of(one)
 
     def text(self) -> str:
         return "[" + ", ".join(format_expr(i) for i in self.items) + "]"
@@ -80,10 +148,22 @@ class ListExpr(Expr):
 
 @dataclass(slots=True, eq=False)
 class Record(Expr):
+    DOCS = "records (`{piece: c, dir: d}`)"
+
     fields: list[tuple[str, Expr]]  # a move of several parts: {piece: c, dir: d}
 
     def children(self) -> tuple[Expr, ...]:
         return tuple(v for _, v in self.fields)
+
+    def infer(self, c: Checker) -> Type | None:
+        seen: set[str] = set()
+        fields = []
+        for name, value in self.fields:
+            if name in seen:
+                c.problem(value, "E506", f"field '{name}' is given twice")
+            seen.add(name)
+            fields.append((name, c.expr(value) or ANY))
+        return record_of(fields)
 
     def text(self) -> str:
         return "{" + ", ".join(f"{name}: {format_expr(v)}" for name, v in self.fields) + "}"
@@ -93,10 +173,32 @@ class Record(Expr):
 class MapExpr(Expr):
     """``{"a": 2, "b": 0}`` (``{}`` when empty): a map from text keys to values of one type."""
 
+    DOCS = (
+        'maps from text to values of one type (`{"a": 2, "b": 0}`, `{}`; type `map[int]`; never cards; '
+        "`with_key` gives a changed copy, `key in MAP` tests a key)"
+    )
+
     entries: list[tuple[str, Expr]]
 
     def children(self) -> tuple[Expr, ...]:
         return tuple(v for _, v in self.entries)
+
+    def infer(self, c: Checker) -> Type | None:
+        """Text keys, once each; values of one type, never cards."""
+        value: Type = ANY
+        seen: set[str] = set()
+        for key, v in self.entries:
+            if key in seen:
+                c.problem(v, "E506", f'key "{key}" is given twice')
+            seen.add(key)
+            t = c.expr(v)
+            if t is not None and t.holds_cards:
+                c.problem(v, "E506", "a map cannot hold cards (keep them in a zone or a list)")
+            elif t not in (None, NONE, ANY) and not compatible(value, t):
+                c.problem(v, "E506", f"a map holds one kind of value: {describe(t)} cannot join {describe(value)}")
+            else:
+                value = merge(value, t)
+        return map_of(value)
 
     def text(self) -> str:
         return "{" + ", ".join(f'"{k}": {format_expr(v)}' for k, v in self.entries) + "}"
@@ -112,6 +214,21 @@ class Comprehension(Expr):
     def children(self) -> tuple[Expr, ...]:
         return (self.element, self.source) + ((self.condition,) if self.condition is not None else ())
 
+    def infer(self, c: Checker) -> Type | None:
+        """The variable is an item of the source while the condition and the element are read."""
+        item_type = c.iterable(self.source, "a list comprehension needs a list or a zone")
+        had = c.locals.get(self.var)
+        c.locals[self.var] = item_type
+        if self.condition is not None:
+            c.expr(self.condition)
+            c.expect(self.condition, BOOL, "an 'if' condition")
+        result = list_of(c.expr(self.element) or ANY)
+        if had is None:
+            del c.locals[self.var]
+        else:
+            c.locals[self.var] = had
+        return result
+
     def text(self) -> str:
         # The source and condition are or-expressions in the grammar: a conditional there needs parentheses.
         text = f"[{format_expr(self.element)} for {self.var} in {format_expr(self.source, 3)}"
@@ -122,11 +239,63 @@ class Comprehension(Expr):
 
 @dataclass(slots=True, eq=False)
 class Attr(Expr):
+    DOCS = "attributes (`c.power`, `me.points`)"
+
     obj: Expr
     name: str
 
     def children(self) -> tuple[Expr, ...]:
         return (self.obj,)
+
+    def infer(self, c: Checker) -> Type | None:
+        """A card's attribute, a player's variable or a record's field."""
+        v = c.vocab
+        owner = c.expr(self.obj)
+        if owner is CARD:
+            t = v.attribute_type(self.name)
+            if t is None:
+                c.problem(
+                    self,
+                    "E504",
+                    f"cards have no attribute '{self.name}'",
+                    did_you_mean(self.name, v.attribute_names()),
+                )
+            return t or ANY
+        if owner is PLAYER:
+            t = v.player_variables.get(self.name)
+            if t is None:
+                c.problem(
+                    self, "E504", f"players have no variable '{self.name}'", did_you_mean(self.name, v.player_variables)
+                )
+            return t or ANY
+        if owner is not None and owner.is_record:
+            t = owner.field_type(self.name)
+            if t is None:
+                names = [n for n, _ in owner.fields]
+                c.problem(self, "E504", f"{describe(owner)} has no field '{self.name}'", did_you_mean(self.name, names))
+            return t or ANY
+        if owner not in (None, ANY):
+            c.problem(self, "E504", f"{describe(owner)} has no attribute '{self.name}'")
+            return ANY
+        return self._settled(c)
+
+    def _settled(self, c: Checker) -> Type:
+        """Of a value whose type is not known (``first([])`` …): the type the name settles."""
+        v = c.vocab
+        t = v.attribute_type(self.name)
+        if t is not None:
+            self.obj.type = CARD
+            return t
+        if self.name in v.player_variables:
+            self.obj.type = PLAYER
+            return v.player_variables[self.name]
+        c.problem(
+            self,
+            "E504",
+            f"no card attribute or player variable is called '{self.name}'",
+            did_you_mean(self.name, list(v.card_attributes) + list(v.player_variables)),
+        )
+        return ANY
 
     def text(self) -> str:
         return f"{format_expr(self.obj, _ATOM)}.{self.name}"
@@ -134,11 +303,16 @@ class Attr(Expr):
 
 @dataclass(slots=True, eq=False)
 class Call(Expr):
+    DOCS = "calls (`size(hand(me))`)"
+
     func: str
     args: list[Expr]
 
     def children(self) -> tuple[Expr, ...]:
         return tuple(self.args)
+
+    def infer(self, c: Checker) -> Type | None:
+        return c.call(self)
 
     def text(self) -> str:
         return f"{self.func}(" + ", ".join(format_expr(a) for a in self.args) + ")"
@@ -155,12 +329,30 @@ class KeyedCall(Expr):
     def children(self) -> tuple[Expr, ...]:
         return (self.source, self.key)
 
+    def infer(self, c: Checker) -> Type | None:
+        """KEY is read with each item as ``it`` and must be a number or text."""
+        op = KEYED.get(self.func)
+        item = c.iterable(self.source, f"{self.func}(…, by: …) needs a list or a zone")
+        if op is None:
+            c.problem(self, "E501", f"'{self.func}' takes no 'by:'", f"with 'by:': {', '.join(sorted(KEYED))}")
+        key = c.with_it(item, self.key)
+        if key not in (None, ANY, INT, TEXT) and not key.is_enum:
+            c.problem(self.key, "E502", f"a 'by:' key must be a number or text, not {describe(key)}")
+        elif item.is_record:
+            c.lacking(self.key, item, "it", "nothing can be put in order by none", None)
+        return list_of(item) if op is not None and op.gives_list else item
+
     def text(self) -> str:
         return f"{self.func}({format_expr(self.source)}, by: {format_expr(self.key)})"
 
 
 @dataclass(slots=True, eq=False)
 class Unary(Expr):
+    OPERATORS: ClassVar[dict[str, tuple[str, str]]] = {
+        "not": ("not a", "a does not hold"),
+        "neg": ("-a", "minus a"),
+    }
+
     op: str  # "-" | "not"
     operand: Expr
 
@@ -171,13 +363,43 @@ class Unary(Expr):
     def children(self) -> tuple[Expr, ...]:
         return (self.operand,)
 
+    def infer(self, c: Checker) -> Type | None:
+        c.expr(self.operand)
+        if self.op == "not":
+            c.expect(self.operand, BOOL, "'not' operand")
+            return BOOL
+        c.expect(self.operand, INT, "'-' operand")
+        return INT
+
     def text(self) -> str:
         operand = format_expr(self.operand, self.precedence)
         return f"not {operand}" if self.op == "not" else f"-{operand}"
 
 
+_ARITHMETIC = ("-", "*", "//", "%")
+_ORDER = ("<", "<=", ">", ">=")
+
+
 @dataclass(slots=True, eq=False)
 class Binary(Expr):
+    OPERATORS: ClassVar[dict[str, tuple[str, str]]] = {
+        "or": ("a or b", "either holds (b is not looked at when a does)"),
+        "and": ("a and b", "both hold (b is not looked at when a does not)"),
+        "==": ("a == b", "equal"),
+        "!=": ("a != b", "not equal"),
+        "<": ("a < b", "less than"),
+        "<=": ("a <= b", "at most"),
+        ">": ("a > b", "more than"),
+        ">=": ("a >= b", "at least"),
+        "in": ("a in LIST", "a is among the items of a list or the cards of a zone"),
+        "not in": ("a not in LIST", "a is not among them"),
+        "+": ("a + b", "sum; joins two lists or two texts"),
+        "-": ("a - b", "difference"),
+        "*": ("a * b", "product"),
+        "//": ("a // b", "whole division, rounded down"),
+        "%": ("a % b", "remainder"),
+    }
+
     op: str  # + - * // % and or == != < <= > >= in "not in"
     left: Expr
     right: Expr
@@ -189,6 +411,66 @@ class Binary(Expr):
     def children(self) -> tuple[Expr, ...]:
         return (self.left, self.right)
 
+    def infer(self, c: Checker) -> Type | None:
+        a, b = c.expr(self.left), c.expr(self.right)
+        op = self.op
+        if op in ("and", "or") or op in _ARITHMETIC or op in _ORDER:
+            wanted = BOOL if op in ("and", "or") else INT
+            c.expect(self.left, wanted, f"'{op}' operand")
+            c.expect(self.right, wanted, f"'{op}' operand")
+            return INT if op in _ARITHMETIC else BOOL
+        if op == "+":
+            return self._joined(c, a, b)
+        if op in ("==", "!="):
+            return self._compared(c, a, b)
+        return self._contains(c, a, b)
+
+    def _joined(self, c: Checker, a: Type | None, b: Type | None) -> Type | None:
+        """``a + b``: numbers add, texts and lists join."""
+        if a is None or a is ANY or b is None or b is ANY:
+            return a if a is not None and a is not ANY else (b or ANY)
+        if a is INT and b is INT:
+            return INT
+        if compatible(TEXT, a) and compatible(TEXT, b) and a is not INT and b is not INT:
+            return TEXT
+        if a.is_list and b.is_list:
+            if not (compatible(a, b) or compatible(b, a)):
+                c.problem(self, "E506", f"cannot add {describe(b)} to {describe(a)}")
+            return merge(a, b)
+        c.problem(self, "E506", f"cannot add {describe(b)} to {describe(a)}")
+        return ANY
+
+    def _compared(self, c: Checker, a: Type | None, b: Type | None) -> Type:
+        """``a == b``: values that can be equal; a text written out must be a value of the other side."""
+        if not (compatible(a, b) or compatible(b, a) or c.may_be_none(self.left, b) or c.may_be_none(self.right, a)):
+            c.problem(
+                self,
+                "E506",
+                f"comparing {describe(a)} with {describe(b)} is always {'false' if self.op == '==' else 'true'}",
+            )
+        for side, other in ((self.left, b), (self.right, a)):
+            if other is not None and other.is_enum:
+                c.enum_literal(side, other)
+            elif other in (POSITION, DIRECTION):
+                c.board_literal(side, other, None)
+        return BOOL
+
+    def _contains(self, c: Checker, a: Type | None, b: Type | None) -> Type:
+        """``a in b``: a key of a map, a card of a zone, an item of a list."""
+        op = self.op
+        if b is not None and b.is_map:  # a key of the map
+            c.expect(self.left, TEXT, f"left of '{op}' a map")
+        elif b is ZONE:
+            c.expect(self.left, CARD, f"left of '{op}' a zone")
+        elif b is not None and b.is_list:
+            if not compatible(b.element, a) and not compatible(a, b.element):
+                c.problem(self, "E506", f"{describe(b)} cannot contain {describe(a)}")
+            elif b.element in (POSITION, DIRECTION):
+                c.board_literal(self.left, b.element, None)
+        elif b not in (None, ANY):
+            c.problem(self.right, "E502", f"right of '{op}' must be a list, a zone or a map, not {describe(b)}")
+        return BOOL
+
     def text(self) -> str:
         # Left-associative: the right operand needs parentheses at equal precedence.
         mine = self.precedence
@@ -197,6 +479,8 @@ class Binary(Expr):
 
 @dataclass(slots=True, eq=False)
 class Conditional(Expr):
+    OPERATORS: ClassVar[dict[str, tuple[str, str]]] = {"if": ("A if COND else B", "A when COND holds, else B")}
+
     then: Expr
     condition: Expr
     otherwise: Expr
@@ -208,12 +492,37 @@ class Conditional(Expr):
     def children(self) -> tuple[Expr, ...]:
         return (self.then, self.condition, self.otherwise)
 
+    def infer(self, c: Checker) -> Type | None:
+        c.expr(self.condition)
+        c.expect(self.condition, BOOL, "a condition")
+        a, b = c.expr(self.then), c.expr(self.otherwise)
+        if any(t is not None and t.has_records for t in (a, b)):
+            return merge(a, b)
+        return b if a in (NONE, ANY) and b not in (NONE, ANY) else a
+
     def text(self) -> str:
         mine = self.precedence
         return (
             f"{format_expr(self.then, mine + 1)} if {format_expr(self.condition, mine + 1)} "
             f"else {format_expr(self.otherwise, mine)}"
         )
+
+
+# Every expression, the values in the order the language reference names them, then the operators.
+EXPRESSIONS: tuple[type[Expr], ...] = (
+    Literal,
+    ListExpr,
+    Comprehension,
+    Record,
+    MapExpr,
+    Name,
+    Attr,
+    Call,
+    KeyedCall,
+    Conditional,
+    Unary,
+    Binary,
+)
 
 
 # ------------------------------------------------------------------ statements
@@ -323,7 +632,7 @@ secret: "secretly"
     by: Expr | None
     optional: str | None  # the id of declining ("pass" unless named); None: a choice must be made
     secret: bool
-    options_type: str | None = field(default=None, init=False, repr=False)  # filled by the checker
+    options_type: Type | None = field(default=None, init=False, repr=False)  # filled by the checker
     each: str | None = None  # 'by each p in SEATS simultaneously': the name of the seat, SEATS in ``by``
     together: bool = False  # 'simultaneously': every seat chooses in secret, revealed together
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from engine.errors import did_you_mean
 from engine.lang import ast, words
-from engine.lang.ops import KEYED, OPS
+from engine.lang.ops import OPS
 from engine.lang.problems import DslProblem
 from engine.lang.types import (
     ANY,
@@ -25,22 +25,13 @@ from engine.lang.types import (
     POSITION,
     TEXT,
     ZONE,
+    Type,
     compatible,
     describe,
-    element,
-    field_type,
-    has_typevar,
-    holds_cards,
-    is_list,
-    is_map,
-    is_record,
     list_of,
-    map_of,
-    may_lack,
     merge,
-    record_fields,
-    record_of,
     substitute,
+    type_named,
     unfit,
     unify,
 )
@@ -55,20 +46,23 @@ class Vocabulary:
     """What names a game's programs may use, and their types."""
 
     enums: dict[str, list[str]] = field(default_factory=dict)
-    zones: dict[str, str | None] = field(default_factory=dict)  # family → key type
-    boards: dict[str, str | None] = field(default_factory=dict)
-    card_attributes: dict[str, str] = field(default_factory=dict)
-    player_variables: dict[str, str] = field(default_factory=dict)
-    variables: dict[str, str] = field(default_factory=dict)
-    constants: dict[str, tuple[str, object]] = field(default_factory=dict)
-    procedures: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    procedure_returns: dict[str, str] = field(default_factory=dict)  # procedures that declare 'returns:'
-    functions: dict[str, tuple[list[tuple[str, str]], str]] = field(default_factory=dict)  # name → (params, result)
+    zones: dict[str, Type | None] = field(default_factory=dict)  # family → key type
+    boards: dict[str, Type | None] = field(default_factory=dict)
+    card_attributes: dict[str, Type] = field(default_factory=dict)
+    player_variables: dict[str, Type] = field(default_factory=dict)
+    variables: dict[str, Type] = field(default_factory=dict)
+    constants: dict[str, tuple[Type, object]] = field(default_factory=dict)
+    procedures: dict[str, list[tuple[str, Type]]] = field(default_factory=dict)
+    procedure_returns: dict[str, Type] = field(default_factory=dict)  # procedures that declare 'returns:'
+    functions: dict[str, tuple[list[tuple[str, Type]], Type]] = field(default_factory=dict)  # name → (params, result)
     board_spaces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its spaces (every seat's)
     board_directions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its directions
 
-    def attribute_type(self, name: str) -> str | None:
+    def attribute_type(self, name: str) -> Type | None:
         return BUILTIN_CARD_ATTRIBUTES.get(name) or self.card_attributes.get(name)
+
+    def attribute_names(self) -> list[str]:
+        return list(self.card_attributes) + list(BUILTIN_CARD_ATTRIBUTES)
 
     def value_names(self) -> list[str]:
         names = list(self.variables) + list(self.constants) + list(self.enums)
@@ -82,12 +76,12 @@ class Vocabulary:
 
 class Checker:
     def __init__(
-        self, vocab: Vocabulary, params: dict[str, str] | None = None, returns: str | None = None, pure: bool = False
+        self, vocab: Vocabulary, params: dict[str, Type] | None = None, returns: Type | None = None, pure: bool = False
     ):
         self.vocab = vocab
         self.returns = returns  # the type 'return VALUE' gives (None: the program gives no value)
         self.pure = pure  # a function's body: it computes, it changes nothing
-        self.locals: dict[str, str | None] = {"me": PLAYER}  # None: not known (after an error)
+        self.locals: dict[str, Type | None] = {"me": PLAYER}  # None: not known (after an error)
         self.locals.update(params or {})
         self.problems: list[DslProblem] = []
         self.windows = 0  # how many reaction windows enclose the statement being checked
@@ -97,13 +91,13 @@ class Checker:
     def problem(self, node: ast.Node, code: str, message: str, hint: str | None = None) -> None:
         self.problems.append(DslProblem(node.line, node.col, code, message, hint))
 
-    def expect(self, node: ast.Expr, expected: str, what: str) -> None:
-        if node.type is not None and not compatible(expected, node.type, self.vocab.enums):
+    def expect(self, node: ast.Expr, expected: Type, what: str) -> None:
+        if node.type is not None and not compatible(expected, node.type):
             self.problem(node, "E502", f"{what} must be {describe(expected)}, not {describe(node.type)}")
         else:
             self._fits(node, expected, node.type, f"{what} must be {describe(expected)}", "E502")
 
-    def _fits(self, node: ast.Node, declared: str, actual: str | None, what: str, code: str) -> None:
+    def _fits(self, node: ast.Node, declared: Type, actual: Type | None, what: str, code: str) -> None:
         """A record kept as a declared type has its fields: no other, and none missing that cannot be none."""
         why = unfit(declared, actual)
         if why is not None:
@@ -163,7 +157,7 @@ class Checker:
             self._changes(s, reason)
         s.check(self)
 
-    def bind(self, node: ast.Node, name: str, t: str | None) -> None:
+    def bind(self, node: ast.Node, name: str, t: Type | None) -> None:
         if name in words.RESERVED and name not in words.IMPLICIT:
             self.problem(
                 node,
@@ -178,18 +172,18 @@ class Checker:
         old = self.locals.get(name)
         if old is None or old in (ANY, NONE):
             self.locals[name] = t
-        elif not compatible(old, t, self.vocab.enums):
+        elif not compatible(old, t):
             self.problem(node, "E506", f"'{name}' holds {describe(old)}; it cannot now hold {describe(t)}")
-        elif "{" in old or "{" in (t or ""):  # a record gains the fields of every value it holds
+        elif old.has_records or (t is not None and t.has_records):  # a record gains the fields of every value it holds
             self.locals[name] = merge(old, t)
 
-    def assign(self, target: ast.Name | ast.Attr, t: str | None, value_node: ast.Node) -> None:
+    def assign(self, target: ast.Name | ast.Attr, t: Type | None, value_node: ast.Node) -> None:
         if isinstance(target, ast.Name):
             name = target.name
             if name in self.vocab.variables:
                 self._changes(target, f"'{name}' is a game variable")
                 target.type = self.vocab.variables[name]
-                if not compatible(target.type, t, self.vocab.enums):
+                if not compatible(target.type, t):
                     self.problem(
                         value_node, "E506", f"variable '{name}' holds {describe(target.type)}, not {describe(t)}"
                     )
@@ -215,7 +209,7 @@ class Checker:
                 )
                 return
             target.type = var
-            if not compatible(var, t, self.vocab.enums):
+            if not compatible(var, t):
                 self.problem(
                     value_node, "E506", f"player variable '{target.name}' holds {describe(var)}, not {describe(t)}"
                 )
@@ -288,16 +282,16 @@ class Checker:
                 f'offer declining among the options instead (e.g. an enum member "{s.optional}")',
             )
         self.expr(s.by)
-        self.expect(s.by, "list[player]", "'by each … in'")
+        self.expect(s.by, list_of(PLAYER), "'by each … in'")
         had = self.locals.pop(s.each, None)
         self.bind(s, s.each, PLAYER)
         item = self._options(s)
         self.locals.pop(s.each, None)
         if had is not None:
             self.locals[s.each] = had
-        self.assign(s.target, f"list[{item}]", s)
+        self.assign(s.target, list_of(item), s)
 
-    def _options(self, s: ast.Choose) -> str:
+    def _options(self, s: ast.Choose) -> Type:
         """Check what a choose offers; the type of one option."""
         item = self.iterable(s.source, "'choose … from' needs a list or a zone")
         s.options_type = item
@@ -306,11 +300,11 @@ class Checker:
         if s.optional is not None and (not s.optional or any(ch.isspace() for ch in s.optional)):
             self.problem(s, "E505", f'the id of declining, "{s.optional}", must be one word')
         if s.where is not None:
-            self._with_it(item, s.where)
+            self.with_it(item, s.where)
             self.expect(s.where, BOOL, "a 'where' condition")
         return item
 
-    def _with_it(self, item: str, e: ast.Expr) -> str | None:
+    def with_it(self, item: Type, e: ast.Expr) -> Type | None:
         """The type of ``e`` read with ``it`` as an item of type ``item`` (a 'where' condition, a 'by:' key)."""
         had = self.locals.get("it")
         self.locals["it"] = item
@@ -319,11 +313,11 @@ class Checker:
             del self.locals["it"]
         else:
             self.locals["it"] = had
-        if is_record(item):
+        if item.is_record:
             self.lacking_reads(e, item, "it")
         return t
 
-    def lacking_reads(self, e: ast.Expr, item: str, name: str) -> None:
+    def lacking_reads(self, e: ast.Expr, item: Type, name: str) -> None:
         """``e`` is read for every item, as ``name``: ``name.f`` is none for the items (records) that lack f, and
         an order or a sum of it fails in play, so it is refused here.  Read after a test (``… and it.f > 1``,
         ``it.f if … else 0``), it is not."""
@@ -340,14 +334,14 @@ class Checker:
             operands, op = [e.operand], e.op
         fix = f"test first which record it is: … and {name}.{{field}} …" if name == "it" else None
         for side in operands:
-            self._lacking(side, item, name, f"'{op}' cannot take none", fix)
+            self.lacking(side, item, name, f"'{op}' cannot take none", fix)
         for child in e.children():
             self.lacking_reads(child, item, name)
 
-    def _lacking(self, e: ast.Expr, item: str, name: str, why: str, fix: str | None) -> None:
+    def lacking(self, e: ast.Expr, item: Type, name: str, why: str, fix: str | None) -> None:
         """``e`` is ``name.f`` and some of the items have no f: a problem, saying ``why`` none does not do and
         ``fix`` (``{field}`` for f; None: give the others a value)."""
-        if isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.name == name and may_lack(item, e.name):
+        if isinstance(e, ast.Attr) and isinstance(e.obj, ast.Name) and e.obj.name == name and item.may_lack(e.name):
             fix = fix or f"give the others a value: {name}.{{field}} if … else 0"
             self.problem(
                 e,
@@ -369,138 +363,28 @@ class Checker:
             self.arguments(e, params)
             e.type = NONE
             return
-        t = self.expr(e, statement=True)
+        t = e.type = self.call(e, statement=True)
         if t is not None and e.func in OPS and OPS[e.func].returns is not None:
             self.problem(e, "E505", f"{e.func}(…) gives a value but the line does nothing with it")
 
-    def iterable(self, source: ast.Expr, message: str) -> str:
+    def iterable(self, source: ast.Expr, message: str) -> Type:
         t = self.expr(source)
-        if t == ZONE:
+        if t is ZONE:
             return CARD
-        if is_list(t):
-            return element(t)
+        if t is not None and t.is_list:
+            return t.element
         if t not in (None, ANY):
             self.problem(source, "E502", f"{message}, not {describe(t)}")
         return ANY
 
     # ---------------------------------------------------------- expressions
-    def expr(self, e: ast.Expr, statement: bool = False) -> str | None:
-        t = self._infer(e, statement)
-        e.type = t
+    def expr(self, e: ast.Expr) -> Type | None:
+        """The type of ``e`` by its own rule (``infer``, declared with the expression in ast.py), kept on it."""
+        t = e.type = e.infer(self)
         return t
 
-    def _infer(self, e: ast.Expr, statement: bool) -> str | None:
-        v = self.vocab
-        if isinstance(e, ast.Literal):
-            return {bool: BOOL, int: INT, str: TEXT, type(None): NONE}[type(e.value)]
-        if isinstance(e, ast.Name):
-            return self._name(e)
-        if isinstance(e, ast.ListExpr):
-            types = [self.expr(i) for i in e.items]
-            known = [t for t in types if t not in (None, NONE, ANY)]
-            one = known[0] if known else ANY
-            for item, t in zip(e.items, types):
-                if t not in (None, NONE, ANY):
-                    if not (compatible(one, t, self.vocab.enums) or compatible(t, one, self.vocab.enums)):
-                        self.problem(
-                            item,
-                            "E506",
-                            f"a list holds one kind of value: {describe(t)} cannot join {describe(one)}",
-                            "to offer different kinds of option, make each a record: "
-                            '{do: "walk", way: w}, {do: "play", card: c}',
-                        )
-                        break
-                    one = merge(one, t)
-            return list_of(one)
-        if isinstance(e, ast.Record):
-            seen: set[str] = set()
-            fields = []
-            for name, value in e.fields:
-                if name in seen:
-                    self.problem(value, "E506", f"field '{name}' is given twice")
-                seen.add(name)
-                fields.append((name, self.expr(value) or ANY))
-            return record_of(fields)
-        if isinstance(e, ast.MapExpr):
-            return self._map(e)
-        if isinstance(e, ast.Comprehension):
-            item_type = self.iterable(e.source, "a list comprehension needs a list or a zone")
-            had = self.locals.get(e.var)
-            self.locals[e.var] = item_type
-            if e.condition is not None:
-                self.expr(e.condition)
-                self.expect(e.condition, BOOL, "an 'if' condition")
-            result = list_of(self.expr(e.element) or ANY)
-            if had is None:
-                del self.locals[e.var]
-            else:
-                self.locals[e.var] = had
-            return result
-        if isinstance(e, ast.Attr):
-            owner = self.expr(e.obj)
-            if owner == CARD:
-                t = v.attribute_type(e.name)
-                if t is None:
-                    self.problem(
-                        e,
-                        "E504",
-                        f"cards have no attribute '{e.name}'",
-                        did_you_mean(e.name, list(v.card_attributes) + list(BUILTIN_CARD_ATTRIBUTES)),
-                    )
-                return t or ANY
-            if owner == PLAYER:
-                t = v.player_variables.get(e.name)
-                if t is None:
-                    self.problem(
-                        e, "E504", f"players have no variable '{e.name}'", did_you_mean(e.name, v.player_variables)
-                    )
-                return t or ANY
-            if is_record(owner):
-                t = field_type(owner, e.name)
-                if t is None:
-                    names = [n for n, _ in record_fields(owner)]
-                    self.problem(e, "E504", f"{describe(owner)} has no field '{e.name}'", did_you_mean(e.name, names))
-                return t or ANY
-            if owner not in (None, ANY):
-                self.problem(e, "E504", f"{describe(owner)} has no attribute '{e.name}'")
-                return ANY
-            # Of a value whose type is not known (first([]) …): settle by the name.
-            if v.attribute_type(e.name) is not None:
-                e.obj.type = CARD
-                return v.attribute_type(e.name)
-            if e.name in v.player_variables:
-                e.obj.type = PLAYER
-                return v.player_variables[e.name]
-            self.problem(
-                e,
-                "E504",
-                f"no card attribute or player variable is called '{e.name}'",
-                did_you_mean(e.name, list(v.card_attributes) + list(v.player_variables)),
-            )
-            return ANY
-        if isinstance(e, ast.Call):
-            return self._call(e, statement)
-        if isinstance(e, ast.KeyedCall):
-            return self._keyed(e)
-        if isinstance(e, ast.Unary):
-            t = self.expr(e.operand)
-            if e.op == "not":
-                self.expect(e.operand, BOOL, "'not' operand")
-                return BOOL
-            self.expect(e.operand, INT, "'-' operand")
-            return INT
-        if isinstance(e, ast.Binary):
-            return self._binary(e)
-        if isinstance(e, ast.Conditional):
-            self.expr(e.condition)
-            self.expect(e.condition, BOOL, "a condition")
-            a, b = self.expr(e.then), self.expr(e.otherwise)
-            if "{" in (a or "") + (b or ""):
-                return merge(a, b)
-            return b if a in (NONE, ANY) and b not in (NONE, ANY) else a
-        raise TypeError(type(e).__name__)  # pragma: no cover
-
-    def _name(self, e: ast.Name) -> str | None:
+    def name(self, e: ast.Name) -> Type | None:
+        """A name's type: a local, a game's variable, constant, enum, zone or board, or a constant operation."""
         v = self.vocab
         n = e.name
         if n in self.locals:
@@ -510,7 +394,7 @@ class Checker:
         if n in v.constants:
             return v.constants[n][0]
         if n in v.enums:
-            return list_of(n)
+            return list_of(type_named(n))
         if v.zones.get(n, 0) is None:
             return ZONE
         if v.boards.get(n, 0) is None:
@@ -534,9 +418,9 @@ class Checker:
         self.problem(e, "E501", f"unknown name '{n}'", did_you_mean(n, list(self.locals) + v.value_names()))
         return ANY
 
-    def arguments(self, e: ast.Call, params: list[tuple[str, str]] | tuple, optional: int = 0) -> dict:
+    def arguments(self, e: ast.Call, params: list[tuple[str, Type]] | tuple, optional: int = 0) -> dict:
         """Check a call's arguments against ``params`` (the last ``optional`` may be left out)."""
-        binding: dict = {"$enums": self.vocab.enums}
+        binding: dict[Type, Type | None] = {}
         if not len(params) - optional <= len(e.args) <= len(params):
             names = ", ".join(p for p, _ in params)
             wanted = f"{len(params) - optional} to {len(params)}" if optional else str(len(params))
@@ -550,23 +434,23 @@ class Checker:
                 self._attribute_literal(e, arg)
                 continue
             t = self.expr(arg)
-            if t == ZONE and is_list(ptype) and e.func in OPS:  # one collection protocol: a zone is its cards
+            if t is ZONE and ptype.is_list and e.func in OPS:  # one collection protocol: a zone is its cards
                 t = list_of(CARD)
             if not unify(ptype, t, binding):
                 wanted = describe(substitute(ptype, binding)) + (
-                    " or a zone" if is_list(ptype) and e.func in OPS else ""
+                    " or a zone" if ptype.is_list and e.func in OPS else ""
                 )
                 self.problem(arg, "E502", f"argument '{pname}' of {e.func} must be {wanted}, not {describe(t)}")
                 continue
-            if not has_typevar(ptype):
+            if not ptype.has_typevar:
                 self._fits(arg, ptype, t, f"argument '{pname}' of {e.func} must be {describe(ptype)}", "E502")
-            if ptype in self.vocab.enums:
-                self._enum_literal(arg, ptype)
+            if ptype.is_enum:
+                self.enum_literal(arg, ptype)
             elif ptype in (POSITION, DIRECTION):
-                self._board_literal(arg, ptype, _board_named(e, params))
+                self.board_literal(arg, ptype, _board_named(e, params))
         return binding
 
-    def _board_literal(self, arg: ast.Expr, t: str, board: str | None) -> None:
+    def board_literal(self, arg: ast.Expr, t: Type, board: str | None) -> None:
         """A position or direction written in quotes must exist on the board (on any of the game's boards
         when the call names none): found at load, not in play."""
         if not (isinstance(arg, ast.Literal) and isinstance(arg.value, str)) or not arg.value:
@@ -594,13 +478,13 @@ class Checker:
                 did_you_mean(arg.value, self.vocab.card_attributes),
             )
 
-    def _enum_literal(self, arg: ast.Expr, enum: str) -> None:
-        if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in self.vocab.enums[enum]:
-            self.problem(
-                arg, "E507", f"'{arg.value}' is not one of the {enum}", did_you_mean(arg.value, self.vocab.enums[enum])
-            )
+    def enum_literal(self, arg: ast.Expr, enum: Type) -> None:
+        members = self.vocab.enums[enum.name]
+        if isinstance(arg, ast.Literal) and isinstance(arg.value, str) and arg.value not in members:
+            self.problem(arg, "E507", f"'{arg.value}' is not one of the {enum}", did_you_mean(arg.value, members))
 
-    def _call(self, e: ast.Call, statement: bool) -> str | None:
+    def call(self, e: ast.Call, statement: bool = False) -> Type | None:
+        """A call's type: a zone's or board's, a function's, an operation's (a statement's gives none)."""
         v = self.vocab
         if e.func in v.zones or e.func in v.boards:
             key = v.zones[e.func] if e.func in v.zones else v.boards[e.func]
@@ -637,97 +521,9 @@ class Checker:
             return ANY
         return substitute(op.returns, binding) if op.returns else None
 
-    def _map(self, e: ast.MapExpr) -> str:
-        """``{"a": 1}``: text keys, once each; values of one type, never cards."""
-        value: str = ANY
-        seen: set[str] = set()
-        for key, v in e.entries:
-            if key in seen:
-                self.problem(v, "E506", f'key "{key}" is given twice')
-            seen.add(key)
-            t = self.expr(v)
-            if holds_cards(t):
-                self.problem(v, "E506", "a map cannot hold cards (keep them in a zone or a list)")
-            elif t not in (None, NONE, ANY) and not (compatible(value, t, self.vocab.enums)):
-                self.problem(v, "E506", f"a map holds one kind of value: {describe(t)} cannot join {describe(value)}")
-            else:
-                value = merge(value, t)
-        return map_of(value)
-
-    def _keyed(self, e: ast.KeyedCall) -> str:
-        """``max(LIST, by: KEY)``: KEY is read with each item as ``it`` and must be a number or text."""
-        op = KEYED.get(e.func)
-        item = self.iterable(e.source, f"{e.func}(…, by: …) needs a list or a zone")
-        if op is None:
-            self.problem(e, "E501", f"'{e.func}' takes no 'by:'", f"with 'by:': {', '.join(sorted(KEYED))}")
-        key = self._with_it(item, e.key)
-        if key not in (None, ANY, INT, TEXT) and key not in self.vocab.enums:
-            self.problem(e.key, "E502", f"a 'by:' key must be a number or text, not {describe(key)}")
-        elif is_record(item):
-            self._lacking(e.key, item, "it", "nothing can be put in order by none", None)
-        return list_of(item) if op is not None and op.gives_list else item
-
-    def _may_be_none(self, side: ast.Expr, other: str | None) -> bool:
+    def may_be_none(self, side: ast.Expr, other: Type | None) -> bool:
         """Is ``side`` a local that an optional choose may have left as none, compared with none?"""
         return other == NONE and isinstance(side, ast.Name) and side.name in self.maybe_none
-
-    def _binary(self, e: ast.Binary) -> str | None:
-        a, b = self.expr(e.left), self.expr(e.right)
-        op = e.op
-        enums = self.vocab.enums
-        if op in ("and", "or"):
-            self.expect(e.left, BOOL, f"'{op}' operand")
-            self.expect(e.right, BOOL, f"'{op}' operand")
-            return BOOL
-        if op == "+":
-            if a in (ANY, None) or b in (ANY, None):
-                return a if a not in (ANY, None) else (b or ANY)
-            if a == INT and b == INT:
-                return INT
-            if compatible(TEXT, a, enums) and compatible(TEXT, b, enums) and a != INT and b != INT:
-                return TEXT
-            if is_list(a) and is_list(b):
-                if not (compatible(a, b, enums) or compatible(b, a, enums)):
-                    self.problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
-                return merge(a, b)
-            self.problem(e, "E506", f"cannot add {describe(b)} to {describe(a)}")
-            return ANY
-        if op in ("-", "*", "//", "%", "<", "<=", ">", ">="):
-            self.expect(e.left, INT, f"'{op}' operand")
-            self.expect(e.right, INT, f"'{op}' operand")
-            return INT if op in ("-", "*", "//", "%") else BOOL
-        if op in ("==", "!="):
-            if not (
-                compatible(a, b, enums)
-                or compatible(b, a, enums)
-                or self._may_be_none(e.left, b)
-                or self._may_be_none(e.right, a)
-            ):
-                self.problem(
-                    e,
-                    "E506",
-                    f"comparing {describe(a)} with {describe(b)} is always {'false' if op == '==' else 'true'}",
-                )
-            for side, other in ((e.left, b), (e.right, a)):
-                if other in enums:
-                    self._enum_literal(side, other)
-                elif other in (POSITION, DIRECTION):
-                    self._board_literal(side, other, None)
-            return BOOL
-        if op in ("in", "not in"):
-            if is_map(b):  # a key of the map
-                self.expect(e.left, TEXT, f"left of '{op}' a map")
-            elif b == ZONE:
-                self.expect(e.left, CARD, f"left of '{op}' a zone")
-            elif is_list(b):
-                if not compatible(element(b), a, enums) and not compatible(a, element(b), enums):
-                    self.problem(e, "E506", f"{describe(b)} cannot contain {describe(a)}")
-                elif element(b) in (POSITION, DIRECTION):
-                    self._board_literal(e.left, element(b), None)
-            elif b not in (None, ANY):
-                self.problem(e.right, "E502", f"right of '{op}' must be a list, a zone or a map, not {describe(b)}")
-            return BOOL
-        raise ValueError(op)  # pragma: no cover
 
 
 def _board_named(call: ast.Call, params) -> str | None:
@@ -744,8 +540,8 @@ def _board_named(call: ast.Call, params) -> str | None:
 def check_program(
     stmts: list[ast.Stmt],
     vocab: Vocabulary,
-    params: dict[str, str] | None = None,
-    returns: str | None = None,
+    params: dict[str, Type] | None = None,
+    returns: Type | None = None,
     pure: bool = False,
     name: str = "",
 ) -> list[DslProblem]:
@@ -758,8 +554,8 @@ def check_program(
 def check_expression(
     expr: ast.Expr,
     vocab: Vocabulary,
-    params: dict[str, str] | None = None,
-    expected: str | None = None,
+    params: dict[str, Type] | None = None,
+    expected: Type | None = None,
     pure: bool = False,
     each: str | None = None,
 ) -> list[DslProblem]:
@@ -769,6 +565,6 @@ def check_expression(
     checker.expr(expr)
     if expected is not None:
         checker.expect(expr, expected, "this value")
-    if each is not None and params is not None and is_record(params.get(each)):
-        checker.lacking_reads(expr, params[each], each)
+    if each is not None and params is not None and (item := params.get(each)) is not None and item.is_record:
+        checker.lacking_reads(expr, item, each)
     return checker.problems

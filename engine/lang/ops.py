@@ -30,6 +30,7 @@ from engine.lang.types import (
     TEXT,
     TYPEVAR,
     ZONE,
+    Type,
     list_of,
     map_of,
 )
@@ -38,8 +39,8 @@ from engine.lang.types import (
 @dataclass(frozen=True, slots=True)
 class Op:
     name: str
-    params: tuple[tuple[str, str], ...]
-    returns: str | None  # None: a statement, gives no value
+    params: tuple[tuple[str, Type], ...]
+    returns: Type | None  # None: a statement, gives no value
     says: str  # English, with {param} placeholders
     fn: Callable | None  # None for control operations
     group: str
@@ -104,8 +105,8 @@ def _oversized(value, size: str) -> RuleFault:
 
 def op(
     name: str,
-    *params: tuple[str, str],
-    returns: str | None = None,
+    *params: tuple[str, Type],
+    returns: Type | None = None,
     says: str,
     group: str,
     constant: bool = False,

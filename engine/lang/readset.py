@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from engine.lang import ast
 from engine.lang.ops import OPS, READS_ARGS, READS_ZONE
-from engine.lang.types import ANY, PLAYER, ZONE, is_list, is_map, is_record
+from engine.lang.types import ANY, PLAYER, ZONE
 
 MAX_DEPTH = 8  # game functions inlined into a key; deeper (or recursive) ones are computed each time
 
@@ -68,7 +68,7 @@ class Reads:
             return None if any(p is None for p in parts) else [s for p in parts for s in p]  # type: ignore[union-attr]
         if isinstance(e, ast.Attr):
             obj = self.slots(e.obj, open_names)
-            if obj is None or e.obj.type != PLAYER or is_record(e.obj.type):
+            if obj is None or e.obj.type is not PLAYER:
                 return obj  # a card's attribute is a fixed fact; a record's field is in the record
             return obj + [self._hashable(e)] if self._closed(e.obj, open_names) else None
         if isinstance(e, ast.Call):
@@ -89,7 +89,7 @@ class Reads:
         """``e``'s code, made hashable if its type holds lists, records or maps (a slot holds one type, so a
         yes/no never meets a 1/0 there)."""
         t = e.type
-        if t is None or t == ANY or is_list(t) or is_record(t) or is_map(t):
+        if t is None or t is ANY or t.is_list or t.is_record or t.is_map:
             return f"_frozen({self._code(e)})"
         return self._code(e)
 

@@ -1,4 +1,4 @@
-"""The effect language's few types, written as short strings.
+"""The effect language's few types, as values.
 
 ``int bool text player card zone board position direction none any``, ``list[T]``, ``map[T]`` (text keys: an enum's
 members, names; the values of type T, never cards), enum types
@@ -6,169 +6,249 @@ named after the game's enums (``toys``), which are text with a known set of
 values, and records ``{piece: card, dir: dirs}``: a move of several parts,
 each field read as ``move.piece`` (a field a record lacks reads as none).
 ``T`` is the one type variable operation declarations may use.
+
+A type is a frozen ``Type``, interned: two equal types are the same object, so ``is``, ``==`` and hashing
+are cheap, and a pickled type comes back as that object.  Its ``str`` is its spelling in rule files
+(``list[card]``, ``{piece:card,dir:dirs}``); ``parse_type`` reads that spelling at the edges, and
+nothing else looks into the text.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TypeGuard, overload
+from dataclasses import dataclass, field
+from typing import overload
 
-INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY = (
-    "int",
-    "bool",
-    "text",
-    "player",
-    "card",
-    "zone",
-    "board",
-    "none",
-    "any",
-)
-ATTRIBUTE = "attribute"  # a "text" literal naming a card attribute (checked statically)
-# A space of a board and a direction on one: text whose literals are checked against the board at load.
-POSITION, DIRECTION = "position", "direction"
-TYPEVAR = "T"
-BASIC = {INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY, POSITION, DIRECTION}
-NULLABLE = {CARD, PLAYER, TEXT, ZONE, POSITION, DIRECTION}
-_BOARD_TEXT = {POSITION, DIRECTION}
-_NAME = re.compile(r"[^\[\]]+")  # the names in a type; only brackets separate them
+Field = tuple[str, "Type", bool]  # a record's field: its name, its type, whether some records lack it
+
+# The kinds of type besides the basic ones, each named by its own spelling.
+_ENUM, _LIST, _MAP, _LOOP, _RECORD = "enum", "list", "map", "loop", "record"
 
 
-def list_of(t: str) -> str:
-    return f"list[{t}]"
+@dataclass(frozen=True, slots=True, eq=False)
+class Type:
+    """One type.  Make types with the constructors below (``list_of``, ``record_of``…), never ``Type(…)``:
+    they intern, and equality is identity."""
+
+    kind: str  # a basic kind's own name (``int``, ``T``, ``attribute``…), or enum, list, map, loop, record
+    name: str = ""  # an enum's name
+    item: Type | None = None  # the items of a list or a running loop, the values of a map
+    parts: tuple[Field, ...] = ()  # a record's fields, in their first-written order
+    text: str = field(default="", repr=False)  # the spelling, made once
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Type({self.text!r})"
+
+    def __reduce__(self) -> tuple:
+        """Unpickled through the constructor, so a type read back is the interned one."""
+        return _intern, (self.kind, self.name, self.item, self.parts)
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind == _LIST
+
+    @property
+    def is_map(self) -> bool:
+        return self.kind == _MAP
+
+    @property
+    def is_loop(self) -> bool:
+        """A running 'for' loop's own value, kept in a frame: [next index, items]."""
+        return self.kind == _LOOP
+
+    @property
+    def is_record(self) -> bool:
+        return self.kind == _RECORD
+
+    @property
+    def is_enum(self) -> bool:
+        return self.kind == _ENUM
+
+    @property
+    def element(self) -> Type:
+        """The type of a list's items (anything for another type)."""
+        return self.item if self.kind == _LIST and self.item is not None else ANY
+
+    @property
+    def value(self) -> Type:
+        """The type of a map's values (anything for another type)."""
+        return self.item if self.kind == _MAP and self.item is not None else ANY
+
+    @property
+    def items(self) -> Type | None:
+        """The type of each item a 'for' takes from a value of this type: a zone's cards, a list's items
+        (None: it is neither)."""
+        return CARD if self is ZONE else self.item if self.kind == _LIST else None
+
+    @property
+    def fields(self) -> tuple[tuple[str, Type], ...]:
+        """(name, type) of each field of a record, in order (none for another type)."""
+        return tuple((name, t) for name, t, _ in self.parts)
+
+    def field_type(self, name: str) -> Type | None:
+        """The type of field ``name`` (None: the record has no such field)."""
+        return next((t for field_name, t, _ in self.parts if field_name == name), None)
+
+    def may_lack(self, name: str) -> bool:
+        """Do some records of this type (inferred from records of several shapes) lack the field ``name``?"""
+        return any(field_name == name and maybe for field_name, _, maybe in self.parts)
+
+    @property
+    def holds_cards(self) -> bool:
+        """Does a value of this type hold cards (a card, or a list, map or record with cards in it)?"""
+        return self is CARD or any(t.holds_cards for t in self._inside())
+
+    @property
+    def has_records(self) -> bool:
+        """Does a value of this type hold records (a record, or a list or map of them)?"""
+        return self.is_record or any(t.has_records for t in self._inside())
+
+    @property
+    def has_typevar(self) -> bool:
+        """Does this type mention T?"""
+        return self is TYPEVAR or any(t.has_typevar for t in self._inside())
+
+    def substitute(self, bound: Type) -> Type:
+        """This type with T replaced by ``bound``."""
+        if self is TYPEVAR:
+            return bound
+        if not self.has_typevar:
+            return self
+        item = self.item.substitute(bound) if self.item is not None else None
+        return _intern(self.kind, self.name, item, tuple((n, t.substitute(bound), m) for n, t, m in self.parts))
+
+    def _inside(self) -> tuple[Type, ...]:
+        return ((self.item,) if self.item is not None else ()) + tuple(t for _, t, _ in self.parts)
 
 
-def is_list(t: str | None) -> TypeGuard[str]:
-    return t is not None and t.startswith("list[")
+_TYPES: dict[tuple, Type] = {}
 
 
-def map_of(t: str) -> str:
-    return f"map[{t}]"
-
-
-def is_map(t: str | None) -> TypeGuard[str]:
-    return t is not None and t.startswith("map[")
-
-
-def map_value(t: str | None) -> str:
-    """The type of a map's values."""
-    return t[4:-1] if is_map(t) else ANY
-
-
-def holds_cards(t: str | None) -> bool:
-    """Does a value of type ``t`` hold cards (a card, or a list or record with cards in it)?"""
-    return t is not None and re.search(r"\bcard\b", t) is not None
-
-
-def is_record(t: str | None) -> TypeGuard[str]:
-    return t is not None and t.startswith("{")
-
-
-def record_of(fields: list[tuple[str, str]]) -> str:
-    """The canonical type text of a record: fields in their first-written order."""
-    return "{" + ",".join(f"{name}:{t}" for name, t in fields) + "}"
+def _intern(kind: str, name: str = "", item: Type | None = None, parts: tuple[Field, ...] = ()) -> Type:
+    """The one type of these parts."""
+    key = (kind, name, item, parts)
+    found = _TYPES.get(key)
+    if found is None:
+        if kind == _ENUM:
+            text = name
+        elif kind == _RECORD:
+            text = "{" + ",".join(f"{n}{_MAYBE * m}:{t}" for n, t, m in parts) + "}"
+        elif item is not None:
+            text = f"{kind}[{item}]"
+        else:
+            text = kind
+        found = _TYPES.setdefault(key, Type(kind, name, item, parts, text))
+    return found
 
 
 _MAYBE = "?"  # after a field's name in a type the checker infers: some records of that type lack the field
 
-
-def record_fields(t: str) -> list[tuple[str, str]]:
-    """(name, type) of each field of a record type, in order."""
-    return [(name, ftype) for name, ftype, _ in _fields(t)]
-
-
-def _fields(t: str) -> list[tuple[str, str, bool]]:
-    """(name, type, whether some records lack it) of each field of a record type, in order."""
-    fields, depth, start = [], 0, 1
-    for i, ch in enumerate(t):
-        if ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-        if (ch == "," and depth == 1) or (depth == 0 and i == len(t) - 1):
-            part = t[start:i]
-            if part:
-                name, _, ftype = part.partition(":")
-                fields.append((name.rstrip(_MAYBE), ftype, name.endswith(_MAYBE)))
-            start = i + 1
-    return fields
+INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY = (
+    _intern(k) for k in ("int", "bool", "text", "player", "card", "zone", "board", "none", "any")
+)
+ATTRIBUTE = _intern("attribute")  # a "text" literal naming a card attribute (checked statically)
+# A space of a board and a direction on one: text whose literals are checked against the board at load.
+POSITION, DIRECTION = _intern("position"), _intern("direction")
+TYPEVAR = _intern("T")
+BASIC = {INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY, POSITION, DIRECTION}
+NULLABLE = {CARD, PLAYER, TEXT, ZONE, POSITION, DIRECTION}
+_BOARD_TEXT = {POSITION, DIRECTION}
+_BY_NAME = {str(t): t for t in BASIC}
 
 
-def field_type(t: str, name: str) -> str | None:
-    """The type of field ``name`` of record type ``t`` (None: it has no such field)."""
-    return dict(record_fields(t)).get(name)
+def type_named(name: str) -> Type:
+    """The type a name spells: a basic kind, else the members of the game's enum ``name``."""
+    return _BY_NAME.get(name) or _intern(_ENUM, name)
+
+
+def list_of(t: Type) -> Type:
+    return _intern(_LIST, item=t)
+
+
+def map_of(t: Type) -> Type:
+    return _intern(_MAP, item=t)
+
+
+def loop_of(t: Type) -> Type:
+    """A running 'for' loop over items of type ``t``."""
+    return _intern(_LOOP, item=t)
+
+
+def record_of(fields: list[tuple[str, Type]] | tuple[tuple[str, Type], ...]) -> Type:
+    """The record of these fields, in their first-written order."""
+    return _intern(_RECORD, parts=tuple((name, t, False) for name, t in fields))
 
 
 @overload
-def merge(a: str, b: str | None) -> str: ...
+def merge(a: Type, b: Type | None) -> Type: ...
 @overload
-def merge(a: str | None, b: str | None) -> str | None: ...
+def merge(a: Type | None, b: Type | None) -> Type | None: ...
 
 
-def merge(a: str | None, b: str | None) -> str | None:
+def merge(a: Type | None, b: Type | None) -> Type | None:
     """One type for two values that may go in one place (list items, branches).
 
     Records merge into one record with every field of either (a field one of
     them lacks reads as none); lists merge by their items; otherwise the more
     precise of the two.
     """
-    if a in (None, NONE, ANY):
-        return b if b not in (None, NONE) else a
-    if b in (None, NONE, ANY):
+    if a is None or a is NONE or a is ANY:
+        return b if b is not None and b is not NONE else a
+    if b is None or b is NONE or b is ANY:
         return a
-    if is_record(a) and is_record(b):  # a field only some of them have is marked: it may be missing
-        mine = {name: (ft, maybe) for name, ft, maybe in _fields(a)}
-        theirs = {name: (ft, maybe) for name, ft, maybe in _fields(b)}
-        fields = []
+    if a.is_record and b.is_record:  # a field only some of them have is marked: it may be missing
+        mine = {name: (ft, maybe) for name, ft, maybe in a.parts}
+        theirs = {name: (ft, maybe) for name, ft, maybe in b.parts}
+        fields: list[Field] = []
         for name in list(mine) + [n for n in theirs if n not in mine]:
             (ta, maybe_a), (tb, maybe_b) = mine.get(name, (None, True)), theirs.get(name, (None, True))
-            fields.append((name + _MAYBE * (maybe_a or maybe_b), merge(ta, tb) or tb or ANY))
-        return record_of(fields)
-    if is_list(a) and is_list(b):
-        return list_of(merge(element(a), element(b)) or ANY)
-    if is_map(a) and is_map(b):
-        return map_of(merge(map_value(a), map_value(b)) or ANY)
+            fields.append((name, merge(ta, tb) or tb or ANY, maybe_a or maybe_b))
+        return _intern(_RECORD, parts=tuple(fields))
+    if a.is_list and b.is_list:
+        return list_of(merge(a.element, b.element) or ANY)
+    if a.is_map and b.is_map:
+        return map_of(merge(a.value, b.value) or ANY)
     return a
 
 
-def element(t: str | None) -> str:
-    return t[5:-1] if is_list(t) else ANY
-
-
-def compatible(expected: str | None, actual: str | None, enums=()) -> bool:
+def compatible(expected: Type | None, actual: Type | None) -> bool:
     """Can a value of type ``actual`` go where ``expected`` is wanted?"""
-    if actual is None or expected in (ANY, actual) or actual == ANY:
+    if actual is None or expected is ANY or expected is actual or actual is ANY:
         return True
-    if is_list(expected) and is_list(actual):
-        return compatible(element(expected), element(actual), enums)
-    if is_map(expected) and is_map(actual):
-        return compatible(map_value(expected), map_value(actual), enums)
-    if is_record(expected) and is_record(actual):
-        theirs = dict(record_fields(actual))
-        return all(n not in theirs or compatible(t, theirs[n], enums) for n, t in record_fields(expected))
-    if actual == NONE:
-        return expected in NULLABLE or expected in enums or is_record(expected)
+    if expected is None:
+        return False
+    if expected.is_list and actual.is_list:
+        return compatible(expected.element, actual.element)
+    if expected.is_map and actual.is_map:
+        return compatible(expected.value, actual.value)
+    if expected.is_record and actual.is_record:
+        return all((theirs := actual.field_type(n)) is None or compatible(t, theirs) for n, t in expected.fields)
+    if actual is NONE:
+        return expected in NULLABLE or expected.is_enum or expected.is_record
     # text goes into an enum, a position or a direction and back; literals are checked against the enum's
     # values or the board's spaces and directions separately
-    if (expected == TEXT and actual in _BOARD_TEXT) or (
-        expected in _BOARD_TEXT and (actual == TEXT or actual in enums)
-    ):
+    if (expected is TEXT and actual in _BOARD_TEXT) or (expected in _BOARD_TEXT and (actual is TEXT or actual.is_enum)):
         return True
-    return (expected == TEXT and actual in enums) or (expected in enums and actual == TEXT)
+    return (expected is TEXT and actual.is_enum) or (expected.is_enum and actual is TEXT)
 
 
-def unfit(declared: str, actual: str | None) -> str | None:
+def unfit(declared: Type, actual: Type | None) -> str | None:
     """Why records of type ``actual`` cannot be kept as the declared type ``declared`` although the types of
     their fields fit (None: they can): a field the declared type does not have.  Lists and maps are looked
     into.  (A field they lack is fine: it reads as none.)"""
-    if is_list(declared) and is_list(actual):
-        return unfit(element(declared), element(actual))
-    if is_map(declared) and is_map(actual):
-        return unfit(map_value(declared), map_value(actual))
-    if not (is_record(declared) and is_record(actual)):
+    if actual is None:
         return None
-    for name, t in record_fields(actual):
-        mine = field_type(declared, name)
+    if declared.is_list and actual.is_list:
+        return unfit(declared.element, actual.element)
+    if declared.is_map and actual.is_map:
+        return unfit(declared.value, actual.value)
+    if not (declared.is_record and actual.is_record):
+        return None
+    for name, t in actual.fields:
+        mine = declared.field_type(name)
         if mine is None:
             return f"it has a field '{name}', which {describe(declared)} does not declare"
         inner = unfit(mine, t)
@@ -177,87 +257,102 @@ def unfit(declared: str, actual: str | None) -> str | None:
     return None
 
 
-def may_lack(t: str, name: str) -> bool:
-    """Do some records of type ``t`` (inferred from records of several shapes) lack the field ``name``?"""
-    return any(field == name and maybe for field, _, maybe in _fields(t))
-
-
-def has_typevar(t: str) -> bool:
-    """Does ``t`` mention T as a name of its own (an enum ``Tiles`` does not)?"""
-    return TYPEVAR in _NAME.findall(t)
-
-
-def unify(expected: str, actual: str | None, binding: dict) -> bool:
+def unify(expected: Type, actual: Type | None, binding: dict[Type, Type | None]) -> bool:
     """Match ``expected`` (may mention T) against ``actual``, recording T."""
-    if not has_typevar(expected):
-        return compatible(expected, actual, binding.get("$enums", ()))
-    if expected == TYPEVAR:
+    if not expected.has_typevar:
+        return compatible(expected, actual)
+    if expected is TYPEVAR:
         bound = binding.get(TYPEVAR)
-        if bound is None or bound == ANY:
+        if bound is None or bound is ANY:
             binding[TYPEVAR] = actual
             return True
-        return compatible(bound, actual, binding.get("$enums", ()))
-    if is_list(expected):
-        if actual == ANY:
+        return compatible(bound, actual)
+    if expected.is_list:
+        if actual is ANY:
             return True
-        return is_list(actual) and unify(element(expected), element(actual), binding)
-    if is_map(expected):
-        return actual == ANY or (is_map(actual) and unify(map_value(expected), map_value(actual), binding))
+        return actual is not None and actual.is_list and unify(expected.element, actual.element, binding)
+    if expected.is_map:
+        return actual is ANY or (actual is not None and actual.is_map and unify(expected.value, actual.value, binding))
     return False
 
 
-def substitute(t: str | None, binding: dict) -> str | None:
+def substitute(t: Type | None, binding: dict[Type, Type | None]) -> Type | None:
     """``t`` with T replaced by what it was bound to (anything if unbound)."""
-    if t is None:
-        return t
-    bound = binding.get(TYPEVAR, ANY)
-    return _NAME.sub(lambda name: bound if name.group() == TYPEVAR else name.group(), t)
+    return None if t is None else t.substitute(binding.get(TYPEVAR) or ANY)
 
 
-def describe(t: str | None) -> str:
+_DESCRIBED = {
+    INT: "a number",
+    BOOL: "true/false",
+    TEXT: "text",
+    PLAYER: "a player",
+    CARD: "a card",
+    ZONE: "a zone",
+    BOARD: "a board",
+    POSITION: "a board position",
+    DIRECTION: "a direction",
+    NONE: "none",
+    ANY: "anything",
+}
+
+
+def describe(t: Type | None) -> str:
     """Type name as a designer reads it."""
     if t is None:
         return "nothing"
-    if is_list(t):
-        return f"a list of {describe(element(t))}"
-    if is_map(t):
-        return f"a map from text to {describe(map_value(t))}"
-    if is_record(t):
-        return "a record {" + ", ".join(f"{n}: {describe(ft)}" for n, ft in record_fields(t)) + "}"
-    return {
-        INT: "a number",
-        BOOL: "true/false",
-        TEXT: "text",
-        PLAYER: "a player",
-        CARD: "a card",
-        ZONE: "a zone",
-        BOARD: "a board",
-        POSITION: "a board position",
-        DIRECTION: "a direction",
-        NONE: "none",
-        ANY: "anything",
-    }.get(t, f"one of the {t}")
+    if t.is_list:
+        return f"a list of {describe(t.element)}"
+    if t.is_map:
+        return f"a map from text to {describe(t.value)}"
+    if t.is_record:
+        return "a record {" + ", ".join(f"{n}: {describe(ft)}" for n, ft in t.fields) + "}"
+    return _DESCRIBED.get(t, f"one of the {t}")
 
 
-def parse_type(text: str, enums) -> str:
-    """The canonical form of a declared type; ValueError names the part not understood."""
-    t = "".join(text.split())
-    if t in BASIC or t in enums:
-        return t
-    if is_list(t) and t.endswith("]"):
-        return list_of(parse_type(t[5:-1], enums))
-    if is_map(t) and t.endswith("]"):
-        value = parse_type(t[4:-1], enums)
-        if holds_cards(value):
+_TOKEN = re.compile(r"[\[\]{}:,]|[^\[\]{}:,]+")
+
+
+def parse_type(text: str, enums) -> Type:
+    """The type a declared type's text spells (``enums``: the names of the game's enums); ValueError names
+    the part not understood."""
+    tokens = _TOKEN.findall("".join(text.split()))
+    t, end = _parse(tokens, 0, enums)
+    if end != len(tokens):
+        raise ValueError("".join(tokens))
+    return t
+
+
+def _parse(tokens: list[str], at: int, enums) -> tuple[Type, int]:
+    """The type spelled from ``tokens[at]`` on, and where it ends."""
+    word = tokens[at] if at < len(tokens) else ""
+    if word == "{":
+        return _parse_record(tokens, at, enums)
+    if word in ("list", "map") and tokens[at + 1 : at + 2] == ["["]:
+        inner, end = _parse(tokens, at + 2, enums)
+        if tokens[end : end + 1] != ["]"]:
+            raise ValueError("".join(tokens[at:]))
+        if word == "map" and inner.holds_cards:
             raise ValueError("a map cannot hold cards (keep them in a zone or a list)")
-        return map_of(value)
-    if is_record(t) and t.endswith("}"):
-        fields: list[tuple[str, str]] = []
-        for name, ftype in record_fields(t):
-            if not name.isidentifier() or name in dict(fields):
-                raise ValueError(f"'{name}' is no field name")
-            fields.append((name, parse_type(ftype, enums)))
-        if not fields:
-            raise ValueError("a record needs at least one field")
-        return record_of(fields)
-    raise ValueError(t)
+        return (list_of(inner) if word == "list" else map_of(inner)), end + 1
+    if word in _BY_NAME or word in enums:
+        return type_named(word), at + 1
+    raise ValueError(word if tokens[at + 1 : at + 2] in ([], [","], ["]"], ["}"]) else "".join(tokens[at:]))
+
+
+def _parse_record(tokens: list[str], at: int, enums) -> tuple[Type, int]:
+    """``{name: type, …}`` from the ``{`` at ``at``."""
+    fields: list[tuple[str, Type]] = []
+    at += 1
+    while tokens[at : at + 1] != ["}"]:
+        name = tokens[at] if at < len(tokens) else ""
+        if not name.isidentifier() or name in dict(fields) or tokens[at + 1 : at + 2] != [":"]:
+            raise ValueError(f"'{name}' is no field name")
+        t, at = _parse(tokens, at + 2, enums)
+        fields.append((name, t))
+        if tokens[at : at + 1] == [","]:
+            at += 1
+        elif tokens[at : at + 1] != ["}"]:
+            raise ValueError("".join(tokens))
+    if not fields:
+        raise ValueError("a record needs at least one field")
+    return record_of(fields), at + 1

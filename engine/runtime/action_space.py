@@ -24,7 +24,7 @@ from engine.errors import TabletopError
 from engine.lang import ast
 from engine.lang.ast import parts_of, walk_blocks, walk_exprs
 from engine.lang.subsets import subset_ids
-from engine.lang.types import BOOL, CARD, DIRECTION, NONE, PLAYER, POSITION, ZONE, is_list, is_record, record_fields
+from engine.lang.types import BOOL, CARD, DIRECTION, NONE, PLAYER, POSITION, ZONE, Type
 
 __all__ = ["HINT", "action_space", "unbounded_choices"]
 
@@ -33,6 +33,7 @@ _BOARD_OPS = frozenset({"tagged", "spaces_of", "neighbours", "toward", "touched"
 _ITEM_OPS = frozenset({"first", "last", "item", "cyclic_next", "cyclic_prev", "random_from"})
 _SAME_LIST_OPS = frozenset({"distinct", "around", "sorted"})
 _CARDS_OF_ZONE = frozenset({"top", "bottom", "cards", "top_cards"})
+_CARD_KEY = "card"  # what a card's key in a domain starts with (a plain value's starts with its class's name)
 _ARITHMETIC = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
@@ -153,8 +154,8 @@ class _Analysis:
 
     def dom(self, e: ast.Expr, scope: _Scope | None, env: dict) -> Domain:
         """Domain of an expression (of its items, for a list): by type when finite, else by its form."""
-        t = e.type[5:-1] if is_list(e.type) else e.type
-        if t in (PLAYER, BOOL, NONE) or t in self.game.enums:
+        t = e.type.element if e.type is not None and e.type.is_list else e.type
+        if t in (PLAYER, BOOL, NONE) or (t is not None and t.is_enum):
             return self.finite(t, e)
         try:
             method = getattr(self, "_" + type(e).__name__)
@@ -165,14 +166,14 @@ class _Analysis:
                 raise
             return found
 
-    def finite(self, t: str | None, node: ast.Node) -> Domain:
+    def finite(self, t: Type | None, node: ast.Node) -> Domain:
         """Every value of a type that must be finite here; Unbounded if it is open."""
         d = self.by_type(t, node)
         if d is None:
             raise Unbounded(node, f"every value of type {t}")
         return d
 
-    def by_type(self, t: str | None, node: ast.Node) -> Domain | None:
+    def by_type(self, t: Type | None, node: ast.Node) -> Domain | None:
         """Every value of a finite type; None when the type is open."""
         if t == PLAYER:
             return _of(range(self.n))
@@ -180,21 +181,21 @@ class _Analysis:
             return _of([True, False])
         if t == NONE:
             return _of([None])
-        if t in self.game.enums:
-            return _of(self.game.enums[t])
+        if t is not None and t.is_enum:
+            return _of(self.game.enums[t.name])
         if t in (POSITION, DIRECTION):  # bounded by the boards: their spaces or directions, or "" (off the board)
             known = self.vocab.board_spaces if t == POSITION else self.vocab.board_directions
             return _of([""] + sorted({v for values in known.values() for v in values}))
         if t == CARD:
             d = Domain()
             for cid, i in self.game.first_card.items():
-                d.values[(CARD, cid)] = i
+                d.values[(_CARD_KEY, cid)] = i
                 d.where[cid] = None
             return d
         if t == ZONE:
             return _of(self.game.zone_ids(self.n))
-        if t is not None and is_record(t):
-            fields = record_fields(t)
+        if t is not None and t.is_record:
+            fields = t.fields
             parts = [(name, dom) for name, ft in fields if (dom := self.by_type(ft, node)) is not None]
             return self._product(parts, node) if len(parts) == len(fields) else None
         return None
@@ -233,7 +234,7 @@ class _Analysis:
         return self._map(e, [self.dom(e.operand, scope, env)], lambda x: -x)
 
     def _Binary(self, e, scope, env):
-        if e.op == "+" and is_list(e.type):
+        if e.op == "+" and e.type is not None and e.type.is_list:
             return self._concat(self.dom(e.left, scope, env), self.dom(e.right, scope, env), e)
         if e.op not in _ARITHMETIC:
             raise Unbounded(e, f"the result of '{e.op}'")
@@ -252,7 +253,7 @@ class _Analysis:
             if column is None:
                 raise Unbounded(e, f"the card attribute '{e.name}'")
             return _of(column[i] for i in inner.values.values() if isinstance(i, int))
-        if is_record(obj):
+        if obj is not None and obj.is_record:
             d = Domain(partial=inner.partial)
             for key, rec in inner.values.items():
                 value = rec.get(e.name) if rec is not None else None
@@ -325,7 +326,7 @@ class _Analysis:
             d = Domain()
             for cid in ids:
                 if cid in game.first_card:
-                    d.values[(CARD, cid)] = game.first_card[cid]
+                    d.values[(_CARD_KEY, cid)] = game.first_card[cid]
                     d.where[cid] = None
             return d
         if f == "key_of":
@@ -409,7 +410,7 @@ class _Analysis:
         """A procedure's parameter: what its callers pass (an effect's card: that card)."""
         if proc.startswith("effect:") and name == "this":
             cid = proc[len("effect:") :]
-            return Domain({(CARD, cid): self.game.first_card[cid]}, {cid: None})
+            return Domain({(_CARD_KEY, cid): self.game.first_card[cid]}, {cid: None})
         index = [p for p, _ in self.vocab.procedures.get(proc, [])].index(name)
         d = Domain()
         for args, scope in self.calls.get(proc, []):
@@ -483,7 +484,7 @@ def _key(v) -> tuple:
 
 def _cards(key) -> list[str]:
     """Card ids inside a domain key."""
-    if key[0] == CARD:
+    if key[0] == _CARD_KEY:
         return [key[1]]
     if key[0] == "record":
         return [c for _, k in key[1] for c in _cards(k)]
@@ -516,7 +517,7 @@ def _ids(game, analysis: _Analysis, s: ast.Choose, scope: _Scope) -> list[str]:
     t = s.options_type
     if isinstance(s, ast.ChooseSeveral):
         return _several_ids(game, analysis, s, scope)
-    if t is not None and is_list(t):
+    if t is not None and t.is_list:
         raise Unbounded(s, "options that are lists")
     d = analysis.of_choose(s, scope)
     prefix = s.verb + " " if s.verb else ""
@@ -543,7 +544,7 @@ def _ids(game, analysis: _Analysis, s: ast.Choose, scope: _Scope) -> list[str]:
 def _several_ids(game, analysis: _Analysis, s: ast.ChooseSeveral, scope: _Scope) -> list[str]:
     """Every id of choosing several: lists of the items' ids, in id order, as long as the choice allows."""
     d = analysis.of_choose(s, scope)
-    item = s.options_type[5:-1] if s.options_type else None
+    item = s.options_type.element if s.options_type is not None else None
     label = game.labeller.for_type(item)
     if s.high is not None:
         most = max((v for v in analysis.dom(s.high, scope, {}).values.values() if isinstance(v, int)), default=0)

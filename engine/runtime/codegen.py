@@ -43,7 +43,7 @@ from engine.lang.checker import Vocabulary
 from engine.lang.ops import KEYED, MAX_SIZE, OPS, bounded, times, zone_cards
 from engine.lang.readset import Reads, frozen
 from engine.lang.subsets import subsets
-from engine.lang.types import CARD, INT, PLAYER, ZONE, element, is_list, is_record
+from engine.lang.types import ANY, INT, PLAYER, ZONE, Type, loop_of
 from engine.runtime import together
 from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
 
@@ -433,7 +433,7 @@ class Compiler:
 
     def _e_Attr(self, e):
         obj, name = self.code(e.obj), e.name
-        if is_record(e.obj.type):
+        if e.obj.type is not None and e.obj.type.is_record:
             return self._checked(obj, lambda v: f"{v}.get({name!r})", f"no record to read '{name}' of")
         if e.obj.type == PLAYER:
             return self._checked(obj, lambda v: f"st.pvars[{v}][{name!r}]", f"no player to read '{name}' of")
@@ -457,7 +457,7 @@ class Compiler:
             fn = self._global("fn", e.func, lambda: None)  # defined by ``function``
             return f"{fn}(st, {me}{''.join(', ' + a for a in args)})"
         args = [
-            self._cards_of(a) if arg.type == ZONE and is_list(ptype) else a
+            self._cards_of(a) if arg.type is ZONE and ptype.is_list else a
             for a, arg, (_, ptype) in zip(args, e.args, OPS[e.func].params)
         ]  # one collection protocol: where a list is wanted, a zone gives its cards
         inline = OPS[e.func].inline
@@ -709,7 +709,12 @@ class Compiler:
 
     # ----------------------------------------------------------- statements
     def procedure(
-        self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None, params: dict[str, str] | None = None
+        self,
+        name: str,
+        stmts: list[ast.Stmt],
+        source_path: str = "",
+        locate=None,
+        params: dict[str, Type] | None = None,
     ) -> Procedure:
         proc = Procedure(name, source_path=source_path, locate=locate)
         idle = self.idle[name] = all(isinstance(s, ast.Pass) for s in stmts)
@@ -890,11 +895,10 @@ class Compiler:
 
     def _loop_types(self, proc: Procedure, s: ast.For) -> str:
         key = f"${s.var}@{len(proc.code)}"  # hidden loop state, plain data in the frame
-        t = s.source.type
-        item = CARD if t == ZONE else t[5:-1] if is_list(t) else None
+        item = s.source.type.items if s.source.type is not None else None
         if item is not None:
             proc.local_types[s.var] = item
-            proc.local_types[key] = f"loop[{item}]"
+            proc.local_types[key] = loop_of(item)
         return key
 
     def _local(self, proc: Procedure, target: ast.Expr) -> None:
@@ -1045,10 +1049,10 @@ class Compiler:
             seat = "_p"
         return lines + [f"st.pvars[{seat}][{name!r}] = _v"]
 
-    def _enum(self, t: str | None, what: str) -> str | None:
-        if t not in self.vocab.enums:
+    def _enum(self, t: Type | None, what: str) -> str | None:
+        if t is None or not t.is_enum:
             return None
-        return self._global("enum", (t, what), lambda: enum_check(self.vocab.enums[t], t, what))
+        return self._global("enum", (t, what), lambda: enum_check(self.vocab.enums[t.name], t, what))
 
     def _log(self, s: ast.Log, add) -> None:
         """A log line: its values computed now, its text only when read (``logtext``): most lines of
@@ -1345,7 +1349,7 @@ class Compiler:
     def _several(self, s: ast.ChooseSeveral, items: str) -> str:
         """The options of choosing several: every list of LOW to HIGH of ``items`` (subsets.py)."""
         fn = self._global("subsets", None, lambda: subsets)
-        item = element(s.options_type)
+        item = s.options_type.element if s.options_type is not None else ANY
         label = self._global("label", item, lambda: self.game.labeller.for_type(item))
         low, high = (self.code(b) if b is not None else "None" for b in (s.low, s.high))
         return f"{fn}({items}, {low}, {high}, {label})"

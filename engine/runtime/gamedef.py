@@ -35,13 +35,11 @@ from engine.lang.types import (
     POSITION,
     TEXT,
     ZONE,
+    Type,
     describe,
-    is_list,
-    is_map,
-    is_record,
     merge,
     parse_type,
-    record_fields,
+    type_named,
 )
 from engine.load.compiled_cache import cached, key_of
 from engine.load.documents import (
@@ -182,7 +180,7 @@ class GameDef:
             for fam in self.zone_families.values():
                 if fam.key is None:
                     ids.append(fam.name)
-                elif fam.key == PLAYER:
+                elif fam.key == str(PLAYER):
                     ids += [f"{fam.name}:{p}" for p in range(players)]
                 elif fam.key in self.board_files:
                     ids += [f"{fam.name}:{n}" for n in self.board(fam.key).nodes]
@@ -232,7 +230,7 @@ class GameDef:
 
     def zone_owner(self, zone: str) -> int | None:
         fam = self.zone_family(zone)
-        return int(zone.split(":", 1)[1]) if fam.key == PLAYER else None
+        return int(zone.split(":", 1)[1]) if fam.key == str(PLAYER) else None
 
     def board(self, board_id: str):
         """The board of ``family`` or ``family:seat`` (a seat's own board, its files dealt round the seats)."""
@@ -401,7 +399,7 @@ class _Builder:
             rules_hash=hashlib.sha256(canonical).hexdigest()[:16],
         )
 
-    def type_ok(self, t, path: tuple) -> str | None:
+    def type_ok(self, t, path: tuple) -> Type | None:
         """The canonical form of a declared type, or None after reporting why it is not one."""
         if not isinstance(t, str):
             return None
@@ -414,26 +412,25 @@ class _Builder:
             "E302",
             f"unknown type '{t}'",
             (inner if " " in inner else None)  # a sentence says what is wrong with it
-            or did_you_mean(inner, list(BASIC) + list(self.vocab.enums))
+            or did_you_mean(inner, [str(b) for b in BASIC] + list(self.vocab.enums))
             or "types: int, bool, text, player, card, zone, an enum name, list[…], map[…] or a record {name: type, …}",
         )
         return None
 
-    def _value_fits(self, t: str, value, path: tuple) -> bool:
+    def _value_fits(self, t: Type, value, path: tuple) -> bool:
         if value is None:
             return True
         if t == INT:
             ok = isinstance(value, int) and not isinstance(value, bool)
         elif t == BOOL:
             ok = isinstance(value, bool)
-        elif t in self.vocab.enums:
-            ok = value in self.vocab.enums[t]
-            if not ok:
-                self.error(
-                    path, "E303", f"'{value}' is not one of the {t}", did_you_mean(str(value), self.vocab.enums[t])
-                )
+        elif t.is_enum:
+            members = self.vocab.enums[t.name]
+            if value not in members:
+                self.error(path, "E303", f"'{value}' is not one of the {t}", did_you_mean(str(value), members))
                 return False
-        elif t in (TEXT,):
+            ok = True
+        elif t is TEXT:
             ok = isinstance(value, str)
         elif t in (POSITION, DIRECTION):
             known = self.vocab.board_spaces if t == POSITION else self.vocab.board_directions
@@ -444,11 +441,11 @@ class _Builder:
             ok = isinstance(value, str)
         elif t == PLAYER:
             ok = isinstance(value, int) and value >= 0
-        elif is_list(t):
+        elif t.is_list:
             ok = isinstance(value, list)
-        elif is_record(t) and isinstance(value, dict):
+        elif t.is_record and isinstance(value, dict):
             return self._record_fits(t, value, path)
-        elif is_map(t):
+        elif t.is_map:
             ok = isinstance(value, dict) and all(isinstance(k, str) for k in value)
         else:
             ok = True
@@ -456,9 +453,9 @@ class _Builder:
             self.error(path, "E303", f"value {quoted(value)} is not of type {t}")
         return ok
 
-    def _record_fits(self, t: str, value: dict, path: tuple) -> bool:
+    def _record_fits(self, t: Type, value: dict, path: tuple) -> bool:
         """A record written in the rules has only fields of its type (one it lacks reads as none)."""
-        fields = dict(record_fields(t))
+        fields = dict(t.fields)
         extra = [k for k in value if k not in fields]
         if extra:
             self.error(
@@ -482,7 +479,8 @@ class _Builder:
     def _components(self, game: GameDef) -> None:
         """The cards: one per copy of each item, with its attributes in one table per attribute."""
         comps = self.data.get("components") or []
-        attr_types = self.vocab.card_attributes = self._attribute_types(comps)
+        attr_types, kind_types = self._attribute_types(comps)
+        self.vocab.card_attributes = attr_types
         game.attributes.update({a: [] for a in list(attr_types) + list(BUILTIN_CARD_ATTRIBUTES)})
         ids_seen: dict[str, tuple] = {}
         self._starts: list[tuple[tuple, object]] = []
@@ -496,7 +494,7 @@ class _Builder:
                 if cid in ids_seen:
                     self.error(path + ("id",), "E304", f"component id '{cid}' is used twice")
                 ids_seen[cid] = path
-                values = self._item_values(comp, item, path)
+                values = self._item_values(comp, kind_types[ci], item, path)
                 game.card_texts[cid] = {"kind": comp["kind"], "name": item.get("name", cid), **item}
                 if "effect" in item:
                     self._effects[cid] = path + ("effect",)
@@ -524,11 +522,14 @@ class _Builder:
                     game.attributes["kind"].append(comp["kind"])
                     self._starts.append((("components", ci, "start"), index))
 
-    def _attribute_types(self, comps: list[dict]) -> dict[str, str]:
-        """Attribute → its type over all kinds (one name has one type); each kind declared once, its back known."""
-        attr_types: dict[str, str] = {}
+    def _attribute_types(self, comps: list[dict]) -> tuple[dict[str, Type], list[dict[str, Type]]]:
+        """Attribute → its type over all kinds (one name has one type), and each kind's attributes whose declared
+        type is one; each kind declared once, its back known."""
+        attr_types: dict[str, Type] = {}
+        kind_types: list[dict[str, Type]] = []
         kinds_seen: dict[str, int] = {}
         for ci, comp in enumerate(comps):
+            kind_types.append({})
             kind = comp["kind"]
             if kind in kinds_seen:
                 self.error(
@@ -549,6 +550,7 @@ class _Builder:
                 t = self.type_ok(t, ("components", ci, "attributes", name))
                 if t is None:
                     continue
+                kind_types[ci][name] = t
                 if attr_types.setdefault(name, t) != t:
                     self.error(
                         ("components", ci, "attributes", name),
@@ -563,9 +565,9 @@ class _Builder:
                         f"back shows unknown attribute '{b}'",
                         did_you_mean(b, comp.get("attributes") or {}),
                     )
-        return attr_types
+        return attr_types, kind_types
 
-    def _item_values(self, comp: dict, item: dict, path: tuple) -> dict:
+    def _item_values(self, comp: dict, types: dict[str, Type], item: dict, path: tuple) -> dict:
         """The attribute values an item gives that its kind declares and that fit their types."""
         declared = comp.get("attributes") or {}
         cid = item["id"]
@@ -582,9 +584,10 @@ class _Builder:
                     hint=did_you_mean(key, declared) or "declare it under attributes:",
                 )
                 continue
-            if self._value_fits(declared[key], value, path + (key,)):
+            t = types.get(key)
+            if t is None or self._value_fits(t, value, path + (key,)):
                 values[key] = value
-        missing = [a for a, t in declared.items() if a not in item and t not in _DEFAULTS]
+        missing = [a for a in declared if a not in item and types.get(a) not in _DEFAULTS]
         if missing:
             self.error(
                 path,
@@ -667,7 +670,7 @@ class _Builder:
                 return None
             rule = rule["else"]
         filled = self._fill(rule, values, path)
-        if (comp.get("attributes") or {}).get(attr) == INT and isinstance(filled, str):
+        if self.vocab.card_attributes.get(attr) is INT and isinstance(filled, str):
             if not filled.lstrip("-").isdigit():
                 self.error(path, "E303", f"'{attr}' is a number, but {quoted(filled)} is not: map it with a table")
                 return None
@@ -678,18 +681,18 @@ class _Builder:
         for i, z in enumerate(self.data.get("zones") or []):
             per = z.get("per")
             single_boards = [b for b, key in self.vocab.boards.items() if key is None]
-            if per is not None and per != PLAYER and per not in self.vocab.enums and per not in single_boards:
+            if per is not None and per != str(PLAYER) and per not in self.vocab.enums and per not in single_boards:
                 self.error(
                     ("zones", i, "per"),
                     "E301",
                     f"zones can be per 'player', per enum or per space of a board; '{per}' is none of these",
-                    did_you_mean(per, [PLAYER] + list(self.vocab.enums) + single_boards),
+                    did_you_mean(per, [str(PLAYER)] + list(self.vocab.enums) + single_boards),
                 )
                 continue
             if z["id"] in game.zone_families:
                 self.error(("zones", i, "id"), "E304", f"zone '{z['id']}' is declared twice")
             game.zone_families[z["id"]] = ZoneFamily(z["id"], per, z["visibility"])
-            self.vocab.zones[z["id"]] = POSITION if per in single_boards else per
+            self.vocab.zones[z["id"]] = None if per is None else POSITION if per in single_boards else type_named(per)
 
     def _boards(self, game: GameDef) -> None:
         from engine.boards.graphs import BOARD_KINDS
@@ -730,7 +733,7 @@ class _Builder:
                 game.boards_by_id.update(
                     {f"{b['id']}:{p}": compiled[p % len(compiled)] for p in range(game.max_players)}
                 )
-            self.vocab.boards[b["id"]] = b.get("per")
+            self.vocab.boards[b["id"]] = None if b.get("per") is None else type_named(b["per"])
             built = [board for board in compiled if board is not None]
             self.vocab.board_spaces[b["id"]] = tuple(dict.fromkeys(n for board in built for n in board.nodes))
             self.vocab.board_directions[b["id"]] = tuple(
@@ -749,7 +752,7 @@ class _Builder:
                     continue
                 if name in self.vocab.constants or name in self.vocab.enums:
                     self.error(path, "E304", f"'{name}' is already a constant or enum", key=True)
-                initial = spec.get("initial", [] if is_list(vtype) else {} if is_map(vtype) else _DEFAULTS.get(vtype))
+                initial = spec.get("initial", [] if vtype.is_list else {} if vtype.is_map else _DEFAULTS.get(vtype))
                 if isinstance(initial, str) and initial in self.vocab.constants and vtype == INT:
                     initial = self.vocab.constants[initial][1]
                 self._value_fits(vtype, initial, path + ("initial",))
@@ -857,7 +860,7 @@ class _Builder:
 
     # --------------------------------------------------------------- programs
     def _parse_program(
-        self, path: tuple, params: dict[str, str], returns: str | None = None, pure: bool = False, name: str = ""
+        self, path: tuple, params: dict[str, Type], returns: Type | None = None, pure: bool = False, name: str = ""
     ) -> list | None:
         from engine.lang.parser import parse_program
 
@@ -866,7 +869,7 @@ class _Builder:
         )
 
     def _parse_expression(
-        self, path: tuple, params: dict[str, str], expected: str | None, pure: bool = False, each: str | None = None
+        self, path: tuple, params: dict[str, Type], expected: Type | None, pure: bool = False, each: str | None = None
     ) -> ast.Expr | None:
         from engine.lang.parser import parse_expr
 
@@ -977,7 +980,7 @@ class _Builder:
                 bodies[fn["id"]] = body
         return bodies
 
-    def _parse_bot_values(self, decided: dict[str, str]) -> dict[tuple[str, str], tuple[tuple, ast.Expr | None]]:
+    def _parse_bot_values(self, decided: dict[str, Type]) -> dict[tuple[str, str], tuple[tuple, ast.Expr | None]]:
         """(bot, kind of decision, "" for any other) → (path, value): how a bot values an action."""
         found: dict[tuple[str, str], tuple[tuple, ast.Expr | None]] = {}
         for kind, spec in (self.data.get("bots") or {}).items():
@@ -1079,9 +1082,9 @@ class _Builder:
             )
 
 
-def _decisions(procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]) -> dict[str, str]:
+def _decisions(procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]) -> dict[str, Type]:
     """Kind of decision → type of its options, over every program: what a bot's values may name."""
-    decided: dict[str, str] = {}
+    decided: dict[str, Type] = {}
     for _, stmts in procedures.values():
         for block in walk_blocks(stmts or []):
             for st in block:

@@ -16,7 +16,7 @@ from typing import Any
 from engine.errors import Diagnostic, RuleFault, RuntimeRuleError, TabletopError
 from engine.lang import ast
 from engine.lang.ops import OPS
-from engine.lang.types import BOARD, CARD, PLAYER, ZONE, is_list, is_map, is_record, record_fields
+from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type
 from engine.runtime.program import DEFAULT_END, Labeller
 
 IR_VERSION = 1
@@ -116,7 +116,7 @@ class Lowerer:
                 **{
                     name: self._family(name, fam.key) for name, fam in game.zone_families.items() if fam.key is not None
                 },
-                **{name: self._family(name, per) for name, per in self.vocab.boards.items() if per is not None},
+                **{name: self._family(name, str(per)) for name, per in self.vocab.boards.items() if per is not None},
             },
             "seats": {str(n): self._seats(n) for n in range(game.min_players, game.max_players + 1)},
             "procedures": procs,
@@ -127,12 +127,12 @@ class Lowerer:
             "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
         }
 
-    def _members(self, t: str | None) -> list[str] | None:
-        return list(self.vocab.enums[t]) if t in self.vocab.enums else None
+    def _members(self, t: Type | None) -> list[str] | None:
+        return list(self.vocab.enums[t.name]) if t is not None and t.is_enum else None
 
     def _family(self, name: str, key: str) -> dict:
         """A zone family's members by key: seats by number, enum members and spaces by text."""
-        if key == PLAYER:
+        if key == str(PLAYER):
             return {"by": "player"}
         if key in self.game.board_files:
             return {"by": "text", "keys": list(self.game.board(key).nodes)}
@@ -307,7 +307,7 @@ class Lowerer:
     def _s_Choose(self, s):
         if isinstance(s, ast.ChooseSeveral):
             raise Unsupported("choosing several")
-        item = s.options_type or (s.source.type[5:-1] if is_list(s.source.type) else CARD)
+        item = s.options_type or (s.source.type.element if s.source.type.is_list else CARD)
         each = None if s.each is None else self.scope.slot(s.each)
         choose = {
             "source": self._items(s.source),
@@ -333,7 +333,7 @@ class Lowerer:
         return ["cards", e] if source.type == ZONE else e
 
     # ------------------------------------------------------------ labels
-    def _label(self, t: str | None):
+    def _label(self, t: Type | None):
         """How a value of type ``t`` prints (Labeller.for_type)."""
         if t == CARD:
             return "card"
@@ -341,12 +341,11 @@ class Lowerer:
             return "player"
         if t in (ZONE, BOARD):
             return "zone"
-        if t is not None and is_list(t):
-            return ["list", self._label(t[5:-1])]
-        if t is not None and is_record(t):
-            fields = record_fields(t)
-            return ["record", [[n, self._label(ft), self._label(ft) == "plain"] for n, ft in fields]]
-        if t is not None and is_map(t):
+        if t is not None and t.is_list:
+            return ["list", self._label(t.element)]
+        if t is not None and t.is_record:
+            return ["record", [[n, self._label(ft), self._label(ft) == "plain"] for n, ft in t.fields]]
+        if t is not None and t.is_map:
             raise Unsupported("printing a map")
         return "plain"
 
@@ -393,7 +392,7 @@ class Lowerer:
         ]
 
     def _e_Attr(self, e):
-        if is_record(e.obj.type):
+        if e.obj.type.is_record:
             return ["field", self.expr(e.obj), e.name]
         if e.obj.type == PLAYER:
             return ["pvar", self.expr(e.obj), e.name]
@@ -412,7 +411,7 @@ class Lowerer:
         args = []
         for arg, (_, ptype) in zip(e.args, OPS[e.func].params):
             lowered = self.expr(arg)
-            args.append(["cards", lowered] if arg.type == ZONE and is_list(ptype) else lowered)
+            args.append(["cards", lowered] if arg.type == ZONE and ptype.is_list else lowered)
         return self._op(e.func, args, e.args)
 
     def _op(self, name: str, args: list, asts: list | None = None) -> list:
@@ -576,7 +575,7 @@ class _Reads:
             source = self.zone(e.source, names, depth) if e.source.type == ZONE else self.ok(e.source, names, depth)
             return source and all(p is None or self.ok(p, inner, depth) for p in parts)
         if isinstance(e, ast.Attr):
-            if e.obj.type == PLAYER and not is_record(e.obj.type):
+            if e.obj.type == PLAYER and not e.obj.type.is_record:
                 self.pvars.add(e.name)
             return self.ok(e.obj, names, depth)
         if isinstance(e, ast.Unary):

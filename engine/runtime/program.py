@@ -27,9 +27,7 @@ from engine.lang.types import (
     POSITION,
     TEXT,
     ZONE,
-    is_list,
-    is_record,
-    record_fields,
+    Type,
 )
 
 NEXT = -1  # the running frame changed (call or return): re-read the stack
@@ -46,10 +44,10 @@ class Procedure:
     where: list[tuple[int, int]] = field(default_factory=list)  # (line, col) in the DSL text
     # pc → store(state, env, value), or the name of the frame local that the choice is stored in
     choices: dict[int, Callable | str] = field(default_factory=dict)
-    choice_types: dict[int, str] = field(default_factory=dict)  # pc → type of the options
+    choice_types: dict[int, Type] = field(default_factory=dict)  # pc → type of the options
     choice_kinds: dict[int, str] = field(default_factory=dict)  # pc → what is decided (verb or target)
-    local_types: dict[str, str] = field(default_factory=dict)  # frame local → type (cards are relabelled
-    # in determinized copies); a running 'for' keeps "loop[T]"
+    local_types: dict[str, Type] = field(default_factory=dict)  # frame local → type (cards are relabelled
+    # in determinized copies); a running 'for' keeps loop[T]
     source_path: str = ""
     locate: Callable[[int, int], tuple[int, int]] | None = None  # DSL (line, col) → file (line, col)
     filename: str = ""  # of its generated code (none on the reference path)
@@ -67,42 +65,42 @@ class Labeller:
 
     def __init__(self, card_ids: list[str]):
         self.card_ids = card_ids
-        self._short: dict[str | None, Callable] = {}
-        self._long: dict[str | None, Callable] = {}
-        self._same: dict[str | None, Callable] = {}
+        self._short: dict[Type | None, Callable] = {}
+        self._long: dict[Type | None, Callable] = {}
+        self._same: dict[Type | None, Callable] = {}
 
-    def of_values(self, t: str | None) -> Callable | None:
+    def of_values(self, t: Type | None) -> Callable | None:
         """For a record type that prints from its values alone (``_printed_by_values``): its short label made
         from ``tuple(v.values())`` of a record ``v`` that is not none; None for other types."""
-        if t is None or not is_record(t) or not _printed_by_values([ft for _, ft in record_fields(t)]):
+        if t is None or not t.is_record or not _printed_by_values([ft for _, ft in t.fields]):
             return None
         # without a field of an index every value is a text, and ``str`` is never called
-        numbered = next((self.for_type(ft) for _, ft in record_fields(t) if ft in _NUMBERED), str)
+        numbered = next((self.for_type(ft) for _, ft in t.fields if ft in _NUMBERED), str)
         return lambda values: (
             " ".join([x if x.__class__ is str else numbered(x) for x in values if x is not None]) or "nothing"
         )
 
-    def plain_for_type(self, t: str | None) -> Callable:
+    def plain_for_type(self, t: Type | None) -> Callable:
         """Values as a view shows them: cards by their id, lists and records copied; the rest as they are."""
         card_ids = self.card_ids
         if t == CARD:
             return lambda v: None if v is None else card_ids[v]
-        if t is not None and is_list(t):
-            inner = self.plain_for_type(t[5:-1])
+        if t is not None and t.is_list:
+            inner = self.plain_for_type(t.element)
             return lambda v: None if v is None else [inner(x) for x in v]
-        if is_record(t):
-            fields = [(name, self.plain_for_type(ft)) for name, ft in record_fields(t)]
+        if t is not None and t.is_record:
+            fields = [(name, self.plain_for_type(ft)) for name, ft in t.fields]
             return lambda v: None if v is None else {n: f(v.get(n)) for n, f in fields if v.get(n) is not None}
         return lambda v: v
 
-    def for_type(self, t: str | None) -> Callable:
+    def for_type(self, t: Type | None) -> Callable:
         """The short label of a value of type ``t``, built once per type (ids are printed at every decision)."""
         label = self._short.get(t)
         if label is None:
             label = self._short[t] = self._make_short(t)
         return label
 
-    def _make_short(self, t: str | None) -> Callable:
+    def _make_short(self, t: Type | None) -> Callable:
         card_ids = self.card_ids
         if t == CARD:
             return lambda v: "nothing" if v is None else card_ids[v]
@@ -110,11 +108,11 @@ class Labeller:
             return lambda v: "nobody" if v is None else f"seat {v}"
         if t in (ZONE, BOARD):
             return lambda v: "nowhere" if v is None else v.split(":", 1)[-1]
-        if t is not None and is_list(t):
-            inner = self.for_type(t[5:-1])
+        if t is not None and t.is_list:
+            inner = self.for_type(t.element)
             return lambda v: ", ".join([inner(x) for x in v]) or "nothing"
-        if is_record(t):  # fields in the order the record was written: {a: x, b: y} prints "x y"
-            fields = {name: self.for_type(ft) for name, ft in record_fields(t)}
+        if t is not None and t.is_record:  # fields in the order the record was written: {a: x, b: y} prints "x y"
+            fields = {name: self.for_type(ft) for name, ft in t.fields}
             as_is = {name for name, f in fields.items() if f is plain_label}  # text prints as itself
 
             def record(v):
@@ -128,35 +126,35 @@ class Labeller:
             return record
         return plain_label
 
-    def long_for_type(self, t: str | None, loc) -> Callable:
+    def long_for_type(self, t: Type | None, loc) -> Callable:
         """An unambiguous label: zones by their full name, text quoted, cards with their zone (``loc[card]``)."""
         label = self.long_with_places(t)
         return lambda v: label(v, loc)
 
-    def long_with_places(self, t: str | None) -> Callable:
+    def long_with_places(self, t: Type | None) -> Callable:
         """``label(value, loc)``: the long label, built once per type."""
         label = self._long.get(t)
         if label is None:
             label = self._long[t] = self._make_long(t)
         return label
 
-    def _make_long(self, t: str | None) -> Callable:
+    def _make_long(self, t: Type | None) -> Callable:
         card_ids = self.card_ids
         if t == CARD:
             return lambda v, loc: "nothing" if v is None else f"{card_ids[v]} ({loc[v]})"
         if t in (ZONE, BOARD, PLAYER):
             return lambda v, loc: "none" if v is None else str(v) if t != PLAYER else f"seat {v}"
-        if t is not None and is_list(t):
-            inner = self.long_with_places(t[5:-1])
+        if t is not None and t.is_list:
+            inner = self.long_with_places(t.element)
             return lambda v, loc: "[" + ", ".join(inner(x, loc) for x in v) + "]"
-        if is_record(t):
-            fields = {name: self.long_with_places(ft) for name, ft in record_fields(t)}
+        if t is not None and t.is_record:
+            fields = {name: self.long_with_places(ft) for name, ft in t.fields}
             return lambda v, loc: (
                 " ".join(f"{n}={fields[n](x, loc)}" for n, x in v.items() if x is not None) or "nothing"
             )
         return lambda v, loc: json.dumps(v, separators=(",", ":"), sort_keys=True)
 
-    def identity_with_places(self, t: str | None) -> Callable:
+    def identity_with_places(self, t: Type | None) -> Callable:
         """``key(value, loc)``: what makes two options the same choice: copies of a card in one zone are; 1, "1"
         and true are not.  Built once per type."""
         key = self._same.get(t)
@@ -164,15 +162,15 @@ class Labeller:
             key = self._same[t] = self._make_identity(t)
         return key
 
-    def _make_identity(self, t: str | None) -> Callable:
+    def _make_identity(self, t: Type | None) -> Callable:
         card_ids = self.card_ids
         if t == CARD:
             return lambda v, loc: None if v is None else (card_ids[v], loc[v])
-        if t is not None and is_list(t):
-            inner = self.identity_with_places(t[5:-1])
+        if t is not None and t.is_list:
+            inner = self.identity_with_places(t.element)
             return lambda v, loc: tuple(inner(x, loc) for x in v)
-        if is_record(t):
-            fields = [(name, self.identity_with_places(ft)) for name, ft in record_fields(t)]
+        if t is not None and t.is_record:
+            fields = [(name, self.identity_with_places(ft)) for name, ft in t.fields]
             return lambda v, loc: tuple([f(v.get(n), loc) for n, f in fields])
         return lambda v, loc: _identity(v)
 
@@ -204,22 +202,17 @@ _NUMBERED = frozenset((CARD, PLAYER))  # fields holding an index, printed by wha
 _ONE_PIECE = frozenset(BASIC - {ANY, NONE})
 
 
-def _printed_by_values(fields: list[str]) -> bool:
+def _printed_by_values(fields: list[Type]) -> bool:
     """A record with fields of these types prints from its values alone, in their order: its text prints as
     itself and its indexes all print one way (as cards, or as players), so records with equal values print alike
     whatever their fields are called (no yes/no either, that would equal a 1 or 0)."""
     kinds = {t for t in fields if t in _NUMBERED}
-    return len(kinds) <= 1 and all(t in _NUMBERED or t in _AS_IS or _is_enum(t) for t in fields)
+    return len(kinds) <= 1 and all(t in _NUMBERED or t in _AS_IS or t.is_enum for t in fields)
 
 
-def _is_one_piece(t: str) -> bool:
+def _is_one_piece(t: Type) -> bool:
     """Values of ``t`` are hashable and print alike only if equal or copies of a card: ids can be kept by value."""
-    return t in _ONE_PIECE or _is_enum(t)
-
-
-def _is_enum(t: str) -> bool:
-    """A type named by the game (an enum): text with known values."""
-    return t not in BASIC and not is_list(t) and not is_record(t)
+    return t in _ONE_PIECE or t.is_enum
 
 
 _SCALARS = (int, str, bool, type(None))
@@ -236,7 +229,7 @@ def plain_label(v) -> str:
     return "none" if v is None else ("yes" if v is True else "no" if v is False else str(v))
 
 
-def enum_check(members, t: str | None, what: str) -> Callable | None:
+def enum_check(members, t: Type | None, what: str) -> Callable | None:
     """A check that a value stored in an enum-typed variable is one of the enum (or none); None if not an enum."""
     if members is None:
         return None
@@ -258,7 +251,7 @@ class Choice:
 
     def __init__(self, labels: Labeller, s: ast.Choose, pc: int):
         self.labels, self.pc = labels, pc
-        self.item_type = s.options_type or (s.source.type[5:-1] if is_list(s.source.type) else CARD)
+        self.item_type = s.options_type or (s.source.type is not None and s.source.type.items) or CARD
         self.label = labels.for_type(self.item_type)
         self.long = labels.long_with_places(self.item_type)
         self.same = labels.identity_with_places(self.item_type)

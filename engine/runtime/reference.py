@@ -17,7 +17,7 @@ from engine.lang import ast
 from engine.lang.checker import Vocabulary
 from engine.lang.ops import KEYED, OPS, bounded, times, zone_cards
 from engine.lang.subsets import subsets
-from engine.lang.types import CARD, INT, PLAYER, ZONE, element, is_list, is_record
+from engine.lang.types import ANY, INT, PLAYER, ZONE, Type, loop_of
 from engine.runtime import together
 from engine.runtime.codegen import Overrun
 from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, enum_check
@@ -115,7 +115,7 @@ class ReferenceCompiler:
     def _e_Attr(self, e):
         obj = self.expr(e.obj)
         name = e.name
-        if is_record(e.obj.type):
+        if e.obj.type is not None and e.obj.type.is_record:
 
             def field(st, env):
                 r = obj(st, env)
@@ -163,7 +163,7 @@ class ReferenceCompiler:
             return self._function_call(e.func, args)
         fn = _function_of(e.func)
         for i, (arg, (_, ptype)) in enumerate(zip(e.args, OPS[e.func].params)):
-            if arg.type == ZONE and is_list(ptype):  # one collection protocol: a zone gives its cards
+            if arg.type is ZONE and ptype.is_list:  # one collection protocol: a zone gives its cards
                 args[i] = lambda st, env, zone=args[i]: zone_cards(st, zone(st, env))
         if len(args) == 0:
             return lambda st, env: fn(st)
@@ -282,7 +282,12 @@ class ReferenceCompiler:
 
     # ----------------------------------------------------------- statements
     def procedure(
-        self, name: str, stmts: list[ast.Stmt], source_path: str = "", locate=None, params: dict[str, str] | None = None
+        self,
+        name: str,
+        stmts: list[ast.Stmt],
+        source_path: str = "",
+        locate=None,
+        params: dict[str, Type] | None = None,
     ) -> Procedure:
         proc = Procedure(name, source_path=source_path, locate=locate)
         proc.local_types.update(params or {})
@@ -345,8 +350,8 @@ class ReferenceCompiler:
 
         return set_player_var
 
-    def _enum_values(self, t: str | None, what: str) -> Callable | None:
-        return enum_check(self.vocab.enums.get(t) if t is not None else None, t, what)
+    def _enum_values(self, t: Type | None, what: str) -> Callable | None:
+        return enum_check(self.vocab.enums[t.name], t, what) if t is not None and t.is_enum else None
 
     def _local(self, proc: Procedure, target: ast.Expr) -> None:
         if isinstance(target, ast.Name) and target.name not in self.vocab.variables and target.type:
@@ -500,10 +505,10 @@ class ReferenceCompiler:
         source = self._items(s.source)
         var = s.var
         key = f"${var}@{len(proc.code)}"  # hidden loop state, plain data in the frame
-        item = CARD if s.source.type == ZONE else s.source.type[5:-1] if is_list(s.source.type) else None
+        item = s.source.type.items if s.source.type is not None else None
         if item is not None:
             proc.local_types[var] = item
-            proc.local_types[key] = f"loop[{item}]"
+            proc.local_types[key] = loop_of(item)
 
         def start(st, env):
             env[key] = [0, list(source(st, env))]
@@ -637,7 +642,7 @@ class ReferenceCompiler:
     def _several(self, s: ast.ChooseSeveral) -> Callable:
         """The options of choosing several: every list of LOW to HIGH of the items (subsets.py)."""
         low, high = (self.expr(b) if b is not None else None for b in (s.low, s.high))
-        label = self.labels.for_type(element(s.options_type))
+        label = self.labels.for_type(s.options_type.element if s.options_type is not None else ANY)
         return lambda st, env, items: subsets(
             items, low(st, env) if low else None, high(st, env) if high else None, label
         )

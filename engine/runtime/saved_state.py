@@ -29,7 +29,8 @@ from engine.lang.types import (
     POSITION,
     TEXT,
     ZONE,
-    record_fields,
+    Type,
+    list_of,
 )
 from engine.runtime import together
 from engine.runtime.program import SUSPEND
@@ -84,36 +85,36 @@ def _brief(value: Any) -> str:
 
 
 @lru_cache(maxsize=256)
-def _fields(t: str) -> dict[str, str]:
-    return dict(record_fields(t))
+def _fields(t: Type) -> dict[str, Type]:
+    return dict(t.fields)
 
 
-def _fits(game, t: str | None, value: Any, n: int) -> bool:
+def _fits(game, t: Type | None, value: Any, n: int) -> bool:
     """Is ``value`` a plain value of effect-language type ``t`` in a game of ``n`` players?
 
     ``none`` only where the language allows it (as its type checker does); recurses only as
     deep as the type: a list nested deeper than its type says is refused at once.
     """
     if value is None:
-        return t is None or t in NULLABLE or t in game.enums or t.startswith("{") or t == ANY
+        return t is None or t in NULLABLE or t.is_enum or t.is_record or t is ANY
     if t is None:  # a local the compiler does not type: a plain scalar
         return isinstance(value, (str, int))
-    if t.startswith("list["):
-        inner = t[5:-1]
+    if t.is_list:
+        inner = t.element
         return isinstance(value, list) and all(_fits(game, inner, v, n) for v in value)
-    if t.startswith("map["):  # text keys (JSON keeps them as they are)
-        inner = t[4:-1]
+    if t.is_map:  # text keys (JSON keeps them as they are)
+        inner = t.value
         return isinstance(value, dict) and all(
             isinstance(k, str) and _fits(game, inner, v, n) for k, v in value.items()
         )
-    if t.startswith("loop["):  # a running 'for': [next index, items]
+    if t.is_loop:  # a running 'for': [next index, items]
         return (
             isinstance(value, list)
             and len(value) == 2
             and _is_int(value[0])
-            and _fits(game, "list[" + t[5:], value[1], n)
+            and _fits(game, list_of(t.item or ANY), value[1], n)
         )
-    if t.startswith("{"):
+    if t.is_record:
         fields = _fields(t)
         return isinstance(value, dict) and all(k in fields and _fits(game, fields[k], v, n) for k, v in value.items())
     if t == INT:  # any size JSON reads: numbers the rules build are bounded by their own size budget
@@ -126,8 +127,8 @@ def _fits(game, t: str | None, value: Any, n: int) -> bool:
         return _is_int(value) and 0 <= value < len(game.card_ids)
     if t == ZONE:
         return isinstance(value, str) and value in game.zone_ids(n)
-    if t in game.enums:
-        return isinstance(value, str) and value in game.enums[t]
+    if t.is_enum:
+        return isinstance(value, str) and value in game.enums[t.name]
     if t in (TEXT, BOARD):
         return isinstance(value, str)
     if t in (POSITION, DIRECTION):  # "" (off the board) or one of the boards' spaces or directions
@@ -141,7 +142,7 @@ def _fits_local(game, proc, name: str, value: Any, n: int) -> bool:
     return value is None or _fits(game, _local_type(proc, name), value, n)
 
 
-def _local_type(proc, name: str) -> str | None:
+def _local_type(proc, name: str) -> Type | None:
     """The type of a frame local: declared by the rules, or one the interpreter itself keeps."""
     t = proc.local_types.get(name)
     if t is not None:

@@ -33,7 +33,7 @@ from functools import cache
 from typing import Any
 
 from engine.errors import RuntimeRuleError, StateError
-from engine.lang.types import CARD, element, is_list, is_record, record_fields
+from engine.lang.types import CARD, Type, list_of
 from engine.runtime import rng, together
 from engine.runtime.logtext import log_text
 
@@ -299,7 +299,7 @@ class _Tables:
         return found
 
 
-def _with_cards(types: dict[str, str]) -> tuple[tuple[str, Remapper], ...]:
+def _with_cards(types: dict[str, Type]) -> tuple[tuple[str, Remapper], ...]:
     """(name, how to relabel it) of the names whose type can hold a card: the only values a relabelling
     changes."""
     return tuple((name, f) for name, t in types.items() if t is not None and (f := _remapper(t)) is not None)
@@ -550,7 +550,7 @@ def _remap_all(values: dict, names: tuple[tuple[str, Remapper], ...], get) -> No
             values[name] = change(v, get)
 
 
-def remap(value: Any, t: str | None, relabel: dict[int, int]) -> Any:
+def remap(value: Any, t: Type | None, relabel: dict[int, int]) -> Any:
     """``value`` of type ``t`` with every card in it relabelled, as a new value (a copy shares the values
     of the state it was made from: none is changed in place)."""
     change = _remapper(t) if t is not None else None
@@ -558,24 +558,24 @@ def remap(value: Any, t: str | None, relabel: dict[int, int]) -> Any:
 
 
 @cache
-def _remapper(t: str) -> Remapper | None:
+def _remapper(t: Type) -> Remapper | None:
     """How to relabel the cards in a value of type ``t`` (None: it holds none), made once per type:
     determinizing relabels every value of the copy, and the type says where its cards are."""
-    if CARD not in t:
+    if not t.holds_cards:
         return None
-    if t == CARD:
+    if t is CARD:
         return lambda card, get: get(card, card)
-    if t.startswith("loop["):  # a running 'for' loop: [next index, items]
-        items = _remapper("list[" + t[5:])
+    if t.is_loop and t.item is not None:  # a running 'for' loop: [next index, items]
+        items = _remapper(list_of(t.item))
         return None if items is None else lambda loop, get: [loop[0], items(loop[1], get)]
-    if is_list(t):
-        inner = element(t)
-        if inner == CARD:
+    if t.is_list:
+        inner = t.element
+        if inner is CARD:
             return lambda cards, get: list(map(get, cards, cards))
         each = _remapper(inner)
         return None if each is None else lambda values, get: [None if v is None else each(v, get) for v in values]
-    if is_record(t):
-        fields = [(name, f) for name, ft in record_fields(t) if (f := _remapper(ft)) is not None]
+    if t.is_record:
+        fields = [(name, f) for name, ft in t.fields if (f := _remapper(ft)) is not None]
 
         def record(value: dict, get) -> dict:
             out = value

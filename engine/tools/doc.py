@@ -16,6 +16,7 @@ from engine.boards.graphs import KINDS_GUIDE
 from engine.errors import RulesError
 from engine.lab.playtest import METRICS
 from engine.lang import ast
+from engine.lang.checker import Vocabulary
 from engine.lang.ops import KEYED, OPS
 from engine.lang.types import describe
 from engine.lang.words import IMPLICIT, RESERVED
@@ -27,27 +28,6 @@ __all__ = ["game_reference", "language_reference", "metrics_reference"]
 
 # How each operator of the printer's precedence table (ast._PRECEDENCE) reads; the levels and their
 # order come from that table, so the docs cannot drift from how expressions parse and print.
-_OPERATOR_FORMS = {
-    "if": ("A if COND else B", "A when COND holds, else B"),
-    "or": ("a or b", "either holds (b is not looked at when a does)"),
-    "and": ("a and b", "both hold (b is not looked at when a does not)"),
-    "not": ("not a", "a does not hold"),
-    "==": ("a == b", "equal"),
-    "!=": ("a != b", "not equal"),
-    "<": ("a < b", "less than"),
-    "<=": ("a <= b", "at most"),
-    ">": ("a > b", "more than"),
-    ">=": ("a >= b", "at least"),
-    "in": ("a in LIST", "a is among the items of a list or the cards of a zone"),
-    "not in": ("a not in LIST", "a is not among them"),
-    "+": ("a + b", "sum; joins two lists or two texts"),
-    "-": ("a - b", "difference"),
-    "*": ("a * b", "product"),
-    "//": ("a // b", "whole division, rounded down"),
-    "%": ("a % b", "remainder"),
-    "neg": ("-a", "minus a"),
-}
-
 FAST_RULE_COSTS = [
     [
         "use a value computed once",
@@ -163,11 +143,12 @@ def game_reference(game: GameDef) -> str:
             for z in data.get("zones") or []
         ],
     )
-    variables = [(k, "game", v) for k, v in (data.get("variables") or {}).items()]
-    variables += [(k, "player", v) for k, v in (data.get("player_variables") or {}).items()]
+    vocab = game.vocabulary or Vocabulary()
+    variables = [(k, "game", vocab.variables.get(k)) for k in data.get("variables") or {}]
+    variables += [(k, "player", vocab.player_variables.get(k)) for k in data.get("player_variables") or {}]
     if variables:
         out += ["", "## Variables", ""]
-        out += _table(["variable", "of", "type"], [[f"`{k}`", of, describe(v.get("type"))] for k, of, v in variables])
+        out += _table(["variable", "of", "type"], [[f"`{k}`", of, describe(t)] for k, of, t in variables])
     for name in ("setup", "play"):
         if name in game.programs:
             out += ["", f"## {name.capitalize()}", ""] + _code(ast.format_block(game.programs[name]))
@@ -230,7 +211,8 @@ def game_reference(game: GameDef) -> str:
 
 
 def language_reference() -> str:
-    """Every statement and operation of the effect language, as Markdown."""
+    """Every statement, expression and operation of the effect language, as Markdown."""
+    values = [cls.DOCS for cls in ast.EXPRESSIONS if cls.DOCS]
     out = [
         "# The effect language",
         "",
@@ -244,15 +226,12 @@ def language_reference() -> str:
         "",
         "## Expressions",
         "",
-        'Values are numbers (`3`), text in double quotes (`"red"`), `true`, `false`, `none`, lists '
-        "(`[a, b]`, `[EXPR for x in LIST if COND]`; they nest: `list[list[int]]`), records (`{piece: c, dir: d}`), "
-        'maps from text to values of one type (`{"a": 2, "b": 0}`, `{}`; type `map[int]`; never cards; '
-        "`with_key` gives a changed copy, `key in MAP` tests a key), names, attributes "
-        "(`c.power`, `me.points`) and calls (`size(hand(me))`). `#` starts a comment; a line ending in "
+        f"Values are {', '.join(values[:-1])} and {values[-1]}. `#` starts a comment; a line ending in "
         "`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds "
         "tighter than the rows above it; parentheses group as usual):",
         "",
     ]
+    forms = {word: form for cls in ast.EXPRESSIONS for word, form in cls.OPERATORS.items()}
     levels: dict[int, list[str]] = {}
     for word, level in ast._PRECEDENCE.items():
         levels.setdefault(level, []).append(word)
@@ -261,8 +240,8 @@ def language_reference() -> str:
         [
             [
                 str(level),
-                ", ".join(f"`{_OPERATOR_FORMS[w][0]}`" for w in words),
-                "; ".join(_OPERATOR_FORMS[w][1] for w in words),
+                ", ".join(f"`{forms[w][0]}`" for w in words),
+                "; ".join(forms[w][1] for w in words),
             ]
             for level, words in sorted(levels.items())
         ],

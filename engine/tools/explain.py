@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.errors import did_you_mean
 from engine.lang import ast
+from engine.lang.checker import Vocabulary
 from engine.lang.ops import KEYED, OPS, Op
 from engine.lang.types import describe
 from engine.lang.words import IMPLICIT, RESERVED
@@ -150,8 +151,10 @@ def _game_parts(game: GameDef, topic: str) -> list[str]:
             if item["id"] != topic:
                 continue
             field = "does" if "does" in item else "value"
-            params = list((item.get("params") or {}).items())
-            returns = f" → {describe(item['returns'])}" if "returns" in item else ""
+            vocab = game.vocabulary or Vocabulary()
+            params, result = vocab.functions.get(topic) or (vocab.procedures.get(topic, []), None)
+            result = result or vocab.procedure_returns.get(topic)
+            returns = f" → {describe(result)}" if result is not None else ""
             text = [f"{section[:-1]} {_signature(topic, params)}{returns}   ({place((section, i))})"]
             if item.get("text"):
                 text.append(f"    {item['text']}")
@@ -167,9 +170,9 @@ def _game_parts(game: GameDef, topic: str) -> list[str]:
             )
     for section in ("variables", "player_variables"):
         if topic in (data.get(section) or {}):
-            decl = data[section][topic]
             owner = "player variable" if section == "player_variables" else "variable"
-            out.append(f"{owner} '{topic}': {describe(decl.get('type'))}   ({place((section, topic))})")
+            declared = getattr(game.vocabulary or Vocabulary(), section).get(topic)
+            out.append(f"{owner} '{topic}': {describe(declared)}   ({place((section, topic))})")
     constants = data.get("constants") or {}
     if topic in constants:
         doc, _ = rules.origin(("constants", topic))

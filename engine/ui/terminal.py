@@ -18,6 +18,7 @@ from rich.text import Text
 
 from engine.boards.graphs import GridBoard, PlaneBoard, space_name
 from engine.boards.hints import Hints
+from engine.lang.types import PLAYER
 
 _ROOM_SHADES = [
     "grey15",
@@ -215,7 +216,7 @@ def render_view(game, view: dict, console: Console, highlight: Set[str] = frozen
         header += "   " + escape("  ".join(f"{k}: {v}" for k, v in shown.items()))
     console.rule(header)
     for family, boards in game.board_files.items():
-        if game.vocabulary.boards.get(family) == "player":
+        if game.vocabulary.boards.get(family) is PLAYER:
             board = boards[seat % len(boards)]
             mine = view["player_variables"][seat]
             highlight = {v for v in mine.values() if isinstance(v, str)}

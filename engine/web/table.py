@@ -13,6 +13,7 @@ import secrets
 from pathlib import Path
 
 from engine.errors import IllegalAction, RulesError, RuntimeRuleError, StateError, TabletopError
+from engine.lang.types import PLAYER
 from engine.runtime import rng, together
 from engine.ui.options import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, traced_path
 from engine.web import draw
@@ -379,7 +380,7 @@ class Table:
             svg = draw.ring_svg(piles, tokens, lit, Hints.merged(game.draw), choices=choices)
             out.append({"id": ring["order"], "svg": svg})
         for family, boards in game.board_files.items():
-            per_seat = game.vocabulary.boards.get(family) == "player"
+            per_seat = game.vocabulary.boards.get(family) is PLAYER
             for i, board in enumerate(boards[: state.n] if per_seat else boards[:1]):
                 hints = Hints.merged(game.draw, board.draw)
                 if hasattr(board, "at"):
