@@ -2,14 +2,14 @@
 
 ``int bool text player card zone board position direction none any``, ``list[T]``, ``map[T]`` (text keys: an enum's
 members, names; the values of type T, never cards), enum types
-named after the game's enums (``toys``), which are text with a known set of
-values, and records ``{piece: card, dir: dirs}``: a move of several parts,
+named after the game's enums (``colours``), which are text with a known set of
+values, and records ``{piece: card, at: position}``: a move of several parts,
 each field read as ``move.piece`` (a field a record lacks reads as none).
 ``T`` is the one type variable operation declarations may use.
 
 A type is a frozen ``Type``, interned: two equal types are the same object, so ``is``, ``==`` and hashing
 are cheap, and a pickled type comes back as that object.  Its ``str`` is its spelling in rule files
-(``list[card]``, ``{piece:card,dir:dirs}``); ``parse_type`` reads that spelling at the edges, and
+(``list[card]``, ``{piece:card,at:position}``); ``parse_type`` reads that spelling at the edges, and
 nothing else looks into the text.
 """
 
