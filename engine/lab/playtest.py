@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.lab.games import PROGRESS_BINS, Arm, timed_game
-from engine.lab.intervals import Resampler, paired
+from engine.lab.intervals import Resampler, SeatGames, paired
 from engine.lab.simulate import DEFAULT_DECISION_LIMIT, wilson_interval
 
 RANDOM = "random"
@@ -183,9 +183,10 @@ METRICS: dict[str, Metric] = {
         f"{MIN_SUPPORT} seat-games on each side. Listed as deciding when the interval at the family-wise "
         "level excludes 0 (Bonferroni: the 5% shared among the m cards, or actions, measured), so that "
         "luck alone rarely lists one.",
-        "win rate when used − win rate when not used, over the seat-games of finished games; 95% interval "
-        "by Newcombe's hybrid score method: d − √((p₁−l₁)² + (u₀−p₀)²) … d + √((u₁−p₁)² + (p₀−l₀)²), "
-        "(l, u) the Wilson intervals of each rate; deciding: the same with z = Φ⁻¹(1 − 0.05/2m) excludes 0",
+        "d = win rate when used − win rate when not used, over the seat-games of finished games; 95% interval "
+        "d ± 1.96·se over whole games (the seats of a game are not independent: one's win is another's loss): "
+        "se² = G/(G−1) · Σ_g z_g², z_g = (w₁g − p₁n₁g)/N₁ − (w₀g − p₀n₀g)/N₀ over the G games (cluster-robust); "
+        "deciding: the same with z = Φ⁻¹(1 − 0.05/2m) excludes 0",
         (
             "choice.actions[].win_rate_when_used",
             "choice.actions[].win_rate_when_not_used",
@@ -639,13 +640,13 @@ def _choice(game, players: int, recs: list[dict]) -> dict:
                 used_actions.setdefault(action, set()).add((g, seat))
                 for c in picked:
                     used_cards.setdefault(c, set()).add((g, seat))
-    units = finished * players
+    seat_games = SeatGames(finished, players, won)
     actions = [
-        {"action": a, "chosen": n, **_impact(used_actions.get(a, set()), won, units)}
+        {"action": a, "chosen": n, **_impact(used_actions.get(a, set()), seat_games)}
         for a, n in sorted(chosen.items(), key=lambda kv: (-kv[1], kv[0]))
     ]
     cards = [
-        {"card": c, "offered": v[0], "chosen": v[1], **_impact(used_cards.get(c, set()), won, units)}
+        {"card": c, "offered": v[0], "chosen": v[1], **_impact(used_cards.get(c, set()), seat_games)}
         for c, v in sorted(offered.items(), key=lambda kv: (-kv[1][1], kv[0]))
     ]
     return {
@@ -655,38 +656,28 @@ def _choice(game, players: int, recs: list[dict]) -> dict:
         "cards": cards,
         "cards_never_chosen": sorted(c for c, v in offered.items() if v[1] == 0),
         "cards_never_offered": sorted(set(game.card_ids) - set(offered)),
-        "deciding_actions": _deciding(actions, "action", used_actions, won, units),
-        "deciding_cards": _deciding(cards, "card", used_cards, won, units),
+        "deciding_actions": _deciding(actions, "action", used_actions, seat_games),
+        "deciding_cards": _deciding(cards, "card", used_cards, seat_games),
     }
 
 
-def _impact(used: set[tuple[int, int]], won: set[tuple[int, int]], units: int) -> dict:
+def _impact(used: set[tuple[int, int]], seat_games: SeatGames) -> dict:
     """Win rate of the seat-games that used something against those that did not, and the difference
-    with its 95% interval once each side has ``MIN_SUPPORT`` seat-games."""
-    n1, w1 = len(used), len(used & won)
-    n0, w0 = units - n1, len(won) - w1
+    with its 95% interval over whole games once each side has ``MIN_SUPPORT`` seat-games."""
+    n1, w1 = len(used), len(used & seat_games.won)
+    n0, w0 = seat_games.games * seat_games.players - n1, len(seat_games.won) - w1
     measured = n1 >= MIN_SUPPORT and n0 >= MIN_SUPPORT
+    impact, interval = seat_games.difference(used) if measured else (None, None)
     return {
         "games": n1,
         "win_rate_when_used": _ratio(w1, n1),
         "win_rate_when_not_used": _ratio(w0, n0),
-        "impact": _round(w1 / n1 - w0 / n0) if measured else None,
-        "impact_95": difference_interval(w1, n1, w0, n0) if measured else None,
+        "impact": _round(impact),
+        "impact_95": interval,
     }
 
 
-def difference_interval(w1: int, n1: int, w0: int, n0: int, z: float = 1.96) -> list[float]:
-    """95% interval (or another, by ``z``) of p₁ − p₀ from two independent counts (Newcombe 1998,
-    method 10: hybrid Wilson score): it stays inside [−1, 1] and behaves for rates near 0 or 1,
-    unlike p₁ − p₀ ± 1.96·se."""
-    p1, p0 = w1 / n1, w0 / n0
-    l1, u1 = wilson_interval(w1, n1, z) or [p1, p1]
-    l0, u0 = wilson_interval(w0, n0, z) or [p0, p0]
-    d = p1 - p0
-    return [round(d - math.hypot(p1 - l1, u0 - p0), 4), round(d + math.hypot(u1 - p1, p0 - l0), 4)]
-
-
-def _deciding(rows: list[dict], name: str, used: dict[str, set], won: set, units: int) -> list[dict]:
+def _deciding(rows: list[dict], name: str, used: dict[str, set], seat_games: SeatGames) -> list[dict]:
     """The rows whose use changes the win rate beyond chance, largest effect first.
 
     With dozens of cards some 95% intervals miss 0 by luck alone, so a row is listed only when its
@@ -698,8 +689,7 @@ def _deciding(rows: list[dict], name: str, used: dict[str, set], won: set, units
     z = statistics.NormalDist().inv_cdf(1 - 0.05 / (2 * len(measured)))
     sure = []
     for r in measured:
-        n1, w1 = len(used[r[name]]), len(used[r[name]] & won)
-        low, high = difference_interval(w1, n1, len(won) - w1, units - n1, z)
+        low, high = seat_games.difference(used[r[name]], z)[1]
         if low > 0 or high < 0:
             sure.append(r)
     return [

@@ -21,6 +21,23 @@ dl dt{font-weight:bold;margin-top:.4em}.partial{color:#a00;font-weight:bold}
 .warnings{background:#fff4d6;border:1px solid #e0b84c;padding:0 1em}"""
 
 
+# A click on a heading of a sortable table sorts its rows by that column (numbers by value, "—" last);
+# a second click reverses the order.
+SORT = """document.querySelectorAll('table.sortable th').forEach(th => th.addEventListener('click', () => {
+  const i = th.cellIndex, rows = [...th.closest('table').querySelectorAll('tr')].slice(1);
+  const down = th.dataset.down !== '1';
+  th.dataset.down = down ? '1' : '0';
+  const value = r => { const t = r.children[i].textContent, n = parseFloat(t.replace(/[%+,]/g, ''));
+                       return isNaN(n) ? t : n; };
+  const order = (a, b) => typeof a === 'number' && typeof b === 'number' ? a - b
+    : typeof a === 'number' ? -1 : typeof b === 'number' ? 1 : a.localeCompare(b);
+  rows.sort((a, b) => { const x = value(a), y = value(b), c = order(x, y);
+                        return typeof x === typeof y ? (down ? -c : c) : c; });
+  rows.forEach(r => r.parentNode.appendChild(r));
+}));"""
+CSS_SORT = "table.sortable th{cursor:pointer}"
+
+
 def render_html(data: dict) -> str:
     """The whole report for ``data`` (the output of ``playtest.measure``)."""
     arms = data["arms"]
@@ -35,7 +52,7 @@ def render_html(data: dict) -> str:
     parts = [
         (
             f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_e(title)}</title>"
-            f"<style>{CSS}</style></head><body><h1>{_e(title)}{' (partial)' if partial else ''}</h1>{partial}"
+            f"<style>{CSS}{CSS_SORT}</style></head><body><h1>{_e(title)}{' (partial)' if partial else ''}</h1>{partial}"
         ),
         (
             f"<p class='muted'>{data['games']} games per arm on seeds "
@@ -113,6 +130,7 @@ def render_html(data: dict) -> str:
         "<h2 id='definitions'>Definitions</h2><p class='muted'>The same list, with where each figure sits in "
         "the JSON: <code>tabletop doc --metrics</code>.</p>" + _definitions(data["definitions"])
     )
+    parts.append(f"<script>{SORT}</script>")
     parts.append(
         "<script type='application/json' id='figures'>"
         + json.dumps(data).replace("</", "<\\/")
@@ -229,7 +247,7 @@ def _dash(x) -> object:
 def _choice_tables(arm: dict, is_open: bool) -> str:
     """Per action and per card, folded away but for the first arm."""
     c = arm["choice"]
-    actions = _use_table(c["actions"], "action", ["chosen"])
+    actions = _use_table(c["actions"][:20], "action", ["chosen"])
     cards = _use_table(c["cards"], "card", ["offered", "chosen"])
     never = (
         f"<p>Offered but never chosen: {_e(', '.join(c['cards_never_chosen']) or 'none')}. "
@@ -238,20 +256,26 @@ def _choice_tables(arm: dict, is_open: bool) -> str:
     return (
         f"<details{' open' if is_open else ''}><summary>{_e(arm['label'])}: actions and cards</summary>"
         f"<p>Most chosen actions (of {len(c['actions'])}):</p>{actions}"
-        + ("<p>Cards named by actions:</p>" + cards + never if c["cards"] else "")
+        + (
+            f"<p>Every card named by actions ({len(c['cards'])}; click a heading to sort):</p>" + cards + never
+            if c["cards"]
+            else ""
+        )
         + "</details>"
     )
 
 
 def _use_table(rows: list[dict], key: str, counts: list[str]) -> str:
-    """The 20 most chosen actions or cards, with the win rates of the seat-games that used them or not."""
+    """Actions or cards, with the win rates of the seat-games that used them or not; sortable by any column."""
     return _table(
-        [key, *counts, "games", "win rate when used", "when not", "impact"],
+        [key, *counts, "games", "win rate when used", "when not", "impact", "95% interval"],
         [
             [x[key], *(x[n] for n in counts), x["games"], _pct(x["win_rate_when_used"])]
             + [_pct(x["win_rate_when_not_used"]), "—" if x["impact"] is None else _signed(x["impact"])]
-            for x in rows[:20]
+            + ["—" if x["impact_95"] is None else _span(x["impact_95"])]
+            for x in rows
         ],
+        f"sortable uses-{key}",
     )
 
 
