@@ -572,3 +572,10 @@ def test_random_caty_mini_games_list_no_card_as_deciding_but_by_rare_luck():
     spec.loader.exec_module(module)
     blocks = module.deciding_per_block("caty-mini", 2, blocks=12, games=250, jobs=2, seed=29_000)
     assert sum(bool(cards) for cards in blocks) <= 1, blocks
+
+
+def test_a_bot_that_thinks_for_a_time_is_warned_of(tmp_path):
+    """mcts:0.01s searches as long as the machine lets it: its games are not fixed by their seeds."""
+    data, _ = figures(tmp_path, COIN, games=2, bots=("mcts:0.01s", "random"))
+    assert data["warnings"][0].startswith("mcts:0.01s decides by time: the same seeds do not replay the same games")
+    assert not any("decides by time" in w for w in figures(tmp_path / "b", COIN, games=2)[0]["warnings"])

@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from engine.bots import make_agent
 from engine.lab.games import PROGRESS_BINS, Arm, timed_game
 from engine.lab.intervals import Resampler, SeatGames, paired
 from engine.lab.simulate import DEFAULT_DECISION_LIMIT, wilson_interval
@@ -229,8 +230,9 @@ METRICS: dict[str, Metric] = {
     ),
     "warnings": Metric(
         "",
-        "Arms with too few finished games to tell their differences apart: a seat's win rate is known only to "
-        f"more than ±{RESOLUTION:.0%}.",
+        "Bots that decide by time (the same seeds no longer replay the same games), and arms with too few "
+        "finished games to tell their differences apart: a seat's win rate is known only to more than "
+        f"±{RESOLUTION:.0%}.",
         "half the width of the widest Wilson 95% interval of a seat's win rate > "
         f"{RESOLUTION}; games for ±{RESOLUTION:.0%}: 1.96² · 0.25 / {RESOLUTION}²",
         ("warnings",),
@@ -468,7 +470,7 @@ def measure(plan: Plan, games: list, records: list[dict | None], info: RunInfo) 
         "partial": info.interrupted,
         "run": info.to_data(sum(r is not None for r in records)),
         "sweep": _sweep_axis(plan.arms),
-        "warnings": [w for a in arms if (w := _too_few(a)) is not None],
+        "warnings": _timed_bots(plan) + [w for a in arms if (w := _too_few(a)) is not None],
         "paired": [
             {"arm": arm.label, "against": plan.arms[0].label, "rows": _paired_rows(per_game[0], per_game[a], plan.seed)}
             for a, arm in enumerate(plan.arms)
@@ -518,6 +520,18 @@ def _margin(r: dict) -> int | None:
         return None
     others = [v for s, v in enumerate(r["final"]) if s not in winners]
     return r["final"][winners[0]] - max(others) if others else 0
+
+
+def _timed_bots(plan: Plan) -> list[str]:
+    """A warning for each bot that thinks for a time, not a number of steps: its choices depend on the
+    machine's speed and load, so the same seeds no longer give the same games (nor the arms pairs)."""
+    specs = dict.fromkeys([*plan.bots, *([plan.skill_bot] if plan.skill_bot else [])])
+    return [
+        f"{spec} decides by time: the same seeds do not replay the same games, and arms are paired only in "
+        "their deals; give it a number of iterations to compare arms game by game"
+        for spec in specs
+        if getattr(make_agent(spec), "seconds", None) is not None
+    ]
 
 
 def _too_few(arm: dict) -> str | None:
