@@ -579,3 +579,31 @@ def test_a_bot_that_thinks_for_a_time_is_warned_of(tmp_path):
     data, _ = figures(tmp_path, COIN, games=2, bots=("mcts:0.01s", "random"))
     assert data["warnings"][0].startswith("mcts:0.01s decides by time: the same seeds do not replay the same games")
     assert not any("decides by time" in w for w in figures(tmp_path / "b", COIN, games=2)[0]["warnings"])
+
+
+def test_the_skill_trace_rotates_the_stronger_bot_through_every_seat(tmp_path):
+    """Seat 0 always wins FIRST_WINS: a bot that sat in seat 0 only would seem to win every game;
+    with the seats rotated each bot of the trace wins exactly half, which is chance at 2 players."""
+    path = make_game(tmp_path, FIRST_WINS).rules.folder / "game.yaml"
+    trace = ("greedy", "mcts:2", "mcts:4")
+    plan = Plan(str(path), [Arm()], 2, 2, 0, ["random"] * 2, skill_bot="greedy", skill_games=3, trace=trace)
+    games = [load_arm(plan.game, arm) for arm in plan.arms]
+    skill = measure(plan, games, *run(plan, games))["arms"][0]["skill"]
+    assert [(t["bot"], t["against"], t["games"], t["wins"]) for t in skill["trace"]] == [
+        ("mcts:2", "greedy", 6, 3),
+        ("mcts:4", "mcts:2", 6, 3),
+    ]
+    assert skill["chance"] == 0.5
+
+
+def test_skill_with_a_search_bot_traces_it_against_greedy_and_twice_its_search(tmp_path, capsys):
+    argv = playtest(tmp_path, "--skill", "mcts:3", "--skill-games", "2", "--json", "--seed", "1")
+    argv.remove("--skill")
+    argv.remove("none")
+    assert main(argv) == 0
+    skill = json.loads(capsys.readouterr().out)["arms"][0]["skill"]
+    assert [(t["bot"], t["against"], t["games"]) for t in skill["trace"]] == [
+        ("mcts:3", "greedy", 4),
+        ("mcts:6", "mcts:3", 4),
+    ]
+    assert "Skill trace" in (tmp_path / "r.html").read_text(encoding="utf-8")

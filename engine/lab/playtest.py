@@ -13,6 +13,7 @@ import itertools
 import math
 import os
 import platform
+import re
 import signal
 import statistics
 import time
@@ -241,8 +242,18 @@ METRICS: dict[str, Metric] = {
         "Skill Trace (simplified)",
         "How much a thinking bot gains over random bots, per seat; near chance means luck decides.",
         "wins of the thinking bot in seat s against random bots in the others / its finished games there, "
-        "with a 95% Wilson interval; chance = the seat's team size / players (1 / players without teams)",
+        "with a 95% Wilson interval; chance = the seat's team size / players (1 / players without teams). "
+        "Trace (with --skill mcts:N; Ludii's skill trace): greedy, mcts:N and mcts:2N each against the one "
+        "before, the stronger in each seat in turn: its wins / finished games, with a 95% Wilson interval; a "
+        "game where skill pays shows rates above chance that grow, or hold, as the bots think more",
         (
+            "skill.trace",
+            "skill.trace[].bot",
+            "skill.trace[].against",
+            "skill.trace[].games",
+            "skill.trace[].wins",
+            "skill.trace[].win_rate",
+            "skill.trace[].win_rate_95",
             "skill.bot",
             "skill.chance",
             "skill.seats",
@@ -288,9 +299,10 @@ class Plan:
     limit: int = DEFAULT_DECISION_LIMIT
     skill_bot: str | None = None
     skill_games: int = 0
+    trace: tuple[str, ...] = ()  # bots from weakest to strongest: each plays the one before, seats rotated
 
     def tasks(self) -> list[tuple[int, str, int, list[str]]]:
-        """(arm index, role, seed, bots per seat); role "main" or "skill:SEAT"."""
+        """(arm index, role, seed, bots per seat); role "main", "skill:SEAT" or "trace:LEVEL:SEAT"."""
         out = [(a, "main", self.seed + i, self.bots) for a in range(len(self.arms)) for i in range(self.games)]
         if self.skill_bot:
             for a in range(len(self.arms)):
@@ -298,6 +310,11 @@ class Plan:
                     specs = [RANDOM] * self.players
                     specs[seat] = self.skill_bot
                     out += [(a, f"skill:{seat}", self.seed + i, specs) for i in range(self.skill_games)]
+                for level in range(1, len(self.trace)):
+                    for seat in range(self.players):
+                        specs = [self.trace[level - 1]] * self.players
+                        specs[seat] = self.trace[level]
+                        out += [(a, f"trace:{level}:{seat}", self.seed + i, specs) for i in range(self.skill_games)]
         return out
 
     def order(self) -> list[int]:
@@ -311,6 +328,16 @@ class Plan:
             return (share, role != "main", role, arm)
 
         return sorted(range(len(tasks)), key=key)
+
+
+def skill_trace(spec: str | None, with_greedy: bool) -> tuple[str, ...]:
+    """The bots of a skill trace for ``--skill mcts:N``: greedy (where it can play), mcts:N, mcts:2N;
+    none for other bots, whose strength has no knob to turn."""
+    found = re.fullmatch(r"mcts:(\d+)", spec or "")
+    if not found:
+        return ()
+    n = int(found[1])
+    return ("greedy",) * with_greedy + (f"mcts:{n}", f"mcts:{2 * n}")
 
 
 @dataclass
@@ -756,7 +783,29 @@ def _skill(plan: Plan, game, roles: list[tuple[str, dict]]) -> dict:
         )
     # A seat wins with its team: by chance, a seat in one of two partnerships wins half the games.
     chance = statistics.fmean(len(game.team_of(plan.players, s)) / plan.players for s in range(plan.players))
-    return {"bot": plan.skill_bot, "chance": _round(chance), "seats": seats}
+    return {"bot": plan.skill_bot, "chance": _round(chance), "seats": seats, "trace": _trace(plan, roles)}
+
+
+def _trace(plan: Plan, roles: list[tuple[str, dict]]) -> list[dict]:
+    """Each bot of the trace against the one before it, in every seat in turn: how often the stronger wins."""
+    out = []
+    for level in range(1, len(plan.trace)):
+        games = wins = 0
+        for seat in range(plan.players):
+            done = [r for role, r in roles if role == f"trace:{level}:{seat}" and _finished(r)]
+            games += len(done)
+            wins += sum(r["results"][seat] == "win" for r in done)
+        out.append(
+            {
+                "bot": plan.trace[level],
+                "against": plan.trace[level - 1],
+                "games": games,
+                "wins": wins,
+                "win_rate": _ratio(wins, games),
+                "win_rate_95": wilson_interval(wins, games),
+            }
+        )
+    return out
 
 
 def _sweep_axis(arms: list[Arm]) -> dict | None:

@@ -125,6 +125,7 @@ def render_html(data: dict) -> str:
                 ),
                 "Thinking bot's win rate per seat against random",
             )
+            + _trace_table(arms)
         )
     parts.append(
         "<h2 id='definitions'>Definitions</h2><p class='muted'>The same list, with where each figure sits in "
@@ -336,6 +337,23 @@ def _stats_table(arms: list[dict]) -> str:
                 cells.append(_mean(summary) + ("" if summary is None else f", range {summary['min']}–{summary['max']}"))
         rows.append([stat["text"]] + cells)
     return _table(["counter"] + [a["label"] for a in arms], rows, "stats")
+
+
+def _trace_table(arms: list[dict]) -> str:
+    """The skill trace, where there is one: each bot against the one before it, seats rotated."""
+    rows = [
+        [a["label"], t["bot"], t["against"], t["games"], _pct(t["win_rate"])]
+        + ["—" if t["win_rate_95"] is None else f"{t['win_rate_95'][0]:.0%}–{t['win_rate_95'][1]:.0%}"]
+        for a in arms
+        for t in a["skill"]["trace"]
+    ]
+    if not rows:
+        return ""
+    return (
+        "<h3>Skill trace</h3><p>Each bot against the one before it, in every seat in turn: above chance "
+        f"({arms[0]['skill']['chance']:.0%}) where thinking more pays.</p>"
+        + _table(["arm", "bot", "against", "games", "its win rate", "95% interval"], rows, "trace")
+    )
 
 
 def _skill_table(arms: list[dict]) -> str:
