@@ -130,3 +130,20 @@ def test_every_card_is_in_a_table_sorted_by_a_click_on_its_heading(tmp_path):
         page.screenshot(path=str(tmp_path / "cards.png"), full_page=True)
         browser.close()
     assert (tmp_path / "cards.png").stat().st_size > 10_000
+
+
+def test_eight_arms_keep_their_legends_beside_the_plots_and_the_page_its_width(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    arms = [Arm(None, (("constants.ticks", t),)) for t in range(1, 9)]
+    report = write_report(tmp_path, arms=arms, games=4)
+    with sync_playwright() as p:
+        browser, page = open_report(p, report)
+        plot = page.locator("figure svg").first  # win rate per seat: 8 arms × 2 seats of bars
+        axes = plot.locator("g[id^='axes'] > g[id^='patch']").first.bounding_box()
+        legend = plot.locator("g[id^='legend']").bounding_box()
+        assert legend["x"] >= axes["x"] + axes["width"]  # beside the bars, not over them
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1200  # wide tables scroll in their box
+        page.screenshot(path=str(tmp_path / "eight.png"), full_page=True)
+        browser.close()
+    assert (tmp_path / "eight.png").stat().st_size > 10_000

@@ -18,7 +18,8 @@ table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ccc;padding
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.muted{color:#777}
 figure{display:inline-block;margin:.4em}figcaption{font-size:.9em;color:#555}
 dl dt{font-weight:bold;margin-top:.4em}.partial{color:#a00;font-weight:bold}
-.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:0 1em}"""
+.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:0 1em}
+.wide{max-width:100%;overflow-x:auto}th{overflow-wrap:anywhere}figure svg{max-width:100%;height:auto}"""
 
 
 # A click on a heading of a sortable table sorts its rows by that column (numbers by value, "—" last);
@@ -150,12 +151,13 @@ def _pct(x) -> str:
 
 
 def _table(head: list[str], rows: list[list], cls: str = "") -> str:
+    """A table in a box that scrolls sideways when it is wider than the page (many arms)."""
     return (
-        f"<table class='{cls}'><tr>"
+        f"<div class='wide'><table class='{cls}'><tr>"
         + "".join(f"<th>{_e(h)}</th>" for h in head)
         + "</tr>"
         + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
-        + "</table>"
+        + "</table></div>"
     )
 
 
@@ -387,6 +389,11 @@ def _svg(fig) -> str:
     return text[text.index("<svg") :]
 
 
+def _legend(ax) -> None:
+    """The legend beside the plot, never over it: with many arms it would hide the bars."""
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+
+
 def _bars(ax, arms: list[dict], rates: list[list], intervals: list[list], seats: int) -> None:
     width = 0.8 / max(1, len(arms))
     for i, a in enumerate(arms):
@@ -401,7 +408,7 @@ def _bars(ax, arms: list[dict], rates: list[list], intervals: list[list], seats:
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate")
     if len(arms) > 1:
-        ax.legend(fontsize=7)
+        _legend(ax)
 
 
 def _rate_plot(data: dict, rate_of, chance: float) -> str:
@@ -447,7 +454,7 @@ def _margin_plot(arms: list[dict]) -> str:
     ax.hist([a["scores"]["margins"] or [0] for a in arms], label=[a["label"] for a in arms], bins=12)
     ax.set_xlabel("points ahead of the best other side")
     if len(arms) > 1:
-        ax.legend(fontsize=7)
+        _legend(ax)
     return _svg(fig)
 
 
@@ -460,7 +467,7 @@ def _branching_plot(arms: list[dict]) -> str:
     ax.set_xlabel("share of the game played")
     ax.set_ylabel("legal options")
     if len(arms) > 1:
-        ax.legend(fontsize=7)
+        _legend(ax)
     return _svg(fig)
 
 
@@ -480,7 +487,7 @@ def _sweep_plot(data: dict) -> str:
     for name, points in series.items():
         _band(left, sweep["values"], points, name)
     left.set_ylim(-0.02, 1.02)
-    left.legend(fontsize=7)
+    _legend(left)
     left.set_xlabel(sweep["name"])
     lengths = [(s["mean"], s["mean_95"]) if s else (None, None) for s in (a["duration"]["decisions"] for a in arms)]
     _band(right, sweep["values"], lengths, "decisions per game")
