@@ -607,3 +607,27 @@ def test_skill_with_a_search_bot_traces_it_against_greedy_and_twice_its_search(t
         ("mcts:6", "mcts:3", 4),
     ]
     assert "Skill trace" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+# Points come only with the end: the first seat is given 1 when the game is over.
+SCORED_AT_THE_END = """\
+variables:
+  over: {type: int}
+play: |
+  for p in players():
+      x = choose "go" from [1] by p
+  over = 1
+  end_game "over"
+scoring:
+  - id: last
+    points: "over if seat_number(p) == 0 else 0"
+"""
+
+
+def test_a_game_scored_only_at_its_end_has_a_margin_but_no_lead_to_follow(tmp_path):
+    """Like Cats' Mansion (the winner scores 1 at the end): nobody leads during play, so lead changes,
+    drama and decisiveness are "—", not 0; the margin (1 point) still applies."""
+    data, _ = figures(tmp_path, SCORED_AT_THE_END, games=10)
+    scores = data["arms"][0]["scores"]
+    assert scores["lead_changes"] is scores["drama"] is scores["decisiveness"] is None
+    assert scores["margin"]["mean"] == 1

@@ -131,7 +131,7 @@ METRICS: dict[str, Metric] = {
     "lead_changes": Metric(
         "LeadChange",
         "How often the lead changes hands (Ludii judges the leader by a search's evaluation; here by points); "
-        "none (—) in a game whose points stay 0 throughout, as lead, drama and decisiveness do not apply to it.",
+        "none (—) in a game whose points stay 0 until the end, as lead, drama and decisiveness do not apply to it.",
         "number of times the sole leader (most points at the start of a turn) differs from the previous "
         "sole leader, per game",
         ("scores.lead_changes",),
@@ -525,10 +525,13 @@ def game_values(game, players: int, recs: Sequence[dict | None]) -> dict[str, li
         out[k] = [None if r is None else r[k] for r in done]
     for s in range(players):
         out[f"score, seat {s}"] = [None if r is None else r["scores"][s] for r in done]
-    # a game whose points stay 0 is won or lost without a score: by how much, who leads, does not apply
-    scored = any(any(t) for r in done if r is not None for t in r["trace"] + [r["final"]])
+    # a game without points is won or lost, not by so much: the margin does not apply; and where points
+    # come only at the end (a win/lose game scored 1/0), neither do who leads, drama nor decisiveness
+    finished = [r for r in done if r is not None]
+    scored = any(any(r["final"]) for r in finished)
+    led = any(any(t) for r in finished for t in r["trace"])
     out["margin"] = [None if r is None or not scored else _margin(r) for r in done]
-    stories = [None if r is None or not scored else _lead_story(r) for r in done]
+    stories = [None if r is None or not led else _lead_story(r) for r in done]
     for i, name in enumerate(("lead changes", "drama", "decisiveness")):
         out[name] = [None if story is None else story[i] for story in stories]
     for stat in game.stats:
