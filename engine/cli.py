@@ -630,7 +630,7 @@ def _print_summary(s: dict) -> None:
 # ---------------------------------------------------------------- playtest
 def _playtest(args) -> int:
     from engine.lab.games import arms_of, load_arm, parse_set
-    from engine.lab.playtest import Plan, measure, run
+    from engine.lab.playtest import Plan, measure, run, skill_trace
     from engine.lab.progress import work_progress
     from engine.lab.records import check_records_path, record_rows, write_records
     from engine.lab.report import render_html
@@ -668,6 +668,7 @@ def _playtest(args) -> int:
         args.limit or DEFAULT_DECISION_LIMIT,
         skill if skill_games else None,
         skill_games if skill else 0,
+        skill_trace(skill, _default_skill_bot(first) == "greedy") if skill_games else (),
     )
     jobs = min(args.jobs, os.cpu_count() or 1) or (os.cpu_count() or 1)
     with work_progress(f"{first.id}: {len(plan.tasks())} games") as progress:

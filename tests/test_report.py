@@ -94,7 +94,7 @@ def test_the_report_shows_the_card_that_decides_games_and_links_its_definition(t
         section.locator("xpath=following-sibling::p[1]").get_by_role("link", name="definition").click()
         definition = page.locator("#def-impact")
         assert definition.is_visible() and page.evaluate("window.location.hash") == "#def-impact"
-        assert "Newcombe" in page.locator("#def-impact + dd").inner_text()
+        assert "over whole games" in page.locator("#def-impact + dd").inner_text()
         page.screenshot(path=str(tmp_path / "deciding.png"), full_page=True)
         browser.close()
     assert (tmp_path / "deciding.png").stat().st_size > 10_000
@@ -106,3 +106,44 @@ def test_each_line_of_a_sweep_is_drawn_in_its_band_of_intervals(tmp_path):
     sweep = text.split("<h2>Sweep</h2>")[1].split("</figure>")[0]
     lines = ("seat 0 win rate", "draw rate", "completion", "the coin showed 1", "decisions per game")
     assert sweep.count("fill-opacity: 0.15") == len(lines)
+
+
+def test_every_card_is_in_a_table_sorted_by_a_click_on_its_heading(tmp_path):
+    """All four cards are listed with their impact and its interval; a click on "impact" puts the
+    crown (which wins every game it is played in) first, a second click last."""
+    from playwright.sync_api import sync_playwright
+
+    report = write_report(tmp_path, CROWN, arms=[Arm()], games=120)
+    with sync_playwright() as p:
+        browser, page = open_report(p, report)
+        table = page.locator("table.uses-card")
+
+        def cards():
+            return [row.locator("td").first.inner_text() for row in table.locator("tr").all()[1:]]
+
+        assert sorted(cards()) == ["crown", "pebble", "shell", "twig"]
+        assert "95% interval" in table.locator("th").all_inner_texts()
+        table.locator("th", has_text="impact").click()
+        assert cards()[0] == "crown"
+        table.locator("th", has_text="impact").click()
+        assert cards()[-1] == "crown"
+        page.screenshot(path=str(tmp_path / "cards.png"), full_page=True)
+        browser.close()
+    assert (tmp_path / "cards.png").stat().st_size > 10_000
+
+
+def test_eight_arms_keep_their_legends_beside_the_plots_and_the_page_its_width(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    arms = [Arm(None, (("constants.ticks", t),)) for t in range(1, 9)]
+    report = write_report(tmp_path, arms=arms, games=4)
+    with sync_playwright() as p:
+        browser, page = open_report(p, report)
+        plot = page.locator("figure svg").first  # win rate per seat: 8 arms × 2 seats of bars
+        axes = plot.locator("g[id^='axes'] > g[id^='patch']").first.bounding_box()
+        legend = plot.locator("g[id^='legend']").bounding_box()
+        assert legend["x"] >= axes["x"] + axes["width"]  # beside the bars, not over them
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1200  # wide tables scroll in their box
+        page.screenshot(path=str(tmp_path / "eight.png"), full_page=True)
+        browser.close()
+    assert (tmp_path / "eight.png").stat().st_size > 10_000

@@ -9,6 +9,7 @@ The resampling is seeded, so a report is the same on every run.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -58,3 +59,38 @@ def paired(first: Sequence[float | None], other: Sequence[float | None], seed: i
         "correlation": None if corr is None or math.isnan(corr) else round(corr, 3),
         "games": len(pairs),
     }
+
+
+class SeatGames:
+    """The seat-games (game, seat) of the finished games and which of them won, for the difference a
+    use makes to winning, with its interval over whole games.
+
+    Seats of one game are not independent samples (in a two-seat game one seat's win is the other's
+    loss), so the variance of p₁ − p₀ is the cluster-robust one, with the games as clusters (the
+    linearization of the two ratios; Cameron & Miller 2015): Σ_g z_g² · G/(G−1),
+    z_g = (w₁g − p₁·n₁g)/N₁ − (w₀g − p₀·n₀g)/N₀.
+    """
+
+    def __init__(self, games: int, players: int, won: set[tuple[int, int]]):
+        self.games, self.players, self.won = games, players, won
+        self.wins = Counter(g for g, _ in won)  # game → winning seats
+        self.sum = len(won)
+        self.squares = sum(n * n for n in self.wins.values())
+
+    def difference(self, used: set[tuple[int, int]], z: float = 1.96) -> tuple[float, list[float]]:
+        """p₁ − p₀ (win rate of the seat-games in ``used`` minus that of the others) and its interval."""
+        n1 = Counter(g for g, _ in used)
+        w1 = Counter(g for g, _ in used & self.won)
+        big_n1, big_w1 = len(used), sum(w1.values())
+        big_n0, big_w0 = self.games * self.players - big_n1, self.sum - big_w1
+        p1, p0 = big_w1 / big_n1, big_w0 / big_n0
+        c = p0 * self.players  # a game where nothing was used: z_g = −(wins_g − c)/N₀
+        unused = self.squares - 2 * c * self.sum + self.games * c * c
+        used_games = 0.0
+        for g, n in n1.items():
+            unused -= (self.wins[g] - c) ** 2
+            w0 = self.wins[g] - w1[g]
+            used_games += ((w1[g] - p1 * n) / big_n1 - (w0 - p0 * (self.players - n)) / big_n0) ** 2
+        variance = (used_games + max(0.0, unused) / big_n0**2) * self.games / max(1, self.games - 1)
+        d, half = p1 - p0, z * math.sqrt(variance)
+        return d, [round(max(-1.0, d - half), 4), round(min(1.0, d + half), 4)]

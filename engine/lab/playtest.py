@@ -13,6 +13,7 @@ import itertools
 import math
 import os
 import platform
+import re
 import signal
 import statistics
 import time
@@ -20,8 +21,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from engine.bots import make_agent
 from engine.lab.games import PROGRESS_BINS, Arm, timed_game
-from engine.lab.intervals import Resampler, paired
+from engine.lab.intervals import Resampler, SeatGames, paired
 from engine.lab.simulate import DEFAULT_DECISION_LIMIT, wilson_interval
 
 RANDOM = "random"
@@ -129,7 +131,7 @@ METRICS: dict[str, Metric] = {
     "lead_changes": Metric(
         "LeadChange",
         "How often the lead changes hands (Ludii judges the leader by a search's evaluation; here by points); "
-        "none (—) in a game whose points stay 0 throughout, as lead, drama and decisiveness do not apply to it.",
+        "none (—) in a game whose points stay 0 until the end, as lead, drama and decisiveness do not apply to it.",
         "number of times the sole leader (most points at the start of a turn) differs from the previous "
         "sole leader, per game",
         ("scores.lead_changes",),
@@ -183,9 +185,10 @@ METRICS: dict[str, Metric] = {
         f"{MIN_SUPPORT} seat-games on each side. Listed as deciding when the interval at the family-wise "
         "level excludes 0 (Bonferroni: the 5% shared among the m cards, or actions, measured), so that "
         "luck alone rarely lists one.",
-        "win rate when used − win rate when not used, over the seat-games of finished games; 95% interval "
-        "by Newcombe's hybrid score method: d − √((p₁−l₁)² + (u₀−p₀)²) … d + √((u₁−p₁)² + (p₀−l₀)²), "
-        "(l, u) the Wilson intervals of each rate; deciding: the same with z = Φ⁻¹(1 − 0.05/2m) excludes 0",
+        "d = win rate when used − win rate when not used, over the seat-games of finished games; 95% interval "
+        "d ± 1.96·se over whole games (the seats of a game are not independent: one's win is another's loss): "
+        "se² = G/(G−1) · Σ_g z_g², z_g = (w₁g − p₁n₁g)/N₁ − (w₀g − p₀n₀g)/N₀ over the G games (cluster-robust); "
+        "deciding: the same with z = Φ⁻¹(1 − 0.05/2m) excludes 0",
         (
             "choice.actions[].win_rate_when_used",
             "choice.actions[].win_rate_when_not_used",
@@ -228,8 +231,9 @@ METRICS: dict[str, Metric] = {
     ),
     "warnings": Metric(
         "",
-        "Arms with too few finished games to tell their differences apart: a seat's win rate is known only to "
-        f"more than ±{RESOLUTION:.0%}.",
+        "Bots that decide by time (the same seeds no longer replay the same games), and arms with too few "
+        "finished games to tell their differences apart: a seat's win rate is known only to more than "
+        f"±{RESOLUTION:.0%}.",
         "half the width of the widest Wilson 95% interval of a seat's win rate > "
         f"{RESOLUTION}; games for ±{RESOLUTION:.0%}: 1.96² · 0.25 / {RESOLUTION}²",
         ("warnings",),
@@ -238,8 +242,18 @@ METRICS: dict[str, Metric] = {
         "Skill Trace (simplified)",
         "How much a thinking bot gains over random bots, per seat; near chance means luck decides.",
         "wins of the thinking bot in seat s against random bots in the others / its finished games there, "
-        "with a 95% Wilson interval; chance = the seat's team size / players (1 / players without teams)",
+        "with a 95% Wilson interval; chance = the seat's team size / players (1 / players without teams). "
+        "Trace (with --skill mcts:N; Ludii's skill trace): greedy, mcts:N and mcts:2N each against the one "
+        "before, the stronger in each seat in turn: its wins / finished games, with a 95% Wilson interval; a "
+        "game where skill pays shows rates above chance that grow, or hold, as the bots think more",
         (
+            "skill.trace",
+            "skill.trace[].bot",
+            "skill.trace[].against",
+            "skill.trace[].games",
+            "skill.trace[].wins",
+            "skill.trace[].win_rate",
+            "skill.trace[].win_rate_95",
             "skill.bot",
             "skill.chance",
             "skill.seats",
@@ -285,9 +299,10 @@ class Plan:
     limit: int = DEFAULT_DECISION_LIMIT
     skill_bot: str | None = None
     skill_games: int = 0
+    trace: tuple[str, ...] = ()  # bots from weakest to strongest: each plays the one before, seats rotated
 
     def tasks(self) -> list[tuple[int, str, int, list[str]]]:
-        """(arm index, role, seed, bots per seat); role "main" or "skill:SEAT"."""
+        """(arm index, role, seed, bots per seat); role "main", "skill:SEAT" or "trace:LEVEL:SEAT"."""
         out = [(a, "main", self.seed + i, self.bots) for a in range(len(self.arms)) for i in range(self.games)]
         if self.skill_bot:
             for a in range(len(self.arms)):
@@ -295,6 +310,11 @@ class Plan:
                     specs = [RANDOM] * self.players
                     specs[seat] = self.skill_bot
                     out += [(a, f"skill:{seat}", self.seed + i, specs) for i in range(self.skill_games)]
+                for level in range(1, len(self.trace)):
+                    for seat in range(self.players):
+                        specs = [self.trace[level - 1]] * self.players
+                        specs[seat] = self.trace[level]
+                        out += [(a, f"trace:{level}:{seat}", self.seed + i, specs) for i in range(self.skill_games)]
         return out
 
     def order(self) -> list[int]:
@@ -308,6 +328,16 @@ class Plan:
             return (share, role != "main", role, arm)
 
         return sorted(range(len(tasks)), key=key)
+
+
+def skill_trace(spec: str | None, with_greedy: bool) -> tuple[str, ...]:
+    """The bots of a skill trace for ``--skill mcts:N``: greedy (where it can play), mcts:N, mcts:2N;
+    none for other bots, whose strength has no knob to turn."""
+    found = re.fullmatch(r"mcts:(\d+)", spec or "")
+    if not found:
+        return ()
+    n = int(found[1])
+    return ("greedy",) * with_greedy + (f"mcts:{n}", f"mcts:{2 * n}")
 
 
 @dataclass
@@ -467,7 +497,7 @@ def measure(plan: Plan, games: list, records: list[dict | None], info: RunInfo) 
         "partial": info.interrupted,
         "run": info.to_data(sum(r is not None for r in records)),
         "sweep": _sweep_axis(plan.arms),
-        "warnings": [w for a in arms if (w := _too_few(a)) is not None],
+        "warnings": _timed_bots(plan) + [w for a in arms if (w := _too_few(a)) is not None],
         "paired": [
             {"arm": arm.label, "against": plan.arms[0].label, "rows": _paired_rows(per_game[0], per_game[a], plan.seed)}
             for a, arm in enumerate(plan.arms)
@@ -495,10 +525,13 @@ def game_values(game, players: int, recs: Sequence[dict | None]) -> dict[str, li
         out[k] = [None if r is None else r[k] for r in done]
     for s in range(players):
         out[f"score, seat {s}"] = [None if r is None else r["scores"][s] for r in done]
-    # a game whose points stay 0 is won or lost without a score: by how much, who leads, does not apply
-    scored = any(any(t) for r in done if r is not None for t in r["trace"] + [r["final"]])
+    # a game without points is won or lost, not by so much: the margin does not apply; and where points
+    # come only at the end (a win/lose game scored 1/0), neither do who leads, drama nor decisiveness
+    finished = [r for r in done if r is not None]
+    scored = any(any(r["final"]) for r in finished)
+    led = any(any(t) for r in finished for t in r["trace"])
     out["margin"] = [None if r is None or not scored else _margin(r) for r in done]
-    stories = [None if r is None or not scored else _lead_story(r) for r in done]
+    stories = [None if r is None or not led else _lead_story(r) for r in done]
     for i, name in enumerate(("lead changes", "drama", "decisiveness")):
         out[name] = [None if story is None else story[i] for story in stories]
     for stat in game.stats:
@@ -517,6 +550,18 @@ def _margin(r: dict) -> int | None:
         return None
     others = [v for s, v in enumerate(r["final"]) if s not in winners]
     return r["final"][winners[0]] - max(others) if others else 0
+
+
+def _timed_bots(plan: Plan) -> list[str]:
+    """A warning for each bot that thinks for a time, not a number of steps: its choices depend on the
+    machine's speed and load, so the same seeds no longer give the same games (nor the arms pairs)."""
+    specs = dict.fromkeys([*plan.bots, *([plan.skill_bot] if plan.skill_bot else [])])
+    return [
+        f"{spec} decides by time: the same seeds do not replay the same games, and arms are paired only in "
+        "their deals; give it a number of iterations to compare arms game by game"
+        for spec in specs
+        if getattr(make_agent(spec), "seconds", None) is not None
+    ]
 
 
 def _too_few(arm: dict) -> str | None:
@@ -639,13 +684,13 @@ def _choice(game, players: int, recs: list[dict]) -> dict:
                 used_actions.setdefault(action, set()).add((g, seat))
                 for c in picked:
                     used_cards.setdefault(c, set()).add((g, seat))
-    units = finished * players
+    seat_games = SeatGames(finished, players, won)
     actions = [
-        {"action": a, "chosen": n, **_impact(used_actions.get(a, set()), won, units)}
+        {"action": a, "chosen": n, **_impact(used_actions.get(a, set()), seat_games)}
         for a, n in sorted(chosen.items(), key=lambda kv: (-kv[1], kv[0]))
     ]
     cards = [
-        {"card": c, "offered": v[0], "chosen": v[1], **_impact(used_cards.get(c, set()), won, units)}
+        {"card": c, "offered": v[0], "chosen": v[1], **_impact(used_cards.get(c, set()), seat_games)}
         for c, v in sorted(offered.items(), key=lambda kv: (-kv[1][1], kv[0]))
     ]
     return {
@@ -655,38 +700,28 @@ def _choice(game, players: int, recs: list[dict]) -> dict:
         "cards": cards,
         "cards_never_chosen": sorted(c for c, v in offered.items() if v[1] == 0),
         "cards_never_offered": sorted(set(game.card_ids) - set(offered)),
-        "deciding_actions": _deciding(actions, "action", used_actions, won, units),
-        "deciding_cards": _deciding(cards, "card", used_cards, won, units),
+        "deciding_actions": _deciding(actions, "action", used_actions, seat_games),
+        "deciding_cards": _deciding(cards, "card", used_cards, seat_games),
     }
 
 
-def _impact(used: set[tuple[int, int]], won: set[tuple[int, int]], units: int) -> dict:
+def _impact(used: set[tuple[int, int]], seat_games: SeatGames) -> dict:
     """Win rate of the seat-games that used something against those that did not, and the difference
-    with its 95% interval once each side has ``MIN_SUPPORT`` seat-games."""
-    n1, w1 = len(used), len(used & won)
-    n0, w0 = units - n1, len(won) - w1
+    with its 95% interval over whole games once each side has ``MIN_SUPPORT`` seat-games."""
+    n1, w1 = len(used), len(used & seat_games.won)
+    n0, w0 = seat_games.games * seat_games.players - n1, len(seat_games.won) - w1
     measured = n1 >= MIN_SUPPORT and n0 >= MIN_SUPPORT
+    impact, interval = seat_games.difference(used) if measured else (None, None)
     return {
         "games": n1,
         "win_rate_when_used": _ratio(w1, n1),
         "win_rate_when_not_used": _ratio(w0, n0),
-        "impact": _round(w1 / n1 - w0 / n0) if measured else None,
-        "impact_95": difference_interval(w1, n1, w0, n0) if measured else None,
+        "impact": _round(impact),
+        "impact_95": interval,
     }
 
 
-def difference_interval(w1: int, n1: int, w0: int, n0: int, z: float = 1.96) -> list[float]:
-    """95% interval (or another, by ``z``) of p₁ − p₀ from two independent counts (Newcombe 1998,
-    method 10: hybrid Wilson score): it stays inside [−1, 1] and behaves for rates near 0 or 1,
-    unlike p₁ − p₀ ± 1.96·se."""
-    p1, p0 = w1 / n1, w0 / n0
-    l1, u1 = wilson_interval(w1, n1, z) or [p1, p1]
-    l0, u0 = wilson_interval(w0, n0, z) or [p0, p0]
-    d = p1 - p0
-    return [round(d - math.hypot(p1 - l1, u0 - p0), 4), round(d + math.hypot(u1 - p1, p0 - l0), 4)]
-
-
-def _deciding(rows: list[dict], name: str, used: dict[str, set], won: set, units: int) -> list[dict]:
+def _deciding(rows: list[dict], name: str, used: dict[str, set], seat_games: SeatGames) -> list[dict]:
     """The rows whose use changes the win rate beyond chance, largest effect first.
 
     With dozens of cards some 95% intervals miss 0 by luck alone, so a row is listed only when its
@@ -698,8 +733,7 @@ def _deciding(rows: list[dict], name: str, used: dict[str, set], won: set, units
     z = statistics.NormalDist().inv_cdf(1 - 0.05 / (2 * len(measured)))
     sure = []
     for r in measured:
-        n1, w1 = len(used[r[name]]), len(used[r[name]] & won)
-        low, high = difference_interval(w1, n1, len(won) - w1, units - n1, z)
+        low, high = seat_games.difference(used[r[name]], z)[1]
         if low > 0 or high < 0:
             sure.append(r)
     return [
@@ -752,7 +786,29 @@ def _skill(plan: Plan, game, roles: list[tuple[str, dict]]) -> dict:
         )
     # A seat wins with its team: by chance, a seat in one of two partnerships wins half the games.
     chance = statistics.fmean(len(game.team_of(plan.players, s)) / plan.players for s in range(plan.players))
-    return {"bot": plan.skill_bot, "chance": _round(chance), "seats": seats}
+    return {"bot": plan.skill_bot, "chance": _round(chance), "seats": seats, "trace": _trace(plan, roles)}
+
+
+def _trace(plan: Plan, roles: list[tuple[str, dict]]) -> list[dict]:
+    """Each bot of the trace against the one before it, in every seat in turn: how often the stronger wins."""
+    out = []
+    for level in range(1, len(plan.trace)):
+        games = wins = 0
+        for seat in range(plan.players):
+            done = [r for role, r in roles if role == f"trace:{level}:{seat}" and _finished(r)]
+            games += len(done)
+            wins += sum(r["results"][seat] == "win" for r in done)
+        out.append(
+            {
+                "bot": plan.trace[level],
+                "against": plan.trace[level - 1],
+                "games": games,
+                "wins": wins,
+                "win_rate": _ratio(wins, games),
+                "win_rate_95": wilson_interval(wins, games),
+            }
+        )
+    return out
 
 
 def _sweep_axis(arms: list[Arm]) -> dict | None:

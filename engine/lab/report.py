@@ -18,7 +18,25 @@ table{border-collapse:collapse;margin:.6em 0}td,th{border:1px solid #ccc;padding
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.muted{color:#777}
 figure{display:inline-block;margin:.4em}figcaption{font-size:.9em;color:#555}
 dl dt{font-weight:bold;margin-top:.4em}.partial{color:#a00;font-weight:bold}
-.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:0 1em}"""
+.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:0 1em}
+.wide{max-width:100%;overflow-x:auto}th{overflow-wrap:anywhere}figure svg{max-width:100%;height:auto}"""
+
+
+# A click on a heading of a sortable table sorts its rows by that column (numbers by value, "—" last);
+# a second click reverses the order.
+SORT = """document.querySelectorAll('table.sortable th').forEach(th => th.addEventListener('click', () => {
+  const i = th.cellIndex, rows = [...th.closest('table').querySelectorAll('tr')].slice(1);
+  const down = th.dataset.down !== '1';
+  th.dataset.down = down ? '1' : '0';
+  const value = r => { const t = r.children[i].textContent, n = parseFloat(t.replace(/[%+,]/g, ''));
+                       return isNaN(n) ? t : n; };
+  const order = (a, b) => typeof a === 'number' && typeof b === 'number' ? a - b
+    : typeof a === 'number' ? -1 : typeof b === 'number' ? 1 : a.localeCompare(b);
+  rows.sort((a, b) => { const x = value(a), y = value(b), c = order(x, y);
+                        return typeof x === typeof y ? (down ? -c : c) : c; });
+  rows.forEach(r => r.parentNode.appendChild(r));
+}));"""
+CSS_SORT = "table.sortable th{cursor:pointer}"
 
 
 def render_html(data: dict) -> str:
@@ -35,7 +53,7 @@ def render_html(data: dict) -> str:
     parts = [
         (
             f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_e(title)}</title>"
-            f"<style>{CSS}</style></head><body><h1>{_e(title)}{' (partial)' if partial else ''}</h1>{partial}"
+            f"<style>{CSS}{CSS_SORT}</style></head><body><h1>{_e(title)}{' (partial)' if partial else ''}</h1>{partial}"
         ),
         (
             f"<p class='muted'>{data['games']} games per arm on seeds "
@@ -108,11 +126,13 @@ def render_html(data: dict) -> str:
                 ),
                 "Thinking bot's win rate per seat against random",
             )
+            + _trace_table(arms)
         )
     parts.append(
         "<h2 id='definitions'>Definitions</h2><p class='muted'>The same list, with where each figure sits in "
         "the JSON: <code>tabletop doc --metrics</code>.</p>" + _definitions(data["definitions"])
     )
+    parts.append(f"<script>{SORT}</script>")
     parts.append(
         "<script type='application/json' id='figures'>"
         + json.dumps(data).replace("</", "<\\/")
@@ -131,12 +151,13 @@ def _pct(x) -> str:
 
 
 def _table(head: list[str], rows: list[list], cls: str = "") -> str:
+    """A table in a box that scrolls sideways when it is wider than the page (many arms)."""
     return (
-        f"<table class='{cls}'><tr>"
+        f"<div class='wide'><table class='{cls}'><tr>"
         + "".join(f"<th>{_e(h)}</th>" for h in head)
         + "</tr>"
         + "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
-        + "</table>"
+        + "</table></div>"
     )
 
 
@@ -229,7 +250,7 @@ def _dash(x) -> object:
 def _choice_tables(arm: dict, is_open: bool) -> str:
     """Per action and per card, folded away but for the first arm."""
     c = arm["choice"]
-    actions = _use_table(c["actions"], "action", ["chosen"])
+    actions = _use_table(c["actions"][:20], "action", ["chosen"])
     cards = _use_table(c["cards"], "card", ["offered", "chosen"])
     never = (
         f"<p>Offered but never chosen: {_e(', '.join(c['cards_never_chosen']) or 'none')}. "
@@ -238,20 +259,26 @@ def _choice_tables(arm: dict, is_open: bool) -> str:
     return (
         f"<details{' open' if is_open else ''}><summary>{_e(arm['label'])}: actions and cards</summary>"
         f"<p>Most chosen actions (of {len(c['actions'])}):</p>{actions}"
-        + ("<p>Cards named by actions:</p>" + cards + never if c["cards"] else "")
+        + (
+            f"<p>Every card named by actions ({len(c['cards'])}; click a heading to sort):</p>" + cards + never
+            if c["cards"]
+            else ""
+        )
         + "</details>"
     )
 
 
 def _use_table(rows: list[dict], key: str, counts: list[str]) -> str:
-    """The 20 most chosen actions or cards, with the win rates of the seat-games that used them or not."""
+    """Actions or cards, with the win rates of the seat-games that used them or not; sortable by any column."""
     return _table(
-        [key, *counts, "games", "win rate when used", "when not", "impact"],
+        [key, *counts, "games", "win rate when used", "when not", "impact", "95% interval"],
         [
             [x[key], *(x[n] for n in counts), x["games"], _pct(x["win_rate_when_used"])]
             + [_pct(x["win_rate_when_not_used"]), "—" if x["impact"] is None else _signed(x["impact"])]
-            for x in rows[:20]
+            + ["—" if x["impact_95"] is None else _span(x["impact_95"])]
+            for x in rows
         ],
+        f"sortable uses-{key}",
     )
 
 
@@ -314,6 +341,23 @@ def _stats_table(arms: list[dict]) -> str:
     return _table(["counter"] + [a["label"] for a in arms], rows, "stats")
 
 
+def _trace_table(arms: list[dict]) -> str:
+    """The skill trace, where there is one: each bot against the one before it, seats rotated."""
+    rows = [
+        [a["label"], t["bot"], t["against"], t["games"], _pct(t["win_rate"])]
+        + ["—" if t["win_rate_95"] is None else f"{t['win_rate_95'][0]:.0%}–{t['win_rate_95'][1]:.0%}"]
+        for a in arms
+        for t in a["skill"]["trace"]
+    ]
+    if not rows:
+        return ""
+    return (
+        "<h3>Skill trace</h3><p>Each bot against the one before it, in every seat in turn: above chance "
+        f"({arms[0]['skill']['chance']:.0%}) where thinking more pays.</p>"
+        + _table(["arm", "bot", "against", "games", "its win rate", "95% interval"], rows, "trace")
+    )
+
+
 def _skill_table(arms: list[dict]) -> str:
     rows = [
         [a["label"], s["seat"], s["games"], _pct(s["win_rate"]), a["skill"]["chance"]]
@@ -345,6 +389,11 @@ def _svg(fig) -> str:
     return text[text.index("<svg") :]
 
 
+def _legend(ax) -> None:
+    """The legend beside the plot, never over it: with many arms it would hide the bars."""
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
+
+
 def _bars(ax, arms: list[dict], rates: list[list], intervals: list[list], seats: int) -> None:
     width = 0.8 / max(1, len(arms))
     for i, a in enumerate(arms):
@@ -359,7 +408,7 @@ def _bars(ax, arms: list[dict], rates: list[list], intervals: list[list], seats:
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate")
     if len(arms) > 1:
-        ax.legend(fontsize=7)
+        _legend(ax)
 
 
 def _rate_plot(data: dict, rate_of, chance: float) -> str:
@@ -405,7 +454,7 @@ def _margin_plot(arms: list[dict]) -> str:
     ax.hist([a["scores"]["margins"] or [0] for a in arms], label=[a["label"] for a in arms], bins=12)
     ax.set_xlabel("points ahead of the best other side")
     if len(arms) > 1:
-        ax.legend(fontsize=7)
+        _legend(ax)
     return _svg(fig)
 
 
@@ -418,7 +467,7 @@ def _branching_plot(arms: list[dict]) -> str:
     ax.set_xlabel("share of the game played")
     ax.set_ylabel("legal options")
     if len(arms) > 1:
-        ax.legend(fontsize=7)
+        _legend(ax)
     return _svg(fig)
 
 
@@ -438,7 +487,7 @@ def _sweep_plot(data: dict) -> str:
     for name, points in series.items():
         _band(left, sweep["values"], points, name)
     left.set_ylim(-0.02, 1.02)
-    left.legend(fontsize=7)
+    _legend(left)
     left.set_xlabel(sweep["name"])
     lengths = [(s["mean"], s["mean_95"]) if s else (None, None) for s in (a["duration"]["decisions"] for a in arms)]
     _band(right, sweep["values"], lengths, "decisions per game")
