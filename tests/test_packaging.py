@@ -25,10 +25,10 @@ def test_the_headline_features_libraries_are_core_dependencies():
     assert not core & {"ray", "pettingzoo", "open_spiel", "gymnasium", "pytest"}
 
 
-def test_cluster_parquet_reinforcement_learning_and_test_tools_are_extras():
+def test_cluster_reinforcement_learning_and_test_tools_are_extras():
     extras = {name: names(reqs) for name, reqs in PROJECT["optional-dependencies"].items()}
-    assert set(extras) == {"cluster", "records", "rl", "test"}
-    assert extras["cluster"] == {"ray"} and extras["records"] == {"pyarrow"}
+    assert set(extras) == {"cluster", "rl", "test"}
+    assert extras["cluster"] == {"ray"}
     assert extras["rl"] == {"pettingzoo", "open_spiel", "gymnasium"}
     assert {"pytest", "pytest-xdist", "hypothesis", "playwright", "tabletop[cluster]"} <= extras["test"]
 

@@ -31,7 +31,7 @@ def _play_batch(game_name: str, players: int, limit: int, batch: list[tuple]) ->
 def run_on_ray(plan, tasks: list, order: list[int], address: str | None, finished: Callable[..., None]) -> int:
     """Run ``tasks`` (in ``order``) as batches of Ray tasks, on the cluster at ``address`` (None: a local
     Ray); ``finished(index, record, seconds)`` for each game; returns the CPUs used."""
-    ray = optional_import("ray", "cluster", "--backend ray")
+    ray = optional_import("ray", "'tabletop[cluster]'", "--backend ray")
 
     started = not ray.is_initialized()
     if started:

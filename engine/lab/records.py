@@ -29,7 +29,7 @@ def check_records_path(path: str) -> str:
     if suffix not in FORMATS:
         raise RecordsError(f"--records {path}: the suffix says the format: one of {', '.join(FORMATS)}")
     if suffix == ".parquet":
-        optional_import("pyarrow", "records", "--records … .parquet")
+        optional_import("pyarrow", "pyarrow", "--records … .parquet")
     return suffix
 
 
@@ -79,8 +79,8 @@ def write_records(path: str, rows: list[dict]) -> None:
         writer.writerows(rows)
         write_text(path, buf.getvalue())
     else:
-        pa = optional_import("pyarrow", "records", "--records … .parquet")
-        parquet = optional_import("pyarrow.parquet", "records", "--records … .parquet")
+        pa = optional_import("pyarrow", "pyarrow", "--records … .parquet")
+        parquet = optional_import("pyarrow.parquet", "pyarrow", "--records … .parquet")
         sink = pa.BufferOutputStream()
         parquet.write_table(pa.Table.from_pylist([{k: row.get(k) for k in columns} for row in rows]), sink)
         write_bytes(path, sink.getvalue().to_pybytes())
