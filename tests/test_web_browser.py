@@ -292,3 +292,42 @@ def test_a_rule_error_in_play_is_shown_on_every_page_and_after_a_reload(page, tm
         shot(page, "rule-error-in-play")
     finally:
         stop()
+
+
+# On a phone: which page boxes stick out to the right, which texts are smaller than 12 px, which touch
+# targets are lower than 40 px (text inside a board scales with the board and is left out).
+PHONE_CHECK = """() => {
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className ? "." + e.className : "");
+  const texts = [...document.querySelectorAll("body *")].filter((e) => !e.closest("svg") && shown(e)
+    && [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()));
+  const targets = [...document.querySelectorAll("button, .button, input[type=range]")].filter(shown);
+  return {
+    scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
+    texts: texts.length, targets: targets.length,
+    small: texts.filter((e) => parseFloat(getComputedStyle(e).fontSize) < 12)
+      .map((e) => name(e) + " " + getComputedStyle(e).fontSize),
+    low: targets.filter((e) => e.getBoundingClientRect().height < 40)
+      .map((e) => name(e) + " " + e.getBoundingClientRect().height),
+  };
+}"""
+
+
+@pytest.mark.parametrize("game", ["caty-mini", "cats-mansion"])
+def test_a_seat_page_on_a_phone_reads_and_taps_without_sideways_scrolling(browser, game):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    table = Table(game, players=2, seed=1)
+    try:
+        with opened(page, table, table.seat_keys[0]):
+            page.locator("#options button.option, svg .dest").first.wait_for()
+            found = page.evaluate(PHONE_CHECK)
+            shot(page, f"phone-{game}")
+            assert found["texts"] and found["targets"], found
+            assert found["innerWidth"] == 390, f"the page is laid out wider than the phone: {found}"
+            assert found["scrollWidth"] <= found["innerWidth"], f"the page scrolls sideways: {found}"
+            assert not found["small"], f"text smaller than 12 px: {found['small']}"
+            assert not found["low"], f"touch targets lower than 40 px: {found['low']}"
+    finally:
+        context.close()
