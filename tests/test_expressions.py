@@ -1,11 +1,11 @@
-"""Each expression's one home: its class in ast.py declares its text, its type rule and what the reference says
-of it; the checker types every expression through the class, and the docs name each one from there."""
+"""Each expression's one home: its class in ast.py declares its syntax, its text, its type rule and what the
+reference says of it; the parser's grammar, the checker and the docs all take each expression from there."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.lang import ast
+from engine.lang import ast, parser
 from engine.lang.checker import Checker, Vocabulary, check_expression
 from engine.lang.parser import parse_expr
 from engine.lang.types import BOOL, INT, TEXT, Type, list_of, map_of, parse_type
@@ -72,3 +72,20 @@ def test_the_language_reference_names_every_expression_and_operator_from_its_cla
     operators = {word for cls in ast.EXPRESSIONS for word in cls.OPERATORS}
     assert operators == set(ast._PRECEDENCE)
     assert "Values are numbers (`3`)" in section and " and calls (`size(hand(me))`). " in section
+
+
+@pytest.mark.parametrize("cls", ast.EXPRESSIONS, ids=lambda c: c.__name__)
+def test_an_expressions_forms_are_declared_by_its_class_at_a_level_of_the_ladder(cls):
+    assert cls.SYNTAX and all(level in parser.LEVELS for level, _ in cls.SYNTAX)
+    rules = parser.expression_rules()
+    assert all(alternative in rules for _, alternative in cls.SYNTAX)
+
+
+def test_the_grammar_of_expressions_is_built_from_the_classes(monkeypatch):
+    """Take a form out of its class and the language no longer has it: no copy of it lives elsewhere."""
+    monkeypatch.setattr(ast.Conditional, "SYNTAX", ())
+    monkeypatch.setattr(parser, "_parser", parser._parser.__wrapped__)
+    monkeypatch.setattr(parser, "grammar", parser.grammar.__wrapped__)
+    assert "conditional" not in parser.grammar()
+    with pytest.raises(parser.DslSyntaxError):
+        parse_expr("1 if n > 2 else 3")

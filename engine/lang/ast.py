@@ -54,11 +54,13 @@ class Node:
 @dataclass(slots=True, eq=False)
 class Expr(Node):
     """An expression.  Each class below declares, beside its fields and its printing, its type rule
-    (``infer``: the checker types every expression through it) and what the language reference says of it:
-    ``DOCS``, its part of the sentence naming the values, or ``OPERATORS``, (form, what it does) of each
-    operator it stands for, by its word in the precedence table.  The checker and the docs are checked to
-    know every expression (tests/test_expressions.py)."""
+    (``infer``: the checker types every expression through it), its syntax (``SYNTAX``: each of its forms as
+    (level of the precedence ladder, lark alternative), which the parser joins into the grammar) and what the
+    language reference says of it: ``DOCS``, its part of the sentence naming the values, or ``OPERATORS``,
+    (form, what it does) of each operator it stands for, by its word in the precedence table.  The parser,
+    the checker and the docs are checked to know every expression (tests/test_expressions.py)."""
 
+    SYNTAX: ClassVar[tuple[tuple[str, str], ...]] = ()
     DOCS: ClassVar[str] = ""  # none: documented with another expression, or among the operations
     OPERATORS: ClassVar[dict[str, tuple[str, str]]] = {}
 
@@ -84,6 +86,7 @@ class Expr(Node):
 
 @dataclass(slots=True, eq=False)
 class Name(Expr):
+    SYNTAX = (("atom", "NAME -> name"),)
     DOCS = "names"
 
     name: str
@@ -97,6 +100,7 @@ class Name(Expr):
 
 @dataclass(slots=True, eq=False)
 class Literal(Expr):
+    SYNTAX = (("atom", "(NUMBER | STRING | TRUE | FALSE | NONE) -> literal"),)
     DOCS = 'numbers (`3`), text in double quotes (`"red"`), `true`, `false`, `none`'
 
     value: object  # int, str, bool or None
@@ -116,6 +120,7 @@ _LITERAL_TYPES = {bool: BOOL, int: INT, str: TEXT, type(None): NONE}
 
 @dataclass(slots=True, eq=False)
 class ListExpr(Expr):
+    SYNTAX = (("atom", '"[" (expr ("," expr)*)? "]" -> list_expr'),)
     DOCS = "lists (`[a, b]`, `[EXPR for x in LIST if COND]`; they nest: `list[list[int]]`)"
 
     items: list[Expr]
@@ -148,6 +153,7 @@ class ListExpr(Expr):
 
 @dataclass(slots=True, eq=False)
 class Record(Expr):
+    SYNTAX = (("atom", '"{" field ("," field)* "}" -> record'),)
     DOCS = "records (`{piece: c, dir: d}`)"
 
     fields: list[tuple[str, Expr]]  # a move of several parts: {piece: c, dir: d}
@@ -172,6 +178,8 @@ class Record(Expr):
 @dataclass(slots=True, eq=False)
 class MapExpr(Expr):
     """``{"a": 2, "b": 0}`` (``{}`` when empty): a map from text keys to values of one type."""
+
+    SYNTAX = (("atom", '"{" (map_entry ("," map_entry)*)? "}" -> map_expr'),)
 
     DOCS = (
         'maps from text to values of one type (`{"a": 2, "b": 0}`, `{}`; type `map[int]`; never cards; '
@@ -206,6 +214,7 @@ class MapExpr(Expr):
 
 @dataclass(slots=True, eq=False)
 class Comprehension(Expr):
+    SYNTAX = (("atom", '"[" expr "for" NAME "in" or_expr ["if" or_expr] "]" -> comprehension'),)
     element: Expr
     var: str
     source: Expr
@@ -239,6 +248,7 @@ class Comprehension(Expr):
 
 @dataclass(slots=True, eq=False)
 class Attr(Expr):
+    SYNTAX = (("postfix", 'postfix "." NAME -> attr'),)
     DOCS = "attributes (`c.power`, `me.points`)"
 
     obj: Expr
@@ -303,6 +313,7 @@ class Attr(Expr):
 
 @dataclass(slots=True, eq=False)
 class Call(Expr):
+    SYNTAX = (("postfix", 'NAME "(" (expr ("," expr)*)? ")" -> call'),)
     DOCS = "calls (`size(hand(me))`)"
 
     func: str
@@ -321,6 +332,8 @@ class Call(Expr):
 @dataclass(slots=True, eq=False)
 class KeyedCall(Expr):
     """``max(LIST, by: KEY)``: an operation of ops.KEYED over a list (or zone), KEY read with the item as ``it``."""
+
+    SYNTAX = (("postfix", 'NAME "(" expr "," "by" ":" expr ")" -> keyed_call'),)
 
     func: str
     source: Expr
@@ -348,6 +361,10 @@ class KeyedCall(Expr):
 
 @dataclass(slots=True, eq=False)
 class Unary(Expr):
+    SYNTAX = (
+        ("not_expr", '"not" not_expr -> not_op'),
+        ("unary", '"-" unary -> neg'),
+    )
     OPERATORS: ClassVar[dict[str, tuple[str, str]]] = {
         "not": ("not a", "a does not hold"),
         "neg": ("-a", "minus a"),
@@ -382,6 +399,18 @@ _ORDER = ("<", "<=", ">", ">=")
 
 @dataclass(slots=True, eq=False)
 class Binary(Expr):
+    SYNTAX = (
+        ("or_expr", 'or_expr "or" and_expr -> or_op'),
+        ("and_expr", 'and_expr "and" not_expr -> and_op'),
+        ("comparison", "sum COMP_OP sum -> compare"),
+        ("comparison", 'sum "in" sum -> in_op'),
+        ("comparison", 'sum "not" "in" sum -> not_in_op'),
+        ("sum", 'sum "+" product -> add'),
+        ("sum", 'sum "-" product -> sub'),
+        ("product", 'product "*" unary -> mul'),
+        ("product", 'product "//" unary -> div'),
+        ("product", 'product "%" unary -> mod'),
+    )
     OPERATORS: ClassVar[dict[str, tuple[str, str]]] = {
         "or": ("a or b", "either holds (b is not looked at when a does)"),
         "and": ("a and b", "both hold (b is not looked at when a does not)"),
@@ -479,6 +508,7 @@ class Binary(Expr):
 
 @dataclass(slots=True, eq=False)
 class Conditional(Expr):
+    SYNTAX = (("ternary", 'or_expr "if" or_expr "else" ternary -> conditional'),)
     OPERATORS: ClassVar[dict[str, tuple[str, str]]] = {"if": ("A if COND else B", "A when COND holds, else B")}
 
     then: Expr

@@ -58,16 +58,49 @@ class _Indenter(Indenter):
             ) from None
 
 
+# The precedence ladder, loosest first: each level is the next one, or a form an expression class declares
+# at that level (``ast.Expr.SYNTAX``); an atom may also be an expression in parentheses.
+LEVELS = (
+    "expr",
+    "ternary",
+    "or_expr",
+    "and_expr",
+    "not_expr",
+    "comparison",
+    "sum",
+    "product",
+    "unary",
+    "postfix",
+    "atom",
+)
+
+
+def expression_rules() -> str:
+    """The expressions' rules: one per level of ``LEVELS``, with the forms each class declares there."""
+    forms: dict[str, list[str]] = {level: [] for level in LEVELS}
+    for cls in ast.EXPRESSIONS:
+        for level, alternative in cls.SYNTAX:
+            forms[level].append(alternative)
+    forms["atom"].append('"(" expr ")"')
+    rules = []
+    for level, looser in zip(LEVELS, LEVELS[1:] + ("",)):
+        alternatives = ([looser] if looser else []) + forms[level]
+        rules.append(f"?{level}: " + "\n    | ".join(alternatives))
+    return "\n".join(rules)
+
+
 @lru_cache(maxsize=1)
 def grammar() -> str:
-    """The language's grammar: grammar.lark's expressions and parts, and each statement's rules as it declares
-    them (``ast.Stmt.SYNTAX``); a statement with a block ends there, the others at the end of their line."""
+    """The language's grammar: grammar.lark's parts, each expression's forms as its class declares them at
+    its level of the precedence ladder (``ast.Expr.SYNTAX``), and each statement's rules as it declares them
+    (``ast.Stmt.SYNTAX``); a statement with a block ends there, the others at the end of their line."""
     stated = [cls for cls in ast.STATEMENTS if cls.SYNTAX]
     blocks = [cls.rule() for cls in stated if cls.BLOCK]
     lines = [cls.rule() for cls in stated if not cls.BLOCK]
     return "\n".join(
         [
             resources.files("engine.lang").joinpath("grammar.lark").read_text(encoding="utf-8"),
+            expression_rules(),
             "?stmt: simple_stmt _NL" + "".join(f"\n     | {rule}" for rule in blocks),
             "?simple_stmt: " + "\n            | ".join(lines),
             *(cls.SYNTAX for cls in stated),
