@@ -503,17 +503,16 @@ def _start_places(game, n: int) -> tuple[dict, list]:
     from engine.runtime import rng
     from engine.runtime.state import State
 
-    st: Any = State.__new__(State)  # filled as State.new fills it (its slots carry no class annotations)
+    st = State.__new__(State)  # filled as State.new fills it, up to its programs
     st.game, st.n, st.seed, st.rng = game, n, 0, rng.seed_state(0)
     st.vars, st.pvars = game.variables.copy(), [game.player_variables.copy() for _ in range(n)]
     st.memo, st.history, st.settled, st.sight = {}, [], {}, game.sight(n)
     cards = len(game.card_ids)
     st.zones, st.loc = {z: [] for z in game.zone_ids(n)}, [""] * cards
-    st.know, st.pinned = [0] * cards, [0] * cards
-    st._place_starts()
+    know = st._place_starts()
     if st.rng != rng.seed_state(0):
         raise Unsupported("cards placed at random at the start")
-    return st.zones, st.know
+    return st.zones, know
 
 
 def _score_reads(game, exprs: list) -> dict | None:
