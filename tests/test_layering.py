@@ -1,6 +1,6 @@
 """Data flows one way through engine/'s folders: every import, lazy ones included, goes down the order.
 
-load → lang → boards → runtime → bots → lab → tools → ui → web → cli.  ``errors`` is below all of them,
+load → lang → boards → runtime → bots → lab → interop → tools → ui → web → cli.  ``errors`` is below all of them,
 and the package's ``__init__`` (the public facade) above; within a stage modules may import each other,
 but the whole graph has no cycle.
 """
@@ -14,7 +14,7 @@ import networkx as nx
 import pytest
 
 ENGINE = Path(__file__).resolve().parents[1] / "engine"
-ORDER = ["errors", "extras", "load", "lang", "boards", "runtime", "bots", "lab", "tools", "ui", "web", "cli", "engine"]
+ORDER = ["errors", "extras", "load", "lang", "boards", "runtime", "bots", "lab", "interop", "tools", "ui", "web", "cli", "engine"]
 
 
 def module_name(path: Path) -> str:

@@ -2,7 +2,8 @@
 determinized copy of the state (``State.determinized``) — never the true state.
 
 A bot is named by a spec ``KIND[:PARAM]``: ``random``, ``greedy``, ``mcts:200`` (200 iterations
-a decision) or ``mcts:2s`` (two seconds a decision).
+a decision) or ``mcts:2s`` (two seconds a decision).  ``make(kind, seat, seed)`` gives one playing a
+seat: ``bot.act(state)`` hands it what that seat may know of the true state, and returns its action.
 """
 
 from __future__ import annotations
@@ -13,8 +14,20 @@ from engine.bots.greedy import GreedyAgent
 from engine.bots.mcts import MctsAgent
 from engine.bots.random_bot import RandomAgent
 from engine.errors import TabletopError, quoted
+from engine.runtime import rng
 
-__all__ = ["AGENTS", "Agent", "BotSpecError", "GreedyAgent", "MctsAgent", "RandomAgent", "check_spec", "make_agent"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "BotSpecError",
+    "GreedyAgent",
+    "MctsAgent",
+    "RandomAgent",
+    "SeatedBot",
+    "check_spec",
+    "make",
+    "make_agent",
+]
 
 
 class Agent(Protocol):
@@ -53,3 +66,30 @@ def make_agent(spec: str, seed: int = 0, game=None) -> Agent:
     if game is not None and hasattr(agent, "check"):
         agent.check(game)
     return agent
+
+
+class SeatedBot:
+    """A bot playing one seat: it is given only what that seat may know of the true state."""
+
+    def __init__(self, agent: Agent, seat: int, seed: int):
+        self.agent, self.seat, self.seed = agent, seat, seed
+        self.decisions = 0  # each copy it is given is dealt from its own seed
+
+    def act(self, state) -> str:
+        """The bot's action for its seat, which must be one of ``state.to_act``."""
+        seat, agent = self.seat, self.agent
+        if seat not in state.to_act:
+            raise TabletopError(f"seat {seat} is not to act: seats {state.to_act} are")
+        if agent.needs_view:
+            view = state.view(seat)
+        else:
+            view = {"decision": {"player": seat, "actions": state.legal_actions(seat)}}
+        copy = state.determinized(seat, rng.derive(self.seed, "copy", self.decisions)) if agent.needs_state else None
+        self.decisions += 1
+        return agent.act(view, copy)
+
+
+def make(kind: str, seat: int, seed: int = 0, game=None) -> SeatedBot:
+    """The bot ``kind`` (a spec ``KIND[:PARAM]``) playing ``seat``, seeded from ``seed``; with ``game``, checked
+    that it can play it.  BotSpecError in one line for a spec that names no bot."""
+    return SeatedBot(make_agent(kind, rng.derive(seed, "bot", seat), game), seat, seed)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
+from engine.errors import Diagnostic, LoadError, RulesError, StateError, TabletopError, did_you_mean, quoted
 from engine.lang import ast
 from engine.lang.ast import walk_blocks
 from engine.lang.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
@@ -59,6 +59,7 @@ from engine.runtime.program import Labeller, Procedure
 from engine.runtime.reference import ReferenceCompiler
 
 if TYPE_CHECKING:
+    from engine.runtime.facts import GameInfo
     from engine.runtime.sight import Sight
 
 DEFAULT_STEP_BUDGET = 200_000
@@ -102,12 +103,13 @@ class GameCache:
     scoring reads.  Kept apart from the game's facts, and never pickled with them: a game read back from
     the compiled-game cache starts with none."""
 
-    __slots__ = ("backs", "scores", "sights", "spaces", "starts", "teams", "zones")
+    __slots__ = ("backs", "infos", "scores", "sights", "spaces", "starts", "teams", "zones")
 
     def __init__(self) -> None:
         self.zones: dict[int, list[str]] = {}  # players → every zone
         self.sights: dict[int, Sight] = {}  # players → what each seat sees
         self.spaces: dict[int, tuple[list[str], dict[str, int]]] = {}  # players → action ids, their indexes
+        self.infos: dict[int, GameInfo] = {}  # players → the game's facts at that size
         self.teams: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, seat) → the seat's team
         self.backs: list[tuple] = []  # card → what it shows face down
         # players → (zones, loc, know) where the starts put the cards, when they drew nothing (State.new)
@@ -156,6 +158,7 @@ class GameDef:
     rulings: list[dict] = field(default_factory=list)
     draw: dict = field(default_factory=dict)  # drawing hints (the game file's 'draw:'): colours, icons, layouts
     step_budget: int = DEFAULT_STEP_BUDGET
+    max_decisions: int | None = None  # the most decisions a game can take, if the rules declare it
     rules_hash: str = ""
     vocabulary: Vocabulary | None = field(default=None, repr=False)
     programs: dict[str, list] = field(default_factory=dict, repr=False)  # name → AST, for tools
@@ -217,6 +220,16 @@ class GameDef:
             found = self.cache.spaces[players] = (ids, {a: i for i, a in enumerate(ids)})
         return found
 
+    def info(self, players: int) -> GameInfo:
+        """Facts of the game at this table size (``runtime/facts.py``): information, chance, simultaneous
+        decisions, utilities, the longest game; worked out once."""
+        found = self.cache.infos.get(players)
+        if found is None:
+            from engine.runtime.facts import game_info
+
+            found = self.cache.infos[players] = game_info(self, players)
+        return found
+
     def back_key(self, card: int) -> tuple:
         """What a card shows face down: its kind and the attributes on its back (one table, made once)."""
         keys = self.cache.backs
@@ -253,17 +266,39 @@ class GameDef:
         return found
 
     # ------------------------------------------------------------------ play
-    def new_game(self, players: int, seed: int = 0, knowledge: bool = True):
-        """A new game, advanced to its first decision (``knowledge``: see ``State.new``)."""
+    def new_game(self, players: int, seed: int = 0, knowledge: bool = True, draws: list[int] | None = None):
+        """A new game, advanced to its first decision (``knowledge``; ``draws``, explicit chance: ``State.new``)."""
         from engine.runtime.state import State
 
-        return State.new(self, players, seed, knowledge)
+        return State.new(self, players, seed, knowledge, draws)
 
     def state_from_json(self, text: str):
         """Read back a state saved with ``State.to_json``; checks what it reads."""
         from engine.runtime.state import State
 
         return State.from_json(self, text)
+
+    def pickled(self) -> tuple[str, str | None, str]:
+        """Where the game's rules are, for a pickled state: (folder, variant, rules hash)."""
+        key = (str(self.rules.folder), self.variant, self.rules_hash)
+        _PICKLED.setdefault(key, self)  # a state read back in this process is a state of this very game
+        return key
+
+    @staticmethod
+    def unpickled_state(folder: str, variant: str | None, rules_hash: str, text: str):
+        """A pickled state read back: its game loaded once a process, and only if its rules are those it was
+        played by."""
+        key = (folder, variant, rules_hash)
+        game = _PICKLED.get(key)
+        if game is None:
+            game = load_game(folder, variant=variant)
+            if game.rules_hash != rules_hash:
+                raise StateError(f"the rules in {folder} changed since this state was pickled: it cannot be read back")
+            _PICKLED[key] = game
+        return game.state_from_json(text)
+
+
+_PICKLED: dict[tuple, GameDef] = {}  # (rules folder, variant, rules hash) → the game of the states pickled
 
 
 # --------------------------------------------------------------------- loading
@@ -389,6 +424,7 @@ class _Builder:
             labeller=Labeller(card_ids),
             vocabulary=self.vocab,
             step_budget=d.get("step_budget", DEFAULT_STEP_BUDGET),
+            max_decisions=d.get("max_decisions"),
             ties=d.get("ties", "shared"),
             rulings=list(d.get("rulings", [])),
             enums=self.vocab.enums,

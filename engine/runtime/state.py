@@ -68,6 +68,31 @@ class Outcome:
         return {"results": list(self.results), "winners": self.winners, "reason": self.reason}
 
 
+@dataclass(frozen=True, slots=True)
+class ChanceEvent:
+    """A draw at random the rules are about to make: one of ``size`` outcomes, all equally likely.
+
+    ``kind`` is "random" (``random_from`` picks item ``outcome``) or "shuffle" (one step of
+    Fisher–Yates: the card at place ``size − 1`` of the zone changes places with the one at ``outcome``).
+    """
+
+    kind: str
+    size: int
+
+    def outcomes(self) -> list[tuple[int, float]]:
+        """(outcome, probability) of every outcome."""
+        p = 1.0 / self.size
+        return [(i, p) for i in range(self.size)]
+
+
+class ChanceNeeded(TabletopError):
+    """Explicit chance: the rules came to a draw that the outcomes given did not cover (the state is as it was)."""
+
+    def __init__(self, event: ChanceEvent):
+        super().__init__(f"the rules draw at random next: {event.kind}, one of {event.size} outcomes")
+        self.event = event
+
+
 def _copied(zones: dict[str, list]) -> dict[str, list]:
     """Zones with their lists copied, with no bytecode per zone (a game may have a hundred)."""
     return dict(zip(zones, map(list.copy, zones.values())))
@@ -77,6 +102,7 @@ class State:
     """One game in progress.  Create with ``GameDef.new_game``."""
 
     __slots__ = (
+        "draws",
         "fault",
         "final",
         "game",
@@ -121,17 +147,22 @@ class State:
     final: tuple[list[int], Outcome | None] | None
     sight: sight.Sight  # what each seat sees, shared by the states of one table size
     know: list[int] | None  # per card: bit mask of the seats that know it
+    draws: list[int] | None  # explicit chance: the outcomes still to use, last first (only while a run uses them)
     pinned: list[int] | None  # per card: bit mask of the seats that know where it lies
 
     # ---------------------------------------------------------------- create
     @classmethod
-    def new(cls, game, players: int, seed: int = 0, knowledge: bool = True) -> State:
+    def new(cls, game, players: int, seed: int = 0, knowledge: bool = True, draws: list[int] | None = None) -> State:
         """A new game, advanced to its first decision.  ``knowledge=False``: what each seat knows of the
         cards is not followed move by move, but worked out when first needed, by playing the game again
-        from its seed (``_knowledge``): a simulation between bots that ask for no copy never needs it."""
+        from its seed (``_knowledge``): a simulation between bots that ask for no copy never needs it.
+        ``draws``: explicit chance, the outcomes of the setup's draws (see ``apply``)."""
         if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
             raise TabletopError(f"{game.id} is for {game.min_players}–{game.max_players} players, not {players}")
+        if draws is not None and not knowledge:
+            raise TabletopError("a game of explicit chance follows what seats know: it cannot be replayed from a seed")
         st = cls.__new__(cls)
+        st.draws = None if draws is None else draws[::-1]
         st.game, st.n, st.seed = game, players, int(seed)
         st.vars = game.variables.copy()  # values are never changed in place: the initial ones are shared
         st.pvars = [game.player_variables.copy() for _ in range(players)]
@@ -150,7 +181,8 @@ class State:
             cards = len(game.card_ids)
             st.zones, st.loc = {z: [] for z in game.zone_ids(players)}, [""] * cards
             know = st._place_starts()
-            if st.rng == rng.seed_state(int(seed)):  # the starts drew nothing: every game of this size starts so
+            if st.rng == rng.seed_state(int(seed)) and (draws is None or len(st.draws or ()) == len(draws)):
+                # the starts drew nothing: every game of this size starts so
                 game.cache.starts[players] = (_copied(st.zones), st.loc[:], know[:])
             if not knowledge:
                 st.know = st.pinned = None
@@ -159,6 +191,7 @@ class State:
             st.zones, st.loc = _copied(zones), loc[:]
             st.know, st.pinned = (know[:], know[:]) if knowledge else (None, None)
         st._run()
+        st._all_drawn()
         return st
 
     def _place_starts(self) -> list[int]:
@@ -216,6 +249,13 @@ class State:
         network's outputs are numbered by the space, not by the order the rules list the options in."""
         index = self.game.action_index(self.n)
         return sorted([index[a] for a in self._options_of(seat)])
+
+    def legal_action_mask(self, seat: int | None = None) -> list[int]:
+        """1 for each legal action of ``game.action_space(players)``, 0 for the others (all 0 when not asked)."""
+        mask = [0] * len(self.game.action_space(self.n))
+        for i in self.legal_action_indices(seat):
+            mask[i] = 1
+        return mask
 
     def asked(self, seat: int) -> dict | None:
         """The pending decision as it is put to ``seat`` (its ``kind``, option ``ids`` and their ``values``),
@@ -342,13 +382,29 @@ class State:
         return outcome.returns() if outcome is not None else [0.0] * self.n
 
     # ----------------------------------------------------------------- play
-    def apply(self, action: str, seat: int | None = None) -> None:
+    def apply(self, action: str, seat: int | None = None, draws: list[int] | None = None) -> None:
         """Play ``action``; raises IllegalAction (state unchanged) if it is not legal now.
 
         A wrong seat is told only who is deciding: the options are the decider's.  While a
         simultaneous decision waits, any seat of ``to_act`` may act (without ``seat``: the asked
         seat, or the one seat still to act that offers ``action``).
+
+        ``draws`` makes chance explicit: the rules' draws at random until the next decision take these
+        outcomes, in order, instead of the generator's.  If the rules draw more, ChanceNeeded says what
+        the next draw is (its ``event``: kind and number of outcomes) and the state is as it was; a tool
+        then tries again with one outcome more.  Outcomes left over are a StateError.
         """
+        if draws is not None:
+            before = self.clone()
+            self.draws = draws[::-1]
+            try:
+                self.apply(action, seat)
+                self._all_drawn()
+            except TabletopError:
+                for name in State.__slots__:
+                    setattr(self, name, getattr(before, name))
+                raise
+            return
         if self.fault is not None:
             raise StateError(f"this game stopped on a rule error: {self.fault.format(with_context=False)}")
         pending = self.pending
@@ -410,12 +466,35 @@ class State:
             self.log_entries.append([None, (seat_did, player, action)])
 
     def randbelow(self, n: int) -> int:
+        if self.draws is not None:
+            return self._drawn(ChanceEvent("random", n))
         value, self.rng = rng.below(self.rng, n)
         return value
 
     def shuffle(self, items: list) -> None:
         """Shuffle ``items`` in place with the game's generator (as ``randbelow`` for each place, faster)."""
-        self.rng = rng.shuffle(self.rng, items)
+        if self.draws is None:
+            self.rng = rng.shuffle(self.rng, items)
+            return
+        for n in range(len(items), 1, -1):  # the same Fisher–Yates, its draws given
+            j = self._drawn(ChanceEvent("shuffle", n))
+            items[n - 1], items[j] = items[j], items[n - 1]
+
+    def _drawn(self, event: ChanceEvent) -> int:
+        """The next outcome given for an explicit draw; ChanceNeeded once they are used up."""
+        draws = self.draws
+        if not draws:
+            raise ChanceNeeded(event)
+        outcome = draws.pop()
+        if not isinstance(outcome, int) or not 0 <= outcome < event.size:
+            raise StateError(f"no outcome {outcome!r} of a draw of {event.size} ({event.kind})")
+        return outcome
+
+    def _all_drawn(self) -> None:
+        """End a run of explicit chance: every outcome given must have been drawn."""
+        left, self.draws = self.draws, None
+        if left:
+            raise StateError(f"{len(left)} outcome(s) given but not drawn: the rules drew fewer times")
 
     def chance(self, event: dict) -> None:
         """Record a chance event (a shuffle, a random draw) in the history."""
@@ -612,8 +691,17 @@ class State:
         c.know = self.know[:] if self.know is not None else None
         c.pinned = self.pinned[:] if self.pinned is not None else None
         c.settled, c.sight = self.settled.copy(), self.sight
-        c.memo, c.steps, c.final = {}, 0, self.final
+        c.memo, c.steps, c.final, c.draws = {}, 0, self.final, None
         return c
+
+    def __deepcopy__(self, memo: dict) -> State:
+        """``clone()``: equal to the original, at the cost of a copy of what changes (not ``copy.deepcopy``'s walk)."""
+        return self.clone()
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its plain data with where its rules are (``GameDef.unpickled_state`` reads it back)."""
+        game = self.game
+        return (type(game).unpickled_state, (*game.pickled(), self.to_json()))
 
     def to_data(self) -> dict:
         self._knowledge()
@@ -671,6 +759,6 @@ class State:
         st.log_entries, st.history, st.fault, st.memo, st.steps = data["log"], data["history"], None, {}, 0
         st.seen, st.reason = data["seen"], data["reason"]
         st.know, st.pinned, st.settled, st.sight = data["know"], data["pinned"], {}, game.sight(st.n)
-        st.final = None
+        st.final, st.draws = None, None
         check_pending(st)
         return st

@@ -1,0 +1,224 @@
+"""What a seat knows, as numbers and as a key: the observation tensor and information-state key that
+learning and search tools read, both derived from the one model of what a seat may know (``sight``).
+
+The tensor has one fixed shape per game and table size (``Encoding``), made of named parts:
+
+- per zone, a plane over the card faces (the distinct card ids): how many cards of each face the seat
+  knows to be there (it sees them, or knows them though they lie face down), and the zone's size;
+- the variables as the seat's view shows them, by their declared type: a number, a yes/no, a one-hot
+  over an enum's members, the seats, the card faces, the zones or the board positions (a list of them:
+  counts); text, records and maps are not encoded (listed in ``Encoding.skipped``);
+- the pending decision: the seats to act, whether this seat is one of them, its kind (one-hot over the
+  kinds the rules ask), the legal-action mask over ``GameDef.action_space``; and whether the game is over.
+
+``information_key`` is a short digest of everything the seat knows, its past included (the history as
+it may know it): two states the seat cannot tell apart give the same key, as a determinized copy does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.lang import ast
+from engine.lang.ast import walk_blocks
+from engine.lang.types import BOOL, CARD, INT, PLAYER, POSITION, ZONE, Type
+from engine.runtime import sight
+
+__all__ = ["Encoding", "Part", "encoding", "information_key", "information_text", "observation_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One named stretch of the tensor: ``labels[i]`` names value ``offset + i``."""
+
+    name: str
+    offset: int
+    labels: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """The observation tensor's layout for a game at ``players`` seats (``encoding``)."""
+
+    players: int
+    parts: tuple[Part, ...]
+    size: int
+    skipped: tuple[str, ...]  # variables whose type has no fixed-size encoding (text, records, maps)
+    faces: tuple[str, ...]
+    kinds: tuple[str, ...]
+    domains: dict  # type → {plain value: index}, for the variables' one-hot parts
+
+    def part(self, name: str) -> Part:
+        return next(p for p in self.parts if p.name == name)
+
+    def encode(self, state, seat: int) -> np.ndarray:
+        """``seat``'s observation of ``state`` (float32, shape ``(size,)``)."""
+        out = np.zeros(self.size, dtype=np.float32)
+        game = state.game
+        index = {p.name: p.offset for p in self.parts}
+        face_of = self.domains["faces"]
+        for zone, count in known_cards(state, seat).items():
+            base = index[f"zone {zone}"]
+            for face, k in count.items():
+                out[base + face_of[face]] = k
+            out[index[f"size {zone}"]] = len(state.zones[zone])
+        view = state.view(seat)
+        vocab = game.vocabulary
+        for name, value in view["variables"].items():
+            self._put(out, index, f"variable {name}", vocab.variables[name], value)
+        for p, values in enumerate(view["player_variables"]):
+            for name, value in values.items():
+                self._put(out, index, f"seat {p} {name}", vocab.player_variables[name], value)
+        for p in state.to_act:
+            out[index["to act"] + p] = 1
+        decision = view["decision"]
+        if decision is not None:
+            out[index["kind"] + self.kinds.index(decision["kind"])] = 1
+            if seat in state.to_act:
+                out[index["asked"]] = 1
+                legal = index["legal"]
+                for i in state.legal_action_indices(seat):
+                    out[legal + i] = 1
+        out[index["over"]] = float(state.is_terminal)
+        out[index["seat"] + seat] = 1
+        return out
+
+    def _put(self, out: np.ndarray, index: dict, name: str, t: Type, value) -> None:
+        at = index.get(name)
+        if at is None or value is None:
+            return
+        if t is INT or t is BOOL:
+            out[at] = float(value)
+            return
+        domain = self.domains[_element(t)]
+        for v in value if t.is_list else [value]:
+            i = domain.get(v)
+            if i is not None:
+                out[at + i] += 1
+
+
+def _element(t: Type) -> Type:
+    return t.element if t.is_list else t
+
+
+def _domain(game, players: int, t: Type) -> list | None:
+    """The plain values a variable of type ``t`` (or a list of them) can hold, or None if unbounded."""
+    t = _element(t)
+    if t is PLAYER:
+        return list(range(players))
+    if t is CARD:
+        return list(dict.fromkeys(game.card_ids))
+    if t is ZONE:
+        return game.zone_ids(players)
+    if t is POSITION:
+        boards = [b for family in game.board_files.values() for b in family]
+        return list(dict.fromkeys(str(node) for b in boards for node in b.nodes))
+    if t.is_enum:
+        return list(game.enums[t.name])
+    return None
+
+
+def _kinds(game) -> list[str]:
+    """Every kind of decision the rules can ask, in the order of the rules."""
+    kinds: dict[str, None] = {}
+    for _, source in game.sources:
+        if isinstance(source, ast.Expr):
+            continue
+        for block in walk_blocks(source):
+            for s in block:
+                if isinstance(s, ast.Choose):
+                    kinds[s.kind] = None
+    return list(kinds)
+
+
+def encoding(game, players: int) -> Encoding:
+    """The tensor layout of ``game`` at ``players`` seats (made once per game and size)."""
+    found = _ENCODINGS.get((id(game), players))
+    if found is not None and found[0] is game:
+        return found[1]
+    faces = list(dict.fromkeys(game.card_ids))
+    parts: list[tuple[str, list[str]]] = []
+    for zone in game.zone_ids(players):
+        parts += [(f"zone {zone}", faces), (f"size {zone}", ["cards"])]
+    vocab = game.vocabulary
+    domains: dict = {"faces": {f: i for i, f in enumerate(faces)}}
+    skipped = []
+    named = [(f"variable {k}", t) for k, t in vocab.variables.items()]
+    named += [(f"seat {p} {k}", t) for p in range(players) for k, t in vocab.player_variables.items()]
+    for name, t in named:
+        if t is INT or t is BOOL:
+            parts.append((name, [str(t)]))
+            continue
+        values = _domain(game, players, t)
+        if values is None:
+            skipped.append(name)
+            continue
+        domains[_element(t)] = {v: i for i, v in enumerate(values)}
+        parts.append((name, [str(v) for v in values]))
+    seats = [f"seat {p}" for p in range(players)]
+    kinds = _kinds(game)
+    parts += [("to act", seats), ("asked", ["yes"]), ("kind", kinds), ("legal", game.action_space(players))]
+    parts += [("over", ["yes"]), ("seat", seats)]
+    laid, offset = [], 0
+    for name, labels in parts:
+        laid.append(Part(name, offset, tuple(labels)))
+        offset += len(labels)
+    made = Encoding(players, tuple(laid), offset, tuple(skipped), tuple(faces), tuple(kinds), domains)
+    _ENCODINGS[(id(game), players)] = (game, made)
+    return made
+
+
+_ENCODINGS: dict[tuple[int, int], tuple] = {}
+
+
+def known_cards(state, seat: int) -> dict[str, dict[str, int]]:
+    """Per zone, how many cards of each face ``seat`` knows to be there: those it sees, and those it
+    knows though they lie face down (it saw them go there, or was shown them)."""
+    state._knowledge()
+    ids, know, bit = state.game.card_ids, state.know, 1 << seat
+    face_down = state.sight.face_down
+    out: dict[str, dict[str, int]] = {}
+    for zone, cards in state.zones.items():
+        hidden = face_down(zone, len(cards), seat)
+        count: dict[str, int] = {}
+        for i, c in enumerate(cards):
+            if i >= hidden or know[c] & bit:
+                count[ids[c]] = count.get(ids[c], 0) + 1
+        out[zone] = count
+    return out
+
+
+def _known(state, seat: int) -> dict:
+    """All ``seat`` knows now and knew before, as plain data: the source of its information key."""
+    view = state.view(seat)
+    del view["log"]
+    view["zones"] = {z: [view["zones"][z], sorted(c.items())] for z, c in known_cards(state, seat).items()}
+    view["history"] = sight.history_for(state, seat)
+    view["log"] = sight.visible_log(state, seat)
+    return view
+
+
+def information_text(state, seat: int) -> str:
+    """Everything ``seat`` knows, past included, as canonical JSON text (readable; ``information_key`` is short)."""
+    return json.dumps(_known(state, seat), sort_keys=True, separators=(",", ":"))
+
+
+def information_key(state, seat: int) -> str:
+    """A digest of ``information_text``: equal for states ``seat`` cannot tell apart, different otherwise."""
+    return hashlib.blake2b(information_text(state, seat).encode(), digest_size=16).hexdigest()
+
+
+def observation_text(state, seat: int) -> str:
+    """What ``seat`` sees now, without its past: its view (but the log) with the cards it knows."""
+    view = state.view(seat)
+    del view["log"]
+    view["zones"] = {z: [view["zones"][z], sorted(c.items())] for z, c in known_cards(state, seat).items()}
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))
