@@ -14,7 +14,22 @@ import networkx as nx
 import pytest
 
 ENGINE = Path(__file__).resolve().parents[1] / "engine"
-ORDER = ["errors", "extras", "load", "lang", "boards", "runtime", "bots", "lab", "interop", "tools", "ui", "web", "cli", "engine"]
+ORDER = [
+    "errors",
+    "extras",
+    "load",
+    "lang",
+    "boards",
+    "runtime",
+    "bots",
+    "lab",
+    "interop",
+    "tools",
+    "ui",
+    "web",
+    "cli",
+    "engine",
+]
 
 
 def module_name(path: Path) -> str:

@@ -1,0 +1,256 @@
+"""A tabletop game as an OpenSpiel game: ``load(game, players=…, variant=…)`` gives a ``pyspiel.Game``.
+
+Actions are indexes into ``GameDef.action_space(players)``.  Chance is explicit: every draw the
+rules make (a shuffle is one draw per place, Fisher–Yates) is a chance node whose outcomes are
+equally likely (``State.apply(…, draws=…)`` and ``ChanceNeeded``).  Decisions are sequential by
+default: of a simultaneous decision each seat chooses in turn, unseen by the others; with
+``simultaneous=True`` such a decision is one simultaneous node.  Information-state and observation
+strings and tensors come from ``engine.runtime.observe``; ``resample_from_infostate`` is
+``State.determinized``.  A game whose rules declare no ``max_decisions`` is cut off after
+``max_decisions`` (a parameter) as a draw.
+
+The game is registered with pyspiel as ``tabletop`` (parameters ``game``, ``variant``, ``players``,
+``simultaneous``, ``max_decisions``), so ``pyspiel.load_game`` and OpenSpiel's serialization find it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from engine.interop import game_of, library
+from engine.runtime import observe
+from engine.runtime.state import ChanceEvent, ChanceNeeded
+
+pyspiel: Any = library("pyspiel", "the OpenSpiel adapter")
+
+__all__ = ["CUT_OFF", "TabletopGame", "TabletopState", "load"]
+
+CUT_OFF = 1000  # decisions after which a game whose rules declare no bound is stopped (a draw)
+SHORT_NAME = "tabletop"
+SETTING_UP = "setting up"  # the strings of the first chance nodes, before the setup has drawn all it draws
+_PARAMETERS = {"game": "goofspiel", "variant": "", "players": 2, "simultaneous": False, "max_decisions": 0}
+
+
+def _game_type(info, simultaneous: bool):
+    Type = pyspiel.GameType
+    return Type(
+        short_name=SHORT_NAME,
+        long_name="Tabletop game",
+        dynamics=Type.Dynamics.SIMULTANEOUS if simultaneous else Type.Dynamics.SEQUENTIAL,
+        chance_mode=Type.ChanceMode.EXPLICIT_STOCHASTIC if info.chance else Type.ChanceMode.DETERMINISTIC,
+        information=(
+            Type.Information.PERFECT_INFORMATION if info.perfect_information else Type.Information.IMPERFECT_INFORMATION
+        ),
+        utility=Type.Utility.ZERO_SUM,
+        reward_model=Type.RewardModel.TERMINAL,
+        max_num_players=info.players,
+        min_num_players=info.players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification=_PARAMETERS,
+    )
+
+
+class TabletopGame(pyspiel.Game):
+    """The rules of one game, variant and table size, as OpenSpiel sees them."""
+
+    def __init__(self, params=None):
+        params = {**_PARAMETERS, **(params or {})}
+        self.rules = game_of(params["game"], params["variant"] or None)
+        self.players = int(params["players"])
+        self.facts = self.rules.info(self.players)
+        self.simultaneous = bool(params["simultaneous"]) and self.facts.simultaneous
+        self.max_decisions = self.facts.max_decisions or int(params["max_decisions"]) or CUT_OFF
+        self.space = self.rules.action_space(self.players)
+        self.encoding = observe.encoding(self.rules, self.players)
+        super().__init__(
+            _game_type(self.facts, self.simultaneous),
+            pyspiel.GameInfo(
+                num_distinct_actions=len(self.space),
+                max_chance_outcomes=max(len(self.rules.card_ids), 1) if self.facts.chance else 0,
+                num_players=self.players,
+                min_utility=self.facts.min_utility,
+                max_utility=self.facts.max_utility,
+                utility_sum=0.0,
+                max_game_length=self.max_decisions,
+            ),
+            params,
+        )
+
+    def new_initial_state(self):
+        return TabletopState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return _Observer(self, iig_obs_type)
+
+
+class TabletopState(pyspiel.State):
+    """One game: an engine state at a decision, or, at a chance node, the state it came from with the
+    action taken and the outcomes drawn so far.  OpenSpiel copies and serializes it by pickling its
+    attributes: the engine's state pickles as its plain data (``State.__reduce__``)."""
+
+    def __init__(self, game: TabletopGame):
+        super().__init__(game)
+        self.n = game.players
+        self.simultaneous = game.simultaneous
+        self.limit = game.max_decisions
+        self.state: Any = None  # the engine's State (None at the chance nodes of the setup, before it is dealt)
+        self.pending: tuple | None = None  # at a chance node: (action id or None for the setup, seat, drawn)
+        self.event: ChanceEvent | None = None  # at a chance node: the draw the rules make next
+        self.decisions = 0
+        self.resamples = random.Random(0)
+        self._run(None, None, [])
+
+    # -------------------------------------------------------------- internal
+    def _run(self, action: str | None, seat: int | None, drawn: list[int]) -> None:
+        """Take ``action`` (None: set the game up) with the outcomes ``drawn``; a chance node if the rules draw more."""
+        try:
+            if action is None:
+                self.state = self.get_game().rules.new_game(self.n, draws=drawn)
+            else:
+                self.state.apply(action, seat=seat, draws=drawn)
+        except ChanceNeeded as need:
+            self.pending, self.event = (action, seat, drawn), need.event
+            return
+        self.pending = self.event = None
+
+    def _seat_to_act(self) -> int:
+        return self.state.to_act[0]
+
+    def _is_cut_off(self) -> bool:
+        return self.decisions >= self.limit
+
+    # --------------------------------------------------------------- pyspiel
+    def current_player(self):
+        if self.pending is not None:
+            return pyspiel.PlayerId.CHANCE
+        if self.state.is_terminal or self._is_cut_off():
+            return pyspiel.PlayerId.TERMINAL
+        if self.simultaneous and len(self.state.to_act) > 1:
+            return pyspiel.PlayerId.SIMULTANEOUS
+        return self._seat_to_act()
+
+    def _legal_actions(self, player):
+        if self.pending is not None or self._is_cut_off():
+            return []
+        return self.state.legal_action_indices(player)
+
+    def chance_outcomes(self):
+        return self.event.outcomes() if self.event is not None else []
+
+    def _apply_action(self, action):
+        if self.pending is not None:
+            taken, seat, drawn = self.pending
+            self._run(taken, seat, [*drawn, int(action)])
+            return
+        seat = self._seat_to_act()
+        self.decisions += 1
+        self._run(self.get_game().space[action], seat, [])
+
+    def _apply_actions(self, actions):
+        seats = self.state.to_act
+        for seat in seats[:-1]:
+            self.state.apply(self.get_game().space[actions[seat]], seat=seat)
+        self.decisions += 1
+        self._run(self.get_game().space[actions[seats[-1]]], seats[-1], [])
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance {self.event.kind if self.event is not None else 'draw'} {action}"
+        return self.get_game().space[action]
+
+    def is_terminal(self):
+        return self.pending is None and (self.state.is_terminal or self._is_cut_off())
+
+    def returns(self):
+        if self.pending is None and self.state.is_terminal:
+            return self.state.returns()
+        return [0.0] * self.n
+
+    def information_state_string(self, player=None):
+        player = self.current_player() if player is None else player
+        if self.state is None:
+            return SETTING_UP
+        key = observe.information_key(self.state, player)
+        if self.pending is None:
+            return key
+        return f"{key} {self.pending[1]} decided, {len(self.pending[2])} drawn"
+
+    def observation_string(self, player=None):
+        player = self.current_player() if player is None else player
+        return observe.observation_text(self.state, player) if self.state is not None else SETTING_UP
+
+    def observation_tensor(self, player=None):
+        player = self.current_player() if player is None else player
+        return self.tensor(player).tolist()
+
+    def tensor(self, player: int) -> np.ndarray:
+        """The seat's observation (``engine.runtime.observe``); zeros while the game is being set up."""
+        encoding = self.get_game().encoding
+        if self.state is None:
+            return np.zeros(encoding.size, np.float32)
+        return encoding.encode(self.state, player)
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state the seat cannot tell from this one: hidden cards dealt again (``State.determinized``)."""
+        copy = self.clone()
+        if self.pending is None:
+            copy.state = self.state.determinized(player_id, self.resamples.getrandbits(62))
+        return copy
+
+    def __str__(self):
+        if self.state is None:
+            return SETTING_UP
+        return observe.observation_text(self.state, self.state.to_act[0] if self.state.to_act else 0)
+
+
+class _Observer:
+    """OpenSpiel's observer protocol over ``engine.runtime.observe``: the tensor, and the strings."""
+
+    def __init__(self, game: TabletopGame, iig_obs_type):
+        self.game = game
+        self.perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(game.encoding.size, np.float32)
+        self.dict = {part.name: self.tensor[part.offset : part.offset + part.size] for part in game.encoding.parts}
+
+    def set_from(self, state: TabletopState, player: int) -> None:
+        self.tensor[:] = state.tensor(player)
+
+    def string_from(self, state: TabletopState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_string(player)
+        return state.observation_string(player)
+
+
+def load(game, players: int | None = None, variant: str | None = None, simultaneous: bool = False, max_decisions=0):
+    """The pyspiel game of ``game`` (a name, a path or a loaded GameDef) at ``players`` seats (default: fewest)."""
+    rules = game_of(game, variant)
+    params = {
+        "game": game if isinstance(game, str) else str(rules.rules.folder),
+        "variant": rules.variant or "",
+        "players": players or rules.min_players,
+        "simultaneous": simultaneous,
+        "max_decisions": max_decisions,
+    }
+    _register()
+    return pyspiel.load_game(SHORT_NAME, params)
+
+
+def _register() -> None:
+    if SHORT_NAME not in [t.short_name for t in pyspiel.registered_games()]:
+        pyspiel.register_game(_game_type(_DEFAULT_FACTS, False), TabletopGame)
+
+
+class _DefaultFacts:
+    """The registration's facts; each loaded game states its own (``_game_type``)."""
+
+    players, chance, perfect_information = 2, True, False
+
+
+_DEFAULT_FACTS = _DefaultFacts()
