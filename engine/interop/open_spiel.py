@@ -15,13 +15,12 @@ The game is registered with pyspiel as ``tabletop`` (parameters ``game``, ``vari
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
 
 from engine.interop import game_of, library
-from engine.runtime import observe
+from engine.runtime import observe, rng
 from engine.runtime.state import ChanceEvent, ChanceNeeded
 
 pyspiel: Any = library("pyspiel", "the OpenSpiel adapter")
@@ -57,12 +56,18 @@ def _game_type(info, simultaneous: bool):
     )
 
 
+_RULES: dict[tuple, Any] = {}  # (game, variant) → its GameDef, loaded once a process
+
+
 class TabletopGame(pyspiel.Game):
     """The rules of one game, variant and table size, as OpenSpiel sees them."""
 
     def __init__(self, params=None):
         params = {**_PARAMETERS, **(params or {})}
-        self.rules = game_of(params["game"], params["variant"] or None)
+        key = (params["game"], params["variant"] or None)
+        if key not in _RULES:  # OpenSpiel makes the game again for every state it reads back
+            _RULES[key] = game_of(*key)
+        self.rules = _RULES[key]
         self.players = int(params["players"])
         self.facts = self.rules.info(self.players)
         self.simultaneous = bool(params["simultaneous"]) and self.facts.simultaneous
@@ -104,7 +109,7 @@ class TabletopState(pyspiel.State):
         self.pending: tuple | None = None  # at a chance node: (action id or None for the setup, seat, drawn)
         self.event: ChanceEvent | None = None  # at a chance node: the draw the rules make next
         self.decisions = 0
-        self.resamples = random.Random(0)
+        self.resamples = 0  # copies dealt by ``resample_from_infostate``: each from its own seed
         self._run(None, None, [])
 
     # -------------------------------------------------------------- internal
@@ -201,7 +206,8 @@ class TabletopState(pyspiel.State):
         """A state the seat cannot tell from this one: hidden cards dealt again (``State.determinized``)."""
         copy = self.clone()
         if self.pending is None:
-            copy.state = self.state.determinized(player_id, self.resamples.getrandbits(62))
+            self.resamples += 1
+            copy.state = self.state.determinized(player_id, rng.derive(self.state.seed, "resample", self.resamples))
         return copy
 
     def __str__(self):

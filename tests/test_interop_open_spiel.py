@@ -1,0 +1,86 @@
+"""OpenSpiel's own checks through the adapter: random simulations with serialization on every game, variant
+and player count (simultaneous decisions both ways), and its IS-MCTS playing a game through it."""
+
+import numpy as np
+import pytest
+
+from engine.interop.open_spiel import load
+from tests.interop_helpers import BOUND, CELLS, SIMULTANEOUS, cell_id
+
+pyspiel = pytest.importorskip("pyspiel")
+
+
+@pytest.mark.parametrize("cell", CELLS, ids=cell_id)
+def test_random_simulation_with_serialization_passes(cell):
+    name, variant, players = cell
+    game = load(name, players=players, variant=variant, max_decisions=BOUND)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("cell", SIMULTANEOUS, ids=cell_id)
+def test_a_simultaneous_decision_is_one_simultaneous_node(cell):
+    name, variant, players = cell
+    game = load(name, players=players, variant=variant, simultaneous=True, max_decisions=BOUND)
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.is_simultaneous_node()
+
+
+def test_the_game_states_its_facts():
+    game = load("goofspiel", players=2)
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.max_game_length() == 39  # declared in the rules
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert load("hex").get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+def test_the_prizes_are_shuffled_by_explicit_chance_nodes():
+    state = load("goofspiel", players=2).new_initial_state()
+    sizes = []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        sizes.append(len(outcomes))
+        state.apply_action(outcomes[-1][0])
+    assert sizes == list(range(13, 1, -1))  # one draw a place of the 13 diamonds, Fisher–Yates
+    assert state.current_player() == 0
+
+
+def test_a_resampled_state_is_one_the_seat_cannot_tell_apart():
+    game = load("whist", players=4)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    while state.is_chance_node():
+        state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
+    for _ in range(6):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    seat = state.current_player()
+    other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_string(seat) == state.information_state_string(seat)
+    assert other.legal_actions() == state.legal_actions()
+    assert other.observation_tensor(seat) == state.observation_tensor(seat)
+    assert other.observation_string((seat + 1) % 4) != state.observation_string((seat + 1) % 4)  # hands dealt again
+
+
+def test_is_mcts_plays_a_game_through_the_adapter():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = load("goofspiel", players=2)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(0))
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert sum(state.returns()) == 0 and max(state.returns()) >= 0
