@@ -3,14 +3,17 @@ mask, pickling and copying a state, bots by kind and seat, and what a seat knows
 
 import ast
 import copy
+import importlib
 import pickle
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
 from engine import StateError, TabletopError, load_game
 from engine.bots import make
+from engine.extras import MissingExtra
 from engine.runtime.observe import encoding, information_key
 from engine.runtime.state import ChanceEvent, ChanceNeeded
 from tests.interop_helpers import CELLS, cell_id
@@ -205,3 +208,11 @@ def test_the_adapters_use_no_underscore_attribute_of_the_engine():
     used = [use for path in INTEROP.glob("*.py") for use in private_uses(path)]
     assert len(list(INTEROP.glob("*.py"))) == 4
     assert used == []
+
+
+@pytest.mark.parametrize("adapter,library", [("open_spiel", "pyspiel"), ("pettingzoo", "pettingzoo")])
+def test_an_adapter_without_its_library_says_what_to_install(monkeypatch, adapter, library):
+    monkeypatch.setitem(sys.modules, library, None)  # as if it were not installed
+    monkeypatch.delitem(sys.modules, f"engine.interop.{adapter}", raising=False)
+    with pytest.raises(MissingExtra, match=rf"needs {library}, which is not installed: pip install 'tabletop\[rl\]'$"):
+        importlib.import_module(f"engine.interop.{adapter}")

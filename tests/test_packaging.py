@@ -30,7 +30,7 @@ def test_cluster_reinforcement_learning_and_test_tools_are_extras():
     assert set(extras) == {"cluster", "rl", "test"}
     assert extras["cluster"] == {"ray"}
     assert extras["rl"] == {"pettingzoo", "open_spiel", "gymnasium"}
-    assert {"pytest", "pytest-xdist", "hypothesis", "playwright", "tabletop[cluster]"} <= extras["test"]
+    assert {"pytest", "pytest-xdist", "hypothesis", "playwright", "tabletop[cluster]", "tabletop[rl]"} <= extras["test"]
 
 
 def test_a_playtest_on_ray_without_ray_says_in_one_line_what_to_install(monkeypatch, capsys):
