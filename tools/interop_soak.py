@@ -3,6 +3,7 @@
     python tools/interop_soak.py                          # 100 games a cell (about 3,000 in all)
     python tools/interop_soak.py --games 1000 --only goofspiel
     python tools/interop_soak.py --bound 200              # cut games without a declared bound later
+    python tools/interop_soak.py --speed --only goofspiel # steps per CPU second through each adapter instead
 
 Per cell: OpenSpiel's ``random_sim_test`` with serialization (``--games`` games; the simultaneous
 form too where the game has simultaneous decisions), PettingZoo's ``api_test`` and Gymnasium's env
@@ -22,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy as np
 import pyspiel
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
@@ -77,13 +79,71 @@ def soak(cell, games: int, bound: int) -> int:
     return sum(information_sets(game, players, seed, bound) for seed in range(games))
 
 
+def speed(name: str, steps: int = 3000) -> None:
+    """Random steps per CPU second through each adapter (chance outcomes count as OpenSpiel steps)."""
+    moves = np.random.default_rng(0)
+
+    def pick(mask) -> int:
+        return int(moves.choice(np.flatnonzero(mask)))
+
+    def spiel(simultaneous: bool):
+        state = open_spiel.load(name, simultaneous=simultaneous).new_initial_state()
+        for _ in range(steps):
+            if state.is_terminal():
+                state = state.get_game().new_initial_state()
+            if state.is_chance_node():
+                state.apply_action(int(moves.integers(len(state.chance_outcomes()))))
+            elif state.is_simultaneous_node():
+                state.apply_actions(
+                    [
+                        int(moves.choice(state.legal_actions(p)) if state.legal_actions(p) else 0)
+                        for p in range(state.num_players())
+                    ]
+                )
+            else:
+                state.apply_action(int(moves.choice(state.legal_actions())))
+
+    def aec():
+        env = pettingzoo.env(name)
+        env.reset(seed=0)
+        for done in range(steps):
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.reset(seed=done)
+                observation = env.observe(env.agent_selection)
+            env.step(pick(observation["action_mask"]))
+
+    def gym():
+        env = gymnasium.make(name, opponents="random")
+        observation, _ = env.reset(seed=0)
+        for done in range(steps):
+            observation, _, terminated, truncated, _ = env.step(pick(observation["action_mask"]))
+            if terminated or truncated:
+                observation, _ = env.reset(seed=done)
+
+    for label, run in [
+        ("OpenSpiel", lambda: spiel(False)),
+        ("OpenSpiel simultaneous", lambda: spiel(True)),
+        ("PettingZoo AEC", aec),
+        ("Gymnasium (random opponents)", gym),
+    ]:
+        started = time.process_time()
+        run()
+        print(f"{name:12} {label:30} {steps / (time.process_time() - started):8.0f} steps/s")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games a cell, for each check")
     parser.add_argument("--bound", type=int, default=100, help="decisions after which an unbounded game is cut off")
     parser.add_argument("--only", action="append", default=[], help="a game's name (repeatable)")
+    parser.add_argument("--speed", action="store_true", help="measure steps per CPU second instead")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
+    if args.speed:
+        for name in args.only or ["goofspiel", "caty-mini", "cat-town"]:
+            speed(name)
+        return 0
     failed, checks, started = 0, 0, time.perf_counter()
     for cell in cells(args.only):
         try:
