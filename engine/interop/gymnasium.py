@@ -50,7 +50,7 @@ class TabletopEnv(gymnasium.Env):
         if len(kinds) == n - 1:
             kinds.insert(seat, "")
         if len(kinds) != n:
-            raise TabletopError(f"give one opponent or one for each of the {n - 1} other seats, not {len(kinds)}")
+            raise TabletopError(f"give one bot for all other seats or one for each of the {n - 1}, not {len(kinds)}")
         for s, kind in enumerate(kinds):
             if s != seat:
                 make_bot(kind, s, 0, self.table.game)  # BotSpecError now, in one line, not at the first reset
@@ -67,7 +67,7 @@ class TabletopEnv(gymnasium.Env):
         """The bots act until this seat is to act or the game is over (or cut off)."""
         table = self.table
         while not table.state.is_terminal and not table.truncated and self.seat not in table.state.to_act:
-            other = table.state.to_act[0]
+            other = table.state.current_player
             table.state.apply(self.bots[other].act(table.state), seat=other)
             table.decisions += 1
 

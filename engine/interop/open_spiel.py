@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.errors import TabletopError
 from engine.interop import game_of, library
 from engine.runtime import observe, rng
 from engine.runtime.state import ChanceEvent, ChanceNeeded
@@ -30,7 +31,7 @@ __all__ = ["CUT_OFF", "TabletopGame", "TabletopState", "load"]
 CUT_OFF = 1000  # decisions after which a game whose rules declare no bound is stopped (a draw)
 SHORT_NAME = "tabletop"
 SETTING_UP = "setting up"  # the strings of the first chance nodes, before the setup has drawn all it draws
-_PARAMETERS = {"game": "goofspiel", "variant": "", "players": 2, "simultaneous": False, "max_decisions": 0}
+_PARAMETERS = {"game": "", "variant": "", "players": 2, "simultaneous": False, "max_decisions": 0}
 
 
 def _game_type(info, simultaneous: bool):
@@ -64,6 +65,8 @@ class TabletopGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = {**_PARAMETERS, **(params or {})}
+        if not params["game"]:
+            raise TabletopError("name the game: tabletop(game=NAME,players=N,…), or use engine.interop.open_spiel.load")
         key = (params["game"], params["variant"] or None)
         if key not in _RULES:  # OpenSpiel makes the game again for every state it reads back
             _RULES[key] = game_of(*key)
@@ -126,7 +129,7 @@ class TabletopState(pyspiel.State):
         self.pending = self.event = None
 
     def _seat_to_act(self) -> int:
-        return self.state.to_act[0]
+        return self.state.current_player
 
     def _is_cut_off(self) -> bool:
         return self.decisions >= self.limit
@@ -213,7 +216,7 @@ class TabletopState(pyspiel.State):
     def __str__(self):
         if self.state is None:
             return SETTING_UP
-        return observe.observation_text(self.state, self.state.to_act[0] if self.state.to_act else 0)
+        return observe.observation_text(self.state, self.state.current_player or 0)
 
 
 class _Observer:

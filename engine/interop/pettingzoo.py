@@ -105,7 +105,7 @@ class TabletopAEC(pettingzoo.AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.agents[self.table.state.to_act[0]]
+        self.agent_selection = self.agents[self.table.state.current_player]
 
     def step(self, action):
         agent = self.agent_selection
@@ -123,7 +123,7 @@ class TabletopAEC(pettingzoo.AECEnv):
             self.truncations[name] = cut
         self._accumulate_rewards()
         if not (over or cut):
-            self.agent_selection = self.possible_agents[table.state.to_act[0]]
+            self.agent_selection = self.possible_agents[table.state.current_player]
 
     def render(self):
         return "\n".join(self.table.state.log[-5:])
