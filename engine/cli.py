@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -187,6 +188,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUES",
         dest="settings",
         help="a rule value by dotted path: constants.NAME=900..1600/100 (a range) or =900,1200",
+    )
+    pt.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        metavar="CARD",
+        help="one more arm: the first arm with every copy of CARD left out ('a,b': both in one arm), "
+        "compared with the first arm game by game",
     )
     pt.add_argument("--players", type=_whole(1), required=True, metavar="N")
     pt.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
@@ -644,6 +653,7 @@ def _playtest(args) -> int:
     sets = [parse_set(text) for text in args.settings]
     variants = [None if v == "base" else v for v in args.variant]
     arms = arms_of(variants, sets)
+    arms += [replace(arms[0], without=tuple(text.split(","))) for text in args.without]
     game_name = str(Path(args.game).absolute()) if Path(args.game).exists() else args.game
     games = [load_arm(game_name, arm) for arm in arms]
     first = games[0]

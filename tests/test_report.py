@@ -88,9 +88,10 @@ def test_the_report_shows_the_card_that_decides_games_and_links_its_definition(t
         section = page.locator("#deciding")
         assert section.is_visible()
         table = page.locator("table.deciding-card")
-        assert table.locator("th").all_inner_texts() == ["card", "seat-games used", "impact", "95% interval"]
-        card, used, impact, _ = table.locator("tr").nth(1).locator("td").all_inner_texts()
-        assert (card, impact) == ("crown", "+100%") and 30 < int(used) < 90  # dealt to one seat, played half the time
+        assert table.locator("th").all_inner_texts() == ["card", "use", "seat-games used", "impact", "95% interval"]
+        card, use, used, impact, _ = table.locator("tr").nth(1).locator("td").all_inner_texts()
+        assert (card, use, impact) == ("crown", "play", "+100%")
+        assert 30 < int(used) < 90  # dealt to one seat, played half the time
         section.locator("xpath=following-sibling::p[1]").get_by_role("link", name="definition").click()
         definition = page.locator("#def-impact")
         assert definition.is_visible() and page.evaluate("window.location.hash") == "#def-impact"
