@@ -533,7 +533,7 @@ def test_ctrl_c_writes_the_partial_report_and_the_records_so_far(tmp_path, capsy
     out, err = capsys.readouterr()
     assert json.loads(out)["partial"] is True
     assert err.splitlines()[-1] == f"interrupted: {tmp_path / 'r.html'} and {path} hold the 5 games finished (partial)"
-    assert "mini: 20 games: 4/20 games, 20% of the work, about " in err  # progress on stderr beside --json
+    assert "mini: 20 games: 4/20 games, 8 decisions, 20% of the work, about " in err  # on stderr beside --json
     assert len(path.read_text(encoding="utf-8").splitlines()) == 5
     assert "Playtest: Mini, 2 players (partial)" in (tmp_path / "r.html").read_text(encoding="utf-8")
 
@@ -550,6 +550,20 @@ def test_the_work_left_is_weighed_by_what_each_kind_of_game_costs():
     assert work.fraction() == pytest.approx(0.5)  # a kind not seen yet is guessed at the mean cost so far
     work.add(("mcts:50",), 1.0)
     assert work.fraction() == pytest.approx(1.1 / 10.1)
+
+
+def test_the_work_of_each_arm_is_weighed_by_what_its_own_games_cost(tmp_path, monkeypatch):
+    """An arm whose games take three times the decisions takes three times the time: after a game of
+    each arm and one more of the short one, the long game left is 6 of 16 seconds, not a third of the
+    games' mean cost.  (A game here costs a second a decision, so the test reads no clock.)"""
+    from engine.lab import playtest as lab
+
+    monkeypatch.setattr(lab, "timed_game", lambda *args: (rec := record_game(*args), float(rec["decisions"])))
+    seen = []
+    arms = [Arm(), Arm(None, (("constants.ticks", 3),))]
+    figures(tmp_path, COIN, games=2, arms=arms, progress=lambda *p: seen.append(p))
+    assert [(games, decisions) for games, _, decisions, _ in seen] == [(1, 2), (2, 8), (3, 10), (4, 16)]
+    assert [work for *_, work in seen] == pytest.approx([2 / 8, 8 / 16, 10 / 16, 1.0])
 
 
 def test_skill_games_are_spread_among_the_main_games():

@@ -431,17 +431,20 @@ def _ignore_interrupts() -> None:
 
 class Work:
     """How much of a run is done, weighed by what its games cost so far: a game of thinking bots may
-    take a hundred times a game of random ones, so counting games would misjudge the time left."""
+    take a hundred times a game of random ones, and a variant's games may be three times as long, so
+    counting games would misjudge the time left.  A kind of game is an arm with its bots."""
 
     def __init__(self, kinds: list):
-        self.left = Counter(kinds)  # kind of game (its bots) → games still to play
+        self.left = Counter(kinds)  # kind of game → games still to play
         self.spent: defaultdict = defaultdict(float)  # kind → seconds its played games took
         self.played: Counter = Counter()
+        self.decisions = 0  # made in the games played
 
-    def add(self, kind, seconds: float) -> None:
+    def add(self, kind, seconds: float, decisions: int = 0) -> None:
         self.left[kind] -= 1
         self.played[kind] += 1
         self.spent[kind] += seconds
+        self.decisions += decisions
 
     def fraction(self) -> float:
         """Share of the work done: seconds spent / (seconds spent + games left × their kind's mean cost)."""
@@ -459,20 +462,20 @@ def run(
     jobs: int = 1,
     backend: str = "local",
     address: str | None = None,
-    progress: Callable[[int, int, float], None] | None = None,
+    progress: Callable[[int, int, int, float], None] | None = None,
 ) -> tuple[list[dict | None], RunInfo]:
     """Play every task of ``plan``; records in task order, and where and how fast they ran.
 
     Games are played seed by seed across the arms, so an interrupted run (Ctrl-C) has compared the
     arms on the same seeds: it stops, marks ``info.interrupted``, and returns the games finished
-    (None for the others).  ``progress(games done, games, share of the work done)``.
+    (None for the others).  ``progress(games done, games, decisions made, share of the work done)``.
     """
     global _FORKED
     tasks = plan.tasks()
     order = plan.order()
     records: list = [None] * len(tasks)
     info = RunInfo(backend, jobs if backend == "local" else 0, address=address)
-    work = Work([tuple(t[3]) for t in tasks])
+    work = Work([(t[0], *t[3]) for t in tasks])
     start = time.perf_counter()
     done = 0
 
@@ -480,9 +483,9 @@ def run(
         nonlocal done
         records[index] = rec
         done += 1
-        work.add(tuple(tasks[index][3]), seconds)
+        work.add((tasks[index][0], *tasks[index][3]), seconds, rec["decisions"])
         if progress is not None:
-            progress(done, len(tasks), work.fraction())
+            progress(done, len(tasks), work.decisions, work.fraction())
 
     try:
         if backend == "ray":
