@@ -503,7 +503,7 @@ def test_an_interrupted_run_keeps_the_games_finished_on_the_same_seeds_in_every_
     plan = Plan(str(path), arms, 2, 10, 0, ["random", "random"])
     games = [load_arm(plan.game, arm) for arm in plan.arms]
 
-    def ctrl_c(done, total, work):
+    def ctrl_c(done, total, decisions, work):
         if done == 7:
             raise KeyboardInterrupt
 
