@@ -639,7 +639,7 @@ def _print_summary(s: dict) -> None:
 # ---------------------------------------------------------------- playtest
 def _playtest(args) -> int:
     from engine.lab.games import arms_of, load_arm, parse_set
-    from engine.lab.playtest import Plan, measure, run, skill_trace
+    from engine.lab.playtest import Plan, measure, run, skill_trace, timed_bots
     from engine.lab.progress import work_progress
     from engine.lab.records import check_records_path, record_rows, write_records
     from engine.lab.report import render_html
@@ -680,6 +680,8 @@ def _playtest(args) -> int:
         skill_games if skill else 0,
         skill_trace(skill, _default_skill_bot(first) == "greedy") if skill_games else (),
     )
+    for warning in timed_bots(plan):  # before the run: it may be long, and its pairs are not what they seem
+        print(f"warning: {warning}", file=sys.stderr)
     jobs = min(args.jobs, os.cpu_count() or 1) or (os.cpu_count() or 1)
     with work_progress(f"{first.id}: {len(plan.tasks())} games") as progress:
         records, info = run(plan, games, jobs, args.backend, args.address, progress=progress)

@@ -598,6 +598,13 @@ def test_a_bot_that_thinks_for_a_time_is_warned_of(tmp_path):
     assert not any("decides by time" in w for w in figures(tmp_path / "b", COIN, games=2)[0]["warnings"])
 
 
+def test_a_bot_that_thinks_for_a_time_is_warned_of_before_the_run_begins(tmp_path, capsys):
+    assert main(playtest(tmp_path, "--bots", "mcts:0.01s,random", "--games", "2", "--seed", "1")) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("warning: mcts:0.01s decides by time: the same seeds do not replay the same games")
+    assert "decides by time" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
 def test_the_skill_trace_rotates_the_stronger_bot_through_every_seat(tmp_path):
     """Seat 0 always wins FIRST_WINS: a bot that sat in seat 0 only would seem to win every game;
     with the seats rotated each bot of the trace wins exactly half, which is chance at 2 players."""

@@ -550,7 +550,7 @@ def measure(plan: Plan, games: list, records: list[dict | None], info: RunInfo) 
         "partial": info.interrupted,
         "run": info.to_data(sum(r is not None for r in records)),
         "sweep": _sweep_axis(plan.arms),
-        "warnings": _timed_bots(plan) + [w for a in arms if (w := _too_few(a)) is not None],
+        "warnings": timed_bots(plan) + [w for a in arms if (w := _too_few(a)) is not None],
         "paired": [
             {"arm": arm.label, "against": plan.arms[0].label, "rows": _paired_rows(per_game[0], per_game[a], plan.seed)}
             for a, arm in enumerate(plan.arms)
@@ -605,7 +605,7 @@ def _margin(r: dict) -> int | None:
     return r["final"][winners[0]] - max(others) if others else 0
 
 
-def _timed_bots(plan: Plan) -> list[str]:
+def timed_bots(plan: Plan) -> list[str]:
     """A warning for each bot that thinks for a time, not a number of steps: its choices depend on the
     machine's speed and load, so the same seeds no longer give the same games (nor the arms pairs)."""
     specs = dict.fromkeys([*plan.bots, *([plan.skill_bot] if plan.skill_bot else [])])

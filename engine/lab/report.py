@@ -66,7 +66,7 @@ def render_html(data: dict) -> str:
     ]
     if data.get("warnings"):
         parts.append(
-            "<div class='warnings'><p>Too few games to tell differences apart:</p><ul>"
+            "<div class='warnings'><p>Read the figures with care:</p><ul>"
             + "".join(f"<li>{_e(w)}</li>" for w in data["warnings"])
             + "</ul></div>"
         )
