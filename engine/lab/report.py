@@ -269,7 +269,8 @@ def _choice_tables(arm: dict, is_open: bool) -> str:
     )
     reveals = (
         "<p>Scoring reveals, apart (the rules declare that showing these cards scores them, so their uses win "
-        "games by the rules, whatever the card):</p>" + _use_table(c["scoring_reveals"], ["card", "use"], ["chosen"])
+        "games by the rules, whatever the card):</p>"
+        + _use_table(c["scoring_reveals"], ["card", "use"], ["chosen"], "scoring-reveals")
         if c["scoring_reveals"]
         else ""
     )
@@ -295,7 +296,7 @@ def _noise_floor(floor: dict) -> str:
     )
 
 
-def _use_table(rows: list[dict], keys: list[str], counts: list[str]) -> str:
+def _use_table(rows: list[dict], keys: list[str], counts: list[str], name: str = "") -> str:
     """Actions, cards or cards' uses, with the win rates of the seat-games that used them or not; sortable by
     any column."""
     return _table(
@@ -306,7 +307,7 @@ def _use_table(rows: list[dict], keys: list[str], counts: list[str]) -> str:
             + ["—" if x["impact_95"] is None else _span(x["impact_95"])]
             for x in rows
         ],
-        f"sortable uses-{'-'.join(keys)}",
+        f"sortable {name or 'uses-' + '-'.join(keys)}",
     )
 
 
