@@ -82,15 +82,21 @@ def test_identical_cards_show_how_far_luck_alone_sets_cards_apart(tmp_path):
 
 def test_a_card_within_the_noise_floor_is_not_listed_as_deciding():
     """Seat 0 uses a card in 50 of 100 games and wins 33 of them against 22 of the other 50: beyond
-    luck by its interval, but not when identical cards lie further apart than its 21 points."""
+    luck by its interval, but not when identical cards played lie further apart than its 21 points; a
+    use no identical cards were measured in is held to the largest spread of any use."""
     won = {(g, 0) for g in [*range(33), *range(50, 72)]} | {(g, 1) for g in [*range(33, 50), *range(72, 100)]}
     seat_games = SeatGames(100, 2, won)
     used = {(g, 0) for g in range(50)}
     impact, interval = seat_games.difference(used)
     row = {"card": "x", "use": "play", "impact": round(impact, 4), "impact_95": interval, "games": 50}
-    keys = ("card", "use")
-    assert [r["card"] for r in deciding([row], keys, {("x", "play"): used}, seat_games, 0.20)] == ["x"]
-    assert deciding([row], keys, {("x", "play"): used}, seat_games, 0.25) == []
+    keys, x = ("card", "use"), {("x", "play"): used}
+
+    def floor(play: float, other: float) -> dict:  # identical cards' spread when played, and in another use
+        return {"floor": max(play, other), "by_use": {"play": play, "give": other}, "groups": []}
+
+    assert [r["card"] for r in deciding([row], keys, x, seat_games, floor(0.20, 0.30))] == ["x"]
+    assert deciding([row], keys, x, seat_games, floor(0.25, 0.0)) == []
+    assert deciding([{**row, "use": "keep"}], keys, {("x", "keep"): used}, seat_games, floor(0.20, 0.30)) == []
 
 
 def test_the_cats_of_cat_town_are_one_group_of_identical_cards():
@@ -107,6 +113,7 @@ def test_uses_the_rules_declare_as_scoring_reveals_are_kept_apart(tmp_path):
     shown = {r["card"]: r for r in choice["scoring_reveals"]}
     assert set(shown) == {"crown", "moss", "pebble", "shell", "twig"} and shown["crown"]["impact"] == 1.0
     assert all(r["use"] == "throw" for r in choice["deciding_cards"])
+    assert not any(a["action"].startswith("show") for a in choice["deciding_actions"])
     crown = next(r for r in choice["cards"] if r["card"] == "crown")
     assert crown["chosen"] == uses_of(choice, "crown")["throw"]["chosen"]  # its shows are not among its uses
 

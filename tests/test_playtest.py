@@ -242,7 +242,7 @@ def test_the_card_that_wins_by_construction_is_the_one_that_decides(tmp_path):
 
 
 def test_too_few_games_measure_no_impact(tmp_path):
-    """Below the support threshold (10 seat-games each side) a card's impact is not measured."""
+    """Below the support threshold (30 seat-games each side) a card's impact is not measured."""
     data, _ = figures(tmp_path, CROWN, games=4)
     choice = data["arms"][0]["choice"]
     assert all(c["impact"] is None and c["impact_95"] is None for c in choice["cards"])
@@ -578,7 +578,7 @@ def test_random_caty_mini_games_list_no_card_as_deciding_but_by_rare_luck():
     """Random bots pick cards at random, so no card decides their games: over 12 blocks of random
     2-player games on disjoint seeds, at most one block lists any card's use.  250 games a block, not
     the designers' 1,000: the family-wise test keeps its 5% risk at any number of games (a use is
-    measured from 10 seat-games on each side), so a quarter of the games tests the same false-positive
+    measured from 30 seat-games on each side), so a quarter of the games tests the same false-positive
     rate in a quarter of the time; ``tools/card_false_positives.py`` runs the full 12 × 1,000."""
     import importlib.util
     from pathlib import Path

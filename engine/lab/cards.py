@@ -19,7 +19,9 @@ from collections import defaultdict
 
 from engine.lab.intervals import SeatGames
 
-MIN_SUPPORT = 10  # seat-games on each side (used / not used) before a use's effect on winning is measured
+# seat-games on each side (used / not used) before a use's effect on winning is measured: fewer make the
+# normal approximation of the interval, and the far tail the family-wise test reads, unsafe
+MIN_SUPPORT = 30
 
 
 class Uses:
@@ -32,6 +34,7 @@ class Uses:
         self.offered: dict[str, list[int]] = {}  # card → [decisions offering it, times chosen] (reveals apart)
         self.offered_anywhere: set[str] = set()
         self.actions: dict[str, set] = defaultdict(set)
+        self.revealing: set[str] = set()  # actions of scoring reveals
         self.by_card: dict[str, set] = defaultdict(set)  # every use but scoring reveals
         self.by_use: dict[tuple[str, str], set] = defaultdict(set)  # (card, use) → seat-games
         self.use_chosen: dict[tuple[str, str], int] = defaultdict(int)
@@ -47,6 +50,8 @@ class Uses:
         picked = [c for c in offered if c in words]
         use = kind if words[0] in self.cards else words[0]  # the verb of the option, else the decision's
         reveal = kind in self.reveals
+        if reveal:
+            self.revealing.add(action)
         if finished:
             self.actions[action].add((g, seat))
         for c in picked:
@@ -83,8 +88,10 @@ class Uses:
             "noise_floor": floor,
             "cards_never_chosen": sorted(c for c, v in self.offered.items() if v[1] == 0),
             "cards_never_offered": sorted(self.cards - self.offered_anywhere),
-            "deciding_actions": deciding(actions, ("action",), self.actions, seat_games),
-            "deciding_cards": deciding(uses, ("card", "use"), self.by_use, seat_games, floor["floor"] or 0.0),
+            "deciding_actions": deciding(
+                [a for a in actions if a["action"] not in self.revealing], ("action",), self.actions, seat_games
+            ),
+            "deciding_cards": deciding(uses, ("card", "use"), self.by_use, seat_games, floor),
         }
 
 
@@ -123,8 +130,9 @@ def identical_cards(game) -> list[list[str]]:
 
 def noise_floor(groups: list[list[str]], uses: list[dict]) -> dict:
     """How far luck alone sets identical cards apart: for each group and use measured for two or more
-    of its cards, the largest distance of a card's impact from the group's mean; the floor is the
-    largest of them (None without identical cards)."""
+    of its cards, the largest distance of a card's impact from the group's mean.  A use's floor is the
+    largest such spread in that use; the arm's floor, the largest of all (None without identical cards),
+    holds for the uses no identical cards were measured in."""
     measured = {(r["card"], r["use"]): r["impact"] for r in uses if r["impact"] is not None}
     spreads = []
     for group in groups:
@@ -135,17 +143,20 @@ def noise_floor(groups: list[list[str]], uses: list[dict]) -> dict:
                 spread = round(max(abs(x - mean) for x in impacts), 4)
                 spreads.append({"cards": group, "use": use, "low": min(impacts), "high": max(impacts)})
                 spreads[-1]["spread"] = spread
-    return {"floor": max((s["spread"] for s in spreads), default=None), "groups": spreads}
+    by_use: dict[str, float] = {}
+    for s in spreads:
+        by_use[s["use"]] = max(by_use.get(s["use"], 0.0), s["spread"])
+    return {"floor": max(by_use.values(), default=None), "by_use": by_use, "groups": spreads}
 
 
 def deciding(
-    rows: list[dict], keys: tuple[str, ...], used: dict, seat_games: SeatGames, floor: float = 0.0
+    rows: list[dict], keys: tuple[str, ...], used: dict, seat_games: SeatGames, floor: dict | None = None
 ) -> list[dict]:
     """The rows whose use changes the win rate beyond chance, largest effect first.
 
     With dozens of cards some 95% intervals miss 0 by luck alone, so a row is listed only when its
     interval at the family-wise level (Bonferroni: 5% shared among the rows measured) excludes 0, and
-    its impact is beyond the ``floor`` identical cards show."""
+    its impact is beyond the ``floor`` identical cards show in its use (``noise_floor``)."""
     measured = [r for r in rows if r["impact"] is not None]
     if not measured:
         return []
@@ -154,9 +165,16 @@ def deciding(
     for r in measured:
         key = r[keys[0]] if len(keys) == 1 else tuple(r[k] for k in keys)
         low, high = seat_games.difference(used[key], z)[1]
-        if (low > 0 or high < 0) and abs(r["impact"]) > floor:
+        if (low > 0 or high < 0) and abs(r["impact"]) > _floor_of(floor, r.get("use")):
             sure.append(r)
     return [
         {**{k: r[k] for k in keys}, "impact": r["impact"], "impact_95": r["impact_95"], "games": r["games"]}
         for r in sorted(sure, key=lambda r: (-r["impact"], *(r[k] for k in keys)))
     ]
+
+
+def _floor_of(floor: dict | None, use: str | None) -> float:
+    """The noise floor a use is held to: its own, else the largest, else none."""
+    if floor is None or floor["floor"] is None:
+        return 0.0
+    return floor["by_use"].get(use, floor["floor"])

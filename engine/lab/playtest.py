@@ -188,7 +188,7 @@ METRICS: dict[str, Metric] = {
         "was done with it (the option's verb: played, put, given, …). Measured only with at least "
         f"{MIN_SUPPORT} seat-games on each side. A card's use is listed as deciding when the interval at the "
         "family-wise level excludes 0 (Bonferroni: the 5% shared among the m uses, or actions, measured), so "
-        "that luck alone rarely lists one, and its impact is beyond the noise floor.",
+        "that luck alone rarely lists one, and its impact is beyond the noise floor of its use.",
         "d = win rate when used − win rate when not used, over the seat-games of finished games; 95% interval "
         "d ± 1.96·se over whole games (the seats of a game are not independent: one's win is another's loss): "
         "se² = G/(G−1) · Σ_g z_g², z_g = (w₁g − p₁n₁g)/N₁ − (w₀g − p₀n₀g)/N₀ over the G games (cluster-robust); "
@@ -227,13 +227,15 @@ METRICS: dict[str, Metric] = {
     "noise_floor": Metric(
         "",
         "How far luck alone sets apart cards that are identical but for their names (same kind, attributes "
-        "and effect): no card is listed as deciding by less. None (—) where a game has no identical cards.",
+        "and effect): no card's use is listed as deciding by less than the floor of that use (the largest "
+        "floor where no identical cards were measured in it). None (—) where a game has no identical cards.",
         "per group of identical cards and use measured for two or more of them: the largest distance of a "
-        "card's impact from the group's mean impact (its spread), with the lowest and highest impact; the "
-        "floor: the largest spread",
+        "card's impact from the group's mean impact (its spread), with the lowest and highest impact; a "
+        "use's floor (by_use): the largest spread in it; the floor: the largest of all",
         (
             "choice.noise_floor",
             "choice.noise_floor.floor",
+            "choice.noise_floor.by_use",
             "choice.noise_floor.groups",
             "choice.noise_floor.groups[].cards",
             "choice.noise_floor.groups[].use",

@@ -289,9 +289,10 @@ def _noise_floor(floor: dict) -> str:
         for g in floor["groups"]
     ]
     return (
-        f"<p class='noise-floor'>Noise floor: ±{floor['floor']:.0%}. Cards identical but for their names differ "
-        "only by luck; this is how far their impacts lie from their group's mean, and no card is listed as "
-        "deciding by less (<a href='#def-noise_floor'>definition</a>).</p>"
+        f"<p class='noise-floor'>Noise floor: ±{floor['floor']:.0%} at most. Cards identical but for their names "
+        "differ only by luck; the table shows how far their impacts lie from their group's mean in each use, "
+        "and no card's use is listed as deciding by less than that use's spread (by less than the largest, "
+        "where no identical cards were measured in the use; <a href='#def-noise_floor'>definition</a>).</p>"
         + _table(["identical cards", "use", "impacts", "spread"], rows, "noise-floor")
     )
 
