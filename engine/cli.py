@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -187,6 +188,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUES",
         dest="settings",
         help="a rule value by dotted path: constants.NAME=900..1600/100 (a range) or =900,1200",
+    )
+    pt.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        metavar="CARD",
+        help="one more arm: the first arm with every copy of CARD left out ('a,b': both in one arm), "
+        "compared with the first arm game by game",
     )
     pt.add_argument("--players", type=_whole(1), required=True, metavar="N")
     pt.add_argument("--games", type=_whole(1, MAX_GAMES), required=True, metavar="K")
@@ -630,7 +639,7 @@ def _print_summary(s: dict) -> None:
 # ---------------------------------------------------------------- playtest
 def _playtest(args) -> int:
     from engine.lab.games import arms_of, load_arm, parse_set
-    from engine.lab.playtest import Plan, measure, run, skill_trace
+    from engine.lab.playtest import Plan, measure, run, skill_trace, timed_bots
     from engine.lab.progress import work_progress
     from engine.lab.records import check_records_path, record_rows, write_records
     from engine.lab.report import render_html
@@ -644,6 +653,7 @@ def _playtest(args) -> int:
     sets = [parse_set(text) for text in args.settings]
     variants = [None if v == "base" else v for v in args.variant]
     arms = arms_of(variants, sets)
+    arms += [replace(arms[0], without=tuple(text.split(","))) for text in args.without]
     game_name = str(Path(args.game).absolute()) if Path(args.game).exists() else args.game
     games = [load_arm(game_name, arm) for arm in arms]
     first = games[0]
@@ -670,6 +680,8 @@ def _playtest(args) -> int:
         skill_games if skill else 0,
         skill_trace(skill, _default_skill_bot(first) == "greedy") if skill_games else (),
     )
+    for warning in timed_bots(plan):  # before the run: it may be long, and its pairs are not what they seem
+        print(f"warning: {warning}", file=sys.stderr)
     jobs = min(args.jobs, os.cpu_count() or 1) or (os.cpu_count() or 1)
     with work_progress(f"{first.id}: {len(plan.tasks())} games") as progress:
         records, info = run(plan, games, jobs, args.backend, args.address, progress=progress)

@@ -8,9 +8,10 @@ from test_language import make_game
 from test_outcomes import FIRST_WINS, LEVEL
 
 from engine.cli import main
+from engine.lab.cards import deciding
 from engine.lab.games import Arm, arms_of, load_arm, parse_set, record_game
 from engine.lab.intervals import SeatGames
-from engine.lab.playtest import Plan, _deciding, measure, run
+from engine.lab.playtest import Plan, measure, run
 
 # Each seat says "go" once, then a fair coin names the winner.
 COIN = """\
@@ -241,7 +242,7 @@ def test_the_card_that_wins_by_construction_is_the_one_that_decides(tmp_path):
 
 
 def test_too_few_games_measure_no_impact(tmp_path):
-    """Below the support threshold (10 seat-games each side) a card's impact is not measured."""
+    """Below the support threshold (30 seat-games each side) a card's impact is not measured."""
     data, _ = figures(tmp_path, CROWN, games=4)
     choice = data["arms"][0]["choice"]
     assert all(c["impact"] is None and c["impact_95"] is None for c in choice["cards"])
@@ -296,10 +297,10 @@ def test_a_card_is_listed_as_deciding_only_beyond_luck_among_all_measured():
     impact, interval = seat_games.difference(used)
     assert interval[0] > 0
     row = {"card": "x", "impact": round(impact, 4), "impact_95": interval, "games": 50}
-    assert [r["card"] for r in _deciding([row], "card", {"x": used}, seat_games)] == ["x"]
+    assert [r["card"] for r in deciding([row], ("card",), {"x": used}, seat_games)] == ["x"]
     fillers = [{**row, "card": f"y{i}", "impact": 0.0} for i in range(19)]
     fill_used = {f"y{i}": {(g, 1) for g in range(25, 75)} for i in range(19)}
-    assert _deciding([row, *fillers], "card", {"x": used, **fill_used}, seat_games) == []
+    assert deciding([row, *fillers], ("card",), {"x": used, **fill_used}, seat_games) == []
 
 
 def test_a_card_used_by_one_seat_of_a_coin_flip_game_is_rarely_called_deciding():
@@ -502,7 +503,7 @@ def test_an_interrupted_run_keeps_the_games_finished_on_the_same_seeds_in_every_
     plan = Plan(str(path), arms, 2, 10, 0, ["random", "random"])
     games = [load_arm(plan.game, arm) for arm in plan.arms]
 
-    def ctrl_c(done, total, work):
+    def ctrl_c(done, total, decisions, work):
         if done == 7:
             raise KeyboardInterrupt
 
@@ -532,7 +533,7 @@ def test_ctrl_c_writes_the_partial_report_and_the_records_so_far(tmp_path, capsy
     out, err = capsys.readouterr()
     assert json.loads(out)["partial"] is True
     assert err.splitlines()[-1] == f"interrupted: {tmp_path / 'r.html'} and {path} hold the 5 games finished (partial)"
-    assert "mini: 20 games: 4/20 games, 20% of the work, about " in err  # progress on stderr beside --json
+    assert "mini: 20 games: 4/20 games, 8 decisions, 20% of the work, about " in err  # on stderr beside --json
     assert len(path.read_text(encoding="utf-8").splitlines()) == 5
     assert "Playtest: Mini, 2 players (partial)" in (tmp_path / "r.html").read_text(encoding="utf-8")
 
@@ -551,6 +552,20 @@ def test_the_work_left_is_weighed_by_what_each_kind_of_game_costs():
     assert work.fraction() == pytest.approx(1.1 / 10.1)
 
 
+def test_the_work_of_each_arm_is_weighed_by_what_its_own_games_cost(tmp_path, monkeypatch):
+    """An arm whose games take three times the decisions takes three times the time: after a game of
+    each arm and one more of the short one, the long game left is 6 of 16 seconds, not a third of the
+    games' mean cost.  (A game here costs a second a decision, so the test reads no clock.)"""
+    from engine.lab import playtest as lab
+
+    monkeypatch.setattr(lab, "timed_game", lambda *args: (rec := record_game(*args), float(rec["decisions"])))
+    seen = []
+    arms = [Arm(), Arm(None, (("constants.ticks", 3),))]
+    figures(tmp_path, COIN, games=2, arms=arms, progress=lambda *p: seen.append(p))
+    assert [(games, decisions) for games, _, decisions, _ in seen] == [(1, 2), (2, 8), (3, 10), (4, 16)]
+    assert [work for *_, work in seen] == pytest.approx([2 / 8, 8 / 16, 10 / 16, 1.0])
+
+
 def test_skill_games_are_spread_among_the_main_games():
     plan = Plan("g", [Arm()], 2, 4, 0, ["random", "random"], skill_bot="greedy", skill_games=2)
     tasks = plan.tasks()
@@ -561,8 +576,10 @@ def test_skill_games_are_spread_among_the_main_games():
 @pytest.mark.slow
 def test_random_caty_mini_games_list_no_card_as_deciding_but_by_rare_luck():
     """Random bots pick cards at random, so no card decides their games: over 12 blocks of random
-    2-player games on disjoint seeds, at most one block lists any card (``tools/card_false_positives.py``
-    runs the 12 × 1,000 of the designers' report)."""
+    2-player games on disjoint seeds, at most one block lists any card's use.  250 games a block, not
+    the designers' 1,000: the family-wise test keeps its 5% risk at any number of games (a use is
+    measured from 30 seat-games on each side), so a quarter of the games tests the same false-positive
+    rate in a quarter of the time; ``tools/card_false_positives.py`` runs the full 12 × 1,000."""
     import importlib.util
     from pathlib import Path
 
@@ -579,6 +596,13 @@ def test_a_bot_that_thinks_for_a_time_is_warned_of(tmp_path):
     data, _ = figures(tmp_path, COIN, games=2, bots=("mcts:0.01s", "random"))
     assert data["warnings"][0].startswith("mcts:0.01s decides by time: the same seeds do not replay the same games")
     assert not any("decides by time" in w for w in figures(tmp_path / "b", COIN, games=2)[0]["warnings"])
+
+
+def test_a_bot_that_thinks_for_a_time_is_warned_of_before_the_run_begins(tmp_path, capsys):
+    assert main(playtest(tmp_path, "--bots", "mcts:0.01s,random", "--games", "2", "--seed", "1")) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("warning: mcts:0.01s decides by time: the same seeds do not replay the same games")
+    assert "decides by time" in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 
 def test_the_skill_trace_rotates_the_stronger_bot_through_every_seat(tmp_path):

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from test_lab_cards import SHOWN
 from test_language import make_game
 from test_playtest import COIN, CROWN
 
@@ -88,9 +89,10 @@ def test_the_report_shows_the_card_that_decides_games_and_links_its_definition(t
         section = page.locator("#deciding")
         assert section.is_visible()
         table = page.locator("table.deciding-card")
-        assert table.locator("th").all_inner_texts() == ["card", "seat-games used", "impact", "95% interval"]
-        card, used, impact, _ = table.locator("tr").nth(1).locator("td").all_inner_texts()
-        assert (card, impact) == ("crown", "+100%") and 30 < int(used) < 90  # dealt to one seat, played half the time
+        assert table.locator("th").all_inner_texts() == ["card", "use", "seat-games used", "impact", "95% interval"]
+        card, use, used, impact, _ = table.locator("tr").nth(1).locator("td").all_inner_texts()
+        assert (card, use, impact) == ("crown", "play", "+100%")
+        assert 30 < int(used) < 90  # dealt to one seat, played half the time
         section.locator("xpath=following-sibling::p[1]").get_by_role("link", name="definition").click()
         definition = page.locator("#def-impact")
         assert definition.is_visible() and page.evaluate("window.location.hash") == "#def-impact"
@@ -147,3 +149,31 @@ def test_eight_arms_keep_their_legends_beside_the_plots_and_the_page_its_width(t
         page.screenshot(path=str(tmp_path / "eight.png"), full_page=True)
         browser.close()
     assert (tmp_path / "eight.png").stat().st_size > 10_000
+
+
+def test_the_card_section_shows_uses_the_noise_floor_reveals_and_a_card_left_out(tmp_path):
+    """Each seat throws a card away and shows the other, which scores it: the throws are the cards'
+    uses, the shows are listed apart, the four plain cards set the noise floor, and the arm without
+    the crown is compared game by game with the base."""
+    from playwright.sync_api import sync_playwright
+
+    report = write_report(tmp_path, SHOWN, arms=[Arm(), Arm(None, (), ("crown",))], games=120)
+    with sync_playwright() as p:
+        browser, page = open_report(p, report)
+        uses = page.locator("table.uses-card-use").first
+        assert uses.is_visible()
+        assert uses.locator("th").all_inner_texts()[:3] == ["card", "use", "chosen"]
+        assert {row.locator("td").nth(1).inner_text() for row in uses.locator("tr").all()[1:]} == {"throw"}
+        floor = page.locator("p.noise-floor").first
+        assert floor.is_visible() and floor.inner_text().startswith("Noise floor: ±")
+        groups = page.locator("table.noise-floor").first.locator("td").all_inner_texts()
+        assert "moss, pebble, shell, twig" in groups
+        reveals = page.locator("table.scoring-reveals").first
+        assert reveals.is_visible()
+        shown = {row.locator("td").first.inner_text(): row for row in reveals.locator("tr").all()[1:]}
+        assert shown["crown"].locator("td").nth(1).inner_text() == "show"
+        paired = page.locator("table.paired tr", has_text="without crown")
+        assert paired.count() > 0 and paired.first.is_visible()
+        page.screenshot(path=str(tmp_path / "card-section.png"), full_page=True)
+        browser.close()
+    assert (tmp_path / "card-section.png").stat().st_size > 10_000

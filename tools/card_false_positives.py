@@ -19,13 +19,15 @@ from engine.lab.playtest import Plan, measure, run
 
 
 def deciding_per_block(game: str, players: int, blocks: int, games: int, jobs: int = 1, seed: int = 0) -> list:
-    """The deciding cards of each block of ``games`` random games, block ``b`` on seeds ``seed + b·games`` on."""
+    """The deciding cards (with the use that decides) of each block of ``games`` random games, block ``b``
+    on seeds ``seed + b·games`` on."""
     compiled = [load_arm(game, Arm())]
     out = []
     for b in range(blocks):
         plan = Plan(game, [Arm()], players, games, seed + b * games, ["random"] * players)
         records, info = run(plan, compiled, jobs)
-        out.append([c["card"] for c in measure(plan, compiled, records, info)["arms"][0]["choice"]["deciding_cards"]])
+        deciding = measure(plan, compiled, records, info)["arms"][0]["choice"]["deciding_cards"]
+        out.append([f"{c['card']} ({c['use']})" for c in deciding])
     return out
 
 

@@ -11,11 +11,12 @@ import time
 from dataclasses import dataclass
 
 from engine.bots import make_agent
-from engine.errors import TabletopError
+from engine.errors import TabletopError, did_you_mean
 from engine.lab.simulate import DEFAULT_DECISION_LIMIT, bot_inputs
 from engine.runtime import rng
 
 PROGRESS_BINS = 10  # branching factor is averaged over tenths of a game
+_START = object()  # the turn before the first: unlike any turn
 
 
 class PlaytestError(TabletopError):
@@ -25,15 +26,18 @@ class PlaytestError(TabletopError):
 # ---------------------------------------------------------------- arms
 @dataclass(frozen=True)
 class Arm:
-    """One set of rules to measure: a variant (None: the base) and settings by dotted path."""
+    """One set of rules to measure: a variant (None: the base), settings by dotted path, and cards left
+    out (every copy of each)."""
 
     variant: str | None = None
     settings: tuple[tuple[str, object], ...] = ()
+    without: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
-        parts = [self.variant or "base"] if self.variant or not self.settings else []
-        return " ".join(parts + [f"{path.rsplit('.', 1)[-1]}={value}" for path, value in self.settings])
+        parts = [self.variant or "base"] if self.variant or not (self.settings or self.without) else []
+        parts += [f"{path.rsplit('.', 1)[-1]}={value}" for path, value in self.settings]
+        return " ".join(parts + ([f"without {', '.join(self.without)}"] if self.without else []))
 
 
 def parse_set(text: str) -> tuple[str, list]:
@@ -77,7 +81,26 @@ def arms_of(variants: list[str | None], sets: list[tuple[str, list]]) -> list[Ar
 def load_arm(game: str, arm: Arm):
     from engine.runtime.gamedef import load_game
 
-    return load_game(game, arm.variant, dict(arm.settings))
+    settings = dict(arm.settings)
+    if arm.without:
+        settings.update(_leaving_out(load_game(game, arm.variant, settings), arm.without))
+    return load_game(game, arm.variant, settings)
+
+
+def _leaving_out(game, cards: tuple[str, ...]) -> dict[str, list]:
+    """The settings that take ``cards`` out of ``game``'s rules: each component's items without them."""
+    items: dict[str, list] = {}
+    for card in cards:
+        if card not in game.card_texts:
+            hint = did_you_mean(card, game.card_texts)
+            raise PlaytestError(f"--without {card}: {game.id} has no card '{card}'" + (f" ({hint})" if hint else ""))
+        kind = game.card_texts[card]["kind"]
+        comp = next(c for c in game.rules.data["components"] if c["kind"] == kind)
+        path = f"components.{kind}.items"
+        if not any(item.get("id") == card for item in comp.get("items") or []):
+            raise PlaytestError(f"--without {card}: '{card}' is made by 'generate:', so it cannot be left out alone")
+        items[path] = [item for item in items.get(path, comp["items"]) if item.get("id") != card]
+    return items
 
 
 # ---------------------------------------------------------------- one game
@@ -100,7 +123,7 @@ def record_game(game, players: int, seed: int, specs: list[str], limit: int = DE
     cards = set(game.card_ids)
     try:
         state = game.new_game(players=players, seed=seed)
-        last: int | None = None
+        last: object = _START
         in_round: set[int] = set()
         legal_counts: list[int] = []
         while not state.is_terminal:
@@ -108,20 +131,21 @@ def record_game(game, players: int, seed: int, specs: list[str], limit: int = DE
                 rec["cut_off"] = True
                 break
             seat = state.current_player
-            if seat != last:
+            mark = _turn_mark(game, state, seat)
+            if mark != last:
                 rec["turns"] += 1
                 if seat in in_round or not in_round:
                     rec["rounds"] += 1
                     in_round = set()
                 in_round.add(seat)
                 rec["trace"].append(_team_scores(state))
-                last = seat
+                last = mark
             ids = state.pending["ids"]
             legal_counts.append(len(ids))
             bot = agents[seat]
             action = bot.act(*bot_inputs(state, seat, bot, rec["decisions"]))
             offered = sorted({w for a in ids for w in a.split() if w in cards})
-            rec["choices"].append([seat, action, offered])
+            rec["choices"].append([seat, action, offered, state.pending["kind"]])
             state.apply(action)
             rec["decisions"] += 1
         for i, n in enumerate(legal_counts):
@@ -147,6 +171,15 @@ def timed_game(game, players: int, seed: int, specs: list[str], limit: int) -> t
     start = time.perf_counter()
     rec = record_game(game, players, seed, specs, limit)
     return rec, time.perf_counter() - start
+
+
+def _turn_mark(game, state, seat: int) -> object:
+    """What changes when a new turn begins: the value of the game's ``turn:`` (whose turn it is, so that
+    others' reactions do not split it), else the deciding seat."""
+    if game.turn is None:
+        return seat
+    state.memo.clear()
+    return game.turn(state, {"me": seat})
 
 
 def _team_scores(state) -> list[int]:

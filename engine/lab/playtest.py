@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.bots import make_agent
+from engine.lab.cards import MIN_SUPPORT, Uses
 from engine.lab.games import PROGRESS_BINS, Arm, timed_game
 from engine.lab.intervals import Resampler, SeatGames, paired
 from engine.lab.simulate import DEFAULT_DECISION_LIMIT, wilson_interval
@@ -30,7 +31,6 @@ RANDOM = "random"
 DURATIONS = ("decisions", "turns", "rounds")
 
 RESOLUTION = 0.05  # a win rate known to ± this tells arms apart that differ by about twice as much
-MIN_SUPPORT = 10  # seat-games on each side (used / not used) before a use's effect on winning is measured
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,11 @@ METRICS: dict[str, Metric] = {
     ),
     "turns": Metric(
         "DurationTurns",
-        "Length of a game in turns: a turn is a run of consecutive decisions by one seat.",
-        "1 + number of times the deciding seat changes, per game",
+        "Length of a game in turns, as the rules count them: where the game says what a turn is (`turn:`, "
+        "e.g. whose turn it is), others' replies within a turn do not split it; else a turn is a run of "
+        "consecutive decisions by one seat.",
+        "1 + number of times the value of the game's `turn:` changes between decisions (without one: the "
+        "deciding seat), per game",
         ("duration.turns",),
     ),
     "rounds": Metric(
@@ -181,14 +184,15 @@ METRICS: dict[str, Metric] = {
     "impact": Metric(
         "",
         "Cards and actions that decide games: how much more often a seat wins when it uses a card "
-        "(or action) in a game than when it does not. Measured only with at least "
-        f"{MIN_SUPPORT} seat-games on each side. Listed as deciding when the interval at the family-wise "
-        "level excludes 0 (Bonferroni: the 5% shared among the m cards, or actions, measured), so that "
-        "luck alone rarely lists one.",
+        "(or action) in a game than when it does not; a card's uses are also measured one by one, by what "
+        "was done with it (the option's verb: played, put, given, …). Measured only with at least "
+        f"{MIN_SUPPORT} seat-games on each side. A card's use is listed as deciding when the interval at the "
+        "family-wise level excludes 0 (Bonferroni: the 5% shared among the m uses, or actions, measured), so "
+        "that luck alone rarely lists one, and its impact is beyond the noise floor of its use.",
         "d = win rate when used − win rate when not used, over the seat-games of finished games; 95% interval "
         "d ± 1.96·se over whole games (the seats of a game are not independent: one's win is another's loss): "
         "se² = G/(G−1) · Σ_g z_g², z_g = (w₁g − p₁n₁g)/N₁ − (w₀g − p₀n₀g)/N₀ over the G games (cluster-robust); "
-        "deciding: the same with z = Φ⁻¹(1 − 0.05/2m) excludes 0",
+        "deciding: the same with z = Φ⁻¹(1 − 0.05/2m) excludes 0, and d lies beyond ± the noise floor",
         (
             "choice.actions[].win_rate_when_used",
             "choice.actions[].win_rate_when_not_used",
@@ -198,6 +202,15 @@ METRICS: dict[str, Metric] = {
             "choice.cards[].win_rate_when_not_used",
             "choice.cards[].impact",
             "choice.cards[].impact_95",
+            "choice.card_uses",
+            "choice.card_uses[].card",
+            "choice.card_uses[].use",
+            "choice.card_uses[].chosen",
+            "choice.card_uses[].games",
+            "choice.card_uses[].win_rate_when_used",
+            "choice.card_uses[].win_rate_when_not_used",
+            "choice.card_uses[].impact",
+            "choice.card_uses[].impact_95",
             "choice.deciding_actions",
             "choice.deciding_actions[].action",
             "choice.deciding_actions[].impact",
@@ -205,9 +218,48 @@ METRICS: dict[str, Metric] = {
             "choice.deciding_actions[].games",
             "choice.deciding_cards",
             "choice.deciding_cards[].card",
+            "choice.deciding_cards[].use",
             "choice.deciding_cards[].impact",
             "choice.deciding_cards[].impact_95",
             "choice.deciding_cards[].games",
+        ),
+    ),
+    "noise_floor": Metric(
+        "",
+        "How far luck alone sets apart cards that are identical but for their names (same kind, attributes "
+        "and effect): no card's use is listed as deciding by less than the floor of that use (the largest "
+        "floor where no identical cards were measured in it). None (—) where a game has no identical cards.",
+        "per group of identical cards and use measured for two or more of them: the largest distance of a "
+        "card's impact from the group's mean impact (its spread), with the lowest and highest impact; a "
+        "use's floor (by_use): the largest spread in it; the floor: the largest of all",
+        (
+            "choice.noise_floor",
+            "choice.noise_floor.floor",
+            "choice.noise_floor.by_use",
+            "choice.noise_floor.groups",
+            "choice.noise_floor.groups[].cards",
+            "choice.noise_floor.groups[].use",
+            "choice.noise_floor.groups[].low",
+            "choice.noise_floor.groups[].high",
+            "choice.noise_floor.groups[].spread",
+        ),
+    ),
+    "scoring_reveals": Metric(
+        "",
+        "Uses of cards in the decisions the rules declare as scoring reveals (`scoring_reveals:`, e.g. showing "
+        "a card from hand to score it): listed apart, since scoring is how a game is won, not a sign that a "
+        "card decides games; left out of the cards' other figures.",
+        "as a card's use: chosen, seat-games, win rate when used and not, impact with its 95% interval",
+        (
+            "choice.scoring_reveals",
+            "choice.scoring_reveals[].card",
+            "choice.scoring_reveals[].use",
+            "choice.scoring_reveals[].chosen",
+            "choice.scoring_reveals[].games",
+            "choice.scoring_reveals[].win_rate_when_used",
+            "choice.scoring_reveals[].win_rate_when_not_used",
+            "choice.scoring_reveals[].impact",
+            "choice.scoring_reveals[].impact_95",
         ),
     ),
     "paired": Metric(
@@ -381,17 +433,20 @@ def _ignore_interrupts() -> None:
 
 class Work:
     """How much of a run is done, weighed by what its games cost so far: a game of thinking bots may
-    take a hundred times a game of random ones, so counting games would misjudge the time left."""
+    take a hundred times a game of random ones, and a variant's games may be three times as long, so
+    counting games would misjudge the time left.  A kind of game is an arm with its bots."""
 
     def __init__(self, kinds: list):
-        self.left = Counter(kinds)  # kind of game (its bots) → games still to play
+        self.left = Counter(kinds)  # kind of game → games still to play
         self.spent: defaultdict = defaultdict(float)  # kind → seconds its played games took
         self.played: Counter = Counter()
+        self.decisions = 0  # made in the games played
 
-    def add(self, kind, seconds: float) -> None:
+    def add(self, kind, seconds: float, decisions: int = 0) -> None:
         self.left[kind] -= 1
         self.played[kind] += 1
         self.spent[kind] += seconds
+        self.decisions += decisions
 
     def fraction(self) -> float:
         """Share of the work done: seconds spent / (seconds spent + games left × their kind's mean cost)."""
@@ -409,20 +464,20 @@ def run(
     jobs: int = 1,
     backend: str = "local",
     address: str | None = None,
-    progress: Callable[[int, int, float], None] | None = None,
+    progress: Callable[[int, int, int, float], None] | None = None,
 ) -> tuple[list[dict | None], RunInfo]:
     """Play every task of ``plan``; records in task order, and where and how fast they ran.
 
     Games are played seed by seed across the arms, so an interrupted run (Ctrl-C) has compared the
     arms on the same seeds: it stops, marks ``info.interrupted``, and returns the games finished
-    (None for the others).  ``progress(games done, games, share of the work done)``.
+    (None for the others).  ``progress(games done, games, decisions made, share of the work done)``.
     """
     global _FORKED
     tasks = plan.tasks()
     order = plan.order()
     records: list = [None] * len(tasks)
     info = RunInfo(backend, jobs if backend == "local" else 0, address=address)
-    work = Work([tuple(t[3]) for t in tasks])
+    work = Work([(t[0], *t[3]) for t in tasks])
     start = time.perf_counter()
     done = 0
 
@@ -430,9 +485,9 @@ def run(
         nonlocal done
         records[index] = rec
         done += 1
-        work.add(tuple(tasks[index][3]), seconds)
+        work.add((tasks[index][0], *tasks[index][3]), seconds, rec["decisions"])
         if progress is not None:
-            progress(done, len(tasks), work.fraction())
+            progress(done, len(tasks), work.decisions, work.fraction())
 
     try:
         if backend == "ray":
@@ -497,7 +552,7 @@ def measure(plan: Plan, games: list, records: list[dict | None], info: RunInfo) 
         "partial": info.interrupted,
         "run": info.to_data(sum(r is not None for r in records)),
         "sweep": _sweep_axis(plan.arms),
-        "warnings": _timed_bots(plan) + [w for a in arms if (w := _too_few(a)) is not None],
+        "warnings": timed_bots(plan) + [w for a in arms if (w := _too_few(a)) is not None],
         "paired": [
             {"arm": arm.label, "against": plan.arms[0].label, "rows": _paired_rows(per_game[0], per_game[a], plan.seed)}
             for a, arm in enumerate(plan.arms)
@@ -552,7 +607,7 @@ def _margin(r: dict) -> int | None:
     return r["final"][winners[0]] - max(others) if others else 0
 
 
-def _timed_bots(plan: Plan) -> list[str]:
+def timed_bots(plan: Plan) -> list[str]:
     """A warning for each bot that thinks for a time, not a number of steps: its choices depend on the
     machine's speed and load, so the same seeds no longer give the same games (nor the arms pairs)."""
     specs = dict.fromkeys([*plan.bots, *([plan.skill_bot] if plan.skill_bot else [])])
@@ -660,10 +715,7 @@ def _arm_metrics(game, players: int, recs: list[dict], seed: int) -> dict:
 
 def _choice(game, players: int, recs: list[dict]) -> dict:
     totals, counts = [0] * PROGRESS_BINS, [0] * PROGRESS_BINS
-    chosen: dict[str, int] = {}  # action id → times chosen
-    offered: dict[str, list[int]] = {}  # card id → [times offered, times chosen]
-    used_actions: dict[str, set[tuple[int, int]]] = {}  # id → seat-games (game, seat) of finished games
-    used_cards: dict[str, set[tuple[int, int]]] = {}
+    uses = Uses(game)
     won: set[tuple[int, int]] = set()
     finished = 0
     for g, r in enumerate(recs):
@@ -672,74 +724,13 @@ def _choice(game, players: int, recs: list[dict]) -> dict:
         if not r["cut_off"]:
             finished += 1
             won |= {(g, s) for s, x in enumerate(r["results"]) if x == "win"}
-        for seat, action, cards in r["choices"]:
-            chosen[action] = chosen.get(action, 0) + 1
-            words = set(action.split())
-            picked = [c for c in cards if c in words]
-            for c in cards:
-                offered.setdefault(c, [0, 0])[0] += 1
-            for c in picked:
-                offered[c][1] += 1
-            if not r["cut_off"]:
-                used_actions.setdefault(action, set()).add((g, seat))
-                for c in picked:
-                    used_cards.setdefault(c, set()).add((g, seat))
-    seat_games = SeatGames(finished, players, won)
-    actions = [
-        {"action": a, "chosen": n, **_impact(used_actions.get(a, set()), seat_games)}
-        for a, n in sorted(chosen.items(), key=lambda kv: (-kv[1], kv[0]))
-    ]
-    cards = [
-        {"card": c, "offered": v[0], "chosen": v[1], **_impact(used_cards.get(c, set()), seat_games)}
-        for c, v in sorted(offered.items(), key=lambda kv: (-kv[1][1], kv[0]))
-    ]
+        for choice in r["choices"]:
+            uses.add(g, not r["cut_off"], choice)
     return {
         "branching": _ratio(sum(totals), sum(counts), 2),
         "branching_by_progress": [_ratio(t, c, 2) for t, c in zip(totals, counts)],
-        "actions": actions,
-        "cards": cards,
-        "cards_never_chosen": sorted(c for c, v in offered.items() if v[1] == 0),
-        "cards_never_offered": sorted(set(game.card_ids) - set(offered)),
-        "deciding_actions": _deciding(actions, "action", used_actions, seat_games),
-        "deciding_cards": _deciding(cards, "card", used_cards, seat_games),
+        **uses.figures(game, SeatGames(finished, players, won)),
     }
-
-
-def _impact(used: set[tuple[int, int]], seat_games: SeatGames) -> dict:
-    """Win rate of the seat-games that used something against those that did not, and the difference
-    with its 95% interval over whole games once each side has ``MIN_SUPPORT`` seat-games."""
-    n1, w1 = len(used), len(used & seat_games.won)
-    n0, w0 = seat_games.games * seat_games.players - n1, len(seat_games.won) - w1
-    measured = n1 >= MIN_SUPPORT and n0 >= MIN_SUPPORT
-    impact, interval = seat_games.difference(used) if measured else (None, None)
-    return {
-        "games": n1,
-        "win_rate_when_used": _ratio(w1, n1),
-        "win_rate_when_not_used": _ratio(w0, n0),
-        "impact": _round(impact),
-        "impact_95": interval,
-    }
-
-
-def _deciding(rows: list[dict], name: str, used: dict[str, set], seat_games: SeatGames) -> list[dict]:
-    """The rows whose use changes the win rate beyond chance, largest effect first.
-
-    With dozens of cards some 95% intervals miss 0 by luck alone, so a row is listed only when its
-    interval at the family-wise level (Bonferroni: 5% shared among the rows measured) excludes 0.
-    """
-    measured = [r for r in rows if r["impact"] is not None]
-    if not measured:
-        return []
-    z = statistics.NormalDist().inv_cdf(1 - 0.05 / (2 * len(measured)))
-    sure = []
-    for r in measured:
-        low, high = seat_games.difference(used[r[name]], z)[1]
-        if low > 0 or high < 0:
-            sure.append(r)
-    return [
-        {name: r[name], "impact": r["impact"], "impact_95": r["impact_95"], "games": r["games"]}
-        for r in sorted(sure, key=lambda r: (-r["impact"], r[name]))
-    ]
 
 
 def _stat_figures(game, players: int, values: dict[str, list], resample: Resampler) -> list[dict]:
@@ -813,7 +804,7 @@ def _trace(plan: Plan, roles: list[tuple[str, dict]]) -> list[dict]:
 
 def _sweep_axis(arms: list[Arm]) -> dict | None:
     """The setting that varies across arms, when one numeric setting does and nothing else."""
-    if len(arms) < 2 or len({a.variant for a in arms}) > 1 or not arms[0].settings:
+    if len(arms) < 2 or len({a.variant for a in arms}) > 1 or not arms[0].settings or any(a.without for a in arms):
         return None
     varying = [i for i in range(len(arms[0].settings)) if len({a.settings[i][1] for a in arms}) > 1]
     if len(varying) != 1 or not all(isinstance(a.settings[varying[0]][1], (int, float)) for a in arms):

@@ -12,7 +12,7 @@ from rich.console import Console
 
 
 @contextlib.contextmanager
-def work_progress(title: str) -> Iterator[Callable[[int, int, float], None]]:
+def work_progress(title: str) -> Iterator[Callable[[int, int, int, float], None]]:
     """Progress of a long run on stderr (so beside --json too), by the share of the work done: a bar on a
     terminal, else a line at each tenth of the work."""
     start = time.monotonic()
@@ -28,18 +28,19 @@ def work_progress(title: str) -> Iterator[Callable[[int, int, float], None]]:
         ) as bar:
             task = bar.add_task(title, total=1000, games="")
 
-            def update(done: int, total: int, work: float) -> None:
-                bar.update(task, completed=1000 * work, games=f"{done}/{total} games")
+            def update(done: int, total: int, decisions: int, work: float) -> None:
+                bar.update(task, completed=1000 * work, games=f"{done}/{total} games, {decisions:,} decisions")
 
             yield update
         return
     told = 0
 
-    def line(done: int, total: int, work: float) -> None:
+    def line(done: int, total: int, decisions: int, work: float) -> None:
         nonlocal told
         if int(work * 10) > told or done == total:
             told = int(work * 10)
             left = (time.monotonic() - start) * (1 - work) / work if work else 0
-            print(f"{title}: {done}/{total} games, {work:.0%} of the work, about {left:.0f} s left", file=sys.stderr)
+            games = f"{done}/{total} games, {decisions:,} decisions"
+            print(f"{title}: {games}, {work:.0%} of the work, about {left:.0f} s left", file=sys.stderr)
 
     yield line

@@ -41,6 +41,8 @@ def record_rows(plan, games: list, tasks: list, records: list) -> list[dict]:
             continue
         arm = plan.arms[a]
         row: dict = {"arm": arm.label, "variant": arm.variant or "base", **dict(arm.settings)}
+        if arm.without:
+            row["without"] = ",".join(arm.without)
         row.update(role=role, seed=seed)
         row.update({f"bot_{s}": spec for s, spec in enumerate(specs)})
         finished = rec["error"] is None and not rec["cut_off"]

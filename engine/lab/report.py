@@ -10,7 +10,7 @@ import html
 import io
 import json
 
-from engine.lab.playtest import MIN_SUPPORT
+from engine.lab.cards import MIN_SUPPORT
 
 CSS = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}
 h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.6em}
@@ -66,7 +66,7 @@ def render_html(data: dict) -> str:
     ]
     if data.get("warnings"):
         parts.append(
-            "<div class='warnings'><p>Too few games to tell differences apart:</p><ul>"
+            "<div class='warnings'><p>Read the figures with care:</p><ul>"
             + "".join(f"<li>{_e(w)}</li>" for w in data["warnings"])
             + "</ul></div>"
         )
@@ -109,7 +109,9 @@ def render_html(data: dict) -> str:
         f"<p>Win rate of a seat in the games it used a card or action, minus its win rate in the games it did "
         f"not, with a 95% interval (<a href='#def-impact'>definition</a>). Measured where each side has at "
         f"least {MIN_SUPPORT} seat-games; listed where it excludes 0 even when the 5% risk of a false "
-        f"listing is shared among all the cards (or actions) measured.</p>" + "".join(_deciding_tables(a) for a in arms)
+        f"listing is shared among all the uses of cards (or actions) measured, and where the impact is beyond "
+        f"the noise floor of identical cards. Uses the rules declare as scoring reveals are not listed.</p>"
+        + "".join(_deciding_tables(a) for a in arms)
     )
     if any(a["stats"] for a in arms):
         parts.append("<h2>The rules' own counters</h2>" + _stats_table(arms))
@@ -250,51 +252,79 @@ def _dash(x) -> object:
 def _choice_tables(arm: dict, is_open: bool) -> str:
     """Per action and per card, folded away but for the first arm."""
     c = arm["choice"]
-    actions = _use_table(c["actions"][:20], "action", ["chosen"])
-    cards = _use_table(c["cards"], "card", ["offered", "chosen"])
+    actions = _use_table(c["actions"][:20], ["action"], ["chosen"])
     never = (
         f"<p>Offered but never chosen: {_e(', '.join(c['cards_never_chosen']) or 'none')}. "
         f"Never offered: {len(c['cards_never_offered'])} card ids.</p>"
     )
+    cards = (
+        f"<p>Every card named by actions ({len(c['cards'])}; click a heading to sort), all its uses together:</p>"
+        + _use_table(c["cards"], ["card"], ["offered", "chosen"])
+        + "<p>Every card by what was done with it (the option's verb):</p>"
+        + _use_table(c["card_uses"], ["card", "use"], ["chosen"])
+        + _noise_floor(c["noise_floor"])
+        + never
+        if c["cards"]
+        else ""
+    )
+    reveals = (
+        "<p>Scoring reveals, apart (the rules declare that showing these cards scores them, so their uses win "
+        "games by the rules, whatever the card):</p>"
+        + _use_table(c["scoring_reveals"], ["card", "use"], ["chosen"], "scoring-reveals")
+        if c["scoring_reveals"]
+        else ""
+    )
     return (
         f"<details{' open' if is_open else ''}><summary>{_e(arm['label'])}: actions and cards</summary>"
-        f"<p>Most chosen actions (of {len(c['actions'])}):</p>{actions}"
-        + (
-            f"<p>Every card named by actions ({len(c['cards'])}; click a heading to sort):</p>" + cards + never
-            if c["cards"]
-            else ""
-        )
-        + "</details>"
+        f"<p>Most chosen actions (of {len(c['actions'])}):</p>{actions}{cards}{reveals}</details>"
     )
 
 
-def _use_table(rows: list[dict], key: str, counts: list[str]) -> str:
-    """Actions or cards, with the win rates of the seat-games that used them or not; sortable by any column."""
+def _noise_floor(floor: dict) -> str:
+    """The spread of identical cards' impacts: how far luck alone sets cards apart."""
+    if floor["floor"] is None:
+        return "<p class='noise-floor'>Noise floor: — (no two cards are identical but for their names).</p>"
+    rows = [
+        [", ".join(g["cards"]), g["use"], f"{_signed(g['low'])} … {_signed(g['high'])}", f"±{g['spread']:.0%}"]
+        for g in floor["groups"]
+    ]
+    return (
+        f"<p class='noise-floor'>Noise floor: ±{floor['floor']:.0%} at most. Cards identical but for their names "
+        "differ only by luck; the table shows how far their impacts lie from their group's mean in each use, "
+        "and no card's use is listed as deciding by less than that use's spread (by less than the largest, "
+        "where no identical cards were measured in the use; <a href='#def-noise_floor'>definition</a>).</p>"
+        + _table(["identical cards", "use", "impacts", "spread"], rows, "noise-floor")
+    )
+
+
+def _use_table(rows: list[dict], keys: list[str], counts: list[str], name: str = "") -> str:
+    """Actions, cards or cards' uses, with the win rates of the seat-games that used them or not; sortable by
+    any column."""
     return _table(
-        [key, *counts, "games", "win rate when used", "when not", "impact", "95% interval"],
+        [*keys, *counts, "games", "win rate when used", "when not", "impact", "95% interval"],
         [
-            [x[key], *(x[n] for n in counts), x["games"], _pct(x["win_rate_when_used"])]
+            [*(x[k] for k in keys), *(x[n] for n in counts), x["games"], _pct(x["win_rate_when_used"])]
             + [_pct(x["win_rate_when_not_used"]), "—" if x["impact"] is None else _signed(x["impact"])]
             + ["—" if x["impact_95"] is None else _span(x["impact_95"])]
             for x in rows
         ],
-        f"sortable uses-{key}",
+        f"sortable {name or 'uses-' + '-'.join(keys)}",
     )
 
 
 def _deciding_tables(arm: dict) -> str:
-    """Per arm, the cards and the actions whose use moves the win rate beyond chance."""
+    """Per arm, the cards' uses and the actions that move the win rate beyond chance."""
     c = arm["choice"]
     out = [f"<h3>{_e(arm['label'])}</h3>"]
-    for key, rows in (("card", c["deciding_cards"]), ("action", c["deciding_actions"])):
+    for keys, rows in ((["card", "use"], c["deciding_cards"]), (["action"], c["deciding_actions"])):
         if not rows:
-            out.append(f"<p class='deciding-{key}'>No {key} decides games at this sample size.</p>")
+            out.append(f"<p class='deciding-{keys[0]}'>No {keys[0]} decides games at this sample size.</p>")
             continue
         out.append(
             _table(
-                [key, "seat-games used", "impact", "95% interval"],
-                [[r[key], r["games"], _signed(r["impact"]), _span(r["impact_95"])] for r in rows[:15]],
-                f"deciding-{key}",
+                [*keys, "seat-games used", "impact", "95% interval"],
+                [[*(r[k] for k in keys), r["games"], _signed(r["impact"]), _span(r["impact_95"])] for r in rows[:15]],
+                f"deciding-{keys[0]}",
             )
         )
     return "".join(out)

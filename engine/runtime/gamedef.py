@@ -154,6 +154,10 @@ class GameDef:
     scoring: list[Scorer] = field(default_factory=list)
     tiebreakers: list[Scorer] = field(default_factory=list)
     stats: list[Stat] = field(default_factory=list)
+    # what a turn is (the game file's 'turn:'): a value that changes when a new turn begins; None: a run
+    # of one seat's decisions is a turn
+    turn: Callable | None = None
+    scoring_reveals: frozenset[str] = frozenset()  # decisions that score the card chosen by showing it
     teams: dict[int, list[list[int]]] = field(default_factory=dict)
     rulings: list[dict] = field(default_factory=list)
     draw: dict = field(default_factory=dict)  # drawing hints (the game file's 'draw:'): colours, icons, layouts
@@ -429,6 +433,7 @@ class _Builder:
             rulings=list(d.get("rulings", [])),
             enums=self.vocab.enums,
             draw=dict(d.get("draw") or {}),
+            scoring_reveals=frozenset(d.get("scoring_reveals") or ()),
             private_player_variables=frozenset(
                 name for name, spec in (d.get("player_variables") or {}).items() if spec.get("visibility") == "owner"
             ),
@@ -962,6 +967,7 @@ class _Builder:
             game,
             starts=[start_fns[path] for path, _ in self._starts],
             stats=stats,
+            turn=None if texts.turn is None else compiler.expr(texts.turn),
             score_key=self._score_key(compiler, texts),
             sources=texts.sources(self.data.get("functions") or []),
             function_bodies=texts.functions,
@@ -973,8 +979,11 @@ class _Builder:
     def _parse_texts(self) -> _Texts:
         procedures = self._parse_procedures()
         starts, functions = self._parse_starts(), self._parse_functions()
-        bot_values = self._parse_bot_values(_decisions(procedures))
-        return _Texts(procedures, starts, functions, bot_values, self._parse_scorers(), self._parse_stats())
+        decided = _decisions(procedures)
+        bot_values = self._parse_bot_values(decided)
+        self._check_scoring_reveals(decided)
+        turn = self._parse_expression(("turn",), {}, None) if "turn" in self.data else None
+        return _Texts(procedures, starts, functions, bot_values, self._parse_scorers(), self._parse_stats(), turn)
 
     def _parse_procedures(self) -> dict[str, tuple[tuple, list[ast.Stmt] | None]]:
         """setup, play, the procedures and the cards' effects: name → (path, statements)."""
@@ -1036,6 +1045,17 @@ class _Builder:
                 params = {"p": PLAYER, "action": TEXT, "choice": decided[decision]}
                 found[(kind, decision)] = (path, self._parse_expression(path, params, INT, each="choice"))
         return found
+
+    def _check_scoring_reveals(self, decided: dict[str, Type]) -> None:
+        """Each decision named under ``scoring_reveals`` is one the rules make."""
+        for i, kind in enumerate(self.data.get("scoring_reveals") or []):
+            if kind not in decided:
+                self.error(
+                    ("scoring_reveals", i),
+                    "E504",
+                    f"no decision of the game is called '{kind}'",
+                    did_you_mean(kind, decided),
+                )
 
     def _parse_scorers(self) -> list[tuple[str, dict, ast.Expr | None, tuple]]:
         """(section, item, expression, path) of every scoring term and tie-breaker, in order."""
@@ -1139,6 +1159,7 @@ class _Texts:
     bot_values: dict[tuple[str, str], tuple[tuple, ast.Expr | None]]
     scorers: list[tuple[str, dict, ast.Expr | None, tuple]]  # (section, item, expression, path)
     stats: list[tuple[dict, ast.Expr | None, tuple]]  # (item, expression, path)
+    turn: ast.Expr | None = None  # what a turn is, where the game says
 
     def sources(self, functions: list[dict]) -> list[tuple[tuple, Any]]:
         """(path, AST) of every text, in the order of the rules' sections (for lint); none is None once all parsed."""
@@ -1153,4 +1174,5 @@ class _Texts:
             + list(self.bot_values.values())
             + [(path, expr) for _, _, expr, path in self.scorers]
             + [(path, expr) for _, expr, path in self.stats]
+            + ([(("turn",), self.turn)] if self.turn is not None else [])
         )
