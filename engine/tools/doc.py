@@ -18,7 +18,7 @@ from engine.lab.playtest import METRICS
 from engine.lang import ast
 from engine.lang.checker import Vocabulary
 from engine.lang.ops import KEYED, OPS
-from engine.lang.types import describe
+from engine.lang.types import TYPE_FORMS, describe
 from engine.lang.words import IMPLICIT, RESERVED
 from engine.load.documents import known_variants
 from engine.runtime.gamedef import GameDef, load_game
@@ -250,7 +250,15 @@ def language_reference() -> str:
         "",
         "Attributes (`a.b`), calls (`f(x)`) and brackets bind tighter than every operator. "
         "Comparisons do not chain: write `a < b and b < c`.",
+        "",
+        "## Types",
+        "",
+        "A declared type (a variable's `type:`, a parameter's, a function's or procedure's `returns:`) is "
+        "spelled as below; the forms nest. Write one with brackets or braces in quotes in YAML: "
+        '`returns: "list[{from: position, to: position}]"`.',
+        "",
     ]
+    out += _table(["type", "is", "example"], [[f"`{form}`", meaning, f"`{ex}`"] for form, meaning, ex in TYPE_FORMS])
     out += [
         "",
         "## Reserved words",
