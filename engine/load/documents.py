@@ -76,6 +76,12 @@ class RuleSet:
         doc, doc_path = self.origin(path)
         return doc.diag(doc_path, code, message, key=key, hint=hint, severity=severity)
 
+    def kept_break(self, path: tuple, line: int) -> bool:
+        """Whether line ``line`` of the text at ``path`` ends in a break a folded block kept (``ScalarPlace``)."""
+        doc, doc_path = self.origin(path)
+        place = doc.scalars.get(tuple(doc_path))
+        return place is not None and place.kept_break(line)
+
     def locate_text(self, path: tuple, line: int, col: int) -> tuple[str, int, int]:
         """File, line and column of a position inside the DSL text at ``path``."""
         doc, doc_path = self.origin(path)

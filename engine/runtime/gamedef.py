@@ -886,7 +886,7 @@ class _Builder:
             tree = parse(text)
             problems = check(tree)
         except DslSyntaxError as exc:
-            self.dsl_problem(path, exc.problem)
+            self.dsl_problem(path, self._folded(path, text, exc.problem))
             return None
         except RecursionError:  # a chain of hundreds of operators: deeper than the checker goes
             self.dsl_problem(path, DslProblem(1, 1, "E403", "expression nested too deeply"))
@@ -894,6 +894,22 @@ class _Builder:
         for p in problems:
             self.dsl_problem(path, p)
         return tree
+
+    def _folded(self, path: tuple, text: object, p: DslProblem) -> DslProblem:
+        """A syntax error where a folded block (>) kept a line break, at the end of the line or the start of the
+        next, says so: YAML folds lines indented alike, and keeps the break before a more-indented one."""
+        for line in (p.line, p.line - 1):
+            if self.rules.kept_break(path, line):
+                below = str(text).split("\n")[line]
+                return DslProblem(
+                    line + 1,
+                    len(below) - len(below.lstrip()) + 1,
+                    "E401",
+                    "this line is indented more than the one above it, so the folded block (>) keeps the "
+                    "line break before it and the text stops at the end of that line",
+                    "indent every line of the block alike, or end the line above with \\ to go on",
+                )
+        return p
 
     def _programs(self, game: GameDef) -> GameDef:
         """``game`` with every text of the effect language parsed, checked and compiled.

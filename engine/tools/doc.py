@@ -227,8 +227,9 @@ def language_reference() -> str:
         "## Expressions",
         "",
         f"Values are {', '.join(values[:-1])} and {values[-1]}. `#` starts a comment; a line ending in "
-        "`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds "
-        "tighter than the rows above it; parentheses group as usual):",
+        "`\\` goes on on the next (in a YAML folded block, `>-`, indent every line alike: a more-indented line "
+        "keeps its line break; text holding `: ` goes in double quotes). Operators, from the loosest to the "
+        "tightest binding (a level binds tighter than the rows above it; parentheses group as usual):",
         "",
     ]
     forms = {word: form for cls in ast.EXPRESSIONS for word, form in cls.OPERATORS.items()}
