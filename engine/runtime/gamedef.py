@@ -13,7 +13,7 @@ import hashlib
 import itertools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -83,6 +83,7 @@ class Scorer:
     text: str
     fn: Callable
     where: tuple[str, int, int] = ("", 1, 1)  # file, line, column of its expression
+    lowest: bool = False  # a tie-breaker whose lowest value wins (its 'winner: lowest', else the game's)
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ class GameDef:
     bot_values: dict[str, dict[str, Callable]] = field(default_factory=dict)  # bot → kind of decision ("" for
     # any other) → value(state, {p, action, choice})
     ties: str = "shared"  # seats of different teams level after the tie-breakers: "shared" win or "draw"
+    winner: str = "highest"  # whether the most points win ("highest") or the fewest ("lowest")
     enums: dict[str, list[str]] = field(default_factory=dict)
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
     board_files: dict[str, list] = field(default_factory=dict)  # family → compiled boards by seat
@@ -170,6 +172,16 @@ class GameDef:
     # board id ("family", "family:seat") → the board: operations read it first, a lookup and no call
     boards_by_id: dict[str, object] = field(default_factory=dict, repr=False)
     cache: GameCache = field(default_factory=GameCache, init=False, repr=False)
+
+    @property
+    def points_sign(self) -> int:
+        """+1 where the most points win, -1 where the fewest do: points times it rank seats best-first."""
+        return -1 if self.winner == "lowest" else 1
+
+    def ranking(self, points: int, tiebreaks: Sequence[int]) -> tuple[int, ...]:
+        """A side's key, the larger the better: its points, then each tie-breaker, each turned so that its
+        winning end is the largest (``winner: lowest`` turns it round)."""
+        return (points * self.points_sign, *(-v if t.lowest else v for t, v in zip(self.tiebreakers, tiebreaks)))
 
     # ---------------------------------------------------------------- tables
     def zone_ids(self, players: int) -> list[str]:
@@ -390,6 +402,7 @@ class _Builder:
             vocabulary=self.vocab,
             step_budget=d.get("step_budget", DEFAULT_STEP_BUDGET),
             ties=d.get("ties", "shared"),
+            winner=d.get("winner", "highest"),
             rulings=list(d.get("rulings", [])),
             enums=self.vocab.enums,
             draw=dict(d.get("draw") or {}),
@@ -1068,8 +1081,11 @@ class _Builder:
                 continue
             target = game.scoring if section == "scoring" else game.tiebreakers
             place = self.rules.diag(path, "", "")
+            lowest = item.get("winner", self.data.get("winner", "highest")) == "lowest"
             target.append(
-                Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col))
+                Scorer(
+                    item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col), lowest
+                )
             )
 
     @staticmethod

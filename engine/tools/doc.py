@@ -44,6 +44,17 @@ FAST_RULE_COSTS = [
     ["count the cards of a zone", "`size(deck)`", "`size(cards(deck))` (builds a list to count it)", "1.2–1.4×"],
 ]
 
+WINNING = [
+    ["`scoring:` `points:`", "each seat's points (a team adds its members' up); the outcome ranks the sides by them"],
+    [
+        "`winner: lowest`",
+        "the fewest points win (default `highest`): outcomes, returns, tie-breakers, greedy bots and playtest "
+        "margins follow it; scores stay as counted",
+    ],
+    ["`tiebreakers:` `value:`", "sides level on points are ranked by each in turn; its own `winner:` else the game's"],
+    ["`ties: draw`", "sides still level after the tie-breakers draw (default `shared`: they share the win)"],
+]
+
 FAST_RULES_BEFORE = """\
 The interpreter runs compiled code, but how a rule is written still decides how much work it does.
 Measured with `python tools/measure_rules.py` (each pair computes the same thing 300 times over 300
@@ -171,6 +182,8 @@ def game_reference(game: GameDef) -> str:
         items = data.get(section) or []
         if items:
             out += ["", f"## {heading}", ""]
+            if section == "scoring" and game.winner == "lowest":
+                out += ["The fewest points win (`winner: lowest`).", ""]
             out += _table(
                 ["id", "rule", "counted as"],
                 [
@@ -304,6 +317,8 @@ def language_reference() -> str:
     ]
     out += _table(["kind", "spaces", "directions"], [[f"`{k}`", spaces, ways] for k, spaces, ways in KINDS_GUIDE])
     out += ["", BOARDS_GUIDE.rstrip("\n")]
+    out += ["", "## Who wins", ""]
+    out += _table(["in the game file", "means"], WINNING)
     out += ["", "## Writing fast rules", "", FAST_RULES_BEFORE]
     out += _table(["to", "write", "rather than", "faster by"], FAST_RULE_COSTS)
     out += ["", FAST_RULES_AFTER.rstrip("\n")]
