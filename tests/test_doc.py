@@ -196,3 +196,8 @@ def test_every_declared_type_in_the_game_schema_says_records_are_allowed():
 def test_the_language_reference_says_how_the_fewest_points_win():
     text = language_reference()
     assert "`winner: lowest`" in text[text.index("## Who wins") :]
+
+
+def test_the_language_reference_shows_a_variant_patch():
+    text = language_reference()
+    assert "`patch: [{id: king, value: 7}]`" in text[text.index("## Variants") :]

@@ -55,6 +55,18 @@ WINNING = [
     ["`ties: draw`", "sides still level after the tie-breakers draw (default `shared`: they share the win)"],
 ]
 
+VARIANTS = [
+    ["`extends: GAME`", "the variant states only what differs from GAME's rules"],
+    ["a list item with a base item's `id`", "replaces that item whole; a new id is added"],
+    ["`remove: {zones: [ID, …]}`", "drops items by id (`items:` for cards)"],
+    [
+        "`patch: [{id: king, value: 7}]`",
+        "changes only the fields given of the one thing with that id — a card, component kind, zone, board, "
+        "procedure, function, scoring rule, tie-breaker, stat, variable or constant (`{id: rounds, value: 5}`); "
+        "`in: zones` says where when ids are shared; `tabletop diff` shows the fields changed",
+    ],
+]
+
 FAST_RULES_BEFORE = """\
 The interpreter runs compiled code, but how a rule is written still decides how much work it does.
 Measured with `python tools/measure_rules.py` (each pair computes the same thing 300 times over 300
@@ -319,6 +331,8 @@ def language_reference() -> str:
     out += ["", BOARDS_GUIDE.rstrip("\n")]
     out += ["", "## Who wins", ""]
     out += _table(["in the game file", "means"], WINNING)
+    out += ["", "## Variants", ""]
+    out += _table(["in a variant file", "means"], VARIANTS)
     out += ["", "## Writing fast rules", "", FAST_RULES_BEFORE]
     out += _table(["to", "write", "rather than", "faster by"], FAST_RULE_COSTS)
     out += ["", FAST_RULES_AFTER.rstrip("\n")]
