@@ -189,3 +189,81 @@ def test_diff_shows_only_the_patched_field(game_folder, capsys, monkeypatch):
     assert main(["diff", str(game_folder / "game.yaml"), "--variant", "seven"]) == 0
     out = capsys.readouterr().out
     assert "- 3" in out and "+ 7" in out and "text" not in out, out
+
+
+STEPS = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+zones:
+  - {id: table, visibility: public}
+variables:
+  said: {type: "list[text]"}
+play: |
+  turn(me)
+  end_game
+procedures:
+  - id: turn
+    params: {p: player}
+    steps:
+      - id: draw
+        does: |
+          said = said + ["draw"]
+      - id: play
+        does: |
+          said = said + ["play"]
+"""
+
+BONUS = """\
+extends: mini
+id: bonus
+name: Mini — a bonus step
+patch:
+  - id: turn
+    steps:
+      - id: bonus
+        after: draw
+        does: |
+          said = said + ["bonus " + text(seat_number(p))]
+      - {id: play, before: draw}
+"""
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_variant_adds_a_named_step_after_another_and_moves_one_before(tmp_path, reference):
+    """The base turn draws then plays; the variant adds a bonus after the draw and moves the play first,
+    without restating the procedure."""
+    folder = tmp_path / "rules" / "mini"
+    write(folder, {"game.yaml": STEPS, "variants/bonus.yaml": BONUS})
+    base = load_game(folder / "game.yaml", reference=reference).new_game(players=2)
+    assert base.vars["said"] == ["draw", "play"]
+    game = load_game(folder / "game.yaml", variant="bonus", reference=reference)
+    assert game.new_game(players=2).vars["said"] == ["play", "draw", "bonus 0"]
+
+
+def test_a_step_placed_after_a_step_that_is_not_there_is_located_in_the_variant(tmp_path):
+    folder = tmp_path / "rules" / "mini"
+    write(folder, {"game.yaml": STEPS, "variants/bonus.yaml": BONUS.replace("after: draw", "after: drwa")})
+    with pytest.raises(RulesError) as info:
+        load_game(folder / "game.yaml", variant="bonus")
+    [d] = info.value.diagnostics
+    assert (d.code, d.line) == ("E301", 8) and d.path.endswith("variants/bonus.yaml")
+    assert "'turn' has no step 'drwa'" in d.message and d.hint == "did you mean 'draw'?"
+
+
+def test_a_mistake_in_a_variants_step_is_reported_at_its_line_in_the_variant(tmp_path):
+    folder = tmp_path / "rules" / "mini"
+    write(folder, {"game.yaml": STEPS, "variants/bonus.yaml": BONUS.replace("seat_number(p)", "seat_nubmer(p)")})
+    with pytest.raises(RulesError) as info:
+        load_game(folder / "game.yaml", variant="bonus")
+    [d] = info.value.diagnostics
+    assert (d.code, d.line) == ("E501", 10) and d.path.endswith("variants/bonus.yaml")
+
+
+def test_diff_shows_the_added_step_and_the_new_order(tmp_path, capsys):
+    folder = tmp_path / "rules" / "mini"
+    write(folder, {"game.yaml": STEPS, "variants/bonus.yaml": BONUS})
+    assert main(["diff", str(folder / "game.yaml"), "--variant", "bonus"]) == 0
+    out = capsys.readouterr().out
+    assert '+     said = said + ["bonus " + text(seat_number(p))]' in out, out
+    assert "- draw, play\n" in out and "+ play, draw, bonus\n" in out, out

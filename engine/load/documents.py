@@ -408,9 +408,62 @@ def _patch(rules: RuleSet, vdoc: Document, n: int, change: dict, problems: list[
         parent[path[-1]] = fields.get("value", old)
         rules.origins[path] = (vdoc, ("patch", n, "value"))
         return
+    steps = fields.pop("steps", None)
     parent[path[-1]] = {**old, **fields} if isinstance(old, dict) else old
     for k in fields:
         rules.origins[path + (k,)] = (vdoc, ("patch", n, k))
+    if isinstance(steps, list) and isinstance(old, dict) and isinstance(old.get("steps"), list):
+        _patch_steps(rules, vdoc, n, path, steps, problems)
+    elif steps is not None:
+        parent[path[-1]] = {**parent[path[-1]], "steps": steps}
+        rules.origins[path + ("steps",)] = (vdoc, ("patch", n, "steps"))
+
+
+def _patch_steps(rules: RuleSet, vdoc: Document, n: int, path: tuple, steps: list, problems: list) -> None:
+    """A patch's steps of a procedure: a step with a base step's id changes its fields; a new one goes
+    ``before`` or ``after`` the step it names (at the end if neither); either may be moved so."""
+    owner = rules.data
+    for key in path:
+        owner = owner[key]
+    entries = [(step, rules.origin(path + ("steps", i))) for i, step in enumerate(owner["steps"])]
+    for m, step in enumerate(steps):
+        here = (vdoc, ("patch", n, "steps", m))
+        if not isinstance(step, dict):
+            continue
+        place = {k: step[k] for k in ("before", "after") if k in step}
+        step = {k: v for k, v in step.items() if k not in place}
+        ids = [identity(s) for s, _ in entries]
+        if identity(step) in ids:
+            i = ids.index(identity(step))
+            old, origin = entries.pop(i)
+            here = here if "does" in step else origin  # a step only moved keeps its text where it is written
+            step, ids = {**old, **step}, ids[:i] + ids[i + 1 :]
+        at = len(entries)
+        for word, name in place.items():
+            if name not in ids:
+                problems.append(
+                    vdoc.diag(
+                        ("patch", n, "steps", m, word),
+                        "E301",
+                        f"'{path_id(rules.data, path)}' has no step '{name}'",
+                        hint=did_you_mean(str(name), [str(i) for i in ids]),
+                    )
+                )
+            else:
+                at = ids.index(name) + (word == "after")
+        entries.insert(at, (step, here))
+    owner["steps"] = [s for s, _ in entries]
+    _forget(rules, path + ("steps",))
+    for i, (_, origin) in enumerate(entries):
+        rules.origins[path + ("steps", i)] = origin
+
+
+def path_id(data: dict, path: tuple) -> str:
+    """The id of the item at ``path`` of the merged rules."""
+    node: Any = data
+    for key in path:
+        node = node[key]
+    return str(identity(node))
 
 
 def _owned(data: dict, path: tuple) -> Any:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import Diagnostic, LoadError, RulesError, TabletopError, did_you_mean, quoted
+from engine.errors import Diagnostic, EngineBug, LoadError, RulesError, TabletopError, did_you_mean, quoted
 from engine.lang import ast
 from engine.lang.ast import walk_blocks
 from engine.lang.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
@@ -822,6 +822,10 @@ class _Builder:
             if proc["id"] in self.vocab.procedures:
                 self.error(("procedures", i, "id"), "E304", f"procedure '{proc['id']}' is declared twice")
             self.vocab.procedures[proc["id"]] = params
+            for j, step in enumerate(proc.get("steps") or []):
+                if step_name(proc["id"], step["id"]) in self.vocab.procedures:
+                    self.error(("procedures", i, "steps", j, "id"), "E304", f"step '{step['id']}' is given twice")
+                self.vocab.procedures[step_name(proc["id"], step["id"])] = params
             if "returns" in proc:
                 returns = self.type_ok(proc["returns"], ("procedures", i, "returns"))
                 if returns is not None:
@@ -978,10 +982,29 @@ class _Builder:
         for i, proc in enumerate(self.data.get("procedures") or []):
             params = dict(self.vocab.procedures[proc["id"]])
             returns = self.vocab.procedure_returns.get(proc["id"])
+            if "steps" in proc:
+                found.update(self._parse_steps(i, proc, params))
+                continue
             path = ("procedures", i, "does")
             found[proc["id"]] = (path, self._parse_program(path, params, returns, name=proc["id"]))
         for cid, path in self._effects.items():
             found[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
+        return found
+
+    def _parse_steps(self, i: int, proc: dict, params: dict[str, Type]) -> dict[str, tuple[tuple, list | None]]:
+        """A procedure of named steps: each step a procedure of its own (its text parsed where it is written,
+        with the procedure's parameters), and the procedure the calls of its steps in order."""
+        found: dict[str, tuple[tuple, list | None]] = {}
+        calls: list[ast.Stmt] = []
+        for j, step in enumerate(proc["steps"]):
+            name, path = step_name(proc["id"], step["id"]), ("procedures", i, "steps", j, "does")
+            found[name] = (path, self._parse_program(path, params, name=name))
+            call = ast.Call(j + 1, 1, name, [ast.Name(j + 1, 1, p) for p in params])
+            calls.append(ast.ExprStmt(j + 1, 1, call))
+        problems = check_program(calls, self.vocab, params, name=proc["id"])
+        if problems:
+            raise EngineBug(f"the steps of '{proc['id']}' do not check: {problems}")
+        found[proc["id"]] = (("procedures", i, "steps"), calls)
         return found
 
     def _parse_starts(self) -> dict[tuple, ast.Expr | None]:
@@ -1125,6 +1148,11 @@ def _decisions(procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]) -> di
     return decided
 
 
+def step_name(procedure: str, step: str) -> str:
+    """The procedure a named step runs as: no name a rule can write (a ':' inside), so never one of theirs."""
+    return f"{procedure}:{step}"
+
+
 @dataclass
 class _Texts:
     """The effect-language texts of the rules, parsed and checked (None where a text has an error)."""
@@ -1139,7 +1167,7 @@ class _Texts:
     def sources(self, functions: list[dict]) -> list[tuple[tuple, Any]]:
         """(path, AST) of every text, in the order of the rules' sections (for lint); none is None once all parsed."""
         return (
-            [(path, stmts) for path, stmts in self.procedures.values()]
+            [(path, stmts) for path, stmts in self.procedures.values() if path[-1] != "steps"]  # its steps are
             + [(path, expr) for path, expr in self.starts.items() if expr is not None]
             + [
                 (_function_path(fn, i), self.functions[fn["id"]])

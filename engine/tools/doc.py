@@ -65,6 +65,12 @@ VARIANTS = [
         "procedure, function, scoring rule, tie-breaker, stat, variable or constant (`{id: rounds, value: 5}`); "
         "`in: zones` says where when ids are shared; `tabletop diff` shows the fields changed",
     ],
+    [
+        "`patch: [{id: turn, steps: [{id: bonus, after: draw, does: …}]}]`",
+        "a procedure written as named `steps:` (each `{id, does}`, run in order with the procedure's parameters, "
+        "locals of their own) takes a new step `before` or `after` a named one; a step with a base step's id "
+        "replaces its text or, with only `before`/`after`, moves it",
+    ],
 ]
 
 FAST_RULES_BEFORE = """\
@@ -190,6 +196,10 @@ def game_reference(game: GameDef) -> str:
             tree = trees.get((section, i, field))
             if tree is not None:
                 out += [""] + _code(ast.format_source(tree))
+            for j, step in enumerate(item.get("steps") or []):
+                out += ["", f"Step `{step['id']}`:"]
+                if (section, i, "steps", j, "does") in trees:
+                    out += [""] + _code(ast.format_source(trees[(section, i, "steps", j, "does")]))
     for section, field, heading in (("scoring", "points", "Scoring"), ("tiebreakers", "value", "Tie-breakers")):
         items = data.get(section) or []
         if items:
