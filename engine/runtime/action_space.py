@@ -216,13 +216,19 @@ class _Analysis:
         source = self.items(e.source, scope, env)
         d = Domain(partial=source.partial)
         for key, value in source.values.items():
-            one = Domain(
-                {key: value},
-                {k: w for k, w in source.where.items() if _has_card(key, k)},
-                {key} & source.clash,
-                source.partial,
-            )
-            d.add(self.dom(e.element, scope, {**env, e.var: one}), e)
+            d.add(self.dom(e.element, scope, {**env, e.var: _one(source, key, value)}), e)
+        return d
+
+    def _PairComprehension(self, e, scope, env):
+        """Each item of the outer list, then each of the inner list that item gives."""
+        source = self.items(e.source, scope, env)
+        d = Domain(partial=source.partial)
+        for key, value in source.values.items():
+            outer = {**env, e.var: _one(source, key, value)}
+            inner = self.items(e.inner_source, scope, outer)
+            d.partial |= inner.partial
+            for key2, value2 in inner.values.items():
+                d.add(self.dom(e.element, scope, {**outer, e.inner_var: _one(inner, key2, value2)}), e)
         return d
 
     def _Conditional(self, e, scope, env):
@@ -489,6 +495,16 @@ def _cards(key) -> list[str]:
     if key[0] == "record":
         return [c for _, k in key[1] for c in _cards(k)]
     return []
+
+
+def _one(source: Domain, key, value) -> Domain:
+    """The domain of one item of ``source``: a comprehension's variable while that item is read."""
+    return Domain(
+        {key: value},
+        {k: w for k, w in source.where.items() if _has_card(key, k)},
+        {key} & source.clash,
+        source.partial,
+    )
 
 
 def _has_card(key, cid: str) -> bool:

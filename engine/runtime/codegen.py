@@ -287,6 +287,7 @@ class Compiler:
         self.iterable = 0  # > 0 inside a comprehension's source, where ':=' is not allowed
         self.temps = 0
         self.windows: list[tuple[str, _Target]] = []
+        self.loops: list[tuple[str | None, int, _Target]] = []  # enclosing loops: (state key, top pc, exit)
         self.units = 0
         self.in_instruction = False  # locals read as env[name]: the instruction catches a missing one
         self.env_reads: set[str] = set()  # the locals read so in the procedure being compiled
@@ -430,6 +431,27 @@ class Compiler:
         else:
             self.scope[e.var] = saved
         return f"[{element} for {var} in {source}{cond}]"
+
+    def _e_PairComprehension(self, e):
+        sources, names = [], []
+        saved = {n: self.scope.get(n) for n in (e.var, e.inner_var)}
+        for var, source in ((e.var, e.source), (e.inner_var, e.inner_source)):
+            self.iterable += 1
+            code = self.code(source)
+            self.iterable -= 1
+            sources.append(f"st.zones[{code}]" if source.type == ZONE else code)
+            names.append(self._temp())
+            self.scope[var] = names[-1]
+            if self._filled(source):
+                self.nonnull.add(names[-1])
+        element = self.code(e.element)
+        cond = f" if {self.code(e.condition)}" if e.condition is not None else ""
+        for n, v in saved.items():
+            if v is None:
+                del self.scope[n]
+            else:
+                self.scope[n] = v
+        return f"[{element} for {names[0]} in {sources[0]} for {names[1]} in {sources[1]}{cond}]"
 
     def _e_Attr(self, e):
         obj, name = self.code(e.obj), e.name
@@ -939,6 +961,8 @@ class Compiler:
             add("pass")
         elif isinstance(s, ast.ReturnValue):  # only in a function's statements: a procedure's is an instruction
             add(f"return {self.code(s.value)}")
+        elif isinstance(s, (ast.Break, ast.Continue)):  # only in a function's statements, as for return
+            add("break" if isinstance(s, ast.Break) else "continue")
         elif isinstance(s, ast.If):
             self._flat_if(s.branches, s.otherwise, lines, depth)
         else:
@@ -976,9 +1000,9 @@ class Compiler:
                 add("    " + text)
             return
         # A for or repeat loop runs a known number of rounds: they are counted at once, before it starts,
-        # unless a return may leave it early (only a function's body has one).
+        # unless a return or break may leave it early (only a function's body has them flat).
         at_once = not any(
-            isinstance(x, (ast.Return, ast.ReturnValue)) for block in ast.walk_blocks(s.body) for x in block
+            isinstance(x, (ast.Return, ast.ReturnValue, ast.Break)) for block in ast.walk_blocks(s.body) for x in block
         )
         sure = None  # the loop variable as the body reads it, if it never holds none there
         if isinstance(s, ast.For):
@@ -1199,16 +1223,27 @@ class Compiler:
         for out in exits:
             out.pc = len(proc.code)
 
-    def _loop(self, proc, s, start: list | None, step: Callable[[int, _Target], list]) -> None:
-        """Emit init, test-and-advance, body, jump back (the reference path's layout)."""
+    def _loop(self, proc, s, start: list | None, step: Callable[[int, _Target], list], key: str | None = None) -> None:
+        """Emit init, test-and-advance, body, jump back (the reference path's layout); ``key``: the loop's
+        state in the frame, dropped by a 'break'."""
         if start is not None:
             self._emit(proc, start + [(_Jump(len(proc.code) + 1), None)], (s.line, s.col))
         top = len(proc.code)
         done = _Target()
         self._emit(proc, step(top + 1, done), (s.line, s.col))
+        self.loops.append((key, top, done))
         self._block(proc, s.body)
+        self.loops.pop()
         self._emit(proc, [(_Jump(top), None)], (s.line, s.col))
         done.pc = len(proc.code)
+
+    def _s_Break(self, proc, s):
+        key, _, done = self.loops[-1]
+        drop = [(f"del env[{key!r}]", None)] if key is not None else []
+        self._emit(proc, drop + [(_Jump(done), None)], (s.line, s.col))
+
+    def _s_Continue(self, proc, s):
+        self._emit(proc, [(_Jump(self.loops[-1][1]), None)], (s.line, s.col))
 
     def _s_While(self, proc, s):
         self._loop(
@@ -1235,6 +1270,7 @@ class Compiler:
                 (f"del env[{key!r}]", None),
                 (_Jump(done), None),
             ],
+            key,
         )
 
     def _s_Repeat(self, proc, s):
@@ -1251,6 +1287,7 @@ class Compiler:
                 (f"del env[{key!r}]", None),
                 (_Jump(done), None),
             ],
+            key,
         )
 
     def _s_Window(self, proc, s):
