@@ -57,6 +57,8 @@ class Vocabulary:
     functions: dict[str, tuple[list[tuple[str, Type]], Type]] = field(default_factory=dict)  # name → (params, result)
     board_spaces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its spaces (every seat's)
     board_directions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its directions
+    # (section, name) of a whole-number variable that declares min:/max: → (least, most) it may hold
+    bounds: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
 
     def attribute_type(self, name: str) -> Type | None:
         return BUILTIN_CARD_ATTRIBUTES.get(name) or self.card_attributes.get(name)

@@ -45,7 +45,7 @@ from engine.lang.readset import Reads, frozen
 from engine.lang.subsets import subsets
 from engine.lang.types import ANY, INT, PLAYER, ZONE, Type, loop_of
 from engine.runtime import together
-from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
+from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, bounds_check, enum_check
 
 
 class Overrun(Exception):
@@ -1060,12 +1060,13 @@ class Compiler:
             n = target.name
             if n not in self.vocab.variables:
                 return [f"env[{n!r}] = {value}"]
-            check = self._enum(self.vocab.variables[n], f"variable '{n}'")
+            check = self._enum(self.vocab.variables[n], f"variable '{n}'", ("variables", n))
             if check is None:
                 return [f"st.vars[{n!r}] = {value}"]
             return [f"_v = {value}", f"{check}(_v)", f"st.vars[{n!r}] = _v"]
         name = target.name
-        check = self._enum(self.vocab.player_variables.get(name), f"player variable '{name}'")
+        declared = ("player_variables", name)
+        check = self._enum(self.vocab.player_variables.get(name), f"player variable '{name}'", declared)
         lines = [f"_v = {value}"] + ([f"{check}(_v)"] if check else [])
         seat = self.code(target.obj)
         if seat not in self.nonnull:
@@ -1073,10 +1074,14 @@ class Compiler:
             seat = "_p"
         return lines + [f"st.pvars[{seat}][{name!r}] = _v"]
 
-    def _enum(self, t: Type | None, what: str) -> str | None:
-        if t is None or not t.is_enum:
+    def _enum(self, t: Type | None, what: str, declared: tuple[str, str]) -> str | None:
+        """The check of a value stored in a variable (one of its enum, or between its min: and max:), by name."""
+        if t is not None and t.is_enum:
+            return self._global("enum", (t, what), lambda: enum_check(self.vocab.enums[t.name], t, what))
+        bounds = self.vocab.bounds.get(declared)
+        if bounds is None:
             return None
-        return self._global("enum", (t, what), lambda: enum_check(self.vocab.enums[t.name], t, what))
+        return self._global("bounds", (declared, bounds), lambda: bounds_check(bounds, what))
 
     def _log(self, s: ast.Log, add) -> None:
         """A log line: its values computed now, its text only when read (``logtext``): most lines of

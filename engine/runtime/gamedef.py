@@ -769,8 +769,29 @@ class _Builder:
                 if isinstance(initial, str) and initial in self.vocab.constants and vtype == INT:
                     initial = self.vocab.constants[initial][1]
                 self._value_fits(vtype, initial, path + ("initial",))
+                self._bounds(section, name, spec, vtype, initial)
                 target[name] = initial
                 vocab[name] = vtype
+
+    def _bounds(self, section: str, name: str, spec: dict, vtype: Type, initial) -> None:
+        """A whole-number variable's min:/max:, its start value between them; what choices made from it may be."""
+        if "min" not in spec and "max" not in spec:
+            return
+        path = (section, name)
+        if vtype != INT:
+            self.error(path + ("max" if "max" in spec else "min",), "E302", "min: and max: bound whole numbers only")
+            return
+        if "max" not in spec:
+            self.error(path + ("min",), "E302", "a min: needs a max:", "give the most it may hold too: max: N")
+            return
+        least, most = spec.get("min", 0), spec["max"]
+        if least > most:
+            self.error(path + ("min",), "E302", f"min: {least} is more than max: {most}")
+        elif isinstance(initial, int) and not least <= initial <= most:
+            outside = f"'{name}' starts at {initial}, outside its min: {least} and max: {most}"
+            self.error(path + ("initial",), "E303", outside)
+        else:
+            self.vocab.bounds[path] = (least, most)
 
     def _teams(self, game: GameDef) -> None:
         for count, teams in (self.data.get("teams") or {}).items():
@@ -1124,7 +1145,7 @@ class _Builder:
         """A game has a 'play' program, and every decision's options can be listed in advance."""
         if "play" not in game.procedures:
             self.error(("play",), "E301", "the game has no 'play' program")
-        for name, choose, why in unbounded_choices(game):
+        for name, choose, why, fix in unbounded_choices(game):
             self.dsl_problem(
                 procedures[name][0],
                 DslProblem(
@@ -1132,7 +1153,7 @@ class _Builder:
                     choose.col,
                     "E508",
                     f'the options of "{choose.kind}" cannot be listed in advance: {why}',
-                    HINT,
+                    fix or HINT,
                 ),
             )
 

@@ -20,7 +20,7 @@ from engine.lang.subsets import subsets
 from engine.lang.types import ANY, INT, PLAYER, ZONE, Type, loop_of
 from engine.runtime import together
 from engine.runtime.codegen import Overrun
-from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, enum_check
+from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, bounds_check, enum_check
 
 
 class ReferenceCompiler:
@@ -343,7 +343,7 @@ class ReferenceCompiler:
         if isinstance(target, ast.Name):
             n = target.name
             if n in self.vocab.variables:
-                check = self._enum_values(self.vocab.variables[n], f"variable '{n}'")
+                check = self._enum_values(self.vocab.variables[n], f"variable '{n}'", ("variables", n))
                 if check is not None:
 
                     def set_enum(st, env, value):
@@ -363,7 +363,9 @@ class ReferenceCompiler:
             return set_local
         obj = self.expr(target.obj)
         name = target.name
-        allowed = self._enum_values(self.vocab.player_variables.get(name), f"player variable '{name}'")
+        allowed = self._enum_values(
+            self.vocab.player_variables.get(name), f"player variable '{name}'", ("player_variables", name)
+        )
 
         def set_player_var(st, env, value):
             if allowed is not None:
@@ -375,8 +377,11 @@ class ReferenceCompiler:
 
         return set_player_var
 
-    def _enum_values(self, t: Type | None, what: str) -> Callable | None:
-        return enum_check(self.vocab.enums[t.name], t, what) if t is not None and t.is_enum else None
+    def _enum_values(self, t: Type | None, what: str, declared: tuple[str, str]) -> Callable | None:
+        """The check of a value stored in a variable: one of its enum, or between its min: and max:."""
+        if t is not None and t.is_enum:
+            return enum_check(self.vocab.enums[t.name], t, what)
+        return bounds_check(self.vocab.bounds.get(declared), what)
 
     def _local(self, proc: Procedure, target: ast.Expr) -> None:
         if isinstance(target, ast.Name) and target.name not in self.vocab.variables and target.type:

@@ -297,6 +297,13 @@ def language_reference() -> str:
     out += _table(["type", "is", "example"], [[f"`{form}`", meaning, f"`{ex}`"] for form, meaning, ex in TYPE_FORMS])
     out += [
         "",
+        "A whole-number variable may declare `min:` and `max:` (`purse: {type: int, initial: 10, max: 10}`; `min:` "
+        "is 0 unless given): a rule that sets it outside them stops with an error, and a choice made from it "
+        '(`choose "bid" from range(1, me.purse + 1)`) lists its options from them. Constants and the cards of a '
+        "zone (`size(hand(me))`) bound choices too; where nothing does, E508 names the declaration to add.",
+    ]
+    out += [
+        "",
         "## Reserved words",
         "",
         "Keywords cannot be names of variables, values or parameters; `me`, `it` and `this` are names "
