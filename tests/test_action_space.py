@@ -116,13 +116,18 @@ def test_records_enums_numbers_and_literals_give_their_ids_in_program_order(tmp_
 
 
 @pytest.mark.parametrize(
-    "assign, options, why",
+    "assign, options, why, fix",
     [
-        ("", '"seat " + text(bid)', "the result of text()"),
-        ("total = total + 1", "total", "a value computed from itself"),
+        ("", '"seat " + text(bid)', "the result of text()", "list of literals"),
+        (
+            "total = total + 1",
+            "total",
+            "'total' is computed from its own value",
+            "variables: total: {type: int, max: N}",
+        ),
     ],
 )
-def test_a_choice_that_cannot_be_listed_is_reported_at_its_line(tmp_path, assign, options, why):
+def test_a_choice_that_cannot_be_listed_is_reported_at_its_line(tmp_path, assign, options, why, fix):
     """Free numbers and built text: a located E508 telling how to declare the options."""
     body = RECORDS % f'  {assign}\n  t = choose "name" from [{options}]'
     with pytest.raises(RulesError) as info:
@@ -130,7 +135,7 @@ def test_a_choice_that_cannot_be_listed_is_reported_at_its_line(tmp_path, assign
     (d,) = info.value.diagnostics
     line = next(i for i, text in enumerate(body.splitlines(), 4) if 'choose "name"' in text)
     assert (d.code, d.line, d.col) == ("E508", line, 3)
-    assert '"name"' in d.message and why in d.message and "list of literals" in d.hint
+    assert '"name"' in d.message and why in d.message and fix in d.hint
 
 
 LOOK = """\

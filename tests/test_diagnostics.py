@@ -22,6 +22,7 @@ import engine
 from engine.load import yaml_source
 from engine.load.documents import display_path
 from engine.load.yaml_source import MAX_ALIASES, MAX_DEPTH, MAX_NODES
+from engine.tools.doc import language_reference
 
 REPO = Path(__file__).resolve().parents[1]
 GAME = "caty-mini"
@@ -171,11 +172,34 @@ def test_unknown_game_name_is_e101_with_did_you_mean():
 
 def test_yaml_syntax_error_is_e102_at_the_fault(rules):
     """A YAML syntax error gives E102 at the offending character, as one line."""
-    text = rules.edit("game.yaml", "  rounds: 12\n", "  rounds: 12: 13\n")
+    text = rules.edit("game.yaml", "rulebook: caty-mini.txt\n", "rulebook: [caty-mini.txt\n")
     d = the(rules.load_fails(), "E102")
-    at(d, rules.shown("game.yaml"), *position(text, ": 13"))
+    assert d.line == position(text, "rulebook:")[0] + 1
     assert d.message.startswith("YAML syntax error")
     assert "\n" not in d.format(with_context=False)
+
+
+def test_a_plain_text_holding_colon_space_is_told_to_be_quoted(rules):
+    """`name: Caty Mini: the cat game` is not "mapping values are not allowed here" but what to do about it."""
+    text = rules.edit("game.yaml", "name: Caty Mini\n", "name: Caty Mini: the cat game\n")
+    d = the(rules.load_fails(), "E102")
+    at(d, rules.shown("game.yaml"), *position(text, ": the cat"))
+    assert d.message == "quote this text: it contains ': ', which YAML reads as the start of a key"
+    assert d.hint == 'write it in double quotes: name: "Caty Mini: the cat game"'
+
+
+def test_a_more_indented_line_in_a_folded_expression_says_the_block_kept_its_break(rules):
+    """In a `>-` block a more-indented line keeps its line break, so the expression stops at the line above:
+    the message says so, at the indented line, instead of "unexpected end of line"."""
+    before = '      [top(table).furniture + "/" + side] if p.end == none else\n      [p.end,'
+    text = rules.edit("game.yaml", before, before.replace("\n      [p.end", "\n        [p.end"))
+    d = the(rules.load_fails(), "E401")
+    at(d, rules.shown("game.yaml"), *position(text, "[p.end,"))
+    assert "indented more than the one above" in d.message and "folded block (>)" in d.message
+    assert "end the line above with \\" in d.hint
+    rules.edit("game.yaml", "if p.end == none else\n", "if p.end == none else \\\n")
+    engine.load_game(rules.game)  # the hint's way out loads
+    assert "a more-indented line keeps its line break" in language_reference()
 
 
 def test_duplicate_key_is_e103_naming_both_lines(rules):

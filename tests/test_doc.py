@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -15,6 +16,8 @@ from engine.cli import main
 from engine.lab.playtest import METRICS
 from engine.lang.ops import OPS
 from engine.lang.parser import grammar
+from engine.lang.types import parse_type
+from engine.load.schemas import validator
 from engine.tools.doc import game_reference, language_reference, metrics_reference
 from engine.tools.explain import card_list
 
@@ -77,7 +80,7 @@ def test_the_language_reference_has_every_operation_and_statement():
     text = language_reference()
     assert tables_are_well_formed(text)
     rows = [line for line in text.splitlines() if line.startswith("| `")]
-    named = [re.match(r"\| `(\w+)", row).group(1) for row in rows]
+    named = [m.group(1) for row in rows if (m := re.match(r"\| `(\w+)", row))]
     assert all(named.count(name) == 1 for name in OPS)
     keywords = set(re.findall(r'"([a-z_]+)"', grammar())) - {
         "and",
@@ -154,3 +157,47 @@ def test_doc_writes_a_games_own_words_as_text_not_html(tmp_path, capsys):
     assert "<script>" not in text and "<img" not in text
     assert "# Mini &lt;script&gt;alert('name')&lt;/script&gt;" in text
     assert "Cats &amp; &lt;img src=x onerror=alert('description')&gt;." in text
+
+
+def test_the_language_reference_spells_every_declared_type_a_rule_file_may_write():
+    """A designer copying a row of the Types table gets a type the rules accept: records included."""
+    text = language_reference()
+    types = text[text.index("## Types") : text.index("## Reserved words")]
+    assert "`list[{from: position, to: position}]`" in types
+    examples = re.findall(r"\| `[^`]+` \| [^|]+ \| `([^`]+)` \|", types)
+    assert len(examples) >= 7
+    for example in examples:
+        parse_type(example, {"colours"})
+
+
+def test_every_declared_type_in_the_game_schema_says_records_are_allowed():
+    """An editor's tooltip on `type:`, `params:` or `returns:` shows the whole type syntax, records included."""
+    schema = json.loads((REPO / "schemas" / "game.schema.json").read_text(encoding="utf-8"))
+    assert "{name: T, …}" in schema["$defs"]["type"]["description"]
+    text = json.dumps(schema["properties"])
+    assert (
+        text.count('"$ref": "#/$defs/type"') == 6
+    )  # variables, player variables, procedures', functions' params and returns
+    assert 'or the name of an enum (e.g. colours)"' not in text
+    errors = list(
+        validator("game").iter_errors(
+            {
+                "id": "g",
+                "name": "G",
+                "players": {"min": 2, "max": 2},
+                "play": "pass",
+                "variables": {"moves": {"type": "list[{from: position, to: position}]", "initial": []}},
+            }
+        )
+    )
+    assert errors == []
+
+
+def test_the_language_reference_says_how_the_fewest_points_win():
+    text = language_reference()
+    assert "`winner: lowest`" in text[text.index("## Who wins") :]
+
+
+def test_the_language_reference_shows_a_variant_patch():
+    text = language_reference()
+    assert "`patch: [{id: king, value: 7}]`" in text[text.index("## Variants") :]

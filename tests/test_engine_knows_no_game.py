@@ -31,8 +31,8 @@ ENGLISH = """
     act advanced again ahead aside best bid black block blocks box character current deck discard
     done empty found give goal grey hand identified identity king lay leader left library lost
     marker moved moves next objects passes passing pawn pay pieces pile place pos put
-    reactions red round rounds scored search searching sides stack strength swap take targets
-    types walk winner yellow
+    reactions red round scored search searching sides stack strength swap take targets
+    walk yellow
 """  # plain English words that games and engine both use in their ordinary sense
 GENERIC = frozenset(ENGLISH.split())
 

@@ -91,3 +91,19 @@ def test_unknown_topic_says_so_with_a_suggestion(capsys):
 def test_variant_without_game_is_a_usage_error(capsys):
     code, _, err = run(capsys, "explain", "move", "--variant", "easy")
     assert code == 2 and "--variant needs --game" in err
+
+
+def test_explain_and_doc_show_a_procedures_named_steps_in_order(tmp_path):
+    """A procedure written as steps is shown step by step, as the variant orders them."""
+    from test_variants import BONUS, STEPS, write
+
+    from engine.tools.doc import game_reference
+
+    folder = tmp_path / "rules" / "mini"
+    write(folder, {"game.yaml": STEPS, "variants/bonus.yaml": BONUS})
+    game = load_game(folder / "game.yaml", variant="bonus")
+    text = game_reference(game)
+    assert text.index("Step `play`") < text.index("Step `draw`") < text.index("Step `bonus`")
+    assert 'said = said + ["bonus " + text(seat_number(p))]' in text
+    told = explain("turn", game)
+    assert told.index("step play:") < told.index("step draw:") < told.index("step bonus:")

@@ -16,6 +16,7 @@ SAMPLES: dict[type[ast.Expr], tuple[str, Type]] = {
     ast.Literal: ('"red"', TEXT),
     ast.ListExpr: ("[1, 2]", list_of(INT)),
     ast.Comprehension: ("[c.power for c in deck if c.power > 1]", list_of(INT)),
+    ast.PairComprehension: ("[a * b for a in [1, 2] for b in range(a, 3) if a != b]", list_of(INT)),
     ast.Record: ("{piece: 1, way: true}", parse_type("{piece:int,way:bool}", {})),
     ast.MapExpr: ('{"a": 2, "b": 0}', map_of(INT)),
     ast.Name: ("n", INT),

@@ -95,3 +95,86 @@ def test_caty_mini_level_on_points_and_string_share_the_win():
     assert st.scores == [0, 0, 0]
     assert st.outcome.results == ("win", "win", "loss") and st.winners == [0, 1]
     assert st.returns() == [0.5, 0.5, -1.0]
+
+
+FEWEST = """\
+winner: lowest
+{tiebreak}
+variables:
+  taken: {{type: int}}
+play: |
+  for p in players():
+      x = choose "take" from [1, 5] by p
+      if x == 5:
+          taken = taken + 1
+  end_game "everyone took"
+scoring:
+  - id: penalty
+    points: "3 + seat_number(p)"
+"""
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_with_winner_lowest_the_fewest_points_win_and_points_stay_as_scored(tmp_path, reference):
+    """Hearts-like scoring: penalty points stay positive in the scores, and the seat with fewest wins."""
+    make_game(tmp_path, FEWEST.format(tiebreak=""))
+    game = load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=reference)
+    st = game.new_game(players=3)
+    while not st.is_terminal:
+        st.apply(st.legal_actions()[0])
+    assert st.scores == [3, 4, 5]
+    assert st.outcome.results == ("win", "loss", "loss") and st.returns() == [2.0, -1.0, -1.0]
+
+
+LEVEL_POINTS = """\
+winner: lowest
+tiebreakers:
+  - id: cards
+    value: "seat_number(p)"
+    {own}
+variables:
+  taken: {{type: int}}
+play: |
+  x = choose "go" from [1]
+  end_game "over"
+scoring:
+  - id: flat
+    points: "7"
+"""
+
+
+@pytest.mark.parametrize("own, winner", [("", 0), ("winner: highest", 2)])
+def test_a_tie_breaker_follows_the_games_winner_unless_it_says_otherwise(tmp_path, own, winner):
+    """Level on points: the tie-breaker's lowest value wins in a lowest game; `winner: highest` on the
+    tie-breaker itself turns that round."""
+    game = make_game(tmp_path, LEVEL_POINTS.format(own=own))
+    st = game.new_game(players=3)
+    st.apply(st.legal_actions()[0])
+    assert st.winners == [winner]
+
+
+TAKE = """\
+winner: lowest
+play: |
+  x = choose "take" from [5, 1, 3]
+  taken = x
+  end_game "taken"
+variables:
+  taken: {type: int}
+scoring:
+  - id: taken
+    points: "taken if seat_number(p) == 0 else 2"
+"""
+
+
+def test_a_greedy_bot_takes_the_fewest_points_where_the_fewest_win(tmp_path):
+    from engine.bots.greedy import GreedyAgent
+
+    game = make_game(tmp_path, TAKE)
+    picks = set()
+    for seed in range(20):
+        st = game.new_game(players=2, seed=seed)
+        bot = GreedyAgent(seed)
+        bot.explore = 0.0
+        picks.add(bot.act(st.view(0), st.determinized(0, seed)))
+    assert picks == {"take 1"}

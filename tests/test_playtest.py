@@ -655,3 +655,14 @@ def test_a_game_scored_only_at_its_end_has_a_margin_but_no_lead_to_follow(tmp_pa
     scores = data["arms"][0]["scores"]
     assert scores["lead_changes"] is scores["drama"] is scores["decisiveness"] is None
     assert scores["margin"]["mean"] == 1
+
+
+def test_where_the_fewest_points_win_the_margin_is_how_far_under_the_winner_stayed(tmp_path):
+    """A 'winner: lowest' game: seat 0 always has 2 points, seat 1 five; seat 0 wins by 3, leading throughout."""
+    body = "winner: lowest\n" + FIRST_WINS.replace(
+        '"1 if seat_number(p) == 0 else 0"', '"2 if seat_number(p) == 0 else 5"'
+    )
+    data, _ = figures(tmp_path, body)
+    a = data["arms"][0]
+    assert a["outcomes"]["win_rate"] == [1.0, 0.0]
+    assert a["scores"]["margin"]["mean"] == 3 and a["scores"]["lead_changes"]["max"] == 0

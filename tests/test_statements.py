@@ -19,6 +19,7 @@ from engine.tools.doc import language_reference
 # One program per statement, in canonical text; a procedure 'step' (giving an int) and a zone 'deck' exist.
 SAMPLES = {
     ast.Assign: "x = 1",
+    ast.AugAssign: "x = 1\nx += 2",
     ast.Choose: 'x = choose "take" from [1, 2] where it > 1 by me optional "skip" secretly',
     ast.ChooseSeveral: 'x = choose "take" several 1 to 2 from [1, 2, 3]',
     ast.ExprStmt: "shuffle(deck)",
@@ -26,6 +27,8 @@ SAMPLES = {
     ast.For: "for x in [1, 2]:\n    pass",
     ast.While: "while false:\n    pass",
     ast.Repeat: "repeat 2:\n    pass",
+    ast.Break: "while true:\n    break",
+    ast.Continue: "repeat 2:\n    continue",
     ast.Window: "window p from me:\n    reopen",
     ast.Reopen: "window p from me:\n    reopen",
     ast.Close: "window p from me:\n    close",

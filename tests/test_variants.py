@@ -125,3 +125,145 @@ def test_a_base_card_after_a_variant_removes_another_is_reported_at_its_own_line
     [d] = lint_game(load_game(game_folder / "game.yaml", variant="new"))
     assert d.code == "W307" and d.path.endswith("mini/cards.yaml")
     assert d.line == cards[: cards.index("pawn")].count("\n") + 1
+
+
+PATCH = """\
+extends: mini
+id: seven
+name: Mini — a stronger king
+patch:
+  - {id: king, value: 7}
+"""
+
+
+def test_a_patch_changes_one_field_of_a_card_and_keeps_the_others(game_folder):
+    """`patch: [{id: king, value: 7}]`: the king is worth 7 and keeps its text, without restating it."""
+    write(game_folder, {"variants/seven.yaml": PATCH})
+    game = load_game(game_folder / "game.yaml", variant="seven")
+    assert game.new_game(players=2).pvars[0]["points"] == 7 + 1
+    assert game.card_texts["king"]["text"] == "The king."
+    assert load_game(game_folder / "game.yaml").new_game(players=2).pvars[0]["points"] == 3 + 1
+
+
+def test_a_patch_reaches_zones_constants_and_variables_by_id(game_folder):
+    game = GAME.replace("player_variables:", "constants:\n  bonus: 1\nplayer_variables:").replace(
+        "  end_game\n", "  me.points = me.points + bonus\n  end_game\n"
+    )
+    variant = PATCH.replace(
+        "  - {id: king, value: 7}\n",
+        "  - {id: bonus, value: 10}\n"
+        "  - {id: points, in: player_variables, initial: 2}\n"
+        "  - {id: table, description: the relics}\n",
+    )
+    write(game_folder, {"game.yaml": game, "variants/seven.yaml": variant})
+    loaded = load_game(game_folder / "game.yaml", variant="seven")
+    assert loaded.new_game(players=2).pvars[0]["points"] == 2 + 3 + 1 + 10
+    assert loaded.rules.data["zones"][1] == {"id": "table", "visibility": "public", "description": "the relics"}
+
+
+def test_a_patch_naming_nothing_or_several_things_says_which(game_folder):
+    write(game_folder, {"variants/seven.yaml": PATCH.replace("id: king", "id: kign")})
+    with pytest.raises(RulesError) as info:
+        load_game(game_folder / "game.yaml", variant="seven")
+    [d] = info.value.diagnostics
+    assert d.path.endswith("variants/seven.yaml") and d.line == 5 and d.code == "E301"
+    assert "nothing has the id 'kign'" in d.message and d.hint == "did you mean 'king'?"
+    zone = "{id: table, visibility: public}"
+    twice = GAME.replace(zone, zone + "\n  - {id: pawn, visibility: public}")
+    write(game_folder, {"game.yaml": twice, "variants/seven.yaml": PATCH.replace("id: king", "id: pawn")})
+    with pytest.raises(RulesError, match=r"'pawn' is the id of several things \(items, zones\)"):
+        load_game(game_folder / "game.yaml", variant="seven")
+
+
+def test_a_wrong_value_in_a_patch_is_reported_in_the_variant(game_folder):
+    write(game_folder, {"variants/seven.yaml": PATCH.replace("value: 7", "value: seven")})
+    with pytest.raises(RulesError) as info:
+        load_game(game_folder / "game.yaml", variant="seven")
+    [d] = info.value.diagnostics
+    assert d.path.endswith("variants/seven.yaml") and d.line == 5, d
+
+
+def test_diff_shows_only_the_patched_field(game_folder, capsys, monkeypatch):
+    write(game_folder, {"variants/seven.yaml": PATCH})
+    monkeypatch.chdir(game_folder.parent.parent)
+    assert main(["diff", str(game_folder / "game.yaml"), "--variant", "seven"]) == 0
+    out = capsys.readouterr().out
+    assert "- 3" in out and "+ 7" in out and "text" not in out, out
+
+
+STEPS = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+zones:
+  - {id: table, visibility: public}
+variables:
+  said: {type: "list[text]"}
+play: |
+  turn(me)
+  end_game
+procedures:
+  - id: turn
+    params: {p: player}
+    steps:
+      - id: draw
+        does: |
+          said = said + ["draw"]
+      - id: play
+        does: |
+          said = said + ["play"]
+"""
+
+BONUS = """\
+extends: mini
+id: bonus
+name: Mini — a bonus step
+patch:
+  - id: turn
+    steps:
+      - id: bonus
+        after: draw
+        does: |
+          said = said + ["bonus " + text(seat_number(p))]
+      - {id: play, before: draw}
+"""
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_variant_adds_a_named_step_after_another_and_moves_one_before(tmp_path, reference):
+    """The base turn draws then plays; the variant adds a bonus after the draw and moves the play first,
+    without restating the procedure."""
+    folder = tmp_path / "rules" / "mini"
+    write(folder, {"game.yaml": STEPS, "variants/bonus.yaml": BONUS})
+    base = load_game(folder / "game.yaml", reference=reference).new_game(players=2)
+    assert base.vars["said"] == ["draw", "play"]
+    game = load_game(folder / "game.yaml", variant="bonus", reference=reference)
+    assert game.new_game(players=2).vars["said"] == ["play", "draw", "bonus 0"]
+
+
+def test_a_step_placed_after_a_step_that_is_not_there_is_located_in_the_variant(tmp_path):
+    folder = tmp_path / "rules" / "mini"
+    write(folder, {"game.yaml": STEPS, "variants/bonus.yaml": BONUS.replace("after: draw", "after: drwa")})
+    with pytest.raises(RulesError) as info:
+        load_game(folder / "game.yaml", variant="bonus")
+    [d] = info.value.diagnostics
+    assert (d.code, d.line) == ("E301", 8) and d.path.endswith("variants/bonus.yaml")
+    assert "'turn' has no step 'drwa'" in d.message and d.hint == "did you mean 'draw'?"
+
+
+def test_a_mistake_in_a_variants_step_is_reported_at_its_line_in_the_variant(tmp_path):
+    folder = tmp_path / "rules" / "mini"
+    write(folder, {"game.yaml": STEPS, "variants/bonus.yaml": BONUS.replace("seat_number(p)", "seat_nubmer(p)")})
+    with pytest.raises(RulesError) as info:
+        load_game(folder / "game.yaml", variant="bonus")
+    [d] = info.value.diagnostics
+    assert (d.code, d.line) == ("E501", 10) and d.path.endswith("variants/bonus.yaml")
+
+
+def test_diff_shows_the_added_step_and_the_new_order(tmp_path, capsys):
+    folder = tmp_path / "rules" / "mini"
+    write(folder, {"game.yaml": STEPS, "variants/bonus.yaml": BONUS})
+    assert main(["diff", str(folder / "game.yaml"), "--variant", "bonus"]) == 0
+    out = capsys.readouterr().out
+    assert '+     said = said + ["bonus " + text(seat_number(p))]' in out, out
+    assert "- draw, play\n" in out and "+ play, draw, bonus\n" in out, out

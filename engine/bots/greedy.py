@@ -20,8 +20,9 @@ class GreedyAgent:
     it looks one decision ahead on the game's own scoring: it plays each option
     on a clone of the copy (chance comes from the copy's generator) and rates
     it by the result if that ends the game, then by its team's points minus
-    the best other team's.  A game with neither is an error, never a silent
-    random bot.  Ties go to a seeded random pick among the best, except that
+    the best other team's (fewer points are better where the fewest win).  A
+    game with neither is an error, never a silent random bot.  Ties go to a
+    seeded random pick among the best, except that
     declining (an option that is no value) wins ties: a bot with nothing to
     gain does not meddle.  Like any epsilon-greedy player it makes a random
     move now and then (``explore``), so two bots whose best moves block each
@@ -89,6 +90,7 @@ class GreedyAgent:
             after.apply(a, seat=seat)
             scores = after.scores
             others = [sum(scores[m] for m in t) for t in teams if seat not in t]
-            margin = sum(scores[m] for m in team) - max(others, default=0)
+            sign = state.game.points_sign  # the fewest points win: a lead is fewer points
+            margin = sign * sum(scores[m] for m in team) - max((sign * o for o in others), default=0)
             scored.append(((after.returns()[seat] if after.is_terminal else 0.0, margin), a, False))
         return scored

@@ -585,8 +585,9 @@ def game_values(game, players: int, recs: Sequence[dict | None]) -> dict[str, li
     finished = [r for r in done if r is not None]
     scored = any(any(r["final"]) for r in finished)
     led = any(any(t) for r in finished for t in r["trace"])
-    out["margin"] = [None if r is None or not scored else _margin(r) for r in done]
-    stories = [None if r is None or not led else _lead_story(r) for r in done]
+    sign = game.points_sign
+    out["margin"] = [None if r is None or not scored else _margin(r, sign) for r in done]
+    stories = [None if r is None or not led else _lead_story(r, sign) for r in done]
     for i, name in enumerate(("lead changes", "drama", "decisiveness")):
         out[name] = [None if story is None else story[i] for story in stories]
     for stat in game.stats:
@@ -598,13 +599,14 @@ def game_values(game, players: int, recs: Sequence[dict | None]) -> dict[str, li
     return out
 
 
-def _margin(r: dict) -> int | None:
-    """Points of the winning side over the best other side; None in a game without a winner."""
+def _margin(r: dict, sign: int = 1) -> int | None:
+    """Points of the winning side over the best other side (under them where the fewest win: ``sign`` -1);
+    None in a game without a winner."""
     winners = [s for s, x in enumerate(r["results"]) if x == "win"]
     if not winners:
         return None
-    others = [v for s, v in enumerate(r["final"]) if s not in winners]
-    return r["final"][winners[0]] - max(others) if others else 0
+    others = [sign * v for s, v in enumerate(r["final"]) if s not in winners]
+    return sign * r["final"][winners[0]] - max(others) if others else 0
 
 
 def timed_bots(plan: Plan) -> list[str]:
@@ -633,9 +635,10 @@ def _too_few(arm: dict) -> str | None:
     )
 
 
-def _lead_story(r: dict) -> tuple[int, float | None, float | None]:
-    """Lead changes, drama and decisiveness of one game (the last two None without a winner)."""
-    trace = r["trace"] + [r["final"]]
+def _lead_story(r: dict, sign: int = 1) -> tuple[int, float | None, float | None]:
+    """Lead changes, drama and decisiveness of one game (the last two None without a winner); ``sign`` -1:
+    the fewest points lead."""
+    trace = [[sign * v for v in t] for t in r["trace"] + [r["final"]]]
     leaders = [t.index(max(t)) for t in trace if t.count(max(t)) == 1]
     changes = sum(a != b for a, b in itertools.pairwise(leaders))
     winners = [s for s, x in enumerate(r["results"]) if x == "win"]

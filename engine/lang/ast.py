@@ -247,6 +247,55 @@ class Comprehension(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class PairComprehension(Expr):
+    """``[EXPR for x in A for y in B if COND]``: B may name x; the items in the order of x, then of y."""
+
+    SYNTAX = (
+        (
+            "atom",
+            '"[" expr "for" NAME "in" or_expr "for" NAME "in" or_expr ["if" or_expr] "]" -> pair_comprehension',
+        ),
+    )
+    DOCS = "comprehensions over two lists (`[{from: a, to: b} for a in xs for b in ys if a != b]`)"
+
+    element: Expr
+    var: str
+    source: Expr
+    inner_var: str
+    inner_source: Expr
+    condition: Expr | None
+
+    def children(self) -> tuple[Expr, ...]:
+        parts = (self.element, self.source, self.inner_source)
+        return parts + ((self.condition,) if self.condition is not None else ())
+
+    def infer(self, c: Checker) -> Type | None:
+        """x is an item of A while B is read, and y an item of B while the condition and element are."""
+        had = {n: c.locals.get(n) for n in (self.var, self.inner_var)}
+        c.locals[self.var] = c.iterable(self.source, "a list comprehension needs a list or a zone")
+        c.locals[self.inner_var] = c.iterable(self.inner_source, "a list comprehension needs a list or a zone")
+        if self.condition is not None:
+            c.expr(self.condition)
+            c.expect(self.condition, BOOL, "an 'if' condition")
+        result = list_of(c.expr(self.element) or ANY)
+        for name, t in had.items():
+            if t is None:
+                c.locals.pop(name, None)
+            else:
+                c.locals[name] = t
+        return result
+
+    def text(self) -> str:
+        text = (
+            f"[{format_expr(self.element)} for {self.var} in {format_expr(self.source, 3)}"
+            f" for {self.inner_var} in {format_expr(self.inner_source, 3)}"
+        )
+        if self.condition is not None:
+            text += f" if {format_expr(self.condition, 3)}"
+        return text + "]"
+
+
+@dataclass(slots=True, eq=False)
 class Attr(Expr):
     SYNTAX = (("postfix", 'postfix "." NAME -> attr'),)
     DOCS = "attributes (`c.power`, `me.points`)"
@@ -543,6 +592,7 @@ EXPRESSIONS: tuple[type[Expr], ...] = (
     Literal,
     ListExpr,
     Comprehension,
+    PairComprehension,
     Record,
     MapExpr,
     Name,
@@ -623,6 +673,21 @@ class Assign(Stmt):
 
     def text(self, indent: int) -> str:
         return f"{' ' * indent}{format_expr(self.target)} = {format_expr(self.value)}"
+
+
+@dataclass(slots=True, eq=False)
+class AugAssign(Assign):
+    """``x += EXPR`` (and ``-=``): the assignment of ``x + EXPR``, its value a Binary made by the parser."""
+
+    SYNTAX = 'aug_assign: target AUG_OP expr\nAUG_OP: "+=" | "-="'
+    DOCS: ClassVar[Docs] = (
+        ("x += EXPR", "add to x (or a variable, or p.var): a number, or a list or text joined on; 'x -= N' takes away"),
+    )
+
+    value: Binary
+
+    def text(self, indent: int) -> str:
+        return f"{' ' * indent}{format_expr(self.target)} {self.value.op}= {format_expr(self.value.right)}"
 
 
 @dataclass(slots=True, eq=False)
@@ -940,7 +1005,7 @@ class Window(Stmt):
         c.expect(self.start, PLAYER, "'window … from'")
         c.bind(self, self.var, PLAYER)
         c.windows += 1
-        c.block(self.body)
+        c.loop_block(self.body, "window")
         c.windows -= 1
 
     def contents(self) -> Contents:
@@ -997,7 +1062,7 @@ class For(Stmt):
     def check(self, c: Checker) -> None:
         item = c.iterable(self.source, "'for' needs a list or a zone")
         c.bind(self, self.var, item)
-        c.block(self.body)
+        c.loop_block(self.body)
 
     def contents(self) -> Contents:
         return [self.source], [], [self.body]
@@ -1018,7 +1083,7 @@ class While(Stmt):
     def check(self, c: Checker) -> None:
         c.expr(self.condition)
         c.expect(self.condition, BOOL, "a condition")
-        c.block(self.body)
+        c.loop_block(self.body)
 
     def contents(self) -> Contents:
         return [self.condition], [], [self.body]
@@ -1039,13 +1104,52 @@ class Repeat(Stmt):
     def check(self, c: Checker) -> None:
         c.expr(self.count)
         c.expect(self.count, INT, "'repeat' count")
-        c.block(self.body)
+        c.loop_block(self.body)
 
     def contents(self) -> Contents:
         return [self.count], [], [self.body]
 
     def text(self, indent: int) -> str:
         return f"{' ' * indent}repeat {format_expr(self.count)}:{_suite(self.body, indent)}"
+
+
+@dataclass(slots=True, eq=False)
+class Break(Stmt):
+    SYNTAX = 'break_stmt: "break"'
+    DOCS = (("break", "leave the innermost for, while or repeat loop at once"),)
+    CONTROL = True
+
+    def check(self, c: Checker) -> None:
+        _in_loop(self, c, "break")
+
+    def text(self, indent: int) -> str:
+        return " " * indent + "break"
+
+
+@dataclass(slots=True, eq=False)
+class Continue(Stmt):
+    SYNTAX = 'continue_stmt: "continue"'
+    DOCS = (("continue", "go on with the next round of the innermost loop, skipping the rest of its block"),)
+    CONTROL = True
+
+    def check(self, c: Checker) -> None:
+        _in_loop(self, c, "continue")
+
+    def text(self, indent: int) -> str:
+        return " " * indent + "continue"
+
+
+def _in_loop(s: Stmt, c: Checker, word: str) -> None:
+    """'break' and 'continue' belong to a loop, and do not jump out of a window inside it."""
+    if "loop" not in c.loops:
+        c.problem(
+            s,
+            "E505",
+            f"'{word}' only makes sense inside a loop (for, while, repeat)",
+            "to leave a procedure write 'return'; to end a window, 'close'",
+        )
+    elif c.loops[-1] == "window":
+        c.problem(s, "E505", f"'{word}' cannot jump out of a window", "'close' ends the window; then test again")
 
 
 def _in_window(s: Stmt, c: Checker, word: str) -> None:
@@ -1056,6 +1160,7 @@ def _in_window(s: Stmt, c: Checker, word: str) -> None:
 # Every statement, in the order of the language reference.
 STATEMENTS: tuple[type[Stmt], ...] = (
     Assign,
+    AugAssign,
     Choose,
     ChooseSeveral,
     ExprStmt,
@@ -1063,6 +1168,8 @@ STATEMENTS: tuple[type[Stmt], ...] = (
     For,
     While,
     Repeat,
+    Break,
+    Continue,
     Window,
     Reopen,
     Close,

@@ -57,6 +57,8 @@ class Vocabulary:
     functions: dict[str, tuple[list[tuple[str, Type]], Type]] = field(default_factory=dict)  # name → (params, result)
     board_spaces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its spaces (every seat's)
     board_directions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its directions
+    # (section, name) of a whole-number variable that declares min:/max: → (least, most) it may hold
+    bounds: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
 
     def attribute_type(self, name: str) -> Type | None:
         return BUILTIN_CARD_ATTRIBUTES.get(name) or self.card_attributes.get(name)
@@ -85,6 +87,7 @@ class Checker:
         self.locals.update(params or {})
         self.problems: list[DslProblem] = []
         self.windows = 0  # how many reaction windows enclose the statement being checked
+        self.loops: list[str] = []  # the loops ("loop") and windows ("window") around it, innermost last
         self.maybe_none: set[str] = set()  # locals set by an optional choose: their type, or none after a pass
 
     # ------------------------------------------------------------ reporting
@@ -114,6 +117,12 @@ class Checker:
             if type(s) is ast.Assign and isinstance(s.value, ast.Call) and s.value.func in self.vocab.procedure_returns:
                 s = stmts[i] = ast.CallAssign(s.line, s.col, s.target, s.value)
             self.stmt(s)
+
+    def loop_block(self, stmts: list[ast.Stmt], kind: str = "loop") -> None:
+        """The block of a loop (or a window): 'break' and 'continue' inside it are its own."""
+        self.loops.append(kind)
+        self.block(stmts)
+        self.loops.pop()
 
     def _changes(self, node: ast.Node, what: str) -> None:
         """In a function, ``what`` (something that changes the game) is an error."""

@@ -144,6 +144,7 @@ _WORDS = {
     "MINUS": "'-'",
     "STAR": "'*'",
     "COMP_OP": "a comparison",
+    "AUG_OP": "'+=' or '-='",
 }
 
 
@@ -197,6 +198,9 @@ def _convert_error(exc: Exception) -> DslProblem:
             return reserved
         line = tok.line if tok.line is not None else exc.line
         col = tok.column if tok.column is not None else exc.column
+        refused = _refused_form(tok, (exc.token_history or [None])[-1], exc.accepts or exc.expected)
+        if refused is not None:
+            return DslProblem(line or 1, col or 1, "E401", *refused)
         return DslProblem(
             line or 1,
             col or 1,
@@ -209,13 +213,45 @@ def _convert_error(exc: Exception) -> DslProblem:
             exc.column,
             "E401",
             f"unexpected character {exc.char!r}",
-            "text goes in double quotes" if exc.char == "'" else None,
+            _CHARACTER_FIXES.get(exc.char),
         )
     if isinstance(exc, UnexpectedEOF):
         return DslProblem(1, 1, "E401", f"unexpected end of text; expected {_expected(exc.expected)}")
     if isinstance(exc, UnexpectedInput):
         return DslProblem(getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1, "E401", str(exc))
     return DslProblem(1, 1, "E401", str(exc))
+
+
+# Characters of other languages, with what this one writes instead.
+_CHARACTER_FIXES = {
+    "'": "text goes in double quotes",
+    "!": "write 'not a' (and 'a != b' for not equal)",
+    "&": "write 'a and b'",
+    "|": "write 'a or b'",
+    "?": "write 'A if COND else B'",
+}
+
+
+def _refused_form(tok: Token, before: Token | None, expected) -> tuple[str, str] | None:
+    """A form other languages have and this one refuses, as (message, the fix)."""
+    after = str(before) if before is not None else ""
+    if tok.type == "EQUAL" and after in ("*", "/", "//", "%"):
+        return f"there is no '{after}='", f"only += and -= change a value in place: write x = x {after} N"
+    if tok.type == "PLUS" and after == "+":
+        return "there is no '++'", "write x += 1"
+    if tok.type == "EQUAL" and before is not None and before.type == "NAME":
+        return (
+            "'=' gives a name its value, once a statement",
+            f"to compare, write '=='; to set two names, one at a time: {after} = …, then x = {after}",
+        )
+    if tok.type == "FOR" and "RSQB" in expected:
+        return (
+            "a comprehension has at most two 'for's",
+            "build the inner lists with their own comprehension and flatten([…]) them, or write a for loop",
+        )
+    if tok.type == "COMMA" and set(expected) == {"IN"}:
+        return "a 'for' names one item", "write 'for m in moves:' and read its parts as m.from, m.to"
+    return None
 
 
 def _is_keyword(token) -> bool:
@@ -318,6 +354,7 @@ class _ToAst(Transformer):
     conditional = _node(ast.Conditional)
     keyed_call = _node(ast.KeyedCall)
     comprehension = _node(ast.Comprehension)
+    pair_comprehension = _node(ast.PairComprehension)
     list_expr = _list_node(ast.ListExpr)
     record = _list_node(ast.Record)
     map_expr = _list_node(ast.MapExpr)
@@ -361,6 +398,17 @@ class _ToAst(Transformer):
     def call(self, meta, func: str, *args):
         """The arguments, any number of them, are one field."""
         return ast.Call(*_pos(meta), func, list(args))
+
+    @v_args(inline=True, meta=True)
+    def aug_assign(self, meta, target, op: Token, value):
+        """``x += v`` assigns ``x + v``: the target is read, as a value, on the left of the operator."""
+        line, col = _pos(meta)
+        left = (
+            ast.Name(target.line, target.col, target.name)
+            if isinstance(target, ast.Name)
+            else ast.Attr(target.line, target.col, target.obj, target.name)
+        )
+        return ast.AugAssign(line, col, target, ast.Binary(line, col, str(op)[0], left, value))
 
     @v_args(inline=True, meta=True)
     def if_stmt(self, meta, condition, body, *rest):

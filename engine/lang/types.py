@@ -158,6 +158,23 @@ NULLABLE = {CARD, PLAYER, TEXT, ZONE, POSITION, DIRECTION}
 _BOARD_TEXT = {POSITION, DIRECTION}
 _BY_NAME = {str(t): t for t in BASIC}
 
+# How a declared type is spelled (a variable's, a parameter's, what a function or procedure returns): the
+# language reference's Types table and the schemas' descriptions read this one table.
+TYPE_FORMS: tuple[tuple[str, str, str], ...] = (
+    ("int, bool, text", "a number, true/false, text", "int"),
+    ("player, card, zone", "a seat, a card, a zone", "card"),
+    ("position, direction", "a space of a board, one of its directions (text checked against the board)", "position"),
+    ("ENUM", "one of the values of an enum the game declares", "colours"),
+    ("list[T]", "a list of values of type T", "list[card]"),
+    ("map[T]", "a map from text to values of type T (never cards)", "map[int]"),
+    (
+        "{name: T, …}",
+        "a record: named fields, each of its own type, read as x.name (a move of several parts); "
+        "records nest in lists and maps",
+        "list[{from: position, to: position}]",
+    ),
+)
+
 
 def type_named(name: str) -> Type:
     """The type a name spells: a basic kind, else the members of the game's enum ``name``."""

@@ -17,7 +17,10 @@ from engine.errors import Diagnostic, LoadError, TabletopError, did_you_mean
 from engine.load.safe_files import Refused, find_inside, is_name
 from engine.load.yaml_source import Document, read_yaml
 
-VARIANT_META = {"extends", "id", "name", "description", "remove"}
+VARIANT_META = {"extends", "id", "name", "description", "remove", "patch"}
+# What a variant's ``patch:`` finds by id: the items of these lists, the entries of these maps, and cards.
+PATCH_LISTS = ("components", "zones", "boards", "procedures", "functions", "scoring", "tiebreakers", "stats")
+PATCH_MAPS = ("constants", "variables", "player_variables")
 IDENTITY_KEYS = ("id", "kind")  # list items merge by these
 
 
@@ -75,6 +78,12 @@ class RuleSet:
     ) -> Diagnostic:
         doc, doc_path = self.origin(path)
         return doc.diag(doc_path, code, message, key=key, hint=hint, severity=severity)
+
+    def kept_break(self, path: tuple, line: int) -> bool:
+        """Whether line ``line`` of the text at ``path`` ends in a break a folded block kept (``ScalarPlace``)."""
+        doc, doc_path = self.origin(path)
+        place = doc.scalars.get(tuple(doc_path))
+        return place is not None and place.kept_break(line)
 
     def locate_text(self, path: tuple, line: int, col: int) -> tuple[str, int, int]:
         """File, line and column of a position inside the DSL text at ``path``."""
@@ -349,7 +358,123 @@ def _overlay(rules: RuleSet, vdoc: Document, included: list[tuple[Any, tuple]], 
             rules.data[key] = value
             _forget(rules, (key,))
             rules.origins[(key,)] = (vdoc, (key,))
+    for n, change in enumerate(data.get("patch") or []):
+        _patch(rules, vdoc, n, change, problems)
     rules.variant_name = data.get("name")
+
+
+def _patchable(data: dict, where: str | None) -> list[tuple[tuple, str]]:
+    """(path, id) of everything a patch can name (in the section ``where`` only, if given)."""
+    found: list[tuple[tuple, str]] = []
+    for section in PATCH_LISTS:
+        for i, item in enumerate(data.get(section) or [] if where in (None, section) else []):
+            if (ident := identity(item)) is not None:
+                found.append(((section, i), ident))
+    for i, comp in enumerate(data.get("components") or [] if where in (None, "items") else []):
+        for j, item in enumerate(comp.get("items") or [] if isinstance(comp, dict) else []):
+            if (ident := identity(item)) is not None:
+                found.append((("components", i, "items", j), ident))
+    for section in PATCH_MAPS:
+        for key in data.get(section) or {} if where in (None, section) else {}:
+            found.append(((section, key), key))
+    return found
+
+
+def _patch(rules: RuleSet, vdoc: Document, n: int, change: dict, problems: list[Diagnostic]) -> None:
+    """One ``patch:`` entry: the one thing with its id gets the fields it gives, the rest stays the base's."""
+    ident, where = change.get("id"), change.get("in")
+    candidates = _patchable(rules.data, where)
+    paths = [path for path, found in candidates if found == ident]
+    if len(paths) != 1:
+        sections = sorted({path[0] if len(path) < 4 else "items" for path in paths})
+        problems.append(
+            vdoc.diag(
+                ("patch", n, "id"),
+                "E301",
+                f"patch: nothing{' in ' + where if where else ''} has the id '{ident}'"
+                if not paths
+                else f"patch: '{ident}' is the id of several things ({', '.join(sections)})",
+                hint=did_you_mean(str(ident), [found for _, found in candidates])
+                if not paths
+                else f"say which with 'in:', e.g. in: {sections[0]}",
+            )
+        )
+        return
+    path = paths[0]
+    fields = {k: v for k, v in change.items() if k not in ("id", "in")}
+    parent = _owned(rules.data, path[:-1])
+    old = parent[path[-1]]
+    if path[0] == "constants":  # a constant is its value
+        parent[path[-1]] = fields.get("value", old)
+        rules.origins[path] = (vdoc, ("patch", n, "value"))
+        return
+    steps = fields.pop("steps", None)
+    parent[path[-1]] = {**old, **fields} if isinstance(old, dict) else old
+    for k in fields:
+        rules.origins[path + (k,)] = (vdoc, ("patch", n, k))
+    if isinstance(steps, list) and isinstance(old, dict) and isinstance(old.get("steps"), list):
+        _patch_steps(rules, vdoc, n, path, steps, problems)
+    elif steps is not None:
+        parent[path[-1]] = {**parent[path[-1]], "steps": steps}
+        rules.origins[path + ("steps",)] = (vdoc, ("patch", n, "steps"))
+
+
+def _patch_steps(rules: RuleSet, vdoc: Document, n: int, path: tuple, steps: list, problems: list) -> None:
+    """A patch's steps of a procedure: a step with a base step's id changes its fields; a new one goes
+    ``before`` or ``after`` the step it names (at the end if neither); either may be moved so."""
+    owner = rules.data
+    for key in path:
+        owner = owner[key]
+    entries = [(step, rules.origin(path + ("steps", i))) for i, step in enumerate(owner["steps"])]
+    for m, step in enumerate(steps):
+        here = (vdoc, ("patch", n, "steps", m))
+        if not isinstance(step, dict):
+            continue
+        place = {k: step[k] for k in ("before", "after") if k in step}
+        step = {k: v for k, v in step.items() if k not in place}
+        ids = [identity(s) for s, _ in entries]
+        if identity(step) in ids:
+            i = ids.index(identity(step))
+            old, origin = entries.pop(i)
+            here = here if "does" in step else origin  # a step only moved keeps its text where it is written
+            step, ids = {**old, **step}, ids[:i] + ids[i + 1 :]
+        at = len(entries)
+        for word, name in place.items():
+            if name not in ids:
+                problems.append(
+                    vdoc.diag(
+                        ("patch", n, "steps", m, word),
+                        "E301",
+                        f"'{path_id(rules.data, path)}' has no step '{name}'",
+                        hint=did_you_mean(str(name), [str(i) for i in ids]),
+                    )
+                )
+            else:
+                at = ids.index(name) + (word == "after")
+        entries.insert(at, (step, here))
+    owner["steps"] = [s for s, _ in entries]
+    _forget(rules, path + ("steps",))
+    for i, (_, origin) in enumerate(entries):
+        rules.origins[path + ("steps", i)] = origin
+
+
+def path_id(data: dict, path: tuple) -> str:
+    """The id of the item at ``path`` of the merged rules."""
+    node: Any = data
+    for key in path:
+        node = node[key]
+    return str(identity(node))
+
+
+def _owned(data: dict, path: tuple) -> Any:
+    """The container at ``path`` in the merged rules, each level along it copied first: a patch never
+    changes the base document's own values."""
+    node: Any = data
+    for key in path:
+        child = node[key]
+        node[key] = child = list(child) if isinstance(child, list) else dict(child)
+        node = child
+    return node
 
 
 def _once_each(comps: list[tuple[Any, tuple]], problems: list[Diagnostic]) -> list[tuple[Any, tuple]]:

@@ -49,6 +49,13 @@ class ScalarPlace:
 
     text: str
     pieces: tuple[tuple[int, int, int], ...]  # (offset in text, file line, file column), 1-based
+    folded: bool = False  # a folded block (>): a more-indented line keeps its line break there
+
+    def kept_break(self, line: int) -> bool:
+        """Whether text line ``line`` (1-based) ends in a break only a folded block's more-indented next line
+        keeps: the designer meant the two lines as one."""
+        lines = self.text.split("\n")
+        return self.folded and 0 < line < len(lines) and lines[line][:1] in (" ", "\t") and bool(lines[line].strip())
 
     def locate(self, line: int, col: int) -> tuple[int, int]:
         lines = self.text.split("\n")
@@ -240,16 +247,35 @@ class _Converter:
                     break
         if not pieces:
             pieces = [(0, start.line + 1, start.column + 1 + quoted)]
-        return ScalarPlace(value, tuple(pieces))
+        return ScalarPlace(value, tuple(pieces), node.style == ">")
 
 
-def _syntax_diagnostic(path: str, exc: yaml.YAMLError) -> Diagnostic:
+def _syntax_diagnostic(path: str, exc: yaml.YAMLError, lines: list[str]) -> Diagnostic:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     problem = getattr(exc, "problem", None) or str(exc)
+    if problem == "mapping values are not allowed here":  # a plain text holding ': ' after its key's
+        return Diagnostic(
+            path,
+            line,
+            col,
+            "E102",
+            "quote this text: it contains ': ', which YAML reads as the start of a key",
+            "error",
+            _quoted(lines[line - 1]) if line <= len(lines) else None,
+        )
     context = getattr(exc, "context", None)
     message = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
     return Diagnostic(path, line, col, "E102", message)
+
+
+def _quoted(row: str) -> str | None:
+    """The line with its value in double quotes (``name: "Go: the game"``), when that is all it takes."""
+    key, sep, value = row.strip().partition(": ")
+    value = value.split(" #", 1)[0].strip()
+    if not sep or not value or '"' in value or "\\" in value:
+        return None
+    return f'write it in double quotes: {key}: "{value}"'
 
 
 class _BoundedLoader(yaml.SafeLoader):
@@ -316,7 +342,7 @@ def parse_yaml(text: str, path: str) -> Document:
             ]
         ) from None
     except yaml.YAMLError as exc:
-        raise LoadError([_syntax_diagnostic(path, exc)]) from None
+        raise LoadError([_syntax_diagnostic(path, exc, text.splitlines())]) from None
     except RecursionError:
         raise LoadError([Diagnostic(path, 1, 1, "E106", f"nesting deeper than {MAX_DEPTH} levels")]) from None
     finally:

@@ -43,14 +43,15 @@ _ARITHMETIC = {
 }
 _OPERANDS = {"+": (int, str)}  # what each operation computes on; the others only on numbers
 HINT = "list the options: choose from an enum, a list of literals, or records built from them"
+_SECTIONS = {"var": "variables", "player": "player_variables"}  # a variable's key in the domains → its section
 
 
 class Unbounded(Exception):
     """A value whose possible values cannot be listed; says why and where."""
 
-    def __init__(self, node: ast.Node, why: str):
+    def __init__(self, node: ast.Node, why: str, hint: str | None = None):
         super().__init__(why)
-        self.node, self.why = node, why
+        self.node, self.why, self.hint = node, why, hint
 
 
 @dataclass
@@ -216,13 +217,19 @@ class _Analysis:
         source = self.items(e.source, scope, env)
         d = Domain(partial=source.partial)
         for key, value in source.values.items():
-            one = Domain(
-                {key: value},
-                {k: w for k, w in source.where.items() if _has_card(key, k)},
-                {key} & source.clash,
-                source.partial,
-            )
-            d.add(self.dom(e.element, scope, {**env, e.var: one}), e)
+            d.add(self.dom(e.element, scope, {**env, e.var: _one(source, key, value)}), e)
+        return d
+
+    def _PairComprehension(self, e, scope, env):
+        """Each item of the outer list, then each of the inner list that item gives."""
+        source = self.items(e.source, scope, env)
+        d = Domain(partial=source.partial)
+        for key, value in source.values.items():
+            outer = {**env, e.var: _one(source, key, value)}
+            inner = self.items(e.inner_source, scope, outer)
+            d.partial |= inner.partial
+            for key2, value2 in inner.values.items():
+                d.add(self.dom(e.element, scope, {**outer, e.inner_var: _one(inner, key2, value2)}), e)
         return d
 
     def _Conditional(self, e, scope, env):
@@ -316,6 +323,8 @@ class _Analysis:
             )
         if f in _ITEM_OPS or f in _SAME_LIST_OPS:
             return self.dom(e.args[0], scope, env)
+        if f in ("size", "count") and e.args[0].type == ZONE:  # a zone holds at most every card of the game
+            return _of(range(len(game.card_ids) + 1))
         if f == "range":
             spans = self._map(e, [self.dom(a, scope, env) for a in e.args], lambda *ab: range(*ab))
             if sum(len(r) for r in spans.values.values()) > LIMIT:
@@ -396,6 +405,10 @@ class _Analysis:
         return self._guarded((scope.name, name), compute, memo=not args)
 
     def _variable(self, key: tuple, assigned: list, initial, node: ast.Node) -> Domain:
+        bounds = self.vocab.bounds.get((_SECTIONS[key[0]], key[1]))
+        if bounds is not None:  # declared: whatever the rules set it to lies between them
+            return _of(range(bounds[0], bounds[1] + 1))
+
         def compute():
             d = _of(initial if isinstance(initial, list) else [initial])
             for value, scope in assigned:
@@ -442,6 +455,15 @@ class _Analysis:
 
     def _map(self, node: ast.Node, parts: list[Domain], fn) -> Domain:
         if any(p.partial for p in parts):
+            grown = sorted(k for p in parts for k in p.partial if isinstance(k, tuple) and k[0] in _SECTIONS)
+            if grown:
+                section, name = _SECTIONS[grown[0][0]], grown[0][1]
+                raise Unbounded(
+                    node,
+                    f"'{name}' is computed from its own value, so its values cannot be listed",
+                    f"declare the most it may hold: {section}: {name}: {{type: int, max: N}} (min: 0 unless given); "
+                    f'or let the player choose several of the items themselves: choose "…" several from …',
+                )
             raise Unbounded(node, "a value computed from itself")
         if any(len(p.values) > 1 for p in parts) and _size(parts) > LIMIT:
             raise Unbounded(node, f"more than {LIMIT} possible values")
@@ -489,6 +511,16 @@ def _cards(key) -> list[str]:
     if key[0] == "record":
         return [c for _, k in key[1] for c in _cards(k)]
     return []
+
+
+def _one(source: Domain, key, value) -> Domain:
+    """The domain of one item of ``source``: a comprehension's variable while that item is read."""
+    return Domain(
+        {key: value},
+        {k: w for k, w in source.where.items() if _has_card(key, k)},
+        {key} & source.clash,
+        source.partial,
+    )
 
 
 def _has_card(key, cid: str) -> bool:
@@ -578,13 +610,14 @@ def action_space(game, players: int) -> list[str]:
     return list(out)
 
 
-def unbounded_choices(game) -> list[tuple[str, ast.Choose, str]]:
-    """(program name, choose, why) for every choose whose options cannot be listed in advance."""
+def unbounded_choices(game) -> list[tuple[str, ast.Choose, str, str | None]]:
+    """(program name, choose, why, the fix when one is known) for every choose whose options cannot be listed
+    in advance."""
     analysis = _Analysis(game, game.max_players)
     found = []
     for name, s in _choices(game):
         try:
             _ids(game, analysis, s, analysis.scopes[name])
         except Unbounded as exc:
-            found.append((name, s, exc.why))
+            found.append((name, s, exc.why, exc.hint))
     return found

@@ -45,7 +45,7 @@ from engine.lang.readset import Reads, frozen
 from engine.lang.subsets import subsets
 from engine.lang.types import ANY, INT, PLAYER, ZONE, Type, loop_of
 from engine.runtime import together
-from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, enum_check
+from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, bounds_check, enum_check
 
 
 class Overrun(Exception):
@@ -287,6 +287,7 @@ class Compiler:
         self.iterable = 0  # > 0 inside a comprehension's source, where ':=' is not allowed
         self.temps = 0
         self.windows: list[tuple[str, _Target]] = []
+        self.loops: list[tuple[str | None, int, _Target]] = []  # enclosing loops: (state key, top pc, exit)
         self.units = 0
         self.in_instruction = False  # locals read as env[name]: the instruction catches a missing one
         self.env_reads: set[str] = set()  # the locals read so in the procedure being compiled
@@ -430,6 +431,27 @@ class Compiler:
         else:
             self.scope[e.var] = saved
         return f"[{element} for {var} in {source}{cond}]"
+
+    def _e_PairComprehension(self, e):
+        sources, names = [], []
+        saved = {n: self.scope.get(n) for n in (e.var, e.inner_var)}
+        for var, source in ((e.var, e.source), (e.inner_var, e.inner_source)):
+            self.iterable += 1
+            code = self.code(source)
+            self.iterable -= 1
+            sources.append(f"st.zones[{code}]" if source.type == ZONE else code)
+            names.append(self._temp())
+            self.scope[var] = names[-1]
+            if self._filled(source):
+                self.nonnull.add(names[-1])
+        element = self.code(e.element)
+        cond = f" if {self.code(e.condition)}" if e.condition is not None else ""
+        for n, v in saved.items():
+            if v is None:
+                del self.scope[n]
+            else:
+                self.scope[n] = v
+        return f"[{element} for {names[0]} in {sources[0]} for {names[1]} in {sources[1]}{cond}]"
 
     def _e_Attr(self, e):
         obj, name = self.code(e.obj), e.name
@@ -939,6 +961,8 @@ class Compiler:
             add("pass")
         elif isinstance(s, ast.ReturnValue):  # only in a function's statements: a procedure's is an instruction
             add(f"return {self.code(s.value)}")
+        elif isinstance(s, (ast.Break, ast.Continue)):  # only in a function's statements, as for return
+            add("break" if isinstance(s, ast.Break) else "continue")
         elif isinstance(s, ast.If):
             self._flat_if(s.branches, s.otherwise, lines, depth)
         else:
@@ -976,9 +1000,9 @@ class Compiler:
                 add("    " + text)
             return
         # A for or repeat loop runs a known number of rounds: they are counted at once, before it starts,
-        # unless a return may leave it early (only a function's body has one).
+        # unless a return or break may leave it early (only a function's body has them flat).
         at_once = not any(
-            isinstance(x, (ast.Return, ast.ReturnValue)) for block in ast.walk_blocks(s.body) for x in block
+            isinstance(x, (ast.Return, ast.ReturnValue, ast.Break)) for block in ast.walk_blocks(s.body) for x in block
         )
         sure = None  # the loop variable as the body reads it, if it never holds none there
         if isinstance(s, ast.For):
@@ -1036,12 +1060,13 @@ class Compiler:
             n = target.name
             if n not in self.vocab.variables:
                 return [f"env[{n!r}] = {value}"]
-            check = self._enum(self.vocab.variables[n], f"variable '{n}'")
+            check = self._enum(self.vocab.variables[n], f"variable '{n}'", ("variables", n))
             if check is None:
                 return [f"st.vars[{n!r}] = {value}"]
             return [f"_v = {value}", f"{check}(_v)", f"st.vars[{n!r}] = _v"]
         name = target.name
-        check = self._enum(self.vocab.player_variables.get(name), f"player variable '{name}'")
+        declared = ("player_variables", name)
+        check = self._enum(self.vocab.player_variables.get(name), f"player variable '{name}'", declared)
         lines = [f"_v = {value}"] + ([f"{check}(_v)"] if check else [])
         seat = self.code(target.obj)
         if seat not in self.nonnull:
@@ -1049,10 +1074,14 @@ class Compiler:
             seat = "_p"
         return lines + [f"st.pvars[{seat}][{name!r}] = _v"]
 
-    def _enum(self, t: Type | None, what: str) -> str | None:
-        if t is None or not t.is_enum:
+    def _enum(self, t: Type | None, what: str, declared: tuple[str, str]) -> str | None:
+        """The check of a value stored in a variable (one of its enum, or between its min: and max:), by name."""
+        if t is not None and t.is_enum:
+            return self._global("enum", (t, what), lambda: enum_check(self.vocab.enums[t.name], t, what))
+        bounds = self.vocab.bounds.get(declared)
+        if bounds is None:
             return None
-        return self._global("enum", (t, what), lambda: enum_check(self.vocab.enums[t.name], t, what))
+        return self._global("bounds", (declared, bounds), lambda: bounds_check(bounds, what))
 
     def _log(self, s: ast.Log, add) -> None:
         """A log line: its values computed now, its text only when read (``logtext``): most lines of
@@ -1199,16 +1228,27 @@ class Compiler:
         for out in exits:
             out.pc = len(proc.code)
 
-    def _loop(self, proc, s, start: list | None, step: Callable[[int, _Target], list]) -> None:
-        """Emit init, test-and-advance, body, jump back (the reference path's layout)."""
+    def _loop(self, proc, s, start: list | None, step: Callable[[int, _Target], list], key: str | None = None) -> None:
+        """Emit init, test-and-advance, body, jump back (the reference path's layout); ``key``: the loop's
+        state in the frame, dropped by a 'break'."""
         if start is not None:
             self._emit(proc, start + [(_Jump(len(proc.code) + 1), None)], (s.line, s.col))
         top = len(proc.code)
         done = _Target()
         self._emit(proc, step(top + 1, done), (s.line, s.col))
+        self.loops.append((key, top, done))
         self._block(proc, s.body)
+        self.loops.pop()
         self._emit(proc, [(_Jump(top), None)], (s.line, s.col))
         done.pc = len(proc.code)
+
+    def _s_Break(self, proc, s):
+        key, _, done = self.loops[-1]
+        drop = [(f"del env[{key!r}]", None)] if key is not None else []
+        self._emit(proc, drop + [(_Jump(done), None)], (s.line, s.col))
+
+    def _s_Continue(self, proc, s):
+        self._emit(proc, [(_Jump(self.loops[-1][1]), None)], (s.line, s.col))
 
     def _s_While(self, proc, s):
         self._loop(
@@ -1235,6 +1275,7 @@ class Compiler:
                 (f"del env[{key!r}]", None),
                 (_Jump(done), None),
             ],
+            key,
         )
 
     def _s_Repeat(self, proc, s):
@@ -1251,6 +1292,7 @@ class Compiler:
                 (f"del env[{key!r}]", None),
                 (_Jump(done), None),
             ],
+            key,
         )
 
     def _s_Window(self, proc, s):

@@ -13,12 +13,12 @@ import hashlib
 import itertools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import Diagnostic, LoadError, RulesError, StateError, TabletopError, did_you_mean, quoted
+from engine.errors import Diagnostic, EngineBug, LoadError, RulesError, StateError, TabletopError, did_you_mean, quoted
 from engine.lang import ast
 from engine.lang.ast import walk_blocks
 from engine.lang.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
@@ -84,6 +84,7 @@ class Scorer:
     text: str
     fn: Callable
     where: tuple[str, int, int] = ("", 1, 1)  # file, line, column of its expression
+    lowest: bool = False  # a tie-breaker whose lowest value wins (its 'winner: lowest', else the game's)
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ class GameDef:
     bot_values: dict[str, dict[str, Callable]] = field(default_factory=dict)  # bot → kind of decision ("" for
     # any other) → value(state, {p, action, choice})
     ties: str = "shared"  # seats of different teams level after the tie-breakers: "shared" win or "draw"
+    winner: str = "highest"  # whether the most points win ("highest") or the fewest ("lowest")
     enums: dict[str, list[str]] = field(default_factory=dict)
     zone_families: dict[str, ZoneFamily] = field(default_factory=dict)
     board_files: dict[str, list] = field(default_factory=dict)  # family → compiled boards by seat
@@ -177,6 +179,16 @@ class GameDef:
     # board id ("family", "family:seat") → the board: operations read it first, a lookup and no call
     boards_by_id: dict[str, object] = field(default_factory=dict, repr=False)
     cache: GameCache = field(default_factory=GameCache, init=False, repr=False)
+
+    @property
+    def points_sign(self) -> int:
+        """+1 where the most points win, -1 where the fewest do: points times it rank seats best-first."""
+        return -1 if self.winner == "lowest" else 1
+
+    def ranking(self, points: int, tiebreaks: Sequence[int]) -> tuple[int, ...]:
+        """A side's key, the larger the better: its points, then each tie-breaker, each turned so that its
+        winning end is the largest (``winner: lowest`` turns it round)."""
+        return (points * self.points_sign, *(-v if t.lowest else v for t, v in zip(self.tiebreakers, tiebreaks)))
 
     # ---------------------------------------------------------------- tables
     def zone_ids(self, players: int) -> list[str]:
@@ -430,6 +442,7 @@ class _Builder:
             step_budget=d.get("step_budget", DEFAULT_STEP_BUDGET),
             max_decisions=d.get("max_decisions"),
             ties=d.get("ties", "shared"),
+            winner=d.get("winner", "highest"),
             rulings=list(d.get("rulings", [])),
             enums=self.vocab.enums,
             draw=dict(d.get("draw") or {}),
@@ -797,8 +810,29 @@ class _Builder:
                 if isinstance(initial, str) and initial in self.vocab.constants and vtype == INT:
                     initial = self.vocab.constants[initial][1]
                 self._value_fits(vtype, initial, path + ("initial",))
+                self._bounds(section, name, spec, vtype, initial)
                 target[name] = initial
                 vocab[name] = vtype
+
+    def _bounds(self, section: str, name: str, spec: dict, vtype: Type, initial) -> None:
+        """A whole-number variable's min:/max:, its start value between them; what choices made from it may be."""
+        if "min" not in spec and "max" not in spec:
+            return
+        path = (section, name)
+        if vtype != INT:
+            self.error(path + ("max" if "max" in spec else "min",), "E302", "min: and max: bound whole numbers only")
+            return
+        if "max" not in spec:
+            self.error(path + ("min",), "E302", "a min: needs a max:", "give the most it may hold too: max: N")
+            return
+        least, most = spec.get("min", 0), spec["max"]
+        if least > most:
+            self.error(path + ("min",), "E302", f"min: {least} is more than max: {most}")
+        elif isinstance(initial, int) and not least <= initial <= most:
+            outside = f"'{name}' starts at {initial}, outside its min: {least} and max: {most}"
+            self.error(path + ("initial",), "E303", outside)
+        else:
+            self.vocab.bounds[path] = (least, most)
 
     def _teams(self, game: GameDef) -> None:
         for count, teams in (self.data.get("teams") or {}).items():
@@ -850,6 +884,10 @@ class _Builder:
             if proc["id"] in self.vocab.procedures:
                 self.error(("procedures", i, "id"), "E304", f"procedure '{proc['id']}' is declared twice")
             self.vocab.procedures[proc["id"]] = params
+            for j, step in enumerate(proc.get("steps") or []):
+                if step_name(proc["id"], step["id"]) in self.vocab.procedures:
+                    self.error(("procedures", i, "steps", j, "id"), "E304", f"step '{step['id']}' is given twice")
+                self.vocab.procedures[step_name(proc["id"], step["id"])] = params
             if "returns" in proc:
                 returns = self.type_ok(proc["returns"], ("procedures", i, "returns"))
                 if returns is not None:
@@ -927,7 +965,7 @@ class _Builder:
             tree = parse(text)
             problems = check(tree)
         except DslSyntaxError as exc:
-            self.dsl_problem(path, exc.problem)
+            self.dsl_problem(path, self._folded(path, text, exc.problem))
             return None
         except RecursionError:  # a chain of hundreds of operators: deeper than the checker goes
             self.dsl_problem(path, DslProblem(1, 1, "E403", "expression nested too deeply"))
@@ -935,6 +973,22 @@ class _Builder:
         for p in problems:
             self.dsl_problem(path, p)
         return tree
+
+    def _folded(self, path: tuple, text: object, p: DslProblem) -> DslProblem:
+        """A syntax error where a folded block (>) kept a line break, at the end of the line or the start of the
+        next, says so: YAML folds lines indented alike, and keeps the break before a more-indented one."""
+        for line in (p.line, p.line - 1):
+            if self.rules.kept_break(path, line):
+                below = str(text).split("\n")[line]
+                return DslProblem(
+                    line + 1,
+                    len(below) - len(below.lstrip()) + 1,
+                    "E401",
+                    "this line is indented more than the one above it, so the folded block (>) keeps the "
+                    "line break before it and the text stops at the end of that line",
+                    "indent every line of the block alike, or end the line above with \\ to go on",
+                )
+        return p
 
     def _programs(self, game: GameDef) -> GameDef:
         """``game`` with every text of the effect language parsed, checked and compiled.
@@ -994,10 +1048,29 @@ class _Builder:
         for i, proc in enumerate(self.data.get("procedures") or []):
             params = dict(self.vocab.procedures[proc["id"]])
             returns = self.vocab.procedure_returns.get(proc["id"])
+            if "steps" in proc:
+                found.update(self._parse_steps(i, proc, params))
+                continue
             path = ("procedures", i, "does")
             found[proc["id"]] = (path, self._parse_program(path, params, returns, name=proc["id"]))
         for cid, path in self._effects.items():
             found[f"effect:{cid}"] = (path, self._parse_program(path, {"this": CARD}))
+        return found
+
+    def _parse_steps(self, i: int, proc: dict, params: dict[str, Type]) -> dict[str, tuple[tuple, list | None]]:
+        """A procedure of named steps: each step a procedure of its own (its text parsed where it is written,
+        with the procedure's parameters), and the procedure the calls of its steps in order."""
+        found: dict[str, tuple[tuple, list | None]] = {}
+        calls: list[ast.Stmt] = []
+        for j, step in enumerate(proc["steps"]):
+            name, path = step_name(proc["id"], step["id"]), ("procedures", i, "steps", j, "does")
+            found[name] = (path, self._parse_program(path, params, name=name))
+            call = ast.Call(j + 1, 1, name, [ast.Name(j + 1, 1, p) for p in params])
+            calls.append(ast.ExprStmt(j + 1, 1, call))
+        problems = check_program(calls, self.vocab, params, name=proc["id"])
+        if problems:
+            raise EngineBug(f"the steps of '{proc['id']}' do not check: {problems}")
+        found[proc["id"]] = (("procedures", i, "steps"), calls)
         return found
 
     def _parse_starts(self) -> dict[tuple, ast.Expr | None]:
@@ -1108,8 +1181,11 @@ class _Builder:
                 continue
             target = game.scoring if section == "scoring" else game.tiebreakers
             place = self.rules.diag(path, "", "")
+            lowest = item.get("winner", self.data.get("winner", "highest")) == "lowest"
             target.append(
-                Scorer(item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col))
+                Scorer(
+                    item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col), lowest
+                )
             )
 
     @staticmethod
@@ -1125,7 +1201,7 @@ class _Builder:
         """A game has a 'play' program, and every decision's options can be listed in advance."""
         if "play" not in game.procedures:
             self.error(("play",), "E301", "the game has no 'play' program")
-        for name, choose, why in unbounded_choices(game):
+        for name, choose, why, fix in unbounded_choices(game):
             self.dsl_problem(
                 procedures[name][0],
                 DslProblem(
@@ -1133,7 +1209,7 @@ class _Builder:
                     choose.col,
                     "E508",
                     f'the options of "{choose.kind}" cannot be listed in advance: {why}',
-                    HINT,
+                    fix or HINT,
                 ),
             )
 
@@ -1147,6 +1223,11 @@ def _decisions(procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]) -> di
                 if isinstance(st, ast.Choose):
                     decided[st.kind] = merge(decided.get(st.kind), st.options_type) or ANY
     return decided
+
+
+def step_name(procedure: str, step: str) -> str:
+    """The procedure a named step runs as: no name a rule can write (a ':' inside), so never one of theirs."""
+    return f"{procedure}:{step}"
 
 
 @dataclass
@@ -1164,7 +1245,7 @@ class _Texts:
     def sources(self, functions: list[dict]) -> list[tuple[tuple, Any]]:
         """(path, AST) of every text, in the order of the rules' sections (for lint); none is None once all parsed."""
         return (
-            [(path, stmts) for path, stmts in self.procedures.values()]
+            [(path, stmts) for path, stmts in self.procedures.values() if path[-1] != "steps"]  # its steps are
             + [(path, expr) for path, expr in self.starts.items() if expr is not None]
             + [
                 (_function_path(fn, i), self.functions[fn["id"]])

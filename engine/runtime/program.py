@@ -242,6 +242,19 @@ def enum_check(members, t: Type | None, what: str) -> Callable | None:
     return check
 
 
+def bounds_check(bounds: tuple[int, int] | None, what: str) -> Callable | None:
+    """A check that a value stored in a variable declaring min:/max: lies between them; None if it declares none."""
+    if bounds is None:
+        return None
+    least, most = bounds
+
+    def check(value):
+        if value is not None and not least <= value <= most:
+            raise RuleFault(f"{what} may hold {least} to {most} (its min: and max:), not {value}")
+
+    return check
+
+
 class Choice:
     """The fixed part of one ``choose``: how its options print and what declining is called.
 

@@ -20,7 +20,7 @@ from engine.lang.subsets import subsets
 from engine.lang.types import ANY, INT, PLAYER, ZONE, Type, loop_of
 from engine.runtime import together
 from engine.runtime.codegen import Overrun
-from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, enum_check
+from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, bounds_check, enum_check
 
 
 class ReferenceCompiler:
@@ -28,6 +28,7 @@ class ReferenceCompiler:
 
     def __init__(self, vocab: Vocabulary, game, functions=None):
         self.windows: list[tuple[str, list]] = []  # enclosing windows: (state key, exit cell)
+        self.loops: list[tuple[str | None, int, list]] = []  # enclosing loops: (state key, top pc, exit cell)
         self.in_function = False  # compiling a function's statements: 'return VALUE' ends the run, not a frame
         self.vocab = vocab
         self.game = game  # GameDef under construction: attribute tables, procedures, labeller
@@ -95,6 +96,30 @@ class ReferenceCompiler:
                 env.pop(var, None)
             else:
                 env[var] = saved
+            return out
+
+        return comprehension
+
+    def _e_PairComprehension(self, e):
+        outer, inner = self._items(e.source, copy=False), self._items(e.inner_source, copy=False)
+        var, inner_var = e.var, e.inner_var
+        element = self.expr(e.element)
+        cond = self.expr(e.condition) if e.condition is not None else None
+
+        def comprehension(st, env):
+            saved = {n: env.get(n, _MISSING) for n in (var, inner_var)}
+            out = []
+            for x in outer(st, env):
+                env[var] = x
+                for y in inner(st, env):
+                    env[inner_var] = y
+                    if cond is None or cond(st, env):
+                        out.append(element(st, env))
+            for n, v in saved.items():
+                if v is _MISSING:
+                    env.pop(n, None)
+                else:
+                    env[n] = v
             return out
 
         return comprehension
@@ -318,7 +343,7 @@ class ReferenceCompiler:
         if isinstance(target, ast.Name):
             n = target.name
             if n in self.vocab.variables:
-                check = self._enum_values(self.vocab.variables[n], f"variable '{n}'")
+                check = self._enum_values(self.vocab.variables[n], f"variable '{n}'", ("variables", n))
                 if check is not None:
 
                     def set_enum(st, env, value):
@@ -338,7 +363,9 @@ class ReferenceCompiler:
             return set_local
         obj = self.expr(target.obj)
         name = target.name
-        allowed = self._enum_values(self.vocab.player_variables.get(name), f"player variable '{name}'")
+        allowed = self._enum_values(
+            self.vocab.player_variables.get(name), f"player variable '{name}'", ("player_variables", name)
+        )
 
         def set_player_var(st, env, value):
             if allowed is not None:
@@ -350,8 +377,11 @@ class ReferenceCompiler:
 
         return set_player_var
 
-    def _enum_values(self, t: Type | None, what: str) -> Callable | None:
-        return enum_check(self.vocab.enums[t.name], t, what) if t is not None and t.is_enum else None
+    def _enum_values(self, t: Type | None, what: str, declared: tuple[str, str]) -> Callable | None:
+        """The check of a value stored in a variable: one of its enum, or between its min: and max:."""
+        if t is not None and t.is_enum:
+            return enum_check(self.vocab.enums[t.name], t, what)
+        return bounds_check(self.vocab.bounds.get(declared), what)
 
     def _local(self, proc: Procedure, target: ast.Expr) -> None:
         if isinstance(target, ast.Name) and target.name not in self.vocab.variables and target.type:
@@ -361,6 +391,8 @@ class ReferenceCompiler:
         self._local(proc, s.target)
         store, value = self._store(s.target), self.expr(s.value)
         self._simple(proc, s, lambda st, env: store(st, env, value(st, env)))
+
+    _s_AugAssign = _s_Assign
 
     def _s_ExprStmt(self, proc, s):
         call = s.expr
@@ -489,17 +521,34 @@ class ReferenceCompiler:
     def _s_While(self, proc, s):
         self._loop(proc, s, None, self.expr(s.condition))
 
-    def _loop(self, proc, s, start: Callable | None, step: Callable) -> None:
-        """Emit init, test-and-advance, body, jump back; ``step`` returns False when done."""
+    def _loop(self, proc, s, start: Callable | None, step: Callable, key: str | None = None) -> None:
+        """Emit init, test-and-advance, body, jump back; ``step`` returns False when done.  ``key``: the
+        loop's state in the frame, dropped by a 'break'."""
         if start is not None:
             self._simple(proc, s, start)
         top = len(proc.code)
         done = [0]
         nxt = top + 1
         self._emit(proc, lambda st, env: nxt if step(st, env) else done[0], (s.line, s.col))
+        self.loops.append((key, top, done))
         self._block(proc, s.body)
+        self.loops.pop()
         self._emit(proc, lambda st, env: top, (s.line, s.col))
         done[0] = len(proc.code)
+
+    def _s_Break(self, proc, s):
+        key, _, done = self.loops[-1]
+
+        def leave(st, env):
+            if key is not None:
+                del env[key]
+            return done[0]
+
+        self._emit(proc, leave, (s.line, s.col))
+
+    def _s_Continue(self, proc, s):
+        top = self.loops[-1][1]
+        self._emit(proc, lambda st, env: top, (s.line, s.col))
 
     def _s_For(self, proc, s):
         source = self._items(s.source)
@@ -523,7 +572,7 @@ class ReferenceCompiler:
             del env[key]
             return False
 
-        self._loop(proc, s, start, step)
+        self._loop(proc, s, start, step, key)
 
     def _s_Repeat(self, proc, s):
         count = self.expr(s.count)
@@ -540,7 +589,7 @@ class ReferenceCompiler:
             del env[key]
             return False
 
-        self._loop(proc, s, start, step)
+        self._loop(proc, s, start, step, key)
 
     def _s_Window(self, proc, s):
         """Ask each player in turn from ``start``; done after a full round with no reopen."""

@@ -348,10 +348,10 @@ class State:
     def outcome(self) -> Outcome | None:
         """Each seat's result and why the game ended; None until it has.
 
-        Seats (teams add up) are ranked by points, then by the tie-breakers in
-        order; the best win.  If several seats of different teams are still
-        level, the rules' ``ties`` says whether they share the win or the game
-        is a draw for everyone.
+        Seats (teams add up) are ranked by points, then by the tie-breakers in order
+        (the most wins, or the fewest where the rules say ``winner: lowest``); the best
+        win.  If several seats of different teams are still level, the rules' ``ties``
+        says whether they share the win or the game is a draw for everyone.
         """
         if not self.is_terminal:
             return None
@@ -361,7 +361,8 @@ class State:
         tiebreakers = game.tiebreakers
         per_seat = [[self.score_of(p), *[self._evaluate(t, p) for t in tiebreakers]] for p in range(n)]
         team = [game.team(n, p) for p in range(n)]
-        keys = [tuple(map(sum, zip(*[per_seat[m] for m in team[p]]))) for p in range(n)]  # the team's sums
+        sums = [tuple(map(sum, zip(*[per_seat[m] for m in team[p]]))) for p in range(n)]  # the team's sums
+        keys = [game.ranking(s[0], s[1:]) for s in sums]
         best = max(keys)
         top = [p for p in range(n) if keys[p] == best]
         if len({team[p] for p in top}) > 1 and game.ties == "draw":

@@ -67,6 +67,10 @@ def compare(old: GameDef, new: GameDef) -> list[Change]:
         elif isinstance(a, list) and isinstance(b, list) and _identified(a) and _identified(b):
             olds = {identity(item): item for item in a}
             news = {identity(item): item for item in b}
+            kept = [i for i in news if i in olds]
+            if kept != [i for i in olds if i in news]:  # the same items in another order (a procedure's steps)
+                lines = (f"- {', '.join(map(str, olds))}", f"+ {', '.join(map(str, news))}")
+                changes.append(Change("changed", where, list(olds), list(news), lines))
             for ident in list(olds) + [i for i in news if i not in olds]:
                 if ident not in news:
                     one_side("removed", where + (ident,), olds[ident], before_programs)

@@ -18,7 +18,7 @@ from engine.lab.playtest import METRICS
 from engine.lang import ast
 from engine.lang.checker import Vocabulary
 from engine.lang.ops import KEYED, OPS
-from engine.lang.types import describe
+from engine.lang.types import TYPE_FORMS, describe
 from engine.lang.words import IMPLICIT, RESERVED
 from engine.load.documents import known_variants
 from engine.runtime.gamedef import GameDef, load_game
@@ -42,6 +42,35 @@ FAST_RULE_COSTS = [
         "about 6×",
     ],
     ["count the cards of a zone", "`size(deck)`", "`size(cards(deck))` (builds a list to count it)", "1.2–1.4×"],
+]
+
+WINNING = [
+    ["`scoring:` `points:`", "each seat's points (a team adds its members' up); the outcome ranks the sides by them"],
+    [
+        "`winner: lowest`",
+        "the fewest points win (default `highest`): outcomes, returns, tie-breakers, greedy bots and playtest "
+        "margins follow it; scores stay as counted",
+    ],
+    ["`tiebreakers:` `value:`", "sides level on points are ranked by each in turn; its own `winner:` else the game's"],
+    ["`ties: draw`", "sides still level after the tie-breakers draw (default `shared`: they share the win)"],
+]
+
+VARIANTS = [
+    ["`extends: GAME`", "the variant states only what differs from GAME's rules"],
+    ["a list item with a base item's `id`", "replaces that item whole; a new id is added"],
+    ["`remove: {zones: [ID, …]}`", "drops items by id (`items:` for cards)"],
+    [
+        "`patch: [{id: king, value: 7}]`",
+        "changes only the fields given of the one thing with that id — a card, component kind, zone, board, "
+        "procedure, function, scoring rule, tie-breaker, stat, variable or constant (`{id: rounds, value: 5}`); "
+        "`in: zones` says where when ids are shared; `tabletop diff` shows the fields changed",
+    ],
+    [
+        "`patch: [{id: turn, steps: [{id: bonus, after: draw, does: …}]}]`",
+        "a procedure written as named `steps:` (each `{id, does}`, run in order with the procedure's parameters, "
+        "locals of their own) takes a new step `before` or `after` a named one; a step with a base step's id "
+        "replaces its text or, with only `before`/`after`, moves it",
+    ],
 ]
 
 FAST_RULES_BEFORE = """\
@@ -167,10 +196,16 @@ def game_reference(game: GameDef) -> str:
             tree = trees.get((section, i, field))
             if tree is not None:
                 out += [""] + _code(ast.format_source(tree))
+            for j, step in enumerate(item.get("steps") or []):
+                out += ["", f"Step `{step['id']}`:"]
+                if (section, i, "steps", j, "does") in trees:
+                    out += [""] + _code(ast.format_source(trees[(section, i, "steps", j, "does")]))
     for section, field, heading in (("scoring", "points", "Scoring"), ("tiebreakers", "value", "Tie-breakers")):
         items = data.get(section) or []
         if items:
             out += ["", f"## {heading}", ""]
+            if section == "scoring" and game.winner == "lowest":
+                out += ["The fewest points win (`winner: lowest`).", ""]
             out += _table(
                 ["id", "rule", "counted as"],
                 [
@@ -227,8 +262,9 @@ def language_reference() -> str:
         "## Expressions",
         "",
         f"Values are {', '.join(values[:-1])} and {values[-1]}. `#` starts a comment; a line ending in "
-        "`\\` goes on on the next. Operators, from the loosest to the tightest binding (a level binds "
-        "tighter than the rows above it; parentheses group as usual):",
+        "`\\` goes on on the next (in a YAML folded block, `>-`, indent every line alike: a more-indented line "
+        "keeps its line break; text holding `: ` goes in double quotes). Operators, from the loosest to the "
+        "tightest binding (a level binds tighter than the rows above it; parentheses group as usual):",
         "",
     ]
     forms = {word: form for cls in ast.EXPRESSIONS for word, form in cls.OPERATORS.items()}
@@ -250,6 +286,21 @@ def language_reference() -> str:
         "",
         "Attributes (`a.b`), calls (`f(x)`) and brackets bind tighter than every operator. "
         "Comparisons do not chain: write `a < b and b < c`.",
+        "",
+        "## Types",
+        "",
+        "A declared type (a variable's `type:`, a parameter's, a function's or procedure's `returns:`) is "
+        "spelled as below; the forms nest. Write one with brackets or braces in quotes in YAML: "
+        '`returns: "list[{from: position, to: position}]"`.',
+        "",
+    ]
+    out += _table(["type", "is", "example"], [[f"`{form}`", meaning, f"`{ex}`"] for form, meaning, ex in TYPE_FORMS])
+    out += [
+        "",
+        "A whole-number variable may declare `min:` and `max:` (`purse: {type: int, initial: 10, max: 10}`; `min:` "
+        "is 0 unless given): a rule that sets it outside them stops with an error, and a choice made from it "
+        '(`choose "bid" from range(1, me.purse + 1)`) lists its options from them. Constants and the cards of a '
+        "zone (`size(hand(me))`) bound choices too; where nothing does, E508 names the declaration to add.",
     ]
     out += [
         "",
@@ -295,6 +346,10 @@ def language_reference() -> str:
     ]
     out += _table(["kind", "spaces", "directions"], [[f"`{k}`", spaces, ways] for k, spaces, ways in KINDS_GUIDE])
     out += ["", BOARDS_GUIDE.rstrip("\n")]
+    out += ["", "## Who wins", ""]
+    out += _table(["in the game file", "means"], WINNING)
+    out += ["", "## Variants", ""]
+    out += _table(["in a variant file", "means"], VARIANTS)
     out += ["", "## Writing fast rules", "", FAST_RULES_BEFORE]
     out += _table(["to", "write", "rather than", "faster by"], FAST_RULE_COSTS)
     out += ["", FAST_RULES_AFTER.rstrip("\n")]

@@ -160,6 +160,10 @@ def _game_parts(game: GameDef, topic: str) -> list[str]:
                 text.append(f"    {item['text']}")
             if (section, i, field) in trees:
                 text.append(_indent(program(field, (section, i, field), trees[(section, i, field)])))
+            for j, step in enumerate(item.get("steps") or []):
+                step_path = (section, i, "steps", j, "does")
+                if step_path in trees:
+                    text.append(_indent(program(f"step {step['id']}", step_path, trees[step_path])))
             out.append("\n".join(text))
     for i, zone in enumerate(data.get("zones") or []):
         if zone["id"] == topic:
