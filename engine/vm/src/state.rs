@@ -3,7 +3,7 @@
 
 use crate::game::{Game, Ins, Label, Store};
 use crate::rng;
-use crate::value::V;
+use crate::value::{Journal, V};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -143,9 +143,12 @@ pub struct State {
     pub pvars: Vec<Vec<V>>,
     pub stack: Vec<Frame>,
     pub pending: Option<Rc<Pending>>,
-    pub log: Vec<LogLine>,
+    pub log: Journal<LogLine>,
+    /// Whether the log and the history are kept (a search's copies read neither; `turns` counts on).
     pub keep_log: bool,
-    pub history: Vec<Hist>,
+    pub history: Journal<Hist>,
+    /// How many entries the history has or would have (a `show`'s turn).
+    pub turns: usize,
     pub seen: Vec<Vec<serde_json::Value>>,
     pub reason: Option<Rc<str>>,
     pub know: Vec<u32>,
@@ -201,9 +204,10 @@ impl State {
                 .collect(),
             stack,
             pending: None,
-            log: vec![],
+            log: Journal::default(),
             keep_log: true,
-            history: vec![],
+            history: Journal::default(),
+            turns: 0,
             seen: vec![vec![]; n],
             reason: None,
             know: seats.know.clone(),
@@ -1042,7 +1046,7 @@ impl State {
 
     fn record(&mut self, pending: &Pending, player: u32, action: Rc<str>) {
         if pending.secret {
-            self.history.push(Hist::Act {
+            self.happened(Hist::Act {
                 seat: player,
                 action: action.clone(),
                 secret: Some(pending.kind.clone()),
@@ -1060,7 +1064,7 @@ impl State {
                 });
             }
         } else {
-            self.history.push(Hist::Act {
+            self.happened(Hist::Act {
                 seat: player,
                 action: action.clone(),
                 secret: None,
@@ -1072,6 +1076,14 @@ impl State {
                     text: format!("seat {player}: {action}").into(),
                 });
             }
+        }
+    }
+
+    /// A decision taken or a chance event: one more turn, in the history if it is kept.
+    pub fn happened(&mut self, h: Hist) {
+        self.turns += 1;
+        if self.keep_log {
+            self.history.push(h);
         }
     }
 
