@@ -153,6 +153,11 @@ impl VmState {
         self.st.to_data().to_string()
     }
 
+    /// A copy consistent with all `seat` knows and nothing more (the reference's `State.determinized`).
+    fn determinized(&self, seat: u32, seed: i64) -> PyResult<VmState> {
+        guarded(|| self.st.determinized(seat, seed)).map(|st| VmState { st })
+    }
+
     fn clone(&self) -> VmState {
         VmState { st: self.st.clone() }
     }

@@ -113,7 +113,8 @@ impl Pending {
 pub enum Hist {
     Act {
         seat: u32,
-        action: Rc<str>,
+        /// None: a secret choice masked for the seat a copy was made for.
+        action: Option<Rc<str>>,
         secret: Option<Rc<str>>,
         /// Chosen at a simultaneous decision: shown to every seat once all have chosen.
         together: bool,
@@ -158,6 +159,8 @@ pub struct State {
     pub fsteps: u64,
     /// Each seat's points while nothing they may read (zones, variables) has changed.
     pub points: Vec<Option<i64>>,
+    /// The true scores and results of a finished game, kept by its determinized copies (the end is public).
+    pub fin: Option<Rc<(Vec<i64>, Vec<&'static str>)>>,
     /// Arrays of locals for function calls, reused.
     pub pool: Vec<Vec<V>>,
 }
@@ -216,6 +219,7 @@ impl State {
             fault: None,
             fsteps: 0,
             points: vec![None; n],
+            fin: None,
             pool: vec![],
             game,
         };
@@ -1048,7 +1052,7 @@ impl State {
         if pending.secret {
             self.happened(Hist::Act {
                 seat: player,
-                action: action.clone(),
+                action: Some(action.clone()),
                 secret: Some(pending.kind.clone()),
                 together: pending.together.is_some(),
             });
@@ -1066,7 +1070,7 @@ impl State {
         } else {
             self.happened(Hist::Act {
                 seat: player,
-                action: action.clone(),
+                action: Some(action.clone()),
                 secret: None,
                 together: false,
             });
@@ -1161,6 +1165,9 @@ impl State {
     }
 
     pub fn scores(&mut self) -> Result<Vec<i64>, Error> {
+        if let Some(fin) = &self.fin {
+            return Ok(fin.0.clone());
+        }
         (0..self.n).map(|p| self.score_of(p)).collect()
     }
 
@@ -1168,6 +1175,9 @@ impl State {
     pub fn outcome(&mut self) -> Result<Option<Vec<&'static str>>, Error> {
         if self.pending.is_some() {
             return Ok(None);
+        }
+        if let Some(fin) = &self.fin {
+            return Ok(Some(fin.1.clone()));
         }
         let game = self.game.clone();
         let mut per_seat = vec![];
