@@ -126,7 +126,18 @@ class Lowerer:
             "tables": self.tables,
             "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
             "determinize": self._determinize(),
+            "greedy": self._greedy(),
         }
+
+    def _greedy(self) -> list:
+        """The greedy bot's values (``bots: greedy``): [kind of decision ("" for any other), expression, locals]."""
+        out = []
+        for path, body in self.game.sources:
+            if path[:2] == ("bots", "greedy"):
+                self.scope = _Scope(("me", "p", "action", "choice"))
+                kind = path[3] if path[2] == "choices" else ""
+                out.append([kind, self.expr(body), list(self.scope.slots)])
+        return out
 
     def _determinize(self) -> dict:
         """What a determinized copy reads of the rules (sight.determinize): the back each card shows, the

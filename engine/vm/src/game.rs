@@ -368,6 +368,8 @@ pub struct Game {
     pub scored_vars: Vec<bool>,
     pub scored_pvars: Vec<bool>,
     pub det: Det,
+    /// The greedy bot's values by kind of decision ("" for any other): (kind, expression, locals).
+    pub greedy: Vec<(Rc<str>, Node, usize)>,
     /// (choice, option) → the option's id, made once: options recur decision after decision.
     pub ids: std::cell::RefCell<FxMap<(u32, u64), Rc<str>>>,
 }
@@ -1121,6 +1123,17 @@ impl Game {
                 None => vec![],
             });
         }
+        let mut greedy = vec![];
+        for v in arr(get(&j, "greedy")?, "greedy")? {
+            let locals = l.locals(v.get(2).ok_or("a greedy value lacks its locals")?)?;
+            if locals.len() < 4 {
+                return bad("a greedy value lacks 'me', 'p', 'action' and 'choice'");
+            }
+            l.nlocals = locals.len();
+            let kind: Rc<str> = s(v.get(0).ok_or("a greedy value lacks its kind")?, "a kind")?.into();
+            let expr = l.expr(v.get(1).ok_or("a greedy value lacks its expression")?)?;
+            greedy.push((kind, expr, locals.len()));
+        }
         let det = Det {
             looks,
             private,
@@ -1163,6 +1176,7 @@ impl Game {
             scored_vars,
             scored_pvars,
             det,
+            greedy,
             ids: std::cell::RefCell::default(),
         })
     }

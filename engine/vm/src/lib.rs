@@ -4,6 +4,8 @@
 //! operations, `json` the saved-state format, `playout` whole games in one call; `py` (feature `python`) is
 //! the PyO3 face, `engine._vm`.
 
+pub mod bots;
+pub mod derive;
 pub mod det;
 pub mod eval;
 pub mod game;

@@ -1091,6 +1091,36 @@ impl State {
         }
     }
 
+    /// The pending decision as it is put to `seat` (None if `seat` is not to act): `State.asked`.
+    pub fn asked(&self, seat: u32) -> Option<Pending> {
+        let p = self.pending.as_ref()?;
+        if !p.to_act().contains(&seat) {
+            return None;
+        }
+        Some(if p.together.is_some() && seat != p.player {
+            p.asked(Some(seat))
+        } else {
+            (**p).clone()
+        })
+    }
+
+    /// Per-seat results as numbers summing to zero (k winners of n: n/k − 1 each, the others −1; a draw 0);
+    /// all zero until the end.
+    pub fn returns(&mut self) -> Result<Vec<f64>, Error> {
+        let n = self.n;
+        let Some(results) = self.outcome()? else {
+            return Ok(vec![0.0; n]);
+        };
+        let k = results.iter().filter(|r| **r == "win").count();
+        if k == 0 {
+            return Ok(vec![0.0; n]);
+        }
+        Ok(results
+            .iter()
+            .map(|r| if *r == "win" { n as f64 / k as f64 - 1.0 } else { -1.0 })
+            .collect())
+    }
+
     pub fn to_act(&self) -> Vec<u32> {
         self.pending.as_ref().map(|p| p.to_act()).unwrap_or_default()
     }
