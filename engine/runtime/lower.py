@@ -16,7 +16,7 @@ from typing import Any
 from engine.errors import Diagnostic, RuleFault, RuntimeRuleError, TabletopError
 from engine.lang import ast
 from engine.lang.ops import OPS
-from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type
+from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
 from engine.runtime.program import DEFAULT_END, Labeller
 
 IR_VERSION = 1
@@ -125,6 +125,36 @@ class Lowerer:
             "tiebreakers": tiebreakers,
             "tables": self.tables,
             "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
+            "determinize": self._determinize(),
+            "greedy": self._greedy(),
+        }
+
+    def _greedy(self) -> list:
+        """The greedy bot's values (``bots: greedy``): [kind of decision ("" for any other), expression, locals]."""
+        out = []
+        for path, body in self.game.sources:
+            if path[:2] == ("bots", "greedy"):
+                self.scope = _Scope(("me", "p", "action", "choice"))
+                kind = path[3] if path[2] == "choices" else ""
+                out.append([kind, self.expr(body), list(self.scope.slots)])
+        return out
+
+    def _determinize(self) -> dict:
+        """What a determinized copy reads of the rules (sight.determinize): the back each card shows, the
+        player variables other seats may not read, and where variables and locals hold cards to relabel."""
+        game = self.game
+        backs: dict[tuple, int] = {}
+        vocab = self.vocab
+
+        def shapes(types: dict) -> dict:
+            return {name: shape for name, t in types.items() if (shape := _card_shape(t)) is not None}
+
+        return {
+            "looks": [backs.setdefault(game.back_key(c), len(backs)) for c in range(len(game.card_ids))],
+            "private": sorted(game.private_player_variables),
+            "variables": shapes(vocab.variables),
+            "player_variables": shapes(vocab.player_variables),
+            "locals": {name: shapes(proc.local_types) for name, proc in game.procedures.items()},
         }
 
     def _members(self, t: Type | None) -> list[str] | None:
@@ -495,6 +525,25 @@ class Lowerer:
         if op in ("in", "not in") and e.right.type == ZONE:
             return ["bin", op, self.expr(e.left), ["cards", self.expr(e.right)]]
         return ["bin", op, self.expr(e.left), self.expr(e.right)]
+
+
+def _card_shape(t: Type | None) -> Any:
+    """Where a value of type ``t`` holds cards, as sight's relabelling reads them: "card", ["list", SHAPE],
+    ["loop", SHAPE of its items' list], ["record", [[field, SHAPE], …]]; None: no card a copy relabels."""
+    if t is None or not t.holds_cards:
+        return None
+    if t is CARD:
+        return "card"
+    if t.is_loop and t.item is not None:
+        items = _card_shape(list_of(t.item))
+        return None if items is None else ["loop", items]
+    if t.is_list:
+        each = _card_shape(t.element)
+        return None if each is None else ["list", each]
+    if t.is_record:
+        fields = [[name, shape] for name, ft in t.fields if (shape := _card_shape(ft)) is not None]
+        return ["record", fields] if fields else None
+    return None
 
 
 def _start_places(game, n: int) -> tuple[dict, list]:

@@ -578,7 +578,7 @@ impl State {
                 rng::shuffle(&mut self.rng, &mut cards);
                 self.zones[z] = cards;
                 self.zone_changed(z);
-                self.history.push(Hist::Shuffle(self.seats().zones[z]));
+                self.happened(Hist::Shuffle(self.seats().zones[z]));
                 self.reordered(z);
                 V::None
             }
@@ -806,7 +806,7 @@ impl State {
                     shown.push(serde_json::json!([zone, self.game.text(self.game.cards[c])]));
                     cards.push(c);
                 }
-                let turn = self.history.len();
+                let turn = self.turns;
                 self.seen[p].push(serde_json::json!({"turn": turn, "cards": shown}));
                 self.shown(&cards, p);
                 V::None
@@ -832,7 +832,7 @@ impl State {
                 } else {
                     let of = items.len() as u64;
                     let i = rng::below(&mut self.rng, of);
-                    self.history.push(Hist::Random { of, index: i });
+                    self.happened(Hist::Random { of, index: i });
                     items[i as usize].clone()
                 }
             }

@@ -310,6 +310,27 @@ pub enum Family {
     Text(HashMap<u32, u32>),
 }
 
+/// Where a value holds cards, for a determinized copy to relabel them (lower.py's `_card_shape`).
+#[derive(Debug)]
+pub enum Shape {
+    Card,
+    List(Box<Shape>),
+    /// A running `for`: its items, as a list of this shape.
+    Loop(Box<Shape>),
+    Record(Vec<(u32, Shape)>),
+}
+
+/// What a determinized copy reads of the rules: the back each card shows, the player variables other seats
+/// may not read, and the variables and (per procedure) locals that hold cards.
+#[derive(Debug, Default)]
+pub struct Det {
+    pub looks: Vec<u32>,
+    pub private: Vec<u16>,
+    pub vars: Vec<(u16, Shape)>,
+    pub pvars: Vec<(u16, Shape)>,
+    pub locals: Vec<Vec<(u16, Shape)>>,
+}
+
 pub struct Variable {
     pub name: Rc<str>,
     pub initial: V,
@@ -346,6 +367,9 @@ pub struct Game {
     /// variable → whether the scoring reads it; the same for player variables
     pub scored_vars: Vec<bool>,
     pub scored_pvars: Vec<bool>,
+    pub det: Det,
+    /// The greedy bot's values by kind of decision ("" for any other): (kind, expression, locals).
+    pub greedy: Vec<(Rc<str>, Node, usize)>,
     /// (choice, option) → the option's id, made once: options recur decision after decision.
     pub ids: std::cell::RefCell<FxMap<(u32, u64), Rc<str>>>,
 }
@@ -708,12 +732,54 @@ impl Loader {
         Ok(out)
     }
 
+    fn shape(&mut self, j: &J, depth: usize) -> R<Shape> {
+        if depth > 32 {
+            return bad("a card shape is nested too deeply");
+        }
+        if j.as_str() == Some("card") {
+            return Ok(Shape::Card);
+        }
+        let a = arr(j, "a card shape")?;
+        let inner = a.get(1).ok_or("a card shape lacks its part")?;
+        Ok(
+            match s(a.first().ok_or("an empty card shape")?, "a card shape's kind")? {
+                "list" => Shape::List(Box::new(self.shape(inner, depth + 1)?)),
+                "loop" => Shape::Loop(Box::new(self.shape(inner, depth + 1)?)),
+                "record" => {
+                    let mut fields = vec![];
+                    for f in arr(inner, "a record shape")? {
+                        let name = self.intern(s(f.get(0).ok_or("a field shape")?, "a field name")?);
+                        fields.push((name, self.shape(f.get(1).ok_or("a field shape")?, depth + 1)?));
+                    }
+                    Shape::Record(fields)
+                }
+                other => return bad(format!("no card shape '{other}'")),
+            },
+        )
+    }
+
+    /// (slot, shape) of the names in `j` ({name: shape}), each named by `slot`.
+    fn shapes(&mut self, j: &J, slot: impl Fn(&str) -> R<u16>) -> R<Vec<(u16, Shape)>> {
+        let mut out = vec![];
+        for (name, sh) in j.as_object().ok_or("card shapes are not a map")? {
+            out.push((slot(name)?, self.shape(sh, 0)?));
+        }
+        Ok(out)
+    }
+
     fn locals(&mut self, j: &J) -> R<Vec<Rc<str>>> {
         let names = arr(j, "locals")?;
         if names.len() > usize::from(u16::MAX) {
             return bad("too many locals");
         }
         names.iter().map(|n| Ok(s(n, "a local's name")?.into())).collect()
+    }
+}
+
+fn l_var(vars: &[Variable], name: &str) -> R<u16> {
+    match vars.iter().position(|v| &*v.name == name) {
+        Some(i) => Ok(i as u16),
+        None => bad(format!("no variable '{name}'")),
     }
 }
 
@@ -1030,6 +1096,51 @@ impl Game {
                     .collect();
             }
         }
+        let dj = get(&j, "determinize")?;
+        let looks: Vec<u32> = arr(get(dj, "looks")?, "looks")?
+            .iter()
+            .map(|x| Ok(u(x, "a look")? as u32))
+            .collect::<R<_>>()?;
+        if looks.len() != ncards {
+            return bad("looks do not match the cards");
+        }
+        let private = arr(get(dj, "private")?, "private")?
+            .iter()
+            .map(|x| l.pvar(s(x, "a player variable")?))
+            .collect::<R<Vec<_>>>()?;
+        let var_shapes = l.shapes(get(dj, "variables")?, |n| l_var(&vars, n))?;
+        let pvar_shapes = l.shapes(get(dj, "player_variables")?, |n| l_var(&pvars, n))?;
+        let lj = get(dj, "locals")?;
+        let mut local_shapes = vec![];
+        for p in &procs {
+            local_shapes.push(match lj.get(&*p.name) {
+                Some(x) => l.shapes(x, |n| {
+                    p.local_index
+                        .get(n)
+                        .copied()
+                        .ok_or_else(|| format!("'{}' has no local '{n}'", p.name))
+                })?,
+                None => vec![],
+            });
+        }
+        let mut greedy = vec![];
+        for v in arr(get(&j, "greedy")?, "greedy")? {
+            let locals = l.locals(v.get(2).ok_or("a greedy value lacks its locals")?)?;
+            if locals.len() < 4 {
+                return bad("a greedy value lacks 'me', 'p', 'action' and 'choice'");
+            }
+            l.nlocals = locals.len();
+            let kind: Rc<str> = s(v.get(0).ok_or("a greedy value lacks its kind")?, "a kind")?.into();
+            let expr = l.expr(v.get(1).ok_or("a greedy value lacks its expression")?)?;
+            greedy.push((kind, expr, locals.len()));
+        }
+        let det = Det {
+            looks,
+            private,
+            vars: var_shapes,
+            pvars: pvar_shapes,
+            locals: local_shapes,
+        };
         let proc_index = procs
             .iter()
             .enumerate()
@@ -1064,6 +1175,8 @@ impl Game {
             empty_string,
             scored_vars,
             scored_pvars,
+            det,
+            greedy,
             ids: std::cell::RefCell::default(),
         })
     }

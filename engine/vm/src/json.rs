@@ -68,14 +68,17 @@ impl State {
                     action,
                     secret: None,
                     ..
-                } => json!({"seat": seat, "action": &**action}),
+                } => json!({"seat": seat, "action": action.as_deref()}),
                 Hist::Act {
                     seat,
                     action,
                     secret: Some(kind),
                     together,
                 } => {
-                    let mut entry = json!({"seat": seat, "action": &**action, "kind": &**kind, "secret": true});
+                    let mut entry = json!({"seat": seat, "kind": &**kind, "secret": true});
+                    if let Some(action) = action {
+                        entry["action"] = json!(&**action);
+                    }
                     if *together {
                         entry["together"] = json!(true);
                     }
@@ -258,13 +261,15 @@ impl State {
             .as_array()
             .ok_or_else(|| Error::State("not a saved state: its history".into()))?
         {
-            history.push(if let Some(action) = h.get("action").and_then(J::as_str) {
+            // A secret choice a copy's seat may not see has no action, only its seat and kind.
+            history.push(if h.get("seat").is_some() {
+                let action = h.get("action").and_then(J::as_str);
                 let seat = h.get("seat").and_then(J::as_u64).unwrap_or(0) as u32;
                 let secret = h.get("kind").and_then(J::as_str).map(Rc::from);
                 let together = h.get("together").and_then(J::as_bool).unwrap_or(false);
                 Hist::Act {
                     seat,
-                    action: action.into(),
+                    action: action.map(Rc::from),
                     secret,
                     together,
                 }
@@ -314,9 +319,10 @@ impl State {
             pvars,
             stack,
             pending,
-            log,
+            log: log.into(),
             keep_log: true,
-            history,
+            turns: history.len(),
+            history: history.into(),
             seen,
             reason,
             know,
@@ -325,6 +331,7 @@ impl State {
             fault: None,
             fsteps: 0,
             points: vec![None; n],
+            fin: None,
             pool: vec![],
             game,
         })

@@ -4,10 +4,14 @@
 //! operations, `json` the saved-state format, `playout` whole games in one call; `py` (feature `python`) is
 //! the PyO3 face, `engine._vm`.
 
+pub mod bots;
+pub mod derive;
+pub mod det;
 pub mod eval;
 pub mod game;
 pub mod json;
 pub mod playout;
+pub mod pyrand;
 pub mod rng;
 pub mod state;
 pub mod value;

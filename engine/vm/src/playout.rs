@@ -1,37 +1,94 @@
-//! Whole games between random bots in one call: no Python between steps.
+//! Whole games between bots in one call, game for game those `tabletop simulate` plays in Python
+//! (engine/lab/simulate.py `play_out`): the same bots from the same derived seeds, the same copies.
 
+use crate::bots::Bot;
+use crate::derive::{derive, Label};
 use crate::game::Game;
-use crate::rng;
 use crate::state::{Error, State};
 use std::rc::Rc;
 
-/// How one game ended.
+/// How one game ended (or why it did not).
 pub struct Played {
     pub seed: i64,
     pub scores: Vec<i64>,
     pub results: Vec<&'static str>,
     pub reason: Rc<str>,
     pub decisions: u64,
+    /// Stopped at the decision limit, unfinished.
+    pub cut_off: bool,
 }
 
-/// Play a game from `seed` to its end, every seat choosing uniformly at random with its own stream.
-pub fn random_game(game: &Rc<Game>, players: usize, seed: i64) -> Result<Played, Error> {
+/// A failure as the Python driver prints it (a rule's located diagnostic on one line).
+pub fn message(e: &Error) -> String {
+    match e {
+        Error::Rule(d) => format!(
+            "{}:{}:{}: {} {}",
+            d.path,
+            d.line,
+            d.col,
+            d.code,
+            d.message.split_whitespace().collect::<Vec<_>>().join(" ")
+        ),
+        Error::Illegal(m) | Error::Stopped(m) | Error::Bug(m) | Error::State(m) => m.clone(),
+    }
+}
+
+/// The bots of a game from their specs, each seeded `derive(seed, "bot", seat)`; None names a spec the VM
+/// does not play.
+pub fn make_bots(kinds: &[String], seed: i64) -> Result<Vec<Bot>, String> {
+    kinds
+        .iter()
+        .enumerate()
+        .map(|(s, k)| {
+            Bot::parse(k, derive(seed, &[Label::Text("bot"), Label::Int(s as i64)]))
+                .ok_or_else(|| format!("the VM plays random, greedy and mcts:N bots, not '{k}'"))
+        })
+        .collect()
+}
+
+/// Play the game of `seed` between bots of `kinds` (one per seat), at most `limit` decisions.
+pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: i64, limit: u64) -> Result<Played, Error> {
+    let players = kinds.len();
+    let mut bots = make_bots(kinds, seed).map_err(Error::State)?;
     let mut st = State::new(game.clone(), players, seed)?;
     st.keep_log = false;
-    let mut bot = rng::seed_state(seed ^ 0x5EED_B075);
     let mut decisions = 0u64;
+    let mut cut_off = false;
     while let Some(p) = st.pending.clone() {
-        let i = rng::below(&mut bot, p.ids.len() as u64) as usize;
-        st.apply_index(i)?;
+        if decisions >= limit {
+            cut_off = true;
+            break;
+        }
+        let seat = p.player;
+        let bot = &mut bots[seat as usize];
+        let action = if bot.needs_state() {
+            let copy_seed = derive(
+                st.seed,
+                &[
+                    Label::Text("copy"),
+                    Label::Int(i64::from(seat)),
+                    Label::Int(decisions as i64),
+                ],
+            );
+            let mut det = st.determinized(seat, copy_seed)?;
+            bot.act(&st.legal(Some(seat)), seat, Some(&mut det))?
+        } else {
+            bot.act(&p.ids, seat, None)?
+        };
+        st.apply(&action, None)?;
         decisions += 1;
     }
-    let scores = st.scores()?;
-    let results = st.outcome()?.unwrap_or_default();
+    let (scores, results) = if cut_off {
+        (vec![], vec![])
+    } else {
+        (st.scores()?, st.outcome()?.unwrap_or_default())
+    };
     Ok(Played {
         seed,
         scores,
         results,
         reason: st.reason_text(),
         decisions,
+        cut_off,
     })
 }

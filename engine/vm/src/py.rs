@@ -1,5 +1,6 @@
 //! The Python face (`engine._vm`): one call does a whole unit of work; errors cross as exceptions.
 
+use crate::bots::{Greedy, Mcts};
 use crate::game::Game;
 use crate::playout;
 use crate::state::{Error, State};
@@ -54,15 +55,25 @@ fn py_err(e: Error) -> PyErr {
 fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r.map_err(py_err),
-        Err(p) => {
-            let what = p
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".into());
-            Err(VmEngineBug::new_err(format!("engine bug in the VM: {what}")))
-        }
+        Err(p) => Err(VmEngineBug::new_err(panic_text(&*p))),
     }
+}
+
+/// Run `f` as `guarded` does, with any failure as the one line the Python driver would print.
+fn guarded_raw<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, String> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r.map_err(|e| playout::message(&e)),
+        Err(p) => Err(panic_text(&*p)),
+    }
+}
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    let what = p
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into());
+    format!("engine bug in the VM: {what}")
 }
 
 #[pyclass(unsendable, module = "engine._vm")]
@@ -91,40 +102,60 @@ impl VmGame {
         guarded(|| State::from_data(self.game.clone(), text)).map(|st| VmState { st })
     }
 
-    /// Whole games between random bots, one per seed, in one call: a list of dicts
-    /// {seed, scores, results, reason, decisions}.
-    #[pyo3(signature = (players, seeds, bots = "random"))]
+    /// Whole games between bots, one per seed, in one call — game for game those `tabletop simulate` plays
+    /// in Python for the same seeds. `bots`: one spec for every seat or one per seat ("random", "greedy",
+    /// "mcts:N"). A list of dicts {seed, scores, results, reason, decisions, cut_off, error}: a game that
+    /// failed has its one-line `error` (and no scores), the others go on.
+    #[pyo3(signature = (players, seeds, bots = BotSpecs::One("random".into()), limit = 5000))]
     fn playouts<'py>(
         &self,
         py: Python<'py>,
         players: usize,
         seeds: Vec<i64>,
-        bots: &str,
+        bots: BotSpecs,
+        limit: u64,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        if bots != "random" {
+        let kinds = match bots {
+            BotSpecs::One(k) => vec![k; players],
+            BotSpecs::Each(ks) => ks,
+        };
+        if kinds.len() != players {
             return Err(VmStateError::new_err(format!(
-                "the VM plays with random bots only, not {bots:?}"
+                "{} bots for {players} players",
+                kinds.len()
             )));
         }
-        let played = guarded(|| {
-            seeds
-                .iter()
-                .map(|&s| playout::random_game(&self.game, players, s))
-                .collect::<Result<Vec<_>, _>>()
-        })?;
-        played
-            .into_iter()
-            .map(|g| {
-                let d = PyDict::new(py);
-                d.set_item("seed", g.seed)?;
-                d.set_item("scores", g.scores)?;
-                d.set_item("results", g.results)?;
-                d.set_item("reason", &*g.reason)?;
-                d.set_item("decisions", g.decisions)?;
-                Ok(d)
-            })
-            .collect()
+        playout::make_bots(&kinds, 0).map_err(VmStateError::new_err)?;
+        let mut out = vec![];
+        for seed in seeds {
+            let d = PyDict::new(py);
+            d.set_item("seed", seed)?;
+            match guarded_raw(|| playout::play_game(&self.game, &kinds, seed, limit)) {
+                Ok(g) => {
+                    d.set_item("scores", g.scores)?;
+                    d.set_item("results", g.results)?;
+                    d.set_item("reason", &*g.reason)?;
+                    d.set_item("decisions", g.decisions)?;
+                    d.set_item("cut_off", g.cut_off)?;
+                    d.set_item("error", py.None())?;
+                }
+                Err(e) => {
+                    d.set_item("decisions", 0)?;
+                    d.set_item("cut_off", false)?;
+                    d.set_item("error", e)?;
+                }
+            }
+            out.push(d);
+        }
+        Ok(out)
     }
+}
+
+/// One bot spec for every seat, or one per seat.
+#[derive(FromPyObject)]
+enum BotSpecs {
+    One(String),
+    Each(Vec<String>),
 }
 
 #[pyclass(unsendable, module = "engine._vm")]
@@ -151,6 +182,32 @@ impl VmState {
 
     fn to_json(&self) -> String {
         self.st.to_data().to_string()
+    }
+
+    /// A copy consistent with all `seat` knows and nothing more (the reference's `State.determinized`).
+    fn determinized(&self, seat: u32, seed: i64) -> PyResult<VmState> {
+        guarded(|| self.st.determinized(seat, seed)).map(|st| VmState { st })
+    }
+
+    /// Information-set MCTS for `seat` on this state, taken as what `seat` knows (pass a determinized copy
+    /// to hide the rest): `iterations` iterations from `seed`, the most visited action.
+    fn mcts(&self, seat: u32, iterations: usize, seed: i64) -> PyResult<String> {
+        if iterations == 0 {
+            return Err(VmStateError::new_err("MCTS needs at least one iteration"));
+        }
+        let actions = self.st.legal(Some(seat));
+        if actions.is_empty() {
+            return Err(VmIllegalAction::new_err(format!("seat {seat} is not to act now")));
+        }
+        let mut root = self.st.clone();
+        guarded(|| Mcts::new(seed, iterations).act(&actions, seat, Some(&mut root))).map(|a| a.to_string())
+    }
+
+    /// The greedy bot's choice for `seat` on this state (a determinized copy), its generator seeded `seed`.
+    fn greedy(&self, seat: u32, seed: i64) -> PyResult<String> {
+        let actions = self.st.legal(Some(seat));
+        let mut copy = self.st.clone();
+        guarded(|| Greedy::new(seed).act(&actions, seat, Some(&mut copy))).map(|a| a.to_string())
     }
 
     fn clone(&self) -> VmState {

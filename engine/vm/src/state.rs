@@ -3,7 +3,7 @@
 
 use crate::game::{Game, Ins, Label, Store};
 use crate::rng;
-use crate::value::V;
+use crate::value::{Journal, V};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -113,7 +113,8 @@ impl Pending {
 pub enum Hist {
     Act {
         seat: u32,
-        action: Rc<str>,
+        /// None: a secret choice masked for the seat a copy was made for.
+        action: Option<Rc<str>>,
         secret: Option<Rc<str>>,
         /// Chosen at a simultaneous decision: shown to every seat once all have chosen.
         together: bool,
@@ -143,9 +144,12 @@ pub struct State {
     pub pvars: Vec<Vec<V>>,
     pub stack: Vec<Frame>,
     pub pending: Option<Rc<Pending>>,
-    pub log: Vec<LogLine>,
+    pub log: Journal<LogLine>,
+    /// Whether the log and the history are kept (a search's copies read neither; `turns` counts on).
     pub keep_log: bool,
-    pub history: Vec<Hist>,
+    pub history: Journal<Hist>,
+    /// How many entries the history has or would have (a `show`'s turn).
+    pub turns: usize,
     pub seen: Vec<Vec<serde_json::Value>>,
     pub reason: Option<Rc<str>>,
     pub know: Vec<u32>,
@@ -155,6 +159,8 @@ pub struct State {
     pub fsteps: u64,
     /// Each seat's points while nothing they may read (zones, variables) has changed.
     pub points: Vec<Option<i64>>,
+    /// The true scores and results of a finished game, kept by its determinized copies (the end is public).
+    pub fin: Option<Rc<(Vec<i64>, Vec<&'static str>)>>,
     /// Arrays of locals for function calls, reused.
     pub pool: Vec<Vec<V>>,
 }
@@ -201,9 +207,10 @@ impl State {
                 .collect(),
             stack,
             pending: None,
-            log: vec![],
+            log: Journal::default(),
             keep_log: true,
-            history: vec![],
+            history: Journal::default(),
+            turns: 0,
             seen: vec![vec![]; n],
             reason: None,
             know: seats.know.clone(),
@@ -212,6 +219,7 @@ impl State {
             fault: None,
             fsteps: 0,
             points: vec![None; n],
+            fin: None,
             pool: vec![],
             game,
         };
@@ -1042,9 +1050,9 @@ impl State {
 
     fn record(&mut self, pending: &Pending, player: u32, action: Rc<str>) {
         if pending.secret {
-            self.history.push(Hist::Act {
+            self.happened(Hist::Act {
                 seat: player,
-                action: action.clone(),
+                action: Some(action.clone()),
                 secret: Some(pending.kind.clone()),
                 together: pending.together.is_some(),
             });
@@ -1060,9 +1068,9 @@ impl State {
                 });
             }
         } else {
-            self.history.push(Hist::Act {
+            self.happened(Hist::Act {
                 seat: player,
-                action: action.clone(),
+                action: Some(action.clone()),
                 secret: None,
                 together: false,
             });
@@ -1073,6 +1081,44 @@ impl State {
                 });
             }
         }
+    }
+
+    /// A decision taken or a chance event: one more turn, in the history if it is kept.
+    pub fn happened(&mut self, h: Hist) {
+        self.turns += 1;
+        if self.keep_log {
+            self.history.push(h);
+        }
+    }
+
+    /// The pending decision as it is put to `seat` (None if `seat` is not to act): `State.asked`.
+    pub fn asked(&self, seat: u32) -> Option<Pending> {
+        let p = self.pending.as_ref()?;
+        if !p.to_act().contains(&seat) {
+            return None;
+        }
+        Some(if p.together.is_some() && seat != p.player {
+            p.asked(Some(seat))
+        } else {
+            (**p).clone()
+        })
+    }
+
+    /// Per-seat results as numbers summing to zero (k winners of n: n/k − 1 each, the others −1; a draw 0);
+    /// all zero until the end.
+    pub fn returns(&mut self) -> Result<Vec<f64>, Error> {
+        let n = self.n;
+        let Some(results) = self.outcome()? else {
+            return Ok(vec![0.0; n]);
+        };
+        let k = results.iter().filter(|r| **r == "win").count();
+        if k == 0 {
+            return Ok(vec![0.0; n]);
+        }
+        Ok(results
+            .iter()
+            .map(|r| if *r == "win" { n as f64 / k as f64 - 1.0 } else { -1.0 })
+            .collect())
     }
 
     pub fn to_act(&self) -> Vec<u32> {
@@ -1149,6 +1195,9 @@ impl State {
     }
 
     pub fn scores(&mut self) -> Result<Vec<i64>, Error> {
+        if let Some(fin) = &self.fin {
+            return Ok(fin.0.clone());
+        }
         (0..self.n).map(|p| self.score_of(p)).collect()
     }
 
@@ -1156,6 +1205,9 @@ impl State {
     pub fn outcome(&mut self) -> Result<Option<Vec<&'static str>>, Error> {
         if self.pending.is_some() {
             return Ok(None);
+        }
+        if let Some(fin) = &self.fin {
+            return Ok(Some(fin.1.clone()));
         }
         let game = self.game.clone();
         let mut per_seat = vec![];

@@ -80,3 +80,38 @@ impl V {
         }
     }
 }
+
+/// An append-only list shared between copies of a state (the log, the history): a clone shares it, and the
+/// first push after a clone copies it (copy-on-write), so copying a long game's state costs no copy of its past.
+#[derive(Clone, Debug)]
+pub struct Journal<T: Clone>(Rc<Vec<T>>);
+
+impl<T: Clone> Default for Journal<T> {
+    fn default() -> Self {
+        Journal(Rc::new(Vec::new()))
+    }
+}
+
+impl<T: Clone> Journal<T> {
+    pub fn push(&mut self, item: T) {
+        Rc::make_mut(&mut self.0).push(item);
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+}
+
+impl<T: Clone> From<Vec<T>> for Journal<T> {
+    fn from(items: Vec<T>) -> Self {
+        Journal(Rc::new(items))
+    }
+}

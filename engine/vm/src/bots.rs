@@ -1,0 +1,407 @@
+//! Bots played inside the VM — random, greedy and information-set MCTS — choice for choice those of
+//! engine/bots (the same seeds, Python's generator, the same copies), so a whole game or a whole search
+//! needs no Python call per step.
+
+use crate::pyrand::PyRandom;
+use crate::state::{Diag, Error, State, F};
+use crate::value::V;
+use std::rc::Rc;
+
+/// How often greedy plays at random (engine/bots/greedy.py `explore`).
+pub const EXPLORE: f64 = 0.05;
+/// MCTS (engine/bots/mcts.py): decisions a rollout may take, the weight of a lead when it stops, UCB's constant.
+pub const DEFAULT_ITERATIONS: usize = 200;
+pub const DEFAULT_ROLLOUT: usize = 200;
+pub const LEAD_WEIGHT: f64 = 0.5;
+pub const EXPLORATION: f64 = 0.7;
+
+fn choice(rng: &mut PyRandom, actions: &[Rc<str>]) -> Result<Rc<str>, Error> {
+    if actions.is_empty() {
+        return Err(Error::Illegal("no action to choose from".into()));
+    }
+    Ok(actions[rng.below(actions.len())].clone())
+}
+
+/// A bot of the VM, made from its spec as `engine.bots.make_agent` makes the Python one.
+pub enum Bot {
+    Random(PyRandom),
+    Greedy(Greedy),
+    Mcts(Box<Mcts>),
+}
+
+impl Bot {
+    /// `random`, `greedy`, `mcts` or `mcts:N` (N iterations a decision); None for any other spec.
+    pub fn parse(spec: &str, seed: i64) -> Option<Bot> {
+        let (kind, param) = match spec.split_once(':') {
+            Some((k, p)) => (k, Some(p)),
+            None => (spec, None),
+        };
+        match (kind, param) {
+            ("random", None) => Some(Bot::Random(PyRandom::new(seed))),
+            ("greedy", None) => Some(Bot::Greedy(Greedy::new(seed))),
+            ("mcts", None) => Some(Bot::Mcts(Box::new(Mcts::new(seed, DEFAULT_ITERATIONS)))),
+            ("mcts", Some(n)) => match n.trim().parse::<usize>() {
+                Ok(n) if (1..=10_000_000).contains(&n) => Some(Bot::Mcts(Box::new(Mcts::new(seed, n)))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether it decides on a determinized copy (random looks only at its options).
+    pub fn needs_state(&self) -> bool {
+        !matches!(self, Bot::Random(_))
+    }
+
+    pub fn act(&mut self, actions: &[Rc<str>], seat: u32, det: Option<&mut State>) -> Result<Rc<str>, Error> {
+        match self {
+            Bot::Random(rng) => choice(rng, actions),
+            Bot::Greedy(g) => g.act(actions, seat, det),
+            Bot::Mcts(m) => m.act(actions, seat, det),
+        }
+    }
+}
+
+/// The best option now (engine/bots/greedy.py): by the rules' `bots: greedy` values, else one decision ahead
+/// on the scoring; epsilon-greedy, ties to a seeded pick (declining wins ties).
+pub struct Greedy {
+    rng: PyRandom,
+}
+
+/// An option's rating: (result if it ends the game, points margin) or (0, the rules' value).
+type Rating = (f64, i64);
+
+impl Greedy {
+    pub fn new(seed: i64) -> Greedy {
+        Greedy {
+            rng: PyRandom::new(seed),
+        }
+    }
+
+    pub fn act(&mut self, actions: &[Rc<str>], seat: u32, st: Option<&mut State>) -> Result<Rc<str>, Error> {
+        let Some(st) = st.filter(|s| s.pending.is_some()) else {
+            return choice(&mut self.rng, actions);
+        };
+        if st.game.greedy.is_empty() && st.game.scoring.is_empty() {
+            return Err(Error::State(format!(
+                "bot 'greedy' cannot play {}: its rules have neither a `bots: greedy` value nor `scoring` to look \
+                 ahead on",
+                st.game.id
+            )));
+        }
+        if self.rng.random() < EXPLORE {
+            return choice(&mut self.rng, actions);
+        }
+        let scored = if st.game.greedy.is_empty() {
+            by_lookahead(st, seat, actions)?
+        } else {
+            by_values(st, seat, actions)?
+        };
+        let Some(best) = scored
+            .iter()
+            .map(|(v, _, _)| *v)
+            .reduce(|a, b| if b > a { b } else { a })
+        else {
+            return choice(&mut self.rng, actions);
+        };
+        let top: Vec<&(Rating, Rc<str>, bool)> = scored.iter().filter(|(v, _, _)| *v == best).collect();
+        if let Some((_, a, _)) = top.iter().find(|(_, _, declines)| *declines) {
+            return Ok(a.clone());
+        }
+        let i = self.rng.below(top.len());
+        Ok(top[i].1.clone())
+    }
+}
+
+fn by_values(st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Rating, Rc<str>, bool)>, Error> {
+    let Some(p) = st.asked(seat) else {
+        return Ok(vec![]);
+    };
+    let game = st.game.clone();
+    let value = game
+        .greedy
+        .iter()
+        .find(|(k, _, _)| *k == p.kind)
+        .or_else(|| game.greedy.iter().find(|(k, _, _)| k.is_empty()));
+    let Some((kind, expr, nlocals)) = value else {
+        return Err(Error::State(format!(
+            "bot 'greedy' has no value for a decision '{}'",
+            p.kind
+        )));
+    };
+    let mut out = vec![];
+    for a in actions {
+        let Some(i) = p.ids.iter().position(|x| x == a) else {
+            continue;
+        };
+        let choice = p.values[i].clone();
+        let declines = matches!(choice, V::None);
+        let mut env = vec![V::Unset; *nlocals];
+        env[0] = V::Int(i64::from(seat));
+        env[1] = V::Int(i64::from(seat));
+        env[2] = game.text_value(a);
+        env[3] = choice;
+        let fail = |m: String| {
+            Error::Rule(Diag {
+                path: game.rules.clone(),
+                line: 1,
+                col: 1,
+                code: "E701",
+                message: format!("the greedy value of '{kind}' failed for seat {seat}: {m}"),
+            })
+        };
+        let v = match st.eval(&game, *expr, &mut env) {
+            Ok(V::Int(v)) => v,
+            Ok(V::Bool(b)) => i64::from(b),
+            Ok(other) => return Err(fail(format!("{} is no number", other.kind()))),
+            Err(F::Rule(m) | F::Failed(m)) => return Err(fail(m)),
+            Err(F::Overrun) => return Err(fail("calls ran out of steps".into())),
+            Err(F::Bug(m)) => return Err(Error::Bug(format!("engine bug in the VM's greedy value: {m}"))),
+        };
+        out.push(((0.0, v), a.clone(), declines));
+    }
+    Ok(out)
+}
+
+fn by_lookahead(st: &State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Rating, Rc<str>, bool)>, Error> {
+    let teams = st.seats().teams.clone();
+    let team = teams[seat as usize].clone();
+    let offered = st.legal(Some(seat));
+    let mut out = vec![];
+    for a in actions {
+        if !offered.contains(a) {
+            continue; // the copy need not offer what hangs on unseen cards
+        }
+        let mut after = st.clone();
+        after.keep_log = false;
+        after.apply(a, Some(seat))?;
+        let scores = after.scores()?;
+        let side = |t: &[u32]| t.iter().map(|&m| scores[m as usize]).sum::<i64>();
+        let best_other = teams
+            .iter()
+            .filter(|t| !t.contains(&seat))
+            .map(|t| side(t))
+            .max()
+            .unwrap_or(0);
+        let result = if after.pending.is_none() {
+            after.returns()?[seat as usize]
+        } else {
+            0.0
+        };
+        out.push(((result, side(&team) - best_other), a.clone(), false));
+    }
+    Ok(out)
+}
+
+/// Statistics of one action in the tree, from the view of the seat that took it.
+struct Node {
+    children: Vec<(Rc<str>, usize)>,
+    visits: u32,
+    total: f64,
+    avail: u32,
+    mover: u32,
+}
+
+impl Node {
+    fn new(mover: u32) -> Node {
+        Node {
+            children: vec![],
+            visits: 0,
+            total: 0.0,
+            avail: 1,
+            mover,
+        }
+    }
+
+    fn child(&self, action: &str) -> Option<usize> {
+        self.children.iter().find(|(a, _)| &**a == action).map(|(_, c)| *c)
+    }
+}
+
+fn ucb(n: &Node) -> f64 {
+    let visits = f64::from(n.visits);
+    n.total / visits + EXPLORATION * (f64::from(n.avail).ln() / visits).sqrt()
+}
+
+/// Information-set MCTS (engine/bots/mcts.py): per iteration a fresh determinized copy, UCB1 with
+/// availability counts, one node added, a rollout (by the greedy values when the rules give them), backed up.
+pub struct Mcts {
+    rng: PyRandom,
+    iterations: usize,
+    rollout: usize,
+    policy: Greedy,
+    /// Iterations whose copy broke a rule: dropped with the node they added.
+    pub failed: u64,
+}
+
+impl Mcts {
+    pub fn new(seed: i64, iterations: usize) -> Mcts {
+        Mcts {
+            rng: PyRandom::new(seed),
+            iterations,
+            rollout: DEFAULT_ROLLOUT,
+            policy: Greedy::new(seed),
+            failed: 0,
+        }
+    }
+
+    pub fn act(&mut self, actions: &[Rc<str>], seat: u32, st: Option<&mut State>) -> Result<Rc<str>, Error> {
+        if actions.len() == 1 {
+            return Ok(actions[0].clone());
+        }
+        match st {
+            None => choice(&mut self.rng, actions),
+            Some(st) => self.search(st, seat, actions),
+        }
+    }
+
+    /// The most visited of `actions` (none: the copy's options) at `st`, a copy that knows what `seat` knows.
+    pub fn search(&mut self, st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Rc<str>, Error> {
+        st.keep_log = false; // the copies read neither log nor history
+        let guided = !st.game.greedy.is_empty();
+        let mut nodes = vec![Node::new(u32::MAX)];
+        for _ in 0..self.iterations {
+            let det = st.determinized(seat, self.rng.getrandbits(31) as i64)?;
+            self.iterate(&mut nodes, det, seat, guided)?;
+        }
+        let legal = if actions.is_empty() {
+            st.legal(Some(seat))
+        } else {
+            actions.to_vec()
+        };
+        let key = |a: &str| match nodes[0].child(a) {
+            Some(c) => (i64::from(nodes[c].visits), nodes[c].total),
+            None => (-1, 0.0),
+        };
+        if !legal.iter().any(|a| key(a).0 > 0) {
+            return if guided {
+                self.policy.act(&legal, seat, Some(st))
+            } else {
+                choice(&mut self.rng, &legal)
+            };
+        }
+        let mut best = 0;
+        for (i, a) in legal.iter().enumerate() {
+            if key(a) > key(&legal[best]) {
+                best = i;
+            }
+        }
+        Ok(legal[best].clone())
+    }
+
+    fn iterate(&mut self, nodes: &mut Vec<Node>, mut det: State, seat: u32, guided: bool) -> Result<(), Error> {
+        let (mut path, mut added) = (vec![], None);
+        match self.descend(nodes, &mut det, seat, guided, &mut path, &mut added) {
+            Ok(()) => {}
+            Err(Error::Rule(_)) => {
+                self.failed += 1;
+                if let Some((parent, child)) = added {
+                    nodes[parent].children.retain(|(_, c)| *c != child);
+                }
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        }
+        let returns = if det.pending.is_none() {
+            det.returns()?
+        } else {
+            by_points(&mut det)?
+        };
+        for n in path {
+            let node = &mut nodes[n];
+            node.visits += 1;
+            node.total += returns[node.mover as usize];
+        }
+        Ok(())
+    }
+
+    /// Select by UCB down the tree, add one node, roll out.
+    fn descend(
+        &mut self,
+        nodes: &mut Vec<Node>,
+        det: &mut State,
+        seat: u32,
+        guided: bool,
+        path: &mut Vec<usize>,
+        added: &mut Option<(usize, usize)>,
+    ) -> Result<(), Error> {
+        let (mut node, mut mover) = (0usize, seat);
+        while det.pending.is_some() {
+            let legal = det.legal(Some(mover));
+            let mut untried = vec![];
+            for a in &legal {
+                match nodes[node].child(a) {
+                    Some(c) => nodes[c].avail += 1,
+                    None => untried.push(a.clone()),
+                }
+            }
+            if !untried.is_empty() {
+                let action = if guided {
+                    self.policy.act(&untried, mover, Some(det))?
+                } else {
+                    choice(&mut self.rng, &untried)?
+                };
+                let child = nodes.len();
+                nodes.push(Node::new(mover));
+                nodes[node].children.push((action.clone(), child));
+                *added = Some((node, child));
+                det.apply(&action, Some(mover))?;
+                path.push(child);
+                break;
+            }
+            let Some(first) = legal.first() else { break };
+            let mut best = nodes[node].child(first).expect("every option was tried");
+            for a in &legal[1..] {
+                let c = nodes[node].child(a).expect("every option was tried");
+                if ucb(&nodes[c]) > ucb(&nodes[best]) {
+                    best = c;
+                }
+            }
+            let action = nodes[node]
+                .children
+                .iter()
+                .find(|(_, c)| *c == best)
+                .map(|(a, _)| a.clone())
+                .expect("a child has its action");
+            node = best;
+            det.apply(&action, Some(mover))?;
+            path.push(node);
+            if let Some(p) = &det.pending {
+                mover = p.player;
+            }
+        }
+        let mut steps = 0;
+        while steps < self.rollout {
+            let Some(p) = det.pending.clone() else { break };
+            let action = if guided {
+                self.policy.act(&p.ids, p.player, Some(det))?
+            } else {
+                choice(&mut self.rng, &p.ids)?
+            };
+            det.apply(&action, None)?;
+            steps += 1;
+        }
+        Ok(())
+    }
+}
+
+/// Returns for a copy still running when its rollout stops: the side(s) ahead on points win at
+/// `LEAD_WEIGHT`, the others lose; all level is 0.
+fn by_points(det: &mut State) -> Result<Vec<f64>, Error> {
+    let scores = det.scores()?;
+    let n = det.n;
+    let teams = &det.seats().teams;
+    let side: Vec<i64> = (0..n)
+        .map(|p| teams[p].iter().map(|&m| scores[m as usize]).sum())
+        .collect();
+    let top = side.iter().copied().max().unwrap_or(0);
+    let leaders = side.iter().filter(|&&s| s == top).count();
+    if leaders == n {
+        return Ok(vec![0.0; n]);
+    }
+    let win = n as f64 / leaders as f64 - 1.0;
+    Ok(side
+        .iter()
+        .map(|&s| LEAD_WEIGHT * if s == top { win } else { -1.0 })
+        .collect())
+}

@@ -1,0 +1,338 @@
+//! `determinized`: a copy of a state that agrees with all one seat knows and holds nothing more — deal for
+//! deal the copy of the reference (engine/runtime/sight.py `determinize`), its shuffler Python's generator.
+
+use crate::game::Shape;
+use crate::pyrand::PyRandom;
+use crate::rng;
+use crate::state::{Error, Hist, Pending, State};
+use crate::value::{Journal, V};
+use std::rc::Rc;
+
+/// Deals drawn until the copy offers the seat its own options; then one more keeping the programs' cards.
+pub const DEAL_TRIES: usize = 16;
+
+/// The pending decision as a seat may know it (sight.decision_for): a copy must ask it alike.
+#[derive(PartialEq, Debug)]
+pub struct Told {
+    player: u32,
+    kind: Rc<str>,
+    secret: bool,
+    to_act: Option<Vec<u32>>,
+    seats: Option<Vec<u32>>,
+    chosen: Option<Rc<str>>,
+    actions: Option<Rc<[Rc<str>]>>,
+}
+
+/// Per back, the zones whose hidden places are dealt anew: (zone, places, cards known to be there).
+type Groups = Vec<(u32, Vec<(usize, Vec<usize>, Vec<u32>)>)>;
+
+fn hears(audience: Option<i64>, seat: u32) -> bool {
+    match audience {
+        None => true,
+        Some(a) if a < 0 => a != !i64::from(seat),
+        Some(a) => a == i64::from(seat),
+    }
+}
+
+impl State {
+    pub fn decision_for(&self, seat: u32) -> Option<Told> {
+        let p = self.pending.as_ref()?;
+        let mut told = Told {
+            player: p.player,
+            kind: p.kind.clone(),
+            secret: p.secret,
+            to_act: None,
+            seats: None,
+            chosen: None,
+            actions: None,
+        };
+        let mut ids = p.ids.clone();
+        if let Some(t) = &p.together {
+            let waiting = p.to_act();
+            if waiting.contains(&seat) {
+                told.player = seat;
+                ids = p.asked(Some(seat)).ids;
+            } else if let Some(i) = t.seats.iter().position(|&s| s == seat) {
+                told.chosen = t.chosen[i].map(|c| t.ids[i][c as usize].clone());
+            }
+            told.to_act = Some(waiting);
+            told.seats = Some(t.seats.clone());
+        }
+        if told.player == seat {
+            told.actions = Some(ids);
+        }
+        Some(told)
+    }
+
+    /// A copy consistent with all `seat` knows (see the module); an error if no deal agrees with it.
+    pub fn determinized(&self, seat: u32, seed: i64) -> Result<State, Error> {
+        if seat as usize >= self.n {
+            return Err(Error::State(format!("no seat {seat}: seats are 0…{}", self.n - 1)));
+        }
+        let mut shuffler = PyRandom::new(seed);
+        let told = self.decision_for(seat);
+        for attempt in 0..=DEAL_TRIES {
+            let relabel = self.deal(seat, &mut shuffler);
+            if let Some(copy) = self.dealt(seat, seed, &relabel, attempt == DEAL_TRIES, &mut shuffler)? {
+                if told.is_none() || copy.decision_for(seat) == told {
+                    return Ok(copy);
+                }
+            }
+        }
+        Err(Error::State(format!(
+            "no deal of the cards hidden from seat {seat} agrees with what it knows (tried {}): the rules reveal \
+             the hidden cards by whom they ask",
+            DEAL_TRIES + 1
+        )))
+    }
+
+    /// Per back, the hidden places not pinned, per zone, with the cards known to be in that zone; and per
+    /// back, the cards whose zone `seat` does not know (sight._hidden, in its order).
+    fn hidden(&self, seat: u32) -> (Groups, Vec<(u32, Vec<u32>)>) {
+        let bit = 1u32 << seat;
+        let seats = self.seats();
+        let looks = &self.game.det.looks;
+        let (mut groups, mut loose): (Groups, Vec<(u32, Vec<u32>)>) = (vec![], vec![]);
+        for (z, cards) in self.zones.iter().enumerate() {
+            if seats.masks[z] & bit != 0 || cards.is_empty() {
+                continue;
+            }
+            let upto = if seats.tops[z] { cards.len() - 1 } else { cards.len() };
+            for (i, &card) in cards[..upto].iter().enumerate() {
+                let c = card as usize;
+                if self.pinned[c] & bit != 0 {
+                    continue;
+                }
+                let look = looks[c];
+                let g = match groups.iter().position(|(l, _)| *l == look) {
+                    Some(g) => g,
+                    None => {
+                        groups.push((look, vec![]));
+                        groups.len() - 1
+                    }
+                };
+                let by_zone = &mut groups[g].1;
+                let k = match by_zone.iter().position(|(zone, _, _)| *zone == z) {
+                    Some(k) => k,
+                    None => {
+                        by_zone.push((z, vec![], vec![]));
+                        by_zone.len() - 1
+                    }
+                };
+                by_zone[k].1.push(i);
+                if self.know[c] & bit != 0 {
+                    by_zone[k].2.push(card);
+                } else if let Some((_, l)) = loose.iter_mut().find(|(l, _)| *l == look) {
+                    l.push(card);
+                } else {
+                    loose.push((look, vec![card]));
+                }
+            }
+        }
+        (groups, loose)
+    }
+
+    /// A random relabelling of the cards hidden from `seat` that keeps all it knows of them: (old, new).
+    fn deal(&self, seat: u32, shuffler: &mut PyRandom) -> Vec<(u32, u32)> {
+        let (groups, loose) = self.hidden(seat);
+        let mut relabel = vec![];
+        for (look, by_zone) in groups {
+            let mut pool = loose
+                .iter()
+                .find(|(l, _)| *l == look)
+                .map(|(_, cards)| cards.clone())
+                .unwrap_or_default();
+            shuffler.shuffle(&mut pool);
+            let mut taken = 0;
+            for (zone, places, kept) in by_zone {
+                let take = places.len() - kept.len();
+                let end = (taken + take).min(pool.len());
+                let mut dealt = kept;
+                dealt.extend_from_slice(&pool[taken.min(end)..end]);
+                taken += take;
+                shuffler.shuffle(&mut dealt);
+                let cards = &self.zones[zone];
+                relabel.extend(places.iter().zip(dealt).map(|(&p, new)| (cards[p], new)));
+            }
+        }
+        relabel
+    }
+
+    /// The copy with `relabel` applied and all `seat` may not know left out; None if the rules could not
+    /// have asked the pending decision of these cards.
+    fn dealt(
+        &self,
+        seat: u32,
+        seed: i64,
+        relabel: &[(u32, u32)],
+        hold: bool,
+        shuffler: &mut PyRandom,
+    ) -> Result<Option<State>, Error> {
+        let mut copy = self.clone();
+        if !relabel.is_empty() {
+            copy.relabel(relabel, hold);
+        }
+        let game = self.game.clone();
+        for (p, row) in copy.pvars.iter_mut().enumerate() {
+            if p != seat as usize {
+                for &i in &game.det.private {
+                    row[i as usize] = game.pvars[i as usize].initial.clone();
+                }
+            }
+        }
+        for (p, s) in copy.seen.iter_mut().enumerate() {
+            if p != seat as usize {
+                s.clear();
+            }
+        }
+        if self.keep_log {
+            let lines: Vec<_> = self.log.iter().filter(|l| hears(l.audience, seat)).cloned().collect();
+            copy.log = lines.into();
+            let chosen = self
+                .pending
+                .as_ref()
+                .and_then(|p| p.together.as_ref())
+                .map_or(0, |t| t.chosen.iter().filter(|c| c.is_some()).count());
+            let cut = self.history.len() - chosen;
+            let seen: Vec<Hist> = self
+                .history
+                .iter()
+                .enumerate()
+                .map(|(i, h)| as_seen(h, seat, i < cut))
+                .collect();
+            copy.history = seen.into();
+        } else {
+            copy.log = Journal::default();
+            copy.history = Journal::default();
+        }
+        copy.seed = seed;
+        copy.rng = rng::seed_state(seed);
+        copy.changed();
+        let Some(saved) = copy.pending.take() else {
+            let mut truth = self.clone();
+            let scores = truth.scores()?;
+            let results = truth.outcome()?.unwrap_or_default();
+            copy.fin = Some(Rc::new((scores, results)));
+            return Ok(Some(copy));
+        };
+        if copy.run().is_err() {
+            return Ok(None);
+        }
+        if let Some(t) = &saved.together {
+            copy.chosen_again(t, seat, shuffler);
+        }
+        Ok(Some(copy))
+    }
+
+    /// A simultaneous decision asked again in a copy: the seats that chose have chosen (`seat` its own
+    /// option, another seat one of its options at random).
+    fn chosen_again(&mut self, saved: &crate::state::Together, seat: u32, shuffler: &mut PyRandom) {
+        let Some(asked) = self.pending.clone() else { return };
+        let mut pending: Pending = (*asked).clone();
+        for ((&s, chosen), ids) in saved.seats.iter().zip(&saved.chosen).zip(&saved.ids) {
+            let Some(chosen) = chosen else { continue };
+            let Some(t) = pending.together.as_mut() else { return };
+            let Some(i) = t.seats.iter().position(|&x| x == s) else {
+                continue;
+            };
+            let options = &t.ids[i];
+            let own = &ids[*chosen as usize];
+            let index = match options.iter().position(|o| o == own) {
+                Some(k) if s == seat => k,
+                _ => shuffler.below(options.len()),
+            };
+            t.chosen[i] = Some(index as u32);
+            if !pending.to_act().is_empty() {
+                pending = pending.asked(None);
+            }
+        }
+        self.pending = Some(Rc::new(pending));
+    }
+
+    /// Apply a relabelling of cards to the zones and, unless `hold`, to every card variables and frames hold.
+    fn relabel(&mut self, relabel: &[(u32, u32)], hold: bool) {
+        let mut map: Vec<u32> = (0..self.loc.len() as u32).collect();
+        for &(old, new) in relabel {
+            map[old as usize] = new;
+        }
+        let (places, known, pinned) = (self.loc.clone(), self.know.clone(), self.pinned.clone());
+        let mut touched: Vec<u32> = relabel.iter().map(|&(old, _)| places[old as usize]).collect();
+        touched.sort_unstable();
+        touched.dedup();
+        for z in touched {
+            for c in self.zones[z as usize].iter_mut() {
+                *c = map[*c as usize];
+            }
+        }
+        for &(old, new) in relabel {
+            let (old, new) = (old as usize, new as usize);
+            self.loc[new] = places[old];
+            self.know[new] = known[old];
+            self.pinned[new] = pinned[old];
+        }
+        if hold {
+            return;
+        }
+        let game = self.game.clone();
+        for (i, shape) in &game.det.vars {
+            let v = &mut self.vars[*i as usize];
+            *v = remap(v, shape, &map);
+        }
+        for row in self.pvars.iter_mut() {
+            for (i, shape) in &game.det.pvars {
+                row[*i as usize] = remap(&row[*i as usize], shape, &map);
+            }
+        }
+        for f in self.stack.iter_mut() {
+            for (slot, shape) in &game.det.locals[f.proc as usize] {
+                let v = &mut f.env[*slot as usize];
+                *v = remap(v, shape, &map);
+            }
+        }
+    }
+}
+
+/// A history entry as `seat` may see it: another seat's secret choice without its action, unless it was
+/// made together with others and is `revealed`.
+fn as_seen(h: &Hist, seat: u32, revealed: bool) -> Hist {
+    match h {
+        Hist::Act {
+            seat: s,
+            secret: Some(kind),
+            together,
+            ..
+        } if *s != seat && !(revealed && *together) => Hist::Act {
+            seat: *s,
+            action: None,
+            secret: Some(kind.clone()),
+            together: *together,
+        },
+        other => other.clone(),
+    }
+}
+
+/// `v` with every card it holds where `shape` says relabelled by `map` (a new value: copies share values).
+fn remap(v: &V, shape: &Shape, map: &[u32]) -> V {
+    let card = |x: &V| match x {
+        V::Int(c) if *c >= 0 && (*c as usize) < map.len() => V::Int(i64::from(map[*c as usize])),
+        other => other.clone(),
+    };
+    match (shape, v) {
+        (_, V::None | V::Unset) => v.clone(),
+        (Shape::Card, x) => card(x),
+        (Shape::List(inner), V::List(items)) => V::List(items.iter().map(|x| remap(x, inner, map)).collect()),
+        (Shape::Loop(list), V::Iter(i, items)) => match remap(&V::List(items.clone()), list, map) {
+            V::List(items) => V::Iter(*i, items),
+            _ => v.clone(),
+        },
+        (Shape::Record(fields), V::Rec(r)) => V::Rec(
+            r.iter()
+                .map(|(k, x)| match fields.iter().find(|(name, _)| name == k) {
+                    Some((_, s)) => (*k, remap(x, s, map)),
+                    None => (*k, x.clone()),
+                })
+                .collect(),
+        ),
+        _ => v.clone(),
+    }
+}

@@ -1,0 +1,154 @@
+//! Python's `random.Random` (MT19937 and the methods the bots and `determinized` call), draw for draw: the
+//! same seed gives the VM's bots and copies the very numbers the reference's give.
+
+const N: usize = 624;
+const M: usize = 397;
+
+#[derive(Clone)]
+pub struct PyRandom {
+    mt: [u32; N],
+    index: usize,
+}
+
+impl PyRandom {
+    /// `random.Random(seed)` for a whole-number seed (its absolute value, in 32-bit words, low first).
+    pub fn new(seed: i64) -> PyRandom {
+        let mut abs = seed.unsigned_abs();
+        let mut key = vec![];
+        while abs > 0 {
+            key.push(abs as u32);
+            abs >>= 32;
+        }
+        if key.is_empty() {
+            key.push(0);
+        }
+        let mut r = PyRandom { mt: [0; N], index: N };
+        r.init(19_650_218);
+        let mt = &mut r.mt;
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..N.max(key.len()) {
+            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
+            mt[i] = (mt[i] ^ prev.wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
+            mt[i] = (mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        r
+    }
+
+    fn init(&mut self, s: u32) {
+        self.mt[0] = s;
+        for i in 1..N {
+            let prev = self.mt[i - 1] ^ (self.mt[i - 1] >> 30);
+            self.mt[i] = 1_812_433_253u32.wrapping_mul(prev).wrapping_add(i as u32);
+        }
+        self.index = N;
+    }
+
+    fn twist(&mut self) {
+        let mt = &mut self.mt;
+        for k in 0..N {
+            let y = (mt[k] & 0x8000_0000) | (mt[(k + 1) % N] & 0x7fff_ffff);
+            let mag = if y & 1 == 1 { 0x9908_b0df } else { 0 };
+            mt[k] = mt[(k + M) % N] ^ (y >> 1) ^ mag;
+        }
+        self.index = 0;
+    }
+
+    pub fn next_u32(&mut self) -> u32 {
+        if self.index >= N {
+            self.twist();
+        }
+        let mut y = self.mt[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// `getrandbits(k)` for 0 < k ≤ 64.
+    pub fn getrandbits(&mut self, k: u32) -> u64 {
+        if k <= 32 {
+            return u64::from(self.next_u32() >> (32 - k));
+        }
+        let low = u64::from(self.next_u32());
+        let high = u64::from(self.next_u32() >> (64 - k));
+        low | (high << 32)
+    }
+
+    /// `random()`: 53 random bits in [0, 1).
+    pub fn random(&mut self) -> f64 {
+        let a = self.next_u32() >> 5;
+        let b = self.next_u32() >> 6;
+        (f64::from(a) * 67_108_864.0 + f64::from(b)) / 9_007_199_254_740_992.0
+    }
+
+    /// `_randbelow(n)` (also `randrange(n)` and the index `choice` takes), n > 0.
+    pub fn below(&mut self, n: usize) -> usize {
+        let k = usize::BITS - n.leading_zeros();
+        loop {
+            let r = self.getrandbits(k) as usize;
+            if r < n {
+                return r;
+            }
+        }
+    }
+
+    /// `shuffle(items)`: from the last place down, each swapped with one at or below it.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_seed_draws_what_python_draws() {
+        // Python 3.11: r = random.Random(5); [r.getrandbits(32) for _ in range(3)], r.getrandbits(31),
+        // r.random(), r.getrandbits(40)
+        let mut r = PyRandom::new(5);
+        let words: Vec<u32> = (0..3).map(|_| r.next_u32()).collect();
+        assert_eq!(words, [2_675_342_405, 1_097_127_993, 3_185_950_873]);
+        assert_eq!(r.getrandbits(31), 769_949_150);
+        assert_eq!(r.random(), 0.795_193_565_565_696_6);
+        assert_eq!(r.getrandbits(40), 927_465_761_770);
+        assert_eq!(PyRandom::new(0).next_u32(), 3_626_764_237);
+    }
+
+    #[test]
+    fn a_seed_over_32_bits_shuffles_and_picks_as_python_does() {
+        // r = random.Random(2**40 + 7); r.getrandbits(32); l = list(range(10)); r.shuffle(l); r.randrange(7);
+        // r.choice("abcdefg")
+        let mut r = PyRandom::new((1 << 40) + 7);
+        assert_eq!(r.next_u32(), 2_635_837_658);
+        let mut l: Vec<u32> = (0..10).collect();
+        r.shuffle(&mut l);
+        assert_eq!(l, [0, 5, 2, 3, 6, 1, 8, 4, 7, 9]);
+        assert_eq!(r.below(7), 3);
+        assert_eq!(b"abcdefg"[r.below(7)], b'd');
+    }
+}

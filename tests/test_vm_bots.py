@@ -1,0 +1,108 @@
+"""Bots inside the native VM: whole games and whole searches in one call, choice for choice the Python bots'.
+
+A designer's `simulate` with random or greedy bots gives the same games on the VM as in Python for the same
+seeds (the same derived seeds, Python's generator, the same determinized copies); the VM's information-set
+MCTS picks what the Python one picks for the same seed, and beats random and greedy bots.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import load_game
+from engine.bots import make_agent
+from engine.lab.simulate import play_out
+from engine.runtime import rng
+from engine.runtime.lower import ir_bytes
+
+_vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
+
+
+def both(name: str):
+    game = load_game(name, reference=True)
+    return game, _vm.VmGame(ir_bytes(game))
+
+
+def python_game(game, players: int, seed: int, kinds: list[str]) -> dict:
+    """One game as `tabletop simulate` plays it in Python, in the VM's report's terms."""
+    bots = [make_agent(kinds[s], seed=rng.derive(seed, "bot", s)) for s in range(players)]
+    state, decisions, cut = play_out(game, players, seed, bots)
+    out = {"decisions": decisions, "cut_off": cut, "error": None}
+    if not cut:
+        out.update(scores=state.scores, results=list(state.outcome.results), reason=state.outcome.reason)
+    return out
+
+
+GAMES = [  # (game, players, bots, seeds): rules greedy looks ahead on, rules with greedy values, simultaneous
+    ("cat-town", 2, "greedy", 4),
+    ("cat-town", 2, "random", 6),
+    ("cats-mansion", 3, "greedy", 2),
+    ("caty-mini", 4, "greedy", 4),
+    ("goofspiel", 2, "greedy", 6),
+    ("whist", 4, "greedy", 2),
+]
+
+
+@pytest.mark.parametrize("name, players, kind, seeds", GAMES, ids=[f"{g[0]}-{g[1]}p-{g[2]}" for g in GAMES])
+def test_the_vm_plays_the_games_python_plays_for_the_same_seeds(name, players, kind, seeds):
+    game, vm_game = both(name)
+    played = vm_game.playouts(players, list(range(seeds)), kind)
+    for seed, on_vm in enumerate(played):
+        expected = python_game(game, players, seed, [kind] * players)
+        assert {k: on_vm[k] for k in expected} == expected, f"seed {seed}"
+
+
+def test_each_seat_plays_its_own_bot():
+    game, vm_game = both("caty-mini")
+    kinds = ["greedy", "random"]
+    (on_vm,) = vm_game.playouts(2, [3], kinds)
+    expected = python_game(game, 2, 3, kinds)
+    assert {k: on_vm[k] for k in expected} == expected
+
+
+@pytest.mark.parametrize("name, players, budget", [("cat-town", 2, 12), ("cats-mansion", 3, 6)])
+def test_the_vm_search_picks_what_the_python_search_picks(name, players, budget):
+    """Random rollouts (Cat Town) and rollouts by the rules' greedy values (Cats' Mansion) alike."""
+    game, vm_game = both(name)
+    ref, vm = game.new_game(players, 2), vm_game.new_game(players, 2)
+    compared = 0
+    for step in range(40):
+        if ref.is_terminal:
+            break
+        seat, actions = ref.pending["player"], ref.legal_actions()
+        if step % 8 == 0 and len(actions) > 1:
+            copy_seed = rng.derive(2, "copy", seat, step)
+            agent = make_agent(f"mcts:{budget}", seed=step)
+            chosen = agent.act({"decision": {"player": seat, "actions": actions}}, ref.determinized(seat, copy_seed))
+            assert vm.determinized(seat, copy_seed).mcts(seat, budget, step) == chosen, f"decision {step}"
+            compared += 1
+        ref.apply(actions[step % len(actions)])
+        vm.apply(actions[step % len(actions)])
+    assert compared >= 2
+
+
+def wins(vm_game, players: int, kinds: list[str], seeds: range) -> list[int]:
+    """Wins per seat over the seeds (no game may fail)."""
+    tally = [0] * players
+    for game in vm_game.playouts(players, list(seeds), kinds):
+        assert game["error"] is None
+        for seat, result in enumerate(game["results"]):
+            tally[seat] += result == "win"
+    return tally
+
+
+def test_the_vm_search_beats_random_and_greedy_bots_with_seats_swapped():
+    _, vm_game = both("caty-mini")
+    seeds = range(8)
+    for rival in ("random", "greedy"):
+        first = wins(vm_game, 2, ["mcts:30", rival], seeds)
+        second = wins(vm_game, 2, [rival, "mcts:30"], seeds)
+        assert first[0] + second[1] > first[1] + second[0] + 4, rival
+
+
+def test_a_bot_the_vm_does_not_play_is_refused_in_one_line():
+    _, vm_game = both("caty-mini")
+    with pytest.raises(_vm.VmStateError, match="the VM plays random, greedy and mcts:N bots, not 'mcts:2s'"):
+        vm_game.playouts(2, [0], "mcts:2s")
+    with pytest.raises(_vm.VmStateError, match="3 bots for 2 players"):
+        vm_game.playouts(2, [0], ["random"] * 3)
