@@ -122,13 +122,18 @@ def _parser() -> argparse.ArgumentParser:
         "game",
         nargs="?",
         metavar="GAME",
-        help="a game name or a path to its game.yaml (default: the first shipped game)",
+        help="a game name or a path to its game.yaml (default: a lobby where tables of any game are created)",
     )
     sv.add_argument("--variant", metavar="V", help="a variant name or file")
     sv.add_argument("--players", type=_whole(1), metavar="N", help="default: the game's fewest")
     seed_option(sv)
     bot_options(sv)
     sv.add_argument("--port", type=_whole(1, 65535), default=8000, metavar="P")
+    sv.add_argument(
+        "--tables",
+        metavar="DIR",
+        help="keep every table in DIR (a save file per table, written after every move) and bring them back on start",
+    )
     sv.add_argument(
         "--host",
         default="127.0.0.1",
@@ -511,18 +516,31 @@ def _play(args) -> int:
 
 
 def _serve(args) -> int:
-    from engine.load.documents import known_games
-    from engine.runtime.gamedef import load_game
-
-    game = args.game or known_games()[0]
-    loaded = load_game(game, args.variant)
+    """One table of GAME, or a lobby; with --tables, the tables kept in a folder (brought back first)."""
     from engine.web.app import serve
+    from engine.web.lobby import Lobby
+
+    if args.game is not None and args.tables is None:
+        serve(_served_table(args), args.host, args.port)
+        return EXIT_OK
+    folder = None if args.tables is None else Path(args.tables)
+    if folder is not None and not folder.is_dir():
+        return _usage(f"--tables {quoted(args.tables)} is not a folder")
+    lobby = Lobby(folder, creating=args.game is None)
+    lobby.restore()
+    if args.game is not None and not lobby.tables:
+        lobby.add(_served_table(args))
+    serve(lobby, args.host, args.port)
+    return EXIT_OK
+
+
+def _served_table(args):
+    from engine.runtime.gamedef import load_game
     from engine.web.table import Table
 
+    loaded = load_game(args.game, args.variant)
     players = args.players or loaded.min_players
-    table = Table(game, args.variant, players, _seed(args), _seat_bots(args, players, loaded))
-    serve(table, args.host, args.port)
-    return EXIT_OK
+    return Table(args.game, args.variant, players, _seed(args), _seat_bots(args, players, loaded))
 
 
 # ------------------------------------------------------------------ replay

@@ -93,6 +93,19 @@ def assert_tells_only_its_own(state, seat: int, message: dict) -> None:
             assert e["action"] not in text, f"seat {seat} was sent seat {e['seat']}'s secret choice {e['action']!r}"
 
 
+def assert_tells_only_the_public(state, message: dict) -> None:
+    """An onlooker's message holds no card any seat cannot see, no private variable, no option, no secret choice."""
+    assert message["spectator"] and not message["options"] and not any(message["may"].values())
+    hidden = set().union(*(hidden_ids(state, seat) for seat in range(state.n)))
+    leaked = hidden & words_in(message)
+    assert not leaked, f"an onlooker was sent hidden cards {leaked}"
+    private = state.game.private_player_variables
+    assert not any(private & set(variables) for variables in message["view"]["player_variables"])
+    text = json.dumps(message)
+    secret = [e["action"] for e in state.history if e.get("secret")]
+    assert not [a for a in secret if a in text], "an onlooker was sent a secret choice"
+
+
 @pytest.mark.parametrize("game", SHIPPED)
 def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkeypatch):
     monkeypatch.setattr(app, "PUSH_EVERY", 0.002)  # the pages' polls, not the game, set the pace here
@@ -101,10 +114,12 @@ def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkey
     client = TestClient(create_app(table, watch=False))
     with contextlib.ExitStack() as stack:
         ws = [stack.enter_context(client.websocket_connect(f"/ws?key={k}")) for k in table.seat_keys.values()]
+        onlooker = stack.enter_context(client.websocket_connect(f"/ws?key={table.spectator_key}"))
         messages = [w.receive_json() for w in ws]
         for decision in range(DECISIONS):
             for seat, message in enumerate(messages):
                 assert_tells_only_its_own(table.state, seat, message)
+            assert_tells_only_the_public(table.state, onlooker.receive_json())
             if table.state.is_terminal:
                 break
             seat = table.state.current_player
@@ -254,11 +269,12 @@ def test_undo_redo_take_back_the_human_move_and_the_bots_reply():
         table.redo_one(host)
 
 
-def test_undo_is_refused_to_one_seat_of_several():
+def test_a_seat_s_link_cannot_undo_by_itself_it_asks_the_others():
     table = Table("caty-mini", players=2, seed=2)
     take(table, table.state.legal_actions()[0], key=table.seat_keys[0])
-    with pytest.raises(Refusal, match="solo and hot-seat"):
+    with pytest.raises(Refusal, match="only the host's link may undo"):
         table.undo(table.seat_keys[0])
+    assert table.can_ask_undo(table.seat_keys[0]) and len(table.state.actions) == 1
 
 
 def test_options_say_what_they_do():
@@ -272,16 +288,16 @@ def test_options_say_what_they_do():
     assert any(c["text"] for o in options for c in o["cards"])
 
 
-def test_ring_piles_a_choice_offers_are_clickable():
+def test_a_block_is_chosen_by_its_pile_on_the_ring():
     table = Table("cat-town", players=2, seed=1)
     play_until(table, "block", random.Random(1))
     message = table.message_for(table.state.current_player)
     ring = next(b for b in message["boards"] if 'class="pile' in b["svg"])
-    clickable = dict(re.findall(r'data-zone="([^"]+)" data-action="([^"]+)"', ring["svg"]))
-    assert clickable and set(clickable.values()) == set(table.state.legal_actions())
-    assert {o["zone"]: o["id"] for o in message["options"]} == clickable
-    other = table.message_for(1 - table.state.current_player)
-    assert "data-action" not in next(b for b in other["boards"] if 'class="pile' in b["svg"])["svg"]
+    piles = set(re.findall(r'data-target="(zone:[^"]+)"', ring["svg"]))
+    about = {o["id"]: o["targets"] for o in message["options"]}
+    assert set(about) == set(table.state.legal_actions())
+    assert all(len(targets) == 1 and targets[0] in piles for targets in about.values())
+    assert not table.message_for(1 - table.state.current_player)["options"]  # the other seat is offered nothing
 
 
 def test_caty_mini_notch_options_preview_the_run(tmp_path):

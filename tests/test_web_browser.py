@@ -18,9 +18,12 @@ if not Path(CHROMIUM).exists():
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 - only once Chromium is known to be there
 from web_helpers import copy_game, edit, failing_table, play_until, serve, take  # noqa: E402
 
+from engine.bots import make_agent  # noqa: E402
+from engine.lab.simulate import bot_inputs  # noqa: E402
 from engine.web.table import Table  # noqa: E402
 
 SCREENS = Path("/tmp/screens")
+SHOTS = Path("/work/scratch/shots")  # each game at its start and its end, as a player sees it
 WAIT = 30_000  # ms: generous, the machine is shared
 
 
@@ -113,11 +116,10 @@ def test_cat_town_block_chosen_by_clicking_its_pile_on_the_ring(page):
     with opened(page, table):
         piles = page.locator("svg .pile.choice")
         expect(piles).to_have_count(len(offered))
-        shot(page, "cat-town-ring-choice")
-        action = piles.last.get_attribute("data-action")
+        zone = piles.last.get_attribute("data-zone")
         piles.last.click()
         expect(page.locator("#step")).to_have_text(f"{before + 1} moves")
-        assert action in offered and table.state.actions[before] == action
+        assert table.state.actions[before] == f"block {zone.partition(':')[2]}"
 
 
 def test_cats_mansion_step_by_clicking_a_destination_then_undo(page):
@@ -329,5 +331,92 @@ def test_a_seat_page_on_a_phone_reads_and_taps_without_sideways_scrolling(browse
             assert found["scrollWidth"] <= found["innerWidth"], f"the page scrolls sideways: {found}"
             assert not found["small"], f"text smaller than 12 px: {found['small']}"
             assert not found["low"], f"touch targets lower than 40 px: {found['low']}"
+    finally:
+        context.close()
+
+
+def click_to_take(page, table: Table, seat: int, action: str) -> str:
+    """Choose ``action`` by clicking on the table, never on the list of moves: the thing it is about (a space
+    a piece moves to, a card, a pile…) (then its line in the offer beside it, when several moves are about that
+    thing), else the prompt's button (declining, ending a turn).  Returns what was clicked."""
+    option = next(o for o in table.message_for(seat)["options"] if o["id"] == action)
+    play = page.locator("#play")
+    if option["targets"]:
+        thing = play.locator(f'[data-target="{option["targets"][0]}"].choice').last  # the topmost
+        title = thing.locator(":scope > h2, :scope > h3")  # a hand or a seat by its title, not a card in it
+        (title if title.count() else thing).click()
+        offer = page.locator(f'#chooser button[data-action="{action}"]')
+        if page.locator("#chooser:not([hidden])").count():
+            offer.click()
+            if option["irreversible"]:
+                offer.click()  # the second click confirms
+        return option["targets"][0].partition(":")[0]
+    button = page.locator(f'#prompt-options button[data-action="{action}"]')
+    button.click()
+    if option["irreversible"]:
+        button.click()
+    return "prompt"
+
+
+def settle(page, table: Table, seat: int, done: int = -1) -> None:
+    """Wait until the game has more than ``done`` actions, the bots have answered (it is ``seat``'s turn or the
+    end) and the page shows it (the server runs in another thread of this process)."""
+    for _ in range(WAIT // 50):
+        state = table.state
+        shown = page.locator("#step").text_content()
+        if (
+            len(state.actions) > done
+            and (state.is_terminal or seat in state.to_act)
+            and shown == f"{len(state.actions)} moves"
+        ):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the page still shows {page.locator('#step').text_content()}")
+
+
+def play_by_clicks(page, table: Table, seat: int, name: str) -> set[str]:
+    """Play ``seat``'s moves as a greedy player would choose them, by clicking the table; the kinds of thing
+    clicked.  Screenshots of the start and the end go to SHOTS."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    agent = make_agent("greedy", seed=1)
+    clicked = set()
+    for turn in range(80):
+        settle(page, table, seat)
+        if table.state.is_terminal:
+            break
+        expect(page.locator("#decision")).to_contain_text("Your decision")
+        if turn == 0:
+            page.screenshot(path=str(SHOTS / f"{name}-start.png"), full_page=True)
+        before = len(table.state.actions)
+        action = agent.act(*bot_inputs(table.state, seat, agent, len(table.state.history)))
+        clicked.add(click_to_take(page, table, seat, action))
+        settle(page, table, seat, before)
+        assert table.state.actions[before] == action, f"clicking for {action} took {table.state.actions[before:]}"
+    expect(page.locator("#outcome")).to_contain_text("Game over")
+    page.screenshot(path=str(SHOTS / f"{name}-end.png"), full_page=True)
+    assert table.state.is_terminal
+    return clicked
+
+
+WHOLE_GAMES = {  # game → what a player clicks in it
+    "caty-mini": {"zone", "card", "point"},
+    "cat-town": {"zone", "card"},
+    "cats-mansion": {"space", "card"},
+    "hex": {"space"},
+}
+
+
+@pytest.mark.parametrize("width", [1500, 390])
+@pytest.mark.parametrize("game", sorted(WHOLE_GAMES))
+def test_a_whole_game_is_played_by_clicking_the_table_only(browser, game, width):
+    phone = width < 700
+    context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    table = Table(game, players=2, seed=2, bots={1: "greedy"})
+    try:
+        with opened(page, table, table.seat_keys[0]):
+            clicked = play_by_clicks(page, table, 0, f"{game}-{'phone' if phone else 'desktop'}")
+        assert WHOLE_GAMES[game] <= clicked, clicked
     finally:
         context.close()

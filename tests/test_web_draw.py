@@ -2,10 +2,10 @@
 
 from xml.etree import ElementTree
 
-from engine.boards.graphs import compile_grid, compile_plane
+from engine.boards.graphs import compile_graph, compile_grid, compile_plane
 from engine.load.yaml_source import read_yaml
 from engine.ui.options import path_summary
-from engine.web.draw import Hints, grid_svg, plane_svg, ring_svg
+from engine.web.draw import Hints, grid_svg, plane_svg, ring_svg, spaces_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -84,11 +84,11 @@ def test_ring_draws_piles_in_order_with_counts_tokens_and_highlight():
     assert tokens == ["0", "1"]
 
 
-def test_ring_piles_a_choice_offers_are_clickable():
+def test_each_ring_pile_is_a_target_named_by_its_zone():
     piles = [{"zone": f"pile:p{i}", "count": 1, "top": None} for i in range(3)]
-    svg = parse(ring_svg(piles, {}, set(), Hints(), choices={"pile:p0": "take p0", "pile:p2": "take p2"}))
-    clickable = {g.get("data-zone"): g.get("data-action") for g in svg.iter(SVG + "g") if g.get("data-action")}
-    assert clickable == {"pile:p0": "take p0", "pile:p2": "take p2"}
+    svg = parse(ring_svg(piles, {}, set(), Hints()))
+    targets = [g.get("data-target") for g in svg.iter(SVG + "g") if g.get("data-zone")]
+    assert targets == ["zone:pile:p0", "zone:pile:p1", "zone:pile:p2"]
 
 
 GRID = """
@@ -117,3 +117,66 @@ def test_grid_draws_named_rooms_walls_doors_marks_pieces_and_destinations(tmp_pa
     assert len(walls) == 10 + 1  # the outline (3 + 3 + 2 + 2 sides of spaces) and den|nook below the door
     dest = next(g for g in svg.iter(SVG + "g") if g.get("class") == "dest")
     assert dest.get("data-action") == "step cat east" and dest.get("data-piece") == "cat"
+
+
+HEXAGONS = """
+id: rhombus
+kind: hexagons
+cells: {width: 3, height: 3}
+marks:
+  - {area: [0, 0, 2, 0], tags: [north]}
+  - {area: [0, 0, 0, 2], tags: [west]}
+"""
+
+
+def test_a_hexagons_board_is_drawn_as_hexagons_with_coloured_edges_and_its_coordinates(tmp_path):
+    b = board(tmp_path, HEXAGONS, compile_grid)
+    hints = Hints.merged({"colours": {"north": "#ff0000", "west": "#0000ff"}})
+    pieces = {"b2": [{"id": "red", "label": "Red stone", "colour": "#ff0000", "icon": ""}]}
+    svg = parse(spaces_svg(b, pieces, [], hints))
+    cells = [g for g in svg.iter(SVG + "g") if g.get("class") == "space"]
+    assert [g.get("data-target") for g in cells][:3] == ["space:a1", "space:a2", "space:a3"]
+    assert all(len(g.find(SVG + "polygon").get("points").split()) == 6 for g in cells)  # six corners each
+    assert len(cells) == 9 and not list(svg.iter(SVG + "rect"))
+    edges = [e for e in svg.iter(SVG + "line") if e.get("class") == "edge"]
+    # the north row's three cells show two sides each to the north, the west column's two to the west
+    assert sorted(e.get("stroke") for e in edges) == ["#0000ff"] * 6 + ["#ff0000"] * 6
+    coords = [t.text for t in svg.iter(SVG + "text") if "coord" in (t.get("class") or "")]
+    assert {"a", "b", "c", "1", "2", "3", "b2"} <= set(coords)  # on the rim and in each cell, shown on demand
+    stone = next(g for g in svg.iter(SVG + "g") if g.get("class") == "piece")
+    assert stone.find(SVG + "circle").get("fill") == "#ff0000" and stone.find(SVG + "text") is None
+
+
+GRAPH = """
+id: track
+kind: graph
+nodes: [{id: start, at: [0, 0]}, {id: middle, at: [2, 0]}, {id: end, at: [2, 2]}]
+edges: [[start, middle], {from: middle, to: end, directed: true, label: down}]
+"""
+
+
+def test_a_graph_board_is_drawn_as_its_nodes_and_edges_one_way_ones_with_an_arrow(tmp_path):
+    b = board(tmp_path, GRAPH, compile_graph)
+    svg = parse(spaces_svg(b, {}, [{"action": "go end", "space": "end", "piece": "x"}], Hints()))
+    nodes = {g.get("data-space"): g.find(SVG + "circle") for g in svg.iter(SVG + "g") if g.get("class") == "space"}
+    assert set(nodes) == {"start", "middle", "end"}
+    assert nodes["start"].get("cy") == nodes["middle"].get("cy") != nodes["end"].get("cy")  # where the file puts them
+    links = [e for e in svg.iter(SVG + "line") if e.get("class") == "link"]
+    assert len(links) == 2 and sum(1 for e in links if e.get("marker-end")) == 1
+    assert "down" in [t.text for t in svg.iter(SVG + "text")]
+    assert next(g for g in svg.iter(SVG + "g") if g.get("class") == "dest").get("data-action") == "go end"
+
+
+def test_a_grid_whose_hints_say_intersections_puts_its_spaces_on_the_crossings(tmp_path):
+    b = board(
+        tmp_path,
+        "id: go\nkind: grid\ncells: {width: 3, height: 3}\nrooms: [{id: go, area: [0, 0, 2, 2]}]\n"
+        "draw: {on: intersections}\n",
+        compile_grid,
+    )
+    svg = parse(spaces_svg(b, {}, [], Hints.merged(b.draw)))
+    links = [e for e in svg.iter(SVG + "line") if e.get("class") == "link"]
+    assert len(links) == 12  # 3 rows and 3 columns of 2 segments each
+    spaces = [g for g in svg.iter(SVG + "g") if g.get("class") == "space"]
+    assert len(spaces) == 9 and all(g.find(SVG + "circle") is not None for g in spaces)
+    assert not [e for e in svg.iter(SVG + "line") if e.get("class") == "wall"]

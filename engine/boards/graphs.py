@@ -583,7 +583,7 @@ def compile_graph(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:
         if node["id"] in graph:
             problems.append(doc.diag(("nodes", i), "E603", f"node '{node['id']}' is defined twice"))
             continue
-        graph.add_node(node["id"], room=node.get("room", data["id"]), tags=set(node.get("tags", ())))
+        graph.add_node(node["id"], room=node.get("room", data["id"]), tags=set(node.get("tags", ())), at=node.get("at"))
     step: dict[str, dict[str, str]] = {n: {} for n in graph}
     labels: dict[str, None] = {}
     for i, edge in enumerate(data.get("edges", [])):

@@ -104,7 +104,7 @@ class GameCache:
     scoring reads.  Kept apart from the game's facts, and never pickled with them: a game read back from
     the compiled-game cache starts with none."""
 
-    __slots__ = ("backs", "infos", "scores", "sights", "spaces", "starts", "teams", "zones")
+    __slots__ = ("backs", "choices", "infos", "scores", "sights", "spaces", "starts", "teams", "zones")
 
     def __init__(self) -> None:
         self.zones: dict[int, list[str]] = {}  # players → every zone
@@ -116,6 +116,7 @@ class GameCache:
         # players → (zones, loc, know) where the starts put the cards, when they drew nothing (State.new)
         self.starts: dict[int, tuple] = {}
         self.scores: dict[tuple, int] = {}  # points under ``GameDef.score_key``, shared by every state
+        self.choices: dict[str, Any] = {}  # decision kind → the type of its options (None: chooses differ)
 
     def __reduce__(self) -> tuple:
         """Pickled empty: what play worked out is no fact of the game, and is worked out again."""
@@ -859,6 +860,15 @@ class _Builder:
         ]
         refs += [(("paths", k, "points"), p["points"], v.functions) for k, p in (hints.get("paths") or {}).items()]
         refs += [(("steps", i, "board"), s["board"], v.boards) for i, s in enumerate(hints.get("steps") or [])]
+        refs += [(("targets", k), f, v.functions) for k, f in (hints.get("targets") or {}).items()]
+        for i, shown in enumerate(hints.get("status") or []):
+            for key, table in (
+                ("variable", v.variables),
+                ("player_variable", v.player_variables),
+                ("function", v.functions),
+            ):
+                if key in shown:
+                    refs.append((("status", i, key), shown[key], table))
         ring = hints.get("ring") or {}
         refs += [
             (("ring", key), ring[key], table)

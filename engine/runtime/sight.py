@@ -72,9 +72,10 @@ class Sight:
         """(zone, top face up?) for every zone whose cards ``seat`` may not all see."""
         return self.hidden[seat]
 
-    def face_down(self, zone: str, count: int, seat: int) -> int:
-        """How many of the ``count`` cards of ``zone``, from the bottom, ``seat`` sees only the backs of."""
-        if self.masks[zone] >> seat & 1:
+    def face_down(self, zone: str, count: int, seat: int | None) -> int:
+        """How many of the ``count`` cards of ``zone``, from the bottom, ``seat`` (None: an onlooker, who sees
+        what everyone sees) sees only the backs of."""
+        if self.masks[zone] == self.everyone if seat is None else self.masks[zone] >> seat & 1:
             return 0
         return count - 1 if zone in self.tops and count else count
 
@@ -203,7 +204,7 @@ def history_for(state, seat: int | None) -> list[dict]:
     return [dict(_as_seen(e, seat)) for e in history[:cut]] + [dict(_as_seen(e, seat, False)) for e in history[cut:]]
 
 
-def decision_for(state, seat: int) -> dict | None:
+def decision_for(state, seat: int | None) -> dict | None:
     """The pending decision as ``seat`` may know it: who decides and what kind; the options only to the decider."""
     pending = state.pending
     if pending is None:
@@ -225,8 +226,8 @@ def decision_for(state, seat: int) -> dict | None:
     return out
 
 
-def view(state, seat: int) -> dict:
-    """What ``seat`` may know now, as plain data."""
+def view(state, seat: int | None) -> dict:
+    """What ``seat`` may know now, as plain data (None: an onlooker, who knows what every seat knows)."""
     game = state.game
     ids, kinds, backs = game.card_ids, game.card_kinds, game.backs
     attributes = game.attributes
@@ -261,7 +262,7 @@ def view(state, seat: int) -> dict:
         "variables": {k: shown_var(vocab.variables[k])(v) for k, v in state.vars.items()},
         "player_variables": players,
         "log": visible_log(state, seat),
-        "seen": [dict(e) for e in state.seen[seat]],
+        "seen": [dict(e) for e in state.seen[seat]] if seat is not None else [],
     }
     if state.is_terminal:
         out["scores"] = state.scores

@@ -629,9 +629,11 @@ class State:
         self.know, self.pinned = again.know, again.pinned
         self.settled.clear()
 
-    def view(self, seat: int) -> dict:
-        """What ``seat`` may know now, as plain data (see ``sight``)."""
-        self._check_seat(seat)
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` may know now, as plain data (see ``sight``); None: what an onlooker may know, which is
+        what is public."""
+        if seat is not None:
+            self._check_seat(seat)
         return sight.view(self, seat)
 
     def visible_log(self, seat: int) -> list[str]:

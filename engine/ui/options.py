@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from engine.boards.hints import Hints
+from engine.lang.types import CARD, PLAYER, POSITION, ZONE, Type
 from engine.runtime import together
 
 DETERMINIZE_SEED = 104_729  # any fixed seed: copies only need to differ from the truth, not from each other
@@ -112,8 +113,67 @@ def step_destination(game, view: dict, value) -> dict | None:
     return None
 
 
+def choice_types(game) -> dict[str, Type | None]:
+    """Decision kind → the type of one of its options (None where chooses of one kind offer different types,
+    or lists): what a value is about follows from its type, never from its printed id."""
+    kinds = game.cache.choices
+    if not kinds:
+        from engine.lang import ast
+        from engine.lang.ast import walk_blocks
+
+        for stmts in game.programs.values():
+            for block in walk_blocks(stmts):
+                for s in block:
+                    if isinstance(s, ast.Choose):
+                        t = None if isinstance(s, ast.ChooseSeveral) else s.options_type
+                        kinds[s.kind] = t if kinds.get(s.kind, t) == t else None
+    return kinds
+
+
+def value_targets(game, t: Type | None, value, view: dict) -> list[str]:
+    """What an option's value is about, as the page names the things it draws: ``card:ID``, ``seat:N``,
+    ``zone:ZONE``, ``space:NAME``; a record is about what its fields are about, a text about the zone it keys
+    (a pile of that colour, say)."""
+    if value is None or t is None:
+        return []
+    if t == CARD:
+        return [f"card:{game.card_ids[value]}"]
+    if t == PLAYER:
+        return [f"seat:{value}"]
+    if t == ZONE:
+        return [f"zone:{value}"]
+    if t == POSITION:
+        return [f"space:{value}"]
+    if t.is_record and isinstance(value, dict):
+        return [x for name, ft in t.fields for x in value_targets(game, ft, value.get(name), view)]
+    if isinstance(value, str):
+        return [f"zone:{z}" for z in view["zones"] if z.partition(":")[2] == value]
+    return []
+
+
+def hinted_targets(state, seat: int, kind: str, value, det) -> list[str]:
+    """What the game's ``targets`` hint says an option is about (a function (player, choice) → zones, cards,
+    seats or positions), computed on ``seat``'s own copy ``det``."""
+    name = (state.game.draw.get("targets") or {}).get(kind)
+    if name is None or det is None:
+        return []
+    game = state.game
+    params, returns = game.vocabulary.functions[name]
+    found = game.functions[name](det, {params[0][0]: seat, params[1][0]: value, "me": seat})
+    element = returns.element if returns.is_list else returns
+    return [x for v in (found if returns.is_list else [found]) for x in value_targets(game, element, v, det.view(seat))]
+
+
+def option_label(game, action: str) -> str:
+    """An option as a player reads it: the cards its id names by their names."""
+    return " ".join(
+        str(game.card_texts.get(w, {}).get("name", w)) if w in game.first_card else w for w in action.split()
+    )
+
+
 def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
-    """The decider's options with what they mean: cards named, irreversibility, paths, destinations, zones.
+    """The decider's options with what they mean: cards named, irreversibility, paths, destinations, zones,
+    and the things on the table each is about (``targets``: clicking one of them chooses it).
 
     Reversible options come first, so the first option is never one that cannot be taken back.
     """
@@ -123,23 +183,29 @@ def describe_options(state, seat: int, view: dict, det=None) -> list[dict]:
     if "together" in pending:  # a simultaneous decision: this seat's own options
         pending = together.asked_next(pending, seat)
     game = state.game
-    if det is None and pending["kind"] in (game.draw.get("paths") or {}):  # only paths need the seat's copy
-        det = state.determinized(seat, DETERMINIZE_SEED)
+    kind = pending["kind"]
+    if det is None and (kind in (game.draw.get("paths") or {}) or kind in (game.draw.get("targets") or {})):
+        det = state.determinized(seat, DETERMINIZE_SEED)  # only paths and targets hints need the seat's copy
+    t = choice_types(game).get(kind)
     out = []
     for action, value in zip(pending["ids"], pending["values"]):
         option = {
             "id": action,
+            "label": option_label(game, action),
             "cards": [card_face(game, w) for w in action.split() if w in game.first_card],
-            "irreversible": is_irreversible(game, pending["kind"], value),
+            "irreversible": is_irreversible(game, kind, value),
         }
-        path = traced_path(det, seat, pending["kind"], value) if det is not None else None
+        targets = hinted_targets(state, seat, kind, value, det) or value_targets(game, t, value, view)
+        path = traced_path(det, seat, kind, value) if det is not None else None
         if path is not None:
             option["run"] = path
+            entry = path["points"][min(1, len(path["points"]) - 1)]  # where the scoring segment ends
+            targets = [f"point:{path['board']}:{seat}/{entry}"]
         dest = step_destination(game, view, value)
         if dest is not None:
             option["destination"] = dest
-        if isinstance(value, str) and value in view["zones"]:
-            option["zone"] = value  # an option that picks a zone: its pile is clickable on the ring
+            targets = [f"space:{dest['space']}"]
+        option["targets"] = list(dict.fromkeys(targets))
         out.append(option)
     return sorted(out, key=lambda o: o["irreversible"])
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from engine.boards.graphs import space_name
+from engine.boards.graphs import HEXAGON_DIRECTIONS, space_name
 from engine.boards.hints import NEUTRAL, Hints  # noqa: F401  (re-exported for the table)
 
 CELL = 40  # pixels per cell side
@@ -48,14 +48,20 @@ def _svg(width: float, height: float, body: list[str], title: str) -> str:
 
 # ------------------------------------------------------------------ plane
 def plane_svg(
-    board, hints: Hints, trails: dict[int, list[str]] | None = None, previews: list[dict] | None = None, title: str = ""
+    board,
+    hints: Hints,
+    trails: dict[int, list[str]] | None = None,
+    previews: list[dict] | None = None,
+    title: str = "",
+    key: str = "",
 ) -> str:
     """A plane board: floor, labelled cells, wall fixtures with labelled anchor points, trails and previews.
 
     Points named ``group/part`` are drawn as one fixture ``group``
     with a mark per part.  ``trails`` maps a seat to the points its path
     passed through; ``previews`` are candidate paths ``{action, points,
-    summary}``, hidden until the page shows the one under the pointer.
+    summary}``, hidden until the page shows the one under the pointer.  Each point is a target
+    ``point:KEY/POINT`` (``key``: the board as the table names it), clicked to choose an option about it.
     """
     g = board.graph
     width, height = g.graph["width"], g.graph["height"]
@@ -122,7 +128,9 @@ def plane_svg(
         nx, ny = at(p)
         part = pts[p]["label"]
         body.append(
-            f'<g class="anchor" data-point="{escape(p)}"><circle cx="{nx:.1f}" cy="{ny:.1f}" r="4" fill="#333"/>'
+            f'<g class="anchor" data-point="{escape(p)}" data-target="point:{escape(key)}/{escape(p)}">'
+            f'<circle class="hit" cx="{nx:.1f}" cy="{ny:.1f}" r="14" fill="#000" fill-opacity="0"/>'
+            f'<circle cx="{nx:.1f}" cy="{ny:.1f}" r="4" fill="#333"/>'
             + _text(
                 nx,
                 ny + (-9 if ny > MARGIN else 10) if nx not in (MARGIN, MARGIN + width * CELL) else ny,
@@ -167,11 +175,10 @@ def ring_svg(
     highlight: set[str],
     hints: Hints,
     title: str = "",
-    choices: dict[str, str] | None = None,
 ) -> str:
     """Piles in a circle, clockwise from the top: ``piles`` are ``{zone, count, top}`` (top: a face or None).
 
-    ``choices`` maps a zone to the option that picks it: that pile is clickable (``data-action``).
+    Each pile is the target ``zone:ZONE``: the page makes it clickable when an option is about it.
     """
     n = max(len(piles), 1)
     radius = 70 + 22 * n
@@ -185,15 +192,12 @@ def ring_svg(
         x, y = c + radius * math.cos(angle), c + radius * math.sin(angle)
         zone = pile["zone"]
         lit = zone in highlight
-        action = (choices or {}).get(zone)
-        click = f' data-action="{escape(action)}"' if action else ""
         body.append(
-            f'<g class="pile{" lit" if lit else ""}{" choice" if action else ""}" data-zone="{escape(zone)}"{click}>'
-            + (f"<title>{escape(action)}</title>" if action else "")
+            f'<g class="pile{" lit" if lit else ""}" data-zone="{escape(zone)}" data-target="zone:{escape(zone)}">'
             + f'<rect x="{x - 30:.1f}" y="{y - 40:.1f}" width="60" height="80" rx="6" '
             f'fill="{hints.colour(pile.get("top"), default="#6b5b95")}" '
-            f'stroke="{"#2e7d32" if action else "#f4c20d" if lit else "#333"}" '
-            f'stroke-width="{5 if lit or action else 1.5}"/>'
+            f'stroke="{"#f4c20d" if lit else "#333"}" '
+            f'stroke-width="{5 if lit else 1.5}"/>'
             + _text(x, y - 22, zone.partition(":")[2] or zone, 11, fill="#fff")
             + _text(x, y + 4, str(pile["count"]), 20, fill="#fff", cls="count")
             + _text(x, y + 26, "cards", 9, fill="#fff")
@@ -212,30 +216,227 @@ def ring_svg(
     return _svg(size, size, body, title or "ring")
 
 
+# ------------------------------------------------------------------ spaces
+def spaces_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hints: Hints, title: str = "") -> str:
+    """A board of spaces drawn as itself: hexagons, a graph's nodes and edges, or a grid's cells or intersections."""
+    kind = board.graph.graph.get("kind")
+    draw = hexagons_svg if kind == "hexagons" else graph_svg if kind == "graph" else grid_svg
+    return draw(board, pieces, destinations, hints, title)
+
+
+def _space(space: str, cx: float, cy: float, shape: str, fill: str) -> str:
+    """A space: its shape (clickable when an option is about it: ``data-target``) and its name, shown on demand."""
+    return (
+        f'<g class="space" data-space="{escape(space)}" data-target="space:{escape(space)}">'
+        f"<title>{escape(space)}</title>{shape.format(fill=fill)}"
+        + _text(cx, cy + CELL / 2 - 8, space, 9, cls="coord", fill="#333")
+        + "</g>"
+    )
+
+
+def _pieces_at(centre: tuple[float, float], here: list[dict]) -> list[str]:
+    """The pieces on a space, stacked: a disc in the piece's colour with its icon (its name on hover)."""
+    cx, cy = centre
+    out = []
+    for k, piece in enumerate(here):
+        r = CELL / 2 - 6 - 3 * k
+        x, y = cx + 5 * k, cy + 4 * k
+        ink = "#fff" if _dark(piece["colour"]) else "#000"
+        out.append(
+            f'<g class="piece" data-piece="{escape(piece["id"])}" data-target="card:{escape(piece["id"])}">'
+            f"<title>{escape(piece['label'])}</title>"
+            f'<circle cx="{x}" cy="{y}" r="{r}" fill="{piece["colour"]}" stroke="#000"/>'
+            + (
+                _text(x, y, piece["icon"], 14, fill=ink, **_icon(piece["icon"], piece["label"][:2]))
+                if piece["icon"]
+                else ""
+            )
+            + "</g>"
+        )
+    return out
+
+
+def _destinations(destinations: list[dict], centre) -> list[str]:
+    """Where an option moves a piece: a ring on top of the space, which a click on it reaches (the space's
+    target: when several pieces may go there, the page offers their moves, or takes the selected piece's)."""
+    out = []
+    for dest in destinations:
+        at = centre(dest["space"])
+        if at is None:
+            continue
+        x, y = at
+        out.append(
+            f'<g class="dest" data-action="{escape(dest["action"])}" data-piece="{escape(dest["piece"])}" '
+            f'data-target="space:{escape(dest["space"])}">'
+            f'<title>{escape(dest["action"])}</title><circle cx="{x}" cy="{y}" r="{CELL / 2 - 3}" '
+            f'fill="#2e7d32" fill-opacity="0.25" stroke="#2e7d32" stroke-width="3"/></g>'
+        )
+    return out
+
+
+# ------------------------------------------------------------------ hexagons
+HEX = CELL / math.sqrt(3)  # a pointy-top hexagon's side, so that its width is one CELL
+
+
+def hexagons_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hints: Hints, title: str = "") -> str:
+    """A rhombus of pointy-top hexagons; an edge tagged with a coloured tag (``colours``) is drawn in its colour."""
+    g = board.graph
+    width, height = g.graph["width"], g.graph["height"]
+    pad = CELL
+
+    at = {space: (pad + CELL * (d["x"] + d["y"] / 2), pad + HEX * 1.5 * d["y"]) for space, d in g.nodes(data=True)}
+
+    def corner(cx: float, cy: float, i: int) -> tuple[float, float]:
+        angle = math.radians(60 * i - 90)  # corner 0 at the top, then clockwise
+        return cx + HEX * math.cos(angle), cy + HEX * math.sin(angle)
+
+    # the side facing each direction, as the two corners it joins
+    sides = {
+        "northeast": (0, 1),
+        "east": (1, 2),
+        "southeast": (2, 3),
+        "southwest": (3, 4),
+        "west": (4, 5),
+        "northwest": (5, 0),
+    }
+    body = []
+    for space, d in g.nodes(data=True):
+        cx, cy = at[space]
+        outline = " ".join(f"{x:.1f},{y:.1f}" for x, y in (corner(cx, cy, i) for i in range(6)))
+        shape = f'<polygon points="{outline}" fill="{{fill}}" stroke="#8a7f6a" stroke-width="1.5"/>'
+        body.append(_space(space, cx, cy, shape, hints.colour(d["room"], default="#f3ead7")))
+    for tag, across in _board_edges(board).items():
+        colour = hints.colours.get(tag)
+        for space in board.tagged(tag):
+            d = g.nodes[space]
+            cx, cy = at[space]
+            for direction, (dx, dy) in HEXAGON_DIRECTIONS.items():
+                nx, ny = d["x"] + dx, d["y"] + dy
+                off = not 0 <= (nx if across == "x" else ny) < (width if across == "x" else height)
+                if off and colour:
+                    (x1, y1), (x2, y2) = (corner(cx, cy, i) for i in sides[direction])
+                    body.append(
+                        f'<line class="edge" data-tag="{escape(tag)}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
+                        f'y2="{y2:.1f}" stroke="{colour}" stroke-width="6" stroke-linecap="round"/>'
+                    )
+    for x in range(width):  # coordinates along the rim, shown on demand
+        cx, cy = at[space_name(x, 0)]
+        body.append(_text(cx, cy - HEX - 8, space_name(x, 0)[:-1], 11, cls="coord rim", fill="#555"))
+    for y in range(height):
+        cx, cy = at[space_name(0, y)]
+        body.append(_text(cx - CELL / 2 - 10, cy, str(y + 1), 11, cls="coord rim", fill="#555"))
+    for space, here in pieces.items():
+        if space in at:
+            body += _pieces_at(at[space], here)
+    body += _destinations(destinations, at.get)
+    return _svg(
+        CELL * (width + (height - 1) / 2) + 2 * pad, HEX * (1.5 * height + 0.5) + 2 * pad - HEX, body, title or board.id
+    )
+
+
+def _board_edges(board) -> dict[str, str]:
+    """Tags that mark one whole row or column of the board, with the axis across them ("y" for a row)."""
+    out = {}
+    g = board.graph
+    for tag in sorted(set().union(*board.tags.values())):
+        spaces = board.tagged(tag)
+        xs = {g.nodes[s]["x"] for s in spaces}
+        ys = {g.nodes[s]["y"] for s in spaces}
+        if len(ys) == 1 and len(xs) == g.graph["width"]:
+            out[tag] = "y"
+        elif len(xs) == 1 and len(ys) == g.graph["height"]:
+            out[tag] = "x"
+    return out
+
+
+# ------------------------------------------------------------------ graph
+def graph_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hints: Hints, title: str = "") -> str:
+    """A graph board: its nodes where the file places them (``at``), else around a circle; its edges, one-way
+    ones with an arrow head, labelled ones with their label."""
+    g = board.graph
+    nodes = list(g.nodes)
+    placed = {n: g.nodes[n].get("at") for n in nodes}
+    radius = max(2 * CELL, len(nodes) * CELL * 0.35)
+    at: dict[str, tuple[float, float]] = {}
+    for i, n in enumerate(nodes):
+        if placed[n] is not None:
+            at[n] = (CELL + float(placed[n][0]) * CELL * 1.5, CELL + float(placed[n][1]) * CELL * 1.5)
+        else:
+            angle = 2 * math.pi * i / max(len(nodes), 1) - math.pi / 2
+            at[n] = (CELL + radius + radius * math.cos(angle), CELL + radius + radius * math.sin(angle))
+    body = [
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" '
+        'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#555"/></marker></defs>'
+    ]
+    done = set()
+    for a, b, d in g.edges(data=True):
+        both = g.has_edge(b, a)
+        if both and (b, a) in done:
+            continue
+        done.add((a, b))
+        (x1, y1), (x2, y2) = at[a], at[b]
+        length = math.dist((x1, y1), (x2, y2)) or 1
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        shrink = CELL / 2
+        head = "" if both else ' marker-end="url(#arrow)"'
+        body.append(
+            f'<line class="link" x1="{x1 + ux * shrink:.1f}" y1="{y1 + uy * shrink:.1f}" x2="{x2 - ux * shrink:.1f}" '
+            f'y2="{y2 - uy * shrink:.1f}" stroke="#555" stroke-width="2"{head}/>'
+        )
+        if d.get("label"):
+            body.append(_text((x1 + x2) / 2, (y1 + y2) / 2 - 6, d["label"], 9, fill="#777"))
+    for n in nodes:
+        x, y = at[n]
+        shape = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CELL / 2 - 2}" fill="{{fill}}" stroke="#555"/>'
+        body.append(_space(n, x, y, shape, hints.colour(*sorted(board.tags[n]), board.rooms[n], default="#f2f2f2")))
+    for space, here in pieces.items():
+        if space in at:
+            body += _pieces_at(at[space], here)
+    body += _destinations(destinations, at.get)
+    xs, ys = [x for x, _ in at.values()], [y for _, y in at.values()]
+    return _svg(max(xs) + CELL, max(ys) + CELL, body, title or board.id)
+
+
 # ------------------------------------------------------------------ grid
 def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hints: Hints, title: str = "") -> str:
     """A grid board: rooms (coloured, named), walls, doors, marked spaces, pieces and destinations.
 
     ``pieces`` maps a space to what stands there, each ``{id, label, colour,
     icon}``; ``destinations`` are ``{action, space, piece}``: an option that
-    moves ``piece`` to ``space``.
+    moves ``piece`` to ``space``.  A board whose hints say ``on: intersections``
+    is drawn as lines whose crossings are the spaces (pieces stand on the points).
     """
     g = board.graph
     width, height = g.graph["width"], g.graph["height"]
     pad = 24
-    shift = CELL / 2 if g.graph.get("kind") == "hexagons" else 0  # a row of hexagons sits half a cell east
+    crossings = board.draw.get("on") == "intersections"
 
     def origin(space: str) -> tuple[float, float]:
         d = g.nodes[space]
-        return pad + d["x"] * CELL + d["y"] * shift, pad + d["y"] * CELL
+        return pad + d["x"] * CELL, pad + d["y"] * CELL
+
+    at = {space: (origin(space)[0] + CELL / 2, origin(space)[1] + CELL / 2) for space in g}
 
     body = []
+    if crossings:
+        body.append(
+            f'<rect x="0" y="0" width="{width * CELL + 2 * pad}" height="{height * CELL + 2 * pad}" fill="#e8c98f"/>'
+        )
+        for a, b in g.edges():
+            (x1, y1), (x2, y2) = at[a], at[b]
+            body.append(
+                f'<line class="link" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#333" stroke-width="1.5"/>'
+            )
     for space, d in g.nodes(data=True):
         x, y = origin(space)
-        body.append(
-            f'<rect class="space" data-space="{space}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
-            f'fill="{hints.colour(d["room"], default="#f2f2f2")}" stroke="#0001"/>'
-        )
+        if crossings:
+            shape = (
+                f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="{CELL / 2 - 4}" fill="{{fill}}" fill-opacity="0"/>'
+            )
+            body.append(_space(space, x + CELL / 2, y + CELL / 2, shape, "#fff"))
+            continue
+        shape = f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{{fill}}" stroke="#0001"/>'
+        body.append(_space(space, x + CELL / 2, y + CELL / 2, shape, hints.colour(d["room"], default="#f2f2f2")))
         for tag in sorted(board.tags[space]):
             mark = hints.marks.get(tag)
             if mark:
@@ -254,6 +455,8 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
                 )
     walls = []
     for space, d in g.nodes(data=True):
+        if crossings:
+            break
         x, y = origin(space)
         for dx, dy, line in (
             (1, 0, (x + CELL, y, x + CELL, y + CELL)),
@@ -274,41 +477,15 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
             f'<line class="wall" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#333" stroke-width="4" '
             f'stroke-linecap="square"/>'
         )
-    for room, spaces in board.spaces_in.items():
-        x, y = min(origin(s)[0] for s in spaces), min(origin(s)[1] for s in spaces)
-        body.append(_text(x + 4, y + 8, hints.names.get(room, room), 9, anchor="start", cls="room", fill="#444"))
+    if len(board.spaces_in) > 1:
+        for room, spaces in board.spaces_in.items():
+            x, y = min(origin(s)[0] for s in spaces), min(origin(s)[1] for s in spaces)
+            body.append(_text(x + 4, y + 8, hints.names.get(room, room), 9, anchor="start", cls="room", fill="#444"))
     for space, here in pieces.items():
-        if space not in g:
-            continue
-        x, y = origin(space)
-        for k, piece in enumerate(here):
-            r = CELL / 2 - 6 - 3 * k
-            cx, cy = x + CELL / 2 + 5 * k, y + CELL / 2 + 4 * k
-            ink = "#fff" if _dark(piece["colour"]) else "#000"
-            body.append(
-                f'<g class="piece" data-piece="{escape(piece["id"])}"><title>{escape(piece["label"])}</title>'
-                f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{piece["colour"]}" stroke="#000"/>'
-                + _text(
-                    cx,
-                    cy,
-                    piece["icon"] or piece["label"][:2],
-                    14,
-                    fill=ink,
-                    **_icon(piece["icon"], piece["label"][:2]),
-                )
-                + "</g>"
-            )
-    for dest in destinations:
-        if dest["space"] not in g:
-            continue
-        x, y = origin(dest["space"])
-        body.append(
-            f'<g class="dest" data-action="{escape(dest["action"])}" data-piece="{escape(dest["piece"])}">'
-            f'<title>{escape(dest["action"])}</title><rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" '
-            f'height="{CELL - 6}" rx="8" fill="#2e7d32" fill-opacity="0.25" stroke="#2e7d32" '
-            f'stroke-width="3"/></g>'
-        )
-    return _svg(width * CELL + (height - 1) * shift + 2 * pad, height * CELL + 2 * pad, body, title or board.id)
+        if space in at:
+            body += _pieces_at(at[space], here)
+    body += _destinations(destinations, at.get)
+    return _svg(width * CELL + 2 * pad, height * CELL + 2 * pad, body, title or board.id)
 
 
 def _dark(colour: str) -> bool:

@@ -10,6 +10,7 @@ determinized copy, which holds nothing that seat may not know.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.errors import IllegalAction, RulesError, RuntimeRuleError, StateError, TabletopError
@@ -35,6 +36,7 @@ class Table:
         players: int | None = None,
         seed: int | None = None,
         bots: dict[int, str] | None = None,
+        keys: dict | None = None,
     ):
         from engine.runtime.gamedef import load_game
 
@@ -47,12 +49,21 @@ class Table:
                 f"{self.game.id} is for {self.game.min_players}–{self.game.max_players} players, not {self.players}"
             )
         self.bots = dict(bots or {})
-        self.host_key = secrets.token_urlsafe(24)
-        self.seat_keys = {seat: secrets.token_urlsafe(24) for seat in range(self.players) if seat not in self.bots}
+        keys = keys or {}  # a table brought back keeps its links (``keys()``)
+        self.host_key = keys.get("host") or secrets.token_urlsafe(24)
+        seat_keys = {int(s): k for s, k in (keys.get("seats") or {}).items()}
+        self.seat_keys = {
+            seat: seat_keys.get(seat) or secrets.token_urlsafe(24)
+            for seat in range(self.players)
+            if seat not in self.bots
+        }
+        self.spectator_key = keys.get("spectator") or secrets.token_urlsafe(24)
+        self.undo_request: dict | None = None  # a seat's wish to take back its last move: {by, accepted}
         self.redo: list[str] = []
         self.problems: list[str] = []
         self.notice = ""
         self.version = 0
+        self.keeper: Callable[[Table], None] | None = None  # told of every change (a lobby keeping the table)
         self.decision_number = 0  # of the decision asked now: a move names it, so a stale move is refused
         self.stopped = ""  # the located rule error play stopped on: the game pauses before it until a restart
         self.folders = self._folders()
@@ -60,14 +71,39 @@ class Table:
         self._restart([])
 
     # ------------------------------------------------------------- keys
+    def keys(self) -> dict:
+        """The table's links' keys, as a table brought back after a restart takes them (``keys=``)."""
+        return {
+            "host": self.host_key,
+            "spectator": self.spectator_key,
+            "seats": {str(s): k for s, k in self.seat_keys.items()},
+        }
+
+    def _changed(self) -> None:
+        """Every change: the pages see a new version, and a keeper (a lobby's folder) keeps the table."""
+        self.version += 1
+        if self.keeper is not None:
+            self.keeper(self)
+
+    def resume(self, actions: list[str]) -> None:
+        """Go on with the game from the table's seed after ``actions`` (a saved game brought back)."""
+        self._restart(actions)
+
     def is_host(self, key: str) -> bool:
         """Is ``key`` the host's (the table's link, printed for whoever runs the server)?"""
         return isinstance(key, str) and secrets.compare_digest(key, self.host_key)
 
+    def is_spectator(self, key: str) -> bool:
+        """Is ``key`` the onlookers' link (it sees what is public and acts for no seat)?"""
+        return isinstance(key, str) and secrets.compare_digest(key, self.spectator_key)
+
     def seats_of(self, key: str) -> list[int]:
-        """The human seats a key may act for: all of them for the host (hot-seat), else its one seat."""
+        """The human seats a key may act for: all of them for the host (hot-seat), none for an onlooker, else
+        its one seat."""
         if self.is_host(key):
             return sorted(self.seat_keys)
+        if self.is_spectator(key):
+            return []
         for seat, k in self.seat_keys.items():
             if isinstance(key, str) and secrets.compare_digest(key, k):
                 return [seat]
@@ -103,9 +139,7 @@ class Table:
             self._rewind(done)
             raise
         if path is not None:
-            trail = self.trails.setdefault(seat, [])
-            points = path["points"]
-            trail += points[1:] if trail and points and trail[-1] == points[0] else points
+            _extend(self.trails, seat, path["points"])
         if len(asked) == 1:
             self.decision_number += 1
 
@@ -129,6 +163,17 @@ class Table:
         for action in actions:
             state.apply(action)
         return state
+
+    def past(self, index: int) -> tuple:
+        """The game as it was after its first ``index`` actions, with the runs drawn by then: (state, trails)."""
+        state = self.game.new_game(players=self.players, seed=self.seed)
+        trails: dict[int, list[str]] = {}
+        for entry in [e for e in self.state.history if "action" in e][:index]:
+            path = self._run_of(state, entry["seat"], entry["action"])
+            state.apply(entry["action"], seat=entry["seat"])
+            if path is not None:
+                _extend(trails, entry["seat"], path["points"])
+        return state, trails
 
     def _stop(self, exc: RuntimeRuleError) -> None:
         """Pause the game on a rule error: every page shows where it is, until a restart (undo, new game,
@@ -158,7 +203,7 @@ class Table:
         for action in actions:
             self._apply(action)
         self._run_bots()
-        self.version += 1
+        self._changed()
 
     def _rewind(self, done: int) -> None:
         """Back to the game as it was with the first ``done`` entries of its history (before a failed move)."""
@@ -202,23 +247,77 @@ class Table:
         else:
             self.redo.clear()
             self.notice = ""
+            self.undo_request = None  # the table moved on: a wish to take back a move is void
             self._run_bots()
-        self.version += 1
+        self._changed()
 
     def _may_rewind(self, key: str) -> None:
-        if self.seats_of(key) != sorted(self.seat_keys):
-            raise Refusal("undo and redo are for solo and hot-seat games (this link holds one seat of several)")
+        if not self.is_host(key):
+            raise Refusal("only the host's link may undo, redo or start anew: a seat asks the others to undo")
+
+    def _last_move(self, seats) -> int | None:
+        """Where the last action of one of ``seats`` is among the actions taken (None: they took none)."""
+        history = [e for e in self.state.history if "action" in e]
+        return next((i for i in range(len(history) - 1, -1, -1) if history[i]["seat"] in seats), None)
+
+    def _take_back(self, cut: int) -> None:
+        """Back to the game before its action ``cut``: the actions from there on may be redone."""
+        actions = self.state.actions
+        self.redo = actions[cut:] + self.redo
+        self.undo_request = None
+        self._restart(actions[:cut])
 
     def undo(self, key: str) -> None:
-        """Take back the last human action and the bots' replies to it."""
+        """Take back the last human action and the bots' replies to it (the host's link)."""
         self._may_rewind(key)
-        history = [e for e in self.state.history if "action" in e]
-        humans = [i for i, e in enumerate(history) if e["seat"] not in self.bots]
-        if not humans:
+        cut = self._last_move(set(self.seat_keys))
+        if cut is None:
             raise Refusal("nothing to undo")
-        cut = humans[-1]
-        self.redo = [e["action"] for e in history[cut:]] + self.redo
-        self._restart([e["action"] for e in history[:cut]])
+        self._take_back(cut)
+
+    def can_ask_undo(self, key: str) -> bool:
+        """May this link ask to take back its seat's last move (a seat's link, a move of its own, no wish pending)?"""
+        seats = self.seats_of(key)
+        return (
+            len(seats) == 1
+            and not self.is_host(key)
+            and self.undo_request is None
+            and self._last_move(seats) is not None
+        )
+
+    def ask_undo(self, key: str) -> None:
+        """A seat asks to take back its last move; the other human seats accept or refuse (none: granted)."""
+        if not self.can_ask_undo(key):
+            raise Refusal("this link cannot ask to undo now (no move of its own, or a request is waiting)")
+        self.undo_request = {"by": self.seats_of(key)[0], "accepted": []}
+        self._grant_if_all_accepted()
+        self._changed()
+
+    def to_answer(self, key: str) -> list[int]:
+        """The seats of this link that have still to answer the pending wish to undo."""
+        request = self.undo_request
+        if request is None:
+            return []
+        return [s for s in self.seats_of(key) if s != request["by"] and s not in request["accepted"]]
+
+    def answer_undo(self, key: str, accept) -> None:
+        """Accept or refuse another seat's wish to undo: one refusal ends it; when all accept, it is done."""
+        seats, request = self.to_answer(key), self.undo_request
+        if not seats or request is None:
+            raise Refusal("no wish to undo is waiting for this link's answer")
+        if accept is not True:
+            self.undo_request = None
+        else:
+            request["accepted"] += seats
+            self._grant_if_all_accepted()
+        self._changed()
+
+    def _grant_if_all_accepted(self) -> None:
+        request = self.undo_request
+        if request is not None and set(self.seat_keys) - {request["by"]} <= set(request["accepted"]):
+            cut = self._last_move({request["by"]})
+            if cut is not None:
+                self._take_back(cut)
 
     def redo_one(self, key: str) -> None:
         """Take again the last undone human action and the bots' replies it had."""
@@ -231,13 +330,14 @@ class Table:
             self._apply(self.redo.pop(0))
             first = False
         self._run_bots()
-        self.version += 1
+        self._changed()
 
     def new_game(self, key: str) -> None:
         """Deal afresh from a fresh seed (a seed given to the server is its first game's only)."""
         self._may_rewind(key)
         self.redo.clear()
         self.notice = ""
+        self.undo_request = None
         self.seed = rng.fresh_seed()
         self._restart([])
 
@@ -299,11 +399,11 @@ class Table:
             game = load_game(self.source, self.variant)
         except RulesError as exc:
             self.problems = [d.format() for d in exc.diagnostics if d.is_error] or [str(exc)]
-            self.version += 1
+            self._changed()
             return True
         except TabletopError as exc:
             self.problems = [str(exc)]
-            self.version += 1
+            self._changed()
             return True
         self.problems = []
         old = self._snapshot()
@@ -318,20 +418,23 @@ class Table:
             except TabletopError as fresh:  # the new rules cannot even start: keep the old game, show why
                 self._restore(old)
                 self.problems = [f"the changed rules cannot start a game: {_first_line(fresh)}"]
-                self.version += 1
+                self._changed()
                 return True
             self.notice = f"the rules changed and the game could not go on ({_first_line(exc)}): new game"
         self.redo.clear()
         return True
 
     # ------------------------------------------------------------- messages
-    def message_for(self, seat: int, state=None) -> dict:
-        """Everything ``seat`` is shown now: its view, drawn boards, options explained, cards it sees."""
+    def message_for(self, seat: int | None, state=None, trails: dict[int, list[str]] | None = None) -> dict:
+        """Everything ``seat`` (None: an onlooker) is shown now, or of the past ``state`` with its ``trails``:
+        its view, drawn boards, options explained, cards it sees."""
         state = state if state is not None else self.state
+        trails = trails if trails is not None else self.trails
         game = state.game
         view = state.view(seat)
-        det = _seat_copy(state, seat)
-        options = describe_options(state, seat, view, det) if state is self.state and not self.stopped else []
+        det = _seat_copy(state, seat) if seat is not None else None
+        live = seat is not None and state is self.state and not self.stopped
+        options = describe_options(state, seat, view, det) if live and seat is not None else []
         faces: dict[str, dict] = {}
         for cards in view["zones"].values():
             for c in cards:
@@ -350,18 +453,20 @@ class Table:
             "view": view,
             "cards": faces,
             "options": options,
-            "boards": self._boards(state, seat, view, det, options),
-            "scores": _known_scores(state, seat, det) if not state.is_terminal else view["scores"],
+            "boards": self._boards(state, seat, view, det, options, trails),
+            "scores": view["scores"] if state.is_terminal else _known_scores(state, seat, det),
             "notice": self.notice,
             "problems": self.problems,
             "can_undo": any(e.get("seat") not in self.bots for e in state.history if "action" in e),
+            "undo_request": self.undo_request,
             "can_redo": bool(self.redo),
             "actions_taken": len(state.actions),
             "decision_number": self.decision_number,
             "stopped": self.stopped,
+            "table": _layout(state, view, det),
         }
 
-    def _boards(self, state, seat: int, view: dict, det, options: list[dict]) -> list[dict]:
+    def _boards(self, state, seat: int | None, view: dict, det, options: list[dict], trails: dict) -> list[dict]:
         game = state.game
         out = []
         ring = game.draw.get("ring")
@@ -371,20 +476,19 @@ class Table:
             if "tokens" in ring:
                 for p, pv in enumerate(view["player_variables"]):
                     tokens.setdefault(pv.get(ring["tokens"]), []).append(p)
-            lit = ring_highlight(state, seat, det) if det is not None else set()
+            lit = ring_highlight(state, seat, det) if det is not None and seat is not None else set()
             piles = [
                 {"zone": z, "count": len(view["zones"].get(z, [])), "top": (view["zones"].get(z) or [None])[-1]}
                 for z in order
             ]
-            choices = {o["zone"]: o["id"] for o in options if "zone" in o}
-            svg = draw.ring_svg(piles, tokens, lit, Hints.merged(game.draw), choices=choices)
-            out.append({"id": ring["order"], "svg": svg})
+            svg = draw.ring_svg(piles, tokens, lit, Hints.merged(game.draw))
+            out.append({"id": ring["order"], "svg": svg, "zones": order})
         for family, boards in game.board_files.items():
             per_seat = game.vocabulary.boards.get(family) is PLAYER
             for i, board in enumerate(boards[: state.n] if per_seat else boards[:1]):
                 hints = Hints.merged(game.draw, board.draw)
                 if hasattr(board, "at"):
-                    trails = {i: self.trails.get(i, [])} if per_seat else dict(self.trails)
+                    drawn = {i: trails.get(i, [])} if per_seat else dict(trails)
                     previews = [
                         dict(o["run"], action=o["id"]) for o in options if "run" in o and (not per_seat or i == seat)
                     ]
@@ -393,14 +497,14 @@ class Table:
                         {
                             "id": f"{family}:{i}",
                             "seat": i if per_seat else None,
-                            "svg": draw.plane_svg(board, hints, trails, previews, title),
+                            "svg": draw.plane_svg(board, hints, drawn, previews, title, f"{family}:{i}"),
                         }
                     )
-                elif "width" in board.graph.graph:  # a graph board has no coordinates to draw it by
+                else:
                     out.append(
                         {
                             "id": family,
-                            "svg": draw.grid_svg(
+                            "svg": draw.spaces_svg(
                                 board,
                                 _pieces(game, family, view),
                                 [dict(o["destination"], action=o["id"]) for o in options if "destination" in o],
@@ -409,6 +513,53 @@ class Table:
                         }
                     )
         return out
+
+
+def _status(state, view: dict, det) -> list[dict]:
+    """What the game's ``status`` hints say matters now, in words (a seat as "seat 1", a yes as the label alone):
+    variables from the seat's view, functions of the seat deciding from the seat's own copy ``det``."""
+    game = state.game
+    vocab = game.vocabulary
+    deciding = view["current_player"]
+    out = []
+    for hint in game.draw.get("status") or []:
+        value, t = None, None
+        if "variable" in hint:
+            value, t = view["variables"].get(hint["variable"]), vocab.variables[hint["variable"]]
+        elif deciding is not None and "player_variable" in hint:
+            name = hint["player_variable"]
+            value, t = view["player_variables"][deciding].get(name), vocab.player_variables[name]
+        elif deciding is not None and det is not None and "function" in hint:
+            params, t = vocab.functions[hint["function"]]
+            value = game.functions[hint["function"]](det, {params[0][0]: deciding, "me": deciding})
+        if value is None or value is False or value == []:
+            continue
+        shown = "" if value is True else value if t is None or t.is_list else game.labeller.for_type(t)(value)
+        out.append({"label": hint["label"], "value": shown if isinstance(shown, str) else str(shown)})
+    return out
+
+
+def _layout(state, view: dict, det) -> dict:
+    """Where things sit at the table: each zone's owner (None: the middle) or the board it is drawn on, the
+    teams, what matters now (``_status``), and the cards the seat was shown last."""
+    game = state.game
+    on_boards = {f for f, fam in game.zone_families.items() if fam.key in game.board_files}
+    ring = game.draw.get("ring")
+    drawn = set(view["variables"].get(ring["order"]) or []) if ring else set()
+    seen = view["seen"][-1]["cards"] if view["seen"] else []
+    return {
+        "owners": {z: game.zone_owner(z) for z in view["zones"]},
+        "drawn": sorted(z for z in view["zones"] if z.partition(":")[0] in on_boards or z in drawn),
+        "status": _status(state, view, det),
+        "teams": [list(game.team(state.n, p)) for p in range(state.n)],
+        "shown": [card for _, card in seen],
+    }
+
+
+def _extend(trails: dict[int, list[str]], seat: int, points: list[str]) -> None:
+    """Add a run's points to ``seat``'s trail (a run starting where the trail ends joins it)."""
+    trail = trails.setdefault(seat, [])
+    trail += points[1:] if trail and points and trail[-1] == points[0] else points
 
 
 def _seat_copy(state, seat: int, seed: int = DETERMINIZE_SEED):
@@ -440,13 +591,13 @@ def _pieces(game, family: str, view: dict) -> dict[str, list[dict]]:
     return out
 
 
-def _known_scores(state, seat: int, det) -> list[int | None]:
+def _known_scores(state, seat: int | None, det) -> list[int | None]:
     """Scores as far as ``seat`` can tell: a seat's score where its copy ``det`` and a second, differently
     dealt copy agree, else None.
 
     Computed only on determinized copies, so a score never reveals a hidden card.
     """
-    other = _seat_copy(state, seat, DETERMINIZE_SEED + 1) if det is not None else None
+    other = _seat_copy(state, seat, DETERMINIZE_SEED + 1) if det is not None and seat is not None else None
     if other is None:
         return [None] * state.n
     return [x if x == y else None for x, y in zip(det.scores, other.scores)]
