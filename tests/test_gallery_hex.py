@@ -114,28 +114,31 @@ def test_every_bot_plays_hex_to_the_end(bots):
     assert sum(summary["wins"]) == 2 and summary["ties"] == 0
 
 
-def test_the_board_is_drawn_with_its_rows_shifted_and_its_stones():
-    """The terminal draws the stones on their cells; the browser sets each row half a cell east of the last."""
+def test_the_board_is_drawn_as_hexagons_with_its_rows_shifted_and_its_stones():
+    """The terminal draws the stones on their cells; the browser draws each cell as a hexagon and sets each row
+    half a cell east of the last."""
     import xml.etree.ElementTree as ET
 
     from rich.console import Console
 
     from engine.ui.terminal import render_view
-    from engine.web.draw import CELL, Hints, grid_svg
+    from engine.web.draw import CELL, Hints, spaces_svg
 
     st = new()
     play(st, "d4")
     console = Console(width=200, record=True)
     render_view(st.game, st.view(BLUE), console)
     assert "red" in console.export_text()
-    board = st.game.board("cells")
-    svg = ET.fromstring(grid_svg(board, {}, [], Hints()))
-    x = {
-        r.get("data-space"): float(r.get("x"))
-        for r in svg.iter("{http://www.w3.org/2000/svg}rect")
-        if r.get("data-space")
-    }
-    assert x["a2"] - x["a1"] == CELL / 2 and x["b1"] - x["a1"] == CELL
+    svg = ET.fromstring(spaces_svg(st.game.board("cells"), {}, [], Hints()))
+    ns = "{http://www.w3.org/2000/svg}"
+    x = {}
+    for g in svg.iter(f"{ns}g"):
+        if g.get("data-space"):
+            corners = [tuple(map(float, p.split(","))) for p in g.find(f"{ns}polygon").get("points").split()]
+            assert len(corners) == 6
+            x[g.get("data-space")] = sum(c[0] for c in corners) / 6
+    assert len(x) == 49
+    assert round(x["a2"] - x["a1"], 6) == CELL / 2 and round(x["b1"] - x["a1"], 6) == CELL
 
 
 def test_a_saved_state_with_a_stone_off_the_board_is_refused():
