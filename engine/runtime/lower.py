@@ -11,6 +11,7 @@ whole by the VM or not at all.
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any
 
 from engine.errors import Diagnostic, RuleFault, RuntimeRuleError, TabletopError
@@ -667,6 +668,28 @@ def ir_bytes(game) -> bytes:
     return json.dumps(lower(game), separators=(",", ":")).encode()
 
 
+_NATIVE: dict[int, tuple[Any, str]] = {}  # id(game) → (its VmGame or None, why not), dropped with the game
+
+
+def native_game(game) -> tuple[Any, str]:
+    """``game`` on the native VM, made once per game: (``engine._vm.VmGame``, "") or (None, why it cannot run
+    there — a construct the VM does not run yet, or no VM built on this machine)."""
+    found = _NATIVE.get(id(game))
+    if found is None:
+        try:
+            from engine import _vm
+        except ImportError:
+            found = (None, "the native VM is not built here (pip install -e .)")
+        else:
+            try:
+                found = (_vm.VmGame(ir_bytes(game)), "")
+            except (Unsupported, _vm.VmError) as exc:
+                found = (None, str(exc))
+        _NATIVE[id(game)] = found
+        weakref.finalize(game, _NATIVE.pop, id(game), None)
+    return found
+
+
 def diagnostic_of(exc: BaseException) -> Diagnostic:
     """The located diagnostic of a rule fault raised by the VM (its arguments: path, line, col, code, message)."""
     path, line, col, code, message = exc.args
@@ -678,4 +701,4 @@ def raise_rule_error(exc: BaseException) -> None:
     raise RuntimeRuleError(diagnostic_of(exc)) from None
 
 
-__all__ = ["IR_VERSION", "Unsupported", "diagnostic_of", "ir_bytes", "lower", "raise_rule_error"]
+__all__ = ["IR_VERSION", "Unsupported", "diagnostic_of", "ir_bytes", "lower", "native_game", "raise_rule_error"]

@@ -3,6 +3,7 @@
 //! needs no Python call per step.
 
 use crate::pyrand::PyRandom;
+use crate::rng::Seed;
 use crate::state::{Diag, Error, State, F};
 use crate::value::V;
 use std::rc::Rc;
@@ -31,7 +32,7 @@ pub enum Bot {
 
 impl Bot {
     /// `random`, `greedy`, `mcts` or `mcts:N` (N iterations a decision); None for any other spec.
-    pub fn parse(spec: &str, seed: i64) -> Option<Bot> {
+    pub fn parse(spec: &str, seed: Seed) -> Option<Bot> {
         let (kind, param) = match spec.split_once(':') {
             Some((k, p)) => (k, Some(p)),
             None => (spec, None),
@@ -72,7 +73,7 @@ pub struct Greedy {
 type Rating = (f64, i64);
 
 impl Greedy {
-    pub fn new(seed: i64) -> Greedy {
+    pub fn new(seed: Seed) -> Greedy {
         Greedy {
             rng: PyRandom::new(seed),
         }
@@ -235,7 +236,7 @@ pub struct Mcts {
 }
 
 impl Mcts {
-    pub fn new(seed: i64, iterations: usize) -> Mcts {
+    pub fn new(seed: Seed, iterations: usize) -> Mcts {
         Mcts {
             rng: PyRandom::new(seed),
             iterations,
@@ -261,7 +262,7 @@ impl Mcts {
         let guided = !st.game.greedy.is_empty();
         let mut nodes = vec![Node::new(u32::MAX)];
         for _ in 0..self.iterations {
-            let det = st.determinized(seat, self.rng.getrandbits(31) as i64)?;
+            let det = st.determinized(seat, Seed::from(self.rng.getrandbits(31)))?;
             self.iterate(&mut nodes, det, seat, guided)?;
         }
         let legal = if actions.is_empty() {

@@ -4,12 +4,13 @@
 use crate::bots::Bot;
 use crate::derive::{derive, Label};
 use crate::game::Game;
+use crate::rng::Seed;
 use crate::state::{Error, State};
 use std::rc::Rc;
 
 /// How one game ended (or why it did not).
 pub struct Played {
-    pub seed: i64,
+    pub seed: Seed,
     pub scores: Vec<i64>,
     pub results: Vec<&'static str>,
     pub reason: Rc<str>,
@@ -35,7 +36,7 @@ pub fn message(e: &Error) -> String {
 
 /// The bots of a game from their specs, each seeded `derive(seed, "bot", seat)`; None names a spec the VM
 /// does not play.
-pub fn make_bots(kinds: &[String], seed: i64) -> Result<Vec<Bot>, String> {
+pub fn make_bots(kinds: &[String], seed: Seed) -> Result<Vec<Bot>, String> {
     kinds
         .iter()
         .enumerate()
@@ -47,7 +48,7 @@ pub fn make_bots(kinds: &[String], seed: i64) -> Result<Vec<Bot>, String> {
 }
 
 /// Play the game of `seed` between bots of `kinds` (one per seat), at most `limit` decisions.
-pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: i64, limit: u64) -> Result<Played, Error> {
+pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: Seed, limit: u64) -> Result<Played, Error> {
     let players = kinds.len();
     let mut bots = make_bots(kinds, seed).map_err(Error::State)?;
     let mut st = State::new(game.clone(), players, seed)?;

@@ -3,6 +3,7 @@
 use crate::bots::{Greedy, Mcts};
 use crate::game::Game;
 use crate::playout;
+use crate::rng::Seed;
 use crate::state::{Error, State};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -94,7 +95,7 @@ impl VmGame {
         self.game.id.clone()
     }
 
-    fn new_game(&self, players: usize, seed: i64) -> PyResult<VmState> {
+    fn new_game(&self, players: usize, seed: Seed) -> PyResult<VmState> {
         guarded(|| State::new(self.game.clone(), players, seed)).map(|st| VmState { st })
     }
 
@@ -111,7 +112,7 @@ impl VmGame {
         &self,
         py: Python<'py>,
         players: usize,
-        seeds: Vec<i64>,
+        seeds: Vec<Seed>,
         bots: BotSpecs,
         limit: u64,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
@@ -185,13 +186,13 @@ impl VmState {
     }
 
     /// A copy consistent with all `seat` knows and nothing more (the reference's `State.determinized`).
-    fn determinized(&self, seat: u32, seed: i64) -> PyResult<VmState> {
+    fn determinized(&self, seat: u32, seed: Seed) -> PyResult<VmState> {
         guarded(|| self.st.determinized(seat, seed)).map(|st| VmState { st })
     }
 
     /// Information-set MCTS for `seat` on this state, taken as what `seat` knows (pass a determinized copy
     /// to hide the rest): `iterations` iterations from `seed`, the most visited action.
-    fn mcts(&self, seat: u32, iterations: usize, seed: i64) -> PyResult<String> {
+    fn mcts(&self, seat: u32, iterations: usize, seed: Seed) -> PyResult<String> {
         if iterations == 0 {
             return Err(VmStateError::new_err("MCTS needs at least one iteration"));
         }
@@ -204,7 +205,7 @@ impl VmState {
     }
 
     /// The greedy bot's choice for `seat` on this state (a determinized copy), its generator seeded `seed`.
-    fn greedy(&self, seat: u32, seed: i64) -> PyResult<String> {
+    fn greedy(&self, seat: u32, seed: Seed) -> PyResult<String> {
         let actions = self.st.legal(Some(seat));
         let mut copy = self.st.clone();
         guarded(|| Greedy::new(seed).act(&actions, seat, Some(&mut copy))).map(|a| a.to_string())

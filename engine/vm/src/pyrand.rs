@@ -1,6 +1,8 @@
 //! Python's `random.Random` (MT19937 and the methods the bots and `determinized` call), draw for draw: the
 //! same seed gives the VM's bots and copies the very numbers the reference's give.
 
+use crate::rng::Seed;
+
 const N: usize = 624;
 const M: usize = 397;
 
@@ -12,7 +14,7 @@ pub struct PyRandom {
 
 impl PyRandom {
     /// `random.Random(seed)` for a whole-number seed (its absolute value, in 32-bit words, low first).
-    pub fn new(seed: i64) -> PyRandom {
+    pub fn new(seed: Seed) -> PyRandom {
         let mut abs = seed.unsigned_abs();
         let mut key = vec![];
         while abs > 0 {

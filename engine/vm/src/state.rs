@@ -2,7 +2,7 @@
 //! runs the IR's instructions until a decision is pending or the game ends (State._run of the reference).
 
 use crate::game::{Game, Ins, Label, Store};
-use crate::rng;
+use crate::rng::{self, Seed};
 use crate::value::{Journal, V};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -136,7 +136,7 @@ pub struct LogLine {
 pub struct State {
     pub game: Rc<Game>,
     pub n: usize,
-    pub seed: i64,
+    pub seed: Seed,
     pub rng: u64,
     pub zones: Vec<Vec<u32>>,
     pub loc: Vec<u32>,
@@ -173,7 +173,12 @@ enum Step {
 }
 
 impl State {
-    pub fn new(game: Rc<Game>, n: usize, seed: i64) -> Result<State, Error> {
+    pub fn new(game: Rc<Game>, n: usize, seed: Seed) -> Result<State, Error> {
+        if seed < Seed::from(i64::MIN) || seed > Seed::from(u64::MAX) {
+            return Err(Error::State(format!(
+                "seed {seed} is not a whole number of at most 64 bits"
+            )));
+        }
         let seats = match game.seats.get(n).and_then(Option::as_ref) {
             Some(s) => s,
             None => {
