@@ -137,3 +137,23 @@ def test_the_simulate_command_picks_its_engine(capsys):
 
     assert main(["simulate", "caty-mini", "--players", "2", "--games", "2", "--engine", "vm", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["engine"] == "vm"
+
+
+@pytest.mark.parametrize("name, players", [("cat-town", 2), ("cats-mansion", 3)])
+def test_the_mcts_bot_searches_on_the_vm_and_chooses_as_in_python(name, players, monkeypatch):
+    """`play --bot mcts:N` through the State API: the search runs in the VM, from the bot's own generators,
+    so decision after decision it chooses what the Python search chooses."""
+    import engine.bots.mcts as mcts
+
+    game = load_game(name)
+    state = game.new_game(players, 6)
+    native, python = make_agent("mcts:8", seed=1), make_agent("mcts:8", seed=1)
+    for step in range(24):
+        seat, actions = state.pending["player"], state.legal_actions()
+        copy = state.determinized(seat, step)
+        on_vm = native.search(copy, seat, actions)
+        with monkeypatch.context() as patched:
+            patched.setattr(mcts, "native_game", lambda _game: (None, "kept in Python"))
+            assert python.search(copy, seat, actions) == on_vm, f"decision {step}"
+        state.apply(on_vm)
+    assert native.rng.getstate() == python.rng.getstate() and native.failed == python.failed

@@ -12,9 +12,17 @@ from __future__ import annotations
 
 import json
 import weakref
-from typing import Any
+from typing import Any, NoReturn
 
-from engine.errors import Diagnostic, RuleFault, RuntimeRuleError, TabletopError
+from engine.errors import (
+    Diagnostic,
+    EngineBug,
+    IllegalAction,
+    RuleFault,
+    RuntimeRuleError,
+    StateError,
+    TabletopError,
+)
 from engine.lang import ast
 from engine.lang.ops import OPS
 from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
@@ -701,4 +709,26 @@ def raise_rule_error(exc: BaseException) -> None:
     raise RuntimeRuleError(diagnostic_of(exc)) from None
 
 
-__all__ = ["IR_VERSION", "Unsupported", "diagnostic_of", "ir_bytes", "lower", "native_game", "raise_rule_error"]
+def raise_as_engine(exc: BaseException) -> NoReturn:
+    """A failure of the VM (an ``engine._vm.VmError``) as the engine's own error of the same kind."""
+    from engine import _vm
+
+    if isinstance(exc, _vm.VmRuleError):
+        raise_rule_error(exc)
+    if isinstance(exc, _vm.VmIllegalAction):
+        raise IllegalAction(str(exc)) from None
+    if isinstance(exc, _vm.VmEngineBug):
+        raise EngineBug(str(exc)) from None
+    raise StateError(str(exc)) from None
+
+
+__all__ = [
+    "IR_VERSION",
+    "Unsupported",
+    "diagnostic_of",
+    "ir_bytes",
+    "lower",
+    "native_game",
+    "raise_as_engine",
+    "raise_rule_error",
+]

@@ -79,6 +79,10 @@ impl Greedy {
         }
     }
 
+    pub fn with(rng: PyRandom) -> Greedy {
+        Greedy { rng }
+    }
+
     pub fn act(&mut self, actions: &[Rc<str>], seat: u32, st: Option<&mut State>) -> Result<Rc<str>, Error> {
         let Some(st) = st.filter(|s| s.pending.is_some()) else {
             return choice(&mut self.rng, actions);
@@ -237,13 +241,23 @@ pub struct Mcts {
 
 impl Mcts {
     pub fn new(seed: Seed, iterations: usize) -> Mcts {
+        Mcts::with(PyRandom::new(seed), PyRandom::new(seed), iterations, DEFAULT_ROLLOUT)
+    }
+
+    /// A search drawing from the given generators: its own, and its rollout policy's.
+    pub fn with(rng: PyRandom, policy: PyRandom, iterations: usize, rollout: usize) -> Mcts {
         Mcts {
-            rng: PyRandom::new(seed),
+            rng,
             iterations,
-            rollout: DEFAULT_ROLLOUT,
-            policy: Greedy::new(seed),
+            rollout,
+            policy: Greedy::with(policy),
             failed: 0,
         }
+    }
+
+    /// The generators' states after the search (its own, its policy's), for the caller to carry on from.
+    pub fn generators(&self) -> [Vec<u32>; 2] {
+        [self.rng.state(), self.policy.rng.state()]
     }
 
     pub fn act(&mut self, actions: &[Rc<str>], seat: u32, st: Option<&mut State>) -> Result<Rc<str>, Error> {

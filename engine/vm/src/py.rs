@@ -3,6 +3,7 @@
 use crate::bots::{Greedy, Mcts};
 use crate::game::Game;
 use crate::playout;
+use crate::pyrand::PyRandom;
 use crate::rng::Seed;
 use crate::state::{Error, State};
 use pyo3::create_exception;
@@ -202,6 +203,30 @@ impl VmState {
         }
         let mut root = self.st.clone();
         guarded(|| Mcts::new(seed, iterations).act(&actions, seat, Some(&mut root))).map(|a| a.to_string())
+    }
+
+    /// The search of the Python MCTS bot (engine/bots/mcts.py) run whole in the VM on this state (a copy that
+    /// knows what `seat` knows): `generators` are the states (`random.getstate()[1]`) of the bot's generator
+    /// and of its rollout policy's. Returns (the action, the generators' states after, iterations dropped).
+    fn search(
+        &self,
+        seat: u32,
+        actions: Vec<String>,
+        iterations: usize,
+        rollout: usize,
+        generators: [Vec<u32>; 2],
+    ) -> PyResult<(String, [Vec<u32>; 2], u64)> {
+        let [own, policy] = generators;
+        let (Some(own), Some(policy)) = (PyRandom::from_state(&own), PyRandom::from_state(&policy)) else {
+            return Err(VmStateError::new_err(
+                "a generator's state is not 624 words and an index",
+            ));
+        };
+        let actions: Vec<Rc<str>> = actions.iter().map(|a| Rc::from(a.as_str())).collect();
+        let mut mcts = Mcts::with(own, policy, iterations, rollout);
+        let mut root = self.st.clone();
+        let chosen = guarded(|| mcts.search(&mut root, seat, &actions))?;
+        Ok((chosen.to_string(), mcts.generators(), mcts.failed))
     }
 
     /// The greedy bot's choice for `seat` on this state (a determinized copy), its generator seeded `seed`.

@@ -56,6 +56,26 @@ impl PyRandom {
         r
     }
 
+    /// A generator from Python's `getstate()[1]`: its 624 words and the index of the next one.
+    pub fn from_state(state: &[u32]) -> Option<PyRandom> {
+        if state.len() != N + 1 || state[N] as usize > N {
+            return None;
+        }
+        let mut mt = [0; N];
+        mt.copy_from_slice(&state[..N]);
+        Some(PyRandom {
+            mt,
+            index: state[N] as usize,
+        })
+    }
+
+    /// The state as Python's `getstate()[1]` holds it (for `setstate`).
+    pub fn state(&self) -> Vec<u32> {
+        let mut out = self.mt.to_vec();
+        out.push(self.index as u32);
+        out
+    }
+
     fn init(&mut self, s: u32) {
         self.mt[0] = s;
         for i in 1..N {
