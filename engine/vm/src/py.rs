@@ -236,6 +236,11 @@ impl VmState {
         guarded(|| Greedy::new(seed).act(&actions, seat, Some(&mut copy))).map(|a| a.to_string())
     }
 
+    /// What a clone of this state allocates, in bytes (shared values not counted: copies share them).
+    fn clone_bytes(&self) -> usize {
+        self.st.clone_bytes()
+    }
+
     fn clone(&self) -> VmState {
         VmState { st: self.st.clone() }
     }

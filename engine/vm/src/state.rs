@@ -1088,6 +1088,34 @@ impl State {
         }
     }
 
+    /// What a clone allocates, in bytes: the state and the arrays it copies (what copies share — the log, the
+    /// history, lists and records, the pending decision — is not copied).
+    pub fn clone_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let values = |v: &[V]| size_of::<Vec<V>>() + std::mem::size_of_val(v);
+        size_of::<State>()
+            + self
+                .zones
+                .iter()
+                .map(|z| size_of::<Vec<u32>>() + z.len() * 4)
+                .sum::<usize>()
+            + (self.loc.len() + self.know.len() + self.pinned.len() + self.settled.len()) * 4
+            + values(&self.vars)
+            + self.pvars.iter().map(|p| values(p)).sum::<usize>()
+            + self
+                .stack
+                .iter()
+                .map(|f| size_of::<Frame>() + values(&f.env))
+                .sum::<usize>()
+            + self
+                .seen
+                .iter()
+                .map(|s| size_of::<Vec<serde_json::Value>>() + s.len() * 64)
+                .sum::<usize>()
+            + self.points.len() * size_of::<Option<i64>>()
+            + self.pool.len() * size_of::<Vec<V>>()
+    }
+
     /// A decision taken or a chance event: one more turn, in the history if it is kept.
     pub fn happened(&mut self, h: Hist) {
         self.turns += 1;
