@@ -125,7 +125,7 @@ class MctsAgent:
         try:
             copy = vm.state_from_json(json.dumps(state.to_data()))
             action, (own_after, policy_after), failed = copy.search(
-                seat, actions or [], self.iterations, self.rollout, [list(own[1]), list(policy[1])]
+                seat, actions or [], self.iterations, self.rollout, [list(own[1]), list(policy[1])], self.policy.explore
             )
         except _vm.VmError as exc:
             raise_as_engine(exc)

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.bots import check_spec, make_agent
+from engine.bots import GreedyAgent, check_spec, make_agent
 from engine.errors import TabletopError
 from engine.runtime import rng
 from engine.runtime.lower import native_game
@@ -132,7 +132,7 @@ def _play_seeds(seeds: range) -> _Tally:
     game, players, kinds, limit, vm = _JOB
     tally = _Tally(players)
     if vm is not None:  # the whole range in one call
-        for result in vm.playouts(players, list(seeds), kinds, limit):
+        for result in vm.playouts(players, list(seeds), kinds, limit, GreedyAgent.explore):
             tally.played(game, result)
     else:
         for game_seed in seeds:
@@ -140,21 +140,31 @@ def _play_seeds(seeds: range) -> _Tally:
     return tally
 
 
-def vm_for(game, kinds: list[str], engine: str = "auto"):
+def vm_for(game, kinds: list[str], seeds: range, engine: str = "auto"):
     """The VM game to play ``game`` between bots of ``kinds`` on, or None to play it in Python.
 
-    ``auto`` takes the VM when the game lowers and it plays every bot; ``vm`` insists (a one-line error
-    says why it cannot); ``python`` never takes it."""
+    ``auto`` takes the VM when the game lowers, it plays every bot and the seeds fit in 64 bits; ``vm``
+    insists (a one-line error says why it cannot); ``python`` never takes it."""
     if engine not in ENGINES:
         raise TabletopError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     if engine == "python":
         return None
     others = sorted({k for k in kinds if not VM_BOTS.fullmatch(k)})
     vm, why = native_game(game)
-    if engine == "vm" and (others or vm is None):
-        reason = f"the VM does not play bot {others[0]!r}" if others else why
-        raise TabletopError(f"{game.id} cannot be simulated on the VM: {reason}")
-    return None if others else vm
+    if others:
+        why = f"the VM does not play bot {others[0]!r}"
+    elif not seeds or seeds[0] < -(2**63) or seeds[-1] >= 2**64:
+        why = "a seed is over 64 bits"
+    else:
+        return vm if vm is not None else _refuse(engine, game, why)
+    return _refuse(engine, game, why)
+
+
+def _refuse(engine: str, game, why: str) -> None:
+    """None (Python plays), unless the VM was insisted on: then why it cannot, in one line."""
+    if engine == "vm":
+        raise TabletopError(f"{game.id} cannot be simulated on the VM: {why}")
+    return None
 
 
 def simulate(
@@ -180,7 +190,7 @@ def simulate(
     kinds = [bots] * players if isinstance(bots, str) else list(bots)
     for kind in set(kinds):
         check_spec(kind, game)
-    vm = vm_for(game, kinds, engine)
+    vm = vm_for(game, kinds, range(seed, seed + games), engine)
     tally = _Tally(players)
     start = time.perf_counter()
     chunk = max(1, min(50, games // (4 * jobs) or 1))

@@ -22,7 +22,13 @@ fn main() {
     let start = Instant::now();
     let mut decisions = 0;
     for seed in 0..games {
-        match _vm::playout::play_game(&game, &vec!["random".to_string(); players], seed, 100_000) {
+        match _vm::playout::play_game(
+            &game,
+            &vec!["random".to_string(); players],
+            seed,
+            100_000,
+            _vm::bots::EXPLORE,
+        ) {
             Ok(p) => decisions += p.decisions,
             Err(e) => {
                 eprintln!("seed {seed}: {e:?}");

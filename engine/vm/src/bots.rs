@@ -8,7 +8,7 @@ use crate::state::{Diag, Error, State, F};
 use crate::value::V;
 use std::rc::Rc;
 
-/// How often greedy plays at random (engine/bots/greedy.py `explore`).
+/// How often greedy plays at random (engine/bots/greedy.py `explore`), unless told otherwise.
 pub const EXPLORE: f64 = 0.05;
 /// MCTS (engine/bots/mcts.py): decisions a rollout may take, the weight of a lead when it stops, UCB's constant.
 pub const DEFAULT_ITERATIONS: usize = 200;
@@ -49,6 +49,15 @@ impl Bot {
         }
     }
 
+    /// How often its greedy choices (greedy's own, MCTS's rollouts) are random instead.
+    pub fn set_explore(&mut self, explore: f64) {
+        match self {
+            Bot::Random(_) => {}
+            Bot::Greedy(g) => g.explore = explore,
+            Bot::Mcts(m) => m.policy.explore = explore,
+        }
+    }
+
     /// Whether it decides on a determinized copy (random looks only at its options).
     pub fn needs_state(&self) -> bool {
         !matches!(self, Bot::Random(_))
@@ -67,6 +76,7 @@ impl Bot {
 /// on the scoring; epsilon-greedy, ties to a seeded pick (declining wins ties).
 pub struct Greedy {
     rng: PyRandom,
+    pub explore: f64,
 }
 
 /// An option's rating: (result if it ends the game, points margin) or (0, the rules' value).
@@ -74,13 +84,11 @@ type Rating = (f64, i64);
 
 impl Greedy {
     pub fn new(seed: Seed) -> Greedy {
-        Greedy {
-            rng: PyRandom::new(seed),
-        }
+        Greedy::with(PyRandom::new(seed))
     }
 
     pub fn with(rng: PyRandom) -> Greedy {
-        Greedy { rng }
+        Greedy { rng, explore: EXPLORE }
     }
 
     pub fn act(&mut self, actions: &[Rc<str>], seat: u32, st: Option<&mut State>) -> Result<Rc<str>, Error> {
@@ -94,7 +102,7 @@ impl Greedy {
                 st.game.id
             )));
         }
-        if self.rng.random() < EXPLORE {
+        if self.rng.random() < self.explore {
             return choice(&mut self.rng, actions);
         }
         let scored = if st.game.greedy.is_empty() {
@@ -234,7 +242,7 @@ pub struct Mcts {
     rng: PyRandom,
     iterations: usize,
     rollout: usize,
-    policy: Greedy,
+    pub policy: Greedy,
     /// Iterations whose copy broke a rule: dropped with the node they added.
     pub failed: u64,
 }

@@ -1,6 +1,6 @@
 //! The Python face (`engine._vm`): one call does a whole unit of work; errors cross as exceptions.
 
-use crate::bots::{Greedy, Mcts};
+use crate::bots::{Greedy, Mcts, EXPLORE};
 use crate::game::Game;
 use crate::playout;
 use crate::pyrand::PyRandom;
@@ -106,9 +106,10 @@ impl VmGame {
 
     /// Whole games between bots, one per seed, in one call — game for game those `tabletop simulate` plays
     /// in Python for the same seeds. `bots`: one spec for every seat or one per seat ("random", "greedy",
-    /// "mcts:N"). A list of dicts {seed, scores, results, reason, decisions, cut_off, error}: a game that
-    /// failed has its one-line `error` (and no scores), the others go on.
-    #[pyo3(signature = (players, seeds, bots = BotSpecs::One("random".into()), limit = 5000))]
+    /// "mcts:N"); `explore`: how often their greedy choices are random (`GreedyAgent.explore`). A list of
+    /// dicts {seed, scores, results, reason, decisions, cut_off, error}: a game that failed has its one-line
+    /// `error` (and no scores), the others go on.
+    #[pyo3(signature = (players, seeds, bots = BotSpecs::One("random".into()), limit = 5000, explore = EXPLORE))]
     fn playouts<'py>(
         &self,
         py: Python<'py>,
@@ -116,6 +117,7 @@ impl VmGame {
         seeds: Vec<Seed>,
         bots: BotSpecs,
         limit: u64,
+        explore: f64,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let kinds = match bots {
             BotSpecs::One(k) => vec![k; players],
@@ -127,12 +129,12 @@ impl VmGame {
                 kinds.len()
             )));
         }
-        playout::make_bots(&kinds, 0).map_err(VmStateError::new_err)?;
+        playout::make_bots(&kinds, 0, explore).map_err(VmStateError::new_err)?;
         let mut out = vec![];
         for seed in seeds {
             let d = PyDict::new(py);
             d.set_item("seed", seed)?;
-            match guarded_raw(|| playout::play_game(&self.game, &kinds, seed, limit)) {
+            match guarded_raw(|| playout::play_game(&self.game, &kinds, seed, limit, explore)) {
                 Ok(g) => {
                     d.set_item("scores", g.scores)?;
                     d.set_item("results", g.results)?;
@@ -207,7 +209,9 @@ impl VmState {
 
     /// The search of the Python MCTS bot (engine/bots/mcts.py) run whole in the VM on this state (a copy that
     /// knows what `seat` knows): `generators` are the states (`random.getstate()[1]`) of the bot's generator
-    /// and of its rollout policy's. Returns (the action, the generators' states after, iterations dropped).
+    /// and of its rollout policy's; `explore` the policy's. Returns (the action, the generators' states
+    /// after, iterations dropped).
+    #[pyo3(signature = (seat, actions, iterations, rollout, generators, explore = EXPLORE))]
     fn search(
         &self,
         seat: u32,
@@ -215,6 +219,7 @@ impl VmState {
         iterations: usize,
         rollout: usize,
         generators: [Vec<u32>; 2],
+        explore: f64,
     ) -> PyResult<(String, [Vec<u32>; 2], u64)> {
         let [own, policy] = generators;
         let (Some(own), Some(policy)) = (PyRandom::from_state(&own), PyRandom::from_state(&policy)) else {
@@ -224,6 +229,7 @@ impl VmState {
         };
         let actions: Vec<Rc<str>> = actions.iter().map(|a| Rc::from(a.as_str())).collect();
         let mut mcts = Mcts::with(own, policy, iterations, rollout);
+        mcts.policy.explore = explore;
         let mut root = self.st.clone();
         let chosen = guarded(|| mcts.search(&mut root, seat, &actions))?;
         Ok((chosen.to_string(), mcts.generators(), mcts.failed))
