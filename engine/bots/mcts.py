@@ -12,7 +12,7 @@ import time
 
 from engine.bots.greedy import GreedyAgent
 from engine.errors import RuntimeRuleError, quoted
-from engine.runtime.lower import native_game, raise_as_engine
+from engine.runtime.lower import native_game, raise_as_engine, vm_module
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_ROLLOUT = 200  # decisions a rollout may take before it is scored by the points so far
@@ -119,15 +119,13 @@ class MctsAgent:
         vm, _ = native_game(state.game)
         if vm is None:
             return None
-        from engine import _vm  # built, since the game runs on it
-
         own, policy = self.rng.getstate(), self.policy.rng.getstate()
         try:
             copy = vm.state_from_json(json.dumps(state.to_data()))
             action, (own_after, policy_after), failed = copy.search(
                 seat, actions or [], self.iterations, self.rollout, [list(own[1]), list(policy[1])], self.policy.explore
             )
-        except _vm.VmError as exc:
+        except vm_module().VmError as exc:
             raise_as_engine(exc)
         self.rng.setstate((own[0], tuple(own_after), own[2]))
         self.policy.rng.setstate((policy[0], tuple(policy_after), policy[2]))

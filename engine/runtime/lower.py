@@ -10,6 +10,7 @@ whole by the VM or not at all.
 
 from __future__ import annotations
 
+import importlib
 import json
 import weakref
 from typing import Any, NoReturn
@@ -676,6 +677,14 @@ def ir_bytes(game) -> bytes:
     return json.dumps(lower(game), separators=(",", ":")).encode()
 
 
+def vm_module() -> Any:
+    """The native VM, ``engine._vm`` (a compiled extension of this package), or None where it is not built."""
+    try:
+        return importlib.import_module("engine._vm")
+    except ImportError:
+        return None
+
+
 _NATIVE: dict[int, tuple[Any, str]] = {}  # id(game) → (its VmGame or None, why not), dropped with the game
 
 
@@ -684,9 +693,8 @@ def native_game(game) -> tuple[Any, str]:
     there — a construct the VM does not run yet, or no VM built on this machine)."""
     found = _NATIVE.get(id(game))
     if found is None:
-        try:
-            from engine import _vm
-        except ImportError:
+        _vm = vm_module()
+        if _vm is None:
             found = (None, "the native VM is not built here (pip install -e .)")
         else:
             try:
@@ -711,8 +719,7 @@ def raise_rule_error(exc: BaseException) -> None:
 
 def raise_as_engine(exc: BaseException) -> NoReturn:
     """A failure of the VM (an ``engine._vm.VmError``) as the engine's own error of the same kind."""
-    from engine import _vm
-
+    _vm = vm_module()
     if isinstance(exc, _vm.VmRuleError):
         raise_rule_error(exc)
     if isinstance(exc, _vm.VmIllegalAction):
@@ -731,4 +738,5 @@ __all__ = [
     "native_game",
     "raise_as_engine",
     "raise_rule_error",
+    "vm_module",
 ]
