@@ -170,6 +170,13 @@ def _parser() -> argparse.ArgumentParser:
         help="processes to share the games (0, or more than the CPUs: one per CPU); "
         "the same games and figures either way",
     )
+    si.add_argument(
+        "--engine",
+        choices=("auto", "python", "vm"),
+        default="auto",
+        help="who plays the games: the native VM when the game and bots run on it (auto), Python, or the VM only; "
+        "the same games either way",
+    )
     si.add_argument("--json", action="store_true", help="print one JSON object")
 
     pt = sub.add_parser(
@@ -591,7 +598,7 @@ def _simulate(args) -> int:
     jobs = min(args.jobs, cpus) or cpus
     seed = _seed(args)
     if args.json or args.games < 50 or not sys.stderr.isatty():
-        summary = simulate(game, args.players, args.games, seed, bots, limit, jobs=jobs)
+        summary = simulate(game, args.players, args.games, seed, bots, limit, jobs=jobs, engine=args.engine)
     else:
         from rich.progress import Progress
 
@@ -606,6 +613,7 @@ def _simulate(args) -> int:
                 limit,
                 progress=lambda done: bar.update(task, completed=done),
                 jobs=jobs,
+                engine=args.engine,
             )
     if args.json:
         print(json.dumps(summary))

@@ -7,11 +7,14 @@ MCTS picks what the Python one picks for the same seed, and beats random and gre
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine import load_game
 from engine.bots import make_agent
-from engine.lab.simulate import play_out
+from engine.errors import TabletopError
+from engine.lab.simulate import play_out, simulate
 from engine.runtime import rng
 from engine.runtime.lower import ir_bytes
 
@@ -106,3 +109,51 @@ def test_a_bot_the_vm_does_not_play_is_refused_in_one_line():
         vm_game.playouts(2, [0], "mcts:2s")
     with pytest.raises(_vm.VmStateError, match="3 bots for 2 players"):
         vm_game.playouts(2, [0], ["random"] * 3)
+
+
+def summary_of(game, engine: str, bots, players: int = 2, games: int = 12) -> dict:
+    summary = simulate(game, players, games, seed=5, bots=bots, engine=engine)
+    assert summary.pop("engine") == engine
+    for timing in ("seconds", "games_per_second"):
+        summary.pop(timing)
+    return summary
+
+
+@pytest.mark.parametrize("bots", ["random", "greedy", ["greedy", "mcts:4"]], ids=["random", "greedy", "mixed"])
+def test_simulate_on_the_vm_gives_the_summary_python_gives_for_the_same_seed(bots):
+    game = load_game("caty-mini")
+    assert summary_of(game, "vm", bots) == summary_of(game, "python", bots)
+
+
+def test_simulate_says_in_one_line_why_a_game_cannot_run_on_the_vm():
+    game = load_game("caty-mini")
+    with pytest.raises(TabletopError, match=r"caty-mini cannot be simulated on the VM: .* bot 'mcts:1s'$"):
+        simulate(game, 2, 1, bots="mcts:1s", engine="vm")
+    assert simulate(game, 2, 1, bots="mcts:1s")["engine"] == "python"  # auto: Python plays what the VM does not
+
+
+def test_the_simulate_command_picks_its_engine(capsys):
+    from engine.cli import main
+
+    assert main(["simulate", "caty-mini", "--players", "2", "--games", "2", "--engine", "vm", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["engine"] == "vm"
+
+
+@pytest.mark.parametrize("name, players", [("cat-town", 2), ("cats-mansion", 3)])
+def test_the_mcts_bot_searches_on_the_vm_and_chooses_as_in_python(name, players, monkeypatch):
+    """`play --bot mcts:N` through the State API: the search runs in the VM, from the bot's own generators,
+    so decision after decision it chooses what the Python search chooses."""
+    import engine.bots.mcts as mcts
+
+    game = load_game(name)
+    state = game.new_game(players, 6)
+    native, python = make_agent("mcts:8", seed=1), make_agent("mcts:8", seed=1)
+    for step in range(24):
+        seat, actions = state.pending["player"], state.legal_actions()
+        copy = state.determinized(seat, step)
+        on_vm = native.search(copy, seat, actions)
+        with monkeypatch.context() as patched:
+            patched.setattr(mcts, "native_game", lambda _game: (None, "kept in Python"))
+            assert python.search(copy, seat, actions) == on_vm, f"decision {step}"
+        state.apply(on_vm)
+    assert native.rng.getstate() == python.rng.getstate() and native.failed == python.failed

@@ -320,3 +320,14 @@ def test_a_function_written_as_statements_runs_alike_and_its_endless_loop_stops_
         _vm.VmGame(ir_bytes(game)).new_game(2, 0)
     assert diagnostic_of(vm.value) == ref.value.diagnostic
     assert ref.value.diagnostic.code == "E703"
+
+
+def test_a_copy_of_a_running_game_costs_a_few_kilobytes():
+    """A search copies a state at every iteration: a Cat Town copy allocates under 4 KB, however long its
+    past (the log and history are shared, not copied)."""
+    _, vm_game = both("cat-town", None)
+    state, rnd = vm_game.new_game(2, 3), random.Random(3)
+    for _ in range(60):
+        state.apply(rnd.choice(state.legal_actions()))
+    assert state.clone_bytes() < 4096
+    assert json.loads(state.clone().to_json()) == json.loads(state.to_json())

@@ -1,19 +1,23 @@
 #!/usr/bin/env python
 """Benchmark: the native VM against the Python runtime, in one run.
 
-    python tools/bench_vm.py [--repeats R] [--games K] [--only TEXT]
+    python tools/bench_vm.py [--repeats R] [--games K] [--only TEXT] [--mcts N]
 
 For each row the same work is done on both sides, interleaved (Python, VM, Python, VM, …), timed in CPU
 time (``time.process_time``); the report gives each side's median over the repeats and the median of the
 per-repeat ratios (Python time / VM time, higher is better).  The Python side is the runtime users run
-today (``load_game``: the generated code), driven as ``tabletop simulate`` drives it (``simulate.play_out``
-with random bots, outcome included); the VM side plays the same number of games in one call
-(``VmGame.playouts``).  Rows:
+today (``load_game``: the generated code), driven as ``tabletop simulate`` drives it (``simulate.play_out``,
+outcome included); the VM side plays the very same games in one call (``VmGame.playouts``).  Rows:
 
-- ``simulate``: K whole games between random bots (different seeds on each side: the bots draw differently);
+- ``simulate``: K whole games between the row's bots, the same seeds (and so the same games) on both sides;
 - ``api loop``: one game driven from Python a decision at a time (``legal_actions()``, ``apply()``), the same
   actions on both sides;
-- ``clone``: copies of a state taken mid-game.
+- ``clone``, ``determinized``: copies of a state taken mid-game;
+- ``mcts``: one information-set MCTS decision of N iterations (``--mcts``, default 1000) on a copy taken
+  mid-game, the same search on both sides (the Python bot's own loop, and the VM's ``search``); its CPU
+  seconds are the figure the targets name.
+
+The clone's size is what a copy allocates (``VmState.clone_bytes``).
 """
 
 from __future__ import annotations
@@ -28,8 +32,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import _vm, load_game
-from engine.bots.random_bot import RandomAgent
+from engine.bots import MctsAgent, make_agent
 from engine.lab.simulate import play_out
+from engine.runtime import rng
 from engine.runtime.lower import Unsupported, ir_bytes
 
 ROWS = [  # (game, variant, players, bots)
@@ -37,7 +42,7 @@ ROWS = [  # (game, variant, players, bots)
     ("caty-mini", None, 4, "random"),
     ("cat-town", None, 2, "random"),
     ("cat-town", None, 4, "random"),
-    ("cats-mansion", None, 3, "random"),
+    ("cats-mansion", None, 3, "greedy"),
     ("goofspiel", None, 2, "random"),
     ("whist", None, 4, "random"),
     ("hex", None, 2, "random"),
@@ -60,13 +65,14 @@ def interleaved(python, vm, repeats: int) -> tuple[float, float, float]:
     return statistics.median(py_times), statistics.median(vm_times), statistics.median(ratios)
 
 
-def simulate_row(game, vm_game, players: int, games: int, repeats: int):
+def simulate_row(game, vm_game, players: int, bots: str, games: int, repeats: int):
     def python():
         for seed in range(games):
-            state, _, _ = play_out(game, players, seed, [RandomAgent(seed * 31 + s) for s in range(players)])
+            agents = [make_agent(bots, seed=rng.derive(seed, "bot", s)) for s in range(players)]
+            state, _, _ = play_out(game, players, seed, agents)
             state.outcome  # noqa: B018 - the tally reads it
 
-    return interleaved(python, lambda: vm_game.playouts(players, list(range(games))), repeats)
+    return interleaved(python, lambda: vm_game.playouts(players, list(range(games)), bots), repeats)
 
 
 def api_row(game, vm_game, players: int, repeats: int):
@@ -87,25 +93,56 @@ def api_row(game, vm_game, players: int, repeats: int):
     )
 
 
-def clone_row(game, vm_game, players: int, repeats: int, copies: int = 2000):
+def mid_game(game, vm_game, players: int, decisions: int = 12):
+    """The same state on both sides, ``decisions`` random decisions in."""
     rnd = random.Random(9)
     py, vm = game.new_game(players, 9), vm_game.new_game(players, 9)
-    for _ in range(12):
+    for _ in range(decisions):
         if py.is_terminal:
             break
         a = rnd.choice(py.legal_actions())
         py.apply(a)
         vm.apply(a)
+    return py, vm
 
-    def py_clones():
-        for _ in range(copies):
-            py.clone()
 
-    def vm_clones():
-        for _ in range(copies):
-            vm.clone()
+def copies_row(game, vm_game, players: int, repeats: int, copy, copies: int):
+    py, vm = mid_game(game, vm_game, players)
+    return interleaved(lambda: [copy(py) for _ in range(copies)], lambda: [copy(vm) for _ in range(copies)], repeats)
 
-    return interleaved(py_clones, vm_clones, repeats)
+
+def mcts_row(game, vm_game, players: int, repeats: int, iterations: int):
+    py, vm = mid_game(game, vm_game, players, 6)
+    seat = py.pending["player"]
+    py_copy, vm_copy = py.determinized(seat, 5), vm.determinized(seat, 5)
+
+    def python():
+        agent = MctsAgent(1, str(iterations))
+        agent._on_vm = lambda *_: None  # the Python search itself, not its call of the VM
+        agent.search(py_copy, seat)
+
+    def native():
+        agent = MctsAgent(1, str(iterations))
+        vm_copy.search(seat, [], iterations, agent.rollout, [list(agent.rng.getstate()[1])] * 2)
+
+    return interleaved(python, native, repeats)
+
+
+def bench_game(label: str, game, vm_game, players: int, bots: str, args) -> None:
+    """Every row of one game, printed as it is measured."""
+    repeats = args.repeats
+    rows = [
+        (f"simulate {bots} ×{args.games}", lambda: simulate_row(game, vm_game, players, bots, args.games, repeats)),
+        ("api loop (one game)", lambda: api_row(game, vm_game, players, repeats)),
+        ("clone ×2000", lambda: copies_row(game, vm_game, players, repeats, lambda s: s.clone(), 2000)),
+        ("determinized ×200", lambda: copies_row(game, vm_game, players, repeats, lambda s: s.determinized(0, 3), 200)),
+    ]
+    if args.mcts:
+        rows.append((f"mcts {args.mcts} iterations", lambda: mcts_row(game, vm_game, players, 1, args.mcts)))
+    for row, measure in rows:
+        py_s, vm_s, ratio = measure()
+        print(f"{label + ' ' + row:44} {py_s:10.4f} {vm_s:10.4f} {ratio:7.1f}×", flush=True)
+    print(f"{label + ' clone size (bytes)':44} {'':10} {mid_game(game, vm_game, players)[1].clone_bytes():10}")
 
 
 def main() -> None:
@@ -113,6 +150,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--only", default="")
+    parser.add_argument("--mcts", type=int, default=1000, help="iterations of the MCTS row (0: no such row)")
     args = parser.parse_args()
     print(f"{'row':44} {'python s':>10} {'vm s':>10} {'ratio':>8}")
     for name, variant, players, bots in ROWS:
@@ -125,13 +163,7 @@ def main() -> None:
         except (Unsupported, _vm.VmError) as exc:  # a game the VM does not run yet is reported, not fatal
             print(f"{label:44} not on the VM: {exc}")
             continue
-        for row, result in (
-            (f"simulate {bots} ×{args.games}", simulate_row(game, vm_game, players, args.games, args.repeats)),
-            ("api loop (one game)", api_row(game, vm_game, players, args.repeats)),
-            ("clone ×2000", clone_row(game, vm_game, players, args.repeats)),
-        ):
-            py_s, vm_s, ratio = result
-            print(f"{label + ' ' + row:44} {py_s:10.4f} {vm_s:10.4f} {ratio:7.1f}×", flush=True)
+        bench_game(label, game, vm_game, players, bots, args)
 
 
 if __name__ == "__main__":

@@ -5,12 +5,14 @@ Strength against random bots: the docstring of ``MctsAgent``, measured by tools/
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
 
 from engine.bots.greedy import GreedyAgent
 from engine.errors import RuntimeRuleError, quoted
+from engine.runtime.lower import native_game, raise_as_engine, vm_module
 
 DEFAULT_ITERATIONS = 200
 DEFAULT_ROLLOUT = 200  # decisions a rollout may take before it is scored by the points so far
@@ -90,7 +92,14 @@ class MctsAgent:
     def search(self, state, seat: int, actions: list[str] | None = None) -> str:
         """The most visited of ``actions`` (default: the copy's options) at ``state``, a copy that knows
         what ``seat`` knows, after the search.  The options come from the seat's view: a copy may
-        offer others where they hang on what the seat cannot see."""
+        offer others where they hang on what the seat cannot see.
+
+        A budget of iterations on a game the native VM runs is searched there, in one call, drawing
+        from this bot's very generators: the same choice, many times faster."""
+        if self.iterations is not None:
+            found = self._on_vm(state, seat, actions)
+            if found is not None:
+                return found
         root = _Node(-1)
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -104,6 +113,24 @@ class MctsAgent:
         return max(
             legal, key=lambda a: (root.children[a].visits, root.children[a].total) if a in root.children else (-1, 0.0)
         )
+
+    def _on_vm(self, state, seat: int, actions: list[str] | None) -> str | None:
+        """``search`` run by the VM on a copy of ``state`` (None: the game does not run there)."""
+        vm, _ = native_game(state.game)
+        if vm is None:
+            return None
+        own, policy = self.rng.getstate(), self.policy.rng.getstate()
+        try:
+            copy = vm.state_from_json(json.dumps(state.to_data()))
+            action, (own_after, policy_after), failed = copy.search(
+                seat, actions or [], self.iterations, self.rollout, [list(own[1]), list(policy[1])], self.policy.explore
+            )
+        except vm_module().VmError as exc:
+            raise_as_engine(exc)
+        self.rng.setstate((own[0], tuple(own_after), own[2]))
+        self.policy.rng.setstate((policy[0], tuple(policy_after), policy[2]))
+        self.failed += failed
+        return action
 
     def _iterate(self, root: _Node, det, rng: random.Random, seat: int) -> None:
         """One iteration on the copy ``det``: select, expand one node, roll out, back up.

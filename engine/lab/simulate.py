@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.bots import check_spec, make_agent
+from engine.bots import GreedyAgent, check_spec, make_agent
 from engine.errors import TabletopError
 from engine.runtime import rng
+from engine.runtime.lower import native_game
+from engine.runtime.state import Outcome
 
 DEFAULT_DECISION_LIMIT = 5_000
+ENGINES = ("auto", "python", "vm")  # who plays the games: the VM when it can, Python, or the VM only
+VM_BOTS = re.compile(r"random|greedy|mcts(:[0-9]+)?")  # the bots the VM plays itself (not mcts:2s)
 
 
 def bot_inputs(state, seat: int, bot, salt: int = 0) -> tuple[dict, object]:
@@ -64,21 +69,38 @@ class _Tally:
         self.wins, self.totals, self.lows, self.highs = [0] * n, [0] * n, [None] * n, [None] * n
 
     def play(self, game, players: int, kinds: list[str], limit: int, game_seed: int) -> None:
-        self.games += 1
         agents = [make_agent(kinds[s], seed=rng.derive(game_seed, "bot", s)) for s in range(players)]
         try:
             state, decisions, cut_off = play_out(game, players, game_seed, agents, limit)
         except TabletopError as exc:
-            self.errors += 1
-            self.samples.append((game_seed, str(exc)))
-            del self.samples[5:]
+            self.failed(game_seed, str(exc))
             return
+        self.ended(game, decisions, None if cut_off else (state.outcome, state.scores))
+
+    def played(self, game, result: dict) -> None:
+        """A game the VM played (``VmGame.playouts``): the same game, for the same seed, as ``play``."""
+        if result["error"] is not None:
+            self.failed(result["seed"], result["error"])
+        else:
+            end = None if result["cut_off"] else (Outcome(tuple(result["results"]), result["reason"]), result["scores"])
+            self.ended(game, result["decisions"], end)
+
+    def failed(self, game_seed: int, message: str) -> None:
+        self.games += 1
+        self.errors += 1
+        self.samples.append((game_seed, message))
+        del self.samples[5:]
+
+    def ended(self, game, decisions: int, end: tuple[Outcome, list[int]] | None) -> None:
+        """A game played to its end (``end``: its outcome and scores) or cut off (None)."""
+        self.games += 1
         self.decisions += decisions
-        if cut_off:
+        if end is None:
             self.cut += 1
             return
         self.finished += 1
-        outcome = state.outcome
+        outcome, scores = end
+        players = self.players
         self.reasons[outcome.reason] = self.reasons.get(outcome.reason, 0) + 1
         if outcome.is_draw:
             self.draws += 1
@@ -86,7 +108,7 @@ class _Tally:
         for w in winners:
             self.wins[w] += 1
         self.ties += len(winners) > 1 and len({game.team(players, w) for w in winners}) > 1
-        for seat, score in enumerate(state.scores):
+        for seat, score in enumerate(scores):
             self.totals[seat] += score
             self.lows[seat] = score if self.lows[seat] is None else min(self.lows[seat], score)
             self.highs[seat] = score if self.highs[seat] is None else max(self.highs[seat], score)
@@ -103,15 +125,46 @@ class _Tally:
         self.samples = sorted(self.samples + other.samples)[:5]
 
 
-_JOB: tuple = ()  # (game, players, kinds, limit) for the forked workers of one simulate call
+_JOB: tuple = ()  # (game, players, kinds, limit, VM game or None) for the forked workers of one simulate call
 
 
 def _play_seeds(seeds: range) -> _Tally:
-    game, players, kinds, limit = _JOB
+    game, players, kinds, limit, vm = _JOB
     tally = _Tally(players)
-    for game_seed in seeds:
-        tally.play(game, players, kinds, limit, game_seed)
+    if vm is not None:  # the whole range in one call
+        for result in vm.playouts(players, list(seeds), kinds, limit, GreedyAgent.explore):
+            tally.played(game, result)
+    else:
+        for game_seed in seeds:
+            tally.play(game, players, kinds, limit, game_seed)
     return tally
+
+
+def vm_for(game, kinds: list[str], seeds: range, engine: str = "auto"):
+    """The VM game to play ``game`` between bots of ``kinds`` on, or None to play it in Python.
+
+    ``auto`` takes the VM when the game lowers, it plays every bot and the seeds fit in 64 bits; ``vm``
+    insists (a one-line error says why it cannot); ``python`` never takes it."""
+    if engine not in ENGINES:
+        raise TabletopError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    if engine == "python":
+        return None
+    others = sorted({k for k in kinds if not VM_BOTS.fullmatch(k)})
+    vm, why = native_game(game)
+    if others:
+        why = f"the VM does not play bot {others[0]!r}"
+    elif not seeds or seeds[0] < -(2**63) or seeds[-1] >= 2**64:
+        why = "a seed is over 64 bits"
+    else:
+        return vm if vm is not None else _refuse(engine, game, why)
+    return _refuse(engine, game, why)
+
+
+def _refuse(engine: str, game, why: str) -> None:
+    """None (Python plays), unless the VM was insisted on: then why it cannot, in one line."""
+    if engine == "vm":
+        raise TabletopError(f"{game.id} cannot be simulated on the VM: {why}")
+    return None
 
 
 def simulate(
@@ -123,23 +176,26 @@ def simulate(
     limit: int = DEFAULT_DECISION_LIMIT,
     progress: Callable[[int], None] | None = None,
     jobs: int = 1,
+    engine: str = "auto",
 ) -> dict:
     """Run ``games`` games (seeds ``seed`` on); the summary has the keys promised in DESIGN.md §10.
 
     Win rates count wins only: a drawn game is in ``draws`` and in no seat's wins.
 
     With ``jobs`` > 1 the games are shared among that many processes; game ``seed + i`` is the same
-    game either way, so the summary is too (but for the time taken).
+    game either way, so the summary is too (but for the time taken).  ``engine`` picks who plays them
+    (``vm_for``): the native VM plays the same games as Python for the same seeds, faster.
     """
     global _JOB
     kinds = [bots] * players if isinstance(bots, str) else list(bots)
     for kind in set(kinds):
         check_spec(kind, game)
+    vm = vm_for(game, kinds, range(seed, seed + games), engine)
     tally = _Tally(players)
     start = time.perf_counter()
     chunk = max(1, min(50, games // (4 * jobs) or 1))
     parts = [range(first, min(first + chunk, seed + games)) for first in range(seed, seed + games, chunk)]
-    _JOB = (game, players, kinds, limit)
+    _JOB = (game, players, kinds, limit, vm)
     try:
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
             # Forked workers inherit the compiled game: nothing is pickled or loaded again.
@@ -150,10 +206,9 @@ def simulate(
                         progress(tally.games)
         else:
             for seeds in parts:
-                for game_seed in seeds:
-                    tally.play(game, players, kinds, limit, game_seed)
-                    if progress is not None:
-                        progress(tally.games)
+                tally.add(_play_seeds(seeds))
+                if progress is not None:
+                    progress(tally.games)
     finally:
         _JOB = ()
     elapsed = time.perf_counter() - start
@@ -184,6 +239,7 @@ def simulate(
         "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
         "seconds": round(elapsed, 3),
         "jobs": jobs,
+        "engine": "vm" if vm is not None else "python",
     }
 
 

@@ -10,10 +10,20 @@ whole by the VM or not at all.
 
 from __future__ import annotations
 
+import importlib
 import json
-from typing import Any
+import weakref
+from typing import Any, NoReturn
 
-from engine.errors import Diagnostic, RuleFault, RuntimeRuleError, TabletopError
+from engine.errors import (
+    Diagnostic,
+    EngineBug,
+    IllegalAction,
+    RuleFault,
+    RuntimeRuleError,
+    StateError,
+    TabletopError,
+)
 from engine.lang import ast
 from engine.lang.ops import OPS
 from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
@@ -667,6 +677,35 @@ def ir_bytes(game) -> bytes:
     return json.dumps(lower(game), separators=(",", ":")).encode()
 
 
+def vm_module() -> Any:
+    """The native VM, ``engine._vm`` (a compiled extension of this package), or None where it is not built."""
+    try:
+        return importlib.import_module("engine._vm")
+    except ImportError:
+        return None
+
+
+_NATIVE: dict[int, tuple[Any, str]] = {}  # id(game) → (its VmGame or None, why not), dropped with the game
+
+
+def native_game(game) -> tuple[Any, str]:
+    """``game`` on the native VM, made once per game: (``engine._vm.VmGame``, "") or (None, why it cannot run
+    there — a construct the VM does not run yet, or no VM built on this machine)."""
+    found = _NATIVE.get(id(game))
+    if found is None:
+        _vm = vm_module()
+        if _vm is None:
+            found = (None, "the native VM is not built here (pip install -e .)")
+        else:
+            try:
+                found = (_vm.VmGame(ir_bytes(game)), "")
+            except (Unsupported, _vm.VmError) as exc:
+                found = (None, str(exc))
+        _NATIVE[id(game)] = found
+        weakref.finalize(game, _NATIVE.pop, id(game), None)
+    return found
+
+
 def diagnostic_of(exc: BaseException) -> Diagnostic:
     """The located diagnostic of a rule fault raised by the VM (its arguments: path, line, col, code, message)."""
     path, line, col, code, message = exc.args
@@ -678,4 +717,26 @@ def raise_rule_error(exc: BaseException) -> None:
     raise RuntimeRuleError(diagnostic_of(exc)) from None
 
 
-__all__ = ["IR_VERSION", "Unsupported", "diagnostic_of", "ir_bytes", "lower", "raise_rule_error"]
+def raise_as_engine(exc: BaseException) -> NoReturn:
+    """A failure of the VM (an ``engine._vm.VmError``) as the engine's own error of the same kind."""
+    _vm = vm_module()
+    if isinstance(exc, _vm.VmRuleError):
+        raise_rule_error(exc)
+    if isinstance(exc, _vm.VmIllegalAction):
+        raise IllegalAction(str(exc)) from None
+    if isinstance(exc, _vm.VmEngineBug):
+        raise EngineBug(str(exc)) from None
+    raise StateError(str(exc)) from None
+
+
+__all__ = [
+    "IR_VERSION",
+    "Unsupported",
+    "diagnostic_of",
+    "ir_bytes",
+    "lower",
+    "native_game",
+    "raise_as_engine",
+    "raise_rule_error",
+    "vm_module",
+]

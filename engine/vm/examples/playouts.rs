@@ -18,11 +18,17 @@ fn main() {
         std::process::exit(1)
     }));
     let players: usize = args[2].parse().unwrap_or(2);
-    let games: i64 = args[3].parse().unwrap_or(100);
+    let games: _vm::rng::Seed = args[3].parse().unwrap_or(100);
     let start = Instant::now();
     let mut decisions = 0;
     for seed in 0..games {
-        match _vm::playout::play_game(&game, &vec!["random".to_string(); players], seed, 100_000) {
+        match _vm::playout::play_game(
+            &game,
+            &vec!["random".to_string(); players],
+            seed,
+            100_000,
+            _vm::bots::EXPLORE,
+        ) {
             Ok(p) => decisions += p.decisions,
             Err(e) => {
                 eprintln!("seed {seed}: {e:?}");

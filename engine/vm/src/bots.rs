@@ -3,11 +3,12 @@
 //! needs no Python call per step.
 
 use crate::pyrand::PyRandom;
+use crate::rng::Seed;
 use crate::state::{Diag, Error, State, F};
 use crate::value::V;
 use std::rc::Rc;
 
-/// How often greedy plays at random (engine/bots/greedy.py `explore`).
+/// How often greedy plays at random (engine/bots/greedy.py `explore`), unless told otherwise.
 pub const EXPLORE: f64 = 0.05;
 /// MCTS (engine/bots/mcts.py): decisions a rollout may take, the weight of a lead when it stops, UCB's constant.
 pub const DEFAULT_ITERATIONS: usize = 200;
@@ -31,7 +32,7 @@ pub enum Bot {
 
 impl Bot {
     /// `random`, `greedy`, `mcts` or `mcts:N` (N iterations a decision); None for any other spec.
-    pub fn parse(spec: &str, seed: i64) -> Option<Bot> {
+    pub fn parse(spec: &str, seed: Seed) -> Option<Bot> {
         let (kind, param) = match spec.split_once(':') {
             Some((k, p)) => (k, Some(p)),
             None => (spec, None),
@@ -45,6 +46,15 @@ impl Bot {
                 _ => None,
             },
             _ => None,
+        }
+    }
+
+    /// How often its greedy choices (greedy's own, MCTS's rollouts) are random instead.
+    pub fn set_explore(&mut self, explore: f64) {
+        match self {
+            Bot::Random(_) => {}
+            Bot::Greedy(g) => g.explore = explore,
+            Bot::Mcts(m) => m.policy.explore = explore,
         }
     }
 
@@ -66,16 +76,19 @@ impl Bot {
 /// on the scoring; epsilon-greedy, ties to a seeded pick (declining wins ties).
 pub struct Greedy {
     rng: PyRandom,
+    pub explore: f64,
 }
 
 /// An option's rating: (result if it ends the game, points margin) or (0, the rules' value).
 type Rating = (f64, i64);
 
 impl Greedy {
-    pub fn new(seed: i64) -> Greedy {
-        Greedy {
-            rng: PyRandom::new(seed),
-        }
+    pub fn new(seed: Seed) -> Greedy {
+        Greedy::with(PyRandom::new(seed))
+    }
+
+    pub fn with(rng: PyRandom) -> Greedy {
+        Greedy { rng, explore: EXPLORE }
     }
 
     pub fn act(&mut self, actions: &[Rc<str>], seat: u32, st: Option<&mut State>) -> Result<Rc<str>, Error> {
@@ -89,7 +102,7 @@ impl Greedy {
                 st.game.id
             )));
         }
-        if self.rng.random() < EXPLORE {
+        if self.rng.random() < self.explore {
             return choice(&mut self.rng, actions);
         }
         let scored = if st.game.greedy.is_empty() {
@@ -229,20 +242,30 @@ pub struct Mcts {
     rng: PyRandom,
     iterations: usize,
     rollout: usize,
-    policy: Greedy,
+    pub policy: Greedy,
     /// Iterations whose copy broke a rule: dropped with the node they added.
     pub failed: u64,
 }
 
 impl Mcts {
-    pub fn new(seed: i64, iterations: usize) -> Mcts {
+    pub fn new(seed: Seed, iterations: usize) -> Mcts {
+        Mcts::with(PyRandom::new(seed), PyRandom::new(seed), iterations, DEFAULT_ROLLOUT)
+    }
+
+    /// A search drawing from the given generators: its own, and its rollout policy's.
+    pub fn with(rng: PyRandom, policy: PyRandom, iterations: usize, rollout: usize) -> Mcts {
         Mcts {
-            rng: PyRandom::new(seed),
+            rng,
             iterations,
-            rollout: DEFAULT_ROLLOUT,
-            policy: Greedy::new(seed),
+            rollout,
+            policy: Greedy::with(policy),
             failed: 0,
         }
+    }
+
+    /// The generators' states after the search (its own, its policy's), for the caller to carry on from.
+    pub fn generators(&self) -> [Vec<u32>; 2] {
+        [self.rng.state(), self.policy.rng.state()]
     }
 
     pub fn act(&mut self, actions: &[Rc<str>], seat: u32, st: Option<&mut State>) -> Result<Rc<str>, Error> {
@@ -261,7 +284,7 @@ impl Mcts {
         let guided = !st.game.greedy.is_empty();
         let mut nodes = vec![Node::new(u32::MAX)];
         for _ in 0..self.iterations {
-            let det = st.determinized(seat, self.rng.getrandbits(31) as i64)?;
+            let det = st.determinized(seat, Seed::from(self.rng.getrandbits(31)))?;
             self.iterate(&mut nodes, det, seat, guided)?;
         }
         let legal = if actions.is_empty() {

@@ -2,6 +2,8 @@
 //! BLAKE2b-64 digest of the repr of (seed, *labels) — so a game played whole in the VM gives every bot and
 //! every copy the seed the Python driver gives it.
 
+use crate::rng::Seed;
+
 const IV: [u64; 8] = [
     0x6a09_e667_f3bc_c908,
     0xbb67_ae85_84ca_a73b,
@@ -97,7 +99,7 @@ pub enum Label<'a> {
 }
 
 /// `rng.derive(seed, *labels)`.
-pub fn derive(seed: i64, labels: &[Label]) -> i64 {
+pub fn derive(seed: Seed, labels: &[Label]) -> Seed {
     let mut text = format!("({seed}");
     for l in labels {
         match l {
@@ -106,7 +108,7 @@ pub fn derive(seed: i64, labels: &[Label]) -> i64 {
         }
     }
     text.push(')');
-    (u64::from_be_bytes(blake2b_64(text.as_bytes())) >> 1) as i64
+    Seed::from(u64::from_be_bytes(blake2b_64(text.as_bytes())) >> 1)
 }
 
 #[cfg(test)]

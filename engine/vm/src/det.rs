@@ -4,6 +4,7 @@
 use crate::game::Shape;
 use crate::pyrand::PyRandom;
 use crate::rng;
+use crate::rng::Seed;
 use crate::state::{Error, Hist, Pending, State};
 use crate::value::{Journal, V};
 use std::rc::Rc;
@@ -65,7 +66,7 @@ impl State {
     }
 
     /// A copy consistent with all `seat` knows (see the module); an error if no deal agrees with it.
-    pub fn determinized(&self, seat: u32, seed: i64) -> Result<State, Error> {
+    pub fn determinized(&self, seat: u32, seed: Seed) -> Result<State, Error> {
         if seat as usize >= self.n {
             return Err(Error::State(format!("no seat {seat}: seats are 0…{}", self.n - 1)));
         }
@@ -163,7 +164,7 @@ impl State {
     fn dealt(
         &self,
         seat: u32,
-        seed: i64,
+        seed: Seed,
         relabel: &[(u32, u32)],
         hold: bool,
         shuffler: &mut PyRandom,

@@ -1,6 +1,7 @@
 //! A state to and from the reference's saved-state JSON (State.to_data, format 2), field for field.
 
 use crate::game::Game;
+use crate::rng::Seed;
 use crate::state::{frame, Error, Hist, LogLine, Pending, State, Together};
 use crate::value::V;
 use serde_json::{json, Map, Value as J};
@@ -94,7 +95,7 @@ impl State {
             "variant": g.variant,
             "rules": g.rules,
             "players": self.n,
-            "seed": self.seed,
+            "seed": seed_json(self.seed),
             "rng": self.rng,
             "zones": zones,
             "variables": variables,
@@ -130,8 +131,9 @@ impl State {
         let Some(seats) = game.seats.get(n).and_then(Option::as_ref) else {
             return refuse("its number of players does not fit the game");
         };
-        let seed = get("seed")?
-            .as_i64()
+        let seed = get("seed")?;
+        let seed = (seed.as_i64().map(Seed::from))
+            .or_else(|| seed.as_u64().map(Seed::from))
             .ok_or_else(|| Error::State("not a saved state: its seed".into()))?;
         let rng = get("rng")?
             .as_u64()
@@ -448,6 +450,14 @@ fn pending_value(g: &Game, p: &J, n: usize) -> Result<Pending, Error> {
         kind: p.get("kind").and_then(J::as_str).unwrap_or("").into(),
         together,
     })
+}
+
+/// A seed as JSON: a whole number (a state's seed fits in 64 bits, see `State::new`).
+fn seed_json(seed: Seed) -> J {
+    match i64::try_from(seed) {
+        Ok(s) => json!(s),
+        Err(_) => json!(seed as u64),
+    }
 }
 
 pub fn value_json(g: &Game, v: &V) -> J {

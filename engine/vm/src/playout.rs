@@ -4,12 +4,13 @@
 use crate::bots::Bot;
 use crate::derive::{derive, Label};
 use crate::game::Game;
+use crate::rng::Seed;
 use crate::state::{Error, State};
 use std::rc::Rc;
 
 /// How one game ended (or why it did not).
 pub struct Played {
-    pub seed: i64,
+    pub seed: Seed,
     pub scores: Vec<i64>,
     pub results: Vec<&'static str>,
     pub reason: Rc<str>,
@@ -35,21 +36,24 @@ pub fn message(e: &Error) -> String {
 
 /// The bots of a game from their specs, each seeded `derive(seed, "bot", seat)`; None names a spec the VM
 /// does not play.
-pub fn make_bots(kinds: &[String], seed: i64) -> Result<Vec<Bot>, String> {
+pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>, String> {
     kinds
         .iter()
         .enumerate()
         .map(|(s, k)| {
-            Bot::parse(k, derive(seed, &[Label::Text("bot"), Label::Int(s as i64)]))
-                .ok_or_else(|| format!("the VM plays random, greedy and mcts:N bots, not '{k}'"))
+            let mut bot = Bot::parse(k, derive(seed, &[Label::Text("bot"), Label::Int(s as i64)]))
+                .ok_or_else(|| format!("the VM plays random, greedy and mcts:N bots, not '{k}'"))?;
+            bot.set_explore(explore);
+            Ok(bot)
         })
         .collect()
 }
 
-/// Play the game of `seed` between bots of `kinds` (one per seat), at most `limit` decisions.
-pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: i64, limit: u64) -> Result<Played, Error> {
+/// Play the game of `seed` between bots of `kinds` (one per seat), at most `limit` decisions; `explore`: how
+/// often greedy choices are random.
+pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: Seed, limit: u64, explore: f64) -> Result<Played, Error> {
     let players = kinds.len();
-    let mut bots = make_bots(kinds, seed).map_err(Error::State)?;
+    let mut bots = make_bots(kinds, seed, explore).map_err(Error::State)?;
     let mut st = State::new(game.clone(), players, seed)?;
     st.keep_log = false;
     let mut decisions = 0u64;

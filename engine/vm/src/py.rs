@@ -1,8 +1,10 @@
 //! The Python face (`engine._vm`): one call does a whole unit of work; errors cross as exceptions.
 
-use crate::bots::{Greedy, Mcts};
+use crate::bots::{Greedy, Mcts, EXPLORE};
 use crate::game::Game;
 use crate::playout;
+use crate::pyrand::PyRandom;
+use crate::rng::Seed;
 use crate::state::{Error, State};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -94,7 +96,7 @@ impl VmGame {
         self.game.id.clone()
     }
 
-    fn new_game(&self, players: usize, seed: i64) -> PyResult<VmState> {
+    fn new_game(&self, players: usize, seed: Seed) -> PyResult<VmState> {
         guarded(|| State::new(self.game.clone(), players, seed)).map(|st| VmState { st })
     }
 
@@ -104,16 +106,18 @@ impl VmGame {
 
     /// Whole games between bots, one per seed, in one call — game for game those `tabletop simulate` plays
     /// in Python for the same seeds. `bots`: one spec for every seat or one per seat ("random", "greedy",
-    /// "mcts:N"). A list of dicts {seed, scores, results, reason, decisions, cut_off, error}: a game that
-    /// failed has its one-line `error` (and no scores), the others go on.
-    #[pyo3(signature = (players, seeds, bots = BotSpecs::One("random".into()), limit = 5000))]
+    /// "mcts:N"); `explore`: how often their greedy choices are random (`GreedyAgent.explore`). A list of
+    /// dicts {seed, scores, results, reason, decisions, cut_off, error}: a game that failed has its one-line
+    /// `error` (and no scores), the others go on.
+    #[pyo3(signature = (players, seeds, bots = BotSpecs::One("random".into()), limit = 5000, explore = EXPLORE))]
     fn playouts<'py>(
         &self,
         py: Python<'py>,
         players: usize,
-        seeds: Vec<i64>,
+        seeds: Vec<Seed>,
         bots: BotSpecs,
         limit: u64,
+        explore: f64,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let kinds = match bots {
             BotSpecs::One(k) => vec![k; players],
@@ -125,12 +129,12 @@ impl VmGame {
                 kinds.len()
             )));
         }
-        playout::make_bots(&kinds, 0).map_err(VmStateError::new_err)?;
+        playout::make_bots(&kinds, 0, explore).map_err(VmStateError::new_err)?;
         let mut out = vec![];
         for seed in seeds {
             let d = PyDict::new(py);
             d.set_item("seed", seed)?;
-            match guarded_raw(|| playout::play_game(&self.game, &kinds, seed, limit)) {
+            match guarded_raw(|| playout::play_game(&self.game, &kinds, seed, limit, explore)) {
                 Ok(g) => {
                     d.set_item("scores", g.scores)?;
                     d.set_item("results", g.results)?;
@@ -185,13 +189,13 @@ impl VmState {
     }
 
     /// A copy consistent with all `seat` knows and nothing more (the reference's `State.determinized`).
-    fn determinized(&self, seat: u32, seed: i64) -> PyResult<VmState> {
+    fn determinized(&self, seat: u32, seed: Seed) -> PyResult<VmState> {
         guarded(|| self.st.determinized(seat, seed)).map(|st| VmState { st })
     }
 
     /// Information-set MCTS for `seat` on this state, taken as what `seat` knows (pass a determinized copy
     /// to hide the rest): `iterations` iterations from `seed`, the most visited action.
-    fn mcts(&self, seat: u32, iterations: usize, seed: i64) -> PyResult<String> {
+    fn mcts(&self, seat: u32, iterations: usize, seed: Seed) -> PyResult<String> {
         if iterations == 0 {
             return Err(VmStateError::new_err("MCTS needs at least one iteration"));
         }
@@ -203,11 +207,44 @@ impl VmState {
         guarded(|| Mcts::new(seed, iterations).act(&actions, seat, Some(&mut root))).map(|a| a.to_string())
     }
 
+    /// The search of the Python MCTS bot (engine/bots/mcts.py) run whole in the VM on this state (a copy that
+    /// knows what `seat` knows): `generators` are the states (`random.getstate()[1]`) of the bot's generator
+    /// and of its rollout policy's; `explore` the policy's. Returns (the action, the generators' states
+    /// after, iterations dropped).
+    #[pyo3(signature = (seat, actions, iterations, rollout, generators, explore = EXPLORE))]
+    fn search(
+        &self,
+        seat: u32,
+        actions: Vec<String>,
+        iterations: usize,
+        rollout: usize,
+        generators: [Vec<u32>; 2],
+        explore: f64,
+    ) -> PyResult<(String, [Vec<u32>; 2], u64)> {
+        let [own, policy] = generators;
+        let (Some(own), Some(policy)) = (PyRandom::from_state(&own), PyRandom::from_state(&policy)) else {
+            return Err(VmStateError::new_err(
+                "a generator's state is not 624 words and an index",
+            ));
+        };
+        let actions: Vec<Rc<str>> = actions.iter().map(|a| Rc::from(a.as_str())).collect();
+        let mut mcts = Mcts::with(own, policy, iterations, rollout);
+        mcts.policy.explore = explore;
+        let mut root = self.st.clone();
+        let chosen = guarded(|| mcts.search(&mut root, seat, &actions))?;
+        Ok((chosen.to_string(), mcts.generators(), mcts.failed))
+    }
+
     /// The greedy bot's choice for `seat` on this state (a determinized copy), its generator seeded `seed`.
-    fn greedy(&self, seat: u32, seed: i64) -> PyResult<String> {
+    fn greedy(&self, seat: u32, seed: Seed) -> PyResult<String> {
         let actions = self.st.legal(Some(seat));
         let mut copy = self.st.clone();
         guarded(|| Greedy::new(seed).act(&actions, seat, Some(&mut copy))).map(|a| a.to_string())
+    }
+
+    /// What a clone of this state allocates, in bytes (shared values not counted: copies share them).
+    fn clone_bytes(&self) -> usize {
+        self.st.clone_bytes()
     }
 
     fn clone(&self) -> VmState {

@@ -1,6 +1,8 @@
 //! Python's `random.Random` (MT19937 and the methods the bots and `determinized` call), draw for draw: the
 //! same seed gives the VM's bots and copies the very numbers the reference's give.
 
+use crate::rng::Seed;
+
 const N: usize = 624;
 const M: usize = 397;
 
@@ -12,7 +14,7 @@ pub struct PyRandom {
 
 impl PyRandom {
     /// `random.Random(seed)` for a whole-number seed (its absolute value, in 32-bit words, low first).
-    pub fn new(seed: i64) -> PyRandom {
+    pub fn new(seed: Seed) -> PyRandom {
         let mut abs = seed.unsigned_abs();
         let mut key = vec![];
         while abs > 0 {
@@ -52,6 +54,26 @@ impl PyRandom {
         }
         mt[0] = 0x8000_0000;
         r
+    }
+
+    /// A generator from Python's `getstate()[1]`: its 624 words and the index of the next one.
+    pub fn from_state(state: &[u32]) -> Option<PyRandom> {
+        if state.len() != N + 1 || state[N] as usize > N {
+            return None;
+        }
+        let mut mt = [0; N];
+        mt.copy_from_slice(&state[..N]);
+        Some(PyRandom {
+            mt,
+            index: state[N] as usize,
+        })
+    }
+
+    /// The state as Python's `getstate()[1]` holds it (for `setstate`).
+    pub fn state(&self) -> Vec<u32> {
+        let mut out = self.mt.to_vec();
+        out.push(self.index as u32);
+        out
     }
 
     fn init(&mut self, s: u32) {

@@ -1,5 +1,8 @@
 //! splitmix64, draw for draw the generator of engine/rng.py (same seed, same numbers).
 
+/// A seed as Python holds it: any whole number of at most 64 bits, either sign.
+pub type Seed = i128;
+
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 fn mix(mut z: u64) -> u64 {
@@ -9,7 +12,7 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// The generator's state for a user seed (the seed's 64 low bits, as Python's `& MASK` takes them).
-pub fn seed_state(seed: i64) -> u64 {
+pub fn seed_state(seed: Seed) -> u64 {
     mix((seed as u64) ^ 0x632B_E59B_D9B4_E019)
 }
 

@@ -2,7 +2,7 @@
 //! runs the IR's instructions until a decision is pending or the game ends (State._run of the reference).
 
 use crate::game::{Game, Ins, Label, Store};
-use crate::rng;
+use crate::rng::{self, Seed};
 use crate::value::{Journal, V};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -136,7 +136,7 @@ pub struct LogLine {
 pub struct State {
     pub game: Rc<Game>,
     pub n: usize,
-    pub seed: i64,
+    pub seed: Seed,
     pub rng: u64,
     pub zones: Vec<Vec<u32>>,
     pub loc: Vec<u32>,
@@ -173,7 +173,12 @@ enum Step {
 }
 
 impl State {
-    pub fn new(game: Rc<Game>, n: usize, seed: i64) -> Result<State, Error> {
+    pub fn new(game: Rc<Game>, n: usize, seed: Seed) -> Result<State, Error> {
+        if seed < Seed::from(i64::MIN) || seed > Seed::from(u64::MAX) {
+            return Err(Error::State(format!(
+                "seed {seed} is not a whole number of at most 64 bits"
+            )));
+        }
         let seats = match game.seats.get(n).and_then(Option::as_ref) {
             Some(s) => s,
             None => {
@@ -1081,6 +1086,34 @@ impl State {
                 });
             }
         }
+    }
+
+    /// What a clone allocates, in bytes: the state and the arrays it copies (what copies share — the log, the
+    /// history, lists and records, the pending decision — is not copied).
+    pub fn clone_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let values = |v: &[V]| size_of::<Vec<V>>() + std::mem::size_of_val(v);
+        size_of::<State>()
+            + self
+                .zones
+                .iter()
+                .map(|z| size_of::<Vec<u32>>() + z.len() * 4)
+                .sum::<usize>()
+            + (self.loc.len() + self.know.len() + self.pinned.len() + self.settled.len()) * 4
+            + values(&self.vars)
+            + self.pvars.iter().map(|p| values(p)).sum::<usize>()
+            + self
+                .stack
+                .iter()
+                .map(|f| size_of::<Frame>() + values(&f.env))
+                .sum::<usize>()
+            + self
+                .seen
+                .iter()
+                .map(|s| size_of::<Vec<serde_json::Value>>() + s.len() * 64)
+                .sum::<usize>()
+            + self.points.len() * size_of::<Option<i64>>()
+            + self.pool.len() * size_of::<Vec<V>>()
     }
 
     /// A decision taken or a chance event: one more turn, in the history if it is kept.
