@@ -121,7 +121,7 @@ def test_the_board_is_drawn_with_its_rows_shifted_and_its_stones():
     from rich.console import Console
 
     from engine.ui.terminal import render_view
-    from engine.web.draw import CELL, Hints, grid_svg
+    from engine.web.draw import CELL, Hints, spaces_svg
 
     st = new()
     play(st, "d4")
@@ -129,13 +129,15 @@ def test_the_board_is_drawn_with_its_rows_shifted_and_its_stones():
     render_view(st.game, st.view(BLUE), console)
     assert "red" in console.export_text()
     board = st.game.board("cells")
-    svg = ET.fromstring(grid_svg(board, {}, [], Hints()))
-    x = {
-        r.get("data-space"): float(r.get("x"))
-        for r in svg.iter("{http://www.w3.org/2000/svg}rect")
-        if r.get("data-space")
-    }
-    assert x["a2"] - x["a1"] == CELL / 2 and x["b1"] - x["a1"] == CELL
+    svg = ET.fromstring(spaces_svg(board, {}, [], Hints()))
+    x = {}  # each hexagon's centre, the mean of its six corners
+    for g in svg.iter("{http://www.w3.org/2000/svg}g"):
+        if g.get("data-space"):
+            corners = [
+                float(p.split(",")[0]) for p in g.find("{http://www.w3.org/2000/svg}polygon").get("points").split()
+            ]
+            x[g.get("data-space")] = sum(corners) / 6
+    assert round(x["a2"] - x["a1"], 6) == CELL / 2 and round(x["b1"] - x["a1"], 6) == CELL
 
 
 def test_a_saved_state_with_a_stone_off_the_board_is_refused():
