@@ -324,7 +324,8 @@ def test_a_seat_page_on_a_phone_reads_and_taps_without_sideways_scrolling(browse
     table = Table(game, players=2, seed=1)
     try:
         with opened(page, table, table.seat_keys[0]):
-            page.locator("#options button.option, svg .dest").first.wait_for()
+            expect(page.locator("#decision")).to_contain_text("Your decision")
+            expect(page.locator("#options")).to_be_hidden()  # the list of moves folds away: the table is the controller
             found = page.evaluate(PHONE_CHECK)
             shot(page, f"phone-{game}")
             assert found["texts"] and found["targets"], found
@@ -464,3 +465,27 @@ def test_the_lobby_page_creates_a_table_and_shows_its_links(page):
         shot(page, "lobby-table")
     finally:
         stop()
+
+
+def test_a_seat_asks_to_undo_and_the_other_seat_accepts_on_its_page(browser):
+    table = Table("caty-mini", players=2, seed=2)
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    asker, other = context.new_page(), context.new_page()
+    url, stop = serve(table)
+    try:
+        asker.goto(f"{url}?key={table.seat_keys[0]}")
+        other.goto(f"{url}?key={table.seat_keys[1]}")
+        for shown in (asker, other):
+            expect(shown.locator("#undo")).to_be_hidden()  # only the host's link undoes by itself
+            expect(shown.locator("#ask-undo")).to_be_hidden()  # no move of its own yet
+        asker.locator("#piles .zone.choice > h3").first.click()
+        expect(asker.locator("#step")).to_have_text("1 moves")
+        asker.locator("#ask-undo").click()
+        expect(other.locator("#accept-undo")).to_contain_text("undo seat 0's move")
+        expect(asker.locator("#accept-undo")).to_be_hidden()
+        other.locator("#accept-undo").click()
+        expect(asker.locator("#step")).to_have_text("0 moves")
+        assert table.state.actions == []
+    finally:
+        stop()
+        context.close()

@@ -287,4 +287,5 @@ $("slider").oninput = (e) => send({type: "seek", index: Number(e.target.value)})
 $("now").onclick = () => send({type: "now"});
 $("reveal").onclick = () => { $("curtain").hidden = true; $("table").hidden = false; shownSeat = last.seat; };
 document.addEventListener("click", (e) => { if (!e.target.closest("#chooser")) hideChooser(); });
+if (window.innerWidth < 700) $("choices").open = false;   // on a phone the table is the controller; the list folds
 connect();
