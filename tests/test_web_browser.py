@@ -20,6 +20,7 @@ from web_helpers import copy_game, edit, failing_table, play_until, serve, take 
 
 from engine.bots import make_agent  # noqa: E402
 from engine.lab.simulate import bot_inputs  # noqa: E402
+from engine.web.lobby import Lobby  # noqa: E402
 from engine.web.table import Table  # noqa: E402
 
 SCREENS = Path("/tmp/screens")
@@ -323,7 +324,8 @@ def test_a_seat_page_on_a_phone_reads_and_taps_without_sideways_scrolling(browse
     table = Table(game, players=2, seed=1)
     try:
         with opened(page, table, table.seat_keys[0]):
-            page.locator("#options button.option, svg .dest").first.wait_for()
+            expect(page.locator("#decision")).to_contain_text("Your decision")
+            expect(page.locator("#options")).to_be_hidden()  # the list of moves folds away: the table is the controller
             found = page.evaluate(PHONE_CHECK)
             shot(page, f"phone-{game}")
             assert found["texts"] and found["targets"], found
@@ -419,4 +421,71 @@ def test_a_whole_game_is_played_by_clicking_the_table_only(browser, game, width)
             clicked = play_by_clicks(page, table, 0, f"{game}-{'phone' if phone else 'desktop'}")
         assert WHOLE_GAMES[game] <= clicked, clicked
     finally:
+        context.close()
+
+
+def test_after_a_restart_the_table_is_back_and_its_page_reconnects_by_itself(page, tmp_path):
+    lobby = Lobby(tmp_path)
+    table = lobby.create({"game": "hex", "players": 2, "bots": {"1": "greedy"}})
+    url, stop = serve(lobby)
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    page.goto(f"{url}?key={table.seat_keys[0]}")
+    page.locator('svg [data-target="space:d4"].choice').click()
+    expect(page.locator("#step")).to_have_text("2 moves")
+    stop()
+    expect(page.locator("#error")).to_contain_text("trying again")
+    again = Lobby(tmp_path)
+    again.restore()  # a new server process: the table from its files, under the same keys
+    url, stop = serve(again, port=port)
+    try:
+        expect(page.locator("#error")).to_be_hidden()
+        expect(page.locator("#step")).to_have_text("2 moves")
+        page.locator('svg [data-target="space:c5"].choice').click()
+        expect(page.locator("#step")).to_have_text("4 moves")
+        (back,) = again.tables.values()
+        assert back.state.actions[:3] == table.state.actions[:2] + ["place c5"]
+    finally:
+        stop()
+
+
+def test_the_lobby_page_creates_a_table_and_shows_its_links(page):
+    lobby = Lobby()
+    url, stop = serve(lobby)
+    try:
+        page.goto(url)
+        page.locator("#game").select_option("cat-town")
+        page.locator("#variant").select_option("easy")
+        page.locator("#players").select_option("3")
+        page.locator("#make").click()
+        expect(page.locator(".table-links a")).to_have_count(3)  # the host, seat 0 (seats 1, 2: bots), onlookers
+        (table,) = lobby.tables.values()
+        assert (table.game.id, table.game.variant, table.players, sorted(table.bots)) == ("cat-town", "easy", 3, [1, 2])
+        page.goto(page.locator(".table-links a").nth(1).get_attribute("href"))
+        expect(page.locator("#status")).to_contain_text("you are seat 0")
+        shot(page, "lobby-table")
+    finally:
+        stop()
+
+
+def test_a_seat_asks_to_undo_and_the_other_seat_accepts_on_its_page(browser):
+    table = Table("caty-mini", players=2, seed=2)
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    asker, other = context.new_page(), context.new_page()
+    url, stop = serve(table)
+    try:
+        asker.goto(f"{url}?key={table.seat_keys[0]}")
+        other.goto(f"{url}?key={table.seat_keys[1]}")
+        for shown in (asker, other):
+            expect(shown.locator("#undo")).to_be_hidden()  # only the host's link undoes by itself
+            expect(shown.locator("#ask-undo")).to_be_hidden()  # no move of its own yet
+        asker.locator("#piles .zone.choice > h3").first.click()
+        expect(asker.locator("#step")).to_have_text("1 moves")
+        asker.locator("#ask-undo").click()
+        expect(other.locator("#accept-undo")).to_contain_text("undo seat 0's move")
+        expect(asker.locator("#accept-undo")).to_be_hidden()
+        other.locator("#accept-undo").click()
+        expect(asker.locator("#step")).to_have_text("0 moves")
+        assert table.state.actions == []
+    finally:
+        stop()
         context.close()

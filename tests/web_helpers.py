@@ -14,6 +14,7 @@ from pathlib import Path
 from language_helpers import write_game
 
 from engine.web.app import create_app
+from engine.web.lobby import Lobby
 from engine.web.table import Table
 
 # Seat 0 may go on or fail; seat 1 can only fail (a bot there fails as soon as it moves): line 11 fails.
@@ -74,16 +75,18 @@ def edit(path: Path, old: str, new: str) -> None:
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000_000))
 
 
-def serve(table: Table, watch: bool = False) -> tuple[str, Callable[[], None]]:
-    """Run the table's app on uvicorn in a thread on a free port; returns (base url, stop).
+def serve(table: Table | Lobby, watch: bool = False, port: int = 0) -> tuple[str, Callable[[], None]]:
+    """Run the app of a table (or a lobby) on uvicorn in a thread on ``port`` (0: a free one); returns (base url,
+    stop).
 
     Its log goes to the root logger (no log config of uvicorn's own), where ``caplog`` sees it.
     """
     import uvicorn
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    if not port:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
     config = uvicorn.Config(
         create_app(table, watch=watch), host="127.0.0.1", port=port, log_level="warning", log_config=None
     )

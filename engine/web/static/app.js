@@ -42,11 +42,11 @@ function iconFallback(root) {
 }
 function iconEl(cls, icon, fallback) { return el("span", {class: `icon ${cls}`, "data-fallback": fallback}, icon); }
 
-function cardEl(id, faces) {
+function cardEl(id, faces, copies = 1) {
   const f = faces[id] || {name: id, text: "", icons: "", icons_text: "", icon: "", colour: "#ccc"};
   const c = el("div", {class: "card", "data-card": id, "data-target": `card:${id}`, style: `--c:${f.colour}`},
     iconEl("icons", f.icons, f.icons_text), el("b", {}, iconEl("", f.icon, ""), ` ${f.name}`),
-    el("span", {class: "text"}, f.text));
+    ...(copies > 1 ? [el("span", {class: "copies"}, `×${copies}`)] : []), el("span", {class: "text"}, f.text));
   c.title = f.name;
   return c;
 }
@@ -56,11 +56,13 @@ function backsEl(cards) {
   return [...counts].map(([k, n]) => el("span", {class: "back"}, `▒ ${k} ×${n}`.replace("  ", " ")));
 }
 function zoneName(z) { const [family, key] = z.split(":"); return key === undefined ? family : `${family} ${key}`; }
-// A zone as the table shows it: its name and size, the faces one may see, the backs counted.
+// A zone as the table shows it: its name and size, the faces one may see (copies of a card once, counted),
+// the backs counted.
 function zoneEl(z, cards, faces, cls) {
-  const shown = cards.filter((c) => typeof c === "string"), backs = cards.filter((c) => typeof c !== "string");
+  const copies = new Map(), backs = cards.filter((c) => typeof c !== "string");
+  for (const c of cards) if (typeof c === "string") copies.set(c, (copies.get(c) || 0) + 1);
   return el("div", {class: `zone ${cls}`, "data-zone": z, "data-target": `zone:${z}`},
-    el("h3", {}, `${zoneName(z)} (${cards.length})`), ...shown.map((c) => cardEl(c, faces)), ...backsEl(backs));
+    el("h3", {}, `${zoneName(z)} (${cards.length})`), ...[...copies].map(([c, n]) => cardEl(c, faces, n)), ...backsEl(backs));
 }
 function seatName(m, p) {
   return p === m.seat && !m.spectator ? `seat ${p} (you)` : m.bots[p] ? `seat ${p} (${m.bots[p]} bot)` : `seat ${p}`;
@@ -157,6 +159,7 @@ function renderPrompt(m) {
   $("decision").textContent = m.stopped ? "Play is paused." : v.is_terminal ? "" : d && d.player === m.seat && !m.spectator
     ? `Your decision: ${d.kind} — click on the table` : waiting;
   $("hints").replaceChildren(...m.table.status.map((s) => el("span", {class: "hint"}, s.value ? `${s.label}: ${s.value}` : s.label)));
+  $("prompt").hidden = !$("decision").textContent && !m.table.status.length && !m.options.length;
   // what no thing on the table is about (declining, ending a turn) is a button of the prompt
   $("prompt-options").replaceChildren(...m.options.filter((o) => !o.targets.length).map((o) => {
     const b = el("button", {class: "prompt" + (o.irreversible ? " irreversible" : ""), "data-action": o.id}, o.label);
@@ -190,6 +193,7 @@ function renderButtons(m, past) {
 function render(m) {
   last = m;
   hideChooser();
+  $("hover").textContent = "";   // what was under the pointer is drawn anew
   const v = m.view, past = m.type === "past";
   document.body.classList.toggle("past", past);
   $("title").textContent = `${m.name}${m.variant ? " (" + m.variant + ")" : ""}`;
@@ -283,4 +287,5 @@ $("slider").oninput = (e) => send({type: "seek", index: Number(e.target.value)})
 $("now").onclick = () => send({type: "now"});
 $("reveal").onclick = () => { $("curtain").hidden = true; $("table").hidden = false; shownSeat = last.seat; };
 document.addEventListener("click", (e) => { if (!e.target.closest("#chooser")) hideChooser(); });
+if (window.innerWidth < 700) $("choices").open = false;   // on a phone the table is the controller; the list folds
 connect();
