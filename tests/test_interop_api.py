@@ -216,3 +216,15 @@ def test_an_adapter_without_its_library_says_what_to_install(monkeypatch, adapte
     monkeypatch.delitem(sys.modules, f"engine.interop.{adapter}", raising=False)
     with pytest.raises(MissingExtra, match=rf"needs {library}, which is not installed: pip install 'tabletop\[rl\]'$"):
         importlib.import_module(f"engine.interop.{adapter}")
+
+
+def test_a_card_known_to_be_in_a_pile_but_not_where_is_not_part_of_the_observation():
+    """Seat 0 of this Cat Town game saw a card go into a block that was then shuffled: it knows the card is
+    there, not where; a copy deals the block's cards again, so the tensor counts only cards of known place."""
+    game = load_game("cat-town")
+    state, moves = game.new_game(2, seed=1), random.Random(1)
+    for _ in range(15):
+        state.apply(moves.choice(state.legal_actions()))
+    copy_ = state.determinized(0, seed=15)
+    assert information_key(copy_, 0) == information_key(state, 0)
+    assert (encoding(game, 2).encode(copy_, 0) == encoding(game, 2).encode(state, 0)).all()
