@@ -219,8 +219,8 @@ def test_an_adapter_without_its_library_says_what_to_install(monkeypatch, adapte
 
 
 def test_a_card_known_to_be_in_a_pile_but_not_where_is_not_part_of_the_observation():
-    """Seat 0 of this Cat Town game saw a card go into a block that was then shuffled: it knows the card is
-    there, not where; a copy deals the block's cards again, so the tensor counts only cards of known place."""
+    """After 15 decisions of this Cat Town game seat 0 knows a card is in block b1 but not its place there; a
+    copy deals that block's cards again, so the tensor and the key count only cards of known place."""
     game = load_game("cat-town")
     state, moves = game.new_game(2, seed=1), random.Random(1)
     for _ in range(15):
