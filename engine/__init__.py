@@ -28,10 +28,12 @@ from engine.errors import (
 
 if TYPE_CHECKING:
     from engine.runtime.gamedef import GameDef, load_game
-    from engine.runtime.state import Outcome, State
+    from engine.runtime.state import ChanceEvent, ChanceNeeded, Outcome, State
     from engine.tools.validate import validate_paths
 
 _LAZY = {
+    "ChanceEvent": "runtime.state",
+    "ChanceNeeded": "runtime.state",
     "GameDef": "runtime.gamedef",
     "load_game": "runtime.gamedef",
     "Outcome": "runtime.state",
@@ -41,6 +43,8 @@ _LAZY = {
 
 __all__ = [
     "BudgetExceeded",
+    "ChanceEvent",
+    "ChanceNeeded",
     "Diagnostic",
     "GameDef",
     "IllegalAction",

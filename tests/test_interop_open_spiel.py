@@ -4,6 +4,7 @@ and player count (simultaneous decisions both ways), and its IS-MCTS playing a g
 import numpy as np
 import pytest
 
+from engine import load_game
 from engine.interop.open_spiel import load
 from tests.interop_helpers import BOUND, CELLS, SIMULTANEOUS, cell_id
 
@@ -38,6 +39,13 @@ def test_the_game_states_its_facts():
     assert game.max_game_length() == 39  # declared in the rules
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
     assert load("hex").get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+def test_a_game_definition_given_is_the_one_played():
+    rules = load_game("caty-mini", overrides={"constants.string_length": 900})
+    game = load(rules, players=2)
+    assert game.rules is rules
+    assert game.new_initial_state().clone().get_game().rules is rules
 
 
 def test_the_prizes_are_shuffled_by_explicit_chance_nodes():

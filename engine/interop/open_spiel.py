@@ -240,8 +240,10 @@ class _Observer:
 def load(game, players: int | None = None, variant: str | None = None, simultaneous: bool = False, max_decisions=0):
     """The pyspiel game of ``game`` (a name, a path or a loaded GameDef) at ``players`` seats (default: fewest)."""
     rules = game_of(game, variant)
+    name = game if isinstance(game, str) else str(rules.rules.folder)
+    _RULES[(name, rules.variant or None)] = rules  # the very definition given (it may hold overrides)
     params = {
-        "game": game if isinstance(game, str) else str(rules.rules.folder),
+        "game": name,
         "variant": rules.variant or "",
         "players": players or rules.min_players,
         "simultaneous": simultaneous,

@@ -566,6 +566,7 @@ def _start_places(game, n: int) -> tuple[dict, list]:
     st.game, st.n, st.seed, st.rng = game, n, 0, rng.seed_state(0)
     st.vars, st.pvars = game.variables.copy(), [game.player_variables.copy() for _ in range(n)]
     st.memo, st.history, st.settled, st.sight = {}, [], {}, game.sight(n)
+    st.draws = None  # the generator's own draws, not given ones
     cards = len(game.card_ids)
     st.zones, st.loc = {z: [] for z in game.zone_ids(n)}, [""] * cards
     know = st._place_starts()
