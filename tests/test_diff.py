@@ -36,10 +36,10 @@ def stated(game: str, variant: str) -> set[tuple[str, str]]:
             out |= {(s, i) for s, ids in value.items() for i in ids}
         elif isinstance(value, dict):
             out |= {(section, k) for k in value}
-        elif isinstance(value, list):
+        elif isinstance(value, list) and all(isinstance(item, dict) for item in value):
             out |= {(section, item["id"]) for item in value}
-        else:
-            out.add((section, ""))
+        else:  # a value as a whole (a number, a list of names)
+            out.add((section,))
     return out
 
 
@@ -61,7 +61,7 @@ def test_easy_from_the_base_reads_as_line_diffs(capsys):
     code, out, _ = run(capsys, "diff", "cat-town", "--variant", "easy")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "from cat-town to cat-town:easy: 5 changes"
+    assert lines[0] == "from cat-town to cat-town:easy: 6 changes"
     at = lines.index("~ functions › may_search › value")
     assert lines[at + 1 : at + 4] == ["    @@ -1 +1 @@", "    -true", "    +false"]
     at = lines.index("~ functions › may_search › text")
