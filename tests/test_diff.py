@@ -38,7 +38,7 @@ def stated(game: str, variant: str) -> set[tuple[str, str]]:
             out |= {(section, k) for k in value}
         elif isinstance(value, list) and all(isinstance(item, dict) for item in value):
             out |= {(section, item["id"]) for item in value}
-        else:
+        else:  # a value as a whole (a number, a list of names)
             out.add((section,))
     return out
 
