@@ -298,13 +298,15 @@ def test_a_rule_error_in_play_is_shown_on_every_page_and_after_a_reload(page, tm
 
 
 # On a phone: which page boxes stick out to the right, which texts are smaller than 12 px, which touch
-# targets are lower than 40 px (text inside a board scales with the board and is left out).
+# targets are lower than 40 px, which spaces of a board one may tap now are narrower or lower than 40 px (text
+# inside a board scales with the board and is left out).
 PHONE_CHECK = """() => {
   const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
   const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className ? "." + e.className : "");
   const texts = [...document.querySelectorAll("body *")].filter((e) => !e.closest("svg") && shown(e)
     && [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()));
   const targets = [...document.querySelectorAll("button, .button, input[type=range]")].filter(shown);
+  const spaces = [...document.querySelectorAll("svg .space.choice")].filter(shown);
   return {
     scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
     texts: texts.length, targets: targets.length,
@@ -312,11 +314,14 @@ PHONE_CHECK = """() => {
       .map((e) => name(e) + " " + getComputedStyle(e).fontSize),
     low: targets.filter((e) => e.getBoundingClientRect().height < 40)
       .map((e) => name(e) + " " + e.getBoundingClientRect().height),
+    spaces: spaces.length,
+    narrow: spaces.filter((e) => Math.min(e.getBoundingClientRect().width, e.getBoundingClientRect().height) < 39.5)
+      .map((e) => e.dataset.space + " " + Math.round(e.getBoundingClientRect().width)),
   };
 }"""
 
 
-@pytest.mark.parametrize("game", ["caty-mini", "cats-mansion"])
+@pytest.mark.parametrize("game", ["caty-mini", "cats-mansion", "hex"])
 def test_a_seat_page_on_a_phone_reads_and_taps_without_sideways_scrolling(browser, game):
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     page = context.new_page()
@@ -333,6 +338,8 @@ def test_a_seat_page_on_a_phone_reads_and_taps_without_sideways_scrolling(browse
             assert found["scrollWidth"] <= found["innerWidth"], f"the page scrolls sideways: {found}"
             assert not found["small"], f"text smaller than 12 px: {found['small']}"
             assert not found["low"], f"touch targets lower than 40 px: {found['low']}"
+            assert not found["narrow"], f"board spaces narrower than a finger: {found['narrow']}"
+            assert found["spaces"] or game == "caty-mini", "no space of the board is offered"
     finally:
         context.close()
 

@@ -38,9 +38,14 @@ def _icon(icon: str, fallback: str) -> dict:
     return {"cls": "icon", "data_fallback": fallback} if icon else {}
 
 
-def _svg(width: float, height: float, body: list[str], title: str) -> str:
+SPACES = "board spaces"  # the class of a board whose spaces are what a player touches
+
+
+def _svg(width: float, height: float, body: list[str], title: str, kind: str = "board") -> str:
+    """A board's drawing; ``board spaces`` marks one whose spaces are touch targets at their drawn size, so a
+    phone scrolls it rather than shrinking them below a finger."""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width:.0f} {height:.0f}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{kind}" viewBox="0 0 {width:.0f} {height:.0f}" '
         f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">'
         f"<title>{escape(title)}</title>" + "".join(body) + "</svg>"
     )
@@ -330,7 +335,11 @@ def hexagons_svg(board, pieces: dict[str, list[dict]], destinations: list[dict],
             body += _pieces_at(at[space], here)
     body += _destinations(destinations, at.get)
     return _svg(
-        CELL * (width + (height - 1) / 2) + 2 * pad, HEX * (1.5 * height + 0.5) + 2 * pad - HEX, body, title or board.id
+        CELL * (width + (height - 1) / 2) + 2 * pad,
+        HEX * (1.5 * height + 0.5) + 2 * pad - HEX,
+        body,
+        title or board.id,
+        SPACES,
     )
 
 
@@ -394,7 +403,7 @@ def graph_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hi
             body += _pieces_at(at[space], here)
     body += _destinations(destinations, at.get)
     xs, ys = [x for x, _ in at.values()], [y for _, y in at.values()]
-    return _svg(max(xs) + CELL, max(ys) + CELL, body, title or board.id)
+    return _svg(max(xs) + CELL, max(ys) + CELL, body, title or board.id, SPACES)
 
 
 # ------------------------------------------------------------------ grid
@@ -485,7 +494,7 @@ def grid_svg(board, pieces: dict[str, list[dict]], destinations: list[dict], hin
         if space in at:
             body += _pieces_at(at[space], here)
     body += _destinations(destinations, at.get)
-    return _svg(width * CELL + 2 * pad, height * CELL + 2 * pad, body, title or board.id)
+    return _svg(width * CELL + 2 * pad, height * CELL + 2 * pad, body, title or board.id, SPACES)
 
 
 def _dark(colour: str) -> bool:
