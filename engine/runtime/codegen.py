@@ -1092,7 +1092,7 @@ class Compiler:
             if isinstance(part, str):
                 parts.append(repr(part))
             else:
-                label = self._global("label", part.type, lambda t=part.type: self.game.labeller.for_type(t))
+                label = self._global("log_label", part.type, lambda t=part.type: self.game.labeller.log_for_type(t))
                 parts.append(f"{label}(_v{len(values)})")
                 values.append(self.code(part))
         text = " + ".join(parts) or "''"
