@@ -1142,6 +1142,93 @@ def _connected(st, board, sources, targets, through):
     return _grid(st, board).connected(sources, targets, through)
 
 
+@op(
+    "row",
+    ("board", BOARD),
+    ("space", POSITION),
+    returns=INT,
+    says="the row of {space} on {board}, counting from 0 at the north (-1 on a graph board)",
+    reads="args",
+    group="boards",
+)
+def _row(st, board, space):
+    return _grid(st, board).row(space)
+
+
+@op(
+    "column",
+    ("board", BOARD),
+    ("space", POSITION),
+    returns=INT,
+    says="the column of {space} on {board}, counting from 0 at the west (-1 on a graph board)",
+    reads="args",
+    group="boards",
+)
+def _column(st, board, space):
+    return _grid(st, board).column(space)
+
+
+@op(
+    "opposite",
+    ("board", BOARD),
+    ("direction", DIRECTION),
+    returns=DIRECTION,
+    says='the direction back from {direction} on {board} (south for north), "" if there is none',
+    reads="args",
+    group="boards",
+)
+def _opposite(st, board, direction):
+    return _grid(st, board).opposite(direction)
+
+
+@op(
+    "line",
+    ("board", BOARD),
+    ("space", POSITION),
+    ("direction", DIRECTION),
+    ("through", list_of(POSITION)),
+    returns=list_of(POSITION),
+    says="the spaces in a line from the one next to {space} in {direction} on {board}, on while each is in "
+    "{through} (the condition: [s for s in spaces(board) if …]): where a dropped piece lands, a run of pieces",
+    reads="args",
+    group="boards",
+    no_none=True,
+)
+def _line(st, board, space, direction, through):
+    return _grid(st, board).line(space, direction, through)
+
+
+@op(
+    "group",
+    ("board", BOARD),
+    ("space", POSITION),
+    ("through", list_of(POSITION)),
+    returns=list_of(POSITION),
+    says="the spaces joined to {space} on {board} by neighbouring spaces of {through}, {space} first "
+    "([] if it is not in {through}): a chain or group of pieces",
+    reads="args",
+    group="boards",
+    no_none=True,
+)
+def _group(st, board, space, through):
+    return _grid(st, board).group(space, through)
+
+
+@op(
+    "liberties",
+    ("board", BOARD),
+    ("spaces", list_of(POSITION)),
+    ("free", list_of(POSITION)),
+    returns=list_of(POSITION),
+    says="the spaces of {free} next to some space of {spaces} on {board}, each once: a group's liberties",
+    reads="args",
+    group="boards",
+    no_none=True,
+)
+def _liberties(st, board, spaces, free):
+    return _grid(st, board).liberties(spaces, free)
+
+
 # ------------------------------------------------------------ lookups
 class CardsById(dict):
     """Card id → its first index (``GameDef.first_card``); an id no card has is the rules' error."""
