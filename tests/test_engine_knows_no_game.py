@@ -29,7 +29,7 @@ SPOKEN = re.compile(r'choose\s+"([a-z][a-z0-9_-]*)"|[{,]\s*\w+:\s*"([a-z][a-z0-9
 
 ENGLISH = """
     act advanced again ahead aside best bid black block blocks box character current deck discard
-    done empty found give goal grey hand identified identity king lay leader left library lost
+    done drop empty found give goal grey hand identified identity king lay leader left library lost
     marker moved moves next objects passes passing pawn pay pieces pile place played pos put
     reactions red round scored search searching sides stack strength swap take targets turn
     turns walk won yellow
