@@ -664,6 +664,35 @@ def _distinct(st, items):
 
 
 @op(
+    "kinds",
+    ("cards", list_of(CARD)),
+    returns=list_of(TEXT),
+    says="the ids of {cards} without repeats, first occurrences kept: one option per kind when copies of a "
+    'card lie in several places (choose "guess" from kinds(deck)); card_of gives a card of the kind back',
+    reads="args",
+    group="zones",
+    no_none=True,
+)
+def _kinds(st, cards):
+    ids = st.game.card_ids
+    return list(dict.fromkeys(ids[c] for c in cards if c is not None))
+
+
+@op(
+    "card_of",
+    ("cards", list_of(CARD)),
+    ("id", TEXT),
+    returns=CARD,
+    says="the first of {cards} whose id is {id}: one card of that kind (none if there is none)",
+    reads="args",
+    group="zones",
+)
+def _card_of(st, cards, cid):
+    ids = st.game.card_ids
+    return next((c for c in cards if c is not None and ids[c] == cid), None)
+
+
+@op(
     "first",
     ("list", list_of(TYPEVAR)),
     returns=TYPEVAR,
