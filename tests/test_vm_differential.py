@@ -39,7 +39,8 @@ def shipped() -> list[tuple[str, str | None]]:
 NOT_ON_THE_VM = {
     ("hex", None): "the operation group",  # the group of the stone just placed
     ("breakthrough", None): "the operation row",  # how far a pawn has to go, for the greedy bot
-    ("connect-four", None): "the statement AugAssign",  # dropped += 1; then line(…) and opposite(…)
+    ("connect-four", None): "the statement AugAssign",  # in_rack += 1; then line(…) and opposite(…)
+    ("no-thanks", None): "the statement AugAssign",  # pot += 1, me.chips -= 1; winner: lowest too
 }
 CASES = [case for case in shipped() if case not in NOT_ON_THE_VM]
 
