@@ -39,7 +39,7 @@ def cli(capsys, *args: str) -> tuple[int, str, str]:
 # --------------------------------------------------------- expression grammar
 def test_the_operator_table_follows_the_precedence_table():
     text = language_reference()
-    table = text[text.index("## Expressions") : text.index("## Reserved words")]
+    table = text[text.index("## Expressions") : text.index("## Types")]
     rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| level")]
     assert [int(row.split("|")[1]) for row in rows] == sorted(set(ast._PRECEDENCE.values()))
     for op, level in ast._PRECEDENCE.items():

@@ -462,7 +462,7 @@ def test_a_copy_answers_every_public_question_as_the_game_does(name):
                 ends += 1
                 for seat in range(players):
                     assert public_answers(state.determinized(seat, seed=1), seat) == public_answers(state, seat)
-    assert checked > 50 and (ends > 0 or name == "cats-mansion")  # random movers seldom end a Mansion game
+    assert checked >= 20 and (ends > 0 or name == "cats-mansion")  # random movers seldom end a Mansion game
     if name == "goofspiel":
         assert apart > 10, "no copy was made for a seat to act that is not asked first"
 

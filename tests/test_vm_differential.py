@@ -34,7 +34,21 @@ def shipped() -> list[tuple[str, str | None]]:
     return out
 
 
-CASES = shipped()
+# Shipped games the VM cannot run yet, each with the construct it lacks: lowering must still refuse each one
+# by that name (test below), so the list can only shrink as the VM learns them.
+NOT_ON_THE_VM = {
+    ("hex", None): "the operation group",  # the group of the stone just placed
+    ("breakthrough", None): "the operation row",  # how far a pawn has to go, for the greedy bot
+    ("connect-four", None): "the statement AugAssign",  # in_rack += 1; then line(…) and opposite(…)
+    ("no-thanks", None): "the statement AugAssign",  # pot += 1, me.chips -= 1; winner: lowest too
+}
+CASES = [case for case in shipped() if case not in NOT_ON_THE_VM]
+
+
+@pytest.mark.parametrize("name, variant", list(NOT_ON_THE_VM), ids=[n for n, _ in NOT_ON_THE_VM])
+def test_a_shipped_game_the_vm_cannot_run_yet_is_refused_naming_what_it_lacks(name, variant):
+    with pytest.raises(Unsupported, match=NOT_ON_THE_VM[(name, variant)]):
+        ir_bytes(load_game(name, variant, reference=True))
 
 
 def both(name: str, variant: str | None):
@@ -220,7 +234,7 @@ def test_a_hostile_saved_state_is_refused_in_one_line(how):
 
 
 def test_an_illegal_action_names_the_legal_ones_and_changes_nothing():
-    _, vm_game = both("hex", None)
+    _, vm_game = both("goofspiel", None)
     st = vm_game.new_game(2, 1)
     before = st.to_json()
     with pytest.raises(_vm.VmIllegalAction, match="not a legal action for seat 0"):

@@ -318,6 +318,8 @@ class GridBoard(_LazyGraph):
     _avoiding: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False, compare=False)
     directions: tuple[str, ...] = tuple(DIRECTIONS)  # the board's directions, in a fixed order
     adjacent: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)  # one step away
+    coords: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False, compare=False)  # (column, row)
+    opposites: dict[str, str] = field(default_factory=dict, repr=False, compare=False)  # direction → its reverse
 
     @property
     def nodes(self) -> list[str]:
@@ -395,6 +397,49 @@ class GridBoard(_LazyGraph):
 
     def tagged(self, tag: str) -> list[str]:
         return [s for s, t in self.tags.items() if tag in t]
+
+    def row(self, space: str) -> int:
+        """The row of ``space``, counting from 0 at the north (-1 on a graph board, which has none)."""
+        self._check(space)
+        return self.coords.get(space, (-1, -1))[1]
+
+    def column(self, space: str) -> int:
+        """The column of ``space``, counting from 0 at the west (-1 on a graph board)."""
+        self._check(space)
+        return self.coords.get(space, (-1, -1))[0]
+
+    def opposite(self, direction: str) -> str:
+        """The direction back (south for north); "" if the board has none for it."""
+        return self.opposites.get(direction, "")
+
+    def line(self, space: str, direction: str, through: Iterable[str]) -> list[str]:
+        """The spaces from the one next to ``space`` in ``direction`` on, while each is in ``through``."""
+        self._check(space)
+        open_, out, step = set(through), [], self.step
+        nxt = step[space].get(direction, "")
+        while nxt in open_ and nxt not in out:
+            out.append(nxt)
+            nxt = step[nxt].get(direction, "")
+        return out
+
+    def group(self, space: str, through: Iterable[str]) -> list[str]:
+        """The spaces joined to ``space`` by neighbouring ``through`` spaces, ``space`` first ([]: it is not one)."""
+        self._check(space)
+        open_ = set(through)
+        if space not in open_:
+            return []
+        found, frontier, adjacent = {space: None}, [space], self.adjacent
+        while frontier:
+            for n in adjacent[frontier.pop()]:
+                if n in open_ and n not in found:
+                    found[n] = None
+                    frontier.append(n)
+        return list(found)
+
+    def liberties(self, spaces: Iterable[str], free: Iterable[str]) -> list[str]:
+        """The spaces of ``free`` next to some space of ``spaces``, each once, in the board's order."""
+        near = {n for s in spaces for n in self.adjacent.get(s, ())}
+        return [s for s in free if s in near and s in self.rooms] if near else []
 
     def shortest_path(self, a: str, b: str) -> list[str]:
         """The spaces of a fewest-steps path from a to b, both included ([]: unreachable); ties go to the
@@ -560,6 +605,8 @@ def _spaces_board(doc: Document, graph, step, rooms, hints, directions) -> GridB
         draw=hints,
         directions=directions,
         adjacent=adjacent,
+        coords={n: (d["x"], d["y"]) for n, d in graph.nodes(data=True) if "x" in d},
+        opposites=_opposites(step),
     )
     all_tags = set().union(*tags.values())
     if len(step) ** 2 * (len(all_tags) + 1) <= EAGER_WORK:
@@ -568,6 +615,18 @@ def _spaces_board(doc: Document, graph, step, rooms, hints, directions) -> GridB
             for tag in all_tags:
                 board.distance_avoiding(space, space, tag)
     return board
+
+
+def _opposites(step: dict[str, dict[str, str]]) -> dict[str, str]:
+    """Each direction's reverse, read from the board's steps: the one that leads back from where it leads."""
+    out: dict[str, str] = {}
+    for space, ways in step.items():
+        for d, there in ways.items():
+            if d not in out:
+                back = next((b for b, s in step.get(there, {}).items() if s == space), None)
+                if back is not None:
+                    out[d] = back
+    return out
 
 
 def compile_graph(doc: Document) -> tuple[GridBoard | None, list[Diagnostic]]:

@@ -821,7 +821,12 @@ class Log(Stmt):
 template: STRING
 ?to: "to" expr"""
     DOCS = (
-        ('log "text with {expressions}" [to PLAYER]', "add a line to the game log (for one player only with 'to')"),
+        (
+            'log "text with {expressions}" [to PLAYER]',
+            "add a line to the game log (for one player only with 'to'); a seat prints by its name in the rules "
+            "(`players: {min: 2, max: 2, names: [Red, Yellow]}`, else 'seat 0'), a card by its id, or by its name "
+            "with `cards_in_logs: name`",
+        ),
     )
     CHANGES = "a log line is written in the game"
 

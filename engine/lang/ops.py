@@ -664,6 +664,35 @@ def _distinct(st, items):
 
 
 @op(
+    "kinds",
+    ("cards", list_of(CARD)),
+    returns=list_of(TEXT),
+    says="the ids of {cards} without repeats, first occurrences kept: one option per kind when copies of a "
+    'card lie in several places (choose "guess" from kinds(deck)); card_of gives a card of the kind back',
+    reads="args",
+    group="zones",
+    no_none=True,
+)
+def _kinds(st, cards):
+    ids = st.game.card_ids
+    return list(dict.fromkeys(ids[c] for c in cards if c is not None))
+
+
+@op(
+    "card_of",
+    ("cards", list_of(CARD)),
+    ("id", TEXT),
+    returns=CARD,
+    says="the first of {cards} whose id is {id}: one card of that kind (none if there is none)",
+    reads="args",
+    group="zones",
+)
+def _card_of(st, cards, cid):
+    ids = st.game.card_ids
+    return next((c for c in cards if c is not None and ids[c] == cid), None)
+
+
+@op(
     "first",
     ("list", list_of(TYPEVAR)),
     returns=TYPEVAR,
@@ -1140,6 +1169,93 @@ def _shortest_path(st, board, a, b):
 )
 def _connected(st, board, sources, targets, through):
     return _grid(st, board).connected(sources, targets, through)
+
+
+@op(
+    "row",
+    ("board", BOARD),
+    ("space", POSITION),
+    returns=INT,
+    says="the row of {space} on {board}, counting from 0 at the north (-1 on a graph board)",
+    reads="args",
+    group="boards",
+)
+def _row(st, board, space):
+    return _grid(st, board).row(space)
+
+
+@op(
+    "column",
+    ("board", BOARD),
+    ("space", POSITION),
+    returns=INT,
+    says="the column of {space} on {board}, counting from 0 at the west (-1 on a graph board)",
+    reads="args",
+    group="boards",
+)
+def _column(st, board, space):
+    return _grid(st, board).column(space)
+
+
+@op(
+    "opposite",
+    ("board", BOARD),
+    ("direction", DIRECTION),
+    returns=DIRECTION,
+    says='the direction back from {direction} on {board} (south for north), "" if there is none',
+    reads="args",
+    group="boards",
+)
+def _opposite(st, board, direction):
+    return _grid(st, board).opposite(direction)
+
+
+@op(
+    "line",
+    ("board", BOARD),
+    ("space", POSITION),
+    ("direction", DIRECTION),
+    ("through", list_of(POSITION)),
+    returns=list_of(POSITION),
+    says="the spaces in a line from the one next to {space} in {direction} on {board}, on while each is in "
+    "{through} (the condition: [s for s in spaces(board) if …]): where a dropped piece lands, a run of pieces",
+    reads="args",
+    group="boards",
+    no_none=True,
+)
+def _line(st, board, space, direction, through):
+    return _grid(st, board).line(space, direction, through)
+
+
+@op(
+    "group",
+    ("board", BOARD),
+    ("space", POSITION),
+    ("through", list_of(POSITION)),
+    returns=list_of(POSITION),
+    says="the spaces joined to {space} on {board} by neighbouring spaces of {through}, {space} first "
+    "([] if it is not in {through}): a chain or group of pieces",
+    reads="args",
+    group="boards",
+    no_none=True,
+)
+def _group(st, board, space, through):
+    return _grid(st, board).group(space, through)
+
+
+@op(
+    "liberties",
+    ("board", BOARD),
+    ("spaces", list_of(POSITION)),
+    ("free", list_of(POSITION)),
+    returns=list_of(POSITION),
+    says="the spaces of {free} next to some space of {spaces} on {board}, each once: a group's liberties",
+    reads="args",
+    group="boards",
+    no_none=True,
+)
+def _liberties(st, board, spaces, free):
+    return _grid(st, board).liberties(spaces, free)
 
 
 # ------------------------------------------------------------ lookups

@@ -47,6 +47,8 @@ RESERVED: dict[str, str] = {
     "if": "if COND: … [elif COND: …] [else: …]; also 'A if COND else B', a value",
     "elif": "in an if statement: the next condition tried when the ones above did not hold",
     "else": "in an if statement: the block run when no condition held; in 'A if COND else B', the other value",
+    "break": "inside a for, while or repeat loop: leave it at once",
+    "continue": "inside a for, while or repeat loop: go on with its next round, skipping the rest of the block",
     "pass": "a statement that does nothing (a block must hold at least one)",
     "return": "leave the procedure (or card effect) being run; nothing after it in its block runs; "
     "'return VALUE' gives the value of a function or of a procedure that declares 'returns:'",

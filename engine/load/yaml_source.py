@@ -43,7 +43,7 @@ class ScalarPlace:
     """Where each piece of a string scalar's text sits in the file.
 
     A piece is a run of characters copied unchanged from one source line; YAML
-    may fold lines, strip indentation or drop comments between pieces, so
+    may fold lines, strip indentation or leave out comments between pieces, so
     positions inside the text are mapped piece by piece.
     """
 

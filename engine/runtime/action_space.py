@@ -338,6 +338,8 @@ class _Analysis:
                     d.values[(_CARD_KEY, cid)] = game.first_card[cid]
                     d.where[cid] = None
             return d
+        if f == "kinds":  # the ids of the cards the list may hold
+            return _of(dict.fromkeys(c for k in self.items(e.args[0], scope, env).values for c in _cards(k)))
         if f == "key_of":
             return _of(z.split(":", 1)[-1] for z in self.dom(e.args[0], scope, env).values.values())
         if f in _BOARD_OPS or f in ("room_of", "direction", "directions"):

@@ -1092,7 +1092,7 @@ class Compiler:
             if isinstance(part, str):
                 parts.append(repr(part))
             else:
-                label = self._global("label", part.type, lambda t=part.type: self.game.labeller.for_type(t))
+                label = self._global("log_label", part.type, lambda t=part.type: self.game.labeller.log_for_type(t))
                 parts.append(f"{label}(_v{len(values)})")
                 values.append(self.code(part))
         text = " + ".join(parts) or "''"
@@ -1244,8 +1244,8 @@ class Compiler:
 
     def _s_Break(self, proc, s):
         key, _, done = self.loops[-1]
-        drop = [(f"del env[{key!r}]", None)] if key is not None else []
-        self._emit(proc, drop + [(_Jump(done), None)], (s.line, s.col))
+        forget = [(f"del env[{key!r}]", None)] if key is not None else []
+        self._emit(proc, forget + [(_Jump(done), None)], (s.line, s.col))
 
     def _s_Continue(self, proc, s):
         self._emit(proc, [(_Jump(self.loops[-1][1]), None)], (s.line, s.col))

@@ -181,6 +181,10 @@ class GameDef:
     boards_by_id: dict[str, object] = field(default_factory=dict, repr=False)
     cache: GameCache = field(default_factory=GameCache, init=False, repr=False)
 
+    def seat_name(self, seat: int) -> str:
+        """A seat as a log line names it: by the rules' ``players: names:``, else "seat N"."""
+        return self.labeller.seat_name(seat) if self.labeller is not None else f"seat {seat}"
+
     @property
     def points_sign(self) -> int:
         """+1 where the most points win, -1 where the fewest do: points times it rank seats best-first."""
@@ -409,6 +413,7 @@ class _Builder:
             self.error(("players",), "E301", "players: min is larger than max")
         self._constants()
         self._components(game)
+        self._log_names(game)
         self._boards(game)
         self._zones(game)
         self._variables(game)
@@ -438,7 +443,7 @@ class _Builder:
             max_players=d["players"]["max"],
             rules=self.rules,
             card_ids=card_ids,
-            labeller=Labeller(card_ids),
+            labeller=Labeller(card_ids, d["players"].get("names")),
             vocabulary=self.vocab,
             step_budget=d.get("step_budget", DEFAULT_STEP_BUDGET),
             max_decisions=d.get("max_decisions"),
@@ -794,6 +799,14 @@ class _Builder:
             self.vocab.board_directions[b["id"]] = tuple(
                 dict.fromkeys(d for board in built for d in getattr(board, "directions", ()))
             )
+
+    def _log_names(self, game: GameDef) -> None:
+        """Seats by the rules' names in logs; cards by their names where the rules say ``cards_in_logs: name``."""
+        names = self.data["players"].get("names") or []
+        if len(names) < game.max_players and names:
+            self.error(("players", "names"), "E301", f"{len(names)} seat names for up to {game.max_players} players")
+        if self.data.get("cards_in_logs") == "name" and game.labeller is not None:
+            game.labeller.card_names = [game.card_texts[c]["name"] for c in game.card_ids]
 
     def _variables(self, game: GameDef) -> None:
         for section, target, vocab in (

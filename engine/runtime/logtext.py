@@ -18,6 +18,6 @@ def log_text(entry: list) -> str:
     return text
 
 
-def seat_did(player: int, action: str) -> str:
-    """The line of a decision taken."""
-    return f"seat {player}: {action}"
+def seat_did(seat: str, action: str) -> str:
+    """The line of a decision taken, ``seat`` as the log names it (``Labeller.seat_name``)."""
+    return f"{seat}: {action}"

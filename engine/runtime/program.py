@@ -63,11 +63,30 @@ class Labeller:
     "found:0", text "1" and the number 1), so two options never share an id.
     """
 
-    def __init__(self, card_ids: list[str]):
+    def __init__(self, card_ids: list[str], seat_names: list[str] | None = None, card_names: list[str] | None = None):
+        """``seat_names``: what a log calls each seat (the rules' ``players: names:``); ``card_names``: what it
+        calls each card (``cards_in_logs: name``); ids stay as they are."""
         self.card_ids = card_ids
+        self.seat_names = seat_names or []
+        self.card_names = card_names
         self._short: dict[Type | None, Callable] = {}
+        self._spoken: dict[Type | None, Callable] = {}
         self._long: dict[Type | None, Callable] = {}
         self._same: dict[Type | None, Callable] = {}
+
+    def seat_name(self, seat: int) -> str:
+        """A seat as a log line names it: its name in the rules, else "seat N"."""
+        names = self.seat_names
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+    def log_for_type(self, t: Type | None) -> Callable:
+        """How a value prints in a log line: as in an id, but seats and cards by the names the rules give."""
+        if not self.seat_names and self.card_names is None:
+            return self.for_type(t)
+        label = self._spoken.get(t)
+        if label is None:
+            label = self._spoken[t] = self._make_short(t, spoken=True)
+        return label
 
     def of_values(self, t: Type | None) -> Callable | None:
         """For a record type that prints from its values alone (``_printed_by_values``): its short label made
@@ -100,19 +119,23 @@ class Labeller:
             label = self._short[t] = self._make_short(t)
         return label
 
-    def _make_short(self, t: Type | None) -> Callable:
-        card_ids = self.card_ids
+    def _make_short(self, t: Type | None, spoken: bool = False) -> Callable:
+        """An id's label, or with ``spoken`` a log's (seats and cards by their names)."""
+        card_ids = self.card_ids if not spoken or self.card_names is None else self.card_names
+        part = self.log_for_type if spoken else self.for_type
         if t == CARD:
             return lambda v: "nothing" if v is None else card_ids[v]
         if t == PLAYER:
+            if spoken:
+                return lambda v: "nobody" if v is None else self.seat_name(v)
             return lambda v: "nobody" if v is None else f"seat {v}"
         if t in (ZONE, BOARD):
             return lambda v: "nowhere" if v is None else v.split(":", 1)[-1]
         if t is not None and t.is_list:
-            inner = self.for_type(t.element)
+            inner = part(t.element)
             return lambda v: ", ".join([inner(x) for x in v]) or "nothing"
         if t is not None and t.is_record:  # fields in the order the record was written: {a: x, b: y} prints "x y"
-            fields = {name: self.for_type(ft) for name, ft in t.fields}
+            fields = {name: part(ft) for name, ft in t.fields}
             as_is = {name for name, f in fields.items() if f is plain_label}  # text prints as itself
 
             def record(v):

@@ -446,7 +446,7 @@ class ReferenceCompiler:
             if isinstance(part, str):
                 parts.append(lambda st, env, text=part: text)
             else:
-                f, label = self.expr(part), self.labels.for_type(part.type)
+                f, label = self.expr(part), self.labels.log_for_type(part.type)
                 parts.append(lambda st, env, f=f, label=label: label(f(st, env)))
         to = self.expr(s.to) if s.to is not None else None
 

@@ -449,7 +449,7 @@ class State:
             self._record(pending, player, action)
         else:  # _record's common case, written out: it runs at every decision
             self.history.append({"seat": player, "action": action})
-            self.log_entries.append([None, (seat_did, player, action)])
+            self.log_entries.append([None, (seat_did, self.game.seat_name(player), action)])
         self._run()
 
     def _record(self, pending: dict, player: int, action: str) -> None:
@@ -460,11 +460,12 @@ class State:
             if "together" in pending:  # shown to all with the others' at the reveal (``sight.unrevealed``)
                 entry["together"] = True
             self.history.append(entry)
-            self.log_entries.append([~player, (seat_did, player, f"{pending['kind']} …")])
-            self.log_entries.append([player, (seat_did, player, action)])
+            name = self.game.seat_name(player)
+            self.log_entries.append([~player, (seat_did, name, f"{pending['kind']} …")])
+            self.log_entries.append([player, (seat_did, name, action)])
         else:
             self.history.append({"seat": player, "action": action})
-            self.log_entries.append([None, (seat_did, player, action)])
+            self.log_entries.append([None, (seat_did, self.game.seat_name(player), action)])
 
     def randbelow(self, n: int) -> int:
         if self.draws is not None:

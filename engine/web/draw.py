@@ -240,7 +240,7 @@ def _space(space: str, cx: float, cy: float, shape: str, fill: str) -> str:
 
 
 def _pieces_at(centre: tuple[float, float], here: list[dict]) -> list[str]:
-    """The pieces on a space, stacked: a disc in the piece's colour with its icon (its name on hover)."""
+    """The pieces on a space, stacked: a circle in the piece's colour with its icon (its name on hover)."""
     cx, cy = centre
     out = []
     for k, piece in enumerate(here):
