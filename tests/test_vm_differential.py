@@ -39,8 +39,8 @@ def shipped() -> list[tuple[str, str | None]]:
 NOT_ON_THE_VM = {
     ("hex", None): "the operation group",  # the group of the stone just placed
     ("breakthrough", None): "the operation row",  # how far a pawn has to go, for the greedy bot
-    ("connect-four", None): "the statement AugAssign",  # in_rack += 1; then line(…) and opposite(…)
-    ("no-thanks", None): "the statement AugAssign",  # pot += 1, me.chips -= 1; winner: lowest too
+    ("connect-four", None): "bounded by min: and max:",  # a max: on the discs; in_rack += 1, line(…) too
+    ("no-thanks", None): "winner: lowest",  # the fewest points win; pot += 1, me.chips -= 1 too
 }
 CASES = [case for case in shipped() if case not in NOT_ON_THE_VM]
 
@@ -133,7 +133,24 @@ def test_a_construct_the_vm_does_not_run_is_named_at_lowering(tmp_path):
         ir_bytes(game)
 
 
-def mini(tmp_path, play: str):
+@pytest.mark.parametrize(
+    "rules, lacks",
+    [
+        ("winner: lowest\n", "winner: lowest"),
+        ("tiebreakers:\n  - {id: fewer, winner: lowest, value: n}\n", "winner: lowest"),
+        ("variables:\n  m: {type: int, initial: 1, max: 3}\n", "bounded by min: and max:"),
+    ],
+)
+def test_a_rule_the_vm_would_get_wrong_is_refused_at_lowering(tmp_path, rules, lacks):
+    """The fewest points winning and bounded variables change outcomes and faults: the VM refuses such a game
+    by name rather than play it otherwise than the reference."""
+    assert ir_bytes(mini(tmp_path / "plain", "n = 1\n"))
+    game = mini(tmp_path, "n = 1\n", rules)
+    with pytest.raises(Unsupported, match=lacks):
+        ir_bytes(game)
+
+
+def mini(tmp_path, play: str, rules: str = ""):
     folder = tmp_path / "rules" / "mini"
     folder.mkdir(parents=True)
     text = textwrap.dedent("""\
@@ -149,6 +166,10 @@ def mini(tmp_path, play: str):
           xs: {type: "list[int]"}
         play: |
         """) + textwrap.indent(textwrap.dedent(play), "  ")
+    if rules.startswith("variables:"):
+        text = text.replace("variables:\n", rules, 1)
+    else:
+        text += rules
     (folder / "game.yaml").write_text(text, encoding="utf-8")
     return load_game(folder / "game.yaml", reference=True)
 

@@ -101,6 +101,10 @@ class Lowerer:
     # ------------------------------------------------------------ the whole
     def ir(self) -> dict:
         game = self.game
+        if game.winner != "highest" or any(t.lowest for t in game.tiebreakers):
+            raise Unsupported("the fewest points winning (winner: lowest)")
+        if self.vocab.bounds:
+            raise Unsupported("a variable bounded by min: and max:")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
         scoring = [self._scorer(s, "scoring", i) for i, s in enumerate(game.scoring)]
