@@ -174,6 +174,42 @@ def mini(tmp_path, play: str, rules: str = ""):
     return load_game(folder / "game.yaml", reference=True)
 
 
+LOOPS = """\
+n = 10
+xs = [1]
+for i in range(6):
+    if i == 1:
+        continue
+    n -= i
+    xs += [i]
+    n = choose "onward" from [0, 1]
+    if i == 3:
+        break
+repeat 4:
+    n += 2
+    k = choose "again" from [0, 1]
+    if k == 1:
+        break
+while n < 100:
+    n += 7
+    if n % 2 == 0:
+        continue
+    n += 1
+log "{n} {xs}"
+"""
+
+
+def test_sums_taken_away_and_loops_left_or_skipped_run_alike_on_the_vm(tmp_path):
+    """``+=``/``-=``, 'continue' and 'break' (which drops the loop's state) leave the same states at each choice."""
+    game = mini(tmp_path, LOOPS)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    for seed in range(4):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        assert play(ref, vm, seed, every_step=True) >= 3
+        assert ref.to_data() == json.loads(vm.to_json())
+        assert ref.log[-1].endswith(" 1, 0, 2, 3")
+
+
 FAULTS = {
     "an endless loop runs out of steps": "n = 1\nwhile n > 0:\n    n = n + 1\n",
     "the top of an empty zone": "c = top(deck)\n",

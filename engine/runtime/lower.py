@@ -93,6 +93,7 @@ class Lowerer:
         self.functions: dict[str, int] = {name: i for i, name in enumerate(game.function_bodies)}
         self.scope = _Scope()
         self.windows: list[tuple[int, list[int]]] = []
+        self.loops: list[tuple[int | None, int, list[int]]] = []  # (loop state slot, top pc, break pcs)
         self.in_function = False
         self.code: list[list] = []
         self.tables: list[Any] = []
@@ -264,6 +265,8 @@ class Lowerer:
     def _s_Assign(self, s):
         self._emit(["assign", self._store(s.target), self.expr(s.value)])
 
+    _s_AugAssign = _s_Assign  # its value is already the Binary ``x + EXPR``
+
     def _s_ExprStmt(self, s):
         call = s.expr
         if call.func in self.vocab.procedures:
@@ -308,11 +311,24 @@ class Lowerer:
         for out in exits:
             self.code[out][1] = len(self.code)
 
-    def _loop(self, s, test: list) -> None:
+    def _loop(self, s, test: list, key: int | None = None) -> None:
+        """Test, body, jump back; ``key``: the loop's state slot, dropped by a 'break' as the reference does."""
         top = self._emit(test)
+        breaks: list[int] = []
+        self.loops.append((key, top, breaks))
         self._block(s.body)
+        self.loops.pop()
         self._emit(["jump", top])
         self.code[top][-1] = len(self.code)
+        for pc in breaks:
+            self.code[pc][-1] = len(self.code)
+
+    def _s_Break(self, s):
+        key, _, breaks = self.loops[-1]
+        breaks.append(self._emit(["jump", 0] if key is None else ["close", key, 0]))
+
+    def _s_Continue(self, s):
+        self._emit(["jump", self.loops[-1][1]])
 
     def _s_While(self, s):
         self._loop(s, ["if", self.expr(s.condition), 0])
@@ -320,12 +336,12 @@ class Lowerer:
     def _s_For(self, s):
         key = self.scope.slot(f"${s.var}@{len(self.code)}")
         self._emit(["for_start", key, self._items(s.source)])
-        self._loop(s, ["for_step", key, self.scope.slot(s.var), 0])
+        self._loop(s, ["for_step", key, self.scope.slot(s.var), 0], key)
 
     def _s_Repeat(self, s):
         key = self.scope.slot(f"$repeat@{len(self.code)}")
         self._emit(["repeat_start", key, self.expr(s.count)])
-        self._loop(s, ["repeat_step", key, 0])
+        self._loop(s, ["repeat_step", key, 0], key)
 
     def _s_Window(self, s):
         key = self.scope.slot(f"$window@{len(self.code)}")
