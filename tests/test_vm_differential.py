@@ -37,8 +37,6 @@ def shipped() -> list[tuple[str, str | None]]:
 # Shipped games the VM cannot run yet, each with the construct it lacks: lowering must still refuse each one
 # by that name (test below), so the list can only shrink as the VM learns them.
 NOT_ON_THE_VM = {
-    ("hex", None): "the operation group",  # the group of the stone just placed
-    ("breakthrough", None): "the operation row",  # how far a pawn has to go, for the greedy bot
     ("connect-four", None): "bounded by min: and max:",  # a max: on the discs; in_rack += 1, line(…) too
     ("no-thanks", None): "winner: lowest",  # the fewest points win; pot += 1, me.chips -= 1 too
 }
@@ -208,6 +206,51 @@ def test_sums_taken_away_and_loops_left_or_skipped_run_alike_on_the_vm(tmp_path)
         assert play(ref, vm, seed, every_step=True) >= 3
         assert ref.to_data() == json.loads(vm.to_json())
         assert ref.log[-1].endswith(" 1, 0, 2, 3")
+
+
+BOARD_WALKS = """\
+id: walks
+name: Walks
+players: {min: 2, max: 2}
+boards:
+  - {id: yard, files: [board.yaml]}
+variables:
+  taken: {type: "list[position]"}
+  seen: {type: "list[position]"}
+play: |
+  repeat 4:
+      s = choose "claim" from [x for x in spaces(yard) if x not in taken]
+      taken = taken + [s]
+      for d in ["east", "south", "southeast", "northwest"]:
+          seen = line(yard, s, d, taken) + line(yard, s, opposite(yard, d), taken)
+          log "{d} {opposite(yard, d)} {row(yard, s)} {column(yard, s)} {seen}"
+      log "{group(yard, s, taken)} {liberties(yard, group(yard, s, taken), spaces(yard))}"
+      log "{liberties(yard, taken + taken, [x for x in spaces(yard) if x not in taken])}"
+      log "{group(yard, first(spaces(yard)), taken)} {liberties(yard, [], taken)}"
+"""
+YARD = """\
+id: yard
+name: Yard
+kind: grid
+cells: {width: 4, height: 3}
+adjacency: both
+rooms:
+  - {id: yard, area: [0, 0, 3, 2]}
+"""
+
+
+def test_lines_groups_and_liberties_on_a_board_are_the_references_in_its_order(tmp_path):
+    folder = tmp_path / "rules" / "walks"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(BOARD_WALKS, encoding="utf-8")
+    (folder / "board.yaml").write_text(YARD, encoding="utf-8")
+    game = load_game(folder / "game.yaml", reference=True)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    for seed in range(6):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        assert play(ref, vm, seed, every_step=True) == 4
+        assert ref.to_data() == json.loads(vm.to_json())
+    assert any(line.startswith("southeast northwest") and not line.endswith("nothing") for line in ref.log)
 
 
 FAULTS = {

@@ -55,8 +55,13 @@ BOARD_TABLES = {
     "spaces_of": 1,
     "direction": 2,
     "distance_avoiding": 3,
+    "row": 1,
+    "column": 1,
+    "opposite": 1,
 }
-BOARD_OPS = frozenset({*BOARD_TABLES, "connected", "path_length"})
+# Board operations over spaces given while playing, which the VM walks over the neighbours and steps tables.
+WALKS = frozenset({"line", "group", "liberties"})
+BOARD_OPS = frozenset({*BOARD_TABLES, *WALKS, "connected", "path_length"})
 
 
 class Unsupported(TabletopError):
@@ -451,6 +456,18 @@ class Lowerer:
             None if e.condition is None else self.expr(e.condition),
         ]
 
+    def _e_PairComprehension(self, e):
+        """``[E for x in A for y in B if C]`` as ``flatten([[E for y in B if C] for x in A])``: the same items in
+        the same order, x and y restored after as the reference restores them."""
+        inner = [
+            "comp",
+            self.scope.slot(e.inner_var),
+            self._items(e.inner_source),
+            self.expr(e.element),
+            None if e.condition is None else self.expr(e.condition),
+        ]
+        return ["op", "flatten", [["comp", self.scope.slot(e.var), self._items(e.source), inner, None]]]
+
     def _e_Attr(self, e):
         if e.obj.type.is_record:
             return ["field", self.expr(e.obj), e.name]
@@ -491,6 +508,15 @@ class Lowerer:
             raise Unsupported(f"{name} of a board chosen while playing")
         if name in ("connected", "path_length"):
             return [name, self._table(family, "neighbours", 1), args[0], args[1], args[2], args[3]]
+        if name in WALKS:
+            return [
+                "walk",
+                name,
+                self._table(family, "neighbours", 1),
+                self._table(family, "toward", 2),
+                args[0],
+                args[1:],
+            ]
         return ["table", self._table(family, name, BOARD_TABLES[name]), args[0], args[1:]]
 
     def _table(self, family: str, name: str, arity: int) -> int:
@@ -524,6 +550,8 @@ class Lowerer:
                 domains[2] = [[s, t] for s in spaces for t in tags]
             if name == "toward":
                 domains[2] = [[s, d] for s in spaces for d in directions]
+            if name == "opposite":
+                domains[1] = [[d] for d in directions]
             for args in domains[arity]:
                 try:
                     table[json.dumps([board_id, *args])] = fn(_Boards(game), board_id, *args)

@@ -1,6 +1,6 @@
 //! Expressions and operations, with the reference's meaning (dsl/reference.py, dsl/ops.py).
 
-use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op};
+use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op, Walk};
 use crate::rng;
 use crate::state::{failed, rule, Hist, Res, State, F, MAX_SIZE};
 use crate::value::V;
@@ -149,6 +149,16 @@ impl State {
                     list(&tg, "connected")?,
                     list(&th, "connected")?,
                 )
+            }
+            Expr::Walk(how, neighbours, steps, board, args) => {
+                let V::Str(board) = self.eval(g, *board, env)? else {
+                    return rule("a board operation got no board");
+                };
+                let mut vals = Vec::with_capacity(args.len());
+                for &a in args {
+                    vals.push(self.eval(g, a, env)?);
+                }
+                self.walk(*how, *neighbours, *steps, board, &vals)
             }
         }
     }
@@ -941,5 +951,73 @@ impl State {
             }
         }
         Ok(V::Bool(false))
+    }
+
+    /// `line`, `group` and `liberties` as the reference's board (boards/graphs.py) computes them, in its order.
+    fn walk(&self, how: Walk, neighbours: u16, steps: u16, board: u32, args: &[V]) -> Res<V> {
+        let (neighbours, steps) = (
+            &self.game.tables[neighbours as usize],
+            &self.game.tables[steps as usize],
+        );
+        let id = |v: &V| match v {
+            V::Str(s) => Some(*s),
+            _ => None,
+        };
+        let ids = |v: &V, what: &str| -> Res<Vec<u32>> { Ok(list(v, what)?.iter().filter_map(id).collect()) };
+        let next_to = |s: u32| match neighbours.get(&(board, s, u32::MAX, u32::MAX)) {
+            Some(V::List(adjacent)) => adjacent.iter().filter_map(id).collect(),
+            _ => vec![],
+        };
+        let on_board = |v: &V| match v {
+            V::Str(s) if neighbours.contains_key(&(board, *s, u32::MAX, u32::MAX)) => Ok(*s),
+            V::Str(s) => rule(format!(
+                "board '{}' has no space '{}'",
+                self.game.text(board),
+                self.game.text(*s)
+            )),
+            _ => rule("a board operation got none for a space"),
+        };
+        let out: Vec<u32> = match how {
+            Walk::Line => {
+                let (start, open) = (on_board(&args[0])?, ids(&args[2], "line")?);
+                let direction = id(&args[1]);
+                let step = |s: u32| match direction.and_then(|d| steps.get(&(board, s, d, u32::MAX))) {
+                    Some(V::Str(n)) => Some(*n),
+                    _ => None,
+                };
+                let mut out = vec![];
+                let mut next = step(start);
+                while let Some(n) = next.filter(|n| open.contains(n) && !out.contains(n)) {
+                    out.push(n);
+                    next = step(n);
+                }
+                out
+            }
+            Walk::Group => {
+                let (start, open) = (on_board(&args[0])?, ids(&args[1], "group")?);
+                if !open.contains(&start) {
+                    return Ok(V::list(vec![]));
+                }
+                let (mut found, mut frontier) = (vec![start], vec![start]);
+                while let Some(s) = frontier.pop() {
+                    for n in next_to(s) {
+                        if open.contains(&n) && !found.contains(&n) {
+                            found.push(n);
+                            frontier.push(n);
+                        }
+                    }
+                }
+                found
+            }
+            Walk::Liberties => {
+                let near: Vec<u32> = ids(&args[0], "liberties")?.into_iter().flat_map(next_to).collect();
+                list(&args[1], "liberties")?
+                    .iter()
+                    .filter_map(id)
+                    .filter(|s| near.contains(s))
+                    .collect()
+            }
+        };
+        bounded(out.into_iter().map(V::Str).collect())
     }
 }

@@ -190,6 +190,20 @@ pub enum Expr {
     Table(u16, Node, Vec<Node>),
     Connected(u16, Node, Node, Node, Node),
     PathLength(u16, Node, Node, Node, Node),
+    /// A walk over a board's spaces: its neighbours table, its steps table (space, direction → space), the
+    /// board, and the walk's arguments.
+    Walk(Walk, u16, u16, Node, Vec<Node>),
+}
+
+/// The board operations that walk from space to space over spaces given while playing.
+#[derive(Debug, Clone, Copy)]
+pub enum Walk {
+    /// `line(board, space, direction, through)`
+    Line,
+    /// `group(board, space, through)`
+    Group,
+    /// `liberties(board, spaces, free)`
+    Liberties,
 }
 
 #[derive(Debug)]
@@ -582,6 +596,25 @@ impl Loader {
                 self.expr(arg(4)?)?,
                 self.expr(arg(5)?)?,
             ),
+            "walk" => {
+                let (how, arity) = match s(arg(1)?, "a walk")? {
+                    "line" => (Walk::Line, 3),
+                    "group" => (Walk::Group, 2),
+                    "liberties" => (Walk::Liberties, 2),
+                    other => return bad(format!("no walk '{other}'")),
+                };
+                let args = self.exprs(arg(5)?)?;
+                if args.len() != arity {
+                    return bad(format!("a walk takes {arity} values after the board"));
+                }
+                Expr::Walk(
+                    how,
+                    small(u(arg(2)?, "a table")?, self.ntables, "table")?,
+                    small(u(arg(3)?, "a table")?, self.ntables, "table")?,
+                    self.expr(arg(4)?)?,
+                    args,
+                )
+            }
             other => return bad(format!("unknown expression '{other}'")),
         };
         if let Expr::Table(_, _, args) = &e {
