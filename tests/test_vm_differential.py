@@ -37,7 +37,6 @@ def shipped() -> list[tuple[str, str | None]]:
 # Shipped games the VM cannot run yet, each with the construct it lacks: lowering must still refuse each one
 # by that name (test below), so the list can only shrink as the VM learns them.
 NOT_ON_THE_VM = {
-    ("connect-four", None): "bounded by min: and max:",  # a max: on the discs; in_rack += 1, line(…) too
     ("no-thanks", None): "winner: lowest",  # the fewest points win; pot += 1, me.chips -= 1 too
 }
 CASES = [case for case in shipped() if case not in NOT_ON_THE_VM]
@@ -136,7 +135,6 @@ def test_a_construct_the_vm_does_not_run_is_named_at_lowering(tmp_path):
     [
         ("winner: lowest\n", "winner: lowest"),
         ("tiebreakers:\n  - {id: fewer, winner: lowest, value: n}\n", "winner: lowest"),
-        ("variables:\n  m: {type: int, initial: 1, max: 3}\n", "bounded by min: and max:"),
     ],
 )
 def test_a_rule_the_vm_would_get_wrong_is_refused_at_lowering(tmp_path, rules, lacks):
@@ -164,7 +162,7 @@ def mini(tmp_path, play: str, rules: str = ""):
           xs: {type: "list[int]"}
         play: |
         """) + textwrap.indent(textwrap.dedent(play), "  ")
-    if rules.startswith("variables:"):
+    if rules.startswith(("variables:", "player_variables:")):
         text = text.replace("variables:\n", rules, 1)
     else:
         text += rules
@@ -270,6 +268,37 @@ def test_a_rule_fault_is_the_same_located_diagnostic_on_the_vm(tmp_path, program
     with pytest.raises(_vm.VmRuleError) as vm:
         _vm.VmGame(ir_bytes(game)).new_game(2, 0)
     assert diagnostic_of(vm.value) == ref.value.diagnostic
+
+
+BOUNDED = """\
+player_variables:
+  k: {type: int, min: -2, max: 2}
+variables:
+  m: {type: int, initial: 1, min: 0, max: 3}
+"""
+BROKEN_BOUNDS = {
+    "a variable over its max:": "repeat 5:\n    m += 1\n",
+    "a variable under its min:": "m -= 2\n",
+    "a player variable under its min:": "n = 4\nwhile n > 0:\n    n -= 1\n    me.k -= 1\n",
+}
+
+
+@pytest.mark.parametrize("program", BROKEN_BOUNDS.values(), ids=list(BROKEN_BOUNDS))
+def test_a_value_outside_a_variables_min_and_max_is_the_same_located_fault_on_the_vm(tmp_path, program):
+    game = mini(tmp_path, "me = first(players())\n" + program, BOUNDED)
+    with pytest.raises(RuntimeRuleError) as ref:
+        game.new_game(2, 0)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert diagnostic_of(vm.value) == ref.value.diagnostic
+    assert "(its min: and max:)" in ref.value.diagnostic.message
+
+
+def test_a_variable_kept_within_its_min_and_max_plays_alike_on_the_vm(tmp_path):
+    game = mini(tmp_path, 'me = first(players())\nm += 2\nme.k -= 2\nn = choose "pick" from [m, me.k]\n', BOUNDED)
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert ref.legal_actions() == vm.legal_actions()
+    assert ref.to_data() == json.loads(vm.to_json())
 
 
 HOSTILE_IR = [b"", b"not json", b"[]", b'{"version": 1}', b'{"version": 99}', b"{" * 10_000]

@@ -109,8 +109,8 @@ class Lowerer:
         game = self.game
         if game.winner != "highest" or any(t.lowest for t in game.tiebreakers):
             raise Unsupported("the fewest points winning (winner: lowest)")
-        if self.vocab.bounds:
-            raise Unsupported("a variable bounded by min: and max:")
+        if self.labels.card_names is not None:
+            raise Unsupported("cards named in the logs (cards_in_logs: name)")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
         scoring = [self._scorer(s, "scoring", i) for i, s in enumerate(game.scoring)]
@@ -128,9 +128,9 @@ class Lowerer:
             "card_ids": game.card_ids,
             "attributes": game.attributes,
             "effects": [None if e is None else self.procedures[e] for e in game.effects],
-            "variables": [[n, v, self._members(self.vocab.variables.get(n))] for n, v in game.variables.items()],
+            "variables": [[n, v, *self._declared("variables", n)] for n, v in game.variables.items()],
             "player_variables": [
-                [n, v, self._members(self.vocab.player_variables.get(n))] for n, v in game.player_variables.items()
+                [n, v, *self._declared("player_variables", n)] for n, v in game.player_variables.items()
             ],
             "zone_families": {
                 **{
@@ -147,6 +147,7 @@ class Lowerer:
             "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
             "determinize": self._determinize(),
             "greedy": self._greedy(),
+            "seat_names": self.labels.seat_names,
         }
 
     def _greedy(self) -> list:
@@ -176,6 +177,11 @@ class Lowerer:
             "player_variables": shapes(vocab.player_variables),
             "locals": {name: shapes(proc.local_types) for name, proc in game.procedures.items()},
         }
+
+    def _declared(self, section: str, name: str) -> list:
+        """What a value stored in a variable must be: [its enum's members, [its min:, its max:]], each or None."""
+        types = self.vocab.variables if section == "variables" else self.vocab.player_variables
+        return [self._members(types.get(name)), self.vocab.bounds.get((section, name))]
 
     def _members(self, t: Type | None) -> list[str] | None:
         return list(self.vocab.enums[t.name]) if t is not None and t.is_enum else None
@@ -285,7 +291,7 @@ class Lowerer:
         self._emit(["call", self.procedures[call.func], [self.expr(a) for a in call.args]])
 
     def _s_Log(self, s):
-        parts = [p if isinstance(p, str) else [self.expr(p), self._label(p.type)] for p in s.parts]
+        parts = [p if isinstance(p, str) else [self.expr(p), self._label(p.type, spoken=True)] for p in s.parts]
         self._emit(["log", parts, None if s.to is None else self.expr(s.to)])
 
     def _s_EndGame(self, s):
@@ -398,18 +404,19 @@ class Lowerer:
         return ["cards", e] if source.type == ZONE else e
 
     # ------------------------------------------------------------ labels
-    def _label(self, t: Type | None):
-        """How a value of type ``t`` prints (Labeller.for_type)."""
+    def _label(self, t: Type | None, spoken: bool = False):
+        """How a value of type ``t`` prints (Labeller.for_type); ``spoken``: in a log line, seats by their
+        names (Labeller.log_for_type)."""
         if t == CARD:
             return "card"
         if t == PLAYER:
-            return "player"
+            return "seat" if spoken else "player"
         if t in (ZONE, BOARD):
             return "zone"
         if t is not None and t.is_list:
-            return ["list", self._label(t.element)]
+            return ["list", self._label(t.element, spoken)]
         if t is not None and t.is_record:
-            return ["record", [[n, self._label(ft), self._label(ft) == "plain"] for n, ft in t.fields]]
+            return ["record", [[n, self._label(ft, spoken), self._label(ft) == "plain"] for n, ft in t.fields]]
         if t is not None and t.is_map:
             raise Unsupported("printing a map")
         return "plain"

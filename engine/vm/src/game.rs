@@ -210,6 +210,8 @@ pub enum Walk {
 pub enum Label {
     Card,
     Player,
+    /// A player as a log line names it: its name in the rules (`players: names:`), else "seat N".
+    Seat,
     Zone,
     Plain,
     List(Box<Label>),
@@ -349,6 +351,8 @@ pub struct Variable {
     pub name: Rc<str>,
     pub initial: V,
     pub members: Option<Vec<u32>>,
+    /// Its min: and max:, both included.
+    pub bounds: Option<(i64, i64)>,
 }
 
 pub struct Game {
@@ -384,6 +388,8 @@ pub struct Game {
     pub det: Det,
     /// The greedy bot's values by kind of decision ("" for any other): (kind, expression, locals).
     pub greedy: Vec<(Rc<str>, Node, usize)>,
+    /// What a log calls each seat (the rules' `players: names:`; none: "seat N").
+    pub seat_names: Vec<String>,
     /// (choice, option) → the option's id, made once: options recur decision after decision.
     pub ids: std::cell::RefCell<FxMap<(u32, u64), Rc<str>>>,
 }
@@ -407,6 +413,10 @@ fn s<'a>(j: &'a J, what: &str) -> R<&'a str> {
 
 fn u(j: &J, what: &str) -> R<u64> {
     j.as_u64().ok_or_else(|| format!("{what} is not a whole number ≥ 0"))
+}
+
+fn int(j: &J, what: &str) -> R<i64> {
+    j.as_i64().ok_or_else(|| format!("{what} is not a whole number"))
 }
 
 fn get<'a>(j: &'a J, key: &str) -> R<&'a J> {
@@ -654,6 +664,7 @@ impl Loader {
             return Ok(match t {
                 "card" => Label::Card,
                 "player" => Label::Player,
+                "seat" => Label::Seat,
                 "zone" => Label::Zone,
                 "plain" => Label::Plain,
                 other => return bad(format!("unknown label '{other}'")),
@@ -829,7 +840,17 @@ fn variables(l: &mut Loader, j: &J) -> R<Vec<Variable>> {
             ),
             _ => None,
         };
-        out.push(Variable { name, initial, members });
+        let bounds = match v.get(3) {
+            Some(J::Array(b)) if b.len() == 2 => Some((int(&b[0], "a min:")?, int(&b[1], "a max:")?)),
+            None | Some(J::Null) => None,
+            _ => return bad(format!("the bounds of '{name}' are not [min, max]")),
+        };
+        out.push(Variable {
+            name,
+            initial,
+            members,
+            bounds,
+        });
     }
     Ok(out)
 }
@@ -1210,6 +1231,13 @@ impl Game {
             scored_pvars,
             det,
             greedy,
+            seat_names: match j.get("seat_names") {
+                None => vec![],
+                Some(names) => arr(names, "seat_names")?
+                    .iter()
+                    .map(|n| s(n, "a seat's name").map(str::to_string))
+                    .collect::<R<_>>()?,
+            },
             ids: std::cell::RefCell::default(),
         })
     }

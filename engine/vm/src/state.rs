@@ -1,7 +1,7 @@
 //! A running game: zones, variables, frames suspended at decisions, who knows which card; and the loop that
 //! runs the IR's instructions until a decision is pending or the game ends (State._run of the reference).
 
-use crate::game::{Game, Ins, Label, Store};
+use crate::game::{Game, Ins, Label, Store, Variable};
 use crate::rng::{self, Seed};
 use crate::value::{Journal, V};
 use std::collections::HashMap;
@@ -520,7 +520,7 @@ impl State {
             Store::Local(slot) => env[*slot as usize] = v,
             Store::Var(i) => {
                 let var = &self.game.vars[*i as usize];
-                self.enum_check(&var.members, &v, &format!("variable '{}'", var.name))?;
+                self.declared_check(var, &v, "variable")?;
                 self.vars[*i as usize] = v;
                 if g.scored_vars[*i as usize] {
                     self.changed();
@@ -529,7 +529,7 @@ impl State {
             Store::PVar(obj, i) => {
                 let game = g;
                 let var = &game.pvars[*i as usize];
-                self.enum_check(&var.members, &v, &format!("player variable '{}'", var.name))?;
+                self.declared_check(var, &v, "player variable")?;
                 let p = self.eval(g, *obj, env)?;
                 if p.is_none() {
                     return rule(format!("no player to set '{}' of", var.name));
@@ -542,6 +542,19 @@ impl State {
             }
         }
         Ok(())
+    }
+
+    /// A value stored in a variable is one of its enum's members, or between its min: and max:.
+    fn declared_check(&self, var: &Variable, v: &V, kind: &str) -> Res<()> {
+        let what = format!("{kind} '{}'", var.name);
+        if let (Some((least, most)), V::Int(i)) = (var.bounds, v) {
+            if !(least..=most).contains(i) {
+                return rule(format!(
+                    "{what} may hold {least} to {most} (its min: and max:), not {i}"
+                ));
+            }
+        }
+        self.enum_check(&var.members, v, &what)
     }
 
     fn enum_check(&self, members: &Option<Vec<u32>>, v: &V, what: &str) -> Res<()> {
@@ -866,6 +879,14 @@ impl State {
         }
     }
 
+    /// A seat as a log line names it (Labeller.seat_name).
+    pub fn seat_name(&self, p: i64) -> String {
+        usize::try_from(p)
+            .ok()
+            .and_then(|i| self.game.seat_names.get(i))
+            .map_or_else(|| format!("seat {p}"), Clone::clone)
+    }
+
     pub fn label(&self, v: &V, label: &Label, out: &mut String) {
         use std::fmt::Write;
         match (label, v) {
@@ -873,10 +894,11 @@ impl State {
             (Label::Card, V::Int(c)) if *c >= 0 && (*c as usize) < self.game.cards.len() => {
                 out.push_str(self.game.text(self.game.cards[*c as usize]))
             }
-            (Label::Player, V::None | V::Unset) => out.push_str("nobody"),
+            (Label::Player | Label::Seat, V::None | V::Unset) => out.push_str("nobody"),
             (Label::Player, V::Int(p)) => {
                 let _ = write!(out, "seat {p}");
             }
+            (Label::Seat, V::Int(p)) => out.push_str(&self.seat_name(*p)),
             (Label::Zone, V::None | V::Unset) => out.push_str("nowhere"),
             (Label::Zone, V::Str(s)) => {
                 let t = self.game.text(*s);
@@ -1065,11 +1087,11 @@ impl State {
                 // The masked line is for every seat but the chooser (`!seat`), who reads its own in full.
                 self.log.push(LogLine {
                     audience: Some(!i64::from(player)),
-                    text: format!("seat {player}: {} …", pending.kind).into(),
+                    text: format!("{}: {} …", self.seat_name(player.into()), pending.kind).into(),
                 });
                 self.log.push(LogLine {
                     audience: Some(i64::from(player)),
-                    text: format!("seat {player}: {action}").into(),
+                    text: format!("{}: {action}", self.seat_name(player.into())).into(),
                 });
             }
         } else {
@@ -1082,7 +1104,7 @@ impl State {
             if self.keep_log {
                 self.log.push(LogLine {
                     audience: None,
-                    text: format!("seat {player}: {action}").into(),
+                    text: format!("{}: {action}", self.seat_name(player.into())).into(),
                 });
             }
         }
