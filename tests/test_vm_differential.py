@@ -34,18 +34,7 @@ def shipped() -> list[tuple[str, str | None]]:
     return out
 
 
-# Shipped games the VM cannot run yet, each with the construct it lacks: lowering must still refuse each one
-# by that name (test below), so the list can only shrink as the VM learns them.
-NOT_ON_THE_VM = {
-    ("no-thanks", None): "winner: lowest",  # the fewest points win; pot += 1, me.chips -= 1 too
-}
-CASES = [case for case in shipped() if case not in NOT_ON_THE_VM]
-
-
-@pytest.mark.parametrize("name, variant", list(NOT_ON_THE_VM), ids=[n for n, _ in NOT_ON_THE_VM])
-def test_a_shipped_game_the_vm_cannot_run_yet_is_refused_naming_what_it_lacks(name, variant):
-    with pytest.raises(Unsupported, match=NOT_ON_THE_VM[(name, variant)]):
-        ir_bytes(load_game(name, variant, reference=True))
+CASES = shipped()
 
 
 def both(name: str, variant: str | None):
@@ -130,20 +119,28 @@ def test_a_construct_the_vm_does_not_run_is_named_at_lowering(tmp_path):
         ir_bytes(game)
 
 
-@pytest.mark.parametrize(
-    "rules, lacks",
-    [
-        ("winner: lowest\n", "winner: lowest"),
-        ("tiebreakers:\n  - {id: fewer, winner: lowest, value: n}\n", "winner: lowest"),
-    ],
-)
-def test_a_rule_the_vm_would_get_wrong_is_refused_at_lowering(tmp_path, rules, lacks):
-    """The fewest points winning and bounded variables change outcomes and faults: the VM refuses such a game
-    by name rather than play it otherwise than the reference."""
-    assert ir_bytes(mini(tmp_path / "plain", "n = 1\n"))
-    game = mini(tmp_path, "n = 1\n", rules)
-    with pytest.raises(Unsupported, match=lacks):
-        ir_bytes(game)
+FEWEST = {
+    "the fewest points win": "winner: lowest\nscoring:\n  - {id: held, points: me.k}\n",
+    "a tie-breaker's fewest win": (
+        'scoring:\n  - {id: held, points: "0"}\ntiebreakers:\n  - {id: fewer, winner: lowest, value: me.k}\n'
+    ),
+}
+
+
+@pytest.mark.parametrize("rules", FEWEST.values(), ids=list(FEWEST))
+def test_where_the_fewest_points_win_the_vm_gives_the_references_outcome(tmp_path, rules):
+    game = mini(tmp_path, 'for p in players():\n    p.k = choose "keep" from [1, 2, 3] by p\n', rules + PLAYER_K)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    results = set()
+    for seed in range(8):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        play(ref, vm, seed, every_step=True)
+        assert vm.outcome() == (list(ref.outcome.results), ref.outcome.reason)
+        results.add(ref.outcome.results)
+    assert ("win", "loss") in results and ("loss", "win") in results
+
+
+PLAYER_K = "player_variables:\n  k: {type: int}\n"
 
 
 def mini(tmp_path, play: str, rules: str = ""):

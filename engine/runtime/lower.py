@@ -107,8 +107,6 @@ class Lowerer:
     # ------------------------------------------------------------ the whole
     def ir(self) -> dict:
         game = self.game
-        if game.winner != "highest" or any(t.lowest for t in game.tiebreakers):
-            raise Unsupported("the fewest points winning (winner: lowest)")
         if self.labels.card_names is not None:
             raise Unsupported("cards named in the logs (cards_in_logs: name)")
         procs = [self._procedure(name) for name in game.procedures]
@@ -124,6 +122,7 @@ class Lowerer:
             "max_players": game.max_players,
             "step_budget": game.step_budget,
             "ties": game.ties,
+            "signs": [game.points_sign, *(-1 if t.lowest else 1 for t in game.tiebreakers)],
             "default_end": DEFAULT_END,
             "card_ids": game.card_ids,
             "attributes": game.attributes,

@@ -189,7 +189,9 @@ fn by_lookahead(st: &State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Ratin
         after.keep_log = false;
         after.apply(a, Some(seat))?;
         let scores = after.scores()?;
-        let side = |t: &[u32]| t.iter().map(|&m| scores[m as usize]).sum::<i64>();
+        // the fewest points win (`winner: lowest`): a lead is fewer points
+        let sign = st.game.signs.first().copied().unwrap_or(1);
+        let side = |t: &[u32]| sign * t.iter().map(|&m| scores[m as usize]).sum::<i64>();
         let best_other = teams
             .iter()
             .filter(|t| !t.contains(&seat))

@@ -363,6 +363,9 @@ pub struct Game {
     pub max_players: usize,
     pub step_budget: u64,
     pub ties_draw: bool,
+    /// +1 where the most wins, -1 where the fewest does (`winner: lowest`): the points', then each
+    /// tie-breaker's; a side's values times these rank it, the largest best.
+    pub signs: Vec<i64>,
     pub default_end: Rc<str>,
     pub strings: Vec<Rc<str>>,
     pub string_ids: HashMap<Rc<str>, u32>,
@@ -1208,6 +1211,13 @@ impl Game {
             max_players,
             step_budget: u(get(&j, "step_budget")?, "step_budget")?,
             ties_draw: get(&j, "ties")?.as_str() == Some("draw"),
+            signs: match j.get("signs") {
+                None => vec![1; tiebreakers.len() + 1],
+                Some(signs) => arr(signs, "signs")?
+                    .iter()
+                    .map(|x| int(x, "a sign"))
+                    .collect::<R<_>>()?,
+            },
             default_end: s(get(&j, "default_end")?, "default_end")?.into(),
             strings: l.strings,
             string_ids: l.ids,

@@ -1282,6 +1282,9 @@ impl State {
                         *a += b;
                     }
                 }
+                for (a, sign) in k.iter_mut().zip(&game.signs) {
+                    *a *= sign;
+                }
                 k
             })
             .collect();
