@@ -8,6 +8,7 @@ MCTS picks what the Python one picks for the same seed, and beats random and gre
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -157,3 +158,28 @@ def test_the_mcts_bot_searches_on_the_vm_and_chooses_as_in_python(name, players,
             assert python.search(copy, seat, actions) == on_vm, f"decision {step}"
         state.apply(on_vm)
     assert native.rng.getstate() == python.rng.getstate() and native.failed == python.failed
+
+
+def test_where_the_fewest_points_win_a_rollout_cut_short_counts_the_fewest_as_ahead(monkeypatch):
+    """No Thanks!: a search whose rollouts stop after three decisions judges them by who leads, and the lead
+    is the fewest points — in Python and on the VM alike, choice for choice."""
+    import engine.bots.mcts as mcts
+
+    game = load_game("no-thanks")
+    state = game.new_game(3, 4)
+    rnd = random.Random(4)
+    while len(set(state.scores)) == 1:
+        state.apply(rnd.choice(state.legal_actions()))
+    fewest = state.scores.index(min(state.scores))
+    assert mcts._by_points(state)[fewest] > 0
+    native, python = mcts.MctsAgent(seed=1, budget="30", rollout=3), mcts.MctsAgent(seed=1, budget="30", rollout=3)
+    for step in range(12):
+        if state.is_terminal:
+            break
+        seat, actions = state.pending["player"], state.legal_actions()
+        copy = state.determinized(seat, step)
+        on_vm = native.search(copy, seat, actions)
+        with monkeypatch.context() as patched:
+            patched.setattr(mcts, "native_game", lambda _game: (None, "kept in Python"))
+            assert python.search(copy, seat, actions) == on_vm, f"decision {step}"
+        state.apply(on_vm)

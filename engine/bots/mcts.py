@@ -192,10 +192,11 @@ def _by_points(det) -> list[float]:
     Scored as level, such rollouts said nothing: in a game of many hands or rounds almost half
     of those from the first decisions stop (measured on a 4-player card game: 9 of 20 at 200
     decisions).  The side(s) ahead on points count as winners, at ``LEAD_WEIGHT``, the others
-    as losers, the shape ``returns()`` gives a finished game; all level is 0.
+    as losers, the shape ``returns()`` gives a finished game; all level is 0.  Where the fewest points win
+    (``winner: lowest``) the side with fewest is ahead.
     """
     scores, n, game = det.scores, det.n, det.game
-    side = [sum(scores[m] for m in game.team_of(n, p)) for p in range(n)]
+    side = [game.points_sign * sum(scores[m] for m in game.team_of(n, p)) for p in range(n)]
     top = max(side)
     leaders = [p for p in range(n) if side[p] == top]
     if len(leaders) == n:

@@ -411,13 +411,14 @@ impl Mcts {
 }
 
 /// Returns for a copy still running when its rollout stops: the side(s) ahead on points win at
-/// `LEAD_WEIGHT`, the others lose; all level is 0.
+/// `LEAD_WEIGHT`, the others lose; all level is 0. Where the fewest points win, the fewest lead.
 fn by_points(det: &mut State) -> Result<Vec<f64>, Error> {
     let scores = det.scores()?;
     let n = det.n;
+    let sign = det.game.signs.first().copied().unwrap_or(1);
     let teams = &det.seats().teams;
     let side: Vec<i64> = (0..n)
-        .map(|p| teams[p].iter().map(|&m| scores[m as usize]).sum())
+        .map(|p| sign * teams[p].iter().map(|&m| scores[m as usize]).sum::<i64>())
         .collect();
     let top = side.iter().copied().max().unwrap_or(0);
     let leaders = side.iter().filter(|&&s| s == top).count();
