@@ -128,9 +128,9 @@ def test_simulate_on_the_vm_gives_the_summary_python_gives_for_the_same_seed(bot
 
 def test_simulate_says_in_one_line_why_a_game_cannot_run_on_the_vm():
     game = load_game("caty-mini")
-    with pytest.raises(TabletopError, match=r"caty-mini cannot be simulated on the VM: .* bot 'mcts:1s'$"):
-        simulate(game, 2, 1, bots="mcts:1s", engine="vm")
-    assert simulate(game, 2, 1, bots="mcts:1s")["engine"] == "python"  # auto: Python plays what the VM does not
+    with pytest.raises(TabletopError, match=r"caty-mini cannot be simulated on the VM: .* bot 'mcts:0.01s'$"):
+        simulate(game, 2, 1, bots="mcts:0.01s", engine="vm")
+    assert simulate(game, 2, 1, bots="mcts:0.01s")["engine"] == "python"  # auto: Python plays what the VM does not
 
 
 def test_the_simulate_command_picks_its_engine(capsys):
