@@ -1,24 +1,12 @@
 //! Random playouts of an IR file, timed without Python: `cargo run --release --example playouts -- IR PLAYERS GAMES`.
 
-use std::rc::Rc;
+mod common;
+
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() != 4 {
-        eprintln!("usage: playouts IR.json PLAYERS GAMES");
-        std::process::exit(2);
-    }
-    let bytes = std::fs::read(&args[1]).unwrap_or_else(|e| {
-        eprintln!("cannot read {}: {e}", args[1]);
-        std::process::exit(2)
-    });
-    let game = Rc::new(_vm::game::Game::load(&bytes).unwrap_or_else(|e| {
-        eprintln!("IR refused: {e}");
-        std::process::exit(1)
-    }));
-    let players: usize = args[2].parse().unwrap_or(2);
-    let games: _vm::rng::Seed = args[3].parse().unwrap_or(100);
+    let (game, players, games) = common::arguments("playouts IR.json PLAYERS GAMES", 100);
+    let games = games as _vm::rng::Seed;
     let start = Instant::now();
     let mut decisions = 0;
     for seed in 0..games {

@@ -1,25 +1,12 @@
 //! One information-set MCTS decision of an IR file, timed without Python:
 //! `cargo run --release --example search -- IR PLAYERS ITERATIONS`.
 
-use std::rc::Rc;
+mod common;
+
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() != 4 {
-        eprintln!("usage: search IR.json PLAYERS ITERATIONS");
-        std::process::exit(2);
-    }
-    let bytes = std::fs::read(&args[1]).unwrap_or_else(|e| {
-        eprintln!("cannot read {}: {e}", args[1]);
-        std::process::exit(2)
-    });
-    let game = Rc::new(_vm::game::Game::load(&bytes).unwrap_or_else(|e| {
-        eprintln!("IR refused: {e}");
-        std::process::exit(1)
-    }));
-    let players: usize = args[2].parse().unwrap_or(2);
-    let iterations: usize = args[3].parse().unwrap_or(1000);
+    let (game, players, iterations) = common::arguments("search IR.json PLAYERS ITERATIONS", 1000);
     let mut st = _vm::state::State::new(game, players, 1).expect("a new game");
     for _ in 0..6 {
         let first = st.legal(None)[0].clone();

@@ -1,0 +1,22 @@
+//! What the timing examples share: reading their arguments and the IR file, exiting with a line on bad input.
+
+use std::rc::Rc;
+
+/// The game of the IR file named first, the number of players second and the example's count third
+/// (`default` when it does not parse); exits with a usage line (`usage` names the count) otherwise.
+pub fn arguments(usage: &str, default: usize) -> (Rc<_vm::game::Game>, usize, usize) {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() != 4 {
+        eprintln!("usage: {usage}");
+        std::process::exit(2);
+    }
+    let bytes = std::fs::read(&args[1]).unwrap_or_else(|e| {
+        eprintln!("cannot read {}: {e}", args[1]);
+        std::process::exit(2)
+    });
+    let game = Rc::new(_vm::game::Game::load(&bytes).unwrap_or_else(|e| {
+        eprintln!("IR refused: {e}");
+        std::process::exit(1)
+    }));
+    (game, args[2].parse().unwrap_or(2), args[3].parse().unwrap_or(default))
+}
