@@ -17,6 +17,7 @@ card the seat put face down on a pile was moved away in the copy
 (``test_a_card_the_seat_put_face_down_stays_where_it_saw_it``).
 """
 
+import json
 import random
 from itertools import pairwise
 
@@ -28,6 +29,7 @@ from engine import IllegalAction, TabletopError, load_game
 from engine.lang.ops import OPS
 from engine.load.catalogue import list_games
 from engine.runtime import rng, sight
+from engine.runtime.lower import ir_bytes
 
 # Goofspiel's bids are simultaneous: several seats to act at once, some having chosen already.
 CASES = [(name, variant, players) for name, variant in GAMES for players in (2, 3, 4)] + [
@@ -91,6 +93,7 @@ def test_no_channel_tells_a_seat_what_is_hidden_from_it(name, variant, players):
                 copy = state.determinized(seat, seed=k)
                 changed += copy.zones != state.zones
                 assert channels(copy, seat) == seen, f"seat {seat} can tell the copy from the game"
+                assert piles_known(copy, seat) == piles_known(state, seat)
     assert changed > 0 or not secrets, "the hidden cards never changed: the test would prove nothing"
 
 
@@ -200,11 +203,10 @@ def test_a_secret_choice_is_told_once_to_its_chooser_and_masked_to_everyone_else
     assert told > 10
 
 
-def test_a_card_the_seat_put_face_down_stays_where_it_saw_it():
-    """A card a seat put face down on a pile, unmoved since, stays there in every copy for that seat
-    (and only there); a card it was shown stays too; once the pile is shuffled, it may be anywhere in it."""
-    game = load_game("cat-town")
-    state = game.new_game(players=2, seed=3)
+def laid_face_down():
+    """A Cat Town game where seat 0 put a card of its hand face down on a pile and was shown the bottom
+    card of that pile: (state, card, pile, shown card)."""
+    state = load_game("cat-town").new_game(players=2, seed=3)
     rnd = random.Random(3)
     while state.current_player != 1:  # seat 1 decides: laying seat 0's cards by hand changes no option asked
         state.apply(rnd.choice(state.legal_actions()))
@@ -213,6 +215,13 @@ def test_a_card_the_seat_put_face_down_stays_where_it_saw_it():
     OPS["move"].fn(state, card, pile)
     peeked = state.zones[pile][0]
     OPS["show"].fn(state, [peeked], 0)
+    return state, card, pile, peeked
+
+
+def test_a_card_the_seat_put_face_down_stays_where_it_saw_it():
+    """A card a seat put face down on a pile, unmoved since, stays there in every copy for that seat
+    (and only there); a card it was shown stays too; once the pile is shuffled, it may be anywhere in it."""
+    state, card, pile, peeked = laid_face_down()
     for k in range(30):
         copy = state.determinized(0, seed=k)
         assert copy.zones[pile][-1] == card and copy.zones[pile][0] == peeked
@@ -220,6 +229,44 @@ def test_a_card_the_seat_put_face_down_stays_where_it_saw_it():
     OPS["shuffle"].fn(state, pile)
     spots = {state.determinized(0, seed=k).zones[pile].index(card) for k in range(30)}
     assert len(spots) > 1 and all(card in state.determinized(0, seed=k).zones[pile] for k in range(5))
+
+
+def piles_known(state, seat) -> dict[int, str]:
+    """The cards ``seat`` knows the pile of, with that pile."""
+    bit = 1 << seat
+    return {c: state.loc[c] for c in range(len(state.loc)) if state.know[c] & bit}
+
+
+def test_a_seat_knows_which_pile_a_card_is_in_of_the_card_it_saw_go_there_not_of_the_one_dealt_in_its_place():
+    """Seat 0 put a card face down on a pile that was then shuffled: every copy for seat 0 deals the card
+    anywhere in that pile, and seat 0 still knows it is there; a card the deal brought in from elsewhere,
+    to the place where the card lay, is not one whose pile seat 0 knows (what a seat knows goes with the
+    card, not with the place)."""
+    state, card, pile, _ = laid_face_down()
+    OPS["shuffle"].fn(state, pile)
+    known = piles_known(state, 0)
+    assert known[card] == pile and not state.pinned[card] & 1
+    moved = 0
+    for k in range(20):
+        copy = state.determinized(0, seed=k)
+        moved += copy.zones[pile].index(card) != state.zones[pile].index(card)
+        assert piles_known(copy, 0) == known, f"copy {k}"
+    assert moved > 0
+
+
+def test_the_vm_deals_the_copy_of_a_seat_that_knows_a_cards_pile_but_not_its_place_as_the_reference_does():
+    """Seat 0 of this Cat Town game saw a card go into a block that was then shuffled: the VM's copies for
+    it are the reference's, what seat 0 knows of every card included."""
+    vm_module = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
+    game = load_game("cat-town", reference=True)
+    state, vm, moves = game.new_game(2, seed=1), vm_module.VmGame(ir_bytes(game)).new_game(2, 1), random.Random(1)
+    for _ in range(15):
+        action, seat = moves.choice(state.legal_actions()), state.current_player
+        state.apply(action, seat=seat)
+        vm.apply(action, seat)
+    assert any(not state.pinned[c] & 1 for c in piles_known(state, 0))
+    for seed in range(10):
+        assert json.loads(vm.determinized(0, seed).to_json()) == state.determinized(0, seed).to_data()
 
 
 def test_a_simultaneous_choice_made_is_in_no_other_seats_copy():

@@ -4,7 +4,7 @@ learning and search tools read, both derived from the one model of what a seat m
 The tensor has one fixed shape per game and table size (``Encoding``), made of named parts:
 
 - per zone, a plane over the card faces (the distinct card ids): how many cards of each face the seat
-  knows to be there (it sees them, or knows their place though they lie face down), and the zone's size;
+  knows to be there (it sees them, or knows them though they lie face down), and the zone's size;
 - the variables as the seat's view shows them, by their declared type: a number, a yes/no, a one-hot
   over an enum's members, the seats, the card faces, the zones or the board positions (a list of them:
   counts); text, records and maps are not encoded (listed in ``Encoding.skipped``);
@@ -180,21 +180,17 @@ _ENCODINGS: dict[tuple[int, int], tuple] = {}
 
 
 def known_cards(state, seat: int) -> dict[str, dict[str, int]]:
-    """Per zone, how many cards of each face ``seat`` knows to be there: those it sees, and those face down
-    whose very place it knows (it saw them laid there, or was shown them).
-
-    A card whose zone it knows but not its place is not counted: a determinized copy deals such cards
-    again among their zone's places, and what it records as known goes with the places.
-    """
+    """Per zone, how many cards of each face ``seat`` knows to be there: those it sees, and those it
+    knows though they lie face down (it saw them go there, or was shown them)."""
     state._knowledge()
-    ids, pinned, bit = state.game.card_ids, state.pinned, 1 << seat
+    ids, know, bit = state.game.card_ids, state.know, 1 << seat
     face_down = state.sight.face_down
     out: dict[str, dict[str, int]] = {}
     for zone, cards in state.zones.items():
         hidden = face_down(zone, len(cards), seat)
         count: dict[str, int] = {}
         for i, c in enumerate(cards):
-            if i >= hidden or pinned[c] & bit:
+            if i >= hidden or know[c] & bit:
                 count[ids[c]] = count.get(ids[c], 0) + 1
         out[zone] = count
     return out

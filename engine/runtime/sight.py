@@ -448,7 +448,7 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
     game = state.game
     copy = state.clone(log=False)
     if relabel:
-        _relabel(copy, relabel, hold)
+        _relabel(copy, relabel, seat, hold)
     private = game.private_player_variables
     for p, pv in enumerate(copy.pvars):
         if p != seat:
@@ -524,16 +524,25 @@ def _fresh(value: Any) -> Any:
     return list(value) if isinstance(value, list) else value
 
 
-def _relabel(st, relabel: dict[int, int], hold: bool = False) -> None:
-    """Apply a relabelling of cards to the zones and, unless ``hold``, to every card variables and frames hold."""
+def _relabel(st, relabel: dict[int, int], seat: int, hold: bool = False) -> None:
+    """Apply a relabelling of cards, dealt for ``seat``, to the zones and, unless ``hold``, to every card
+    variables and frames hold.
+
+    A card takes the place of the one it replaces, and what the other seats knew of that place: the copy
+    is a game ``seat`` cannot tell from the true one, where they saw the card now there.  What ``seat``
+    knows stays with the card: the deal kept the cards whose pile it knows in that pile (anywhere in it),
+    and no other card may be credited to it as known there."""
     get = relabel.get
     loc, know, pinned = st.loc, st.know, st.pinned
     places, was_known, was_pinned = loc[:], know[:], pinned[:]
     for zone in set(map(places.__getitem__, relabel)):  # only zones that hold a relabelled card change
         cards = st.zones[zone]
         cards[:] = map(get, cards, cards)
-    for old, new in relabel.items():  # a card takes the place of the one it replaces, and what was known of it
-        loc[new], know[new], pinned[new] = places[old], was_known[old], was_pinned[old]
+    own = 1 << seat
+    for old, new in relabel.items():
+        loc[new] = places[old]
+        know[new] = was_known[old] & ~own | was_known[new] & own
+        pinned[new] = was_pinned[old] & ~own | was_pinned[new] & own
     if hold:
         return
     tables = _tables(st.game)

@@ -171,7 +171,7 @@ impl State {
     ) -> Result<Option<State>, Error> {
         let mut copy = self.clone();
         if !relabel.is_empty() {
-            copy.relabel(relabel, hold);
+            copy.relabel(relabel, seat, hold);
         }
         let game = self.game.clone();
         for (p, row) in copy.pvars.iter_mut().enumerate() {
@@ -250,8 +250,10 @@ impl State {
         self.pending = Some(Rc::new(pending));
     }
 
-    /// Apply a relabelling of cards to the zones and, unless `hold`, to every card variables and frames hold.
-    fn relabel(&mut self, relabel: &[(u32, u32)], hold: bool) {
+    /// Apply a relabelling of cards, dealt for `seat`, to the zones and, unless `hold`, to every card
+    /// variables and frames hold.  A card takes the place of the one it replaces and what the other seats
+    /// knew of that place; what `seat` knows stays with the card (sight._relabel).
+    fn relabel(&mut self, relabel: &[(u32, u32)], seat: u32, hold: bool) {
         let mut map: Vec<u32> = (0..self.loc.len() as u32).collect();
         for &(old, new) in relabel {
             map[old as usize] = new;
@@ -265,11 +267,12 @@ impl State {
                 *c = map[*c as usize];
             }
         }
+        let own = 1u32 << seat;
         for &(old, new) in relabel {
             let (old, new) = (old as usize, new as usize);
             self.loc[new] = places[old];
-            self.know[new] = known[old];
-            self.pinned[new] = pinned[old];
+            self.know[new] = known[old] & !own | known[new] & own;
+            self.pinned[new] = pinned[old] & !own | pinned[new] & own;
         }
         if hold {
             return;
