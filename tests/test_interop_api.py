@@ -131,9 +131,19 @@ def test_a_state_pickles_and_deep_copies_equal_and_independent():
     assert double != state
 
 
+def test_a_state_read_back_is_of_its_own_game_though_another_load_of_it_was_pickled_first():
+    """A tool pickled states of its own load of Whist (OpenSpiel's serialization does); a state of another
+    load, pickled and read back in the same process, is still a state of that other load, equal to itself."""
+    pickle.dumps(load_game("whist").new_game(4, seed=1))
+    game = load_game("whist")
+    state = game.new_game(4, seed=3)
+    again = pickle.loads(pickle.dumps(state))
+    assert again.game is game and again == state
+
+
 def test_a_state_of_changed_rules_is_not_read_back():
     game = load_game("goofspiel")
-    folder, variant, _ = game.pickled()
+    folder, variant, _, _ = game.pickled()
     with pytest.raises(StateError, match="changed since this state was pickled"):
         game.unpickled_state(folder + "/", variant, "0" * 16, game.new_game(2).to_json())
 

@@ -13,6 +13,7 @@ import hashlib
 import itertools
 import json
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -299,17 +300,21 @@ class GameDef:
 
         return State.from_json(self, text)
 
-    def pickled(self) -> tuple[str, str | None, str]:
-        """Where the game's rules are, for a pickled state: (folder, variant, rules hash)."""
-        key = (str(self.rules.folder), self.variant, self.rules_hash)
-        _PICKLED.setdefault(key, self)  # a state read back in this process is a state of this very game
-        return key
+    def pickled(self) -> tuple[str, str | None, str, int]:
+        """Where the game's rules are, for a pickled state: (folder, variant, rules hash), and which loaded
+        game it is in this process (a state read back here is a state of this very game, though the same
+        rules were loaded more than once)."""
+        _LIVE[id(self)] = self
+        return (str(self.rules.folder), self.variant, self.rules_hash, id(self))
 
     @staticmethod
-    def unpickled_state(folder: str, variant: str | None, rules_hash: str, text: str):
-        """A pickled state read back: its game loaded once a process, and only if its rules are those it was
-        played by."""
+    def unpickled_state(folder: str, variant: str | None, rules_hash: str, text: str, loaded: int | None = None):
+        """A pickled state read back: of its very game if it was pickled in this process and the game is
+        alive, else of its game loaded once a process, and only if its rules are those it was played by."""
         key = (folder, variant, rules_hash)
+        game = _LIVE.get(loaded) if loaded is not None else None
+        if game is not None and game.pickled()[:3] == key:
+            return game.state_from_json(text)
         game = _PICKLED.get(key)
         if game is None:
             game = load_game(folder, variant=variant)
@@ -319,7 +324,8 @@ class GameDef:
         return game.state_from_json(text)
 
 
-_PICKLED: dict[tuple, GameDef] = {}  # (rules folder, variant, rules hash) → the game of the states pickled
+_PICKLED: dict[tuple, GameDef] = {}  # (rules folder, variant, rules hash) → the game loaded for states read back
+_LIVE: weakref.WeakValueDictionary[int, GameDef] = weakref.WeakValueDictionary()  # id → a game pickled from
 
 
 # --------------------------------------------------------------------- loading

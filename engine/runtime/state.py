@@ -705,7 +705,8 @@ class State:
     def __reduce__(self) -> tuple:
         """Pickled as its plain data with where its rules are (``GameDef.unpickled_state`` reads it back)."""
         game = self.game
-        return (type(game).unpickled_state, (*game.pickled(), self.to_json()))
+        folder, variant, rules, loaded = game.pickled()
+        return (type(game).unpickled_state, (folder, variant, rules, self.to_json(), loaded))
 
     def to_data(self) -> dict:
         self._knowledge()
