@@ -8,6 +8,8 @@ from engine import load_game
 from engine.interop.open_spiel import load
 from tests.interop_helpers import BOUND, CELLS, SIMULTANEOUS, cell_id
 
+FEWEST = [cell for cell in CELLS if cell[2] == min(c[2] for c in CELLS if c[:2] == cell[:2])]
+
 pyspiel = pytest.importorskip("pyspiel")
 
 
@@ -74,6 +76,67 @@ def test_a_resampled_state_is_one_the_seat_cannot_tell_apart():
     assert other.legal_actions() == state.legal_actions()
     assert other.observation_tensor(seat) == state.observation_tensor(seat)
     assert other.observation_string((seat + 1) % 4) != state.observation_string((seat + 1) % 4)  # hands dealt again
+
+
+def sampled(game, seed: int, samples: int = 25):
+    """(state, seats) along a random game, chance nodes and the setup included, with every seat; each
+    decision followed by a state resampled for the seat to act, with that seat (the copy is a state it
+    cannot tell apart; not one of the others: their own log lines are not in it)."""
+    state, rng = game.new_initial_state(), np.random.default_rng(seed)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    everyone = range(game.num_players())
+    while not state.is_terminal() and samples:
+        yield state, everyone
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+            continue
+        seat = state.current_player()
+        yield state.resample_from_infostate(seat, sampler), [seat]
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        samples -= 1
+
+
+@pytest.mark.parametrize("cell", FEWEST, ids=cell_id)
+def test_the_information_state_tensor_tells_apart_just_the_states_the_seat_tells_apart(cell):
+    """Two states a seat cannot tell apart (the same information-state string) give it the same tensor;
+    two it can, different tensors, and that without the information key's bits: the observation, the
+    decisions as the seat knows them and the chance node's draws already tell them apart."""
+    name, variant, players = cell
+    game = load(name, players=players, variant=variant, max_decisions=BOUND)
+    key = game.information.part("key")
+    tensors: dict[str, bytes] = {}
+    strings: dict[bytes, str] = {}
+    for seed in range(3):
+        for state, seats in sampled(game, seed):
+            for seat in seats:
+                text, tensor = state.information_state_string(seat), np.array(state.information_state_tensor(seat))
+                assert tensor.shape == tuple(game.information_state_tensor_shape())
+                assert tensors.setdefault(text, tensor.tobytes()) == tensor.tobytes(), "same string, other tensor"
+                readable = np.delete(tensor, np.s_[key.offset : key.offset + key.size]).tobytes()
+                assert strings.setdefault(readable, text) == text, "other strings, same tensor"
+    assert len(tensors) > players * 10
+
+
+def test_tabular_q_learning_reads_the_information_state_tensor():
+    """OpenSpiel's RL environment hands its agents the information-state tensor (the game provides one);
+    its tabular Q-learner keys what it learns by that tensor."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+
+    game = load("goofspiel", players=2)
+    env = rl_environment.Environment(game, seed=0)
+    assert not env.use_observation
+    assert env.observation_spec()["info_state"] == tuple(game.information_state_tensor_shape())
+    actions = game.num_distinct_actions()
+    agents = [tabular_qlearner.QLearner(player_id=p, num_actions=actions) for p in range(2)]
+    for _ in range(3):
+        step = env.reset()
+        while not step.last():
+            seat = step.observations["current_player"]
+            step = env.step([agents[seat].step(step).action])
+        for agent in agents:
+            agent.step(step)
+    assert len(agents[0]._q_values) > 10
 
 
 def test_is_mcts_plays_a_game_through_the_adapter():

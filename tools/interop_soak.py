@@ -8,8 +8,8 @@
 Per cell: OpenSpiel's ``random_sim_test`` with serialization (``--games`` games; the simultaneous
 form too where the game has simultaneous decisions), PettingZoo's ``api_test`` and Gymnasium's env
 checker once, and the information-set check along ``--games`` random games: at every decision, for
-every seat, a determinized copy gives the same information key, observation, legal actions and
-player to move.  Failures print the cell and seed; exit status 1 on any.
+every seat, a determinized copy gives the same information key, observation, information-state
+tensor, legal actions and player to move.  Failures print the cell and seed; exit status 1 on any.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pettingzoo.test import api_test
 from engine import load_game
 from engine.interop import gymnasium, open_spiel, pettingzoo
 from engine.load.documents import known_games, known_variants, resolve
-from engine.runtime.observe import encoding, information_key
+from engine.runtime.observe import encoding, information_encoding, information_key
 
 
 def cells(only: list[str]) -> list[tuple[str, str | None, int]]:
@@ -47,7 +47,7 @@ def cells(only: list[str]) -> list[tuple[str, str | None, int]]:
 
 def information_sets(game, players: int, seed: int, bound: int) -> int:
     """The information-set check along one random game; the number of copies checked."""
-    layout = encoding(game, players)
+    layout, past = encoding(game, players), information_encoding(game, players, bound)
     state, moves, checks = game.new_game(players, seed=seed), random.Random(seed), 0
     for step in range(bound):
         if state.is_terminal:
@@ -57,6 +57,7 @@ def information_sets(game, players: int, seed: int, bound: int) -> int:
             same = (
                 information_key(copy, seat) == information_key(state, seat)
                 and (layout.encode(copy, seat) == layout.encode(state, seat)).all()
+                and (past.encode(copy, seat) == past.encode(state, seat)).all()
                 and copy.legal_actions(seat) == state.legal_actions(seat)
                 and copy.to_act == state.to_act
             )

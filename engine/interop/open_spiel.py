@@ -5,7 +5,9 @@ rules make (a shuffle is one draw per place, Fisher–Yates) is a chance node wh
 equally likely (``State.apply(…, draws=…)`` and ``ChanceNeeded``).  Decisions are sequential by
 default: of a simultaneous decision each seat chooses in turn, unseen by the others; with
 ``simultaneous=True`` such a decision is one simultaneous node.  Information-state and observation
-strings and tensors come from ``engine.runtime.observe``; ``resample_from_infostate`` is
+strings and tensors come from ``engine.runtime.observe`` (the information-state tensor: the observation,
+the decisions taken as the seat knows them, one slot each up to the game's bound, the information key's
+bits, and at a chance node who decided and how much is drawn); ``resample_from_infostate`` is
 ``State.determinized``.  A game whose rules declare no ``max_decisions`` is cut off after
 ``max_decisions`` (a parameter) as a draw.
 
@@ -49,7 +51,7 @@ def _game_type(info, simultaneous: bool):
         max_num_players=info.players,
         min_num_players=info.players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
@@ -77,6 +79,11 @@ class TabletopGame(pyspiel.Game):
         self.max_decisions = self.facts.max_decisions or int(params["max_decisions"]) or CUT_OFF
         self.space = self.rules.action_space(self.players)
         self.encoding = observe.encoding(self.rules, self.players)
+        # a simultaneous node of a game without a declared bound is as many decisions as seats choose
+        spread = self.players if self.simultaneous and not self.facts.max_decisions else 1
+        self.information = observe.information_encoding(self.rules, self.players, self.max_decisions * spread)
+        seats = tuple(f"seat {p} decided" for p in range(self.players))
+        self.chance_part = observe.Part("chance", self.information.size, ("drawing", *seats, "drawn"))
         super().__init__(
             _game_type(self.facts, self.simultaneous),
             pyspiel.GameInfo(
@@ -198,12 +205,33 @@ class TabletopState(pyspiel.State):
         player = self.current_player() if player is None else player
         return self.tensor(player).tolist()
 
+    def information_state_tensor(self, player=None):
+        player = self.current_player() if player is None else player
+        return self.information_tensor(player).tolist()
+
     def tensor(self, player: int) -> np.ndarray:
         """The seat's observation (``engine.runtime.observe``); zeros while the game is being set up."""
         encoding = self.get_game().encoding
         if self.state is None:
             return np.zeros(encoding.size, np.float32)
         return encoding.encode(self.state, player)
+
+    def information_tensor(self, player: int) -> np.ndarray:
+        """All the seat knows, past included, as ``information_state_string`` tells it: the information
+        encoding, then, at a chance node after a decision, who decided and how many outcomes are drawn;
+        zeros while the game is being set up."""
+        game = self.get_game()
+        chance = game.chance_part
+        out = np.zeros(chance.offset + chance.size, np.float32)
+        if self.state is None:
+            return out
+        out[: chance.offset] = game.information.encode(self.state, player)
+        if self.pending is not None:
+            _, seat, drawn = self.pending
+            out[chance.offset] = 1
+            out[chance.offset + 1 + seat] = 1
+            out[chance.offset + chance.size - 1] = len(drawn)
+        return out
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state the seat cannot tell from this one: hidden cards dealt again (``State.determinized``)."""
@@ -225,11 +253,12 @@ class _Observer:
     def __init__(self, game: TabletopGame, iig_obs_type):
         self.game = game
         self.perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(game.encoding.size, np.float32)
-        self.dict = {part.name: self.tensor[part.offset : part.offset + part.size] for part in game.encoding.parts}
+        parts = (*game.information.parts, game.chance_part) if self.perfect_recall else game.encoding.parts
+        self.tensor = np.zeros(parts[-1].offset + parts[-1].size, np.float32)
+        self.dict = {part.name: self.tensor[part.offset : part.offset + part.size] for part in parts}
 
     def set_from(self, state: TabletopState, player: int) -> None:
-        self.tensor[:] = state.tensor(player)
+        self.tensor[:] = state.information_tensor(player) if self.perfect_recall else state.tensor(player)
 
     def string_from(self, state: TabletopState, player: int) -> str:
         if self.perfect_recall:

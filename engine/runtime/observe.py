@@ -13,6 +13,12 @@ The tensor has one fixed shape per game and table size (``Encoding``), made of n
 
 ``information_key`` is a short digest of everything the seat knows, its past included (the history as
 it may know it): two states the seat cannot tell apart give the same key, as a determinized copy does.
+
+The information-state tensor (``information_encoding``) adds that past to the observation, in a fixed
+shape: one slot per decision taken so far, up to a bound (who decided, its choice's id in binary or, if
+secret to the seat, only its kind), then the information key's 128 bits, which tell apart two states
+whose observation and decisions agree but not all else the seat knows (a chance draw, a log line, the
+order of cards it saw).
 """
 
 from __future__ import annotations
@@ -23,12 +29,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.errors import TabletopError
 from engine.lang import ast
 from engine.lang.ast import walk_blocks
 from engine.lang.types import BOOL, CARD, INT, PLAYER, POSITION, ZONE, Type
 from engine.runtime import sight
 
-__all__ = ["Encoding", "Part", "encoding", "information_key", "information_text", "observation_text"]
+__all__ = [
+    "Encoding",
+    "InformationEncoding",
+    "Part",
+    "encoding",
+    "information_encoding",
+    "information_key",
+    "information_text",
+    "observation_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +60,17 @@ class Part:
         return len(self.labels)
 
 
+class Layout:
+    """A tensor's layout: its named parts, in order."""
+
+    parts: tuple[Part, ...]
+
+    def part(self, name: str) -> Part:
+        return next(p for p in self.parts if p.name == name)
+
+
 @dataclass(frozen=True)
-class Encoding:
+class Encoding(Layout):
     """The observation tensor's layout for a game at ``players`` seats (``encoding``)."""
 
     players: int
@@ -55,9 +80,6 @@ class Encoding:
     faces: tuple[str, ...]
     kinds: tuple[str, ...]
     domains: dict  # type → {plain value: index}, for the variables' one-hot parts
-
-    def part(self, name: str) -> Part:
-        return next(p for p in self.parts if p.name == name)
 
     def encode(self, state, seat: int) -> np.ndarray:
         """``seat``'s observation of ``state`` (float32, shape ``(size,)``)."""
@@ -141,9 +163,10 @@ def _kinds(game) -> list[str]:
 
 def encoding(game, players: int) -> Encoding:
     """The tensor layout of ``game`` at ``players`` seats (made once per game and size)."""
-    found = _ENCODINGS.get((id(game), players))
-    if found is not None and found[0] is game:
-        return found[1]
+    return _made(game, ("observation", players), lambda: _encoding(game, players))
+
+
+def _encoding(game, players: int) -> Encoding:
     faces = list(dict.fromkeys(game.card_ids))
     parts: list[tuple[str, list[str]]] = []
     for zone in game.zone_ids(players):
@@ -171,12 +194,82 @@ def encoding(game, players: int) -> Encoding:
     for name, labels in parts:
         laid.append(Part(name, offset, tuple(labels)))
         offset += len(labels)
-    made = Encoding(players, tuple(laid), offset, tuple(skipped), tuple(faces), tuple(kinds), domains)
-    _ENCODINGS[(id(game), players)] = (game, made)
+    return Encoding(players, tuple(laid), offset, tuple(skipped), tuple(faces), tuple(kinds), domains)
+
+
+_LAYOUTS: dict[tuple, tuple] = {}  # (id(game), what, …) → (game, layout): one layout per game, kind and size
+
+
+def _made(game, key: tuple, make):
+    """The layout ``key`` of ``game``, made once (OpenSpiel makes its game again for every state it reads)."""
+    found = _LAYOUTS.get((id(game), *key))
+    if found is not None and found[0] is game:
+        return found[1]
+    made = make()
+    _LAYOUTS[(id(game), *key)] = (game, made)
     return made
 
 
-_ENCODINGS: dict[tuple[int, int], tuple] = {}
+KEY_BITS = 128  # the information key's bits, the information-state tensor's last part
+
+
+@dataclass(frozen=True)
+class InformationEncoding(Layout):
+    """The information-state tensor's layout for a game at ``players`` seats (``information_encoding``):
+    the observation's parts, then ``slots`` decision slots of ``width`` values, then the key's bits."""
+
+    observation: Encoding
+    slots: int
+    width: int
+    parts: tuple[Part, ...]
+    size: int
+    actions: dict  # action id → its index in the action space
+
+    def encode(self, state, seat: int) -> np.ndarray:
+        """All ``seat`` knows of ``state``, past included (float32, shape ``(size,)``)."""
+        out = np.zeros(self.size, dtype=np.float32)
+        seen = self.observation
+        out[: seen.size] = seen.encode(state, seat)
+        decisions = [e for e in sight.history_for(state, seat) if "seat" in e]
+        if len(decisions) > self.slots:
+            raise TabletopError(f"{len(decisions)} decisions taken: the information-state tensor holds {self.slots}")
+        n, kinds, actions = seen.players, seen.kinds, self.actions
+        at = seen.size
+        for entry in decisions:
+            out[at + entry["seat"]] = 1
+            if "kind" in entry:
+                out[at + n + 1 + kinds.index(entry["kind"])] = 1
+            action = entry.get("action")
+            if action is not None:
+                out[at + n] = 1
+                code, bit = actions[action], at + n + 1 + len(kinds)
+                while code:
+                    out[bit] = code & 1
+                    code, bit = code >> 1, bit + 1
+            at += self.width
+        key = int(information_key(state, seat), 16)
+        bits = self.parts[-1].offset
+        for i in range(KEY_BITS):
+            out[bits + i] = key >> i & 1
+        return out
+
+
+def information_encoding(game, players: int, slots: int) -> InformationEncoding:
+    """The information-state tensor's layout of ``game`` at ``players`` seats, for games of at most ``slots``
+    decisions (``GameInfo.max_decisions`` where the rules declare it)."""
+    return _made(game, ("information", players, slots), lambda: _information_encoding(game, players, slots))
+
+
+def _information_encoding(game, players: int, slots: int) -> InformationEncoding:
+    seen = encoding(game, players)
+    space = game.action_space(players)
+    bits = max(len(space) - 1, 1).bit_length()
+    slot = [f"seat {p}" for p in range(players)] + ["action shown"]
+    slot += [f"kind {k}" for k in seen.kinds] + [f"action bit {b}" for b in range(bits)]
+    decisions = Part("decisions", seen.size, tuple(f"{t} {label}" for t in range(slots) for label in slot))
+    key = Part("key", decisions.offset + decisions.size, tuple(f"bit {b}" for b in range(KEY_BITS)))
+    parts = (*seen.parts, decisions, key)
+    return InformationEncoding(seen, slots, len(slot), parts, key.offset + key.size, game.action_index(players))
 
 
 def known_cards(state, seat: int) -> dict[str, dict[str, int]]:
