@@ -81,7 +81,8 @@ def soak(cell, games: int, bound: int) -> int:
 
 
 def speed(name: str, steps: int = 3000) -> None:
-    """Random steps per CPU second through each adapter (chance outcomes count as OpenSpiel steps)."""
+    """Random steps per CPU second through each adapter (chance outcomes count as OpenSpiel steps; its
+    ``rl_environment`` draws them itself and hands every seat its information-state tensor at each step)."""
     moves = np.random.default_rng(0)
 
     def pick(mask) -> int:
@@ -104,6 +105,17 @@ def speed(name: str, steps: int = 3000) -> None:
             else:
                 state.apply_action(int(moves.choice(state.legal_actions())))
 
+    def rl():
+        from open_spiel.python import rl_environment
+
+        env = rl_environment.Environment(open_spiel.load(name), seed=0)
+        step = env.reset()
+        for _ in range(steps):
+            if step.last():
+                step = env.reset()
+            seat = step.observations["current_player"]
+            step = env.step([int(moves.choice(step.observations["legal_actions"][seat]))])
+
     def aec():
         env = pettingzoo.env(name)
         env.reset(seed=0)
@@ -125,6 +137,7 @@ def speed(name: str, steps: int = 3000) -> None:
     for label, run in [
         ("OpenSpiel", lambda: spiel(False)),
         ("OpenSpiel simultaneous", lambda: spiel(True)),
+        ("OpenSpiel rl_environment", rl),
         ("PettingZoo AEC", aec),
         ("Gymnasium (random opponents)", gym),
     ]:

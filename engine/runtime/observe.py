@@ -83,6 +83,7 @@ class Encoding(Layout):
 
     def encode(self, state, seat: int) -> np.ndarray:
         """``seat``'s observation of ``state`` (float32, shape ``(size,)``)."""
+        state._check_seat(seat)
         out = np.zeros(self.size, dtype=np.float32)
         game = state.game
         index = {p.name: p.offset for p in self.parts}
@@ -92,16 +93,16 @@ class Encoding(Layout):
             for face, k in count.items():
                 out[base + face_of[face]] = k
             out[index[f"size {zone}"]] = len(state.zones[zone])
-        view = state.view(seat)
+        variables, players = sight.variables_for(state, seat)
         vocab = game.vocabulary
-        for name, value in view["variables"].items():
+        for name, value in variables.items():
             self._put(out, index, f"variable {name}", vocab.variables[name], value)
-        for p, values in enumerate(view["player_variables"]):
+        for p, values in enumerate(players):
             for name, value in values.items():
                 self._put(out, index, f"seat {p} {name}", vocab.player_variables[name], value)
         for p in state.to_act:
             out[index["to act"] + p] = 1
-        decision = view["decision"]
+        decision = sight.decision_for(state, seat)
         if decision is not None:
             out[index["kind"] + self.kinds.index(decision["kind"])] = 1
             if seat in state.to_act:

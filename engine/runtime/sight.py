@@ -226,6 +226,20 @@ def decision_for(state, seat: int | None) -> dict | None:
     return out
 
 
+def variables_for(state, seat: int | None) -> tuple[dict, list[dict]]:
+    """The game variables and, per seat, the player variables ``seat`` may know, as plain data (a part of
+    ``view``, on its own for readers that need no more: an observation tensor at every step)."""
+    game = state.game
+    private = game.private_player_variables
+    vocab = game.vocabulary
+    shown_var = game.labeller.plain_for_type
+    players = [
+        {k: shown_var(vocab.player_variables[k])(v) for k, v in pv.items() if p == seat or k not in private}
+        for p, pv in enumerate(state.pvars)
+    ]
+    return {k: shown_var(vocab.variables[k])(v) for k, v in state.vars.items()}, players
+
+
 def view(state, seat: int | None) -> dict:
     """What ``seat`` may know now, as plain data (None: an onlooker, who knows what every seat knows)."""
     game = state.game
@@ -241,14 +255,8 @@ def view(state, seat: int | None) -> dict:
     for zone, cards in state.zones.items():
         hidden = face_down(zone, len(cards), seat)
         zones[zone] = [back(c) for c in cards[:hidden]] + [ids[c] for c in cards[hidden:]]
-    private = game.private_player_variables
-    vocab = game.vocabulary
-    shown_var = game.labeller.plain_for_type
     decision = decision_for(state, seat)
-    players = [
-        {k: shown_var(vocab.player_variables[k])(v) for k, v in pv.items() if p == seat or k not in private}
-        for p, pv in enumerate(state.pvars)
-    ]
+    variables, players = variables_for(state, seat)
     out = {
         "game": game.id,
         "variant": game.variant,
@@ -259,7 +267,7 @@ def view(state, seat: int | None) -> dict:
         "is_terminal": state.is_terminal,
         "decision": decision,
         "zones": zones,
-        "variables": {k: shown_var(vocab.variables[k])(v) for k, v in state.vars.items()},
+        "variables": variables,
         "player_variables": players,
         "log": visible_log(state, seat),
         "seen": [dict(e) for e in state.seen[seat]] if seat is not None else [],
@@ -601,4 +609,14 @@ def _remapper(t: Type) -> Remapper | None:
     return None
 
 
-__all__ = ["Sight", "decision_for", "determinize", "hears", "history_for", "remap", "view", "visible_log"]
+__all__ = [
+    "Sight",
+    "decision_for",
+    "determinize",
+    "hears",
+    "history_for",
+    "remap",
+    "variables_for",
+    "view",
+    "visible_log",
+]
