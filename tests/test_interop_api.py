@@ -173,6 +173,23 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
     assert information_key(state, 0) != information_key(state, 1)
 
 
+def test_the_tensor_holds_the_variables_as_the_seats_view_shows_them():
+    """Cat Town after 100 decisions: where each cat stands (a zone, one-hot) and how many Cat cards it
+    searched (a number: 2 and 1), read by seat 0."""
+    game = load_game("cat-town")
+    state, moves = game.new_game(2, seed=4), random.Random(4)
+    for _ in range(100):
+        state.apply(moves.choice(state.legal_actions()))
+    layout = encoding(game, 2)
+    seen, view = layout.encode(state, 0), state.view(0)["player_variables"]
+    assert [view[seat]["cats"] for seat in range(2)] == [2, 1]
+    for seat in range(2):
+        where, cats = layout.part(f"seat {seat} pos"), layout.part(f"seat {seat} cats")
+        assert seen[where.offset + where.labels.index(view[seat]["pos"])] == 1
+        assert seen[where.offset : where.offset + where.size].sum() == 1
+        assert seen[cats.offset] == view[seat]["cats"]
+
+
 @pytest.mark.parametrize("cell", CELLS, ids=cell_id)
 def test_a_resampled_state_gives_the_same_information_legal_actions_and_player(cell):
     name, variant, players = cell
