@@ -174,11 +174,11 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
 
 
 def test_the_tensor_holds_the_variables_as_the_seats_view_shows_them():
-    """Cat Town after 100 decisions: where each cat stands (a zone, one-hot) and how many Cat cards it
+    """Cat Town after 63 decisions: where each cat stands (a zone, one-hot) and how many Cat cards it
     searched (a number: 2 and 1), read by seat 0."""
     game = load_game("cat-town")
     state, moves = game.new_game(2, seed=4), random.Random(4)
-    for _ in range(100):
+    for _ in range(63):
         state.apply(moves.choice(state.legal_actions()))
     layout = encoding(game, 2)
     seen, view = layout.encode(state, 0), state.view(0)["player_variables"]
