@@ -4,8 +4,38 @@ use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op, Walk};
 use crate::rng;
 use crate::state::{failed, rule, Hist, Res, State, F, MAX_SIZE};
 use crate::value::V;
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::rc::Rc;
+
+/// Calls (of functions, and of the scoring through `score`) nested deeper than this fail as the reference
+/// fails at Python's recursion limit (some 300 calls there), long before the native stack could run out.
+const MAX_NESTED: u32 = 256;
+
+thread_local! {
+    static NESTED: Cell<u32> = const { Cell::new(0) };
+}
+
+/// One call nested in the calls running now, until dropped.
+struct Nested;
+
+impl Nested {
+    fn enter() -> Res<Nested> {
+        NESTED.with(|n| {
+            if n.get() >= MAX_NESTED {
+                return failed("calls nested too deeply: does a function call itself without end?");
+            }
+            n.set(n.get() + 1);
+            Ok(Nested)
+        })
+    }
+}
+
+impl Drop for Nested {
+    fn drop(&mut self) {
+        NESTED.with(|n| n.set(n.get() - 1));
+    }
+}
 
 fn int(v: &V, what: &str) -> Res<i64> {
     match v {
@@ -254,6 +284,7 @@ impl State {
 
     #[inline(never)]
     fn call(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
+        let _nested = Nested::enter()?;
         let game = g;
         let f = &f;
         let func = &game.funcs[*f as usize];
@@ -847,6 +878,7 @@ impl State {
                 }
             }
             Op::Score | Op::TeamScore => {
+                let _nested = Nested::enter()?;
                 let p = self.seat_arg(g, arg(0)?, env)?;
                 let p = self.seat(&V::Int(p))?;
                 let members = if op == Op::Score {
