@@ -58,3 +58,52 @@ def test_a_function_calling_itself_without_end_is_the_references_fault_not_a_cra
     ref, vm = faults_on_both(game_of(tmp_path, SELF_CALLING))
     assert vm == ref
     assert ref.message == "rule failed in 'play': calls nested too deeply: does a function call itself without end?"
+
+
+SCORE_IN_SCORING = """\
+    id: g
+    name: G
+    players: {min: 2, max: 2}
+    variables:
+      n: {type: int}
+    play: |
+      n = choose "pick" from [1, 2]
+    scoring:
+      - id: s0
+        points: score(left_of(p))
+    """
+
+
+def test_scoring_that_reads_the_score_fails_at_its_line_on_the_vm_too_not_a_crash(tmp_path):
+    """The seat named is the one whose points were being worked out when the calls ran too deep: where the
+    reference meets Python's recursion limit, which the VM cannot know, so only the seat may differ."""
+    game = game_of(tmp_path, SCORE_IN_SCORING)
+    with pytest.raises(RuntimeRuleError) as ref:
+        game.new_game(2, 0).score_of(0)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0).scores()
+    on_ref, on_vm = ref.value.diagnostic, diagnostic_of(vm.value)
+    assert (on_vm.path, on_vm.line, on_vm.col, on_vm.code) == (on_ref.path, on_ref.line, on_ref.col, "E701")
+    tail = "calls nested too deeply: does a function call itself without end?"
+    assert on_ref.message.endswith(tail) and on_vm.message.endswith(tail)
+
+
+FAILING_SCORE = """\
+    id: g
+    name: G
+    players: {min: 2, max: 2}
+    variables:
+      n: {type: int}
+    play: |
+      n = choose "pick" from [1, 2]
+      n = score(first(players())) + 1
+    scoring:
+      - id: s0
+        points: 3 // (n - n)
+    """
+
+
+def test_a_rule_reading_a_score_that_fails_gets_the_scorings_own_diagnostic_on_the_vm_too(tmp_path):
+    ref, vm = faults_on_both(game_of(tmp_path, FAILING_SCORE))
+    assert vm == ref
+    assert (ref.line, ref.code, ref.message) == (11, "E701", "'s0' failed for seat 0: division by zero")

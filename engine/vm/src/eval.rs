@@ -2,7 +2,7 @@
 
 use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op, Walk};
 use crate::rng;
-use crate::state::{failed, rule, Hist, Res, State, F, MAX_SIZE};
+use crate::state::{failed, rule, Error, Hist, Res, State, F, MAX_SIZE};
 use crate::value::V;
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -888,9 +888,10 @@ impl State {
                 };
                 let mut total = 0;
                 for m in members {
-                    total += self
-                        .score_of(m as usize)
-                        .map_err(|_| F::Failed("scoring failed".into()))?;
+                    total += self.score_of(m as usize).map_err(|e| match e {
+                        Error::Rule(d) => F::Scoring(Box::new(d)),
+                        other => F::Bug(format!("the scoring: {other:?}")),
+                    })?;
                 }
                 V::Int(total)
             }

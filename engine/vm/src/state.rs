@@ -20,6 +20,8 @@ pub enum F {
     Overrun,
     /// The VM itself is wrong (never the rules).
     Bug(String),
+    /// The scoring, read by `score`, failed at its own line: its diagnostic goes through unchanged.
+    Scoring(Box<Diag>),
 }
 
 pub type Res<T> = Result<T, F>;
@@ -297,6 +299,7 @@ impl State {
                 format!("step budget of {budget} exhausted in '{name}': does a loop never end?"),
             ),
             F::Bug(m) => return Error::Bug(format!("engine bug in the VM at instruction {pc} of '{name}': {m}")),
+            F::Scoring(d) => *d,
         };
         self.fault = Some(d.clone());
         Error::Rule(d)
@@ -1217,6 +1220,7 @@ impl State {
             Err(F::Rule(m) | F::Failed(m)) => Err(fail(m)),
             Err(F::Overrun) => Err(fail("calls ran out of steps".into())),
             Err(F::Bug(m)) => Err(Error::Bug(format!("engine bug in the VM scoring '{}': {m}", scorer.id))),
+            Err(F::Scoring(d)) => Err(Error::Rule(*d)),
         }
     }
 
