@@ -107,3 +107,38 @@ def test_a_rule_reading_a_score_that_fails_gets_the_scorings_own_diagnostic_on_t
     ref, vm = faults_on_both(game_of(tmp_path, FAILING_SCORE))
     assert vm == ref
     assert (ref.line, ref.code, ref.message) == (11, "E701", "'s0' failed for seat 0: division by zero")
+
+
+NONE_IN_ARITHMETIC = {
+    "none joined to text": 'word = word + "x"',
+    "none added to a number": "n = seat_number(who) + 1",
+    "a number times none": "n = 2 * seat_number(who)",
+    "none negated": "n = -seat_number(who)",
+    "a number divided by none": "n = 7 // seat_number(who)",
+    "none compared": "flag = seat_number(who) < 2",
+    "none among the numbers of max": "n = max([1, seat_number(who)])",
+}
+
+
+@pytest.mark.parametrize("line", NONE_IN_ARITHMETIC.values(), ids=list(NONE_IN_ARITHMETIC))
+def test_none_where_a_number_or_text_is_needed_is_the_references_fault_word_for_word(tmp_path, line):
+    """The seat of nobody (a player variable never set) in a sum: the VM says what the reference says."""
+    game = game_of(tmp_path, NONE_GAME.replace("LINE", line))
+    ref, vm = faults_on_both(game)
+    assert vm == ref
+    assert ref.code == "E702" and "none" in ref.message
+
+
+NONE_GAME = """\
+    id: g
+    name: G
+    players: {min: 2, max: 2}
+    variables:
+      n: {type: int}
+      flag: {type: bool}
+      word: {type: text}
+      who: {type: player}
+    play: |
+      n = choose "pick" from [1, 2]
+      LINE
+    """

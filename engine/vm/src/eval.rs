@@ -45,6 +45,23 @@ fn int(v: &V, what: &str) -> Res<i64> {
     }
 }
 
+/// A value's type in the reference's words for a Python type error (errors.py's `_KIND_WORDS`).
+fn py_kind(v: &V) -> &'static str {
+    match v {
+        V::Bool(_) => "true/false",
+        other => other.kind(),
+    }
+}
+
+/// Two numbers for `op`, or the reference's fault for operands it cannot combine (`'+' cannot combine none
+/// and a number`).
+fn ints(op: &str, x: &V, y: &V) -> Res<(i64, i64)> {
+    match (x, y) {
+        (V::Int(_) | V::Bool(_), V::Int(_) | V::Bool(_)) => Ok((int(x, op)?, int(y, op)?)),
+        _ => failed(format!("'{op}' cannot combine {} and {}", py_kind(x), py_kind(y))),
+    }
+}
+
 fn list<'a>(v: &'a V, what: &str) -> Res<&'a Rc<[V]>> {
     match v {
         V::List(l) => Ok(l),
@@ -143,6 +160,9 @@ impl State {
             }
             Expr::Neg(e) => {
                 let v = self.eval(g, *e, env)?;
+                if !matches!(v, V::Int(_) | V::Bool(_)) {
+                    return failed(format!("'-' cannot be used on {}", py_kind(&v)));
+                }
                 checked(int(&v, "-")?.checked_neg())
             }
             Expr::Cond(c, then, other) => {
@@ -439,20 +459,20 @@ impl State {
         }
     }
 
-    fn compare(&self, a: &V, b: &V) -> Res<Ordering> {
+    fn compare(&self, op: &str, a: &V, b: &V) -> Res<Ordering> {
         match (a, b) {
             (V::Int(_) | V::Bool(_), V::Int(_) | V::Bool(_)) => Ok(int(a, "")?.cmp(&int(b, "")?)),
             (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => Ok(self.text_of(a).cmp(self.text_of(b))),
             (V::List(x), V::List(y)) => {
                 for (p, q) in x.iter().zip(y.iter()) {
-                    let o = self.compare(p, q)?;
+                    let o = self.compare(op, p, q)?;
                     if o != Ordering::Equal {
                         return Ok(o);
                     }
                 }
                 Ok(x.len().cmp(&y.len()))
             }
-            _ => failed(format!("{} and {} cannot be compared", a.kind(), b.kind())),
+            _ => failed(format!("'{op}' cannot compare {} and {}", py_kind(a), py_kind(b))),
         }
     }
 
@@ -464,7 +484,7 @@ impl State {
             return rule(format!("{what}: only numbers or only text can be put in order"));
         }
         let mut order: Vec<usize> = (0..keys.len()).collect();
-        order.sort_by(|&i, &j| self.compare(&keys[i], &keys[j]).unwrap_or(Ordering::Equal));
+        order.sort_by(|&i, &j| self.compare("<", &keys[i], &keys[j]).unwrap_or(Ordering::Equal));
         Ok(order)
     }
 
@@ -487,10 +507,10 @@ impl State {
         Ok(match op {
             Bin::Eq => V::Bool(x.same(y)),
             Bin::Ne => V::Bool(!x.same(y)),
-            Bin::Lt => V::Bool(self.compare(&x, y)? == Ordering::Less),
-            Bin::Le => V::Bool(self.compare(&x, y)? != Ordering::Greater),
-            Bin::Gt => V::Bool(self.compare(&x, y)? == Ordering::Greater),
-            Bin::Ge => V::Bool(self.compare(&x, y)? != Ordering::Less),
+            Bin::Lt => V::Bool(self.compare("<", &x, y)? == Ordering::Less),
+            Bin::Le => V::Bool(self.compare("<=", &x, y)? != Ordering::Greater),
+            Bin::Gt => V::Bool(self.compare(">", &x, y)? == Ordering::Greater),
+            Bin::Ge => V::Bool(self.compare(">=", &x, y)? != Ordering::Less),
             Bin::In | Bin::NotIn => {
                 let found = list(y, "in")?.iter().any(|i| i.same(&x));
                 V::Bool(found == (op == Bin::In))
@@ -508,9 +528,15 @@ impl State {
                     }
                     self.game.text_value(&joined)
                 }
-                _ => checked(int(&x, "+")?.checked_add(int(y, "+")?))?,
+                _ => {
+                    let (p, q) = ints("+", &x, y)?;
+                    checked(p.checked_add(q))?
+                }
             },
-            Bin::Sub => checked(int(&x, "-")?.checked_sub(int(y, "-")?))?,
+            Bin::Sub => {
+                let (p, q) = ints("-", &x, y)?;
+                checked(p.checked_sub(q))?
+            }
             Bin::Mul => match (&x, y) {
                 (V::List(p), k) | (k, V::List(p)) => {
                     let k = int(k, "*")?.max(0) as usize;
@@ -519,13 +545,20 @@ impl State {
                     }
                     V::list(p.iter().cloned().cycle().take(p.len() * k).collect())
                 }
-                _ => checked(int(&x, "*")?.checked_mul(int(y, "*")?))?,
+                // the reference puts a number first (`times`): a number and none cannot combine as none and it
+                (V::Int(_), other) if !matches!(other, V::Int(_) | V::Bool(_)) => {
+                    return Err(ints("*", y, &x).unwrap_err());
+                }
+                _ => {
+                    let (p, q) = ints("*", &x, y)?;
+                    checked(p.checked_mul(q))?
+                }
             },
             Bin::Div | Bin::Mod => {
-                let (p, q) = (int(&x, "//")?, int(y, "//")?);
-                if q == 0 {
+                if matches!(y, V::Int(0) | V::Bool(false)) {
                     return rule("division by zero");
                 }
+                let (p, q) = ints(if op == Bin::Div { "//" } else { "%" }, &x, y)?;
                 let (d, m) = (p.wrapping_div(q), p.wrapping_rem(q));
                 let floor = m != 0 && ((m < 0) != (q < 0));
                 if op == Bin::Div {
@@ -643,7 +676,7 @@ impl State {
                         (true, true) => Ordering::Equal,
                         (true, false) => Ordering::Less,
                         (false, true) => Ordering::Greater,
-                        _ => self.compare(y, x).unwrap_or_else(|_| {
+                        _ => self.compare("<", y, x).unwrap_or_else(|_| {
                             failed_on = Some(());
                             Ordering::Equal
                         }),
@@ -739,7 +772,7 @@ impl State {
                     best = Some(match best {
                         None => x.clone(),
                         Some(b) => {
-                            let o = self.compare(x, &b)?;
+                            let o = self.compare(if op == Op::Max { ">" } else { "<" }, x, &b)?;
                             let better = if op == Op::Max {
                                 o == Ordering::Greater
                             } else {
