@@ -142,3 +142,16 @@ NONE_GAME = """\
       n = choose "pick" from [1, 2]
       LINE
     """
+
+
+def test_scoring_that_gives_none_is_a_located_fault_on_both_backends_not_a_traceback(tmp_path):
+    game = game_of(
+        tmp_path,
+        NONE_GAME.replace("LINE", "pass").rstrip(" ") + "    scoring:\n      - {id: seat, points: seat_number(who)}\n",
+    )
+    with pytest.raises(RuntimeRuleError) as ref:
+        game.new_game(2, 0).score_of(0)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0).scores()
+    assert diagnostic_of(vm.value) == ref.value.diagnostic
+    assert ref.value.diagnostic.message == "'seat' failed for seat 0: none is no number"
