@@ -155,3 +155,27 @@ def test_scoring_that_gives_none_is_a_located_fault_on_both_backends_not_a_trace
         _vm.VmGame(ir_bytes(game)).new_game(2, 0).scores()
     assert diagnostic_of(vm.value) == ref.value.diagnostic
     assert ref.value.diagnostic.message == "'seat' failed for seat 0: none is no number"
+
+
+ENUM_GAME = """\
+    id: g
+    name: G
+    players: {min: 2, max: 2}
+    enums:
+      hues: [red, blue]
+    variables:
+      n: {type: int}
+      word: {type: text}
+      hue: {type: hues}
+    play: |
+      n = choose "pick" from [1, 2]
+      word = "TEXT"
+      hue = word
+    """
+
+
+@pytest.mark.parametrize("text", ["", "purple", "it's", "x" * 80])
+def test_text_that_is_no_member_kept_in_an_enum_variable_is_the_references_fault_word_for_word(tmp_path, text):
+    ref, vm = faults_on_both(game_of(tmp_path, ENUM_GAME.replace("TEXT", text)))
+    assert vm == ref
+    assert ref.message.startswith("variable 'hue' holds one of the hues, not ")

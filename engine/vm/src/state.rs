@@ -557,11 +557,11 @@ impl State {
                 ));
             }
         }
-        self.enum_check(&var.members, v, &what)
+        self.enum_check(var, v, &what)
     }
 
-    fn enum_check(&self, members: &Option<Vec<u32>>, v: &V, what: &str) -> Res<()> {
-        let Some(members) = members else {
+    fn enum_check(&self, var: &Variable, v: &V, what: &str) -> Res<()> {
+        let Some(members) = &var.members else {
             return Ok(());
         };
         let ok = match v {
@@ -572,7 +572,12 @@ impl State {
         if ok {
             Ok(())
         } else {
-            rule(format!("{what} holds one of its enum's members, not {}", self.plain(v)))
+            let shown: String = self.plain(v).chars().take(60).collect();
+            rule(format!(
+                "{what} holds one of the {}, not {}",
+                var.enum_name,
+                py_repr(&shown)
+            ))
         }
     }
 
@@ -1455,4 +1460,30 @@ pub fn frame(game: &Game, proc: u16, pc: u32) -> Frame {
     let mut env = vec![V::Unset; p.locals.len()];
     env[0] = V::Int(0);
     Frame { proc, pc, env }
+}
+
+/// Python's repr of a text, as the reference quotes a value in a message: in single quotes unless it holds
+/// one and no double quote, with backslashes and line ends escaped.
+fn py_repr(text: &str) -> String {
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::from(quote);
+    for ch in text.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
 }
