@@ -10,6 +10,7 @@ backends parted are kept below, each reduced to a few lines.
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 import pytest
@@ -117,6 +118,13 @@ NONE_IN_ARITHMETIC = {
     "a number divided by none": "n = 7 // seat_number(who)",
     "none compared": "flag = seat_number(who) < 2",
     "none among the numbers of max": "n = max([1, seat_number(who)])",
+    "none among the numbers of sum": "n = sum([1, seat_number(who)])",
+    "the seats from nobody": "ps = players_from(who)",
+    "the left of nobody": "who = left_of(who)",
+    "the right of nobody": "who = right_of(who)",
+    "the opponents of nobody": "ps = opponents(who)",
+    "a range up to none": "xs = range(seat_number(who))",
+    "a range from none": "xs = range(seat_number(who), 3)",
 }
 
 
@@ -138,6 +146,8 @@ NONE_GAME = """\
       flag: {type: bool}
       word: {type: text}
       who: {type: player}
+      ps: {type: "list[player]"}
+      xs: {type: "list[int]"}
     play: |
       n = choose "pick" from [1, 2]
       LINE
@@ -179,3 +189,13 @@ def test_text_that_is_no_member_kept_in_an_enum_variable_is_the_references_fault
     ref, vm = faults_on_both(game_of(tmp_path, ENUM_GAME.replace("TEXT", text)))
     assert vm == ref
     assert ref.message.startswith("variable 'hue' holds one of the hues, not ")
+
+
+def test_the_teammates_of_nobody_and_a_range_to_none_play_alike_on_the_vm(tmp_path):
+    """No team holds nobody; range(a, none) is range(a), as the reference reads a stop left out."""
+    game = game_of(tmp_path, NONE_GAME.replace("LINE", "ps = teammates(who)\n      xs = range(2, seat_number(who))"))
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    ref.apply("pick 1")
+    vm.apply("pick 1")
+    assert json.loads(vm.to_json()) == ref.to_data()
+    assert ref.to_data()["variables"]["xs"] == [0, 1]

@@ -576,13 +576,10 @@ impl State {
         self.zone_index(&z)
     }
 
-    fn seat_arg(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<i64> {
+    /// A seat given to an operation; none fails as the reference's arithmetic on it does (`op`: its operator).
+    fn seat_arg(&mut self, g: &Game, n: Node, env: &mut [V], op: &str) -> Res<i64> {
         let v = self.eval(g, n, env)?;
-        match v {
-            V::Int(p) => Ok(p),
-            V::Bool(b) => Ok(i64::from(b)),
-            other => failed(format!("a seat needs a number, not {}", other.kind())),
-        }
+        Ok(ints(op, &v, &V::Int(0))?.0)
     }
 
     fn op(&mut self, g: &Game, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
@@ -706,13 +703,17 @@ impl State {
             Op::NumPlayers => V::Int(n),
             Op::SeatNumber => self.eval(g, arg(0)?, env)?,
             Op::PlayersFrom => {
-                let p = self.seat_arg(g, arg(0)?, env)?.rem_euclid(n);
+                let p = self.seat_arg(g, arg(0)?, env, "%=")?.rem_euclid(n);
                 V::list((p..n).chain(0..p).map(V::Int).collect())
             }
-            Op::LeftOf => V::Int((self.seat_arg(g, arg(0)?, env)? + 1).rem_euclid(n)),
-            Op::RightOf => V::Int((self.seat_arg(g, arg(0)?, env)? - 1).rem_euclid(n)),
+            Op::LeftOf => V::Int((self.seat_arg(g, arg(0)?, env, "+")? + 1).rem_euclid(n)),
+            Op::RightOf => V::Int((self.seat_arg(g, arg(0)?, env, "-")? - 1).rem_euclid(n)),
             Op::Opponents | Op::Teammates => {
-                let p = self.seat_arg(g, arg(0)?, env)?;
+                let who = self.eval(g, arg(0)?, env)?;
+                if op == Op::Teammates && who.is_none() {
+                    return Ok(V::list(vec![])); // nobody's team: nobody
+                }
+                let p = ints("+", &who, &V::Int(0))?.0;
                 let team = self.team(p);
                 if op == Op::Teammates {
                     V::list(
@@ -732,11 +733,13 @@ impl State {
                 }
             }
             Op::Range => {
-                let a = int(&self.eval(g, arg(0)?, env)?, "range")?;
-                let (start, stop) = match args.get(1) {
-                    Some(&b) => (a, int(&self.eval(g, b, env)?, "range")?),
-                    None => (0, a),
+                let a = self.eval(g, arg(0)?, env)?;
+                let b = match args.get(1) {
+                    Some(&b) => self.eval(g, b, env)?,
+                    None => V::None,
                 };
+                let (start, stop) = if b.is_none() { (V::Int(0), a) } else { (a, b) }; // range(a, none): range(a)
+                let (stop, start) = ints("-", &stop, &start)?; // the reference's `stop - start` fails first
                 if stop.saturating_sub(start) > MAX_SIZE as i64 {
                     return rule(format!(
                         "range({start}, {stop}) is over the size budget of 100,000 items"
@@ -758,8 +761,9 @@ impl State {
                 let l = self.eval(g, arg(0)?, env)?;
                 let mut total = 0i64;
                 for x in list(&l, "sum")?.iter() {
+                    let (_, x) = ints("+", &V::Int(total), x)?; // Python's sum adds to a number
                     total = total
-                        .checked_add(int(x, "sum")?)
+                        .checked_add(x)
                         .ok_or_else(|| F::Failed("a sum too large".into()))?;
                 }
                 V::Int(total)
@@ -912,7 +916,7 @@ impl State {
             }
             Op::Score | Op::TeamScore => {
                 let _nested = Nested::enter()?;
-                let p = self.seat_arg(g, arg(0)?, env)?;
+                let p = self.seat_arg(g, arg(0)?, env, "+")?;
                 let p = self.seat(&V::Int(p))?;
                 let members = if op == Op::Score {
                     vec![p as u32]
