@@ -148,6 +148,9 @@ NONE_GAME = """\
       who: {type: player}
       ps: {type: "list[player]"}
       xs: {type: "list[int]"}
+      c: {type: card}
+    zones:
+      - {id: deck, visibility: hidden}
     play: |
       n = choose "pick" from [1, 2]
       LINE
@@ -191,11 +194,30 @@ def test_text_that_is_no_member_kept_in_an_enum_variable_is_the_references_fault
     assert ref.message.startswith("variable 'hue' holds one of the hues, not ")
 
 
+NONE_ELSEWHERE = {
+    "the size of none": "n = size(item([xs], 5))",
+    "the cards of a zone that is none": "move_all(item([deck], 5), deck)",
+    "a value not in a ring, quoted": "flag = cyclic_prev([true], false)",
+    "nobody not in a ring, quoted": "who = cyclic_next(players(), who)",
+}
+
+
+@pytest.mark.parametrize("line", NONE_ELSEWHERE.values(), ids=list(NONE_ELSEWHERE))
+def test_none_given_to_an_operation_is_the_references_fault_word_for_word(tmp_path, line):
+    ref, vm = faults_on_both(game_of(tmp_path, NONE_GAME.replace("LINE", line)))
+    assert vm == ref
+
+
 def test_the_teammates_of_nobody_and_a_range_to_none_play_alike_on_the_vm(tmp_path):
-    """No team holds nobody; range(a, none) is range(a), as the reference reads a stop left out."""
-    game = game_of(tmp_path, NONE_GAME.replace("LINE", "ps = teammates(who)\n      xs = range(2, seat_number(who))"))
+    """No team holds nobody; range(a, none) is range(a), as the reference reads a stop left out; none is empty."""
+    game = game_of(
+        tmp_path,
+        NONE_GAME.replace(
+            "LINE", "ps = teammates(who)\n      xs = range(2, seat_number(who))\n      flag = is_empty(item([xs], 5))"
+        ),
+    )
     ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
     ref.apply("pick 1")
     vm.apply("pick 1")
     assert json.loads(vm.to_json()) == ref.to_data()
-    assert ref.to_data()["variables"]["xs"] == [0, 1]
+    assert ref.to_data()["variables"]["xs"] == [0, 1] and ref.to_data()["variables"]["flag"] is True

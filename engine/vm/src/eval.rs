@@ -2,7 +2,7 @@
 
 use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op, Walk};
 use crate::rng;
-use crate::state::{failed, rule, Error, Hist, Res, State, F, MAX_SIZE};
+use crate::state::{failed, py_repr, rule, Error, Hist, Res, State, F, MAX_SIZE};
 use crate::value::V;
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -606,8 +606,14 @@ impl State {
                     }
                 }
             }
-            Op::Size => V::Int(list(&self.eval(g, arg(0)?, env)?, "size")?.len() as i64),
-            Op::IsEmpty => V::Bool(list(&self.eval(g, arg(0)?, env)?, "is_empty")?.is_empty()),
+            Op::Size => match self.eval(g, arg(0)?, env)? {
+                V::List(l) => V::Int(l.len() as i64),
+                other => return failed(format!("{} has no length", py_kind(&other))),
+            },
+            Op::IsEmpty => match self.eval(g, arg(0)?, env)? {
+                V::None | V::Unset => V::Bool(true), // the reference's `not items`: none has nothing
+                other => V::Bool(list(&other, "is_empty")?.is_empty()),
+            },
             Op::Cards => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
                 V::List(self.zones[z].iter().map(|&c| V::Int(i64::from(c))).collect())
@@ -936,10 +942,18 @@ impl State {
     }
 
     /// A value as the reference's messages quote it.
+    /// A value as the reference's messages quote it (errors.py's `quoted`: Python's repr, cut at 60).
     fn quoted(&self, v: &V) -> String {
-        match v {
-            V::Str(_) | V::Text(_) => format!("'{}'", self.text_of(v)),
+        let text = match v {
+            V::Str(_) | V::Text(_) => py_repr(&self.text_of(v).chars().take(60).collect::<String>()),
+            V::None | V::Unset => "None".into(),
+            V::Bool(b) => if *b { "True" } else { "False" }.into(),
             other => self.plain(other),
+        };
+        if text.chars().count() <= 60 {
+            text
+        } else {
+            text.chars().take(59).collect::<String>() + "…"
         }
     }
 

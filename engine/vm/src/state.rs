@@ -252,6 +252,7 @@ impl State {
                     Ok(slot as usize)
                 }
             }
+            V::None | V::Unset => rule("there is no zone 'None'"), // the reference looks none up by name
             other => failed(format!("{} is no zone", other.kind())),
         }
     }
@@ -1464,7 +1465,7 @@ pub fn frame(game: &Game, proc: u16, pc: u32) -> Frame {
 
 /// Python's repr of a text, as the reference quotes a value in a message: in single quotes unless it holds
 /// one and no double quote, with backslashes and line ends escaped.
-fn py_repr(text: &str) -> String {
+pub fn py_repr(text: &str) -> String {
     let quote = if text.contains('\'') && !text.contains('"') {
         '"'
     } else {
