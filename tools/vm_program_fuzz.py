@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 from program_gen import game_text  # beside this file (tools/), or loaded first by the tests
 
 from engine import load_game
-from engine.errors import RulesError, RuntimeRuleError
+from engine.errors import RulesError, RuntimeRuleError, TabletopError
 from engine.runtime.lower import Unsupported, diagnostic_of, ir_bytes, vm_module
 
 DECISIONS = 120  # decisions played at most per game
@@ -75,7 +75,8 @@ class Played:
 
 
 def attempt(fn):
-    """("ok", value) or ("fault", diagnostic) of a call that may fail by a rule fault on either backend."""
+    """("ok", value), ("fault", diagnostic) of a rule fault, or ("error", its kind) of another failure of the
+    engine's (a state that cannot be, an engine bug) of a call on either backend."""
     vm = vm_module()
     try:
         return "ok", fn()
@@ -83,6 +84,11 @@ def attempt(fn):
         return "fault", exc.diagnostic
     except vm.VmRuleError as exc:
         return "fault", diagnostic_of(exc)
+    except (TabletopError, vm.VmError) as exc:
+        return "error", ERRORS.get(type(exc).__name__, type(exc).__name__)
+
+
+ERRORS = {"VmStateError": "StateError", "VmIllegalAction": "IllegalAction", "VmEngineBug": "EngineBug"}
 
 
 def outcome_of(ref) -> tuple | None:
