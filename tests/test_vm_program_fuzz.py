@@ -199,6 +199,9 @@ NONE_ELSEWHERE = {
     "the cards of a zone that is none": "move_all(item([deck], 5), deck)",
     "a value not in a ring, quoted": "flag = cyclic_prev([true], false)",
     "nobody not in a ring, quoted": "who = cyclic_next(players(), who)",
+    "a card in a zone that is none": "flag = c in item([deck], 5)",
+    "the cards of a zone that is none, one by one": "for k in item([deck], 5):\n          pass",
+    "the cards of a zone that is none, in a list": "xs = [1 for k in item([deck], 5)]",
 }
 
 
