@@ -224,3 +224,17 @@ def test_the_teammates_of_nobody_and_a_range_to_none_play_alike_on_the_vm(tmp_pa
     vm.apply("pick 1")
     assert json.loads(vm.to_json()) == ref.to_data()
     assert ref.to_data()["variables"]["xs"] == [0, 1] and ref.to_data()["variables"]["flag"] is True
+
+
+def test_records_without_repeats_are_the_same_list_on_both_backends(tmp_path):
+    """distinct and around keep the first of equal records (moves of several parts), as they do numbers."""
+    lines = (
+        'xs = [m.k for m in distinct([{do: "a", k: 2}, {do: "a", k: 2}, {do: "b", k: 1}])]\n'
+        '      xs += [m.k for m in around([{do: "a", k: 2}, {do: "b", k: 1}], {do: "b", k: 1}, 3, 3)]'
+    )
+    game = game_of(tmp_path, NONE_GAME.replace("LINE", lines))
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    ref.apply("pick 1")
+    vm.apply("pick 1")
+    assert json.loads(vm.to_json()) == ref.to_data()
+    assert ref.to_data()["variables"]["xs"] == [2, 1, 2, 1]
