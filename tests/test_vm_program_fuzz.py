@@ -199,6 +199,8 @@ NONE_ELSEWHERE = {
     "the cards of a zone that is none": "move_all(item([deck], 5), deck)",
     "a value not in a ring, quoted": "flag = cyclic_prev([true], false)",
     "nobody not in a ring, quoted": "who = cyclic_next(players(), who)",
+    "a list not in a ring, quoted": "xs = cyclic_next([range(0, 100)], range(0, 80))",
+    "a record not in a ring, quoted": 'n = cyclic_next([{do: "a", k: 1}], {do: "it\'s", k: 2}).k',
     "a card in a zone that is none": "flag = c in item([deck], 5)",
     "the cards of a zone that is none, one by one": "for k in item([deck], 5):\n          pass",
     "the cards of a zone that is none, in a list": "xs = [1 for k in item([deck], 5)]",
@@ -238,3 +240,20 @@ def test_records_without_repeats_are_the_same_list_on_both_backends(tmp_path):
     vm.apply("pick 1")
     assert json.loads(vm.to_json()) == ref.to_data()
     assert ref.to_data()["variables"]["xs"] == [2, 1, 2, 1]
+
+
+@pytest.mark.parametrize("points", ["size(xs) + 4", "seat_number(p) + 1"])
+def test_the_score_of_nobody_is_worked_out_as_the_reference_does(tmp_path, points):
+    """score(none) runs the scoring for a seat that is none: a number, or the scoring's fault 'for seat None'."""
+    rules = (
+        NONE_GAME.replace("LINE", "n = score(who)").rstrip(" ") + f"    scoring:\n      - {{id: s, points: {points}}}\n"
+    )
+    game = game_of(tmp_path, rules)
+    if points.startswith("size"):
+        ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+        ref.apply("pick 1")
+        vm.apply("pick 1")
+        assert json.loads(vm.to_json()) == ref.to_data() and ref.to_data()["variables"]["n"] == 4
+    else:
+        on_ref, on_vm = faults_on_both(game)
+        assert on_vm == on_ref and on_ref.message.startswith("'s' failed for seat None: ")

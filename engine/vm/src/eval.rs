@@ -922,7 +922,15 @@ impl State {
             }
             Op::Score | Op::TeamScore => {
                 let _nested = Nested::enter()?;
-                let p = self.seat_arg(g, arg(0)?, env, "+")?;
+                let scored = |e| match e {
+                    Error::Rule(d) => F::Scoring(Box::new(d)),
+                    other => F::Bug(format!("the scoring: {other:?}")),
+                };
+                let who = self.eval(g, arg(0)?, env)?;
+                if who.is_none() {
+                    return self.score_of_nobody().map(V::Int).map_err(scored); // nobody's team is nobody
+                }
+                let p = ints("+", &who, &V::Int(0))?.0;
                 let p = self.seat(&V::Int(p))?;
                 let members = if op == Op::Score {
                     vec![p as u32]
@@ -931,10 +939,7 @@ impl State {
                 };
                 let mut total = 0;
                 for m in members {
-                    total += self.score_of(m as usize).map_err(|e| match e {
-                        Error::Rule(d) => F::Scoring(Box::new(d)),
-                        other => F::Bug(format!("the scoring: {other:?}")),
-                    })?;
+                    total += self.score_of(m as usize).map_err(scored)?;
                 }
                 V::Int(total)
             }
@@ -946,9 +951,8 @@ impl State {
     fn quoted(&self, v: &V) -> String {
         let text = match v {
             V::Str(_) | V::Text(_) => py_repr(&self.text_of(v).chars().take(60).collect::<String>()),
-            V::None | V::Unset => "None".into(),
-            V::Bool(b) => if *b { "True" } else { "False" }.into(),
-            other => self.plain(other),
+            V::List(l) if l.len() > 60 => self.repr(&V::list(l[..60].to_vec())),
+            other => self.repr(other),
         };
         if text.chars().count() <= 60 {
             text

@@ -878,12 +878,21 @@ impl State {
         out
     }
 
-    /// Python's repr of a value, for messages.
-    fn repr(&self, v: &V) -> String {
+    /// Python's repr of a value, for messages (the reference's values are Python's: cards are numbers,
+    /// records dicts).
+    pub fn repr(&self, v: &V) -> String {
         match v {
             V::None | V::Unset => "None".into(),
             V::Bool(b) => if *b { "True" } else { "False" }.into(),
-            V::Str(s) => format!("'{}'", self.game.text(*s)),
+            V::Str(_) | V::Text(_) => py_repr(self.text_of(v)),
+            V::List(l) => format!("[{}]", l.iter().map(|x| self.repr(x)).collect::<Vec<_>>().join(", ")),
+            V::Rec(r) => {
+                let fields: Vec<String> = r
+                    .iter()
+                    .map(|(k, x)| format!("{}: {}", py_repr(self.game.text(*k)), self.repr(x)))
+                    .collect();
+                format!("{{{}}}", fields.join(", "))
+            }
             other => serde_json::to_string(&self.to_json(other)).unwrap_or_default(),
         }
     }
@@ -1205,9 +1214,15 @@ impl State {
 
     // ------------------------------------------------------------ scores
     fn evaluate(&mut self, scorer: &crate::game::Scorer, p: usize) -> Result<i64, Error> {
+        self.evaluate_for(scorer, V::Int(p as i64), &p.to_string())
+    }
+
+    /// A scoring term for `who` (a seat, or none: the reference works out the points of nobody too), named
+    /// `seat` in a fault.
+    fn evaluate_for(&mut self, scorer: &crate::game::Scorer, who: V, seat: &str) -> Result<i64, Error> {
         let mut env = vec![V::Unset; scorer.nlocals];
-        env[0] = V::Int(p as i64);
-        env[1] = V::Int(p as i64);
+        env[0] = who.clone();
+        env[1] = who;
         let fail = |m: String| {
             let (path, line, col) = &scorer.place;
             Error::Rule(Diag {
@@ -1215,7 +1230,7 @@ impl State {
                 line: *line,
                 col: *col,
                 code: "E701",
-                message: format!("'{}' failed for seat {p}: {m}", scorer.id),
+                message: format!("'{}' failed for seat {seat}: {m}", scorer.id),
             })
         };
         let game = self.game.clone();
@@ -1255,6 +1270,16 @@ impl State {
         }
         if let Some(kept) = self.points.get_mut(p) {
             *kept = Some(total);
+        }
+        Ok(total)
+    }
+
+    /// The points of nobody (a seat that is none), never kept.
+    pub fn score_of_nobody(&mut self) -> Result<i64, Error> {
+        let game = self.game.clone();
+        let mut total = 0;
+        for s in &game.scoring {
+            total += self.evaluate_for(s, V::None, "None")?;
         }
         Ok(total)
     }
