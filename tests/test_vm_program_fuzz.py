@@ -257,3 +257,17 @@ def test_the_score_of_nobody_is_worked_out_as_the_reference_does(tmp_path, point
     else:
         on_ref, on_vm = faults_on_both(game)
         assert on_vm == on_ref and on_ref.message.startswith("'s' failed for seat None: ")
+
+
+def test_a_game_whose_local_holds_text_that_is_no_member_of_its_enum_is_saved_and_read_back_on_both(tmp_path):
+    """Only variables are held to their enum's members: a local may keep any text, and its save must load."""
+    play = "\n      ".join(
+        ['x = choose "tint" from hues', 'word = "purple"', "x = word", 'n = choose "again" from [1, 2]']
+    )
+    game = game_of(tmp_path, ENUM_GAME.replace('word = "TEXT"\n      hue = word', play))
+    ref = game.new_game(2, 0)
+    ref.apply("pick 1")
+    ref.apply("tint red")
+    saved = ref.to_json()
+    assert game.state_from_json(saved).to_data() == ref.to_data()
+    assert json.loads(_vm.VmGame(ir_bytes(game)).state_from_json(saved).to_json()) == ref.to_data()
