@@ -125,6 +125,7 @@ NONE_IN_ARITHMETIC = {
     "the opponents of nobody": "ps = opponents(who)",
     "a range up to none": "xs = range(seat_number(who))",
     "a range from none": "xs = range(seat_number(who), 3)",
+    "a window from nobody": "window q from who:\n          n += 1",
 }
 
 

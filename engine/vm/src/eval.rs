@@ -55,7 +55,7 @@ fn py_kind(v: &V) -> &'static str {
 
 /// Two numbers for `op`, or the reference's fault for operands it cannot combine (`'+' cannot combine none
 /// and a number`).
-fn ints(op: &str, x: &V, y: &V) -> Res<(i64, i64)> {
+pub fn ints(op: &str, x: &V, y: &V) -> Res<(i64, i64)> {
     match (x, y) {
         (V::Int(_) | V::Bool(_), V::Int(_) | V::Bool(_)) => Ok((int(x, op)?, int(y, op)?)),
         _ => failed(format!("'{op}' cannot combine {} and {}", py_kind(x), py_kind(y))),

@@ -498,10 +498,10 @@ impl State {
                 }
             }
             Ins::WindowNext(key, var, top) => {
-                let (V::Int(asked), V::Int(p)) = (&env[*key as usize], &env[*var as usize]) else {
-                    return failed("a window's seat is not a seat");
+                let V::Int(asked) = env[*key as usize] else {
+                    return Err(F::Bug("a window's count is missing".into()));
                 };
-                let (asked, p) = (*asked, *p);
+                let p = crate::eval::ints("+", &env[*var as usize], &V::Int(1))?.0; // the reference's `seat + 1`
                 env[*key as usize] = V::Int(asked + 1);
                 env[*var as usize] = V::Int((p + 1).rem_euclid(self.n as i64));
                 return Ok(Step::Go(*top));
