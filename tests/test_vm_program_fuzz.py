@@ -272,3 +272,17 @@ def test_a_game_whose_local_holds_text_that_is_no_member_of_its_enum_is_saved_an
     saved = ref.to_json()
     assert game.state_from_json(saved).to_data() == ref.to_data()
     assert json.loads(_vm.VmGame(ir_bytes(game)).state_from_json(saved).to_json()) == ref.to_data()
+
+
+def test_a_game_that_left_none_in_a_number_is_saved_and_read_back_on_both(tmp_path):
+    """The first of an empty list is none, whatever the list's type: a variable or a local may keep it."""
+    lines = "\n      ".join(
+        ["xs = [item(xs, 5)]", "k = [seat_number(who)]", "flag = item([true], 5)", 'n = choose "more" from [1]']
+    )
+    game = game_of(tmp_path, NONE_GAME.replace("LINE", lines))
+    ref = game.new_game(2, 0)
+    ref.apply("pick 1")
+    saved = ref.to_json()
+    assert ref.to_data()["variables"]["xs"] == [None]
+    assert game.state_from_json(saved).to_data() == ref.to_data()
+    assert json.loads(_vm.VmGame(ir_bytes(game)).state_from_json(saved).to_json()) == ref.to_data()

@@ -24,7 +24,6 @@ from engine.lang.types import (
     CARD,
     DIRECTION,
     INT,
-    NULLABLE,
     PLAYER,
     POSITION,
     TEXT,
@@ -92,12 +91,12 @@ def _fields(t: Type) -> dict[str, Type]:
 def _fits(game, t: Type | None, value: Any, n: int, loose: bool = False) -> bool:
     """Is ``value`` a plain value of effect-language type ``t`` in a game of ``n`` players?
 
-    ``none`` only where the language allows it (as its type checker does); recurses only as
+    ``none`` anywhere (the rules may leave it in a value of any type); recurses only as
     deep as the type: a list nested deeper than its type says is refused at once.  ``loose``: any text
     where an enum or a zone is wanted (what the rules may keep there without a fault).
     """
-    if value is None:
-        return t is None or t in NULLABLE or t.is_enum or t.is_record or t is ANY
+    if value is None:  # the rules may leave none in a value of any type (the first of an empty list)
+        return True
     if t is None:  # a local the compiler does not type: a plain scalar
         return isinstance(value, (str, int))
     if t.is_list:
