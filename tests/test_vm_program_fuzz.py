@@ -14,11 +14,27 @@ import json
 import textwrap
 
 import pytest
+from tool_helpers import load_tool
 
 from engine import RuntimeRuleError, load_game
 from engine.runtime.lower import diagnostic_of, ir_bytes
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
+load_tool("program_gen")  # before the soak tool, which imports it by name
+fuzz = load_tool("vm_program_fuzz")
+
+GAMES = 100  # generated games per seed: some 5 s of CPU each
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_generated_games_play_alike_on_both_backends(tmp_path, seed):
+    result = fuzz.run(seed, GAMES, tmp_path)
+    counts = result["counts"]
+    assert not result["partings"], "\n".join(f"game {p['index']}: {p['where']}" for p in result["partings"])
+    # most generated games load and lower, and many play a while: the comparison is not over an empty set
+    assert counts["ok"] >= GAMES * 9 // 10, counts
+    assert counts["non-trivial"] * 5 >= counts["played"] * 2, counts
+    assert counts["decisions"] >= 15 * GAMES and counts["ended"] >= GAMES // 2, counts
 
 
 def game_of(tmp_path, text: str):
