@@ -302,3 +302,28 @@ def test_a_game_that_left_none_in_a_number_is_saved_and_read_back_on_both(tmp_pa
     assert ref.to_data()["variables"]["xs"] == [None]
     assert game.state_from_json(saved).to_data() == ref.to_data()
     assert json.loads(_vm.VmGame(ir_bytes(game)).state_from_json(saved).to_json()) == ref.to_data()
+
+
+ZONE_OF_NO_KEY = """\
+    id: g
+    name: G
+    players: {min: 2, max: 2}
+    enums:
+      hues: [red, blue]
+    zones:
+      - {id: stash, per: hues, visibility: public}
+    variables:
+      n: {type: int}
+      word: {type: text}
+    play: |
+      word = "purple"
+      z = stash(word)
+      n = choose "pick" from [1, 2]
+      n = size(z)
+    """
+
+
+def test_a_zone_named_by_a_key_its_family_lacks_fails_only_where_it_is_used_on_both_backends(tmp_path):
+    game = game_of(tmp_path, ZONE_OF_NO_KEY)
+    ref, vm = faults_on_both(game)
+    assert vm == ref and ref.message == "there is no zone 'stash:purple' (in 'play')"

@@ -298,7 +298,14 @@ impl State {
         };
         match found {
             Some(z) => Ok(V::Str(z)),
-            None => rule(format!("there is no zone '{family}:{}'", self.plain(&k))),
+            None => {
+                // the name of no zone, as the reference makes it (a fault only where it is used as a zone)
+                let key = match &k {
+                    V::Str(_) | V::Text(_) => self.text_of(&k).to_string(),
+                    other => self.repr(other),
+                };
+                Ok(self.game.text_value(&format!("{family}:{key}")))
+            }
         }
     }
 

@@ -253,6 +253,7 @@ impl State {
                 }
             }
             V::None | V::Unset => rule("there is no zone 'None'"), // the reference looks none up by name
+            V::Text(t) => rule(format!("there is no zone '{t}'")),
             other => failed(format!("{} is no zone", other.kind())),
         }
     }
