@@ -232,7 +232,7 @@ MUTATIONS = {  # each once a traceback or a state that failed later
     "seen-card-unknown": lambda d: d["seen"][0].append({"turn": 1, "cards": [["hand:0", "no-such-card"]]}),
     "variable-nested-900-deep": lambda d: d["variables"].__setitem__("round", "\u0000nested"),
     "whole-state-3000-deep": lambda d: d.__setitem__("log", "\u0000deep-list"),
-    "int-variable-none": lambda d: d["variables"].__setitem__("round", None),
+    "int-variable-text": lambda d: d["variables"].__setitem__("round", "three"),
     "huge-player": lambda d: d["variables"].__setitem__("marker", 10**4000),
     "secret-without-kind": lambda d: d["history"].append({"seat": 0, "action": "x", "secret": True, "kind": 1}),
     "shuffle-of-no-zone": lambda d: d["history"].append({"chance": "shuffle", "zone": ["deck"]}),

@@ -12,6 +12,7 @@ for impossible requests; the interpreter adds the rule's file and line.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -660,7 +661,22 @@ def _min(st, numbers):
     group="lists",
 )
 def _distinct(st, items):
-    return list(dict.fromkeys(items))
+    return _unique(items)
+
+
+def _unique(items: list) -> list:
+    """The items without repeats, first occurrences kept; records (which Python cannot hash) by their contents."""
+    try:
+        return list(dict.fromkeys(items))
+    except TypeError:
+        seen: set[str] = set()
+        out = []
+        for item in items:
+            key = json.dumps(item, sort_keys=True)
+            if key not in seen:
+                seen.add(key)
+                out.append(item)
+        return out
 
 
 @op(
@@ -791,7 +807,7 @@ def _around(st, ring, value, before, after):
     i, n = _position(ring, value, "around"), len(ring)
     # n consecutive positions already hold every item: a larger count picks nothing more, only costs memory
     picked = [ring[(i + k) % n] for k in range(-before, min(after, n - before))]
-    return list(dict.fromkeys(picked))
+    return _unique(picked)
 
 
 @op(

@@ -178,9 +178,12 @@ class Lowerer:
         }
 
     def _declared(self, section: str, name: str) -> list:
-        """What a value stored in a variable must be: [its enum's members, [its min:, its max:]], each or None."""
+        """What a value stored in a variable must be: [its enum's members, [its min:, its max:], its enum's name],
+        each or None."""
         types = self.vocab.variables if section == "variables" else self.vocab.player_variables
-        return [self._members(types.get(name)), self.vocab.bounds.get((section, name))]
+        t = types.get(name)
+        enum = str(t) if t is not None and t.is_enum else None
+        return [self._members(t), self.vocab.bounds.get((section, name)), enum]
 
     def _members(self, t: Type | None) -> list[str] | None:
         return list(self.vocab.enums[t.name]) if t is not None and t.is_enum else None

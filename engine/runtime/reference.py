@@ -133,8 +133,8 @@ class ReferenceCompiler:
         f = self.expr(source)
         if source.type == ZONE:
             if copy:
-                return lambda st, env: list(st.zones[f(st, env)])
-            return lambda st, env: st.zones[f(st, env)]
+                return lambda st, env: list(zone_cards(st, f(st, env)))
+            return lambda st, env: zone_cards(st, f(st, env))
         return f
 
     def _e_Attr(self, e):
@@ -702,7 +702,7 @@ _MISSING = object()
 
 def _in_zone(a: Callable, b: Callable) -> Callable:
     """Whether a's value is a card of the zone b names."""
-    return lambda st, env: a(st, env) in st.zones[b(st, env)]
+    return lambda st, env: a(st, env) in zone_cards(st, b(st, env))
 
 
 def _in_list(a: Callable, b: Callable) -> Callable:

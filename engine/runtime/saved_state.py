@@ -24,7 +24,6 @@ from engine.lang.types import (
     CARD,
     DIRECTION,
     INT,
-    NULLABLE,
     PLAYER,
     POSITION,
     TEXT,
@@ -89,34 +88,37 @@ def _fields(t: Type) -> dict[str, Type]:
     return dict(t.fields)
 
 
-def _fits(game, t: Type | None, value: Any, n: int) -> bool:
+def _fits(game, t: Type | None, value: Any, n: int, loose: bool = False) -> bool:
     """Is ``value`` a plain value of effect-language type ``t`` in a game of ``n`` players?
 
-    ``none`` only where the language allows it (as its type checker does); recurses only as
-    deep as the type: a list nested deeper than its type says is refused at once.
+    ``none`` anywhere (the rules may leave it in a value of any type); recurses only as
+    deep as the type: a list nested deeper than its type says is refused at once.  ``loose``: any text
+    where an enum or a zone is wanted (what the rules may keep there without a fault).
     """
-    if value is None:
-        return t is None or t in NULLABLE or t.is_enum or t.is_record or t is ANY
+    if value is None:  # the rules may leave none in a value of any type (the first of an empty list)
+        return True
     if t is None:  # a local the compiler does not type: a plain scalar
         return isinstance(value, (str, int))
     if t.is_list:
         inner = t.element
-        return isinstance(value, list) and all(_fits(game, inner, v, n) for v in value)
+        return isinstance(value, list) and all(_fits(game, inner, v, n, loose) for v in value)
     if t.is_map:  # text keys (JSON keeps them as they are)
         inner = t.value
         return isinstance(value, dict) and all(
-            isinstance(k, str) and _fits(game, inner, v, n) for k, v in value.items()
+            isinstance(k, str) and _fits(game, inner, v, n, loose) for k, v in value.items()
         )
     if t.is_loop:  # a running 'for': [next index, items]
         return (
             isinstance(value, list)
             and len(value) == 2
             and _is_int(value[0])
-            and _fits(game, list_of(t.item or ANY), value[1], n)
+            and _fits(game, list_of(t.item or ANY), value[1], n, loose)
         )
     if t.is_record:
         fields = _fields(t)
-        return isinstance(value, dict) and all(k in fields and _fits(game, fields[k], v, n) for k, v in value.items())
+        return isinstance(value, dict) and all(
+            k in fields and _fits(game, fields[k], v, n, loose) for k, v in value.items()
+        )
     if t == INT:  # any size JSON reads: numbers the rules build are bounded by their own size budget
         return _is_int(value)
     if t == BOOL:
@@ -126,9 +128,9 @@ def _fits(game, t: Type | None, value: Any, n: int) -> bool:
     if t == CARD:
         return _is_int(value) and 0 <= value < len(game.card_ids)
     if t == ZONE:
-        return isinstance(value, str) and value in game.zone_ids(n)
+        return isinstance(value, str) and (loose or value in game.zone_ids(n))
     if t.is_enum:
-        return isinstance(value, str) and value in game.enums[t.name]
+        return isinstance(value, str) and (loose or value in game.enums[t.name])
     if t in (TEXT, BOARD):
         return isinstance(value, str)
     if t in (POSITION, DIRECTION):  # "" (off the board) or one of the boards' spaces or directions
@@ -138,8 +140,10 @@ def _fits(game, t: Type | None, value: Any, n: int) -> bool:
 
 
 def _fits_local(game, proc, name: str, value: Any, n: int) -> bool:
-    """Locals may hold none whatever their type: an optional choice stores none when declined."""
-    return value is None or _fits(game, _local_type(proc, name), value, n)
+    """Locals may hold none whatever their type: an optional choice stores none when declined; and any text
+    where an enum or a zone is wanted: only variables are held to their enum's members, and a zone named by
+    text the rules built fails only where it is used."""
+    return value is None or _fits(game, _local_type(proc, name), value, n, loose=True)
 
 
 def _local_type(proc, name: str) -> Type | None:

@@ -335,7 +335,10 @@ class State:
         """A scoring term or tie-breaker for seat ``p``; a failing rule is a RuntimeRuleError at its line."""
         self.memo.clear()
         try:
-            return scorer.fn(self, {"p": p, "me": p})
+            points = scorer.fn(self, {"p": p, "me": p})
+            if points is None:  # a number the rules left out (the seat of no one): no points to add up
+                raise RuleFault("none is no number")
+            return points
         except TabletopError:
             raise
         except Exception as exc:  # RuleFault, or a rule asking for the impossible (e.g. endless recursion)

@@ -170,6 +170,7 @@ fn by_values(st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Rati
             Err(F::Rule(m) | F::Failed(m)) => return Err(fail(m)),
             Err(F::Overrun) => return Err(fail("calls ran out of steps".into())),
             Err(F::Bug(m)) => return Err(Error::Bug(format!("engine bug in the VM's greedy value: {m}"))),
+            Err(F::Scoring(d)) => return Err(Error::Rule(*d)),
         };
         out.push(((0.0, v), a.clone(), declines));
     }

@@ -2,16 +2,63 @@
 
 use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op, Walk};
 use crate::rng;
-use crate::state::{failed, rule, Hist, Res, State, F, MAX_SIZE};
+use crate::state::{failed, py_repr, rule, Error, Hist, Res, State, F, MAX_SIZE};
 use crate::value::V;
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::rc::Rc;
+
+/// Calls (of functions, and of the scoring through `score`) nested deeper than this fail as the reference
+/// fails at Python's recursion limit (some 300 calls there), long before the native stack could run out.
+const MAX_NESTED: u32 = 256;
+
+thread_local! {
+    static NESTED: Cell<u32> = const { Cell::new(0) };
+}
+
+/// One call nested in the calls running now, until dropped.
+struct Nested;
+
+impl Nested {
+    fn enter() -> Res<Nested> {
+        NESTED.with(|n| {
+            if n.get() >= MAX_NESTED {
+                return failed("calls nested too deeply: does a function call itself without end?");
+            }
+            n.set(n.get() + 1);
+            Ok(Nested)
+        })
+    }
+}
+
+impl Drop for Nested {
+    fn drop(&mut self) {
+        NESTED.with(|n| n.set(n.get() - 1));
+    }
+}
 
 fn int(v: &V, what: &str) -> Res<i64> {
     match v {
         V::Int(i) => Ok(*i),
         V::Bool(b) => Ok(i64::from(*b)),
         other => failed(format!("{what} needs a number, not {}", other.kind())),
+    }
+}
+
+/// A value's type in the reference's words for a Python type error (errors.py's `_KIND_WORDS`).
+fn py_kind(v: &V) -> &'static str {
+    match v {
+        V::Bool(_) => "true/false",
+        other => other.kind(),
+    }
+}
+
+/// Two numbers for `op`, or the reference's fault for operands it cannot combine (`'+' cannot combine none
+/// and a number`).
+pub fn ints(op: &str, x: &V, y: &V) -> Res<(i64, i64)> {
+    match (x, y) {
+        (V::Int(_) | V::Bool(_), V::Int(_) | V::Bool(_)) => Ok((int(x, op)?, int(y, op)?)),
+        _ => failed(format!("'{op}' cannot combine {} and {}", py_kind(x), py_kind(y))),
     }
 }
 
@@ -113,6 +160,9 @@ impl State {
             }
             Expr::Neg(e) => {
                 let v = self.eval(g, *e, env)?;
+                if !matches!(v, V::Int(_) | V::Bool(_)) {
+                    return failed(format!("'-' cannot be used on {}", py_kind(&v)));
+                }
                 checked(int(&v, "-")?.checked_neg())
             }
             Expr::Cond(c, then, other) => {
@@ -248,12 +298,20 @@ impl State {
         };
         match found {
             Some(z) => Ok(V::Str(z)),
-            None => rule(format!("there is no zone '{family}:{}'", self.plain(&k))),
+            None => {
+                // the name of no zone, as the reference makes it (a fault only where it is used as a zone)
+                let key = match &k {
+                    V::Str(_) | V::Text(_) => self.text_of(&k).to_string(),
+                    other => self.repr(other),
+                };
+                Ok(self.game.text_value(&format!("{family}:{key}")))
+            }
         }
     }
 
     #[inline(never)]
     fn call(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
+        let _nested = Nested::enter()?;
         let game = g;
         let f = &f;
         let func = &game.funcs[*f as usize];
@@ -408,20 +466,20 @@ impl State {
         }
     }
 
-    fn compare(&self, a: &V, b: &V) -> Res<Ordering> {
+    fn compare(&self, op: &str, a: &V, b: &V) -> Res<Ordering> {
         match (a, b) {
             (V::Int(_) | V::Bool(_), V::Int(_) | V::Bool(_)) => Ok(int(a, "")?.cmp(&int(b, "")?)),
             (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => Ok(self.text_of(a).cmp(self.text_of(b))),
             (V::List(x), V::List(y)) => {
                 for (p, q) in x.iter().zip(y.iter()) {
-                    let o = self.compare(p, q)?;
+                    let o = self.compare(op, p, q)?;
                     if o != Ordering::Equal {
                         return Ok(o);
                     }
                 }
                 Ok(x.len().cmp(&y.len()))
             }
-            _ => failed(format!("{} and {} cannot be compared", a.kind(), b.kind())),
+            _ => failed(format!("'{op}' cannot compare {} and {}", py_kind(a), py_kind(b))),
         }
     }
 
@@ -433,7 +491,7 @@ impl State {
             return rule(format!("{what}: only numbers or only text can be put in order"));
         }
         let mut order: Vec<usize> = (0..keys.len()).collect();
-        order.sort_by(|&i, &j| self.compare(&keys[i], &keys[j]).unwrap_or(Ordering::Equal));
+        order.sort_by(|&i, &j| self.compare("<", &keys[i], &keys[j]).unwrap_or(Ordering::Equal));
         Ok(order)
     }
 
@@ -456,10 +514,10 @@ impl State {
         Ok(match op {
             Bin::Eq => V::Bool(x.same(y)),
             Bin::Ne => V::Bool(!x.same(y)),
-            Bin::Lt => V::Bool(self.compare(&x, y)? == Ordering::Less),
-            Bin::Le => V::Bool(self.compare(&x, y)? != Ordering::Greater),
-            Bin::Gt => V::Bool(self.compare(&x, y)? == Ordering::Greater),
-            Bin::Ge => V::Bool(self.compare(&x, y)? != Ordering::Less),
+            Bin::Lt => V::Bool(self.compare("<", &x, y)? == Ordering::Less),
+            Bin::Le => V::Bool(self.compare("<=", &x, y)? != Ordering::Greater),
+            Bin::Gt => V::Bool(self.compare(">", &x, y)? == Ordering::Greater),
+            Bin::Ge => V::Bool(self.compare(">=", &x, y)? != Ordering::Less),
             Bin::In | Bin::NotIn => {
                 let found = list(y, "in")?.iter().any(|i| i.same(&x));
                 V::Bool(found == (op == Bin::In))
@@ -477,9 +535,15 @@ impl State {
                     }
                     self.game.text_value(&joined)
                 }
-                _ => checked(int(&x, "+")?.checked_add(int(y, "+")?))?,
+                _ => {
+                    let (p, q) = ints("+", &x, y)?;
+                    checked(p.checked_add(q))?
+                }
             },
-            Bin::Sub => checked(int(&x, "-")?.checked_sub(int(y, "-")?))?,
+            Bin::Sub => {
+                let (p, q) = ints("-", &x, y)?;
+                checked(p.checked_sub(q))?
+            }
             Bin::Mul => match (&x, y) {
                 (V::List(p), k) | (k, V::List(p)) => {
                     let k = int(k, "*")?.max(0) as usize;
@@ -488,13 +552,20 @@ impl State {
                     }
                     V::list(p.iter().cloned().cycle().take(p.len() * k).collect())
                 }
-                _ => checked(int(&x, "*")?.checked_mul(int(y, "*")?))?,
+                // the reference puts a number first (`times`): a number and none cannot combine as none and it
+                (V::Int(_), other) if !matches!(other, V::Int(_) | V::Bool(_)) => {
+                    return Err(ints("*", y, &x).unwrap_err());
+                }
+                _ => {
+                    let (p, q) = ints("*", &x, y)?;
+                    checked(p.checked_mul(q))?
+                }
             },
             Bin::Div | Bin::Mod => {
-                let (p, q) = (int(&x, "//")?, int(y, "//")?);
-                if q == 0 {
+                if matches!(y, V::Int(0) | V::Bool(false)) {
                     return rule("division by zero");
                 }
+                let (p, q) = ints(if op == Bin::Div { "//" } else { "%" }, &x, y)?;
                 let (d, m) = (p.wrapping_div(q), p.wrapping_rem(q));
                 let floor = m != 0 && ((m < 0) != (q < 0));
                 if op == Bin::Div {
@@ -512,13 +583,10 @@ impl State {
         self.zone_index(&z)
     }
 
-    fn seat_arg(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<i64> {
+    /// A seat given to an operation; none fails as the reference's arithmetic on it does (`op`: its operator).
+    fn seat_arg(&mut self, g: &Game, n: Node, env: &mut [V], op: &str) -> Res<i64> {
         let v = self.eval(g, n, env)?;
-        match v {
-            V::Int(p) => Ok(p),
-            V::Bool(b) => Ok(i64::from(b)),
-            other => failed(format!("a seat needs a number, not {}", other.kind())),
-        }
+        Ok(ints(op, &v, &V::Int(0))?.0)
     }
 
     fn op(&mut self, g: &Game, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
@@ -545,8 +613,14 @@ impl State {
                     }
                 }
             }
-            Op::Size => V::Int(list(&self.eval(g, arg(0)?, env)?, "size")?.len() as i64),
-            Op::IsEmpty => V::Bool(list(&self.eval(g, arg(0)?, env)?, "is_empty")?.is_empty()),
+            Op::Size => match self.eval(g, arg(0)?, env)? {
+                V::List(l) => V::Int(l.len() as i64),
+                other => return failed(format!("{} has no length", py_kind(&other))),
+            },
+            Op::IsEmpty => match self.eval(g, arg(0)?, env)? {
+                V::None | V::Unset => V::Bool(true), // the reference's `not items`: none has nothing
+                other => V::Bool(list(&other, "is_empty")?.is_empty()),
+            },
             Op::Cards => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
                 V::List(self.zones[z].iter().map(|&c| V::Int(i64::from(c))).collect())
@@ -612,7 +686,7 @@ impl State {
                         (true, true) => Ordering::Equal,
                         (true, false) => Ordering::Less,
                         (false, true) => Ordering::Greater,
-                        _ => self.compare(y, x).unwrap_or_else(|_| {
+                        _ => self.compare("<", y, x).unwrap_or_else(|_| {
                             failed_on = Some(());
                             Ordering::Equal
                         }),
@@ -642,13 +716,17 @@ impl State {
             Op::NumPlayers => V::Int(n),
             Op::SeatNumber => self.eval(g, arg(0)?, env)?,
             Op::PlayersFrom => {
-                let p = self.seat_arg(g, arg(0)?, env)?.rem_euclid(n);
+                let p = self.seat_arg(g, arg(0)?, env, "%=")?.rem_euclid(n);
                 V::list((p..n).chain(0..p).map(V::Int).collect())
             }
-            Op::LeftOf => V::Int((self.seat_arg(g, arg(0)?, env)? + 1).rem_euclid(n)),
-            Op::RightOf => V::Int((self.seat_arg(g, arg(0)?, env)? - 1).rem_euclid(n)),
+            Op::LeftOf => V::Int((self.seat_arg(g, arg(0)?, env, "+")? + 1).rem_euclid(n)),
+            Op::RightOf => V::Int((self.seat_arg(g, arg(0)?, env, "-")? - 1).rem_euclid(n)),
             Op::Opponents | Op::Teammates => {
-                let p = self.seat_arg(g, arg(0)?, env)?;
+                let who = self.eval(g, arg(0)?, env)?;
+                if op == Op::Teammates && who.is_none() {
+                    return Ok(V::list(vec![])); // nobody's team: nobody
+                }
+                let p = ints("+", &who, &V::Int(0))?.0;
                 let team = self.team(p);
                 if op == Op::Teammates {
                     V::list(
@@ -668,11 +746,13 @@ impl State {
                 }
             }
             Op::Range => {
-                let a = int(&self.eval(g, arg(0)?, env)?, "range")?;
-                let (start, stop) = match args.get(1) {
-                    Some(&b) => (a, int(&self.eval(g, b, env)?, "range")?),
-                    None => (0, a),
+                let a = self.eval(g, arg(0)?, env)?;
+                let b = match args.get(1) {
+                    Some(&b) => self.eval(g, b, env)?,
+                    None => V::None,
                 };
+                let (start, stop) = if b.is_none() { (V::Int(0), a) } else { (a, b) }; // range(a, none): range(a)
+                let (stop, start) = ints("-", &stop, &start)?; // the reference's `stop - start` fails first
                 if stop.saturating_sub(start) > MAX_SIZE as i64 {
                     return rule(format!(
                         "range({start}, {stop}) is over the size budget of 100,000 items"
@@ -694,8 +774,9 @@ impl State {
                 let l = self.eval(g, arg(0)?, env)?;
                 let mut total = 0i64;
                 for x in list(&l, "sum")?.iter() {
+                    let (_, x) = ints("+", &V::Int(total), x)?; // Python's sum adds to a number
                     total = total
-                        .checked_add(int(x, "sum")?)
+                        .checked_add(x)
                         .ok_or_else(|| F::Failed("a sum too large".into()))?;
                 }
                 V::Int(total)
@@ -708,7 +789,7 @@ impl State {
                     best = Some(match best {
                         None => x.clone(),
                         Some(b) => {
-                            let o = self.compare(x, &b)?;
+                            let o = self.compare(if op == Op::Max { ">" } else { "<" }, x, &b)?;
                             let better = if op == Op::Max {
                                 o == Ordering::Greater
                             } else {
@@ -847,7 +928,16 @@ impl State {
                 }
             }
             Op::Score | Op::TeamScore => {
-                let p = self.seat_arg(g, arg(0)?, env)?;
+                let _nested = Nested::enter()?;
+                let scored = |e| match e {
+                    Error::Rule(d) => F::Scoring(Box::new(d)),
+                    other => F::Bug(format!("the scoring: {other:?}")),
+                };
+                let who = self.eval(g, arg(0)?, env)?;
+                if who.is_none() {
+                    return self.score_of_nobody().map(V::Int).map_err(scored); // nobody's team is nobody
+                }
+                let p = ints("+", &who, &V::Int(0))?.0;
                 let p = self.seat(&V::Int(p))?;
                 let members = if op == Op::Score {
                     vec![p as u32]
@@ -856,9 +946,7 @@ impl State {
                 };
                 let mut total = 0;
                 for m in members {
-                    total += self
-                        .score_of(m as usize)
-                        .map_err(|_| F::Failed("scoring failed".into()))?;
+                    total += self.score_of(m as usize).map_err(scored)?;
                 }
                 V::Int(total)
             }
@@ -866,10 +954,17 @@ impl State {
     }
 
     /// A value as the reference's messages quote it.
+    /// A value as the reference's messages quote it (errors.py's `quoted`: Python's repr, cut at 60).
     fn quoted(&self, v: &V) -> String {
-        match v {
-            V::Str(_) | V::Text(_) => format!("'{}'", self.text_of(v)),
-            other => self.plain(other),
+        let text = match v {
+            V::Str(_) | V::Text(_) => py_repr(&self.text_of(v).chars().take(60).collect::<String>()),
+            V::List(l) if l.len() > 60 => self.repr(&V::list(l[..60].to_vec())),
+            other => self.repr(other),
+        };
+        if text.chars().count() <= 60 {
+            text
+        } else {
+            text.chars().take(59).collect::<String>() + "…"
         }
     }
 

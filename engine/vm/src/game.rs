@@ -353,6 +353,8 @@ pub struct Variable {
     pub members: Option<Vec<u32>>,
     /// Its min: and max:, both included.
     pub bounds: Option<(i64, i64)>,
+    /// The name of its enum, as a fault names it ("" when it holds no enum).
+    pub enum_name: Rc<str>,
 }
 
 pub struct Game {
@@ -848,11 +850,16 @@ fn variables(l: &mut Loader, j: &J) -> R<Vec<Variable>> {
             None | Some(J::Null) => None,
             _ => return bad(format!("the bounds of '{name}' are not [min, max]")),
         };
+        let enum_name: Rc<str> = match v.get(4) {
+            Some(J::String(e)) => e.as_str().into(),
+            _ => "".into(),
+        };
         out.push(Variable {
             name,
             initial,
             members,
             bounds,
+            enum_name,
         });
     }
     Ok(out)

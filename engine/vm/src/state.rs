@@ -20,6 +20,8 @@ pub enum F {
     Overrun,
     /// The VM itself is wrong (never the rules).
     Bug(String),
+    /// The scoring, read by `score`, failed at its own line: its diagnostic goes through unchanged.
+    Scoring(Box<Diag>),
 }
 
 pub type Res<T> = Result<T, F>;
@@ -250,6 +252,8 @@ impl State {
                     Ok(slot as usize)
                 }
             }
+            V::None | V::Unset => rule("there is no zone 'None'"), // the reference looks none up by name
+            V::Text(t) => rule(format!("there is no zone '{t}'")),
             other => failed(format!("{} is no zone", other.kind())),
         }
     }
@@ -297,6 +301,7 @@ impl State {
                 format!("step budget of {budget} exhausted in '{name}': does a loop never end?"),
             ),
             F::Bug(m) => return Error::Bug(format!("engine bug in the VM at instruction {pc} of '{name}': {m}")),
+            F::Scoring(d) => *d,
         };
         self.fault = Some(d.clone());
         Error::Rule(d)
@@ -494,10 +499,10 @@ impl State {
                 }
             }
             Ins::WindowNext(key, var, top) => {
-                let (V::Int(asked), V::Int(p)) = (&env[*key as usize], &env[*var as usize]) else {
-                    return failed("a window's seat is not a seat");
+                let V::Int(asked) = env[*key as usize] else {
+                    return Err(F::Bug("a window's count is missing".into()));
                 };
-                let (asked, p) = (*asked, *p);
+                let p = crate::eval::ints("+", &env[*var as usize], &V::Int(1))?.0; // the reference's `seat + 1`
                 env[*key as usize] = V::Int(asked + 1);
                 env[*var as usize] = V::Int((p + 1).rem_euclid(self.n as i64));
                 return Ok(Step::Go(*top));
@@ -554,11 +559,11 @@ impl State {
                 ));
             }
         }
-        self.enum_check(&var.members, v, &what)
+        self.enum_check(var, v, &what)
     }
 
-    fn enum_check(&self, members: &Option<Vec<u32>>, v: &V, what: &str) -> Res<()> {
-        let Some(members) = members else {
+    fn enum_check(&self, var: &Variable, v: &V, what: &str) -> Res<()> {
+        let Some(members) = &var.members else {
             return Ok(());
         };
         let ok = match v {
@@ -569,7 +574,12 @@ impl State {
         if ok {
             Ok(())
         } else {
-            rule(format!("{what} holds one of its enum's members, not {}", self.plain(v)))
+            let shown: String = self.plain(v).chars().take(60).collect();
+            rule(format!(
+                "{what} holds one of the {}, not {}",
+                var.enum_name,
+                py_repr(&shown)
+            ))
         }
     }
 
@@ -869,12 +879,21 @@ impl State {
         out
     }
 
-    /// Python's repr of a value, for messages.
-    fn repr(&self, v: &V) -> String {
+    /// Python's repr of a value, for messages (the reference's values are Python's: cards are numbers,
+    /// records dicts).
+    pub fn repr(&self, v: &V) -> String {
         match v {
             V::None | V::Unset => "None".into(),
             V::Bool(b) => if *b { "True" } else { "False" }.into(),
-            V::Str(s) => format!("'{}'", self.game.text(*s)),
+            V::Str(_) | V::Text(_) => py_repr(self.text_of(v)),
+            V::List(l) => format!("[{}]", l.iter().map(|x| self.repr(x)).collect::<Vec<_>>().join(", ")),
+            V::Rec(r) => {
+                let fields: Vec<String> = r
+                    .iter()
+                    .map(|(k, x)| format!("{}: {}", py_repr(self.game.text(*k)), self.repr(x)))
+                    .collect();
+                format!("{{{}}}", fields.join(", "))
+            }
             other => serde_json::to_string(&self.to_json(other)).unwrap_or_default(),
         }
     }
@@ -1196,9 +1215,15 @@ impl State {
 
     // ------------------------------------------------------------ scores
     fn evaluate(&mut self, scorer: &crate::game::Scorer, p: usize) -> Result<i64, Error> {
+        self.evaluate_for(scorer, V::Int(p as i64), &p.to_string())
+    }
+
+    /// A scoring term for `who` (a seat, or none: the reference works out the points of nobody too), named
+    /// `seat` in a fault.
+    fn evaluate_for(&mut self, scorer: &crate::game::Scorer, who: V, seat: &str) -> Result<i64, Error> {
         let mut env = vec![V::Unset; scorer.nlocals];
-        env[0] = V::Int(p as i64);
-        env[1] = V::Int(p as i64);
+        env[0] = who.clone();
+        env[1] = who;
         let fail = |m: String| {
             let (path, line, col) = &scorer.place;
             Error::Rule(Diag {
@@ -1206,7 +1231,7 @@ impl State {
                 line: *line,
                 col: *col,
                 code: "E701",
-                message: format!("'{}' failed for seat {p}: {m}", scorer.id),
+                message: format!("'{}' failed for seat {seat}: {m}", scorer.id),
             })
         };
         let game = self.game.clone();
@@ -1217,6 +1242,7 @@ impl State {
             Err(F::Rule(m) | F::Failed(m)) => Err(fail(m)),
             Err(F::Overrun) => Err(fail("calls ran out of steps".into())),
             Err(F::Bug(m)) => Err(Error::Bug(format!("engine bug in the VM scoring '{}': {m}", scorer.id))),
+            Err(F::Scoring(d)) => Err(Error::Rule(*d)),
         }
     }
 
@@ -1245,6 +1271,16 @@ impl State {
         }
         if let Some(kept) = self.points.get_mut(p) {
             *kept = Some(total);
+        }
+        Ok(total)
+    }
+
+    /// The points of nobody (a seat that is none), never kept.
+    pub fn score_of_nobody(&mut self) -> Result<i64, Error> {
+        let game = self.game.clone();
+        let mut total = 0;
+        for s in &game.scoring {
+            total += self.evaluate_for(s, V::None, "None")?;
         }
         Ok(total)
     }
@@ -1451,4 +1487,30 @@ pub fn frame(game: &Game, proc: u16, pc: u32) -> Frame {
     let mut env = vec![V::Unset; p.locals.len()];
     env[0] = V::Int(0);
     Frame { proc, pc, env }
+}
+
+/// Python's repr of a text, as the reference quotes a value in a message: in single quotes unless it holds
+/// one and no double quote, with backslashes and line ends escaped.
+pub fn py_repr(text: &str) -> String {
+    let quote = if text.contains('\'') && !text.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::from(quote);
+    for ch in text.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
 }

@@ -1,0 +1,174 @@
+"""The VM's entry points take mutated input without harm: an IR (``VmGame(ir)``) or a saved state
+(``state_from_json``) with bytes changed, a number nudged past a table's end, a part copied over another,
+an item dropped or repeated, is either refused in one line or read, and then plays or fails with an error of
+the VM's own (``VmError``): the process never ends, no other exception escapes, nothing hangs (the step
+budget bounds every program).  Each mutant ``i`` is fixed by its seed; tests/test_vm_fuzz.py replaces parts
+by random JSON too.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections import Counter
+
+import pytest
+from tool_helpers import load_tool
+
+from engine import load_game
+from engine.runtime.lower import ir_bytes
+
+_vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
+program_gen = load_tool("program_gen")
+
+MUTANTS = 300  # per case: a few seconds of CPU
+
+
+def places(value, path=()):
+    """Every path into a JSON value, the value's own included."""
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from places(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from places(v, (*path, i))
+
+
+def part(value, path):
+    for k in path:
+        value = value[k]
+    return value
+
+
+def replaced(value, path, new):
+    if not path:
+        return new
+    copied = copy.deepcopy(value)
+    holder = part(copied, path[:-1])
+    holder[path[-1]] = new
+    return copied
+
+
+NUDGES = (1, -1, 1000)
+EXTREMES = (-1, 0, 2**16, 2**31, 2**32, 2**63 - 1, -(2**63), 2**64, 10**30)
+
+
+def mutant(rnd: random.Random, data, paths: list, text: bytes) -> bytes:
+    """One mutation of a JSON document: bytes changed, a number nudged, a part copied over another, an item
+    dropped or repeated, a text changed, or a part replaced by a small value of another kind."""
+    how = rnd.randrange(6)
+    if how == 0:
+        out = bytearray(text)
+        for _ in range(rnd.randint(1, 4)):
+            i = rnd.randrange(len(out))
+            change = rnd.randrange(3)
+            if change == 0:
+                out[i] = rnd.randrange(256)
+            elif change == 1:
+                del out[i]
+            else:
+                out.insert(i, rnd.choice(b'[]{},:"0123456789-'))
+        return bytes(out)
+    path = rnd.choice(paths)
+    old = part(data, path)
+    if how == 1 and isinstance(old, int) and not isinstance(old, bool):
+        new = rnd.choice([old + rnd.choice(NUDGES), rnd.choice(EXTREMES)])
+    elif how == 2:
+        new = copy.deepcopy(part(data, rnd.choice(paths)))
+    elif how == 3 and isinstance(old, list) and old:
+        new = old[: (k := rnd.randrange(len(old)))] + old[k + 1 :]
+    elif how == 4 and isinstance(old, list) and old:
+        new = [*old, copy.deepcopy(rnd.choice(old))]
+    elif how == 5 and isinstance(old, str):
+        new = rnd.choice(["", old + "x", "nowhere", "\u0000", "éé", "0"])
+    else:
+        new = rnd.choice([None, True, 0, -1, "", [], {}, [[]], 10**30])
+    return json.dumps(replaced(data, path, new)).encode()
+
+
+def played(state, rnd: random.Random) -> None:
+    """Some random decisions, copies and reads: each works or fails with the VM's own error."""
+    for _ in range(30):
+        if state.is_terminal():
+            state.outcome()
+            state.scores()
+            return
+        actions = state.legal_actions()
+        if not actions:
+            return
+        state.apply(rnd.choice(actions))
+        if rnd.random() < 0.2:
+            state.determinized(0, rnd.randrange(1000)).to_json()
+        state.to_json()
+
+
+def generated_game(tmp_path):
+    folder = tmp_path / "rules" / "gen"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(program_gen.game_text(5, 1), encoding="utf-8")
+    return load_game(folder / "game.yaml", reference=True)
+
+
+def game_of(name: str, tmp_path):
+    return generated_game(tmp_path) if name == "generated" else load_game(name, reference=True)
+
+
+GAMES = ["goofspiel", "cat-town", "generated"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_mutated_ir_is_refused_in_one_line_or_plays_failing_only_with_the_vms_errors(name, tmp_path):
+    game = game_of(name, tmp_path)
+    text = ir_bytes(game)
+    data = json.loads(text)
+    paths = list(places(data))
+    seen: Counter = Counter()
+    for i in range(MUTANTS):
+        rnd = random.Random(f"ir/{name}/{i}")
+        try:
+            state = _vm.VmGame(mutant(rnd, data, paths, text)).new_game(game.min_players, i)
+        except _vm.VmStateError as exc:
+            assert "\n" not in str(exc), f"mutant {i}: {exc}"
+            seen["refused"] += 1
+            continue
+        except _vm.VmError:
+            seen["failed"] += 1
+            continue
+        try:
+            played(state, rnd)
+            seen["played"] += 1
+        except _vm.VmError:
+            seen["failed"] += 1
+    assert seen["refused"] > MUTANTS // 4 and seen["played"] > MUTANTS // 10, seen
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_mutated_save_is_refused_in_one_line_or_plays_failing_only_with_the_vms_errors(name, tmp_path):
+    game = game_of(name, tmp_path)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    state, rnd = game.new_game(game.max_players, 3), random.Random(3)
+    for _ in range(4):
+        if state.is_terminal:
+            break
+        seat = state.to_act[0]
+        state.apply(rnd.choice(state.legal_actions(seat)), seat=seat)
+    text = state.to_json().encode()
+    data = json.loads(text)
+    paths = list(places(data))
+    seen: Counter = Counter()
+    for i in range(MUTANTS):
+        rnd = random.Random(f"save/{name}/{i}")
+        try:
+            loaded = vm_game.state_from_json(mutant(rnd, data, paths, text).decode("utf-8", "replace"))
+        except _vm.VmStateError as exc:
+            assert "\n" not in str(exc), f"mutant {i}: {exc}"
+            seen["refused"] += 1
+            continue
+        try:
+            played(loaded, rnd)
+            seen["played"] += 1
+        except _vm.VmError:
+            seen["failed"] += 1
+    assert seen["refused"] > MUTANTS // 4 and seen["played"] > MUTANTS // 10, seen
