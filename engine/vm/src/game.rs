@@ -21,9 +21,16 @@ impl std::hash::Hasher for Fx {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
+        // Eight bytes a step (a text's hash is most of a look-up of it by its characters).
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(word));
         }
+        let mut rest = [0u8; 8];
+        rest[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.write_u64(u64::from_le_bytes(rest) ^ ((bytes.len() as u64) << 56));
     }
 
     fn write_u32(&mut self, i: u32) {
@@ -177,6 +184,8 @@ pub enum Expr {
     Fn(u16, Vec<Node>),
     Op(Op, Vec<Node>),
     Cards(Node),
+    /// `size(cards(z))` (false) and `is_empty(cards(z))` (true): the zone's length read, no list built.
+    ZoneLen(Node, bool),
     Keyed {
         how: Keyed,
         it: u16,
@@ -368,7 +377,12 @@ pub struct Game {
     pub signs: Vec<i64>,
     pub default_end: Rc<str>,
     pub strings: Vec<Rc<str>>,
-    pub string_ids: HashMap<Rc<str>, u32>,
+    pub string_ids: FxMap<Rc<str>, u32>,
+    /// string id → the id of its key (`key_of`: the text after its first ':', or ""), u32::MAX where the
+    /// game's table does not hold that key.
+    pub keys: Vec<u32>,
+    /// A none to lend where a value is read in place (a record's missing field).
+    pub none: V,
     pub cards: Vec<u32>,
     pub attrs: Vec<Vec<V>>,
     pub effects: Vec<Option<u16>>,
@@ -394,7 +408,7 @@ pub struct Game {
     /// What a log calls each seat (the rules' `players: names:`; none: "seat N").
     pub seat_names: Vec<String>,
     /// (choice, option) → the option's id, made once: options recur decision after decision.
-    pub ids: std::cell::RefCell<FxMap<(u32, u64), Rc<str>>>,
+    pub ids: std::cell::RefCell<FxMap<(u32, crate::value::Exact), Rc<str>>>,
 }
 
 type R<T> = Result<T, String>;
@@ -436,7 +450,7 @@ fn small(n: u64, limit: usize, what: &str) -> R<u16> {
 
 struct Loader {
     strings: Vec<Rc<str>>,
-    ids: HashMap<Rc<str>, u32>,
+    ids: FxMap<Rc<str>, u32>,
     nodes: Vec<Expr>,
     var_index: HashMap<String, u16>,
     pvar_index: HashMap<String, u16>,
@@ -635,7 +649,42 @@ impl Loader {
                 return bad("a table is looked up by at most three values");
             }
         }
+        let e = self.fold(e);
         Ok(self.push(e))
+    }
+
+    /// A node specialised now that its children are known, to the same values and faults: lists and
+    /// records of literals become literals, `size`/`is_empty` of a zone's cards read the zone's length.
+    fn fold(&self, e: Expr) -> Expr {
+        let lit = |n: &Node| match &self.nodes[*n as usize] {
+            Expr::Lit(v) => Some(v.clone()),
+            _ => None,
+        };
+        match e {
+            Expr::List(items) => match items.iter().map(lit).collect::<Option<Vec<V>>>() {
+                Some(values) => Expr::Lit(V::list(values)),
+                None => Expr::List(items),
+            },
+            Expr::Record(fields) => match fields
+                .iter()
+                .map(|(name, n)| lit(n).map(|v| (*name, v)))
+                .collect::<Option<Vec<(u32, V)>>>()
+            {
+                Some(values) => Expr::Lit(V::Rec(values.into())),
+                None => Expr::Record(fields),
+            },
+            Expr::Op(op @ (Op::Size | Op::IsEmpty), args) => {
+                let zone = match (args.len(), args.first().map(|&n| &self.nodes[n as usize])) {
+                    (1, Some(Expr::Cards(z))) => Some(*z),
+                    _ => None,
+                };
+                match zone {
+                    Some(z) => Expr::ZoneLen(z, op == Op::IsEmpty),
+                    None => Expr::Op(op, args),
+                }
+            }
+            e => e,
+        }
     }
 
     fn var(&self, name: &str) -> R<u16> {
@@ -868,7 +917,7 @@ impl Game {
         }
         let mut l = Loader {
             strings: vec![],
-            ids: HashMap::new(),
+            ids: FxMap::default(),
             nodes: vec![],
             var_index: HashMap::new(),
             pvar_index: HashMap::new(),
@@ -1198,6 +1247,14 @@ impl Game {
             pvars: pvar_shapes,
             locals: local_shapes,
         };
+        let keys = l
+            .strings
+            .iter()
+            .map(|t| {
+                let key = t.split_once(':').map_or("", |(_, k)| k);
+                l.ids.get(key).copied().unwrap_or(u32::MAX)
+            })
+            .collect();
         let proc_index = procs
             .iter()
             .enumerate()
@@ -1221,6 +1278,8 @@ impl Game {
             default_end: s(get(&j, "default_end")?, "default_end")?.into(),
             strings: l.strings,
             string_ids: l.ids,
+            keys,
+            none: V::None,
             cards,
             attrs,
             effects,

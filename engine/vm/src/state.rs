@@ -3,8 +3,7 @@
 
 use crate::game::{Game, Ins, Label, Store, Variable};
 use crate::rng::{self, Seed};
-use crate::value::{Journal, V};
-use std::collections::HashMap;
+use crate::value::{Exact, Journal, V};
 use std::rc::Rc;
 
 pub const MAX_SIZE: usize = 100_000;
@@ -546,19 +545,15 @@ impl State {
 
     /// A value stored in a variable is one of its enum's members, or between its min: and max:.
     fn declared_check(&self, var: &Variable, v: &V, kind: &str) -> Res<()> {
-        let what = format!("{kind} '{}'", var.name);
         if let (Some((least, most)), V::Int(i)) = (var.bounds, v) {
             if !(least..=most).contains(i) {
                 return rule(format!(
-                    "{what} may hold {least} to {most} (its min: and max:), not {i}"
+                    "{kind} '{}' may hold {least} to {most} (its min: and max:), not {i}",
+                    var.name
                 ));
             }
         }
-        self.enum_check(&var.members, v, &what)
-    }
-
-    fn enum_check(&self, members: &Option<Vec<u32>>, v: &V, what: &str) -> Res<()> {
-        let Some(members) = members else {
+        let Some(members) = &var.members else {
             return Ok(());
         };
         let ok = match v {
@@ -569,7 +564,11 @@ impl State {
         if ok {
             Ok(())
         } else {
-            rule(format!("{what} holds one of its enum's members, not {}", self.plain(v)))
+            rule(format!(
+                "{kind} '{}' holds one of its enum's members, not {}",
+                var.name,
+                self.plain(v)
+            ))
         }
     }
 
@@ -705,24 +704,18 @@ impl State {
         })
     }
 
+    /// An option's id, made once per choice and value (an id depends on nothing else).
     fn option_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
-        let key = match x {
-            V::Int(i) if *i >= 0 => Some(*i as u64),
-            V::Str(s) => Some((1 << 62) | u64::from(*s)),
-            V::Bool(b) => Some((2 << 62) | u64::from(*b)),
-            V::None => Some(3 << 62),
-            _ => None,
-        };
-        let Some(key) = key else { return self.make_id(c, x) };
+        let key = (c.id, Exact(x.clone()));
         let mut ids = self.game.ids.borrow_mut();
-        if let Some(id) = ids.get(&(c.id, key)) {
+        if let Some(id) = ids.get(&key) {
             return id.clone();
         }
         if ids.len() >= 65_536 {
             ids.clear();
         }
         let id = self.make_id(c, x);
-        ids.insert((c.id, key), id.clone());
+        ids.insert(key, id.clone());
         id
     }
 
@@ -743,32 +736,22 @@ impl State {
 
     /// Options whose ids collide: copies of a card in one zone merge, others get long ids (Choice.distinct).
     fn distinct(&self, c: &crate::game::Choose, items: &[V], ids: &[Rc<str>]) -> Res<(Vec<Rc<str>>, Vec<V>)> {
-        let mut count: HashMap<&str, Vec<String>> = HashMap::new();
-        let mut keys = vec![];
-        for (x, id) in items.iter().zip(ids) {
-            let mut key = String::new();
-            self.identity(x, &c.label, &mut key);
-            let kinds = count.entry(id).or_default();
-            if !kinds.contains(&key) {
-                kinds.push(key.clone());
-            }
-            keys.push(key);
-        }
-        let mut shared: HashMap<&str, usize> = HashMap::new();
-        for id in ids {
-            *shared.entry(id).or_default() += 1;
-        }
-        let (mut out_ids, mut out_values, mut seen) = (vec![], vec![], vec![]);
-        for ((x, key), id) in items.iter().zip(keys).zip(ids) {
-            if shared[&**id] == 1 {
+        let (mut out_ids, mut out_values) = (vec![], vec![]);
+        for (i, (x, id)) in items.iter().zip(ids).enumerate() {
+            let mut alike = (0..ids.len()).filter(|&j| j != i && ids[j] == *id);
+            let Some(first) = alike.next() else {
                 out_ids.push(id.clone());
                 out_values.push(x.clone());
-            } else if !seen.contains(&(id.clone(), key.clone())) {
-                seen.push((id.clone(), key));
-                let kinds = count[&**id].len();
-                out_ids.push(if kinds > 1 { self.long_id(c, x)? } else { id.clone() });
-                out_values.push(x.clone());
+                continue;
+            };
+            if (0..i).any(|j| ids[j] == *id && self.same_choice(&items[j], x, &c.label)) {
+                continue; // a copy of an option already offered
             }
+            let kinds = std::iter::once(first)
+                .chain(alike)
+                .any(|j| !self.same_choice(&items[j], x, &c.label));
+            out_ids.push(if kinds { self.long_id(c, x)? } else { id.clone() });
+            out_values.push(x.clone());
         }
         if has_duplicates(&out_ids) {
             return rule(format!(
@@ -779,31 +762,35 @@ impl State {
         Ok((out_ids, out_values))
     }
 
-    /// What makes two options the same choice: copies of a card in one zone are; 1, "1" and yes are not.
-    fn identity(&self, x: &V, label: &Label, out: &mut String) {
-        use std::fmt::Write;
-        match (label, x) {
-            (Label::Card, V::Int(c)) if *c >= 0 && (*c as usize) < self.loc.len() => {
-                let c = *c as usize;
-                let _ = write!(out, "card {} @ {};", self.game.text(self.game.cards[c]), self.loc[c]);
-            }
-            (Label::List(inner), V::List(items)) => {
-                out.push('[');
-                for i in items.iter() {
-                    self.identity(i, inner, out);
+    /// Whether two options are the same choice: copies of a card (same name) in one zone are; 1, "1" and yes
+    /// are not.
+    fn same_choice(&self, a: &V, b: &V, label: &Label) -> bool {
+        let card = |v: &V| match v {
+            V::Int(c) if *c >= 0 && (*c as usize) < self.loc.len() => Some(*c as usize),
+            _ => None,
+        };
+        match label {
+            Label::Card => match (card(a), card(b)) {
+                (Some(x), Some(y)) => self.game.cards[x] == self.game.cards[y] && self.loc[x] == self.loc[y],
+                (None, None) => a.exact(b),
+                _ => false,
+            },
+            Label::List(inner) => match (a, b) {
+                (V::List(x), V::List(y)) => {
+                    x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| self.same_choice(p, q, inner))
                 }
-                out.push(']');
-            }
-            (Label::Record(fields), V::Rec(_)) => {
-                out.push('{');
-                for (name, l) in fields {
-                    self.identity(x.field(*name).unwrap_or(&V::None), l, out);
-                }
-                out.push('}');
-            }
-            (_, other) => {
-                let _ = write!(out, "{other:?};");
-            }
+                (V::List(_), _) | (_, V::List(_)) => false,
+                _ => a.exact(b),
+            },
+            Label::Record(fields) => match (a, b) {
+                (V::Rec(_), V::Rec(_)) => fields.iter().all(|(name, l)| {
+                    let none = &self.game.none;
+                    self.same_choice(a.field(*name).unwrap_or(none), b.field(*name).unwrap_or(none), l)
+                }),
+                (V::Rec(_), _) | (_, V::Rec(_)) => false,
+                _ => a.exact(b),
+            },
+            _ => a.exact(b),
         }
     }
 
@@ -1196,7 +1183,8 @@ impl State {
 
     // ------------------------------------------------------------ scores
     fn evaluate(&mut self, scorer: &crate::game::Scorer, p: usize) -> Result<i64, Error> {
-        let mut env = vec![V::Unset; scorer.nlocals];
+        let mut env = self.pool.pop().unwrap_or_default();
+        env.resize(scorer.nlocals, V::Unset);
         env[0] = V::Int(p as i64);
         env[1] = V::Int(p as i64);
         let fail = |m: String| {
@@ -1210,7 +1198,10 @@ impl State {
             })
         };
         let game = self.game.clone();
-        match self.eval(&game, scorer.expr, &mut env) {
+        let value = self.eval(&game, scorer.expr, &mut env);
+        env.clear();
+        self.pool.push(env);
+        match value {
             Ok(V::Int(i)) => Ok(i),
             Ok(V::Bool(b)) => Ok(i64::from(b)),
             Ok(other) => Err(fail(format!("{} is no number", other.kind()))),
