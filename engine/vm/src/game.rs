@@ -332,7 +332,7 @@ pub struct Seats {
 #[derive(Debug)]
 pub enum Family {
     Player(Vec<u32>),
-    Text(HashMap<u32, u32>),
+    Text(FxMap<u32, u32>),
 }
 
 /// Where a value holds cards, for a determinized copy to relabel them (lower.py's `_card_shape`).
@@ -388,7 +388,7 @@ pub struct Game {
     pub effects: Vec<Option<u16>>,
     pub vars: Vec<Variable>,
     pub pvars: Vec<Variable>,
-    pub families: HashMap<u32, Family>,
+    pub families: FxMap<u32, Family>,
     pub seats: Vec<Option<Seats>>,
     pub procs: Vec<Proc>,
     pub proc_index: HashMap<Rc<str>, u16>,
@@ -1033,7 +1033,7 @@ impl Game {
                 slot: vec![],
             });
         }
-        let mut families = HashMap::new();
+        let mut families = FxMap::default();
         for (name, f) in get(&j, "zone_families")?
             .as_object()
             .ok_or("zone_families is not a map")?
@@ -1042,7 +1042,7 @@ impl Game {
             let family = match s(get(f, "by")?, "a family's key")? {
                 "player" => Family::Player((0..max_players).map(|p| l.intern(&format!("{name}:{p}"))).collect()),
                 _ => {
-                    let mut keys = HashMap::new();
+                    let mut keys = FxMap::default();
                     for k in arr(get(f, "keys")?, "keys")? {
                         let k = s(&k, "a key")?;
                         let key = l.intern(k);

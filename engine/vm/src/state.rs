@@ -326,7 +326,10 @@ impl State {
                 }
             };
             match outcome {
-                Ok(Step::Left) => {}
+                Ok(Step::Left) => {
+                    env.clear();
+                    self.pool.push(env);
+                }
                 Ok(_) => {
                     if let Some(f) = self.stack.get_mut(fi) {
                         f.env = env;
@@ -357,7 +360,7 @@ impl State {
                 self.eval(g, *e, env)?;
             }
             Ins::Call(target, args) => {
-                let mut f = frame(&self.game, *target, 0);
+                let mut f = self.frame(g, *target);
                 f.env[0] = env[0].clone();
                 let game = g;
                 let params = &game.procs[*target as usize].params;
@@ -374,7 +377,7 @@ impl State {
                 let Some(target) = self.game.effects[c] else {
                     return Ok(Step::Go(next));
                 };
-                let mut f = frame(&self.game, target, 0);
+                let mut f = self.frame(g, target);
                 f.env[0] = env[0].clone();
                 if let Some(&this) = self.game.procs[target as usize].params.first() {
                     f.env[this as usize] = V::Int(c as i64);
@@ -512,6 +515,14 @@ impl State {
             }
         }
         Ok(Step::Go(next))
+    }
+
+    /// A frame entering `proc`, its locals an array taken from the pool (given back when it leaves).
+    fn frame(&mut self, g: &Game, proc: u16) -> Frame {
+        let mut env = self.pool.pop().unwrap_or_default();
+        env.resize(g.procs[proc as usize].locals.len(), V::Unset);
+        env[0] = V::Int(0);
+        Frame { proc, pc: 0, env }
     }
 
     pub fn store(&mut self, g: &Game, store: &Store, v: V, env: &mut [V]) -> Res<()> {
@@ -666,21 +677,14 @@ impl State {
     }
 
     fn ask(&self, c: &crate::game::Choose, items: Rc<[V]>, player: &V) -> Res<Pending> {
-        let mut ids: Vec<Rc<str>> = items.iter().map(|x| self.option_id(c, x)).collect();
-        let mut values: Vec<V> = items.to_vec();
-        if has_duplicates(&ids) {
-            (ids, values) = self.distinct(c, &items, &ids)?;
-        }
-        if let Some(decline) = &c.decline {
-            if ids.iter().any(|i| i == decline) {
-                return rule(format!(
-                    "an option of \"{}\" prints as \"{decline}\", the id of declining: name the decline (optional \"decline\")",
-                    c.what
-                ));
+        let made: Rc<[Rc<str>]> = items.iter().map(|x| self.option_id(c, x)).collect();
+        let (ids, values) = match (has_duplicates(&made), &c.decline) {
+            (false, None) => (made, items),
+            (duplicates, decline) => {
+                let (ids, values) = self.ask_more(c, &items, &made, duplicates, decline)?;
+                (ids.into(), values.into())
             }
-            ids.push(decline.clone());
-            values.push(V::None);
-        }
+        };
         if ids.is_empty() {
             return rule(format!("nothing to choose from for \"{}\"", c.what));
         }
@@ -696,12 +700,39 @@ impl State {
         };
         Ok(Pending {
             player,
-            ids: ids.into(),
-            values: values.into(),
+            ids,
+            values,
             secret: c.secret,
             kind: c.kind.clone(),
             together: None,
         })
+    }
+
+    /// The options of a choice whose ids collide (merged or made long) or that may be declined.
+    fn ask_more(
+        &self,
+        c: &crate::game::Choose,
+        items: &[V],
+        made: &[Rc<str>],
+        duplicates: bool,
+        decline: &Option<Rc<str>>,
+    ) -> Res<(Vec<Rc<str>>, Vec<V>)> {
+        let (mut ids, mut values) = if duplicates {
+            self.distinct(c, items, made)?
+        } else {
+            (made.to_vec(), items.to_vec())
+        };
+        if let Some(decline) = decline {
+            if ids.iter().any(|i| i == decline) {
+                return rule(format!(
+                    "an option of \"{}\" prints as \"{decline}\", the id of declining: name the decline (optional \"decline\")",
+                    c.what
+                ));
+            }
+            ids.push(decline.clone());
+            values.push(V::None);
+        }
+        Ok((ids, values))
     }
 
     /// An option's id, made once per choice and value (an id depends on nothing else).
