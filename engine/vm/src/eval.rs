@@ -145,6 +145,12 @@ impl State {
             }
             Expr::Member(fam, key) => self.member(g, *fam, *key, env),
             Expr::Fn(f, args) => self.call(g, *f, args, env),
+            Expr::Inline(body, passed) => {
+                if let Some(&slot) = passed.iter().find(|&&s| matches!(env[s as usize], V::Unset)) {
+                    return rule(format!("'{}' has no value yet", self.local_name(slot)));
+                }
+                self.eval(g, *body, env)
+            }
             Expr::Op(op, args) => self.op(g, *op, args, env),
             Expr::Cards(z) => {
                 let zone = self.eval(g, *z, env)?;

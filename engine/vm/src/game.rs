@@ -164,7 +164,7 @@ pub enum Keyed {
 }
 
 /// An expression node; children are indexes into `Game::nodes`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Expr {
     Lit(V),
     Local(u16, bool),
@@ -186,6 +186,9 @@ pub enum Expr {
     Cards(Node),
     /// `size(cards(z))` (false) and `is_empty(cards(z))` (true): the zone's length read, no list built.
     ZoneLen(Node, bool),
+    /// A call of a small function replaced by its expression (`inline_calls`): the locals passed are read
+    /// first, as the call would (a local with no value yet faults before the expression runs).
+    Inline(Node, Vec<u16>),
     Keyed {
         how: Keyed,
         it: u16,
@@ -872,6 +875,140 @@ impl Loader {
     }
 }
 
+/// `e` with each child `c` replaced by `f(c)`.
+fn rebuild(e: &Expr, f: &mut impl FnMut(Node) -> Node) -> Expr {
+    let mut all = |v: &[Node]| v.iter().map(|&c| f(c)).collect::<Vec<_>>();
+    match e {
+        Expr::Lit(_) | Expr::Local(..) | Expr::Var(_) => e.clone(),
+        Expr::List(items) => Expr::List(all(items)),
+        Expr::Record(fields) => {
+            let values = all(&fields.iter().map(|(_, n)| *n).collect::<Vec<_>>());
+            Expr::Record(fields.iter().zip(values).map(|((k, _), n)| (*k, n)).collect())
+        }
+        Expr::Fn(i, args) => Expr::Fn(*i, all(args)),
+        Expr::Op(op, args) => Expr::Op(*op, all(args)),
+        Expr::Table(t, board, args) => {
+            let board = f(*board);
+            Expr::Table(*t, board, args.iter().map(|&c| f(c)).collect())
+        }
+        Expr::Walk(how, a, b, board, args) => {
+            let board = f(*board);
+            Expr::Walk(*how, *a, *b, board, args.iter().map(|&c| f(c)).collect())
+        }
+        Expr::Comp {
+            var,
+            source,
+            element,
+            cond,
+        } => Expr::Comp {
+            var: *var,
+            source: f(*source),
+            element: f(*element),
+            cond: cond.map(&mut *f),
+        },
+        Expr::Keyed { how, it, source, key } => Expr::Keyed {
+            how: *how,
+            it: *it,
+            source: f(*source),
+            key: f(*key),
+        },
+        Expr::Field(o, k) => Expr::Field(f(*o), *k),
+        Expr::PVar(o, k) => Expr::PVar(f(*o), *k),
+        Expr::Attr(o, k) => Expr::Attr(f(*o), *k),
+        Expr::Member(fam, k) => Expr::Member(*fam, f(*k)),
+        Expr::Cards(z) => Expr::Cards(f(*z)),
+        Expr::ZoneLen(z, empty) => Expr::ZoneLen(f(*z), *empty),
+        Expr::Inline(body, passed) => Expr::Inline(f(*body), passed.clone()),
+        Expr::Not(x) => Expr::Not(f(*x)),
+        Expr::Neg(x) => Expr::Neg(f(*x)),
+        Expr::Cond(c, a, b) => {
+            let (c, a) = (f(*c), f(*a));
+            Expr::Cond(c, a, f(*b))
+        }
+        Expr::Bin(op, a, b) => {
+            let a = f(*a);
+            Expr::Bin(*op, a, f(*b))
+        }
+        Expr::PathLength(t, a, b, c, d) | Expr::Connected(t, a, b, c, d) => {
+            let parts = [f(*a), f(*b), f(*c), f(*d)];
+            match e {
+                Expr::PathLength(..) => Expr::PathLength(*t, parts[0], parts[1], parts[2], parts[3]),
+                _ => Expr::Connected(*t, parts[0], parts[1], parts[2], parts[3]),
+            }
+        }
+    }
+}
+
+/// Whether function `f`'s expression `e` reads no local but `me` and its parameters, never moves one out,
+/// and calls no function: what lets a call of it be replaced by the expression itself.
+fn inlinable(nodes: &[Expr], e: Node, f: &Func) -> bool {
+    let mut ok = true;
+    let mut visit = |n: Node| -> Node {
+        ok = ok && inlinable(nodes, n, f);
+        n
+    };
+    match &nodes[e as usize] {
+        Expr::Local(slot, pop) => !pop && (*slot == 0 || f.params.contains(slot)),
+        Expr::Fn(..) | Expr::Inline(..) | Expr::Comp { .. } | Expr::Keyed { .. } => false,
+        other => {
+            rebuild(other, &mut visit);
+            ok
+        }
+    }
+}
+
+/// A copy of expression `e` with its locals replaced by the nodes `args` maps them to.
+fn substitute(nodes: &mut Vec<Expr>, e: Node, args: &[(u16, Node)]) -> Node {
+    if let Expr::Local(slot, _) = nodes[e as usize] {
+        if let Some((_, a)) = args.iter().find(|(s, _)| *s == slot) {
+            return *a;
+        }
+    }
+    let copy = rebuild(&nodes[e as usize].clone(), &mut |c| substitute(nodes, c, args));
+    nodes.push(copy);
+    (nodes.len() - 1) as Node
+}
+
+/// Calls of functions written as one small expression (`inlinable`), given literals or locals (read, not
+/// moved), replaced by the expression with the parameters read where the arguments are: the same values and
+/// faults, without a frame per call.
+fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
+    let bodies: Vec<Option<Node>> = funcs
+        .iter()
+        .map(|f| match f.body {
+            Body::Expr(e) if f.nlocals == f.params.len() + 1 && !f.params.contains(&0) && inlinable(nodes, e, f) => {
+                Some(e)
+            }
+            _ => None,
+        })
+        .collect();
+    for n in 0..nodes.len() {
+        let (f, args) = match &nodes[n] {
+            Expr::Fn(f, args) => (*f as usize, args.clone()),
+            _ => continue,
+        };
+        let (func, Some(body)) = (&funcs[f], bodies[f]) else {
+            continue;
+        };
+        let plain = |a: &Node| matches!(nodes[*a as usize], Expr::Lit(_) | Expr::Local(_, false));
+        if args.len() != func.params.len() || !args.iter().all(plain) {
+            continue;
+        }
+        let mut map: Vec<(u16, Node)> = func.params.iter().copied().zip(args.iter().copied()).collect();
+        nodes.push(Expr::Local(0, false));
+        map.push((0, (nodes.len() - 1) as Node));
+        let passed = args
+            .iter()
+            .filter_map(|&a| match nodes[a as usize] {
+                Expr::Local(slot, _) => Some(slot),
+                _ => None,
+            })
+            .collect();
+        let root = substitute(nodes, body, &map);
+        nodes[n] = Expr::Inline(root, passed);
+    }
+}
+
 fn l_var(vars: &[Variable], name: &str) -> R<u16> {
     match vars.iter().position(|v| &*v.name == name) {
         Some(i) => Ok(i as u16),
@@ -1240,6 +1377,7 @@ impl Game {
             let expr = l.expr(v.get(1).ok_or("a greedy value lacks its expression")?)?;
             greedy.push((kind, expr, locals.len()));
         }
+        inline_calls(&mut l.nodes, &funcs);
         let det = Det {
             looks,
             private,

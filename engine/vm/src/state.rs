@@ -1072,6 +1072,19 @@ impl State {
         self.choose_value(pending.player, value, action, &pending)
     }
 
+    /// `apply(action, None)` for an id taken from the pending decision's own list (a bot's pick): found by
+    /// its address, not its text.
+    pub fn apply_chosen(&mut self, action: &Rc<str>) -> Result<(), Error> {
+        let found = match &self.pending {
+            Some(p) if p.together.is_none() && self.fault.is_none() => p.ids.iter().position(|a| Rc::ptr_eq(a, action)),
+            _ => None,
+        };
+        match found {
+            Some(i) => self.apply_index(i),
+            None => self.apply(action, None),
+        }
+    }
+
     fn choose_value(&mut self, player: u32, value: V, action: Rc<str>, pending: &Pending) -> Result<(), Error> {
         let game = self.game.clone();
         let Some(fi) = self.stack.len().checked_sub(1) else {
