@@ -193,7 +193,8 @@ def print_table(rows: list[dict]) -> None:
 
 
 # (label, job) measured by --against: full games, then the search-shaped measure on every game
-# ("units": how many games or rollouts --instructions counts, fixed so that every run counts the same work)
+# ("units": how many games, rollouts, copies or MCTS decisions --instructions counts, fixed so that every run
+# counts the same work)
 AGAINST: list[tuple[str, dict]] = [
     ("games caty-mini 2p random", {"kind": "games", "game": "caty-mini", "players": 2, "bots": "random", "units": 16}),
     ("games caty-mini 4p random", {"kind": "games", "game": "caty-mini", "players": 4, "bots": "random", "units": 16}),
@@ -203,12 +204,24 @@ AGAINST: list[tuple[str, dict]] = [
         "games cats-mansion 2p greedy",
         {"kind": "games", "game": "cats-mansion", "players": 2, "bots": "greedy", "units": 2},
     ),
+    (
+        "games cats-mansion 3p greedy",
+        {"kind": "games", "game": "cats-mansion", "players": 3, "bots": "greedy", "units": 2},
+    ),
+    ("api caty-mini 2p", {"kind": "api", "game": "caty-mini", "players": 2, "units": 16}),
+    ("api cat-town 2p", {"kind": "api", "game": "cat-town", "players": 2, "units": 8}),
+    ("clone cat-town 2p", {"kind": "clone", "game": "cat-town", "players": 2, "units": 2000}),
+    ("determinized cat-town 2p", {"kind": "determinized", "game": "cat-town", "players": 2, "units": 200}),
+    ("determinized cats-mansion 3p", {"kind": "determinized", "game": "cats-mansion", "players": 3, "units": 50}),
+    ("mcts cat-town 2p (iterations)", {"kind": "mcts", "game": "cat-town", "players": 2, "units": 1}),
+    ("mcts cats-mansion 3p (iterations)", {"kind": "mcts", "game": "cats-mansion", "players": 3, "units": 1}),
     ("search caty-mini 2p", {"kind": "search", "game": "caty-mini", "players": 2, "units": 128}),
     ("search cat-town 2p", {"kind": "search", "game": "cat-town", "players": 2, "units": 64}),
     ("search cat-town 4p", {"kind": "search", "game": "cat-town", "players": 4, "units": 64}),
     ("search cats-mansion 2p", {"kind": "search", "game": "cats-mansion", "players": 2, "units": 16}),
 ]
-SEARCH_DEFAULTS = {"warmup": 10, "depth": 30}  # rollout: clone, then up to 30 random decisions
+# search's rollout: clone, then up to 30 random decisions; mcts: decisions of 1,000 iterations each
+SEARCH_DEFAULTS = {"warmup": 10, "depth": 30, "iterations": 1000}
 
 
 class Worker:
@@ -275,7 +288,8 @@ def against(rev: str, repeats: int, target: float, only: str = "") -> None:
         print(f"tabletop bench: this tree against {rev}, {repeats} repeats, ~{target:g} CPU s per job on {rev}")
         print(f"{'measure':32} {'unit/s ' + rev:>14} {'unit/s now':>11} {'median ratio':>13} {'range':>14}")
         for label, job in measures(only, old, new):
-            job["count"] = max(1, round(target * old.run(job)))
+            per_count = job["iterations"] if job["kind"] == "mcts" else 1  # an MCTS decision is many units
+            job["count"] = max(1, round(target * old.run(job) / per_count))
             ratios, rates_old, rates_new = [], [], []
             for r in range(repeats):
                 job["seed"] = 1000 * (r + 1)

@@ -1,8 +1,9 @@
-"""How much stronger than random is a bot?  Plays it against random bots on every game that
-``tabletop list`` shows, at 2 players (or the game's smallest count), seats rotated, and prints
-its win rate with a 95% interval against its share by chance, and its search speed.
+"""How much stronger than random (or another bot) is a bot?  Plays it against random bots (``--rival``:
+another kind, e.g. greedy) on every game that ``tabletop list`` shows, at 2 players (or the game's
+smallest count), seats rotated, and prints its win rate with a 95% interval against its share by
+chance, and its search speed.
 
-    python tools/bot_strength.py --games 40 --bot mcts:100 [--game caty-mini] [--limit 1000] [--jobs 2]
+    python tools/bot_strength.py --games 40 --bot mcts:100 [--rival greedy] [--game caty-mini] [--limit 1000] [--jobs 2]
 
 Game seed ``s`` of seat ``k``'s block puts the bot in seat ``k``; draws and cut-off games count
 as no win.  The share by chance is the bot's side's size over the players (1/2 at 2 players, 1/2
@@ -39,8 +40,8 @@ def iterations_per_second(game, players: int, spec: str, positions: int = 3) -> 
     return round(done / spent, 1) if spent > 0 else None
 
 
-def strength(game, spec: str, games: int, limit: int, jobs: int) -> dict:
-    """The bot's record against random bots, ``games`` games shared out over the seats."""
+def strength(game, spec: str, games: int, limit: int, jobs: int, rival: str = "random") -> dict:
+    """The bot's record against ``rival`` bots, ``games`` games shared out over the seats."""
     players = max(2, game.min_players)
     wins = losses = draws = cut_off = errors = 0
     by_seat = []
@@ -50,7 +51,7 @@ def strength(game, spec: str, games: int, limit: int, jobs: int) -> dict:
         count = games // players + (seat < games % players)
         if not count:
             continue
-        bots = ["random"] * players
+        bots = [rival] * players
         bots[seat] = spec
         run = simulate(game, players, count, seed=10_000 * seat, bots=bots, limit=limit, jobs=jobs)
         wins += run["wins"][seat]
@@ -67,6 +68,7 @@ def strength(game, spec: str, games: int, limit: int, jobs: int) -> dict:
         "game": game.id,
         "players": players,
         "bot": spec,
+        "rival": rival,
         "games": games,
         "wins": wins,
         "losses": losses,
@@ -88,13 +90,14 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--bot", default="mcts:100")
     p.add_argument("--games", type=int, default=40)
+    p.add_argument("--rival", default="random", help="the bot in every other seat (default random)")
     p.add_argument("--game", action="append", help="default: every game `tabletop list` shows")
     p.add_argument("--limit", type=int, default=2000, help="decisions before a game is cut off")
     p.add_argument("--jobs", type=int, default=1)
     args = p.parse_args()
     rows = []
     for name in args.game or known_games():
-        row = strength(load_game(name), args.bot, args.games, args.limit, args.jobs)
+        row = strength(load_game(name), args.bot, args.games, args.limit, args.jobs, args.rival)
         rows.append(row)
         print(json.dumps(row), flush=True)
     print(f"\n{'game':14} {'p':>2} {'bot':10} {'wins':>9} {'95% interval':>13} {'share':>5}  clearly  it/s")

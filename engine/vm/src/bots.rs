@@ -143,13 +143,22 @@ fn by_values(st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Rati
         )));
     };
     let mut out = vec![];
-    for a in actions {
-        let Some(i) = p.ids.iter().position(|x| x == a) else {
+    let mut env = vec![];
+    // The actions are most often the decision's own list: then an action's option is the one at its place.
+    let own = actions.len() == p.ids.len() && actions.iter().zip(p.ids.iter()).all(|(a, b)| Rc::ptr_eq(a, b));
+    for (k, a) in actions.iter().enumerate() {
+        let i = if own {
+            Some(k)
+        } else {
+            p.ids.iter().position(|x| x == a)
+        };
+        let Some(i) = i else {
             continue;
         };
         let choice = p.values[i].clone();
         let declines = matches!(choice, V::None);
-        let mut env = vec![V::Unset; *nlocals];
+        env.clear();
+        env.resize(*nlocals, V::Unset);
         env[0] = V::Int(i64::from(seat));
         env[1] = V::Int(i64::from(seat));
         env[2] = game.text_value(a);
@@ -404,7 +413,7 @@ impl Mcts {
             } else {
                 choice(&mut self.rng, &p.ids)?
             };
-            det.apply(&action, None)?;
+            det.apply_chosen(&action)?;
             steps += 1;
         }
         Ok(())

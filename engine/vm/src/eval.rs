@@ -85,7 +85,43 @@ fn checked(r: Option<i64>) -> Res<V> {
 }
 
 impl State {
+    /// The value of `n` read in place — a literal, a local, a variable, or a field, attribute or player
+    /// variable of one — where reading it can neither fail nor change anything; None: evaluate it.
+    fn peek<'a>(&'a self, g: &'a Game, n: Node, env: &'a [V]) -> Option<&'a V> {
+        match &g.nodes[n as usize] {
+            Expr::Lit(v) => Some(v),
+            Expr::Local(slot, false) => match &env[*slot as usize] {
+                V::Unset => None,
+                v => Some(v),
+            },
+            Expr::Var(i) => Some(&self.vars[*i as usize]),
+            Expr::Field(obj, name) => match self.peek(g, *obj, env)? {
+                V::None | V::Unset => None,
+                r => Some(r.field(*name).unwrap_or(&g.none)),
+            },
+            Expr::Attr(obj, i) => match self.peek(g, *obj, env)? {
+                V::Int(c) if *c >= 0 && (*c as usize) < self.loc.len() => Some(&g.attrs[*i as usize][*c as usize]),
+                _ => None,
+            },
+            Expr::PVar(obj, i) => match self.peek(g, *obj, env)? {
+                V::Int(p) if *p >= 0 && (*p as usize) < self.n => Some(&self.pvars[*p as usize][*i as usize]),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The value of expression `n`; literals and locals, half of all nodes, are read here without a call.
+    #[inline(always)]
     pub fn eval(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
+        match &g.nodes[n as usize] {
+            Expr::Lit(v) => Ok(v.clone()),
+            Expr::Local(slot, false) if !matches!(env[*slot as usize], V::Unset) => Ok(env[*slot as usize].clone()),
+            _ => self.eval_node(g, n, env),
+        }
+    }
+
+    fn eval_node(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
         let game = g;
         match &game.nodes[n as usize] {
             Expr::Lit(v) => Ok(v.clone()),
@@ -123,6 +159,9 @@ impl State {
                 cond,
             } => self.comp(g, *var, *source, *element, *cond, env),
             Expr::Field(obj, name) => {
+                if let Some(v) = self.peek(g, n, env) {
+                    return Ok(v.clone());
+                }
                 let r = self.eval(g, *obj, env)?;
                 if r.is_none() {
                     return rule(format!("no record to read '{}' of", game.text(*name)));
@@ -130,6 +169,9 @@ impl State {
                 Ok(r.field(*name).cloned().unwrap_or(V::None))
             }
             Expr::PVar(obj, i) => {
+                if let Some(v) = self.peek(g, n, env) {
+                    return Ok(v.clone());
+                }
                 let p = self.eval(g, *obj, env)?;
                 if p.is_none() {
                     return rule(format!("no player to read '{}' of", game.pvars[*i as usize].name));
@@ -138,6 +180,9 @@ impl State {
                 Ok(self.pvars[p][*i as usize].clone())
             }
             Expr::Attr(obj, i) => {
+                if let Some(v) = self.peek(g, n, env) {
+                    return Ok(v.clone());
+                }
                 let c = self.eval(g, *obj, env)?;
                 if c.is_none() {
                     return rule("no card to read an attribute of");
@@ -147,11 +192,22 @@ impl State {
             }
             Expr::Member(fam, key) => self.member(g, *fam, *key, env),
             Expr::Fn(f, args) => self.call(g, *f, args, env),
+            Expr::Inline(body, passed) => {
+                if let Some(&slot) = passed.iter().find(|&&s| matches!(env[s as usize], V::Unset)) {
+                    return rule(format!("'{}' has no value yet", self.local_name(slot)));
+                }
+                self.eval(g, *body, env)
+            }
             Expr::Op(op, args) => self.op(g, *op, args, env),
             Expr::Cards(z) => {
                 let zone = self.eval(g, *z, env)?;
                 let zi = self.zone_index(&zone)?;
                 Ok(V::List(self.zones[zi].iter().map(|&c| V::Int(i64::from(c))).collect()))
+            }
+            Expr::ZoneLen(z, empty) => {
+                let zone = self.eval(g, *z, env)?;
+                let len = self.zones[self.zone_index(&zone)?].len();
+                Ok(if *empty { V::Bool(len == 0) } else { V::Int(len as i64) })
             }
             Expr::Keyed { how, it, source, key } => self.keyed(g, *how, *it, *source, *key, env),
             Expr::Not(e) => {
@@ -213,15 +269,43 @@ impl State {
         }
     }
 
+    /// A comprehension; over a zone's cards it reads a copy of the zone, not a list of them made first.
     #[inline(never)]
     fn comp(&mut self, g: &Game, var: u16, source: Node, element: Node, cond: Option<Node>, env: &mut [V]) -> Res<V> {
-        let (var, source, element, cond) = (&var, &source, &element, &cond);
-        let items = self.items(g, *source, env)?;
+        if let Expr::Cards(z) = g.nodes[source as usize] {
+            let zone = self.eval(g, z, env)?;
+            let cards = &self.zones[self.zone_index(&zone)?];
+            let mut small = [0u32; 64];
+            let large;
+            let cards: &[u32] = if cards.len() <= small.len() {
+                small[..cards.len()].copy_from_slice(cards);
+                &small[..cards.len()]
+            } else {
+                large = cards.clone();
+                &large
+            };
+            let items = cards.iter().map(|&c| V::Int(i64::from(c)));
+            return self.comp_over(g, var, items, element, cond, env);
+        }
+        let items = self.items(g, source, env)?;
+        self.comp_over(g, var, items.iter().cloned(), element, cond, env)
+    }
+
+    fn comp_over(
+        &mut self,
+        g: &Game,
+        var: u16,
+        items: impl ExactSizeIterator<Item = V>,
+        element: Node,
+        cond: Option<Node>,
+        env: &mut [V],
+    ) -> Res<V> {
+        let (var, element, cond) = (&var, &element, &cond);
         let saved = std::mem::take(&mut env[*var as usize]);
         let mut out = Vec::with_capacity(items.len());
         let mut result = Ok(());
-        for x in items.iter() {
-            env[*var as usize] = x.clone();
+        for x in items {
+            env[*var as usize] = x;
             if let Some(c) = cond {
                 match self.eval(g, *c, env) {
                     Ok(k) if !self.truthy(&k) => continue,
@@ -496,36 +580,55 @@ impl State {
     }
 
     fn binary(&mut self, g: &Game, op: Bin, a: Node, b: Node, env: &mut [V]) -> Res<V> {
-        let x = self.eval(g, a, env)?;
-        match op {
-            Bin::And => return if self.truthy(&x) { self.eval(g, b, env) } else { Ok(x) },
-            Bin::Or => return if self.truthy(&x) { Ok(x) } else { self.eval(g, b, env) },
-            _ => {}
+        if let Bin::And | Bin::Or = op {
+            let x = self.eval(g, a, env)?;
+            return match (op, self.truthy(&x)) {
+                (Bin::And, true) | (Bin::Or, false) => self.eval(g, b, env),
+                _ => Ok(x),
+            };
         }
-        // A literal right operand (`n > 0`, `c.suit == "hearts"`) is read in place, not evaluated and copied.
-        let evaluated;
-        let y: &V = match &g.nodes[b as usize] {
-            Expr::Lit(v) => v,
-            _ => {
-                evaluated = self.eval(g, b, env)?;
-                &evaluated
-            }
+        // Operands read in place (`n > 0`, `c.suit == "hearts"`) are not evaluated and copied; otherwise the left
+        // is evaluated before the right, as written.
+        if let (Some(x), Some(y)) = (self.peek(g, a, env), self.peek(g, b, env)) {
+            return self.combine(op, x, y);
+        }
+        let x = self.eval(g, a, env)?;
+        let evaluated = match self.peek(g, b, env) {
+            Some(_) => None,
+            None => Some(self.eval(g, b, env)?),
         };
+        let y = match &evaluated {
+            Some(y) => y,
+            None => self.peek(g, b, env).expect("read in place above"),
+        };
+        self.combine(op, &x, y)
+    }
+
+    fn combine(&self, op: Bin, x: &V, y: &V) -> Res<V> {
         Ok(match op {
             Bin::Eq => V::Bool(x.same(y)),
             Bin::Ne => V::Bool(!x.same(y)),
-            Bin::Lt => V::Bool(self.compare("<", &x, y)? == Ordering::Less),
-            Bin::Le => V::Bool(self.compare("<=", &x, y)? != Ordering::Greater),
-            Bin::Gt => V::Bool(self.compare(">", &x, y)? == Ordering::Greater),
-            Bin::Ge => V::Bool(self.compare(">=", &x, y)? != Ordering::Less),
+            Bin::Lt => V::Bool(self.compare("<", x, y)? == Ordering::Less),
+            Bin::Le => V::Bool(self.compare("<=", x, y)? != Ordering::Greater),
+            Bin::Gt => V::Bool(self.compare(">", x, y)? == Ordering::Greater),
+            Bin::Ge => V::Bool(self.compare(">=", x, y)? != Ordering::Less),
             Bin::In | Bin::NotIn => {
-                let found = list(y, "in")?.iter().any(|i| i.same(&x));
+                let found = list(y, "in")?.iter().any(|i| i.same(x));
                 V::Bool(found == (op == Bin::In))
             }
-            Bin::Add => match (&x, y) {
-                (V::List(p), V::List(q)) => bounded(p.iter().chain(q.iter()).cloned().collect())?,
+            Bin::Add => match (x, y) {
+                (V::List(p), V::List(q)) => {
+                    if p.len() + q.len() > MAX_SIZE {
+                        return bounded(p.iter().chain(q.iter()).cloned().collect());
+                    }
+                    match (p.is_empty(), q.is_empty()) {
+                        (true, _) => y.clone(),
+                        (_, true) => x.clone(),
+                        _ => V::List(p.iter().chain(q.iter()).cloned().collect()),
+                    }
+                }
                 (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => {
-                    let joined = format!("{}{}", self.text_of(&x), self.text_of(y));
+                    let joined = format!("{}{}", self.text_of(x), self.text_of(y));
                     if joined.chars().count() > MAX_SIZE {
                         return rule(format!(
                             "a text of {} characters is over the size budget of 100,000: does a loop make it grow \
@@ -536,15 +639,15 @@ impl State {
                     self.game.text_value(&joined)
                 }
                 _ => {
-                    let (p, q) = ints("+", &x, y)?;
+                    let (p, q) = ints("+", x, y)?;
                     checked(p.checked_add(q))?
                 }
             },
             Bin::Sub => {
-                let (p, q) = ints("-", &x, y)?;
+                let (p, q) = ints("-", x, y)?;
                 checked(p.checked_sub(q))?
             }
-            Bin::Mul => match (&x, y) {
+            Bin::Mul => match (x, y) {
                 (V::List(p), k) | (k, V::List(p)) => {
                     let k = int(k, "*")?.max(0) as usize;
                     if p.len().saturating_mul(k) > MAX_SIZE {
@@ -554,10 +657,10 @@ impl State {
                 }
                 // the reference puts a number first (`times`): a number and none cannot combine as none and it
                 (V::Int(_), other) if !matches!(other, V::Int(_) | V::Bool(_)) => {
-                    return Err(ints("*", y, &x).unwrap_err());
+                    return Err(ints("*", y, x).unwrap_err());
                 }
                 _ => {
-                    let (p, q) = ints("*", &x, y)?;
+                    let (p, q) = ints("*", x, y)?;
                     checked(p.checked_mul(q))?
                 }
             },
@@ -565,7 +668,7 @@ impl State {
                 if matches!(y, V::Int(0) | V::Bool(false)) {
                     return rule("division by zero");
                 }
-                let (p, q) = ints(if op == Bin::Div { "//" } else { "%" }, &x, y)?;
+                let (p, q) = ints(if op == Bin::Div { "//" } else { "%" }, x, y)?;
                 let (d, m) = (p.wrapping_div(q), p.wrapping_rem(q));
                 let floor = m != 0 && ((m < 0) != (q < 0));
                 if op == Bin::Div {
@@ -702,6 +805,12 @@ impl State {
             }
             Op::KeyOf => {
                 let z = self.eval(g, arg(0)?, env)?;
+                if let V::Str(id) = z {
+                    let key = g.keys[id as usize];
+                    if key != u32::MAX {
+                        return Ok(V::Str(key));
+                    }
+                }
                 let text = self.text_of(&z);
                 let key = text.split_once(':').map_or("", |(_, k)| k).to_string();
                 self.game.text_value(&key)

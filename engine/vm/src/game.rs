@@ -21,9 +21,16 @@ impl std::hash::Hasher for Fx {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
+        // Eight bytes a step (a text's hash is most of a look-up of it by its characters).
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(word));
         }
+        let mut rest = [0u8; 8];
+        rest[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.write_u64(u64::from_le_bytes(rest) ^ ((bytes.len() as u64) << 56));
     }
 
     fn write_u32(&mut self, i: u32) {
@@ -157,7 +164,7 @@ pub enum Keyed {
 }
 
 /// An expression node; children are indexes into `Game::nodes`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Expr {
     Lit(V),
     Local(u16, bool),
@@ -177,6 +184,11 @@ pub enum Expr {
     Fn(u16, Vec<Node>),
     Op(Op, Vec<Node>),
     Cards(Node),
+    /// `size(cards(z))` (false) and `is_empty(cards(z))` (true): the zone's length read, no list built.
+    ZoneLen(Node, bool),
+    /// A call of a small function replaced by its expression (`inline_calls`): the locals passed are read
+    /// first, as the call would (a local with no value yet faults before the expression runs).
+    Inline(Node, Vec<u16>),
     Keyed {
         how: Keyed,
         it: u16,
@@ -323,7 +335,7 @@ pub struct Seats {
 #[derive(Debug)]
 pub enum Family {
     Player(Vec<u32>),
-    Text(HashMap<u32, u32>),
+    Text(FxMap<u32, u32>),
 }
 
 /// Where a value holds cards, for a determinized copy to relabel them (lower.py's `_card_shape`).
@@ -370,13 +382,18 @@ pub struct Game {
     pub signs: Vec<i64>,
     pub default_end: Rc<str>,
     pub strings: Vec<Rc<str>>,
-    pub string_ids: HashMap<Rc<str>, u32>,
+    pub string_ids: FxMap<Rc<str>, u32>,
+    /// string id → the id of its key (`key_of`: the text after its first ':', or ""), u32::MAX where the
+    /// game's table does not hold that key.
+    pub keys: Vec<u32>,
+    /// A none to lend where a value is read in place (a record's missing field).
+    pub none: V,
     pub cards: Vec<u32>,
     pub attrs: Vec<Vec<V>>,
     pub effects: Vec<Option<u16>>,
     pub vars: Vec<Variable>,
     pub pvars: Vec<Variable>,
-    pub families: HashMap<u32, Family>,
+    pub families: FxMap<u32, Family>,
     pub seats: Vec<Option<Seats>>,
     pub procs: Vec<Proc>,
     pub proc_index: HashMap<Rc<str>, u16>,
@@ -396,7 +413,7 @@ pub struct Game {
     /// What a log calls each seat (the rules' `players: names:`; none: "seat N").
     pub seat_names: Vec<String>,
     /// (choice, option) → the option's id, made once: options recur decision after decision.
-    pub ids: std::cell::RefCell<FxMap<(u32, u64), Rc<str>>>,
+    pub ids: std::cell::RefCell<FxMap<(u32, crate::value::Exact), Rc<str>>>,
 }
 
 type R<T> = Result<T, String>;
@@ -438,7 +455,7 @@ fn small(n: u64, limit: usize, what: &str) -> R<u16> {
 
 struct Loader {
     strings: Vec<Rc<str>>,
-    ids: HashMap<Rc<str>, u32>,
+    ids: FxMap<Rc<str>, u32>,
     nodes: Vec<Expr>,
     var_index: HashMap<String, u16>,
     pvar_index: HashMap<String, u16>,
@@ -637,7 +654,42 @@ impl Loader {
                 return bad("a table is looked up by at most three values");
             }
         }
+        let e = self.fold(e);
         Ok(self.push(e))
+    }
+
+    /// A node specialised now that its children are known, to the same values and faults: lists and
+    /// records of literals become literals, `size`/`is_empty` of a zone's cards read the zone's length.
+    fn fold(&self, e: Expr) -> Expr {
+        let lit = |n: &Node| match &self.nodes[*n as usize] {
+            Expr::Lit(v) => Some(v.clone()),
+            _ => None,
+        };
+        match e {
+            Expr::List(items) => match items.iter().map(lit).collect::<Option<Vec<V>>>() {
+                Some(values) => Expr::Lit(V::list(values)),
+                None => Expr::List(items),
+            },
+            Expr::Record(fields) => match fields
+                .iter()
+                .map(|(name, n)| lit(n).map(|v| (*name, v)))
+                .collect::<Option<Vec<(u32, V)>>>()
+            {
+                Some(values) => Expr::Lit(V::Rec(values.into())),
+                None => Expr::Record(fields),
+            },
+            Expr::Op(op @ (Op::Size | Op::IsEmpty), args) => {
+                let zone = match (args.len(), args.first().map(|&n| &self.nodes[n as usize])) {
+                    (1, Some(Expr::Cards(z))) => Some(*z),
+                    _ => None,
+                };
+                match zone {
+                    Some(z) => Expr::ZoneLen(z, op == Op::IsEmpty),
+                    None => Expr::Op(op, args),
+                }
+            }
+            e => e,
+        }
     }
 
     fn var(&self, name: &str) -> R<u16> {
@@ -825,6 +877,140 @@ impl Loader {
     }
 }
 
+/// `e` with each child `c` replaced by `f(c)`.
+fn rebuild(e: &Expr, f: &mut impl FnMut(Node) -> Node) -> Expr {
+    let mut all = |v: &[Node]| v.iter().map(|&c| f(c)).collect::<Vec<_>>();
+    match e {
+        Expr::Lit(_) | Expr::Local(..) | Expr::Var(_) => e.clone(),
+        Expr::List(items) => Expr::List(all(items)),
+        Expr::Record(fields) => {
+            let values = all(&fields.iter().map(|(_, n)| *n).collect::<Vec<_>>());
+            Expr::Record(fields.iter().zip(values).map(|((k, _), n)| (*k, n)).collect())
+        }
+        Expr::Fn(i, args) => Expr::Fn(*i, all(args)),
+        Expr::Op(op, args) => Expr::Op(*op, all(args)),
+        Expr::Table(t, board, args) => {
+            let board = f(*board);
+            Expr::Table(*t, board, args.iter().map(|&c| f(c)).collect())
+        }
+        Expr::Walk(how, a, b, board, args) => {
+            let board = f(*board);
+            Expr::Walk(*how, *a, *b, board, args.iter().map(|&c| f(c)).collect())
+        }
+        Expr::Comp {
+            var,
+            source,
+            element,
+            cond,
+        } => Expr::Comp {
+            var: *var,
+            source: f(*source),
+            element: f(*element),
+            cond: cond.map(&mut *f),
+        },
+        Expr::Keyed { how, it, source, key } => Expr::Keyed {
+            how: *how,
+            it: *it,
+            source: f(*source),
+            key: f(*key),
+        },
+        Expr::Field(o, k) => Expr::Field(f(*o), *k),
+        Expr::PVar(o, k) => Expr::PVar(f(*o), *k),
+        Expr::Attr(o, k) => Expr::Attr(f(*o), *k),
+        Expr::Member(fam, k) => Expr::Member(*fam, f(*k)),
+        Expr::Cards(z) => Expr::Cards(f(*z)),
+        Expr::ZoneLen(z, empty) => Expr::ZoneLen(f(*z), *empty),
+        Expr::Inline(body, passed) => Expr::Inline(f(*body), passed.clone()),
+        Expr::Not(x) => Expr::Not(f(*x)),
+        Expr::Neg(x) => Expr::Neg(f(*x)),
+        Expr::Cond(c, a, b) => {
+            let (c, a) = (f(*c), f(*a));
+            Expr::Cond(c, a, f(*b))
+        }
+        Expr::Bin(op, a, b) => {
+            let a = f(*a);
+            Expr::Bin(*op, a, f(*b))
+        }
+        Expr::PathLength(t, a, b, c, d) | Expr::Connected(t, a, b, c, d) => {
+            let parts = [f(*a), f(*b), f(*c), f(*d)];
+            match e {
+                Expr::PathLength(..) => Expr::PathLength(*t, parts[0], parts[1], parts[2], parts[3]),
+                _ => Expr::Connected(*t, parts[0], parts[1], parts[2], parts[3]),
+            }
+        }
+    }
+}
+
+/// Whether function `f`'s expression `e` reads no local but `me` and its parameters, never moves one out,
+/// and calls no function: what lets a call of it be replaced by the expression itself.
+fn inlinable(nodes: &[Expr], e: Node, f: &Func) -> bool {
+    let mut ok = true;
+    let mut visit = |n: Node| -> Node {
+        ok = ok && inlinable(nodes, n, f);
+        n
+    };
+    match &nodes[e as usize] {
+        Expr::Local(slot, pop) => !pop && (*slot == 0 || f.params.contains(slot)),
+        Expr::Fn(..) | Expr::Inline(..) | Expr::Comp { .. } | Expr::Keyed { .. } => false,
+        other => {
+            rebuild(other, &mut visit);
+            ok
+        }
+    }
+}
+
+/// A copy of expression `e` with its locals replaced by the nodes `args` maps them to.
+fn substitute(nodes: &mut Vec<Expr>, e: Node, args: &[(u16, Node)]) -> Node {
+    if let Expr::Local(slot, _) = nodes[e as usize] {
+        if let Some((_, a)) = args.iter().find(|(s, _)| *s == slot) {
+            return *a;
+        }
+    }
+    let copy = rebuild(&nodes[e as usize].clone(), &mut |c| substitute(nodes, c, args));
+    nodes.push(copy);
+    (nodes.len() - 1) as Node
+}
+
+/// Calls of functions written as one small expression (`inlinable`), given literals or locals (read, not
+/// moved), replaced by the expression with the parameters read where the arguments are: the same values and
+/// faults, without a frame per call.
+fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
+    let bodies: Vec<Option<Node>> = funcs
+        .iter()
+        .map(|f| match f.body {
+            Body::Expr(e) if f.nlocals == f.params.len() + 1 && !f.params.contains(&0) && inlinable(nodes, e, f) => {
+                Some(e)
+            }
+            _ => None,
+        })
+        .collect();
+    for n in 0..nodes.len() {
+        let (f, args) = match &nodes[n] {
+            Expr::Fn(f, args) => (*f as usize, args.clone()),
+            _ => continue,
+        };
+        let (func, Some(body)) = (&funcs[f], bodies[f]) else {
+            continue;
+        };
+        let plain = |a: &Node| matches!(nodes[*a as usize], Expr::Lit(_) | Expr::Local(_, false));
+        if args.len() != func.params.len() || !args.iter().all(plain) {
+            continue;
+        }
+        let mut map: Vec<(u16, Node)> = func.params.iter().copied().zip(args.iter().copied()).collect();
+        nodes.push(Expr::Local(0, false));
+        map.push((0, (nodes.len() - 1) as Node));
+        let passed = args
+            .iter()
+            .filter_map(|&a| match nodes[a as usize] {
+                Expr::Local(slot, _) => Some(slot),
+                _ => None,
+            })
+            .collect();
+        let root = substitute(nodes, body, &map);
+        nodes[n] = Expr::Inline(root, passed);
+    }
+}
+
 fn l_var(vars: &[Variable], name: &str) -> R<u16> {
     match vars.iter().position(|v| &*v.name == name) {
         Some(i) => Ok(i as u16),
@@ -875,7 +1061,7 @@ impl Game {
         }
         let mut l = Loader {
             strings: vec![],
-            ids: HashMap::new(),
+            ids: FxMap::default(),
             nodes: vec![],
             var_index: HashMap::new(),
             pvar_index: HashMap::new(),
@@ -991,7 +1177,7 @@ impl Game {
                 slot: vec![],
             });
         }
-        let mut families = HashMap::new();
+        let mut families = FxMap::default();
         for (name, f) in get(&j, "zone_families")?
             .as_object()
             .ok_or("zone_families is not a map")?
@@ -1000,7 +1186,7 @@ impl Game {
             let family = match s(get(f, "by")?, "a family's key")? {
                 "player" => Family::Player((0..max_players).map(|p| l.intern(&format!("{name}:{p}"))).collect()),
                 _ => {
-                    let mut keys = HashMap::new();
+                    let mut keys = FxMap::default();
                     for k in arr(get(f, "keys")?, "keys")? {
                         let k = s(&k, "a key")?;
                         let key = l.intern(k);
@@ -1198,6 +1384,7 @@ impl Game {
             let expr = l.expr(v.get(1).ok_or("a greedy value lacks its expression")?)?;
             greedy.push((kind, expr, locals.len()));
         }
+        inline_calls(&mut l.nodes, &funcs);
         let det = Det {
             looks,
             private,
@@ -1205,6 +1392,14 @@ impl Game {
             pvars: pvar_shapes,
             locals: local_shapes,
         };
+        let keys = l
+            .strings
+            .iter()
+            .map(|t| {
+                let key = t.split_once(':').map_or("", |(_, k)| k);
+                l.ids.get(key).copied().unwrap_or(u32::MAX)
+            })
+            .collect();
         let proc_index = procs
             .iter()
             .enumerate()
@@ -1228,6 +1423,8 @@ impl Game {
             default_end: s(get(&j, "default_end")?, "default_end")?.into(),
             strings: l.strings,
             string_ids: l.ids,
+            keys,
+            none: V::None,
             cards,
             attrs,
             effects,

@@ -79,7 +79,7 @@ pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: Seed, limit: u64, expl
         } else {
             bot.act(&p.ids, seat, None)?
         };
-        st.apply(&action, None)?;
+        st.apply_chosen(&action)?;
         decisions += 1;
     }
     let (scores, results) = if cut_off {

@@ -3,8 +3,7 @@
 
 use crate::game::{Game, Ins, Label, Store, Variable};
 use crate::rng::{self, Seed};
-use crate::value::{Journal, V};
-use std::collections::HashMap;
+use crate::value::{Exact, Journal, V};
 use std::rc::Rc;
 
 pub const MAX_SIZE: usize = 100_000;
@@ -332,7 +331,10 @@ impl State {
                 }
             };
             match outcome {
-                Ok(Step::Left) => {}
+                Ok(Step::Left) => {
+                    env.clear();
+                    self.pool.push(env);
+                }
                 Ok(_) => {
                     if let Some(f) = self.stack.get_mut(fi) {
                         f.env = env;
@@ -363,7 +365,7 @@ impl State {
                 self.eval(g, *e, env)?;
             }
             Ins::Call(target, args) => {
-                let mut f = frame(&self.game, *target, 0);
+                let mut f = self.frame(g, *target);
                 f.env[0] = env[0].clone();
                 let game = g;
                 let params = &game.procs[*target as usize].params;
@@ -380,7 +382,7 @@ impl State {
                 let Some(target) = self.game.effects[c] else {
                     return Ok(Step::Go(next));
                 };
-                let mut f = frame(&self.game, target, 0);
+                let mut f = self.frame(g, target);
                 f.env[0] = env[0].clone();
                 if let Some(&this) = self.game.procs[target as usize].params.first() {
                     f.env[this as usize] = V::Int(c as i64);
@@ -520,6 +522,14 @@ impl State {
         Ok(Step::Go(next))
     }
 
+    /// A frame entering `proc`, its locals an array taken from the pool (given back when it leaves).
+    fn frame(&mut self, g: &Game, proc: u16) -> Frame {
+        let mut env = self.pool.pop().unwrap_or_default();
+        env.resize(g.procs[proc as usize].locals.len(), V::Unset);
+        env[0] = V::Int(0);
+        Frame { proc, pc: 0, env }
+    }
+
     pub fn store(&mut self, g: &Game, store: &Store, v: V, env: &mut [V]) -> Res<()> {
         match store {
             Store::Local(slot) => env[*slot as usize] = v,
@@ -551,18 +561,18 @@ impl State {
 
     /// A value stored in a variable is one of its enum's members, or between its min: and max:.
     fn declared_check(&self, var: &Variable, v: &V, kind: &str) -> Res<()> {
-        let what = format!("{kind} '{}'", var.name);
         if let (Some((least, most)), V::Int(i)) = (var.bounds, v) {
             if !(least..=most).contains(i) {
                 return rule(format!(
-                    "{what} may hold {least} to {most} (its min: and max:), not {i}"
+                    "{kind} '{}' may hold {least} to {most} (its min: and max:), not {i}",
+                    var.name
                 ));
             }
         }
-        self.enum_check(var, v, &what)
+        self.enum_check(var, v, kind)
     }
 
-    fn enum_check(&self, var: &Variable, v: &V, what: &str) -> Res<()> {
+    fn enum_check(&self, var: &Variable, v: &V, kind: &str) -> Res<()> {
         let Some(members) = &var.members else {
             return Ok(());
         };
@@ -576,7 +586,8 @@ impl State {
         } else {
             let shown: String = self.plain(v).chars().take(60).collect();
             rule(format!(
-                "{what} holds one of the {}, not {}",
+                "{kind} '{}' holds one of the {}, not {}",
+                var.name,
                 var.enum_name,
                 py_repr(&shown)
             ))
@@ -677,21 +688,14 @@ impl State {
     }
 
     fn ask(&self, c: &crate::game::Choose, items: Rc<[V]>, player: &V) -> Res<Pending> {
-        let mut ids: Vec<Rc<str>> = items.iter().map(|x| self.option_id(c, x)).collect();
-        let mut values: Vec<V> = items.to_vec();
-        if has_duplicates(&ids) {
-            (ids, values) = self.distinct(c, &items, &ids)?;
-        }
-        if let Some(decline) = &c.decline {
-            if ids.iter().any(|i| i == decline) {
-                return rule(format!(
-                    "an option of \"{}\" prints as \"{decline}\", the id of declining: name the decline (optional \"decline\")",
-                    c.what
-                ));
+        let made: Rc<[Rc<str>]> = items.iter().map(|x| self.option_id(c, x)).collect();
+        let (ids, values) = match (has_duplicates(&made), &c.decline) {
+            (false, None) => (made, items),
+            (duplicates, decline) => {
+                let (ids, values) = self.ask_more(c, &items, &made, duplicates, decline)?;
+                (ids.into(), values.into())
             }
-            ids.push(decline.clone());
-            values.push(V::None);
-        }
+        };
         if ids.is_empty() {
             return rule(format!("nothing to choose from for \"{}\"", c.what));
         }
@@ -707,32 +711,53 @@ impl State {
         };
         Ok(Pending {
             player,
-            ids: ids.into(),
-            values: values.into(),
+            ids,
+            values,
             secret: c.secret,
             kind: c.kind.clone(),
             together: None,
         })
     }
 
-    fn option_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
-        let key = match x {
-            V::Int(i) if *i >= 0 => Some(*i as u64),
-            V::Str(s) => Some((1 << 62) | u64::from(*s)),
-            V::Bool(b) => Some((2 << 62) | u64::from(*b)),
-            V::None => Some(3 << 62),
-            _ => None,
+    /// The options of a choice whose ids collide (merged or made long) or that may be declined.
+    fn ask_more(
+        &self,
+        c: &crate::game::Choose,
+        items: &[V],
+        made: &[Rc<str>],
+        duplicates: bool,
+        decline: &Option<Rc<str>>,
+    ) -> Res<(Vec<Rc<str>>, Vec<V>)> {
+        let (mut ids, mut values) = if duplicates {
+            self.distinct(c, items, made)?
+        } else {
+            (made.to_vec(), items.to_vec())
         };
-        let Some(key) = key else { return self.make_id(c, x) };
+        if let Some(decline) = decline {
+            if ids.iter().any(|i| i == decline) {
+                return rule(format!(
+                    "an option of \"{}\" prints as \"{decline}\", the id of declining: name the decline (optional \"decline\")",
+                    c.what
+                ));
+            }
+            ids.push(decline.clone());
+            values.push(V::None);
+        }
+        Ok((ids, values))
+    }
+
+    /// An option's id, made once per choice and value (an id depends on nothing else).
+    fn option_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
+        let key = (c.id, Exact(x.clone()));
         let mut ids = self.game.ids.borrow_mut();
-        if let Some(id) = ids.get(&(c.id, key)) {
+        if let Some(id) = ids.get(&key) {
             return id.clone();
         }
         if ids.len() >= 65_536 {
             ids.clear();
         }
         let id = self.make_id(c, x);
-        ids.insert((c.id, key), id.clone());
+        ids.insert(key, id.clone());
         id
     }
 
@@ -753,32 +778,22 @@ impl State {
 
     /// Options whose ids collide: copies of a card in one zone merge, others get long ids (Choice.distinct).
     fn distinct(&self, c: &crate::game::Choose, items: &[V], ids: &[Rc<str>]) -> Res<(Vec<Rc<str>>, Vec<V>)> {
-        let mut count: HashMap<&str, Vec<String>> = HashMap::new();
-        let mut keys = vec![];
-        for (x, id) in items.iter().zip(ids) {
-            let mut key = String::new();
-            self.identity(x, &c.label, &mut key);
-            let kinds = count.entry(id).or_default();
-            if !kinds.contains(&key) {
-                kinds.push(key.clone());
-            }
-            keys.push(key);
-        }
-        let mut shared: HashMap<&str, usize> = HashMap::new();
-        for id in ids {
-            *shared.entry(id).or_default() += 1;
-        }
-        let (mut out_ids, mut out_values, mut seen) = (vec![], vec![], vec![]);
-        for ((x, key), id) in items.iter().zip(keys).zip(ids) {
-            if shared[&**id] == 1 {
+        let (mut out_ids, mut out_values) = (vec![], vec![]);
+        for (i, (x, id)) in items.iter().zip(ids).enumerate() {
+            let mut alike = (0..ids.len()).filter(|&j| j != i && ids[j] == *id);
+            let Some(first) = alike.next() else {
                 out_ids.push(id.clone());
                 out_values.push(x.clone());
-            } else if !seen.contains(&(id.clone(), key.clone())) {
-                seen.push((id.clone(), key));
-                let kinds = count[&**id].len();
-                out_ids.push(if kinds > 1 { self.long_id(c, x)? } else { id.clone() });
-                out_values.push(x.clone());
+                continue;
+            };
+            if (0..i).any(|j| ids[j] == *id && self.same_choice(&items[j], x, &c.label)) {
+                continue; // a copy of an option already offered
             }
+            let kinds = std::iter::once(first)
+                .chain(alike)
+                .any(|j| !self.same_choice(&items[j], x, &c.label));
+            out_ids.push(if kinds { self.long_id(c, x)? } else { id.clone() });
+            out_values.push(x.clone());
         }
         if has_duplicates(&out_ids) {
             return rule(format!(
@@ -789,31 +804,35 @@ impl State {
         Ok((out_ids, out_values))
     }
 
-    /// What makes two options the same choice: copies of a card in one zone are; 1, "1" and yes are not.
-    fn identity(&self, x: &V, label: &Label, out: &mut String) {
-        use std::fmt::Write;
-        match (label, x) {
-            (Label::Card, V::Int(c)) if *c >= 0 && (*c as usize) < self.loc.len() => {
-                let c = *c as usize;
-                let _ = write!(out, "card {} @ {};", self.game.text(self.game.cards[c]), self.loc[c]);
-            }
-            (Label::List(inner), V::List(items)) => {
-                out.push('[');
-                for i in items.iter() {
-                    self.identity(i, inner, out);
+    /// Whether two options are the same choice: copies of a card (same name) in one zone are; 1, "1" and yes
+    /// are not.
+    fn same_choice(&self, a: &V, b: &V, label: &Label) -> bool {
+        let card = |v: &V| match v {
+            V::Int(c) if *c >= 0 && (*c as usize) < self.loc.len() => Some(*c as usize),
+            _ => None,
+        };
+        match label {
+            Label::Card => match (card(a), card(b)) {
+                (Some(x), Some(y)) => self.game.cards[x] == self.game.cards[y] && self.loc[x] == self.loc[y],
+                (None, None) => a.exact(b),
+                _ => false,
+            },
+            Label::List(inner) => match (a, b) {
+                (V::List(x), V::List(y)) => {
+                    x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| self.same_choice(p, q, inner))
                 }
-                out.push(']');
-            }
-            (Label::Record(fields), V::Rec(_)) => {
-                out.push('{');
-                for (name, l) in fields {
-                    self.identity(x.field(*name).unwrap_or(&V::None), l, out);
-                }
-                out.push('}');
-            }
-            (_, other) => {
-                let _ = write!(out, "{other:?};");
-            }
+                (V::List(_), _) | (_, V::List(_)) => false,
+                _ => a.exact(b),
+            },
+            Label::Record(fields) => match (a, b) {
+                (V::Rec(_), V::Rec(_)) => fields.iter().all(|(name, l)| {
+                    let none = &self.game.none;
+                    self.same_choice(a.field(*name).unwrap_or(none), b.field(*name).unwrap_or(none), l)
+                }),
+                (V::Rec(_), _) | (_, V::Rec(_)) => false,
+                _ => a.exact(b),
+            },
+            _ => a.exact(b),
         }
     }
 
@@ -1073,6 +1092,19 @@ impl State {
         self.choose_value(pending.player, value, action, &pending)
     }
 
+    /// `apply(action, None)` for an id taken from the pending decision's own list (a bot's pick): found by
+    /// its address, not its text.
+    pub fn apply_chosen(&mut self, action: &Rc<str>) -> Result<(), Error> {
+        let found = match &self.pending {
+            Some(p) if p.together.is_none() && self.fault.is_none() => p.ids.iter().position(|a| Rc::ptr_eq(a, action)),
+            _ => None,
+        };
+        match found {
+            Some(i) => self.apply_index(i),
+            None => self.apply(action, None),
+        }
+    }
+
     fn choose_value(&mut self, player: u32, value: V, action: Rc<str>, pending: &Pending) -> Result<(), Error> {
         let game = self.game.clone();
         let Some(fi) = self.stack.len().checked_sub(1) else {
@@ -1215,13 +1247,17 @@ impl State {
 
     // ------------------------------------------------------------ scores
     fn evaluate(&mut self, scorer: &crate::game::Scorer, p: usize) -> Result<i64, Error> {
-        self.evaluate_for(scorer, V::Int(p as i64), &p.to_string())
+        self.evaluate_for(scorer, V::Int(p as i64))
     }
 
-    /// A scoring term for `who` (a seat, or none: the reference works out the points of nobody too), named
-    /// `seat` in a fault.
-    fn evaluate_for(&mut self, scorer: &crate::game::Scorer, who: V, seat: &str) -> Result<i64, Error> {
-        let mut env = vec![V::Unset; scorer.nlocals];
+    /// A scoring term for `who` (a seat, or none: the reference works out the points of nobody too).
+    fn evaluate_for(&mut self, scorer: &crate::game::Scorer, who: V) -> Result<i64, Error> {
+        let seat = match who {
+            V::Int(i) => Some(i),
+            _ => None,
+        };
+        let mut env = self.pool.pop().unwrap_or_default();
+        env.resize(scorer.nlocals, V::Unset);
         env[0] = who.clone();
         env[1] = who;
         let fail = |m: String| {
@@ -1231,11 +1267,17 @@ impl State {
                 line: *line,
                 col: *col,
                 code: "E701",
-                message: format!("'{}' failed for seat {seat}: {m}", scorer.id),
+                message: match seat {
+                    Some(i) => format!("'{}' failed for seat {i}: {m}", scorer.id),
+                    None => format!("'{}' failed for seat None: {m}", scorer.id),
+                },
             })
         };
         let game = self.game.clone();
-        match self.eval(&game, scorer.expr, &mut env) {
+        let value = self.eval(&game, scorer.expr, &mut env);
+        env.clear();
+        self.pool.push(env);
+        match value {
             Ok(V::Int(i)) => Ok(i),
             Ok(V::Bool(b)) => Ok(i64::from(b)),
             Ok(other) => Err(fail(format!("{} is no number", other.kind()))),
@@ -1280,7 +1322,7 @@ impl State {
         let game = self.game.clone();
         let mut total = 0;
         for s in &game.scoring {
-            total += self.evaluate_for(s, V::None, "None")?;
+            total += self.evaluate_for(s, V::None)?;
         }
         Ok(total)
     }

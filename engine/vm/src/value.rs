@@ -62,6 +62,24 @@ impl V {
         }
     }
 
+    /// Equal in kind and content, fields in their order (`1` is not `yes`, a text of the table is not one made
+    /// while playing): what makes two values print alike wherever they are printed.
+    pub fn exact(&self, other: &V) -> bool {
+        match (self, other) {
+            (V::Unset, V::Unset) | (V::None, V::None) => true,
+            (V::Bool(a), V::Bool(b)) => a == b,
+            (V::Int(a), V::Int(b)) => a == b,
+            (V::Str(a), V::Str(b)) => a == b,
+            (V::Text(a), V::Text(b)) => a == b,
+            (V::List(a), V::List(b)) => exact_items(a, b),
+            (V::Iter(i, a), V::Iter(j, b)) => i == j && exact_items(a, b),
+            (V::Rec(a), V::Rec(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|((k, x), (j, y))| k == j && x.exact(y))
+            }
+            _ => false,
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             V::Unset | V::None => "none",
@@ -113,5 +131,48 @@ impl<T: Clone> Journal<T> {
 impl<T: Clone> From<Vec<T>> for Journal<T> {
     fn from(items: Vec<T>) -> Self {
         Journal(Rc::new(items))
+    }
+}
+
+fn exact_items(a: &[V], b: &[V]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.exact(y))
+}
+
+/// A value as a key of a map, equal by `V::exact`.
+#[derive(Clone, Debug)]
+pub struct Exact(pub V);
+
+impl PartialEq for Exact {
+    fn eq(&self, other: &Exact) -> bool {
+        self.0.exact(&other.0)
+    }
+}
+
+impl Eq for Exact {}
+
+impl std::hash::Hash for Exact {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        fn walk<H: std::hash::Hasher>(v: &V, h: &mut H) {
+            match v {
+                V::Unset => h.write_u8(0),
+                V::None => h.write_u8(1),
+                V::Bool(b) => h.write_u8(2 + u8::from(*b)),
+                V::Int(i) => h.write_u64(*i as u64 ^ (4 << 60)),
+                V::Str(s) => h.write_u64(u64::from(*s) ^ (5 << 60)),
+                V::Text(t) => h.write(t.as_bytes()),
+                V::List(l) | V::Iter(_, l) => {
+                    h.write_usize(l.len());
+                    l.iter().for_each(|x| walk(x, h));
+                }
+                V::Rec(r) => {
+                    h.write_usize(r.len() ^ (6 << 60));
+                    for (k, x) in r.iter() {
+                        h.write_u32(*k);
+                        walk(x, h);
+                    }
+                }
+            }
+        }
+        walk(&self.0, h);
     }
 }
