@@ -9,7 +9,7 @@ from test_outcomes import FIRST_WINS, LEVEL
 
 from engine.cli import main
 from engine.lab.cards import deciding
-from engine.lab.games import Arm, arms_of, load_arm, parse_set, record_game
+from engine.lab.games import Arm, arms_of, load_arm, parse_set, play_batch
 from engine.lab.intervals import SeatGames
 from engine.lab.playtest import Plan, measure, run
 
@@ -521,13 +521,13 @@ def test_ctrl_c_writes_the_partial_report_and_the_records_so_far(tmp_path, capsy
 
     played = []
 
-    def interrupted_at_the_sixth(*args):
+    def interrupted_at_the_sixth(game, vm, players, batch, limit, finished):
         if len(played) == 5:
             raise KeyboardInterrupt
-        played.append(args)
-        return record_game(*args), 1.0
+        played.append(batch)
+        play_batch(game, vm, players, batch, limit, lambda index, rec, _: finished(index, rec, 1.0))
 
-    monkeypatch.setattr(lab, "timed_game", interrupted_at_the_sixth)
+    monkeypatch.setattr(lab, "play_batch", interrupted_at_the_sixth)
     path = tmp_path / "games.jsonl"
     assert main(playtest(tmp_path, "--games", "20", "--records", str(path), "--json", "--seed", "1")) == 1
     out, err = capsys.readouterr()
@@ -558,7 +558,10 @@ def test_the_work_of_each_arm_is_weighed_by_what_its_own_games_cost(tmp_path, mo
     games' mean cost.  (A game here costs a second a decision, so the test reads no clock.)"""
     from engine.lab import playtest as lab
 
-    monkeypatch.setattr(lab, "timed_game", lambda *args: (rec := record_game(*args), float(rec["decisions"])))
+    def a_second_a_decision(game, vm, players, batch, limit, finished):
+        play_batch(game, vm, players, batch, limit, lambda index, rec, _: finished(index, rec, float(rec["decisions"])))
+
+    monkeypatch.setattr(lab, "play_batch", a_second_a_decision)
     seen = []
     arms = [Arm(), Arm(None, (("constants.ticks", 3),))]
     figures(tmp_path, COIN, games=2, arms=arms, progress=lambda *p: seen.append(p))
