@@ -153,10 +153,11 @@ def test_unknown_setting_is_a_one_line_error(capsys):
     assert "'constants' has no 'strin' (it has: rounds, string_length)" in capsys.readouterr().err
 
 
-def test_forked_processes_give_the_same_figures(tmp_path):
+@pytest.mark.parametrize("engine", ["python", "vm"])
+def test_forked_processes_give_the_same_figures(tmp_path, engine):
     local, _ = figures(tmp_path / "a", COIN, games=12, skill="greedy")
-    forked, _ = figures(tmp_path / "b", COIN, games=12, skill="greedy", jobs=2)
-    assert forked["run"]["workers"] == 2
+    forked, _ = figures(tmp_path / "b", COIN, games=12, skill="greedy", jobs=2, engine=engine)
+    assert (forked["run"]["workers"], forked["run"]["engine"]) == (2, engine)
     assert [dict(a) for a in local["arms"]] == forked["arms"]
 
 
@@ -203,7 +204,7 @@ def test_ray_gives_the_same_figures_as_a_local_run(tmp_path):
         on_ray, _ = figures(tmp_path / "b", COIN, games=6, skill="greedy", backend="ray")
     finally:
         ray.shutdown()
-    assert on_ray["run"]["backend"] == "ray" and on_ray["run"]["workers"] == 1
+    assert (on_ray["run"]["backend"], on_ray["run"]["workers"], on_ray["run"]["engine"]) == ("ray", 1, "vm")
     assert local["arms"] == on_ray["arms"]
 
 
