@@ -105,6 +105,15 @@ def _parser() -> argparse.ArgumentParser:
             "by a random bot in simulate and playtest",
         )
 
+    def engine_option(q):
+        q.add_argument(
+            "--engine",
+            choices=("auto", "python", "vm"),
+            default="auto",
+            help="who plays the games: the native VM when the game and bots run on it (auto), Python, or the VM "
+            "only; the same games either way",
+        )
+
     def game_args(q):
         q.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
         q.add_argument("--variant", metavar="V", help="a variant name or file")
@@ -170,13 +179,7 @@ def _parser() -> argparse.ArgumentParser:
         help="processes to share the games (0, or more than the CPUs: one per CPU); "
         "the same games and figures either way",
     )
-    si.add_argument(
-        "--engine",
-        choices=("auto", "python", "vm"),
-        default="auto",
-        help="who plays the games: the native VM when the game and bots run on it (auto), Python, or the VM only; "
-        "the same games either way",
-    )
+    engine_option(si)
     si.add_argument("--json", action="store_true", help="print one JSON object")
 
     pt = sub.add_parser(
@@ -231,6 +234,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     pt.add_argument("--jobs", type=_whole(0), default=1, metavar="J", help="local processes (0: one per CPU)")
     pt.add_argument("--backend", choices=("local", "ray"), default="local")
+    engine_option(pt)
     pt.add_argument("--address", metavar="ADDR", help="Ray cluster address (default: start a local Ray)")
     pt.add_argument("-o", "--output", metavar="FILE", help="the HTML report (default: playtest-GAME.html)")
     pt.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -710,7 +714,7 @@ def _playtest(args) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     jobs = min(args.jobs, os.cpu_count() or 1) or (os.cpu_count() or 1)
     with work_progress(f"{first.id}: {len(plan.tasks())} games") as progress:
-        records, info = run(plan, games, jobs, args.backend, args.address, progress=progress)
+        records, info = run(plan, games, jobs, args.backend, args.address, progress, args.engine)
     data = measure(plan, games, records, info)
     data["game"] = first.id
     output = args.output or f"playtest-{first.id}.html"
@@ -723,7 +727,7 @@ def _playtest(args) -> int:
         run_info = data["run"]
         print(
             f"wrote {output}: {len(arms)} arm{'s' * (len(arms) != 1)}, {run_info['games']} games in "
-            f"{run_info['seconds']} s on {run_info['backend']}"
+            f"{run_info['seconds']} s on {run_info['backend']} ({run_info['engine']})"
         )
     if info.interrupted:
         kept = f"{output}{' and ' + args.records if args.records else ''}"

@@ -50,3 +50,12 @@ def test_without_a_word_from_the_game_each_run_of_one_seats_decisions_is_a_turn(
     told, counts two."""
     game = make_game(tmp_path / "b", ANSWERED)
     assert record_game(game, 2, 1, ["random"] * 2)["turns"] == 6
+
+
+@pytest.mark.parametrize("players, seed", [(2, 1), (2, 7), (3, 2), (4, 3)])
+def test_caty_mini_counts_the_rulebooks_twelve_rounds_of_one_turn_a_player(players, seed):
+    """Caty Mini's rulebook: "The game lasts 12 rounds"; in each the marker holder lays a tile and runs, then
+    each player to the left runs ("The player's turn ends. The player sitting to the left begins their
+    turn"), and "the round ends when all players have taken their move"."""
+    rec = record_game(load_game("caty-mini"), players, seed, ["random"] * players)
+    assert (rec["turns"], rec["rounds"]) == (12 * players, 12)

@@ -9,7 +9,7 @@ from test_outcomes import FIRST_WINS, LEVEL
 
 from engine.cli import main
 from engine.lab.cards import deciding
-from engine.lab.games import Arm, arms_of, load_arm, parse_set, record_game
+from engine.lab.games import Arm, arms_of, load_arm, parse_set, play_batch
 from engine.lab.intervals import SeatGames
 from engine.lab.playtest import Plan, measure, run
 
@@ -153,10 +153,11 @@ def test_unknown_setting_is_a_one_line_error(capsys):
     assert "'constants' has no 'strin' (it has: rounds, string_length)" in capsys.readouterr().err
 
 
-def test_forked_processes_give_the_same_figures(tmp_path):
+@pytest.mark.parametrize("engine", ["python", "vm"])
+def test_forked_processes_give_the_same_figures(tmp_path, engine):
     local, _ = figures(tmp_path / "a", COIN, games=12, skill="greedy")
-    forked, _ = figures(tmp_path / "b", COIN, games=12, skill="greedy", jobs=2)
-    assert forked["run"]["workers"] == 2
+    forked, _ = figures(tmp_path / "b", COIN, games=12, skill="greedy", jobs=2, engine=engine)
+    assert (forked["run"]["workers"], forked["run"]["engine"]) == (2, engine)
     assert [dict(a) for a in local["arms"]] == forked["arms"]
 
 
@@ -203,7 +204,7 @@ def test_ray_gives_the_same_figures_as_a_local_run(tmp_path):
         on_ray, _ = figures(tmp_path / "b", COIN, games=6, skill="greedy", backend="ray")
     finally:
         ray.shutdown()
-    assert on_ray["run"]["backend"] == "ray" and on_ray["run"]["workers"] == 1
+    assert (on_ray["run"]["backend"], on_ray["run"]["workers"], on_ray["run"]["engine"]) == ("ray", 1, "vm")
     assert local["arms"] == on_ray["arms"]
 
 
@@ -521,13 +522,13 @@ def test_ctrl_c_writes_the_partial_report_and_the_records_so_far(tmp_path, capsy
 
     played = []
 
-    def interrupted_at_the_sixth(*args):
+    def interrupted_at_the_sixth(game, vm, players, batch, limit, finished):
         if len(played) == 5:
             raise KeyboardInterrupt
-        played.append(args)
-        return record_game(*args), 1.0
+        played.append(batch)
+        play_batch(game, vm, players, batch, limit, lambda index, rec, _: finished(index, rec, 1.0))
 
-    monkeypatch.setattr(lab, "timed_game", interrupted_at_the_sixth)
+    monkeypatch.setattr(lab, "play_batch", interrupted_at_the_sixth)
     path = tmp_path / "games.jsonl"
     assert main(playtest(tmp_path, "--games", "20", "--records", str(path), "--json", "--seed", "1")) == 1
     out, err = capsys.readouterr()
@@ -558,7 +559,10 @@ def test_the_work_of_each_arm_is_weighed_by_what_its_own_games_cost(tmp_path, mo
     games' mean cost.  (A game here costs a second a decision, so the test reads no clock.)"""
     from engine.lab import playtest as lab
 
-    monkeypatch.setattr(lab, "timed_game", lambda *args: (rec := record_game(*args), float(rec["decisions"])))
+    def a_second_a_decision(game, vm, players, batch, limit, finished):
+        play_batch(game, vm, players, batch, limit, lambda index, rec, _: finished(index, rec, float(rec["decisions"])))
+
+    monkeypatch.setattr(lab, "play_batch", a_second_a_decision)
     seen = []
     arms = [Arm(), Arm(None, (("constants.ticks", 3),))]
     figures(tmp_path, COIN, games=2, arms=arms, progress=lambda *p: seen.append(p))

@@ -1,22 +1,25 @@
 """One arm's games: the arms a playtest measures, and one game played and kept as plain data.
 
-Both a local run and a Ray worker play games through ``record_game``, so every backend records the
-same game for the same seed.
+Both a local run and a Ray worker play games through ``play_batch``: on the native VM when the game
+lowers (``VmGame.records``, a whole batch in one call), else ``record_game`` in Python — the same record
+for the same seed either way, on every backend.
 """
 
 from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.bots import make_agent
+from engine.bots import GreedyAgent, make_agent
 from engine.errors import TabletopError, did_you_mean
 from engine.lab.simulate import DEFAULT_DECISION_LIMIT, bot_inputs
 from engine.runtime import rng
 
 PROGRESS_BINS = 10  # branching factor is averaged over tenths of a game
 _START = object()  # the turn before the first: unlike any turn
+Batch = list[tuple[int, int, list[str]]]  # games of one arm to play in one go: (task index, seed, bots per seat)
 
 
 class PlaytestError(TabletopError):
@@ -148,10 +151,7 @@ def record_game(game, players: int, seed: int, specs: list[str], limit: int = DE
             rec["choices"].append([seat, action, offered, state.pending["kind"]])
             state.apply(action)
             rec["decisions"] += 1
-        for i, n in enumerate(legal_counts):
-            b = i * PROGRESS_BINS // len(legal_counts)
-            rec["branching"][b] += n
-            rec["branch_counts"][b] += 1
+        rec["branching"], rec["branch_counts"] = _branching(legal_counts)
         if not rec["cut_off"]:
             outcome = state.outcome
             rec.update(
@@ -166,11 +166,45 @@ def record_game(game, players: int, seed: int, specs: list[str], limit: int = DE
     return rec
 
 
-def timed_game(game, players: int, seed: int, specs: list[str], limit: int) -> tuple[dict, float]:
-    """``record_game`` and the seconds it took where it ran: the work a progress estimate weighs."""
+def _branching(legal_counts: list[int]) -> tuple[list[int], list[int]]:
+    """The options offered and the decisions taken in each tenth of a game, from the options at each decision."""
+    offered, taken = [0] * PROGRESS_BINS, [0] * PROGRESS_BINS
+    for i, n in enumerate(legal_counts):
+        b = i * PROGRESS_BINS // len(legal_counts)
+        offered[b] += n
+        taken[b] += 1
+    return offered, taken
+
+
+def play_batch(game, vm, players: int, batch: Batch, limit: int, finished: Callable[[int, dict, float], None]) -> None:
+    """Play ``batch``, calling ``finished(task index, record, seconds it took)`` as each game ends (the seconds
+    are the work a progress estimate weighs): all in one call on the VM game ``vm`` (see ``simulate.vm_for``),
+    else one ``record_game`` after the other."""
+    if vm is None:
+        for index, seed, specs in batch:
+            start = time.perf_counter()
+            rec = record_game(game, players, seed, specs, limit)
+            finished(index, rec, time.perf_counter() - start)
+        return
+    indices = iter([index for index, _, _ in batch])
     start = time.perf_counter()
-    rec = record_game(game, players, seed, specs, limit)
-    return rec, time.perf_counter() - start
+
+    def done(rec: dict) -> None:
+        nonlocal start
+        seconds = time.perf_counter() - start
+        legal = rec.pop("legal")
+        rec["branching"], rec["branch_counts"] = _branching(legal if rec["error"] is None else [])
+        finished(next(indices), rec, seconds)
+        start = time.perf_counter()
+
+    vm.records(players, [(seed, specs) for _, seed, specs in batch], done, limit, GreedyAgent.explore)
+
+
+def played(game, vm, players: int, batch: Batch, limit: int) -> list[tuple[int, dict, float]]:
+    """``play_batch`` in a worker: its (task index, record, seconds) in a list for the parent."""
+    out: list[tuple[int, dict, float]] = []
+    play_batch(game, vm, players, batch, limit, lambda *game_played: out.append(game_played))
+    return out
 
 
 def _turn_mark(game, state, seat: int) -> object:

@@ -1,9 +1,10 @@
 """Playtest lab: many bot games per arm (a variant and/or rule settings), recorded and measured.
 
 Every arm plays the same seeds (common random numbers), so a difference between arms is the
-rules' doing, not the dice's.  A game is recorded as plain data (``games.record_game``) by whichever
-backend runs it — this process, forked processes, or Ray workers — and the figures are computed
-from the records in seed order, so every backend gives the same figures for the same seeds.
+rules' doing, not the dice's.  A game is recorded as plain data (``games.play_batch``: on the native
+VM when the game lowers, else ``games.record_game``, the same record either way) by whichever backend
+runs it — this process, forked processes, or Ray workers — and the figures are computed from the
+records in seed order, so every backend and engine gives the same figures for the same seeds.
 Each metric's definition is in ``METRICS`` (the report and ``--json`` carry it).
 """
 
@@ -23,14 +24,15 @@ from dataclasses import dataclass, field
 
 from engine.bots import make_agent
 from engine.lab.cards import MIN_SUPPORT, Uses
-from engine.lab.games import PROGRESS_BINS, Arm, timed_game
+from engine.lab.games import PROGRESS_BINS, Arm, Batch, play_batch, played
 from engine.lab.intervals import Resampler, SeatGames, paired
-from engine.lab.simulate import DEFAULT_DECISION_LIMIT, wilson_interval
+from engine.lab.simulate import DEFAULT_DECISION_LIMIT, vm_for, wilson_interval
 
 RANDOM = "random"
 DURATIONS = ("decisions", "turns", "rounds")
 
 RESOLUTION = 0.05  # a win rate known to ± this tells arms apart that differ by about twice as much
+BATCHES_PER_WORKER = 4  # enough batches to keep every worker busy to the end, few enough to make one worth its cost
 
 
 @dataclass(frozen=True)
@@ -381,6 +383,31 @@ class Plan:
 
         return sorted(range(len(tasks)), key=key)
 
+    def batches(self, workers: int = 0) -> list[tuple[int, Batch]]:
+        """The tasks in ``order`` as (arm, batch) for ``workers`` other processes (0: this one alone).  Alone,
+        game by game, so that an interrupted run has every arm on the same seeds; shared, windows of the
+        order split by arm, so that a worker gets a batch it plays in one call (the arms stay paired to
+        within a window)."""
+        tasks, order = self.tasks(), self.order()
+        size = max(1, min(50, len(order) // (BATCHES_PER_WORKER * workers))) if workers else 1
+        out: list[tuple[int, Batch]] = []
+        for first in range(0, len(order), size):
+            by_arm: dict[int, Batch] = {}
+            for index in order[first : first + size]:
+                arm, _, seed, specs = tasks[index]
+                by_arm.setdefault(arm, []).append((index, seed, specs))
+            out += by_arm.items()
+        return out
+
+    def engines(self, games: list, engine: str) -> list:
+        """Each arm's VM game, or None where Python plays it (``simulate.vm_for``: ``engine`` auto, python, vm)."""
+        tasks = self.tasks()
+        seeds = range(self.seed, self.seed + max(self.games, self.skill_games))
+        return [
+            vm_for(game, sorted({k for i, _, _, specs in tasks if i == a for k in specs}), seeds, engine)
+            for a, game in enumerate(games)
+        ]
+
 
 def skill_trace(spec: str | None, with_greedy: bool) -> tuple[str, ...]:
     """The bots of a skill trace for ``--skill mcts:N``: greedy (where it can play), mcts:N, mcts:2N;
@@ -396,6 +423,7 @@ def skill_trace(spec: str | None, with_greedy: bool) -> tuple[str, ...]:
 class RunInfo:
     backend: str
     workers: int
+    engine: str = "python"  # who played the games: vm, python, or both (some arms' rules do not lower)
     seconds: float = 0.0
     host: str = field(default_factory=platform.node)
     cpus: int = field(default_factory=lambda: os.cpu_count() or 1)
@@ -410,6 +438,7 @@ class RunInfo:
             "host": self.host,
             "cpus": self.cpus,
             "address": self.address,
+            "engine": self.engine,
             "seconds": round(self.seconds, 2),
             "games": games,
             "games_per_second": round(games / self.seconds, 2) if self.seconds > 0 else None,
@@ -417,13 +446,13 @@ class RunInfo:
         }
 
 
-_FORKED: tuple = ()  # (plan, compiled games per arm) for forked workers
+_FORKED: tuple = ()  # (plan, compiled games per arm, VM games per arm) for forked workers
 
 
-def _run_forked(index_task: tuple) -> tuple[int, dict, float]:
-    plan, games = _FORKED
-    index, (arm, _, seed, specs) = index_task
-    return index, *timed_game(games[arm], plan.players, seed, specs, plan.limit)
+def _run_forked(arm_batch: tuple[int, Batch]) -> list[tuple[int, dict, float]]:
+    plan, games, vms = _FORKED
+    arm, batch = arm_batch
+    return played(games[arm], vms[arm], plan.players, batch, plan.limit)
 
 
 def _ignore_interrupts() -> None:
@@ -465,18 +494,21 @@ def run(
     backend: str = "local",
     address: str | None = None,
     progress: Callable[[int, int, int, float], None] | None = None,
+    engine: str = "auto",
 ) -> tuple[list[dict | None], RunInfo]:
     """Play every task of ``plan``; records in task order, and where and how fast they ran.
 
     Games are played seed by seed across the arms, so an interrupted run (Ctrl-C) has compared the
     arms on the same seeds: it stops, marks ``info.interrupted``, and returns the games finished
     (None for the others).  ``progress(games done, games, decisions made, share of the work done)``.
+    ``engine`` picks who plays each arm's games (``Plan.engines``): the same records either way.
     """
     global _FORKED
     tasks = plan.tasks()
-    order = plan.order()
     records: list = [None] * len(tasks)
-    info = RunInfo(backend, jobs if backend == "local" else 0, address=address)
+    vms = plan.engines(games, engine)
+    engines = " and ".join(sorted({"python" if vm is None else "vm" for vm in vms}, reverse=True))
+    info = RunInfo(backend, jobs if backend == "local" else 0, engines, address=address)
     work = Work([(t[0], *t[3]) for t in tasks])
     start = time.perf_counter()
     done = 0
@@ -493,23 +525,21 @@ def run(
         if backend == "ray":
             from engine.lab.ray_backend import run_on_ray
 
-            info.workers = run_on_ray(plan, tasks, order, address, finished)
+            info.workers = run_on_ray(plan, [vm is not None for vm in vms], address, finished)
         elif jobs > 1:
             import multiprocessing
 
-            _FORKED = (plan, games)
+            _FORKED = (plan, games, vms)
             try:  # forked workers inherit the compiled games: nothing is pickled or loaded again
                 with multiprocessing.get_context("fork").Pool(jobs, _ignore_interrupts) as pool:
-                    for index, rec, seconds in pool.imap_unordered(
-                        _run_forked, [(i, tasks[i]) for i in order], chunksize=1
-                    ):
-                        finished(index, rec, seconds)
+                    for results in pool.imap_unordered(_run_forked, plan.batches(jobs), chunksize=1):
+                        for game_played in results:
+                            finished(*game_played)
             finally:
                 _FORKED = ()
         else:
-            for index in order:
-                arm, _, seed, specs = tasks[index]
-                finished(index, *timed_game(games[arm], plan.players, seed, specs, plan.limit))
+            for arm, batch in plan.batches():
+                play_batch(games[arm], vms[arm], plan.players, batch, plan.limit, finished)
     except KeyboardInterrupt:
         info.interrupted = True
     info.seconds = time.perf_counter() - start

@@ -59,8 +59,9 @@ def render_html(data: dict) -> str:
             f"<p class='muted'>{data['games']} games per arm on seeds "
             f"{data['seed']}…{data['seed'] + data['games'] - 1}"
             f" (the same seeds in every arm); bots: {_e(', '.join(data['bots']))}; cut-off after {data['limit']} "
-            f"decisions. Ran on {_e(run['backend'])} ({run['workers']} workers, host {_e(run['host'])}, "
-            f"{run['cpus']} CPUs{', ' + _e(run['address']) if run['address'] else ''}): {run['games']} games in "
+            f"decisions. Ran on {_e(run['backend'])} ({run['workers']} workers, engine {_e(run['engine'])}, "
+            f"host {_e(run['host'])}, {run['cpus']} CPUs{', ' + _e(run['address']) if run['address'] else ''}): "
+            f"{run['games']} games in "
             f"{run['seconds']} s, {run['games_per_second']} games/s.</p>"
         ),
     ]

@@ -111,6 +111,7 @@ class Lowerer:
             raise Unsupported("cards named in the logs (cards_in_logs: name)")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
+        lab = self._lab(functions)
         scoring = [self._scorer(s, "scoring", i) for i, s in enumerate(game.scoring)]
         tiebreakers = [self._scorer(s, "tiebreakers", i) for i, s in enumerate(game.tiebreakers)]
         return {
@@ -147,6 +148,30 @@ class Lowerer:
             "determinize": self._determinize(),
             "greedy": self._greedy(),
             "seat_names": self.labels.seat_names,
+            "lab": lab,
+        }
+
+    def _lab(self, functions: list) -> dict:
+        """What the playtest lab reads of a game as it plays (engine/lab/games.py ``record_game``): its ``turn:``
+        and each of its ``stats:``, lowered as functions after the rules' own (no rule calls them), so that the
+        VM records a game without a Python call: {turn: function or None, stats: [[id, per seat, function]]}."""
+        texts = dict(self.game.sources)
+
+        def function(path: tuple, params: tuple[str, ...]) -> int:
+            self.scope = _Scope(params)
+            body = self.expr(texts[path])
+            slots = self.scope.slots
+            functions.append(
+                {"name": path[0], "params": [slots[p] for p in params], "locals": list(slots), "expr": body}
+            )
+            return len(functions) - 1
+
+        return {
+            "turn": None if self.game.turn is None else function(("turn",), ("me",)),
+            "stats": [
+                [stat.id, stat.per_seat, function(("stats", i, "value"), ("me", "p") if stat.per_seat else ("me",))]
+                for i, stat in enumerate(self.game.stats)
+            ],
         }
 
     def _greedy(self) -> list:

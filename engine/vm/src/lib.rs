@@ -1,8 +1,8 @@
 //! Tabletop's native runtime: the IR lowered by engine/runtime/lower.py, run with the reference's meaning.
 //!
 //! `game` reads and verifies an IR, `state` holds a running game and its loop, `eval` the expressions and
-//! operations, `json` the saved-state format, `playout` whole games in one call; `py` (feature `python`) is
-//! the PyO3 face, `engine._vm`.
+//! operations, `json` the saved-state format, `playout` whole games in one call, `record` them as the playtest
+//! lab records them; `py` (feature `python`) is the PyO3 face, `engine._vm`.
 
 pub mod bots;
 pub mod derive;
@@ -12,6 +12,7 @@ pub mod game;
 pub mod json;
 pub mod playout;
 pub mod pyrand;
+pub mod record;
 pub mod rng;
 pub mod state;
 pub mod value;

@@ -4,12 +4,13 @@ use crate::bots::{Greedy, Mcts, EXPLORE};
 use crate::game::Game;
 use crate::playout;
 use crate::pyrand::PyRandom;
+use crate::record::{self, Lab, Record, Stat};
 use crate::rng::Seed;
 use crate::state::{Error, State};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
@@ -81,6 +82,7 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 #[pyclass(unsendable, module = "engine._vm")]
 struct VmGame {
     game: Rc<Game>,
+    lab: Lab,
 }
 
 #[pymethods]
@@ -88,7 +90,11 @@ impl VmGame {
     #[new]
     fn new(ir: &[u8]) -> PyResult<Self> {
         let game = guarded(|| Game::load(ir).map_err(|m| Error::State(format!("IR refused: {m}"))))?;
-        Ok(VmGame { game: Rc::new(game) })
+        let lab = Lab::from_ir(ir).map_err(|m| VmStateError::new_err(format!("IR refused: {m}")))?;
+        Ok(VmGame {
+            game: Rc::new(game),
+            lab,
+        })
     }
 
     #[getter]
@@ -153,6 +159,83 @@ impl VmGame {
         }
         Ok(out)
     }
+
+    /// Whole games recorded as the playtest lab records them (engine/lab/games.py `record_game`, the same
+    /// record for the same seed), without a Python call per decision: `games` are (seed, bot spec per seat);
+    /// `done(record)` is called as each game ends, so a Ctrl-C between games stops the batch there. A record
+    /// holds `legal` (the options at each decision) where `record_game` holds the branching it bins from them.
+    #[pyo3(signature = (players, games, done, limit = 5000, explore = EXPLORE))]
+    fn records(
+        &self,
+        py: Python<'_>,
+        players: usize,
+        games: Vec<(Seed, Vec<String>)>,
+        done: Bound<'_, PyAny>,
+        limit: u64,
+        explore: f64,
+    ) -> PyResult<()> {
+        for (seed, kinds) in games {
+            if kinds.len() != players {
+                return Err(VmStateError::new_err(format!(
+                    "{} bots for {players} players",
+                    kinds.len()
+                )));
+            }
+            playout::make_bots(&kinds, 0, explore).map_err(VmStateError::new_err)?;
+            let rec = guarded_raw(|| Ok(record::record_game(&self.game, &self.lab, &kinds, seed, limit, explore)))
+                .unwrap_or_else(|bug| Record {
+                    seed,
+                    error: Some(bug),
+                    ..Record::default()
+                });
+            done.call1((record_dict(py, &rec, &kinds)?,))?;
+        }
+        Ok(())
+    }
+}
+
+/// A record as the dict `record_game` makes.
+fn record_dict<'py>(py: Python<'py>, rec: &Record, kinds: &[String]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("seed", rec.seed)?;
+    d.set_item("bots", kinds)?;
+    d.set_item("error", &rec.error)?;
+    d.set_item("cut_off", rec.cut_off)?;
+    d.set_item("decisions", rec.decisions)?;
+    d.set_item("turns", rec.turns)?;
+    d.set_item("rounds", rec.rounds)?;
+    d.set_item("legal", &rec.legal)?;
+    let choices = PyList::empty(py);
+    for c in &rec.choices {
+        let offered: Vec<&str> = c.offered.iter().map(|o| &**o).collect();
+        let row = PyList::new(
+            py,
+            [
+                c.seat.into_pyobject(py)?.into_any(),
+                (*c.action).into_pyobject(py)?.into_any(),
+                offered.into_pyobject(py)?.into_any(),
+                (*c.kind).into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        choices.append(row)?;
+    }
+    d.set_item("choices", choices)?;
+    d.set_item("trace", &rec.trace)?;
+    if let Some(end) = &rec.end {
+        d.set_item("results", &end.results)?;
+        d.set_item("reason", &*end.reason)?;
+        d.set_item("scores", &end.scores)?;
+        d.set_item("final", &end.sides)?;
+        let stats = PyDict::new(py);
+        for (id, value) in &end.stats {
+            match value {
+                Stat::One(v) => stats.set_item(id, v)?,
+                Stat::Each(vs) => stats.set_item(id, vs)?,
+            }
+        }
+        d.set_item("stats", stats)?;
+    }
+    Ok(d)
 }
 
 /// One bot spec for every seat, or one per seat.
