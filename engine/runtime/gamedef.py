@@ -138,6 +138,7 @@ class GameDef:
     card_kinds: list[str] = field(default_factory=list)
     attributes: dict[str, list] = field(default_factory=dict)
     backs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind → attributes on the back
+    die_faces: list[tuple | None] = field(default_factory=list)  # per card: a die's faces, None; [] without dice
     card_texts: dict[str, dict] = field(default_factory=dict)  # card id → its declaration, for tools
     starts: list[Callable] = field(default_factory=list)
     effects: list[str | None] = field(default_factory=list)  # card index → effect procedure
@@ -548,6 +549,7 @@ class _Builder:
         full = False  # the cards reached MAX_CARDS: stop making them
         for ci, comp in enumerate(comps):
             game.backs[comp["kind"]] = tuple(comp.get("back") or ())
+            faces = self._faces(comp, ci)
             entries = [(("components", ci, "items", ii), item) for ii, item in enumerate(comp.get("items") or [])]
             for path, item in entries + self._generated(comp, ci):
                 cid = item["id"]
@@ -575,12 +577,41 @@ class _Builder:
                     game.card_ids.append(cid)
                     game.effects.append(f"effect:{cid}" if "effect" in item else None)
                     game.card_kinds.append(comp["kind"])
+                    game.die_faces.append(faces)
                     for a in attr_types:
                         game.attributes[a].append(values.get(a, _DEFAULTS.get(attr_types[a])))
                     game.attributes["id"].append(cid)
                     game.attributes["name"].append(item.get("name", cid))
                     game.attributes["kind"].append(comp["kind"])
                     self._starts.append((("components", ci, "start"), index))
+        if self.vocab.face is None:
+            game.die_faces.clear()
+
+    def _faces(self, comp: dict, ci: int) -> tuple | None:
+        """A die's faces (its kind's ``faces:``, numbers or the members of an enum), None for a card; the
+        dice of a game show faces of one kind (``Vocabulary.face``)."""
+        spec = comp.get("faces")
+        if spec is None:
+            return None
+        at = ("components", ci, "faces")
+        if isinstance(spec, str):
+            if spec not in self.vocab.enums:
+                self.error(at, "E301", f"faces: '{spec}' is no enum of the game", did_you_mean(spec, self.vocab.enums))
+                return None
+            faces, t = tuple(self.vocab.enums[spec]), type_named(spec)
+        else:
+            faces, t = tuple(spec), INT
+        if self.vocab.face not in (None, t):
+            self.error(
+                at,
+                "E304",
+                f"these dice show {describe(t)}, another kind's {describe(self.vocab.face)}",
+                "give every kind of die faces of one kind: numbers, or the members of one enum",
+            )
+            return None
+        self.vocab.face = t
+        self.vocab.face_values = tuple(dict.fromkeys(self.vocab.face_values + faces))
+        return faces
 
     def _attribute_types(self, comps: list[dict]) -> tuple[dict[str, Type], list[dict[str, Type]]]:
         """Attribute → its type over all kinds (one name has one type), and each kind's attributes whose declared

@@ -109,6 +109,8 @@ class Lowerer:
         game = self.game
         if self.labels.card_names is not None:
             raise Unsupported("cards named in the logs (cards_in_logs: name)")
+        if game.die_faces:
+            raise Unsupported("dice (a component kind with faces:)")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
         scoring = [self._scorer(s, "scoring", i) for i, s in enumerate(game.scoring)]

@@ -103,6 +103,7 @@ class State:
 
     __slots__ = (
         "draws",
+        "faces",
         "fault",
         "final",
         "game",
@@ -149,6 +150,7 @@ class State:
     know: list[int] | None  # per card: bit mask of the seats that know it
     draws: list[int] | None  # explicit chance: the outcomes still to use, last first (only while a run uses them)
     pinned: list[int] | None  # per card: bit mask of the seats that know where it lies
+    faces: list[Any] | None  # per card: the face a die shows (None for other cards); None in a game without dice
 
     # ---------------------------------------------------------------- create
     @classmethod
@@ -176,6 +178,7 @@ class State:
         st.settled = {}
         st.final = None  # (scores, outcome) a finished game's copy keeps from the game (sight._dealt)
         st.sight = game.sight(players)
+        st.faces = [f[0] if f is not None else None for f in game.die_faces] if game.die_faces else None
         placed = game.cache.starts.get(players)
         if placed is None:
             cards = len(game.card_ids)
@@ -696,6 +699,7 @@ class State:
         c.pinned = self.pinned[:] if self.pinned is not None else None
         c.settled, c.sight = self.settled.copy(), self.sight
         c.memo, c.steps, c.final, c.draws = {}, 0, self.final, None
+        c.faces = self.faces[:] if self.faces is not None else None
         return c
 
     def __deepcopy__(self, memo: dict) -> State:
@@ -709,7 +713,7 @@ class State:
 
     def to_data(self) -> dict:
         self._knowledge()
-        return {
+        data = {
             "format": FORMAT,
             "game": self.game.id,
             "variant": self.game.variant,
@@ -729,6 +733,9 @@ class State:
             "know": self.know,
             "pinned": self.pinned,
         }
+        if self.faces is not None:  # a game with dice: what each shows
+            data["faces"] = self.faces
+        return data
 
     def to_json(self) -> str:
         """The whole state as JSON text (read back with ``GameDef.state_from_json``)."""
@@ -764,5 +771,6 @@ class State:
         st.seen, st.reason = data["seen"], data["reason"]
         st.know, st.pinned, st.settled, st.sight = data["know"], data["pinned"], {}, game.sight(st.n)
         st.final, st.draws = None, None
+        st.faces = data.get("faces")
         check_pending(st)
         return st

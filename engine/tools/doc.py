@@ -55,6 +55,26 @@ WINNING = [
     ["`ties: draw`", "sides still level after the tie-breakers draw (default `shared`: they share the win)"],
 ]
 
+DICE = [
+    [
+        "a component kind's `faces: [1, 2, 3, 4, 5, 6]`",
+        "its items are dice (`copies: 5` makes five); `faces: symbols` names an enum whose members are the faces. "
+        "A die lies in a zone like a card (a seat's cup, the table) and moves with `move`",
+    ],
+    [
+        "rolling: `roll(cup(me))`",
+        "each die shows a face at random, one chance event a die; those who see the zone see the face: on a public "
+        "zone everyone (a roll in the open), in a zone of `visibility: owner` its owner alone (a roll in secret); "
+        "moving a die to a public zone or `reveal` shows it. A seat's `determinized` copy rolls again every face "
+        "it cannot know",
+    ],
+    [
+        "reading: `face(d)`, `faces(cup(p))`, `showing(dice, 6)`",
+        "the face a die shows; the faces of several (`sum(faces(cup(me)))`); the dice showing a face "
+        "(`size(showing(dice, 6))` counts the sixes). A face written in a rule must be one of the dice's",
+    ],
+]
+
 VARIANTS = [
     ["`extends: GAME`", "the variant states only what differs from GAME's rules"],
     ["a list item with a base item's `id`", "replaces that item whole; a new id is added"],
@@ -348,6 +368,8 @@ def language_reference() -> str:
     out += ["", BOARDS_GUIDE.rstrip("\n")]
     out += ["", "## Who wins", ""]
     out += _table(["in the game file", "means"], WINNING)
+    out += ["", "## Dice", ""]
+    out += _table(["in the rules", "means"], DICE)
     out += ["", "## Variants", ""]
     out += _table(["in a variant file", "means"], VARIANTS)
     out += ["", "## Writing fast rules", "", FAST_RULES_BEFORE]
