@@ -169,3 +169,15 @@ def test_rolling_what_is_not_a_die_stops_at_its_line(tmp_path):
 def test_the_native_vm_refuses_dice_by_name(cups):
     with pytest.raises(Unsupported, match="dice"):
         lower(cups)
+
+
+def test_the_observation_tensor_counts_the_faces_a_seat_knows(cups):
+    from engine.runtime.observe import encoding
+
+    st = cups.new_game(2, seed=3)
+    layout = encoding(cups, 2)
+    part = layout.part("dice cup:0")
+    mine = [st.faces[d] for d in st.zones["cup:0"]]
+    seen = layout.encode(st, 0)[part.offset : part.offset + part.size]
+    assert [int(seen[part.labels.index(str(f))]) for f in range(1, 7)] == [mine.count(f) for f in range(1, 7)]
+    assert not layout.encode(st, 1)[part.offset : part.offset + part.size].any()  # seat 1 knows none of them
