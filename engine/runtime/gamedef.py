@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import Diagnostic, EngineBug, LoadError, RulesError, StateError, TabletopError, did_you_mean, quoted
 from engine.lang import ast
-from engine.lang.ast import walk_blocks
+from engine.lang.ast import walk_blocks, walk_exprs
 from engine.lang.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from engine.lang.ops import OPS, CardsById
 from engine.lang.problems import DslProblem, DslSyntaxError
@@ -88,6 +88,16 @@ class Scorer:
 
 
 @dataclass(frozen=True)
+class House:
+    """A seat run by the rules: it plays by its procedure, is never asked, and every player's result is
+    against it, by points."""
+
+    name: str
+    plays: str  # the procedure it plays by
+    points: Scorer  # its points, read with no player
+
+
+@dataclass(frozen=True)
 class Stat:
     """A rule-declared counter for playtest reports, evaluated once at the end of each game."""
 
@@ -146,6 +156,7 @@ class GameDef:
     functions: dict[str, Callable] = field(default_factory=dict)
     bot_values: dict[str, dict[str, Callable]] = field(default_factory=dict)  # bot → kind of decision ("" for
     # any other) → value(state, {p, action, choice})
+    house: House | None = None  # a seat run by the rules, which every player plays against
     ties: str = "shared"  # seats of different teams level after the tie-breakers: "shared" win or "draw"
     winner: str = "highest"  # whether the most points win ("highest") or the fewest ("lowest")
     enums: dict[str, list[str]] = field(default_factory=dict)
@@ -1059,6 +1070,7 @@ class _Builder:
         self._compile_functions(game, compiler, texts.functions)
         self._compile_bot_values(game, compiler, texts.bot_values)
         start_fns = {path: compiler.expr(expr) for path, expr in texts.starts.items() if expr is not None}
+        self._house: House | None = None
         self._compile_scorers(game, compiler, texts)
         stats = [
             Stat(
@@ -1079,9 +1091,49 @@ class _Builder:
             score_key=self._score_key(compiler, texts),
             sources=texts.sources(self.data.get("functions") or []),
             function_bodies=texts.functions,
+            house=self._house,
         )
         self._check_play(game, texts.procedures)
+        self._check_house(texts.procedures)
         return game
+
+    def _check_house(self, procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]) -> None:
+        """The house plays by a procedure of the rules that asks no one anything, itself or by what it calls."""
+        house = self.data.get("house")
+        if house is None:
+            return
+        name = house["plays"]
+        if name not in procedures:
+            self.error(
+                ("house", "plays"),
+                "E301",
+                f"the house plays by '{name}', which is no procedure of the rules",
+                did_you_mean(name, [n for n in procedures if n not in ("setup", "play")]),
+            )
+            return
+        if self.vocab.procedures.get(name):
+            self.error(("house", "plays"), "E301", f"the house plays by '{name}', which must take no parameters")
+        todo, done = [name], set()
+        while todo:
+            proc = todo.pop()
+            done.add(proc)
+            path, stmts = procedures[proc]
+            for block in walk_blocks(stmts or []):
+                for st in block:
+                    if isinstance(st, (ast.Choose, ast.Window)):
+                        what = "a window asks the players" if isinstance(st, ast.Window) else f'"{st.kind}" asks'
+                        self.dsl_problem(
+                            path,
+                            DslProblem(
+                                st.line,
+                                st.col,
+                                "E505",
+                                f"the house plays by the rules, but {what} here (in '{proc}', which '{name}' runs)",
+                                "the house decides nothing: write what it does (while its points are under 17: …)",
+                            ),
+                        )
+                    calls = [e.func for ex in st.contents()[0] for e in walk_exprs(ex) if isinstance(e, ast.Call)]
+                    todo += [c for c in calls if c in procedures and c not in done and c not in todo]
 
     # The parse steps: each text parsed and checked where it is written; a text with an error is None.
     def _parse_texts(self) -> _Texts:
@@ -1185,13 +1237,16 @@ class _Builder:
                 )
 
     def _parse_scorers(self) -> list[tuple[str, dict, ast.Expr | None, tuple]]:
-        """(section, item, expression, path) of every scoring term and tie-breaker, in order."""
-        scorers = []
+        """(section, item, expression, path) of every scoring term and tie-breaker, in order, and the house's points."""
+        scorers: list[tuple[str, dict, ast.Expr | None, tuple]] = []
         for section in ("scoring", "tiebreakers"):
             field_name = "points" if section == "scoring" else "value"
             for i, item in enumerate(self.data.get(section) or []):
                 path = (section, i, field_name)
                 scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT), path))
+        house = self.data.get("house")
+        if house is not None:
+            scorers.append(("house", house, self._parse_expression(("house", "points"), {}, INT), ("house", "points")))
         return scorers
 
     def _parse_stats(self) -> list[tuple[dict, ast.Expr | None, tuple]]:
@@ -1233,14 +1288,14 @@ class _Builder:
         for section, item, expr, path in texts.scorers:
             if expr is None:
                 continue
-            target = game.scoring if section == "scoring" else game.tiebreakers
             place = self.rules.diag(path, "", "")
+            where = (place.path, place.line, place.col)
+            if section == "house":
+                self._house = House(item["name"], item["plays"], Scorer(item["name"], "", compiler.expr(expr), where))
+                continue
+            target = game.scoring if section == "scoring" else game.tiebreakers
             lowest = item.get("winner", self.data.get("winner", "highest")) == "lowest"
-            target.append(
-                Scorer(
-                    item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col), lowest
-                )
-            )
+            target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr), where, lowest))
 
     @staticmethod
     def _score_key(compiler, texts: _Texts) -> Callable | None:

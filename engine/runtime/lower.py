@@ -111,6 +111,8 @@ class Lowerer:
             raise Unsupported("cards named in the logs (cards_in_logs: name)")
         if game.die_faces:
             raise Unsupported("dice (a component kind with faces:)")
+        if game.house is not None:
+            raise Unsupported("a house (a seat run by the rules, house:)")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
         scoring = [self._scorer(s, "scoring", i) for i, s in enumerate(game.scoring)]

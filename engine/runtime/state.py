@@ -45,6 +45,7 @@ class Outcome:
 
     results: tuple[str, ...]  # per seat: "win", "loss" or "draw"
     reason: str
+    house: bool = False  # each seat's result is against the house, not against the other seats
 
     @property
     def winners(self) -> list[int]:
@@ -57,15 +58,21 @@ class Outcome:
     def returns(self) -> list[float]:
         """Per-seat numbers that sum to zero: k winners of n seats get n/k − 1 each, the others −1; a draw 0.
 
-        Two players: +1 for the win, −1 for the loss.
+        Two players: +1 for the win, −1 for the loss.  Against a house each seat has its own result, and
+        they need not sum to zero: +1 for a win, −1 for a loss, 0 for a draw.
         """
+        if self.house:
+            return [1.0 if r == "win" else -1.0 if r == "loss" else 0.0 for r in self.results]
         n, k = len(self.results), len(self.winners)
         if k == 0:
             return [0.0] * n
         return [n / k - 1 if r == "win" else -1.0 for r in self.results]
 
     def to_data(self) -> dict:
-        return {"results": list(self.results), "winners": self.winners, "reason": self.reason}
+        data = {"results": list(self.results), "winners": self.winners, "reason": self.reason}
+        if self.house:
+            data["against"] = "house"
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +331,13 @@ class State:
             total += self._evaluate(scorer, p)
         return total
 
+    def house_points(self) -> int:
+        """The house's points (``house: points:``), which every seat's are set against."""
+        house = self.game.house
+        if house is None:
+            raise TabletopError(f"{self.game.id} has no house")
+        return self._evaluate(house.points, 0)
+
     def team_score(self, p: int) -> int:
         """The points of seat ``p``'s team (just ``p``'s when there are no teams)."""
         team = self.game.team(self.n, p)
@@ -361,6 +375,11 @@ class State:
         if self.final is not None:
             return self.final[1]
         game, n = self.game, self.n
+        if game.house is not None:  # each seat against the house, on points alone
+            bar = game.ranking(self.house_points(), ())
+            keys = [game.ranking(self.score_of(p), ()) for p in range(n)]
+            results = tuple("win" if k > bar else "draw" if k == bar else "loss" for k in keys)
+            return Outcome(results, self.reason or DEFAULT_END, house=True)
         tiebreakers = game.tiebreakers
         per_seat = [[self.score_of(p), *[self._evaluate(t, p) for t in tiebreakers]] for p in range(n)]
         team = [game.team(n, p) for p in range(n)]

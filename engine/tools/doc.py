@@ -53,6 +53,13 @@ WINNING = [
     ],
     ["`tiebreakers:` `value:`", "sides level on points are ranked by each in turn; its own `winner:` else the game's"],
     ["`ties: draw`", "sides still level after the tie-breakers draw (default `shared`: they share the win)"],
+    [
+        "`house: {name: Dealer, plays: dealer_plays, points: …}`",
+        "a seat run by the rules: it plays by the procedure `plays` (called by the rules; it may ask no one "
+        "anything), is never among the seats to act, and its cards lie in zones of the visibility the rules give "
+        "(a hole card `hidden`). Each player wins, draws or loses against its `points` alone (a solo player can "
+        "lose); returns are +1, 0, −1 a seat, not zero-sum",
+    ],
 ]
 
 DICE = [
