@@ -1,6 +1,6 @@
 """A seat run by the rules (``house:``): it plays by a procedure that asks no one anything, is never among the
 seats asked, and every player wins, loses or draws against it by points (Blackjack's dealer is the full
-example: tests/test_blackjack.py)."""
+example: tests/test_gallery_blackjack.py)."""
 
 from __future__ import annotations
 
