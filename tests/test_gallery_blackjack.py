@@ -153,3 +153,11 @@ def test_sessions_keep_every_invariant_of_the_conformance_checks():
             playout(rules, players, seed)
     st = next(st for st in random_games("blackjack", 2, range(40)) if st.outcome.results == ("loss", "loss"))
     assert st.winners == [] and not st.outcome.is_draw and st.returns() == [-1.0, -1.0]
+
+
+def test_openspiel_is_told_each_player_plays_the_house_on_their_own():
+    pyspiel = pytest.importorskip("pyspiel")
+    from engine.interop.open_spiel import load as spiel
+
+    kind = spiel("blackjack", players=1).get_type()
+    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
