@@ -161,3 +161,10 @@ def test_openspiel_is_told_each_player_plays_the_house_on_their_own():
 
     kind = spiel("blackjack", players=1).get_type()
     assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+
+
+def test_the_rules_reference_names_the_house_and_what_it_plays_by():
+    from engine.tools.doc import game_reference
+
+    text = game_reference(game("blackjack"))
+    assert "Dealer, a seat run by the rules, plays by `dealer_plays` and is never asked" in text

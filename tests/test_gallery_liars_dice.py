@@ -113,3 +113,11 @@ def test_random_games_end_with_one_player_holding_dice():
             assert sum(1 for n in left if n) == 1 and st.winners == [left.index(max(left))]
             assert sum(left) + len(st.zones["box"]) == 30 and st.vars["in_play"] == sum(left)
             assert st.outcome.reason == "one player has dice left"
+
+
+def test_the_card_list_and_the_rules_reference_give_the_faces_of_the_dice():
+    from engine.tools.doc import game_reference
+    from engine.tools.explain import card_list
+
+    assert card_list(game("liars-dice"))[0]["attributes"] == {"faces": [1, 2, 3, 4, 5, 6]}
+    assert "| `die` | Die | die | 30 | faces: [1, 2, 3, 4, 5, 6] |" in game_reference(game("liars-dice"))

@@ -244,6 +244,13 @@ def game_reference(game: GameDef) -> str:
                     for i, item in enumerate(items)
                 ],
             )
+    house = data.get("house")
+    if house is not None:
+        out += ["", "## The house", ""]
+        out += [
+            f"{_text(house['name'])}, a seat run by the rules, plays by `{house['plays']}` and is never asked; each "
+            f"player wins, draws or loses against its points, `{ast.format_source(trees[('house', 'points')])}`."
+        ]
     rulings = data.get("rulings") or []
     if rulings:
         out += ["", "## Rulings"]
