@@ -71,3 +71,9 @@ def test_a_house_playing_by_no_procedure_is_located_with_a_suggestion(tmp_path):
 def test_the_native_vm_refuses_a_house_by_name(tmp_path):
     with pytest.raises(Unsupported, match="a house"):
         lower(load_game(write_game(tmp_path, BANK)))
+
+
+def test_a_house_playing_by_a_procedure_with_parameters_is_located(tmp_path):
+    text = BANK.replace("      - id: bank_plays\n", "      - id: bank_plays\n        params: {n: int}\n")
+    text = text.replace("      bank_plays()\n", "      bank_plays(2)\n")
+    assert_located(tmp_path, text, "plays: bank_plays", "which must take no parameters")
