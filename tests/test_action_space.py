@@ -43,7 +43,7 @@ def test_every_legal_action_of_random_games_is_in_the_space(loaded, key, players
 
 
 # their options always come in the space's order: the check holds trivially
-LISTED_IN_ORDER = {"goofspiel", "hex", "connect-four", "no-thanks"}
+LISTED_IN_ORDER = {"goofspiel", "hex", "connect-four", "no-thanks", "liars-dice", "blackjack"}
 EVERY_GAME = [(g["id"], None) for g in list_games()] + [(g["id"], v["id"]) for g in list_games() for v in g["variants"]]
 
 

@@ -49,3 +49,9 @@ def test_a_designer_who_rewords_the_paths_hint_reads_the_new_words(tmp_path, cap
     out = play(capsys, monkeypatch, str(game), "--players", "2", "--seed", "1", answers="1\n" * 12)
     assert re.search(r"(?m)^  \d+\. notch \w+ — — for 0 cm of yarn$", out)  # nothing touched: the default
     assert re.search(r"(?m)^  \d+\. notch \w+ — [a-z]+(, [a-z]+)* for [1-9]\d* cm of yarn$", out)
+
+
+def test_liars_dice_shows_the_faces_of_the_seats_own_dice_and_hides_the_others(capsys, monkeypatch):
+    out = play(capsys, monkeypatch, "liars-dice", "--players", "2", "--seed", "1", "--bot", "1=random")
+    assert re.search(r"cup:0 +│ +5 │ die:[1-6](×\d)?, ", out)  # its own dice: every face
+    assert re.search(r"cup:1 +│ +5 │ die:\?×5", out)  # the other cup: dice, faces unseen

@@ -74,7 +74,8 @@ def test_the_game_keeps_the_very_types_its_rules_declare(caty):
 
 def test_every_type_of_the_operations_table_prints_and_reads_back_as_itself():
     types = [t for op in OPS.values() for _, t in op.params] + [op.returns for op in OPS.values() if op.returns]
-    readable = [t for t in types if not t.has_typevar and str(t) != "attribute"]
+    placeholders = {"attribute", "face", "list[face]"}  # read as the game's own: a card attribute, a die's face
+    readable = [t for t in types if not t.has_typevar and str(t) not in placeholders]
     assert len(readable) > 50
     for t in readable:
         assert parse_type(str(t), {}) is t

@@ -25,13 +25,24 @@ _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip 
 GAMES = 3  # seeded games per game, variant and player count; tools/vm_soak.py plays thousands
 
 
+# Shipped games the VM cannot run yet, and the construct that stops each (lowering refuses it by name).
+NOT_ON_THE_VM = {"blackjack": "a house", "liars-dice": "dice", "love-letter": "the operation kinds"}
+
+
 def shipped() -> list[tuple[str, str | None]]:
     from engine.load.documents import data_root
 
     out: list[tuple[str, str | None]] = []
     for name in known_games():
-        out += [(name, None)] + [(name, v) for v in known_variants(data_root() / "rules" / name)]
+        if name not in NOT_ON_THE_VM:
+            out += [(name, None)] + [(name, v) for v in known_variants(data_root() / "rules" / name)]
     return out
+
+
+@pytest.mark.parametrize("name", sorted(NOT_ON_THE_VM))
+def test_a_game_the_vm_cannot_run_yet_is_refused_naming_why(name):
+    with pytest.raises(Unsupported, match=NOT_ON_THE_VM[name]):
+        ir_bytes(load_game(name))
 
 
 CASES = shipped()

@@ -28,6 +28,7 @@ def hidden_ids(state, seat: int) -> set[str]:
     """Card ids the true state holds where ``seat`` cannot see them, and that it sees nowhere else."""
     view = state.view(seat)
     visible = {c for cards in view["zones"].values() for c in cards if isinstance(c, str)}
+    visible |= {c["die"] for cards in view["zones"].values() for c in cards if isinstance(c, dict) and "die" in c}
     visible |= words_in(view["seen"])  # cards it was shown
     visible |= words_in(view["log"])  # cards the seat was told of (Cat Town deals face up)
     game = state.game

@@ -46,7 +46,7 @@ def _game_type(info, simultaneous: bool):
         information=(
             Type.Information.PERFECT_INFORMATION if info.perfect_information else Type.Information.IMPERFECT_INFORMATION
         ),
-        utility=Type.Utility.ZERO_SUM,
+        utility=Type.Utility.ZERO_SUM if info.zero_sum else Type.Utility.GENERAL_SUM,  # a house: each on its own
         reward_model=Type.RewardModel.TERMINAL,
         max_num_players=info.players,
         min_num_players=info.players,
@@ -92,7 +92,7 @@ class TabletopGame(pyspiel.Game):
                 num_players=self.players,
                 min_utility=self.facts.min_utility,
                 max_utility=self.facts.max_utility,
-                utility_sum=0.0,
+                utility_sum=0.0 if self.facts.zero_sum else None,
                 max_game_length=self.max_decisions,
             ),
             params,
@@ -290,7 +290,7 @@ def _register() -> None:
 class _DefaultFacts:
     """The registration's facts; each loaded game states its own (``_game_type``)."""
 
-    players, chance, perfect_information = 2, True, False
+    players, chance, perfect_information, zero_sum = 2, True, False, True
 
 
 _DEFAULT_FACTS = _DefaultFacts()

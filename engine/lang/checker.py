@@ -19,6 +19,7 @@ from engine.lang.types import (
     BOOL,
     CARD,
     DIRECTION,
+    FACE,
     INT,
     NONE,
     PLAYER,
@@ -59,6 +60,16 @@ class Vocabulary:
     board_directions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its directions
     # (section, name) of a whole-number variable that declares min:/max: → (least, most) it may hold
     bounds: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    face: Type | None = None  # what the dice's faces are (a number, or an enum's members); None: no dice
+    face_values: tuple = ()  # every face of every die
+
+    def with_faces(self, t: Type) -> Type:
+        """``t`` with a die's face read as this game's (a number or its enum); the game must have dice."""
+        if t is FACE:
+            return self.face or ANY
+        if t.is_list and t.element is FACE:
+            return list_of(self.face or ANY)
+        return t
 
     def attribute_type(self, name: str) -> Type | None:
         return BUILTIN_CARD_ATTRIBUTES.get(name) or self.card_attributes.get(name)
@@ -522,13 +533,28 @@ class Checker:
             for a in e.args:
                 self.expr(a)
             return ANY
-        binding = self.arguments(e, op.params, op.optional)
+        declared = self.dice_call(e, op.params) if op.group == "dice" else op.params
+        binding = self.arguments(e, declared, op.optional)
         if op.changes:
             self._changes(e, f"{e.func}(…) {'draws at random' if op.draws else 'changes the game'}")
         if op.returns is None and not statement:
             self.problem(e, "E505", f"{e.func}(…) does something; it gives no value to use here")
             return ANY
-        return substitute(op.returns, binding) if op.returns else None
+        return substitute(self.vocab.with_faces(op.returns), binding) if op.returns else None
+
+    def dice_call(self, e: ast.Call, params: tuple[tuple[str, Type], ...]) -> tuple[tuple[str, Type], ...]:
+        """The parameters of an operation on dice, faces read as the game's; a face written as a number must be
+        one of the dice's (a named face is checked as its enum's member)."""
+        v = self.vocab
+        if v.face is None:
+            hint = "give a component kind its faces: [1, 2, …]"
+            self.problem(e, "E501", f"{e.func}(…) works on dice, and the game has none", hint)
+        for arg, (_, t) in zip(e.args, params):
+            written = arg.value if isinstance(arg, ast.Literal) and t is FACE and v.face is INT else None
+            if isinstance(written, int) and written not in v.face_values:
+                faces = ", ".join(map(str, v.face_values))
+                self.problem(arg, "E507", f"{written} is no face of the game's dice (their faces: {faces})")
+        return tuple((name, v.with_faces(t)) for name, t in params)
 
     def may_be_none(self, side: ast.Expr, other: Type | None) -> bool:
         """Is ``side`` a local that an optional choose may have left as none, compared with none?"""

@@ -25,6 +25,7 @@ from engine.lang.types import (
     BOOL,
     CARD,
     DIRECTION,
+    FACE,
     INT,
     PLAYER,
     POSITION,
@@ -480,6 +481,61 @@ def _reveal(st, cards):
     cards = [c for c in cards if c is not None]
     for seat in range(st.n):
         st.shown(cards, seat)
+
+
+# -------------------------------------------------------------------- dice
+def _face(st, die) -> object:
+    """The face ``die`` shows; RuleFault if it is no die."""
+    faces = st.faces
+    face = faces[die] if faces is not None and die is not None else None
+    if face is None:
+        what = "no die given" if die is None else f"'{st.game.card_ids[die]}' is not a die"
+        raise RuleFault(f"{what}: only a component kind with faces: is rolled and shows a face")
+    return face
+
+
+@op(
+    "roll",
+    ("dice", list_of(CARD)),
+    says="roll {dice}: each shows one of its faces at random, seen by the players who see where it lies "
+    "(on a public zone by all; in a cup of visibility owner by its owner alone: a roll in secret)",
+    group="dice",
+    draws=True,
+)
+def _roll(st, dice):
+    die_faces = st.game.die_faces
+    for die in dice:
+        _face(st, die)
+        faces = die_faces[die]
+        i = st.randbelow(len(faces))
+        st.faces[die] = faces[i]
+        entry = {"chance": "roll", "die": die, "of": len(faces), "index": i}
+        seeing = st.sight.rolled(st, die)
+        if seeing != st.sight.everyone:  # a roll in secret: the others' histories do not hold its face
+            entry["seen"] = [p for p in range(st.n) if seeing >> p & 1]
+        st.chance(entry)
+
+
+@op("face", ("die", CARD), returns=FACE, says="the face {die} shows", group="dice")
+def _face_of(st, die):
+    return _face(st, die)
+
+
+@op("faces", ("dice", list_of(CARD)), returns=list_of(FACE), says="the faces {dice} show, in order", group="dice")
+def _faces(st, dice):
+    return [_face(st, d) for d in dice]
+
+
+@op(
+    "showing",
+    ("dice", list_of(CARD)),
+    ("face", FACE),
+    returns=list_of(CARD),
+    says="the dice of {dice} that show {face}: size(showing(dice, 6)) counts the sixes",
+    group="dice",
+)
+def _showing(st, dice, face):
+    return [d for d in dice if _face(st, d) == face]
 
 
 # ------------------------------------------------------------------- lists

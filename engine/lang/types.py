@@ -153,6 +153,9 @@ ATTRIBUTE = _intern("attribute")  # a "text" literal naming a card attribute (ch
 # A space of a board and a direction on one: text whose literals are checked against the board at load.
 POSITION, DIRECTION = _intern("position"), _intern("direction")
 TYPEVAR = _intern("T")
+# A face of a die, in operation declarations only: a number, or a member of the enum the dice's faces name;
+# the checker reads it as the game's own (``Vocabulary.face``).
+FACE = _intern("face")
 BASIC = {INT, BOOL, TEXT, PLAYER, CARD, ZONE, BOARD, NONE, ANY, POSITION, DIRECTION}
 NULLABLE = {CARD, PLAYER, TEXT, ZONE, POSITION, DIRECTION}
 _BOARD_TEXT = {POSITION, DIRECTION}
@@ -310,6 +313,7 @@ _DESCRIBED = {
     DIRECTION: "a direction",
     NONE: "none",
     ANY: "anything",
+    FACE: "a face of a die",
 }
 
 

@@ -27,9 +27,9 @@ class GameInfo:
     perfect_information: bool  # every seat sees every card, variable and choice
     simultaneous: bool  # some decision is taken by several seats at once, in secret
     chance: bool  # the rules draw at random (shuffles, random picks) after the seed
-    zero_sum: bool  # ``State.returns()`` add up to zero (always, by ``Outcome.returns``)
+    zero_sum: bool  # ``State.returns()`` add up to zero (always, by ``Outcome.returns``, but against a house)
     min_utility: float  # the least one seat's return can be: a loss
-    max_utility: float  # the most: winning alone, ``players − 1``
+    max_utility: float  # the most: winning alone, ``players − 1`` (1 against a house)
     max_decisions: int | None  # the most decisions a game can take (declared in the rules), None if unbounded
     actions: int  # the size of ``GameDef.action_space(players)``
 
@@ -67,9 +67,9 @@ def game_info(game, players: int) -> GameInfo:
         perfect_information=not (hidden or secret or game.private_player_variables),
         simultaneous=any(s.together for s in chooses),
         chance=bool(drawing),
-        zero_sum=True,
+        zero_sum=game.house is None,  # against a house, each seat wins or loses on its own
         min_utility=-1.0,
-        max_utility=float(players - 1),
+        max_utility=1.0 if game.house is not None else float(players - 1),
         max_decisions=game.max_decisions,
         actions=actions,
     )

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import Diagnostic, EngineBug, LoadError, RulesError, StateError, TabletopError, did_you_mean, quoted
 from engine.lang import ast
-from engine.lang.ast import walk_blocks
+from engine.lang.ast import walk_blocks, walk_exprs
 from engine.lang.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
 from engine.lang.ops import OPS, CardsById
 from engine.lang.problems import DslProblem, DslSyntaxError
@@ -89,6 +89,16 @@ class Scorer:
 
 
 @dataclass(frozen=True)
+class House:
+    """A seat run by the rules: it plays by its procedure, is never asked, and every player's result is
+    against it, by points."""
+
+    name: str
+    plays: str  # the procedure it plays by
+    points: Scorer  # its points, read with no player
+
+
+@dataclass(frozen=True)
 class Stat:
     """A rule-declared counter for playtest reports, evaluated once at the end of each game."""
 
@@ -139,6 +149,7 @@ class GameDef:
     card_kinds: list[str] = field(default_factory=list)
     attributes: dict[str, list] = field(default_factory=dict)
     backs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind → attributes on the back
+    die_faces: list[tuple | None] = field(default_factory=list)  # per card: a die's faces, None; [] without dice
     card_texts: dict[str, dict] = field(default_factory=dict)  # card id → its declaration, for tools
     starts: list[Callable] = field(default_factory=list)
     effects: list[str | None] = field(default_factory=list)  # card index → effect procedure
@@ -146,6 +157,7 @@ class GameDef:
     functions: dict[str, Callable] = field(default_factory=dict)
     bot_values: dict[str, dict[str, Callable]] = field(default_factory=dict)  # bot → kind of decision ("" for
     # any other) → value(state, {p, action, choice})
+    house: House | None = None  # a seat run by the rules, which every player plays against
     ties: str = "shared"  # seats of different teams level after the tie-breakers: "shared" win or "draw"
     winner: str = "highest"  # whether the most points win ("highest") or the fewest ("lowest")
     enums: dict[str, list[str]] = field(default_factory=dict)
@@ -554,6 +566,7 @@ class _Builder:
         full = False  # the cards reached MAX_CARDS: stop making them
         for ci, comp in enumerate(comps):
             game.backs[comp["kind"]] = tuple(comp.get("back") or ())
+            faces = self._faces(comp, ci)
             entries = [(("components", ci, "items", ii), item) for ii, item in enumerate(comp.get("items") or [])]
             for path, item in entries + self._generated(comp, ci):
                 cid = item["id"]
@@ -581,12 +594,41 @@ class _Builder:
                     game.card_ids.append(cid)
                     game.effects.append(f"effect:{cid}" if "effect" in item else None)
                     game.card_kinds.append(comp["kind"])
+                    game.die_faces.append(faces)
                     for a in attr_types:
                         game.attributes[a].append(values.get(a, _DEFAULTS.get(attr_types[a])))
                     game.attributes["id"].append(cid)
                     game.attributes["name"].append(item.get("name", cid))
                     game.attributes["kind"].append(comp["kind"])
                     self._starts.append((("components", ci, "start"), index))
+        if self.vocab.face is None:
+            game.die_faces.clear()
+
+    def _faces(self, comp: dict, ci: int) -> tuple | None:
+        """A die's faces (its kind's ``faces:``, numbers or the members of an enum), None for a card; the
+        dice of a game show faces of one kind (``Vocabulary.face``)."""
+        spec = comp.get("faces")
+        if spec is None:
+            return None
+        at = ("components", ci, "faces")
+        if isinstance(spec, str):
+            if spec not in self.vocab.enums:
+                self.error(at, "E301", f"faces: '{spec}' is no enum of the game", did_you_mean(spec, self.vocab.enums))
+                return None
+            faces, t = tuple(self.vocab.enums[spec]), type_named(spec)
+        else:
+            faces, t = tuple(spec), INT
+        if self.vocab.face not in (None, t):
+            self.error(
+                at,
+                "E304",
+                f"these dice show {describe(t)}, another kind's {describe(self.vocab.face)}",
+                "give every kind of die faces of one kind: numbers, or the members of one enum",
+            )
+            return None
+        self.vocab.face = t
+        self.vocab.face_values = tuple(dict.fromkeys(self.vocab.face_values + faces))
+        return faces
 
     def _attribute_types(self, comps: list[dict]) -> tuple[dict[str, Type], list[dict[str, Type]]]:
         """Attribute → its type over all kinds (one name has one type), and each kind's attributes whose declared
@@ -1034,6 +1076,7 @@ class _Builder:
         self._compile_functions(game, compiler, texts.functions)
         self._compile_bot_values(game, compiler, texts.bot_values)
         start_fns = {path: compiler.expr(expr) for path, expr in texts.starts.items() if expr is not None}
+        self._house: House | None = None
         self._compile_scorers(game, compiler, texts)
         stats = [
             Stat(
@@ -1054,9 +1097,49 @@ class _Builder:
             score_key=self._score_key(compiler, texts),
             sources=texts.sources(self.data.get("functions") or []),
             function_bodies=texts.functions,
+            house=self._house,
         )
         self._check_play(game, texts.procedures)
+        self._check_house(texts.procedures)
         return game
+
+    def _check_house(self, procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]) -> None:
+        """The house plays by a procedure of the rules that asks no one anything, itself or by what it calls."""
+        house = self.data.get("house")
+        if house is None:
+            return
+        name = house["plays"]
+        if name not in procedures:
+            self.error(
+                ("house", "plays"),
+                "E301",
+                f"the house plays by '{name}', which is no procedure of the rules",
+                did_you_mean(name, [n for n in procedures if n not in ("setup", "play")]),
+            )
+            return
+        if self.vocab.procedures.get(name):
+            self.error(("house", "plays"), "E301", f"the house plays by '{name}', which must take no parameters")
+        todo, done = [name], set()
+        while todo:
+            proc = todo.pop()
+            done.add(proc)
+            path, stmts = procedures[proc]
+            for block in walk_blocks(stmts or []):
+                for st in block:
+                    if isinstance(st, (ast.Choose, ast.Window)):
+                        what = "a window asks the players" if isinstance(st, ast.Window) else f'"{st.kind}" asks'
+                        self.dsl_problem(
+                            path,
+                            DslProblem(
+                                st.line,
+                                st.col,
+                                "E505",
+                                f"the house plays by the rules, but {what} here (in '{proc}', which '{name}' runs)",
+                                "the house decides nothing: write what it does (while its points are under 17: …)",
+                            ),
+                        )
+                    calls = [e.func for ex in st.contents()[0] for e in walk_exprs(ex) if isinstance(e, ast.Call)]
+                    todo += [c for c in calls if c in procedures and c not in done and c not in todo]
 
     # The parse steps: each text parsed and checked where it is written; a text with an error is None.
     def _parse_texts(self) -> _Texts:
@@ -1160,13 +1243,16 @@ class _Builder:
                 )
 
     def _parse_scorers(self) -> list[tuple[str, dict, ast.Expr | None, tuple]]:
-        """(section, item, expression, path) of every scoring term and tie-breaker, in order."""
-        scorers = []
+        """(section, item, expression, path) of every scoring term and tie-breaker, in order, and the house's points."""
+        scorers: list[tuple[str, dict, ast.Expr | None, tuple]] = []
         for section in ("scoring", "tiebreakers"):
             field_name = "points" if section == "scoring" else "value"
             for i, item in enumerate(self.data.get(section) or []):
                 path = (section, i, field_name)
                 scorers.append((section, item, self._parse_expression(path, {"p": PLAYER}, INT), path))
+        house = self.data.get("house")
+        if house is not None:
+            scorers.append(("house", house, self._parse_expression(("house", "points"), {}, INT), ("house", "points")))
         return scorers
 
     def _parse_stats(self) -> list[tuple[dict, ast.Expr | None, tuple]]:
@@ -1208,14 +1294,14 @@ class _Builder:
         for section, item, expr, path in texts.scorers:
             if expr is None:
                 continue
-            target = game.scoring if section == "scoring" else game.tiebreakers
             place = self.rules.diag(path, "", "")
+            where = (place.path, place.line, place.col)
+            if section == "house":
+                self._house = House(item["name"], item["plays"], Scorer(item["name"], "", compiler.expr(expr), where))
+                continue
+            target = game.scoring if section == "scoring" else game.tiebreakers
             lowest = item.get("winner", self.data.get("winner", "highest")) == "lowest"
-            target.append(
-                Scorer(
-                    item["id"], item.get("text", ""), compiler.expr(expr), (place.path, place.line, place.col), lowest
-                )
-            )
+            target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr), where, lowest))
 
     @staticmethod
     def _score_key(compiler, texts: _Texts) -> Callable | None:

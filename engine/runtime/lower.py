@@ -109,6 +109,10 @@ class Lowerer:
         game = self.game
         if self.labels.card_names is not None:
             raise Unsupported("cards named in the logs (cards_in_logs: name)")
+        if game.die_faces:
+            raise Unsupported("dice (a component kind with faces:)")
+        if game.house is not None:
+            raise Unsupported("a house (a seat run by the rules, house:)")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
         lab = self._lab(functions)

@@ -5,6 +5,7 @@ The tensor has one fixed shape per game and table size (``Encoding``), made of n
 
 - per zone, a plane over the card faces (the distinct card ids): how many cards of each face the seat
   knows to be there (it sees them, or knows them though they lie face down), and the zone's size;
+  in a game with dice, also how many of its dice the seat knows to show each face;
 - the variables as the seat's view shows them, by their declared type: a number, a yes/no, a one-hot
   over an enum's members, the seats, the card faces, the zones or the board positions (a list of them:
   counts); text, records and maps are not encoded (listed in ``Encoding.skipped``);
@@ -93,6 +94,15 @@ class Encoding(Layout):
             for face, k in count.items():
                 out[base + face_of[face]] = k
             out[index[f"size {zone}"]] = len(state.zones[zone])
+        if game.die_faces:  # the faces the seat knows of the dice in each zone
+            seen: dict[str, list] = {zone: [None] * len(cards) for zone, cards in state.zones.items()}
+            sight.dice_seen(state, seat, seen)
+            face_index = self.domains["dice"]
+            for zone, shown in seen.items():
+                base = index[f"dice {zone}"]
+                for d in shown:
+                    if isinstance(d, dict) and "face" in d:
+                        out[base + face_index[d["face"]]] += 1
         variables, players = sight.variables_for(state, seat)
         vocab = game.vocabulary
         for name, value in variables.items():
@@ -174,6 +184,10 @@ def _encoding(game, players: int) -> Encoding:
         parts += [(f"zone {zone}", faces), (f"size {zone}", ["cards"])]
     vocab = game.vocabulary
     domains: dict = {"faces": {f: i for i, f in enumerate(faces)}}
+    if game.die_faces:
+        shown = vocab.face_values
+        parts += [(f"dice {zone}", [str(f) for f in shown]) for zone in game.zone_ids(players)]
+        domains["dice"] = {f: i for i, f in enumerate(shown)}
     skipped = []
     named = [(f"variable {k}", t) for k, t in vocab.variables.items()]
     named += [(f"seat {p} {k}", t) for p in range(players) for k, t in vocab.player_variables.items()]

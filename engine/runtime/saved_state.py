@@ -161,7 +161,8 @@ def _local_type(proc, name: str) -> Type | None:
 def check_saved_state(game, data: Any) -> None:
     """Raise StateError unless ``data`` is a consistent state of ``game`` (all but the pending options)."""
     _need(isinstance(data, dict), "not a JSON object")
-    missing, extra = _KEYS - set(data), set(data) - _KEYS
+    keys = _KEYS | {"faces"} if game.die_faces else _KEYS
+    missing, extra = keys - set(data), set(data) - keys
     _need(not missing, f"missing {', '.join(sorted(missing))}")
     _need(not extra, f"unknown part {_brief(min(extra, default=''))}")
     _need(
@@ -188,6 +189,14 @@ def check_saved_state(game, data: Any) -> None:
     _check_variables(game, data["variables"], data["player_variables"], n)
     _check_stack(game, data["stack"], data["pending"], n)
     _check_records(game, data, n)
+    if game.die_faces:
+        faces = data["faces"]
+        _need(
+            isinstance(faces, list)
+            and len(faces) == len(game.die_faces)
+            and all(f is None if options is None else f in options for f, options in zip(faces, game.die_faces)),
+            "bad faces of the dice",
+        )
 
 
 def _check_zones(game, zones: Any, n: int) -> None:
@@ -364,6 +373,16 @@ def _history_entry(entry: Any, n: int, zones: dict) -> bool:
     chance = entry.get("chance")
     if chance == "shuffle":
         return set(entry) == {"chance", "zone"} and isinstance(entry["zone"], str) and entry["zone"] in zones
+    if chance == "roll":  # a die rolled; "seen" by these seats alone, when not by all
+        return (
+            set(entry) - {"seen"} == {"chance", "die", "of", "index"}
+            and all(_is_int(entry[k]) for k in ("die", "of", "index"))
+            and 0 <= entry["index"] < entry["of"]
+            and (
+                "seen" not in entry
+                or (isinstance(entry["seen"], list) and all(_is_int(p) and 0 <= p < n for p in entry["seen"]))
+            )
+        )
     if chance == "random":
         return (
             set(entry) == {"chance", "of", "index"}

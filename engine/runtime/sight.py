@@ -12,7 +12,10 @@ A seat may know
   seat's options; of a simultaneous decision, which seats have still to
   choose — a seat that chose shows only that it did, never what;
 - every chance event (a shuffle, a random draw's index): their results show
-  only through the zones above.
+  only through the zones above; a die rolled in a zone it does not see is
+  in its history without the face (``_as_seen``);
+- which die is where, always, and the face of a die only if it saw the roll
+  or the die since (``Sight.rolled``: ``know`` of a die is who knows its face).
 
 It also remembers where cards are: ``know[card]`` is a bit mask of the seats
 that know which zone a card is in (they saw it there, or saw it move there),
@@ -153,6 +156,15 @@ class Sight:
         if zone in self.tops and cards:
             know[cards[-1]] = pinned[cards[-1]] = self.everyone
 
+    def rolled(self, st, die: int) -> int:
+        """``die`` was rolled where it lies: those who see its zone (all, on top of a ``top`` zone) see its new
+        face, and nobody else knows it; gives their bit mask."""
+        zone = st.loc[die]
+        seeing = self.everyone if zone in self.tops and st.zones[zone][-1] == die else self.masks[zone]
+        if st.know is not None and st.pinned is not None:
+            st.know[die] = st.pinned[die] = seeing
+        return seeing
+
     @staticmethod
     def shown(st, cards: list[int], seat: int) -> None:
         """``seat`` was shown ``cards``: it knows them and where they lie."""
@@ -187,6 +199,8 @@ def _as_seen(entry: dict, seat: int | None, revealed: bool = True) -> dict:
     (``together``) is masked only until it is ``revealed``: then everyone saw every choice."""
     if entry.get("secret") and entry.get("seat") != seat and not (revealed and "together" in entry):
         return {k: v for k, v in entry.items() if k != "action"}
+    if "seen" in entry and seat not in entry["seen"]:  # a die rolled in secret: only its face is hidden
+        return {k: v for k, v in entry.items() if k != "index"}
     return entry
 
 
@@ -255,6 +269,8 @@ def view(state, seat: int | None) -> dict:
     for zone, cards in state.zones.items():
         hidden = face_down(zone, len(cards), seat)
         zones[zone] = [back(c) for c in cards[:hidden]] + [ids[c] for c in cards[hidden:]]
+    if state.faces is not None:
+        dice_seen(state, seat, zones)
     decision = decision_for(state, seat)
     variables, players = variables_for(state, seat)
     out = {
@@ -278,6 +294,29 @@ def view(state, seat: int | None) -> dict:
         out["winners"] = outcome.winners
         out["outcome"] = outcome.to_data()
     return out
+
+
+def dice_seen(state, seat: int | None, zones: dict[str, list]) -> None:
+    """Each die of ``zones`` as ``seat`` sees it: which die it is, always, and the face it shows only to
+    those who saw it (``Sight.rolled``; an onlooker, what everyone saw)."""
+    state._knowledge()
+    faces, know, ids = state.faces, state.know, state.game.card_ids
+    everyone = state.sight.everyone
+    for zone, cards in state.zones.items():
+        shown = zones[zone]
+        for i, c in enumerate(cards):
+            face = faces[c]
+            if face is not None:
+                seen = know[c] == everyone if seat is None else know[c] >> seat & 1
+                shown[i] = {"die": ids[c], "face": face} if seen else {"die": ids[c]}
+
+
+def _reroll(copy, seat: int, shuffler: random.Random) -> None:
+    """The dice whose faces ``seat`` does not know, rolled again in its copy (each face as likely)."""
+    bit, know, faces = 1 << seat, copy.know, copy.faces
+    for die, options in enumerate(copy.game.die_faces):
+        if options is not None and not know[die] & bit:
+            faces[die] = options[shuffler.randrange(len(options))]
 
 
 # ------------------------------------------------------------ determinizing
@@ -408,6 +447,7 @@ def _hidden(state, seat: int) -> tuple[Groups, dict[int, list[int]]]:
         return last[3], last[4]
     bit = 1 << seat
     looks = _tables(game).looks
+    dice = game.die_faces
     groups: Groups = {}
     loose: dict[int, list[int]] = {}
     for zone, top_shown in hidden:
@@ -416,7 +456,7 @@ def _hidden(state, seat: int) -> tuple[Groups, dict[int, list[int]]]:
             continue
         here: dict[int, tuple[list[int], list[int]]] = {}
         for i, card in enumerate(cards[:-1] if top_shown else cards):
-            if pinned[card] & bit:
+            if pinned[card] & bit or (dice and dice[card] is not None):  # a die is known; its face is rolled again
                 continue
             look = looks[card]
             if look in here:
@@ -457,6 +497,8 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
     copy = state.clone(log=False)
     if relabel:
         _relabel(copy, relabel, seat, hold)
+    if copy.faces is not None:
+        _reroll(copy, seat, shuffler)
     private = game.private_player_variables
     for p, pv in enumerate(copy.pvars):
         if p != seat:

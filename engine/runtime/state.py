@@ -45,6 +45,7 @@ class Outcome:
 
     results: tuple[str, ...]  # per seat: "win", "loss" or "draw"
     reason: str
+    house: bool = False  # each seat's result is against the house, not against the other seats
 
     @property
     def winners(self) -> list[int]:
@@ -57,15 +58,21 @@ class Outcome:
     def returns(self) -> list[float]:
         """Per-seat numbers that sum to zero: k winners of n seats get n/k − 1 each, the others −1; a draw 0.
 
-        Two players: +1 for the win, −1 for the loss.
+        Two players: +1 for the win, −1 for the loss.  Against a house each seat has its own result, and
+        they need not sum to zero: +1 for a win, −1 for a loss, 0 for a draw.
         """
+        if self.house:
+            return [1.0 if r == "win" else -1.0 if r == "loss" else 0.0 for r in self.results]
         n, k = len(self.results), len(self.winners)
         if k == 0:
             return [0.0] * n
         return [n / k - 1 if r == "win" else -1.0 for r in self.results]
 
     def to_data(self) -> dict:
-        return {"results": list(self.results), "winners": self.winners, "reason": self.reason}
+        data = {"results": list(self.results), "winners": self.winners, "reason": self.reason}
+        if self.house:
+            data["against"] = "house"
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +110,7 @@ class State:
 
     __slots__ = (
         "draws",
+        "faces",
         "fault",
         "final",
         "game",
@@ -149,6 +157,7 @@ class State:
     know: list[int] | None  # per card: bit mask of the seats that know it
     draws: list[int] | None  # explicit chance: the outcomes still to use, last first (only while a run uses them)
     pinned: list[int] | None  # per card: bit mask of the seats that know where it lies
+    faces: list[Any] | None  # per card: the face a die shows (None for other cards); None in a game without dice
 
     # ---------------------------------------------------------------- create
     @classmethod
@@ -176,6 +185,7 @@ class State:
         st.settled = {}
         st.final = None  # (scores, outcome) a finished game's copy keeps from the game (sight._dealt)
         st.sight = game.sight(players)
+        st.faces = [f[0] if f is not None else None for f in game.die_faces] if game.die_faces else None
         placed = game.cache.starts.get(players)
         if placed is None:
             cards = len(game.card_ids)
@@ -321,6 +331,13 @@ class State:
             total += self._evaluate(scorer, p)
         return total
 
+    def house_points(self) -> int:
+        """The house's points (``house: points:``), which every seat's are set against."""
+        house = self.game.house
+        if house is None:
+            raise TabletopError(f"{self.game.id} has no house")
+        return self._evaluate(house.points, 0)
+
     def team_score(self, p: int) -> int:
         """The points of seat ``p``'s team (just ``p``'s when there are no teams)."""
         team = self.game.team(self.n, p)
@@ -361,6 +378,11 @@ class State:
         if self.final is not None:
             return self.final[1]
         game, n = self.game, self.n
+        if game.house is not None:  # each seat against the house, on points alone
+            bar = game.ranking(self.house_points(), ())
+            keys = [game.ranking(self.score_of(p), ()) for p in range(n)]
+            results = tuple("win" if k > bar else "draw" if k == bar else "loss" for k in keys)
+            return Outcome(results, self.reason or DEFAULT_END, house=True)
         tiebreakers = game.tiebreakers
         per_seat = [[self.score_of(p), *[self._evaluate(t, p) for t in tiebreakers]] for p in range(n)]
         team = [game.team(n, p) for p in range(n)]
@@ -699,6 +721,7 @@ class State:
         c.pinned = self.pinned[:] if self.pinned is not None else None
         c.settled, c.sight = self.settled.copy(), self.sight
         c.memo, c.steps, c.final, c.draws = {}, 0, self.final, None
+        c.faces = self.faces[:] if self.faces is not None else None
         return c
 
     def __deepcopy__(self, memo: dict) -> State:
@@ -713,7 +736,7 @@ class State:
 
     def to_data(self) -> dict:
         self._knowledge()
-        return {
+        data = {
             "format": FORMAT,
             "game": self.game.id,
             "variant": self.game.variant,
@@ -733,6 +756,9 @@ class State:
             "know": self.know,
             "pinned": self.pinned,
         }
+        if self.faces is not None:  # a game with dice: what each shows
+            data["faces"] = self.faces
+        return data
 
     def to_json(self) -> str:
         """The whole state as JSON text (read back with ``GameDef.state_from_json``)."""
@@ -768,5 +794,6 @@ class State:
         st.seen, st.reason = data["seen"], data["reason"]
         st.know, st.pinned, st.settled, st.sight = data["know"], data["pinned"], {}, game.sight(st.n)
         st.final, st.draws = None, None
+        st.faces = data.get("faces")
         check_pending(st)
         return st

@@ -25,6 +25,9 @@ def card_list(game: GameDef) -> list[dict]:
     out = []
     for cid, decl in game.card_texts.items():
         attrs = {k: v for k, v in decl.items() if k not in ("id", "name", "kind", "copies", "text", "effect", "source")}
+        faces = game.die_faces[game.first_card[cid]] if game.die_faces else None
+        if faces is not None:  # a die: what it can show
+            attrs = {"faces": list(faces), **attrs}
         program = game.programs.get(f"effect:{cid}")
         out.append(
             {

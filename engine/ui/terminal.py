@@ -44,6 +44,8 @@ def _style(name: str) -> Style | None:
 def _card_text(entry) -> str:
     if entry is None:
         return "▒"
+    if isinstance(entry, dict) and "die" in entry:  # a die: which it is, always; its face if the seat saw it
+        return f"{entry['die']}:{entry.get('face', '?')}"
     if isinstance(entry, dict):
         return "▒" + "/".join(str(v) for v in entry.values())
     return str(entry)
