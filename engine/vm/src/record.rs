@@ -229,6 +229,7 @@ fn function(st: &mut State, f: usize, what: &str, args: &[V]) -> Result<V, Error
         Err(F::Rule(m) | F::Failed(m)) => Err(fail(m)),
         Err(F::Overrun) => Err(fail("calls ran out of steps".into())),
         Err(F::Bug(m)) => Err(Error::Bug(format!("engine bug in the VM's '{what}': {m}"))),
+        Err(F::Scoring(d)) => Err(Error::Rule(*d)),
     }
 }
 
