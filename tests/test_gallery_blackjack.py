@@ -2,10 +2,10 @@
 hits to 17, over a session of hands for chips.
 
 Cards are ``FACE-SUIT`` (``ace-spades``, ``10-hearts``).  A hand starts with ``bet N`` from each player with
-chips; then the dealer's first card lies face up in ``dealer``, the second face down in ``hole``, and each
+chips; then the dealer's first card lies face up in ``dealer``, the second face down in ``hole_card``, and each
 player in turn is asked ``hit`` or ``stand``.  The dealer is no seat: it is never asked.  Scenarios lay the
 cards while the first player is asked to hit or stand, then ask again (``reoffer``); the shoe's next cards
-are laid on top of ``deck``.  A session of one hand (``constants.hands``) shows the outcome: each player
+are laid on top of ``deck``.  A session of one hand (``constants.hands_per_session``) shows the outcome: each player
 wins, draws or loses against the house by the chips they leave with.
 """
 
@@ -15,7 +15,7 @@ from table import accounted, put
 
 from engine import load_game
 
-ONE_HAND = {"constants.hands": 1}
+ONE_HAND = {"constants.hands_per_session": 1}
 
 
 def asked(players: int, reference: bool = False, overrides: dict | None = None, bets: tuple = ()):
@@ -52,12 +52,12 @@ def chips(st) -> list[int]:
 def test_the_dealer_draws_to_17_and_stands_on_a_soft_17(reference):
     """Ruling stand-17: ace and six are a soft 17, and the dealer stands on it."""
     st = asked(1, reference)
-    lay(st, {"hand:0": ["10-clubs", "8-clubs"], "dealer": ["ace-hearts"], "hole": ["6-hearts"]}, ["5-spades"])
+    lay(st, {"hand:0": ["10-clubs", "8-clubs"], "dealer": ["ace-hearts"], "hole_card": ["6-hearts"]}, ["5-spades"])
     st.apply("stand")
     assert st.log[-2:] == ["Dealer stands on 17", "seat 0 wins 1"] and chips(st) == [21]
 
     st = asked(1, reference)
-    hands = {"hand:0": ["10-clubs", "8-clubs"], "dealer": ["10-hearts"], "hole": ["4-hearts"]}
+    hands = {"hand:0": ["10-clubs", "8-clubs"], "dealer": ["10-hearts"], "hole_card": ["4-hearts"]}
     lay(st, hands, ["2-spades", "3-spades"])
     st.apply("stand")
     assert st.log[-2:] == ["Dealer stands on 19", "seat 0 loses 1"] and chips(st) == [19]
@@ -65,16 +65,17 @@ def test_the_dealer_draws_to_17_and_stands_on_a_soft_17(reference):
 
 def test_the_hole_card_is_hidden_until_the_dealer_plays_and_the_dealer_is_never_asked():
     st = asked(2)
-    assert st.view(0)["zones"]["hole"] == [None] and st.view(0)["zones"]["dealer"] != [None]
+    assert st.view(0)["zones"]["hole_card"] == [None] and st.view(0)["zones"]["dealer"] != [None]
     assert st.game.action_space(2) == ["bet 1", "bet 2", "bet 3", "hit", "stand"]
     for st in random_games("blackjack", 2, range(3)):
         assert all(e["seat"] in (0, 1) for e in st.history if "seat" in e)
 
 
 def test_a_lone_player_can_lose_to_the_house():
-    """Ruling session: fewer chips than the twenty brought is a loss against the house; returns are not zero-sum."""
+    """Ruling end-of-session: fewer chips than the twenty brought is a loss against the house; returns are not
+    zero-sum."""
     st = asked(1, overrides=ONE_HAND)
-    lay(st, {"hand:0": ["10-clubs", "2-clubs"], "dealer": ["10-hearts"], "hole": ["8-hearts"]})
+    lay(st, {"hand:0": ["10-clubs", "2-clubs"], "dealer": ["10-hearts"], "hole_card": ["8-hearts"]})
     st.apply("stand")
     assert st.is_terminal and chips(st) == [19] and st.house_points() == 20
     assert st.outcome.results == ("loss",) and st.winners == [] and st.returns() == [-1.0]
@@ -92,7 +93,7 @@ def test_each_player_wins_draws_or_loses_against_the_house_alone():
             "hand:1": ["10-diamonds", "8-diamonds"],
             "hand:2": ["10-spades", "7-spades"],
             "dealer": ["10-hearts"],
-            "hole": ["8-hearts"],
+            "hole_card": ["8-hearts"],
         },
     )
     for _ in range(3):
@@ -104,7 +105,7 @@ def test_each_player_wins_draws_or_loses_against_the_house_alone():
 def test_a_blackjack_beats_a_dealers_21_of_three_cards_and_pays_three_to_two():
     st = asked(2, bets=(1, 2))
     hands = {"hand:0": ["10-clubs", "5-clubs"], "hand:1": ["ace-spades", "king-spades"]}
-    lay(st, {**hands, "dealer": ["10-hearts"], "hole": ["6-hearts"]}, ["5-hearts"])
+    lay(st, {**hands, "dealer": ["10-hearts"], "hole_card": ["6-hearts"]}, ["5-hearts"])
     st.apply("stand")  # seat 1 has 21 and is not asked
     assert "Dealer stands on 21" in st.log and chips(st) == [19, 23]
 
@@ -112,13 +113,13 @@ def test_a_blackjack_beats_a_dealers_21_of_three_cards_and_pays_three_to_two():
 def test_when_every_player_busts_the_dealer_draws_nothing():
     """Ruling all-bust: the dealer turns up a 15 and stands, having won."""
     st = asked(1)
-    lay(st, {"hand:0": ["10-clubs", "6-clubs"], "dealer": ["10-hearts"], "hole": ["5-hearts"]}, ["king-spades"])
+    lay(st, {"hand:0": ["10-clubs", "6-clubs"], "dealer": ["10-hearts"], "hole_card": ["5-hearts"]}, ["king-spades"])
     st.apply("hit")
     assert st.log[-3:] == ["seat 0 busts with 26", "Dealer stands on 15", "seat 0 loses 1"] and chips(st) == [19]
 
 
 def test_a_dealer_blackjack_ends_the_hand_before_anyone_plays():
-    """Ruling peek: found among seeded deals; only a player's own blackjack pushes."""
+    """Ruling dealer-peeks: found among seeded deals; only a player's own blackjack pushes."""
     rules = game("blackjack")
     value = rules.attributes["value"]
     found = 0

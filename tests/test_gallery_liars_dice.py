@@ -36,7 +36,7 @@ def test_each_player_rolls_five_dice_that_only_they_see():
 
 
 def test_each_bid_raises_the_last():
-    """Ruling raise: more dice of any face, or as many of a higher face; never more dice than are in play."""
+    """Ruling higher-bid: more dice of any face, or as many of a higher face; never more dice than are in play."""
     st = new()
     st.apply("bid 3 4")
     legal = st.legal_actions()
@@ -59,7 +59,7 @@ def test_ones_count_as_the_face_bid(reference):
 
 
 def test_a_bid_met_exactly_costs_the_caller_a_die():
-    """Ruling exact: a bid claims at least that many."""
+    """Ruling met-exactly: a bid claims at least that many."""
     st = new()
     for seat in range(3):
         show(st, seat, [6, 2, 2, 3, 3])

@@ -61,7 +61,7 @@ def test_a_guard_that_names_the_card_held_puts_its_holder_out(reference):
     assert "name Guard" not in st.legal_actions() and len(st.legal_actions()) == 7
     st.apply("name Baron")
     assert "seat 1 is out of the round" in st.log and st.pvars[0]["tokens"] == 1  # the round is over: one left
-    assert st.pvars[1]["out"] is False and len(st.zones["hand:1"]) == 1  # a new round is dealt
+    assert st.pvars[1]["knocked_out"] is False and len(st.zones["hand:1"]) == 1  # a new round is dealt
 
 
 def test_a_guard_that_names_another_card_does_nothing():
@@ -69,7 +69,7 @@ def test_a_guard_that_names_another_card_does_nothing():
     hold(st, {0: ["guard", "priest"], 1: ["baron"]})
     for action in ("play guard", "target seat 1", "name King"):
         st.apply(action)
-    assert not st.pvars[1]["out"] and st.current_player == 1 and ids(st, "discard:0") == ["guard"]
+    assert not st.pvars[1]["knocked_out"] and st.current_player == 1 and ids(st, "discard:0") == ["guard"]
 
 
 def test_the_priest_shows_the_other_hand_to_its_player_alone():

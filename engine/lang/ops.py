@@ -498,7 +498,7 @@ def _face(st, die) -> object:
     "roll",
     ("dice", list_of(CARD)),
     says="roll {dice}: each shows one of its faces at random, seen by the players who see where it lies "
-    "(on a public zone by all; in a cup of visibility owner by its owner alone: a roll in secret)",
+    "(on a public zone by all; in a zone of visibility owner by its owner alone: a roll in secret)",
     group="dice",
     draws=True,
 )

@@ -943,19 +943,19 @@ class Compiler:
         def add(text, at=where):
             lines.append((pad + text, at))
 
-        def guard(*exprs):
+        def memo_first(*exprs):
             for text, _ in self._memo(*exprs):
                 add(text)
 
         if isinstance(s, ast.Assign):
-            guard(s.value, s.target)
+            memo_first(s.value, s.target)
             for text in self._assign(s.target, self.code(s.value)):
                 add(text)
         elif isinstance(s, ast.ExprStmt):
-            guard(s.expr)
+            memo_first(s.expr)
             add(self.code(s.expr))
         elif isinstance(s, ast.Log):
-            guard(*[p for p in s.parts if not isinstance(p, str)], s.to)
+            memo_first(*[p for p in s.parts if not isinstance(p, str)], s.to)
             self._log(s, add)
         elif isinstance(s, ast.Pass):
             add("pass")
@@ -966,7 +966,7 @@ class Compiler:
         elif isinstance(s, ast.If):
             self._flat_if(s.branches, s.otherwise, lines, depth)
         else:
-            self._flat_loop(s, lines, depth, add, guard)
+            self._flat_loop(s, lines, depth, add, memo_first)
 
     def _flat_if(self, branches: list, otherwise: list | None, lines: list, depth: int) -> None:
         """``if``/``else`` nested so each condition gets a fresh memo just before it is tested."""
@@ -986,11 +986,11 @@ class Compiler:
                 for x in otherwise or ():
                     self._flat(x, lines, depth + 1)
 
-    def _flat_loop(self, s, lines: list, depth: int, add, guard) -> None:
+    def _flat_loop(self, s, lines: list, depth: int, add, memo_first) -> None:
         budget = self.game.step_budget
         count = ["st.steps += 1", f"if st.steps > {budget}: _overrun()"]
         if isinstance(s, ast.While):
-            guard(s.condition)
+            memo_first(s.condition)
             add(f"while {self.code(s.condition)}:")
             for text in count:
                 add("    " + text)
@@ -1006,7 +1006,7 @@ class Compiler:
         )
         sure = None  # the loop variable as the body reads it, if it never holds none there
         if isinstance(s, ast.For):
-            guard(s.source)
+            memo_first(s.source)
             var = self._temp()
             add(f"for {var} in {self._rounds(add, self._loop_source(s.source), at_once)}:")
             add(f"    env[{s.var!r}] = {var}")
@@ -1019,7 +1019,7 @@ class Compiler:
             ):
                 sure = read
         else:
-            guard(s.count)
+            memo_first(s.count)
             add(f"for _ in {self._rounds(add, f'range({self.code(s.count)})', at_once)}:")
         if not at_once:
             for text in count:
@@ -1145,16 +1145,16 @@ class Compiler:
     def _procedures(self) -> str:
         return self._global("procs", "", lambda: self.game.procedures)
 
-    def _call(self, call: ast.Call, nxt: int, guard: str | None = None) -> list:
+    def _call(self, call: ast.Call, nxt: int, between: str | None = None) -> list:
         """The instruction that calls a procedure: a new frame, run at once (``_enter``); the caller goes on
         at ``nxt``, here if the procedure returned, from ``State._run`` if it stopped at a decision.
-        ``guard``: a line between computing the arguments and entering."""
+        ``between``: a line between computing the arguments and entering."""
         self.entries.add(nxt)
         code = self._global("code", call.func, list)  # filled when the procedure is compiled (``_finish``)
         return (
             self._memo(call)
             + [(f"_e = {self._frame_env(call)}", None)]
-            + ([(guard, None)] if guard else [])
+            + ([(between, None)] if between else [])
             + self._enter(repr(call.func), code, nxt)
         )
 

@@ -79,8 +79,9 @@ class Outcome:
 class ChanceEvent:
     """A draw at random the rules are about to make: one of ``size`` outcomes, all equally likely.
 
-    ``kind`` is "random" (``random_from`` picks item ``outcome``) or "shuffle" (one step of
-    Fisher–Yates: the card at place ``size − 1`` of the zone changes places with the one at ``outcome``).
+    ``kind`` is "random" (``random_from`` picks item ``outcome``; ``roll`` turns a die to its face number
+    ``outcome``) or "shuffle" (one step of Fisher–Yates: the card at place ``size − 1`` of the zone changes
+    places with the one at ``outcome``).
     """
 
     kind: str

@@ -54,10 +54,10 @@ WINNING = [
     ["`tiebreakers:` `value:`", "sides level on points are ranked by each in turn; its own `winner:` else the game's"],
     ["`ties: draw`", "sides still level after the tie-breakers draw (default `shared`: they share the win)"],
     [
-        "`house: {name: Dealer, plays: dealer_plays, points: …}`",
+        "`house: {name: Bank, plays: bank_turn, points: …}`",
         "a seat run by the rules: it plays by the procedure `plays` (called by the rules; it may ask no one "
         "anything), is never among the seats to act, and its cards lie in zones of the visibility the rules give "
-        "(a hole card `hidden`). Each player wins, draws or loses against its `points` alone (a solo player can "
+        "(a card face down: `hidden`). Each player wins, draws or loses against its `points` alone (a solo player can "
         "lose); returns are +1, 0, −1 a seat, not zero-sum",
     ],
 ]
@@ -66,18 +66,18 @@ DICE = [
     [
         "a component kind's `faces: [1, 2, 3, 4, 5, 6]`",
         "its items are dice (`copies: 5` makes five); `faces: symbols` names an enum whose members are the faces. "
-        "A die lies in a zone like a card (a seat's cup, the table) and moves with `move`",
+        "A die lies in a zone like a card (one of a seat's own, a public one) and moves with `move`",
     ],
     [
-        "rolling: `roll(cup(me))`",
+        "rolling: `roll(tray(me))`",
         "each die shows a face at random, one chance event a die; those who see the zone see the face: on a public "
         "zone everyone (a roll in the open), in a zone of `visibility: owner` its owner alone (a roll in secret); "
         "moving a die to a public zone or `reveal` shows it. A seat's `determinized` copy rolls again every face "
         "it cannot know",
     ],
     [
-        "reading: `face(d)`, `faces(cup(p))`, `showing(dice, 6)`",
-        "the face a die shows; the faces of several (`sum(faces(cup(me)))`); the dice showing a face "
+        "reading: `face(d)`, `faces(tray(p))`, `showing(dice, 6)`",
+        "the face a die shows; the faces of several (`sum(faces(tray(me)))`); the dice showing a face "
         "(`size(showing(dice, 6))` counts the sixes). A face written in a rule must be one of the dice's",
     ],
 ]
