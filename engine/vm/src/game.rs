@@ -652,7 +652,8 @@ impl Loader {
     }
 
     fn store(&mut self, j: &J) -> R<Store> {
-        let a = arr(j, "a store")?;
+        arr(j, "a store")?;
+        let a = j; // indexed as JSON: a part it lacks reads as null, refused below
         Ok(match s(&a[0], "a store's kind")? {
             "local" => Store::Local(self.local(&a[1])?),
             "var" => Store::Var(self.var(s(&a[1], "a variable")?)?),
@@ -1094,7 +1095,7 @@ impl Game {
                 if locals.len() < 2 {
                     return bad("a scorer lacks 'me' and 'p'");
                 }
-                let w = arr(get(&sc, "where")?, "where")?;
+                let w = get(&sc, "where")?; // indexed as JSON: a part it lacks reads as null, refused below
                 out.push(Scorer {
                     id: s(get(&sc, "id")?, "an id")?.to_string(),
                     place: (
