@@ -180,16 +180,24 @@ def cut_short(ir: dict, how: str) -> dict:
     elif how == "an assignment to nothing":
         code = next(ins for p in ir["procedures"] for ins in p["code"] if ins[0] == "assign")
         code[1] = []
+    elif how == "an operation short of its arguments":
+        node = next(part(ir, p) for p in places(ir) if _is_op(part(ir, p)))
+        node[2] = node[2][:-1]
     elif how == "an assignment to a player variable of nobody":
         code = next(ins for p in ir["procedures"] for ins in p["code"] if ins[0] == "assign")
         code[1] = ["pvar"]
     return ir
 
 
+def _is_op(node) -> bool:
+    return isinstance(node, list) and len(node) == 3 and node[0] == "op" and isinstance(node[2], list) and node[2]
+
+
 CUT_SHORT = [
     "a scorer's place without its column",
     "an assignment to nothing",
     "an assignment to a player variable of nobody",
+    "an operation short of its arguments",
 ]
 
 
