@@ -327,3 +327,14 @@ def test_a_zone_named_by_a_key_its_family_lacks_fails_only_where_it_is_used_on_b
     game = game_of(tmp_path, ZONE_OF_NO_KEY)
     ref, vm = faults_on_both(game)
     assert vm == ref and ref.message == "there is no zone 'stash:purple' (in 'play')"
+
+
+def test_a_game_holding_text_built_while_playing_is_saved_and_read_back_by_the_vm(tmp_path):
+    """Text the rules join while playing is no text of the rules: the VM reads a save holding it, its own too."""
+    lines = "\n      ".join(['word = "ok" + "left"', "k = [word + word]", 'n = choose "more" from [1]'])
+    game = game_of(tmp_path, NONE_GAME.replace("LINE", lines))
+    ref, vm_game = game.new_game(2, 0), _vm.VmGame(ir_bytes(game))
+    ref.apply("pick 1")
+    on_vm = vm_game.state_from_json(ref.to_json())
+    assert json.loads(on_vm.to_json()) == ref.to_data() and ref.to_data()["variables"]["word"] == "okleft"
+    assert json.loads(vm_game.state_from_json(on_vm.to_json()).to_json()) == ref.to_data()
