@@ -189,6 +189,7 @@ _TYPE_ERRORS = [  # Python's wording of a type error -> the rule language's, in 
     (re.compile(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'"), "'{0}' cannot compare {1} and {2}"),
     (re.compile(r"bad operand type for unary (\S+): '(\w+)'"), "'{0}' cannot be used on {1}"),
     (re.compile(r"'(\w+)' object is not (?:iterable|subscriptable)"), "{0} is not a list"),
+    (re.compile(r"argument of type '(\w+)' is not iterable"), "{0} is not a list"),
     (re.compile(r"object of type '(\w+)' has no len\(\)"), "{0} has no length"),
 ]
 

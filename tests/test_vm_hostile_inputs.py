@@ -172,3 +172,38 @@ def test_a_mutated_save_is_refused_in_one_line_or_plays_failing_only_with_the_vm
         except _vm.VmError:
             seen["failed"] += 1
     assert seen["refused"] > MUTANTS // 4 and seen["played"] > MUTANTS // 10, seen
+
+
+def cut_short(ir: dict, how: str) -> dict:
+    if how == "a scorer's place without its column":
+        ir["scoring"][0]["where"] = ir["scoring"][0]["where"][:1]
+    elif how == "an assignment to nothing":
+        code = next(ins for p in ir["procedures"] for ins in p["code"] if ins[0] == "assign")
+        code[1] = []
+    elif how == "an operation short of its arguments":
+        node = next(part(ir, p) for p in places(ir) if _is_op(part(ir, p)))
+        node[2] = node[2][:-1]
+    elif how == "an assignment to a player variable of nobody":
+        code = next(ins for p in ir["procedures"] for ins in p["code"] if ins[0] == "assign")
+        code[1] = ["pvar"]
+    return ir
+
+
+def _is_op(node) -> bool:
+    return isinstance(node, list) and len(node) == 3 and node[0] == "op" and isinstance(node[2], list) and node[2]
+
+
+CUT_SHORT = [
+    "a scorer's place without its column",
+    "an assignment to nothing",
+    "an assignment to a player variable of nobody",
+    "an operation short of its arguments",
+]
+
+
+@pytest.mark.parametrize("how", CUT_SHORT)
+def test_an_ir_with_a_part_cut_short_is_refused_in_one_line_not_an_engine_bug(how):
+    ir = cut_short(json.loads(ir_bytes(load_game("goofspiel", reference=True))), how)
+    with pytest.raises(_vm.VmStateError) as info:
+        _vm.VmGame(json.dumps(ir).encode())
+    assert "\n" not in str(info.value) and str(info.value).startswith("IR refused")

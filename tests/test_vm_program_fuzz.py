@@ -219,6 +219,11 @@ NONE_ELSEWHERE = {
     "a list not in a ring, quoted": "xs = cyclic_next([range(0, 100)], range(0, 80))",
     "a record not in a ring, quoted": 'n = cyclic_next([{do: "a", k: 1}], {do: "it\'s", k: 2}).k',
     "a card in a zone that is none": "flag = c in item([deck], 5)",
+    "a choice from none": "n = choose from item([[1]], 5)",
+    "any of none": "flag = any(item([[true]], 5))",
+    "an item of none": "n = item(item([xs], 5), 0)",
+    "an item at nobody's place": "n = item(xs, seat_number(who))",
+    "a number in none": "flag = 1 in item([xs], 5)",
     "the cards of a zone that is none, one by one": "for k in item([deck], 5):\n          pass",
     "the cards of a zone that is none, in a list": "xs = [1 for k in item([deck], 5)]",
 }
@@ -231,18 +236,21 @@ def test_none_given_to_an_operation_is_the_references_fault_word_for_word(tmp_pa
 
 
 def test_the_teammates_of_nobody_and_a_range_to_none_play_alike_on_the_vm(tmp_path):
-    """No team holds nobody; range(a, none) is range(a), as the reference reads a stop left out; none is empty."""
+    """No team holds nobody; range(a, none) is range(a), as the reference reads a stop left out; none is empty,
+    its first item none, and so is an item before the first."""
     game = game_of(
         tmp_path,
         NONE_GAME.replace(
-            "LINE", "ps = teammates(who)\n      xs = range(2, seat_number(who))\n      flag = is_empty(item([xs], 5))"
+            "LINE",
+            "ps = teammates(who)\n      xs = range(2, seat_number(who))\n      flag = is_empty(item([xs], 5))"
+            + "\n      xs = xs + [first(item([xs], 5)), item(item([xs], 5), -1)]",
         ),
     )
     ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
     ref.apply("pick 1")
     vm.apply("pick 1")
     assert json.loads(vm.to_json()) == ref.to_data()
-    assert ref.to_data()["variables"]["xs"] == [0, 1] and ref.to_data()["variables"]["flag"] is True
+    assert ref.to_data()["variables"]["xs"] == [0, 1, None, None] and ref.to_data()["variables"]["flag"] is True
 
 
 def test_records_without_repeats_are_the_same_list_on_both_backends(tmp_path):
@@ -327,3 +335,14 @@ def test_a_zone_named_by_a_key_its_family_lacks_fails_only_where_it_is_used_on_b
     game = game_of(tmp_path, ZONE_OF_NO_KEY)
     ref, vm = faults_on_both(game)
     assert vm == ref and ref.message == "there is no zone 'stash:purple' (in 'play')"
+
+
+def test_a_game_holding_text_built_while_playing_is_saved_and_read_back_by_the_vm(tmp_path):
+    """Text the rules join while playing is no text of the rules: the VM reads a save holding it, its own too."""
+    lines = "\n      ".join(['word = "ok" + "left"', "k = [word + word]", 'n = choose "more" from [1]'])
+    game = game_of(tmp_path, NONE_GAME.replace("LINE", lines))
+    ref, vm_game = game.new_game(2, 0), _vm.VmGame(ir_bytes(game))
+    ref.apply("pick 1")
+    on_vm = vm_game.state_from_json(ref.to_json())
+    assert json.loads(on_vm.to_json()) == ref.to_data() and ref.to_data()["variables"]["word"] == "okleft"
+    assert json.loads(vm_game.state_from_json(on_vm.to_json()).to_json()) == ref.to_data()

@@ -33,6 +33,7 @@ from engine.lang.types import (
     INT,
     PLAYER,
     TEXT,
+    TYPEVAR,
     ZONE,
     Type,
     list_of,
@@ -688,15 +689,11 @@ class ProgramGen:
                 continue
             concrete = substitute(pt, binding) if pt.has_typevar else pt
             if concrete is None or concrete.has_typevar:
-                concrete = substitute(pt, dict.fromkeys([*binding, *_typevars(pt)], INT))
+                concrete = substitute(pt, dict.fromkeys([*binding, TYPEVAR], INT))
             if concrete is not None and concrete.is_list and concrete.element == ANY:
                 concrete = list_of(self.rng.choice([INT, CARD, PLAYER]))
             args.append(self.expr(concrete or INT, d, sure=concrete in NULLABLE))
         return f"{op.name}({', '.join(args)})"
-
-
-def _typevars(t: Type) -> list[Type]:
-    return [v for v in (OPS["first"].returns,) if t.has_typevar]
 
 
 def _params_text(params: list[tuple[str, Type]]) -> str:

@@ -649,7 +649,7 @@ class ReferenceCompiler:
         several = self._several(s) if isinstance(s, ast.ChooseSeveral) else None
 
         def options(st, env):
-            items = source(st, env)
+            items = list(source(st, env))  # here, where a source that is no list fails as the rules' own fault
             if where is not None:
                 saved = env.get("it", _MISSING)
                 kept = []

@@ -62,10 +62,12 @@ pub fn ints(op: &str, x: &V, y: &V) -> Res<(i64, i64)> {
     }
 }
 
-fn list<'a>(v: &'a V, what: &str) -> Res<&'a Rc<[V]>> {
+/// A list an operation goes through; another value fails as the reference's iteration over it does
+/// (`none is not a list`).
+fn list<'a>(v: &'a V, _what: &str) -> Res<&'a Rc<[V]>> {
     match v {
         V::List(l) => Ok(l),
-        other => failed(format!("{what} needs a list, not {}", other.kind())),
+        other => failed(format!("{} is not a list", py_kind(other))),
     }
 }
 
@@ -916,15 +918,27 @@ impl State {
             }
             Op::First | Op::Last => {
                 let l = self.eval(g, arg(0)?, env)?;
+                if l.is_none() {
+                    return Ok(V::None); // the reference's `items[0] if items else None`
+                }
                 let items = list(&l, "first")?;
                 let x = if op == Op::First { items.first() } else { items.last() };
                 x.cloned().unwrap_or(V::None)
             }
             Op::Item => {
                 let l = self.eval(g, arg(0)?, env)?;
-                let i = int(&self.eval(g, arg(1)?, env)?, "item")?;
-                let items = list(&l, "item")?;
-                if i >= 0 && (i as usize) < items.len() {
+                let i = match self.eval(g, arg(1)?, env)? {
+                    V::Int(i) => i,
+                    V::Bool(b) => i64::from(b),
+                    other => return failed(format!("'<=' cannot compare a number and {}", py_kind(&other))),
+                };
+                if i < 0 {
+                    return Ok(V::None); // the reference's `0 <= index < len(items)` stops before the length
+                }
+                let V::List(items) = &l else {
+                    return failed(format!("{} has no length", py_kind(&l)));
+                };
+                if (i as usize) < items.len() {
                     items[i as usize].clone()
                 } else {
                     V::None

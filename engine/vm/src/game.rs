@@ -156,6 +156,26 @@ const OPS: &[(&str, Op)] = &[
     ("key_of", Op::KeyOf),
 ];
 
+/// How many arguments an operation needs at least (ops.py: its parameters but the optional ones): an IR
+/// giving fewer is refused as it is read, not failed on while playing.
+fn fewest_args(op: Op) -> usize {
+    match op {
+        Op::Players | Op::NumPlayers => 0,
+        Op::CyclicNext
+        | Op::CyclicPrev
+        | Op::IndexOf
+        | Op::Item
+        | Op::Move
+        | Op::MoveAll
+        | Op::MoveBottom
+        | Op::Show
+        | Op::Sort
+        | Op::TopCards => 2,
+        Op::Around => 4,
+        _ => 1,
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keyed {
     Max,
@@ -571,7 +591,11 @@ impl Loader {
                     .find(|(n, _)| *n == name)
                     .ok_or(format!("no operation '{name}'"))?
                     .1;
-                Expr::Op(op, self.exprs(arg(2)?)?)
+                let args = self.exprs(arg(2)?)?;
+                if args.len() < fewest_args(op) {
+                    return bad(format!("the operation '{name}' has {} arguments", args.len()));
+                }
+                Expr::Op(op, args)
             }
             "cards" => Expr::Cards(self.expr(arg(1)?)?),
             "keyed" => Expr::Keyed {
@@ -704,7 +728,8 @@ impl Loader {
     }
 
     fn store(&mut self, j: &J) -> R<Store> {
-        let a = arr(j, "a store")?;
+        arr(j, "a store")?;
+        let a = j; // indexed as JSON: a part it lacks reads as null, refused below
         Ok(match s(&a[0], "a store's kind")? {
             "local" => Store::Local(self.local(&a[1])?),
             "var" => Store::Var(self.var(s(&a[1], "a variable")?)?),
@@ -1280,7 +1305,7 @@ impl Game {
                 if locals.len() < 2 {
                     return bad("a scorer lacks 'me' and 'p'");
                 }
-                let w = arr(get(&sc, "where")?, "where")?;
+                let w = get(&sc, "where")?; // indexed as JSON: a part it lacks reads as null, refused below
                 out.push(Scorer {
                     id: s(get(&sc, "id")?, "an id")?.to_string(),
                     place: (
