@@ -342,8 +342,7 @@ impl State {
         let f = &f;
         let func = &game.funcs[*f as usize];
         // A function's locals live in an array taken from the state's pool and given back: no allocation per call.
-        let mut inner = self.pool.pop().unwrap_or_default();
-        inner.resize(func.nlocals, V::Unset);
+        let mut inner = self.pool.take(func.nlocals);
         let mut result = Ok(V::None);
         for (&p, &a) in func.params.iter().zip(args) {
             match self.eval(g, a, env) {
@@ -361,8 +360,7 @@ impl State {
                 Body::Code(code) => self.run_function(g, code, &mut inner),
             };
         }
-        inner.clear();
-        self.pool.push(inner);
+        self.pool.give(inner);
         result
     }
 
@@ -569,6 +567,9 @@ impl State {
                         _ => V::List(p.iter().chain(q.iter()).cloned().collect()),
                     }
                 }
+                (V::Str(a), V::Str(b)) if self.game.joined.borrow().contains_key(&(*a, *b)) => {
+                    self.game.joined.borrow()[&(*a, *b)].clone()
+                }
                 (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => {
                     let joined = format!("{}{}", self.text_of(x), self.text_of(y));
                     if joined.chars().count() > MAX_SIZE {
@@ -578,7 +579,15 @@ impl State {
                             joined.chars().count()
                         ));
                     }
-                    self.game.text_value(&joined)
+                    let value = self.game.text_value(&joined);
+                    if let (V::Str(a), V::Str(b)) = (x, y) {
+                        let mut kept = self.game.joined.borrow_mut();
+                        if kept.len() >= 65_536 {
+                            kept.clear();
+                        }
+                        kept.insert((*a, *b), value.clone());
+                    }
+                    value
                 }
                 _ => checked(int(x, "+")?.checked_add(int(y, "+")?))?,
             },

@@ -334,7 +334,7 @@ impl State {
             fsteps: 0,
             points: vec![None; n],
             fin: None,
-            pool: vec![],
+            pool: crate::state::Pool::default(),
             game,
         })
     }

@@ -24,8 +24,14 @@ impl PyRandom {
         if key.is_empty() {
             key.push(0);
         }
-        let mut r = PyRandom { mt: [0; N], index: N };
-        r.init(19_650_218);
+        // `init_by_array` starts from the generator of one fixed seed: made once.
+        static START: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
+        let start = START.get_or_init(|| {
+            let mut r = PyRandom { mt: [0; N], index: N };
+            r.init(19_650_218);
+            r.mt
+        });
+        let mut r = PyRandom { mt: *start, index: N };
         let mt = &mut r.mt;
         let (mut i, mut j) = (1usize, 0usize);
         for _ in 0..N.max(key.len()) {

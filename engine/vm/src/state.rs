@@ -161,7 +161,32 @@ pub struct State {
     /// The true scores and results of a finished game, kept by its determinized copies (the end is public).
     pub fin: Option<Rc<(Vec<i64>, Vec<&'static str>)>>,
     /// Arrays of locals for function calls, reused.
-    pub pool: Vec<Vec<V>>,
+    pub pool: Pool,
+}
+
+/// Arrays of locals kept for reuse: a copy of a state starts without any (they hold nothing of the game).
+#[derive(Default)]
+pub struct Pool(Vec<Vec<V>>);
+
+impl Clone for Pool {
+    fn clone(&self) -> Pool {
+        Pool::default()
+    }
+}
+
+impl Pool {
+    /// An array of `n` locals with no value yet.
+    pub fn take(&mut self, n: usize) -> Vec<V> {
+        let mut env = self.0.pop().unwrap_or_default();
+        env.resize(n, V::Unset);
+        env
+    }
+
+    /// Give an array back, emptied.
+    pub fn give(&mut self, mut env: Vec<V>) {
+        env.clear();
+        self.0.push(env);
+    }
 }
 
 enum Step {
@@ -224,7 +249,7 @@ impl State {
             fsteps: 0,
             points: vec![None; n],
             fin: None,
-            pool: vec![],
+            pool: Pool::default(),
             game,
         };
         st.run()?;
@@ -326,10 +351,7 @@ impl State {
                 }
             };
             match outcome {
-                Ok(Step::Left) => {
-                    env.clear();
-                    self.pool.push(env);
-                }
+                Ok(Step::Left) => self.pool.give(env),
                 Ok(_) => {
                     if let Some(f) = self.stack.get_mut(fi) {
                         f.env = env;
@@ -519,8 +541,7 @@ impl State {
 
     /// A frame entering `proc`, its locals an array taken from the pool (given back when it leaves).
     fn frame(&mut self, g: &Game, proc: u16) -> Frame {
-        let mut env = self.pool.pop().unwrap_or_default();
-        env.resize(g.procs[proc as usize].locals.len(), V::Unset);
+        let mut env = self.pool.take(g.procs[proc as usize].locals.len());
         env[0] = V::Int(0);
         Frame { proc, pc: 0, env }
     }
@@ -1166,7 +1187,6 @@ impl State {
                 .map(|s| size_of::<Vec<serde_json::Value>>() + s.len() * 64)
                 .sum::<usize>()
             + self.points.len() * size_of::<Option<i64>>()
-            + self.pool.len() * size_of::<Vec<V>>()
     }
 
     /// A decision taken or a chance event: one more turn, in the history if it is kept.
@@ -1227,8 +1247,7 @@ impl State {
 
     // ------------------------------------------------------------ scores
     fn evaluate(&mut self, scorer: &crate::game::Scorer, p: usize) -> Result<i64, Error> {
-        let mut env = self.pool.pop().unwrap_or_default();
-        env.resize(scorer.nlocals, V::Unset);
+        let mut env = self.pool.take(scorer.nlocals);
         env[0] = V::Int(p as i64);
         env[1] = V::Int(p as i64);
         let fail = |m: String| {
@@ -1243,8 +1262,7 @@ impl State {
         };
         let game = self.game.clone();
         let value = self.eval(&game, scorer.expr, &mut env);
-        env.clear();
-        self.pool.push(env);
+        self.pool.give(env);
         match value {
             Ok(V::Int(i)) => Ok(i),
             Ok(V::Bool(b)) => Ok(i64::from(b)),
