@@ -267,6 +267,26 @@ def test_a_rule_fault_is_the_same_located_diagnostic_on_the_vm(tmp_path, program
     assert diagnostic_of(vm.value) == ref.value.diagnostic
 
 
+SEVEN = """\
+functions:
+  - id: seven
+    params: {k: int}
+    returns: int
+    value: "7"
+"""
+
+
+def test_a_function_given_a_local_with_no_value_yet_faults_as_on_the_reference_though_it_never_reads_it(tmp_path):
+    """The arguments of a call are read before the function's expression runs, even one it ignores."""
+    game = mini(tmp_path, "if n > 5:\n    m = 1\nn = seven(m)\n", SEVEN)
+    with pytest.raises(RuntimeRuleError) as ref:
+        game.new_game(2, 0)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert diagnostic_of(vm.value) == ref.value.diagnostic
+    assert "'m' has no value yet" in ref.value.diagnostic.message
+
+
 BOUNDED = """\
 player_variables:
   k: {type: int, min: -2, max: 2}
