@@ -696,9 +696,7 @@ impl State {
             }
             Op::Shuffle => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
-                let mut cards = std::mem::take(&mut self.zones[z]);
-                rng::shuffle(&mut self.rng, &mut cards);
-                self.zones[z] = cards;
+                rng::shuffle(&mut self.rng, Rc::<Vec<u32>>::make_mut(&mut self.zones[z]));
                 self.zone_changed(z);
                 self.happened(Hist::Shuffle(self.seats().zones[z]));
                 self.reordered(z);
@@ -715,7 +713,7 @@ impl State {
                 };
                 let game = g;
                 let column = &game.attrs[attr as usize];
-                let mut cards = std::mem::take(&mut self.zones[z]);
+                let mut cards = std::mem::take(Rc::make_mut(&mut self.zones[z]));
                 let mut failed_on = None;
                 // Largest first, cards without a value at the bottom; equals keep their order.
                 cards.sort_by(|a, b| {
@@ -730,7 +728,7 @@ impl State {
                         }),
                     }
                 });
-                self.zones[z] = cards;
+                *Rc::make_mut(&mut self.zones[z]) = cards;
                 if failed_on.is_some() {
                     return failed("sort: the values cannot be put in order");
                 }
@@ -752,7 +750,7 @@ impl State {
             }
             Op::Reverse => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
-                self.zones[z].reverse();
+                Rc::make_mut(&mut self.zones[z]).reverse();
                 self.zone_changed(z);
                 V::None
             }

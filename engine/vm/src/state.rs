@@ -137,7 +137,8 @@ pub struct State {
     pub n: usize,
     pub seed: Seed,
     pub rng: u64,
-    pub zones: Vec<Vec<u32>>,
+    /// Each zone's cards, bottom first; a copy of the state shares a zone until either changes it.
+    pub zones: Vec<Rc<Vec<u32>>>,
     pub loc: Vec<u32>,
     pub vars: Vec<V>,
     pub pvars: Vec<Vec<V>>,
@@ -228,7 +229,7 @@ impl State {
             n,
             seed,
             rng: rng::seed_state(seed),
-            zones: seats.start.clone(),
+            zones: seats.start.iter().map(|z| Rc::new(z.clone())).collect(),
             loc,
             vars: game.vars.iter().map(|v| v.initial.clone()).collect(),
             pvars: (0..n)
@@ -1168,11 +1169,7 @@ impl State {
         use std::mem::size_of;
         let values = |v: &[V]| size_of::<Vec<V>>() + std::mem::size_of_val(v);
         size_of::<State>()
-            + self
-                .zones
-                .iter()
-                .map(|z| size_of::<Vec<u32>>() + z.len() * 4)
-                .sum::<usize>()
+            + self.zones.len() * size_of::<Rc<Vec<u32>>>()
             + (self.loc.len() + self.know.len() + self.pinned.len() + self.settled.len()) * 4
             + values(&self.vars)
             + self.pvars.iter().map(|p| values(p)).sum::<usize>()
@@ -1363,7 +1360,7 @@ impl State {
         self.zone_changed(self.loc[card] as usize);
         self.zone_changed(to);
         let source = self.loc[card] as usize;
-        let cards = &mut self.zones[source];
+        let cards = Rc::make_mut(&mut self.zones[source]);
         if on_top && cards.last() == Some(&(card as u32)) {
             cards.pop();
         } else if let Some(i) = cards.iter().position(|&c| c as usize == card) {
@@ -1372,9 +1369,9 @@ impl State {
             return Err(F::Bug("a card is not where its place says".into()));
         }
         if on_top {
-            self.zones[to].push(card as u32);
+            Rc::make_mut(&mut self.zones[to]).push(card as u32);
         } else {
-            self.zones[to].insert(0, card as u32);
+            Rc::make_mut(&mut self.zones[to]).insert(0, card as u32);
         }
         self.loc[card] = to as u32;
         let everyone = self.everyone();
@@ -1390,7 +1387,7 @@ impl State {
         if unsure != 0 {
             let done = self.settled[source];
             if unsure & !done != 0 {
-                for &c in &self.zones[source] {
+                for &c in self.zones[source].iter() {
                     let c = c as usize;
                     if self.know[c] & unsure != 0 {
                         self.know[c] &= !unsure | self.pinned[c];
@@ -1419,12 +1416,12 @@ impl State {
         let moved = std::mem::take(&mut self.zones[source]);
         let seats = self.game.seats[self.n].as_ref().expect("tables");
         let seeing = seats.masks[to];
-        for &c in &moved {
+        for &c in moved.iter() {
             self.loc[c as usize] = to as u32;
             self.know[c as usize] |= seeing;
             self.pinned[c as usize] |= seeing;
         }
-        self.zones[to].extend_from_slice(&moved);
+        Rc::make_mut(&mut self.zones[to]).extend_from_slice(&moved);
         self.settled[to] = 0;
         if seats.tops[to] {
             let everyone = self.everyone();
@@ -1438,7 +1435,7 @@ impl State {
     pub fn reordered(&mut self, zone: usize) {
         let seats = self.game.seats[self.n].as_ref().expect("tables");
         let seeing = seats.masks[zone];
-        for &c in &self.zones[zone] {
+        for &c in self.zones[zone].iter() {
             self.pinned[c as usize] = seeing;
         }
         self.settled[zone] &= seeing;
