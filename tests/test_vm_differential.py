@@ -278,6 +278,65 @@ def test_a_rule_fault_is_the_same_located_diagnostic_on_the_vm(tmp_path, program
     assert diagnostic_of(vm.value) == ref.value.diagnostic
 
 
+COPIES = """\
+zones:
+  - {id: hand, per: player, visibility: owner}
+  - {id: found, per: player, visibility: public}
+components:
+  - kind: card
+    start: hand(first(players()))
+    items:
+      - {id: b}
+      - {id: a, copies: 3}
+play: |
+  move(top(hand(me)), found(me))
+  c = choose "pick" from cards(hand(me))
+  d = choose "pick" from cards(hand(me)) + cards(found(me))
+  e = choose from [{do: "take", card: x} for x in cards(hand(me)) + cards(found(me))]
+  f = choose from [{do: "take", card: x} for x in cards(hand(me))]
+"""
+
+
+def test_copies_of_a_card_are_one_option_in_one_zone_and_two_across_zones_on_the_vm(tmp_path):
+    """Options alike merge where they are the same choice and are told apart by zone where they are not,
+    cards and records holding cards alike, decision after decision, on both backends."""
+    from test_language import make_game
+
+    game = make_game(tmp_path, COPIES)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    for pick in (0, -1):
+        ref, vm = game.new_game(2, 0), vm_game.new_game(2, 0)
+        offered = []
+        while ref.legal_actions():
+            offered.append(ref.legal_actions())
+            assert vm.legal_actions() == offered[-1]
+            ref.apply(offered[-1][pick])
+            vm.apply(offered[-1][pick])
+        assert vm.is_terminal()
+    assert offered[0] == ["pick b", "pick a"]
+    assert offered[1] == ["pick b", "pick a (hand:0)", "pick a (found:0)"]
+
+
+SEVEN = """\
+functions:
+  - id: seven
+    params: {k: int}
+    returns: int
+    value: "7"
+"""
+
+
+def test_a_function_given_a_local_with_no_value_yet_faults_as_on_the_reference_though_it_never_reads_it(tmp_path):
+    """The arguments of a call are read before the function's expression runs, even one it ignores."""
+    game = mini(tmp_path, "if n > 5:\n    m = 1\nn = seven(m)\n", SEVEN)
+    with pytest.raises(RuntimeRuleError) as ref:
+        game.new_game(2, 0)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert diagnostic_of(vm.value) == ref.value.diagnostic
+    assert "'m' has no value yet" in ref.value.diagnostic.message
+
+
 BOUNDED = """\
 player_variables:
   k: {type: int, min: -2, max: 2}

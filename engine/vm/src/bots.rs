@@ -238,8 +238,13 @@ impl Node {
         }
     }
 
-    fn child(&self, action: &str) -> Option<usize> {
-        self.children.iter().find(|(a, _)| &**a == action).map(|(_, c)| *c)
+    /// The child reached by `action` (an id of the same option is most often the very same text: its address
+    /// is compared first).
+    fn child(&self, action: &Rc<str>) -> Option<usize> {
+        self.children
+            .iter()
+            .find(|(a, _)| Rc::ptr_eq(a, action) || a == action)
+            .map(|(_, c)| *c)
     }
 }
 
@@ -304,7 +309,7 @@ impl Mcts {
         } else {
             actions.to_vec()
         };
-        let key = |a: &str| match nodes[0].child(a) {
+        let key = |a: &Rc<str>| match nodes[0].child(a) {
             Some(c) => (i64::from(nodes[c].visits), nodes[c].total),
             None => (-1, 0.0),
         };

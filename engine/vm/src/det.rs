@@ -263,7 +263,7 @@ impl State {
         touched.sort_unstable();
         touched.dedup();
         for z in touched {
-            for c in self.zones[z as usize].iter_mut() {
+            for c in Rc::make_mut(&mut self.zones[z as usize]).iter_mut() {
                 *c = map[*c as usize];
             }
         }

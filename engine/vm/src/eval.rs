@@ -402,8 +402,7 @@ impl State {
         let f = &f;
         let func = &game.funcs[*f as usize];
         // A function's locals live in an array taken from the state's pool and given back: no allocation per call.
-        let mut inner = self.pool.pop().unwrap_or_default();
-        inner.resize(func.nlocals, V::Unset);
+        let mut inner = self.pool.take(func.nlocals);
         let mut result = Ok(V::None);
         for (&p, &a) in func.params.iter().zip(args) {
             match self.eval(g, a, env) {
@@ -421,8 +420,7 @@ impl State {
                 Body::Code(code) => self.run_function(g, code, &mut inner),
             };
         }
-        inner.clear();
-        self.pool.push(inner);
+        self.pool.give(inner);
         result
     }
 
@@ -629,6 +627,9 @@ impl State {
                         _ => V::List(p.iter().chain(q.iter()).cloned().collect()),
                     }
                 }
+                (V::Str(a), V::Str(b)) if self.game.joined.borrow().contains_key(&(*a, *b)) => {
+                    self.game.joined.borrow()[&(*a, *b)].clone()
+                }
                 (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => {
                     let joined = format!("{}{}", self.text_of(x), self.text_of(y));
                     if joined.chars().count() > MAX_SIZE {
@@ -638,7 +639,15 @@ impl State {
                             joined.chars().count()
                         ));
                     }
-                    self.game.text_value(&joined)
+                    let value = self.game.text_value(&joined);
+                    if let (V::Str(a), V::Str(b)) = (x, y) {
+                        let mut kept = self.game.joined.borrow_mut();
+                        if kept.len() >= 65_536 {
+                            kept.clear();
+                        }
+                        kept.insert((*a, *b), value.clone());
+                    }
+                    value
                 }
                 _ => {
                     let (p, q) = ints("+", x, y)?;
@@ -763,9 +772,7 @@ impl State {
             }
             Op::Shuffle => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
-                let mut cards = std::mem::take(&mut self.zones[z]);
-                rng::shuffle(&mut self.rng, &mut cards);
-                self.zones[z] = cards;
+                rng::shuffle(&mut self.rng, Rc::<Vec<u32>>::make_mut(&mut self.zones[z]));
                 self.zone_changed(z);
                 self.happened(Hist::Shuffle(self.seats().zones[z]));
                 self.reordered(z);
@@ -782,7 +789,7 @@ impl State {
                 };
                 let game = g;
                 let column = &game.attrs[attr as usize];
-                let mut cards = std::mem::take(&mut self.zones[z]);
+                let mut cards = std::mem::take(Rc::make_mut(&mut self.zones[z]));
                 let mut failed_on = None;
                 // Largest first, cards without a value at the bottom; equals keep their order.
                 cards.sort_by(|a, b| {
@@ -797,7 +804,7 @@ impl State {
                         }),
                     }
                 });
-                self.zones[z] = cards;
+                *Rc::make_mut(&mut self.zones[z]) = cards;
                 if failed_on.is_some() {
                     return failed("sort: the values cannot be put in order");
                 }
@@ -819,7 +826,7 @@ impl State {
             }
             Op::Reverse => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
-                self.zones[z].reverse();
+                Rc::make_mut(&mut self.zones[z]).reverse();
                 self.zone_changed(z);
                 V::None
             }

@@ -434,6 +434,8 @@ pub struct Game {
     pub seat_names: Vec<String>,
     /// (choice, option) → the option's id, made once: options recur decision after decision.
     pub ids: std::cell::RefCell<FxMap<(u32, crate::value::Exact), Rc<str>>>,
+    /// Two texts of the table joined (`a + b`), made once: zone names are often made so.
+    pub joined: std::cell::RefCell<FxMap<(u32, u32), V>>,
 }
 
 type R<T> = Result<T, String>;
@@ -1478,6 +1480,7 @@ impl Game {
                     .collect::<R<_>>()?,
             },
             ids: std::cell::RefCell::default(),
+            joined: std::cell::RefCell::default(),
         })
     }
 

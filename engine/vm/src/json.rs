@@ -23,7 +23,7 @@ impl State {
         let seats = self.seats();
         let mut zones = Map::new();
         for (i, &z) in seats.zones.iter().enumerate() {
-            zones.insert(g.text(z).to_string(), json!(self.zones[i]));
+            zones.insert(g.text(z).to_string(), json!(*self.zones[i]));
         }
         let variables: Map<String, J> = g
             .vars
@@ -161,7 +161,7 @@ impl State {
                     _ => return refuse("a card is in two places or is not a card"),
                 }
             }
-            zones.push(out);
+            zones.push(Rc::new(out));
         }
         if loc.contains(&u32::MAX) {
             return refuse("a card is nowhere");
@@ -334,7 +334,7 @@ impl State {
             fsteps: 0,
             points: vec![None; n],
             fin: None,
-            pool: vec![],
+            pool: crate::state::Pool::default(),
             game,
         })
     }

@@ -24,8 +24,14 @@ impl PyRandom {
         if key.is_empty() {
             key.push(0);
         }
-        let mut r = PyRandom { mt: [0; N], index: N };
-        r.init(19_650_218);
+        // `init_by_array` starts from the generator of one fixed seed: made once.
+        static START: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
+        let start = START.get_or_init(|| {
+            let mut r = PyRandom { mt: [0; N], index: N };
+            r.init(19_650_218);
+            r.mt
+        });
+        let mut r = PyRandom { mt: *start, index: N };
         let mt = &mut r.mt;
         let (mut i, mut j) = (1usize, 0usize);
         for _ in 0..N.max(key.len()) {
@@ -87,11 +93,18 @@ impl PyRandom {
 
     fn twist(&mut self) {
         let mt = &mut self.mt;
-        for k in 0..N {
-            let y = (mt[k] & 0x8000_0000) | (mt[(k + 1) % N] & 0x7fff_ffff);
-            let mag = if y & 1 == 1 { 0x9908_b0df } else { 0 };
-            mt[k] = mt[(k + M) % N] ^ (y >> 1) ^ mag;
+        // mt[k] from mt[k], mt[k + 1] and mt[k + M], indexes wrapping past N: in three runs, no remainder taken.
+        let step = |a: u32, b: u32, far: u32| {
+            let y = (a & 0x8000_0000) | (b & 0x7fff_ffff);
+            far ^ (y >> 1) ^ if y & 1 == 1 { 0x9908_b0df } else { 0 }
+        };
+        for k in 0..N - M {
+            mt[k] = step(mt[k], mt[k + 1], mt[k + M]);
         }
+        for k in N - M..N - 1 {
+            mt[k] = step(mt[k], mt[k + 1], mt[k + M - N]);
+        }
+        mt[N - 1] = step(mt[N - 1], mt[0], mt[M - 1]);
         self.index = 0;
     }
 
@@ -159,6 +172,17 @@ mod tests {
         assert_eq!(r.random(), 0.795_193_565_565_696_6);
         assert_eq!(r.getrandbits(40), 927_465_761_770);
         assert_eq!(PyRandom::new(0).next_u32(), 3_626_764_237);
+    }
+
+    #[test]
+    fn draws_past_the_first_624_words_are_pythons() {
+        // r = random.Random(5); w = [r.getrandbits(32) for _ in range(2000)]; w[623], w[624], w[1999]
+        let mut r = PyRandom::new(5);
+        let words: Vec<u32> = (0..2000).map(|_| r.next_u32()).collect();
+        assert_eq!(
+            (words[623], words[624], words[1999]),
+            (2_959_306_914, 3_041_615_143, 2_894_893_787)
+        );
     }
 
     #[test]

@@ -139,7 +139,8 @@ pub struct State {
     pub n: usize,
     pub seed: Seed,
     pub rng: u64,
-    pub zones: Vec<Vec<u32>>,
+    /// Each zone's cards, bottom first; a copy of the state shares a zone until either changes it.
+    pub zones: Vec<Rc<Vec<u32>>>,
     pub loc: Vec<u32>,
     pub vars: Vec<V>,
     pub pvars: Vec<Vec<V>>,
@@ -163,7 +164,32 @@ pub struct State {
     /// The true scores and results of a finished game, kept by its determinized copies (the end is public).
     pub fin: Option<Rc<(Vec<i64>, Vec<&'static str>)>>,
     /// Arrays of locals for function calls, reused.
-    pub pool: Vec<Vec<V>>,
+    pub pool: Pool,
+}
+
+/// Arrays of locals kept for reuse: a copy of a state starts without any (they hold nothing of the game).
+#[derive(Default)]
+pub struct Pool(Vec<Vec<V>>);
+
+impl Clone for Pool {
+    fn clone(&self) -> Pool {
+        Pool::default()
+    }
+}
+
+impl Pool {
+    /// An array of `n` locals with no value yet.
+    pub fn take(&mut self, n: usize) -> Vec<V> {
+        let mut env = self.0.pop().unwrap_or_default();
+        env.resize(n, V::Unset);
+        env
+    }
+
+    /// Give an array back, emptied.
+    pub fn give(&mut self, mut env: Vec<V>) {
+        env.clear();
+        self.0.push(env);
+    }
 }
 
 enum Step {
@@ -205,7 +231,7 @@ impl State {
             n,
             seed,
             rng: rng::seed_state(seed),
-            zones: seats.start.clone(),
+            zones: seats.start.iter().map(|z| Rc::new(z.clone())).collect(),
             loc,
             vars: game.vars.iter().map(|v| v.initial.clone()).collect(),
             pvars: (0..n)
@@ -226,7 +252,7 @@ impl State {
             fsteps: 0,
             points: vec![None; n],
             fin: None,
-            pool: vec![],
+            pool: Pool::default(),
             game,
         };
         st.run()?;
@@ -331,10 +357,7 @@ impl State {
                 }
             };
             match outcome {
-                Ok(Step::Left) => {
-                    env.clear();
-                    self.pool.push(env);
-                }
+                Ok(Step::Left) => self.pool.give(env),
                 Ok(_) => {
                     if let Some(f) = self.stack.get_mut(fi) {
                         f.env = env;
@@ -524,8 +547,7 @@ impl State {
 
     /// A frame entering `proc`, its locals an array taken from the pool (given back when it leaves).
     fn frame(&mut self, g: &Game, proc: u16) -> Frame {
-        let mut env = self.pool.pop().unwrap_or_default();
-        env.resize(g.procs[proc as usize].locals.len(), V::Unset);
+        let mut env = self.pool.take(g.procs[proc as usize].locals.len());
         env[0] = V::Int(0);
         Frame { proc, pc: 0, env }
     }
@@ -1167,11 +1189,7 @@ impl State {
         use std::mem::size_of;
         let values = |v: &[V]| size_of::<Vec<V>>() + std::mem::size_of_val(v);
         size_of::<State>()
-            + self
-                .zones
-                .iter()
-                .map(|z| size_of::<Vec<u32>>() + z.len() * 4)
-                .sum::<usize>()
+            + self.zones.len() * size_of::<Rc<Vec<u32>>>()
             + (self.loc.len() + self.know.len() + self.pinned.len() + self.settled.len()) * 4
             + values(&self.vars)
             + self.pvars.iter().map(|p| values(p)).sum::<usize>()
@@ -1186,7 +1204,6 @@ impl State {
                 .map(|s| size_of::<Vec<serde_json::Value>>() + s.len() * 64)
                 .sum::<usize>()
             + self.points.len() * size_of::<Option<i64>>()
-            + self.pool.len() * size_of::<Vec<V>>()
     }
 
     /// A decision taken or a chance event: one more turn, in the history if it is kept.
@@ -1256,8 +1273,7 @@ impl State {
             V::Int(i) => Some(i),
             _ => None,
         };
-        let mut env = self.pool.pop().unwrap_or_default();
-        env.resize(scorer.nlocals, V::Unset);
+        let mut env = self.pool.take(scorer.nlocals);
         env[0] = who.clone();
         env[1] = who;
         let fail = |m: String| {
@@ -1275,8 +1291,7 @@ impl State {
         };
         let game = self.game.clone();
         let value = self.eval(&game, scorer.expr, &mut env);
-        env.clear();
-        self.pool.push(env);
+        self.pool.give(env);
         match value {
             Ok(V::Int(i)) => Ok(i),
             Ok(V::Bool(b)) => Ok(i64::from(b)),
@@ -1388,7 +1403,7 @@ impl State {
         self.zone_changed(self.loc[card] as usize);
         self.zone_changed(to);
         let source = self.loc[card] as usize;
-        let cards = &mut self.zones[source];
+        let cards = Rc::make_mut(&mut self.zones[source]);
         if on_top && cards.last() == Some(&(card as u32)) {
             cards.pop();
         } else if let Some(i) = cards.iter().position(|&c| c as usize == card) {
@@ -1397,9 +1412,9 @@ impl State {
             return Err(F::Bug("a card is not where its place says".into()));
         }
         if on_top {
-            self.zones[to].push(card as u32);
+            Rc::make_mut(&mut self.zones[to]).push(card as u32);
         } else {
-            self.zones[to].insert(0, card as u32);
+            Rc::make_mut(&mut self.zones[to]).insert(0, card as u32);
         }
         self.loc[card] = to as u32;
         let everyone = self.everyone();
@@ -1415,7 +1430,7 @@ impl State {
         if unsure != 0 {
             let done = self.settled[source];
             if unsure & !done != 0 {
-                for &c in &self.zones[source] {
+                for &c in self.zones[source].iter() {
                     let c = c as usize;
                     if self.know[c] & unsure != 0 {
                         self.know[c] &= !unsure | self.pinned[c];
@@ -1444,12 +1459,12 @@ impl State {
         let moved = std::mem::take(&mut self.zones[source]);
         let seats = self.game.seats[self.n].as_ref().expect("tables");
         let seeing = seats.masks[to];
-        for &c in &moved {
+        for &c in moved.iter() {
             self.loc[c as usize] = to as u32;
             self.know[c as usize] |= seeing;
             self.pinned[c as usize] |= seeing;
         }
-        self.zones[to].extend_from_slice(&moved);
+        Rc::make_mut(&mut self.zones[to]).extend_from_slice(&moved);
         self.settled[to] = 0;
         if seats.tops[to] {
             let everyone = self.everyone();
@@ -1463,7 +1478,7 @@ impl State {
     pub fn reordered(&mut self, zone: usize) {
         let seats = self.game.seats[self.n].as_ref().expect("tables");
         let seeing = seats.masks[zone];
-        for &c in &self.zones[zone] {
+        for &c in self.zones[zone].iter() {
             self.pinned[c as usize] = seeing;
         }
         self.settled[zone] &= seeing;
