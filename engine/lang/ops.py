@@ -759,6 +759,8 @@ def _index_of(st, items, value):
 
 
 def _position(items, value, what):
+    if items is None:
+        iter(items)  # fails as going through none fails anywhere: 'none is not a list'
     try:
         return items.index(value)
     except ValueError:
