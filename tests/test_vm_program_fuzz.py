@@ -224,6 +224,8 @@ NONE_ELSEWHERE = {
     "an item of none": "n = item(item([xs], 5), 0)",
     "an item at nobody's place": "n = item(xs, seat_number(who))",
     "a number in none": "flag = 1 in item([xs], 5)",
+    "the next in a ring that is none": "n = cyclic_next(item([xs], 5), 1)",
+    "around in a ring that is none": "xs = around(item([xs], 5), 1, 1, 1)",
     "the cards of a zone that is none, one by one": "for k in item([deck], 5):\n          pass",
     "the cards of a zone that is none, in a list": "xs = [1 for k in item([deck], 5)]",
 }

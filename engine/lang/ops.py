@@ -815,6 +815,8 @@ def _index_of(st, items, value):
 
 
 def _position(items, value, what):
+    if items is None:  # fails as going through none fails anywhere: 'none is not a list'
+        raise TypeError("'NoneType' object is not iterable")
     try:
         return items.index(value)
     except ValueError:
