@@ -49,6 +49,25 @@ pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>,
         .collect()
 }
 
+/// What `bot` chooses for `seat` among `ids` at the game's `decisions`-th decision: a bot that searches gets the
+/// seat's determinized copy, dealt from a seed of its own for that seat and decision (the Python bots' seed).
+pub fn decide(st: &mut State, bot: &mut Bot, seat: u32, ids: &[Rc<str>], decisions: u64) -> Result<Rc<str>, Error> {
+    if bot.needs_state() {
+        let copy_seed = derive(
+            st.seed,
+            &[
+                Label::Text("copy"),
+                Label::Int(i64::from(seat)),
+                Label::Int(decisions as i64),
+            ],
+        );
+        let mut det = st.determinized(seat, copy_seed)?;
+        bot.act(&st.legal(Some(seat)), seat, Some(&mut det))
+    } else {
+        bot.act(ids, seat, None)
+    }
+}
+
 /// Play the game of `seed` between bots of `kinds` (one per seat), at most `limit` decisions; `explore`: how
 /// often greedy choices are random.
 pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: Seed, limit: u64, explore: f64) -> Result<Played, Error> {
@@ -64,21 +83,7 @@ pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: Seed, limit: u64, expl
             break;
         }
         let seat = p.player;
-        let bot = &mut bots[seat as usize];
-        let action = if bot.needs_state() {
-            let copy_seed = derive(
-                st.seed,
-                &[
-                    Label::Text("copy"),
-                    Label::Int(i64::from(seat)),
-                    Label::Int(decisions as i64),
-                ],
-            );
-            let mut det = st.determinized(seat, copy_seed)?;
-            bot.act(&st.legal(Some(seat)), seat, Some(&mut det))?
-        } else {
-            bot.act(&p.ids, seat, None)?
-        };
+        let action = decide(&mut st, &mut bots[seat as usize], seat, &p.ids, decisions)?;
         st.apply_chosen(&action)?;
         decisions += 1;
     }

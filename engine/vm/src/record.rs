@@ -3,9 +3,8 @@
 //! offered, the points at each turn, the outcome and the rules' `stats:` counters — for the same seed, the
 //! same record as Python's.
 
-use crate::derive::{derive, Label};
 use crate::game::{Body, Game};
-use crate::playout::{make_bots, message};
+use crate::playout::{decide, make_bots, message};
 use crate::rng::Seed;
 use crate::state::{Diag, Error, State, F};
 use crate::value::V;
@@ -133,21 +132,7 @@ fn play(game: &Rc<Game>, lab: &Lab, kinds: &[String], limit: u64, explore: f64, 
             last = Some(mark);
         }
         rec.legal.push(p.ids.len());
-        let bot = &mut bots[seat as usize];
-        let action = if bot.needs_state() {
-            let copy_seed = derive(
-                st.seed,
-                &[
-                    Label::Text("copy"),
-                    Label::Int(i64::from(seat)),
-                    Label::Int(rec.decisions as i64),
-                ],
-            );
-            let mut det = st.determinized(seat, copy_seed)?;
-            bot.act(&st.legal(Some(seat)), seat, Some(&mut det))?
-        } else {
-            bot.act(&p.ids, seat, None)?
-        };
+        let action = decide(&mut st, &mut bots[seat as usize], seat, &p.ids, rec.decisions)?;
         let mut offered: Vec<Rc<str>> = vec![];
         for id in p.ids.iter() {
             for word in id.split_whitespace().filter(|w| cards.contains(w)) {
