@@ -26,6 +26,7 @@ from engine.web.table import Table  # noqa: E402
 SCREENS = Path("/tmp/screens")
 SHOTS = Path("/work/scratch/shots")  # each game at its start and its end, as a player sees it
 WAIT = 30_000  # ms: generous, the machine is shared
+expect.set_options(WAIT)  # what a page shows is awaited as long as its actions (a reload of edited rules, a bot)
 
 
 @pytest.fixture(scope="module")
