@@ -214,6 +214,7 @@ def test_text_that_is_no_member_kept_in_an_enum_variable_is_the_references_fault
 NONE_ELSEWHERE = {
     "the size of none": "n = size(item([xs], 5))",
     "the cards of a zone that is none": "move_all(item([deck], 5), deck)",
+    "the key of a zone that is none": "word = key_of(item([deck], 5))",
     "a value not in a ring, quoted": "flag = cyclic_prev([true], false)",
     "nobody not in a ring, quoted": "who = cyclic_next(players(), who)",
     "a list not in a ring, quoted": "xs = cyclic_next([range(0, 100)], range(0, 80))",

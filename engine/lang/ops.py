@@ -1361,10 +1361,11 @@ def _card_named(st, cid):
     says="what distinguishes {zone} in its family (the player, value or space), as text",
     reads="args",
     group="zones",
-    inline="({0}).partition(':')[2]",
     no_none=True,
 )
 def _key_of(st, zone):
+    if zone is None:  # the first of no zones: named like every zone operation's fault
+        raise _no_zone("None")
     return zone.partition(":")[2]
 
 

@@ -814,6 +814,9 @@ impl State {
             }
             Op::KeyOf => {
                 let z = self.eval(g, arg(0)?, env)?;
+                if matches!(z, V::None | V::Unset) {
+                    return rule("there is no zone 'None'"); // as every zone operation given none says
+                }
                 if let V::Str(id) = z {
                     let key = g.keys[id as usize];
                     if key != u32::MAX {
