@@ -11,6 +11,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_paths import places, replaced
 
 from engine import load_game
 from engine.runtime.lower import ir_bytes
@@ -23,28 +24,6 @@ JUNK = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=8,
 )
-
-
-def places(value, path=()):
-    """Every path into a JSON value (lists and objects), the value's own included."""
-    yield path
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from places(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from places(v, (*path, i))
-
-
-def replaced(value, path, new):
-    if not path:
-        return new
-    copy = json.loads(json.dumps(value))
-    holder = copy
-    for k in path[:-1]:
-        holder = holder[k]
-    holder[path[-1]] = new
-    return copy
 
 
 GAME = load_game("goofspiel", reference=True)

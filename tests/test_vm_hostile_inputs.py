@@ -14,6 +14,7 @@ import random
 from collections import Counter
 
 import pytest
+from json_paths import part, places, replaced
 from tool_helpers import load_tool
 
 from engine import load_game
@@ -23,32 +24,6 @@ _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip 
 program_gen = load_tool("program_gen")
 
 MUTANTS = 300  # per case: a few seconds of CPU
-
-
-def places(value, path=()):
-    """Every path into a JSON value, the value's own included."""
-    yield path
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from places(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from places(v, (*path, i))
-
-
-def part(value, path):
-    for k in path:
-        value = value[k]
-    return value
-
-
-def replaced(value, path, new):
-    if not path:
-        return new
-    copied = copy.deepcopy(value)
-    holder = part(copied, path[:-1])
-    holder[path[-1]] = new
-    return copied
 
 
 NUDGES = (1, -1, 1000)
