@@ -196,7 +196,7 @@ fn function(st: &mut State, f: usize, what: &str, args: &[V]) -> Result<V, Error
     let Body::Expr(expr) = func.body else {
         return Err(Error::Bug(format!("the lab's '{what}' is not an expression")));
     };
-    let mut env = vec![V::Unset; func.nlocals];
+    let mut env = st.pool.take(func.nlocals);
     for (&slot, a) in func.params.iter().zip(args) {
         env[usize::from(slot)] = a.clone();
     }
@@ -209,7 +209,9 @@ fn function(st: &mut State, f: usize, what: &str, args: &[V]) -> Result<V, Error
             message: format!("'{what}' failed: {m}"),
         })
     };
-    match st.eval(&game, expr, &mut env) {
+    let value = st.eval(&game, expr, &mut env);
+    st.pool.give(env);
+    match value {
         Ok(v) => Ok(v),
         Err(F::Rule(m) | F::Failed(m)) => Err(fail(m)),
         Err(F::Overrun) => Err(fail("calls ran out of steps".into())),
