@@ -269,6 +269,22 @@ MISTAKES = [
         "most to 1",
         "several 1 to 3",
     ),
+    Mistake(
+        "reversed several bounds computed from constants",
+        "cards",
+        (("game.yaml", "several 1 to most", "several most + 1 to most"),),
+        "E505",
+        "most + 1",
+        "several",
+    ),
+    Mistake(
+        "reversed several bounds derived from a variable's max",
+        "cards",
+        (("game.yaml", "several 1 to most", "several 6 to me.purse"),),
+        "E505",
+        "6 to",
+        "max",
+    ),
 ]
 
 

@@ -253,18 +253,58 @@ class Checker:
                 if bound is not None:
                     self.expr(bound)
                     self.expect(bound, INT, "how many to choose")
-            low, high = self._fixed_number(s.low), self._fixed_number(s.high)
-            if low is not None and high is not None and low > high:
-                self.problem(
-                    s.low or s,
-                    "E505",
-                    f"'several {low} to {high}' asks for at least {low} and at most {high}: there is no way to choose",
-                    f"write the fewer first: several {high} to {low}",
-                )
+            if s.low is not None and s.high is not None:
+                self._several_bounds(s.low, s.high)
             item = s.options_type = list_of(item)
         self.assign(s.target, item, s)
         if s.optional and isinstance(s.target, ast.Name) and s.target.name in self.locals:
             self.maybe_none.add(s.target.name)
+
+    def _several_bounds(self, low: ast.Expr, high: ast.Expr) -> None:
+        """'several A to B' where A is always more than B leaves no way to choose: refused at load, whether the
+        bounds are numbers, sums of constants, or read from variables that declare min: and max:."""
+        (least, fewest), (most, highest) = self._span(low), self._span(high)
+        if fewest is None or highest is None or fewest <= highest:
+            return
+        if (least, most) == (fewest, highest):  # both known before play
+            self.problem(
+                low,
+                "E505",
+                f"'several {least} to {most}' asks for at least {least} and at most {most}: there is no way to choose",
+                f"write the fewer first: several {most} to {least}",
+            )
+            return
+        written = f"several {ast.format_expr(low)} to {ast.format_expr(high)}"
+        self.problem(
+            low,
+            "E505",
+            f"'{written}' asks for at least {fewest} and at most {highest}: there is no way to choose",
+            "the fewer comes first; a variable's min: and max: bound it: "
+            f"write several {ast.format_expr(high)} to {ast.format_expr(low)}, or raise the max: it is read from",
+        )
+
+    def _span(self, e: ast.Expr) -> tuple[int | None, int | None]:
+        """The least and the most ``e`` can be, by what the rules declare (None: not known before play): numbers,
+        constants, variables with min: and max:, and sums and differences of these."""
+        if isinstance(e, ast.Unary) and e.op == "-":
+            low, high = self._span(e.operand)
+            return (None if high is None else -high), (None if low is None else -low)
+        if isinstance(e, ast.Binary) and e.op in ("+", "-"):
+            (a, b), (c, d) = self._span(e.left), self._span(e.right)
+            if e.op == "-":
+                c, d = (None if d is None else -d), (None if c is None else -c)
+            return (None if a is None or c is None else a + c), (None if b is None or d is None else b + d)
+        fixed = self._fixed_number(e)
+        if fixed is not None:
+            return fixed, fixed
+        declared = (
+            self.vocab.bounds.get(("variables", e.name))
+            if isinstance(e, ast.Name) and e.name not in self.locals
+            else self.vocab.bounds.get(("player_variables", e.name))
+            if isinstance(e, ast.Attr) and e.obj.type == PLAYER
+            else None
+        )
+        return declared or (None, None)
 
     def _fixed_number(self, e: ast.Expr | None) -> int | None:
         """The value of a number written out (or a constant's), known before play; None for any other."""
