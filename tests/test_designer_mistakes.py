@@ -253,6 +253,29 @@ MISTAKES = [
         "did you mean 'card'",
     ),
     Mistake(
+        "an option record missing a field its type declares",
+        "cards",
+        (
+            (
+                "game.yaml",
+                "  moves = [{piece: c, steps: c.value} for c in kept]\n",
+                '  pick = choose "move" from [{piece: c, steps: c.value} for c in kept] + [{piece: top(deck)}]\n'
+                "  moves = [pick]\n",
+            ),
+        ),
+        "E506",
+        "[pick]",
+        "give every record its 'steps'",
+    ),
+    Mistake(
+        "a record literal missing a field its type declares",
+        "cards",
+        (("game.yaml", "[{piece: c, steps: c.value} for", "[{piece: c} for"),),
+        "E506",
+        "[{piece: c} for",
+        "steps",
+    ),
+    Mistake(
         "a record literal with an extra field",
         "cards",
         (("game.yaml", "{piece: c, steps: c.value}", "{piece: c, steps: c.value, by: me}"),),

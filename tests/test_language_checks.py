@@ -105,9 +105,14 @@ def test_a_record_with_a_field_its_declared_type_lacks_is_refused(tmp_path, text
     located(tmp_path, text, at, code, said)
 
 
-def test_a_record_may_leave_out_a_field_of_its_declared_type(tmp_path):
-    state = plays(tmp_path, 'variables:\n  r: {type: "{a: int, b: int}"}\nplay: |\n  r = {a: 1}\n  end_game\n')
+def test_a_record_may_leave_out_a_field_of_its_declared_type_that_may_be_none(tmp_path):
+    state = plays(tmp_path, 'variables:\n  r: {type: "{a: int, b: text}"}\nplay: |\n  r = {a: 1}\n  end_game\n')
     assert state.is_terminal and state.vars["r"] == {"a": 1}
+
+
+def test_a_record_may_not_leave_out_a_number_of_its_declared_type(tmp_path):
+    text = 'variables:\n  r: {type: "{a: int, b: int}"}\nplay: |\n  r = {a: 1}\n  end_game\n'
+    located(tmp_path, text, "{a: 1}", "E506", "it lacks the field 'b', and a number cannot be none")
 
 
 # ------------------------------------------------------------- choosing several

@@ -113,14 +113,10 @@ class Checker:
 
     def _fits(self, node: ast.Node, declared: Type, actual: Type | None, what: str, code: str) -> None:
         """A record kept as a declared type has its fields: no other, and none missing that cannot be none."""
-        why = unfit(declared, actual)
-        if why is not None:
-            self.problem(
-                node,
-                code,
-                f"{what}, but {why}",
-                "declare the field in the type, or leave it out of the record",
-            )
+        found = unfit(declared, actual)
+        if found is not None:
+            why, fix = found
+            self.problem(node, code, f"{what}, but {why}", fix)
 
     # ----------------------------------------------------------- statements
     def block(self, stmts: list[ast.Stmt]) -> None:

@@ -255,10 +255,11 @@ def compatible(expected: Type | None, actual: Type | None) -> bool:
     return (expected is TEXT and actual.is_enum) or (expected.is_enum and actual is TEXT)
 
 
-def unfit(declared: Type, actual: Type | None) -> str | None:
+def unfit(declared: Type, actual: Type | None) -> tuple[str, str] | None:
     """Why records of type ``actual`` cannot be kept as the declared type ``declared`` although the types of
-    their fields fit (None: they can): a field the declared type does not have.  Lists and maps are looked
-    into.  (A field they lack is fine: it reads as none.)"""
+    their fields fit, and what to write instead (None: they can): a field the declared type does not have, or
+    one it declares that some records lack and that cannot be none (a number, true/false, a list, a map:
+    reading it would fail in play).  Lists and maps are looked into."""
     if actual is None:
         return None
     if declared.is_list and actual.is_list:
@@ -270,10 +271,20 @@ def unfit(declared: Type, actual: Type | None) -> str | None:
     for name, t in actual.fields:
         mine = declared.field_type(name)
         if mine is None:
-            return f"it has a field '{name}', which {describe(declared)} does not declare"
+            return (
+                f"it has a field '{name}', which {describe(declared)} does not declare",
+                "declare the field in the type, or leave it out of the record",
+            )
         inner = unfit(mine, t)
         if inner is not None:
-            return f"its field '{name}': {inner}"
+            return f"its field '{name}': {inner[0]}", inner[1]
+    for name, t in declared.fields:
+        if (actual.field_type(name) is None or actual.may_lack(name)) and not compatible(t, NONE):
+            return (
+                f"{'some records lack' if actual.field_type(name) else 'it lacks'} the field '{name}', and "
+                f"{describe(t)} cannot be none",
+                f"give every record its '{name}' ({name}: …)",
+            )
     return None
 
 

@@ -110,7 +110,8 @@ CODES: dict[str, tuple[str, str]] = {
         "wrong type",
         "A value of one type where another is needed: a card where a zone is wanted, text where a "
         "number is. The message names both. A record kept as a declared type (a variable, a parameter, "
-        "the value of a function) may not have a field the type does not declare.",
+        "the value of a function) may not have a field the type does not declare, nor lack one that cannot "
+        "be none (a number, true/false, a list, a map).",
     ),
     "E503": (
         "wrong number of arguments",
