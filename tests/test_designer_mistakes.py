@@ -182,6 +182,18 @@ MISTAKES = [
         '"sotuh"',
         "did you mean 'south'",
     ),
+    Mistake(
+        "row of a board without coordinates",
+        "connect-four",
+        (
+            ("track.yaml", "", TRACK),
+            ("game.yaml", "boards:\n", "boards:\n  - {id: track, files: [track.yaml]}\n"),
+            ("game.yaml", "{row(rack, s) + 1}", "{row(track, s) + 1}"),
+        ),
+        "E502",
+        "track, s)",
+        "graph",
+    ),
     # ------------------------------------------------------------------ dice
     Mistake(
         "reading the faces of a zone of cards",

@@ -58,6 +58,7 @@ class Vocabulary:
     functions: dict[str, tuple[list[tuple[str, Type]], Type]] = field(default_factory=dict)  # name → (params, result)
     board_spaces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its spaces (every seat's)
     board_directions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # board → its directions
+    uncharted: set[str] = field(default_factory=set)  # boards with no rows and columns (graphs)
     # (section, name) of a whole-number variable that declares min:/max: → (least, most) it may hold
     bounds: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
     face: Type | None = None  # what the dice's faces are (a number, or an enum's members); None: no dice
@@ -571,6 +572,14 @@ class Checker:
             return ANY
         declared = self.dice_call(e, op.params) if op.group == "dice" else op.params
         binding = self.arguments(e, declared, op.optional)
+        board = _board_named(e, declared)
+        if op.charted and board in v.uncharted:
+            self.problem(
+                e.args[0],
+                "E502",
+                f"{e.func}(…) counts a grid's rows and columns, and board '{board}' is a graph, which has none",
+                "on a graph, tag the spaces (nodes: [{id: s1, tags: [edge]}]) and ask has_tag(board, space, tag)",
+            )
         if op.changes:
             self._changes(e, f"{e.func}(…) {'draws at random' if op.draws else 'changes the game'}")
         if op.returns is None and not statement:

@@ -55,6 +55,7 @@ class Op:
     # (each once), ``st`` for the state; the same value and the same errors as ``fn`` (tests/test_ops.py)
     inline: str | None = None
     no_none: bool = False  # its value, or each item of the list it gives, is never none (codegen's checks)
+    charted: bool = False  # reads the board's rows and columns: a grid or hexagon board, not a graph (checked at load)
 
     @property
     def changes(self) -> bool:
@@ -118,6 +119,7 @@ def op(
     draws: bool = False,
     inline: str | None = None,
     no_none: bool = False,
+    charted: bool = False,
 ):
     if inline is not None and sorted(re.findall(r"\{(\d+)\}", inline)) != [str(i) for i in range(len(params))]:
         raise RuntimeError(f"operation {name}: its inline code must use each argument once")  # pragma: no cover
@@ -126,7 +128,20 @@ def op(
         if name in OPS:  # pragma: no cover - a programming error caught at import
             raise RuntimeError(f"operation {name} declared twice")
         OPS[name] = Op(
-            name, tuple(params), returns, says, fn, group, constant, control, reads, optional, draws, inline, no_none
+            name,
+            tuple(params),
+            returns,
+            says,
+            fn,
+            group,
+            constant,
+            control,
+            reads,
+            optional,
+            draws,
+            inline,
+            no_none,
+            charted,
         )
         return fn
 
@@ -1250,6 +1265,7 @@ def _connected(st, board, sources, targets, through):
     ("board", BOARD),
     ("space", POSITION),
     returns=INT,
+    charted=True,
     says="the row of {space} on {board}, counting from 0 at the north (-1 on a graph board)",
     reads="args",
     group="boards",
@@ -1263,6 +1279,7 @@ def _row(st, board, space):
     ("board", BOARD),
     ("space", POSITION),
     returns=INT,
+    charted=True,
     says="the column of {space} on {board}, counting from 0 at the west (-1 on a graph board)",
     reads="args",
     group="boards",

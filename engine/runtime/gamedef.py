@@ -847,6 +847,8 @@ class _Builder:
             self.vocab.board_directions[b["id"]] = tuple(
                 dict.fromkeys(d for board in built for d in getattr(board, "directions", ()))
             )
+            if built and not any(getattr(board, "coords", None) for board in built):
+                self.vocab.uncharted.add(b["id"])
 
     def _log_names(self, game: GameDef) -> None:
         """Seats by the rules' names in logs; cards by their names where the rules say ``cards_in_logs: name``."""
