@@ -238,6 +238,14 @@ MISTAKES = [
         "return",
     ),
     # ------------------------------------------------------------------ seat names
+    Mistake(
+        "two seats of one name",
+        "cards",
+        (("game.yaml", "names: [Red, Blue]", "names: [Red, Red]"),),
+        "E201",
+        "Red]",
+        "once",
+    ),
     # ------------------------------------------------------------------ YAML
     Mistake(
         "unquoted ': '",

@@ -84,6 +84,10 @@ def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
             False,
             did_you_mean(str(error.instance), map(str, options)),
         )
+    if error.validator == "uniqueItems" and isinstance(error.instance, list):
+        for i, item in enumerate(error.instance):
+            if item in error.instance[:i]:
+                return path + (i,), f"{quoted(item)} is in this list twice", False, "give each item once"
     return path, error.message.replace(repr(error.instance), quoted(error.instance)), False, None
 
 
