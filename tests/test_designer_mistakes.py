@@ -136,6 +136,16 @@ MISTAKES = [
         variant="changed",
     ),
     Mistake(
+        "patch with a wrong-typed value",
+        "cards",
+        (("variants/changed.yaml", "", VARIANT.replace("value: 7", "value: seven")),),
+        "E303",
+        "seven",
+        "a whole number",
+        file="variants/changed.yaml",
+        variant="changed",
+    ),
+    Mistake(
         "step after an unknown step",
         "cards",
         (("variants/changed.yaml", "", STEP.replace("after: draw", "after: drwa")),),
@@ -154,6 +164,15 @@ MISTAKES = [
         "did you mean 'play'",
         file="variants/changed.yaml",
         variant="changed",
+    ),
+    Mistake(
+        "two steps of one name",
+        "cards",
+        (("game.yaml", "      - id: play\n", "      - id: draw\n"),),
+        "E304",
+        "draw",
+        "rename",
+        nth=3,
     ),
     # ------------------------------------------------------------------ derived bounds
     Mistake(
@@ -238,6 +257,14 @@ MISTAKES = [
         "return",
     ),
     # ------------------------------------------------------------------ seat names
+    Mistake(
+        "fewer seat names than seats",
+        "cards",
+        (("game.yaml", "names: [Red, Blue]", "names: [Red]"),),
+        "E301",
+        "[Red]",
+        "names: [",
+    ),
     Mistake(
         "two seats of one name",
         "cards",

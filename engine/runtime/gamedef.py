@@ -70,6 +70,12 @@ _ID_HINT = "ids are lower-case letters, digits, '-' and '_': the members the tem
 MAX_CARDS = 10_000  # cards of a game, copies counted: more only costs memory (2 million once took 555 MB)
 VISIBILITIES = ("public", "owner", "hidden", "top")
 _DEFAULTS = {INT: 0, BOOL: False}
+_WRITTEN = {  # how a value of a type is written in a rule file: the hint of a value that is not one
+    INT: "write a whole number, e.g. 7",
+    BOOL: "write true or false",
+    TEXT: 'write text; in quotes if it reads as a number or true/false: "7"',
+    PLAYER: "write a seat's number, counting from 0",
+}
 
 
 @dataclass(frozen=True)
@@ -528,7 +534,7 @@ class _Builder:
         else:
             ok = True
         if not ok:
-            self.error(path, "E303", f"value {quoted(value)} is not of type {t}")
+            self.error(path, "E303", f"value {quoted(value)} is not of type {t}", _WRITTEN.get(t))
         return ok
 
     def _record_fits(self, t: Type, value: dict, path: tuple) -> bool:
@@ -854,7 +860,12 @@ class _Builder:
         """Seats by the rules' names in logs; cards by their names where the rules say ``cards_in_logs: name``."""
         names = self.data["players"].get("names") or []
         if len(names) < game.max_players and names:
-            self.error(("players", "names"), "E301", f"{len(names)} seat names for up to {game.max_players} players")
+            self.error(
+                ("players", "names"),
+                "E301",
+                f"{len(names)} seat names for up to {game.max_players} players",
+                f"name every seat, one name each: names: [{', '.join(names + ['…'])}] ({game.max_players} in all)",
+            )
         if self.data.get("cards_in_logs") == "name" and game.labeller is not None:
             game.labeller.card_names = [game.card_texts[c]["name"] for c in game.card_ids]
 
@@ -959,7 +970,12 @@ class _Builder:
             self.vocab.procedures[proc["id"]] = params
             for j, step in enumerate(proc.get("steps") or []):
                 if step_name(proc["id"], step["id"]) in self.vocab.procedures:
-                    self.error(("procedures", i, "steps", j, "id"), "E304", f"step '{step['id']}' is given twice")
+                    self.error(
+                        ("procedures", i, "steps", j, "id"),
+                        "E304",
+                        f"step '{step['id']}' is given twice",
+                        "rename one: a variant places its steps before or after a step by its id",
+                    )
                 self.vocab.procedures[step_name(proc["id"], step["id"])] = params
             if "returns" in proc:
                 returns = self.type_ok(proc["returns"], ("procedures", i, "returns"))
@@ -1130,13 +1146,14 @@ class _Builder:
                 for st in block:
                     if isinstance(st, (ast.Choose, ast.Window)):
                         what = "a window asks the players" if isinstance(st, ast.Window) else f'"{st.kind}" asks'
+                        within = f" (in '{proc}', which '{name}' runs)" if proc != name else ""
                         self.dsl_problem(
                             path,
                             DslProblem(
                                 st.line,
                                 st.col,
                                 "E505",
-                                f"the house plays by the rules, but {what} here (in '{proc}', which '{name}' runs)",
+                                f"the house plays by the rules, but {what} here{within}",
                                 "the house decides nothing: write what it does (while its points are under 17: …)",
                             ),
                         )
