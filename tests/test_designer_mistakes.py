@@ -213,7 +213,37 @@ MISTAKES = [
         "track, s)",
         "graph",
     ),
+    Mistake(
+        "a line condition that is not a boolean",
+        "connect-four",
+        (
+            (
+                "game.yaml",
+                'line(rack, entry, "south", empty)) == 0',
+                'line(rack, entry, "south", [e for e in spaces(rack) if size(space(e))])) == 0',
+            ),
+        ),
+        "E502",
+        "size(space(e))",
+        "== 0",
+    ),
     # ------------------------------------------------------------------ dice
+    Mistake(
+        "an unknown face",
+        "liars-dice",
+        (("game.yaml", "size(showing(dice, 1))", "size(showing(dice, 7))"),),
+        "E507",
+        "7))",
+        "1, 2, 3, 4, 5, 6",
+    ),
+    Mistake(
+        "rolling what is not a die",
+        "liars-dice",
+        (("game.yaml", "roll(cup(p))", "roll(p)"),),
+        "E502",
+        "p)\n      bid = none",
+        "cup(p)",
+    ),
     Mistake(
         "reading the faces of a zone of cards",
         "blackjack",
@@ -246,7 +276,23 @@ MISTAKES = [
         "x = choose",
         "decides nothing",
     ),
+    Mistake(
+        "an outcome against a house in a game without one",
+        "cards",
+        (("game.yaml", "points: p.points}", "points: p.points - house}"),),
+        "E501",
+        "house}",
+        "house:",
+    ),
     # ------------------------------------------------------------------ kinds
+    Mistake(
+        "one per kind over a list that is not of cards",
+        "love-letter",
+        (("game.yaml", "from kinds(hand(me))", "from kinds(players())"),),
+        "E502",
+        "players()) where",
+        "a zone",
+    ),
     # ------------------------------------------------------------------ loops and updates
     Mistake(
         "break outside a loop",
@@ -255,6 +301,36 @@ MISTAKES = [
         "E505",
         "break",
         "return",
+    ),
+    Mistake(
+        "+= on a card's attribute",
+        "cards",
+        (("game.yaml", "      me.points += c.value", "      c.value += 1"),),
+        "E505",
+        "c.value += 1",
+        "variable",
+    ),
+    Mistake(
+        "+= of a number to a list",
+        "cards",
+        (("game.yaml", '          said += ["draw"]', "          said += 1"),),
+        "E506",
+        "said += 1",
+        "[1]",
+    ),
+    Mistake(
+        "a two-for comprehension using a name before its for",
+        "cards",
+        (
+            (
+                "game.yaml",
+                "{piece: c, steps: c.value} for c in kept]",
+                "{piece: k, steps: n} for n in range(k.value) for k in kept]",
+            ),
+        ),
+        "E501",
+        "k.value) for",
+        "for k in kept for n in",
     ),
     # ------------------------------------------------------------------ seat names
     Mistake(

@@ -272,6 +272,16 @@ class PairComprehension(Expr):
     def infer(self, c: Checker) -> Type | None:
         """x is an item of A while B is read, and y an item of B while the condition and element are."""
         had = {n: c.locals.get(n) for n in (self.var, self.inner_var)}
+        early = [e for e in walk_exprs(self.source) if isinstance(e, Name) and e.name == self.inner_var]
+        if early and self.inner_var not in c.locals and self.inner_var not in c.vocab.value_names():
+            c.problem(
+                early[0],
+                "E501",
+                f"'{self.inner_var}' is named by the second 'for', so the first one cannot read it yet",
+                f"put the 'for' that names it first: [… for {self.inner_var} in {format_expr(self.inner_source, 3)}"
+                f" for {self.var} in {format_expr(self.source, 3)} …]",
+            )
+            c.locals[self.inner_var] = ANY  # reported once, not again as an unknown name
         c.locals[self.var] = c.iterable(self.source, "a list comprehension needs a list or a zone")
         c.locals[self.inner_var] = c.iterable(self.inner_source, "a list comprehension needs a list or a zone")
         if self.condition is not None:
@@ -515,7 +525,8 @@ class Binary(Expr):
             if not (compatible(a, b) or compatible(b, a)):
                 c.problem(self, "E506", f"cannot add {describe(b)} to {describe(a)}")
             return merge(a, b)
-        c.problem(self, "E506", f"cannot add {describe(b)} to {describe(a)}")
+        fix = f"add a list to a list: [{format_expr(self.right)}] joins its one item" if a.is_list else None
+        c.problem(self, "E506", f"cannot add {describe(b)} to {describe(a)}", fix)
         return ANY
 
     def _compared(self, c: Checker, a: Type | None, b: Type | None) -> Type:

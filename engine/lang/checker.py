@@ -40,6 +40,11 @@ from engine.lang.types import (
 BUILTIN_CARD_ATTRIBUTES = {"id": TEXT, "name": TEXT, "kind": TEXT}
 _NO_NONE = {"+", "-", "*", "//", "%", "<", "<=", ">", ">="}  # operators that fail on none in play
 RESERVED = {"me", "it", "true", "false", "none"}
+# Parts of a rule file a designer may take for values of the language: what to write instead
+_SECTIONS = {
+    "house": "a seat run by the rules is declared in the game file (house: {name, plays, points}); each "
+    "player's outcome is then against the house's points, not written in a scoring rule",
+}
 
 
 @dataclass
@@ -108,7 +113,8 @@ class Checker:
 
     def expect(self, node: ast.Expr, expected: Type, what: str) -> None:
         if node.type is not None and not compatible(expected, node.type):
-            self.problem(node, "E502", f"{what} must be {describe(expected)}, not {describe(node.type)}")
+            hint = _as_condition(node) if expected is BOOL else None
+            self.problem(node, "E502", f"{what} must be {describe(expected)}, not {describe(node.type)}", hint)
         else:
             self._fits(node, expected, node.type, f"{what} must be {describe(expected)}", "E502")
 
@@ -233,7 +239,13 @@ class Checker:
             else:
                 self._fits(value_node, var, t, f"player variable '{target.name}' holds {describe(var)}", "E506")
         elif owner == CARD:
-            self.problem(target, "E505", f"card attribute '{target.name}' cannot be changed")
+            self.problem(
+                target,
+                "E505",
+                f"card attribute '{target.name}' cannot be changed",
+                "what changes in play goes in a variable, e.g. a map by the card's id: "
+                f"variables: {{{target.name}s: {{type: map[int]}}}}, then with_key(…, c.id, …)",
+            )
         else:
             self.problem(target, "E504", f"{describe(owner)} has no variables to set")
 
@@ -472,7 +484,8 @@ class Checker:
                 f"`tabletop explain {n}` says where it goes",
             )
             return ANY
-        self.problem(e, "E501", f"unknown name '{n}'", did_you_mean(n, list(self.locals) + v.value_names()))
+        hint = did_you_mean(n, list(self.locals) + v.value_names()) or _SECTIONS.get(n)
+        self.problem(e, "E501", f"unknown name '{n}'", hint)
         return ANY
 
     def arguments(self, e: ast.Call, params: list[tuple[str, Type]] | tuple, optional: int = 0) -> dict:
@@ -497,7 +510,12 @@ class Checker:
                 wanted = describe(substitute(ptype, binding)) + (
                     " or a zone" if ptype.is_list and e.func in OPS else ""
                 )
-                self.problem(arg, "E502", f"argument '{pname}' of {e.func} must be {wanted}, not {describe(t)}")
+                self.problem(
+                    arg,
+                    "E502",
+                    f"argument '{pname}' of {e.func} must be {wanted}, not {describe(t)}",
+                    self._instead(e.func, arg, ptype, t) if e.func in OPS else None,
+                )
                 continue
             if not ptype.has_typevar:
                 self._fits(arg, ptype, t, f"argument '{pname}' of {e.func} must be {describe(ptype)}", "E502")
@@ -506,6 +524,19 @@ class Checker:
             elif ptype in (POSITION, DIRECTION):
                 self.board_literal(arg, ptype, _board_named(e, params))
         return binding
+
+    def _instead(self, func: str, arg: ast.Expr, wanted: Type, given: Type | None) -> str:
+        """What to give an operation instead of ``arg``: a zone of the player given, the cards of a zone, the
+        spaces that meet a condition; else where its parameters are explained."""
+        owned = [z for z, key in self.vocab.zones.items() if key == PLAYER]
+        if given == PLAYER and owned and (wanted is ZONE or wanted.element is CARD):
+            return "a zone of the player's: " + ", ".join(f"{z}({ast.format_expr(arg)})" for z in owned)
+        if wanted.is_list and wanted.element is CARD and self.vocab.zones:
+            z, key = next(iter(self.vocab.zones.items()))
+            return f"give it cards: a zone ({z}{'' if key is None else '(…)'}) or a list of cards [c for c in … if …]"
+        if wanted.is_list and wanted.element is POSITION:
+            return "give it the spaces that meet the condition: [s for s in spaces(board) if …]"
+        return f"`tabletop explain {func}` says what it takes"
 
     def board_literal(self, arg: ast.Expr, t: Type, board: str | None) -> None:
         """A position or direction written in quotes must exist on the board (on any of the game's boards
@@ -598,12 +629,22 @@ class Checker:
             written = arg.value if isinstance(arg, ast.Literal) and t is FACE and v.face is INT else None
             if isinstance(written, int) and written not in v.face_values:
                 faces = ", ".join(map(str, v.face_values))
-                self.problem(arg, "E507", f"{written} is no face of the game's dice (their faces: {faces})")
+                self.problem(arg, "E507", f"{written} is no face of the game's dice", f"their faces: {faces}")
         return tuple((name, v.with_faces(t)) for name, t in params)
 
     def may_be_none(self, side: ast.Expr, other: Type | None) -> bool:
         """Is ``side`` a local that an optional choose may have left as none, compared with none?"""
         return other == NONE and isinstance(side, ast.Name) and side.name in self.maybe_none
+
+
+def _as_condition(e: ast.Expr) -> str | None:
+    """How a number or a list used as a condition becomes one."""
+    text = ast.format_expr(e, 5)
+    if e.type == INT:
+        return f"compare it: {text} > 0, or {text} == 0"
+    if e.type is not None and (e.type.is_list or e.type == ZONE):
+        return f"ask whether it has items: size({ast.format_expr(e)}) > 0"
+    return None
 
 
 def _board_named(call: ast.Call, params) -> str | None:
