@@ -4,7 +4,8 @@
 members, names; the values of type T, never cards), enum types
 named after the game's enums (``colours``), which are text with a known set of
 values, and records ``{piece: card, at: position}``: a move of several parts,
-each field read as ``move.piece`` (a field a record lacks reads as none).
+each field read as ``move.piece`` (a field a record lacks reads as none, so a declared record type may leave
+out only the fields that may be none).
 ``T`` is the one type variable operation declarations may use.
 
 A type is a frozen ``Type``, interned: two equal types are the same object, so ``is``, ``==`` and hashing
@@ -173,7 +174,8 @@ TYPE_FORMS: tuple[tuple[str, str, str], ...] = (
     (
         "{name: T, …}",
         "a record: named fields, each of its own type, read as x.name (a move of several parts); "
-        "records nest in lists and maps",
+        "records nest in lists and maps. A record kept as this type has no other field, and may leave out only "
+        "a field that may be none (a card, text, …): never a number, true/false, a list or a map",
         "list[{from: position, to: position}]",
     ),
 )
