@@ -303,12 +303,36 @@ MISTAKES = [
         "return",
     ),
     Mistake(
+        "continue outside a loop",
+        "cards",
+        (("game.yaml", "  end_game\n", "  continue\n  end_game\n"),),
+        "E505",
+        "continue",
+        "return",
+    ),
+    Mistake(
         "+= on a card's attribute",
         "cards",
         (("game.yaml", "      me.points += c.value", "      c.value += 1"),),
         "E505",
         "c.value += 1",
         "variable",
+    ),
+    Mistake(
+        "+= on a count",
+        "cards",
+        (("game.yaml", "      me.points += c.value", "      size(deck) += c.value"),),
+        "E401",
+        "= c.value",
+        "me.points +=",
+    ),
+    Mistake(
+        "+= on a constant",
+        "cards",
+        (("game.yaml", "      me.points += c.value", "      most += c.value"),),
+        "E505",
+        "most += c.value",
+        "variables:",
     ),
     Mistake(
         "+= of a number to a list",
@@ -430,6 +454,14 @@ MISTAKES = [
         "E505",
         "6 to",
         "max",
+    ),
+    Mistake(
+        "several up to a negative number",
+        "cards",
+        (("game.yaml", "several 1 to most", "several 0 to most - 4"),),
+        "E505",
+        "most - 4",
+        "0 or more",
     ),
 ]
 

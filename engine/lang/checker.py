@@ -214,7 +214,13 @@ class Checker:
                     self._fits(value_node, target.type, t, f"variable '{name}' holds {describe(target.type)}", "E506")
                 return
             if name in self.vocab.constants or name in self.vocab.enums or name in self.vocab.zones:
-                self.problem(target, "E505", f"'{name}' cannot be changed")
+                what = "constant" if name in self.vocab.constants else "enum" if name in self.vocab.enums else "zone"
+                fix = {
+                    "constant": f"a constant is fixed; what changes is a variable: variables: {name}: {{type: …}}",
+                    "enum": "an enum lists its members once; keep the one that changes in a variable of its type",
+                    "zone": "a zone's cards change with move(card, zone); a zone itself cannot be set",
+                }[what]
+                self.problem(target, "E505", f"'{name}' cannot be changed: it is a {what}", fix)
                 return
             self.bind(target, name, t)
             target.type = self.locals.get(name, t)
@@ -273,6 +279,14 @@ class Checker:
         """'several A to B' where A is always more than B leaves no way to choose: refused at load, whether the
         bounds are numbers, sums of constants, or read from variables that declare min: and max:."""
         (least, fewest), (most, highest) = self._span(low), self._span(high)
+        if highest is not None and highest < 0:
+            self.problem(
+                high,
+                "E505",
+                f"'several … to {ast.format_expr(high)}' asks for at most {highest}: there is no way to choose",
+                "how many to choose is 0 or more",
+            )
+            return
         if fewest is None or highest is None or fewest <= highest:
             return
         if (least, most) == (fewest, highest):  # both known before play

@@ -239,6 +239,11 @@ def _refused_form(tok: Token, before: Token | None, expected) -> tuple[str, str]
         return f"there is no '{after}='", f"only += and -= change a value in place: write x = x {after} N"
     if tok.type == "PLUS" and after == "+":
         return "there is no '++'", "write x += 1"
+    if tok.type == "EQUAL" and after in ("+", "-"):
+        return (
+            f"only a variable or a local value takes '{after}='",
+            f"what changes goes in a variable (variables: or player_variables:): x {after}= N, me.points {after}= N",
+        )
     if tok.type == "EQUAL" and before is not None and before.type == "NAME":
         return (
             "'=' gives a name its value, once a statement",
