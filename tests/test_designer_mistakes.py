@@ -423,6 +423,20 @@ MISTAKES = [
         "steps",
     ),
     Mistake(
+        "a record start value missing a field its type declares",
+        "cards",
+        (
+            (
+                "game.yaml",
+                '  said: {type: "list[text]"}\n',
+                '  said: {type: "list[text]"}\n  last: {type: "{piece: text, steps: int}", initial: {piece: king}}\n',
+            ),
+        ),
+        "E303",
+        "{piece: king}",
+        "steps:",
+    ),
+    Mistake(
         "a record literal with an extra field",
         "cards",
         (("game.yaml", "{piece: c, steps: c.value}", "{piece: c, steps: c.value, by: me}"),),

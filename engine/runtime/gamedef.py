@@ -32,11 +32,13 @@ from engine.lang.types import (
     CARD,
     DIRECTION,
     INT,
+    NONE,
     PLAYER,
     POSITION,
     TEXT,
     ZONE,
     Type,
+    compatible,
     describe,
     merge,
     parse_type,
@@ -538,8 +540,18 @@ class _Builder:
         return ok
 
     def _record_fits(self, t: Type, value: dict, path: tuple) -> bool:
-        """A record written in the rules has only fields of its type (one it lacks reads as none)."""
+        """A record written in the rules has only fields of its type, and lacks only fields that may be none
+        (one it lacks reads as none)."""
         fields = dict(t.fields)
+        lacking = [k for k, ft in fields.items() if k not in value and not compatible(ft, NONE)]
+        if lacking:
+            self.error(
+                path,
+                "E303",
+                f"the record lacks the field '{lacking[0]}', and {describe(fields[lacking[0]])} cannot be none",
+                f"give it: {lacking[0]}: …",
+            )
+            return False
         extra = [k for k in value if k not in fields]
         if extra:
             self.error(
