@@ -89,7 +89,7 @@ variables:
 functions:
   - id: moves
     returns: "list[{way: text, steps: int}]"
-    value: '[{way: "up", steps: k} for k in [1, 2]] + [{way: "down"}]'
+    value: '[{way: "up", steps: k} for k in [1, 2]] + [{way: "down", steps: 0}]'
 play: |
   c = choose "colour" from colours
   n = choose "count" from [bid + 1, 3 if c == "red" else 4]
@@ -109,7 +109,7 @@ def test_records_enums_numbers_and_literals_give_their_ids_in_program_order(tmp_
         "count 4",
         "go up 1",
         "go up 2",
-        "go down",
+        "go down 0",
         "yes",
         "no",
         "stop",
