@@ -136,6 +136,16 @@ MISTAKES = [
         variant="changed",
     ),
     Mistake(
+        "patch of a misspelt item key",
+        "love-letter",
+        (("variants/x.yaml", "", "extends: love-letter\nid: x\nname: X\npatch:\n  - {id: guard, copeis: 3}\n"),),
+        "E302",
+        "copeis",
+        "did you mean 'copies'",
+        file="variants/x.yaml",
+        variant="x",
+    ),
+    Mistake(
         "patch with a wrong-typed value",
         "cards",
         (("variants/changed.yaml", "", VARIANT.replace("value: 7", "value: seven")),),
@@ -182,6 +192,14 @@ MISTAKES = [
         "E508",
         'bid = choose "bid"',
         "max: N",
+    ),
+    Mistake(
+        "a start value outside its min: and max:",
+        "cards",
+        (("game.yaml", "initial: 5, max: 5}", "initial: 6, max: 5}"),),
+        "E303",
+        "6, max",
+        "raise max:",
     ),
     # ------------------------------------------------------------------ winner:
     Mistake(
@@ -277,6 +295,21 @@ MISTAKES = [
         "decides nothing",
     ),
     Mistake(
+        "a house procedure taking parameters",
+        "blackjack",
+        (
+            (
+                "game.yaml",
+                "  - id: dealer_plays\n    does: |\n",
+                "  - id: dealer_plays\n    params: {n: int}\n    does: |\n",
+            ),
+            ("game.yaml", "      dealer_plays()\n", "      dealer_plays(17)\n"),
+        ),
+        "E301",
+        "dealer_plays\n",
+        "variables",
+    ),
+    Mistake(
         "an outcome against a house in a game without one",
         "cards",
         (("game.yaml", "points: p.points}", "points: p.points - house}"),),
@@ -292,6 +325,14 @@ MISTAKES = [
         "E502",
         "players()) where",
         "a zone",
+    ),
+    Mistake(
+        "a kind used as a card",
+        "love-letter",
+        (("game.yaml", "move(card_of(cards(hand(me)), k), discard(me))", "move(k, discard(me))"),),
+        "E502",
+        "k, discard(me))",
+        "card_of(",
     ),
     # ------------------------------------------------------------------ loops and updates
     Mistake(

@@ -548,6 +548,8 @@ class Checker:
         if wanted.is_list and wanted.element is CARD and self.vocab.zones:
             z, key = next(iter(self.vocab.zones.items()))
             return f"give it cards: a zone ({z}{'' if key is None else '(…)'}) or a list of cards [c for c in … if …]"
+        if wanted is CARD and given is not None and (given is TEXT or given.is_enum):
+            return "this is a card's id: card_of(cards, id) gives a card of that kind, card_named(id) the first"
         if wanted.is_list and wanted.element is POSITION:
             return "give it the spaces that meet the condition: [s for s in spaces(board) if …]"
         return f"`tabletop explain {func}` says what it takes"

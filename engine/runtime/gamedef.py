@@ -72,6 +72,7 @@ _ID_HINT = "ids are lower-case letters, digits, '-' and '_': the members the tem
 MAX_CARDS = 10_000  # cards of a game, copies counted: more only costs memory (2 million once took 555 MB)
 VISIBILITIES = ("public", "owner", "hidden", "top")
 _DEFAULTS = {INT: 0, BOOL: False}
+_ITEM_KEYS = ("id", "name", "copies", "text", "effect", "source")  # what every item may give besides attributes
 _WRITTEN = {  # how a value of a type is written in a rule file: the hint of a value that is not one
     INT: "write a whole number, e.g. 7",
     BOOL: "write true or false",
@@ -699,7 +700,7 @@ class _Builder:
         cid = item["id"]
         values = {}
         for key, value in item.items():
-            if key in ("id", "name", "copies", "text", "effect", "source"):
+            if key in _ITEM_KEYS:
                 continue
             if key not in declared:
                 self.error(
@@ -707,7 +708,7 @@ class _Builder:
                     "E302",
                     f"'{cid}' has attribute '{key}', which kind '{comp['kind']}' does not declare",
                     key=True,
-                    hint=did_you_mean(key, declared) or "declare it under attributes:",
+                    hint=did_you_mean(key, [*declared, *_ITEM_KEYS]) or "declare it under attributes:",
                 )
                 continue
             t = types.get(key)
@@ -914,10 +915,12 @@ class _Builder:
             return
         least, most = spec.get("min", 0), spec["max"]
         if least > most:
-            self.error(path + ("min",), "E302", f"min: {least} is more than max: {most}")
+            self.error(path + ("min",), "E302", f"min: {least} is more than max: {most}", "write the fewer as min:")
         elif isinstance(initial, int) and not least <= initial <= most:
             outside = f"'{name}' starts at {initial}, outside its min: {least} and max: {most}"
-            self.error(path + ("initial",), "E303", outside)
+            wider = "raise max:" if initial > most else "lower min:"
+            fix = f"start it at {least} to {most}, or {wider} to hold {initial}"
+            self.error(path + ("initial",), "E303", outside, fix)
         else:
             self.vocab.bounds[path] = (least, most)
 
@@ -1148,7 +1151,12 @@ class _Builder:
             )
             return
         if self.vocab.procedures.get(name):
-            self.error(("house", "plays"), "E301", f"the house plays by '{name}', which must take no parameters")
+            self.error(
+                ("house", "plays"),
+                "E301",
+                f"the house plays by '{name}', which must take no parameters",
+                "the rules run it with nothing to pass: let it read what it needs from variables",
+            )
         todo, done = [name], set()
         while todo:
             proc = todo.pop()
