@@ -111,7 +111,7 @@ CODES: dict[str, tuple[str, str]] = {
         "A value of one type where another is needed: a card where a zone is wanted, text where a "
         "number is. The message names both. A record kept as a declared type (a variable, a parameter, "
         "the value of a function) may not have a field the type does not declare, nor lack one that cannot "
-        "be none (a number, true/false, a list, a map).",
+        "be none (a number, true/false, a list, a map). row and column of a graph board, which has no rows.",
     ),
     "E503": (
         "wrong number of arguments",
@@ -127,7 +127,9 @@ CODES: dict[str, tuple[str, str]] = {
     "E505": (
         "not allowed here",
         "A statement in the wrong place (reopen or close outside a window), a local value named like "
-        "something of the game, or a change to what cannot change (a card attribute).",
+        "something of the game, a change to what cannot change (a card attribute, a constant), or "
+        "'choose … several A to B' that no choice can meet (A always more than B, or B below 0), read from "
+        "numbers, constants and the min: and max: of variables.",
     ),
     "E506": ("a value changes its type", "A variable or local value set to a value of another type than it holds."),
     "E507": ("not one of the enum", "A text compared with or passed as an enum value that the enum does not list."),
