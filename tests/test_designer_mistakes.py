@@ -276,7 +276,7 @@ MISTAKES = [
         (("game.yaml", "\nplay: |\n", "\nhouse:\n  name: Bank\n  plays: dealer_plays\n  points: stake\n\nplay: |\n"),),
         "E103",
         "house:",
-        "keep only the last",
+        "keep one 'house'",
         nth=2,
     ),
     Mistake(

@@ -180,7 +180,7 @@ class _Converter:
                         "E103",
                         f"duplicate key '{key}' (first at line {seen[key]})",
                         "error",
-                        "YAML would silently keep only the last one",
+                        f"keep one '{key}' and merge what the two say: YAML would silently keep only the last",
                     )
                 )
                 continue
