@@ -363,7 +363,7 @@ MISTAKES = [
         "cards",
         (("game.yaml", "      me.points += c.value", "      size(deck) += c.value"),),
         "E401",
-        "= c.value",
+        "+= c.value",
         "me.points +=",
     ),
     Mistake(

@@ -198,8 +198,11 @@ def _convert_error(exc: Exception) -> DslProblem:
             return reserved
         line = tok.line if tok.line is not None else exc.line
         col = tok.column if tok.column is not None else exc.column
-        refused = _refused_form(tok, (exc.token_history or [None])[-1], exc.accepts or exc.expected)
+        before = (exc.token_history or [None])[-1]
+        refused = _refused_form(tok, before, exc.accepts or exc.expected)
         if refused is not None:
+            if tok.type == "EQUAL" and before is not None and before.type != "NAME":  # at the whole '+=', '*=' …
+                line, col = before.line or line, before.column or col
             return DslProblem(line or 1, col or 1, "E401", *refused)
         return DslProblem(
             line or 1,
