@@ -260,7 +260,7 @@ def test_a_variant_item_dropping_what_its_base_item_says_is_w309(project, card, 
     d = only(found, "W309")
     assert d.path.endswith("quick.yaml") and (d.line, d.col) == place(text, card[5:])
     assert f"'{card[5:].split(',')[0]}' replaces the base's whole item and so drops {dropped}" in d.message
-    assert "restate" in d.hint
+    assert "restate" in d.hint and f"patch: [{{id: {card[5:].split(',')[0]}, …}}]" in d.hint
 
 
 def test_a_variant_procedure_dropping_its_text_is_w309_and_a_whole_one_is_fine(project):

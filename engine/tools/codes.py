@@ -199,7 +199,8 @@ CODES: dict[str, tuple[str, str]] = {
         "a variant item that drops what its base item says",
         "An item of a variant (a card, a procedure, a zone, …) with the id of a base item replaces that item "
         "whole: {id: king, value: 7} leaves the king with no effect, text or copies. The message names what "
-        "is dropped; restate it in the variant's item to keep it.",
+        "is dropped. To change only some fields, patch the item (patch: [{id: king, value: 7}]); or restate "
+        "what is dropped in the variant's item.",
     ),
     "W401": ("a statement that can never run", "It follows end_game, return or close in the same block."),
     "W402": (

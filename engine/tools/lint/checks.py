@@ -349,8 +349,8 @@ def _dropped_fields(rules: RuleSet) -> list[Diagnostic]:
                     path + ("id",),
                     "W309",
                     f"'{identity(new)}' replaces the base's whole item and so drops its {names}",
-                    f"restate {'it' if len(dropped) == 1 else 'them'} here to keep "
-                    f"{'it' if len(dropped) == 1 else 'them'}: a variant's item with a base id replaces the base's",
+                    f"to change only the fields given, patch it: patch: [{{id: {identity(new)}, …}}]; or restate "
+                    f"{'it' if len(dropped) == 1 else 'them'} here (an item with a base id replaces the base's)",
                 )
             )
     return out
