@@ -68,7 +68,8 @@ class Deprecation:
 @dataclass(frozen=True)
 class SaveFormat:
     number: int
-    written_by: str  # the engine versions that wrote it
+    engine: str  # the engine version that wrote it first
+    note: str  # which builds wrote it
     holds: str
     replay: str  # what can replay it
 
@@ -167,14 +168,16 @@ DEPRECATIONS: tuple[Deprecation, ...] = (
 SAVE_FORMATS: tuple[SaveFormat, ...] = (
     SaveFormat(
         1,
-        "0.1.0 (2026-11-29 to 2026-12-04; it recorded no version)",
+        "0.1.0",
+        "the builds of 2026-11-29 to 2026-12-04, which recorded no version",
         "game, variant, the rules' hash, players, seed, actions and a digest of the final state",
         "the build that wrote it; a later one replays it only when the game comes out the same (checked by the "
         "digest), which `tabletop replay` tries",
     ),
     SaveFormat(
         2,
-        "0.2.0 and later",
+        "0.2.0",
+        "0.2.0 and later, each recording its version",
         "format 1's fields and the engine version and rules format it was written with",
         "any tabletop reading save format 2; an engine of another version replays it when the game comes out the "
         "same, and says which version wrote it when it does not",

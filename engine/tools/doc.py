@@ -21,7 +21,7 @@ from engine.lang.ops import KEYED, OPS
 from engine.lang.types import TYPE_FORMS, describe
 from engine.lang.words import IMPLICIT, RESERVED
 from engine.load.documents import known_variants
-from engine.load.formats import CURRENT, DEPRECATIONS, OLDEST, RULES_FORMATS, SAVE_FORMAT, Change
+from engine.load.formats import CURRENT, DEPRECATIONS, OLDEST, RULES_FORMATS, SAVE_FORMAT, SAVE_FORMATS, Change
 from engine.runtime.gamedef import GameDef, load_game
 from engine.tools.explain import card_list
 
@@ -410,6 +410,15 @@ def language_reference() -> str:
     out += _table(
         ["code", "deprecated", "in format", "removed in", "fix"],
         [[d.code, d.construct, str(d.deprecated_in), str(d.removed_in), d.fix] for d in DEPRECATIONS],
+    )
+    out += [
+        "",
+        "A save (`play --save`, the web table's) records its save format, the engine version and the rules format:",
+        "",
+    ]
+    out += _table(
+        ["save format", "written by", "holds", "replayed by"],
+        [[str(s.number), s.note, s.holds, s.replay] for s in SAVE_FORMATS],
     )
     out += ["", "## Writing fast rules", "", FAST_RULES_BEFORE]
     out += _table(["to", "write", "rather than", "faster by"], FAST_RULE_COSTS)
