@@ -621,17 +621,19 @@ def _upgrade(args) -> int:
     if args.check and args.write:
         return _usage("--check writes nothing and --write writes: give one of them")
     plan = plan_upgrade(args.game)
-    for note in plan.notes:
-        print(note.format(display_path(note.file)))
+    for note in plan.notes:  # at their places in the files as they will be after --write
+        print(note.format(display_path(note.file), written=args.write))
     rewrites = len(plan.notes) - len(plan.left)
     if not plan.is_needed:
         print(f"up to date: rules format {CURRENT}")
         return EXIT_OK
     left = f"; {len(plan.left)} to do by hand (CHANGELOG.md says how)" if plan.left else ""
-    if args.write:
+    if args.write and plan.texts:
         written = plan.write()
-        names = ", ".join(display_path(p) for p in written) or "no file"
+        names = ", ".join(display_path(p) for p in written)
         print(f"{rewrites} rewrites written to {names} (each original kept as FILE.bak){left}")
+    elif args.write:
+        print(f"nothing to rewrite{left}")
     else:
         print(f"{rewrites} rewrites to make{left}" + ("" if args.check else "; --write makes them"))
     return EXIT_PROBLEMS if args.check or plan.left else EXIT_OK

@@ -54,7 +54,7 @@ def test_last_months_game_upgraded_is_the_current_file_and_plays_the_same_games(
     assert main(["upgrade", str(old), "--write"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith(f"game.yaml:2:1: rewrite: declare `format: {CURRENT}` (none declared: read as format 1)")
-    assert out[1].endswith("game.yaml:85:10: rewrite: count(…) → size(…)")
+    assert out[1].endswith("game.yaml:86:10: rewrite: count(…) → size(…)")  # its place in the file as written
     assert out[2].startswith("2 rewrites written to ")
     assert old.read_text(encoding="utf-8") == (DATA / "no-thanks.expected.yaml").read_text(encoding="utf-8")
     assert old.with_name("game.yaml.bak").read_text(encoding="utf-8") == before  # nothing lost
@@ -69,7 +69,9 @@ def test_check_fails_when_an_upgrade_is_needed_and_writes_nothing(tmp_path, caps
     old = copy_game(tmp_path, DATA / "no-thanks", "no-thanks")
     before = old.read_text(encoding="utf-8")
     assert main(["upgrade", str(old), "--check"]) == 1
-    assert "2 rewrites to make" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "game.yaml:85:10: rewrite: count(…) → size(…)" in out  # its place in the file as it is
+    assert "2 rewrites to make" in out
     assert old.read_text(encoding="utf-8") == before and not old.with_name("game.yaml.bak").exists()
     assert main(["upgrade", str(old)]) == 0  # without --write: only says what it would do
     assert "--write makes them" in capsys.readouterr().out and old.read_text(encoding="utf-8") == before
@@ -134,3 +136,18 @@ def test_an_earlier_backup_or_a_file_changed_meanwhile_is_never_written_over(tmp
     with pytest.raises(WriteError, match="changed since it was read"):
         plan.write()
     assert old.read_text(encoding="utf-8").endswith("# an edit made meanwhile\n") and not backup.exists()
+
+
+def test_a_variant_is_upgraded_with_its_game(tmp_path, capsys):
+    game = copy_game(tmp_path, RULES / "no-thanks", "no-thanks")
+    variant = game.parent / "variants" / "short.yaml"
+    variant.parent.mkdir()
+    variant.write_text(
+        "extends: no-thanks\nid: short\nname: No Thanks! (short)\n"
+        "patch:\n  - id: chips\n    in: scoring\n    points: 0 - count(taken(p))   # a card taken costs a point more\n",
+        encoding="utf-8",
+    )
+    assert main(["upgrade", str(game), "--write"]) == 0
+    assert "short.yaml:7:17: rewrite: count(…) → size(…)" in capsys.readouterr().out
+    assert "points: 0 - size(taken(p))   # a card taken costs a point more" in variant.read_text(encoding="utf-8")
+    assert load_game(game, "short").warnings == ()

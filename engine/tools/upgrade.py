@@ -35,13 +35,16 @@ class Note:
     """One line of the upgrade's report: a rewrite, or what only the designer can do."""
 
     file: Path
-    line: int
+    line: int  # in the file as it was read
     col: int
     message: str
     rewritten: bool
+    after: tuple[int, int] | None = None  # (line, col) in the upgraded file, when it differs
 
-    def format(self, shown: str) -> str:
-        return f"{shown}:{self.line}:{self.col}: {'rewrite' if self.rewritten else 'cannot rewrite'}: {self.message}"
+    def format(self, shown: str, written: bool = False) -> str:
+        """``path:line:col: …``, at the place in the file as it was read, or as written by the upgrade."""
+        line, col = self.after if written and self.after else (self.line, self.col)
+        return f"{shown}:{line}:{col}: {'rewrite' if self.rewritten else 'cannot rewrite'}: {self.message}"
 
 
 @dataclass
@@ -158,7 +161,10 @@ def _in_texts(plan: Upgrade, game_file: Path, first: dict[Path, str], inserted: 
             except RulesError as exc:
                 for d in exc.diagnostics:
                     if d.is_error:
-                        found.setdefault((_absolute(d.path), d.line, d.col), (_todo(d), None))
+                        said = _todo(d)
+                        for copy, original in copies.items():  # the copy's folders named as the game's own
+                            said = said.replace(str(copy.parent), str(original.parent))
+                        found.setdefault((_absolute(d.path), d.line, d.col), (said, None))
                 continue
             for path, call, new in old_calls(loaded.sources):
                 file, line, col = loaded.rules.locate_text(path, call.line, call.col)
@@ -167,17 +173,17 @@ def _in_texts(plan: Upgrade, game_file: Path, first: dict[Path, str], inserted: 
             for path, name in option_ids_read(loaded.sources):
                 file, line, col = loaded.rules.locate_text(path, name.line, name.col)
                 found.setdefault((_absolute(file), line, col), (_GREEDY_ACTION, None))
+    places = {(copies[c], line, col): said for (c, line, col), said in found.items() if c in copies}
     second: dict[Path, list[_Edit]] = {}
-    for (copy, line, col), (message, rename) in found.items():
-        source = copies.get(copy)
-        if source is None:
-            continue  # a file outside the game's folders: the loader has said so
-        done = rename is not None and _matches(first.get(source, plan.originals[source]), rename)
-        if rename is not None and done:
+    for (source, _, _), (_, rename) in places.items():
+        if rename is not None and _matches(first.get(source, plan.originals[source]), rename):
             second.setdefault(source, []).append(rename)
-        if source in inserted and line > inserted[source]:
-            line -= 1  # the line added above it is not in the file yet
-        plan.notes.append(Note(source, line, col, message if rename is None or done else f"{message} here", done))
+    for (source, line, col), (message, rename) in places.items():
+        done = rename is not None and rename in second.get(source, [])
+        shift = sum(len(e.new) - len(e.old) for e in second.get(source, []) if e.line == line and e.col < col)
+        before = line - 1 if source in inserted and line > inserted[source] else line  # the added line not yet there
+        said = message if rename is None or done else f"{message} here"
+        plan.notes.append(Note(source, before, col, said, done, (line, col + shift)))
     for original, edits in second.items():
         first[original] = _apply(first.get(original, plan.originals[original]), edits)
     plan.texts = {p: t for p, t in first.items() if t != plan.originals[p]}
