@@ -1,9 +1,9 @@
 """Saves say which tabletop wrote them, so that an old save either replays or says what can replay it.
 
 The user's situation: saves from last month did not replay, and nothing said why — the save format number had
-not changed when the meaning of a save had.  A save now records the engine version, its save format and the
-rules format; an old save replays when the game comes out the same, else it is refused in one line naming the
-version that wrote it.
+not changed when the meaning of a save had.  A save records the engine version, its save format and the rules
+format; an old save replays when the game comes out the same, else it is refused in one line naming the version
+that wrote it.
 """
 
 from __future__ import annotations
