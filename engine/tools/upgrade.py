@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import Diagnostic, LoadError, RulesError, WriteError
-from engine.load.documents import known_variants, resolve
+from engine.load.documents import game_folders, known_variants, resolve
 from engine.load.formats import CURRENT, OLDEST, declared_format, format_problems
-from engine.load.safe_files import read_text, write_text
+from engine.load.safe_files import is_name, read_text, write_text
 from engine.load.yaml_source import Document, read_yaml
 from engine.runtime.deprecated import old_calls, option_ids_read
 from engine.runtime.gamedef import load_game
@@ -102,23 +102,22 @@ def plan_upgrade(game: str | Path) -> Upgrade:
     if refused:
         raise LoadError(refused)
     number = declared_format(doc.data) or OLDEST
-    files = _files(game_file, doc)
+    said = doc.data.get("id") if isinstance(doc.data, dict) else None
+    game_id = said if isinstance(said, str) and is_name(said) else game_file.parent.name
+    files = _files(game_file, game_id)
     plan.originals = {p: read_text(p, str(p)) for p in files}
     edits: dict[Path, list[_Edit]] = {}
     if number < CURRENT:
         _format_line(plan, doc, game_file, edits)
     first = {p: _apply(plan.originals[p], e) for p, e in edits.items()}
     inserted = {p: e[0].line for p, e in edits.items() if e and e[0].old == "" and p == game_file}
-    _in_texts(plan, game_file, first, inserted)
+    _in_texts(plan, game_file, game_id, first, inserted)
     return plan
 
 
-def _files(game_file: Path, doc: Document) -> list[Path]:
+def _files(game_file: Path, game_id: str) -> list[Path]:
     """The game's YAML files: its folder's (variants and includes too) and its boards folder's."""
-    game_id = doc.data.get("id") if isinstance(doc.data, dict) else None
-    folders = [game_file.parent]
-    if isinstance(game_id, str):
-        folders.append(game_file.parent.parent.parent / "boards" / game_id)
+    folders = game_folders(game_file.parent, game_id)
     return [p for folder in folders if folder.is_dir() for p in sorted(folder.rglob("*.yaml")) if p.is_file()]
 
 
@@ -142,12 +141,11 @@ def _format_line(plan: Upgrade, doc: Document, game_file: Path, edits: dict[Path
     )
 
 
-def _in_texts(plan: Upgrade, game_file: Path, first: dict[Path, str], inserted: dict[Path, int]) -> None:
+def _in_texts(plan: Upgrade, game_file: Path, game_id: str, first: dict[Path, str], inserted: dict[Path, int]) -> None:
     """Load a copy of the game as the first pass left it (each variant too); rewrite the deprecated names its
     texts call, and name what is left to the designer."""
     with tempfile.TemporaryDirectory(prefix="tabletop-upgrade-") as tmp:
         root = Path(tmp).resolve()
-        game_id = game_file.parent.name
         copies: dict[Path, Path] = {}  # copy → original
         for original, text in plan.originals.items():
             copy = _copy_path(root, game_file.parent, game_id, original)
@@ -202,9 +200,10 @@ def _todo(d: Diagnostic) -> str:
 
 def _copy_path(root: Path, folder: Path, game_id: str, path: Path) -> Path:
     """Where a file of the game lies in the copy: rules/ID/… or boards/ID/…, as in a project."""
-    if path.is_relative_to(folder):
-        return root / "rules" / game_id / path.relative_to(folder)
-    return root / "boards" / game_id / path.relative_to(folder.parent.parent / "boards" / game_id)
+    own, boards = game_folders(folder, game_id)
+    if path.is_relative_to(own):
+        return root / "rules" / game_id / path.relative_to(own)
+    return root / "boards" / game_id / path.relative_to(boards)
 
 
 def _absolute(shown: str) -> Path:
