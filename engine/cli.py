@@ -1,4 +1,4 @@
-"""The ``tabletop`` command: validate, lint, play, simulate, cards, list, explain, doc, diff, replay.
+"""The ``tabletop`` command: validate, lint, play, simulate, cards, list, explain, doc, diff, replay, upgrade.
 
 Exit codes: 0 success, 1 problems (bad rules, rule errors, illegal input that
 ended a run), 2 usage errors.  Bad input never prints a traceback.
@@ -282,6 +282,22 @@ def _parser() -> argparse.ArgumentParser:
         "(a name or a path to its game.yaml); default: the base",
     )
     di.add_argument("--json", action="store_true", help="print one JSON object")
+
+    up = sub.add_parser(
+        "upgrade",
+        help="rewrite an older game's files to the current rules format, as far as a program can",
+        description="Lists, with their places, the rewrites that bring GAME (its game.yaml, variants, includes "
+        "and board files) to the current rules format, and what only the designer can do. Comments and layout "
+        "are kept. CHANGELOG.md says what each change means.",
+    )
+    up.add_argument("game", metavar="GAME", help="a game name (a folder of rules/) or a path to its game.yaml")
+    up.add_argument("--check", action="store_true", help="write nothing; exit 1 if an upgrade is needed (for CI)")
+    up.add_argument(
+        "--write",
+        action="store_true",
+        help="write the rewrites, each file atomically, its original kept as FILE.bak (a file whose .bak is "
+        "already there is not written)",
+    )
     return p
 
 
@@ -304,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
             "doc": _doc,
             "list": _list,
             "serve": _serve,
+            "upgrade": _upgrade,
         }
         return commands[args.command](args)
     except RulesError as exc:
@@ -434,6 +451,16 @@ def _seed(args) -> int:
     return seed
 
 
+def _loaded(game: str, variant: str | None):
+    """The game, after printing on stderr what its loading warns of (an older rules format, a deprecated form)."""
+    from engine.runtime.gamedef import load_game
+
+    loaded = load_game(game, variant)
+    for warning in loaded.warnings:
+        print(warning.format(with_context=False), file=sys.stderr)
+    return loaded
+
+
 def _usage(message: str) -> int:
     print(f"tabletop: error: {message}", file=sys.stderr)
     return EXIT_USAGE
@@ -466,12 +493,11 @@ def _play(args) -> int:
 
     from engine.bots import make_agent
     from engine.lab.simulate import bot_inputs
-    from engine.runtime.gamedef import load_game
     from engine.runtime.saves import write_save
     from engine.ui.options import describe_options, ring_highlight
     from engine.ui.terminal import render_options, render_view
 
-    game = load_game(args.game, args.variant)
+    game = _loaded(args.game, args.variant)
     bots = _seat_bots(args, args.players, game)
     seed = _seed(args)
     state = game.new_game(players=args.players, seed=seed)
@@ -546,10 +572,9 @@ def _serve(args) -> int:
 
 
 def _served_table(args):
-    from engine.runtime.gamedef import load_game
     from engine.web.table import Table
 
-    loaded = load_game(args.game, args.variant)
+    loaded = _loaded(args.game, args.variant)
     players = args.players or loaded.min_players
     return Table(args.game, args.variant, players, _seed(args), _seat_bots(args, players, loaded))
 
@@ -586,12 +611,39 @@ def _replay(args) -> int:
     return EXIT_OK
 
 
+# ----------------------------------------------------------------- upgrade
+def _upgrade(args) -> int:
+    """Exit 1 when something is left: with --check, any upgrade needed; else what only the designer can do."""
+    from engine.load.documents import display_path
+    from engine.load.formats import CURRENT
+    from engine.tools.upgrade import plan_upgrade
+
+    if args.check and args.write:
+        return _usage("--check writes nothing and --write writes: give one of them")
+    plan = plan_upgrade(args.game)
+    for note in plan.notes:  # at their places in the files as they will be after --write
+        print(note.format(display_path(note.file), written=args.write))
+    rewrites = len(plan.notes) - len(plan.left)
+    if not plan.is_needed:
+        print(f"up to date: rules format {CURRENT}")
+        return EXIT_OK
+    left = f"; {len(plan.left)} to do by hand (CHANGELOG.md says how)" if plan.left else ""
+    if args.write and plan.texts:
+        written = plan.write()
+        names = ", ".join(display_path(p) for p in written)
+        print(f"{rewrites} rewrites written to {names} (each original kept as FILE.bak){left}")
+    elif args.write:
+        print(f"nothing to rewrite{left}")
+    else:
+        print(f"{rewrites} rewrites to make{left}" + ("" if args.check else "; --write makes them"))
+    return EXIT_PROBLEMS if args.check or plan.left else EXIT_OK
+
+
 # ---------------------------------------------------------------- simulate
 def _simulate(args) -> int:
     from engine.lab.simulate import DEFAULT_DECISION_LIMIT, simulate
-    from engine.runtime.gamedef import load_game
 
-    game = load_game(args.game, args.variant)
+    game = _loaded(args.game, args.variant)
     if not game.min_players <= args.players <= game.max_players:
         return _usage(f"{game.id} is for {game.min_players}–{game.max_players} players, not {args.players}")
     bots = _every_seat_bots(args, args.players, game)
@@ -749,10 +801,9 @@ def _default_skill_bot(game) -> str | None:
 
 # ------------------------------------------------------------------- cards
 def _cards(args) -> int:
-    from engine.runtime.gamedef import load_game
     from engine.tools.explain import card_list
 
-    game = load_game(args.game, args.variant)
+    game = _loaded(args.game, args.variant)
     cards = card_list(game)
     if args.json:
         print(json.dumps(cards, indent=2))
@@ -773,12 +824,11 @@ def _cards(args) -> int:
 
 
 def _explain(args) -> int:
-    from engine.runtime.gamedef import load_game
     from engine.tools.explain import explain, suggest
 
     if args.variant and not args.game:
         return _usage("--variant needs --game")
-    game = load_game(args.game, args.variant) if args.game else None
+    game = _loaded(args.game, args.variant) if args.game else None
     text = explain(args.topic, game)
     if text is None:
         hint = suggest(args.topic, game)
@@ -820,7 +870,6 @@ def _list(args) -> int:
 
 def _doc(args) -> int:
     from engine.load.safe_files import write_text
-    from engine.runtime.gamedef import load_game
     from engine.tools.doc import game_reference, language_reference, metrics_reference
 
     if [bool(args.game), args.language, args.metrics].count(True) != 1:
@@ -830,7 +879,7 @@ def _doc(args) -> int:
     elif args.language:
         text = language_reference()
     else:
-        text = game_reference(load_game(args.game, args.variant))
+        text = game_reference(_loaded(args.game, args.variant))
     if args.output:
         write_text(args.output, text)
         print(f"wrote {args.output}")
@@ -844,7 +893,7 @@ def _diff(args) -> int:
     from engine.runtime.gamedef import load_game
     from engine.tools.diff import compare, format_changes
 
-    new = load_game(args.game, args.variant)
+    new = _loaded(args.game, args.variant)
     against = args.against
     if against is None:
         old, old_name = load_game(args.game), args.game

@@ -11,6 +11,7 @@ from engine import validate_paths
 from engine.runtime import gamedef
 
 GAME = """\
+format: 3
 id: mini
 name: Mini
 players: {min: 2, max: 2}

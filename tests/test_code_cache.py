@@ -44,6 +44,7 @@ HEAVY = (
 )
 
 GAME = """\
+format: 3
 id: mini
 name: Mini
 players: {min: 2, max: 2}
@@ -320,7 +321,7 @@ def test_a_rule_failure_in_code_read_back_names_its_line(mini, work):
     for _ in range(2):
         with pytest.raises(RuntimeRuleError) as info:
             load_game(mini).new_game(players=2)
-        assert info.value.diagnostic.code == "E702" and info.value.diagnostic.line == 7
+        assert info.value.diagnostic.code == "E702" and info.value.diagnostic.line == 8
     assert work["build"] == 1
 
 

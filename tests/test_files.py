@@ -363,7 +363,7 @@ def _tampered(data: dict, how: str) -> dict:
         "game-path": ("game", "/etc/passwd"),
         "game-dots": ("game", "../../etc"),
         "variant-path": ("variant", "/etc/passwd.yaml"),
-        "format": ("format", 2),
+        "format": ("format", 7),
         "finished-text": ("finished", "yes"),
         "digest-short": ("digest", "abc"),
         "actions": ("actions", "go on"),

@@ -17,6 +17,7 @@ from engine.tools.codes import CODES
 from engine.tools.lint.checks import lint_game
 
 CLEAN = """\
+format: 3
 id: mini
 name: Mini
 players: {min: 2, max: 4}

@@ -11,6 +11,7 @@ from engine import RulesError, load_game
 from engine.cli import main
 
 GAME = """\
+format: 3
 id: mini
 name: Mini
 players: {min: 2, max: 2}
@@ -192,6 +193,7 @@ def test_diff_shows_only_the_patched_field(game_folder, capsys, monkeypatch):
 
 
 STEPS = """\
+format: 3
 id: mini
 name: Mini
 players: {min: 2, max: 2}

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import Diagnostic, LoadError, TabletopError, did_you_mean
+from engine.load.formats import format_problems
 from engine.load.safe_files import Refused, find_inside, is_name
 from engine.load.yaml_source import Document, read_yaml
 
@@ -56,6 +57,7 @@ class RuleSet:
     variant_name: str | None = None
     variant_document: Document | None = None
     overridden: bool = False  # values set in memory (``apply_overrides``) since the files were merged
+    warnings: list[Diagnostic] = field(default_factory=list)  # what the files' format says (engine/load/formats.py)
 
     def origin(self, path: tuple) -> tuple[Document, tuple]:
         path = tuple(path)
@@ -194,6 +196,7 @@ def load_documents(game_file: Path, variant_file: Path | None, validate_shape=No
     are checked one by one so that every message names its own file.
     """
     problems: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
     docs: list[Document] = []
 
     def read(path: Path, kind: str) -> Document | None:
@@ -203,6 +206,12 @@ def load_documents(game_file: Path, variant_file: Path | None, validate_shape=No
             problems.extend(exc.diagnostics)
             return None
         docs.append(doc)
+        if kind == "game":  # a newer format than this engine reads is refused before its shape is judged
+            said = format_problems(doc)
+            problems.extend(d for d in said if d.is_error)
+            warnings.extend(d for d in said if not d.is_error)
+            if any(d.is_error for d in said):
+                return None
         if validate_shape is not None:
             shape = validate_shape(doc, kind)
             problems.extend(shape)
@@ -217,7 +226,7 @@ def load_documents(game_file: Path, variant_file: Path | None, validate_shape=No
                 Diagnostic(display_path(game_file), 1, 1, "E201", "a game file must be a mapping of sections")
             )
         raise LoadError(problems)
-    rules = RuleSet(dict(game_doc.data), game_file.parent, docs)
+    rules = RuleSet(dict(game_doc.data), game_file.parent, docs, warnings=warnings)
     rules.origins[()] = (game_doc, ())
     for key, value in game_doc.data.items():
         rules.origins[(key,)] = (game_doc, (key,))

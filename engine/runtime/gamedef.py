@@ -54,10 +54,12 @@ from engine.load.documents import (
     load_documents,
     resolve,
 )
+from engine.load.formats import CURRENT, OLDEST, declared_format
 from engine.load.safe_files import Refused, find_inside
 from engine.load.yaml_source import read_yaml
 from engine.runtime.action_space import HINT, unbounded_choices
 from engine.runtime.codegen import Compiler
+from engine.runtime.deprecated import deprecated_uses
 from engine.runtime.program import Labeller, Procedure
 from engine.runtime.reference import ReferenceCompiler
 
@@ -189,6 +191,9 @@ class GameDef:
     step_budget: int = DEFAULT_STEP_BUDGET
     max_decisions: int | None = None  # the most decisions a game can take, if the rules declare it
     rules_hash: str = ""
+    rules_format: int = CURRENT  # the rules format the game file declares (engine/load/formats.py)
+    # what loading found to warn of: the file's format, deprecated forms (each located, with its fix)
+    warnings: tuple[Diagnostic, ...] = field(default=(), repr=False)
     vocabulary: Vocabulary | None = field(default=None, repr=False)
     programs: dict[str, list] = field(default_factory=dict, repr=False)  # name → AST, for tools
     # (rules path, AST) of every effect-language text: statements of programs, expressions of functions,
@@ -461,7 +466,9 @@ class _Builder:
         d = self.data
         self.vocab.enums = {k: list(v) for k, v in (d.get("enums") or {}).items()}
         card_ids: list[str] = []
-        canonical = json.dumps(d, sort_keys=True, default=str).encode()
+        # The format a file declares changes no game (a file reading the same under two formats plays the same),
+        # so declaring it keeps the hash, and the saves that name it, as they were.
+        canonical = json.dumps({k: v for k, v in d.items() if k != "format"}, sort_keys=True, default=str).encode()
         return GameDef(
             id=d["id"],
             name=self.rules.variant_name or d["name"],
@@ -484,6 +491,7 @@ class _Builder:
                 name for name, spec in (d.get("player_variables") or {}).items() if spec.get("visibility") == "owner"
             ),
             rules_hash=hashlib.sha256(canonical).hexdigest()[:16],
+            rules_format=declared_format(d) or OLDEST,
         )
 
     def type_ok(self, t, path: tuple) -> Type | None:
@@ -1122,15 +1130,17 @@ class _Builder:
             for item, expr, _ in texts.stats
             if expr is not None
         ]
+        sources = texts.sources(self.data.get("functions") or [])
         game = replace(
             game,
             starts=[start_fns[path] for path, _ in self._starts],
             stats=stats,
             turn=None if texts.turn is None else compiler.expr(texts.turn),
             score_key=self._score_key(compiler, texts),
-            sources=texts.sources(self.data.get("functions") or []),
+            sources=sources,
             function_bodies=texts.functions,
             house=self._house,
+            warnings=tuple(self.rules.warnings + deprecated_uses(self.rules, sources)),
         )
         self._check_play(game, texts.procedures)
         self._check_house(texts.procedures)

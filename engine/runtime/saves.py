@@ -3,7 +3,9 @@
 A save is small and readable, and replaying it re-runs the rules, so it also
 checks them: a save made against other rules (their hash differs) says so,
 and an action that is not legal where it was taken stops the replay at that
-step instead of silently diverging.
+step instead of silently diverging.  A save records the engine version and the
+formats it was written with (engine/load/formats.py), so a save that does not
+replay here says which tabletop wrote it and can replay it.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from pathlib import Path
 
 from engine.errors import IllegalAction, LoadError, StateError
 from engine.load.documents import known_games, shipped_folder
+from engine.load.formats import ENGINE_VERSION, SAVE_FORMAT, SAVE_FORMATS
 from engine.load.safe_files import is_inside, is_name, read_text, write_text
 
-SAVE_FORMAT = 1
 MAX_SAVE_BYTES = 20_000_000
 MAX_PATH = 4096  # Linux's PATH_MAX: a longer name is no folder
 _DIGEST = re.compile(r"[0-9a-f]{16}")
+_VERSION = re.compile(r"\d{1,4}\.\d{1,4}\.\d{1,4}")
 
 
 def digest(state) -> str:
@@ -38,6 +41,8 @@ def save_data(state) -> dict:
     game = state.game
     data = {
         "format": SAVE_FORMAT,
+        "engine": ENGINE_VERSION,
+        "rules_format": game.rules_format,
         "game": game.id,
         "variant": game.variant,
         "rules": game.rules_hash,
@@ -77,6 +82,10 @@ _FIELDS = (  # (key, what it must be, check)
     ("rules_path", "a folder", lambda v: v is None or (isinstance(v, str) and "\0" not in v and len(v) <= MAX_PATH)),
     ("stopped", "a message", lambda v: v is None or isinstance(v, str)),
 )
+_SINCE_2 = (  # what save format 2 adds
+    ("engine", "a version", lambda v: isinstance(v, str) and _VERSION.fullmatch(v) is not None),
+    ("rules_format", "a number", lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0),
+)
 
 
 def read_save(path: str | Path) -> dict:
@@ -98,12 +107,39 @@ def parse_save(text: str, path: str) -> dict:
         raise StateError(f"{path}: not a save file ({exc})") from None
     except RecursionError:
         raise StateError(f"{path}: not a save file (nested too deeply)") from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise StateError(f"{path}: not a save file of this version (format {SAVE_FORMAT})")
-    for key, what, ok in _FIELDS:
+    number = data.get("format") if isinstance(data, dict) else None
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise StateError(f"{path}: not a save file (no save format)")
+    if number > SAVE_FORMAT:
+        engine = data.get("engine")
+        by = f", written by tabletop {engine}" if isinstance(engine, str) and _VERSION.fullmatch(engine) else ""
+        raise StateError(
+            f"{path}: save format {number}{by}; this tabletop ({ENGINE_VERSION}) reads save formats up to "
+            f"{SAVE_FORMAT}: upgrade tabletop"
+        )
+    for key, what, ok in _FIELDS + (_SINCE_2 if number >= 2 else ()):
         if not ok(data.get(key)):
             raise StateError(f"{path}: not a valid save: '{key}' must be {what}")
     return data
+
+
+def written_by(data: dict) -> str:
+    """Which tabletop wrote a checked save, in words."""
+    if data["format"] == 1:
+        first = SAVE_FORMATS[0]
+        return f"tabletop {first.engine} ({first.note}) in save format 1"
+    return f"tabletop {data['engine']} in save format {data['format']}"
+
+
+def _not_here(data: dict, why: str) -> StateError:
+    """A replay that went wrong: as it is when this engine wrote the save, else naming the one that did."""
+    if data.get("engine") == ENGINE_VERSION:
+        return StateError(why)
+    engine = data.get("engine") or SAVE_FORMATS[0].engine
+    return StateError(
+        f"{why}: the save was written by {written_by(data)}, and this is tabletop {ENGINE_VERSION}; "
+        f"replay it with tabletop {engine}"
+    )
 
 
 def saved_game(data: dict, save_path: str | Path, rules: str | Path | None = None):
@@ -138,8 +174,13 @@ def replay(game, data: dict, *, until: int | None = None, allow_other_rules: boo
     if data["game"] != game.id or data.get("variant") != game.variant:
         raise StateError(f"the save is of {data['game']}/{data.get('variant')}, not {game.id}/{game.variant}")
     if data.get("rules") != game.rules_hash and not allow_other_rules:
+        formats = (
+            f" of rules format {data['rules_format']}, now {game.rules_hash} of format {game.rules_format}"
+            if data.get("rules_format", game.rules_format) != game.rules_format
+            else f", now {game.rules_hash}"
+        )
         raise StateError(
-            f"the save was made with other rules (rules {data.get('rules')}, now {game.rules_hash}): "
+            f"the save was made with other rules (rules {data.get('rules')}{formats}): "
             f"the rule files changed since, so the replay could differ; use --force to try anyway"
         )
     state = game.new_game(players=data["players"], seed=data["seed"])
@@ -148,7 +189,7 @@ def replay(game, data: dict, *, until: int | None = None, allow_other_rules: boo
         try:
             state.apply(action)
         except IllegalAction as exc:
-            raise StateError(f"the replay diverged at step {i + 1}: {exc}") from None
+            raise _not_here(data, f"the replay diverged at step {i + 1}: {exc}") from None
         if on_step is not None:
             on_step(i, action, state)
     if (
@@ -156,5 +197,5 @@ def replay(game, data: dict, *, until: int | None = None, allow_other_rules: boo
         and data.get("rules") == game.rules_hash
         and (digest(state) != data["digest"] or state.is_terminal != data["finished"])
     ):
-        raise StateError("the replay ended in a different state than the one saved")
+        raise _not_here(data, "the replay ended in a different state than the one saved")
     return state

@@ -7,6 +7,8 @@ E is an error (the game does not load or stops); W is a warning of ``tabletop li
 
 from __future__ import annotations
 
+from engine.load.formats import DEPRECATIONS
+
 __all__ = ["CODES", "LINT_CODES"]
 
 CODES: dict[str, tuple[str, str]] = {
@@ -50,6 +52,11 @@ CODES: dict[str, tuple[str, str]] = {
         "pyproject.toml is not valid TOML, or its [tool.tabletop.lint] table has an unknown setting, a "
         "value that is not a list of codes, a code no diagnostic starts with, or an error code in an ignore "
         "list (errors cannot be ignored: the game would not load).",
+    ),
+    "E111": (
+        "rules of a newer format",
+        "The game declares a rules format newer than this tabletop reads (`format:` at the top of game.yaml): "
+        "upgrade tabletop. `tabletop doc --language` names the formats this one reads.",
     ),
     "E201": (
         "wrong shape",
@@ -190,10 +197,11 @@ CODES: dict[str, tuple[str, str]] = {
         "a card with an effect but no text",
         "Players read the text, the engine runs the effect: a card needs both, saying the same.",
     ),
-    "W308": (
-        "an old name",
-        "count(…) is the old name of size(…): size counts the cards of a zone and the items of a list "
-        "alike (one collection protocol). Rename it; the old name still works.",
+    "W311": (
+        "an older rules format",
+        "The game declares an older rules format than this tabletop's. It loads, read with today's meaning; "
+        "`tabletop upgrade GAME` lists what changed since, rewrites what it can (`--write`) and says what is "
+        "left to do by hand. CHANGELOG.md explains each change.",
     ),
     "W309": (
         "a variant item that drops what its base item says",
@@ -228,5 +236,15 @@ CODES: dict[str, tuple[str, str]] = {
         "stands alone); it must say why, after the codes, so that a reviewer can judge it.",
     ),
 }
+CODES.update(  # the deprecated forms, from their one table
+    {
+        d.code: (
+            f"deprecated: {d.construct}",
+            f"Deprecated in rules format {d.deprecated_in} and still accepted, with this warning, until format "
+            f"{d.removed_in}. The fix: {d.fix}.",
+        )
+        for d in DEPRECATIONS
+    }
+)
 
 LINT_CODES = {code: title for code, (title, _) in CODES.items() if code.startswith("W")}

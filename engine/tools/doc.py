@@ -21,6 +21,7 @@ from engine.lang.ops import KEYED, OPS
 from engine.lang.types import TYPE_FORMS, describe
 from engine.lang.words import IMPLICIT, RESERVED
 from engine.load.documents import known_variants
+from engine.load.formats import CURRENT, DEPRECATIONS, OLDEST, RULES_FORMATS, SAVE_FORMAT, SAVE_FORMATS, Change
 from engine.runtime.gamedef import GameDef, load_game
 from engine.tools.explain import card_list
 
@@ -99,6 +100,15 @@ VARIANTS = [
         "replaces its text or, with only `before`/`after`, moves it",
     ],
 ]
+
+FORMATS_BEFORE = """\
+A game.yaml declares the rules format it is written in: `format: {current}` (the current one) at the top. A newer \
+format than this tabletop reads is refused in one line (E111: upgrade tabletop); an older one loads with a \
+warning (W311), and a file without `format:` is read as format {oldest} (W310). `tabletop upgrade GAME` lists, \
+at their places, the rewrites that bring a game (its variants, includes and board files too) to the current \
+format and what only the designer can do; `--write` makes them (comments and layout kept, each original kept \
+as FILE.bak), `--check` exits 1 while an upgrade is needed (for CI). Saves record the engine version and \
+formats they were written with (save format {save}). CHANGELOG.md tells each change with its migration note."""
 
 FAST_RULES_BEFORE = """\
 The interpreter runs compiled code, but how a rule is written still decides how much work it does.
@@ -386,6 +396,30 @@ def language_reference() -> str:
     out += _table(["in the rules", "means"], DICE)
     out += ["", "## Variants", ""]
     out += _table(["in a variant file", "means"], VARIANTS)
+    before = FORMATS_BEFORE.format(current=CURRENT, oldest=OLDEST, save=SAVE_FORMAT)
+    out += ["", "## Formats and upgrades", "", before, ""]
+    out += _table(
+        ["rules format", "since", "what changed", "`tabletop upgrade` does", "left to the designer"],
+        [
+            [str(f.number), f.since, c.what, c.upgrade or "—", c.by_hand or "—"]
+            for f in RULES_FORMATS
+            for c in f.changes or (Change(f.summary, None, None),)
+        ],
+    )
+    out += ["", "Deprecated forms are still accepted, each with its warning and fix, until the format named:", ""]
+    out += _table(
+        ["code", "deprecated", "in format", "removed in", "fix"],
+        [[d.code, d.construct, str(d.deprecated_in), str(d.removed_in), d.fix] for d in DEPRECATIONS],
+    )
+    out += [
+        "",
+        "A save (`play --save`, the web table's) records its save format, the engine version and the rules format:",
+        "",
+    ]
+    out += _table(
+        ["save format", "written by", "holds", "replayed by"],
+        [[str(s.number), s.note, s.holds, s.replay] for s in SAVE_FORMATS],
+    )
     out += ["", "## Writing fast rules", "", FAST_RULES_BEFORE]
     out += _table(["to", "write", "rather than", "faster by"], FAST_RULE_COSTS)
     out += ["", FAST_RULES_AFTER.rstrip("\n")]

@@ -74,7 +74,7 @@ class _Checks:
             game = load_game(path)
         except RulesError as exc:
             return exc.diagnostics
-        return self.lint_game(game) if self.lint_game else []
+        return self.lint_game(game) if self.lint_game else list(game.warnings)  # lint's include them
 
     def board(self, path: Path) -> list[Diagnostic]:
         from engine.boards.graphs import BOARD_KINDS

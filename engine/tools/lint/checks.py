@@ -25,6 +25,7 @@ from engine.lang.ops import OPS
 from engine.load.documents import RuleSet, display_path, identity, load_documents, shipped_folder
 from engine.load.safe_files import Refused, find_inside, read_text
 from engine.runtime import rng
+from engine.runtime.deprecated import in_text
 from engine.runtime.gamedef import GameDef, load_game
 from engine.tools.lint.config import LintConfig, file_of, find_config, reasonless, suppressions
 from engine.tools.lint.fix import fix_repeats
@@ -143,7 +144,7 @@ def lint_game(game: GameDef) -> list[Diagnostic]:
     uses.called |= _named_in(game.draw, set(game.functions))  # drawing hints call functions by name
     rules = game.rules
     out = _unused(rules, uses) + _never_run(game) + _ruling_tests(rules) + _empty_choices(game) + _endless_loops(game)
-    out += _old_names(game)
+    out += game.warnings  # the format's and the deprecated forms', found as it loaded
     vdoc = rules.variant_document
     if vdoc is not None:
         out += [
@@ -230,43 +231,9 @@ def _never_run(game: GameDef) -> list[Diagnostic]:
                 if isinstance(before, _STOPS):
                     stop = ast.format_block([before]).strip()
                     out.append(
-                        _in_text(game.rules, path, after, "W401", f"this statement never runs: it follows '{stop}'")
+                        in_text(game.rules, path, after, "W401", f"this statement never runs: it follows '{stop}'")
                     )
     return out
-
-
-def _old_names(game: GameDef) -> list[Diagnostic]:
-    """W308: count(…), the old name of size(…) (one collection protocol: size counts zones and lists)."""
-    out = []
-    for path, tree in game.sources:
-        exprs = (
-            [e for b in ast.walk_blocks(tree) for s in b for e in ast.parts_of(s)[0]]
-            if isinstance(tree, list)
-            else [tree]
-        )
-        for e in (sub for top in exprs for sub in ast.walk_exprs(top)):
-            if isinstance(e, ast.Call) and e.func == "count":
-                out.append(
-                    _in_text(
-                        game.rules,
-                        path,
-                        e,
-                        "W308",
-                        "count(…) is the old name of size(…)",
-                        hint="write size(…): it counts the cards of a zone and the items of a list alike",
-                    )
-                )
-    return out
-
-
-def _in_text(
-    rules: RuleSet, path: tuple, node: ast.Node, code: str, message: str, hint: str | None = None
-) -> Diagnostic:
-    """A warning at a node of the effect-language text found at ``path``."""
-    file, line, col = rules.locate_text(path, node.line, node.col)
-    doc, _ = rules.origin(path)
-    context = (doc.lines[line - 1], " " * (col - 1) + "^") if 1 <= line <= len(doc.lines) else ()
-    return Diagnostic(file, line, col, code, message, "warning", hint, context)
 
 
 def _ruling_tests(rules: RuleSet) -> list[Diagnostic]:
@@ -419,7 +386,7 @@ def _empty_choices(game: GameDef) -> list[Diagnostic]:
             else f"add 'optional', or check first: if size({what}) > 0: …"
         )
         out.append(
-            _in_text(
+            in_text(
                 game.rules,
                 path,
                 s,
@@ -486,7 +453,7 @@ def _endless_loops(game: GameDef) -> list[Diagnostic]:
                         and not may_stop(s.body)
                     ):
                         out.append(
-                            _in_text(
+                            in_text(
                                 game.rules,
                                 path,
                                 s,
