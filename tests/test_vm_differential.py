@@ -26,7 +26,7 @@ GAMES = 3  # seeded games per game, variant and player count; tools/vm_soak.py p
 
 
 # Shipped games the VM cannot run yet, and the construct that stops each (lowering refuses it by name).
-NOT_ON_THE_VM = {"blackjack": "a house", "liars-dice": "dice", "love-letter": "the operation kinds"}
+NOT_ON_THE_VM = {"blackjack": "a house", "liars-dice": "dice"}
 
 
 def shipped() -> list[tuple[str, str | None]]:
@@ -541,3 +541,37 @@ def test_a_copy_of_a_running_game_costs_a_few_kilobytes():
         state.apply(rnd.choice(state.legal_actions()))
     assert state.clone_bytes() < 4096
     assert json.loads(state.clone().to_json()) == json.loads(state.to_json())
+
+
+KINDS = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+components:
+  - kind: card
+    start: hand
+    items: [{id: guard, copies: 3}, {id: king}, {id: priest}]
+zones:
+  - {id: hand, visibility: public}
+  - {id: table, visibility: public}
+play: |
+  move(card_named("guard"), table)
+  g = choose "guess" from kinds(hand) + kinds(table) where it != "priest"
+  move(card_of(hand, g), table)
+  p = card_of(table, "priest")
+  log "{kinds(table)} {p} {card_of([], g)}"
+"""
+
+
+def test_copies_of_a_card_are_one_option_per_kind_and_card_of_gives_one_back_on_the_vm(tmp_path):
+    from language_helpers import write_game
+
+    game = load_game(write_game(tmp_path, KINDS), reference=True)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    for pick in ("guess guard", "guess king"):
+        ref, vm = game.new_game(2, 0), vm_game.new_game(2, 0)
+        assert vm.legal_actions() == ref.legal_actions() == ["guess guard", "guess king"]
+        ref.apply(pick)
+        vm.apply(pick)
+        assert json.loads(vm.to_json()) == ref.to_data()
+    assert ref.log[-1] == "guard, king nothing nothing"

@@ -39,6 +39,7 @@ NATIVE_OPS = frozenset(
         *("players", "num_players", "seat_number", "players_from", "left_of", "right_of", "opponents", "teammates"),
         *("count", "range", "any", "all", "sum", "max", "min", "first", "last", "item", "index_of", "distinct"),
         *("score", "team_score", "flatten", "cyclic_next", "cyclic_prev", "around", "show", "sort", "key_of"),
+        *("kinds", "card_of"),
     }
 )
 # Board operations whose every answer is a table lowered here: (board, space…) → value.

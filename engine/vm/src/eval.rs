@@ -974,6 +974,15 @@ impl State {
                 }
                 V::list(out)
             }
+            Op::Kinds => {
+                let l = self.eval(g, arg(0)?, env)?;
+                self.kinds(list(&l, "kinds")?)?
+            }
+            Op::CardOf => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let id = self.eval(g, arg(1)?, env)?;
+                self.card_of(list(&l, "card_of")?, &id)?
+            }
             Op::Flatten => {
                 let l = self.eval(g, arg(0)?, env)?;
                 let mut out = vec![];

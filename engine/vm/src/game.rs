@@ -108,6 +108,8 @@ pub enum Op {
     Show,
     Sort,
     KeyOf,
+    Kinds,
+    CardOf,
 }
 
 const OPS: &[(&str, Op)] = &[
@@ -154,6 +156,8 @@ const OPS: &[(&str, Op)] = &[
     ("show", Op::Show),
     ("sort", Op::Sort),
     ("key_of", Op::KeyOf),
+    ("kinds", Op::Kinds),
+    ("card_of", Op::CardOf),
 ];
 
 /// How many arguments an operation needs at least (ops.py: its parameters but the optional ones): an IR
@@ -170,6 +174,7 @@ fn fewest_args(op: Op) -> usize {
         | Op::MoveBottom
         | Op::Show
         | Op::Sort
+        | Op::CardOf
         | Op::TopCards => 2,
         Op::Around => 4,
         _ => 1,

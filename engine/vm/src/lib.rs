@@ -10,6 +10,7 @@ pub mod det;
 pub mod eval;
 pub mod game;
 pub mod json;
+pub mod kinds;
 pub mod playout;
 pub mod pyrand;
 pub mod record;
