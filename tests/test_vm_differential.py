@@ -26,7 +26,7 @@ GAMES = 3  # seeded games per game, variant and player count; tools/vm_soak.py p
 
 
 # Shipped games the VM cannot run yet, and the construct that stops each (lowering refuses it by name).
-NOT_ON_THE_VM = {"blackjack": "a house", "liars-dice": "dice"}
+NOT_ON_THE_VM = {"liars-dice": "dice"}
 
 
 def shipped() -> list[tuple[str, str | None]]:
@@ -575,3 +575,19 @@ def test_copies_of_a_card_are_one_option_per_kind_and_card_of_gives_one_back_on_
         vm.apply(pick)
         assert json.loads(vm.to_json()) == ref.to_data()
     assert ref.log[-1] == "guard, king nothing nothing"
+
+
+def test_each_player_wins_draws_or_loses_against_the_house_on_the_vm(tmp_path):
+    """A seat run by the rules: each seat's result and return is its own, set against the house's points."""
+    from language_helpers import write_game
+    from test_house import BANK
+
+    for rules in (BANK, BANK.replace("    house:", "    winner: lowest\n    house:")):
+        game = load_game(write_game(tmp_path, rules), reference=True)
+        ref, vm = game.new_game(3, 0), _vm.VmGame(ir_bytes(game)).new_game(3, 0)
+        for take in ("take 3", "take 2", "take 1"):
+            ref.apply(take)
+            vm.apply(take, None)
+        assert vm.outcome() == (list(ref.outcome.results), ref.outcome.reason)
+        assert vm.returns() == ref.returns()
+    assert vm.outcome()[0] == ["loss", "draw", "win"] and vm.returns() == [-1.0, 0.0, 1.0]

@@ -112,13 +112,12 @@ class Lowerer:
             raise Unsupported("cards named in the logs (cards_in_logs: name)")
         if game.die_faces:
             raise Unsupported("dice (a component kind with faces:)")
-        if game.house is not None:
-            raise Unsupported("a house (a seat run by the rules, house:)")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
         lab = self._lab(functions)
-        scoring = [self._scorer(s, "scoring", i) for i, s in enumerate(game.scoring)]
-        tiebreakers = [self._scorer(s, "tiebreakers", i) for i, s in enumerate(game.tiebreakers)]
+        scoring = [self._scorer(s, ("scoring", i)) for i, s in enumerate(game.scoring)]
+        tiebreakers = [self._scorer(s, ("tiebreakers", i)) for i, s in enumerate(game.tiebreakers)]
+        house = [] if game.house is None else [self._scorer(game.house.points, ("house", "points"))]
         return {
             "version": IR_VERSION,
             "game": game.id,
@@ -148,6 +147,7 @@ class Lowerer:
             "functions": functions,
             "scoring": scoring,
             "tiebreakers": tiebreakers,
+            "house": house,
             "tables": self.tables,
             "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
             "determinize": self._determinize(),
@@ -281,8 +281,9 @@ class Lowerer:
             **lowered,
         }
 
-    def _scorer(self, scorer, section: str, i: int) -> dict:
-        body = next(e for path, e in self.game.sources if path[:2] == (section, i))
+    def _scorer(self, scorer, place: tuple) -> dict:
+        """A scoring term, tie-breaker or the house's points (``place``: where its expression is in the rules)."""
+        body = next(e for path, e in self.game.sources if path[:2] == place)
         self.scope = _Scope(("me", "p"))
         return {"id": scorer.id, "where": list(scorer.where), "expr": self.expr(body), "locals": list(self.scope.slots)}
 

@@ -425,6 +425,8 @@ pub struct Game {
     pub funcs: Vec<Func>,
     pub scoring: Vec<Scorer>,
     pub tiebreakers: Vec<Scorer>,
+    /// The house's points (`house:`), which every seat's are set against; None: the seats play each other.
+    pub house: Option<Scorer>,
     pub nodes: Vec<Expr>,
     pub tables: Vec<Table>,
     pub attr_names: HashMap<u32, u16>,
@@ -1328,6 +1330,7 @@ impl Game {
         };
         let scoring = scorers("scoring", &mut l)?;
         let tiebreakers = scorers("tiebreakers", &mut l)?;
+        let house = scorers("house", &mut l)?.pop();
         let effects = arr(get(&j, "effects")?, "effects")?
             .iter()
             .map(|e| {
@@ -1469,6 +1472,7 @@ impl Game {
             funcs,
             scoring,
             tiebreakers,
+            house,
             nodes: l.nodes,
             tables,
             attr_names,

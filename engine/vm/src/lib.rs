@@ -9,6 +9,7 @@ pub mod derive;
 pub mod det;
 pub mod eval;
 pub mod game;
+pub mod house;
 pub mod json;
 pub mod kinds;
 pub mod playout;

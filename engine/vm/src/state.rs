@@ -1227,13 +1227,16 @@ impl State {
         })
     }
 
-    /// Per-seat results as numbers summing to zero (k winners of n: n/k − 1 each, the others −1; a draw 0);
-    /// all zero until the end.
+    /// Per-seat results as numbers summing to zero (k winners of n: n/k − 1 each, the others −1; a draw 0),
+    /// or each seat's own against a house; all zero until the end.
     pub fn returns(&mut self) -> Result<Vec<f64>, Error> {
         let n = self.n;
         let Some(results) = self.outcome()? else {
             return Ok(vec![0.0; n]);
         };
+        if self.game.house.is_some() {
+            return Ok(crate::house::returns(&results));
+        }
         let k = results.iter().filter(|r| **r == "win").count();
         if k == 0 {
             return Ok(vec![0.0; n]);
@@ -1263,7 +1266,7 @@ impl State {
     }
 
     // ------------------------------------------------------------ scores
-    fn evaluate(&mut self, scorer: &crate::game::Scorer, p: usize) -> Result<i64, Error> {
+    pub(crate) fn evaluate(&mut self, scorer: &crate::game::Scorer, p: usize) -> Result<i64, Error> {
         self.evaluate_for(scorer, V::Int(p as i64))
     }
 
@@ -1358,6 +1361,9 @@ impl State {
             return Ok(Some(fin.1.clone()));
         }
         let game = self.game.clone();
+        if let Some(house) = &game.house {
+            return self.against_house(house).map(Some);
+        }
         let mut per_seat = vec![];
         for p in 0..self.n {
             let mut key = vec![self.score_of(p)?];
