@@ -1,6 +1,6 @@
 """The native VM plays the very games of the reference interpreter: same actions, logs, outcomes and states.
 
-Every shipped game and variant that the VM runs whole is played from seeded random choices on both backends
+Every shipped game and variant is played from seeded random choices on both backends
 (``State`` on the reference path, ``engine._vm``): at every decision the same legal actions, and at the end
 (at every decision in each case's first game) the same state JSON.  A state saved mid-game on one side
 continues on the other to the same end.  Rule faults come back as the same located diagnostics, and hostile
@@ -25,24 +25,13 @@ _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip 
 GAMES = 3  # seeded games per game, variant and player count; tools/vm_soak.py plays thousands
 
 
-# Shipped games the VM cannot run yet, and the construct that stops each (lowering refuses it by name).
-NOT_ON_THE_VM = {"liars-dice": "dice"}
-
-
 def shipped() -> list[tuple[str, str | None]]:
     from engine.load.documents import data_root
 
     out: list[tuple[str, str | None]] = []
     for name in known_games():
-        if name not in NOT_ON_THE_VM:
-            out += [(name, None)] + [(name, v) for v in known_variants(data_root() / "rules" / name)]
+        out += [(name, None)] + [(name, v) for v in known_variants(data_root() / "rules" / name)]
     return out
-
-
-@pytest.mark.parametrize("name", sorted(NOT_ON_THE_VM))
-def test_a_game_the_vm_cannot_run_yet_is_refused_naming_why(name):
-    with pytest.raises(Unsupported, match=NOT_ON_THE_VM[name]):
-        ir_bytes(load_game(name))
 
 
 CASES = shipped()
@@ -368,7 +357,7 @@ def test_a_variable_kept_within_its_min_and_max_plays_alike_on_the_vm(tmp_path):
     assert ref.to_data() == json.loads(vm.to_json())
 
 
-HOSTILE_IR = [b"", b"not json", b"[]", b'{"version": 1}', b'{"version": 99}', b"{" * 10_000]
+HOSTILE_IR = [b"", b"not json", b"[]", b'{"version": 2}', b'{"version": 1}', b"{" * 10_000]
 
 
 @pytest.mark.parametrize("ir", HOSTILE_IR, ids=range(len(HOSTILE_IR)))
@@ -591,3 +580,58 @@ def test_each_player_wins_draws_or_loses_against_the_house_on_the_vm(tmp_path):
         assert vm.outcome() == (list(ref.outcome.results), ref.outcome.reason)
         assert vm.returns() == ref.returns()
     assert vm.outcome()[0] == ["loss", "draw", "win"] and vm.returns() == [-1.0, 0.0, 1.0]
+
+
+def test_dice_roll_in_the_open_and_in_secret_alike_on_the_vm_and_copies_roll_again_alike(tmp_path):
+    """Each roll drawn as the reference draws it; who saw it in the history; the points read the faces
+    just rolled; a seat's copy rolls again the faces it cannot know, seed for seed."""
+    from language_helpers import write_game
+    from test_dice import CUPS
+
+    scored = '      log "{score(me)}"\n      roll(cup(me))\n      log "{score(me)}"\n'
+    game = load_game(write_game(tmp_path, CUPS.replace("      roll(cup(me))\n", scored)), reference=True)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    rolls = []
+    for players in (2, 3):
+        for seed in range(4):
+            ref, vm = game.new_game(players, seed), vm_game.new_game(players, seed)
+            for seat in range(players):
+                for copy_seed in (seed, seed + 100):
+                    copy = ref.determinized(seat, copy_seed).to_data()
+                    assert json.loads(vm.determinized(seat, copy_seed).to_json()) == copy
+            play(ref, vm, seed, every_step=True)
+            assert json.loads(vm.to_json()) == ref.to_data() and vm.scores() == ref.scores
+            rolls += [e for e in ref.history if e.get("chance") == "roll"]
+    assert any("seen" in e for e in rolls) and any("seen" not in e for e in rolls)
+
+
+def test_dice_with_named_faces_and_a_roll_of_what_is_no_die_are_the_references_on_the_vm(tmp_path):
+    from language_helpers import write_game
+    from test_dice import CUPS, NAMED
+
+    game = load_game(write_game(tmp_path, NAMED), reference=True)
+    for seed in range(4):
+        vm = _vm.VmGame(ir_bytes(game)).new_game(1, seed)
+        assert json.loads(vm.to_json()) == game.new_game(1, seed).to_data()
+    crown = "      - kind: card\n        start: table\n        items: [{id: crown}]\n"
+    text = CUPS.replace("    zones:", crown + "    zones:").replace("      roll(box)\n", "      roll(table)\n")
+    game = load_game(write_game(tmp_path, text), reference=True)
+    with pytest.raises(RuntimeRuleError) as ref:
+        game.new_game(2, 0)
+    with pytest.raises(_vm.VmRuleError) as vm_fault:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert diagnostic_of(vm_fault.value) == ref.value.diagnostic
+    assert "'crown' is not a die" in ref.value.diagnostic.message
+
+
+@pytest.mark.parametrize("faces", [[9] * 6, None, [1] * 5], ids=["no such face", "no faces", "too few"])
+def test_a_save_whose_dice_show_no_face_of_theirs_is_refused_on_the_vm(tmp_path, faces):
+    from language_helpers import write_game
+    from test_dice import CUPS
+
+    game = load_game(write_game(tmp_path, CUPS), reference=True)
+    data = game.new_game(2, 3).to_data()
+    assert data["faces"] and all(f in range(1, 7) for f in data["faces"])
+    data["faces"] = faces
+    with pytest.raises(_vm.VmStateError, match="bad faces of the dice"):
+        _vm.VmGame(ir_bytes(game)).state_from_json(json.dumps(data))

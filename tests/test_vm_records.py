@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 from test_language import make_game
-from test_vm_differential import NOT_ON_THE_VM
 
 from engine import load_game
 from engine.bots import GreedyAgent
@@ -51,7 +50,7 @@ def bots_for(game, players: int) -> list[tuple[int, list[str]]]:
     return games
 
 
-@pytest.mark.parametrize("name", [name for name in known_games() if name not in NOT_ON_THE_VM])
+@pytest.mark.parametrize("name", known_games())
 def test_the_vm_records_every_shipped_game_as_python_does(name):
     game = load_game(name)
     players = game.min_players

@@ -29,7 +29,7 @@ from engine.lang.ops import OPS
 from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
 from engine.runtime.program import DEFAULT_END, Labeller
 
-IR_VERSION = 1
+IR_VERSION = 2
 
 # Operations the VM runs itself, by name (engine/vm/src/eval.rs).
 NATIVE_OPS = frozenset(
@@ -39,7 +39,7 @@ NATIVE_OPS = frozenset(
         *("players", "num_players", "seat_number", "players_from", "left_of", "right_of", "opponents", "teammates"),
         *("count", "range", "any", "all", "sum", "max", "min", "first", "last", "item", "index_of", "distinct"),
         *("score", "team_score", "flatten", "cyclic_next", "cyclic_prev", "around", "show", "sort", "key_of"),
-        *("kinds", "card_of"),
+        *("kinds", "card_of", "roll", "face", "faces", "showing"),
     }
 )
 # Board operations whose every answer is a table lowered here: (board, space…) → value.
@@ -110,8 +110,6 @@ class Lowerer:
         game = self.game
         if self.labels.card_names is not None:
             raise Unsupported("cards named in the logs (cards_in_logs: name)")
-        if game.die_faces:
-            raise Unsupported("dice (a component kind with faces:)")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
         lab = self._lab(functions)
@@ -131,6 +129,7 @@ class Lowerer:
             "default_end": DEFAULT_END,
             "card_ids": game.card_ids,
             "attributes": game.attributes,
+            "die_faces": [None if faces is None else list(faces) for faces in game.die_faces],
             "effects": [None if e is None else self.procedures[e] for e in game.effects],
             "variables": [[n, v, *self._declared("variables", n)] for n, v in game.variables.items()],
             "player_variables": [

@@ -983,6 +983,24 @@ impl State {
                 let id = self.eval(g, arg(1)?, env)?;
                 self.card_of(list(&l, "card_of")?, &id)?
             }
+            Op::Roll => {
+                let l = self.eval(g, arg(0)?, env)?;
+                self.roll(list(&l, "roll")?)?;
+                V::None
+            }
+            Op::Face => {
+                let d = self.eval(g, arg(0)?, env)?;
+                self.face(&d)?
+            }
+            Op::Faces => {
+                let l = self.eval(g, arg(0)?, env)?;
+                self.faces_of(list(&l, "faces")?)?
+            }
+            Op::Showing => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let face = self.eval(g, arg(1)?, env)?;
+                self.showing(list(&l, "showing")?, &face)?
+            }
             Op::Flatten => {
                 let l = self.eval(g, arg(0)?, env)?;
                 let mut out = vec![];

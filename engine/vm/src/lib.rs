@@ -7,6 +7,7 @@
 pub mod bots;
 pub mod derive;
 pub mod det;
+pub mod dice;
 pub mod eval;
 pub mod game;
 pub mod house;

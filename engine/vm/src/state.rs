@@ -125,6 +125,14 @@ pub enum Hist {
         of: u64,
         index: u64,
     },
+    /// A die rolled (dice.rs): its face's index, None for a seat that did not see the roll; `seen`: the
+    /// seats that saw it, None when all did.
+    Roll {
+        die: u32,
+        of: u64,
+        index: Option<u64>,
+        seen: Option<Rc<[u32]>>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -165,6 +173,8 @@ pub struct State {
     pub fin: Option<Rc<(Vec<i64>, Vec<&'static str>)>>,
     /// Arrays of locals for function calls, reused.
     pub pool: Pool,
+    /// The face each die shows (none for other cards); empty in a game without dice.
+    pub faces: Rc<Vec<V>>,
 }
 
 /// Arrays of locals kept for reuse: a copy of a state starts without any (they hold nothing of the game).
@@ -253,6 +263,7 @@ impl State {
             points: vec![None; n],
             fin: None,
             pool: Pool::default(),
+            faces: crate::dice::initial_faces(&game),
             game,
         };
         st.run()?;
