@@ -105,6 +105,27 @@ def test_a_game_whose_rules_fail_keeps_what_came_before_as_python_does(tmp_path)
     assert all((rec["decisions"], len(rec["choices"])) == (1, 2) for rec in recorded)
 
 
+LAB_FAULTS = {
+    "turn:": 'turn: "n // (n - n)"\nstats:\n  - {id: picks, value: n}\n',
+    "a counter": "stats:\n  - {id: picks, value: n}\n  - {id: ratio, per: seat, value: n // (n - n)}\n",
+}
+
+
+@pytest.mark.parametrize("rules", LAB_FAULTS.values(), ids=list(LAB_FAULTS))
+def test_a_fault_in_the_turn_or_a_counter_is_located_at_its_own_line_on_both_engines(tmp_path, rules):
+    """The lab reads ``turn:`` at every decision and each ``stats:`` counter at the end: a rule fault in one
+    is a diagnostic at that expression, as for a scoring term, and not a failure of the tool."""
+    text = 'variables:\n  n: {type: int}\nplay: |\n  n = choose "pick" from [1, 2]\n' + rules
+    game = make_game(tmp_path, text)
+    games = [(seed, ["random", "random"]) for seed in range(2)]
+    recorded = on_vm(game, 2, games)
+    on_python = [record_game(game, 2, seed, specs) for seed, specs in games]
+    assert [(r["error"], r["choices"]) for r in recorded] == [(r["error"], r["choices"]) for r in on_python]
+    lines = (tmp_path / "rules" / "mini" / "game.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "n // (n - n)" in text)
+    assert all(f"game.yaml:{line}:" in rec["error"] and "failed: division by zero" in rec["error"] for rec in recorded)
+
+
 def test_a_playtest_records_the_same_games_on_either_engine():
     """Two arms, greedy against random, and the skill games of a small search against greedy."""
     plan = Plan("caty-mini", [Arm(), Arm("older-players")], 2, 4, 3, ["greedy", "random"], 5000, "mcts:3", 2)

@@ -158,7 +158,8 @@ class Lowerer:
     def _lab(self, functions: list) -> dict:
         """What the playtest lab reads of a game as it plays (engine/lab/games.py ``record_game``): its ``turn:``
         and each of its ``stats:``, lowered as functions after the rules' own (no rule calls them), so that the
-        VM records a game without a Python call: {turn: function or None, stats: [[id, per seat, function]]}."""
+        VM records a game without a Python call, each with where it is in the rules (a fault is located there):
+        {turn: [function, where] or None, stats: [[id, per seat, function, where]]}."""
         texts = dict(self.game.sources)
 
         def function(path: tuple, params: tuple[str, ...]) -> int:
@@ -170,10 +171,16 @@ class Lowerer:
             )
             return len(functions) - 1
 
+        turn = self.game.turn
         return {
-            "turn": None if self.game.turn is None else function(("turn",), ("me",)),
+            "turn": None if turn is None else [function(("turn",), ("me",)), list(turn.where)],
             "stats": [
-                [stat.id, stat.per_seat, function(("stats", i, "value"), ("me", "p") if stat.per_seat else ("me",))]
+                [
+                    stat.id,
+                    stat.per_seat,
+                    function(("stats", i, "value"), ("me", "p") if stat.per_seat else ("me",)),
+                    list(stat.fn.where),
+                ]
                 for i, stat in enumerate(self.game.stats)
             ],
         }
