@@ -635,3 +635,37 @@ def test_a_save_whose_dice_show_no_face_of_theirs_is_refused_on_the_vm(tmp_path,
     data["faces"] = faces
     with pytest.raises(_vm.VmStateError, match="bad faces of the dice"):
         _vm.VmGame(ir_bytes(game)).state_from_json(json.dumps(data))
+
+
+BIGGEST = 9_223_372_036_854_775_807
+TO_THE_BIGGEST = "n = 4294967296 * 2147483647 + 4294967295\n"  # 2⁶³ − 1: a literal has at most 18 digits
+PAST_64_BITS = {
+    "a sum": TO_THE_BIGGEST + "n += 1\n",
+    "a difference": TO_THE_BIGGEST + "n = 0 - n\nn = n - 1\n",
+    "a product": "n = 4294967296\nn = n * n\n",
+    "a list summed": TO_THE_BIGGEST + "xs = [n, 1]\nn = sum(xs)\n",
+}
+
+
+@pytest.mark.parametrize("program", PAST_64_BITS.values(), ids=list(PAST_64_BITS))
+def test_a_number_past_64_bits_is_the_same_located_fault_on_every_backend(tmp_path, program):
+    """Numbers in the rules are 64-bit: the Python backends, whose numbers are unbounded, fault where the VM
+    does, at the same rule and with the same words."""
+    game = mini(tmp_path, program)
+    faults = []
+    for on_python in (game, load_game(tmp_path / "rules" / "mini" / "game.yaml")):
+        with pytest.raises(RuntimeRuleError) as ref:
+            on_python.new_game(2, 0)
+        faults.append(ref.value.diagnostic)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert diagnostic_of(vm.value) == faults[0] == faults[1]
+    lines = (tmp_path / "rules" / "mini" / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[faults[0].line - 1].strip() == program.splitlines()[-1]
+    assert "a number past ±9,223,372,036,854,775,807" in faults[0].message
+
+
+def test_numbers_up_to_64_bits_and_a_sum_back_within_them_run_alike(tmp_path):
+    game = mini(tmp_path, TO_THE_BIGGEST + 'xs = [n, 1, -2]\nn = sum(xs) - n\nn = n * sum(xs)\nlog "{n}"\n')
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert ref.to_data() == json.loads(vm.to_json()) and ref.log == [str(1 - BIGGEST)]
