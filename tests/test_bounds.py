@@ -123,7 +123,6 @@ play: |
     [
         ("items = items + items", "a list of 131,072 items"),  # the effect that reached 1.6 GB
         ("words = words + words", "a text of 131,072 characters"),
-        ("number = number * number", "a number of more than 100,000 digits"),
         ("items = flatten([items, items])", "a list of 131,072 items"),
         ("words = text([words, words])", "a text of"),
         ("loose = [first(loose) * 1000000000]", "a list of 2,000,000,000 items"),  # refused before it is made
@@ -137,6 +136,16 @@ def test_a_value_grown_past_the_size_budget_is_a_located_rule_error(tmp_path, st
     d = info.value.diagnostic
     assert (d.code, d.line) == ("E701", HEADER.count("\n") + 8), d.format()
     assert said in d.message and "size budget" in d.message, d.message
+
+
+def test_a_number_grown_past_64_bits_is_a_located_rule_error(tmp_path):
+    """Numbers in the rules are 64-bit on every backend, long before a size budget."""
+    game = load_game(write_game(tmp_path, GROWING.format(statement="number = number * number")))
+    with pytest.raises(RuntimeRuleError) as info:
+        game.new_game(players=2)
+    d = info.value.diagnostic
+    assert (d.code, d.line) == ("E701", HEADER.count("\n") + 8), d.format()
+    assert d.message.startswith("a number past ±9,223,372,036,854,775,807"), d.message
 
 
 # -------------------------------------------------------------------- messages

@@ -10,7 +10,6 @@ from language_helpers import assert_located, write_game
 
 from engine import load_game
 from engine.errors import RuntimeRuleError, StateError
-from engine.runtime.lower import Unsupported, lower
 from engine.runtime.state import ChanceNeeded
 
 CUPS = """\
@@ -164,11 +163,6 @@ def test_rolling_what_is_not_a_die_stops_at_its_line(tmp_path):
     d = info.value.diagnostic
     assert (d.code, d.line) == ("E701", text[: text.index("roll(table)")].count("\n") + 1)
     assert "'crown' is not a die: only a component kind with faces: is rolled" in d.message
-
-
-def test_the_native_vm_refuses_dice_by_name(cups):
-    with pytest.raises(Unsupported, match="dice"):
-        lower(cups)
 
 
 def test_the_observation_tensor_counts_the_faces_a_seat_knows(cups):

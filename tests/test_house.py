@@ -8,7 +8,6 @@ import pytest
 from language_helpers import assert_located, write_game
 
 from engine import load_game
-from engine.runtime.lower import Unsupported, lower
 
 BANK = """\
     id: mini
@@ -66,11 +65,6 @@ def test_a_house_that_would_ask_a_decision_is_located(tmp_path):
 def test_a_house_playing_by_no_procedure_is_located_with_a_suggestion(tmp_path):
     assert_located(tmp_path, BANK, "plays: bank_play", "the house plays by 'bank_play', which is no procedure",
                    "plays: bank_plays", "plays: bank_play")  # fmt: skip
-
-
-def test_the_native_vm_refuses_a_house_by_name(tmp_path):
-    with pytest.raises(Unsupported, match="a house"):
-        lower(load_game(write_game(tmp_path, BANK)))
 
 
 def test_a_house_playing_by_a_procedure_with_parameters_is_located(tmp_path):

@@ -1,6 +1,6 @@
 """The native VM plays the very games of the reference interpreter: same actions, logs, outcomes and states.
 
-Every shipped game and variant that the VM runs whole is played from seeded random choices on both backends
+Every shipped game and variant is played from seeded random choices on both backends
 (``State`` on the reference path, ``engine._vm``): at every decision the same legal actions, and at the end
 (at every decision in each case's first game) the same state JSON.  A state saved mid-game on one side
 continues on the other to the same end.  Rule faults come back as the same located diagnostics, and hostile
@@ -25,24 +25,13 @@ _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip 
 GAMES = 3  # seeded games per game, variant and player count; tools/vm_soak.py plays thousands
 
 
-# Shipped games the VM cannot run yet, and the construct that stops each (lowering refuses it by name).
-NOT_ON_THE_VM = {"blackjack": "a house", "liars-dice": "dice", "love-letter": "the operation kinds"}
-
-
 def shipped() -> list[tuple[str, str | None]]:
     from engine.load.documents import data_root
 
     out: list[tuple[str, str | None]] = []
     for name in known_games():
-        if name not in NOT_ON_THE_VM:
-            out += [(name, None)] + [(name, v) for v in known_variants(data_root() / "rules" / name)]
+        out += [(name, None)] + [(name, v) for v in known_variants(data_root() / "rules" / name)]
     return out
-
-
-@pytest.mark.parametrize("name", sorted(NOT_ON_THE_VM))
-def test_a_game_the_vm_cannot_run_yet_is_refused_naming_why(name):
-    with pytest.raises(Unsupported, match=NOT_ON_THE_VM[name]):
-        ir_bytes(load_game(name))
 
 
 CASES = shipped()
@@ -368,7 +357,7 @@ def test_a_variable_kept_within_its_min_and_max_plays_alike_on_the_vm(tmp_path):
     assert ref.to_data() == json.loads(vm.to_json())
 
 
-HOSTILE_IR = [b"", b"not json", b"[]", b'{"version": 1}', b'{"version": 99}', b"{" * 10_000]
+HOSTILE_IR = [b"", b"not json", b"[]", b'{"version": 2}', b'{"version": 1}', b"{" * 10_000]
 
 
 @pytest.mark.parametrize("ir", HOSTILE_IR, ids=range(len(HOSTILE_IR)))
@@ -541,3 +530,142 @@ def test_a_copy_of_a_running_game_costs_a_few_kilobytes():
         state.apply(rnd.choice(state.legal_actions()))
     assert state.clone_bytes() < 4096
     assert json.loads(state.clone().to_json()) == json.loads(state.to_json())
+
+
+KINDS = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+components:
+  - kind: card
+    start: hand
+    items: [{id: guard, copies: 3}, {id: king}, {id: priest}]
+zones:
+  - {id: hand, visibility: public}
+  - {id: table, visibility: public}
+play: |
+  move(card_named("guard"), table)
+  g = choose "guess" from kinds(hand) + kinds(table) where it != "priest"
+  move(card_of(hand, g), table)
+  p = card_of(table, "priest")
+  log "{kinds(table)} {p} {card_of([], g)}"
+"""
+
+
+def test_copies_of_a_card_are_one_option_per_kind_and_card_of_gives_one_back_on_the_vm(tmp_path):
+    from language_helpers import write_game
+
+    game = load_game(write_game(tmp_path, KINDS), reference=True)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    for pick in ("guess guard", "guess king"):
+        ref, vm = game.new_game(2, 0), vm_game.new_game(2, 0)
+        assert vm.legal_actions() == ref.legal_actions() == ["guess guard", "guess king"]
+        ref.apply(pick)
+        vm.apply(pick)
+        assert json.loads(vm.to_json()) == ref.to_data()
+    assert ref.log[-1] == "guard, king nothing nothing"
+
+
+def test_each_player_wins_draws_or_loses_against_the_house_on_the_vm(tmp_path):
+    """A seat run by the rules: each seat's result and return is its own, set against the house's points."""
+    from language_helpers import write_game
+    from test_house import BANK
+
+    for rules in (BANK, BANK.replace("    house:", "    winner: lowest\n    house:")):
+        game = load_game(write_game(tmp_path, rules), reference=True)
+        ref, vm = game.new_game(3, 0), _vm.VmGame(ir_bytes(game)).new_game(3, 0)
+        for take in ("take 3", "take 2", "take 1"):
+            ref.apply(take)
+            vm.apply(take, None)
+        assert vm.outcome() == (list(ref.outcome.results), ref.outcome.reason)
+        assert vm.returns() == ref.returns()
+    assert vm.outcome()[0] == ["loss", "draw", "win"] and vm.returns() == [-1.0, 0.0, 1.0]
+
+
+def test_dice_roll_in_the_open_and_in_secret_alike_on_the_vm_and_copies_roll_again_alike(tmp_path):
+    """Each roll drawn as the reference draws it; who saw it in the history; the points read the faces
+    just rolled; a seat's copy rolls again the faces it cannot know, seed for seed."""
+    from language_helpers import write_game
+    from test_dice import CUPS
+
+    scored = '      log "{score(me)}"\n      roll(cup(me))\n      log "{score(me)}"\n'
+    game = load_game(write_game(tmp_path, CUPS.replace("      roll(cup(me))\n", scored)), reference=True)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    rolls = []
+    for players in (2, 3):
+        for seed in range(4):
+            ref, vm = game.new_game(players, seed), vm_game.new_game(players, seed)
+            for seat in range(players):
+                for copy_seed in (seed, seed + 100):
+                    copy = ref.determinized(seat, copy_seed).to_data()
+                    assert json.loads(vm.determinized(seat, copy_seed).to_json()) == copy
+            play(ref, vm, seed, every_step=True)
+            assert json.loads(vm.to_json()) == ref.to_data() and vm.scores() == ref.scores
+            rolls += [e for e in ref.history if e.get("chance") == "roll"]
+    assert any("seen" in e for e in rolls) and any("seen" not in e for e in rolls)
+
+
+def test_dice_with_named_faces_and_a_roll_of_what_is_no_die_are_the_references_on_the_vm(tmp_path):
+    from language_helpers import write_game
+    from test_dice import CUPS, NAMED
+
+    game = load_game(write_game(tmp_path, NAMED), reference=True)
+    for seed in range(4):
+        vm = _vm.VmGame(ir_bytes(game)).new_game(1, seed)
+        assert json.loads(vm.to_json()) == game.new_game(1, seed).to_data()
+    crown = "      - kind: card\n        start: table\n        items: [{id: crown}]\n"
+    text = CUPS.replace("    zones:", crown + "    zones:").replace("      roll(box)\n", "      roll(table)\n")
+    game = load_game(write_game(tmp_path, text), reference=True)
+    with pytest.raises(RuntimeRuleError) as ref:
+        game.new_game(2, 0)
+    with pytest.raises(_vm.VmRuleError) as vm_fault:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert diagnostic_of(vm_fault.value) == ref.value.diagnostic
+    assert "'crown' is not a die" in ref.value.diagnostic.message
+
+
+@pytest.mark.parametrize("faces", [[9] * 6, None, [1] * 5], ids=["no such face", "no faces", "too few"])
+def test_a_save_whose_dice_show_no_face_of_theirs_is_refused_on_the_vm(tmp_path, faces):
+    from language_helpers import write_game
+    from test_dice import CUPS
+
+    game = load_game(write_game(tmp_path, CUPS), reference=True)
+    data = game.new_game(2, 3).to_data()
+    assert data["faces"] and all(f in range(1, 7) for f in data["faces"])
+    data["faces"] = faces
+    with pytest.raises(_vm.VmStateError, match="bad faces of the dice"):
+        _vm.VmGame(ir_bytes(game)).state_from_json(json.dumps(data))
+
+
+BIGGEST = 9_223_372_036_854_775_807
+TO_THE_BIGGEST = "n = 4294967296 * 2147483647 + 4294967295\n"  # 2⁶³ − 1: a literal has at most 18 digits
+PAST_64_BITS = {
+    "a sum": TO_THE_BIGGEST + "n += 1\n",
+    "a difference": TO_THE_BIGGEST + "n = 0 - n\nn = n - 1\n",
+    "a product": "n = 4294967296\nn = n * n\n",
+    "a list summed": TO_THE_BIGGEST + "xs = [n, 1]\nn = sum(xs)\n",
+}
+
+
+@pytest.mark.parametrize("program", PAST_64_BITS.values(), ids=list(PAST_64_BITS))
+def test_a_number_past_64_bits_is_the_same_located_fault_on_every_backend(tmp_path, program):
+    """Numbers in the rules are 64-bit: the Python backends, whose numbers are unbounded, fault where the VM
+    does, at the same rule and with the same words."""
+    game = mini(tmp_path, program)
+    faults = []
+    for on_python in (game, load_game(tmp_path / "rules" / "mini" / "game.yaml")):
+        with pytest.raises(RuntimeRuleError) as ref:
+            on_python.new_game(2, 0)
+        faults.append(ref.value.diagnostic)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert diagnostic_of(vm.value) == faults[0] == faults[1]
+    lines = (tmp_path / "rules" / "mini" / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[faults[0].line - 1].strip() == program.splitlines()[-1]
+    assert "a number past ±9,223,372,036,854,775,807" in faults[0].message
+
+
+def test_numbers_up_to_64_bits_and_a_sum_back_within_them_run_alike(tmp_path):
+    game = mini(tmp_path, TO_THE_BIGGEST + 'xs = [n, 1, -2]\nn = sum(xs) - n\nn = n * sum(xs)\nlog "{n}"\n')
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert ref.to_data() == json.loads(vm.to_json()) and ref.log == [str(1 - BIGGEST)]

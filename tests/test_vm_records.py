@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 from test_language import make_game
-from test_vm_differential import NOT_ON_THE_VM
 
 from engine import load_game
 from engine.bots import GreedyAgent
@@ -51,7 +50,7 @@ def bots_for(game, players: int) -> list[tuple[int, list[str]]]:
     return games
 
 
-@pytest.mark.parametrize("name", [name for name in known_games() if name not in NOT_ON_THE_VM])
+@pytest.mark.parametrize("name", known_games())
 def test_the_vm_records_every_shipped_game_as_python_does(name):
     game = load_game(name)
     players = game.min_players
@@ -104,6 +103,27 @@ def test_a_game_whose_rules_fail_keeps_what_came_before_as_python_does(tmp_path)
     assert recorded == [record_game(game, 2, seed, specs) for seed, specs in games]
     assert all("E701 division by zero" in rec["error"] for rec in recorded)
     assert all((rec["decisions"], len(rec["choices"])) == (1, 2) for rec in recorded)
+
+
+LAB_FAULTS = {
+    "turn:": 'turn: "n // (n - n)"\nstats:\n  - {id: picks, value: n}\n',
+    "a counter": "stats:\n  - {id: picks, value: n}\n  - {id: ratio, per: seat, value: n // (n - n)}\n",
+}
+
+
+@pytest.mark.parametrize("rules", LAB_FAULTS.values(), ids=list(LAB_FAULTS))
+def test_a_fault_in_the_turn_or_a_counter_is_located_at_its_own_line_on_both_engines(tmp_path, rules):
+    """The lab reads ``turn:`` at every decision and each ``stats:`` counter at the end: a rule fault in one
+    is a diagnostic at that expression, as for a scoring term, and not a failure of the tool."""
+    text = 'variables:\n  n: {type: int}\nplay: |\n  n = choose "pick" from [1, 2]\n' + rules
+    game = make_game(tmp_path, text)
+    games = [(seed, ["random", "random"]) for seed in range(2)]
+    recorded = on_vm(game, 2, games)
+    on_python = [record_game(game, 2, seed, specs) for seed, specs in games]
+    assert [(r["error"], r["choices"]) for r in recorded] == [(r["error"], r["choices"]) for r in on_python]
+    lines = (tmp_path / "rules" / "mini" / "game.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "n // (n - n)" in text)
+    assert all(f"game.yaml:{line}:" in rec["error"] and "failed: division by zero" in rec["error"] for rec in recorded)
 
 
 def test_a_playtest_records_the_same_games_on_either_engine():

@@ -111,8 +111,9 @@ ATTRIBUTES = {"rank": INT, "colour": COLOUR}
 # as often as the program dares, else guarded.
 RISKY = {"top", "bottom", "first", "last", "item", "max", "min", "index_of", "cyclic_next", "cyclic_prev"}
 RISKY |= {"random_from", "around", "zone_of"}
-# Operations that change the game or read what the generator does not model: never in an expression.
-NOT_IN_EXPRESSIONS = {"teammates", "team_score"}
+# Operations that change the game or read what the generator does not model (teams; dice, which the base
+# has none of): never in an expression.
+NOT_IN_EXPRESSIONS = {"teammates", "team_score"} | {name for name, op in OPS.items() if op.group == "dice"}
 
 
 def _block_text(lines: list[str]) -> str:

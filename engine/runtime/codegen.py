@@ -45,6 +45,7 @@ from engine.lang.readset import Reads, frozen
 from engine.lang.subsets import subsets
 from engine.lang.types import ANY, INT, PLAYER, ZONE, Type, loop_of
 from engine.runtime import together
+from engine.runtime.numbers import CHECKED_OPS, in_range
 from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Procedure, bounds_check, enum_check
 
 
@@ -226,6 +227,7 @@ RUNTIME = {
     "_bounded": bounded,
     "_MAX_SIZE": MAX_SIZE,
     "_times": times,
+    "_in_range": in_range,
     "_overrun": _overrun,
     "_rounds": _rounds,
     "DIRECT_DEPTH": DIRECT_DEPTH,
@@ -402,7 +404,7 @@ class Compiler:
         return f"(env[{n!r}] if {n!r} in env else _unset({n!r}))"
 
     def _op(self, name: str) -> str:
-        return self._global("op", name, lambda: OPS[name].fn)
+        return self._global("op", name, lambda: CHECKED_OPS.get(name) or OPS[name].fn)
 
     def _e_ListExpr(self, e):
         return "[" + ", ".join(self.code(i) for i in e.items) + "]"
@@ -580,23 +582,16 @@ class Compiler:
         if op in ("//", "%"):
             return f"{'_div' if op == '//' else '_mod'}({a}, {b})"
         if op == "*":
-            return f"_times({a}, {b})"
+            return f"_in_range(_times({a}, {b}))"
         if op == "+" and e.type != INT:  # lists and text joined grow: their size is checked, once per chain
             if isinstance(e.left, ast.Binary) and e.left.op == "+" and e.left.type == e.type:
                 a = _unchecked(a)  # a + b + c: a few values within the budget, checked at the end
             return self._sized(f"{a} + {b}")
-        if op in ("+", "-", "and", "or") and a.startswith("(") and self._chain(e.left, op):
-            return f"{a[:-1]} {op} {b})"  # a left-leaning chain stays one level deep: (a + b + c)
+        if op in ("+", "-"):  # each sum within 64 bits (numbers.py), as the VM's
+            return f"_in_range({a} {op} {b})"
+        if op in ("and", "or") and a.startswith("(") and isinstance(e.left, ast.Binary) and e.left.op == op:
+            return f"{a[:-1]} {op} {b})"  # a left-leaning chain stays one level deep: (a and b and c)
         return f"({a} {op} {b})"
-
-    @staticmethod
-    def _chain(left: ast.Expr, op: str) -> bool:
-        """``left`` printed as ``(x op y)`` with the same left-associative operator (no comparison chains)."""
-        return (
-            isinstance(left, ast.Binary)
-            and (left.op == op or {left.op, op} == {"+", "-"})
-            and (op in ("and", "or") or left.type == INT)
-        )
 
     def expr(self, e: ast.Expr) -> Callable:
         """A function ``f(state, env)`` computing ``e`` (scoring, starts, bot values)."""

@@ -19,7 +19,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import Diagnostic, EngineBug, LoadError, RulesError, StateError, TabletopError, did_you_mean, quoted
+from engine.errors import (
+    Diagnostic,
+    EngineBug,
+    LoadError,
+    RulesError,
+    RuntimeRuleError,
+    StateError,
+    TabletopError,
+    did_you_mean,
+    plain_reason,
+    quoted,
+)
 from engine.lang import ast
 from engine.lang.ast import walk_blocks, walk_exprs
 from engine.lang.checker import BUILTIN_CARD_ATTRIBUTES, Vocabulary, check_expression, check_program
@@ -110,12 +121,34 @@ class House:
 
 
 @dataclass(frozen=True)
+class Located:
+    """An expression the playtest lab reads of a game as it plays (``turn:``, a ``stats:`` counter), called as
+    the compiled expression is: a rule fault in it is a diagnostic at its place in the rules (``what`` names
+    it), as a scoring term's is, not a bare failure."""
+
+    fn: Callable
+    where: tuple[str, int, int]
+    what: str
+
+    def __call__(self, st, env: dict) -> Any:
+        try:
+            return self.fn(st, env)
+        except TabletopError:
+            raise
+        except Exception as exc:  # RuleFault, or a rule asking for the impossible (e.g. endless recursion)
+            path, line, col = self.where
+            raise RuntimeRuleError(
+                Diagnostic(path, line, col, "E701", f"'{self.what}' failed: {plain_reason(exc)}")
+            ) from None
+
+
+@dataclass(frozen=True)
 class Stat:
     """A rule-declared counter for playtest reports, evaluated once at the end of each game."""
 
     id: str
     text: str
-    fn: Callable
+    fn: Located
     per_seat: bool  # evaluated for each seat ``p`` rather than once
     is_flag: bool  # yes/no (reported as a share of games) rather than a number
 
@@ -183,7 +216,7 @@ class GameDef:
     stats: list[Stat] = field(default_factory=list)
     # what a turn is (the game file's 'turn:'): a value that changes when a new turn begins; None: a run
     # of one seat's decisions is a turn
-    turn: Callable | None = None
+    turn: Located | None = None
     scoring_reveals: frozenset[str] = frozenset()  # decisions that score the card chosen by showing it
     teams: dict[int, list[list[int]]] = field(default_factory=dict)
     rulings: list[dict] = field(default_factory=list)
@@ -1123,11 +1156,11 @@ class _Builder:
             Stat(
                 item["id"],
                 item.get("text", item["id"]),
-                compiler.expr(expr),
+                Located(compiler.expr(expr), self._where(path), item["id"]),
                 item.get("per") == "seat",
                 expr.type == BOOL,
             )
-            for item, expr, _ in texts.stats
+            for item, expr, path in texts.stats
             if expr is not None
         ]
         sources = texts.sources(self.data.get("functions") or [])
@@ -1135,7 +1168,7 @@ class _Builder:
             game,
             starts=[start_fns[path] for path, _ in self._starts],
             stats=stats,
-            turn=None if texts.turn is None else compiler.expr(texts.turn),
+            turn=None if texts.turn is None else Located(compiler.expr(texts.turn), self._where(("turn",)), "turn:"),
             score_key=self._score_key(compiler, texts),
             sources=sources,
             function_bodies=texts.functions,
@@ -1338,13 +1371,17 @@ class _Builder:
             if expr is not None:
                 game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
 
+    def _where(self, path: tuple) -> tuple[str, int, int]:
+        """Where the expression at ``path`` of the rules begins: (file, line, column)."""
+        place = self.rules.diag(path, "", "")
+        return (place.path, place.line, place.col)
+
     def _compile_scorers(self, game: GameDef, compiler, texts: _Texts) -> None:
         """Scoring terms and tie-breakers."""
         for section, item, expr, path in texts.scorers:
             if expr is None:
                 continue
-            place = self.rules.diag(path, "", "")
-            where = (place.path, place.line, place.col)
+            where = self._where(path)
             if section == "house":
                 self._house = House(item["name"], item["plays"], Scorer(item["name"], "", compiler.expr(expr), where))
                 continue

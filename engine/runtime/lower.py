@@ -29,7 +29,7 @@ from engine.lang.ops import OPS
 from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
 from engine.runtime.program import DEFAULT_END, Labeller
 
-IR_VERSION = 1
+IR_VERSION = 2
 
 # Operations the VM runs itself, by name (engine/vm/src/eval.rs).
 NATIVE_OPS = frozenset(
@@ -39,6 +39,7 @@ NATIVE_OPS = frozenset(
         *("players", "num_players", "seat_number", "players_from", "left_of", "right_of", "opponents", "teammates"),
         *("count", "range", "any", "all", "sum", "max", "min", "first", "last", "item", "index_of", "distinct"),
         *("score", "team_score", "flatten", "cyclic_next", "cyclic_prev", "around", "show", "sort", "key_of"),
+        *("kinds", "card_of", "roll", "face", "faces", "showing"),
     }
 )
 # Board operations whose every answer is a table lowered here: (board, space…) → value.
@@ -109,15 +110,12 @@ class Lowerer:
         game = self.game
         if self.labels.card_names is not None:
             raise Unsupported("cards named in the logs (cards_in_logs: name)")
-        if game.die_faces:
-            raise Unsupported("dice (a component kind with faces:)")
-        if game.house is not None:
-            raise Unsupported("a house (a seat run by the rules, house:)")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
         lab = self._lab(functions)
-        scoring = [self._scorer(s, "scoring", i) for i, s in enumerate(game.scoring)]
-        tiebreakers = [self._scorer(s, "tiebreakers", i) for i, s in enumerate(game.tiebreakers)]
+        scoring = [self._scorer(s, ("scoring", i)) for i, s in enumerate(game.scoring)]
+        tiebreakers = [self._scorer(s, ("tiebreakers", i)) for i, s in enumerate(game.tiebreakers)]
+        house = [] if game.house is None else [self._scorer(game.house.points, ("house", "points"))]
         return {
             "version": IR_VERSION,
             "game": game.id,
@@ -131,6 +129,7 @@ class Lowerer:
             "default_end": DEFAULT_END,
             "card_ids": game.card_ids,
             "attributes": game.attributes,
+            "die_faces": [None if faces is None else list(faces) for faces in game.die_faces],
             "effects": [None if e is None else self.procedures[e] for e in game.effects],
             "variables": [[n, v, *self._declared("variables", n)] for n, v in game.variables.items()],
             "player_variables": [
@@ -147,6 +146,7 @@ class Lowerer:
             "functions": functions,
             "scoring": scoring,
             "tiebreakers": tiebreakers,
+            "house": house,
             "tables": self.tables,
             "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
             "determinize": self._determinize(),
@@ -158,7 +158,8 @@ class Lowerer:
     def _lab(self, functions: list) -> dict:
         """What the playtest lab reads of a game as it plays (engine/lab/games.py ``record_game``): its ``turn:``
         and each of its ``stats:``, lowered as functions after the rules' own (no rule calls them), so that the
-        VM records a game without a Python call: {turn: function or None, stats: [[id, per seat, function]]}."""
+        VM records a game without a Python call, each with where it is in the rules (a fault is located there):
+        {turn: [function, where] or None, stats: [[id, per seat, function, where]]}."""
         texts = dict(self.game.sources)
 
         def function(path: tuple, params: tuple[str, ...]) -> int:
@@ -170,10 +171,16 @@ class Lowerer:
             )
             return len(functions) - 1
 
+        turn = self.game.turn
         return {
-            "turn": None if self.game.turn is None else function(("turn",), ("me",)),
+            "turn": None if turn is None else [function(("turn",), ("me",)), list(turn.where)],
             "stats": [
-                [stat.id, stat.per_seat, function(("stats", i, "value"), ("me", "p") if stat.per_seat else ("me",))]
+                [
+                    stat.id,
+                    stat.per_seat,
+                    function(("stats", i, "value"), ("me", "p") if stat.per_seat else ("me",)),
+                    list(stat.fn.where),
+                ]
                 for i, stat in enumerate(self.game.stats)
             ],
         }
@@ -280,8 +287,9 @@ class Lowerer:
             **lowered,
         }
 
-    def _scorer(self, scorer, section: str, i: int) -> dict:
-        body = next(e for path, e in self.game.sources if path[:2] == (section, i))
+    def _scorer(self, scorer, place: tuple) -> dict:
+        """A scoring term, tie-breaker or the house's points (``place``: where its expression is in the rules)."""
+        body = next(e for path, e in self.game.sources if path[:2] == place)
         self.scope = _Scope(("me", "p"))
         return {"id": scorer.id, "where": list(scorer.where), "expr": self.expr(body), "locals": list(self.scope.slots)}
 

@@ -20,6 +20,7 @@ from engine.lang.subsets import subsets
 from engine.lang.types import ANY, INT, PLAYER, ZONE, Type, loop_of
 from engine.runtime import together
 from engine.runtime.codegen import Overrun
+from engine.runtime.numbers import CHECKED_OPS, in_range
 from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, bounds_check, enum_check
 
 
@@ -262,9 +263,9 @@ class ReferenceCompiler:
 
             return divide
         fn = {
-            "+": operator.add,
-            "-": operator.sub,
-            "*": times,
+            "+": _plus,
+            "-": _minus,
+            "*": _times,
             "==": operator.eq,
             "!=": operator.ne,
             "<": operator.lt,
@@ -720,9 +721,22 @@ def _me(st, env):
     return env["me"]
 
 
+def _plus(x, y):
+    return in_range(x + y)
+
+
+def _minus(x, y):
+    return in_range(x - y)
+
+
+def _times(x, y):
+    return in_range(times(x, y))
+
+
 def _function_of(name: str) -> Callable:
-    """Operation ``name``'s Python function; a control operation has none (the compiler emits it)."""
-    fn = OPS[name].fn
+    """Operation ``name``'s Python function (checked where numbers.py says); a control operation has none (the
+    compiler emits it)."""
+    fn = CHECKED_OPS.get(name) or OPS[name].fn
     if fn is None:
         raise EngineBug(f"operation '{name}' is control flow: it has no function to call")
     return fn

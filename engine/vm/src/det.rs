@@ -101,8 +101,8 @@ impl State {
             let upto = if seats.tops[z] { cards.len() - 1 } else { cards.len() };
             for (i, &card) in cards[..upto].iter().enumerate() {
                 let c = card as usize;
-                if self.pinned[c] & bit != 0 {
-                    continue;
+                if self.pinned[c] & bit != 0 || self.is_die(c) {
+                    continue; // a die is known where it lies; its face is rolled again
                 }
                 let look = looks[c];
                 let g = match groups.iter().position(|(l, _)| *l == look) {
@@ -173,6 +173,7 @@ impl State {
         if !relabel.is_empty() {
             copy.relabel(relabel, seat, hold);
         }
+        copy.reroll(seat, shuffler);
         let game = self.game.clone();
         for (p, row) in copy.pvars.iter_mut().enumerate() {
             if p != seat as usize {
@@ -310,6 +311,17 @@ fn as_seen(h: &Hist, seat: u32, revealed: bool) -> Hist {
             action: None,
             secret: Some(kind.clone()),
             together: *together,
+        },
+        Hist::Roll {
+            die,
+            of,
+            seen: Some(seen),
+            ..
+        } if !seen.contains(&seat) => Hist::Roll {
+            die: *die,
+            of: *of,
+            index: None,
+            seen: Some(seen.clone()),
         },
         other => other.clone(),
     }

@@ -81,9 +81,15 @@ fn bounded(items: Vec<V>) -> Res<V> {
     Ok(V::list(items))
 }
 
+/// The rules' numbers are 64-bit on every backend (engine/runtime/numbers.py): a sum, difference or product
+/// past ±(2⁶³ − 1) is a rule fault.
+pub const PAST: &str = "a number past ±9,223,372,036,854,775,807 (numbers in the rules are 64-bit)";
+
 fn checked(r: Option<i64>) -> Res<V> {
-    r.map(V::Int)
-        .ok_or_else(|| F::Failed("a number too large for the VM".into()))
+    match r {
+        Some(v) if v != i64::MIN => Ok(V::Int(v)),
+        _ => rule(PAST),
+    }
 }
 
 impl State {
@@ -893,14 +899,12 @@ impl State {
             }
             Op::Sum => {
                 let l = self.eval(g, arg(0)?, env)?;
-                let mut total = 0i64;
+                let mut total = 0i128; // 100,000 items of 64 bits cannot overflow it: only the sum is checked
                 for x in list(&l, "sum")?.iter() {
-                    let (_, x) = ints("+", &V::Int(total), x)?; // Python's sum adds to a number
-                    total = total
-                        .checked_add(x)
-                        .ok_or_else(|| F::Failed("a sum too large".into()))?;
+                    let (_, x) = ints("+", &V::Int(0), x)?; // Python's sum adds to a number
+                    total += i128::from(x);
                 }
-                V::Int(total)
+                checked(i64::try_from(total).ok())?
             }
             Op::Max | Op::Min => {
                 let l = self.eval(g, arg(0)?, env)?;
@@ -973,6 +977,33 @@ impl State {
                     }
                 }
                 V::list(out)
+            }
+            Op::Kinds => {
+                let l = self.eval(g, arg(0)?, env)?;
+                self.kinds(list(&l, "kinds")?)?
+            }
+            Op::CardOf => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let id = self.eval(g, arg(1)?, env)?;
+                self.card_of(list(&l, "card_of")?, &id)?
+            }
+            Op::Roll => {
+                let l = self.eval(g, arg(0)?, env)?;
+                self.roll(list(&l, "roll")?)?;
+                V::None
+            }
+            Op::Face => {
+                let d = self.eval(g, arg(0)?, env)?;
+                self.face(&d)?
+            }
+            Op::Faces => {
+                let l = self.eval(g, arg(0)?, env)?;
+                self.faces_of(list(&l, "faces")?)?
+            }
+            Op::Showing => {
+                let l = self.eval(g, arg(0)?, env)?;
+                let face = self.eval(g, arg(1)?, env)?;
+                self.showing(list(&l, "showing")?, &face)?
             }
             Op::Flatten => {
                 let l = self.eval(g, arg(0)?, env)?;

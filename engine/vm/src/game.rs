@@ -6,7 +6,7 @@ use serde_json::Value as J;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-pub const IR_VERSION: i64 = 1;
+pub const IR_VERSION: i64 = 2;
 
 pub type Node = u32;
 
@@ -108,6 +108,12 @@ pub enum Op {
     Show,
     Sort,
     KeyOf,
+    Kinds,
+    CardOf,
+    Roll,
+    Face,
+    Faces,
+    Showing,
 }
 
 const OPS: &[(&str, Op)] = &[
@@ -154,6 +160,12 @@ const OPS: &[(&str, Op)] = &[
     ("show", Op::Show),
     ("sort", Op::Sort),
     ("key_of", Op::KeyOf),
+    ("kinds", Op::Kinds),
+    ("card_of", Op::CardOf),
+    ("roll", Op::Roll),
+    ("face", Op::Face),
+    ("faces", Op::Faces),
+    ("showing", Op::Showing),
 ];
 
 /// How many arguments an operation needs at least (ops.py: its parameters but the optional ones): an IR
@@ -170,6 +182,8 @@ fn fewest_args(op: Op) -> usize {
         | Op::MoveBottom
         | Op::Show
         | Op::Sort
+        | Op::CardOf
+        | Op::Showing
         | Op::TopCards => 2,
         Op::Around => 4,
         _ => 1,
@@ -420,6 +434,10 @@ pub struct Game {
     pub funcs: Vec<Func>,
     pub scoring: Vec<Scorer>,
     pub tiebreakers: Vec<Scorer>,
+    /// The house's points (`house:`), which every seat's are set against; None: the seats play each other.
+    pub house: Option<Scorer>,
+    /// Per card: a die's faces, None for another card; empty in a game without dice.
+    pub dice: Vec<Option<Rc<[V]>>>,
     pub nodes: Vec<Expr>,
     pub tables: Vec<Table>,
     pub attr_names: HashMap<u32, u16>,
@@ -1323,6 +1341,23 @@ impl Game {
         };
         let scoring = scorers("scoring", &mut l)?;
         let tiebreakers = scorers("tiebreakers", &mut l)?;
+        let house = scorers("house", &mut l)?.pop();
+        let mut dice = vec![];
+        for faces in arr(get(&j, "die_faces")?, "die_faces")? {
+            dice.push(match faces {
+                J::Null => None,
+                faces => {
+                    let faces = arr(&faces, "a die's faces")?;
+                    if faces.is_empty() {
+                        return bad("a die has no faces");
+                    }
+                    Some(faces.iter().map(|f| l.value(f)).collect::<R<Rc<[V]>>>()?)
+                }
+            });
+        }
+        if !dice.is_empty() && dice.len() != ncards {
+            return bad(format!("die_faces has {} entries for {ncards} cards", dice.len()));
+        }
         let effects = arr(get(&j, "effects")?, "effects")?
             .iter()
             .map(|e| {
@@ -1464,6 +1499,8 @@ impl Game {
             funcs,
             scoring,
             tiebreakers,
+            house,
+            dice,
             nodes: l.nodes,
             tables,
             attr_names,

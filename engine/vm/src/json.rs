@@ -87,9 +87,19 @@ impl State {
                 }
                 Hist::Shuffle(z) => json!({"chance": "shuffle", "zone": g.text(*z)}),
                 Hist::Random { of, index } => json!({"chance": "random", "of": of, "index": index}),
+                Hist::Roll { die, of, index, seen } => {
+                    let mut entry = json!({"chance": "roll", "die": die, "of": of});
+                    if let Some(index) = index {
+                        entry["index"] = json!(index);
+                    }
+                    if let Some(seen) = seen {
+                        entry["seen"] = json!(**seen);
+                    }
+                    entry
+                }
             })
             .collect();
-        json!({
+        let mut data = json!({
             "format": FORMAT,
             "game": g.id,
             "variant": g.variant,
@@ -108,7 +118,11 @@ impl State {
             "reason": self.reason.as_deref(),
             "know": self.know,
             "pinned": self.pinned,
-        })
+        });
+        if !g.dice.is_empty() {
+            data["faces"] = J::Array(self.faces.iter().map(|f| value_json(g, f)).collect());
+        }
+        data
     }
 
     /// A state read back from the reference's JSON; anything that does not fit this game is refused in one line.
@@ -282,6 +296,8 @@ impl State {
                     .and_then(|z| game.string_ids.get(z))
                     .copied();
                 Hist::Shuffle(z.ok_or_else(|| Error::State("not a saved state: a shuffle of no zone".into()))?)
+            } else if h.get("chance").and_then(J::as_str) == Some("roll") {
+                crate::dice::roll_entry(h, ncards)?
             } else {
                 let of = h.get("of").and_then(J::as_u64).unwrap_or(0);
                 Hist::Random {
@@ -311,6 +327,7 @@ impl State {
         };
         let (know, pinned) = (masks("know")?, masks("pinned")?);
         let reason = get("reason")?.as_str().map(Rc::from);
+        let faces = crate::dice::faces_from(&game, d.get("faces"))?;
         Ok(State {
             n,
             seed,
@@ -335,6 +352,7 @@ impl State {
             points: vec![None; n],
             fin: None,
             pool: crate::state::Pool::default(),
+            faces,
             game,
         })
     }

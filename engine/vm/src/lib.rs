@@ -7,9 +7,12 @@
 pub mod bots;
 pub mod derive;
 pub mod det;
+pub mod dice;
 pub mod eval;
 pub mod game;
+pub mod house;
 pub mod json;
+pub mod kinds;
 pub mod playout;
 pub mod pyrand;
 pub mod record;

@@ -344,6 +344,11 @@ impl VmState {
         guarded(|| self.st.outcome()).map(|o| o.map(|r| (r, reason)))
     }
 
+    /// Per-seat returns as a search backs them up (`State.returns`): zero until the game is over.
+    fn returns(&mut self) -> PyResult<Vec<f64>> {
+        guarded(|| self.st.returns())
+    }
+
     fn to_act(&self) -> Vec<u32> {
         self.st.to_act()
     }

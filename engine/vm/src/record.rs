@@ -12,13 +12,27 @@ use serde_json::Value as J;
 use std::collections::HashSet;
 use std::rc::Rc;
 
-/// What the lab reads of a game (the IR's `lab`: functions lowered after the rules' own).
+/// Where an expression is in the rules: (file, line, column).
+pub type Place = (String, u32, u32);
+
+/// What the lab reads of a game (the IR's `lab`: functions lowered after the rules' own, each with its place).
 #[derive(Default)]
 pub struct Lab {
     /// The function of the rules' `turn:` (whose value changes when a new turn begins), if they say.
-    pub turn: Option<usize>,
-    /// (id, evaluated for each seat `p`, function) of each `stats:` counter.
-    pub stats: Vec<(String, bool, usize)>,
+    pub turn: Option<(usize, Place)>,
+    /// (id, evaluated for each seat `p`, function, place) of each `stats:` counter.
+    pub stats: Vec<(String, bool, usize, Place)>,
+}
+
+fn place(w: Option<&J>) -> Result<Place, String> {
+    let w = w.and_then(J::as_array).map(Vec::as_slice).unwrap_or_default();
+    match w {
+        [path, line, col] => match (path.as_str(), line.as_u64(), col.as_u64()) {
+            (Some(p), Some(l), Some(c)) => Ok((p.to_string(), l as u32, c as u32)),
+            _ => Err(format!("the lab's place {w:?} is not [file, line, column]")),
+        },
+        _ => Err(format!("the lab's place {w:?} is not [file, line, column]")),
+    }
 }
 
 impl Lab {
@@ -35,16 +49,16 @@ impl Lab {
         };
         let turn = match lab.get("turn") {
             None | Some(J::Null) => None,
-            Some(f) => Some(function(f)?),
+            Some(t) => Some((function(t.get(0).unwrap_or(&J::Null))?, place(t.get(1))?)),
         };
         let mut stats = vec![];
         for s in lab.get("stats").and_then(J::as_array).into_iter().flatten() {
             let (Some(id), Some(per_seat), Some(f)) =
                 (s.get(0).and_then(J::as_str), s.get(1).and_then(J::as_bool), s.get(2))
             else {
-                return Err(format!("a lab counter {s} is not [id, per seat, function]"));
+                return Err(format!("a lab counter {s} is not [id, per seat, function, place]"));
             };
-            stats.push((id.to_string(), per_seat, function(f)?));
+            stats.push((id.to_string(), per_seat, function(f)?, place(s.get(3))?));
         }
         Ok(Lab { turn, stats })
     }
@@ -117,8 +131,8 @@ fn play(game: &Rc<Game>, lab: &Lab, kinds: &[String], limit: u64, explore: f64, 
             break;
         }
         let seat = p.player;
-        let mark = match lab.turn {
-            Some(f) => function(&mut st, f, "turn:", &[V::Int(i64::from(seat))])?,
+        let mark = match &lab.turn {
+            Some((f, at)) => function(&mut st, *f, "turn:", at, &[V::Int(i64::from(seat))])?,
             None => V::Int(i64::from(seat)),
         };
         if !last.as_ref().is_some_and(|l| l.same(&mark)) {
@@ -154,16 +168,16 @@ fn play(game: &Rc<Game>, lab: &Lab, kinds: &[String], limit: u64, explore: f64, 
     if !rec.cut_off {
         let results = st.outcome()?.unwrap_or_default();
         let mut stats = vec![];
-        for (id, per_seat, f) in &lab.stats {
+        for (id, per_seat, f, at) in &lab.stats {
             let value = if *per_seat {
                 let mut each = vec![];
                 for p in 0..st.n {
                     let p = V::Int(p as i64);
-                    each.push(number(function(&mut st, *f, id, &[p.clone(), p])?, id)?);
+                    each.push(number(function(&mut st, *f, id, at, &[p.clone(), p])?, id)?);
                 }
                 Stat::Each(each)
             } else {
-                Stat::One(number(function(&mut st, *f, id, &[V::Int(0)])?, id)?)
+                Stat::One(number(function(&mut st, *f, id, at, &[V::Int(0)])?, id)?)
             };
             stats.push((id.clone(), value));
         }
@@ -189,8 +203,9 @@ fn sides(st: &mut State) -> Result<Vec<i64>, Error> {
         .collect())
 }
 
-/// The value of the lab's function `f` (`what` names it in a failure) with its parameters `args`.
-fn function(st: &mut State, f: usize, what: &str, args: &[V]) -> Result<V, Error> {
+/// The value of the lab's function `f` with its parameters `args`; a fault is located at its place `at`
+/// (`what` names it).
+fn function(st: &mut State, f: usize, what: &str, at: &Place, args: &[V]) -> Result<V, Error> {
     let game = st.game.clone();
     let func = &game.funcs[f];
     let Body::Expr(expr) = func.body else {
@@ -202,9 +217,9 @@ fn function(st: &mut State, f: usize, what: &str, args: &[V]) -> Result<V, Error
     }
     let fail = |m: String| {
         Error::Rule(Diag {
-            path: game.rules.clone(),
-            line: 1,
-            col: 1,
+            path: at.0.clone(),
+            line: at.1,
+            col: at.2,
             code: "E701",
             message: format!("'{what}' failed: {m}"),
         })

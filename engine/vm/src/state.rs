@@ -125,6 +125,14 @@ pub enum Hist {
         of: u64,
         index: u64,
     },
+    /// A die rolled (dice.rs): its face's index, None for a seat that did not see the roll; `seen`: the
+    /// seats that saw it, None when all did.
+    Roll {
+        die: u32,
+        of: u64,
+        index: Option<u64>,
+        seen: Option<Rc<[u32]>>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -165,6 +173,8 @@ pub struct State {
     pub fin: Option<Rc<(Vec<i64>, Vec<&'static str>)>>,
     /// Arrays of locals for function calls, reused.
     pub pool: Pool,
+    /// The face each die shows (none for other cards); empty in a game without dice.
+    pub faces: Rc<Vec<V>>,
 }
 
 /// Arrays of locals kept for reuse: a copy of a state starts without any (they hold nothing of the game).
@@ -253,6 +263,7 @@ impl State {
             points: vec![None; n],
             fin: None,
             pool: Pool::default(),
+            faces: crate::dice::initial_faces(&game),
             game,
         };
         st.run()?;
@@ -1227,13 +1238,16 @@ impl State {
         })
     }
 
-    /// Per-seat results as numbers summing to zero (k winners of n: n/k − 1 each, the others −1; a draw 0);
-    /// all zero until the end.
+    /// Per-seat results as numbers summing to zero (k winners of n: n/k − 1 each, the others −1; a draw 0),
+    /// or each seat's own against a house; all zero until the end.
     pub fn returns(&mut self) -> Result<Vec<f64>, Error> {
         let n = self.n;
         let Some(results) = self.outcome()? else {
             return Ok(vec![0.0; n]);
         };
+        if self.game.house.is_some() {
+            return Ok(crate::house::returns(&results));
+        }
         let k = results.iter().filter(|r| **r == "win").count();
         if k == 0 {
             return Ok(vec![0.0; n]);
@@ -1263,7 +1277,7 @@ impl State {
     }
 
     // ------------------------------------------------------------ scores
-    fn evaluate(&mut self, scorer: &crate::game::Scorer, p: usize) -> Result<i64, Error> {
+    pub(crate) fn evaluate(&mut self, scorer: &crate::game::Scorer, p: usize) -> Result<i64, Error> {
         self.evaluate_for(scorer, V::Int(p as i64))
     }
 
@@ -1358,6 +1372,9 @@ impl State {
             return Ok(Some(fin.1.clone()));
         }
         let game = self.game.clone();
+        if let Some(house) = &game.house {
+            return self.against_house(house).map(Some);
+        }
         let mut per_seat = vec![];
         for p in 0..self.n {
             let mut key = vec![self.score_of(p)?];
