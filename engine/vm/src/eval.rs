@@ -86,6 +86,98 @@ fn checked(r: Option<i64>) -> Res<V> {
         .ok_or_else(|| F::Failed("a number too large for the VM".into()))
 }
 
+/// Where a comprehension puts its elements: a list, or an operation reading them as they come (`Fold`).
+trait Sink {
+    /// How many items the comprehension goes through (at most that many elements follow).
+    fn start(&mut self, _items: usize) {}
+    fn take(&mut self, st: &State, v: V);
+}
+
+impl Sink for Vec<V> {
+    fn start(&mut self, items: usize) {
+        self.reserve(items);
+    }
+
+    fn take(&mut self, _st: &State, v: V) {
+        self.push(v);
+    }
+}
+
+/// `size`, `is_empty`, `any`, `all`, `sum`, `max` or `min` of a comprehension, taking its elements as they are
+/// made. Every element is still made (making one can fail or change the state), and a fault of the operation
+/// itself waits until all are made: the order of faults of the list made first, then read.
+struct Fold {
+    op: Op,
+    count: i64,
+    seen: bool,
+    all: bool,
+    total: i64,
+    best: Option<V>,
+    fault: Option<F>,
+}
+
+impl Fold {
+    fn new(op: Op) -> Fold {
+        Fold {
+            op,
+            count: 0,
+            seen: false,
+            all: true,
+            total: 0,
+            best: None,
+            fault: None,
+        }
+    }
+
+    fn finish(self) -> Res<V> {
+        if let Some(f) = self.fault {
+            return Err(f);
+        }
+        Ok(match self.op {
+            Op::IsEmpty => V::Bool(self.count == 0),
+            Op::Any => V::Bool(self.seen),
+            Op::All => V::Bool(self.all),
+            Op::Sum => V::Int(self.total),
+            Op::Max | Op::Min => self.best.unwrap_or(V::Int(0)),
+            _ => V::Int(self.count),
+        })
+    }
+}
+
+impl Sink for Fold {
+    fn take(&mut self, st: &State, v: V) {
+        self.count += 1;
+        if self.fault.is_some() {
+            return;
+        }
+        match self.op {
+            Op::Any => self.seen = self.seen || st.truthy(&v),
+            Op::All => self.all = self.all && st.truthy(&v),
+            Op::Sum => match ints("+", &V::Int(self.total), &v) {
+                // Python's sum adds to a number
+                Ok((_, x)) => match self.total.checked_add(x) {
+                    Some(t) => self.total = t,
+                    None => self.fault = Some(F::Failed("a sum too large".into())),
+                },
+                Err(f) => self.fault = Some(f),
+            },
+            Op::Max | Op::Min => {
+                let Some(b) = &self.best else {
+                    self.best = Some(v);
+                    return;
+                };
+                let max = self.op == Op::Max;
+                match st.compare(if max { ">" } else { "<" }, &v, b) {
+                    Ok(o) if o == if max { Ordering::Greater } else { Ordering::Less } => self.best = Some(v),
+                    Ok(_) => {}
+                    Err(f) => self.fault = Some(f),
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 impl State {
     /// The value of `n` read in place — a literal, a local, a variable, or a field, attribute or player
     /// variable of one — where reading it can neither fail nor change anything; None: evaluate it.
@@ -154,12 +246,16 @@ impl State {
                 }
                 Ok(V::Rec(out.into()))
             }
-            Expr::Comp {
-                var,
-                source,
-                element,
-                cond,
-            } => self.comp(g, *var, *source, *element, *cond, env),
+            Expr::Comp { .. } => {
+                let mut out = Vec::new();
+                self.comp(g, n, env, &mut out)?;
+                Ok(V::list(out))
+            }
+            Expr::Fused(op, comp) => {
+                let mut fold = Fold::new(*op);
+                self.comp(g, *comp, env, &mut fold)?;
+                fold.finish()
+            }
             Expr::Field(obj, name) => {
                 if let Some(v) = self.peek(g, n, env) {
                     return Ok(v.clone());
@@ -271,9 +367,19 @@ impl State {
         }
     }
 
-    /// A comprehension; over a zone's cards it reads a copy of the zone, not a list of them made first.
+    /// The elements of comprehension `comp`, each given to `out` as it is made; over a zone's cards it reads
+    /// a copy of the zone, not a list of them made first.
     #[inline(never)]
-    fn comp(&mut self, g: &Game, var: u16, source: Node, element: Node, cond: Option<Node>, env: &mut [V]) -> Res<V> {
+    fn comp(&mut self, g: &Game, comp: Node, env: &mut [V], out: &mut impl Sink) -> Res<()> {
+        let Expr::Comp {
+            var,
+            source,
+            element,
+            cond,
+        } = g.nodes[comp as usize]
+        else {
+            return Err(F::Bug("a fused operation without its comprehension".into()));
+        };
         if let Expr::Cards(z) = g.nodes[source as usize] {
             let zone = self.eval(g, z, env)?;
             let cards = &self.zones[self.zone_index(&zone)?];
@@ -287,12 +393,13 @@ impl State {
                 &large
             };
             let items = cards.iter().map(|&c| V::Int(i64::from(c)));
-            return self.comp_over(g, var, items, element, cond, env);
+            return self.comp_over(g, var, items, element, cond, env, out);
         }
         let items = self.items(g, source, env)?;
-        self.comp_over(g, var, items.iter().cloned(), element, cond, env)
+        self.comp_over(g, var, items.iter().cloned(), element, cond, env, out)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn comp_over(
         &mut self,
         g: &Game,
@@ -301,10 +408,11 @@ impl State {
         element: Node,
         cond: Option<Node>,
         env: &mut [V],
-    ) -> Res<V> {
+        out: &mut impl Sink,
+    ) -> Res<()> {
         let (var, element, cond) = (&var, &element, &cond);
         let saved = std::mem::take(&mut env[*var as usize]);
-        let mut out = Vec::with_capacity(items.len());
+        out.start(items.len());
         let mut result = Ok(());
         for x in items {
             env[*var as usize] = x;
@@ -319,7 +427,7 @@ impl State {
                 }
             }
             match self.eval(g, *element, env) {
-                Ok(v) => out.push(v),
+                Ok(v) => out.take(self, v),
                 Err(f) => {
                     result = Err(f);
                     break;
@@ -327,8 +435,7 @@ impl State {
             }
         }
         env[*var as usize] = saved;
-        result?;
-        Ok(V::list(out))
+        result
     }
 
     #[inline(never)]

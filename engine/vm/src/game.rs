@@ -206,6 +206,9 @@ pub enum Expr {
     Cards(Node),
     /// `size(cards(z))` (false) and `is_empty(cards(z))` (true): the zone's length read, no list built.
     ZoneLen(Node, bool),
+    /// An operation that reads a list once in order (`size`, `is_empty`, `any`, `all`, `sum`, `max`, `min`)
+    /// given a comprehension (the node of its `Comp`): each element is taken as it is made, no list built.
+    Fused(Op, Node),
     /// A call of a small function replaced by its expression (`inline_calls`): the locals passed are read
     /// first, as the call would (a local with no value yet faults before the expression runs).
     Inline(Node, Vec<u16>),
@@ -711,10 +714,19 @@ impl Loader {
                 };
                 match zone {
                     Some(z) => Expr::ZoneLen(z, op == Op::IsEmpty),
-                    None => Expr::Op(op, args),
+                    None => self.fused(op, args),
                 }
             }
+            Expr::Op(op @ (Op::Any | Op::All | Op::Sum | Op::Max | Op::Min), args) => self.fused(op, args),
             e => e,
+        }
+    }
+
+    /// `op` of one comprehension fused with it; any other operation as it is.
+    fn fused(&self, op: Op, args: Vec<Node>) -> Expr {
+        match args[..] {
+            [comp] if matches!(self.nodes[comp as usize], Expr::Comp { .. }) => Expr::Fused(op, comp),
+            _ => Expr::Op(op, args),
         }
     }
 
@@ -947,6 +959,7 @@ fn rebuild(e: &Expr, f: &mut impl FnMut(Node) -> Node) -> Expr {
         Expr::Member(fam, k) => Expr::Member(*fam, f(*k)),
         Expr::Cards(z) => Expr::Cards(f(*z)),
         Expr::ZoneLen(z, empty) => Expr::ZoneLen(f(*z), *empty),
+        Expr::Fused(op, comp) => Expr::Fused(*op, f(*comp)),
         Expr::Inline(body, passed) => Expr::Inline(f(*body), passed.clone()),
         Expr::Not(x) => Expr::Not(f(*x)),
         Expr::Neg(x) => Expr::Neg(f(*x)),
@@ -978,7 +991,7 @@ fn inlinable(nodes: &[Expr], e: Node, f: &Func) -> bool {
     };
     match &nodes[e as usize] {
         Expr::Local(slot, pop) => !pop && (*slot == 0 || f.params.contains(slot)),
-        Expr::Fn(..) | Expr::Inline(..) | Expr::Comp { .. } | Expr::Keyed { .. } => false,
+        Expr::Fn(..) | Expr::Inline(..) | Expr::Comp { .. } | Expr::Fused(..) | Expr::Keyed { .. } => false,
         other => {
             rebuild(other, &mut visit);
             ok
