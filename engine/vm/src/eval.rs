@@ -696,19 +696,17 @@ impl State {
         }
         // Operands read in place (`n > 0`, `c.suit == "hearts"`) are not evaluated and copied; otherwise the left
         // is evaluated before the right, as written.
-        if let (Some(x), Some(y)) = (self.peek(g, a, env), self.peek(g, b, env)) {
-            return self.combine(op, x, y);
+        if let Some(x) = self.peek(g, a, env) {
+            if let Some(y) = self.peek(g, b, env) {
+                return self.combine(op, x, y);
+            }
         }
         let x = self.eval(g, a, env)?;
-        let evaluated = match self.peek(g, b, env) {
-            Some(_) => None,
-            None => Some(self.eval(g, b, env)?),
-        };
-        let y = match &evaluated {
-            Some(y) => y,
-            None => self.peek(g, b, env).expect("read in place above"),
-        };
-        self.combine(op, &x, y)
+        if let Some(y) = self.peek(g, b, env) {
+            return self.combine(op, &x, y);
+        }
+        let y = self.eval(g, b, env)?;
+        self.combine(op, &x, &y)
     }
 
     fn combine(&self, op: Bin, x: &V, y: &V) -> Res<V> {
