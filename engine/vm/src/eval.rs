@@ -393,24 +393,22 @@ impl State {
                 &large
             };
             let items = cards.iter().map(|&c| V::Int(i64::from(c)));
-            return self.comp_over(g, var, items, element, cond, env, out);
+            return self.comp_over(g, (var, element, cond), items, env, out);
         }
         let items = self.items(g, source, env)?;
-        self.comp_over(g, var, items.iter().cloned(), element, cond, env, out)
+        self.comp_over(g, (var, element, cond), items.iter().cloned(), env, out)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The comprehension's elements over `items`; `parts`: its variable, element and condition.
     fn comp_over(
         &mut self,
         g: &Game,
-        var: u16,
+        parts: (u16, Node, Option<Node>),
         items: impl ExactSizeIterator<Item = V>,
-        element: Node,
-        cond: Option<Node>,
         env: &mut [V],
         out: &mut impl Sink,
     ) -> Res<()> {
-        let (var, element, cond) = (&var, &element, &cond);
+        let (var, element, cond) = (&parts.0, &parts.1, &parts.2);
         let saved = std::mem::take(&mut env[*var as usize]);
         out.start(items.len());
         let mut result = Ok(());
@@ -732,28 +730,7 @@ impl State {
                         _ => V::List(p.iter().chain(q.iter()).cloned().collect()),
                     }
                 }
-                (V::Str(a), V::Str(b)) if self.game.joined.borrow().contains_key(&(*a, *b)) => {
-                    self.game.joined.borrow()[&(*a, *b)].clone()
-                }
-                (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => {
-                    let joined = format!("{}{}", self.text_of(x), self.text_of(y));
-                    if joined.chars().count() > MAX_SIZE {
-                        return rule(format!(
-                            "a text of {} characters is over the size budget of 100,000: does a loop make it grow \
-                             without end?",
-                            joined.chars().count()
-                        ));
-                    }
-                    let value = self.game.text_value(&joined);
-                    if let (V::Str(a), V::Str(b)) = (x, y) {
-                        let mut kept = self.game.joined.borrow_mut();
-                        if kept.len() >= 65_536 {
-                            kept.clear();
-                        }
-                        kept.insert((*a, *b), value.clone());
-                    }
-                    value
-                }
+                (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => return self.join(x, y),
                 _ => {
                     let (p, q) = ints("+", x, y)?;
                     checked(p.checked_add(q))?
@@ -795,6 +772,53 @@ impl State {
             }
             Bin::And | Bin::Or => unreachable!("handled above"),
         })
+    }
+
+    /// `x + y` of two texts. Joins of a text of the table, or of a text an earlier join made, with a text of the
+    /// table are made once (zone and space names are often made so, a part at a time: `a + "/" + side`).
+    fn join(&self, x: &V, y: &V) -> Res<V> {
+        // A text made while playing is known by its address, its text kept alive beside the join so that no
+        // other text can take that address while the join is kept.
+        let made = |t: &Rc<str>| Rc::as_ptr(t).cast::<u8>() as usize;
+        match (x, y) {
+            (V::Str(a), V::Str(b)) => {
+                if let Some(v) = self.game.joined.borrow().get(&(*a, *b)) {
+                    return Ok(v.clone());
+                }
+            }
+            (V::Text(t), V::Str(b)) => {
+                if let Some((_, v)) = self.game.joined_made.borrow().get(&(made(t), *b)) {
+                    return Ok(v.clone());
+                }
+            }
+            _ => {}
+        }
+        let joined = format!("{}{}", self.text_of(x), self.text_of(y));
+        if joined.chars().count() > MAX_SIZE {
+            return rule(format!(
+                "a text of {} characters is over the size budget of 100,000: does a loop make it grow without end?",
+                joined.chars().count()
+            ));
+        }
+        let value = self.game.text_value(&joined);
+        match (x, y) {
+            (V::Str(a), V::Str(b)) => {
+                let mut kept = self.game.joined.borrow_mut();
+                if kept.len() >= 65_536 {
+                    kept.clear();
+                }
+                kept.insert((*a, *b), value.clone());
+            }
+            (V::Text(t), V::Str(b)) => {
+                let mut kept = self.game.joined_made.borrow_mut();
+                if kept.len() >= 65_536 {
+                    kept.clear();
+                }
+                kept.insert((made(t), *b), (t.clone(), value.clone()));
+            }
+            _ => {}
+        }
+        Ok(value)
     }
 
     fn zone_arg(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<usize> {

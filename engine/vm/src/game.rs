@@ -392,6 +392,9 @@ pub struct Variable {
     pub enum_name: Rc<str>,
 }
 
+/// A join kept in `Game::joined_made`: the text made while playing that it starts with, and its value.
+pub type Made = (Rc<str>, V);
+
 pub struct Game {
     pub id: String,
     pub variant: Option<String>,
@@ -439,6 +442,8 @@ pub struct Game {
     pub ids: std::cell::RefCell<FxMap<(u32, crate::value::Exact), Rc<str>>>,
     /// Two texts of the table joined (`a + b`), made once: zone names are often made so.
     pub joined: std::cell::RefCell<FxMap<(u32, u32), V>>,
+    /// A text made while playing (by its address, the text kept alive beside) joined with a text of the table.
+    pub joined_made: std::cell::RefCell<FxMap<(usize, u32), Made>>,
 }
 
 type R<T> = Result<T, String>;
@@ -1494,6 +1499,7 @@ impl Game {
             },
             ids: std::cell::RefCell::default(),
             joined: std::cell::RefCell::default(),
+            joined_made: std::cell::RefCell::default(),
         })
     }
 
