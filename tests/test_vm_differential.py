@@ -248,12 +248,43 @@ def test_lines_groups_and_liberties_on_a_board_are_the_references_in_its_order(t
     assert any(line.startswith("southeast northwest") and not line.endswith("nothing") for line in ref.log)
 
 
+JOINS = """\
+repeat 2:
+    for s in ["north", "south"]:
+        for t in ["east", "west"]:
+            w = s + "-"
+            u = w + t
+            v = u + "!"
+            log "{u} {v}"
+"""
+
+
+def test_names_joined_a_part_at_a_time_read_alike_on_the_vm(tmp_path):
+    """A text made while playing, joined again and again with written ones, gives the reference's texts."""
+    game = mini(tmp_path, JOINS)
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert ref.to_data() == json.loads(vm.to_json())
+    assert ref.log[-4:] == [
+        "north-east north-east!",
+        "north-west north-west!",
+        "south-east south-east!",
+        "south-west south-west!",
+    ]
+
+
 FAULTS = {
     "an endless loop runs out of steps": "n = 1\nwhile n > 0:\n    n = n + 1\n",
     "the top of an empty zone": "c = top(deck)\n",
     "a local read before it has a value": "if n > 5:\n    m = 1\nn = m\n",
     "division by zero": "n = 3 // (n * 0)\n",
     "nothing to choose from": 'n = choose "pick" from []\n',
+    "a list grown past the size budget by a comprehension put after it": (
+        "xs = range(60000) + [x for x in range(60000)]\n"
+    ),
+    "a text grown past the size budget": 'n = 0\nt = "ab"\nwhile n < 20:\n    t = t + t\n    n += 1\n',
+    "a list summed as it is made faults first where making it faults": (
+        "n = sum([999999999999999999 if x < 10 else 1 // (x - x) for x in range(11)])\n"
+    ),
 }
 
 

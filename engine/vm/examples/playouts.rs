@@ -1,4 +1,5 @@
-//! Random playouts of an IR file, timed without Python: `cargo run --release --example playouts -- IR PLAYERS GAMES`.
+//! Playouts of an IR file between random bots, timed without Python: `cargo run --release --example playouts -- IR PLAYERS GAMES`
+//! (`BOT=greedy` in the environment: greedy bots, each deciding on its determinized copy).
 
 mod common;
 
@@ -12,7 +13,7 @@ fn main() {
     for seed in 0..games {
         match _vm::playout::play_game(
             &game,
-            &vec!["random".to_string(); players],
+            &vec![std::env::var("BOT").unwrap_or("random".into()); players],
             seed,
             100_000,
             _vm::bots::EXPLORE,

@@ -75,7 +75,7 @@ fn bounded(items: Vec<V>) -> Res<V> {
     if items.len() > MAX_SIZE {
         return rule(format!(
             "a list of {} items is over the size budget of 100,000: does a loop make it grow without end?",
-            items.len()
+            grouped(items.len())
         ));
     }
     Ok(V::list(items))
@@ -85,10 +85,113 @@ fn bounded(items: Vec<V>) -> Res<V> {
 /// past ±(2⁶³ − 1) is a rule fault.
 pub const PAST: &str = "a number past ±9,223,372,036,854,775,807 (numbers in the rules are 64-bit)";
 
+/// A count as the reference's messages print it, its thousands set apart by commas (Python's `{:,}`).
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 fn checked(r: Option<i64>) -> Res<V> {
     match r {
         Some(v) if v != i64::MIN => Ok(V::Int(v)),
         _ => rule(PAST),
+    }
+}
+
+/// Where a comprehension puts its elements: a list, or an operation reading them as they come (`Fold`).
+trait Sink {
+    /// How many items the comprehension goes through (at most that many elements follow).
+    fn start(&mut self, _items: usize) {}
+    fn take(&mut self, st: &State, v: V);
+}
+
+impl Sink for Vec<V> {
+    fn start(&mut self, items: usize) {
+        self.reserve(items);
+    }
+
+    fn take(&mut self, _st: &State, v: V) {
+        self.push(v);
+    }
+}
+
+/// `size`, `is_empty`, `any`, `all`, `sum`, `max` or `min` of a comprehension, taking its elements as they are
+/// made. Every element is still made (making one can fail or change the state), and a fault of the operation
+/// itself waits until all are made: the order of faults of the list made first, then read.
+struct Fold {
+    op: Op,
+    count: i64,
+    seen: bool,
+    all: bool,
+    /// 100,000 items of 64 bits cannot overflow it: only the sum is checked, as `sum` of a list checks it
+    total: i128,
+    best: Option<V>,
+    fault: Option<F>,
+}
+
+impl Fold {
+    fn new(op: Op) -> Fold {
+        Fold {
+            op,
+            count: 0,
+            seen: false,
+            all: true,
+            total: 0,
+            best: None,
+            fault: None,
+        }
+    }
+
+    fn finish(self) -> Res<V> {
+        if let Some(f) = self.fault {
+            return Err(f);
+        }
+        Ok(match self.op {
+            Op::IsEmpty => V::Bool(self.count == 0),
+            Op::Any => V::Bool(self.seen),
+            Op::All => V::Bool(self.all),
+            Op::Sum => checked(i64::try_from(self.total).ok())?,
+            Op::Max | Op::Min => self.best.unwrap_or(V::Int(0)),
+            _ => V::Int(self.count),
+        })
+    }
+}
+
+impl Sink for Fold {
+    fn take(&mut self, st: &State, v: V) {
+        self.count += 1;
+        if self.fault.is_some() {
+            return;
+        }
+        match self.op {
+            Op::Any => self.seen = self.seen || st.truthy(&v),
+            Op::All => self.all = self.all && st.truthy(&v),
+            Op::Sum => match ints("+", &V::Int(0), &v) {
+                // Python's sum adds to a number
+                Ok((_, x)) => self.total += i128::from(x),
+                Err(f) => self.fault = Some(f),
+            },
+            Op::Max | Op::Min => {
+                let Some(b) = &self.best else {
+                    self.best = Some(v);
+                    return;
+                };
+                let max = self.op == Op::Max;
+                match st.compare(if max { ">" } else { "<" }, &v, b) {
+                    Ok(o) if o == if max { Ordering::Greater } else { Ordering::Less } => self.best = Some(v),
+                    Ok(_) => {}
+                    Err(f) => self.fault = Some(f),
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -160,12 +263,30 @@ impl State {
                 }
                 Ok(V::Rec(out.into()))
             }
-            Expr::Comp {
-                var,
-                source,
-                element,
-                cond,
-            } => self.comp(g, *var, *source, *element, *cond, env),
+            Expr::Comp { .. } => {
+                let mut out = Vec::new();
+                self.comp(g, n, env, &mut out)?;
+                Ok(V::list(out))
+            }
+            Expr::Append(list, comp) => {
+                let x = self.eval(g, *list, env)?;
+                let V::List(p) = &x else {
+                    let mut q = Vec::new();
+                    self.comp(g, *comp, env, &mut q)?;
+                    return self.combine(Bin::Add, &x, &V::list(q));
+                };
+                let mut out = p.to_vec();
+                self.comp(g, *comp, env, &mut out)?;
+                if out.len() == p.len() {
+                    return Ok(x);
+                }
+                bounded(out)
+            }
+            Expr::Fused(op, comp) => {
+                let mut fold = Fold::new(*op);
+                self.comp(g, *comp, env, &mut fold)?;
+                fold.finish()
+            }
             Expr::Field(obj, name) => {
                 if let Some(v) = self.peek(g, n, env) {
                     return Ok(v.clone());
@@ -277,9 +398,19 @@ impl State {
         }
     }
 
-    /// A comprehension; over a zone's cards it reads a copy of the zone, not a list of them made first.
+    /// The elements of comprehension `comp`, each given to `out` as it is made; over a zone's cards it reads
+    /// a copy of the zone, not a list of them made first.
     #[inline(never)]
-    fn comp(&mut self, g: &Game, var: u16, source: Node, element: Node, cond: Option<Node>, env: &mut [V]) -> Res<V> {
+    fn comp(&mut self, g: &Game, comp: Node, env: &mut [V], out: &mut impl Sink) -> Res<()> {
+        let Expr::Comp {
+            var,
+            source,
+            element,
+            cond,
+        } = g.nodes[comp as usize]
+        else {
+            return Err(F::Bug("a fused operation without its comprehension".into()));
+        };
         if let Expr::Cards(z) = g.nodes[source as usize] {
             let zone = self.eval(g, z, env)?;
             let cards = &self.zones[self.zone_index(&zone)?];
@@ -293,24 +424,24 @@ impl State {
                 &large
             };
             let items = cards.iter().map(|&c| V::Int(i64::from(c)));
-            return self.comp_over(g, var, items, element, cond, env);
+            return self.comp_over(g, (var, element, cond), items, env, out);
         }
         let items = self.items(g, source, env)?;
-        self.comp_over(g, var, items.iter().cloned(), element, cond, env)
+        self.comp_over(g, (var, element, cond), items.iter().cloned(), env, out)
     }
 
+    /// The comprehension's elements over `items`; `parts`: its variable, element and condition.
     fn comp_over(
         &mut self,
         g: &Game,
-        var: u16,
+        parts: (u16, Node, Option<Node>),
         items: impl ExactSizeIterator<Item = V>,
-        element: Node,
-        cond: Option<Node>,
         env: &mut [V],
-    ) -> Res<V> {
-        let (var, element, cond) = (&var, &element, &cond);
+        out: &mut impl Sink,
+    ) -> Res<()> {
+        let (var, element, cond) = (&parts.0, &parts.1, &parts.2);
         let saved = std::mem::take(&mut env[*var as usize]);
-        let mut out = Vec::with_capacity(items.len());
+        out.start(items.len());
         let mut result = Ok(());
         for x in items {
             env[*var as usize] = x;
@@ -325,7 +456,7 @@ impl State {
                 }
             }
             match self.eval(g, *element, env) {
-                Ok(v) => out.push(v),
+                Ok(v) => out.take(self, v),
                 Err(f) => {
                     result = Err(f);
                     break;
@@ -333,8 +464,7 @@ impl State {
             }
         }
         env[*var as usize] = saved;
-        result?;
-        Ok(V::list(out))
+        result
     }
 
     #[inline(never)]
@@ -595,19 +725,17 @@ impl State {
         }
         // Operands read in place (`n > 0`, `c.suit == "hearts"`) are not evaluated and copied; otherwise the left
         // is evaluated before the right, as written.
-        if let (Some(x), Some(y)) = (self.peek(g, a, env), self.peek(g, b, env)) {
-            return self.combine(op, x, y);
+        if let Some(x) = self.peek(g, a, env) {
+            if let Some(y) = self.peek(g, b, env) {
+                return self.combine(op, x, y);
+            }
         }
         let x = self.eval(g, a, env)?;
-        let evaluated = match self.peek(g, b, env) {
-            Some(_) => None,
-            None => Some(self.eval(g, b, env)?),
-        };
-        let y = match &evaluated {
-            Some(y) => y,
-            None => self.peek(g, b, env).expect("read in place above"),
-        };
-        self.combine(op, &x, y)
+        if let Some(y) = self.peek(g, b, env) {
+            return self.combine(op, &x, y);
+        }
+        let y = self.eval(g, b, env)?;
+        self.combine(op, &x, &y)
     }
 
     fn combine(&self, op: Bin, x: &V, y: &V) -> Res<V> {
@@ -633,28 +761,7 @@ impl State {
                         _ => V::List(p.iter().chain(q.iter()).cloned().collect()),
                     }
                 }
-                (V::Str(a), V::Str(b)) if self.game.joined.borrow().contains_key(&(*a, *b)) => {
-                    self.game.joined.borrow()[&(*a, *b)].clone()
-                }
-                (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => {
-                    let joined = format!("{}{}", self.text_of(x), self.text_of(y));
-                    if joined.chars().count() > MAX_SIZE {
-                        return rule(format!(
-                            "a text of {} characters is over the size budget of 100,000: does a loop make it grow \
-                             without end?",
-                            joined.chars().count()
-                        ));
-                    }
-                    let value = self.game.text_value(&joined);
-                    if let (V::Str(a), V::Str(b)) = (x, y) {
-                        let mut kept = self.game.joined.borrow_mut();
-                        if kept.len() >= 65_536 {
-                            kept.clear();
-                        }
-                        kept.insert((*a, *b), value.clone());
-                    }
-                    value
-                }
+                (V::Str(_) | V::Text(_), V::Str(_) | V::Text(_)) => return self.join(x, y),
                 _ => {
                     let (p, q) = ints("+", x, y)?;
                     checked(p.checked_add(q))?
@@ -696,6 +803,53 @@ impl State {
             }
             Bin::And | Bin::Or => unreachable!("handled above"),
         })
+    }
+
+    /// `x + y` of two texts. Joins of a text of the table, or of a text an earlier join made, with a text of the
+    /// table are made once (zone and space names are often made so, a part at a time: `a + "/" + side`).
+    fn join(&self, x: &V, y: &V) -> Res<V> {
+        // A text made while playing is known by its address, its text kept alive beside the join so that no
+        // other text can take that address while the join is kept.
+        let made = |t: &Rc<str>| Rc::as_ptr(t).cast::<u8>() as usize;
+        match (x, y) {
+            (V::Str(a), V::Str(b)) => {
+                if let Some(v) = self.game.joined.borrow().get(&(*a, *b)) {
+                    return Ok(v.clone());
+                }
+            }
+            (V::Text(t), V::Str(b)) => {
+                if let Some((_, v)) = self.game.joined_made.borrow().get(&(made(t), *b)) {
+                    return Ok(v.clone());
+                }
+            }
+            _ => {}
+        }
+        let joined = format!("{}{}", self.text_of(x), self.text_of(y));
+        if joined.chars().count() > MAX_SIZE {
+            return rule(format!(
+                "a text of {} characters is over the size budget of 100,000: does a loop make it grow without end?",
+                grouped(joined.chars().count())
+            ));
+        }
+        let value = self.game.text_value(&joined);
+        match (x, y) {
+            (V::Str(a), V::Str(b)) => {
+                let mut kept = self.game.joined.borrow_mut();
+                if kept.len() >= 65_536 {
+                    kept.clear();
+                }
+                kept.insert((*a, *b), value.clone());
+            }
+            (V::Text(t), V::Str(b)) => {
+                let mut kept = self.game.joined_made.borrow_mut();
+                if kept.len() >= 65_536 {
+                    kept.clear();
+                }
+                kept.insert((made(t), *b), (t.clone(), value.clone()));
+            }
+            _ => {}
+        }
+        Ok(value)
     }
 
     fn zone_arg(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<usize> {

@@ -220,6 +220,11 @@ pub enum Expr {
     Cards(Node),
     /// `size(cards(z))` (false) and `is_empty(cards(z))` (true): the zone's length read, no list built.
     ZoneLen(Node, bool),
+    /// An operation that reads a list once in order (`size`, `is_empty`, `any`, `all`, `sum`, `max`, `min`)
+    /// given a comprehension (the node of its `Comp`): each element is taken as it is made, no list built.
+    Fused(Op, Node),
+    /// `list + [… for … in …]`: the comprehension's elements put after the list's in one new list.
+    Append(Node, Node),
     /// A call of a small function replaced by its expression (`inline_calls`): the locals passed are read
     /// first, as the call would (a local with no value yet faults before the expression runs).
     Inline(Node, Vec<u16>),
@@ -403,6 +408,9 @@ pub struct Variable {
     pub enum_name: Rc<str>,
 }
 
+/// A join kept in `Game::joined_made`: the text made while playing that it starts with, and its value.
+pub type Made = (Rc<str>, V);
+
 pub struct Game {
     pub id: String,
     pub variant: Option<String>,
@@ -454,6 +462,8 @@ pub struct Game {
     pub ids: std::cell::RefCell<FxMap<(u32, crate::value::Exact), Rc<str>>>,
     /// Two texts of the table joined (`a + b`), made once: zone names are often made so.
     pub joined: std::cell::RefCell<FxMap<(u32, u32), V>>,
+    /// A text made while playing (by its address, the text kept alive beside) joined with a text of the table.
+    pub joined_made: std::cell::RefCell<FxMap<(usize, u32), Made>>,
 }
 
 type R<T> = Result<T, String>;
@@ -729,10 +739,20 @@ impl Loader {
                 };
                 match zone {
                     Some(z) => Expr::ZoneLen(z, op == Op::IsEmpty),
-                    None => Expr::Op(op, args),
+                    None => self.fused(op, args),
                 }
             }
+            Expr::Op(op @ (Op::Any | Op::All | Op::Sum | Op::Max | Op::Min), args) => self.fused(op, args),
+            Expr::Bin(Bin::Add, a, b) if matches!(self.nodes[b as usize], Expr::Comp { .. }) => Expr::Append(a, b),
             e => e,
+        }
+    }
+
+    /// `op` of one comprehension fused with it; any other operation as it is.
+    fn fused(&self, op: Op, args: Vec<Node>) -> Expr {
+        match args[..] {
+            [comp] if matches!(self.nodes[comp as usize], Expr::Comp { .. }) => Expr::Fused(op, comp),
+            _ => Expr::Op(op, args),
         }
     }
 
@@ -965,6 +985,11 @@ fn rebuild(e: &Expr, f: &mut impl FnMut(Node) -> Node) -> Expr {
         Expr::Member(fam, k) => Expr::Member(*fam, f(*k)),
         Expr::Cards(z) => Expr::Cards(f(*z)),
         Expr::ZoneLen(z, empty) => Expr::ZoneLen(f(*z), *empty),
+        Expr::Fused(op, comp) => Expr::Fused(*op, f(*comp)),
+        Expr::Append(a, comp) => {
+            let a = f(*a);
+            Expr::Append(a, f(*comp))
+        }
         Expr::Inline(body, passed) => Expr::Inline(f(*body), passed.clone()),
         Expr::Not(x) => Expr::Not(f(*x)),
         Expr::Neg(x) => Expr::Neg(f(*x)),
@@ -996,7 +1021,12 @@ fn inlinable(nodes: &[Expr], e: Node, f: &Func) -> bool {
     };
     match &nodes[e as usize] {
         Expr::Local(slot, pop) => !pop && (*slot == 0 || f.params.contains(slot)),
-        Expr::Fn(..) | Expr::Inline(..) | Expr::Comp { .. } | Expr::Keyed { .. } => false,
+        Expr::Fn(..)
+        | Expr::Inline(..)
+        | Expr::Comp { .. }
+        | Expr::Fused(..)
+        | Expr::Append(..)
+        | Expr::Keyed { .. } => false,
         other => {
             rebuild(other, &mut visit);
             ok
@@ -1518,6 +1548,7 @@ impl Game {
             },
             ids: std::cell::RefCell::default(),
             joined: std::cell::RefCell::default(),
+            joined_made: std::cell::RefCell::default(),
         })
     }
 

@@ -779,8 +779,12 @@ impl State {
         Ok((ids, values))
     }
 
-    /// An option's id, made once per choice and value (an id depends on nothing else).
+    /// An option's id, made once per choice and value (an id depends on nothing else); a card's or a text's
+    /// own name is read, not looked up.
     fn option_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
+        if let Some(id) = self.own_name(c, x) {
+            return id;
+        }
         let key = (c.id, Exact(x.clone()));
         let mut ids = self.game.ids.borrow_mut();
         if let Some(id) = ids.get(&key) {
@@ -794,16 +798,21 @@ impl State {
         id
     }
 
-    fn make_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
-        if c.prefix.is_empty() {
-            match (&c.label, x) {
-                (Label::Card, V::Int(i)) if (*i as usize) < self.game.cards.len() && *i >= 0 => {
-                    return self.game.strings[self.game.cards[*i as usize] as usize].clone()
-                }
-                (Label::Plain, V::Str(s)) => return self.game.strings[*s as usize].clone(),
-                _ => {}
-            }
+    /// The id of an option that is its card's or text's own name, without a prefix.
+    fn own_name(&self, c: &crate::game::Choose, x: &V) -> Option<Rc<str>> {
+        if !c.prefix.is_empty() {
+            return None;
         }
+        match (&c.label, x) {
+            (Label::Card, V::Int(i)) if (*i as usize) < self.game.cards.len() && *i >= 0 => {
+                Some(self.game.strings[self.game.cards[*i as usize] as usize].clone())
+            }
+            (Label::Plain, V::Str(s)) => Some(self.game.strings[*s as usize].clone()),
+            _ => None,
+        }
+    }
+
+    fn make_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
         let mut out = c.prefix.to_string();
         self.label(x, &c.label, &mut out);
         out.into()
