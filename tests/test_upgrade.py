@@ -151,3 +151,11 @@ def test_a_variant_is_upgraded_with_its_game(tmp_path, capsys):
     assert "short.yaml:7:17: rewrite: count(…) → size(…)" in capsys.readouterr().out
     assert "points: 0 - size(taken(p))   # a card taken costs a point more" in variant.read_text(encoding="utf-8")
     assert load_game(game, "short").warnings == ()
+
+
+def test_a_file_with_windows_line_ends_keeps_them(tmp_path):
+    old = copy_game(tmp_path, DATA / "no-thanks", "no-thanks")
+    old.write_bytes(old.read_bytes().replace(b"\n", b"\r\n"))
+    plan_upgrade(old).write()
+    expected = (DATA / "no-thanks.expected.yaml").read_bytes().replace(b"\n", b"\r\n")
+    assert old.read_bytes() == expected
