@@ -281,7 +281,7 @@ def test_control_character_in_a_rule_file_is_e102(caty_game, char):
     loader is being built, which parse_yaml did outside its try."""
     replace_once(caty_game, "name: Caty Mini", f"name: Caty{char}Mini")
     d = [d for d in load_fails(caty_game) if d.code == "E102"]
-    assert d and (d[0].path, d[0].line, d[0].col) == ("rules/caty-mini/game.yaml", 3, 11)
+    assert d and (d[0].path, d[0].line, d[0].col) == ("rules/caty-mini/game.yaml", 4, 11)
     assert f"character U+{ord(char):04X} is not allowed" in d[0].message
 
 

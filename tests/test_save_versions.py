@@ -100,3 +100,15 @@ def test_a_save_whose_rules_changed_says_so_with_their_formats():
         replay(load_game("no-thanks"), parse_save(json.dumps(data), "save.json"))
     assert f"other rules (rules 0123456789abcdef of rules format {CURRENT - 1}, now " in str(info.value)
     assert f"of format {CURRENT}): the rule files changed since" in str(info.value)
+
+
+def test_a_state_of_another_state_format_says_what_can_read_it():
+    game = load_game("no-thanks")
+    data = json.loads(played().to_json())
+    data["format"] = 1
+    with pytest.raises(StateError) as info:
+        game.state_from_json(json.dumps(data))
+    assert str(info.value) == (
+        f"saved state rejected: state format 1; tabletop {ENGINE_VERSION} reads state format 2: replay the game's "
+        "save instead"
+    )

@@ -17,7 +17,7 @@ from engine.bots import make_agent
 from engine.cli import main
 from engine.errors import LoadError, WriteError
 from engine.lab.simulate import play_out
-from engine.load.formats import CURRENT
+from engine.load.formats import CURRENT, DEPRECATIONS
 from engine.runtime import rng
 from engine.tools.upgrade import plan_upgrade
 
@@ -151,3 +151,22 @@ def test_a_variant_is_upgraded_with_its_game(tmp_path, capsys):
     assert "short.yaml:7:17: rewrite: count(…) → size(…)" in capsys.readouterr().out
     assert "points: 0 - size(taken(p))   # a card taken costs a point more" in variant.read_text(encoding="utf-8")
     assert load_game(game, "short").warnings == ()
+
+
+def test_a_file_with_windows_line_ends_keeps_them(tmp_path):
+    old = copy_game(tmp_path, DATA / "no-thanks", "no-thanks")
+    old.write_bytes(old.read_bytes().replace(b"\n", b"\r\n"))
+    plan_upgrade(old).write()
+    expected = (DATA / "no-thanks.expected.yaml").read_bytes().replace(b"\n", b"\r\n")
+    assert old.read_bytes() == expected
+
+
+@pytest.mark.parametrize("row", [d for d in DEPRECATIONS if d.renamed], ids=lambda d: d.code)
+def test_every_renamed_operation_of_the_table_is_rewritten(tmp_path, row):
+    old_name, new_name = row.renamed
+    game = copy_game(tmp_path, RULES / "no-thanks", "no-thanks")
+    edit(game, '    points: "0 - p.chips"', f'    points: "0 - {old_name}(taken(p)) - p.chips"')
+    assert [w.code for w in load_game(game).warnings] == [row.code]
+    plan_upgrade(game).write()
+    assert f'points: "0 - {new_name}(taken(p)) - p.chips"' in game.read_text(encoding="utf-8")
+    assert load_game(game).warnings == ()

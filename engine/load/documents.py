@@ -208,9 +208,10 @@ def load_documents(game_file: Path, variant_file: Path | None, validate_shape=No
         docs.append(doc)
         if kind == "game":  # a newer format than this engine reads is refused before its shape is judged
             said = format_problems(doc)
-            problems.extend(d for d in said if d.is_error)
             warnings.extend(d for d in said if not d.is_error)
-            if any(d.is_error for d in said):
+            refused = [d for d in said if d.is_error]
+            if refused:
+                problems.extend(refused)
                 return None
         if validate_shape is not None:
             shape = validate_shape(doc, kind)

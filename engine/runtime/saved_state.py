@@ -31,6 +31,7 @@ from engine.lang.types import (
     Type,
     list_of,
 )
+from engine.load.formats import ENGINE_VERSION
 from engine.runtime import together
 from engine.runtime.program import SUSPEND
 
@@ -167,7 +168,8 @@ def check_saved_state(game, data: Any) -> None:
     _need(not extra, f"unknown part {_brief(min(extra, default=''))}")
     _need(
         _is_int(data["format"]) and data["format"] == FORMAT,
-        f"format {_brief(data['format'])}, this version reads {FORMAT}",
+        f"state format {_brief(data['format'])}; tabletop {ENGINE_VERSION} reads state format {FORMAT}: replay the "
+        "game's save instead",
     )
     _need(
         data["game"] == game.id and isinstance(data["game"], str),

@@ -27,8 +27,6 @@ from engine.runtime.gamedef import load_game
 
 __all__ = ["Note", "Upgrade", "plan_upgrade"]
 
-_FORMAT_LINE = f"format: {CURRENT}\n"
-
 
 @dataclass(frozen=True)
 class Note:
@@ -135,7 +133,8 @@ def _format_line(plan: Upgrade, doc: Document, game_file: Path, edits: dict[Path
     if col != 1:  # a mapping written in flow style: no line to add above
         plan.notes.append(Note(game_file, line, col, f"no `format:`: add `format: {CURRENT}` at the top", False))
         return
-    edits.setdefault(game_file, []).insert(0, _Edit(line, 1, "", _FORMAT_LINE))
+    newline = "\r\n" if "\r\n" in plan.originals[game_file] else "\n"  # the file's own line ends
+    edits.setdefault(game_file, []).insert(0, _Edit(line, 1, "", f"format: {CURRENT}{newline}"))
     plan.notes.append(
         Note(game_file, line, 1, f"declare `format: {CURRENT}` (none declared: read as format {OLDEST})", True)
     )
