@@ -238,6 +238,21 @@ def test_none_given_to_an_operation_is_the_references_fault_word_for_word(tmp_pa
     assert vm == ref
 
 
+UNORDERED_KEYS = {
+    "none among numbers": "xs = sorted([1, 2, 3], by: (none if it == 2 else it))",
+    "none keys only": "xs = sorted(xs + [1], by: (none if it > 0 else it))",
+    "numbers and text": 'who = min(players(), by: ("x" if seat_number(it) == 0 else seat_number(it)))',
+    "more than four": "xs = sorted(range(0, 9), by: (none if it % 2 == 0 else it))",
+}
+
+
+@pytest.mark.parametrize("line", UNORDERED_KEYS.values(), ids=list(UNORDERED_KEYS))
+def test_keys_that_cannot_be_put_in_order_are_the_references_fault_quoting_the_first_four(tmp_path, line):
+    ref, vm = faults_on_both(game_of(tmp_path, NONE_GAME.replace("LINE", line)))
+    assert vm == ref
+    assert "(…, by: …): only numbers or only text can be put in order, not [" in ref.message
+
+
 def test_the_teammates_of_nobody_and_a_range_to_none_play_alike_on_the_vm(tmp_path):
     """No team holds nobody; range(a, none) is range(a), as the reference reads a stop left out; none is empty,
     its first item none, and so is an item before the first."""

@@ -578,7 +578,10 @@ impl State {
         let ints = keys.iter().all(|k| matches!(k, V::Int(_)));
         let texts = keys.iter().all(|k| matches!(k, V::Str(_) | V::Text(_)));
         if !ints && !texts {
-            return rule(format!("{what}: only numbers or only text can be put in order"));
+            let first = self.quoted(&V::list(keys.iter().take(4).cloned().collect()));
+            return rule(format!(
+                "{what}: only numbers or only text can be put in order, not {first}"
+            ));
         }
         let mut order: Vec<usize> = (0..keys.len()).collect();
         order.sort_by(|&i, &j| self.compare("<", &keys[i], &keys[j]).unwrap_or(Ordering::Equal));
