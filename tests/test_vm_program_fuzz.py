@@ -253,6 +253,21 @@ def test_keys_that_cannot_be_put_in_order_are_the_references_fault_quoting_the_f
     assert "(…, by: …): only numbers or only text can be put in order, not [" in ref.message
 
 
+OVER_THE_BUDGET = {
+    "a list doubled": "xs = [1]\n      repeat 17:\n          xs = xs + xs",
+    "a list of lists flattened": "xs = flatten([range(0, 60000), range(0, 60000)])",
+    "a text doubled": 'word = "ab"\n      repeat 17:\n          word = word + word',
+}
+
+
+@pytest.mark.parametrize("line", OVER_THE_BUDGET.values(), ids=list(OVER_THE_BUDGET))
+def test_a_value_over_the_size_budget_is_the_references_fault_its_size_written_alike(tmp_path, line):
+    ref, vm = faults_on_both(game_of(tmp_path, NONE_GAME.replace("LINE", line)))
+    assert vm == ref
+    assert "over the size budget of 100,000" in ref.message
+    assert any(f"{n:,} " in ref.message for n in (120_000, 131_072))
+
+
 def test_the_teammates_of_nobody_and_a_range_to_none_play_alike_on_the_vm(tmp_path):
     """No team holds nobody; range(a, none) is range(a), as the reference reads a stop left out; none is empty,
     its first item none, and so is an item before the first."""

@@ -71,11 +71,24 @@ fn list<'a>(v: &'a V, _what: &str) -> Res<&'a Rc<[V]>> {
     }
 }
 
+/// `n` as the reference's messages print a size (Python's `{n:,}`): 131,071.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 fn bounded(items: Vec<V>) -> Res<V> {
     if items.len() > MAX_SIZE {
         return rule(format!(
             "a list of {} items is over the size budget of 100,000: does a loop make it grow without end?",
-            items.len()
+            thousands(items.len())
         ));
     }
     Ok(V::list(items))
@@ -645,7 +658,7 @@ impl State {
                         return rule(format!(
                             "a text of {} characters is over the size budget of 100,000: does a loop make it grow \
                              without end?",
-                            joined.chars().count()
+                            thousands(joined.chars().count())
                         ));
                     }
                     let value = self.game.text_value(&joined);
