@@ -268,6 +268,36 @@ def test_a_value_over_the_size_budget_is_the_references_fault_its_size_written_a
     assert any(f"{n:,} " in ref.message for n in (120_000, 131_072))
 
 
+NOTHING_LAID_ON_TOP = """\
+    id: g
+    name: G
+    players: {min: 2, max: 2}
+    variables:
+      n: {type: int}
+    components:
+      - kind: card
+        start: deck
+        items: [{id: a}, {id: b}, {id: c}]
+    zones:
+      - {id: deck, visibility: hidden}
+      - {id: pile, visibility: hidden}
+      - {id: heap, visibility: top}
+    play: |
+      move_all(deck, heap)
+      reverse(heap)
+      move_all(pile, heap)
+      n = choose "pick" from [1, 2]
+    """
+
+
+def test_all_of_an_empty_zone_moved_onto_a_top_zone_tells_nobody_its_top_card(tmp_path):
+    """Nothing was laid on the heap, so nobody learns anything of the card that a reverse put on its top."""
+    game = game_of(tmp_path, NOTHING_LAID_ON_TOP)
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert json.loads(vm.to_json()) == ref.to_data()
+    assert ref.know[ref.zones["heap"][-1]] == 0
+
+
 def test_the_teammates_of_nobody_and_a_range_to_none_play_alike_on_the_vm(tmp_path):
     """No team holds nobody; range(a, none) is range(a), as the reference reads a stop left out; none is empty,
     its first item none, and so is an item before the first."""
