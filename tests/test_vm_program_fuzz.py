@@ -224,6 +224,7 @@ NONE_ELSEWHERE = {
     "any of none": "flag = any(item([[true]], 5))",
     "an item of none": "n = item(item([xs], 5), 0)",
     "an item at nobody's place": "n = item(xs, seat_number(who))",
+    "the top cards of a zone, as many as nobody's place": "n = size(top_cards(deck, seat_number(who)))",
     "a number in none": "flag = 1 in item([xs], 5)",
     "the next in a ring that is none": "n = cyclic_next(item([xs], 5), 1)",
     "around in a ring that is none": "xs = around(item([xs], 5), 1, 1, 1)",
@@ -296,6 +297,16 @@ def test_all_of_an_empty_zone_moved_onto_a_top_zone_tells_nobody_its_top_card(tm
     ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
     assert json.loads(vm.to_json()) == ref.to_data()
     assert ref.know[ref.zones["heap"][-1]] == 0
+
+
+def test_a_zone_typed_any_is_measured_as_the_reference_measures_it(tmp_path):
+    """A list built by a condition of an empty list and a list of zones is typed ``any``: ``size`` of its item
+    is the reference's length of that value, the zone's name (its cards only where it is typed a zone)."""
+    game = game_of(tmp_path, NONE_GAME.replace("LINE", "n = size(last(([] if false else [deck])))"))
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    ref.apply("pick 1")
+    vm.apply("pick 1")
+    assert json.loads(vm.to_json()) == ref.to_data() and ref.vars["n"] == len("deck")
 
 
 def test_the_teammates_of_nobody_and_a_range_to_none_play_alike_on_the_vm(tmp_path):

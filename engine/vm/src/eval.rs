@@ -751,6 +751,8 @@ impl State {
             }
             Op::Size => match self.eval(g, arg(0)?, env)? {
                 V::List(l) => V::Int(l.len() as i64),
+                // a value typed `any` may hold a text (a zone's name): the reference's `len` counts its characters
+                t @ (V::Str(_) | V::Text(_)) => V::Int(self.text_of(&t).chars().count() as i64),
                 other => return failed(format!("{} has no length", py_kind(&other))),
             },
             Op::IsEmpty => match self.eval(g, arg(0)?, env)? {
@@ -763,7 +765,11 @@ impl State {
             }
             Op::TopCards => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
-                let k = int(&self.eval(g, arg(1)?, env)?, "top_cards")?.max(0) as usize;
+                let k = match self.eval(g, arg(1)?, env)? {
+                    V::Int(k) => k.max(0) as usize,
+                    V::Bool(b) => usize::from(b),
+                    other => return failed(format!("'>' cannot compare {} and a number", py_kind(&other))), // max(0, n)
+                };
                 V::list(
                     self.zones[z]
                         .iter()
