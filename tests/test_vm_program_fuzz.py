@@ -224,6 +224,7 @@ NONE_ELSEWHERE = {
     "any of none": "flag = any(item([[true]], 5))",
     "an item of none": "n = item(item([xs], 5), 0)",
     "an item at nobody's place": "n = item(xs, seat_number(who))",
+    "the top cards of a zone, as many as nobody's place": "n = size(top_cards(deck, seat_number(who)))",
     "a number in none": "flag = 1 in item([xs], 5)",
     "the next in a ring that is none": "n = cyclic_next(item([xs], 5), 1)",
     "around in a ring that is none": "xs = around(item([xs], 5), 1, 1, 1)",
@@ -236,6 +237,76 @@ NONE_ELSEWHERE = {
 def test_none_given_to_an_operation_is_the_references_fault_word_for_word(tmp_path, line):
     ref, vm = faults_on_both(game_of(tmp_path, NONE_GAME.replace("LINE", line)))
     assert vm == ref
+
+
+UNORDERED_KEYS = {
+    "none among numbers": "xs = sorted([1, 2, 3], by: (none if it == 2 else it))",
+    "none keys only": "xs = sorted(xs + [1], by: (none if it > 0 else it))",
+    "numbers and text": 'who = min(players(), by: ("x" if seat_number(it) == 0 else seat_number(it)))',
+    "more than four": "xs = sorted(range(0, 9), by: (none if it % 2 == 0 else it))",
+}
+
+
+@pytest.mark.parametrize("line", UNORDERED_KEYS.values(), ids=list(UNORDERED_KEYS))
+def test_keys_that_cannot_be_put_in_order_are_the_references_fault_quoting_the_first_four(tmp_path, line):
+    ref, vm = faults_on_both(game_of(tmp_path, NONE_GAME.replace("LINE", line)))
+    assert vm == ref
+    assert "(…, by: …): only numbers or only text can be put in order, not [" in ref.message
+
+
+OVER_THE_BUDGET = {
+    "a list doubled": "xs = [1]\n      repeat 17:\n          xs = xs + xs",
+    "a list of lists flattened": "xs = flatten([range(0, 60000), range(0, 60000)])",
+    "a text doubled": 'word = "ab"\n      repeat 17:\n          word = word + word',
+}
+
+
+@pytest.mark.parametrize("line", OVER_THE_BUDGET.values(), ids=list(OVER_THE_BUDGET))
+def test_a_value_over_the_size_budget_is_the_references_fault_its_size_written_alike(tmp_path, line):
+    ref, vm = faults_on_both(game_of(tmp_path, NONE_GAME.replace("LINE", line)))
+    assert vm == ref
+    assert "over the size budget of 100,000" in ref.message
+    assert any(f"{n:,} " in ref.message for n in (120_000, 131_072))
+
+
+NOTHING_LAID_ON_TOP = """\
+    id: g
+    name: G
+    players: {min: 2, max: 2}
+    variables:
+      n: {type: int}
+    components:
+      - kind: card
+        start: deck
+        items: [{id: a}, {id: b}, {id: c}]
+    zones:
+      - {id: deck, visibility: hidden}
+      - {id: pile, visibility: hidden}
+      - {id: heap, visibility: top}
+    play: |
+      move_all(deck, heap)
+      reverse(heap)
+      move_all(pile, heap)
+      n = choose "pick" from [1, 2]
+    """
+
+
+def test_all_of_an_empty_zone_moved_onto_a_top_zone_tells_nobody_its_top_card(tmp_path):
+    """Nothing was laid on the heap, so nobody learns anything of the card that a reverse put on its top."""
+    game = game_of(tmp_path, NOTHING_LAID_ON_TOP)
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert json.loads(vm.to_json()) == ref.to_data()
+    assert ref.know[ref.zones["heap"][-1]] == 0
+
+
+def test_a_zone_typed_any_is_measured_as_the_reference_measures_it(tmp_path):
+    """A list built by a condition of an empty list and a list of zones is typed ``any``: ``size`` of its item
+    is the reference's length of that value, the zone's name (its cards only where it is typed a zone)."""
+    game = game_of(tmp_path, NONE_GAME.replace("LINE", "n = size(last(([] if false else [deck])))"))
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    ref.apply("pick 1")
+    vm.apply("pick 1")
+    assert json.loads(vm.to_json()) == ref.to_data() and ref.vars["n"] == len("deck")
 
 
 def test_the_teammates_of_nobody_and_a_range_to_none_play_alike_on_the_vm(tmp_path):

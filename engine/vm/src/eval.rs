@@ -708,7 +708,10 @@ impl State {
         let ints = keys.iter().all(|k| matches!(k, V::Int(_)));
         let texts = keys.iter().all(|k| matches!(k, V::Str(_) | V::Text(_)));
         if !ints && !texts {
-            return rule(format!("{what}: only numbers or only text can be put in order"));
+            let first = self.quoted(&V::list(keys.iter().take(4).cloned().collect()));
+            return rule(format!(
+                "{what}: only numbers or only text can be put in order, not {first}"
+            ));
         }
         let mut order: Vec<usize> = (0..keys.len()).collect();
         order.sort_by(|&i, &j| self.compare("<", &keys[i], &keys[j]).unwrap_or(Ordering::Equal));
@@ -889,6 +892,8 @@ impl State {
             }
             Op::Size => match self.eval(g, arg(0)?, env)? {
                 V::List(l) => V::Int(l.len() as i64),
+                // a value typed `any` may hold a text (a zone's name): the reference's `len` counts its characters
+                t @ (V::Str(_) | V::Text(_)) => V::Int(self.text_of(&t).chars().count() as i64),
                 other => return failed(format!("{} has no length", py_kind(&other))),
             },
             Op::IsEmpty => match self.eval(g, arg(0)?, env)? {
@@ -901,7 +906,11 @@ impl State {
             }
             Op::TopCards => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
-                let k = int(&self.eval(g, arg(1)?, env)?, "top_cards")?.max(0) as usize;
+                let k = match self.eval(g, arg(1)?, env)? {
+                    V::Int(k) => k.max(0) as usize,
+                    V::Bool(b) => usize::from(b),
+                    other => return failed(format!("'>' cannot compare {} and a number", py_kind(&other))), // max(0, n)
+                };
                 V::list(
                     self.zones[z]
                         .iter()

@@ -1492,7 +1492,7 @@ impl State {
         }
         Rc::make_mut(&mut self.zones[to]).extend_from_slice(&moved);
         self.settled[to] = 0;
-        if seats.tops[to] {
+        if seats.tops[to] && !moved.is_empty() {
             let everyone = self.everyone();
             if let Some(&top) = self.zones[to].last() {
                 self.know[top as usize] = everyone;
