@@ -289,6 +289,10 @@ FAULTS = {
     "a local read before it has a value": "if n > 5:\n    m = 1\nn = m\n",
     "division by zero": "n = 3 // (n * 0)\n",
     "nothing to choose from": 'n = choose "pick" from []\n',
+    "a list grown past the size budget by a comprehension put after it": (
+        "xs = range(60000) + [x for x in range(60000)]\n"
+    ),
+    "a text grown past the size budget": 'n = 0\nt = "ab"\nwhile n < 20:\n    t = t + t\n    n += 1\n',
     "a list summed as it is made faults first where making it faults": (
         "n = sum([999999999999999999 if x < 10 else 1 // (x - x) for x in range(11)])\n"
     ),

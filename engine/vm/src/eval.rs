@@ -75,10 +75,23 @@ fn bounded(items: Vec<V>) -> Res<V> {
     if items.len() > MAX_SIZE {
         return rule(format!(
             "a list of {} items is over the size budget of 100,000: does a loop make it grow without end?",
-            items.len()
+            grouped(items.len())
         ));
     }
     Ok(V::list(items))
+}
+
+/// A count as the reference's messages print it, its thousands set apart by commas (Python's `{:,}`).
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 fn checked(r: Option<i64>) -> Res<V> {
@@ -250,6 +263,20 @@ impl State {
                 let mut out = Vec::new();
                 self.comp(g, n, env, &mut out)?;
                 Ok(V::list(out))
+            }
+            Expr::Append(list, comp) => {
+                let x = self.eval(g, *list, env)?;
+                let V::List(p) = &x else {
+                    let mut q = Vec::new();
+                    self.comp(g, *comp, env, &mut q)?;
+                    return self.combine(Bin::Add, &x, &V::list(q));
+                };
+                let mut out = p.to_vec();
+                self.comp(g, *comp, env, &mut out)?;
+                if out.len() == p.len() {
+                    return Ok(x);
+                }
+                bounded(out)
             }
             Expr::Fused(op, comp) => {
                 let mut fold = Fold::new(*op);
@@ -797,7 +824,7 @@ impl State {
         if joined.chars().count() > MAX_SIZE {
             return rule(format!(
                 "a text of {} characters is over the size budget of 100,000: does a loop make it grow without end?",
-                joined.chars().count()
+                grouped(joined.chars().count())
             ));
         }
         let value = self.game.text_value(&joined);

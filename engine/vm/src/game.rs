@@ -209,6 +209,8 @@ pub enum Expr {
     /// An operation that reads a list once in order (`size`, `is_empty`, `any`, `all`, `sum`, `max`, `min`)
     /// given a comprehension (the node of its `Comp`): each element is taken as it is made, no list built.
     Fused(Op, Node),
+    /// `list + [… for … in …]`: the comprehension's elements put after the list's in one new list.
+    Append(Node, Node),
     /// A call of a small function replaced by its expression (`inline_calls`): the locals passed are read
     /// first, as the call would (a local with no value yet faults before the expression runs).
     Inline(Node, Vec<u16>),
@@ -723,6 +725,7 @@ impl Loader {
                 }
             }
             Expr::Op(op @ (Op::Any | Op::All | Op::Sum | Op::Max | Op::Min), args) => self.fused(op, args),
+            Expr::Bin(Bin::Add, a, b) if matches!(self.nodes[b as usize], Expr::Comp { .. }) => Expr::Append(a, b),
             e => e,
         }
     }
@@ -965,6 +968,10 @@ fn rebuild(e: &Expr, f: &mut impl FnMut(Node) -> Node) -> Expr {
         Expr::Cards(z) => Expr::Cards(f(*z)),
         Expr::ZoneLen(z, empty) => Expr::ZoneLen(f(*z), *empty),
         Expr::Fused(op, comp) => Expr::Fused(*op, f(*comp)),
+        Expr::Append(a, comp) => {
+            let a = f(*a);
+            Expr::Append(a, f(*comp))
+        }
         Expr::Inline(body, passed) => Expr::Inline(f(*body), passed.clone()),
         Expr::Not(x) => Expr::Not(f(*x)),
         Expr::Neg(x) => Expr::Neg(f(*x)),
@@ -996,7 +1003,12 @@ fn inlinable(nodes: &[Expr], e: Node, f: &Func) -> bool {
     };
     match &nodes[e as usize] {
         Expr::Local(slot, pop) => !pop && (*slot == 0 || f.params.contains(slot)),
-        Expr::Fn(..) | Expr::Inline(..) | Expr::Comp { .. } | Expr::Fused(..) | Expr::Keyed { .. } => false,
+        Expr::Fn(..)
+        | Expr::Inline(..)
+        | Expr::Comp { .. }
+        | Expr::Fused(..)
+        | Expr::Append(..)
+        | Expr::Keyed { .. } => false,
         other => {
             rebuild(other, &mut visit);
             ok
