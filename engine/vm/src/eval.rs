@@ -4,38 +4,8 @@ use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op, Walk};
 use crate::rng;
 use crate::state::{failed, py_repr, rule, Error, Hist, Res, State, F, MAX_SIZE};
 use crate::value::V;
-use std::cell::Cell;
 use std::cmp::Ordering;
 use std::rc::Rc;
-
-/// Calls (of functions, and of the scoring through `score`) nested deeper than this fail as the reference
-/// fails at Python's recursion limit (some 300 calls there), long before the native stack could run out.
-const MAX_NESTED: u32 = 256;
-
-thread_local! {
-    static NESTED: Cell<u32> = const { Cell::new(0) };
-}
-
-/// One call nested in the calls running now, until dropped.
-struct Nested;
-
-impl Nested {
-    fn enter() -> Res<Nested> {
-        NESTED.with(|n| {
-            if n.get() >= MAX_NESTED {
-                return failed("calls nested too deeply: does a function call itself without end?");
-            }
-            n.set(n.get() + 1);
-            Ok(Nested)
-        })
-    }
-}
-
-impl Drop for Nested {
-    fn drop(&mut self) {
-        NESTED.with(|n| n.set(n.get() - 1));
-    }
-}
 
 fn int(v: &V, what: &str) -> Res<i64> {
     match v {
@@ -529,7 +499,13 @@ impl State {
 
     #[inline(never)]
     fn call(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
-        let _nested = Nested::enter()?;
+        self.pool.enter()?;
+        let result = self.called(g, f, args, env);
+        self.pool.leave();
+        result
+    }
+
+    fn called(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
         let game = g;
         let f = &f;
         let func = &game.funcs[*f as usize];
@@ -1217,29 +1193,36 @@ impl State {
                 }
             }
             Op::Score | Op::TeamScore => {
-                let _nested = Nested::enter()?;
-                let scored = |e| match e {
-                    Error::Rule(d) => F::Scoring(Box::new(d)),
-                    other => F::Bug(format!("the scoring: {other:?}")),
-                };
-                let who = self.eval(g, arg(0)?, env)?;
-                if who.is_none() {
-                    return self.score_of_nobody().map(V::Int).map_err(scored); // nobody's team is nobody
-                }
-                let p = ints("+", &who, &V::Int(0))?.0;
-                let p = self.seat(&V::Int(p))?;
-                let members = if op == Op::Score {
-                    vec![p as u32]
-                } else {
-                    self.team(p as i64)
-                };
-                let mut total = 0;
-                for m in members {
-                    total += self.score_of(m as usize).map_err(scored)?;
-                }
-                V::Int(total)
+                self.pool.enter()?;
+                let points = self.points_of(g, op, arg(0)?, env);
+                self.pool.leave();
+                points?
             }
         })
+    }
+
+    /// `score(who)` or `team_score(who)`.
+    fn points_of(&mut self, g: &Game, op: Op, who: Node, env: &mut [V]) -> Res<V> {
+        let scored = |e| match e {
+            Error::Rule(d) => F::Scoring(Box::new(d)),
+            other => F::Bug(format!("the scoring: {other:?}")),
+        };
+        let who = self.eval(g, who, env)?;
+        if who.is_none() {
+            return self.score_of_nobody().map(V::Int).map_err(scored); // nobody's team is nobody
+        }
+        let p = ints("+", &who, &V::Int(0))?.0;
+        let p = self.seat(&V::Int(p))?;
+        let members = if op == Op::Score {
+            vec![p as u32]
+        } else {
+            self.team(p as i64)
+        };
+        let mut total = 0;
+        for m in members {
+            total += self.score_of(m as usize).map_err(scored)?;
+        }
+        Ok(V::Int(total))
     }
 
     /// A value as the reference's messages quote it.
