@@ -188,6 +188,16 @@ impl State {
         }
     }
 
+    /// `peek`, without a call where the node is of no kind read in place (an operation, a call, …).
+    #[inline(always)]
+    fn peek_at<'a>(&'a self, g: &'a Game, n: Node, env: &'a [V]) -> Option<&'a V> {
+        match &g.nodes[n as usize] {
+            Expr::Lit(v) => Some(v),
+            Expr::Local(..) | Expr::Var(_) | Expr::Field(..) | Expr::Attr(..) | Expr::PVar(..) => self.peek(g, n, env),
+            _ => None,
+        }
+    }
+
     /// The value of expression `n`; literals and locals, half of all nodes, are read here without a call.
     #[inline(always)]
     pub fn eval(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
@@ -697,13 +707,13 @@ impl State {
         }
         // Operands read in place (`n > 0`, `c.suit == "hearts"`) are not evaluated and copied; otherwise the left
         // is evaluated before the right, as written.
-        if let Some(x) = self.peek(g, a, env) {
-            if let Some(y) = self.peek(g, b, env) {
+        if let Some(x) = self.peek_at(g, a, env) {
+            if let Some(y) = self.peek_at(g, b, env) {
                 return self.combine(op, x, y);
             }
         }
         let x = self.eval(g, a, env)?;
-        if let Some(y) = self.peek(g, b, env) {
+        if let Some(y) = self.peek_at(g, b, env) {
             return self.combine(op, &x, y);
         }
         let y = self.eval(g, b, env)?;
