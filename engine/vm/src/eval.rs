@@ -546,13 +546,22 @@ impl State {
     fn table(&mut self, g: &Game, t: u16, board: Node, args: &[Node], env: &mut [V]) -> Res<V> {
         let game = g;
         let t = &t;
+        // The key's parts are read in place where they can be (a literal board, a local space): no copies.
         let mut key = [u32::MAX; 4];
-        key[0] = match self.eval(g, board, env)? {
-            V::Str(s) => s,
-            _ => return rule("a board operation got no board"),
+        key[0] = match self.peek_at(g, board, env) {
+            Some(V::Str(s)) => *s,
+            Some(_) => return rule("a board operation got no board"),
+            None => match self.eval(g, board, env)? {
+                V::Str(s) => s,
+                _ => return rule("a board operation got no board"),
+            },
         };
         for (i, &a) in args.iter().enumerate() {
             let i = i + 1;
+            if let Some(V::Str(s)) = self.peek_at(g, a, env) {
+                key[i] = *s;
+                continue;
+            }
             match self.eval(g, a, env)? {
                 V::Str(s) => key[i] = s,
                 V::None | V::Unset => return rule("a board operation got none for a space"),
