@@ -189,7 +189,7 @@ impl Pool {
     /// An array of `n` locals with no value yet.
     pub fn take(&mut self, n: usize) -> Vec<V> {
         let mut env = self.arrays.pop().unwrap_or_default();
-        env.resize(n, V::Unset);
+        env.resize_with(n, V::default);
         env
     }
 
