@@ -4,38 +4,8 @@ use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op, Walk};
 use crate::rng;
 use crate::state::{failed, py_repr, rule, Error, Hist, Res, State, F, MAX_SIZE};
 use crate::value::V;
-use std::cell::Cell;
 use std::cmp::Ordering;
 use std::rc::Rc;
-
-/// Calls (of functions, and of the scoring through `score`) nested deeper than this fail as the reference
-/// fails at Python's recursion limit (some 300 calls there), long before the native stack could run out.
-const MAX_NESTED: u32 = 256;
-
-thread_local! {
-    static NESTED: Cell<u32> = const { Cell::new(0) };
-}
-
-/// One call nested in the calls running now, until dropped.
-struct Nested;
-
-impl Nested {
-    fn enter() -> Res<Nested> {
-        NESTED.with(|n| {
-            if n.get() >= MAX_NESTED {
-                return failed("calls nested too deeply: does a function call itself without end?");
-            }
-            n.set(n.get() + 1);
-            Ok(Nested)
-        })
-    }
-}
-
-impl Drop for Nested {
-    fn drop(&mut self) {
-        NESTED.with(|n| n.set(n.get() - 1));
-    }
-}
 
 fn int(v: &V, what: &str) -> Res<i64> {
     match v {
@@ -218,6 +188,16 @@ impl State {
                 V::Int(p) if *p >= 0 && (*p as usize) < self.n => Some(&self.pvars[*p as usize][*i as usize]),
                 _ => None,
             },
+            _ => None,
+        }
+    }
+
+    /// `peek`, without a call where the node is of no kind read in place (an operation, a call, …).
+    #[inline(always)]
+    fn peek_at<'a>(&'a self, g: &'a Game, n: Node, env: &'a [V]) -> Option<&'a V> {
+        match &g.nodes[n as usize] {
+            Expr::Lit(v) => Some(v),
+            Expr::Local(..) | Expr::Var(_) | Expr::Field(..) | Expr::Attr(..) | Expr::PVar(..) => self.peek(g, n, env),
             _ => None,
         }
     }
@@ -533,7 +513,13 @@ impl State {
 
     #[inline(never)]
     fn call(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
-        let _nested = Nested::enter()?;
+        self.pool.enter()?;
+        let result = self.called(g, f, args, env);
+        self.pool.leave();
+        result
+    }
+
+    fn called(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
         let game = g;
         let f = &f;
         let func = &game.funcs[*f as usize];
@@ -564,13 +550,22 @@ impl State {
     fn table(&mut self, g: &Game, t: u16, board: Node, args: &[Node], env: &mut [V]) -> Res<V> {
         let game = g;
         let t = &t;
+        // The key's parts are read in place where they can be (a literal board, a local space): no copies.
         let mut key = [u32::MAX; 4];
-        key[0] = match self.eval(g, board, env)? {
-            V::Str(s) => s,
-            _ => return rule("a board operation got no board"),
+        key[0] = match self.peek_at(g, board, env) {
+            Some(V::Str(s)) => *s,
+            Some(_) => return rule("a board operation got no board"),
+            None => match self.eval(g, board, env)? {
+                V::Str(s) => s,
+                _ => return rule("a board operation got no board"),
+            },
         };
         for (i, &a) in args.iter().enumerate() {
             let i = i + 1;
+            if let Some(V::Str(s)) = self.peek_at(g, a, env) {
+                key[i] = *s;
+                continue;
+            }
             match self.eval(g, a, env)? {
                 V::Str(s) => key[i] = s,
                 V::None | V::Unset => return rule("a board operation got none for a space"),
@@ -728,13 +723,13 @@ impl State {
         }
         // Operands read in place (`n > 0`, `c.suit == "hearts"`) are not evaluated and copied; otherwise the left
         // is evaluated before the right, as written.
-        if let Some(x) = self.peek(g, a, env) {
-            if let Some(y) = self.peek(g, b, env) {
+        if let Some(x) = self.peek_at(g, a, env) {
+            if let Some(y) = self.peek_at(g, b, env) {
                 return self.combine(op, x, y);
             }
         }
         let x = self.eval(g, a, env)?;
-        if let Some(y) = self.peek(g, b, env) {
+        if let Some(y) = self.peek_at(g, b, env) {
             return self.combine(op, &x, y);
         }
         let y = self.eval(g, b, env)?;
@@ -1255,29 +1250,36 @@ impl State {
                 }
             }
             Op::Score | Op::TeamScore => {
-                let _nested = Nested::enter()?;
-                let scored = |e| match e {
-                    Error::Rule(d) => F::Scoring(Box::new(d)),
-                    other => F::Bug(format!("the scoring: {other:?}")),
-                };
-                let who = self.eval(g, arg(0)?, env)?;
-                if who.is_none() {
-                    return self.score_of_nobody().map(V::Int).map_err(scored); // nobody's team is nobody
-                }
-                let p = ints("+", &who, &V::Int(0))?.0;
-                let p = self.seat(&V::Int(p))?;
-                let members = if op == Op::Score {
-                    vec![p as u32]
-                } else {
-                    self.team(p as i64)
-                };
-                let mut total = 0;
-                for m in members {
-                    total += self.score_of(m as usize).map_err(scored)?;
-                }
-                V::Int(total)
+                self.pool.enter()?;
+                let points = self.points_of(g, op, arg(0)?, env);
+                self.pool.leave();
+                points?
             }
         })
+    }
+
+    /// `score(who)` or `team_score(who)`.
+    fn points_of(&mut self, g: &Game, op: Op, who: Node, env: &mut [V]) -> Res<V> {
+        let scored = |e| match e {
+            Error::Rule(d) => F::Scoring(Box::new(d)),
+            other => F::Bug(format!("the scoring: {other:?}")),
+        };
+        let who = self.eval(g, who, env)?;
+        if who.is_none() {
+            return self.score_of_nobody().map(V::Int).map_err(scored); // nobody's team is nobody
+        }
+        let p = ints("+", &who, &V::Int(0))?.0;
+        let p = self.seat(&V::Int(p))?;
+        let members = if op == Op::Score {
+            vec![p as u32]
+        } else {
+            self.team(p as i64)
+        };
+        let mut total = 0;
+        for m in members {
+            total += self.score_of(m as usize).map_err(scored)?;
+        }
+        Ok(V::Int(total))
     }
 
     /// A value as the reference's messages quote it.

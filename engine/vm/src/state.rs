@@ -177,9 +177,17 @@ pub struct State {
     pub faces: Rc<Vec<V>>,
 }
 
-/// Arrays of locals kept for reuse: a copy of a state starts without any (they hold nothing of the game).
+/// Calls (of functions, and of the scoring through `score`) nested deeper than this fail as the reference
+/// fails at Python's recursion limit (some 300 calls there), long before the native stack could run out.
+const MAX_NESTED: u32 = 256;
+
+/// What calls use: arrays of locals kept for reuse, and how deep the calls running now are nested. A copy of a
+/// state starts without any (they hold nothing of the game, and no call runs while a state is copied).
 #[derive(Default)]
-pub struct Pool(Vec<Vec<V>>);
+pub struct Pool {
+    arrays: Vec<Vec<V>>,
+    depth: u32,
+}
 
 impl Clone for Pool {
     fn clone(&self) -> Pool {
@@ -190,15 +198,28 @@ impl Clone for Pool {
 impl Pool {
     /// An array of `n` locals with no value yet.
     pub fn take(&mut self, n: usize) -> Vec<V> {
-        let mut env = self.0.pop().unwrap_or_default();
-        env.resize(n, V::Unset);
+        let mut env = self.arrays.pop().unwrap_or_default();
+        env.resize_with(n, V::default);
         env
     }
 
     /// Give an array back, emptied.
     pub fn give(&mut self, mut env: Vec<V>) {
         env.clear();
-        self.0.push(env);
+        self.arrays.push(env);
+    }
+
+    /// One call more, nested in those running (each `enter` that succeeds is followed by a `leave`).
+    pub fn enter(&mut self) -> Res<()> {
+        if self.depth >= MAX_NESTED {
+            return failed("calls nested too deeply: does a function call itself without end?");
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    pub fn leave(&mut self) {
+        self.depth -= 1;
     }
 }
 

@@ -74,7 +74,10 @@ impl V {
             (V::List(a), V::List(b)) => exact_items(a, b),
             (V::Iter(i, a), V::Iter(j, b)) => i == j && exact_items(a, b),
             (V::Rec(a), V::Rec(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|((k, x), (j, y))| k == j && x.exact(y))
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b.iter())
+                        .all(|((k, x), (j, y))| k == j && exact_item(x, y))
             }
             _ => false,
         }
@@ -135,7 +138,17 @@ impl<T: Clone> From<Vec<T>> for Journal<T> {
 }
 
 fn exact_items(a: &[V], b: &[V]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.exact(y))
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| exact_item(x, y))
+}
+
+/// `x.exact(y)` for an item of a list or record: numbers and texts of the table, most items, compared here.
+#[inline(always)]
+fn exact_item(x: &V, y: &V) -> bool {
+    match (x, y) {
+        (V::Int(a), V::Int(b)) => a == b,
+        (V::Str(a), V::Str(b)) => a == b,
+        _ => x.exact(y),
+    }
 }
 
 /// A value as a key of a map, equal by `V::exact`.
@@ -152,6 +165,14 @@ impl Eq for Exact {}
 
 impl std::hash::Hash for Exact {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        #[inline(always)]
+        fn item<H: std::hash::Hasher>(v: &V, h: &mut H) {
+            match v {
+                V::Int(i) => h.write_u64(*i as u64 ^ (4 << 60)),
+                V::Str(s) => h.write_u64(u64::from(*s) ^ (5 << 60)),
+                other => walk(other, h),
+            }
+        }
         fn walk<H: std::hash::Hasher>(v: &V, h: &mut H) {
             match v {
                 V::Unset => h.write_u8(0),
@@ -162,13 +183,13 @@ impl std::hash::Hash for Exact {
                 V::Text(t) => h.write(t.as_bytes()),
                 V::List(l) | V::Iter(_, l) => {
                     h.write_usize(l.len());
-                    l.iter().for_each(|x| walk(x, h));
+                    l.iter().for_each(|x| item(x, h));
                 }
                 V::Rec(r) => {
                     h.write_usize(r.len() ^ (6 << 60));
                     for (k, x) in r.iter() {
                         h.write_u32(*k);
-                        walk(x, h);
+                        item(x, h);
                     }
                 }
             }
