@@ -67,8 +67,7 @@ OPS: dict[str, Op] = {}
 READS_ARGS = "args"  # its arguments and the game's fixed facts (boards, seats, teams) only
 READS_ZONE = "zone"  # also the cards of its zone argument
 
-MAX_SIZE = 100_000  # items of a list, characters of a text, digits of a number that a rule builds while running
-_MAX_BITS = int(MAX_SIZE * 3.33)  # a number of MAX_SIZE decimal digits has about this many bits
+MAX_SIZE = 100_000  # items of a list, characters of a text that a rule builds (numbers: runtime/numbers.py)
 
 
 def bounded(value):
@@ -78,13 +77,8 @@ def bounded(value):
     Run on every text or list joined (``a + "/" + b``): the classes are compared, not ``isinstance``d.
     """
     cls = value.__class__
-    if cls is str or cls is list:
-        if len(value) > MAX_SIZE:
-            raise _oversized(value, f"{len(value):,}")
-    elif cls is int and value.bit_length() > _MAX_BITS:
-        raise RuleFault(
-            f"a number of more than {MAX_SIZE:,} digits is over the size budget: does a loop make it grow without end?"
-        )
+    if (cls is str or cls is list) and len(value) > MAX_SIZE:
+        raise _oversized(value, f"{len(value):,}")
     return value
 
 
