@@ -696,6 +696,54 @@ def test_a_number_past_64_bits_is_the_same_located_fault_on_every_backend(tmp_pa
     assert "a number past ±9,223,372,036,854,775,807" in faults[0].message
 
 
+def backends(game, players: int = 2):
+    """The game begun for seed 0 on the reference, the Python code generator and the VM."""
+    generated = load_game(game.rules.folder / "game.yaml")
+    return game.new_game(players, 0), generated.new_game(players, 0), _vm.VmGame(ir_bytes(game)).new_game(players, 0)
+
+
+def test_points_added_up_past_64_bits_are_the_fault_of_the_term_that_went_past_on_every_backend(tmp_path):
+    """Each term is a number within 64 bits; their sum is not: the points add up as `+` does."""
+    game = mini(tmp_path, TO_THE_BIGGEST, "scoring:\n  - {id: held, points: n}\n  - {id: again, points: n}\n")
+    faults = []
+    for state in backends(game)[:2]:
+        with pytest.raises(RuntimeRuleError) as ref:
+            state.scores()
+        faults.append(ref.value.diagnostic)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        backends(game)[2].scores()
+    assert diagnostic_of(vm.value) == faults[0] == faults[1]
+    assert faults[0].message.startswith("'again' failed for seat 0: a number past ±9,223,372,036,854,775,807")
+
+
+def test_a_teams_points_past_64_bits_are_a_located_fault_on_every_backend(tmp_path):
+    one_team = 'scoring:\n  - {id: held, points: n}\nteams:\n  "2": [[0, 1]]\n'
+    game = mini(tmp_path, TO_THE_BIGGEST + "n = team_score(first(players()))\n", one_team)
+    faults = []
+    for on_python in (game, load_game(game.rules.folder / "game.yaml")):
+        with pytest.raises(RuntimeRuleError) as ref:
+            on_python.new_game(2, 0)
+        faults.append(ref.value.diagnostic)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert diagnostic_of(vm.value) == faults[0] == faults[1]
+    lines = (game.rules.folder / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[faults[0].line - 1].strip() == "n = team_score(first(players()))"
+    assert "a number past" in faults[0].message
+
+
+def test_teams_whose_points_add_up_past_64_bits_are_ranked_as_the_reference_ranks_them(tmp_path):
+    """Seats 0 and 1 hold the most a seat may, seat 2 as much, seat 3 nothing: the first team has the more."""
+    game = mini(tmp_path, TO_THE_BIGGEST, 'scoring:\n  - {id: held, points: "0 if seat_number(me) == 3 else n"}\n')
+    yaml = game.rules.folder / "game.yaml"
+    text = yaml.read_text(encoding="utf-8").replace("{min: 2, max: 2}", "{min: 4, max: 4}")
+    yaml.write_text(text + 'teams:\n  "4": [[0, 1], [2, 3]]\n', encoding="utf-8")
+    game = load_game(yaml, reference=True)
+    ref, generated, vm = backends(game, 4)
+    assert ref.outcome.results == generated.outcome.results == ("win", "win", "loss", "loss")
+    assert vm.outcome() == (list(ref.outcome.results), ref.outcome.reason)
+
+
 def test_numbers_up_to_64_bits_and_a_sum_back_within_them_run_alike(tmp_path):
     game = mini(tmp_path, TO_THE_BIGGEST + 'xs = [n, 1, -2]\nn = sum(xs) - n\nn = n * sum(xs)\nlog "{n}"\n')
     ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)

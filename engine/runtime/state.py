@@ -30,6 +30,7 @@ from engine.errors import (
 from engine.runtime import rng, sight, together
 from engine.runtime.codegen import Overrun
 from engine.runtime.logtext import log_text, seat_did
+from engine.runtime.numbers import LIMIT, PAST, in_range
 from engine.runtime.program import DEFAULT_END, SUSPEND
 from engine.runtime.saved_state import FORMAT, check_pending, check_saved_state
 
@@ -99,6 +100,12 @@ class ChanceNeeded(TabletopError):
     def __init__(self, event: ChanceEvent):
         super().__init__(f"the rules draw at random next: {event.kind}, one of {event.size} outcomes")
         self.event = event
+
+
+def _scorer_fault(scorer, p, reason: str) -> RuntimeRuleError:
+    """A scoring term or tie-breaker that failed for seat ``p``, located at the term."""
+    path, line, col = scorer.where
+    return RuntimeRuleError(Diagnostic(path, line, col, "E701", f"'{scorer.id}' failed for seat {p}: {reason}"))
 
 
 def _copied(zones: dict[str, list]) -> dict[str, list]:
@@ -330,6 +337,8 @@ class State:
         total = 0
         for scorer in self.game.scoring:
             total += self._evaluate(scorer, p)
+            if not -LIMIT <= total <= LIMIT:  # points add up as `+` does: 64-bit on every backend
+                raise _scorer_fault(scorer, p, PAST)
         return total
 
     def house_points(self) -> int:
@@ -347,7 +356,7 @@ class State:
         total = 0
         for member in team:
             total += self.score_of(member)
-        return total
+        return in_range(total)
 
     def _evaluate(self, scorer, p: int) -> int:
         """A scoring term or tie-breaker for seat ``p``; a failing rule is a RuntimeRuleError at its line."""
@@ -360,10 +369,7 @@ class State:
         except TabletopError:
             raise
         except Exception as exc:  # RuleFault, or a rule asking for the impossible (e.g. endless recursion)
-            path, line, col = scorer.where
-            raise RuntimeRuleError(
-                Diagnostic(path, line, col, "E701", f"'{scorer.id}' failed for seat {p}: {plain_reason(exc)}")
-            ) from None
+            raise _scorer_fault(scorer, p, plain_reason(exc)) from None
 
     @property
     def outcome(self) -> Outcome | None:

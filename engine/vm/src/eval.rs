@@ -1275,9 +1275,13 @@ impl State {
         } else {
             self.team(p as i64)
         };
-        let mut total = 0;
+        let mut total = 0i64;
         for m in members {
-            total += self.score_of(m as usize).map_err(scored)?;
+            let points = self.score_of(m as usize).map_err(scored)?;
+            total = match total.checked_add(points) {
+                Some(t) if t != i64::MIN => t,
+                _ => return rule(PAST),
+            };
         }
         Ok(V::Int(total))
     }

@@ -1320,19 +1320,7 @@ impl State {
         let mut env = self.pool.take(scorer.nlocals);
         env[0] = who.clone();
         env[1] = who;
-        let fail = |m: String| {
-            let (path, line, col) = &scorer.place;
-            Error::Rule(Diag {
-                path: path.to_string(),
-                line: *line,
-                col: *col,
-                code: "E701",
-                message: match seat {
-                    Some(i) => format!("'{}' failed for seat {i}: {m}", scorer.id),
-                    None => format!("'{}' failed for seat None: {m}", scorer.id),
-                },
-            })
-        };
+        let fail = |m: String| scorer_fault(scorer, seat, m);
         let game = self.game.clone();
         let value = self.eval(&game, scorer.expr, &mut env);
         self.pool.give(env);
@@ -1368,7 +1356,7 @@ impl State {
         let game = self.game.clone();
         let mut total = 0;
         for s in &game.scoring {
-            total += self.evaluate(s, p)?;
+            total = add_points(total, self.evaluate(s, p)?, s, Some(p as i64))?;
         }
         if let Some(kept) = self.points.get_mut(p) {
             *kept = Some(total);
@@ -1381,7 +1369,7 @@ impl State {
         let game = self.game.clone();
         let mut total = 0;
         for s in &game.scoring {
-            total += self.evaluate_for(s, V::None)?;
+            total = add_points(total, self.evaluate_for(s, V::None)?, s, None)?;
         }
         Ok(total)
     }
@@ -1414,16 +1402,17 @@ impl State {
             per_seat.push(key);
         }
         let teams = &self.seats().teams;
-        let keys: Vec<Vec<i64>> = (0..self.n)
+        // A team's points are ranked as the reference ranks them, exactly: 128 bits hold any team's sum.
+        let keys: Vec<Vec<i128>> = (0..self.n)
             .map(|p| {
                 let mut k = vec![0; per_seat[p].len()];
                 for &m in &teams[p] {
                     for (a, b) in k.iter_mut().zip(&per_seat[m as usize]) {
-                        *a += b;
+                        *a += i128::from(*b);
                     }
                 }
                 for (a, sign) in k.iter_mut().zip(&game.signs) {
-                    *a *= sign;
+                    *a *= i128::from(*sign);
                 }
                 k
             })
@@ -1617,4 +1606,25 @@ pub fn py_repr(text: &str) -> String {
     }
     out.push(quote);
     out
+}
+
+/// A scoring term or tie-breaker that failed for `seat` (none: nobody), located at the term.
+fn scorer_fault(scorer: &crate::game::Scorer, seat: Option<i64>, m: String) -> Error {
+    let (path, line, col) = &scorer.place;
+    let who = seat.map_or_else(|| "None".to_string(), |i| i.to_string());
+    Error::Rule(Diag {
+        path: path.to_string(),
+        line: *line,
+        col: *col,
+        code: "E701",
+        message: format!("'{}' failed for seat {who}: {m}", scorer.id),
+    })
+}
+
+/// Points added up term by term as `+` adds: past 64 bits is the fault of the term that went past.
+fn add_points(total: i64, term: i64, scorer: &crate::game::Scorer, seat: Option<i64>) -> Result<i64, Error> {
+    match total.checked_add(term) {
+        Some(t) if t != i64::MIN => Ok(t),
+        _ => Err(scorer_fault(scorer, seat, crate::eval::PAST.to_string())),
+    }
 }
