@@ -177,3 +177,24 @@ def test_a_game_read_back_from_the_compiled_cache_holds_the_same_type_objects():
     for name, proc in built.procedures.items():
         assert all(kept.procedures[name].local_types[k] is t for k, t in proc.local_types.items())
         assert all(kept.procedures[name].choice_types[pc] is t for pc, t in proc.choice_types.items())
+
+
+CHOSEN_LIST = """\
+format: 3
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+variables:
+  n: {type: int}
+play: |
+  xs = [] if n > 0 else [1, 2]
+  log "{[x.rank for x in xs]}"
+"""
+
+
+@pytest.mark.parametrize("written", ["[] if n > 0 else [1, 2]", "[1, 2] if n > 0 else []"])
+def test_a_list_chosen_by_a_condition_holds_the_items_of_its_branch_that_has_some(tmp_path, written):
+    """An empty list in one branch says nothing of the items: the other branch's numbers are what the list
+    holds, so reading a field of one is found at load, not in play."""
+    text = CHOSEN_LIST.replace("[] if n > 0 else [1, 2]", written)
+    assert_located(tmp_path, text, "x.rank", "a number has no attribute 'rank'")

@@ -586,8 +586,8 @@ class Conditional(Expr):
         c.expr(self.condition)
         c.expect(self.condition, BOOL, "a condition")
         a, b = c.expr(self.then), c.expr(self.otherwise)
-        if any(t is not None and t.has_records for t in (a, b)):
-            return merge(a, b)
+        if any(t is not None and (t.has_records or t.is_list or t.is_map) for t in (a, b)):
+            return merge(a, b)  # an empty list's items are the other branch's
         return b if a in (NONE, ANY) and b not in (NONE, ANY) else a
 
     def text(self) -> str:
