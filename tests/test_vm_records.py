@@ -120,7 +120,7 @@ def test_a_fault_in_the_turn_or_a_counter_is_located_at_its_own_line_on_both_eng
     games = [(seed, ["random", "random"]) for seed in range(2)]
     recorded = on_vm(game, 2, games)
     on_python = [record_game(game, 2, seed, specs) for seed, specs in games]
-    assert [(r["error"], r["choices"]) for r in recorded] == [(r["error"], r["choices"]) for r in on_python]
+    assert recorded == on_python
     lines = (tmp_path / "rules" / "mini" / "game.yaml").read_text(encoding="utf-8").splitlines()
     line = next(i for i, text in enumerate(lines, 1) if "n // (n - n)" in text)
     assert all(f"game.yaml:{line}:" in rec["error"] and "failed: division by zero" in rec["error"] for rec in recorded)

@@ -151,7 +151,6 @@ def record_game(game, players: int, seed: int, specs: list[str], limit: int = DE
             rec["choices"].append([seat, action, offered, state.pending["kind"]])
             state.apply(action)
             rec["decisions"] += 1
-        rec["branching"], rec["branch_counts"] = _branching(legal_counts)
         if not rec["cut_off"]:
             outcome = state.outcome
             rec.update(
@@ -161,6 +160,7 @@ def record_game(game, players: int, seed: int, specs: list[str], limit: int = DE
                 final=_team_scores(state),
                 stats=_stats(game, state),
             )
+        rec["branching"], rec["branch_counts"] = _branching(legal_counts)  # a game that faulted counts none
     except TabletopError as exc:
         rec["error"] = str(exc)
     return rec
