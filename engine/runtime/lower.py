@@ -415,8 +415,6 @@ class Lowerer:
         done.append(self._emit(["close", key, 0]))
 
     def _s_Choose(self, s):
-        if isinstance(s, ast.ChooseSeveral):
-            raise Unsupported("choosing several")
         item = s.options_type or (s.source.type.element if s.source.type.is_list else CARD)
         each = None if s.each is None else self.scope.slot(s.each)
         choose = {
@@ -432,10 +430,19 @@ class Lowerer:
             "kind": s.kind,
             "what": s.verb or ast.format_expr(s.target),
             "store": self._store(s.target),
+            "several": self._several(s) if isinstance(s, ast.ChooseSeveral) else None,
         }
         self._emit(["choose", choose])
 
     _s_ChooseSeveral = _s_Choose
+
+    def _several(self, s: ast.ChooseSeveral) -> dict:
+        """The bounds of choosing several and the label that orders an option's members (subsets.py)."""
+        return {
+            "low": None if s.low is None else self.expr(s.low),
+            "high": None if s.high is None else self.expr(s.high),
+            "label": self._label(s.options_type.element if s.options_type is not None else None),
+        }
 
     def _items(self, source) -> list:
         """A list to iterate over: a zone gives its cards."""

@@ -291,6 +291,16 @@ pub struct Choose {
     pub kind: Rc<str>,
     pub what: String,
     pub store: Store,
+    /// Choosing several: the options are every list of LOW to HIGH of the items (several.rs).
+    pub several: Option<Several>,
+}
+
+/// The bounds of choosing several and how one item prints (its members are put in the order of these ids).
+#[derive(Debug)]
+pub struct Several {
+    pub low: Option<Node>,
+    pub high: Option<Node>,
+    pub label: Label,
 }
 
 #[derive(Debug)]
@@ -872,6 +882,14 @@ impl Loader {
                         Some(self.local(get(c, "each")?)?)
                     };
                     let decline = get(c, "decline")?;
+                    let several = match get(c, "several")? {
+                        J::Null => None,
+                        b => Some(Several {
+                            low: self.opt_expr(get(b, "low")?)?,
+                            high: self.opt_expr(get(b, "high")?)?,
+                            label: self.label(get(b, "label")?)?,
+                        }),
+                    };
                     self.nchoices += 1;
                     Ins::Choose(Box::new(Choose {
                         id: self.nchoices,
@@ -890,6 +908,7 @@ impl Loader {
                         kind: s(get(c, "kind")?, "a kind")?.into(),
                         what: s(get(c, "what")?, "a choice's name")?.to_string(),
                         store: self.store(get(c, "store")?)?,
+                        several,
                     }))
                 }
                 other => return bad(format!("unknown instruction '{other}'")),

@@ -718,7 +718,7 @@ impl State {
     fn options(&mut self, g: &Game, c: &crate::game::Choose, env: &mut [V]) -> Res<Rc<[V]>> {
         let items = self.items(g, c.source, env)?;
         let Some((cond, it)) = c.filter else {
-            return Ok(items);
+            return self.several(g, c, items, env);
         };
         let saved = env[it as usize].clone();
         let mut kept = Vec::with_capacity(items.len());
@@ -738,7 +738,7 @@ impl State {
             }
         }
         env[it as usize] = saved;
-        Ok(kept.into())
+        self.several(g, c, kept.into(), env)
     }
 
     fn ask(&self, c: &crate::game::Choose, items: Rc<[V]>, player: &V) -> Res<Pending> {
