@@ -108,8 +108,6 @@ class Lowerer:
     # ------------------------------------------------------------ the whole
     def ir(self) -> dict:
         game = self.game
-        if self.labels.card_names is not None:
-            raise Unsupported("cards named in the logs (cards_in_logs: name)")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
         lab = self._lab(functions)
@@ -152,6 +150,7 @@ class Lowerer:
             "determinize": self._determinize(),
             "greedy": self._greedy(),
             "seat_names": self.labels.seat_names,
+            "card_names": self.labels.card_names or [],
             "lab": lab,
         }
 
@@ -454,7 +453,7 @@ class Lowerer:
         """How a value of type ``t`` prints (Labeller.for_type); ``spoken``: in a log line, seats by their
         names (Labeller.log_for_type)."""
         if t == CARD:
-            return "card"
+            return "card_name" if spoken and self.labels.card_names is not None else "card"
         if t == PLAYER:
             return "seat" if spoken else "player"
         if t in (ZONE, BOARD):

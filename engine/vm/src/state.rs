@@ -991,7 +991,10 @@ impl State {
     pub fn label(&self, v: &V, label: &Label, out: &mut String) {
         use std::fmt::Write;
         match (label, v) {
-            (Label::Card, V::None | V::Unset) => out.push_str("nothing"),
+            (Label::Card | Label::CardName, V::None | V::Unset) => out.push_str("nothing"),
+            (Label::CardName, V::Int(c)) if *c >= 0 && (*c as usize) < self.game.card_names.len() => {
+                out.push_str(&self.game.card_names[*c as usize])
+            }
             (Label::Card, V::Int(c)) if *c >= 0 && (*c as usize) < self.game.cards.len() => {
                 out.push_str(self.game.text(self.game.cards[*c as usize]))
             }
