@@ -1047,6 +1047,7 @@ impl State {
             (_, V::Int(i)) => {
                 let _ = write!(out, "{i}");
             }
+            (_, V::List(_) | V::Rec(_)) => out.push_str(&self.repr(v)),
             (_, other) => out.push_str(&serde_json::to_string(&self.to_json(other)).unwrap_or_default()),
         }
     }
