@@ -108,8 +108,6 @@ class Lowerer:
     # ------------------------------------------------------------ the whole
     def ir(self) -> dict:
         game = self.game
-        if self.labels.card_names is not None:
-            raise Unsupported("cards named in the logs (cards_in_logs: name)")
         procs = [self._procedure(name) for name in game.procedures]
         functions = [self._function(name, body) for name, body in game.function_bodies.items()]
         lab = self._lab(functions)
@@ -152,6 +150,7 @@ class Lowerer:
             "determinize": self._determinize(),
             "greedy": self._greedy(),
             "seat_names": self.labels.seat_names,
+            "card_names": self.labels.card_names or [],
             "lab": lab,
         }
 
@@ -415,8 +414,6 @@ class Lowerer:
         done.append(self._emit(["close", key, 0]))
 
     def _s_Choose(self, s):
-        if isinstance(s, ast.ChooseSeveral):
-            raise Unsupported("choosing several")
         item = s.options_type or (s.source.type.element if s.source.type.is_list else CARD)
         each = None if s.each is None else self.scope.slot(s.each)
         choose = {
@@ -432,10 +429,19 @@ class Lowerer:
             "kind": s.kind,
             "what": s.verb or ast.format_expr(s.target),
             "store": self._store(s.target),
+            "several": self._several(s) if isinstance(s, ast.ChooseSeveral) else None,
         }
         self._emit(["choose", choose])
 
     _s_ChooseSeveral = _s_Choose
+
+    def _several(self, s: ast.ChooseSeveral) -> dict:
+        """The bounds of choosing several and the label that orders an option's members (subsets.py)."""
+        return {
+            "low": None if s.low is None else self.expr(s.low),
+            "high": None if s.high is None else self.expr(s.high),
+            "label": self._label(s.options_type.element if s.options_type is not None else None),
+        }
 
     def _items(self, source) -> list:
         """A list to iterate over: a zone gives its cards."""
@@ -447,7 +453,7 @@ class Lowerer:
         """How a value of type ``t`` prints (Labeller.for_type); ``spoken``: in a log line, seats by their
         names (Labeller.log_for_type)."""
         if t == CARD:
-            return "card"
+            return "card_name" if spoken and self.labels.card_names is not None else "card"
         if t == PLAYER:
             return "seat" if spoken else "player"
         if t in (ZONE, BOARD):
@@ -456,9 +462,7 @@ class Lowerer:
             return ["list", self._label(t.element, spoken)]
         if t is not None and t.is_record:
             return ["record", [[n, self._label(ft, spoken), self._label(ft) == "plain"] for n, ft in t.fields]]
-        if t is not None and t.is_map:
-            raise Unsupported("printing a map")
-        return "plain"
+        return "plain"  # a map too: it prints as its Python repr
 
     # ------------------------------------------------------------ expressions
     def expr(self, e) -> list:

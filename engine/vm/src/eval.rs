@@ -7,7 +7,7 @@ use crate::value::V;
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-fn int(v: &V, what: &str) -> Res<i64> {
+pub(crate) fn int(v: &V, what: &str) -> Res<i64> {
     match v {
         V::Int(i) => Ok(*i),
         V::Bool(b) => Ok(i64::from(*b)),

@@ -260,6 +260,8 @@ pub enum Walk {
 #[derive(Debug)]
 pub enum Label {
     Card,
+    /// A card as a log line names it under `cards_in_logs: name`.
+    CardName,
     Player,
     /// A player as a log line names it: its name in the rules (`players: names:`), else "seat N".
     Seat,
@@ -291,6 +293,16 @@ pub struct Choose {
     pub kind: Rc<str>,
     pub what: String,
     pub store: Store,
+    /// Choosing several: the options are every list of LOW to HIGH of the items (several.rs).
+    pub several: Option<Several>,
+}
+
+/// The bounds of choosing several and how one item prints (its members are put in the order of these ids).
+#[derive(Debug)]
+pub struct Several {
+    pub low: Option<Node>,
+    pub high: Option<Node>,
+    pub label: Label,
 }
 
 #[derive(Debug)]
@@ -458,6 +470,8 @@ pub struct Game {
     pub greedy: Vec<(Rc<str>, Node, usize)>,
     /// What a log calls each seat (the rules' `players: names:`; none: "seat N").
     pub seat_names: Vec<String>,
+    /// What a log calls each card (`cards_in_logs: name`), by card number; empty: cards by their ids.
+    pub card_names: Vec<String>,
     /// (choice, option) → the option's id, made once: options recur decision after decision.
     pub ids: std::cell::RefCell<FxMap<(u32, crate::value::Exact), Rc<str>>>,
     /// Two texts of the table joined (`a + b`), made once: zone names are often made so.
@@ -489,6 +503,17 @@ fn u(j: &J, what: &str) -> R<u64> {
 
 fn int(j: &J, what: &str) -> R<i64> {
     j.as_i64().ok_or_else(|| format!("{what} is not a whole number"))
+}
+
+/// The texts under `key` (none when it is missing).
+fn names(j: &J, key: &str, what: &str) -> R<Vec<String>> {
+    match j.get(key) {
+        None => Ok(vec![]),
+        Some(names) => arr(names, key)?
+            .iter()
+            .map(|n| s(n, what).map(str::to_string))
+            .collect(),
+    }
 }
 
 fn get<'a>(j: &'a J, key: &str) -> R<&'a J> {
@@ -785,6 +810,7 @@ impl Loader {
         if let Some(t) = j.as_str() {
             return Ok(match t {
                 "card" => Label::Card,
+                "card_name" => Label::CardName,
                 "player" => Label::Player,
                 "seat" => Label::Seat,
                 "zone" => Label::Zone,
@@ -872,6 +898,14 @@ impl Loader {
                         Some(self.local(get(c, "each")?)?)
                     };
                     let decline = get(c, "decline")?;
+                    let several = match get(c, "several")? {
+                        J::Null => None,
+                        b => Some(Several {
+                            low: self.opt_expr(get(b, "low")?)?,
+                            high: self.opt_expr(get(b, "high")?)?,
+                            label: self.label(get(b, "label")?)?,
+                        }),
+                    };
                     self.nchoices += 1;
                     Ins::Choose(Box::new(Choose {
                         id: self.nchoices,
@@ -890,6 +924,7 @@ impl Loader {
                         kind: s(get(c, "kind")?, "a kind")?.into(),
                         what: s(get(c, "what")?, "a choice's name")?.to_string(),
                         store: self.store(get(c, "store")?)?,
+                        several,
                     }))
                 }
                 other => return bad(format!("unknown instruction '{other}'")),
@@ -1539,13 +1574,8 @@ impl Game {
             scored_pvars,
             det,
             greedy,
-            seat_names: match j.get("seat_names") {
-                None => vec![],
-                Some(names) => arr(names, "seat_names")?
-                    .iter()
-                    .map(|n| s(n, "a seat's name").map(str::to_string))
-                    .collect::<R<_>>()?,
-            },
+            seat_names: names(&j, "seat_names", "a seat's name")?,
+            card_names: names(&j, "card_names", "a card's name")?,
             ids: std::cell::RefCell::default(),
             joined: std::cell::RefCell::default(),
             joined_made: std::cell::RefCell::default(),

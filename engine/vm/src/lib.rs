@@ -2,7 +2,7 @@
 //!
 //! `game` reads and verifies an IR, `state` holds a running game and its loop, `eval` the expressions and
 //! operations, `json` the saved-state format, `playout` whole games in one call, `record` them as the playtest
-//! lab records them; `py` (feature `python`) is the PyO3 face, `engine._vm`.
+//! lab records them, `several` the options of choosing several; `py` (feature `python`) is the PyO3 face, `engine._vm`.
 
 pub mod bots;
 pub mod derive;
@@ -17,6 +17,7 @@ pub mod playout;
 pub mod pyrand;
 pub mod record;
 pub mod rng;
+pub mod several;
 pub mod state;
 pub mod value;
 

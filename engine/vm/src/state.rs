@@ -718,7 +718,7 @@ impl State {
     fn options(&mut self, g: &Game, c: &crate::game::Choose, env: &mut [V]) -> Res<Rc<[V]>> {
         let items = self.items(g, c.source, env)?;
         let Some((cond, it)) = c.filter else {
-            return Ok(items);
+            return self.several(g, c, items, env);
         };
         let saved = env[it as usize].clone();
         let mut kept = Vec::with_capacity(items.len());
@@ -738,7 +738,7 @@ impl State {
             }
         }
         env[it as usize] = saved;
-        Ok(kept.into())
+        self.several(g, c, kept.into(), env)
     }
 
     fn ask(&self, c: &crate::game::Choose, items: Rc<[V]>, player: &V) -> Res<Pending> {
@@ -991,7 +991,10 @@ impl State {
     pub fn label(&self, v: &V, label: &Label, out: &mut String) {
         use std::fmt::Write;
         match (label, v) {
-            (Label::Card, V::None | V::Unset) => out.push_str("nothing"),
+            (Label::Card | Label::CardName, V::None | V::Unset) => out.push_str("nothing"),
+            (Label::CardName, V::Int(c)) if *c >= 0 && (*c as usize) < self.game.card_names.len() => {
+                out.push_str(&self.game.card_names[*c as usize])
+            }
             (Label::Card, V::Int(c)) if *c >= 0 && (*c as usize) < self.game.cards.len() => {
                 out.push_str(self.game.text(self.game.cards[*c as usize]))
             }
@@ -1044,6 +1047,7 @@ impl State {
             (_, V::Int(i)) => {
                 let _ = write!(out, "{i}");
             }
+            (_, V::List(_) | V::Rec(_)) => out.push_str(&self.repr(v)),
             (_, other) => out.push_str(&serde_json::to_string(&self.to_json(other)).unwrap_or_default()),
         }
     }
