@@ -188,21 +188,27 @@ impl State {
             }
         }
         if self.keep_log {
-            let lines: Vec<_> = self.log.iter().filter(|l| hears(l.audience, seat)).cloned().collect();
-            copy.log = lines.into();
+            // The copy shares the log and the history (a clone does) unless a line or an entry is hidden from `seat`.
+            if !self.log.iter().all(|l| hears(l.audience, seat)) {
+                let lines: Vec<_> = self.log.iter().filter(|l| hears(l.audience, seat)).cloned().collect();
+                copy.log = lines.into();
+            }
             let chosen = self
                 .pending
                 .as_ref()
                 .and_then(|p| p.together.as_ref())
                 .map_or(0, |t| t.chosen.iter().filter(|c| c.is_some()).count());
             let cut = self.history.len() - chosen;
-            let seen: Vec<Hist> = self
-                .history
-                .iter()
-                .enumerate()
-                .map(|(i, h)| as_seen(h, seat, i < cut))
-                .collect();
-            copy.history = seen.into();
+            let hidden = |i: usize, h: &Hist| as_seen(h, seat, i < cut);
+            if self.history.iter().enumerate().any(|(i, h)| hidden(i, h).is_some()) {
+                let seen: Vec<Hist> = self
+                    .history
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| hidden(i, h).unwrap_or_else(|| h.clone()))
+                    .collect();
+                copy.history = seen.into();
+            }
         } else {
             copy.log = Journal::default();
             copy.history = Journal::default();
@@ -301,33 +307,33 @@ impl State {
     }
 }
 
-/// A history entry as `seat` may see it: another seat's secret choice without its action, unless it was
-/// made together with others and is `revealed`.
-fn as_seen(h: &Hist, seat: u32, revealed: bool) -> Hist {
+/// A history entry as `seat` may see it, None when it sees all of it: another seat's secret choice without
+/// its action, unless it was made together with others and is `revealed`.
+fn as_seen(h: &Hist, seat: u32, revealed: bool) -> Option<Hist> {
     match h {
         Hist::Act {
             seat: s,
             secret: Some(kind),
             together,
             ..
-        } if *s != seat && !(revealed && *together) => Hist::Act {
+        } if *s != seat && !(revealed && *together) => Some(Hist::Act {
             seat: *s,
             action: None,
             secret: Some(kind.clone()),
             together: *together,
-        },
+        }),
         Hist::Roll {
             die,
             of,
             seen: Some(seen),
             ..
-        } if !seen.contains(&seat) => Hist::Roll {
+        } if !seen.contains(&seat) => Some(Hist::Roll {
             die: *die,
             of: *of,
             index: None,
             seen: Some(seen.clone()),
-        },
-        other => other.clone(),
+        }),
+        _ => None,
     }
 }
 
