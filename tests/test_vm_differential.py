@@ -563,6 +563,28 @@ def test_a_copy_of_a_running_game_costs_a_few_kilobytes():
     assert json.loads(state.clone().to_json()) == json.loads(state.to_json())
 
 
+def test_a_copy_and_its_original_play_on_apart():
+    """A search plays on from a copy while the game goes on from the original: a move in either never shows
+    in the other, whichever moves first."""
+    _, vm_game = both("cat-town", None)
+    state, rnd = vm_game.new_game(2, 5), random.Random(5)
+    for _ in range(20):
+        state.apply(rnd.choice(state.legal_actions()))
+    before = json.loads(state.to_json())
+    copy = state.clone()
+    first, last = copy.legal_actions()[0], copy.legal_actions()[-1]
+    assert first != last
+    copy.apply(first)
+    assert json.loads(state.to_json()) == before
+    moved = json.loads(copy.to_json())
+    state.apply(last)
+    assert json.loads(copy.to_json()) == moved
+    again = state.clone()
+    again.apply(again.legal_actions()[0])
+    assert json.loads(state.to_json()) != json.loads(again.to_json())
+    assert state.scores() == state.clone().scores()
+
+
 KINDS = """\
 id: mini
 name: Mini

@@ -188,21 +188,27 @@ impl State {
             }
         }
         if self.keep_log {
-            let lines: Vec<_> = self.log.iter().filter(|l| hears(l.audience, seat)).cloned().collect();
-            copy.log = lines.into();
+            // The copy shares the log and the history (a clone does) unless a line or an entry is hidden from `seat`.
+            if !self.log.iter().all(|l| hears(l.audience, seat)) {
+                let lines: Vec<_> = self.log.iter().filter(|l| hears(l.audience, seat)).cloned().collect();
+                copy.log = lines.into();
+            }
             let chosen = self
                 .pending
                 .as_ref()
                 .and_then(|p| p.together.as_ref())
                 .map_or(0, |t| t.chosen.iter().filter(|c| c.is_some()).count());
             let cut = self.history.len() - chosen;
-            let seen: Vec<Hist> = self
-                .history
-                .iter()
-                .enumerate()
-                .map(|(i, h)| as_seen(h, seat, i < cut))
-                .collect();
-            copy.history = seen.into();
+            let hidden = |i: usize, h: &Hist| as_seen(h, seat, i < cut);
+            if self.history.iter().enumerate().any(|(i, h)| hidden(i, h).is_some()) {
+                let seen: Vec<Hist> = self
+                    .history
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| hidden(i, h).unwrap_or_else(|| h.clone()))
+                    .collect();
+                copy.history = seen.into();
+            }
         } else {
             copy.log = Journal::default();
             copy.history = Journal::default();
@@ -280,75 +286,86 @@ impl State {
         }
         let game = self.game.clone();
         for (i, shape) in &game.det.vars {
-            let v = &mut self.vars[*i as usize];
-            *v = remap(v, shape, &map);
+            if let Some(new) = remap(&self.vars[*i as usize], shape, &map) {
+                self.vars[*i as usize] = new;
+            }
         }
         for row in self.pvars.iter_mut() {
             for (i, shape) in &game.det.pvars {
-                row[*i as usize] = remap(&row[*i as usize], shape, &map);
+                if let Some(new) = remap(&row[*i as usize], shape, &map) {
+                    row[*i as usize] = new;
+                }
             }
         }
         for f in self.stack.iter_mut() {
             for (slot, shape) in &game.det.locals[f.proc as usize] {
-                let v = &mut f.env[*slot as usize];
-                *v = remap(v, shape, &map);
+                if let Some(new) = remap(&f.env[*slot as usize], shape, &map) {
+                    f.env[*slot as usize] = new;
+                }
             }
         }
     }
 }
 
-/// A history entry as `seat` may see it: another seat's secret choice without its action, unless it was
-/// made together with others and is `revealed`.
-fn as_seen(h: &Hist, seat: u32, revealed: bool) -> Hist {
+/// A history entry as `seat` may see it, None when it sees all of it: another seat's secret choice without
+/// its action, unless it was made together with others and is `revealed`.
+fn as_seen(h: &Hist, seat: u32, revealed: bool) -> Option<Hist> {
     match h {
         Hist::Act {
             seat: s,
             secret: Some(kind),
             together,
             ..
-        } if *s != seat && !(revealed && *together) => Hist::Act {
+        } if *s != seat && !(revealed && *together) => Some(Hist::Act {
             seat: *s,
             action: None,
             secret: Some(kind.clone()),
             together: *together,
-        },
+        }),
         Hist::Roll {
             die,
             of,
             seen: Some(seen),
             ..
-        } if !seen.contains(&seat) => Hist::Roll {
+        } if !seen.contains(&seat) => Some(Hist::Roll {
             die: *die,
             of: *of,
             index: None,
             seen: Some(seen.clone()),
-        },
-        other => other.clone(),
+        }),
+        _ => None,
     }
 }
 
-/// `v` with every card it holds where `shape` says relabelled by `map` (a new value: copies share values).
-fn remap(v: &V, shape: &Shape, map: &[u32]) -> V {
-    let card = |x: &V| match x {
-        V::Int(c) if *c >= 0 && (*c as usize) < map.len() => V::Int(i64::from(map[*c as usize])),
-        other => other.clone(),
-    };
+/// `v` with every card it holds where `shape` says relabelled by `map`, or None when no card it holds moves
+/// (the copy then shares the value: most values hold only cards the seat sees, which keep their names).
+fn remap(v: &V, shape: &Shape, map: &[u32]) -> Option<V> {
     match (shape, v) {
-        (_, V::None | V::Unset) => v.clone(),
-        (Shape::Card, x) => card(x),
-        (Shape::List(inner), V::List(items)) => V::List(items.iter().map(|x| remap(x, inner, map)).collect()),
-        (Shape::Loop(list), V::Iter(i, items)) => match remap(&V::List(items.clone()), list, map) {
-            V::List(items) => V::Iter(*i, items),
-            _ => v.clone(),
+        (Shape::Card, V::Int(c)) if *c >= 0 && (*c as usize) < map.len() && i64::from(map[*c as usize]) != *c => {
+            Some(V::Int(i64::from(map[*c as usize])))
+        }
+        (Shape::List(inner), V::List(items)) => {
+            remap_each(items, |x| remap(x, inner, map)).map(|items| V::List(items.into()))
+        }
+        (Shape::Loop(list), V::Iter(i, items)) => match remap(&V::List(items.clone()), list, map)? {
+            V::List(items) => Some(V::Iter(*i, items)),
+            _ => None,
         },
-        (Shape::Record(fields), V::Rec(r)) => V::Rec(
-            r.iter()
-                .map(|(k, x)| match fields.iter().find(|(name, _)| name == k) {
-                    Some((_, s)) => (*k, remap(x, s, map)),
-                    None => (*k, x.clone()),
-                })
-                .collect(),
-        ),
-        _ => v.clone(),
+        (Shape::Record(fields), V::Rec(r)) => remap_each(r, |(k, x)| {
+            let (_, s) = fields.iter().find(|(name, _)| name == k)?;
+            remap(x, s, map).map(|x| (*k, x))
+        })
+        .map(|r| V::Rec(r.into())),
+        _ => None,
     }
+}
+
+/// `items` with `f` applied where it gives a new item, or None when it gives none.
+fn remap_each<T: Clone>(items: &[T], f: impl Fn(&T) -> Option<T>) -> Option<Vec<T>> {
+    let (k, first) = items.iter().enumerate().find_map(|(k, x)| f(x).map(|new| (k, new)))?;
+    let mut out = Vec::with_capacity(items.len());
+    out.extend_from_slice(&items[..k]);
+    out.push(first);
+    out.extend(items[k + 1..].iter().map(|x| f(x).unwrap_or_else(|| x.clone())));
+    Some(out)
 }

@@ -103,11 +103,11 @@ impl VmGame {
     }
 
     fn new_game(&self, players: usize, seed: Seed) -> PyResult<VmState> {
-        guarded(|| State::new(self.game.clone(), players, seed)).map(|st| VmState { st })
+        guarded(|| State::new(self.game.clone(), players, seed)).map(VmState::new)
     }
 
     fn state_from_json(&self, text: &str) -> PyResult<VmState> {
-        guarded(|| State::from_data(self.game.clone(), text)).map(|st| VmState { st })
+        guarded(|| State::from_data(self.game.clone(), text)).map(VmState::new)
     }
 
     /// Whole games between bots, one per seed, in one call — game for game those `tabletop simulate` plays
@@ -245,9 +245,22 @@ enum BotSpecs {
     Each(Vec<String>),
 }
 
+/// A state seen from Python. Copies share one `State` until either is changed (copy-on-write): `clone`
+/// costs a count, and the copy is made by the first change, of the one changed.
 #[pyclass(unsendable, module = "engine._vm")]
 struct VmState {
-    st: State,
+    st: Rc<State>,
+}
+
+impl VmState {
+    fn new(st: State) -> VmState {
+        VmState { st: Rc::new(st) }
+    }
+
+    /// The state to change: this object's own (copied first if a clone still shares it).
+    fn own(&mut self) -> &mut State {
+        Rc::make_mut(&mut self.st)
+    }
 }
 
 #[pymethods]
@@ -260,11 +273,11 @@ impl VmState {
     #[pyo3(signature = (action, seat = None))]
     fn apply(&mut self, action: &str, seat: Option<u32>) -> PyResult<()> {
         // An illegal action is refused before anything changes (State::apply checks first).
-        guarded(|| self.st.apply(action, seat))
+        guarded(|| self.own().apply(action, seat))
     }
 
     fn apply_index(&mut self, index: usize) -> PyResult<()> {
-        guarded(|| self.st.apply_index(index))
+        guarded(|| self.own().apply_index(index))
     }
 
     fn to_json(&self) -> String {
@@ -273,7 +286,7 @@ impl VmState {
 
     /// A copy consistent with all `seat` knows and nothing more (the reference's `State.determinized`).
     fn determinized(&self, seat: u32, seed: Seed) -> PyResult<VmState> {
-        guarded(|| self.st.determinized(seat, seed)).map(|st| VmState { st })
+        guarded(|| self.st.determinized(seat, seed)).map(VmState::new)
     }
 
     /// Information-set MCTS for `seat` on this state, taken as what `seat` knows (pass a determinized copy
@@ -286,7 +299,7 @@ impl VmState {
         if actions.is_empty() {
             return Err(VmIllegalAction::new_err(format!("seat {seat} is not to act now")));
         }
-        let mut root = self.st.clone();
+        let mut root = State::clone(&self.st);
         guarded(|| Mcts::new(seed, iterations).act(&actions, seat, Some(&mut root))).map(|a| a.to_string())
     }
 
@@ -313,7 +326,7 @@ impl VmState {
         let actions: Vec<Rc<str>> = actions.iter().map(|a| Rc::from(a.as_str())).collect();
         let mut mcts = Mcts::with(own, policy, iterations, rollout);
         mcts.policy.explore = explore;
-        let mut root = self.st.clone();
+        let mut root = State::clone(&self.st);
         let chosen = guarded(|| mcts.search(&mut root, seat, &actions))?;
         Ok((chosen.to_string(), mcts.generators(), mcts.failed))
     }
@@ -321,7 +334,7 @@ impl VmState {
     /// The greedy bot's choice for `seat` on this state (a determinized copy), its generator seeded `seed`.
     fn greedy(&self, seat: u32, seed: Seed) -> PyResult<String> {
         let actions = self.st.legal(Some(seat));
-        let mut copy = self.st.clone();
+        let mut copy = State::clone(&self.st);
         guarded(|| Greedy::new(seed).act(&actions, seat, Some(&mut copy))).map(|a| a.to_string())
     }
 
@@ -331,22 +344,24 @@ impl VmState {
     }
 
     fn clone(&self) -> VmState {
-        VmState { st: self.st.clone() }
+        VmState {
+            st: Rc::clone(&self.st),
+        }
     }
 
     fn scores(&mut self) -> PyResult<Vec<i64>> {
-        guarded(|| self.st.scores())
+        guarded(|| self.own().scores())
     }
 
     /// (results per seat, reason), or None until the game is over.
     fn outcome(&mut self) -> PyResult<Option<(Vec<&'static str>, String)>> {
         let reason = self.st.reason_text().to_string();
-        guarded(|| self.st.outcome()).map(|o| o.map(|r| (r, reason)))
+        guarded(|| self.own().outcome()).map(|o| o.map(|r| (r, reason)))
     }
 
     /// Per-seat returns as a search backs them up (`State.returns`): zero until the game is over.
     fn returns(&mut self) -> PyResult<Vec<f64>> {
-        guarded(|| self.st.returns())
+        guarded(|| self.own().returns())
     }
 
     fn to_act(&self) -> Vec<u32> {
