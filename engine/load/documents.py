@@ -93,6 +93,23 @@ class RuleSet:
         file_line, file_col = doc.text_position(doc_path, line, col)
         return doc.path, file_line, file_col
 
+    def text_diag(
+        self,
+        path: tuple,
+        line: int,
+        col: int,
+        code: str,
+        message: str,
+        hint: str | None = None,
+        severity: str = "error",
+    ) -> Diagnostic:
+        """A diagnostic at (line, col) of the DSL text at ``path``, with the file's line and a caret under it."""
+        file, file_line, file_col = self.locate_text(path, line, col)
+        doc, _ = self.origin(path)
+        lines = doc.lines
+        context = (lines[file_line - 1], " " * (file_col - 1) + "^") if 1 <= file_line <= len(lines) else ()
+        return Diagnostic(file, file_line, file_col, code, message, severity, hint, context)
+
 
 def known_games() -> list[str]:
     rules = data_root() / "rules"

@@ -14,7 +14,7 @@ from engine.lang import ast
 from engine.load.documents import RuleSet
 from engine.load.formats import DEPRECATIONS, deprecation
 
-__all__ = ["deprecated_uses", "in_text", "old_calls", "option_ids_read"]
+__all__ = ["deprecated_uses", "old_calls", "option_ids_read"]
 
 _RENAMED = {d.renamed[0]: (d, d.renamed[1]) for d in DEPRECATIONS if d.renamed is not None}  # old → (row, new)
 
@@ -47,29 +47,15 @@ def option_ids_read(sources) -> Iterator[tuple[tuple, ast.Name]]:
                     yield path, e
 
 
-def in_text(
-    rules: RuleSet,
-    path: tuple,
-    node: ast.Node,
-    code: str,
-    message: str,
-    hint: str | None = None,
-    severity: str = "warning",
-) -> Diagnostic:
-    """A diagnostic at a node of the effect-language text found at ``path``, with its line and a caret."""
-    file, line, col = rules.locate_text(path, node.line, node.col)
-    doc, _ = rules.origin(path)
-    context = (doc.lines[line - 1], " " * (col - 1) + "^") if 1 <= line <= len(doc.lines) else ()
-    return Diagnostic(file, line, col, code, message, severity, hint, context)
-
-
 def deprecated_uses(rules: RuleSet, sources) -> list[Diagnostic]:
     """A located warning, with the fix, at every deprecated form the texts use."""
     out = []
     for path, call, new in old_calls(sources):
         row = _RENAMED[call.func][0]
-        out.append(in_text(rules, path, call, row.code, f"{call.func}(…) is the old name of {new}(…)", row.fix))
+        message = f"{call.func}(…) is the old name of {new}(…)"
+        out.append(rules.text_diag(path, call.line, call.col, row.code, message, row.fix, "warning"))
     row = deprecation("W312")
     for path, name in option_ids_read(sources):
-        out.append(in_text(rules, path, name, row.code, "a greedy value reads `action`, the option's id", row.fix))
+        message = "a greedy value reads `action`, the option's id"
+        out.append(rules.text_diag(path, name.line, name.col, row.code, message, row.fix, "warning"))
     return out

@@ -453,12 +453,7 @@ class _Builder:
         self.problems.append(self.rules.diag(path, code, message, key=key, hint=hint, severity=severity))
 
     def dsl_problem(self, path: tuple, p: DslProblem) -> None:
-        file, line, col = self.rules.locate_text(path, p.line, p.col)
-        doc, _ = self.rules.origin(path)
-        context: tuple[str, ...] = ()
-        if 1 <= line <= len(doc.lines):
-            context = (doc.lines[line - 1], " " * (col - 1) + "^")
-        self.problems.append(Diagnostic(file, line, col, p.code, p.message, "error", p.hint, context))
+        self.problems.append(self.rules.text_diag(path, p.line, p.col, p.code, p.message, p.hint))
 
     def stop_if_errors(self) -> None:
         if any(p.is_error for p in self.problems):

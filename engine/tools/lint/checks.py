@@ -25,7 +25,6 @@ from engine.lang.ops import OPS
 from engine.load.documents import RuleSet, display_path, identity, load_documents, shipped_folder
 from engine.load.safe_files import Refused, find_inside, read_text
 from engine.runtime import rng
-from engine.runtime.deprecated import in_text
 from engine.runtime.gamedef import GameDef, load_game
 from engine.tools.lint.config import LintConfig, file_of, find_config, reasonless, suppressions
 from engine.tools.lint.fix import fix_repeats
@@ -230,9 +229,8 @@ def _never_run(game: GameDef) -> list[Diagnostic]:
             for before, after in pairwise(block):
                 if isinstance(before, _STOPS):
                     stop = ast.format_block([before]).strip()
-                    out.append(
-                        in_text(game.rules, path, after, "W401", f"this statement never runs: it follows '{stop}'")
-                    )
+                    message = f"this statement never runs: it follows '{stop}'"
+                    out.append(game.rules.text_diag(path, after.line, after.col, "W401", message, severity="warning"))
     return out
 
 
@@ -386,13 +384,14 @@ def _empty_choices(game: GameDef) -> list[Diagnostic]:
             else f"add 'optional', or check first: if size({what}) > 0: …"
         )
         out.append(
-            in_text(
-                game.rules,
+            game.rules.text_diag(
                 path,
-                s,
+                s.line,
+                s.col,
                 "W402",
                 f"'{what}' had nothing to choose from here in a game between random bots, and the game stopped (E701)",
                 hint=f"{fix}; `tabletop simulate {named} --players {players} --games 1 --seed {seed}` plays that game",
+                severity="warning",
             )
         )
     return out
@@ -453,14 +452,15 @@ def _endless_loops(game: GameDef) -> list[Diagnostic]:
                         and not may_stop(s.body)
                     ):
                         out.append(
-                            in_text(
-                                game.rules,
+                            game.rules.text_diag(
                                 path,
-                                s,
+                                s.line,
+                                s.col,
                                 "W403",
                                 "this loop asks no one and never stops: it runs until the step "
                                 "budget ends the game (E703)",
                                 hint="add a condition, a choose, or return/end_game in the loop",
+                                severity="warning",
                             )
                         )
     return out
