@@ -53,8 +53,8 @@ impl State {
             let index = rng::below(&mut self.rng, of);
             Rc::make_mut(&mut self.faces)[die] = faces[index as usize].clone();
             let seeing = self.rolled(die);
-            let everyone = ((1u64 << self.n) - 1) as u32;
-            let seen = (seeing != everyone).then(|| (0..self.n as u32).filter(|p| seeing >> p & 1 != 0).collect());
+            let seen =
+                (seeing != self.everyone()).then(|| (0..self.n as u32).filter(|p| seeing >> p & 1 != 0).collect());
             self.happened(Hist::Roll {
                 die: die as u32,
                 of,
@@ -70,8 +70,8 @@ impl State {
     /// face, and nobody else; their bit mask.
     fn rolled(&mut self, die: usize) -> u32 {
         let zone = self.loc[die] as usize;
+        let everyone = self.everyone();
         let seats = self.seats();
-        let everyone = ((1u64 << self.n) - 1) as u32;
         let seeing = if seats.tops[zone] && self.zones[zone].last() == Some(&(die as u32)) {
             everyone
         } else {

@@ -56,7 +56,7 @@ fn bounded(items: Vec<V>) -> Res<V> {
 pub const PAST: &str = "a number past ±9,223,372,036,854,775,807 (numbers in the rules are 64-bit)";
 
 /// A count as the reference's messages print it, its thousands set apart by commas (Python's `{:,}`).
-fn grouped(n: usize) -> String {
+pub(crate) fn grouped(n: impl std::fmt::Display) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, d) in digits.chars().enumerate() {

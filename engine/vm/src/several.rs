@@ -1,7 +1,7 @@
 //! Choosing several things at once (engine/runtime/subsets.py): the options are every list of LOW to HIGH
 //! of the items, each item at most once, members in the order of their ids, one option per id.
 
-use crate::eval::int;
+use crate::eval::{grouped, int};
 use crate::game::{Choose, Game};
 use crate::state::{rule, Res, State};
 use crate::value::V;
@@ -89,19 +89,6 @@ fn comb(n: u128, k: u128) -> u128 {
         };
     }
     c
-}
-
-/// A count with thousands grouped by commas, as Python's `{:,}`.
-fn grouped(n: u128) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 #[cfg(test)]

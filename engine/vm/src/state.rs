@@ -291,7 +291,7 @@ impl State {
         Ok(st)
     }
 
-    fn everyone(&self) -> u32 {
+    pub(crate) fn everyone(&self) -> u32 {
         ((1u64 << self.n) - 1) as u32
     }
 
