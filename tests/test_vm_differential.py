@@ -346,15 +346,28 @@ functions:
 """
 
 
+def same_fault_on_every_backend(game, then=None):
+    """The one located fault of ``game`` as it begins for seed 0 (or at ``then`` of the begun state) on the
+    reference, the Python code generator and the VM; its diagnostic."""
+    faults = []
+    for on_python in (game, load_game(game.rules.folder / "game.yaml")):
+        with pytest.raises(RuntimeRuleError) as fault:
+            state = on_python.new_game(2, 0)
+            if then is not None:
+                then(state)
+        faults.append(fault.value.diagnostic)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        state = _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+        if then is not None:
+            then(state)
+    assert diagnostic_of(vm.value) == faults[0] == faults[1]
+    return faults[0]
+
+
 def test_a_function_given_a_local_with_no_value_yet_faults_as_on_the_reference_though_it_never_reads_it(tmp_path):
     """The arguments of a call are read before the function's expression runs, even one it ignores."""
     game = mini(tmp_path, "if n > 5:\n    m = 1\nn = seven(m)\n", SEVEN)
-    with pytest.raises(RuntimeRuleError) as ref:
-        game.new_game(2, 0)
-    with pytest.raises(_vm.VmRuleError) as vm:
-        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
-    assert diagnostic_of(vm.value) == ref.value.diagnostic
-    assert "'m' has no value yet" in ref.value.diagnostic.message
+    assert "'m' has no value yet" in same_fault_on_every_backend(game).message
 
 
 BOUNDED = """\
@@ -373,12 +386,7 @@ BROKEN_BOUNDS = {
 @pytest.mark.parametrize("program", BROKEN_BOUNDS.values(), ids=list(BROKEN_BOUNDS))
 def test_a_value_outside_a_variables_min_and_max_is_the_same_located_fault_on_the_vm(tmp_path, program):
     game = mini(tmp_path, "me = first(players())\n" + program, BOUNDED)
-    with pytest.raises(RuntimeRuleError) as ref:
-        game.new_game(2, 0)
-    with pytest.raises(_vm.VmRuleError) as vm:
-        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
-    assert diagnostic_of(vm.value) == ref.value.diagnostic
-    assert "(its min: and max:)" in ref.value.diagnostic.message
+    assert "(its min: and max:)" in same_fault_on_every_backend(game).message
 
 
 def test_a_variable_kept_within_its_min_and_max_plays_alike_on_the_vm(tmp_path):
@@ -669,12 +677,7 @@ def test_dice_with_named_faces_and_a_roll_of_what_is_no_die_are_the_references_o
     crown = "      - kind: card\n        start: table\n        items: [{id: crown}]\n"
     text = CUPS.replace("    zones:", crown + "    zones:").replace("      roll(box)\n", "      roll(table)\n")
     game = load_game(write_game(tmp_path, text), reference=True)
-    with pytest.raises(RuntimeRuleError) as ref:
-        game.new_game(2, 0)
-    with pytest.raises(_vm.VmRuleError) as vm_fault:
-        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
-    assert diagnostic_of(vm_fault.value) == ref.value.diagnostic
-    assert "'crown' is not a die" in ref.value.diagnostic.message
+    assert "'crown' is not a die" in same_fault_on_every_backend(game).message
 
 
 @pytest.mark.parametrize("faces", [[9] * 6, None, [1] * 5], ids=["no such face", "no faces", "too few"])
@@ -705,53 +708,26 @@ def test_a_number_past_64_bits_is_the_same_located_fault_on_every_backend(tmp_pa
     """Numbers in the rules are 64-bit: the Python backends, whose numbers are unbounded, fault where the VM
     does, at the same rule and with the same words."""
     game = mini(tmp_path, program)
-    faults = []
-    for on_python in (game, load_game(tmp_path / "rules" / "mini" / "game.yaml")):
-        with pytest.raises(RuntimeRuleError) as ref:
-            on_python.new_game(2, 0)
-        faults.append(ref.value.diagnostic)
-    with pytest.raises(_vm.VmRuleError) as vm:
-        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
-    assert diagnostic_of(vm.value) == faults[0] == faults[1]
+    fault = same_fault_on_every_backend(game)
     lines = (tmp_path / "rules" / "mini" / "game.yaml").read_text(encoding="utf-8").splitlines()
-    assert lines[faults[0].line - 1].strip() == program.splitlines()[-1]
-    assert "a number past ±9,223,372,036,854,775,807" in faults[0].message
-
-
-def backends(game, players: int = 2):
-    """The game begun for seed 0 on the reference, the Python code generator and the VM."""
-    generated = load_game(game.rules.folder / "game.yaml")
-    return game.new_game(players, 0), generated.new_game(players, 0), _vm.VmGame(ir_bytes(game)).new_game(players, 0)
+    assert lines[fault.line - 1].strip() == program.splitlines()[-1]
+    assert "a number past ±9,223,372,036,854,775,807" in fault.message
 
 
 def test_points_added_up_past_64_bits_are_the_fault_of_the_term_that_went_past_on_every_backend(tmp_path):
     """Each term is a number within 64 bits; their sum is not: the points add up as `+` does."""
     game = mini(tmp_path, TO_THE_BIGGEST, "scoring:\n  - {id: held, points: n}\n  - {id: again, points: n}\n")
-    faults = []
-    for state in backends(game)[:2]:
-        with pytest.raises(RuntimeRuleError) as ref:
-            state.scores()
-        faults.append(ref.value.diagnostic)
-    with pytest.raises(_vm.VmRuleError) as vm:
-        backends(game)[2].scores()
-    assert diagnostic_of(vm.value) == faults[0] == faults[1]
-    assert faults[0].message.startswith("'again' failed for seat 0: a number past ±9,223,372,036,854,775,807")
+    fault = same_fault_on_every_backend(game, then=lambda state: state.scores())
+    assert fault.message.startswith("'again' failed for seat 0: a number past ±9,223,372,036,854,775,807")
 
 
 def test_a_teams_points_past_64_bits_are_a_located_fault_on_every_backend(tmp_path):
     one_team = 'scoring:\n  - {id: held, points: n}\nteams:\n  "2": [[0, 1]]\n'
     game = mini(tmp_path, TO_THE_BIGGEST + "n = team_score(first(players()))\n", one_team)
-    faults = []
-    for on_python in (game, load_game(game.rules.folder / "game.yaml")):
-        with pytest.raises(RuntimeRuleError) as ref:
-            on_python.new_game(2, 0)
-        faults.append(ref.value.diagnostic)
-    with pytest.raises(_vm.VmRuleError) as vm:
-        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
-    assert diagnostic_of(vm.value) == faults[0] == faults[1]
+    fault = same_fault_on_every_backend(game)
     lines = (game.rules.folder / "game.yaml").read_text(encoding="utf-8").splitlines()
-    assert lines[faults[0].line - 1].strip() == "n = team_score(first(players()))"
-    assert "a number past" in faults[0].message
+    assert lines[fault.line - 1].strip() == "n = team_score(first(players()))"
+    assert "a number past" in fault.message
 
 
 def test_teams_whose_points_add_up_past_64_bits_are_ranked_as_the_reference_ranks_them(tmp_path):
@@ -761,7 +737,8 @@ def test_teams_whose_points_add_up_past_64_bits_are_ranked_as_the_reference_rank
     text = yaml.read_text(encoding="utf-8").replace("{min: 2, max: 2}", "{min: 4, max: 4}")
     yaml.write_text(text + 'teams:\n  "4": [[0, 1], [2, 3]]\n', encoding="utf-8")
     game = load_game(yaml, reference=True)
-    ref, generated, vm = backends(game, 4)
+    ref, generated = game.new_game(4, 0), load_game(yaml).new_game(4, 0)
+    vm = _vm.VmGame(ir_bytes(game)).new_game(4, 0)
     assert ref.outcome.results == generated.outcome.results == ("win", "win", "loss", "loss")
     assert vm.outcome() == (list(ref.outcome.results), ref.outcome.reason)
 
