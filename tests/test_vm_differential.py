@@ -593,30 +593,12 @@ def test_a_copy_and_its_original_play_on_apart():
     assert state.scores() == state.clone().scores()
 
 
-KINDS = """\
-id: mini
-name: Mini
-players: {min: 2, max: 2}
-components:
-  - kind: card
-    start: hand
-    items: [{id: guard, copies: 3}, {id: king}, {id: priest}]
-zones:
-  - {id: hand, visibility: public}
-  - {id: table, visibility: public}
-play: |
-  move(card_named("guard"), table)
-  g = choose "guess" from kinds(hand) + kinds(table) where it != "priest"
-  move(card_of(hand, g), table)
-  p = card_of(table, "priest")
-  log "{kinds(table)} {p} {card_of([], g)}"
-"""
-
-
 def test_copies_of_a_card_are_one_option_per_kind_and_card_of_gives_one_back_on_the_vm(tmp_path):
     from language_helpers import write_game
+    from test_kinds import GAME
 
-    game = load_game(write_game(tmp_path, KINDS), reference=True)
+    told = '  p = card_of(table, "priest")\n  log "{kinds(table)} {p} {card_of([], g)}"\n'
+    game = load_game(write_game(tmp_path, GAME.replace("  end_game\n", told)), reference=True)
     vm_game = _vm.VmGame(ir_bytes(game))
     for pick in ("guess guard", "guess king"):
         ref, vm = game.new_game(2, 0), vm_game.new_game(2, 0)
