@@ -14,7 +14,6 @@ import pytest
 from engine import StateError, TabletopError, load_game
 from engine.bots import make
 from engine.extras import MissingExtra
-from engine.runtime.lower import Unsupported, ir_bytes
 from engine.runtime.observe import encoding, information_key
 from engine.runtime.state import ChanceEvent, ChanceNeeded
 from tests.interop_helpers import CELLS, cell_id
@@ -289,5 +288,3 @@ def test_cards_dealt_at_random_at_the_start_are_explicit_chance_too(tmp_path):
     drawn, events = deal_by_hand(game, 2, lambda event: 1)
     assert [(e.kind, e.size) for e in events] == [("random", 2)] * 3
     assert len(game.new_game(2, draws=drawn).zones["right"]) == 3
-    with pytest.raises(Unsupported, match="cards placed at random at the start"):
-        ir_bytes(game)  # the VM does not run such a start: it says so, as for any construct it lacks

@@ -104,6 +104,9 @@ class Lowerer:
         self.code: list[list] = []
         self.tables: list[Any] = []
         self.table_ids: dict[str, int] = {}
+        # the starts are run by the VM as each game begins when they draw at random (or fail) for some size
+        self.placed = {n: _start_places(game, n) for n in range(game.min_players, game.max_players + 1)}
+        self.dealt = None in self.placed.values()
 
     # ------------------------------------------------------------ the whole
     def ir(self) -> dict:
@@ -114,6 +117,7 @@ class Lowerer:
         scoring = [self._scorer(s, ("scoring", i)) for i, s in enumerate(game.scoring)]
         tiebreakers = [self._scorer(s, ("tiebreakers", i)) for i, s in enumerate(game.tiebreakers)]
         house = [] if game.house is None else [self._scorer(game.house.points, ("house", "points"))]
+        deal = self._deal(functions) if self.dealt else None
         return {
             "version": IR_VERSION,
             "game": game.id,
@@ -152,7 +156,24 @@ class Lowerer:
             "seat_names": self.labels.seat_names,
             "card_names": self.labels.card_names or [],
             "lab": lab,
+            "deal": deal,
         }
+
+    def _deal(self, functions: list) -> dict:
+        """The starts as functions of the card (``it``) the VM runs, card after card, as each game begins
+        (``State._place_starts``): {cards: [function per card], where: the file a failing start is reported in}."""
+        game = self.game
+        texts = [(path, e) for path, e in game.sources if path[0] == "components" and path[-1] == "start"]
+        first = list(dict.fromkeys(map(id, game.starts)))  # each kind's start, in the order of the texts
+        if len(first) != len(texts):
+            raise Unsupported("starts shared between kinds of cards")
+        lowered = {}
+        for key, (_, body) in zip(first, texts):
+            self.scope = _Scope(("me", "it"))
+            expr = self.expr(body)
+            functions.append({"name": "start", "params": [0, 1], "locals": list(self.scope.slots), "expr": expr})
+            lowered[key] = len(functions) - 1
+        return {"cards": [lowered[id(start)] for start in game.starts], "where": game.rules.documents[0].path}
 
     def _lab(self, functions: list) -> dict:
         """What the playtest lab reads of a game as it plays (engine/lab/games.py ``record_game``): its ``turn:``
@@ -237,7 +258,8 @@ class Lowerer:
         zones = game.zone_ids(n)
         sight = game.sight(n)
         masks, tops = sight.masks, sight.tops
-        start_zones, know = _start_places(game, n)
+        placed = self.placed[n]
+        start_zones, know = ({z: [] for z in zones}, [0] * len(game.card_ids)) if placed is None else placed
         return {
             "zones": zones,
             "masks": [masks[z] for z in zones],
@@ -654,9 +676,10 @@ def _card_shape(t: Type | None) -> Any:
     return None
 
 
-def _start_places(game, n: int) -> tuple[dict, list]:
+def _start_places(game, n: int) -> tuple[dict, list] | None:
     """Where every card starts and who knows it, as ``State.new`` places them before the programs run (and
-    without running them: a program that fails is the VM's to report)."""
+    without running them: a program that fails is the VM's to report); None where the starts draw at random
+    or fail, which the VM then runs as each game begins."""
     from engine.runtime import rng
     from engine.runtime.state import State
 
@@ -667,10 +690,11 @@ def _start_places(game, n: int) -> tuple[dict, list]:
     st.draws = None  # the generator's own draws, not given ones
     cards = len(game.card_ids)
     st.zones, st.loc = {z: [] for z in game.zone_ids(n)}, [""] * cards
-    know = st._place_starts()
-    if st.rng != rng.seed_state(0):
-        raise Unsupported("cards placed at random at the start")
-    return st.zones, know
+    try:
+        know = st._place_starts()
+    except RuntimeRuleError:
+        return None
+    return (st.zones, know) if st.rng == rng.seed_state(0) else None
 
 
 def _score_reads(game, exprs: list) -> dict | None:

@@ -456,6 +456,8 @@ pub struct Game {
     pub tiebreakers: Vec<Scorer>,
     /// The house's points (`house:`), which every seat's are set against; None: the seats play each other.
     pub house: Option<Scorer>,
+    /// The starts run as each game begins, when they draw at random (None: the places are `Seats::start`).
+    pub deal: Option<crate::starts::Deal>,
     /// Per card: a die's faces, None for another card; empty in a game without dice.
     pub dice: Vec<Option<Rc<[V]>>>,
     pub nodes: Vec<Expr>,
@@ -1255,7 +1257,7 @@ impl Game {
                 }
                 start.push(cards);
             }
-            if placed.iter().any(|p| !p) {
+            if placed.iter().any(|p| !p) && crate::starts::fixed(&j) {
                 return bad("the start leaves a card nowhere");
             }
             let know: Vec<u32> = arr(get(sj, "know")?, "know")?
@@ -1559,6 +1561,7 @@ impl Game {
             pvars,
             families,
             seats,
+            deal: crate::starts::read(&j, &funcs, ncards)?,
             procs,
             proc_index,
             funcs,

@@ -18,6 +18,7 @@ pub mod pyrand;
 pub mod record;
 pub mod rng;
 pub mod several;
+pub mod starts;
 pub mod state;
 pub mod value;
 

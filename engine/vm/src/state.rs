@@ -287,6 +287,7 @@ impl State {
             faces: crate::dice::initial_faces(&game),
             game,
         };
+        st.place_starts(&st.game.clone())?;
         st.run()?;
         Ok(st)
     }
