@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_vm_differential import mini, play
+from test_vm_differential import mini, play, same_fault_on_every_backend
 
 from engine.runtime.lower import ir_bytes
 
@@ -31,3 +31,64 @@ def test_maps_print_alike_on_the_vm(tmp_path):
         play(ref, vm, seed, every_step=True)
         assert json.loads(vm.to_json()) == ref.to_data()
     assert any("{'a': [1], 'b': []}" in line for line in ref.log)
+
+
+KEYED = """\
+m = {"red": 1}
+for k in ["blue", "red", "it's"]:
+    m = with_key(m, k, index_of(["red", "blue"], k) + 3)
+s = choose "suffix" from ["", "b", "red"]
+made = "a" + s
+m = with_key(m, made, 7)
+m = with_key(m, "red" if made == "ared" else made, 8)
+d = choose "drop" from ["blue", "ab", "none"]
+gone = without_key(m, d)
+kept = choose "keep" from ["red", "ab", "x"]
+blue = get(gone, "blue")
+has = "ab" in m
+log "{m} {keys(gone)} {values(gone)} {get(m, made)} {blue} {has} {made in gone} {get(m, s)} {get(m, kept)}"
+xs = [size(keys(m)), get(m, "red")]
+n = choose "then" from [1, 2]
+"""
+
+
+def test_maps_with_keys_of_every_kind_play_alike_on_the_vm(tmp_path):
+    """Keys written, made while playing ("a" + a choice) and set again keep the order they were first set
+    in, print alike in logs and option ids, and go through saves both ways."""
+    game = mini(tmp_path, KEYED)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    lines = set()
+    for seed in range(12):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        play(ref, vm, seed, every_step=True)
+        assert json.loads(vm.to_json()) == ref.to_data()
+        lines.update(line for line in ref.log if line.startswith("{"))
+    assert any("'ab': 8" in line for line in lines) and any("'ared': 7" in line for line in lines), lines
+
+
+def test_a_save_holding_a_key_made_while_playing_continues_on_the_other_backend(tmp_path):
+    game = mini(tmp_path, KEYED)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    ref = game.new_game(2, 0)
+    ref.apply("suffix b")
+    on_vm = vm_game.state_from_json(ref.to_json())
+    assert json.loads(on_vm.to_json()) == ref.to_data()
+    for state in (ref, on_vm):
+        state.apply("drop ab")
+        state.apply("keep ab")
+    back = game.state_from_json(on_vm.to_json())
+    assert back.to_data() == ref.to_data()
+    assert back.log[-1].startswith("{'red': 3, 'blue': 4, \"it's\": 2, 'ab': 8} red, blue, it's 3, 4, 2 8 4 yes no")
+
+
+@pytest.mark.parametrize(
+    "program, said",
+    [
+        ('m = {"a": 1}\nm = with_key(m, none, 2)\n', "with_key: no key given"),
+        ('m = {"a": 1}\nn = get(m, "a") + get(m, "b")\n', "'+' cannot combine a number and none"),
+    ],
+    ids=["no key", "no value"],
+)
+def test_a_map_that_cannot_be_made_is_the_same_located_fault_on_the_vm(tmp_path, program, said):
+    game = mini(tmp_path, program)
+    assert said in same_fault_on_every_backend(game).message

@@ -37,6 +37,7 @@ from engine.lang.types import (
     ZONE,
     Type,
     list_of,
+    map_of,
     parse_type,
     substitute,
     unify,
@@ -47,6 +48,7 @@ COLOURS = ("red", "green", "blue")
 COLOUR = parse_type("colours", {"colours"})
 CARD_IDS = [f"{c[0]}{r}" for c in COLOURS for r in range(1, 5)]
 MOVE = parse_type("{do: text, k: int}", set())
+MAP = map_of(INT)
 SCALARS = (INT, BOOL, TEXT, PLAYER, CARD, COLOUR)
 WORDS = ("x", "left", "a b", "", "ok", "é🐈")
 VERBS = ("pick", "play", "take", "bid", "")
@@ -86,6 +88,7 @@ variables:
   col: {{type: colours, initial: red}}
   xs: {{type: "list[int]"}}
   cs: {{type: "list[card]"}}
+  tally: {{type: "map[int]"}}
 
 player_variables:
   pts: {{type: int}}
@@ -103,6 +106,7 @@ VARIABLES = {
     "col": COLOUR,
     "xs": list_of(INT),
     "cs": list_of(CARD),
+    "tally": MAP,
 }
 PLAYER_VARIABLES = {"pts": INT, "held": CARD, "tone": COLOUR, "on": BOOL}
 NULLABLE = {CARD, PLAYER}  # variables of these types start as none
@@ -110,7 +114,9 @@ ATTRIBUTES = {"rank": INT, "colour": COLOUR}
 # Operations that fail on some arguments (an empty zone or list, an index past the end): written bare only
 # as often as the program dares, else guarded.
 RISKY = {"top", "bottom", "first", "last", "item", "max", "min", "index_of", "cyclic_next", "cyclic_prev"}
-RISKY |= {"random_from", "around", "zone_of"}
+RISKY |= {"random_from", "around", "zone_of", "get"}
+# The map operations, each written only where its result is wanted (the maps generated hold numbers).
+MAP_RESULTS = {"get": INT, "values": list_of(INT), "keys": list_of(TEXT), "with_key": MAP, "without_key": MAP}
 # Operations that change the game or read what the generator does not model (teams; dice, which the base
 # has none of): never in an expression.
 NOT_IN_EXPRESSIONS = {"teammates", "team_score"} | {name for name, op in OPS.items() if op.group == "dice"}
@@ -290,7 +296,7 @@ class ProgramGen:
             name = rng.choice(same)
             t = self.locals[name]
         else:
-            t = rng.choice([*SCALARS, list_of(INT), list_of(CARD), list_of(PLAYER), ZONE, MOVE])
+            t = rng.choice([*SCALARS, list_of(INT), list_of(CARD), list_of(PLAYER), ZONE, MOVE, MAP])
             name = self.fresh("v")
         value = self.expr(t)
         self.locals[name] = t
@@ -343,7 +349,7 @@ class ProgramGen:
 
     def s_log(self, inner: int) -> list[str]:
         rng = self.rng
-        t = rng.choice([*SCALARS, list_of(INT), list_of(CARD), list_of(PLAYER), MOVE, ZONE])
+        t = rng.choice([*SCALARS, list_of(INT), list_of(CARD), list_of(PLAYER), MOVE, ZONE, MAP, list_of(TEXT)])
         shown = next((e for e in (self.expr(t, depth=1) for _ in range(5)) if not {'"', "{"} & set(e)), "me")
         line = f'log "{rng.choice(["", "see ", "{{"])}{{{shown}}} {rng.choice(["done", "!"])}"'
         if rng.random() < 0.3:
@@ -558,6 +564,8 @@ class ProgramGen:
             return [lambda: "deck", lambda: "pile", lambda: "heap"]
         if t == MOVE:
             return [lambda: f'{{do: "{rng.choice(WORDS)}", k: {rng.randint(0, 4)}}}']
+        if t == MAP:
+            return [lambda: "{}", lambda: f'{{"{rng.choice(WORDS)}": {rng.randint(0, 4)}, "{rng.choice(COLOURS)}": 1}}']
         if t.is_list:
             out = [lambda: "[]", lambda: f"[{self.expr(t.element, 3, sure=True)}]"]
             if t.element == COLOUR:
@@ -570,6 +578,7 @@ class ProgramGen:
         if t == INT:
             return [
                 lambda: f"{e(INT, d)} {rng.choice(['+', '-'])} {e(INT, d)}",
+                lambda: self.got(d),
                 lambda: f"{e(INT, d)} * {rng.randint(-2, 3)}",
                 lambda: f"-{e(INT, d)}",
                 lambda: f"{e(INT, d)} {rng.choice(['//', '%'])} {self.divisor(d)}",
@@ -591,6 +600,7 @@ class ProgramGen:
                 lambda: f"{e(TEXT, d)} {rng.choice(['==', '!='])} {e(TEXT, d)}",
                 lambda: f"{e(COLOUR, d)} == {e(COLOUR, d)}",
                 lambda: f"{e(MOVE, d)} == {e(MOVE, d)}",
+                lambda: f"{e(rng.choice([TEXT, COLOUR]), d)} {rng.choice(['in', 'not in'])} {e(MAP, d)}",
             ]
         if t == TEXT:
             return [
@@ -605,6 +615,11 @@ class ProgramGen:
         if t.is_list:
             return self.list_forms(t, d)
         return []
+
+    def got(self, d: int) -> str:
+        """A map's number under a key, or 0 where it has none (the key a text made while playing too)."""
+        m, k = self.expr(MAP, d), self.expr(self.rng.choice([TEXT, COLOUR]), d)
+        return f"(get({m}, {k}) if {k} in {m} else 0)"
 
     def divisor(self, d: int) -> str:
         if self.rng.random() < self.risk:
@@ -674,6 +689,8 @@ class ProgramGen:
                 continue
             if op.returns == ANY or (t in NULLABLE and sure and name in RISKY):
                 continue
+            if MAP_RESULTS.get(name, t) != t:
+                continue
             out.append(lambda op=op, binding=binding: self.call(op, binding, d))
         return out
 
@@ -693,6 +710,8 @@ class ProgramGen:
                 concrete = substitute(pt, dict.fromkeys([*binding, TYPEVAR], INT))
             if concrete is not None and concrete.is_list and concrete.element == ANY:
                 concrete = list_of(self.rng.choice([INT, CARD, PLAYER]))
+            if concrete is not None and concrete.is_map:
+                concrete = MAP
             args.append(self.expr(concrete or INT, d, sure=concrete in NULLABLE))
         return f"{op.name}({', '.join(args)})"
 

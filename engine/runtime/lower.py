@@ -40,6 +40,7 @@ NATIVE_OPS = frozenset(
         *("count", "range", "any", "all", "sum", "max", "min", "first", "last", "item", "index_of", "distinct"),
         *("score", "team_score", "flatten", "cyclic_next", "cyclic_prev", "around", "show", "sort", "key_of"),
         *("kinds", "card_of", "roll", "face", "faces", "showing"),
+        *("get", "with_key", "without_key", "keys", "values"),
     }
 )
 # Board operations whose every answer is a table lowered here: (board, space…) → value.

@@ -745,7 +745,10 @@ impl State {
             Bin::Gt => V::Bool(self.compare(">", x, y)? == Ordering::Greater),
             Bin::Ge => V::Bool(self.compare(">=", x, y)? != Ordering::Less),
             Bin::In | Bin::NotIn => {
-                let found = list(y, "in")?.iter().any(|i| i.same(x));
+                let found = match y {
+                    V::Rec(_) => crate::maps::has(x, y)?,
+                    _ => list(y, "in")?.iter().any(|i| i.same(x)),
+                };
                 V::Bool(found == (op == Bin::In))
             }
             Bin::Add => match (x, y) {
@@ -1136,6 +1139,7 @@ impl State {
                 }
                 V::list(out)
             }
+            Op::Get | Op::WithKey | Op::WithoutKey | Op::Keys | Op::Values => self.map_op(g, op, args, env)?,
             Op::Kinds => {
                 let l = self.eval(g, arg(0)?, env)?;
                 self.kinds(list(&l, "kinds")?)?

@@ -114,6 +114,11 @@ pub enum Op {
     Face,
     Faces,
     Showing,
+    Get,
+    WithKey,
+    WithoutKey,
+    Keys,
+    Values,
 }
 
 const OPS: &[(&str, Op)] = &[
@@ -166,6 +171,11 @@ const OPS: &[(&str, Op)] = &[
     ("face", Op::Face),
     ("faces", Op::Faces),
     ("showing", Op::Showing),
+    ("get", Op::Get),
+    ("with_key", Op::WithKey),
+    ("without_key", Op::WithoutKey),
+    ("keys", Op::Keys),
+    ("values", Op::Values),
 ];
 
 /// How many arguments an operation needs at least (ops.py: its parameters but the optional ones): an IR
@@ -184,7 +194,10 @@ fn fewest_args(op: Op) -> usize {
         | Op::Sort
         | Op::CardOf
         | Op::Showing
+        | Op::Get
+        | Op::WithoutKey
         | Op::TopCards => 2,
+        Op::WithKey => 3,
         Op::Around => 4,
         _ => 1,
     }

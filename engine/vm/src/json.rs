@@ -488,7 +488,10 @@ pub fn value_json(g: &Game, v: &V) -> J {
         V::List(l) => J::Array(l.iter().map(|x| value_json(g, x)).collect()),
         V::Rec(r) => J::Object(
             r.iter()
-                .map(|(k, x)| (g.text(*k).to_string(), value_json(g, x)))
+                .map(|(k, x)| match crate::maps::entry(*k, x) {
+                    (V::Text(t), x) => (t.to_string(), value_json(g, x)),
+                    (_, x) => (g.text(*k).to_string(), value_json(g, x)),
+                })
                 .collect(),
         ),
         V::Iter(i, l) => json!([i, J::Array(l.iter().map(|x| value_json(g, x)).collect())]),
@@ -524,10 +527,12 @@ fn json_depth(g: &Game, j: &J, depth: usize) -> Result<V, Error> {
         J::Object(o) => {
             let mut fields = vec![];
             for (k, x) in o {
-                let Some(&key) = g.string_ids.get(k.as_str()) else {
-                    return refuse(format!("the field {k:?} is nothing of this game"));
-                };
-                fields.push((key, json_depth(g, x, depth + 1)?));
+                let x = json_depth(g, x, depth + 1)?;
+                fields.push(match g.string_ids.get(k.as_str()) {
+                    Some(&key) => (key, x),
+                    // a map's key made while playing
+                    None => (crate::maps::MADE, V::list(vec![V::Text(k.as_str().into()), x])),
+                });
             }
             V::Rec(fields.into())
         }

@@ -13,6 +13,7 @@ pub mod game;
 pub mod house;
 pub mod json;
 pub mod kinds;
+pub mod maps;
 pub mod playout;
 pub mod pyrand;
 pub mod record;

@@ -973,7 +973,10 @@ impl State {
             V::Rec(r) => {
                 let fields: Vec<String> = r
                     .iter()
-                    .map(|(k, x)| format!("{}: {}", py_repr(self.game.text(*k)), self.repr(x)))
+                    .map(|(k, x)| {
+                        let (key, x) = crate::maps::entry(*k, x);
+                        format!("{}: {}", py_repr(self.text_of(&key)), self.repr(x))
+                    })
                     .collect();
                 format!("{{{}}}", fields.join(", "))
             }
