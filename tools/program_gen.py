@@ -9,9 +9,12 @@ arguments generated for its parameters' types, so most games load.  Statements c
 locals, variables and player variables, ``+=``/``-=``), effects on zones, ``if``/``elif``/``else``,
 ``for``, ``while``, ``repeat``, ``break``/``continue``, reaction windows (``reopen``/``close``), choices
 (``where``, ``by``, ``optional``, ``secretly``, every seat at once), logs (to one seat too), calls and
-``end_game``.  A program's daring (``risk``) decides how often it writes a form that may fail while
-playing (the top of a zone that may be empty, a division by a value that may be zero), so some games stop
-on a rule fault and most play on.
+``end_game``.  Some games have dice (rolled on an open tray and in each seat's secret cup: ``roll``,
+``face``, ``faces``, ``showing``), some a house (``house:``: its procedure, which asks nothing, played at the
+end, and its points), and a map variable (``with_key``, ``get``, ``key in MAP``, keys made while
+playing).  A program's daring (``risk``) decides how often it writes a form that may fail while playing
+(the top of a zone that may be empty, a division by a value that may be zero), so some games stop on a
+rule fault and most play on.
 
 Game ``index`` of ``seed`` is fully determined by the pair:
 
@@ -52,6 +55,14 @@ MAP = map_of(INT)
 SCALARS = (INT, BOOL, TEXT, PLAYER, CARD, COLOUR)
 WORDS = ("x", "left", "a b", "", "ok", "é🐈")
 VERBS = ("pick", "play", "take", "bid", "")
+# Dice of some games: rolled in the open on the tray, or in secret in a seat's cup; only dice go to these zones.
+DICE = """\
+  - kind: die
+    faces: [1, 2, 3, 4, 5, 6]
+    start: tray
+    items: [{id: die, copies: 4}]
+"""
+DICE_ZONES = "  - {id: tray, visibility: public}\n  - {id: cup, per: player, visibility: owner}\n"
 
 BASE = """\
 id: gen
@@ -70,14 +81,14 @@ components:
     attributes: {{rank: int, colour: colours}}
     start: deck
     items:
-{cards}
+{cards}{dice}
 zones:
   - {{id: deck, visibility: hidden}}
   - {{id: pile, visibility: public}}
   - {{id: heap, visibility: top}}
   - {{id: hand, per: player, visibility: owner}}
   - {{id: stash, per: colours, visibility: public}}
-
+{dice_zones}
 variables:
   n: {{type: int}}
   m: {{type: int, initial: 1{bounds}}}
@@ -141,6 +152,9 @@ class ProgramGen:
         self.returns: Type | None = None  # the type a procedure being written gives
         self.procedures: dict[str, tuple[list[tuple[str, Type]], Type | None]] = {}
         self.functions: dict[str, tuple[list[tuple[str, Type]], Type]] = {}
+        self.dice = rng.random() < 0.35
+        self.house = rng.random() < 0.3
+        self.asks = True  # False in the house's procedure, which decides nothing
 
     # ------------------------------------------------------------------ the game
     def game(self) -> str:
@@ -151,9 +165,22 @@ class ProgramGen:
             f"      - {{id: {cid}, rank: {cid[1]}, colour: {next(c for c in COLOURS if c[0] == cid[0])}}}\n"
             for cid in CARD_IDS
         )
-        text = BASE.format(budget=rng.choice([3000, 20000]), winner=winner, bounds=bounds, cards=cards)
+        text = BASE.format(
+            budget=rng.choice([3000, 20000]),
+            winner=winner,
+            bounds=bounds,
+            cards=cards,
+            dice=DICE if self.dice else "",
+            dice_zones=DICE_ZONES if self.dice else "",
+        )
         functions = [self.function(i) for i in range(rng.randint(0, 3))]
         procedures = [self.procedure(i) for i in range(rng.randint(0, 3))]
+        if self.house:
+            procedures.append(self.house_plays())
+            self.fresh_scope({}, set())
+            self.pure = True
+            text += f"\nhouse:\n  name: Bank\n  plays: house_plays\n  points: {_quoted(self.expr(INT))}\n"
+            self.pure = False
         if functions:
             text += "\nfunctions:\n" + "".join(functions)
         if procedures:
@@ -177,7 +204,17 @@ class ProgramGen:
         lines = ["shuffle(deck)", "for p in players():", "    repeat 3:", "        move(top(deck), hand(p))"]
         if self.rng.random() < 0.5:
             lines += ["move(top(deck), pile)", "who = first(players())"]
+        if self.dice:
+            lines += ["for p in players():", "    move(top(tray), cup(p))", "    roll(cup(p))", "roll(tray)"]
         return lines
+
+    def house_plays(self) -> str:
+        """The house's procedure: statements that ask no one anything."""
+        self.fresh_scope({"me": PLAYER}, {"me"})
+        self.asks = False
+        lines = self.block(0, self.rng.randint(1, 3))
+        self.asks = True
+        return "  - id: house_plays\n    does: |\n" + "".join("      " + line + "\n" for line in lines)
 
     def play(self) -> list[str]:
         rng = self.rng
@@ -190,6 +227,8 @@ class ProgramGen:
         self.loops = 0
         self.fresh_scope({}, set())
         lines += self.block(0, rng.randint(0, 2))
+        if self.house:
+            lines.append("house_plays()")
         if rng.random() < 0.3:
             lines.append(f'end_game "{rng.choice(["done", "over"])}"')
         return lines
@@ -257,6 +296,8 @@ class ProgramGen:
         kinds += ["log", "pass"]
         if depth < 4:
             kinds += ["if", "if", "for", "repeat", "while", "window", "several", "moves"]
+        if self.dice:
+            kinds += ["dice", "dice"]
         if self.procedures:
             kinds += ["call", "call"]
         if self.loops:
@@ -265,6 +306,8 @@ class ProgramGen:
             kinds += ["close", "close", "reopen"] if rng.random() < 0.5 else ["close"]
         if rng.random() < 0.05:
             kinds += ["end"] if self.returns is None else ["return"]
+        if not self.asks:
+            kinds = [k for k in kinds if k not in ("choose", "several", "window", "call")]
         return getattr(self, "s_" + rng.choice(kinds))(depth + 1)
 
     def s_pass(self, inner: int) -> list[str]:
@@ -346,6 +389,21 @@ class ProgramGen:
         """Cards carried from one zone to another while it has some: the zones change through a game."""
         zone, to = self.expr(ZONE), self.expr(ZONE)
         return [f"repeat {self.rng.randint(1, 3)}:", f"    if size({zone}) > 0:", f"        move(top({zone}), {to})"]
+
+    def s_dice(self, inner: int) -> list[str]:
+        """Dice rolled, or carried between the open tray and a seat's secret cup."""
+        rng = self.rng
+        how = rng.randrange(4)
+        if how == 0:
+            return [f"roll({self.dice_zone(0)})"]
+        if how == 1:
+            return [f"roll(showing({self.dice_zone(0)}, {rng.randint(1, 6)}))"]
+        cup = f"cup({self.expr(PLAYER, sure=True)})"
+        source, to = ("tray", cup) if how == 2 else (cup, "tray")
+        return [f"if size({source}) > 0:", f"    move(top({source}), {to})"]
+
+    def dice_zone(self, d: int) -> str:
+        return self.rng.choice(["tray", f"cup({self.expr(PLAYER, d, True)})"])
 
     def s_log(self, inner: int) -> list[str]:
         rng = self.rng
@@ -579,6 +637,7 @@ class ProgramGen:
             return [
                 lambda: f"{e(INT, d)} {rng.choice(['+', '-'])} {e(INT, d)}",
                 lambda: self.got(d),
+                *self.dice_numbers(d),
                 lambda: f"{e(INT, d)} * {rng.randint(-2, 3)}",
                 lambda: f"-{e(INT, d)}",
                 lambda: f"{e(INT, d)} {rng.choice(['//', '%'])} {self.divisor(d)}",
@@ -616,6 +675,17 @@ class ProgramGen:
             return self.list_forms(t, d)
         return []
 
+    def dice_numbers(self, d: int) -> list[Callable[[], str]]:
+        """What dice show, as numbers (none in a game without dice)."""
+        if not self.dice:
+            return []
+        zone = self.dice_zone
+        return [
+            lambda: f"sum(faces({zone(d)}))",
+            lambda: f"size(showing({zone(d)}, {self.rng.randint(1, 6)}))",
+            lambda: f"(face(top(tray)) if size(tray) > 0 else {self.expr(INT, d)})",
+        ]
+
     def got(self, d: int) -> str:
         """A map's number under a key, or 0 where it has none (the key a text made while playing too)."""
         m, k = self.expr(MAP, d), self.expr(self.rng.choice([TEXT, COLOUR]), d)
@@ -648,6 +718,10 @@ class ProgramGen:
             out.append(lambda: f"range({e(INT, d)} % 4, {rng.randint(0, 5)})")
         if item in (INT, CARD, PLAYER):
             out.append(lambda: f"sorted({e(t, d)}, by: {self.keyed(item, d)})")
+        if self.dice and item == INT:
+            out.append(lambda: f"faces({self.dice_zone(d)})")
+        if self.dice and item == CARD:
+            out.append(lambda: f"showing({self.dice_zone(d)}, {e(INT, d)})")
         if item == CARD:
             out.append(lambda: f"[{self.fresh_pair(d)}]")
         return out
