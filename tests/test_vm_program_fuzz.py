@@ -327,6 +327,16 @@ def test_the_teammates_of_nobody_and_a_range_to_none_play_alike_on_the_vm(tmp_pa
     assert ref.to_data()["variables"]["xs"] == [0, 1, None, None] and ref.to_data()["variables"]["flag"] is True
 
 
+def test_a_random_item_of_no_list_at_all_is_none_on_both_backends(tmp_path):
+    """An item past the end of a list of lists is none, and random_from of none draws nothing and gives none, as
+    it does of an empty list."""
+    game = game_of(tmp_path, NONE_GAME.replace("LINE", "word = random_from(item([[]], 3))\n      n = size(xs)"))
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    ref.apply("pick 1")
+    vm.apply("pick 1")
+    assert json.loads(vm.to_json()) == ref.to_data() and ref.vars["word"] is None
+
+
 def test_records_without_repeats_are_the_same_list_on_both_backends(tmp_path):
     """distinct and around keep the first of equal records (moves of several parts), as they do numbers."""
     lines = (

@@ -1243,7 +1243,10 @@ impl State {
             }
             Op::RandomFrom => {
                 let l = self.eval(g, arg(0)?, env)?;
-                let items = list(&l, "random_from")?;
+                let items = match l {
+                    V::None | V::Unset => return Ok(V::None), // `not items`: none draws nothing, as []
+                    _ => list(&l, "random_from")?,
+                };
                 if items.is_empty() {
                     V::None
                 } else {
