@@ -17,8 +17,10 @@ import pytest
 
 from engine import RuntimeRuleError, load_game
 from engine.errors import BudgetExceeded
+from engine.lang import ast
+from engine.lang.ops import OPS
 from engine.load.documents import known_games, known_variants
-from engine.runtime.lower import Unsupported, diagnostic_of, ir_bytes
+from engine.runtime.lower import BOARD_OPS, NATIVE_OPS, Lowerer, diagnostic_of, ir_bytes
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
 
@@ -113,10 +115,20 @@ def test_a_determinized_copy_on_the_vm_is_the_references_copy_for_the_same_seed(
     assert compared >= players
 
 
-def test_a_construct_the_vm_does_not_run_is_named_at_lowering(tmp_path):
-    game = mini(tmp_path, 'n = number("12")\n')
-    with pytest.raises(Unsupported, match="the operation number"):
-        ir_bytes(game)
+def _kinds(base: type) -> set[type]:
+    found = set(base.__subclasses__())
+    return found.union(*(_kinds(k) for k in found))
+
+
+def test_the_vm_runs_every_statement_expression_and_operation_of_the_language():
+    """No construct of the language is refused at lowering: a game runs whole on the VM."""
+    statements = {k.__name__ for k in _kinds(ast.Stmt)}
+    expressions = {k.__name__ for k in _kinds(ast.Expr)}
+    assert {"Assign", "Choose", "Window"} <= statements and {"Call", "KeyedCall", "MapExpr"} <= expressions
+    assert {k for k in statements if not hasattr(Lowerer, "_s_" + k)} == set()
+    assert {k for k in expressions if not hasattr(Lowerer, "_e_" + k)} == set()
+    statement_ops = {"perform"}  # a statement of its own (Lowerer._s_ExprStmt)
+    assert set(OPS) - NATIVE_OPS - BOARD_OPS - statement_ops - {"card_named"} == set()
 
 
 FEWEST = {
@@ -234,10 +246,11 @@ rooms:
 """
 
 
-def test_lines_groups_and_liberties_on_a_board_are_the_references_in_its_order(tmp_path):
+def walked(tmp_path, rules: str) -> list[str]:
+    """The log of the last of six games of ``rules`` on the yard, played alike on both backends."""
     folder = tmp_path / "rules" / "walks"
     folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(BOARD_WALKS, encoding="utf-8")
+    (folder / "game.yaml").write_text(rules, encoding="utf-8")
     (folder / "board.yaml").write_text(YARD, encoding="utf-8")
     game = load_game(folder / "game.yaml", reference=True)
     vm_game = _vm.VmGame(ir_bytes(game))
@@ -245,7 +258,29 @@ def test_lines_groups_and_liberties_on_a_board_are_the_references_in_its_order(t
         ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
         assert play(ref, vm, seed, every_step=True) == 4
         assert ref.to_data() == json.loads(vm.to_json())
-    assert any(line.startswith("southeast northwest") and not line.endswith("nothing") for line in ref.log)
+    return ref.log
+
+
+def test_lines_groups_and_liberties_on_a_board_are_the_references_in_its_order(tmp_path):
+    log = walked(tmp_path, BOARD_WALKS)
+    assert any(line.startswith("southeast northwest") and not line.endswith("nothing") for line in log)
+
+
+def test_a_board_chosen_while_playing_is_walked_as_the_reference_walks_it(tmp_path):
+    """A board held in a local (a game may choose which board a rule reads) has the tables of every board."""
+    rules = BOARD_WALKS.replace("  repeat 4:\n", "  b = yard\n  repeat 4:\n").replace("(yard, s", "(b, s")
+    assert "line(b, s, d, taken)" in rules
+    log = walked(tmp_path, rules)
+    assert any(line.startswith("southeast northwest") and not line.endswith("nothing") for line in log)
+
+
+def test_a_boards_directions_and_shortest_paths_are_the_references(tmp_path):
+    rules = BOARD_WALKS.replace(
+        "      taken = taken + [s]\n",
+        '      taken = taken + [s]\n      log "way {directions(yard)} {shortest_path(yard, s, last(spaces(yard)))}"\n',
+    )
+    log = [line for line in walked(tmp_path, rules) if line.startswith("way ")]
+    assert len(log) == 4 and all(line.startswith("way north, ") for line in log), log
 
 
 JOINS = """\

@@ -80,10 +80,10 @@ def played(state, rnd: random.Random) -> None:
 
 
 def generated_game(tmp_path):
-    """A generated game with dice, a house and maps that plays some thirty decisions."""
+    """A generated game with dice, a house and maps that plays a dozen decisions."""
     folder = tmp_path / "rules" / "gen"
     folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(program_gen.game_text(5, 16), encoding="utf-8")
+    (folder / "game.yaml").write_text(program_gen.game_text(5, 60), encoding="utf-8")
     return load_game(folder / "game.yaml", reference=True)
 
 

@@ -125,7 +125,7 @@ ATTRIBUTES = {"rank": INT, "colour": COLOUR}
 # Operations that fail on some arguments (an empty zone or list, an index past the end): written bare only
 # as often as the program dares, else guarded.
 RISKY = {"top", "bottom", "first", "last", "item", "max", "min", "index_of", "cyclic_next", "cyclic_prev"}
-RISKY |= {"random_from", "around", "zone_of", "get"}
+RISKY |= {"random_from", "around", "zone_of", "get", "number"}
 # The map operations, each written only where its result is wanted (the maps generated hold numbers).
 MAP_RESULTS = {"get": INT, "values": list_of(INT), "keys": list_of(TEXT), "with_key": MAP, "without_key": MAP}
 # Operations that change the game or read what the generator does not model (teams; dice, which the base
@@ -786,6 +786,8 @@ class ProgramGen:
                 concrete = list_of(self.rng.choice([INT, CARD, PLAYER]))
             if concrete is not None and concrete.is_map:
                 concrete = MAP
+            if concrete == ANY:
+                concrete = self.rng.choice([INT, BOOL, PLAYER, list_of(INT), MAP, MOVE])
             args.append(self.expr(concrete or INT, d, sure=concrete in NULLABLE))
         return f"{op.name}({', '.join(args)})"
 

@@ -40,7 +40,7 @@ NATIVE_OPS = frozenset(
         *("count", "range", "any", "all", "sum", "max", "min", "first", "last", "item", "index_of", "distinct"),
         *("score", "team_score", "flatten", "cyclic_next", "cyclic_prev", "around", "show", "sort", "key_of"),
         *("kinds", "card_of", "roll", "face", "faces", "showing"),
-        *("get", "with_key", "without_key", "keys", "values"),
+        *("get", "with_key", "without_key", "keys", "values", "text", "number", "word", "sorted"),
     }
 )
 # Board operations whose every answer is a table lowered here: (board, space…) → value.
@@ -60,6 +60,8 @@ BOARD_TABLES = {
     "row": 1,
     "column": 1,
     "opposite": 1,
+    "directions": 0,
+    "shortest_path": 2,
 }
 # Board operations over spaces given while playing, which the VM walks over the neighbours and steps tables.
 WALKS = frozenset({"line", "group", "liberties"})
@@ -578,7 +580,7 @@ class Lowerer:
         first = asts[0] if asts else None
         family = first.name if isinstance(first, ast.Name) else first.func if isinstance(first, ast.Call) else None
         if family is None or family not in self.game.board_files:
-            raise Unsupported(f"{name} of a board chosen while playing")
+            family = ""  # a board chosen while playing: the tables of every board
         if name in ("connected", "path_length"):
             return [name, self._table(family, "neighbours", 1), args[0], args[1], args[2], args[3]]
         if name in WALKS:
@@ -593,17 +595,14 @@ class Lowerer:
         return ["table", self._table(family, name, BOARD_TABLES[name]), args[0], args[1:]]
 
     def _table(self, family: str, name: str, arity: int) -> int:
-        """Every answer of ``name(board, …)`` for every board of ``family``, keyed by the arguments' JSON text
-        (``[board, a, b]``); the table's index."""
+        """Every answer of ``name(board, …)`` for every board of ``family`` ("": of every family, for a board
+        chosen while playing), keyed by the arguments' JSON text (``[board, a, b]``); the table's index."""
         key = f"{family}/{name}"
         found = self.table_ids.get(key)
         if found is not None:
             return found
         game = self.game
-        per = self.vocab.boards[family]
-        boards = [family] if per is None else [f"{family}:{p}" for p in range(game.max_players)]
-        if per is not None and per != PLAYER:
-            raise Unsupported(f"boards per {per}")
+        boards = [b for f in ([family] if family else list(game.board_files)) for b in self._boards(f)]
         fn = OPS[name].fn
         if fn is None:
             raise Unsupported(f"a table of {name}")
@@ -633,6 +632,13 @@ class Lowerer:
         self.tables.append(table)
         self.table_ids[key] = len(self.tables) - 1
         return len(self.tables) - 1
+
+    def _boards(self, family: str) -> list[str]:
+        """The ids of the boards of ``family``: the family's own, or one per seat."""
+        per = self.vocab.boards[family]
+        if per is not None and per != PLAYER:
+            raise Unsupported(f"boards per {per}")
+        return [family] if per is None else [f"{family}:{p}" for p in range(self.game.max_players)]
 
     def _card_table(self) -> int:
         """card id → its first card, as a table looked up under the board ''."""

@@ -699,7 +699,7 @@ impl State {
     }
 
     /// The indexes of `keys` from the smallest to the largest (equals keep their order).
-    fn order(&self, keys: &[V], what: &str) -> Res<Vec<usize>> {
+    pub(crate) fn order(&self, keys: &[V], what: &str) -> Res<Vec<usize>> {
         let ints = keys.iter().all(|k| matches!(k, V::Int(_)));
         let texts = keys.iter().all(|k| matches!(k, V::Str(_) | V::Text(_)));
         if !ints && !texts {
@@ -1140,6 +1140,7 @@ impl State {
                 V::list(out)
             }
             Op::Get | Op::WithKey | Op::WithoutKey | Op::Keys | Op::Values => self.map_op(g, op, args, env)?,
+            Op::Text | Op::Number | Op::Word | Op::Sorted => self.text_op(g, op, args, env)?,
             Op::Kinds => {
                 let l = self.eval(g, arg(0)?, env)?;
                 self.kinds(list(&l, "kinds")?)?
@@ -1295,7 +1296,7 @@ impl State {
 
     /// A value as the reference's messages quote it.
     /// A value as the reference's messages quote it (errors.py's `quoted`: Python's repr, cut at 60).
-    fn quoted(&self, v: &V) -> String {
+    pub(crate) fn quoted(&self, v: &V) -> String {
         let text = match v {
             V::Str(_) | V::Text(_) => py_repr(&self.text_of(v).chars().take(60).collect::<String>()),
             V::List(l) if l.len() > 60 => self.repr(&V::list(l[..60].to_vec())),

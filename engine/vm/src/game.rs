@@ -119,6 +119,10 @@ pub enum Op {
     WithoutKey,
     Keys,
     Values,
+    Text,
+    Number,
+    Word,
+    Sorted,
 }
 
 const OPS: &[(&str, Op)] = &[
@@ -176,6 +180,10 @@ const OPS: &[(&str, Op)] = &[
     ("without_key", Op::WithoutKey),
     ("keys", Op::Keys),
     ("values", Op::Values),
+    ("text", Op::Text),
+    ("number", Op::Number),
+    ("word", Op::Word),
+    ("sorted", Op::Sorted),
 ];
 
 /// How many arguments an operation needs at least (ops.py: its parameters but the optional ones): an IR
@@ -196,6 +204,7 @@ fn fewest_args(op: Op) -> usize {
         | Op::Showing
         | Op::Get
         | Op::WithoutKey
+        | Op::Word
         | Op::TopCards => 2,
         Op::WithKey => 3,
         Op::Around => 4,

@@ -21,6 +21,7 @@ pub mod rng;
 pub mod several;
 pub mod starts;
 pub mod state;
+pub mod texts;
 pub mod value;
 
 #[cfg(feature = "python")]

@@ -1,0 +1,52 @@
+"""Text made and read while playing — ``text``, ``number``, ``word`` — and ``sorted`` without a key run on the
+VM with the reference's meaning: Python's ``str`` of every kind of value, its ``split`` and ``sorted``, and
+the same located faults."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_vm_differential import mini, play, same_fault_on_every_backend
+
+from engine.runtime.lower import ir_bytes
+
+_vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
+
+WRITTEN = """\
+k = choose "pick" from [0, 1, 2, 5]
+said = [text(k), text(k > 0), text(none), text([k, k + 1]), text({"a": [k], "it's": []}), text(" -" + text(k))]
+n = number(" " + text(k * 12) + "  ") + number("-" + text(k))
+words = [word("  the quick  brown\\tcat ", k), word("x y", -1), word("", k), word(none, 0)]
+xs = sorted([k, 3, -1, 3]) + sorted([])
+names = sorted(words + said + ["Zoo", "apple", "é"])
+log "{said} {n} {words} {xs} {names}"
+k = choose "then" from [1, 2]
+"""
+
+
+def test_text_numbers_words_and_sorted_lists_play_alike_on_the_vm(tmp_path):
+    game = mini(tmp_path, WRITTEN)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    for seed in range(8):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        play(ref, vm, seed, every_step=True)
+        assert json.loads(vm.to_json()) == ref.to_data()
+    said = next(line for line in ref.log if not line.startswith("seat"))
+    assert said.startswith(("1, True, none, [1, 2], {'a': [1], \"it's\": []}", "2, True", "5, True"))
+
+
+@pytest.mark.parametrize(
+    "line, said",
+    [
+        ('n = number("12a")', "number(): '12a' is not a whole number"),
+        ('n = number("--5")', "ValueError: invalid literal for int() with base 10: '--5'"),
+        ("n = number(none)", "number(): no text given"),
+        ('n = number("1234567890123456789")', "is not a whole number"),
+        ("n = size(sorted([c, c]))", "sorted: only numbers or only text can be put in order, not [None, None]"),
+    ],
+    ids=["not digits", "two minus signs", "none", "too long", "no cards"],
+)
+def test_text_that_is_no_number_and_lists_that_cannot_be_sorted_are_the_references_faults(tmp_path, line, said):
+    game = mini(tmp_path, line + "\n")
+    assert said in same_fault_on_every_backend(game).message
