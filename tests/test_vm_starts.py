@@ -111,3 +111,17 @@ def test_a_start_that_fails_when_it_is_drawn_is_the_references_located_fault(tmp
     game, _ = dealt(tmp_path, DEALT.replace("first(players())", "item(players(), 7)"))
     diagnostic = same_fault_on_every_backend(game)
     assert diagnostic.code == "E701" and diagnostic.message.startswith("cannot place 'grey' at the start: ")
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [{"cards": [0], "where": "x"}, {"cards": [10**6] * 8, "where": "x"}, {"cards": "all", "where": "x"}, 3],
+    ids=["too few starts", "no such function", "not a list", "not a deal"],
+)
+def test_an_ir_whose_deal_is_hostile_is_refused_in_one_line(tmp_path, deal):
+    game, _ = dealt(tmp_path)
+    ir = json.loads(ir_bytes(game))
+    ir["deal"] = deal
+    with pytest.raises(_vm.VmStateError) as refused:
+        _vm.VmGame(json.dumps(ir).encode())
+    assert "\n" not in str(refused.value) and str(refused.value).startswith("IR refused")

@@ -29,17 +29,15 @@ pub fn read(j: &J, game_funcs: &[crate::game::Func], ncards: usize) -> Result<Op
     if cards.len() != ncards {
         return Err(format!("the deal has {} starts for {ncards} cards", cards.len()));
     }
+    let start = |f: &J| {
+        let i = usize::try_from(f.as_u64()?).ok()?;
+        let func = game_funcs.get(i)?;
+        let of_a_card = matches!(func.body, Body::Expr(_)) && func.params.len() == 2;
+        u16::try_from(i).ok().filter(|_| of_a_card)
+    };
     let cards = cards
         .iter()
-        .map(|f| {
-            let f = f
-                .as_u64()
-                .filter(|&f| (f as usize) < game_funcs.len() && f <= u64::from(u16::MAX));
-            match f.map(|f| &game_funcs[f as usize]) {
-                Some(func) if matches!(func.body, Body::Expr(_)) && func.params.len() == 2 => Ok(f.unwrap_or(0) as u16),
-                _ => Err("a start of the deal is no function of a card".to_string()),
-            }
-        })
+        .map(|f| start(f).ok_or_else(|| "a start of the deal is no function of a card".to_string()))
         .collect::<Result<Vec<u16>, String>>()?;
     let path = deal
         .get("where")
