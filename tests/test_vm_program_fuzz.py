@@ -337,6 +337,15 @@ def test_a_random_item_of_no_list_at_all_is_none_on_both_backends(tmp_path):
     assert json.loads(vm.to_json()) == ref.to_data() and ref.vars["word"] is None
 
 
+def test_a_list_of_empty_texts_is_logged_as_nothing_on_both_backends(tmp_path):
+    """A list whose items print as nothing at all ([""]) reads "nothing" in a log, as an empty list does."""
+    game = game_of(tmp_path, NONE_GAME.replace("LINE", 'word = ""\n      log "{[word]} {[word, word]} {[]} !"'))
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    ref.apply("pick 1")
+    vm.apply("pick 1")
+    assert json.loads(vm.to_json()) == ref.to_data() and ref.log[-1] == "nothing ,  nothing !"
+
+
 def test_records_without_repeats_are_the_same_list_on_both_backends(tmp_path):
     """distinct and around keep the first of equal records (moves of several parts), as they do numbers."""
     lines = (

@@ -1013,14 +1013,15 @@ impl State {
                 out.push_str(t.split_once(':').map_or(t, |(_, k)| k));
             }
             (Label::List(inner), V::List(items)) => {
-                if items.is_empty() {
-                    out.push_str("nothing");
-                }
+                let start = out.len();
                 for (i, x) in items.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
                     }
                     self.label(x, inner, out);
+                }
+                if out.len() == start {
+                    out.push_str("nothing"); // no item, or items that print as nothing at all
                 }
             }
             (Label::Record(fields), V::Rec(r)) => {
