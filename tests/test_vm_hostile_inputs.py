@@ -80,7 +80,7 @@ def played(state, rnd: random.Random) -> None:
 
 
 def generated_game(tmp_path):
-    """A generated game with dice, a house and maps that plays a dozen decisions."""
+    """A generated game with dice, a house and a map that plays some eighty decisions."""
     folder = tmp_path / "rules" / "gen"
     folder.mkdir(parents=True)
     (folder / "game.yaml").write_text(program_gen.game_text(5, 60), encoding="utf-8")

@@ -444,6 +444,8 @@ class ProgramGen:
         var = self.fresh("i")
         t = rng.choice([INT, CARD, PLAYER, COLOUR, MOVE])
         source = self.expr(ZONE) if t == CARD and rng.random() < 0.5 else self.expr(list_of(t))
+        if source == "[]":  # its items would be of no type: the loop's variable could not be read
+            source = f"[{self.expr(t, 3, sure=True)}]"
         return [f"for {var} in {source}:", *self.looped(inner, {var: t})]
 
     def looped(self, inner: int, names: dict[str, Type]) -> list[str]:
@@ -721,7 +723,7 @@ class ProgramGen:
         if self.dice and item == INT:
             out.append(lambda: f"faces({self.dice_zone(d)})")
         if self.dice and item == CARD:
-            out.append(lambda: f"showing({self.dice_zone(d)}, {e(INT, d)})")
+            out.append(lambda: f"showing({self.dice_zone(d)}, {rng.randint(1, 6)})")
         if item == CARD:
             out.append(lambda: f"[{self.fresh_pair(d)}]")
         return out
@@ -786,7 +788,7 @@ class ProgramGen:
                 concrete = list_of(self.rng.choice([INT, CARD, PLAYER]))
             if concrete is not None and concrete.is_map:
                 concrete = MAP
-            if concrete == ANY:
+            if concrete == ANY and op.name == "text":
                 concrete = self.rng.choice([INT, BOOL, PLAYER, list_of(INT), MAP, MOVE])
             args.append(self.expr(concrete or INT, d, sure=concrete in NULLABLE))
         return f"{op.name}({', '.join(args)})"
