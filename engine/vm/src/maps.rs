@@ -37,12 +37,12 @@ fn is_key(k: u32, x: &V, key: &V) -> bool {
     }
 }
 
-/// A key as the reference takes it: a text (an enum member, a space, a direction), or none.
-fn key_arg(key: V, what: &str) -> Res<V> {
+/// A key `with_key` sets: a text (an enum member, a space, a direction), or none (then it fails).
+fn key_arg(key: V) -> Res<V> {
     match key {
         V::Str(_) | V::Text(_) | V::None => Ok(key),
         V::Unset => Ok(V::None),
-        other => failed(format!("{what}: a key is text, not {}", other.kind())),
+        other => failed(format!("with_key: a key is text, not {}", other.kind())),
     }
 }
 
@@ -69,17 +69,16 @@ impl State {
             values.push(self.eval(g, a, env)?);
         }
         let map = values.first().cloned().unwrap_or(V::None);
-        let key = |what: &str| key_arg(values.get(1).cloned().unwrap_or(V::None), what);
         Ok(match op {
             Op::Get => {
                 let r = entries(&map, "get")?;
-                let key = key("get")?;
+                let key = values.get(1).unwrap_or(&V::None); // a key of no text is no key of the map
                 r.iter()
-                    .find(|(k, x)| is_key(*k, x, &key))
+                    .find(|(k, x)| is_key(*k, x, key))
                     .map_or(V::None, |(k, x)| entry(*k, x).1.clone())
             }
             Op::WithKey => {
-                let key = key("with_key")?;
+                let key = key_arg(values.get(1).cloned().unwrap_or(V::None))?;
                 if key.is_none() {
                     return rule("with_key: no key given");
                 }
@@ -100,8 +99,8 @@ impl State {
             }
             Op::WithoutKey => {
                 let r = entries(&map, "items")?;
-                let key = key("without_key")?;
-                V::Rec(r.iter().filter(|(k, x)| !is_key(*k, x, &key)).cloned().collect())
+                let key = values.get(1).unwrap_or(&V::None);
+                V::Rec(r.iter().filter(|(k, x)| !is_key(*k, x, key)).cloned().collect())
             }
             Op::Keys => match map {
                 V::None | V::Unset => return failed("none is not a list"),
