@@ -3,8 +3,9 @@
 The IR is plain JSON: strings by value, names resolved to slots, every instruction at the same pc as the
 reference interpreter's (dsl/reference.py) so that a state's stack ``[procedure, pc, locals]`` means the same
 on both sides and a saved state moves between them unchanged.  What only Python can work out cheaply — where
-the cards start, which seats see which zone, the boards' tables — is computed here once and shipped as tables.
-A construct the VM does not run yet makes ``lower`` raise ``Unsupported`` naming it: a game is either run
+the cards start (unless a start draws at random: the VM then runs the starts as each game begins), which seats
+see which zone, the boards' tables — is computed here once and shipped as tables.  The VM runs every construct
+of the language; ``Unsupported`` names one it could not (a lowering that went wrong): a game is either run
 whole by the VM or not at all.
 """
 
