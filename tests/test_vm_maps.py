@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from language_helpers import write_game
+from test_language_maps import GAME as MAP_GAME
 from test_vm_differential import mini, play, same_fault_on_every_backend
 
+from engine import load_game
 from engine.runtime.lower import ir_bytes
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
@@ -92,3 +95,16 @@ def test_a_save_holding_a_key_made_while_playing_continues_on_the_other_backend(
 def test_a_map_that_cannot_be_made_is_the_same_located_fault_on_the_vm(tmp_path, program, said):
     game = mini(tmp_path, program)
     assert said in same_fault_on_every_backend(game).message
+
+
+@pytest.mark.parametrize("answer", ["add red", "add blue"])
+def test_maps_keyed_by_an_enums_members_play_alike_on_the_vm(tmp_path, answer):
+    """The language's own map game (test_language_maps): keys that are an enum's members, set, dropped and
+    set again, read with get, keys, values and ``in``."""
+    game = load_game(write_game(tmp_path, MAP_GAME), reference=True)
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert json.loads(vm.to_json()) == ref.to_data()
+    ref.apply(answer)
+    vm.apply(answer, None)
+    assert json.loads(vm.to_json()) == ref.to_data() and ref.is_terminal and vm.is_terminal()
+    assert ref.view(0)["variables"]["tally"] == ({"red": 9} if answer == "add red" else {"red": 1, "blue": 9})
