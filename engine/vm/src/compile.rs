@@ -1,0 +1,149 @@
+//! Expressions compiled once, as the game is loaded, into closures: each node's form goes straight to the code
+//! of its kind (no `match` over every kind of node at each evaluation, no large frame set up for it), and the
+//! shapes the rules repeat most are specialised to what their parts are known to be.
+//!
+//! A form gives the same value and the same fault as eval.rs's generic code would for its node: where a
+//! specialised form meets values it was not made for, it hands them to that generic code.
+
+use crate::game::{Bin, Expr, Family, FxMap, Game, Node, Op};
+use crate::state::{rule, Res, State};
+use crate::value::V;
+
+/// The code of one node: the state, the game and the frame's locals in, the node's value out.
+pub type Form = Box<dyn Fn(&mut State, &Game, &mut [V]) -> Res<V>>;
+
+/// One form per node of the game (`Game::nodes`), by node index.
+pub struct Code(Vec<Form>);
+
+impl Code {
+    pub fn new(nodes: &[Expr], families: &FxMap<u32, Family>) -> Code {
+        Code((0..nodes.len()).map(|n| form(nodes, families, n as Node)).collect())
+    }
+
+    #[inline(always)]
+    pub fn get(&self, n: Node) -> &Form {
+        &self.0[n as usize]
+    }
+}
+
+/// Runs node `n`'s form (a child's, from its parent's form).
+#[inline(always)]
+fn run(st: &mut State, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
+    st.eval(g, n, env)
+}
+
+fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
+    match &nodes[n as usize] {
+        &Expr::Var(i) => Box::new(move |st, _, _| Ok(st.vars[i as usize].clone())),
+        Expr::Inline(body, passed) => {
+            let body = *body;
+            if passed.is_empty() {
+                return Box::new(move |st, g, env| run(st, g, body, env));
+            }
+            let passed = passed.clone();
+            Box::new(move |st, g, env| {
+                if let Some(&slot) = passed.iter().find(|&&s| matches!(env[s as usize], V::Unset)) {
+                    return rule(format!("'{}' has no value yet", st.local_name(slot)));
+                }
+                run(st, g, body, env)
+            })
+        }
+        &Expr::ZoneLen(z, empty) => Box::new(move |st, g, env| {
+            let zone = run(st, g, z, env)?;
+            let len = st.zones[st.zone_index(&zone)?].len();
+            Ok(if empty { V::Bool(len == 0) } else { V::Int(len as i64) })
+        }),
+        &Expr::Not(e) => Box::new(move |st, g, env| {
+            let v = run(st, g, e, env)?;
+            Ok(V::Bool(!st.truthy(&v)))
+        }),
+        &Expr::Cond(c, then, other) => Box::new(move |st, g, env| {
+            let v = run(st, g, c, env)?;
+            let next = if st.truthy(&v) { then } else { other };
+            run(st, g, next, env)
+        }),
+        &Expr::Bin(op, a, b) => binary(nodes, op, a, b),
+        Expr::Op(Op::KeyOf, args) if matches!(nodes[args[0] as usize], Expr::Op(Op::ZoneOf, _)) => {
+            let Expr::Op(_, inner) = &nodes[args[0] as usize] else {
+                unreachable!("matched above")
+            };
+            let card = inner[0];
+            Box::new(move |st, g, env| {
+                let c = run(st, g, card, env)?;
+                let z = st.zone_of(&c)?;
+                st.key_of(g, &z)
+            })
+        }
+        Expr::Op(op, args) => {
+            let (op, args) = (*op, args.clone());
+            Box::new(move |st, g, env| st.op(g, op, &args, env))
+        }
+        Expr::Fn(f, args) => {
+            let (f, args) = (*f, args.clone());
+            Box::new(move |st, g, env| st.call(g, f, &args, env))
+        }
+        &Expr::Member(fam, key) => match families.get(&fam) {
+            // a seat's zone of the family, read by the seat's number; any other key as eval.rs reads it
+            Some(Family::Player(zones)) => {
+                let zones = zones.clone();
+                Box::new(move |st, g, env| match run(st, g, key, env)? {
+                    V::Int(p) if p >= 0 && (p as usize) < zones.len() => Ok(V::Str(zones[p as usize])),
+                    k => st.member_of(g, fam, &k),
+                })
+            }
+            _ => Box::new(move |st, g, env| {
+                let k = run(st, g, key, env)?;
+                st.member_of(g, fam, &k)
+            }),
+        },
+        Expr::Table(t, board, args) => {
+            let (t, board, args) = (*t, *board, args.clone());
+            Box::new(move |st, g, env| st.table(g, t, board, &args, env))
+        }
+        &Expr::Keyed { how, it, source, key } => Box::new(move |st, g, env| st.keyed(g, how, it, source, key, env)),
+        _ => Box::new(move |st, g, env| st.eval_node(g, n, env)),
+    }
+}
+
+/// `a op b`: `and`/`or` read their right only when needed; a comparison with a number or a text written in
+/// the rules compares without making the literal a value again.
+fn binary(nodes: &[Expr], op: Bin, a: Node, b: Node) -> Form {
+    let compares = matches!(op, Bin::Eq | Bin::Ne | Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge);
+    match (op, &nodes[b as usize]) {
+        (Bin::And | Bin::Or, _) => Box::new(move |st, g, env| {
+            let x = run(st, g, a, env)?;
+            if st.truthy(&x) == (op == Bin::And) {
+                run(st, g, b, env)
+            } else {
+                Ok(x)
+            }
+        }),
+        (Bin::Eq | Bin::Ne, &Expr::Lit(V::Str(s))) => Box::new(move |st, g, env| {
+            // a text of the table equals only itself (`V::same`)
+            let same = match st.peek_at(g, a, env) {
+                Some(x) => matches!(x, V::Str(t) if *t == s),
+                None => matches!(run(st, g, a, env)?, V::Str(t) if t == s),
+            };
+            Ok(V::Bool(same == (op == Bin::Eq)))
+        }),
+        (_, &Expr::Lit(V::Int(k))) if compares => Box::new(move |st, g, env| {
+            let x = match st.peek_at(g, a, env) {
+                Some(&V::Int(i)) => i,
+                Some(x) => return st.combine(op, x, &V::Int(k)),
+                None => match run(st, g, a, env)? {
+                    V::Int(i) => i,
+                    x => return st.combine(op, &x, &V::Int(k)),
+                },
+            };
+            Ok(V::Bool(match op {
+                Bin::Eq => x == k,
+                Bin::Ne => x != k,
+                Bin::Lt => x < k,
+                Bin::Le => x <= k,
+                Bin::Gt => x > k,
+                _ => x >= k,
+            }))
+        }),
+        _ => Box::new(move |st, g, env| st.binary(g, op, a, b, env)),
+    }
+}
