@@ -63,6 +63,14 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
             run(st, g, next, env)
         }),
         &Expr::Bin(op, a, b) => binary(nodes, op, a, b),
+        Expr::Field(..) | Expr::Attr(..) | Expr::PVar(..) => match place(nodes, n) {
+            // read in place where it can be; a value it cannot be read of goes to the generic code, which faults
+            Some(at) => Box::new(move |st, g, env| match at.read(st, g, env) {
+                Some(v) => Ok(v.clone()),
+                None => st.eval_node(g, n, env),
+            }),
+            None => Box::new(move |st, g, env| st.eval_node(g, n, env)),
+        },
         Expr::Op(Op::KeyOf, args) if matches!(nodes[args[0] as usize], Expr::Op(Op::ZoneOf, _)) => {
             let Expr::Op(_, inner) = &nodes[args[0] as usize] else {
                 unreachable!("matched above")
@@ -105,10 +113,84 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
     }
 }
 
-/// `a op b`: `and`/`or` read their right only when needed; a comparison with a number or a text written in
-/// the rules compares without making the literal a value again.
+/// Where a value is read in place, without a copy: a local or a variable, or a field, a card's attribute or a
+/// seat's player variable of one (eval.rs's `peek` of these shapes, its shape resolved at load).
+#[derive(Clone, Copy)]
+struct Place(Base, Access);
+
+#[derive(Clone, Copy)]
+enum Base {
+    Local(u16),
+    Var(u16),
+}
+
+#[derive(Clone, Copy)]
+enum Access {
+    Whole,
+    Field(u32),
+    Attr(u16),
+    PVar(u16),
+}
+
+fn place(nodes: &[Expr], n: Node) -> Option<Place> {
+    let base = |m: Node| match nodes[m as usize] {
+        Expr::Local(slot, false) => Some(Base::Local(slot)),
+        Expr::Var(i) => Some(Base::Var(i)),
+        _ => None,
+    };
+    match nodes[n as usize] {
+        Expr::Field(obj, name) => Some(Place(base(obj)?, Access::Field(name))),
+        Expr::Attr(obj, i) => Some(Place(base(obj)?, Access::Attr(i))),
+        Expr::PVar(obj, i) => Some(Place(base(obj)?, Access::PVar(i))),
+        _ => Some(Place(base(n)?, Access::Whole)),
+    }
+}
+
+impl Place {
+    /// The value, as `peek` reads it; None where reading it would fail (a local with no value yet, a field of
+    /// none, an attribute of what is no card, …): the generic code evaluates it and faults.
+    #[inline(always)]
+    fn read<'a>(self, st: &'a State, g: &'a Game, env: &'a [V]) -> Option<&'a V> {
+        let v = match self.0 {
+            Base::Local(slot) => match &env[slot as usize] {
+                V::Unset => return None,
+                v => v,
+            },
+            Base::Var(i) => &st.vars[i as usize],
+        };
+        match self.1 {
+            Access::Whole => Some(v),
+            Access::Field(name) => match v {
+                V::None | V::Unset => None,
+                r => Some(r.field(name).unwrap_or(&g.none)),
+            },
+            Access::Attr(i) => match v {
+                &V::Int(c) if c >= 0 && (c as usize) < st.loc.len() => Some(&g.attrs[i as usize][c as usize]),
+                _ => None,
+            },
+            Access::PVar(i) => match v {
+                &V::Int(p) if p >= 0 && (p as usize) < st.n => Some(&st.pvars[p as usize][i as usize]),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Operand `n` in place: at its place where it has one, else as eval.rs peeks it.
+#[inline(always)]
+fn peek<'a>(at: Option<Place>, n: Node, st: &'a State, g: &'a Game, env: &'a [V]) -> Option<&'a V> {
+    match at {
+        Some(at) => at.read(st, g, env),
+        None => st.peek_at(g, n, env),
+    }
+}
+
+/// `a op b`: `and`/`or` read their right only when needed; operands read in place are compared or combined
+/// without copies, and a comparison with a number or a text written in the rules without making the literal a
+/// value again.
 fn binary(nodes: &[Expr], op: Bin, a: Node, b: Node) -> Form {
     let compares = matches!(op, Bin::Eq | Bin::Ne | Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge);
+    let left = place(nodes, a);
     match (op, &nodes[b as usize]) {
         (Bin::And | Bin::Or, _) => Box::new(move |st, g, env| {
             let x = run(st, g, a, env)?;
@@ -120,14 +202,14 @@ fn binary(nodes: &[Expr], op: Bin, a: Node, b: Node) -> Form {
         }),
         (Bin::Eq | Bin::Ne, &Expr::Lit(V::Str(s))) => Box::new(move |st, g, env| {
             // a text of the table equals only itself (`V::same`)
-            let same = match st.peek_at(g, a, env) {
+            let same = match peek(left, a, st, g, env) {
                 Some(x) => matches!(x, V::Str(t) if *t == s),
                 None => matches!(run(st, g, a, env)?, V::Str(t) if t == s),
             };
             Ok(V::Bool(same == (op == Bin::Eq)))
         }),
         (_, &Expr::Lit(V::Int(k))) if compares => Box::new(move |st, g, env| {
-            let x = match st.peek_at(g, a, env) {
+            let x = match peek(left, a, st, g, env) {
                 Some(&V::Int(i)) => i,
                 Some(x) => return st.combine(op, x, &V::Int(k)),
                 None => match run(st, g, a, env)? {
@@ -144,6 +226,14 @@ fn binary(nodes: &[Expr], op: Bin, a: Node, b: Node) -> Form {
                 _ => x >= k,
             }))
         }),
-        _ => Box::new(move |st, g, env| st.binary(g, op, a, b, env)),
+        _ => match place(nodes, b) {
+            Some(right) => Box::new(move |st, g, env| {
+                if let (Some(x), Some(y)) = (peek(left, a, st, g, env), right.read(st, g, env)) {
+                    return st.combine(op, x, y);
+                }
+                st.binary(g, op, a, b, env)
+            }),
+            None => Box::new(move |st, g, env| st.binary(g, op, a, b, env)),
+        },
     }
 }
