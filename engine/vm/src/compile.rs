@@ -12,17 +12,32 @@ use crate::value::V;
 /// The code of one node: the state, the game and the frame's locals in, the node's value out.
 pub type Form = Box<dyn Fn(&mut State, &Game, &mut [V]) -> Res<V>>;
 
-/// One form per node of the game (`Game::nodes`), by node index.
-pub struct Code(Vec<Form>);
+/// The code of a node read as a condition: whether its value is true, without making that value where it
+/// need not be made (a comparison's yes/no, `and`, `or` and `not` of conditions).
+pub type Test = Box<dyn Fn(&mut State, &Game, &mut [V]) -> Res<bool>>;
+
+/// One form and one test per node of the game (`Game::nodes`), by node index.
+pub struct Code {
+    forms: Vec<Form>,
+    tests: Vec<Test>,
+}
 
 impl Code {
     pub fn new(nodes: &[Expr], families: &FxMap<u32, Family>) -> Code {
-        Code((0..nodes.len()).map(|n| form(nodes, families, n as Node)).collect())
+        Code {
+            forms: (0..nodes.len()).map(|n| form(nodes, families, n as Node)).collect(),
+            tests: (0..nodes.len()).map(|n| test(nodes, n as Node)).collect(),
+        }
     }
 
     #[inline(always)]
     pub fn get(&self, n: Node) -> &Form {
-        &self.0[n as usize]
+        &self.forms[n as usize]
+    }
+
+    #[inline(always)]
+    pub fn test(&self, n: Node) -> &Test {
+        &self.tests[n as usize]
     }
 }
 
@@ -30,6 +45,81 @@ impl Code {
 #[inline(always)]
 fn run(st: &mut State, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
     st.eval(g, n, env)
+}
+
+/// Runs node `n`'s test.
+#[inline(always)]
+fn truth(st: &mut State, g: &Game, n: Node, env: &mut [V]) -> Res<bool> {
+    st.truth(g, n, env)
+}
+
+fn test(nodes: &[Expr], n: Node) -> Test {
+    match nodes[n as usize] {
+        Expr::Bin(Bin::And, a, b) => Box::new(move |st, g, env| Ok(truth(st, g, a, env)? && truth(st, g, b, env)?)),
+        Expr::Bin(Bin::Or, a, b) => Box::new(move |st, g, env| Ok(truth(st, g, a, env)? || truth(st, g, b, env)?)),
+        Expr::Not(e) => Box::new(move |st, g, env| Ok(!truth(st, g, e, env)?)),
+        Expr::Bin(op, a, b) if compares(op) => comparison(nodes, op, a, b),
+        _ => Box::new(move |st, g, env| {
+            let v = run(st, g, n, env)?;
+            Ok(st.truthy(&v))
+        }),
+    }
+}
+
+/// Whether `op` gives yes or no (a comparison or `in`).
+fn compares(op: Bin) -> bool {
+    matches!(
+        op,
+        Bin::Eq | Bin::Ne | Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge | Bin::In | Bin::NotIn
+    )
+}
+
+/// `a op b` for a comparison: operands read in place are compared without copies, and a number or a text
+/// written in the rules without making the literal a value again; otherwise the left is evaluated before the
+/// right, as written.
+fn comparison(nodes: &[Expr], op: Bin, a: Node, b: Node) -> Test {
+    let (left, right) = (place(nodes, a), place(nodes, b));
+    match nodes[b as usize] {
+        Expr::Lit(V::Str(s)) if matches!(op, Bin::Eq | Bin::Ne) => Box::new(move |st, g, env| {
+            // a text of the table equals only itself (`V::same`)
+            let same = match peek(left, a, st, g, env) {
+                Some(x) => matches!(x, V::Str(t) if *t == s),
+                None => matches!(run(st, g, a, env)?, V::Str(t) if t == s),
+            };
+            Ok(same == (op == Bin::Eq))
+        }),
+        Expr::Lit(V::Int(k)) if !matches!(op, Bin::In | Bin::NotIn) => Box::new(move |st, g, env| {
+            let x = match peek(left, a, st, g, env) {
+                Some(&V::Int(i)) => i,
+                Some(x) => return st.holds(op, x, &V::Int(k)),
+                None => match run(st, g, a, env)? {
+                    V::Int(i) => i,
+                    x => return st.holds(op, &x, &V::Int(k)),
+                },
+            };
+            Ok(match op {
+                Bin::Eq => x == k,
+                Bin::Ne => x != k,
+                Bin::Lt => x < k,
+                Bin::Le => x <= k,
+                Bin::Gt => x > k,
+                _ => x >= k,
+            })
+        }),
+        _ => Box::new(move |st, g, env| {
+            if let Some(x) = peek(left, a, st, g, env) {
+                if let Some(y) = peek(right, b, st, g, env) {
+                    return st.holds(op, x, y);
+                }
+            }
+            let x = run(st, g, a, env)?;
+            if let Some(y) = peek(right, b, st, g, env) {
+                return st.holds(op, &x, y);
+            }
+            let y = run(st, g, b, env)?;
+            st.holds(op, &x, &y)
+        }),
+    }
 }
 
 fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
@@ -53,13 +143,9 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
             let len = st.zones[st.zone_index(&zone)?].len();
             Ok(if empty { V::Bool(len == 0) } else { V::Int(len as i64) })
         }),
-        &Expr::Not(e) => Box::new(move |st, g, env| {
-            let v = run(st, g, e, env)?;
-            Ok(V::Bool(!st.truthy(&v)))
-        }),
+        &Expr::Not(e) => Box::new(move |st, g, env| Ok(V::Bool(!truth(st, g, e, env)?))),
         &Expr::Cond(c, then, other) => Box::new(move |st, g, env| {
-            let v = run(st, g, c, env)?;
-            let next = if st.truthy(&v) { then } else { other };
+            let next = if truth(st, g, c, env)? { then } else { other };
             run(st, g, next, env)
         }),
         &Expr::Bin(op, a, b) => binary(nodes, op, a, b),
@@ -185,14 +271,12 @@ fn peek<'a>(at: Option<Place>, n: Node, st: &'a State, g: &'a Game, env: &'a [V]
     }
 }
 
-/// `a op b`: `and`/`or` read their right only when needed; operands read in place are compared or combined
-/// without copies, and a comparison with a number or a text written in the rules without making the literal a
-/// value again.
+/// `a op b`: `and`/`or` read their right only when needed, a comparison is its test's yes or no, and other
+/// operands read in place are combined without copies.
 fn binary(nodes: &[Expr], op: Bin, a: Node, b: Node) -> Form {
-    let compares = matches!(op, Bin::Eq | Bin::Ne | Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge);
     let left = place(nodes, a);
-    match (op, &nodes[b as usize]) {
-        (Bin::And | Bin::Or, _) => Box::new(move |st, g, env| {
+    match op {
+        Bin::And | Bin::Or => Box::new(move |st, g, env| {
             let x = run(st, g, a, env)?;
             if st.truthy(&x) == (op == Bin::And) {
                 run(st, g, b, env)
@@ -200,32 +284,10 @@ fn binary(nodes: &[Expr], op: Bin, a: Node, b: Node) -> Form {
                 Ok(x)
             }
         }),
-        (Bin::Eq | Bin::Ne, &Expr::Lit(V::Str(s))) => Box::new(move |st, g, env| {
-            // a text of the table equals only itself (`V::same`)
-            let same = match peek(left, a, st, g, env) {
-                Some(x) => matches!(x, V::Str(t) if *t == s),
-                None => matches!(run(st, g, a, env)?, V::Str(t) if t == s),
-            };
-            Ok(V::Bool(same == (op == Bin::Eq)))
-        }),
-        (_, &Expr::Lit(V::Int(k))) if compares => Box::new(move |st, g, env| {
-            let x = match peek(left, a, st, g, env) {
-                Some(&V::Int(i)) => i,
-                Some(x) => return st.combine(op, x, &V::Int(k)),
-                None => match run(st, g, a, env)? {
-                    V::Int(i) => i,
-                    x => return st.combine(op, &x, &V::Int(k)),
-                },
-            };
-            Ok(V::Bool(match op {
-                Bin::Eq => x == k,
-                Bin::Ne => x != k,
-                Bin::Lt => x < k,
-                Bin::Le => x <= k,
-                Bin::Gt => x > k,
-                _ => x >= k,
-            }))
-        }),
+        _ if compares(op) => {
+            let holds = comparison(nodes, op, a, b);
+            Box::new(move |st, g, env| Ok(V::Bool(holds(st, g, env)?)))
+        }
         _ => match place(nodes, b) {
             Some(right) => Box::new(move |st, g, env| {
                 if let (Some(x), Some(y)) = (peek(left, a, st, g, env), right.read(st, g, env)) {

@@ -212,6 +212,12 @@ impl State {
         }
     }
 
+    /// Whether the value of expression `n` is true (its test, compile.rs).
+    #[inline(always)]
+    pub fn truth(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<bool> {
+        (g.code.test(n))(self, g, env)
+    }
+
     /// The generic code of the nodes compile.rs gives no form of their own.
     pub(crate) fn eval_node(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
         let game = g;
@@ -408,9 +414,9 @@ impl State {
         for x in items {
             env[*var as usize] = x;
             if let Some(c) = cond {
-                match self.eval(g, *c, env) {
-                    Ok(k) if !self.truthy(&k) => continue,
-                    Ok(_) => {}
+                match self.truth(g, *c, env) {
+                    Ok(false) => continue,
+                    Ok(true) => {}
                     Err(f) => {
                         result = Err(f);
                         break;
@@ -600,8 +606,8 @@ impl State {
                         Err(f) => break Err(f),
                     }
                 }
-                crate::game::Ins::If(c, skip) => match self.eval(g, *c, env) {
-                    Ok(v) => pc = if self.truthy(&v) { pc + 1 } else { *skip },
+                crate::game::Ins::If(c, skip) => match self.truth(g, *c, env) {
+                    Ok(v) => pc = if v { pc + 1 } else { *skip },
                     Err(f) => break Err(f),
                 },
                 crate::game::Ins::Jump(to) => pc = *to,
@@ -718,17 +724,24 @@ impl State {
         self.combine(op, &x, &y)
     }
 
+    /// Whether comparison `op` (or `in`, `not in`) holds of `x` and `y`.
+    pub(crate) fn holds(&self, op: Bin, x: &V, y: &V) -> Res<bool> {
+        Ok(match op {
+            Bin::Eq => x.same(y),
+            Bin::Ne => !x.same(y),
+            Bin::Lt => self.compare("<", x, y)? == Ordering::Less,
+            Bin::Le => self.compare("<=", x, y)? != Ordering::Greater,
+            Bin::Gt => self.compare(">", x, y)? == Ordering::Greater,
+            Bin::Ge => self.compare(">=", x, y)? != Ordering::Less,
+            Bin::In | Bin::NotIn => list(y, "in")?.iter().any(|i| i.same(x)) == (op == Bin::In),
+            _ => return Err(F::Bug("a comparison of an operator that compares nothing".into())),
+        })
+    }
+
     pub(crate) fn combine(&self, op: Bin, x: &V, y: &V) -> Res<V> {
         Ok(match op {
-            Bin::Eq => V::Bool(x.same(y)),
-            Bin::Ne => V::Bool(!x.same(y)),
-            Bin::Lt => V::Bool(self.compare("<", x, y)? == Ordering::Less),
-            Bin::Le => V::Bool(self.compare("<=", x, y)? != Ordering::Greater),
-            Bin::Gt => V::Bool(self.compare(">", x, y)? == Ordering::Greater),
-            Bin::Ge => V::Bool(self.compare(">=", x, y)? != Ordering::Less),
-            Bin::In | Bin::NotIn => {
-                let found = list(y, "in")?.iter().any(|i| i.same(x));
-                V::Bool(found == (op == Bin::In))
+            Bin::Eq | Bin::Ne | Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge | Bin::In | Bin::NotIn => {
+                V::Bool(self.holds(op, x, y)?)
             }
             Bin::Add => match (x, y) {
                 (V::List(p), V::List(q)) => {

@@ -501,8 +501,7 @@ impl State {
                 return Ok(Step::Left);
             }
             Ins::If(cond, skip) => {
-                let v = self.eval(g, *cond, env)?;
-                return Ok(Step::Go(if self.truthy(&v) { next } else { *skip }));
+                return Ok(Step::Go(if self.truth(g, *cond, env)? { next } else { *skip }));
             }
             Ins::ForStart(key, source) => {
                 let items = self.items(g, *source, env)?;
@@ -724,13 +723,9 @@ impl State {
         let mut kept = Vec::with_capacity(items.len());
         for x in items.iter() {
             env[it as usize] = x.clone();
-            let keep = self.eval(g, cond, env);
-            match keep {
-                Ok(k) => {
-                    if self.truthy(&k) {
-                        kept.push(x.clone());
-                    }
-                }
+            match self.truth(g, cond, env) {
+                Ok(true) => kept.push(x.clone()),
+                Ok(false) => {}
                 Err(f) => {
                     env[it as usize] = saved;
                     return Err(f);
