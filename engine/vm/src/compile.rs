@@ -190,10 +190,27 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
                 st.member_of(g, fam, &k)
             }),
         },
-        Expr::Table(t, board, args) => {
-            let (t, board, args) = (*t, *board, args.clone());
-            Box::new(move |st, g, env| st.table(g, t, board, &args, env))
-        }
+        Expr::Table(t, board, args) => match nodes[*board as usize] {
+            // a board written in the rules, its spaces read at their places where they have one
+            Expr::Lit(V::Str(board)) => {
+                let t = *t;
+                let parts: Vec<(Node, Option<Place>)> = args.iter().map(|&a| (a, place(nodes, a))).collect();
+                Box::new(move |st, g, env| {
+                    let mut key = [board, u32::MAX, u32::MAX, u32::MAX];
+                    for (i, &(a, at)) in parts.iter().enumerate() {
+                        key[i + 1] = match peek(at, a, st, g, env) {
+                            Some(V::Str(s)) => *s,
+                            _ => st.space(g, a, env)?,
+                        };
+                    }
+                    st.entry(g, t, key)
+                })
+            }
+            _ => {
+                let (t, board, args) = (*t, *board, args.clone());
+                Box::new(move |st, g, env| st.table(g, t, board, &args, env))
+            }
+        },
         &Expr::Keyed { how, it, source, key } => Box::new(move |st, g, env| st.keyed(g, how, it, source, key, env)),
         _ => Box::new(move |st, g, env| st.eval_node(g, n, env)),
     }

@@ -549,18 +549,27 @@ impl State {
             },
         };
         for (i, &a) in args.iter().enumerate() {
-            let i = i + 1;
-            if let Some(V::Str(s)) = self.peek_at(g, a, env) {
-                key[i] = *s;
-                continue;
-            }
-            match self.eval(g, a, env)? {
-                V::Str(s) => key[i] = s,
-                V::None | V::Unset => return rule("a board operation got none for a space"),
-                other => return failed(format!("a board operation got {} for a space", other.kind())),
-            }
+            key[i + 1] = match self.peek_at(g, a, env) {
+                Some(V::Str(s)) => *s,
+                _ => self.space(g, a, env)?,
+            };
         }
-        match game.tables[*t as usize].get(&(key[0], key[1], key[2], key[3])) {
+        self.entry(game, *t, key)
+    }
+
+    /// A space, tag or direction given to a board operation: a text of the table.
+    pub(crate) fn space(&mut self, g: &Game, a: Node, env: &mut [V]) -> Res<u32> {
+        match self.eval(g, a, env)? {
+            V::Str(s) => Ok(s),
+            V::None | V::Unset => rule("a board operation got none for a space"),
+            other => failed(format!("a board operation got {} for a space", other.kind())),
+        }
+    }
+
+    /// The entry of board table `t` under `key` (its board, then its spaces, tags or directions).
+    #[inline(always)]
+    pub(crate) fn entry(&self, g: &Game, t: u16, key: [u32; 4]) -> Res<V> {
+        match g.tables[t as usize].get(&(key[0], key[1], key[2], key[3])) {
             Some(v) => Ok(v.clone()),
             None => rule("a board operation was asked of a space, tag or direction the board does not have"),
         }
