@@ -148,6 +148,16 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
             let next = if truth(st, g, c, env)? { then } else { other };
             run(st, g, next, env)
         }),
+        Expr::Record(fields) => {
+            let fields = fields.clone();
+            Box::new(move |st, g, env| {
+                let mut made = Vec::with_capacity(fields.len());
+                for &(name, e) in &fields {
+                    made.push((name, run(st, g, e, env)?));
+                }
+                Ok(V::Rec(made.into()))
+            })
+        }
         &Expr::Bin(op, a, b) => binary(nodes, op, a, b),
         Expr::Field(..) | Expr::Attr(..) | Expr::PVar(..) => match place(nodes, n) {
             // read in place where it can be; a value it cannot be read of goes to the generic code, which faults

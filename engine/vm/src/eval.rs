@@ -242,13 +242,6 @@ impl State {
                 }
                 Ok(V::list(out))
             }
-            Expr::Record(fields) => {
-                let mut out = Vec::with_capacity(fields.len());
-                for &(name, e) in fields {
-                    out.push((name, self.eval(g, e, env)?));
-                }
-                Ok(V::Rec(out.into()))
-            }
             Expr::Comp { .. } => {
                 let mut out = Vec::new();
                 self.comp(g, n, env, &mut out)?;
@@ -353,6 +346,7 @@ impl State {
                 self.walk(*how, *neighbours, *steps, board, &vals)
             }
             Expr::Var(_)
+            | Expr::Record(_)
             | Expr::Inline(..)
             | Expr::ZoneLen(..)
             | Expr::Not(_)
