@@ -124,6 +124,14 @@ fn comparison(nodes: &[Expr], op: Bin, a: Node, b: Node) -> Test {
 
 fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
     match &nodes[n as usize] {
+        Expr::Lit(v) => {
+            let v = v.clone();
+            Box::new(move |_, _, _| Ok(v.clone()))
+        }
+        &Expr::Local(slot, false) => Box::new(move |st, g, env| match &env[slot as usize] {
+            V::Unset => st.eval_node(g, n, env),
+            v => Ok(v.clone()),
+        }),
         &Expr::Var(i) => Box::new(move |st, _, _| Ok(st.vars[i as usize].clone())),
         Expr::Inline(body, passed) => {
             let body = *body;

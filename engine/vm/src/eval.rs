@@ -202,14 +202,10 @@ impl State {
         }
     }
 
-    /// The value of expression `n`; literals and locals, half of all nodes, are read here without a call.
+    /// The value of expression `n`: its form run (compile.rs).
     #[inline(always)]
     pub fn eval(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
-        match &g.nodes[n as usize] {
-            Expr::Lit(v) => Ok(v.clone()),
-            Expr::Local(slot, false) if !matches!(env[*slot as usize], V::Unset) => Ok(env[*slot as usize].clone()),
-            _ => (g.code.get(n))(self, g, env),
-        }
+        (g.code.get(n))(self, g, env)
     }
 
     /// Whether the value of expression `n` is true (its test, compile.rs).
@@ -222,7 +218,6 @@ impl State {
     pub(crate) fn eval_node(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
         let game = g;
         match &game.nodes[n as usize] {
-            Expr::Lit(v) => Ok(v.clone()),
             Expr::Local(slot, pop) => {
                 let v = if *pop {
                     std::mem::take(&mut env[*slot as usize])
@@ -345,7 +340,8 @@ impl State {
                 }
                 self.walk(*how, *neighbours, *steps, board, &vals)
             }
-            Expr::Var(_)
+            Expr::Lit(_)
+            | Expr::Var(_)
             | Expr::Record(_)
             | Expr::Inline(..)
             | Expr::ZoneLen(..)
