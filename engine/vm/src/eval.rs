@@ -194,7 +194,7 @@ impl State {
 
     /// `peek`, without a call where the node is of no kind read in place (an operation, a call, …).
     #[inline(always)]
-    fn peek_at<'a>(&'a self, g: &'a Game, n: Node, env: &'a [V]) -> Option<&'a V> {
+    pub(crate) fn peek_at<'a>(&'a self, g: &'a Game, n: Node, env: &'a [V]) -> Option<&'a V> {
         match &g.nodes[n as usize] {
             Expr::Lit(v) => Some(v),
             Expr::Local(..) | Expr::Var(_) | Expr::Field(..) | Expr::Attr(..) | Expr::PVar(..) => self.peek(g, n, env),
@@ -202,20 +202,22 @@ impl State {
         }
     }
 
-    /// The value of expression `n`; literals and locals, half of all nodes, are read here without a call.
+    /// The value of expression `n`: its form run (compile.rs).
     #[inline(always)]
     pub fn eval(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
-        match &g.nodes[n as usize] {
-            Expr::Lit(v) => Ok(v.clone()),
-            Expr::Local(slot, false) if !matches!(env[*slot as usize], V::Unset) => Ok(env[*slot as usize].clone()),
-            _ => self.eval_node(g, n, env),
-        }
+        (g.code.get(n))(self, g, env)
     }
 
-    fn eval_node(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
+    /// Whether the value of expression `n` is true (its test, compile.rs).
+    #[inline(always)]
+    pub fn truth(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<bool> {
+        (g.code.test(n))(self, g, env)
+    }
+
+    /// The generic code of the nodes compile.rs gives no form of their own.
+    pub(crate) fn eval_node(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
         let game = g;
         match &game.nodes[n as usize] {
-            Expr::Lit(v) => Ok(v.clone()),
             Expr::Local(slot, pop) => {
                 let v = if *pop {
                     std::mem::take(&mut env[*slot as usize])
@@ -228,20 +230,12 @@ impl State {
                 }
                 Ok(v)
             }
-            Expr::Var(i) => Ok(self.vars[*i as usize].clone()),
             Expr::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for &i in items {
                     out.push(self.eval(g, i, env)?);
                 }
                 Ok(V::list(out))
-            }
-            Expr::Record(fields) => {
-                let mut out = Vec::with_capacity(fields.len());
-                for &(name, e) in fields {
-                    out.push((name, self.eval(g, e, env)?));
-                }
-                Ok(V::Rec(out.into()))
             }
             Expr::Comp { .. } => {
                 let mut out = Vec::new();
@@ -299,29 +293,10 @@ impl State {
                 let c = self.card(&c, "an attribute")?;
                 Ok(game.attrs[*i as usize][c].clone())
             }
-            Expr::Member(fam, key) => self.member(g, *fam, *key, env),
-            Expr::Fn(f, args) => self.call(g, *f, args, env),
-            Expr::Inline(body, passed) => {
-                if let Some(&slot) = passed.iter().find(|&&s| matches!(env[s as usize], V::Unset)) {
-                    return rule(format!("'{}' has no value yet", self.local_name(slot)));
-                }
-                self.eval(g, *body, env)
-            }
-            Expr::Op(op, args) => self.op(g, *op, args, env),
             Expr::Cards(z) => {
                 let zone = self.eval(g, *z, env)?;
                 let zi = self.zone_index(&zone)?;
                 Ok(V::List(self.zones[zi].iter().map(|&c| V::Int(i64::from(c))).collect()))
-            }
-            Expr::ZoneLen(z, empty) => {
-                let zone = self.eval(g, *z, env)?;
-                let len = self.zones[self.zone_index(&zone)?].len();
-                Ok(if *empty { V::Bool(len == 0) } else { V::Int(len as i64) })
-            }
-            Expr::Keyed { how, it, source, key } => self.keyed(g, *how, *it, *source, *key, env),
-            Expr::Not(e) => {
-                let v = self.eval(g, *e, env)?;
-                Ok(V::Bool(!self.truthy(&v)))
             }
             Expr::Neg(e) => {
                 let v = self.eval(g, *e, env)?;
@@ -330,16 +305,6 @@ impl State {
                 }
                 checked(int(&v, "-")?.checked_neg())
             }
-            Expr::Cond(c, then, other) => {
-                let v = self.eval(g, *c, env)?;
-                if self.truthy(&v) {
-                    self.eval(g, *then, env)
-                } else {
-                    self.eval(g, *other, env)
-                }
-            }
-            Expr::Bin(op, a, b) => self.binary(g, *op, *a, *b, env),
-            Expr::Table(t, board, args) => self.table(g, *t, *board, args, env),
             Expr::PathLength(t, board, start, targets, through) => {
                 let V::Str(board) = self.eval(g, *board, env)? else {
                     return rule("path_length: no board");
@@ -375,6 +340,19 @@ impl State {
                 }
                 self.walk(*how, *neighbours, *steps, board, &vals)
             }
+            Expr::Lit(_)
+            | Expr::Var(_)
+            | Expr::Record(_)
+            | Expr::Inline(..)
+            | Expr::ZoneLen(..)
+            | Expr::Not(_)
+            | Expr::Cond(..)
+            | Expr::Bin(..)
+            | Expr::Op(..)
+            | Expr::Fn(..)
+            | Expr::Member(..)
+            | Expr::Table(..)
+            | Expr::Keyed { .. } => Err(F::Bug("a node of a kind compiled to its own form".into())),
         }
     }
 
@@ -426,9 +404,9 @@ impl State {
         for x in items {
             env[*var as usize] = x;
             if let Some(c) = cond {
-                match self.eval(g, *c, env) {
-                    Ok(k) if !self.truthy(&k) => continue,
-                    Ok(_) => {}
+                match self.truth(g, *c, env) {
+                    Ok(false) => continue,
+                    Ok(true) => {}
                     Err(f) => {
                         result = Err(f);
                         break;
@@ -448,7 +426,7 @@ impl State {
     }
 
     #[inline(never)]
-    fn keyed(&mut self, g: &Game, how: Keyed, it: u16, source: Node, key: Node, env: &mut [V]) -> Res<V> {
+    pub(crate) fn keyed(&mut self, g: &Game, how: Keyed, it: u16, source: Node, key: Node, env: &mut [V]) -> Res<V> {
         let (how, it, source, key) = (&how, &it, &source, &key);
         let items = self.items(g, *source, env)?;
         let saved = std::mem::take(&mut env[*it as usize]);
@@ -486,13 +464,13 @@ impl State {
         })
     }
 
+    /// `FAMILY(key)`: the zone of the family that `k` names.
     #[inline(never)]
-    fn member(&mut self, g: &Game, fam: u32, key: Node, env: &mut [V]) -> Res<V> {
+    pub(crate) fn member_of(&self, g: &Game, fam: u32, k: &V) -> Res<V> {
         let game = g;
-        let (fam, key) = (&fam, &key);
-        let k = self.eval(g, *key, env)?;
+        let fam = &fam;
         let family = game.text(*fam);
-        let found = match (game.families.get(fam), &k) {
+        let found = match (game.families.get(fam), k) {
             (_, V::None | V::Unset) => return rule(format!("{family}(…) of nothing: its key is none")),
             (Some(Family::Player(zones)), V::Int(p)) if *p >= 0 => zones.get(*p as usize).copied(),
             (Some(Family::Text(keys)), V::Str(s)) => keys.get(s).copied(),
@@ -502,8 +480,8 @@ impl State {
             Some(z) => Ok(V::Str(z)),
             None => {
                 // the name of no zone, as the reference makes it (a fault only where it is used as a zone)
-                let key = match &k {
-                    V::Str(_) | V::Text(_) => self.text_of(&k).to_string(),
+                let key = match k {
+                    V::Str(_) | V::Text(_) => self.text_of(k).to_string(),
                     other => self.repr(other),
                 };
                 Ok(self.game.text_value(&format!("{family}:{key}")))
@@ -512,7 +490,7 @@ impl State {
     }
 
     #[inline(never)]
-    fn call(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
+    pub(crate) fn call(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
         self.pool.enter()?;
         let result = self.called(g, f, args, env);
         self.pool.leave();
@@ -547,7 +525,7 @@ impl State {
     }
 
     #[inline(never)]
-    fn table(&mut self, g: &Game, t: u16, board: Node, args: &[Node], env: &mut [V]) -> Res<V> {
+    pub(crate) fn table(&mut self, g: &Game, t: u16, board: Node, args: &[Node], env: &mut [V]) -> Res<V> {
         let game = g;
         let t = &t;
         // The key's parts are read in place where they can be (a literal board, a local space): no copies.
@@ -561,18 +539,27 @@ impl State {
             },
         };
         for (i, &a) in args.iter().enumerate() {
-            let i = i + 1;
-            if let Some(V::Str(s)) = self.peek_at(g, a, env) {
-                key[i] = *s;
-                continue;
-            }
-            match self.eval(g, a, env)? {
-                V::Str(s) => key[i] = s,
-                V::None | V::Unset => return rule("a board operation got none for a space"),
-                other => return failed(format!("a board operation got {} for a space", other.kind())),
-            }
+            key[i + 1] = match self.peek_at(g, a, env) {
+                Some(V::Str(s)) => *s,
+                _ => self.space(g, a, env)?,
+            };
         }
-        match game.tables[*t as usize].get(&(key[0], key[1], key[2], key[3])) {
+        self.entry(game, *t, key)
+    }
+
+    /// A space, tag or direction given to a board operation: a text of the table.
+    pub(crate) fn space(&mut self, g: &Game, a: Node, env: &mut [V]) -> Res<u32> {
+        match self.eval(g, a, env)? {
+            V::Str(s) => Ok(s),
+            V::None | V::Unset => rule("a board operation got none for a space"),
+            other => failed(format!("a board operation got {} for a space", other.kind())),
+        }
+    }
+
+    /// The entry of board table `t` under `key` (its board, then its spaces, tags or directions).
+    #[inline(always)]
+    pub(crate) fn entry(&self, g: &Game, t: u16, key: [u32; 4]) -> Res<V> {
+        match g.tables[t as usize].get(&(key[0], key[1], key[2], key[3])) {
             Some(v) => Ok(v.clone()),
             None => rule("a board operation was asked of a space, tag or direction the board does not have"),
         }
@@ -587,7 +574,7 @@ impl State {
         }
     }
 
-    fn local_name(&self, slot: u16) -> String {
+    pub(crate) fn local_name(&self, slot: u16) -> String {
         let Some(f) = self.stack.last() else {
             return "?".into();
         };
@@ -618,8 +605,8 @@ impl State {
                         Err(f) => break Err(f),
                     }
                 }
-                crate::game::Ins::If(c, skip) => match self.eval(g, *c, env) {
-                    Ok(v) => pc = if self.truthy(&v) { pc + 1 } else { *skip },
+                crate::game::Ins::If(c, skip) => match self.truth(g, *c, env) {
+                    Ok(v) => pc = if v { pc + 1 } else { *skip },
                     Err(f) => break Err(f),
                 },
                 crate::game::Ins::Jump(to) => pc = *to,
@@ -713,7 +700,7 @@ impl State {
         Ok(order)
     }
 
-    fn binary(&mut self, g: &Game, op: Bin, a: Node, b: Node, env: &mut [V]) -> Res<V> {
+    pub(crate) fn binary(&mut self, g: &Game, op: Bin, a: Node, b: Node, env: &mut [V]) -> Res<V> {
         if let Bin::And | Bin::Or = op {
             let x = self.eval(g, a, env)?;
             return match (op, self.truthy(&x)) {
@@ -736,20 +723,30 @@ impl State {
         self.combine(op, &x, &y)
     }
 
-    fn combine(&self, op: Bin, x: &V, y: &V) -> Res<V> {
+    /// Whether comparison `op` (or `in`, `not in`) holds of `x` and `y`.
+    pub(crate) fn holds(&self, op: Bin, x: &V, y: &V) -> Res<bool> {
         Ok(match op {
-            Bin::Eq => V::Bool(x.same(y)),
-            Bin::Ne => V::Bool(!x.same(y)),
-            Bin::Lt => V::Bool(self.compare("<", x, y)? == Ordering::Less),
-            Bin::Le => V::Bool(self.compare("<=", x, y)? != Ordering::Greater),
-            Bin::Gt => V::Bool(self.compare(">", x, y)? == Ordering::Greater),
-            Bin::Ge => V::Bool(self.compare(">=", x, y)? != Ordering::Less),
+            Bin::Eq => x.same(y),
+            Bin::Ne => !x.same(y),
+            Bin::Lt => self.compare("<", x, y)? == Ordering::Less,
+            Bin::Le => self.compare("<=", x, y)? != Ordering::Greater,
+            Bin::Gt => self.compare(">", x, y)? == Ordering::Greater,
+            Bin::Ge => self.compare(">=", x, y)? != Ordering::Less,
             Bin::In | Bin::NotIn => {
                 let found = match y {
                     V::Rec(_) => crate::maps::has(x, y)?,
                     _ => list(y, "in")?.iter().any(|i| i.same(x)),
                 };
-                V::Bool(found == (op == Bin::In))
+                found == (op == Bin::In)
+            }
+            _ => return Err(F::Bug("a comparison of an operator that compares nothing".into())),
+        })
+    }
+
+    pub(crate) fn combine(&self, op: Bin, x: &V, y: &V) -> Res<V> {
+        Ok(match op {
+            Bin::Eq | Bin::Ne | Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge | Bin::In | Bin::NotIn => {
+                V::Bool(self.holds(op, x, y)?)
             }
             Bin::Add => match (x, y) {
                 (V::List(p), V::List(q)) => {
@@ -864,7 +861,29 @@ impl State {
         Ok(ints(op, &v, &V::Int(0))?.0)
     }
 
-    fn op(&mut self, g: &Game, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
+    /// `zone_of(c)`: the name of the zone card `c` is in.
+    pub(crate) fn zone_of(&self, c: &V) -> Res<V> {
+        let c = self.card(c, "zone_of")?;
+        Ok(V::Str(self.seats().zones[self.loc[c] as usize]))
+    }
+
+    /// `key_of(z)`: the text after the first ':' of a zone's name ("" where it has none).
+    pub(crate) fn key_of(&self, g: &Game, z: &V) -> Res<V> {
+        if matches!(z, V::None | V::Unset) {
+            return rule("there is no zone 'None'"); // as every zone operation given none says
+        }
+        if let V::Str(id) = z {
+            let key = g.keys[*id as usize];
+            if key != u32::MAX {
+                return Ok(V::Str(key));
+            }
+        }
+        let text = self.text_of(z);
+        let key = text.split_once(':').map_or("", |(_, k)| k).to_string();
+        Ok(self.game.text_value(&key))
+    }
+
+    pub(crate) fn op(&mut self, g: &Game, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
         let arg = |i: usize| {
             args.get(i)
                 .copied()
@@ -920,8 +939,7 @@ impl State {
             }
             Op::ZoneOf => {
                 let c = self.eval(g, arg(0)?, env)?;
-                let c = self.card(&c, "zone_of")?;
-                V::Str(self.seats().zones[self.loc[c] as usize])
+                self.zone_of(&c)?
             }
             Op::Move | Op::MoveBottom => {
                 let c = self.eval(g, arg(0)?, env)?;
@@ -981,18 +999,7 @@ impl State {
             }
             Op::KeyOf => {
                 let z = self.eval(g, arg(0)?, env)?;
-                if matches!(z, V::None | V::Unset) {
-                    return rule("there is no zone 'None'"); // as every zone operation given none says
-                }
-                if let V::Str(id) = z {
-                    let key = g.keys[id as usize];
-                    if key != u32::MAX {
-                        return Ok(V::Str(key));
-                    }
-                }
-                let text = self.text_of(&z);
-                let key = text.split_once(':').map_or("", |(_, k)| k).to_string();
-                self.game.text_value(&key)
+                self.key_of(g, &z)?
             }
             Op::Reverse => {
                 let z = self.zone_arg(g, arg(0)?, env)?;

@@ -483,6 +483,8 @@ pub struct Game {
     /// Per card: a die's faces, None for another card; empty in a game without dice.
     pub dice: Vec<Option<Rc<[V]>>>,
     pub nodes: Vec<Expr>,
+    /// The nodes compiled (compile.rs): what `State::eval` runs.
+    pub code: crate::compile::Code,
     pub tables: Vec<Table>,
     pub attr_names: HashMap<u32, u16>,
     pub empty_string: u32,
@@ -1536,6 +1538,7 @@ impl Game {
             greedy.push((kind, expr, locals.len()));
         }
         inline_calls(&mut l.nodes, &funcs);
+        let code = crate::compile::Code::new(&l.nodes, &families);
         let det = Det {
             looks,
             private,
@@ -1591,6 +1594,7 @@ impl Game {
             tiebreakers,
             house,
             dice,
+            code,
             nodes: l.nodes,
             tables,
             attr_names,

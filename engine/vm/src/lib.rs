@@ -1,10 +1,12 @@
 //! Tabletop's native runtime: the IR lowered by engine/runtime/lower.py, run with the reference's meaning.
 //!
-//! `game` reads and verifies an IR, `state` holds a running game and its loop, `eval` the expressions and
-//! operations, `json` the saved-state format, `playout` whole games in one call, `record` them as the playtest
-//! lab records them, `several` the options of choosing several; `py` (feature `python`) is the PyO3 face, `engine._vm`.
+//! `game` reads and verifies an IR, `compile` turns its expressions into closures once, `state` holds a running
+//! game and its loop, `eval` the expressions and operations, `json` the saved-state format, `playout` whole games
+//! in one call, `record` them as the playtest lab records them, `several` the options of choosing several; `py`
+//! (feature `python`) is the PyO3 face, `engine._vm`.
 
 pub mod bots;
+pub mod compile;
 pub mod derive;
 pub mod det;
 pub mod dice;

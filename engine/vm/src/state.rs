@@ -410,6 +410,63 @@ impl State {
         Ok(())
     }
 
+    /// `call PROC(args)`: a frame for the procedure, its parameters set, entered after this instruction.
+    #[inline(never)]
+    fn enter(&mut self, g: &Game, target: u16, args: &[crate::game::Node], next: u32, env: &mut [V]) -> Res<Step> {
+        let mut f = self.frame(g, target);
+        f.env[0] = env[0].clone();
+        let params = &g.procs[target as usize].params;
+        for (p, a) in params.iter().zip(args) {
+            f.env[*p as usize] = self.eval(g, *a, env)?;
+        }
+        self.stack.last_mut().expect("a running frame").pc = next;
+        self.stack.push(f);
+        Ok(Step::Entered)
+    }
+
+    /// `log "…"` (to a seat, or to all): the line written where the log is kept; its values read anyway (reading
+    /// one can fail).
+    #[inline(never)]
+    fn write_log(
+        &mut self,
+        g: &Game,
+        parts: &[crate::game::LogPart],
+        to: Option<crate::game::Node>,
+        env: &mut [V],
+    ) -> Res<()> {
+        let audience = match to {
+            None => None,
+            Some(e) => match self.eval(g, e, env)? {
+                V::None | V::Unset => return Ok(()),
+                V::Int(p) => Some(p),
+                other => return failed(format!("a log line to {}", other.kind())),
+            },
+        };
+        if self.keep_log {
+            let mut text = String::new();
+            for part in parts {
+                match part {
+                    crate::game::LogPart::Text(t) => text.push_str(t),
+                    crate::game::LogPart::Value(e, label) => {
+                        let v = self.eval(g, *e, env)?;
+                        self.label(&v, label, &mut text);
+                    }
+                }
+            }
+            self.log.push(LogLine {
+                audience,
+                text: text.into(),
+            });
+        } else {
+            for part in parts {
+                if let crate::game::LogPart::Value(e, _) = part {
+                    self.eval(g, *e, env)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn exec(&mut self, g: &Game, ins: &Ins, pc: u32, env: &mut [V]) -> Res<Step> {
         let next = pc + 1;
         match ins {
@@ -420,18 +477,7 @@ impl State {
             Ins::Do(e) => {
                 self.eval(g, *e, env)?;
             }
-            Ins::Call(target, args) => {
-                let mut f = self.frame(g, *target);
-                f.env[0] = env[0].clone();
-                let game = g;
-                let params = &game.procs[*target as usize].params;
-                for (p, a) in params.iter().zip(args) {
-                    f.env[*p as usize] = self.eval(g, *a, env)?;
-                }
-                self.stack.last_mut().expect("a running frame").pc = next;
-                self.stack.push(f);
-                return Ok(Step::Entered);
-            }
+            Ins::Call(target, args) => return self.enter(g, *target, args, next, env),
             Ins::Perform(e) => {
                 let v = self.eval(g, *e, env)?;
                 let c = self.card(&v, "perform")?;
@@ -447,38 +493,7 @@ impl State {
                 self.stack.push(f);
                 return Ok(Step::Entered);
             }
-            Ins::Log(parts, to) => {
-                let audience = match to {
-                    None => None,
-                    Some(e) => match self.eval(g, *e, env)? {
-                        V::None | V::Unset => return Ok(Step::Go(next)),
-                        V::Int(p) => Some(p),
-                        other => return failed(format!("a log line to {}", other.kind())),
-                    },
-                };
-                if self.keep_log {
-                    let mut text = String::new();
-                    for part in parts {
-                        match part {
-                            crate::game::LogPart::Text(t) => text.push_str(t),
-                            crate::game::LogPart::Value(e, label) => {
-                                let v = self.eval(g, *e, env)?;
-                                self.label(&v, label, &mut text);
-                            }
-                        }
-                    }
-                    self.log.push(LogLine {
-                        audience,
-                        text: text.into(),
-                    });
-                } else {
-                    for part in parts {
-                        if let crate::game::LogPart::Value(e, _) = part {
-                            self.eval(g, *e, env)?;
-                        }
-                    }
-                }
-            }
+            Ins::Log(parts, to) => self.write_log(g, parts, *to, env)?,
             Ins::End(reason) => {
                 self.stack.clear();
                 self.reason = Some(reason.clone());
@@ -502,8 +517,7 @@ impl State {
                 return Ok(Step::Left);
             }
             Ins::If(cond, skip) => {
-                let v = self.eval(g, *cond, env)?;
-                return Ok(Step::Go(if self.truthy(&v) { next } else { *skip }));
+                return Ok(Step::Go(if self.truth(g, *cond, env)? { next } else { *skip }));
             }
             Ins::ForStart(key, source) => {
                 let items = self.items(g, *source, env)?;
@@ -725,13 +739,9 @@ impl State {
         let mut kept = Vec::with_capacity(items.len());
         for x in items.iter() {
             env[it as usize] = x.clone();
-            let keep = self.eval(g, cond, env);
-            match keep {
-                Ok(k) => {
-                    if self.truthy(&k) {
-                        kept.push(x.clone());
-                    }
-                }
+            match self.truth(g, cond, env) {
+                Ok(true) => kept.push(x.clone()),
+                Ok(false) => {}
                 Err(f) => {
                     env[it as usize] = saved;
                     return Err(f);
