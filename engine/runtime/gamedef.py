@@ -77,6 +77,7 @@ from engine.runtime.reference import ReferenceCompiler
 if TYPE_CHECKING:
     from engine.runtime.facts import GameInfo
     from engine.runtime.sight import Sight
+    from engine.runtime.state import State
 
 DEFAULT_STEP_BUDGET = 200_000
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")  # a '{field}' of a generated card's template
@@ -222,6 +223,7 @@ class GameDef:
     rulings: list[dict] = field(default_factory=list)
     draw: dict = field(default_factory=dict)  # drawing hints (the game file's 'draw:'): colours, icons, layouts
     step_budget: int = DEFAULT_STEP_BUDGET
+    vm: bool = False  # its states run on the native VM where it runs the game (``load_game``)
     max_decisions: int | None = None  # the most decisions a game can take, if the rules declare it
     rules_hash: str = ""
     rules_format: int = CURRENT  # the rules format the game file declares (engine/load/formats.py)
@@ -347,17 +349,21 @@ class GameDef:
         return found
 
     # ------------------------------------------------------------------ play
-    def new_game(self, players: int, seed: int = 0, knowledge: bool = True, draws: list[int] | None = None):
-        """A new game, advanced to its first decision (``knowledge``; ``draws``, explicit chance: ``State.new``)."""
+    @property
+    def state_class(self) -> type[State]:
+        """The class of this game's states, ``State``: the lowering for the VM, which ``State`` imports, builds one
+        without importing it."""
         from engine.runtime.state import State
 
-        return State.new(self, players, seed, knowledge, draws)
+        return State
+
+    def new_game(self, players: int, seed: int = 0, knowledge: bool = True, draws: list[int] | None = None):
+        """A new game, advanced to its first decision (``knowledge``; ``draws``, explicit chance: ``State.new``)."""
+        return self.state_class.new(self, players, seed, knowledge, draws)
 
     def state_from_json(self, text: str):
         """Read back a state saved with ``State.to_json``; checks what it reads."""
-        from engine.runtime.state import State
-
-        return State.from_json(self, text)
+        return self.state_class.from_json(self, text)
 
     def pickled(self) -> tuple[str, str | None, str, int]:
         """Where the game's rules are, for a pickled state: (folder, variant, rules hash), and which loaded
@@ -389,13 +395,18 @@ _LIVE: weakref.WeakValueDictionary[int, GameDef] = weakref.WeakValueDictionary()
 
 # --------------------------------------------------------------------- loading
 def load_game(
-    game: str | Path, variant: str | None = None, overrides: dict[str, object] | None = None, reference: bool = False
+    game: str | Path,
+    variant: str | None = None,
+    overrides: dict[str, object] | None = None,
+    reference: bool = False,
+    vm: bool = False,
 ) -> GameDef:
     """Load, validate and compile a game (by name or path), optionally a variant.
 
     ``overrides`` sets values in the merged rules by dotted path (``constants.rounds``),
     like a variant made in memory: playtest sweeps use it.
     ``reference`` runs it on the reference path (closures, see runtime/reference.py), for differential tests.
+    ``vm`` runs its states' rules on the native VM wherever the VM runs the game (``State``).
     """
     game_file, variant_file = resolve(game, variant)
     if variant_file is not None and not game_file.exists():
@@ -411,7 +422,8 @@ def load_game(
 
     if reference:  # the differential tests' own path: always built
         return make()
-    return cached(key_of(str(game_file), str(variant_file), overrides), make, GameDef)
+    built = cached(key_of(str(game_file), str(variant_file), overrides), make, GameDef)
+    return replace(built, vm=True) if vm else built
 
 
 def _unknown_base(variant_file: Path) -> Diagnostic:

@@ -689,9 +689,8 @@ def _start_places(game, n: int) -> tuple[dict, list] | None:
     without running them: a program that fails is the VM's to report); None where the starts draw at random
     or fail, which the VM then runs as each game begins."""
     from engine.runtime import rng
-    from engine.runtime.state import State
 
-    st = State.__new__(State)  # filled as State.new fills it, up to its programs
+    st = game.state_class.__new__(game.state_class)  # filled as State.new fills it, up to its programs
     st.game, st.n, st.seed, st.rng = game, n, 0, rng.seed_state(0)
     st.vars, st.pvars = game.variables.copy(), [game.player_variables.copy() for _ in range(n)]
     st.memo, st.history, st.settled, st.sight = {}, [], {}, game.sight(n)

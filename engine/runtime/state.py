@@ -30,6 +30,7 @@ from engine.errors import (
 from engine.runtime import rng, sight, together
 from engine.runtime.codegen import Overrun
 from engine.runtime.logtext import log_text, seat_did
+from engine.runtime.lower import diagnostic_of, native_game, raise_as_engine, vm_module
 from engine.runtime.numbers import LIMIT, PAST, in_range
 from engine.runtime.program import DEFAULT_END, SUSPEND
 from engine.runtime.saved_state import FORMAT, check_pending, check_saved_state
@@ -113,8 +114,41 @@ def _copied(zones: dict[str, list]) -> dict[str, list]:
     return dict(zip(zones, map(list.copy, zones.values())))
 
 
+# The fields the Python backend runs on.  While the VM runs a game they are not set: a read of one is
+# answered from the VM's state (``State.__getattr__``).
+_FIELDS = frozenset(
+    ("faces", "final", "history", "know", "loc", "log_entries", "pending", "pinned", "pvars", "reason", "rng")
+    + ("seen", "stack", "vars", "zones")
+)
+# Of those, the ones never changed in place (a clone shares them): read from a copy, the VM runs on.
+_LOOKS = frozenset(("history", "pending", "reason"))
+
+
+def _on_vm(game) -> Any:
+    """The game's ``engine._vm.VmGame`` if its states run on the VM (``load_game(..., vm=True)``) and the VM runs
+    it: None for a construct the VM does not run (``lower.Unsupported``), or where no VM is built."""
+    return native_game(game)[0] if game.vm else None
+
+
+def _vm_fault(exc: BaseException) -> RuntimeRuleError | None:
+    """A rule fault raised by the VM as the Python backend raises it (its step budget as BudgetExceeded);
+    None for another failure."""
+    if not isinstance(exc, vm_module().VmRuleError):
+        return None
+    diagnostic = diagnostic_of(exc)
+    return (BudgetExceeded if diagnostic.code == "E703" else RuntimeRuleError)(diagnostic)
+
+
 class State:
-    """One game in progress.  Create with ``GameDef.new_game``."""
+    """One game in progress.  Create with ``GameDef.new_game``.
+
+    Of a game loaded with ``vm=True`` the native VM runs its rules wherever it runs the game (``vm``); the
+    Python backend (the fields below) where it does not, and for what the VM does not do: explicit
+    chance (``draws``), and a caller that takes a field to change it in place.  Reading such a field
+    reads the VM's state back and the game runs on in Python; its next decision played goes back
+    to the VM through the saved-state format, which both read alike.  What only looks at a state
+    (views, logs, the pending decision, the history) reads a copy made from the VM's and keeps it.
+    """
 
     __slots__ = (
         "draws",
@@ -126,8 +160,10 @@ class State:
         "know",
         "loc",
         "log_entries",
+        "look",
         "memo",
         "n",
+        "on_python",
         "pending",
         "pinned",
         "pvars",
@@ -140,6 +176,7 @@ class State:
         "stack",
         "steps",
         "vars",
+        "vm",
         "zones",
     )
     game: GameDef
@@ -166,19 +203,37 @@ class State:
     draws: list[int] | None  # explicit chance: the outcomes still to use, last first (only while a run uses them)
     pinned: list[int] | None  # per card: bit mask of the seats that know where it lies
     faces: list[Any] | None  # per card: the face a die shows (None for other cards); None in a game without dice
+    vm: Any  # the native VM's state (``engine._vm.VmState``) while it runs this game, else None
+    look: State | None  # while the VM runs it: the state's fields read back, for what only looks (``_look``)
+    on_python: bool  # runs on the Python backend for good: the reference's replay of a step the VM failed
 
     # ---------------------------------------------------------------- create
     @classmethod
     def new(cls, game, players: int, seed: int = 0, knowledge: bool = True, draws: list[int] | None = None) -> State:
         """A new game, advanced to its first decision.  ``knowledge=False``: what each seat knows of the
         cards is not followed move by move, but worked out when first needed, by playing the game again
-        from its seed (``_knowledge``): a simulation between bots that ask for no copy never needs it.
+        from its seed (``_knowledge``): a simulation between bots that ask for no copy never needs it.  The VM
+        follows it anyway, at little cost.
         ``draws``: explicit chance, the outcomes of the setup's draws (see ``apply``)."""
         if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
             raise TabletopError(f"{game.id} is for {game.min_players}–{game.max_players} players, not {players}")
         if draws is not None and not knowledge:
             raise TabletopError("a game of explicit chance follows what seats know: it cannot be replayed from a seed")
+        vm_game = _on_vm(game) if draws is None else None
+        if vm_game is not None:
+            try:
+                return cls._running(game, players, int(seed), vm_game.new_game(players, int(seed)))
+            except OverflowError:  # a seed past the VM's 128 bits: the Python backend takes any
+                pass
+            except vm_module().VmError:  # a setup that fails: the reference says how
+                pass
+        return cls._in_python(game, players, seed, knowledge, draws)
+
+    @classmethod
+    def _in_python(cls, game, players: int, seed: int, knowledge: bool = True, draws: list[int] | None = None) -> State:
+        """``new`` on the Python backend."""
         st = cls.__new__(cls)
+        st.vm, st.look, st.on_python = None, None, False
         st.draws = None if draws is None else draws[::-1]
         st.game, st.n, st.seed = game, players, int(seed)
         st.vars = game.variables.copy()  # values are never changed in place: the initial ones are shared
@@ -237,11 +292,96 @@ class State:
         self.know, self.pinned = know, know[:]
         return know
 
+    # ------------------------------------------------------- on the VM
+    @classmethod
+    def _running(cls, game, players: int, seed: int, vm) -> State:
+        """A state the VM runs: ``vm``, an ``engine._vm.VmState`` of ``game``."""
+        st = cls.__new__(cls)
+        st.vm, st.look, st.fault, st.on_python = vm, None, None, False
+        st.game, st.n, st.seed = game, players, seed
+        st.memo, st.steps, st.settled, st.draws, st.sight = {}, 0, {}, None, game.sight(players)
+        return st
+
+    def __getattr__(self, name: str) -> Any:
+        """A field of the Python backend read while the VM runs the game (it is then not set): one never changed
+        in place is read from ``_look``; any other may be changed by the caller, so the game runs on in Python."""
+        if name not in _FIELDS or self.vm is None:
+            raise AttributeError(f"'State' object has no attribute '{name}'")
+        if name in _LOOKS:
+            return getattr(self._look(), name)
+        self._leave_vm()
+        return getattr(self, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """A field of the Python backend set by a caller: the game runs on in Python from the VM's state."""
+        if name in _FIELDS and getattr(self, "vm", None) is not None:  # unset while a state is being made
+            self._leave_vm()
+        object.__setattr__(self, name, value)
+
+    def _look(self) -> State:
+        """This state as the Python backend holds it, for what only reads it: itself, or while the VM runs it
+        a copy read back from the VM's state, made once a decision."""
+        if self.vm is None:
+            return self
+        look = self.look
+        if look is None:
+            look = State.__new__(State)
+            look.vm, look.look, look.on_python = None, None, True
+            look.game, look.n, look.seed, look.fault = self.game, self.n, self.seed, self.fault
+            look._fill(json.loads(self.vm.to_json()))
+            self.look = look
+        return look
+
+    def _leave_vm(self) -> None:
+        """Run on in Python from the VM's state."""
+        data = json.loads(self.vm.to_json())
+        self.vm = self.look = None
+        self._fill(data)
+
+    def _back_to_vm(self) -> None:
+        """Run on the VM again from this state's fields, where the VM runs the game and reads the state; a
+        state the VM does not read runs on in Python."""
+        vm_game = _on_vm(self.game)
+        if vm_game is None or self.on_python or self.draws is not None or self.pending is None:
+            return
+        try:
+            vm = vm_game.state_from_json(self.to_json())
+        except vm_module().VmError:
+            return
+        look = State.__new__(State)  # the fields as they are: the state's look until it changes
+        for name in State.__slots__:
+            object.__setattr__(look, name, getattr(self, name))
+        look.on_python = True
+        for name in _FIELDS:
+            object.__delattr__(self, name)
+        self.vm, self.look = vm, look
+
+    def _fill(self, data: dict) -> None:
+        """The Python backend's fields from a saved state's plain data (checked, or the VM's own)."""
+        game, n = self.game, self.n
+        self.rng = data["rng"]
+        # In the game's own order, as a new game has them: iteration order never depends on the file.
+        self.zones = {z: data["zones"][z] for z in game.zone_ids(n)}
+        self.loc = [""] * len(game.card_ids)
+        for zone, cards in self.zones.items():
+            for c in cards:
+                self.loc[c] = zone
+        self.vars = {k: data["variables"][k] for k in game.variables}
+        self.pvars = [{k: p[k] for k in game.player_variables} for p in data["player_variables"]]
+        self.stack, self.pending = data["stack"], data["pending"]
+        self.log_entries, self.history, self.memo, self.steps = data["log"], data["history"], {}, 0
+        self.seen, self.reason = data["seen"], data["reason"]
+        self.know, self.pinned, self.settled, self.sight = data["know"], data["pinned"], {}, game.sight(n)
+        self.final, self.draws = None, None
+        self.faces = data.get("faces")
+
     # ----------------------------------------------------------- inspection
     @property
     def current_player(self) -> int | None:
         """The seat that must decide now (of a simultaneous decision: the one asked next, see ``to_act``);
         None when the game is over."""
+        if self.vm is not None:
+            return self.vm.current_player
         return self.pending["player"] if self.pending is not None else None
 
     @property
@@ -252,21 +392,28 @@ class State:
         ``current_player`` is always one of them (the lowest, in a live game), so a driver serving one
         seat at a time needs nothing else.
         """
+        if self.vm is not None:
+            return self.vm.to_act()
         return together.to_act(self.pending)
 
     @property
     def is_terminal(self) -> bool:
+        if self.vm is not None:
+            return self.vm.is_terminal()
         return self.pending is None
 
     def legal_actions(self, seat: int | None = None) -> list[str]:
         """Stable action ids the current player (or ``seat``) may choose from (empty when over or not asked)."""
+        vm = self.vm
+        if vm is not None and self._vm_seat(seat):
+            return vm.legal_actions(seat)
         return list(self._options_of(seat))
 
     def legal_action_indices(self, seat: int | None = None) -> list[int]:
         """The legal actions as indexes into ``game.action_space(players)``, ascending: a mask or a
         network's outputs are numbered by the space, not by the order the rules list the options in."""
         index = self.game.action_index(self.n)
-        return sorted([index[a] for a in self._options_of(seat)])
+        return sorted([index[a] for a in self.legal_actions(seat)])
 
     def legal_action_mask(self, seat: int | None = None) -> list[int]:
         """1 for each legal action of ``game.action_space(players)``, 0 for the others (all 0 when not asked)."""
@@ -280,13 +427,13 @@ class State:
         None if ``seat`` is not to act.  ``pending`` asks ``current_player``; of a simultaneous decision a
         bot deciding for another seat still to act reads its own options here."""
         self._check_seat(seat)
-        pending = self.pending
+        pending = self._look().pending
         if pending is None or seat not in together.to_act(pending):
             return None
         return together.asked_next(pending, seat) if seat != pending["player"] else pending
 
     def _options_of(self, seat: int | None) -> list[str]:
-        pending = self.pending
+        pending = self._look().pending
         if pending is None:
             return []
         if seat is None or seat == pending["player"]:
@@ -299,20 +446,27 @@ class State:
     @property
     def actions(self) -> list[str]:
         """Every action taken so far, oldest first: with the seed, all a replay needs."""
-        return [e["action"] for e in self.history if "action" in e]
+        return [e["action"] for e in self._look().history if "action" in e]
 
     @property
     def log(self) -> list[str]:
         """Events as an onlooker saw them, oldest first: what everyone saw, secret choices masked."""
-        return sight.visible_log(self, None)
+        return sight.visible_log(self._look(), None)
 
     @property
     def scores(self) -> list[int]:
         """Each seat's own points by the scoring rules (teams add theirs up in ``outcome``)."""
+        if self.vm is not None:
+            try:
+                return self.vm.scores()
+            except vm_module().VmError:  # the reference says what fails
+                return self._look().scores
         return [self.score_of(p) for p in range(self.n)]
 
     def score_of(self, p: int) -> int:
         """Seat ``p``'s points by the scoring rules, kept under the key of what they read (``GameDef.score_key``)."""
+        if self.vm is not None:
+            return self.scores[p]
         game = self.game
         key_of = game.score_key
         if self.final is not None:
@@ -346,7 +500,7 @@ class State:
         house = self.game.house
         if house is None:
             raise TabletopError(f"{self.game.id} has no house")
-        return self._evaluate(house.points, 0)
+        return self._look()._evaluate(house.points, 0)
 
     def team_score(self, p: int) -> int:
         """The points of seat ``p``'s team (just ``p``'s when there are no teams)."""
@@ -382,6 +536,12 @@ class State:
         """
         if not self.is_terminal:
             return None
+        if self.vm is not None:
+            try:
+                ended = self.vm.outcome()
+            except vm_module().VmError:  # the reference says what fails
+                return self._look().outcome
+            return Outcome(tuple(ended[0]), ended[1], house=self.game.house is not None)
         if self.final is not None:
             return self.final[1]
         game, n = self.game, self.n
@@ -411,6 +571,11 @@ class State:
 
     def returns(self) -> list[float]:
         """Per-seat results as numbers (see ``Outcome.returns``); all zero until the end."""
+        if self.vm is not None:
+            try:
+                return self.vm.returns()
+            except vm_module().VmError:  # the reference says what fails
+                return self._look().returns()
         outcome = self.outcome
         return outcome.returns() if outcome is not None else [0.0] * self.n
 
@@ -428,6 +593,8 @@ class State:
         then tries again with one outcome more.  Outcomes left over are a StateError.
         """
         if draws is not None:
+            if self.vm is not None:
+                self._leave_vm()
             before = self.clone()
             self.draws = draws[::-1]
             try:
@@ -440,12 +607,21 @@ class State:
             return
         if self.fault is not None:
             raise StateError(f"this game stopped on a rule error: {self.fault.format(with_context=False)}")
-        pending = self.pending
-        if pending is None:
-            raise IllegalAction("the game is over; no action is legal")
-        player = pending["player"]
+        if self.vm is None:
+            self._back_to_vm()
+        vm = self.vm
+        if vm is not None:
+            if action.__class__ is str and self._vm_seat(seat):
+                try:
+                    vm.apply(action, seat)
+                except vm_module().VmError as exc:
+                    self._refused(exc, action, seat)
+                    return
+                self.look = None
+                return
+            self._leave_vm()  # what the VM takes no argument of: the Python backend says why it is no action
+        pending, player, i = self._chosen(action, seat)
         if "together" in pending:
-            player, i = together.pick(pending, action, seat)
             after = together.with_choice(pending, player, i)
             if together.to_act(after):  # the others still choose: nothing is revealed yet
                 self.pending = after
@@ -453,12 +629,6 @@ class State:
                 return
             value = together.chosen_values(after)
         else:
-            if seat is not None and seat != player:
-                raise IllegalAction(f"seat {seat} cannot act now: seat {player} is deciding")
-            try:
-                i = pending["ids"].index(action)
-            except ValueError:
-                raise IllegalAction.not_legal(action, player, pending["ids"]) from None
             value = pending["values"][i]
         frame = self.stack[-1]
         proc = self.game.procedures[frame[0]]
@@ -483,6 +653,65 @@ class State:
             self.history.append({"seat": player, "action": action})
             self.log_entries.append([None, (seat_did, self.game.seat_name(player), action)])
         self._run()
+
+    def _vm_seat(self, seat) -> bool:
+        """``seat`` is one the VM takes: none, or one of the table's (the Python backend says what is wrong
+        with another)."""
+        return seat is None or (seat.__class__ is int and 0 <= seat < self.n)
+
+    def _chosen(self, action: str, seat: int | None) -> tuple[dict, int, int]:
+        """The decision pending, the seat that plays ``action`` and which option of its it is; IllegalAction
+        if it is none."""
+        pending = self.pending
+        if pending is None:
+            raise IllegalAction("the game is over; no action is legal")
+        player = pending["player"]
+        if "together" in pending:
+            return (pending, *together.pick(pending, action, seat))
+        if seat is not None and seat != player:
+            raise IllegalAction(f"seat {seat} cannot act now: seat {player} is deciding")
+        try:
+            return pending, player, pending["ids"].index(action)
+        except ValueError:
+            raise IllegalAction.not_legal(action, player, pending["ids"]) from None
+
+    def _refused(self, exc: BaseException, action: str, seat: int | None) -> None:
+        """A failure of the VM's ``apply`` as the Python backend has it: an illegal action refused with the
+        same words and legal options (nothing changed); a step the VM failed played by the reference from the
+        state before it (``look``, or the game replayed from its seed), whose fault stops the game, with the
+        reference's words.  The state runs on in Python; it is the VM's fault where the reference cannot play."""
+        if isinstance(exc, vm_module().VmIllegalAction):
+            self._look()._chosen(action, seat)
+            raise_as_engine(exc)
+        before = self.look if self.look is not None else self._replayed(action)
+        if before is None:
+            self.look = None
+            fault = _vm_fault(exc)
+            if fault is None:
+                raise_as_engine(exc)
+            self.fault = fault.diagnostic
+            raise fault from None
+        self.vm = self.look = None
+        for name in State.__slots__:
+            if name not in ("vm", "look"):
+                object.__setattr__(self, name, getattr(before, name))
+        self.on_python = True
+        self.apply(action, seat)
+
+    def _replayed(self, action: str) -> State | None:
+        """The game before ``action`` played again on the Python backend from its seed and actions; None if the
+        actions cannot be played again so (a state read back without its first actions)."""
+        entries = [e for e in self._look().history if "action" in e]
+        if entries and entries[-1]["action"] == action:
+            entries.pop()
+        try:
+            again = State._in_python(self.game, self.n, self.seed)
+            again.on_python = True
+            for entry in entries:
+                again.apply(entry["action"], seat=entry["seat"])
+        except (TabletopError, EngineBug):
+            return None
+        return again
 
     def _record(self, pending: dict, player: int, action: str) -> None:
         """History and log of a decision taken: a secret one shows the others only its kind, and its
@@ -667,27 +896,33 @@ class State:
         what is public."""
         if seat is not None:
             self._check_seat(seat)
-        return sight.view(self, seat)
+        return sight.view(self._look(), seat)
 
     def visible_log(self, seat: int) -> list[str]:
         """The log lines ``seat`` saw."""
         self._check_seat(seat)
-        return sight.visible_log(self, seat)
+        return sight.visible_log(self._look(), seat)
 
     def history_for(self, seat: int) -> list[dict]:
         """Every decision and chance event as ``seat`` may know it: others' secret options masked, but
         those of a simultaneous decision only until all have chosen (then everyone saw them)."""
         self._check_seat(seat)
-        return sight.history_for(self, seat)
+        return sight.history_for(self._look(), seat)
 
     def decision_for(self, seat: int) -> dict | None:
         """The pending decision as ``seat`` may know it (options only for the decider)."""
         self._check_seat(seat)
-        return sight.decision_for(self, seat)
+        return sight.decision_for(self._look(), seat)
 
     def determinized(self, seat: int, seed: int) -> State:
         """A copy consistent with all ``seat`` knows and with nothing more (see ``sight.determinize``)."""
         self._check_seat(seat)
+        if self.vm is not None:
+            try:
+                copy = self.vm.determinized(seat, int(seed))
+            except (OverflowError, vm_module().VmError):  # a seed past the VM's 128 bits; the reference's fault
+                return sight.determinize(self._look(), seat, int(seed))
+            return State._running(self.game, self.n, int(seed), copy)
         return sight.determinize(self, seat, int(seed))
 
     def _check_seat(self, seat) -> None:
@@ -697,7 +932,7 @@ class State:
     def hidden_from(self, seat: int) -> list[tuple[str, int]]:
         """(zone, position) of every card whose face ``seat`` cannot see."""
         slots = []
-        zones = self.zones
+        zones = self._look().zones
         for zone, top_shown in self.sight.hidden_from(seat):
             cards = zones[zone]
             slots += [(zone, i) for i in range(len(cards) - 1 if top_shown else len(cards))]
@@ -712,7 +947,13 @@ class State:
         The values they hold (lists, records, maps) are never changed in place once made, so the copy
         shares them; so it does the pending decision, which is replaced, never changed.
         """
+        vm = self.vm
+        if vm is not None:
+            c = State._running(self.game, self.n, self.seed, vm.clone() if log else vm.clone_without_log())
+            c.fault = self.fault
+            return c
         c = State.__new__(State)
+        c.vm, c.look, c.on_python = None, None, self.on_python
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
         c.zones = _copied(self.zones)
         c.loc = self.loc[:]
@@ -742,6 +983,8 @@ class State:
         return (type(game).unpickled_state, (folder, variant, rules, self.to_json(), loaded))
 
     def to_data(self) -> dict:
+        if self.vm is not None:
+            return json.loads(self.vm.to_json())
         self._knowledge()
         data = {
             "format": FORMAT,
@@ -787,20 +1030,9 @@ class State:
             raise StateError(f"not a saved state: {message}") from None
         check_saved_state(game, data)
         st = cls.__new__(cls)
-        st.game, st.n, st.seed, st.rng = game, data["players"], data["seed"], data["rng"]
-        # In the game's own order, as a new game has them: iteration order never depends on the file.
-        st.zones = {z: data["zones"][z] for z in game.zone_ids(st.n)}
-        st.loc = [""] * len(game.card_ids)
-        for zone, cards in st.zones.items():
-            for c in cards:
-                st.loc[c] = zone
-        st.vars = {k: data["variables"][k] for k in game.variables}
-        st.pvars = [{k: p[k] for k in game.player_variables} for p in data["player_variables"]]
-        st.stack, st.pending = data["stack"], data["pending"]
-        st.log_entries, st.history, st.fault, st.memo, st.steps = data["log"], data["history"], None, {}, 0
-        st.seen, st.reason = data["seen"], data["reason"]
-        st.know, st.pinned, st.settled, st.sight = data["know"], data["pinned"], {}, game.sight(st.n)
-        st.final, st.draws = None, None
-        st.faces = data.get("faces")
+        st.vm, st.look, st.fault, st.on_python = None, None, None, False
+        st.game, st.n, st.seed = game, data["players"], data["seed"]
+        st._fill(data)
         check_pending(st)
+        st._back_to_vm()
         return st

@@ -349,6 +349,13 @@ impl VmState {
         }
     }
 
+    /// A copy whose log starts empty (`State.clone(log=False)`: a search reads no log); its history is kept.
+    fn clone_without_log(&self) -> VmState {
+        let mut copy = self.clone();
+        copy.own().log = Default::default();
+        copy
+    }
+
     fn scores(&mut self) -> PyResult<Vec<i64>> {
         guarded(|| self.own().scores())
     }

@@ -1,0 +1,123 @@
+"""A game loaded with ``vm=True`` keeps the whole ``State`` API while the native VM runs its rules.
+
+What a tool author reads of a state — legal actions, who acts, views, logs, histories, copies, saves,
+outcomes — is the reference interpreter's, decision by decision; a caller that changes a field runs the
+game on in Python and its next decision goes back to the VM; explicit chance runs in Python; a step the
+VM fails is played by the reference, whose words the error has.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+from language_helpers import write_game
+from test_loops import GAME as LOOPS
+
+from engine import IllegalAction, load_game
+from engine.runtime.state import ChanceNeeded
+
+pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
+
+GAMES = [("caty-mini", None), ("cat-town", "advanced"), ("goofspiel", None), ("liars-dice", None), ("whist", None)]
+
+
+def looks(st) -> dict:
+    """Everything a tool may read of a state without changing it."""
+    seats = range(st.n)
+    return {
+        "to_act": st.to_act,
+        "current": st.current_player,
+        "terminal": st.is_terminal,
+        "legal": [st.legal_actions(s) for s in seats] + [st.legal_actions()],
+        "indices": st.legal_action_indices(),
+        "asked": [st.asked(s) for s in seats],
+        "views": [st.view(s) for s in seats] + [st.view(None)],
+        "logs": [st.visible_log(s) for s in seats] + [st.log],
+        "histories": [st.history_for(s) for s in seats],
+        "decisions": [st.decision_for(s) for s in seats],
+        "hidden": [st.hidden_from(s) for s in seats],
+        "actions": st.actions,
+        "pending": st.pending,
+        "data": st.to_data(),
+    }
+
+
+@pytest.mark.parametrize("name, variant", GAMES, ids=[f"{n}-{v or 'base'}" for n, v in GAMES])
+def test_a_state_on_the_vm_reads_as_the_reference_at_every_decision(name, variant):
+    on_vm, reference = load_game(name, variant, vm=True), load_game(name, variant, reference=True)
+    players = on_vm.max_players
+    st, ref = on_vm.new_game(players, 3), reference.new_game(players, 3)
+    assert st.vm is not None and ref.vm is None
+    rnd = random.Random(3)
+    for step in range(400):
+        assert looks(st) == looks(ref), f"decision {step}"
+        if ref.is_terminal:
+            break
+        if step % 5 == 0:
+            seat = rnd.choice(ref.to_act)
+            assert st.determinized(seat, step).to_data() == ref.determinized(seat, step).to_data()
+            assert st.clone().to_data() == ref.clone().to_data()
+            assert st.clone(log=False).to_data() == ref.clone(log=False).to_data()
+        seat = rnd.choice(ref.to_act)
+        action = rnd.choice(ref.legal_actions(seat))
+        st.apply(action, seat=seat)
+        ref.apply(action, seat=seat)
+    assert st.is_terminal and st.vm is not None, "the game ran on the VM to its end"
+    assert (st.outcome, st.scores, st.returns(), st.winners) == (ref.outcome, ref.scores, ref.returns(), ref.winners)
+    assert pickle.loads(pickle.dumps(st)) == st and st.game.state_from_json(st.to_json()) == st
+
+
+def test_an_illegal_action_is_refused_in_the_references_words_and_changes_nothing():
+    st, ref = load_game("caty-mini", vm=True).new_game(2, 1), load_game("caty-mini", reference=True).new_game(2, 1)
+    before = st.to_data()
+    for action, seat in (("no such move", None), (st.legal_actions()[0], 1 - st.current_player), ("x", -1)):
+        with pytest.raises(IllegalAction) as on_vm:
+            st.apply(action, seat=seat)
+        with pytest.raises(IllegalAction) as on_reference:
+            ref.apply(action, seat=seat)
+        assert (str(on_vm.value), on_vm.value.legal) == (str(on_reference.value), on_reference.value.legal)
+    assert st.to_data() == before
+
+
+def test_a_variable_changed_by_hand_plays_on_from_the_change_and_goes_back_to_the_vm():
+    st = load_game("caty-mini", vm=True).new_game(2, 2)
+    ref = load_game("caty-mini", reference=True).new_game(2, 2)
+    for state in (st, ref):
+        state.pvars[0]["string"] = 5
+    assert st.vm is None  # a field handed out: the game runs on in Python
+    rnd = random.Random(2)
+    while not ref.is_terminal:
+        action = rnd.choice(ref.legal_actions())
+        st.apply(action)
+        ref.apply(action)
+        assert st.vm is not None and st.to_data() == ref.to_data()
+    assert st.scores == ref.scores
+
+
+def test_explicit_chance_runs_in_python_and_the_next_decision_goes_back_to_the_vm():
+    game, reference = load_game("caty-mini", vm=True), load_game("caty-mini", reference=True)
+    draws: list[int] = []
+    while True:  # the last outcome of every draw, one more each time the rules ask for one
+        try:
+            st = game.new_game(2, 0, draws=draws)
+            break
+        except ChanceNeeded as needed:
+            draws.append(needed.event.size - 1)
+    ref = reference.new_game(2, 0, draws=draws)
+    assert draws and st.vm is None and st.to_data() == ref.to_data()
+    for state in (st, ref):
+        state.apply(state.legal_actions()[0])
+    assert st.vm is not None and st.to_data() == ref.to_data()
+
+
+def test_a_step_the_vm_fails_is_played_by_the_reference(tmp_path):
+    """Loops left by break and continue inside a function's statements, run by the reference when the VM
+    cannot: the game plays on to the reference's end."""
+    game = load_game(write_game(tmp_path, LOOPS), vm=True)
+    st = game.new_game(players=2)
+    st.apply("pair 1 3")
+    while not st.is_terminal:
+        st.apply(st.legal_actions()[0])
+    assert st.vars["said"] == [1, 3, 5, 7, 10, 20] and st.pvars[0]["points"] == 6 - 1
