@@ -13,9 +13,9 @@ import random
 
 import pytest
 from language_helpers import write_game
-from test_loops import GAME as LOOPS
 
 from engine import IllegalAction, load_game
+from engine.errors import RuntimeRuleError, StateError
 from engine.runtime.state import ChanceNeeded
 
 pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
@@ -112,12 +112,43 @@ def test_explicit_chance_runs_in_python_and_the_next_decision_goes_back_to_the_v
     assert st.vm is not None and st.to_data() == ref.to_data()
 
 
-def test_a_step_the_vm_fails_is_played_by_the_reference(tmp_path):
-    """Loops left by break and continue inside a function's statements, run by the reference when the VM
-    cannot: the game plays on to the reference's end."""
-    game = load_game(write_game(tmp_path, LOOPS), vm=True)
-    st = game.new_game(players=2)
-    st.apply("pair 1 3")
-    while not st.is_terminal:
-        st.apply(st.legal_actions()[0])
-    assert st.vars["said"] == [1, 3, 5, 7, 10, 20] and st.pvars[0]["points"] == 6 - 1
+YARD = """\
+id: yard
+name: Yard
+kind: grid
+cells: {width: 3, height: 2}
+adjacency: both
+rooms:
+  - {id: yard, area: [0, 0, 2, 1]}
+"""
+NO_SPACE = """\
+format: 3
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+boards:
+  - {id: yard, files: [board.yaml]}
+variables:
+  p: {type: position}
+play: |
+  p = choose "claim" from spaces(yard)
+  p = first([x for x in spaces(yard) if row(yard, x) > 5])
+  log "{neighbours(yard, p)}"
+"""
+
+
+def test_a_step_the_vm_fails_is_the_references_fault_in_its_words(tmp_path):
+    """A board operation given none faults on both backends, in other words on the VM; a tool author reads the
+    reference's, located alike, and the game stays stopped on it."""
+    path = write_game(tmp_path, NO_SPACE)
+    (path.parent / "board.yaml").write_text(YARD, encoding="utf-8")
+    faults = []
+    for game in (load_game(path, vm=True), load_game(path, reference=True)):
+        st = game.new_game(players=2)
+        claim = st.legal_actions()[0]
+        with pytest.raises(RuntimeRuleError) as fault:
+            st.apply(claim)
+        faults.append(fault.value.diagnostic)
+        with pytest.raises(StateError, match="this game stopped on a rule error"):
+            st.apply(claim)
+    assert faults[0] == faults[1] and "board 'yard' has no space None" in faults[0].message

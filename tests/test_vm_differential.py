@@ -598,6 +598,59 @@ def test_a_function_written_as_statements_runs_alike_and_its_endless_loop_stops_
     assert ref.value.diagnostic.code == "E703"
 
 
+LOOPS_IN_A_FUNCTION = """\
+id: loops
+name: Loops
+players: {min: 2, max: 2}
+variables:
+  n: {type: int}
+functions:
+  - id: walked
+    params: {k: int}
+    returns: "list[int]"
+    does: |
+      out = []
+      for i in range(k):
+          if i == 1:
+              continue
+          if i == 6:
+              break
+          out += [i]
+      repeat 5:
+          out += [100]
+          if size(out) > 6:
+              break
+      m = 0
+      while m < 50:
+          m += 7
+          if m % 2 == 0:
+              continue
+          out += [m]
+          if m > 30:
+              break
+      return out
+play: |
+  repeat 3:
+      n = choose "reach" from [4, 8]
+      log "{walked(n)}"
+"""
+
+
+def test_loops_left_by_break_and_continue_inside_a_function_run_alike_on_the_vm(tmp_path):
+    folder = tmp_path / "rules" / "loops"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(LOOPS_IN_A_FUNCTION, encoding="utf-8")
+    game = load_game(folder / "game.yaml", reference=True)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    logged = set()
+    for seed in range(4):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        assert play(ref, vm, seed, every_step=True) == 3
+        assert ref.to_data() == json.loads(vm.to_json())
+        logged |= set(ref.log)
+    assert {"0, 2, 3, 100, 100, 100, 100, 7, 21, 35", "0, 2, 3, 4, 5, 100, 100, 7, 21, 35"} <= logged
+
+
 def test_a_copy_of_a_running_game_costs_a_few_kilobytes():
     """A search copies a state at every iteration: a Cat Town copy allocates under 4 KB, however long its
     past (the log and history are shared, not copied)."""

@@ -654,6 +654,11 @@ impl State {
                     Ok(_) => pc += 1,
                     Err(f) => break Err(f),
                 },
+                // `break` out of a `for` or `repeat`: the loop's state goes, as a procedure's `close` does
+                crate::game::Ins::Close(key, done) => {
+                    env[*key as usize] = V::Unset;
+                    pc = *done;
+                }
                 _ => break Err(F::Bug("a statement a function may not hold".into())),
             }
         };
