@@ -317,6 +317,9 @@ FAULTS = {
         "xs = range(60000) + [x for x in range(60000)]\n"
     ),
     "a text grown past the size budget": 'n = 0\nt = "ab"\nwhile n < 20:\n    t = t + t\n    n += 1\n',
+    "a list of texts longer than the size budget written as a text": (
+        'n = 0\nt = "abcdefghij"\nwhile n < 13:\n    t = t + t\n    n += 1\nt = text([t, t])\n'
+    ),
     "none compared with a number written in the rules": "m = first(xs)\nif m >= 3:\n    n = 1\n",
     "a field of none compared in place": "m = first([{a: i} for i in xs])\nif m.a == n:\n    n = 1\n",
     "a comparison under and, or and not": "if not (n < 3 and (first(xs) > 1 or n > 5)):\n    n = 1\n",

@@ -778,7 +778,11 @@ impl State {
                 (V::List(p), k) | (k, V::List(p)) => {
                     let k = int(k, "*")?.max(0) as usize;
                     if p.len().saturating_mul(k) > MAX_SIZE {
-                        return rule("a list repeated is over the size budget of 100,000");
+                        return rule(format!(
+                            "a list of {} items is over the size budget of 100,000: does a loop make it grow without \
+                             end?",
+                            grouped(p.len() as u128 * k as u128)
+                        ));
                     }
                     V::list(p.iter().cloned().cycle().take(p.len() * k).collect())
                 }

@@ -68,7 +68,7 @@ impl State {
         };
         let size = text.chars().count();
         if size > MAX_SIZE {
-            let size = if matches!(v, V::List(_)) {
+            let size = if matches!(v, V::List(_)) && self.room_for_text(v, MAX_SIZE as i64) < 0 {
                 format!("more than {}", crate::eval::grouped(MAX_SIZE))
             } else {
                 crate::eval::grouped(size)
@@ -76,6 +76,25 @@ impl State {
             return rule(oversized(size));
         }
         Ok(self.game.text_value(&text))
+    }
+
+    /// `room` less a lower bound of the length of `v` as text (its texts' characters, one for any other item,
+    /// and a list's items), as the reference counts it before writing a list: it stops once below 0.
+    fn room_for_text(&self, v: &V, room: i64) -> i64 {
+        match v {
+            V::Str(_) | V::Text(_) => room - self.text_of(v).chars().count() as i64,
+            V::List(items) => {
+                let mut room = room - items.len() as i64;
+                for item in items.iter() {
+                    if room < 0 {
+                        break;
+                    }
+                    room = self.room_for_text(item, room);
+                }
+                room
+            }
+            _ => room - 1,
+        }
     }
 
     /// `number(text)`: the whole number a text writes (spaces around it, a minus before it).
