@@ -266,6 +266,73 @@ def test_lines_groups_and_liberties_on_a_board_are_the_references_in_its_order(t
     assert any(line.startswith("southeast northwest") and not line.endswith("nothing") for line in log)
 
 
+OFF_THE_BOARD = [
+    "neighbours(yard, p)",
+    'toward(yard, p, "east")',
+    "direction(yard, p, first(spaces(yard)))",
+    "direction(yard, first(spaces(yard)), p)",
+    "room_of(yard, p)",
+    'has_tag(yard, p, "x")',
+    "has_tag(yard, first(spaces(yard)), text(p))",
+    "grid_distance(yard, first(spaces(yard)), p)",
+    "distance(yard, p, p)",
+    "row(yard, p)",
+    "column(yard, p)",
+    "opposite(yard, d)",
+    "toward(yard, first(spaces(yard)), d)",
+    'line(yard, p, "east", [])',
+    "line(yard, first(spaces(yard)), d, spaces(yard))",
+    "group(yard, p, [])",
+    "liberties(yard, [p], [])",
+    "shortest_path(yard, first(spaces(yard)), p)",
+    "connected(yard, [p], [p], [])",
+]
+
+
+@pytest.mark.parametrize("given", ["none", "a text that is no space", "a misspelt space"])
+@pytest.mark.parametrize("expression", OFF_THE_BOARD)
+def test_a_board_operation_given_what_is_no_space_of_its_board_answers_or_faults_as_the_reference(
+    tmp_path, expression, given
+):
+    """None, a made text or a near miss where a space or direction goes: the reference's answer, or its fault
+    in its words (its "did you mean" too), on the VM."""
+    made = {
+        "none": "first([x for x in spaces(yard) if row(yard, x) > 5])",
+        "a text that is no space": 'word("zz a", 0)',
+        "a misspelt space": 'word("a10 b", 0)',
+    }[given]
+    folder = tmp_path / "rules" / "walks"
+    folder.mkdir(parents=True)
+    (folder / "board.yaml").write_text(YARD, encoding="utf-8")
+    (folder / "game.yaml").write_text(
+        f"""\
+id: walks
+name: Walks
+players: {{min: 2, max: 2}}
+boards:
+  - {{id: yard, files: [board.yaml]}}
+variables:
+  p: {{type: position}}
+  d: {{type: direction}}
+play: |
+  p = {made}
+  v = {expression}
+  log "{{v}}"
+""",
+        encoding="utf-8",
+    )
+    game = load_game(folder / "game.yaml", reference=True)
+    try:
+        ref = game.new_game(2, 0)
+    except RuntimeRuleError as fault:
+        if given == "a misspelt space":
+            assert "did you mean 'a1'?" in fault.diagnostic.message
+        assert same_fault_on_every_backend(game) == fault.diagnostic
+        return
+    vm = _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert ref.to_data() == json.loads(vm.to_json())
+
+
 def test_a_board_chosen_while_playing_is_walked_as_the_reference_walks_it(tmp_path):
     """A board held in a local (a game may choose which board a rule reads) has the tables of every board."""
     rules = BOARD_WALKS.replace("  repeat 4:\n", "  b = yard\n  repeat 4:\n").replace("(yard, s", "(b, s")

@@ -30,7 +30,7 @@ from engine.lang.ops import OPS
 from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
 from engine.runtime.program import DEFAULT_END, Labeller
 
-IR_VERSION = 2
+IR_VERSION = 3
 
 # Operations the VM runs itself, by name (engine/vm/src/eval.rs).
 NATIVE_OPS = frozenset(
@@ -73,6 +73,30 @@ class Unsupported(TabletopError):
     """The game uses a construct the VM does not run yet."""
 
 
+def _missed(fn, boards, board_id: str, arity: int, spaces: list[str]) -> dict:
+    """What the reference answers for the arguments a board table holds no entry of (none, or a text that is no
+    space, direction or tag of the board), found by asking it: ``checks``, the arguments it requires to be
+    spaces of the board, in the order it checks them (a fault naming the first that is not), and ``default``,
+    its answer once those are spaces, for the others (absent where it faults otherwise or every one is checked)."""
+    if not spaces:
+        return {"checks": []}
+    args: list[str] = [f"\x00{i}" for i in range(arity)]
+    checks: list[int] = []
+    while True:
+        try:
+            answer = fn(boards, board_id, *args)
+        except RuleFault as exc:
+            named = [i for i, a in enumerate(args) if f"has no space {a!r}" in str(exc) and i not in checks]
+            if not named:
+                return {"checks": checks}
+            checks.append(named[0])
+            args[named[0]] = spaces[0]
+            continue
+        except (KeyError, ValueError, TypeError):
+            return {"checks": checks}
+        return {"checks": checks} if len(checks) == len(args) else {"checks": checks, "default": answer}
+
+
 class _Scope:
     """The locals of one program, function or expression: each name a slot of the frame's array."""
 
@@ -107,6 +131,7 @@ class Lowerer:
         self.in_function = False
         self.code: list[list] = []
         self.tables: list[Any] = []
+        self.misses: list[dict] = []  # per table: what the reference answers for arguments it holds no entry of
         self.table_ids: dict[str, int] = {}
         # the starts are run by the VM as each game begins when they draw at random (or fail) for some size
         self.placed = {n: _start_places(game, n) for n in range(game.min_players, game.max_players + 1)}
@@ -154,6 +179,8 @@ class Lowerer:
             "tiebreakers": tiebreakers,
             "house": house,
             "tables": self.tables,
+            "misses": self.misses,
+            "board_spaces": {b: list(game.board(b).nodes) for family in game.board_files for b in self._boards(family)},
             "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
             "determinize": self._determinize(),
             "greedy": self._greedy(),
@@ -607,7 +634,8 @@ class Lowerer:
         fn = OPS[name].fn
         if fn is None:
             raise Unsupported(f"a table of {name}")
-        table = {}
+        table: dict[str, Any] = {}
+        misses: list[dict] = []
         for board_id in boards:
             board = game.board(board_id)
             spaces = list(board.nodes)
@@ -630,7 +658,9 @@ class Lowerer:
                     table[json.dumps([board_id, *args])] = fn(_Boards(game), board_id, *args)
                 except (RuleFault, KeyError, ValueError, TypeError):  # a fault at play time: the VM's own
                     continue
+            misses.append(_missed(fn, _Boards(game), board_id, arity, spaces))
         self.tables.append(table)
+        self.misses.append(misses[0] if misses and all(m == misses[0] for m in misses) else {"checks": []})
         self.table_ids[key] = len(self.tables) - 1
         return len(self.tables) - 1
 
@@ -646,6 +676,7 @@ class Lowerer:
         key = "/card_named"
         if key not in self.table_ids:
             self.tables.append({json.dumps(["", cid]): i for cid, i in self.game.first_card.items()})
+            self.misses.append({"checks": []})
             self.table_ids[key] = len(self.tables) - 1
         return self.table_ids[key]
 

@@ -215,13 +215,14 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
                 let parts: Vec<(Node, Option<Place>)> = args.iter().map(|&a| (a, place(nodes, a))).collect();
                 Box::new(move |st, g, env| {
                     let mut key = [board, u32::MAX, u32::MAX, u32::MAX];
+                    let mut odd: crate::eval::Odd = Default::default();
                     for (i, &(a, at)) in parts.iter().enumerate() {
                         key[i + 1] = match peek(at, a, st, g, env) {
                             Some(V::Str(s)) => *s,
-                            _ => st.space(g, a, env)?,
+                            _ => st.space(g, a, env, &mut odd[i])?,
                         };
                     }
-                    st.entry(g, t, key)
+                    st.entry(g, t, key, &odd)
                 })
             }
             _ => {

@@ -55,6 +55,12 @@ fn bounded(items: Vec<V>) -> Res<V> {
 /// past ±(2⁶³ − 1) is a rule fault.
 pub const PAST: &str = "a number past ±9,223,372,036,854,775,807 (numbers in the rules are 64-bit)";
 
+/// The key part of a board operation's argument that is no text of the table: no table holds it.
+pub(crate) const NO_TEXT: u32 = u32::MAX - 1;
+
+/// The arguments of a board operation that are no text of the table, kept for the message of a miss.
+pub(crate) type Odd = [Option<V>; 3];
+
 /// A count as the reference's messages print it, its thousands set apart by commas (Python's `{:,}`).
 pub(crate) fn grouped(n: impl std::fmt::Display) -> String {
     let digits = n.to_string();
@@ -538,30 +544,72 @@ impl State {
                 _ => return rule("a board operation got no board"),
             },
         };
+        let mut odd: Odd = Default::default();
         for (i, &a) in args.iter().enumerate() {
             key[i + 1] = match self.peek_at(g, a, env) {
                 Some(V::Str(s)) => *s,
-                _ => self.space(g, a, env)?,
+                _ => self.space(g, a, env, &mut odd[i])?,
             };
         }
-        self.entry(game, *t, key)
+        self.entry(game, *t, key, &odd)
     }
 
-    /// A space, tag or direction given to a board operation: a text of the table.
-    pub(crate) fn space(&mut self, g: &Game, a: Node, env: &mut [V]) -> Res<u32> {
+    /// A space, tag or direction given to a board operation: a text of the table, or `NO_TEXT` with the value
+    /// kept in `odd` (none, a number, a text made while playing) for the message of a miss.
+    pub(crate) fn space(&mut self, g: &Game, a: Node, env: &mut [V], odd: &mut Option<V>) -> Res<u32> {
         match self.eval(g, a, env)? {
             V::Str(s) => Ok(s),
-            V::None | V::Unset => rule("a board operation got none for a space"),
-            other => failed(format!("a board operation got {} for a space", other.kind())),
+            other => {
+                *odd = Some(other);
+                Ok(NO_TEXT)
+            }
+        }
+    }
+
+    /// The fault of a board operation given `given` where a space of `board` goes, in the reference's words.
+    fn no_space<T>(&self, g: &Game, board: u32, given: &V) -> Res<T> {
+        let spaces = g.board_spaces.get(&board).map_or(&[][..], Vec::as_slice);
+        let name = match given {
+            V::None | V::Unset => "None".to_string(),
+            V::Int(n) => n.to_string(),
+            V::Bool(b) => if *b { "True" } else { "False" }.to_string(),
+            V::Str(_) | V::Text(_) => self.text_of(given).to_string(),
+            other => self.repr(other),
+        };
+        let hint = crate::close::close_match(&name, spaces.iter().map(|&s| g.text(s)))
+            .map_or(String::new(), |close| format!(" (did you mean '{close}'?)"));
+        rule(format!(
+            "board '{}' has no space {}{hint}",
+            g.text(board),
+            self.quoted(given)
+        ))
+    }
+
+    /// What the reference answers where table `t` holds no entry under `key`: the fault naming the first
+    /// argument it checks that is no space of the board (with its "did you mean"), else its answer for
+    /// arguments that are none of the board's.
+    #[cold]
+    fn missed(&self, g: &Game, t: u16, key: [u32; 4], odd: &Odd) -> Res<V> {
+        let miss = &g.misses[t as usize];
+        let spaces = g.board_spaces.get(&key[0]).map_or(&[][..], Vec::as_slice);
+        for &i in &miss.checks {
+            if key[i + 1] != NO_TEXT && spaces.contains(&key[i + 1]) {
+                continue;
+            }
+            return self.no_space(g, key[0], &odd[i].clone().unwrap_or(V::Str(key[i + 1])));
+        }
+        match &miss.default {
+            Some(v) => Ok(v.clone()),
+            None => rule("a board operation was asked of a space, tag or direction the board does not have"),
         }
     }
 
     /// The entry of board table `t` under `key` (its board, then its spaces, tags or directions).
     #[inline(always)]
-    pub(crate) fn entry(&self, g: &Game, t: u16, key: [u32; 4]) -> Res<V> {
+    pub(crate) fn entry(&self, g: &Game, t: u16, key: [u32; 4], odd: &Odd) -> Res<V> {
         match g.tables[t as usize].get(&(key[0], key[1], key[2], key[3])) {
             Some(v) => Ok(v.clone()),
-            None => rule("a board operation was asked of a space, tag or direction the board does not have"),
+            None => self.missed(g, t, key, odd),
         }
     }
 
@@ -1422,12 +1470,7 @@ impl State {
         };
         let on_board = |v: &V| match v {
             V::Str(s) if neighbours.contains_key(&(board, *s, u32::MAX, u32::MAX)) => Ok(*s),
-            V::Str(s) => rule(format!(
-                "board '{}' has no space '{}'",
-                self.game.text(board),
-                self.game.text(*s)
-            )),
-            _ => rule("a board operation got none for a space"),
+            other => self.no_space(&self.game, board, other),
         };
         let out: Vec<u32> = match how {
             Walk::Line => {

@@ -6,7 +6,7 @@ use serde_json::Value as J;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-pub const IR_VERSION: i64 = 2;
+pub const IR_VERSION: i64 = 3;
 
 pub type Node = u32;
 
@@ -44,6 +44,14 @@ impl std::hash::Hasher for Fx {
 
 pub type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 pub type Table = FxMap<(u32, u32, u32, u32), V>;
+
+/// A board table's answer where it holds no entry (lower.py's `_missed`): the arguments that must be spaces
+/// of the board, in the order the reference checks them, and its answer once they are (None: a fault).
+#[derive(Debug, Default)]
+pub struct Miss {
+    pub checks: Vec<usize>,
+    pub default: Option<V>,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bin {
@@ -486,6 +494,10 @@ pub struct Game {
     /// The nodes compiled (compile.rs): what `State::eval` runs.
     pub code: crate::compile::Code,
     pub tables: Vec<Table>,
+    /// Per table: what the reference answers for arguments the table holds no entry of.
+    pub misses: Vec<Miss>,
+    /// Each board's spaces (text ids), in the board's order.
+    pub board_spaces: FxMap<u32, Vec<u32>>,
     pub attr_names: HashMap<u32, u16>,
     pub empty_string: u32,
     /// variable → whether the scoring reads it; the same for player variables
@@ -1353,6 +1365,32 @@ impl Game {
             tables.push(table);
         }
         l.ntables = tables.len();
+        let mut misses = vec![];
+        for m in arr(get(&j, "misses")?, "misses")? {
+            let mut checks = vec![];
+            for c in &arr(get(&m, "checks")?, "a miss's checks")? {
+                checks.push(usize::from(small(u(c, "a checked argument")?, 3, "checked argument")?));
+            }
+            let default = match m.get("default") {
+                Some(v) => Some(l.value(v)?),
+                None => None,
+            };
+            misses.push(Miss { checks, default });
+        }
+        if misses.len() != tables.len() {
+            return bad("the tables' misses do not match the tables".to_string());
+        }
+        let mut board_spaces = FxMap::default();
+        for (board, spaces) in get(&j, "board_spaces")?
+            .as_object()
+            .ok_or("board_spaces is not a map")?
+        {
+            let mut ids = vec![];
+            for sp in &arr(spaces, "a board's spaces")? {
+                ids.push(l.intern(s(sp, "a space")?));
+            }
+            board_spaces.insert(l.intern(board), ids);
+        }
         let mut procs = vec![];
         for p in &procs_j {
             let locals = l.locals(get(p, "locals")?)?;
@@ -1597,6 +1635,8 @@ impl Game {
             code,
             nodes: l.nodes,
             tables,
+            misses,
+            board_spaces,
             attr_names,
             empty_string,
             scored_vars,
