@@ -296,27 +296,11 @@ class State:
     @classmethod
     def _running(cls, game, players: int, seed: int, vm) -> State:
         """A state the VM runs: ``vm``, an ``engine._vm.VmState`` of ``game``."""
-        st = cls.__new__(cls)
+        st = _OnVm.__new__(_OnVm)
         st.vm, st.look, st.fault, st.on_python = vm, None, None, False
         st.game, st.n, st.seed = game, players, seed
         st.memo, st.steps, st.settled, st.draws, st.sight = {}, 0, {}, None, game.sight(players)
         return st
-
-    def __getattr__(self, name: str) -> Any:
-        """A field of the Python backend read while the VM runs the game (it is then not set): one never changed
-        in place is read from ``_look``; any other may be changed by the caller, so the game runs on in Python."""
-        if name not in _FIELDS or self.vm is None:
-            raise AttributeError(f"'State' object has no attribute '{name}'")
-        if name in _LOOKS:
-            return getattr(self._look(), name)
-        self._leave_vm()
-        return getattr(self, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        """A field of the Python backend set by a caller: the game runs on in Python from the VM's state."""
-        if name in _FIELDS and getattr(self, "vm", None) is not None:  # unset while a state is being made
-            self._leave_vm()
-        object.__setattr__(self, name, value)
 
     def _look(self) -> State:
         """This state as the Python backend holds it, for what only reads it: itself, or while the VM runs it
@@ -336,6 +320,7 @@ class State:
         """Run on in Python from the VM's state."""
         data = json.loads(self.vm.to_json())
         self.vm = self.look = None
+        object.__setattr__(self, "__class__", State)
         self._fill(data)
 
     def _back_to_vm(self) -> None:
@@ -355,6 +340,7 @@ class State:
         for name in _FIELDS:
             object.__delattr__(self, name)
         self.vm, self.look = vm, look
+        object.__setattr__(self, "__class__", _OnVm)
 
     def _fill(self, data: dict) -> None:
         """The Python backend's fields from a saved state's plain data (checked, or the VM's own)."""
@@ -433,7 +419,7 @@ class State:
         return together.asked_next(pending, seat) if seat != pending["player"] else pending
 
     def _options_of(self, seat: int | None) -> list[str]:
-        pending = self._look().pending
+        pending = self.pending if self.vm is None else self._look().pending
         if pending is None:
             return []
         if seat is None or seat == pending["player"]:
@@ -607,9 +593,10 @@ class State:
             return
         if self.fault is not None:
             raise StateError(f"this game stopped on a rule error: {self.fault.format(with_context=False)}")
-        if self.vm is None:
-            self._back_to_vm()
         vm = self.vm
+        if vm is None and self.game.vm:
+            self._back_to_vm()
+            vm = self.vm
         if vm is not None:
             if action.__class__ is str and self._vm_seat(seat):
                 try:
@@ -692,6 +679,7 @@ class State:
             self.fault = fault.diagnostic
             raise fault from None
         self.vm = self.look = None
+        object.__setattr__(self, "__class__", State)
         for name in State.__slots__:
             if name not in ("vm", "look"):
                 object.__setattr__(self, name, getattr(before, name))
@@ -1036,3 +1024,26 @@ class State:
         check_pending(st)
         st._back_to_vm()
         return st
+
+
+class _OnVm(State):
+    """A state while the VM runs it: the Python backend's fields are unset, and a read or a change of one is
+    answered here, so that a state on the Python backend (a plain ``State``) pays nothing for it."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        """A field of the Python backend read while the VM runs the game (it is then not set): one never changed
+        in place is read from ``_look``; any other may be changed by the caller, so the game runs on in Python."""
+        if name not in _FIELDS or self.vm is None:
+            raise AttributeError(f"'State' object has no attribute '{name}'")
+        if name in _LOOKS:
+            return getattr(self._look(), name)
+        self._leave_vm()
+        return getattr(self, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """A field of the Python backend set by a caller: the game runs on in Python from the VM's state."""
+        if name in _FIELDS and getattr(self, "vm", None) is not None:  # unset while a state is being made
+            self._leave_vm()
+        object.__setattr__(self, name, value)
