@@ -13,6 +13,7 @@ import random
 
 import pytest
 from language_helpers import write_game
+from test_vm_differential import YARD
 
 from engine import IllegalAction, load_game
 from engine.errors import RuntimeRuleError, StateError
@@ -112,15 +113,6 @@ def test_explicit_chance_runs_in_python_and_the_next_decision_goes_back_to_the_v
     assert st.vm is not None and st.to_data() == ref.to_data()
 
 
-YARD = """\
-id: yard
-name: Yard
-kind: grid
-cells: {width: 3, height: 2}
-adjacency: both
-rooms:
-  - {id: yard, area: [0, 0, 2, 1]}
-"""
 NO_SPACE = """\
 format: 3
 id: mini

@@ -152,6 +152,17 @@ def test_where_the_fewest_points_win_the_vm_gives_the_references_outcome(tmp_pat
     assert ("win", "loss") in results and ("loss", "win") in results
 
 
+def played_alike(game, seeds: int):
+    """Two-player games of ``game`` for the first ``seeds`` seeds, played alike by the reference and the VM,
+    whole states compared at every decision; the last game, on the reference."""
+    vm_game = _vm.VmGame(ir_bytes(game))
+    for seed in range(seeds):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        play(ref, vm, seed, every_step=True)
+        assert json.loads(vm.to_json()) == ref.to_data()
+    return ref
+
+
 PLAYER_K = "player_variables:\n  k: {type: int}\n"
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from language_helpers import write_game
 from test_language_maps import GAME as MAP_GAME
-from test_vm_differential import mini, play, same_fault_on_every_backend
+from test_vm_differential import mini, play, played_alike, same_fault_on_every_backend
 
 from engine import load_game
 from engine.runtime.lower import ir_bytes
@@ -28,11 +28,7 @@ log "{held}"
 
 def test_maps_print_alike_on_the_vm(tmp_path):
     game = mini(tmp_path, PRINTED)
-    vm_game = _vm.VmGame(ir_bytes(game))
-    for seed in range(4):
-        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
-        play(ref, vm, seed, every_step=True)
-        assert json.loads(vm.to_json()) == ref.to_data()
+    ref = played_alike(game, 4)
     assert any("{'a': [1], 'b': []}" in line for line in ref.log)
 
 

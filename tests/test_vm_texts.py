@@ -4,12 +4,8 @@ the same located faults."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from test_vm_differential import mini, play, same_fault_on_every_backend
-
-from engine.runtime.lower import ir_bytes
+from test_vm_differential import mini, played_alike, same_fault_on_every_backend
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
 
@@ -27,11 +23,7 @@ k = choose "then" from [1, 2]
 
 def test_text_numbers_words_and_sorted_lists_play_alike_on_the_vm(tmp_path):
     game = mini(tmp_path, WRITTEN)
-    vm_game = _vm.VmGame(ir_bytes(game))
-    for seed in range(8):
-        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
-        play(ref, vm, seed, every_step=True)
-        assert json.loads(vm.to_json()) == ref.to_data()
+    ref = played_alike(game, 8)
     said = next(line for line in ref.log if not line.startswith("seat"))
     assert said.startswith(("1, True, none, [1, 2], {'a': [1], \"it's\": []}", "2, True", "5, True"))
 
