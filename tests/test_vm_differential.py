@@ -20,7 +20,7 @@ from engine.errors import BudgetExceeded
 from engine.lang import ast
 from engine.lang.ops import OPS
 from engine.load.documents import known_games, known_variants
-from engine.runtime.lower import BOARD_OPS, NATIVE_OPS, Lowerer, diagnostic_of, ir_bytes
+from engine.runtime.lower import BOARD_OPS, NATIVE_OPS, Lowerer, diagnostic_of, ir_bytes, raise_as_engine
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
 
@@ -405,6 +405,20 @@ FAULTS = {
         "n = sum([999999999999999999 if x < 10 else 1 // (x - x) for x in range(11)])\n"
     ),
 }
+
+
+@pytest.mark.parametrize("program", FAULTS.values(), ids=list(FAULTS))
+def test_a_rule_fault_of_the_vm_is_raised_as_the_references_error_of_its_kind(tmp_path, program):
+    """A tool that meets a VM fault (a bot's search, a state on the VM) catches what the reference raises: the
+    step budget run out as BudgetExceeded, any other fault as RuntimeRuleError."""
+    game = mini(tmp_path, program)
+    with pytest.raises(RuntimeRuleError) as ref:
+        game.new_game(2, 0)
+    with pytest.raises(_vm.VmRuleError) as vm:
+        _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    with pytest.raises(RuntimeRuleError) as raised:
+        raise_as_engine(vm.value)
+    assert type(raised.value) is type(ref.value) and raised.value.diagnostic == ref.value.diagnostic
 
 
 @pytest.mark.parametrize("program", FAULTS.values(), ids=list(FAULTS))

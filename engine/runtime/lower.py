@@ -17,6 +17,7 @@ import weakref
 from typing import Any, NoReturn
 
 from engine.errors import (
+    BudgetExceeded,
     Diagnostic,
     EngineBug,
     IllegalAction,
@@ -873,16 +874,17 @@ def diagnostic_of(exc: BaseException) -> Diagnostic:
     return Diagnostic(path, line, col, code, message)
 
 
-def raise_rule_error(exc: BaseException) -> None:
-    """A VM rule fault as the reference raises it."""
-    raise RuntimeRuleError(diagnostic_of(exc)) from None
+def rule_error_of(exc: BaseException) -> RuntimeRuleError:
+    """A VM rule fault as the reference raises it (its step budget run out: BudgetExceeded)."""
+    diagnostic = diagnostic_of(exc)
+    return (BudgetExceeded if diagnostic.code == "E703" else RuntimeRuleError)(diagnostic)
 
 
 def raise_as_engine(exc: BaseException) -> NoReturn:
     """A failure of the VM (an ``engine._vm.VmError``) as the engine's own error of the same kind."""
     _vm = vm_module()
     if isinstance(exc, _vm.VmRuleError):
-        raise_rule_error(exc)
+        raise rule_error_of(exc) from None
     if isinstance(exc, _vm.VmIllegalAction):
         raise IllegalAction(str(exc)) from None
     if isinstance(exc, _vm.VmEngineBug):
@@ -898,6 +900,6 @@ __all__ = [
     "lower",
     "native_game",
     "raise_as_engine",
-    "raise_rule_error",
+    "rule_error_of",
     "vm_module",
 ]

@@ -30,7 +30,7 @@ from engine.errors import (
 from engine.runtime import rng, sight, together
 from engine.runtime.codegen import Overrun
 from engine.runtime.logtext import log_text, seat_did
-from engine.runtime.lower import diagnostic_of, native_game, raise_as_engine, vm_module
+from engine.runtime.lower import native_game, raise_as_engine, rule_error_of, vm_module
 from engine.runtime.numbers import LIMIT, PAST, in_range
 from engine.runtime.program import DEFAULT_END, SUSPEND
 from engine.runtime.saved_state import FORMAT, check_pending, check_saved_state
@@ -128,15 +128,6 @@ def _on_vm(game) -> Any:
     """The game's ``engine._vm.VmGame`` if its states run on the VM (``load_game(..., vm=True)``) and the VM runs
     it: None for a construct the VM does not run (``lower.Unsupported``), or where no VM is built."""
     return native_game(game)[0] if game.vm else None
-
-
-def _vm_fault(exc: BaseException) -> RuntimeRuleError | None:
-    """A rule fault raised by the VM as the Python backend raises it (its step budget as BudgetExceeded);
-    None for another failure."""
-    if not isinstance(exc, vm_module().VmRuleError):
-        return None
-    diagnostic = diagnostic_of(exc)
-    return (BudgetExceeded if diagnostic.code == "E703" else RuntimeRuleError)(diagnostic)
 
 
 class State:
@@ -673,9 +664,9 @@ class State:
         before = self.look if self.look is not None else self._replayed(action)
         if before is None:
             self.look = None
-            fault = _vm_fault(exc)
-            if fault is None:
+            if not isinstance(exc, vm_module().VmRuleError):
                 raise_as_engine(exc)
+            fault = rule_error_of(exc)
             self.fault = fault.diagnostic
             raise fault from None
         self.vm = self.look = None
