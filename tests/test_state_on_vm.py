@@ -144,3 +144,20 @@ def test_a_step_the_vm_fails_is_the_references_fault_in_its_words(tmp_path):
         with pytest.raises(StateError, match="this game stopped on a rule error"):
             st.apply(claim)
     assert faults[0] == faults[1] and "board 'yard' has no space None" in faults[0].message
+
+
+def test_a_bots_search_on_a_copy_the_vm_runs_chooses_as_on_the_reference_and_leaves_the_copy_as_it_was():
+    """The search copies a state the VM runs there, not through a save: the same choice, the copy untouched."""
+    from engine.bots import make_agent
+
+    game, reference = load_game("cat-town", vm=True), load_game("cat-town", reference=True)
+    st, ref = game.new_game(2, 3), reference.new_game(2, 3)
+    for _ in range(4):
+        seat = st.current_player
+        copy, ref_copy = st.determinized(seat, 9), ref.determinized(seat, 9)
+        before = copy.to_data()
+        chosen = make_agent("mcts:60", seed=5).search(copy, seat)
+        assert copy.vm is not None and chosen == make_agent("mcts:60", seed=5).search(ref_copy, seat)
+        assert copy.to_data() == before
+        st.apply(chosen)
+        ref.apply(chosen)

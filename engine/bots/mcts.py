@@ -121,7 +121,8 @@ class MctsAgent:
             return None
         own, policy = self.rng.getstate(), self.policy.rng.getstate()
         try:
-            copy = vm.state_from_json(json.dumps(state.to_data()))
+            # a state the VM already runs is copied there; another is read in through the saved-state format
+            copy = state.vm.clone() if state.vm is not None else vm.state_from_json(json.dumps(state.to_data()))
             action, (own_after, policy_after), failed = copy.search(
                 seat, actions or [], self.iterations, self.rollout, [list(own[1]), list(policy[1])], self.policy.explore
             )
