@@ -159,11 +159,20 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
         Expr::Record(fields) => {
             let fields = fields.clone();
             Box::new(move |st, g, env| {
-                let mut made = Vec::with_capacity(fields.len());
-                for &(name, e) in &fields {
-                    made.push((name, run(st, g, e, env)?));
+                // its values made in a reused buffer, then moved beside their names into the record's allocation
+                let mut values = st.pool.list();
+                for &(_, e) in &fields {
+                    match run(st, g, e, env) {
+                        Ok(v) => values.push(v),
+                        Err(f) => {
+                            st.pool.unused(values);
+                            return Err(f);
+                        }
+                    }
                 }
-                Ok(V::Rec(made.into()))
+                let record = fields.iter().map(|&(name, _)| name).zip(values.drain(..)).collect();
+                st.pool.unused(values);
+                Ok(V::Rec(record))
             })
         }
         &Expr::Bin(op, a, b) => binary(nodes, op, a, b),

@@ -237,30 +237,54 @@ impl State {
                 Ok(v)
             }
             Expr::List(items) => {
-                let mut out = Vec::with_capacity(items.len());
+                let mut out = self.pool.list();
                 for &i in items {
-                    out.push(self.eval(g, i, env)?);
+                    match self.eval(g, i, env) {
+                        Ok(v) => out.push(v),
+                        Err(f) => {
+                            self.pool.unused(out);
+                            return Err(f);
+                        }
+                    }
                 }
-                Ok(V::list(out))
+                Ok(V::List(self.pool.made(out)))
             }
             Expr::Comp { .. } => {
-                let mut out = Vec::new();
-                self.comp(g, n, env, &mut out)?;
-                Ok(V::list(out))
+                let mut out = self.pool.list();
+                match self.comp(g, n, env, &mut out) {
+                    Ok(()) => Ok(V::List(self.pool.made(out))),
+                    Err(f) => {
+                        self.pool.unused(out);
+                        Err(f)
+                    }
+                }
             }
             Expr::Append(list, comp) => {
                 let x = self.eval(g, *list, env)?;
+                let mut more = self.pool.list();
+                if let Err(f) = self.comp(g, *comp, env, &mut more) {
+                    self.pool.unused(more);
+                    return Err(f);
+                }
                 let V::List(p) = &x else {
-                    let mut q = Vec::new();
-                    self.comp(g, *comp, env, &mut q)?;
-                    return self.combine(Bin::Add, &x, &V::list(q));
+                    let q = V::List(self.pool.made(more));
+                    return self.combine(Bin::Add, &x, &q);
                 };
-                let mut out = p.to_vec();
-                self.comp(g, *comp, env, &mut out)?;
-                if out.len() == p.len() {
+                if more.is_empty() {
+                    self.pool.unused(more);
                     return Ok(x);
                 }
-                bounded(out)
+                let total = p.len() + more.len();
+                if total > MAX_SIZE {
+                    self.pool.unused(more);
+                    return rule(format!(
+                        "a list of {} items is over the size budget of 100,000: does a loop make it grow without end?",
+                        grouped(total)
+                    ));
+                }
+                let out: Rc<[V]> = p.iter().cloned().chain(more.drain(..)).collect();
+                self.pool.unused(more);
+                Ok(V::List(out))
             }
             Expr::Fused(op, comp) => {
                 let mut fold = Fold::new(*op);
@@ -1342,14 +1366,20 @@ impl State {
         }
         let p = ints("+", &who, &V::Int(0))?.0;
         let p = self.seat(&V::Int(p))?;
-        let members = if op == Op::Score {
-            vec![p as u32]
+        // the seat alone, or its team's members read one at a time (the scoring may not change the teams)
+        let count = if op == Op::Score {
+            1
         } else {
-            self.team(p as i64)
+            self.seats().teams[p].len()
         };
         let mut total = 0i64;
-        for m in members {
-            let points = self.score_of(m as usize).map_err(scored)?;
+        for k in 0..count {
+            let m = if op == Op::Score {
+                p
+            } else {
+                self.seats().teams[p][k] as usize
+            };
+            let points = self.score_of(m).map_err(scored)?;
             total = match total.checked_add(points) {
                 Some(t) if t != i64::MIN => t,
                 _ => return rule(PAST),

@@ -510,8 +510,8 @@ pub struct Game {
     pub seat_names: Vec<String>,
     /// What a log calls each card (`cards_in_logs: name`), by card number; empty: cards by their ids.
     pub card_names: Vec<String>,
-    /// (choice, option) → the option's id, made once: options recur decision after decision.
-    pub ids: std::cell::RefCell<FxMap<(u32, crate::value::Exact), Rc<str>>>,
+    /// Per choice, option → the option's id, made once: options recur decision after decision.
+    pub ids: std::cell::RefCell<Vec<FxMap<crate::value::Exact, Rc<str>>>>,
     /// Two texts of the table joined (`a + b`), made once: zone names are often made so.
     pub joined: std::cell::RefCell<FxMap<(u32, u32), V>>,
     /// A text made while playing (by its address, the text kept alive beside) joined with a text of the table.

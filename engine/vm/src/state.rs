@@ -3,7 +3,7 @@
 
 use crate::game::{Game, Ins, Label, Store, Variable};
 use crate::rng::{self, Seed};
-use crate::value::{Exact, Journal, V};
+use crate::value::{Exact, ExactKey, Journal, V};
 use std::rc::Rc;
 
 pub const MAX_SIZE: usize = 100_000;
@@ -187,7 +187,12 @@ const MAX_NESTED: u32 = 256;
 pub struct Pool {
     arrays: Vec<Vec<V>>,
     depth: u32,
+    /// Buffers that lists are made in before they are shared, reused.
+    lists: Vec<Vec<V>>,
 }
+
+/// The largest buffer kept for making lists in (a longer list's buffer is given back to the allocator).
+const KEPT_LIST: usize = 1024;
 
 impl Clone for Pool {
     fn clone(&self) -> Pool {
@@ -207,6 +212,29 @@ impl Pool {
     pub fn give(&mut self, mut env: Vec<V>) {
         env.clear();
         self.arrays.push(env);
+    }
+
+    /// An empty buffer to make a list in (`made` shares it).
+    pub fn list(&mut self) -> Vec<V> {
+        self.lists.pop().unwrap_or_default()
+    }
+
+    /// The items of `buffer` as a list, moved into one allocation of their own; the buffer is kept for reuse
+    /// (a list made from a `Vec` itself would be allocated, copied and the `Vec` freed).
+    pub fn made(&mut self, mut buffer: Vec<V>) -> Rc<[V]> {
+        let list: Rc<[V]> = buffer.drain(..).collect();
+        if buffer.capacity() <= KEPT_LIST {
+            self.lists.push(buffer);
+        }
+        list
+    }
+
+    /// A buffer given back without making a list of it (its items dropped).
+    pub fn unused(&mut self, mut buffer: Vec<V>) {
+        buffer.clear();
+        if buffer.capacity() <= KEPT_LIST {
+            self.lists.push(buffer);
+        }
     }
 
     /// One call more, nested in those running (each `enter` that succeeds is followed by a `leave`).
@@ -817,16 +845,20 @@ impl State {
         if let Some(id) = self.own_name(c, x) {
             return id;
         }
-        let key = (c.id, Exact(x.clone()));
-        let mut ids = self.game.ids.borrow_mut();
-        if let Some(id) = ids.get(&key) {
+        let mut choices = self.game.ids.borrow_mut();
+        let c_id = c.id as usize;
+        if choices.len() <= c_id {
+            choices.resize_with(c_id + 1, Default::default);
+        }
+        let ids = &mut choices[c_id];
+        if let Some(id) = ids.get(x as &dyn ExactKey) {
             return id.clone();
         }
         if ids.len() >= 65_536 {
             ids.clear();
         }
         let id = self.make_id(c, x);
-        ids.insert(key, id.clone());
+        ids.insert(Exact(x.clone()), id.clone());
         id
     }
 

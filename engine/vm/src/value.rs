@@ -163,8 +163,53 @@ impl PartialEq for Exact {
 
 impl Eq for Exact {}
 
+/// A value looked up among keys that are `Exact` without a copy of it made for the key (`map.get(v as &dyn
+/// ExactKey)`): it hashes and compares as `Exact` does.
+pub trait ExactKey {
+    fn value(&self) -> &V;
+}
+
+impl ExactKey for V {
+    fn value(&self) -> &V {
+        self
+    }
+}
+
+impl ExactKey for Exact {
+    fn value(&self) -> &V {
+        &self.0
+    }
+}
+
+impl<'a> std::borrow::Borrow<dyn ExactKey + 'a> for Exact {
+    fn borrow(&self) -> &(dyn ExactKey + 'a) {
+        self
+    }
+}
+
+impl PartialEq for dyn ExactKey + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.value().exact(other.value())
+    }
+}
+
+impl Eq for dyn ExactKey + '_ {}
+
+impl std::hash::Hash for dyn ExactKey + '_ {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        Exact::hash_value(self.value(), h);
+    }
+}
+
 impl std::hash::Hash for Exact {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        Exact::hash_value(&self.0, h);
+    }
+}
+
+impl Exact {
+    /// What `Exact(v)` hashes to (`dyn ExactKey` hashes alike).
+    fn hash_value<H: std::hash::Hasher>(v: &V, h: &mut H) {
         #[inline(always)]
         fn item<H: std::hash::Hasher>(v: &V, h: &mut H) {
             match v {
@@ -194,6 +239,6 @@ impl std::hash::Hash for Exact {
                 }
             }
         }
-        walk(&self.0, h);
+        walk(v, h);
     }
 }
