@@ -44,7 +44,7 @@ impl Code {
 /// Runs node `n`'s form (a child's, from its parent's form).
 #[inline(always)]
 fn run(st: &mut State, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
-    st.eval(g, n, env)
+    st.value_of(g, n, env)
 }
 
 /// Runs node `n`'s test.

@@ -109,7 +109,7 @@ struct Fold {
     /// 100,000 items of 64 bits cannot overflow it: only the sum is checked, as `sum` of a list checks it
     total: i128,
     best: Option<V>,
-    fault: Option<F>,
+    fault: Option<crate::state::Fault>,
 }
 
 impl Fold {
@@ -210,8 +210,13 @@ impl State {
 
     /// The value of expression `n`: its form run (compile.rs).
     #[inline(always)]
-    pub fn eval(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
+    pub fn value_of(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
         (g.code.get(n))(self, g, env)
+    }
+
+    /// `value_of`, its fault unboxed (for callers outside the evaluator).
+    pub fn eval(&mut self, g: &Game, n: Node, env: &mut [V]) -> Result<V, F> {
+        self.value_of(g, n, env).map_err(|f| *f)
     }
 
     /// Whether the value of expression `n` is true (its test, compile.rs).
@@ -239,7 +244,7 @@ impl State {
             Expr::List(items) => {
                 let mut out = self.pool.list();
                 for &i in items {
-                    match self.eval(g, i, env) {
+                    match self.value_of(g, i, env) {
                         Ok(v) => out.push(v),
                         Err(f) => {
                             self.pool.unused(out);
@@ -260,7 +265,7 @@ impl State {
                 }
             }
             Expr::Append(list, comp) => {
-                let x = self.eval(g, *list, env)?;
+                let x = self.value_of(g, *list, env)?;
                 let mut more = self.pool.list();
                 if let Err(f) = self.comp(g, *comp, env, &mut more) {
                     self.pool.unused(more);
@@ -295,7 +300,7 @@ impl State {
                 if let Some(v) = self.peek(g, n, env) {
                     return Ok(v.clone());
                 }
-                let r = self.eval(g, *obj, env)?;
+                let r = self.value_of(g, *obj, env)?;
                 if r.is_none() {
                     return rule(format!("no record to read '{}' of", game.text(*name)));
                 }
@@ -305,7 +310,7 @@ impl State {
                 if let Some(v) = self.peek(g, n, env) {
                     return Ok(v.clone());
                 }
-                let p = self.eval(g, *obj, env)?;
+                let p = self.value_of(g, *obj, env)?;
                 if p.is_none() {
                     return rule(format!("no player to read '{}' of", game.pvars[*i as usize].name));
                 }
@@ -316,7 +321,7 @@ impl State {
                 if let Some(v) = self.peek(g, n, env) {
                     return Ok(v.clone());
                 }
-                let c = self.eval(g, *obj, env)?;
+                let c = self.value_of(g, *obj, env)?;
                 if c.is_none() {
                     return rule("no card to read an attribute of");
                 }
@@ -324,33 +329,33 @@ impl State {
                 Ok(game.attrs[*i as usize][c].clone())
             }
             Expr::Cards(z) => {
-                let zone = self.eval(g, *z, env)?;
+                let zone = self.value_of(g, *z, env)?;
                 let zi = self.zone_index(&zone)?;
                 Ok(V::List(self.zones[zi].iter().map(|&c| V::Int(i64::from(c))).collect()))
             }
             Expr::Neg(e) => {
-                let v = self.eval(g, *e, env)?;
+                let v = self.value_of(g, *e, env)?;
                 if !matches!(v, V::Int(_) | V::Bool(_)) {
                     return failed(format!("'-' cannot be used on {}", py_kind(&v)));
                 }
                 checked(int(&v, "-")?.checked_neg())
             }
             Expr::PathLength(t, board, start, targets, through) => {
-                let V::Str(board) = self.eval(g, *board, env)? else {
+                let V::Str(board) = self.value_of(g, *board, env)? else {
                     return rule("path_length: no board");
                 };
-                let start = self.eval(g, *start, env)?;
-                let (tg, th) = (self.eval(g, *targets, env)?, self.eval(g, *through, env)?);
+                let start = self.value_of(g, *start, env)?;
+                let (tg, th) = (self.value_of(g, *targets, env)?, self.value_of(g, *through, env)?);
                 self.path_length(*t, board, &start, list(&tg, "path_length")?, list(&th, "path_length")?)
             }
             Expr::Connected(t, board, sources, targets, through) => {
-                let V::Str(board) = self.eval(g, *board, env)? else {
+                let V::Str(board) = self.value_of(g, *board, env)? else {
                     return rule("connected: no board");
                 };
                 let (s, tg, th) = (
-                    self.eval(g, *sources, env)?,
-                    self.eval(g, *targets, env)?,
-                    self.eval(g, *through, env)?,
+                    self.value_of(g, *sources, env)?,
+                    self.value_of(g, *targets, env)?,
+                    self.value_of(g, *through, env)?,
                 );
                 self.connected(
                     *t,
@@ -361,12 +366,12 @@ impl State {
                 )
             }
             Expr::Walk(how, neighbours, steps, board, args) => {
-                let V::Str(board) = self.eval(g, *board, env)? else {
+                let V::Str(board) = self.value_of(g, *board, env)? else {
                     return rule("a board operation got no board");
                 };
                 let mut vals = Vec::with_capacity(args.len());
                 for &a in args {
-                    vals.push(self.eval(g, a, env)?);
+                    vals.push(self.value_of(g, a, env)?);
                 }
                 self.walk(*how, *neighbours, *steps, board, &vals)
             }
@@ -382,7 +387,7 @@ impl State {
             | Expr::Fn(..)
             | Expr::Member(..)
             | Expr::Table(..)
-            | Expr::Keyed { .. } => Err(F::Bug("a node of a kind compiled to its own form".into())),
+            | Expr::Keyed { .. } => Err(Box::new(F::Bug("a node of a kind compiled to its own form".into()))),
         }
     }
 
@@ -397,10 +402,10 @@ impl State {
             cond,
         } = g.nodes[comp as usize]
         else {
-            return Err(F::Bug("a fused operation without its comprehension".into()));
+            return Err(Box::new(F::Bug("a fused operation without its comprehension".into())));
         };
         if let Expr::Cards(z) = g.nodes[source as usize] {
-            let zone = self.eval(g, z, env)?;
+            let zone = self.value_of(g, z, env)?;
             let cards = &self.zones[self.zone_index(&zone)?];
             let mut small = [0u32; 64];
             let large;
@@ -443,7 +448,7 @@ impl State {
                     }
                 }
             }
-            match self.eval(g, *element, env) {
+            match self.value_of(g, *element, env) {
                 Ok(v) => out.take(self, v),
                 Err(f) => {
                     result = Err(f);
@@ -464,7 +469,7 @@ impl State {
         let mut result = Ok(());
         for x in items.iter() {
             env[*it as usize] = x.clone();
-            match self.eval(g, *key, env) {
+            match self.value_of(g, *key, env) {
                 Ok(k) => keys.push(k),
                 Err(f) => {
                     result = Err(f);
@@ -535,7 +540,7 @@ impl State {
         let mut inner = self.pool.take(func.nlocals);
         let mut result = Ok(V::None);
         for (&p, &a) in func.params.iter().zip(args) {
-            match self.eval(g, a, env) {
+            match self.value_of(g, a, env) {
                 Ok(v) => inner[p as usize] = v,
                 Err(e) => {
                     result = Err(e);
@@ -546,7 +551,7 @@ impl State {
         if result.is_ok() {
             inner[0] = env[0].clone();
             result = match &func.body {
-                Body::Expr(e) => self.eval(g, *e, &mut inner),
+                Body::Expr(e) => self.value_of(g, *e, &mut inner),
                 Body::Code(code) => self.run_function(g, code, &mut inner),
             };
         }
@@ -563,7 +568,7 @@ impl State {
         key[0] = match self.peek_at(g, board, env) {
             Some(V::Str(s)) => *s,
             Some(_) => return rule("a board operation got no board"),
-            None => match self.eval(g, board, env)? {
+            None => match self.value_of(g, board, env)? {
                 V::Str(s) => s,
                 _ => return rule("a board operation got no board"),
             },
@@ -581,7 +586,7 @@ impl State {
     /// A space, tag or direction given to a board operation: a text of the table, or `NO_TEXT` with the value
     /// kept in `odd` (none, a number, a text made while playing) for the message of a miss.
     pub(crate) fn space(&mut self, g: &Game, a: Node, env: &mut [V], odd: &mut Option<V>) -> Res<u32> {
-        match self.eval(g, a, env)? {
+        match self.value_of(g, a, env)? {
             V::Str(s) => Ok(s),
             other => {
                 *odd = Some(other);
@@ -664,15 +669,15 @@ impl State {
         let out = loop {
             self.fsteps += 1;
             if self.fsteps > budget {
-                break Err(F::Overrun);
+                break Err(Box::new(F::Overrun));
             }
             let Some(ins) = code.get(pc as usize) else {
-                break Err(F::Bug("a function ran past its end".into()));
+                break Err(Box::new(F::Bug("a function ran past its end".into())));
             };
             match ins {
-                crate::game::Ins::Give(e, _) => break self.eval(g, *e, env),
+                crate::game::Ins::Give(e, _) => break self.value_of(g, *e, env),
                 crate::game::Ins::Assign(store, e) => {
-                    match self.eval(g, *e, env).and_then(|v| self.store(g, store, v, env)) {
+                    match self.value_of(g, *e, env).and_then(|v| self.store(g, store, v, env)) {
                         Ok(()) => pc += 1,
                         Err(f) => break Err(f),
                     }
@@ -691,7 +696,7 @@ impl State {
                 },
                 crate::game::Ins::ForStep(key, var, done) => {
                     let V::Iter(i, items) = env[*key as usize].clone() else {
-                        break Err(F::Bug("a loop's state is missing".into()));
+                        break Err(Box::new(F::Bug("a loop's state is missing".into())));
                     };
                     if (i as usize) < items.len() {
                         env[*var as usize] = items[i as usize].clone();
@@ -702,7 +707,7 @@ impl State {
                         pc = *done;
                     }
                 }
-                crate::game::Ins::RepeatStart(key, count) => match self.eval(g, *count, env) {
+                crate::game::Ins::RepeatStart(key, count) => match self.value_of(g, *count, env) {
                     Ok(v) => {
                         env[*key as usize] = v;
                         pc += 1;
@@ -722,7 +727,7 @@ impl State {
                         pc = *done;
                     }
                 }
-                crate::game::Ins::Do(e) => match self.eval(g, *e, env) {
+                crate::game::Ins::Do(e) => match self.value_of(g, *e, env) {
                     Ok(_) => pc += 1,
                     Err(f) => break Err(f),
                 },
@@ -731,7 +736,7 @@ impl State {
                     env[*key as usize] = V::Unset;
                     pc = *done;
                 }
-                _ => break Err(F::Bug("a statement a function may not hold".into())),
+                _ => break Err(Box::new(F::Bug("a statement a function may not hold".into()))),
             }
         };
         self.fsteps = saved;
@@ -739,7 +744,7 @@ impl State {
     }
 
     pub fn items(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<Rc<[V]>> {
-        match self.eval(g, n, env)? {
+        match self.value_of(g, n, env)? {
             V::List(l) => Ok(l),
             other => failed(format!("{} is not a list", other.kind())),
         }
@@ -779,9 +784,9 @@ impl State {
 
     pub(crate) fn binary(&mut self, g: &Game, op: Bin, a: Node, b: Node, env: &mut [V]) -> Res<V> {
         if let Bin::And | Bin::Or = op {
-            let x = self.eval(g, a, env)?;
+            let x = self.value_of(g, a, env)?;
             return match (op, self.truthy(&x)) {
-                (Bin::And, true) | (Bin::Or, false) => self.eval(g, b, env),
+                (Bin::And, true) | (Bin::Or, false) => self.value_of(g, b, env),
                 _ => Ok(x),
             };
         }
@@ -792,11 +797,11 @@ impl State {
                 return self.combine(op, x, y);
             }
         }
-        let x = self.eval(g, a, env)?;
+        let x = self.value_of(g, a, env)?;
         if let Some(y) = self.peek_at(g, b, env) {
             return self.combine(op, &x, y);
         }
-        let y = self.eval(g, b, env)?;
+        let y = self.value_of(g, b, env)?;
         self.combine(op, &x, &y)
     }
 
@@ -816,7 +821,11 @@ impl State {
                 };
                 found == (op == Bin::In)
             }
-            _ => return Err(F::Bug("a comparison of an operator that compares nothing".into())),
+            _ => {
+                return Err(Box::new(F::Bug(
+                    "a comparison of an operator that compares nothing".into(),
+                )))
+            }
         })
     }
 
@@ -932,13 +941,13 @@ impl State {
     }
 
     fn zone_arg(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<usize> {
-        let z = self.eval(g, n, env)?;
+        let z = self.value_of(g, n, env)?;
         self.zone_index(&z)
     }
 
     /// A seat given to an operation; none fails as the reference's arithmetic on it does (`op`: its operator).
     fn seat_arg(&mut self, g: &Game, n: Node, env: &mut [V], op: &str) -> Res<i64> {
-        let v = self.eval(g, n, env)?;
+        let v = self.value_of(g, n, env)?;
         Ok(ints(op, &v, &V::Int(0))?.0)
     }
 
@@ -988,13 +997,13 @@ impl State {
                     }
                 }
             }
-            Op::Size => match self.eval(g, arg(0)?, env)? {
+            Op::Size => match self.value_of(g, arg(0)?, env)? {
                 V::List(l) => V::Int(l.len() as i64),
                 // a value typed `any` may hold a text (a zone's name): the reference's `len` counts its characters
                 t @ (V::Str(_) | V::Text(_)) => V::Int(self.text_of(&t).chars().count() as i64),
                 other => return failed(format!("{} has no length", py_kind(&other))),
             },
-            Op::IsEmpty => match self.eval(g, arg(0)?, env)? {
+            Op::IsEmpty => match self.value_of(g, arg(0)?, env)? {
                 V::None | V::Unset => V::Bool(true), // the reference's `not items`: none has nothing
                 other => V::Bool(list(&other, "is_empty")?.is_empty()),
             },
@@ -1004,7 +1013,7 @@ impl State {
             }
             Op::TopCards => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
-                let k = match self.eval(g, arg(1)?, env)? {
+                let k = match self.value_of(g, arg(1)?, env)? {
                     V::Int(k) => k.max(0) as usize,
                     V::Bool(b) => usize::from(b),
                     other => return failed(format!("'>' cannot compare {} and a number", py_kind(&other))), // max(0, n)
@@ -1019,11 +1028,11 @@ impl State {
                 )
             }
             Op::ZoneOf => {
-                let c = self.eval(g, arg(0)?, env)?;
+                let c = self.value_of(g, arg(0)?, env)?;
                 self.zone_of(&c)?
             }
             Op::Move | Op::MoveBottom => {
-                let c = self.eval(g, arg(0)?, env)?;
+                let c = self.value_of(g, arg(0)?, env)?;
                 let what = if op == Op::Move { "move" } else { "move_bottom" };
                 let c = self.card(&c, what)?;
                 let to = self.zone_arg(g, arg(1)?, env)?;
@@ -1046,7 +1055,7 @@ impl State {
             }
             Op::Sort => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
-                let name = self.eval(g, arg(1)?, env)?;
+                let name = self.value_of(g, arg(1)?, env)?;
                 let Some(&attr) = (match name {
                     V::Str(s) => self.game.attr_names.get(&s),
                     _ => None,
@@ -1079,7 +1088,7 @@ impl State {
                 V::None
             }
             Op::KeyOf => {
-                let z = self.eval(g, arg(0)?, env)?;
+                let z = self.value_of(g, arg(0)?, env)?;
                 self.key_of(g, &z)?
             }
             Op::Reverse => {
@@ -1090,7 +1099,7 @@ impl State {
             }
             Op::Players => V::List((0..n).map(V::Int).collect()),
             Op::NumPlayers => V::Int(n),
-            Op::SeatNumber => self.eval(g, arg(0)?, env)?,
+            Op::SeatNumber => self.value_of(g, arg(0)?, env)?,
             Op::PlayersFrom => {
                 let p = self.seat_arg(g, arg(0)?, env, "%=")?.rem_euclid(n);
                 V::list((p..n).chain(0..p).map(V::Int).collect())
@@ -1098,7 +1107,7 @@ impl State {
             Op::LeftOf => V::Int((self.seat_arg(g, arg(0)?, env, "+")? + 1).rem_euclid(n)),
             Op::RightOf => V::Int((self.seat_arg(g, arg(0)?, env, "-")? - 1).rem_euclid(n)),
             Op::Opponents | Op::Teammates => {
-                let who = self.eval(g, arg(0)?, env)?;
+                let who = self.value_of(g, arg(0)?, env)?;
                 if op == Op::Teammates && who.is_none() {
                     return Ok(V::list(vec![])); // nobody's team: nobody
                 }
@@ -1122,9 +1131,9 @@ impl State {
                 }
             }
             Op::Range => {
-                let a = self.eval(g, arg(0)?, env)?;
+                let a = self.value_of(g, arg(0)?, env)?;
                 let b = match args.get(1) {
-                    Some(&b) => self.eval(g, b, env)?,
+                    Some(&b) => self.value_of(g, b, env)?,
                     None => V::None,
                 };
                 let (start, stop) = if b.is_none() { (V::Int(0), a) } else { (a, b) }; // range(a, none): range(a)
@@ -1137,7 +1146,7 @@ impl State {
                 V::list((start..stop).map(V::Int).collect())
             }
             Op::Any | Op::All => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 let items = list(&l, "any")?;
                 let want = op == Op::Any;
                 V::Bool(if want {
@@ -1147,7 +1156,7 @@ impl State {
                 })
             }
             Op::Sum => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 let mut total = 0i128; // 100,000 items of 64 bits cannot overflow it: only the sum is checked
                 for x in list(&l, "sum")?.iter() {
                     let (_, x) = ints("+", &V::Int(0), x)?; // Python's sum adds to a number
@@ -1156,7 +1165,7 @@ impl State {
                 checked(i64::try_from(total).ok())?
             }
             Op::Max | Op::Min => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 let items = list(&l, "max")?;
                 let mut best: Option<V> = None;
                 for x in items.iter() {
@@ -1180,7 +1189,7 @@ impl State {
                 best.unwrap_or(V::Int(0))
             }
             Op::First | Op::Last => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 if l.is_none() {
                     return Ok(V::None); // the reference's `items[0] if items else None`
                 }
@@ -1189,8 +1198,8 @@ impl State {
                 x.cloned().unwrap_or(V::None)
             }
             Op::Item => {
-                let l = self.eval(g, arg(0)?, env)?;
-                let i = match self.eval(g, arg(1)?, env)? {
+                let l = self.value_of(g, arg(0)?, env)?;
+                let i = match self.value_of(g, arg(1)?, env)? {
                     V::Int(i) => i,
                     V::Bool(b) => i64::from(b),
                     other => return failed(format!("'<=' cannot compare a number and {}", py_kind(&other))),
@@ -1208,8 +1217,8 @@ impl State {
                 }
             }
             Op::IndexOf => {
-                let l = self.eval(g, arg(0)?, env)?;
-                let x = self.eval(g, arg(1)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
+                let x = self.value_of(g, arg(1)?, env)?;
                 V::Int(
                     list(&l, "index_of")?
                         .iter()
@@ -1218,7 +1227,7 @@ impl State {
                 )
             }
             Op::Distinct => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 let mut out: Vec<V> = vec![];
                 for x in list(&l, "distinct")?.iter() {
                     if !out.iter().any(|o| o.same(x)) {
@@ -1230,34 +1239,34 @@ impl State {
             Op::Get | Op::WithKey | Op::WithoutKey | Op::Keys | Op::Values => self.map_op(g, op, args, env)?,
             Op::Text | Op::Number | Op::Word | Op::Sorted => self.text_op(g, op, args, env)?,
             Op::Kinds => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 self.kinds(list(&l, "kinds")?)?
             }
             Op::CardOf => {
-                let l = self.eval(g, arg(0)?, env)?;
-                let id = self.eval(g, arg(1)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
+                let id = self.value_of(g, arg(1)?, env)?;
                 self.card_of(list(&l, "card_of")?, &id)?
             }
             Op::Roll => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 self.roll(list(&l, "roll")?)?;
                 V::None
             }
             Op::Face => {
-                let d = self.eval(g, arg(0)?, env)?;
+                let d = self.value_of(g, arg(0)?, env)?;
                 self.face(&d)?
             }
             Op::Faces => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 self.faces_of(list(&l, "faces")?)?
             }
             Op::Showing => {
-                let l = self.eval(g, arg(0)?, env)?;
-                let face = self.eval(g, arg(1)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
+                let face = self.value_of(g, arg(1)?, env)?;
                 self.showing(list(&l, "showing")?, &face)?
             }
             Op::Flatten => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 let mut out = vec![];
                 for inner in list(&l, "flatten")?.iter() {
                     out.extend(list(inner, "flatten")?.iter().cloned());
@@ -1268,8 +1277,8 @@ impl State {
                 V::list(out)
             }
             Op::CyclicNext | Op::CyclicPrev | Op::Around => {
-                let l = self.eval(g, arg(0)?, env)?;
-                let x = self.eval(g, arg(1)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
+                let x = self.value_of(g, arg(1)?, env)?;
                 let ring = list(&l, "cyclic_next")?;
                 let what = match op {
                     Op::CyclicNext => "cyclic_next",
@@ -1284,8 +1293,8 @@ impl State {
                     Op::CyclicNext => ring[((i as i64 + 1).rem_euclid(len)) as usize].clone(),
                     Op::CyclicPrev => ring[((i as i64 - 1).rem_euclid(len)) as usize].clone(),
                     _ => {
-                        let before = int(&self.eval(g, arg(2)?, env)?, "around")?;
-                        let after = int(&self.eval(g, arg(3)?, env)?, "around")?;
+                        let before = int(&self.value_of(g, arg(2)?, env)?, "around")?;
+                        let after = int(&self.value_of(g, arg(3)?, env)?, "around")?;
                         let mut out: Vec<V> = vec![];
                         for k in -before..after.min(len - before) {
                             let x = &ring[((i as i64 + k).rem_euclid(len)) as usize];
@@ -1298,8 +1307,8 @@ impl State {
                 }
             }
             Op::Show => {
-                let l = self.eval(g, arg(0)?, env)?;
-                let p = self.eval(g, arg(1)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
+                let p = self.value_of(g, arg(1)?, env)?;
                 if p.is_none() {
                     return rule("show: no player to show the cards to");
                 }
@@ -1318,7 +1327,7 @@ impl State {
                 V::None
             }
             Op::Reveal => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 let mut cards = vec![];
                 for c in list(&l, "reveal")?.iter() {
                     if !c.is_none() {
@@ -1331,7 +1340,7 @@ impl State {
                 V::None
             }
             Op::RandomFrom => {
-                let l = self.eval(g, arg(0)?, env)?;
+                let l = self.value_of(g, arg(0)?, env)?;
                 let items = match l {
                     V::None | V::Unset => return Ok(V::None), // `not items`: none draws nothing, as []
                     _ => list(&l, "random_from")?,
@@ -1356,11 +1365,13 @@ impl State {
 
     /// `score(who)` or `team_score(who)`.
     fn points_of(&mut self, g: &Game, op: Op, who: Node, env: &mut [V]) -> Res<V> {
-        let scored = |e| match e {
-            Error::Rule(d) => F::Scoring(Box::new(d)),
-            other => F::Bug(format!("the scoring: {other:?}")),
+        let scored = |e| {
+            Box::new(match e {
+                Error::Rule(d) => F::Scoring(Box::new(d)),
+                other => F::Bug(format!("the scoring: {other:?}")),
+            })
         };
-        let who = self.eval(g, who, env)?;
+        let who = self.value_of(g, who, env)?;
         if who.is_none() {
             return self.score_of_nobody().map(V::Int).map_err(scored); // nobody's team is nobody
         }

@@ -19,11 +19,11 @@ impl State {
         };
         let n = items.len() as i64;
         let low = match s.low {
-            Some(e) => int(&self.eval(g, e, env)?, "the least to choose")?.max(0),
+            Some(e) => int(&self.value_of(g, e, env)?, "the least to choose")?.max(0),
             None => 0,
         };
         let high = match s.high {
-            Some(e) => int(&self.eval(g, e, env)?, "the most to choose")?.min(n),
+            Some(e) => int(&self.value_of(g, e, env)?, "the most to choose")?.min(n),
             None => n,
         };
         let ways = (low..=high).fold(0u128, |sum, k| sum.saturating_add(comb(n as u128, k as u128)));

@@ -69,9 +69,9 @@ impl State {
             let mut env = self.pool.take(func.nlocals);
             env[usize::from(func.params[0])] = V::Int(0);
             env[usize::from(func.params[1])] = V::Int(card as i64);
-            let zone = self.eval(game, expr, &mut env).and_then(|z| self.zone_index(&z));
+            let zone = self.value_of(game, expr, &mut env).and_then(|z| self.zone_index(&z));
             self.pool.give(env);
-            let zone = zone.map_err(|f| match f {
+            let zone = zone.map_err(|f| match *f {
                 F::Rule(m) | F::Failed(m) => self.unplaced(game, card, m),
                 F::Overrun => self.unplaced(game, card, "calls ran out of steps".into()),
                 F::Bug(m) => Error::Bug(format!("engine bug in the start of card {card}: {m}")),

@@ -23,14 +23,18 @@ pub enum F {
     Scoring(Box<Diag>),
 }
 
-pub type Res<T> = Result<T, F>;
+/// A fault as the evaluator passes it up: boxed, so that a result is small (a yes/no and its fault come back
+/// in two registers, a value and its fault in a value's space).
+pub type Fault = Box<F>;
+
+pub type Res<T> = Result<T, Fault>;
 
 pub fn rule<T>(m: impl Into<String>) -> Res<T> {
-    Err(F::Rule(m.into()))
+    Err(Box::new(F::Rule(m.into())))
 }
 
 pub fn failed<T>(m: impl Into<String>) -> Res<T> {
-    Err(F::Failed(m.into()))
+    Err(Box::new(F::Failed(m.into())))
 }
 
 /// A located diagnostic, as the reference's `Diagnostic` (path, line, col, code, message).
@@ -406,10 +410,10 @@ impl State {
             let outcome = loop {
                 steps += 1;
                 if steps > budget {
-                    break Err(F::Overrun);
+                    break Err(Box::new(F::Overrun));
                 }
                 let Some(ins) = code.get(pc as usize) else {
-                    break Err(F::Bug(format!("pc {pc} is past the end")));
+                    break Err(Box::new(F::Bug(format!("pc {pc} is past the end"))));
                 };
                 match self.exec(&game, ins, pc, &mut env) {
                     Ok(Step::Go(next)) => pc = next,
@@ -431,7 +435,7 @@ impl State {
                     if let Some(fr) = self.stack.get_mut(fi) {
                         fr.env = env;
                     }
-                    return Err(self.fail(proc, pc, f));
+                    return Err(self.fail(proc, pc, *f));
                 }
             }
         }
@@ -445,7 +449,7 @@ impl State {
         f.env[0] = env[0].clone();
         let params = &g.procs[target as usize].params;
         for (p, a) in params.iter().zip(args) {
-            f.env[*p as usize] = self.eval(g, *a, env)?;
+            f.env[*p as usize] = self.value_of(g, *a, env)?;
         }
         self.stack.last_mut().expect("a running frame").pc = next;
         self.stack.push(f);
@@ -464,7 +468,7 @@ impl State {
     ) -> Res<()> {
         let audience = match to {
             None => None,
-            Some(e) => match self.eval(g, e, env)? {
+            Some(e) => match self.value_of(g, e, env)? {
                 V::None | V::Unset => return Ok(()),
                 V::Int(p) => Some(p),
                 other => return failed(format!("a log line to {}", other.kind())),
@@ -476,7 +480,7 @@ impl State {
                 match part {
                     crate::game::LogPart::Text(t) => text.push_str(t),
                     crate::game::LogPart::Value(e, label) => {
-                        let v = self.eval(g, *e, env)?;
+                        let v = self.value_of(g, *e, env)?;
                         self.label(&v, label, &mut text);
                     }
                 }
@@ -488,7 +492,7 @@ impl State {
         } else {
             for part in parts {
                 if let crate::game::LogPart::Value(e, _) = part {
-                    self.eval(g, *e, env)?;
+                    self.value_of(g, *e, env)?;
                 }
             }
         }
@@ -499,15 +503,15 @@ impl State {
         let next = pc + 1;
         match ins {
             Ins::Assign(store, e) => {
-                let v = self.eval(g, *e, env)?;
+                let v = self.value_of(g, *e, env)?;
                 self.store(g, store, v, env)?;
             }
             Ins::Do(e) => {
-                self.eval(g, *e, env)?;
+                self.value_of(g, *e, env)?;
             }
             Ins::Call(target, args) => return self.enter(g, *target, args, next, env),
             Ins::Perform(e) => {
-                let v = self.eval(g, *e, env)?;
+                let v = self.value_of(g, *e, env)?;
                 let c = self.card(&v, "perform")?;
                 let Some(target) = self.game.effects[c] else {
                     return Ok(Step::Go(next));
@@ -533,9 +537,9 @@ impl State {
                 return Ok(Step::Left);
             }
             Ins::Give(e, in_function) => {
-                let v = self.eval(g, *e, env)?;
+                let v = self.value_of(g, *e, env)?;
                 if *in_function {
-                    return Err(F::Bug("a function's return outside a function".into()));
+                    return Err(Box::new(F::Bug("a function's return outside a function".into())));
                 }
                 self.stack.pop();
                 if let Some(caller) = self.stack.last_mut() {
@@ -556,9 +560,9 @@ impl State {
                     V::Iter(i, items) => (*i, items.clone()),
                     V::List(l) if l.len() == 2 => match (&l[0], &l[1]) {
                         (V::Int(i), V::List(items)) => (*i as u32, items.clone()),
-                        _ => return Err(F::Bug("a loop's state is not [index, items]".into())),
+                        _ => return Err(Box::new(F::Bug("a loop's state is not [index, items]".into()))),
                     },
-                    _ => return Err(F::Bug("a loop's state is missing".into())),
+                    _ => return Err(Box::new(F::Bug("a loop's state is missing".into()))),
                 };
                 if (i as usize) < items.len() {
                     env[*var as usize] = items[i as usize].clone();
@@ -569,7 +573,7 @@ impl State {
                 return Ok(Step::Go(*done));
             }
             Ins::RepeatStart(key, count) => {
-                env[*key as usize] = self.eval(g, *count, env)?;
+                env[*key as usize] = self.value_of(g, *count, env)?;
             }
             Ins::RepeatStep(key, done) => {
                 let left = match &env[*key as usize] {
@@ -585,13 +589,13 @@ impl State {
                 return Ok(Step::Go(*done));
             }
             Ins::WindowStart(key, var, start) => {
-                env[*var as usize] = self.eval(g, *start, env)?;
+                env[*var as usize] = self.value_of(g, *start, env)?;
                 env[*key as usize] = V::Int(0);
             }
             Ins::WindowAsk(key, done) => {
                 let asked = match &env[*key as usize] {
                     V::Int(i) => *i,
-                    _ => return Err(F::Bug("a window's count is missing".into())),
+                    _ => return Err(Box::new(F::Bug("a window's count is missing".into()))),
                 };
                 if asked >= self.n as i64 {
                     env[*key as usize] = V::Unset;
@@ -600,7 +604,7 @@ impl State {
             }
             Ins::WindowNext(key, var, top) => {
                 let V::Int(asked) = env[*key as usize] else {
-                    return Err(F::Bug("a window's count is missing".into()));
+                    return Err(Box::new(F::Bug("a window's count is missing".into())));
                 };
                 let p = crate::eval::ints("+", &env[*var as usize], &V::Int(1))?.0; // the reference's `seat + 1`
                 env[*key as usize] = V::Int(asked + 1);
@@ -642,7 +646,7 @@ impl State {
                 let game = g;
                 let var = &game.pvars[*i as usize];
                 self.declared_check(var, &v, "player variable")?;
-                let p = self.eval(g, *obj, env)?;
+                let p = self.value_of(g, *obj, env)?;
                 if p.is_none() {
                     return rule(format!("no player to set '{}' of", var.name));
                 }
@@ -695,8 +699,8 @@ impl State {
     fn choose(&mut self, g: &Game, c: &crate::game::Choose, pc: u32, env: &mut [V]) -> Res<()> {
         if let Some(each) = c.each {
             let seats = match c.by {
-                Some(by) => self.eval(g, by, env)?,
-                None => return Err(F::Bug("a simultaneous choice without seats".into())),
+                Some(by) => self.value_of(g, by, env)?,
+                None => return Err(Box::new(F::Bug("a simultaneous choice without seats".into()))),
             };
             let V::List(seats) = seats else {
                 return failed("the seats to choose are not a list");
@@ -748,7 +752,7 @@ impl State {
         } else {
             let items = self.options(g, c, env)?;
             let player = match c.by {
-                Some(by) => self.eval(g, by, env)?,
+                Some(by) => self.value_of(g, by, env)?,
                 None => env[0].clone(),
             };
             let p = self.ask(c, items, &player)?;
@@ -1232,7 +1236,7 @@ impl State {
         let stored = self.store(&game, &c.store, value, &mut env);
         self.stack[fi].env = env;
         if let Err(f) = stored {
-            return Err(self.fail(proc, pc, f));
+            return Err(self.fail(proc, pc, *f));
         }
         self.stack[fi].pc += 1;
         self.pending = None;
@@ -1496,7 +1500,7 @@ impl State {
         } else if let Some(i) = cards.iter().position(|&c| c as usize == card) {
             cards.remove(i);
         } else {
-            return Err(F::Bug("a card is not where its place says".into()));
+            return Err(Box::new(F::Bug("a card is not where its place says".into())));
         }
         if on_top {
             Rc::make_mut(&mut self.zones[to]).push(card as u32);

@@ -22,7 +22,7 @@ impl State {
     pub(crate) fn text_op(&mut self, g: &Game, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
         let mut values = Vec::with_capacity(args.len());
         for &a in args {
-            values.push(self.eval(g, a, env)?);
+            values.push(self.value_of(g, a, env)?);
         }
         let first = values.first().cloned().unwrap_or(V::None);
         match op {
