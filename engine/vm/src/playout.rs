@@ -4,6 +4,7 @@
 use crate::bots::Bot;
 use crate::derive::{derive, Label};
 use crate::game::Game;
+use crate::pyrand::PyRandom;
 use crate::rng::Seed;
 use crate::state::{Error, State};
 use std::rc::Rc;
@@ -35,14 +36,34 @@ pub fn message(e: &Error) -> String {
 }
 
 /// The bots of a game from their specs, each seeded `derive(seed, "bot", seat)`; None names a spec the VM
-/// does not play.
+/// does not play. The random bots' generators (`random.Random` of their seeds, as `Bot::parse` makes them)
+/// are made side by side: a game's set-up of its bots costs about one generator's.
 pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>, String> {
+    let seeds: Vec<Seed> = (0..kinds.len())
+        .map(|s| derive(seed, &[Label::Text("bot"), Label::Int(s as i64)]))
+        .collect();
+    let random: Vec<Seed> = seeds
+        .iter()
+        .zip(kinds)
+        .filter(|(_, k)| *k == "random")
+        .map(|(s, _)| *s)
+        .collect();
+    let mut generators = PyRandom::new_many(&random).into_iter();
     kinds
         .iter()
-        .enumerate()
-        .map(|(s, k)| {
-            let mut bot = Bot::parse(k, derive(seed, &[Label::Text("bot"), Label::Int(s as i64)]))
-                .ok_or_else(|| format!("the VM plays random, greedy and mcts:N bots, not '{k}'"))?;
+        .zip(&seeds)
+        .map(|(k, &s)| {
+            let made = if k == "random" {
+                generators.next().map(Bot::Random)
+            } else {
+                None
+            };
+            let mut bot = match made {
+                Some(bot) => bot,
+                None => {
+                    Bot::parse(k, s).ok_or_else(|| format!("the VM plays random, greedy and mcts:N bots, not '{k}'"))?
+                }
+            };
             bot.set_explore(explore);
             Ok(bot)
         })

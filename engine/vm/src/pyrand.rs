@@ -15,51 +15,25 @@ pub struct PyRandom {
 impl PyRandom {
     /// `random.Random(seed)` for a whole-number seed (its absolute value, in 32-bit words, low first).
     pub fn new(seed: Seed) -> PyRandom {
-        let mut abs = seed.unsigned_abs();
-        let mut key = vec![];
-        while abs > 0 {
-            key.push(abs as u32);
-            abs >>= 32;
-        }
-        if key.is_empty() {
-            key.push(0);
-        }
-        // `init_by_array` starts from the generator of one fixed seed: made once.
-        static START: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
-        let start = START.get_or_init(|| {
-            let mut r = PyRandom { mt: [0; N], index: N };
-            r.init(19_650_218);
-            r.mt
-        });
-        let mut r = PyRandom { mt: *start, index: N };
-        let mt = &mut r.mt;
-        let (mut i, mut j) = (1usize, 0usize);
-        for _ in 0..N.max(key.len()) {
-            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
-            mt[i] = (mt[i] ^ prev.wrapping_mul(1_664_525))
-                .wrapping_add(key[j])
-                .wrapping_add(j as u32);
-            i += 1;
-            j += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-            if j >= key.len() {
-                j = 0;
-            }
-        }
-        for _ in 0..N - 1 {
-            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
-            mt[i] = (mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
-            i += 1;
-            if i >= N {
-                mt[0] = mt[N - 1];
-                i = 1;
-            }
-        }
-        mt[0] = 0x8000_0000;
+        let [r] = side_by_side([seed]);
         r
+    }
+
+    /// `PyRandom::new` of each seed. Python's set-up makes each of a generator's words from the one before, so
+    /// a generator waits on each multiplication in turn: made side by side, up to four take the time of one.
+    pub fn new_many(seeds: &[Seed]) -> Vec<PyRandom> {
+        let mut out = Vec::with_capacity(seeds.len());
+        let mut chunks = seeds.chunks_exact(4);
+        for c in &mut chunks {
+            out.extend(side_by_side([c[0], c[1], c[2], c[3]]));
+        }
+        match *chunks.remainder() {
+            [a] => out.push(PyRandom::new(a)),
+            [a, b] => out.extend(side_by_side([a, b])),
+            [a, b, c] => out.extend(side_by_side([a, b, c])),
+            _ => {}
+        }
+        out
     }
 
     /// A generator from Python's `getstate()[1]`: its 624 words and the index of the next one.
@@ -157,6 +131,71 @@ impl PyRandom {
     }
 }
 
+/// `random.Random(seed)` of each of `L` seeds, their set-ups (`init_by_array`) run step by step together.
+fn side_by_side<const L: usize>(seeds: [Seed; L]) -> [PyRandom; L] {
+    // a seed's key: its absolute value in 32-bit words, low first (one word 0 for the seed 0)
+    let keys: [Vec<u32>; L] = seeds.map(|seed| {
+        let mut abs = seed.unsigned_abs();
+        let mut key = vec![];
+        while abs > 0 {
+            key.push(abs as u32);
+            abs >>= 32;
+        }
+        if key.is_empty() {
+            key.push(0);
+        }
+        key
+    });
+    // `init_by_array` starts from the generator of one fixed seed: made once.
+    static START: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
+    let start = START.get_or_init(|| {
+        let mut r = PyRandom { mt: [0; N], index: N };
+        r.init(19_650_218);
+        r.mt
+    });
+    let mut out = [(); L].map(|_| PyRandom { mt: *start, index: N });
+    let longest = keys.iter().map(Vec::len).max().unwrap_or(1);
+    let (mut i, mut j) = (1usize, [0usize; L]);
+    for _ in 0..N.max(longest) {
+        for ((r, key), j) in out.iter_mut().zip(&keys).zip(j.iter_mut()) {
+            let mt = &mut r.mt;
+            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
+            mt[i] = (mt[i] ^ prev.wrapping_mul(1_664_525))
+                .wrapping_add(key[*j])
+                .wrapping_add(*j as u32);
+            *j += 1;
+            if *j >= key.len() {
+                *j = 0;
+            }
+        }
+        i += 1;
+        if i >= N {
+            for r in out.iter_mut() {
+                r.mt[0] = r.mt[N - 1];
+            }
+            i = 1;
+        }
+    }
+    for _ in 0..N - 1 {
+        for r in out.iter_mut() {
+            let mt = &mut r.mt;
+            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
+            mt[i] = (mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+        }
+        i += 1;
+        if i >= N {
+            for r in out.iter_mut() {
+                r.mt[0] = r.mt[N - 1];
+            }
+            i = 1;
+        }
+    }
+    for r in out.iter_mut() {
+        r.mt[0] = 0x8000_0000;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +222,20 @@ mod tests {
             (words[623], words[624], words[1999]),
             (2_959_306_914, 3_041_615_143, 2_894_893_787)
         );
+    }
+
+    #[test]
+    fn generators_made_side_by_side_are_those_made_one_by_one() {
+        // keys of one to four words side by side, in groups of four and what remains
+        let seeds: [Seed; 7] = [0, 5, (1 << 40) + 7, -3, 1 << 100, i128::from(u64::MAX), 2_986_057_914];
+        for n in 1..=seeds.len() {
+            let many = PyRandom::new_many(&seeds[..n]);
+            assert_eq!(many.len(), n);
+            for (r, &seed) in many.iter().zip(&seeds) {
+                assert_eq!(r.state(), PyRandom::new(seed).state(), "seed {seed} of {n}");
+            }
+        }
+        assert_eq!(PyRandom::new_many(&[5])[0].clone().next_u32(), 2_675_342_405);
     }
 
     #[test]
