@@ -45,11 +45,30 @@ def decide(game, spec, seed=0):
         ("random:3", "takes no parameter"),
         ("mcts:lots", "expected iterations"),
         ("mcts:0", "expected iterations"),
+        ("mcts:0s", "expected iterations"),
+        ("mcts:100/", "then optionally /ROLLOUT"),
+        ("mcts:100/-1", "then optionally /ROLLOUT"),
+        ("mcts:0.2s/long", "got '0.2s/long'"),
     ],
 )
 def test_bad_specs_say_what_is_wrong(spec, message):
     with pytest.raises(BotSpecError, match=message):
         make_agent(spec)
+
+
+@pytest.mark.parametrize(
+    "spec, iterations, seconds, rollout",
+    [
+        ("mcts", 200, None, 200),
+        ("mcts:1000", 1000, None, 200),
+        ("mcts:0.2s", None, 0.2, 200),
+        ("mcts:1000/30", 1000, None, 30),
+        ("mcts:0.5s/0", None, 0.5, 0),
+    ],
+)
+def test_a_search_budget_is_iterations_or_cpu_seconds_and_may_cap_its_rollouts(spec, iterations, seconds, rollout):
+    bot = make_agent(spec)
+    assert (bot.iterations, bot.seconds, bot.rollout) == (iterations, seconds, rollout)
 
 
 def test_mcts_finds_the_winning_move(tmp_path):

@@ -42,7 +42,7 @@ pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>,
         .enumerate()
         .map(|(s, k)| {
             let mut bot = Bot::parse(k, derive(seed, &[Label::Text("bot"), Label::Int(s as i64)]))
-                .ok_or_else(|| format!("the VM plays random, greedy and mcts:N bots, not '{k}'"))?;
+                .ok_or_else(|| format!("the VM plays random, greedy and mcts[:BUDGET[/ROLLOUT]] bots, not '{k}'"))?;
             bot.set_explore(explore);
             Ok(bot)
         })
