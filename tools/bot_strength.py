@@ -92,7 +92,7 @@ def strength(
         "win_rate_95": interval,
         "share": round(share, 3),
         "clearly_above": bool(interval and interval[0] > share),
-        "p_value": round(binomial_p(wins, games, share), 5),
+        "p_value": float(f"{binomial_p(wins, games, share):.3g}"),
         "seconds": round(seconds, 1),
         "iterations_per_second": iterations_per_second(game, players, spec),
     }

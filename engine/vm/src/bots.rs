@@ -12,7 +12,10 @@ use std::rc::Rc;
 pub const EXPLORE: f64 = 0.05;
 /// MCTS (engine/bots/mcts.py): decisions a rollout may take, the weight of a lead when it stops, UCB's constant.
 pub const DEFAULT_ITERATIONS: usize = 200;
-pub const DEFAULT_ROLLOUT: usize = 200;
+pub const DEFAULT_ROLLOUT: usize = 10;
+/// Decisions a rollout runs on while no seat has any points (scored then, it would say nothing, as in a game
+/// whose points come only with its end), unless its own cap is higher.
+pub const SCORELESS_ROLLOUT: usize = 200;
 /// The most a spec may ask for: iterations, CPU seconds and rollout decisions a decision.
 pub const MAX_ITERATIONS: usize = 10_000_000;
 pub const MAX_SECONDS: f64 = 3600.0;
@@ -317,7 +320,8 @@ fn ucb(n: &Node) -> f64 {
 }
 
 /// Information-set MCTS (engine/bots/mcts.py): per iteration a fresh determinized copy, UCB1 with
-/// availability counts, one node added, a rollout (by the greedy values when the rules give them), backed up.
+/// availability counts, one node added, a rollout (by the greedy values when the rules give them) of `rollout`
+/// decisions and on while no seat has points, scored by the points if the game is not over, backed up.
 pub struct Mcts {
     rng: PyRandom,
     budget: Budget,
@@ -487,8 +491,10 @@ impl Mcts {
             }
         }
         let mut steps = 0;
-        while steps < self.rollout {
-            let Some(p) = det.pending.clone() else { break };
+        while let Some(p) = det.pending.clone() {
+            if steps >= self.rollout && (steps >= SCORELESS_ROLLOUT || det.scores()?.iter().any(|&s| s != 0)) {
+                break;
+            }
             let action = if guided {
                 self.policy.act(&p.ids, p.player, Some(det))?
             } else {
