@@ -261,16 +261,24 @@ impl Budget {
 }
 
 /// CPU seconds the calling thread has run.
+#[cfg(unix)]
 pub fn thread_seconds() -> f64 {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime only writes one timespec through the pointer, which is to a live, aligned local
-    // of that very type; CLOCK_THREAD_CPUTIME_ID is a clock every supported system (Linux, macOS) has.
+    // of that very type; an unknown clock makes it return an error (checked), never write elsewhere.
     let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
     if ok {
         t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
     } else {
         0.0
     }
+}
+
+/// Seconds since the first call (a system without a thread CPU clock in `libc`: the wall clock instead).
+#[cfg(not(unix))]
+pub fn thread_seconds() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64()
 }
 
 /// What one search did, for seeing where its time goes.
