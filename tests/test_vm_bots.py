@@ -207,3 +207,14 @@ def test_where_the_fewest_points_win_a_rollout_cut_short_counts_the_fewest_as_ah
             patched.setattr(mcts, "native_game", lambda _game: (None, "kept in Python"))
             assert python.search(copy, seat, actions) == on_vm, f"decision {step}"
         state.apply(on_vm)
+
+
+def test_a_search_by_cpu_time_through_the_state_api_runs_on_the_vm(monkeypatch):
+    """`play --bot mcts:0.001s/3`: the bot hands its budget to the VM's search, which answers with an option."""
+    import engine.bots.mcts as mcts
+
+    state = load_game("caty-mini").new_game(2, 3)
+    seat, actions = state.pending["player"], state.legal_actions()
+    agent = make_agent("mcts:0.001s/3", seed=1)
+    monkeypatch.setattr(mcts.MctsAgent, "_iterate", None)  # Python's own search is not reached
+    assert agent.search(state.determinized(seat, 1), seat, actions) in actions
