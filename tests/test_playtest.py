@@ -637,6 +637,13 @@ def test_skill_with_a_search_bot_traces_it_against_greedy_and_twice_its_search(t
     assert "Skill trace" in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 
+def test_a_skill_trace_of_a_search_with_short_rollouts_keeps_them():
+    from engine.lab.playtest import skill_trace
+
+    assert skill_trace("mcts:50/20", with_greedy=True) == ("greedy", "mcts:50/20", "mcts:100/20")
+    assert skill_trace("mcts:0.2s", with_greedy=True) == ()
+
+
 # Points come only with the end: the first seat is given 1 when the game is over.
 SCORED_AT_THE_END = """\
 variables:

@@ -106,8 +106,10 @@ def test_the_vm_search_beats_random_and_greedy_bots_with_seats_swapped():
 
 def test_a_bot_the_vm_does_not_play_is_refused_in_one_line():
     _, vm_game = both("caty-mini")
-    with pytest.raises(_vm.VmStateError, match="the VM plays random, greedy and mcts:N bots, not 'mcts:2s'"):
-        vm_game.playouts(2, [0], "mcts:2s")
+    with pytest.raises(
+        _vm.VmStateError, match=r"the VM plays random, greedy and mcts\[:BUDGET\[/ROLLOUT\]\] bots, not 'mcts:2x'"
+    ):
+        vm_game.playouts(2, [0], "mcts:2x")
     with pytest.raises(_vm.VmStateError, match="3 bots for 2 players"):
         vm_game.playouts(2, [0], ["random"] * 3)
 
@@ -126,11 +128,24 @@ def test_simulate_on_the_vm_gives_the_summary_python_gives_for_the_same_seed(bot
     assert summary_of(game, "vm", bots) == summary_of(game, "python", bots)
 
 
-def test_simulate_says_in_one_line_why_a_game_cannot_run_on_the_vm():
+def test_simulate_says_in_one_line_why_a_game_cannot_run_on_the_vm(monkeypatch):
+    """A bot a tool author wrote in Python is played by Python."""
+    from engine import bots
+
+    monkeypatch.setitem(bots.AGENTS, "mine", bots.RandomAgent)
     game = load_game("caty-mini")
-    with pytest.raises(TabletopError, match=r"caty-mini cannot be simulated on the VM: .* bot 'mcts:0.01s'$"):
-        simulate(game, 2, 1, bots="mcts:0.01s", engine="vm")
-    assert simulate(game, 2, 1, bots="mcts:0.01s")["engine"] == "python"  # auto: Python plays what the VM does not
+    with pytest.raises(TabletopError, match=r"caty-mini cannot be simulated on the VM: .* bot 'mine'$"):
+        simulate(game, 2, 1, bots="mine", engine="vm")
+    assert simulate(game, 2, 1, bots="mine")["engine"] == "python"  # auto: Python plays what the VM does not
+
+
+def test_the_vm_plays_a_search_by_cpu_time_and_with_short_rollouts():
+    """`mcts:0.01s` (a hundredth of a CPU second a decision) and `mcts:4/3` (rollouts of three decisions) are
+    played on the VM; a game by time is not fixed by its seed, but it is a whole game."""
+    game = load_game("caty-mini")
+    for bots in ("mcts:0.01s", ["mcts:4/3", "greedy"], ["random", "mcts:0.005s/10"]):
+        summary = simulate(game, 2, 1, seed=3, bots=bots, engine="vm")
+        assert summary["engine"] == "vm" and summary["finished"] == 1, bots
 
 
 def test_the_simulate_command_picks_its_engine(capsys):
@@ -140,15 +155,24 @@ def test_the_simulate_command_picks_its_engine(capsys):
     assert json.loads(capsys.readouterr().out)["engine"] == "vm"
 
 
-@pytest.mark.parametrize("name, players", [("cat-town", 2), ("cats-mansion", 3)])
-def test_the_mcts_bot_searches_on_the_vm_and_chooses_as_in_python(name, players, monkeypatch):
-    """`play --bot mcts:N` through the State API: the search runs in the VM, from the bot's own generators,
-    so decision after decision it chooses what the Python search chooses."""
+@pytest.mark.parametrize(
+    "name, players, spec",
+    [
+        ("cat-town", 2, "mcts:8"),
+        ("cats-mansion", 3, "mcts:8"),
+        ("cat-town", 2, "mcts:8/0"),
+        ("cats-mansion", 3, "mcts:8/5"),
+    ],
+)
+def test_the_mcts_bot_searches_on_the_vm_and_chooses_as_in_python(name, players, spec, monkeypatch):
+    """`play --bot mcts:N[/ROLLOUT]` through the State API: the search runs in the VM, from the bot's own
+    generators, so decision after decision it chooses what the Python search chooses, with rollouts cut
+    short (or none: each new node scored by the points at once) alike."""
     import engine.bots.mcts as mcts
 
     game = load_game(name)
     state = game.new_game(players, 6)
-    native, python = make_agent("mcts:8", seed=1), make_agent("mcts:8", seed=1)
+    native, python = make_agent(spec, seed=1), make_agent(spec, seed=1)
     for step in range(24):
         seat, actions = state.pending["player"], state.legal_actions()
         copy = state.determinized(seat, step)
@@ -183,3 +207,14 @@ def test_where_the_fewest_points_win_a_rollout_cut_short_counts_the_fewest_as_ah
             patched.setattr(mcts, "native_game", lambda _game: (None, "kept in Python"))
             assert python.search(copy, seat, actions) == on_vm, f"decision {step}"
         state.apply(on_vm)
+
+
+def test_a_search_by_cpu_time_through_the_state_api_runs_on_the_vm(monkeypatch):
+    """`play --bot mcts:0.001s/3`: the bot hands its budget to the VM's search, which answers with an option."""
+    import engine.bots.mcts as mcts
+
+    state = load_game("caty-mini").new_game(2, 3)
+    seat, actions = state.pending["player"], state.legal_actions()
+    agent = make_agent("mcts:0.001s/3", seed=1)
+    monkeypatch.setattr(mcts.MctsAgent, "_iterate", None)  # Python's own search is not reached
+    assert agent.search(state.determinized(seat, 1), seat, actions) in actions

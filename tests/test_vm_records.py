@@ -136,12 +136,15 @@ def test_a_playtest_records_the_same_games_on_either_engine():
     assert on_the_vm == on_python
 
 
-def test_a_playtest_on_the_vm_only_refuses_a_bot_the_vm_does_not_play(tmp_path, capsys):
+def test_a_playtest_on_the_vm_only_refuses_a_bot_the_vm_does_not_play(tmp_path, capsys, monkeypatch):
+    """A bot a tool author wrote in Python is played by Python only."""
+    from engine import bots
     from engine.cli import main
 
+    monkeypatch.setitem(bots.AGENTS, "mine", bots.RandomAgent)
     args = ["playtest", "caty-mini", "--players", "2", "--games", "2", "--seed", "1", "--skill", "none"]
-    assert main([*args, "--bots", "mcts:0.01s", "--engine", "vm", "-o", str(tmp_path / "r.html")]) != 0
+    assert main([*args, "--bots", "mine", "--engine", "vm", "-o", str(tmp_path / "r.html")]) != 0
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last.endswith("caty-mini cannot be simulated on the VM: the VM does not play bot 'mcts:0.01s'")
+    assert last.endswith("caty-mini cannot be simulated on the VM: the VM does not play bot 'mine'")
     assert main([*args, "--json", "-o", str(tmp_path / "r.html")]) == 0
     assert '"engine": "vm"' in capsys.readouterr().out  # the VM plays where it can, unasked

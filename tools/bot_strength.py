@@ -1,21 +1,25 @@
 """How much stronger than random (or another bot) is a bot?  Plays it against random bots (``--rival``:
 another kind, e.g. greedy) on every game that ``tabletop list`` shows, at 2 players (or the game's
-smallest count), seats rotated, and prints its win rate with a 95% interval against its share by
-chance, and its search speed.
+smallest count, or ``--players``), seats rotated, and prints its win rate with a 95% interval and a
+p-value against its share by chance, and its search speed.
 
-    python tools/bot_strength.py --games 40 --bot mcts:100 [--rival greedy] [--game caty-mini] [--limit 1000] [--jobs 2]
+    python tools/bot_strength.py --games 40 --bot mcts:100 [--rival greedy] [--game caty-mini] [--players 3]
+        [--limit 1000] [--jobs 2]
 
 Game seed ``s`` of seat ``k``'s block puts the bot in seat ``k``; draws and cut-off games count
 as no win.  The share by chance is the bot's side's size over the players (1/2 at 2 players, 1/2
 for a seat in one of two partnerships).  "clearly above" means the interval's lower end is above
-that share.  Search speed is iterations per CPU second (``time.process_time``, so other load on a
-shared machine does not lower it), timed on the first decisions of a few games.
+that share; the p-value is the one-sided binomial chance of at least as many wins at that share.
+Search speed is iterations per CPU second (``time.process_time``, so other load on a shared machine
+does not lower it), timed on the first decisions of a few games.  The games run where ``simulate``
+runs them (the VM for its bots), on ``--jobs`` processes: one by default, for a shared machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 
 from engine import load_game
@@ -40,9 +44,16 @@ def iterations_per_second(game, players: int, spec: str, positions: int = 3) -> 
     return round(done / spent, 1) if spent > 0 else None
 
 
-def strength(game, spec: str, games: int, limit: int, jobs: int, rival: str = "random") -> dict:
+def binomial_p(wins: int, games: int, share: float) -> float:
+    """The chance of at least ``wins`` wins in ``games`` games won each at ``share``, by chance alone."""
+    return min(1.0, sum(math.comb(games, k) * share**k * (1 - share) ** (games - k) for k in range(wins, games + 1)))
+
+
+def strength(
+    game, spec: str, games: int, limit: int, jobs: int, rival: str = "random", players: int | None = None
+) -> dict:
     """The bot's record against ``rival`` bots, ``games`` games shared out over the seats."""
-    players = max(2, game.min_players)
+    players = players or max(2, game.min_players)
     wins = losses = draws = cut_off = errors = 0
     by_seat = []
     samples: list[str] = []
@@ -81,6 +92,7 @@ def strength(game, spec: str, games: int, limit: int, jobs: int, rival: str = "r
         "win_rate_95": interval,
         "share": round(share, 3),
         "clearly_above": bool(interval and interval[0] > share),
+        "p_value": float(f"{binomial_p(wins, games, share):.3g}"),
         "seconds": round(seconds, 1),
         "iterations_per_second": iterations_per_second(game, players, spec),
     }
@@ -92,21 +104,22 @@ def main() -> None:
     p.add_argument("--games", type=int, default=40)
     p.add_argument("--rival", default="random", help="the bot in every other seat (default random)")
     p.add_argument("--game", action="append", help="default: every game `tabletop list` shows")
+    p.add_argument("--players", type=int, help="default: 2, or the game's smallest count")
     p.add_argument("--limit", type=int, default=2000, help="decisions before a game is cut off")
     p.add_argument("--jobs", type=int, default=1)
     args = p.parse_args()
     rows = []
     for name in args.game or known_games():
-        row = strength(load_game(name), args.bot, args.games, args.limit, args.jobs, args.rival)
+        row = strength(load_game(name), args.bot, args.games, args.limit, args.jobs, args.rival, args.players)
         rows.append(row)
         print(json.dumps(row), flush=True)
-    print(f"\n{'game':14} {'p':>2} {'bot':10} {'wins':>9} {'95% interval':>13} {'share':>5}  clearly  it/s")
+    print(f"\n{'game':14} {'p':>2} {'bot':10} {'wins':>9} {'95% interval':>13} {'share':>5}  clearly  p-value  it/s")
     for r in rows:
         low, high = r["win_rate_95"] or (0, 0)
         print(
             f"{r['game']:14} {r['players']:>2} {r['bot']:10} {r['wins']:>4}/{r['games']:<4} "
             f"{low:>6.0%}–{high:<5.0%} {r['share']:>5}  {'yes' if r['clearly_above'] else 'NO':7}  "
-            f"{r['iterations_per_second']}"
+            f"{r['p_value']:<7.2g}  {r['iterations_per_second']}"
         )
 
 

@@ -2,7 +2,8 @@
 determinized copy of the state (``State.determinized``) — never the true state.
 
 A bot is named by a spec ``KIND[:PARAM]``: ``random``, ``greedy``, ``mcts:200`` (200 iterations
-a decision) or ``mcts:2s`` (two seconds a decision).  ``make(kind, seat, seed)`` gives one playing a
+a decision), ``mcts:0.2s`` (0.2 CPU seconds a decision) or either with ``/R``, rollouts of at most
+R decisions (``mcts:1000/30``).  ``make(kind, seat, seed)`` gives one playing a
 seat: ``bot.act(state)`` hands it what that seat may know of the true state, and returns its action.
 """
 

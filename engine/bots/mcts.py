@@ -15,7 +15,10 @@ from engine.errors import RuntimeRuleError, quoted
 from engine.runtime.lower import native_game, raise_as_engine, vm_module
 
 DEFAULT_ITERATIONS = 200
-DEFAULT_ROLLOUT = 200  # decisions a rollout may take before it is scored by the points so far
+DEFAULT_ROLLOUT = 10  # decisions a rollout takes before it is scored by the points so far (longer ones, measured
+# against greedy, won no more games and cost several times the time)
+SCORELESS_ROLLOUT = 200  # ... and on while no seat has points, where it would say nothing (unless its cap is higher)
+MAX_ITERATIONS, MAX_SECONDS, MAX_ROLLOUT = 10_000_000, 3600, 1_000_000  # the most a spec may ask for
 LEAD_WEIGHT = 0.5  # a lead in points when a rollout stops counts for half a win: it is not one yet
 EXPLORATION = 0.7
 
@@ -39,15 +42,18 @@ class MctsAgent:
     Each iteration deals a fresh copy consistent with what its seat knows (``determinized``
     of the copy it was given, so never the true state), walks the tree by UCB1 with
     availability counts among the options legal in that copy, adds one node, plays on
-    (at most ``rollout`` decisions; a game still running then is scored by who leads on points,
-    at half weight) and backs up ``state.returns()``, each node scored for the seat that chose
-    it.  Rollouts play at random, or, when the rules declare ``bots: greedy`` values, by those
+    (``rollout`` decisions, and on while no seat has any points, up to ``SCORELESS_ROLLOUT``; a game
+    still running then is scored by who leads on points, at half weight) and backs up
+    ``state.returns()``, each node scored for the seat that chose it.  Rollouts play at random, or,
+    when the rules declare ``bots: greedy`` values, by those
     values (epsilon-greedy: the cheap default policy of the MCTS literature), which then also
     choose the next option to expand, so that a small budget tries the promising options first — knowledge the rules
     give, no game-specific code.  Chance inside an action comes from the copy's own generator.
 
     Budget: ``mcts:N`` runs N iterations a decision (default 200), reproducibly for a seed;
-    ``mcts:Ts`` runs for T seconds instead (faster machines search deeper).
+    ``mcts:Ts`` runs for T seconds of the searching thread's CPU time instead (faster machines search
+    deeper; other load on the machine does not shorten it).  ``/R`` after either caps a rollout at R
+    decisions (default ``DEFAULT_ROLLOUT``): ``mcts:1000/30``, ``mcts:0.2s/30``.
 
     Strength against random bots and search speed per game: ``tools/bot_strength.py`` measures
     them (2 players or a game's smallest count, seats rotated, 95% Wilson intervals); the figures
@@ -58,28 +64,39 @@ class MctsAgent:
     name = "mcts"
     needs_view = False
     needs_state = True
-    takes = "iterations (200) or seconds (2s)"
+    takes = "iterations (200) or CPU seconds (0.2s), then optionally /ROLLOUT (1000/30)"
 
     def __init__(self, seed: int = 0, budget: str | None = None, rollout: int = DEFAULT_ROLLOUT):
         self.rng = random.Random(seed)
         self.iterations: int | None = DEFAULT_ITERATIONS
         self.seconds: float | None = None
-        if budget is not None:
-            text = budget.strip()
-            try:
-                if text.endswith("s"):
-                    self.seconds, self.iterations = float(text[:-1]), None
-                    ok = 0 < self.seconds <= 3600
-                else:
-                    self.iterations = int(text)
-                    ok = 1 <= self.iterations <= 10_000_000
-            except ValueError:
-                ok = False
-            if not ok:
-                raise ValueError(f"expected iterations (e.g. 200) or seconds (e.g. 2s), got {quoted(budget)}")
         self.rollout = rollout
+        if budget is not None:
+            self._read_budget(budget)
         self.policy = GreedyAgent(seed)
         self.failed = 0  # iterations whose copy broke a rule (see ``_iterate``)
+
+    def _read_budget(self, budget: str) -> None:
+        """The parameter of ``mcts:PARAM``, as the VM's ``Budget::parse`` reads it."""
+        text, slash, rollout = budget.strip().partition("/")
+        text = text.strip()
+        try:
+            if text.endswith("s"):
+                self.seconds, self.iterations = float(text[:-1]), None
+                ok = 0 < self.seconds <= MAX_SECONDS
+            else:
+                self.iterations = int(text)
+                ok = 1 <= self.iterations <= MAX_ITERATIONS
+            if slash:
+                self.rollout = int(rollout)
+                ok = ok and 0 <= self.rollout <= MAX_ROLLOUT
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(
+                "expected iterations (e.g. 200) or CPU seconds (e.g. 0.2s), then optionally /ROLLOUT "
+                f"(e.g. 1000/30), got {quoted(budget)}"
+            )
 
     def act(self, view: dict, state=None) -> str:
         actions = view["decision"]["actions"]
@@ -94,17 +111,16 @@ class MctsAgent:
         what ``seat`` knows, after the search.  The options come from the seat's view: a copy may
         offer others where they hang on what the seat cannot see.
 
-        A budget of iterations on a game the native VM runs is searched there, in one call, drawing
-        from this bot's very generators: the same choice, many times faster."""
-        if self.iterations is not None:
-            found = self._on_vm(state, seat, actions)
-            if found is not None:
-                return found
+        A game the native VM runs is searched there, in one call, drawing from this bot's very
+        generators: for a budget of iterations the same choice, many times faster."""
+        found = self._on_vm(state, seat, actions)
+        if found is not None:
+            return found
         root = _Node(-1)
         rng = self.rng
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else time.thread_time() + self.seconds
         done = 0
-        while (done < (self.iterations or 0)) if deadline is None else (time.perf_counter() < deadline or done == 0):
+        while (done < (self.iterations or 0)) if deadline is None else (time.thread_time() < deadline or done == 0):
             self._iterate(root, state.determinized(seat, rng.getrandbits(31)), rng, seat)
             done += 1
         legal = actions or state.legal_actions(seat)
@@ -123,8 +139,9 @@ class MctsAgent:
         try:
             # a state the VM already runs is copied there; another is read in through the saved-state format
             copy = state.vm.clone() if state.vm is not None else vm.state_from_json(json.dumps(state.to_data()))
+            budget = f"{self.iterations}" if self.seconds is None else f"{self.seconds!r}s"
             action, (own_after, policy_after), failed = copy.search(
-                seat, actions or [], self.iterations, self.rollout, [list(own[1]), list(policy[1])], self.policy.explore
+                seat, actions or [], f"{budget}/{self.rollout}", [list(own[1]), list(policy[1])], self.policy.explore
             )
         except vm_module().VmError as exc:
             raise_as_engine(exc)
@@ -168,7 +185,9 @@ class MctsAgent:
                 path.append(node)
                 mover = det.current_player
             steps = 0
-            while not det.is_terminal and steps < self.rollout:
+            while not det.is_terminal:
+                if steps >= self.rollout and (steps >= SCORELESS_ROLLOUT or any(det.scores)):
+                    break
                 ids = det.pending["ids"]
                 det.apply(self._pick(det, ids, det.current_player) if guided else rng.choice(ids))
                 steps += 1

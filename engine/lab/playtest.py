@@ -410,13 +410,13 @@ class Plan:
 
 
 def skill_trace(spec: str | None, with_greedy: bool) -> tuple[str, ...]:
-    """The bots of a skill trace for ``--skill mcts:N``: greedy (where it can play), mcts:N, mcts:2N;
-    none for other bots, whose strength has no knob to turn."""
-    found = re.fullmatch(r"mcts:(\d+)", spec or "")
+    """The bots of a skill trace for ``--skill mcts:N[/R]``: greedy (where it can play), mcts:N, mcts:2N (with
+    the same rollouts); none for other bots, whose strength has no knob to turn."""
+    found = re.fullmatch(r"mcts:(\d+)(/\d+)?", spec or "")
     if not found:
         return ()
-    n = int(found[1])
-    return ("greedy",) * with_greedy + (f"mcts:{n}", f"mcts:{2 * n}")
+    n, rollout = int(found[1]), found[2] or ""
+    return ("greedy",) * with_greedy + (f"mcts:{n}{rollout}", f"mcts:{2 * n}{rollout}")
 
 
 @dataclass

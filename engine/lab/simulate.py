@@ -17,7 +17,7 @@ from engine.runtime.state import Outcome
 
 DEFAULT_DECISION_LIMIT = 5_000
 ENGINES = ("auto", "python", "vm")  # who plays the games: the VM when it can, Python, or the VM only
-VM_BOTS = re.compile(r"random|greedy|mcts(:[0-9]+)?")  # the bots the VM plays itself (not mcts:2s)
+VM_BOTS = re.compile(r"random|greedy|mcts(:[0-9.]+s?(/[0-9]+)?)?")  # the bots the VM plays itself
 
 
 def bot_inputs(state, seat: int, bot, salt: int = 0) -> tuple[dict, object]:

@@ -6,8 +6,8 @@ mod common;
 use std::time::Instant;
 
 fn main() {
-    let (game, players, games) = common::arguments("playouts IR.json PLAYERS GAMES", 100);
-    let games = games as _vm::rng::Seed;
+    let (game, players, games) = common::arguments("playouts IR.json PLAYERS GAMES");
+    let games: _vm::rng::Seed = games.parse().unwrap_or(100);
     let start = Instant::now();
     let mut decisions = 0;
     for seed in 0..games {

@@ -12,7 +12,14 @@ use std::rc::Rc;
 pub const EXPLORE: f64 = 0.05;
 /// MCTS (engine/bots/mcts.py): decisions a rollout may take, the weight of a lead when it stops, UCB's constant.
 pub const DEFAULT_ITERATIONS: usize = 200;
-pub const DEFAULT_ROLLOUT: usize = 200;
+pub const DEFAULT_ROLLOUT: usize = 10;
+/// Decisions a rollout runs on while no seat has any points (scored then, it would say nothing, as in a game
+/// whose points come only with its end), unless its own cap is higher.
+pub const SCORELESS_ROLLOUT: usize = 200;
+/// The most a spec may ask for: iterations, CPU seconds and rollout decisions a decision.
+pub const MAX_ITERATIONS: usize = 10_000_000;
+pub const MAX_SECONDS: f64 = 3600.0;
+pub const MAX_ROLLOUT: usize = 1_000_000;
 pub const LEAD_WEIGHT: f64 = 0.5;
 pub const EXPLORATION: f64 = 0.7;
 
@@ -31,7 +38,7 @@ pub enum Bot {
 }
 
 impl Bot {
-    /// `random`, `greedy`, `mcts` or `mcts:N` (N iterations a decision); None for any other spec.
+    /// `random`, `greedy`, `mcts` or `mcts:BUDGET[/ROLLOUT]` (`Budget::parse`); None for any other spec.
     pub fn parse(spec: &str, seed: Seed) -> Option<Bot> {
         let (kind, param) = match spec.split_once(':') {
             Some((k, p)) => (k, Some(p)),
@@ -40,11 +47,15 @@ impl Bot {
         match (kind, param) {
             ("random", None) => Some(Bot::Random(PyRandom::new(seed))),
             ("greedy", None) => Some(Bot::Greedy(Greedy::new(seed))),
-            ("mcts", None) => Some(Bot::Mcts(Box::new(Mcts::new(seed, DEFAULT_ITERATIONS)))),
-            ("mcts", Some(n)) => match n.trim().parse::<usize>() {
-                Ok(n) if (1..=10_000_000).contains(&n) => Some(Bot::Mcts(Box::new(Mcts::new(seed, n)))),
-                _ => None,
-            },
+            ("mcts", None) => Some(Bot::Mcts(Box::new(Mcts::new(
+                seed,
+                Budget::Iterations(DEFAULT_ITERATIONS),
+                DEFAULT_ROLLOUT,
+            )))),
+            ("mcts", Some(p)) => {
+                let (budget, rollout) = Budget::parse(p)?;
+                Some(Bot::Mcts(Box::new(Mcts::new(seed, budget, rollout))))
+            }
             _ => None,
         }
     }
@@ -218,6 +229,69 @@ fn by_lookahead(st: &State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Ratin
     Ok(out)
 }
 
+/// How long a search goes on: a number of iterations (the same choice for the same seed), or seconds of
+/// the searching thread's CPU time (as many iterations as fit, at least one; other load on the machine
+/// does not shorten it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    Iterations(usize),
+    Seconds(f64),
+}
+
+impl Budget {
+    /// The parameter of `mcts:PARAM`: `N` iterations or `Ts` CPU seconds, then optionally `/R`, decisions a
+    /// rollout may take (default `DEFAULT_ROLLOUT`): `1000`, `0.2s`, `1000/30`. None if it is none of these.
+    pub fn parse(param: &str) -> Option<(Budget, usize)> {
+        let (budget, rollout) = match param.split_once('/') {
+            Some((b, r)) => (b, r.trim().parse::<usize>().ok().filter(|r| *r <= MAX_ROLLOUT)?),
+            None => (param, DEFAULT_ROLLOUT),
+        };
+        let budget = budget.trim();
+        let budget = match budget.strip_suffix('s') {
+            Some(t) => Budget::Seconds(t.parse::<f64>().ok().filter(|t| *t > 0.0 && *t <= MAX_SECONDS)?),
+            None => Budget::Iterations(
+                budget
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=MAX_ITERATIONS).contains(n))?,
+            ),
+        };
+        Some((budget, rollout))
+    }
+}
+
+/// CPU seconds the calling thread has run.
+#[cfg(unix)]
+pub fn thread_seconds() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime only writes one timespec through the pointer, which is to a live, aligned local
+    // of that very type; an unknown clock makes it return an error (checked), never write elsewhere.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if ok {
+        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    } else {
+        0.0
+    }
+}
+
+/// Seconds since the first call (a system without a thread CPU clock in `libc`: the wall clock instead).
+#[cfg(not(unix))]
+pub fn thread_seconds() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64()
+}
+
+/// What one search did, for seeing where its time goes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    pub iterations: u64,
+    /// Decisions taken down the tree and in rollouts.
+    pub tree: u64,
+    pub rollout: u64,
+    /// Rollouts that reached the end of the game (the others were scored by the points).
+    pub finished: u64,
+}
+
 /// Statistics of one action in the tree, from the view of the seat that took it.
 struct Node {
     children: Vec<(Rc<str>, usize)>,
@@ -254,29 +328,32 @@ fn ucb(n: &Node) -> f64 {
 }
 
 /// Information-set MCTS (engine/bots/mcts.py): per iteration a fresh determinized copy, UCB1 with
-/// availability counts, one node added, a rollout (by the greedy values when the rules give them), backed up.
+/// availability counts, one node added, a rollout (by the greedy values when the rules give them) of `rollout`
+/// decisions and on while no seat has points, scored by the points if the game is not over, backed up.
 pub struct Mcts {
     rng: PyRandom,
-    iterations: usize,
+    budget: Budget,
     rollout: usize,
     pub policy: Greedy,
     /// Iterations whose copy broke a rule: dropped with the node they added.
     pub failed: u64,
+    pub tally: Tally,
 }
 
 impl Mcts {
-    pub fn new(seed: Seed, iterations: usize) -> Mcts {
-        Mcts::with(PyRandom::new(seed), PyRandom::new(seed), iterations, DEFAULT_ROLLOUT)
+    pub fn new(seed: Seed, budget: Budget, rollout: usize) -> Mcts {
+        Mcts::with(PyRandom::new(seed), PyRandom::new(seed), budget, rollout)
     }
 
     /// A search drawing from the given generators: its own, and its rollout policy's.
-    pub fn with(rng: PyRandom, policy: PyRandom, iterations: usize, rollout: usize) -> Mcts {
+    pub fn with(rng: PyRandom, policy: PyRandom, budget: Budget, rollout: usize) -> Mcts {
         Mcts {
             rng,
-            iterations,
+            budget,
             rollout,
             policy: Greedy::with(policy),
             failed: 0,
+            tally: Tally::default(),
         }
     }
 
@@ -300,10 +377,20 @@ impl Mcts {
         st.keep_log = false; // the copies read neither log nor history
         let guided = !st.game.greedy.is_empty();
         let mut nodes = vec![Node::new(u32::MAX)];
-        for _ in 0..self.iterations {
+        let deadline = match self.budget {
+            Budget::Seconds(s) => thread_seconds() + s,
+            Budget::Iterations(_) => 0.0,
+        };
+        let mut done = 0;
+        while match self.budget {
+            Budget::Iterations(n) => done < n,
+            Budget::Seconds(_) => done == 0 || thread_seconds() < deadline,
+        } {
             let det = st.determinized(seat, Seed::from(self.rng.getrandbits(31)))?;
             self.iterate(&mut nodes, det, seat, guided)?;
+            done += 1;
         }
+        self.tally.iterations += done as u64;
         let legal = if actions.is_empty() {
             st.legal(Some(seat))
         } else {
@@ -342,6 +429,7 @@ impl Mcts {
             }
             Err(e) => return Err(e),
         }
+        self.tally.tree += path.len() as u64;
         let returns = if det.pending.is_none() {
             det.returns()?
         } else {
@@ -411,8 +499,10 @@ impl Mcts {
             }
         }
         let mut steps = 0;
-        while steps < self.rollout {
-            let Some(p) = det.pending.clone() else { break };
+        while let Some(p) = det.pending.clone() {
+            if steps >= self.rollout && (steps >= SCORELESS_ROLLOUT || det.scores()?.iter().any(|&s| s != 0)) {
+                break;
+            }
             let action = if guided {
                 self.policy.act(&p.ids, p.player, Some(det))?
             } else {
@@ -421,6 +511,8 @@ impl Mcts {
             det.apply_chosen(&action)?;
             steps += 1;
         }
+        self.tally.rollout += steps as u64;
+        self.tally.finished += u64::from(det.pending.is_none());
         Ok(())
     }
 }
@@ -445,4 +537,21 @@ fn by_points(det: &mut State) -> Result<Vec<f64>, Error> {
         .iter()
         .map(|&s| LEAD_WEIGHT * if s == top { win } else { -1.0 })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_is_iterations_or_cpu_seconds_then_a_rollout_cap() {
+        let read = |p: &str| Budget::parse(p);
+        assert_eq!(read("1000"), Some((Budget::Iterations(1000), DEFAULT_ROLLOUT)));
+        assert_eq!(read("0.2s"), Some((Budget::Seconds(0.2), DEFAULT_ROLLOUT)));
+        assert_eq!(read("1000/30"), Some((Budget::Iterations(1000), 30)));
+        assert_eq!(read("0.5s/0"), Some((Budget::Seconds(0.5), 0)));
+        for bad in ["", "0", "0s", "-1", "lots", "1000/", "1000/-1", "0.2s/long", "3601s"] {
+            assert_eq!(read(bad), None, "{bad}");
+        }
+    }
 }

@@ -60,9 +60,9 @@ pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>,
             };
             let mut bot = match made {
                 Some(bot) => bot,
-                None => {
-                    Bot::parse(k, s).ok_or_else(|| format!("the VM plays random, greedy and mcts:N bots, not '{k}'"))?
-                }
+                None => Bot::parse(k, s).ok_or_else(|| {
+                    format!("the VM plays random, greedy and mcts[:BUDGET[/ROLLOUT]] bots, not '{k}'")
+                })?,
             };
             bot.set_explore(explore);
             Ok(bot)

@@ -1,6 +1,6 @@
 //! The Python face (`engine._vm`): one call does a whole unit of work; errors cross as exceptions.
 
-use crate::bots::{Greedy, Mcts, EXPLORE};
+use crate::bots::{Budget, Greedy, Mcts, DEFAULT_ROLLOUT, EXPLORE};
 use crate::game::Game;
 use crate::playout;
 use crate::pyrand::PyRandom;
@@ -300,23 +300,31 @@ impl VmState {
             return Err(VmIllegalAction::new_err(format!("seat {seat} is not to act now")));
         }
         let mut root = State::clone(&self.st);
-        guarded(|| Mcts::new(seed, iterations).act(&actions, seat, Some(&mut root))).map(|a| a.to_string())
+        guarded(|| {
+            Mcts::new(seed, Budget::Iterations(iterations), DEFAULT_ROLLOUT).act(&actions, seat, Some(&mut root))
+        })
+        .map(|a| a.to_string())
     }
 
     /// The search of the Python MCTS bot (engine/bots/mcts.py) run whole in the VM on this state (a copy that
-    /// knows what `seat` knows): `generators` are the states (`random.getstate()[1]`) of the bot's generator
-    /// and of its rollout policy's; `explore` the policy's. Returns (the action, the generators' states
-    /// after, iterations dropped).
-    #[pyo3(signature = (seat, actions, iterations, rollout, generators, explore = EXPLORE))]
+    /// knows what `seat` knows): `budget` the parameter of its spec `mcts:BUDGET` (`Budget::parse`: 1000,
+    /// 0.2s, 1000/30); `generators` are the states (`random.getstate()[1]`) of the bot's generator and of its
+    /// rollout policy's; `explore` the policy's. Returns (the action, the generators' states after, iterations
+    /// dropped).
+    #[pyo3(signature = (seat, actions, budget, generators, explore = EXPLORE))]
     fn search(
         &self,
         seat: u32,
         actions: Vec<String>,
-        iterations: usize,
-        rollout: usize,
+        budget: &str,
         generators: [Vec<u32>; 2],
         explore: f64,
     ) -> PyResult<(String, [Vec<u32>; 2], u64)> {
+        let Some((budget, rollout)) = Budget::parse(budget) else {
+            return Err(VmStateError::new_err(format!(
+                "a search budget is N iterations or T CPU seconds (Ts), then optionally /ROLLOUT, not '{budget}'"
+            )));
+        };
         let [own, policy] = generators;
         let (Some(own), Some(policy)) = (PyRandom::from_state(&own), PyRandom::from_state(&policy)) else {
             return Err(VmStateError::new_err(
@@ -324,7 +332,7 @@ impl VmState {
             ));
         };
         let actions: Vec<Rc<str>> = actions.iter().map(|a| Rc::from(a.as_str())).collect();
-        let mut mcts = Mcts::with(own, policy, iterations, rollout);
+        let mut mcts = Mcts::with(own, policy, budget, rollout);
         mcts.policy.explore = explore;
         let mut root = State::clone(&self.st);
         let chosen = guarded(|| mcts.search(&mut root, seat, &actions))?;

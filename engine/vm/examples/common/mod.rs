@@ -2,9 +2,9 @@
 
 use std::rc::Rc;
 
-/// The game of the IR file named first, the number of players second and the example's count third
-/// (`default` when it does not parse); exits with a usage line (`usage` names the count) otherwise.
-pub fn arguments(usage: &str, default: usize) -> (Rc<_vm::game::Game>, usize, usize) {
+/// The game of the IR file named first, the number of players second and the example's own argument third;
+/// exits with a usage line (`usage` names the third) otherwise.
+pub fn arguments(usage: &str) -> (Rc<_vm::game::Game>, usize, String) {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 4 {
         eprintln!("usage: {usage}");
@@ -18,5 +18,5 @@ pub fn arguments(usage: &str, default: usize) -> (Rc<_vm::game::Game>, usize, us
         eprintln!("IR refused: {e}");
         std::process::exit(1)
     }));
-    (game, args[2].parse().unwrap_or(2), args[3].parse().unwrap_or(default))
+    (game, args[2].parse().unwrap_or(2), args[3].clone())
 }
