@@ -79,11 +79,29 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     format!("engine bug in the VM: {what}")
 }
 
-#[pyclass(unsendable, module = "engine._vm")]
+#[pyclass(module = "engine._vm")]
 struct VmGame {
     game: Rc<Game>,
     lab: Lab,
 }
+
+// A game and its states are used by whichever Python thread holds them (a web table's server thread plays the
+// states a request made): they go between threads, so the classes below are `Send` and `Sync`, though they hold
+// `Rc`s shared with one another.
+//
+// SAFETY: the `Rc`s (and everything else these objects own) are only touched by Rust code of this module run
+// from a Python call, which holds the GIL from the call's start to its end: no method releases it
+// (`allow_threads` is used nowhere), and the GIL is given up only inside Python code this module calls (the
+// `done` callback of `records`, or a collection a new Python object may set off), never within a change of
+// an `Rc` count or of a value: another thread may run there, but in turn, never at once. The module is built
+// for the stable ABI of the GIL-ful interpreter (`abi3`; a free-threaded Python cannot load it), so two threads
+// never run this module's code at once, and taking the GIL orders one thread's changes before the next one's
+// reads: the counts and values are never raced on. Python frees an object with the GIL held, so drops are
+// ordered too.
+unsafe impl Send for VmGame {}
+unsafe impl Sync for VmGame {}
+unsafe impl Send for VmState {}
+unsafe impl Sync for VmState {}
 
 #[pymethods]
 impl VmGame {
@@ -276,7 +294,7 @@ enum BotSpecs {
 
 /// A state seen from Python. Copies share one `State` until either is changed (copy-on-write): `clone`
 /// costs a count, and the copy is made by the first change, of the one changed.
-#[pyclass(unsendable, module = "engine._vm")]
+#[pyclass(module = "engine._vm")]
 struct VmState {
     st: Rc<State>,
 }
