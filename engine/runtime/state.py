@@ -125,15 +125,16 @@ _LOOKS = frozenset(("history", "pending", "reason"))
 
 
 def _on_vm(game) -> Any:
-    """The game's ``engine._vm.VmGame`` if its states run on the VM (``load_game(..., vm=True)``) and the VM runs
-    it: None for a construct the VM does not run (``lower.Unsupported``), or where no VM is built."""
+    """The game's ``engine._vm.VmGame`` if its states run on the VM (not ``load_game(..., vm=False)`` nor the
+    reference) and the VM runs it: None for a construct the VM does not run (``lower.Unsupported``), or where no VM
+    is built."""
     return native_game(game)[0] if game.vm else None
 
 
 class State:
     """One game in progress.  Create with ``GameDef.new_game``.
 
-    Of a game loaded with ``vm=True`` the native VM runs its rules wherever it runs the game (``vm``); the
+    The native VM runs a game's rules wherever it runs the game (``vm``; not of ``load_game(..., vm=False)``); the
     Python backend (the fields below) where it does not, and for what the VM does not do: explicit
     chance (``draws``), and a caller that takes a field to change it in place.  Reading such a field
     reads the VM's state back and the game runs on in Python; its next decision played goes back
