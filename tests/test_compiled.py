@@ -56,7 +56,7 @@ def play_both(fast, reference, players: int, seed: int) -> int:
 
 @pytest.mark.parametrize("name, variant, games", CASES, ids=[f"{n}-{v or 'base'}" for n, v, _ in CASES])
 def test_generated_code_plays_the_reference_games(name, variant, games):
-    fast, reference = load_game(name, variant), load_game(name, variant, reference=True)
+    fast, reference = load_game(name, variant, vm=False), load_game(name, variant, reference=True)
     assert fast.procedures["play"].filename and not reference.procedures["play"].filename
     for players in range(fast.min_players, fast.max_players + 1):
         for seed in range(games):
@@ -91,7 +91,7 @@ def test_an_engine_failure_is_an_engine_bug_not_the_designers_error(tmp_path, mo
     monkeypatch.setitem(OPS, "cards", dataclasses.replace(OPS["cards"], fn=broken))  # an operation called, not inlined
     path = write_game(tmp_path, "x = cards(deck)\n")
     with pytest.raises(EngineBug, match="engine bug while running 'play'"):
-        load_game(path, reference=reference).new_game(players=2)
+        load_game(path, reference=reference, vm=False).new_game(players=2)
 
 
 @pytest.mark.parametrize("reference", [False, True])
@@ -213,7 +213,7 @@ def test_a_call_of_a_procedure_with_nothing_to_do_still_computes_its_arguments(t
 def test_a_log_line_is_formatted_when_read_with_the_values_it_was_written_with(tmp_path):
     """A simulated game reads almost none of its log: a line keeps its values and is written out when read."""
     path = write_game(tmp_path, 'n = 1\nlog "n is {n}, then {n + 1}"\nn = 2\nx = choose "go" from [1]\n')
-    state = load_game(path).new_game(players=2)
+    state = load_game(path, vm=False).new_game(players=2)
     first = state.log_entries[0]
     assert not isinstance(first[1], str)  # not formatted yet
     copy = state.clone()
@@ -367,8 +367,9 @@ play: |
 
 def test_a_function_of_fixed_facts_is_kept_for_the_game_and_one_of_the_state_is_not(tmp_path):
     """``seats_and`` reads only its argument and the number of players: its values are kept across
-    statements and games (and told apart by the number of players); ``plus_n`` reads a variable."""
-    game = load_game(write_game_text(tmp_path, FIXED))
+    statements and games (and told apart by the number of players); ``plus_n`` reads a variable (in the
+    generated code of the Python backend)."""
+    game = load_game(write_game_text(tmp_path, FIXED), vm=False)
     assert game.new_game(players=2).vars["out"] == [5, 0, 2, 4, 4, 0, 2, 2]
     assert game.new_game(players=3).vars["out"] == [6, 0, 2, 4, 5, 0, 2, 2]
     assert game.new_game(players=2).vars["out"] == [5, 0, 2, 4, 4, 0, 2, 2]
@@ -632,8 +633,9 @@ play: |
 
 def test_a_function_keeps_its_memo_only_if_its_values_are_found_there(tmp_path):
     """The first calls of a memoised function are counted: ``again`` (its two values asked again and again)
-    keeps its memo, ``each`` (a new argument at every call) is then called without one.  Values are the same."""
-    game = load_game(write_game_text(tmp_path, SETTLED))
+    keeps its memo, ``each`` (a new argument at every call) is then called without one.  Values are the same.
+    (The generated code of the Python backend.)"""
+    game = load_game(write_game_text(tmp_path, SETTLED), vm=False)
     assert game.new_game(players=2).vars["got"] == [i % 2 * 2 for i in range(3000)] + [i * 3 for i in range(3000)]
     ns = game.procedures["play"].code[0].__globals__
     again, each = (game.functions[f].__name__.removesuffix("_env") for f in ("again", "each"))

@@ -517,8 +517,8 @@ def test_a_copy_answers_every_public_question_as_the_game_does(name):
 @pytest.mark.parametrize("name,variant", GAMES + [("crazy-eights", None), ("whist", None)])
 def test_what_is_settled_of_a_pile_changes_no_knowledge(name, variant):
     """``State.settled`` only saves walking a pile at each draw: a game that forgets it before every
-    decision ends up with the very same knowledge of every card."""
-    game = load_game(name, variant)
+    decision ends up with the very same knowledge of every card (the reference's own shortcut)."""
+    game = load_game(name, variant, reference=True)
     for seed in range(4):
         players = game.min_players + seed % (game.max_players - game.min_players + 1)
         kept, forgot = game.new_game(players=players, seed=seed), game.new_game(players=players, seed=seed)
@@ -566,8 +566,9 @@ def test_cards_poured_onto_a_settled_pile_are_doubted_at_the_next_draw(tmp_path)
 def test_a_game_that_does_not_follow_what_seats_know_works_it_out_when_asked(name, variant):
     """``new_game(knowledge=False)`` (simulations of bots that ask for no copy) leaves out what each seat
     knows of the cards; asked for it (a save, a copy for a seat), the game works it out by playing itself
-    again, and follows it from then on: the very knowledge of a game that followed it all along."""
-    game = load_game(name, variant)
+    again, and follows it from then on: the very knowledge of a game that followed it all along (the
+    reference's own saving: the VM follows it anyway)."""
+    game = load_game(name, variant, reference=True)
     for seed in range(3):
         followed, lazy = game.new_game(players=3, seed=seed), game.new_game(players=3, seed=seed, knowledge=False)
         assert lazy.know is None

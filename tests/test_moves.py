@@ -136,8 +136,9 @@ def test_an_enum_variable_refuses_a_value_outside_the_enum_where_it_is_set(tmp_p
 
 
 def test_a_tampered_chosen_value_is_a_located_rule_error_not_a_python_one():
-    """A pending value the rules cannot hold (a card index that is no card) fails at its rule's line."""
-    st = load_game("caty-mini").new_game(players=2, seed=1)
+    """A pending value the rules cannot hold (a card index that is no card), changed in place in the reference's
+    state, fails at its rule's line (a save holding one is refused before: tests/test_saved_states.py)."""
+    st = load_game("caty-mini", reference=True).new_game(players=2, seed=1)
     st.pending["values"][0] = "not a card"
     with pytest.raises(RuntimeRuleError, match=r"game\.yaml:\d+:\d+: E70[12] "):
         st.apply(st.legal_actions()[0])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import threading
 
 import pytest
 from language_helpers import write_game
@@ -161,3 +162,26 @@ def test_a_bots_search_on_a_copy_the_vm_runs_chooses_as_on_the_reference_and_lea
         assert copy.to_data() == before
         st.apply(chosen)
         ref.apply(chosen)
+
+
+def test_a_game_begun_in_one_thread_plays_on_in_another():
+    """A server makes a table's game where a request comes in and plays it where the next one does: the state,
+    and the game the VM loaded for it, are used from each thread alike (never at once: the GIL orders them)."""
+    game, reference = load_game("caty-mini"), load_game("caty-mini", reference=True)
+    st, ref = game.new_game(2, 4), reference.new_game(2, 4)
+    seen: list = []
+
+    def play_a_decision() -> None:
+        try:
+            action = st.legal_actions()[0]
+            st.apply(action)
+            ref.apply(action)
+            seen.append((st.view(0), st.clone().to_data()))
+        except BaseException as exc:  # a failure in the thread, read by the test
+            seen.append(exc)
+
+    for _ in range(3):
+        thread = threading.Thread(target=play_a_decision)
+        thread.start()
+        thread.join()
+    assert st.vm is not None and seen[-1] == (ref.view(0), ref.to_data())

@@ -223,7 +223,7 @@ class GameDef:
     rulings: list[dict] = field(default_factory=list)
     draw: dict = field(default_factory=dict)  # drawing hints (the game file's 'draw:'): colours, icons, layouts
     step_budget: int = DEFAULT_STEP_BUDGET
-    vm: bool = False  # its states run on the native VM where it runs the game (``load_game``)
+    vm: bool = True  # its states run on the native VM where it runs the game (``load_game``)
     max_decisions: int | None = None  # the most decisions a game can take, if the rules declare it
     rules_hash: str = ""
     rules_format: int = CURRENT  # the rules format the game file declares (engine/load/formats.py)
@@ -399,14 +399,16 @@ def load_game(
     variant: str | None = None,
     overrides: dict[str, object] | None = None,
     reference: bool = False,
-    vm: bool = False,
+    vm: bool = True,
 ) -> GameDef:
     """Load, validate and compile a game (by name or path), optionally a variant.
 
     ``overrides`` sets values in the merged rules by dotted path (``constants.rounds``),
     like a variant made in memory: playtest sweeps use it.
-    ``reference`` runs it on the reference path (closures, see runtime/reference.py), for differential tests.
-    ``vm`` runs its states' rules on the native VM wherever the VM runs the game (``State``).
+    ``reference`` runs it on the reference interpreter (runtime/reference.py), the executable specification.
+    Its states' rules run on the native VM wherever the VM is built and runs the game (``State``); ``vm=False``
+    keeps them on the Python backend, a designer's escape hatch (a traceback through Python while the VM is
+    being changed).
     """
     game_file, variant_file = resolve(game, variant)
     if variant_file is not None and not game_file.exists():
@@ -423,7 +425,7 @@ def load_game(
     if reference:  # the differential tests' own path: always built
         return make()
     built = cached(key_of(str(game_file), str(variant_file), overrides), make, GameDef)
-    return replace(built, vm=True) if vm else built
+    return built if vm else replace(built, vm=False)
 
 
 def _unknown_base(variant_file: Path) -> Diagnostic:
@@ -524,6 +526,7 @@ class _Builder:
             ties=d.get("ties", "shared"),
             winner=d.get("winner", "highest"),
             rulings=list(d.get("rulings", [])),
+            vm=not self.reference,
             enums=self.vocab.enums,
             draw=dict(d.get("draw") or {}),
             scoring_reveals=frozenset(d.get("scoring_reveals") or ()),

@@ -125,15 +125,16 @@ _LOOKS = frozenset(("history", "pending", "reason"))
 
 
 def _on_vm(game) -> Any:
-    """The game's ``engine._vm.VmGame`` if its states run on the VM (``load_game(..., vm=True)``) and the VM runs
-    it: None for a construct the VM does not run (``lower.Unsupported``), or where no VM is built."""
+    """The game's ``engine._vm.VmGame`` if its states run on the VM (not ``load_game(..., vm=False)`` nor the
+    reference) and the VM runs it: None for a construct the VM does not run (``lower.Unsupported``), or where no VM
+    is built."""
     return native_game(game)[0] if game.vm else None
 
 
 class State:
     """One game in progress.  Create with ``GameDef.new_game``.
 
-    Of a game loaded with ``vm=True`` the native VM runs its rules wherever it runs the game (``vm``); the
+    The native VM runs a game's rules wherever it runs the game (``vm``; not of ``load_game(..., vm=False)``); the
     Python backend (the fields below) where it does not, and for what the VM does not do: explicit
     chance (``draws``), and a caller that takes a field to change it in place.  Reading such a field
     reads the VM's state back and the game runs on in Python; its next decision played goes back
@@ -155,6 +156,7 @@ class State:
         "memo",
         "n",
         "on_python",
+        "past",
         "pending",
         "pinned",
         "pvars",
@@ -196,6 +198,7 @@ class State:
     faces: list[Any] | None  # per card: the face a die shows (None for other cards); None in a game without dice
     vm: Any  # the native VM's state (``engine._vm.VmState``) while it runs this game, else None
     look: State | None  # while the VM runs it: the state's fields read back, for what only looks (``_look``)
+    past: State | None  # the look of an earlier decision: its log and history lists, which the next look extends
     on_python: bool  # runs on the Python backend for good: the reference's replay of a step the VM failed
 
     # ---------------------------------------------------------------- create
@@ -224,7 +227,7 @@ class State:
     def _in_python(cls, game, players: int, seed: int, knowledge: bool = True, draws: list[int] | None = None) -> State:
         """``new`` on the Python backend."""
         st = cls.__new__(cls)
-        st.vm, st.look, st.on_python = None, None, False
+        st.vm, st.look, st.past, st.on_python = None, None, None, False
         st.draws = None if draws is None else draws[::-1]
         st.game, st.n, st.seed = game, players, int(seed)
         st.vars = game.variables.copy()  # values are never changed in place: the initial ones are shared
@@ -288,7 +291,7 @@ class State:
     def _running(cls, game, players: int, seed: int, vm) -> State:
         """A state the VM runs: ``vm``, an ``engine._vm.VmState`` of ``game``."""
         st = _OnVm.__new__(_OnVm)
-        st.vm, st.look, st.fault, st.on_python = vm, None, None, False
+        st.vm, st.look, st.past, st.fault, st.on_python = vm, None, None, None, False
         st.game, st.n, st.seed = game, players, seed
         st.memo, st.steps, st.settled, st.draws, st.sight = {}, 0, {}, None, game.sight(players)
         return st
@@ -301,16 +304,33 @@ class State:
         look = self.look
         if look is None:
             look = State.__new__(State)
-            look.vm, look.look, look.on_python = None, None, True
+            look.vm, look.look, look.past, look.on_python = None, None, None, True
             look.game, look.n, look.seed, look.fault = self.game, self.n, self.seed, self.fault
-            look._fill(json.loads(self.vm.to_json()))
-            self.look = look
+            past = self.past
+            if past is None:
+                data = self.vm.look(0, 0)
+            else:  # the log and history grow as the game goes on: only what is new is handed over
+                data = self.vm.look(len(past.log_entries), len(past.history))
+                if data["log_from"]:
+                    past.log_entries += data["log"]
+                    data["log"] = past.log_entries
+                if data["history_from"]:
+                    past.history += data["history"]
+                    data["history"] = past.history
+            look._fill(data)
+            self.look, self.past = look, None
         return look
+
+    def _vm_data(self) -> dict:
+        """The VM's state as the plain data of a saved state (``to_data``), made with no JSON text between."""
+        data = self.vm.look(0, 0)
+        del data["log_from"], data["history_from"]
+        return data
 
     def _leave_vm(self) -> None:
         """Run on in Python from the VM's state."""
-        data = json.loads(self.vm.to_json())
-        self.vm = self.look = None
+        data = self._vm_data()
+        self.vm = self.look = self.past = None
         object.__setattr__(self, "__class__", State)
         self._fill(data)
 
@@ -330,7 +350,7 @@ class State:
         look.on_python = True
         for name in _FIELDS:
             object.__delattr__(self, name)
-        self.vm, self.look = vm, look
+        self.vm, self.look, self.past = vm, look, None
         object.__setattr__(self, "__class__", _OnVm)
 
     def _fill(self, data: dict) -> None:
@@ -595,7 +615,8 @@ class State:
                 except vm_module().VmError as exc:
                     self._refused(exc, action, seat)
                     return
-                self.look = None
+                if self.look is not None:
+                    self.past, self.look = self.look, None
                 return
             self._leave_vm()  # what the VM takes no argument of: the Python backend says why it is no action
         pending, player, i = self._chosen(action, seat)
@@ -669,10 +690,10 @@ class State:
             fault = rule_error_of(exc)
             self.fault = fault.diagnostic
             raise fault from None
-        self.vm = self.look = None
+        self.vm = self.look = self.past = None
         object.__setattr__(self, "__class__", State)
         for name in State.__slots__:
-            if name not in ("vm", "look"):
+            if name not in ("vm", "look", "past"):
                 object.__setattr__(self, name, getattr(before, name))
         self.on_python = True
         self.apply(action, seat)
@@ -932,7 +953,7 @@ class State:
             c.fault = self.fault
             return c
         c = State.__new__(State)
-        c.vm, c.look, c.on_python = None, None, self.on_python
+        c.vm, c.look, c.past, c.on_python = None, None, None, self.on_python
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
         c.zones = _copied(self.zones)
         c.loc = self.loc[:]
@@ -963,7 +984,7 @@ class State:
 
     def to_data(self) -> dict:
         if self.vm is not None:
-            return json.loads(self.vm.to_json())
+            return self._vm_data()
         self._knowledge()
         data = {
             "format": FORMAT,
@@ -1009,7 +1030,7 @@ class State:
             raise StateError(f"not a saved state: {message}") from None
         check_saved_state(game, data)
         st = cls.__new__(cls)
-        st.vm, st.look, st.fault, st.on_python = None, None, None, False
+        st.vm, st.look, st.past, st.fault, st.on_python = None, None, None, None, False
         st.game, st.n, st.seed = game, data["players"], data["seed"]
         st._fill(data)
         check_pending(st)

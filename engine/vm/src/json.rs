@@ -19,6 +19,12 @@ impl State {
     }
 
     pub fn to_data(&self) -> J {
+        self.data_since(0, 0)
+    }
+
+    /// `to_data` with the log from line `log_from` and the history from entry `history_from` only: a reader
+    /// that holds the earlier ones (the two only grow as a game goes on) is handed what is new.
+    pub fn data_since(&self, log_from: usize, history_from: usize) -> J {
         let g = &self.game;
         let seats = self.seats();
         let mut zones = Map::new();
@@ -59,10 +65,16 @@ impl State {
                 json!([&*p.name, f.pc, env])
             })
             .collect();
-        let log: Vec<J> = self.log.iter().map(|l| json!([l.audience, &*l.text])).collect();
+        let log: Vec<J> = self
+            .log
+            .iter()
+            .skip(log_from)
+            .map(|l| json!([l.audience, &*l.text]))
+            .collect();
         let history: Vec<J> = self
             .history
             .iter()
+            .skip(history_from)
             .map(|h| match h {
                 Hist::Act {
                     seat,

@@ -79,11 +79,29 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     format!("engine bug in the VM: {what}")
 }
 
-#[pyclass(unsendable, module = "engine._vm")]
+#[pyclass(module = "engine._vm")]
 struct VmGame {
     game: Rc<Game>,
     lab: Lab,
 }
+
+// A game and its states are used by whichever Python thread holds them (a web table's server thread plays the
+// states a request made): they go between threads, so the classes below are `Send` and `Sync`, though they hold
+// `Rc`s shared with one another.
+//
+// SAFETY: the `Rc`s (and everything else these objects own) are only touched by Rust code of this module run
+// from a Python call, which holds the GIL from the call's start to its end: no method releases it
+// (`allow_threads` is used nowhere), and the GIL is given up only inside Python code this module calls (the
+// `done` callback of `records`, or a collection a new Python object may set off), never within a change of
+// an `Rc` count or of a value: another thread may run there, but in turn, never at once. The module is built
+// for the stable ABI of the GIL-ful interpreter (`abi3`; a free-threaded Python cannot load it), so two threads
+// never run this module's code at once, and taking the GIL orders one thread's changes before the next one's
+// reads: the counts and values are never raced on. Python frees an object with the GIL held, so drops are
+// ordered too.
+unsafe impl Send for VmGame {}
+unsafe impl Sync for VmGame {}
+unsafe impl Send for VmState {}
+unsafe impl Sync for VmState {}
 
 #[pymethods]
 impl VmGame {
@@ -238,6 +256,35 @@ fn record_dict<'py>(py: Python<'py>, rec: &Record, kinds: &[String]) -> PyResult
     Ok(d)
 }
 
+/// Plain JSON data as the Python objects `json.loads` makes of its text.
+fn py_value<'py>(py: Python<'py>, j: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value as J;
+    Ok(match j {
+        J::Null => py.None().into_bound(py),
+        J::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        J::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        J::String(s) => s.into_pyobject(py)?.into_any(),
+        J::Array(items) => {
+            let list = PyList::empty(py);
+            for x in items {
+                list.append(py_value(py, x)?)?;
+            }
+            list.into_any()
+        }
+        J::Object(fields) => {
+            let dict = PyDict::new(py);
+            for (k, x) in fields {
+                dict.set_item(k, py_value(py, x)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
 /// One bot spec for every seat, or one per seat.
 #[derive(FromPyObject)]
 enum BotSpecs {
@@ -247,7 +294,7 @@ enum BotSpecs {
 
 /// A state seen from Python. Copies share one `State` until either is changed (copy-on-write): `clone`
 /// costs a count, and the copy is made by the first change, of the one changed.
-#[pyclass(unsendable, module = "engine._vm")]
+#[pyclass(module = "engine._vm")]
 struct VmState {
     st: Rc<State>,
 }
@@ -282,6 +329,23 @@ impl VmState {
 
     fn to_json(&self) -> String {
         self.st.to_data().to_string()
+    }
+
+    /// `to_json`'s data as Python objects, with no JSON text between, and only the log lines from `log_from`
+    /// and the history entries from `history_from` (a reader that kept the earlier ones needs no copy of them
+    /// each decision); where this state has fewer, all of them. `log_from` and `history_from` say where the
+    /// lines and entries handed over begin.
+    fn look<'py>(&self, py: Python<'py>, log_from: usize, history_from: usize) -> PyResult<Bound<'py, PyAny>> {
+        let log_from = if log_from <= self.st.log.len() { log_from } else { 0 };
+        let history_from = if history_from <= self.st.history.len() {
+            history_from
+        } else {
+            0
+        };
+        let data = py_value(py, &self.st.data_since(log_from, history_from))?;
+        data.set_item("log_from", log_from)?;
+        data.set_item("history_from", history_from)?;
+        Ok(data)
     }
 
     /// A copy consistent with all `seat` knows and nothing more (the reference's `State.determinized`).
