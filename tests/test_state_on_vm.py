@@ -17,7 +17,9 @@ from language_helpers import write_game
 from test_vm_differential import YARD
 
 from engine import IllegalAction, load_game
+from engine.bots import make_agent
 from engine.errors import RuntimeRuleError, StateError
+from engine.runtime import observe
 from engine.runtime.state import ChanceNeeded
 
 pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
@@ -185,3 +187,35 @@ def test_a_game_begun_in_one_thread_plays_on_in_another():
         thread.start()
         thread.join()
     assert st.vm is not None and seen[-1] == (ref.view(0), ref.to_data())
+
+
+def test_an_observation_or_a_turn_read_at_every_decision_keeps_the_game_on_the_vm():
+    """An RL adapter encodes what the deciding seat knows at every step, and the lab reads the rules' `turn:`:
+    both only read the state, so its game stays on the VM (leaving it costs a save and a load each step)."""
+    game, python = load_game("cat-town"), load_game("cat-town", vm=False)
+    st, twin = game.new_game(2, 4), python.new_game(2, 4)
+    seen, past = observe.encoding(game, 2), observe.information_encoding(game, 2, 100)
+    for _ in range(30):
+        seat = st.current_player
+        assert (seen.encode(st, seat) == seen.encode(twin, seat)).all()
+        assert (past.encode(st, seat) == past.encode(twin, seat)).all()
+        assert observe.known_cards(st, seat) == observe.known_cards(twin, seat)
+        assert game.turn(st, {"me": seat}) == python.turn(twin, {"me": seat})
+        assert st.vm is not None
+        action = st.legal_actions()[0]
+        st.apply(action)
+        twin.apply(action)
+
+
+def test_the_greedy_bot_rating_options_by_the_rules_values_keeps_the_game_on_the_vm():
+    """Rating each option by the rules' `bots: greedy` values only reads the state it is handed."""
+    game, python = load_game("cats-mansion"), load_game("cats-mansion", vm=False)
+    st, twin = game.new_game(3, 2), python.new_game(3, 2)
+    for _ in range(12):
+        seat = st.current_player
+        on_vm, on_python = make_agent("greedy", seed=seat), make_agent("greedy", seed=seat)
+        action = on_vm.act(st.view(seat), st)
+        assert action == on_python.act(twin.view(seat), twin)
+        assert st.vm is not None
+        st.apply(action)
+        twin.apply(action)

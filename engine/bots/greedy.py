@@ -65,6 +65,7 @@ class GreedyAgent:
 
     @staticmethod
     def _by_values(state, seat: int, actions: list[str], values: dict) -> list[tuple]:
+        state = state.for_reading()
         pending = state.asked(seat)
         if pending is None:
             return []

@@ -133,7 +133,7 @@ class Located:
 
     def __call__(self, st, env: dict) -> Any:
         try:
-            return self.fn(st, env)
+            return self.fn(st.for_reading(), env)
         except TabletopError:
             raise
         except Exception as exc:  # RuleFault, or a rule asking for the impossible (e.g. endless recursion)

@@ -85,6 +85,7 @@ class Encoding(Layout):
     def encode(self, state, seat: int) -> np.ndarray:
         """``seat``'s observation of ``state`` (float32, shape ``(size,)``)."""
         state._check_seat(seat)
+        state = state.for_reading()
         out = np.zeros(self.size, dtype=np.float32)
         game = state.game
         index = {p.name: p.offset for p in self.parts}
@@ -290,6 +291,7 @@ def _information_encoding(game, players: int, slots: int) -> InformationEncoding
 def known_cards(state, seat: int) -> dict[str, dict[str, int]]:
     """Per zone, how many cards of each face ``seat`` knows to be there: those it sees, and those it
     knows though they lie face down (it saw them go there, or was shown them)."""
+    state = state.for_reading()
     state._knowledge()
     ids, know, bit = state.game.card_ids, state.know, 1 << seat
     face_down = state.sight.face_down
@@ -306,6 +308,7 @@ def known_cards(state, seat: int) -> dict[str, dict[str, int]]:
 
 def _known(state, seat: int) -> dict:
     """All ``seat`` knows now and knew before, as plain data: the source of its information key."""
+    state = state.for_reading()
     view = state.view(seat)
     del view["log"]
     view["zones"] = {z: [view["zones"][z], sorted(c.items())] for z, c in known_cards(state, seat).items()}

@@ -197,7 +197,7 @@ class State:
     pinned: list[int] | None  # per card: bit mask of the seats that know where it lies
     faces: list[Any] | None  # per card: the face a die shows (None for other cards); None in a game without dice
     vm: Any  # the native VM's state (``engine._vm.VmState``) while it runs this game, else None
-    look: State | None  # while the VM runs it: the state's fields read back, for what only looks (``_look``)
+    look: State | None  # while the VM runs it: the state's fields read back, for what only looks (``for_reading``)
     past: State | None  # the look of an earlier decision: its log and history lists, which the next look extends
     on_python: bool  # runs on the Python backend for good: the reference's replay of a step the VM failed
 
@@ -296,9 +296,10 @@ class State:
         st.memo, st.steps, st.settled, st.draws, st.sight = {}, 0, {}, None, game.sight(players)
         return st
 
-    def _look(self) -> State:
-        """This state as the Python backend holds it, for what only reads it: itself, or while the VM runs it
-        a copy read back from the VM's state, made once a decision."""
+    def for_reading(self) -> State:
+        """This state as the Python backend holds it, for code that only reads its fields (an observation's
+        encoding, a rule function a tool evaluates): itself, or while the VM runs it a copy read back from the
+        VM's state, made once a decision. Reading a field of the state itself would move its game off the VM."""
         if self.vm is None:
             return self
         look = self.look
@@ -424,13 +425,13 @@ class State:
         None if ``seat`` is not to act.  ``pending`` asks ``current_player``; of a simultaneous decision a
         bot deciding for another seat still to act reads its own options here."""
         self._check_seat(seat)
-        pending = self._look().pending
+        pending = self.for_reading().pending
         if pending is None or seat not in together.to_act(pending):
             return None
         return together.asked_next(pending, seat) if seat != pending["player"] else pending
 
     def _options_of(self, seat: int | None) -> list[str]:
-        pending = self.pending if self.vm is None else self._look().pending
+        pending = self.pending if self.vm is None else self.for_reading().pending
         if pending is None:
             return []
         if seat is None or seat == pending["player"]:
@@ -443,12 +444,12 @@ class State:
     @property
     def actions(self) -> list[str]:
         """Every action taken so far, oldest first: with the seed, all a replay needs."""
-        return [e["action"] for e in self._look().history if "action" in e]
+        return [e["action"] for e in self.for_reading().history if "action" in e]
 
     @property
     def log(self) -> list[str]:
         """Events as an onlooker saw them, oldest first: what everyone saw, secret choices masked."""
-        return sight.visible_log(self._look(), None)
+        return sight.visible_log(self.for_reading(), None)
 
     @property
     def scores(self) -> list[int]:
@@ -457,7 +458,7 @@ class State:
             try:
                 return self.vm.scores()
             except vm_module().VmError:  # the reference says what fails
-                return self._look().scores
+                return self.for_reading().scores
         return [self.score_of(p) for p in range(self.n)]
 
     def score_of(self, p: int) -> int:
@@ -497,7 +498,7 @@ class State:
         house = self.game.house
         if house is None:
             raise TabletopError(f"{self.game.id} has no house")
-        return self._look()._evaluate(house.points, 0)
+        return self.for_reading()._evaluate(house.points, 0)
 
     def team_score(self, p: int) -> int:
         """The points of seat ``p``'s team (just ``p``'s when there are no teams)."""
@@ -537,7 +538,7 @@ class State:
             try:
                 ended = self.vm.outcome()
             except vm_module().VmError:  # the reference says what fails
-                return self._look().outcome
+                return self.for_reading().outcome
             return Outcome(tuple(ended[0]), ended[1], house=self.game.house is not None)
         if self.final is not None:
             return self.final[1]
@@ -572,7 +573,7 @@ class State:
             try:
                 return self.vm.returns()
             except vm_module().VmError:  # the reference says what fails
-                return self._look().returns()
+                return self.for_reading().returns()
         outcome = self.outcome
         return outcome.returns() if outcome is not None else [0.0] * self.n
 
@@ -680,7 +681,7 @@ class State:
         state before it (``look``, or the game replayed from its seed), whose fault stops the game, with the
         reference's words.  The state runs on in Python; it is the VM's fault where the reference cannot play."""
         if isinstance(exc, vm_module().VmIllegalAction):
-            self._look()._chosen(action, seat)
+            self.for_reading()._chosen(action, seat)
             raise_as_engine(exc)
         before = self.look if self.look is not None else self._replayed(action)
         if before is None:
@@ -701,7 +702,7 @@ class State:
     def _replayed(self, action: str) -> State | None:
         """The game before ``action`` played again on the Python backend from its seed and actions; None if the
         actions cannot be played again so (a state read back without its first actions)."""
-        entries = [e for e in self._look().history if "action" in e]
+        entries = [e for e in self.for_reading().history if "action" in e]
         if entries and entries[-1]["action"] == action:
             entries.pop()
         try:
@@ -896,23 +897,23 @@ class State:
         what is public."""
         if seat is not None:
             self._check_seat(seat)
-        return sight.view(self._look(), seat)
+        return sight.view(self.for_reading(), seat)
 
     def visible_log(self, seat: int) -> list[str]:
         """The log lines ``seat`` saw."""
         self._check_seat(seat)
-        return sight.visible_log(self._look(), seat)
+        return sight.visible_log(self.for_reading(), seat)
 
     def history_for(self, seat: int) -> list[dict]:
         """Every decision and chance event as ``seat`` may know it: others' secret options masked, but
         those of a simultaneous decision only until all have chosen (then everyone saw them)."""
         self._check_seat(seat)
-        return sight.history_for(self._look(), seat)
+        return sight.history_for(self.for_reading(), seat)
 
     def decision_for(self, seat: int) -> dict | None:
         """The pending decision as ``seat`` may know it (options only for the decider)."""
         self._check_seat(seat)
-        return sight.decision_for(self._look(), seat)
+        return sight.decision_for(self.for_reading(), seat)
 
     def determinized(self, seat: int, seed: int) -> State:
         """A copy consistent with all ``seat`` knows and with nothing more (see ``sight.determinize``)."""
@@ -921,7 +922,7 @@ class State:
             try:
                 copy = self.vm.determinized(seat, int(seed))
             except (OverflowError, vm_module().VmError):  # a seed past the VM's 128 bits; the reference's fault
-                return sight.determinize(self._look(), seat, int(seed))
+                return sight.determinize(self.for_reading(), seat, int(seed))
             return State._running(self.game, self.n, int(seed), copy)
         return sight.determinize(self, seat, int(seed))
 
@@ -932,7 +933,7 @@ class State:
     def hidden_from(self, seat: int) -> list[tuple[str, int]]:
         """(zone, position) of every card whose face ``seat`` cannot see."""
         slots = []
-        zones = self._look().zones
+        zones = self.for_reading().zones
         for zone, top_shown in self.sight.hidden_from(seat):
             cards = zones[zone]
             slots += [(zone, i) for i in range(len(cards) - 1 if top_shown else len(cards))]
@@ -1046,11 +1047,11 @@ class _OnVm(State):
 
     def __getattr__(self, name: str) -> Any:
         """A field of the Python backend read while the VM runs the game (it is then not set): one never changed
-        in place is read from ``_look``; any other may be changed by the caller, so the game runs on in Python."""
+        in place is read from ``for_reading``; any other may be changed by the caller, so the game runs on in Python."""
         if name not in _FIELDS or self.vm is None:
             raise AttributeError(f"'State' object has no attribute '{name}'")
         if name in _LOOKS:
-            return getattr(self._look(), name)
+            return getattr(self.for_reading(), name)
         self._leave_vm()
         return getattr(self, name)
 

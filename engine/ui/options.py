@@ -71,7 +71,7 @@ def traced_path(state, seat: int, kind: str, value) -> dict | None:
         return None
     game = state.game
     params = [p for p, _ in game.vocabulary.functions[hint["points"]][0]]
-    points = game.functions[hint["points"]](state, {params[0]: seat, params[1]: value, "me": seat})
+    points = game.functions[hint["points"]](state.for_reading(), {params[0]: seat, params[1]: value, "me": seat})
     board = game.board(f"{hint['board']}:{seat}")
     points = [p for p in points if p in board.at]
     cost = sum(board.distance(a, b) for a, b in pairwise(points))
@@ -159,7 +159,7 @@ def hinted_targets(state, seat: int, kind: str, value, det) -> list[str]:
         return []
     game = state.game
     params, returns = game.vocabulary.functions[name]
-    found = game.functions[name](det, {params[0][0]: seat, params[1][0]: value, "me": seat})
+    found = game.functions[name](det.for_reading(), {params[0][0]: seat, params[1][0]: value, "me": seat})
     element = returns.element if returns.is_list else returns
     return [x for v in (found if returns.is_list else [found]) for x in value_targets(game, element, v, det.view(seat))]
 
@@ -218,4 +218,5 @@ def ring_highlight(state, seat: int, det=None) -> set[str]:
     game = state.game
     det = det if det is not None else state.determinized(seat, DETERMINIZE_SEED)
     params = [p for p, _ in game.vocabulary.functions[hint["highlight"]][0]]
-    return set(game.functions[hint["highlight"]](det, {params[0]: state.current_player, "me": state.current_player}))
+    mover = state.current_player
+    return set(game.functions[hint["highlight"]](det.for_reading(), {params[0]: mover, "me": mover}))

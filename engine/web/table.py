@@ -531,7 +531,7 @@ def _status(state, view: dict, det) -> list[dict]:
             value, t = view["player_variables"][deciding].get(name), vocab.player_variables[name]
         elif deciding is not None and det is not None and "function" in hint:
             params, t = vocab.functions[hint["function"]]
-            value = game.functions[hint["function"]](det, {params[0][0]: deciding, "me": deciding})
+            value = game.functions[hint["function"]](det.for_reading(), {params[0][0]: deciding, "me": deciding})
         if value is None or value is False or value == []:
             continue
         shown = "" if value is True else value if t is None or t.is_list else game.labeller.for_type(t)(value)
