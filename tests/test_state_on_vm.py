@@ -19,8 +19,9 @@ from test_vm_differential import YARD
 from engine import IllegalAction, load_game
 from engine.bots import make_agent
 from engine.errors import RuntimeRuleError, StateError
+from engine.lab.simulate import play_out
 from engine.runtime import observe
-from engine.runtime.state import ChanceNeeded
+from engine.runtime.state import ChanceNeeded, State
 
 pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
 
@@ -151,7 +152,6 @@ def test_a_step_the_vm_fails_is_the_references_fault_in_its_words(tmp_path):
 
 def test_a_bots_search_on_a_copy_the_vm_runs_chooses_as_on_the_reference_and_leaves_the_copy_as_it_was():
     """The search copies a state the VM runs there, not through a save: the same choice, the copy untouched."""
-    from engine.bots import make_agent
 
     game, reference = load_game("cat-town", vm=True), load_game("cat-town", reference=True)
     st, ref = game.new_game(2, 3), reference.new_game(2, 3)
@@ -219,3 +219,15 @@ def test_the_greedy_bot_rating_options_by_the_rules_values_keeps_the_game_on_the
         assert st.vm is not None
         st.apply(action)
         twin.apply(action)
+
+
+def test_a_playout_between_bots_that_read_no_view_reads_no_copy_of_the_state_back(monkeypatch):
+    """`simulate`'s Python loop and lint's empty-choice check play random bots on the State API: who acts and
+    what they may choose are asked of the VM, never read from a copy of the whole state made each decision."""
+    copies = []
+    real = State.for_reading
+    monkeypatch.setattr(State, "for_reading", lambda st: copies.append(1) or real(st))
+    game = load_game("cats-mansion")
+    state, decisions, _ = play_out(game, 3, 5, [make_agent("random", seed=s) for s in range(3)], 60)
+    assert decisions == 60 and state.vm is not None
+    assert not copies

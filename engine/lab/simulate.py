@@ -32,15 +32,15 @@ def play_out(game, players: int, seed: int, bots: list, limit: int = DEFAULT_DEC
     # what seats know is followed only for bots that ask for copies (else worked out if ever asked)
     state = game.new_game(players=players, seed=seed, knowledge=any(b.needs_state for b in bots))
     decisions = 0
-    while state.pending is not None:
+    while not state.is_terminal:  # asked of the state, not read from its fields: a state the VM runs answers itself
         if decisions >= limit:
             return state, decisions, True
-        seat = state.pending["player"]
+        seat = state.current_player
         bot = bots[seat]
         if bot.needs_view or bot.needs_state:
             state.apply(bot.act(*bot_inputs(state, seat, bot, decisions)))
         else:  # what bot_inputs gives such a bot, made here: it is asked at every decision
-            state.apply(bot.act({"decision": {"player": seat, "actions": state.pending["ids"]}}))
+            state.apply(bot.act({"decision": {"player": seat, "actions": state.legal_actions(seat)}}))
         decisions += 1
     return state, decisions, False
 
