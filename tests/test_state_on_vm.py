@@ -152,7 +152,6 @@ def test_a_step_the_vm_fails_is_the_references_fault_in_its_words(tmp_path):
 
 def test_a_bots_search_on_a_copy_the_vm_runs_chooses_as_on_the_reference_and_leaves_the_copy_as_it_was():
     """The search copies a state the VM runs there, not through a save: the same choice, the copy untouched."""
-
     game, reference = load_game("cat-town", vm=True), load_game("cat-town", reference=True)
     st, ref = game.new_game(2, 3), reference.new_game(2, 3)
     for _ in range(4):
