@@ -11,6 +11,7 @@ whole by the VM or not at all.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import weakref
@@ -656,7 +657,7 @@ class Lowerer:
                 domains[1] = [[d] for d in directions]
             for args in domains[arity]:
                 try:
-                    table[json.dumps([board_id, *args])] = fn(_Boards(game), board_id, *args)
+                    table[_key(board_id, args)] = fn(_Boards(game), board_id, *args)
                 except (RuleFault, KeyError, ValueError, TypeError):  # a fault at play time: the VM's own
                     continue
             misses.append(_missed(fn, _Boards(game), board_id, arity, spaces))
@@ -695,6 +696,18 @@ class Lowerer:
         if op in ("in", "not in") and e.right.type == ZONE:
             return ["bin", op, self.expr(e.left), ["cards", self.expr(e.right)]]
         return ["bin", op, self.expr(e.left), self.expr(e.right)]
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _json(x: Any) -> str:
+    """The JSON text of one argument of a board table: a space, tag, direction or room, met once per row."""
+    return json.dumps(x)
+
+
+def _key(board_id: str, args: list) -> str:
+    """A board table's key, ``json.dumps([board_id, *args])``, from the texts of its parts: a table holds a row
+    per pair of spaces, so the lowering of a large board spends most of its time writing these."""
+    return "[" + ", ".join([_json(board_id), *map(_json, args)]) + "]"
 
 
 def _card_shape(t: Type | None) -> Any:
