@@ -1,7 +1,7 @@
 """Boards of spaces: declared grid adjacency, hex grids, graph boards, their operations and types.
 
-Each construct runs on a small board written here, through the effect language on both code paths
-(generated code and the reference interpreter): a rule computes the values into variables, and both
+Each construct runs on a small board written here, through the effect language on both backends
+(the native VM and the reference interpreter): a rule computes the values into variables, and both
 paths must agree with the expected values.  Position and direction literals are checked at load.
 """
 
@@ -339,7 +339,7 @@ def test_lint_reads_every_kind_of_board_without_warnings(tmp_path, text):
 @pytest.mark.parametrize("reference", [False, True])
 def test_a_zone_of_a_space_that_is_not_there_is_the_rules_error_at_its_line(tmp_path, reference):
     """A step off the board gives "" (no space): the zone of that space is no zone, said in the rules'
-    words at the statement's line, on both paths (the generated code reads the zone without a check)."""
+    words at the statement's line, on both backends."""
     body = (
         "boards:\n  - {id: b0, files: [tiny.yaml]}\nzones:\n  - {id: spot, per: b0, visibility: public}\n"
         "variables:\n  n: {type: int}\nplay: |\n  n = 1\n"

@@ -1,6 +1,6 @@
 """A second load of unchanged rules reads from the compiled-game cache; anything changed or damaged is rebuilt.
 
-Hits and misses are told apart by counting builds, parses and code generation
+Hits and misses are told apart by counting builds, parses and compiled procedures
 (never by timing); a game read back must play exactly like the one built.  An
 entry is unpickled only if the user's key signed it, in a folder no one else
 can write.
@@ -28,7 +28,7 @@ from cache_helpers import counter, write_rules
 from engine import RuntimeRuleError, load_game
 from engine.lang import parser
 from engine.load import cache, compiled_cache
-from engine.runtime import codegen, gamedef
+from engine.runtime import gamedef, reference
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = (
@@ -74,17 +74,17 @@ rooms:
 
 @pytest.fixture
 def work(monkeypatch):
-    """Counts of what a load did: builds, parsed programs, compiled units of generated code."""
-    build, parse, generate = (
+    """Counts of what a load did: builds, parsed programs, compiled procedures."""
+    build, parse, compiled = (
         counter(monkeypatch, owner, name)
-        for owner, name in ((gamedef, "build"), (parser, "parse_program"), (codegen.Compiler, "_compile"))
+        for owner, name in ((gamedef, "build"), (parser, "parse_program"), (reference.ReferenceCompiler, "procedure"))
     )
-    return _Counts(build, parse, generate)
+    return _Counts(build, parse, compiled)
 
 
 class _Counts:
     def __init__(self, *counts: list[int]):
-        self.counts = dict(zip(("build", "parse", "generate"), counts))
+        self.counts = dict(zip(("build", "parse", "compile"), counts))
 
     def __getitem__(self, what: str) -> int:
         return self.counts[what][0]
@@ -113,9 +113,9 @@ def play(game, players: int, seed: int, decisions: int = 120):
     return seen, state.to_json()
 
 
-def test_a_second_load_of_a_shipped_game_parses_and_generates_nothing_and_plays_the_same(work):
+def test_a_second_load_of_a_shipped_game_parses_and_compiles_nothing_and_plays_the_same(work):
     built = load_game("cat-town")
-    assert work["build"] == 1 and work["parse"] > 0 and work["generate"] > 0 and len(entries()) == 1
+    assert work["build"] == 1 and work["parse"] > 0 and work["compile"] > 0 and len(entries()) == 1
     before = work.now()
     kept = load_game("cat-town")
     assert work.now() == before and kept is not built
@@ -126,14 +126,14 @@ def test_a_second_load_of_a_shipped_game_parses_and_generates_nothing_and_plays_
 
 def test_a_game_is_frozen_facts_and_what_its_play_worked_out_is_not_kept_with_it():
     """None of a game's facts can be set; what its states worked out and kept (zones, what each seat
-    sees, points the Python backend worked out) is in its cache, which an entry written after play does not hold."""
+    sees) is in its cache, which an entry written after play does not hold."""
     built = load_game("cat-town", vm=False)
     play(built, 3, 1)
-    assert built.cache.zones and built.cache.sights and built.cache.scores
+    assert built.cache.zones and built.cache.sights
     with pytest.raises(dataclasses.FrozenInstanceError):
         built.step_budget = 1
     kept = compiled_cache._Unpickler(io.BytesIO(compiled_cache._dump(built))).load()
-    assert not kept.cache.zones and not kept.cache.sights and not kept.cache.scores
+    assert not kept.cache.zones and not kept.cache.sights
     assert play(kept, 3, 1) == play(built, 3, 1)
 
 

@@ -43,7 +43,7 @@ CUPS = """\
 """
 
 
-@pytest.fixture(params=[False, True], ids=["generated", "reference"])
+@pytest.fixture(params=[False, True], ids=["vm", "reference"])
 def cups(request, tmp_path):
     return load_game(write_game(tmp_path, CUPS), reference=request.param)
 

@@ -1,7 +1,7 @@
 """Data built-ins of the effect language, each on a small game that uses only it, on both paths.
 
 ``range``, ``any``/``all``, ``min``/``max``/``sorted`` by a key, ``sorted``, ``number`` and the one
-collection protocol (a zone is its cards wherever a list is wanted): the generated code and the
+collection protocol (a zone is its cards wherever a list is wanted): the native VM and the
 reference closures must compute the same values, and misuse is a located error.
 """
 

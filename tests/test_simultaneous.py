@@ -1,7 +1,7 @@
 """Simultaneous decisions on small games that use only them: ``choose … by each p in SEATS simultaneously``.
 
 Every seat of SEATS chooses in secret and in any order; the choices come back together as a
-list in the order of SEATS.  Checked on both code paths (generated and reference), with the
+list in the order of SEATS.  Checked on both backends (the VM and the reference), with the
 API that says who still has to act, saves made between two choices, the action space, and the
 errors a designer or a player can meet.
 """
@@ -44,7 +44,7 @@ def make(tmp_path, body: str, reference: bool = False, name: str = "mini"):
     return load_game(folder / "game.yaml", reference=reference)
 
 
-@pytest.fixture(params=[False, True], ids=["generated", "reference"])
+@pytest.fixture(params=[False, True], ids=["vm", "reference"])
 def show(request, tmp_path):
     return make(tmp_path, SHOW, reference=request.param)
 
@@ -159,7 +159,7 @@ def test_a_badly_written_simultaneous_choice_is_reported_at_its_line(tmp_path, s
     assert code in text and message in text and "game.yaml:8:" in text
 
 
-@pytest.mark.parametrize("reference", [False, True], ids=["generated", "reference"])
+@pytest.mark.parametrize("reference", [False, True], ids=["vm", "reference"])
 @pytest.mark.parametrize(
     "seats, message",
     [("[me, me]", "asked twice"), ("[p for p in players() if false]", "nobody is to choose")],

@@ -13,7 +13,6 @@ for impossible requests; the interpreter adds the rule's file and line.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -51,10 +50,6 @@ class Op:
     reads: str = "state"  # what its value depends on: READS_ARGS, READS_ZONE, or anything in the state
     optional: int = 0  # how many of the last parameters a call may leave out: ``range(n)``, ``range(a, b)``
     draws: bool = False  # draws at random: gives a value, yet changes the state (the chance it used)
-    # Python the generated code writes instead of calling ``fn``: ``{0}``, ``{1}``… for the arguments
-    # (each once), ``st`` for the state; the same value and the same errors as ``fn`` (tests/test_ops.py)
-    inline: str | None = None
-    no_none: bool = False  # its value, or each item of the list it gives, is never none (codegen's checks)
     charted: bool = False  # reads the board's rows and columns: a grid or hexagon board, not a graph (checked at load)
 
     @property
@@ -111,13 +106,8 @@ def op(
     reads: str = "state",
     optional: int = 0,
     draws: bool = False,
-    inline: str | None = None,
-    no_none: bool = False,
     charted: bool = False,
 ):
-    if inline is not None and sorted(re.findall(r"\{(\d+)\}", inline)) != [str(i) for i in range(len(params))]:
-        raise RuntimeError(f"operation {name}: its inline code must use each argument once")  # pragma: no cover
-
     def register(fn: Callable | None) -> Callable | None:
         if name in OPS:  # pragma: no cover - a programming error caught at import
             raise RuntimeError(f"operation {name} declared twice")
@@ -133,8 +123,6 @@ def op(
             reads,
             optional,
             draws,
-            inline,
-            no_none,
             charted,
         )
         return fn
@@ -168,7 +156,7 @@ _zone = zone_cards
 
 
 # ------------------------------------------------------------------- zones
-@op("top", ("zone", ZONE), returns=CARD, says="the top card of {zone}", reads=READS_ZONE, group="zones", no_none=True)
+@op("top", ("zone", ZONE), returns=CARD, says="the top card of {zone}", reads=READS_ZONE, group="zones")
 def _top(st, zone):
     try:
         return st.zones[zone][-1]
@@ -185,7 +173,6 @@ def _top(st, zone):
     says="the bottom card of {zone}",
     reads=READS_ZONE,
     group="zones",
-    no_none=True,
 )
 def _bottom(st, zone):
     try:
@@ -203,8 +190,6 @@ def _bottom(st, zone):
     says="how many items {items} has: the cards of a zone, the items of a list",
     reads=READS_ARGS,
     group="zones",
-    inline="len({0})",
-    no_none=True,
 )
 def _size(st, items):
     return len(items)
@@ -217,7 +202,6 @@ def _size(st, items):
     says="{items} (a zone or a list) has nothing",
     reads=READS_ARGS,
     group="zones",
-    inline="(not {0})",
 )
 def _is_empty(st, items):
     return not items
@@ -231,7 +215,6 @@ def _is_empty(st, items):
     says="the top {n} cards of {zone}, top first (all of them if it has fewer)",
     reads="zone",
     group="zones",
-    no_none=True,
 )
 def _top_cards(st, zone, n):
     cards = _zone(st, zone)
@@ -245,7 +228,6 @@ def _top_cards(st, zone, n):
     says="the cards of {zone}, bottom to top",
     reads="zone",
     group="zones",
-    no_none=True,
 )
 def _cards(st, zone):
     return list(_zone(st, zone))
@@ -257,14 +239,12 @@ def _cards(st, zone):
     returns=ZONE,
     says="the zone that holds {card}",
     group="zones",
-    inline="st.loc[{0}]",
-    no_none=True,
 )
 def _zone_of(st, card):
     return st.loc[card]
 
 
-@op("move", ("card", CARD), ("to", ZONE), says="put {card} on top of {to}", group="zones", inline="st.move({0}, {1})")
+@op("move", ("card", CARD), ("to", ZONE), says="put {card} on top of {to}", group="zones")
 def _move(st, card, to):
     st.move(card, to)
 
@@ -275,7 +255,6 @@ def _move(st, card, to):
     ("to", ZONE),
     says="put {card} at the bottom of {to}",
     group="zones",
-    inline="st.move({0}, {1}, False)",
 )
 def _move_bottom(st, card, to):
     st.move(card, to, False)
@@ -336,8 +315,6 @@ def _sort(st, zone, attribute):
     says="every player, in seat order",
     reads=READS_ARGS,
     group="players",
-    inline="list(range(st.n))",
-    no_none=True,
 )
 def _players(st):
     return list(range(st.n))
@@ -350,8 +327,6 @@ def _players(st):
     reads=READS_ARGS,
     group="players",
     constant=True,
-    inline="st.n",
-    no_none=True,
 )
 def _num_players(st):
     return st.n
@@ -364,7 +339,6 @@ def _num_players(st):
     says="{player}'s seat number, counting from 0",
     reads="args",
     group="players",
-    inline="{0}",
 )
 def _seat_number(st, player):
     return player
@@ -377,7 +351,6 @@ def _seat_number(st, player):
     says="every player in turn order (clockwise), starting with {player}",
     reads="args",
     group="players",
-    no_none=True,
 )
 def _players_from(st, player):
     n = st.n
@@ -392,8 +365,6 @@ def _players_from(st, player):
     says="the player to the left of {player} (next clockwise)",
     reads="args",
     group="players",
-    inline="(({0}) + 1) % st.n",
-    no_none=True,
 )
 def _left_of(st, player):
     return (player + 1) % st.n
@@ -406,8 +377,6 @@ def _left_of(st, player):
     says="the player to the right of {player}",
     reads="args",
     group="players",
-    inline="(({0}) - 1) % st.n",
-    no_none=True,
 )
 def _right_of(st, player):
     return (player - 1) % st.n
@@ -420,7 +389,6 @@ def _right_of(st, player):
     says="the players who are not {player} nor on {player}'s team, in turn order",
     reads="args",
     group="players",
-    no_none=True,
 )
 def _opponents(st, player):
     team = st.game.team_of(st.n, player)
@@ -435,7 +403,6 @@ def _opponents(st, player):
     says="the other players on {player}'s team",
     reads="args",
     group="players",
-    no_none=True,
 )
 def _teammates(st, player):
     return [p for p in st.game.team_of(st.n, player) if p != player]
@@ -447,7 +414,6 @@ def _teammates(st, player):
     returns=INT,
     says="the points {player} has by the scoring rules",
     group="players",
-    inline="st.score_of({0})",
 )
 def _score(st, player):
     return st.score_of(player)
@@ -459,7 +425,6 @@ def _score(st, player):
     returns=INT,
     says="the points of {player}'s team (just {player}'s when there are no teams)",
     group="players",
-    inline="st.team_score({0})",
 )
 def _team_score(st, player):
     return st.team_score(player)
@@ -569,7 +534,6 @@ def _count(st, items):
     reads=READS_ARGS,
     group="lists",
     optional=1,
-    no_none=True,
 )
 def _range(st, start, stop=None):
     if stop is None:
@@ -752,7 +716,6 @@ def _unique(items: list) -> list:
     'card lie in several places (choose "guess" from kinds(deck)); card_of gives a card of the kind back',
     reads="args",
     group="zones",
-    no_none=True,
 )
 def _kinds(st, cards):
     ids = st.game.card_ids
@@ -1055,7 +1018,6 @@ def _toward(st, board, space, direction):
     "not through a wall",
     reads="args",
     group="boards",
-    no_none=True,
 )
 def _neighbours(st, board, space):
     try:
@@ -1104,7 +1066,6 @@ def _room_of(st, board, space):
     says="the spaces of room {room} on {board}",
     reads="args",
     group="boards",
-    no_none=True,
 )
 def _spaces_of(st, board, room):
     grid = _grid(st, board)
@@ -1121,7 +1082,6 @@ def _spaces_of(st, board, room):
     says="the spaces of {board} tagged {tag} (by their room or on their own)",
     reads="args",
     group="boards",
-    no_none=True,
 )
 def _tagged(st, board, tag):
     return _grid(st, board).tagged(tag)
@@ -1203,7 +1163,6 @@ def _path_length(st, board, start, targets, through):
     says="every space of {board}, in a fixed order",
     reads="args",
     group="boards",
-    no_none=True,
 )
 def _spaces(st, board):
     return _grid(st, board).nodes
@@ -1216,7 +1175,6 @@ def _spaces(st, board):
     says="the directions of {board}, in a fixed order (clockwise from the north on a grid or hexagon grid)",
     reads="args",
     group="boards",
-    no_none=True,
 )
 def _directions(st, board):
     return list(_grid(st, board).directions)
@@ -1306,7 +1264,6 @@ def _opposite(st, board, direction):
     "{through} (the condition: [s for s in spaces(board) if …]): where a dropped piece lands, a run of pieces",
     reads="args",
     group="boards",
-    no_none=True,
 )
 def _line(st, board, space, direction, through):
     return _grid(st, board).line(space, direction, through)
@@ -1322,7 +1279,6 @@ def _line(st, board, space, direction, through):
     "([] if it is not in {through}): a chain or group of pieces",
     reads="args",
     group="boards",
-    no_none=True,
 )
 def _group(st, board, space, through):
     return _grid(st, board).group(space, through)
@@ -1337,7 +1293,6 @@ def _group(st, board, space, through):
     says="the spaces of {free} next to some space of {spaces} on {board}, each once: a group's liberties",
     reads="args",
     group="boards",
-    no_none=True,
 )
 def _liberties(st, board, spaces, free):
     return _grid(st, board).liberties(spaces, free)
@@ -1358,8 +1313,6 @@ class CardsById(dict):
     says="the card whose id is {id} (the first, if it has copies)",
     reads="args",
     group="zones",
-    inline="st.game.first_card[{0}]",
-    no_none=True,
 )
 def _card_named(st, cid):
     return st.game.first_card[cid]
@@ -1372,7 +1325,6 @@ def _card_named(st, cid):
     says="what distinguishes {zone} in its family (the player, value or space), as text",
     reads="args",
     group="zones",
-    no_none=True,
 )
 def _key_of(st, zone):
     if zone is None:  # the first of no zones: named like every zone operation's fault

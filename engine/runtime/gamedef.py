@@ -69,7 +69,6 @@ from engine.load.formats import CURRENT, OLDEST, declared_format
 from engine.load.safe_files import Refused, find_inside
 from engine.load.yaml_source import read_yaml
 from engine.runtime.action_space import HINT, unbounded_choices
-from engine.runtime.codegen import Compiler
 from engine.runtime.deprecated import deprecated_uses
 from engine.runtime.program import Labeller, Procedure
 from engine.runtime.reference import ReferenceCompiler
@@ -156,11 +155,10 @@ class Stat:
 
 class GameCache:
     """What the states of one game work out during play and keep for the next ones: tables by player count
-    (zones, action spaces, teams, what each seat sees, where the starts put the cards) and points by what
-    scoring reads.  Kept apart from the game's facts, and never pickled with them: a game read back from
-    the compiled-game cache starts with none."""
+    (zones, action spaces, teams, what each seat sees, where the starts put the cards).  Kept apart from the
+    game's facts, and never pickled with them: a game read back from the compiled-game cache starts with none."""
 
-    __slots__ = ("backs", "choices", "infos", "scores", "sights", "spaces", "starts", "teams", "zones")
+    __slots__ = ("backs", "choices", "infos", "sights", "spaces", "starts", "teams", "zones")
 
     def __init__(self) -> None:
         self.zones: dict[int, list[str]] = {}  # players → every zone
@@ -171,7 +169,6 @@ class GameCache:
         self.backs: list[tuple] = []  # card → what it shows face down
         # players → (zones, loc, know) where the starts put the cards, when they drew nothing (State.new)
         self.starts: dict[int, tuple] = {}
-        self.scores: dict[tuple, int] = {}  # points under ``GameDef.score_key``, shared by every state
         self.choices: dict[str, Any] = {}  # decision kind → the type of its options (None: chooses differ)
 
     def __reduce__(self) -> tuple:
@@ -236,9 +233,6 @@ class GameDef:
     sources: list[tuple[tuple, list[ast.Stmt] | ast.Expr]] = field(default_factory=list, repr=False)
     function_bodies: dict[str, ast.Expr | list[ast.Stmt]] = field(default_factory=dict, repr=False)  # name → AST
     labeller: Labeller | None = field(default=None, repr=False)
-    # key(state, {p, me}) of all the scoring reads, None if it reads more than plain data (lang/readset.py);
-    # points are kept under it in cache.scores, shared by every state of the game
-    score_key: Callable | None = field(default=None, repr=False)
     # board id ("family", "family:seat") → the board: operations read it first, a lookup and no call
     boards_by_id: dict[str, object] = field(default_factory=dict, repr=False)
     cache: GameCache = field(default_factory=GameCache, init=False, repr=False)
@@ -405,10 +399,11 @@ def load_game(
 
     ``overrides`` sets values in the merged rules by dotted path (``constants.rounds``),
     like a variant made in memory: playtest sweeps use it.
-    ``reference`` runs it on the reference interpreter (runtime/reference.py), the executable specification.
-    Its states' rules run on the native VM wherever the VM is built and runs the game (``State``); ``vm=False``
-    keeps them on the Python backend, a designer's escape hatch (a traceback through Python while the VM is
-    being changed).
+    Its states' rules run on the native VM wherever the VM is built and runs the game (``State``); elsewhere,
+    and with ``vm=False`` (a designer's escape hatch: a traceback through Python while the VM is being
+    changed), on the reference interpreter (runtime/reference.py), the executable specification and the one
+    Python backend.  ``reference=True`` is ``vm=False`` built afresh, never read from the compiled-game cache
+    (the differential tests' own path).
     """
     game_file, variant_file = resolve(game, variant)
     if variant_file is not None and not game_file.exists():
@@ -443,7 +438,7 @@ def _unknown_base(variant_file: Path) -> Diagnostic:
 def build(rules: RuleSet, reference: bool = False) -> GameDef:
     """Check and compile merged rules; raises RulesError with every problem.
 
-    ``reference`` compiles to the closures of the reference path instead of generated code (for tests).
+    ``reference``: its states run on the reference interpreter, never on the VM (for tests).
     """
     return _Builder(rules, reference).build()
 
@@ -1153,9 +1148,7 @@ class _Builder:
         texts = self._parse_texts()
         if any(p.is_error for p in self.problems):
             return game
-        compiler = (ReferenceCompiler if self.reference else Compiler)(
-            self.vocab, game, texts.functions
-        )  # the checker keeps every function pure
+        compiler = ReferenceCompiler(self.vocab, game, texts.functions)  # the checker keeps every function pure
         self._compile_procedures(game, compiler, texts.procedures)
         self._compile_functions(game, compiler, texts.functions)
         self._compile_bot_values(game, compiler, texts.bot_values)
@@ -1179,7 +1172,6 @@ class _Builder:
             starts=[start_fns[path] for path, _ in self._starts],
             stats=stats,
             turn=None if texts.turn is None else Located(compiler.expr(texts.turn), self._where(("turn",)), "turn:"),
-            score_key=self._score_key(compiler, texts),
             sources=sources,
             function_bodies=texts.functions,
             house=self._house,
@@ -1398,15 +1390,6 @@ class _Builder:
             target = game.scoring if section == "scoring" else game.tiebreakers
             lowest = item.get("winner", self.data.get("winner", "highest")) == "lowest"
             target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr), where, lowest))
-
-    @staticmethod
-    def _score_key(compiler, texts: _Texts) -> Callable | None:
-        """The key points are kept under (``GameDef.score_key``); generated code only."""
-        scoring = [expr for section, _, expr, _ in texts.scorers if section == "scoring"]
-        if not isinstance(compiler, Compiler) or any(expr is None for expr in scoring):
-            return None
-        values = {name: body for name, body in texts.functions.items() if isinstance(body, ast.Expr)}
-        return compiler.read_key([e for e in scoring if e is not None], ("p", "me"), values)
 
     def _check_play(self, game: GameDef, procedures: dict) -> None:
         """A game has a 'play' program, and every decision's options can be listed in advance."""

@@ -4,8 +4,8 @@ A statement becomes an instruction ``ins(state, env) -> next_pc`` (or a negative
 flow is jumps, so the whole position of a running program is ``(procedure, pc, env)`` — plain data
 that survives a JSON round trip and is copied cheaply.  We chose this over replaying effects from a
 snapshot: resuming costs nothing, while replay re-runs every effect up to the choice.  The
-instructions come from ``codegen`` (generated Python) or ``reference`` (closures, the executable
-specification); ``Labeller`` names each option of a decision, ``Choice`` is a pending one.
+instructions are the closures of ``reference`` (the executable specification, which the native VM is
+tested against); ``Labeller`` names each option of a decision, ``Choice`` is a pending one.
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ from engine.lang.types import (
 NEXT = -1  # the running frame changed (call or return): re-read the stack
 SUSPEND = -2  # a decision is pending, or the game ended: stop running
 DEFAULT_END = "the game ended"  # the reason of an end the rules do not name
+
+
+class Overrun(Exception):
+    """A function's statements used up the step budget (the interpreter reports E703 where it was called)."""
 
 
 @dataclass

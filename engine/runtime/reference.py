@@ -1,10 +1,12 @@
 """The reference path: checked AST → closures, one per node, and flat instruction lists.
 
-Kept small and plain on purpose: tests/test_compiled.py plays the same seeded
-games on this path and on the generated code of ``codegen`` and requires
-identical games, so a code-generation bug cannot hide.  Expressions are
-closures ``f(state, env)``; statements are instructions ``ins(state, env) ->
-next pc`` (or NEXT/SUSPEND) with the same pc layout as the generated code.
+Kept small and plain on purpose: it is the executable specification, and the
+Python backend of every game (``load_game(..., vm=False)``, explicit chance,
+a game the native VM does not run).  tests/test_vm_differential.py plays the
+same seeded games on this path and on the VM and requires identical games, so
+a bug of either cannot hide.  Expressions are closures ``f(state, env)``;
+statements are instructions ``ins(state, env) -> next pc`` (or NEXT/SUSPEND) at
+the pcs of the VM's IR (runtime/lower.py), so a saved frame means the same on both.
 """
 
 from __future__ import annotations
@@ -19,9 +21,18 @@ from engine.lang.ops import KEYED, OPS, bounded, times, zone_cards
 from engine.lang.subsets import subsets
 from engine.lang.types import ANY, INT, PLAYER, ZONE, Type, loop_of
 from engine.runtime import together
-from engine.runtime.codegen import Overrun
 from engine.runtime.numbers import CHECKED_OPS, in_range
-from engine.runtime.program import DEFAULT_END, NEXT, SUSPEND, Choice, Labeller, Procedure, bounds_check, enum_check
+from engine.runtime.program import (
+    DEFAULT_END,
+    NEXT,
+    SUSPEND,
+    Choice,
+    Labeller,
+    Overrun,
+    Procedure,
+    bounds_check,
+    enum_check,
+)
 
 
 class ReferenceCompiler:
@@ -293,7 +304,7 @@ class ReferenceCompiler:
         code, budget = proc.code, self.game.step_budget
 
         def run(st, env):
-            env, pc, steps = dict(env), 0, st.steps  # bounded per call, as the generated code is
+            env, pc, steps = dict(env), 0, st.steps  # bounded per call
             try:
                 while pc >= 0:
                     st.steps += 1

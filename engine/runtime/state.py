@@ -28,17 +28,14 @@ from engine.errors import (
     plain_reason,
 )
 from engine.runtime import rng, sight, together
-from engine.runtime.codegen import Overrun
 from engine.runtime.logtext import log_text, seat_did
 from engine.runtime.lower import native_game, raise_as_engine, rule_error_of, vm_module
 from engine.runtime.numbers import LIMIT, PAST, in_range
-from engine.runtime.program import DEFAULT_END, SUSPEND
+from engine.runtime.program import DEFAULT_END, SUSPEND, Overrun
 from engine.runtime.saved_state import FORMAT, check_pending, check_saved_state
 
 if TYPE_CHECKING:
     from engine.runtime.gamedef import GameDef
-
-SCORE_CACHE_SIZE = 100_000  # points kept per game definition; then forgotten all at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,27 +459,12 @@ class State:
         return [self.score_of(p) for p in range(self.n)]
 
     def score_of(self, p: int) -> int:
-        """Seat ``p``'s points by the scoring rules, kept under the key of what they read (``GameDef.score_key``)."""
+        """Seat ``p``'s points by the scoring rules (a finished game's copy keeps them from the game)."""
         if self.vm is not None:
             return self.scores[p]
-        game = self.game
-        key_of = game.score_key
         if self.final is not None:
             return self.final[0][p]
-        if key_of is None:
-            return self._points(p)
-        try:
-            key = key_of(self, p, p)  # the parameters p and me
-        except Exception:  # what scoring reads is not there: scoring itself says why
-            return self._points(p)
-        cache = game.cache.scores
-        points = cache.get(key)
-        if points is None:
-            points = self._points(p)
-            if len(cache) >= SCORE_CACHE_SIZE:
-                cache.clear()
-            cache[key] = points
-        return points
+        return self._points(p)
 
     def _points(self, p: int) -> int:
         """Seat ``p``'s scoring terms added up, worked out (a loop: a generator here cost more than some terms)."""

@@ -1,4 +1,5 @@
-"""Points are kept under the key of what scoring reads (engine/lang/readset.py): never a stale score."""
+"""A seat's points are those the scoring rules give, on the VM, in clones and in determinized copies, and
+follow the state at once: never a stale score."""
 
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ ALL_GAMES = sorted(p.name for p in RULES.iterdir() if (p / "game.yaml").is_file(
 
 
 def fresh_points(state, p: int) -> int:
-    """Seat ``p``'s points computed from the rules, with no kept value."""
+    """Seat ``p``'s points computed by the reference from the rules, term by term."""
     return sum(state._evaluate(s, p) for s in state.game.scoring)
 
 
 @pytest.mark.parametrize("game_id", ALL_GAMES)
-def test_kept_points_are_the_points(game_id):
-    """At every decision of random games (clones and copies included), kept points equal fresh ones."""
+def test_points_are_what_the_scoring_rules_give(game_id):
+    """At every decision of random games (clones and copies included), a state's points equal the terms'."""
     game = load_game(RULES / game_id / "game.yaml")
     rnd = random.Random(5)
     checked = 0
@@ -41,9 +42,8 @@ def test_kept_points_are_the_points(game_id):
 
 
 def test_points_follow_what_scoring_reads():
-    """A card moved into the zone scoring reads changes the points at once, though they were kept before."""
+    """A card moved into the zone scoring reads changes the points at once, though they were read before."""
     game = load_game(RULES / "cat-town" / "game.yaml", overrides={"scoring.cats.points": "size(hand(p)) * 10"})
-    assert game.score_key is not None
     state = game.new_game(players=2, seed=1)
     before = state.score_of(0)
     assert before == 10 * len(state.zones["hand:0"])
@@ -52,14 +52,3 @@ def test_points_follow_what_scoring_reads():
     state.zones["hand:0"].append(card)
     state.loc[card] = "hand:0"
     assert state.score_of(0) == before + 10
-
-
-def test_scoring_that_reads_the_whole_state_is_computed_each_time():
-    """An operation declared to read more than its arguments (where a card is) leaves scoring unkeyed."""
-    game = load_game(
-        RULES / "cat-town" / "game.yaml",
-        overrides={"scoring.cats.points": '1 if zone_of(card_named("travel-notes")) == station else 0'},
-    )
-    assert game.score_key is None
-    plain = load_game(RULES / "cat-town" / "game.yaml")
-    assert plain.score_key is not None
