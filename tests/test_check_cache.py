@@ -35,7 +35,7 @@ rooms:
 @pytest.fixture
 def builds(monkeypatch):
     """How many times rules were compiled."""
-    return counter(monkeypatch, gamedef, "build")
+    return counter(monkeypatch, gamedef, "check")
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,8 @@ from cache_helpers import counter, write_rules
 from engine import RuntimeRuleError, load_game
 from engine.lang import parser
 from engine.load import cache, compiled_cache
+from engine.load.documents import load_documents, resolve
+from engine.load.schemas import check_document
 from engine.runtime import gamedef, reference
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,7 +80,7 @@ def work(monkeypatch):
     """Counts of what a load did: builds, parsed programs, compiled procedures."""
     build, parse, compiled = (
         counter(monkeypatch, owner, name)
-        for owner, name in ((gamedef, "build"), (parser, "parse_program"), (reference.ReferenceCompiler, "procedure"))
+        for owner, name in ((gamedef, "check"), (parser, "parse_program"), (reference.ReferenceCompiler, "procedure"))
     )
     return _Counts(build, parse, compiled)
 
@@ -113,28 +116,64 @@ def play(game, players: int, seed: int, decisions: int = 120):
     return seen, state.to_json()
 
 
-def test_a_second_load_of_a_shipped_game_parses_and_compiles_nothing_and_plays_the_same(work):
+def test_a_second_load_of_a_shipped_game_checks_and_parses_nothing_and_plays_the_same(work):
     built = load_game("cat-town")
     assert work["build"] == 1 and work["parse"] > 0 and work["compile"] > 0 and len(entries()) == 1
-    before = work.now()
+    parsed, compiled = work["parse"], work["compile"]
     kept = load_game("cat-town")
-    assert work.now() == before and kept is not built
+    assert (work["build"], work["parse"], work["compile"]) == (1, parsed, 2 * compiled) and kept is not built
     for players in (2, 4):
         for seed in range(3):
             assert play(kept, players, seed) == play(built, players, seed)
 
 
 def test_a_game_is_frozen_facts_and_what_its_play_worked_out_is_not_kept_with_it():
-    """None of a game's facts can be set; what its states worked out and kept (zones, what each seat
-    sees) is in its cache, which an entry written after play does not hold."""
-    built = load_game("cat-town", vm=False)
+    """None of a game's facts can be set; what its states worked out and kept (zones, what each seat sees) is in
+    its cache, which a game of the same checked rules compiled again does not hold."""
+    checked = gamedef.check(load_documents(*resolve("cat-town", None), check_document))
+    built = checked.game()
     play(built, 3, 1)
     assert built.cache.zones and built.cache.sights
     with pytest.raises(dataclasses.FrozenInstanceError):
         built.step_budget = 1
-    kept = compiled_cache._Unpickler(io.BytesIO(compiled_cache._dump(built))).load()
+    kept = compiled_cache._Unpickler(io.BytesIO(compiled_cache._dump(checked))).load().game()
     assert not kept.cache.zones and not kept.cache.sights
     assert play(kept, 3, 1) == play(built, 3, 1)
+
+
+class _Names(compiled_cache._Unpickler):
+    """Reads an entry as the cache does, noting each name it holds."""
+
+    def __init__(self, data: bytes):
+        super().__init__(io.BytesIO(data))
+        self.names: set[tuple[str, str]] = set()
+
+    def find_class(self, module: str, name: str):
+        self.names.add((module, name))
+        return super().find_class(module, name)
+
+
+@pytest.mark.parametrize("name", ["cat-town", "cats-mansion", "liars-dice"])
+def test_an_entry_is_the_checked_game_as_data_and_holds_no_code(name, work):
+    """Nothing read from disk is run: an entry names the engine's classes (a type by the function that interns
+    it), paths and fractions, and no function; a load compiles the rules' texts again."""
+    load_game(name)
+    [entry] = entries()
+    reader = _Names(cache.load(entry).partition(b"\n")[2])
+    assert isinstance(reader.load(), gamedef.Checked)
+    functions = {n for n in reader.names if not isinstance(getattr(import_module(n[0]), n[1]), type)}
+    assert functions == {("engine.lang.types", "_intern")}
+
+
+def test_a_signed_entry_naming_anything_but_the_engines_classes_is_never_unpickled(mini, work, tmp_path):
+    """Even an entry the user's key signed (say, written by another engine of theirs) names nothing else."""
+    load_game(mini)
+    [entry] = entries()
+    marker = tmp_path / "planted-code-ran"
+    header = cache.load(entry).partition(b"\n")[0]
+    cache.store(entry, header + b"\n" + pickle.dumps(Planted(marker)))
+    assert load_game(mini).new_game(players=2).vars["n"] == 1
+    assert not marker.exists() and work["build"] == 2
 
 
 def test_a_board_game_read_back_plays_the_same(work):

@@ -409,17 +409,17 @@ def load_game(
     if variant_file is not None and not game_file.exists():
         raise LoadError([_unknown_base(variant_file)])
 
-    def make() -> GameDef:
+    def make() -> Checked:
         from engine.load.schemas import check_document
 
         rules = load_documents(game_file, variant_file, check_document)
         if overrides:
             apply_overrides(rules, overrides)
-        return build(rules, reference)
+        return check(rules, reference)
 
     if reference:  # the differential tests' own path: always built
-        return make()
-    built = cached(key_of(str(game_file), str(variant_file), overrides), make, GameDef)
+        return make().game()
+    built = cached(key_of(str(game_file), str(variant_file), overrides), make, Checked).game()
     return built if vm else replace(built, vm=False)
 
 
@@ -440,7 +440,88 @@ def build(rules: RuleSet, reference: bool = False) -> GameDef:
 
     ``reference``: its states run on the reference interpreter, never on the VM (for tests).
     """
-    return _Builder(rules, reference).build()
+    return check(rules, reference).game()
+
+
+def check(rules: RuleSet, reference: bool = False) -> Checked:
+    """Check merged rules into plain data, compiled by ``Checked.game``; raises RulesError with every problem."""
+    return _Builder(rules, reference).check()
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A game as checking leaves it, plain data that the compiled-game cache keeps: its facts and tables with no
+    code, and every effect-language text parsed and checked.  ``game()`` compiles the texts to the reference's
+    closures; nothing of them is ever read from disk."""
+
+    facts: GameDef  # procedures, functions, bot values, starts, scoring, stats, turn and house left empty
+    vocab: Vocabulary  # what the texts were checked against (the facts' vocabulary)
+    texts: _Texts
+    starts: list[tuple]  # per card kind, in order: the path of its start's expression
+
+    def game(self) -> GameDef:
+        """The game with its texts compiled; each call compiles a new one (``facts`` is left as it is)."""
+        try:
+            return _compiled(self)
+        except RecursionError:  # compiling a chain of operators just within the checker's reach
+            raise RulesError([_too_deep(self.facts.rules)]) from None
+
+
+def _too_deep(rules: RuleSet) -> Diagnostic:
+    return rules.diag((), "E403", "an expression is nested too deeply to compile")
+
+
+def _compiled(checked: Checked) -> GameDef:
+    """The game of ``checked``: procedures, functions, bot values, scorers, starts, stats and turn compiled.
+
+    What compiled code reads through the game (procedures, functions, effects) is filled in place in the
+    new game's own tables, and the rest given to it at the end: a ``GameDef`` is never changed once made."""
+    texts, rules, vocab = checked.texts, checked.facts.rules, checked.vocab
+    game = replace(checked.facts, procedures={}, functions={}, bot_values={}, scoring=[], tiebreakers=[])
+    compiler = ReferenceCompiler(vocab, game, texts.functions)  # the checker keeps every function pure
+    for name, (path, stmts) in texts.parsed().items():
+        doc, _ = rules.origin(path)
+        params = {"this": CARD} if name.startswith("effect:") else dict(vocab.procedures.get(name, []))
+        game.procedures[name] = compiler.procedure(
+            name, stmts, doc.path, lambda line, col, path=path: rules.locate_text(path, line, col)[1:], params
+        )
+    for name, body in texts.functions.items():
+        game.functions[name] = (
+            compiler.function(name, body) if isinstance(body, ast.Expr) else compiler.function_program(name, body)
+        )
+    for (kind, decision), (_, expr) in texts.bot_values.items():
+        if expr is not None:
+            game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
+    house = None
+    for section, item, expr, path in texts.scorers:
+        if expr is None:
+            continue
+        fn, where = compiler.expr(expr), _where(rules, path)
+        if section == "house":
+            house = House(item["name"], item["plays"], Scorer(item["name"], "", fn, where))
+            continue
+        target = game.scoring if section == "scoring" else game.tiebreakers
+        target.append(Scorer(item["id"], item.get("text", ""), fn, where, item.get("winner", game.winner) == "lowest"))
+    start_fns = {path: compiler.expr(expr) for path, expr in texts.starts.items() if expr is not None}
+    stats = [
+        Stat(
+            item["id"],
+            item.get("text", item["id"]),
+            Located(compiler.expr(expr), _where(rules, path), item["id"]),
+            item.get("per") == "seat",
+            expr.type == BOOL,
+        )
+        for item, expr, path in texts.stats
+        if expr is not None
+    ]
+    turn = None if texts.turn is None else Located(compiler.expr(texts.turn), _where(rules, ("turn",)), "turn:")
+    return replace(game, starts=[start_fns[path] for path in checked.starts], stats=stats, turn=turn, house=house)
+
+
+def _where(rules: RuleSet, path: tuple) -> tuple[str, int, int]:
+    """Where the expression at ``path`` of the rules begins: (file, line, column)."""
+    place = rules.diag(path, "", "")
+    return (place.path, place.line, place.col)
 
 
 def _function_path(fn: dict, i: int) -> tuple:
@@ -469,8 +550,8 @@ class _Builder:
             raise RulesError(self.problems)
 
     # -------------------------------------------------------------- building
-    def build(self) -> GameDef:
-        """The game's declarations checked into its tables, then its effect-language texts compiled."""
+    def check(self) -> Checked:
+        """The game's declarations checked into its tables, then its effect-language texts parsed and checked."""
         if self.rules.variant is not None or self.rules.overridden:
             # The variant file's own shape was checked; now check the merged whole.
             from engine.load.schemas import check_data
@@ -492,11 +573,11 @@ class _Builder:
         self._draw_hints(game)
         self.stop_if_errors()
         try:
-            game = self._programs(game)
-        except RecursionError:  # compiling a chain of operators just within the checker's reach
-            self.error((), "E403", "an expression is nested too deeply to compile")
+            checked = self._programs(game)
+        except RecursionError:  # analysing a chain of operators just within the checker's reach
+            self.problems.append(_too_deep(self.rules))
         self.stop_if_errors()
-        return game
+        return checked
 
     def _game_facts(self) -> GameDef:
         """The game with the facts its header gives; the declarations fill its tables (cards, zones, …)."""
@@ -1140,46 +1221,22 @@ class _Builder:
                 )
         return p
 
-    def _programs(self, game: GameDef) -> GameDef:
-        """``game`` with every text of the effect language parsed, checked and compiled.
-
-        What compiled code reads through the game (procedures, functions, effects) is filled in place,
-        and the rest given to the definition at the end: a ``GameDef`` is never changed once made."""
+    def _programs(self, game: GameDef) -> Checked:
+        """``game`` with every text of the effect language parsed and checked (``Checked.game`` compiles them)."""
         texts = self._parse_texts()
         if any(p.is_error for p in self.problems):
-            return game
-        compiler = ReferenceCompiler(self.vocab, game, texts.functions)  # the checker keeps every function pure
-        self._compile_procedures(game, compiler, texts.procedures)
-        self._compile_functions(game, compiler, texts.functions)
-        self._compile_bot_values(game, compiler, texts.bot_values)
-        start_fns = {path: compiler.expr(expr) for path, expr in texts.starts.items() if expr is not None}
-        self._house: House | None = None
-        self._compile_scorers(game, compiler, texts)
-        stats = [
-            Stat(
-                item["id"],
-                item.get("text", item["id"]),
-                Located(compiler.expr(expr), self._where(path), item["id"]),
-                item.get("per") == "seat",
-                expr.type == BOOL,
-            )
-            for item, expr, path in texts.stats
-            if expr is not None
-        ]
+            return Checked(game, self.vocab, texts, [])
         sources = texts.sources(self.data.get("functions") or [])
         game = replace(
             game,
-            starts=[start_fns[path] for path, _ in self._starts],
-            stats=stats,
-            turn=None if texts.turn is None else Located(compiler.expr(texts.turn), self._where(("turn",)), "turn:"),
+            programs={name: stmts for name, (_, stmts) in texts.parsed().items()},
             sources=sources,
             function_bodies=texts.functions,
-            house=self._house,
             warnings=tuple(self.rules.warnings + deprecated_uses(self.rules, sources)),
         )
         self._check_play(game, texts.procedures)
         self._check_house(texts.procedures)
-        return game
+        return Checked(game, self.vocab, texts, [path for path, _ in self._starts])
 
     def _check_house(self, procedures: dict[str, tuple[tuple, list[ast.Stmt] | None]]) -> None:
         """The house plays by a procedure of the rules that asks no one anything, itself or by what it calls."""
@@ -1350,50 +1407,9 @@ class _Builder:
             stats.append((item, expr, path))
         return stats
 
-    # The compile steps: every text parsed without error, compiled into the game.
-    def _compile_procedures(self, game: GameDef, compiler, procedures: dict) -> None:
-        for name, (path, stmts) in procedures.items():
-            doc, _ = self.rules.origin(path)
-            params = {"this": CARD} if name.startswith("effect:") else dict(self.vocab.procedures.get(name, []))
-            game.procedures[name] = compiler.procedure(
-                name, stmts, doc.path, lambda line, col, path=path: self.rules.locate_text(path, line, col)[1:], params
-            )
-            game.programs[name] = stmts
-
-    @staticmethod
-    def _compile_functions(game: GameDef, compiler, bodies: dict[str, ast.Expr | list[ast.Stmt]]) -> None:
-        for name, body in bodies.items():
-            game.functions[name] = (
-                compiler.function(name, body) if isinstance(body, ast.Expr) else compiler.function_program(name, body)
-            )
-
-    @staticmethod
-    def _compile_bot_values(game: GameDef, compiler, values: dict) -> None:
-        for (kind, decision), (_, expr) in values.items():
-            if expr is not None:
-                game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
-
-    def _where(self, path: tuple) -> tuple[str, int, int]:
-        """Where the expression at ``path`` of the rules begins: (file, line, column)."""
-        place = self.rules.diag(path, "", "")
-        return (place.path, place.line, place.col)
-
-    def _compile_scorers(self, game: GameDef, compiler, texts: _Texts) -> None:
-        """Scoring terms and tie-breakers."""
-        for section, item, expr, path in texts.scorers:
-            if expr is None:
-                continue
-            where = self._where(path)
-            if section == "house":
-                self._house = House(item["name"], item["plays"], Scorer(item["name"], "", compiler.expr(expr), where))
-                continue
-            target = game.scoring if section == "scoring" else game.tiebreakers
-            lowest = item.get("winner", self.data.get("winner", "highest")) == "lowest"
-            target.append(Scorer(item["id"], item.get("text", ""), compiler.expr(expr), where, lowest))
-
     def _check_play(self, game: GameDef, procedures: dict) -> None:
         """A game has a 'play' program, and every decision's options can be listed in advance."""
-        if "play" not in game.procedures:
+        if "play" not in game.programs:
             self.error(("play",), "E301", "the game has no 'play' program")
         for name, choose, why, fix in unbounded_choices(game):
             self.dsl_problem(
@@ -1435,6 +1451,10 @@ class _Texts:
     scorers: list[tuple[str, dict, ast.Expr | None, tuple]]  # (section, item, expression, path)
     stats: list[tuple[dict, ast.Expr | None, tuple]]  # (item, expression, path)
     turn: ast.Expr | None = None  # what a turn is, where the game says
+
+    def parsed(self) -> dict[str, tuple[tuple, list[ast.Stmt]]]:
+        """name → (path, statements) of the procedures that parsed: all of them once the rules check."""
+        return {name: (path, stmts) for name, (path, stmts) in self.procedures.items() if stmts is not None}
 
     def sources(self, functions: list[dict]) -> list[tuple[tuple, Any]]:
         """(path, AST) of every text, in the order of the rules' sections (for lint); none is None once all parsed."""

@@ -78,6 +78,10 @@ class Labeller:
         self._long: dict[Type | None, Callable] = {}
         self._same: dict[Type | None, Callable] = {}
 
+    def __reduce__(self) -> tuple:
+        """Pickled as what it labels by: the labels it made (functions) are made again when first asked."""
+        return (Labeller, (self.card_ids, self.seat_names, self.card_names))
+
     def seat_name(self, seat: int) -> str:
         """A seat as a log line names it: its name in the rules, else "seat N"."""
         names = self.seat_names
