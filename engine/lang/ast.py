@@ -627,16 +627,13 @@ class Stmt(Node):
     written (``SYNTAX``: its rules in lark's notation, which ``parser`` joins into the grammar; the first
     rule is the statement's own and builds the node from its children in field order unless the parser
     says otherwise), what the language reference says of it (``DOCS``), and its effects: whether it
-    changes the game (``changes``: a function may not) and whether it decides what runs next
-    (``CONTROL``: a decision, a call or a jump out, compiled as instructions of its own).  Its type
-    rule is its ``check``; the checker, both code paths and the docs are checked to know every
-    statement (tests/test_statements.py)."""
+    changes the game (``changes``: a function may not).  Its type rule is its ``check``; the checker,
+    the reference and the docs are checked to know every statement (tests/test_statements.py)."""
 
     SYNTAX: ClassVar[str] = ""  # none: the checker makes the node of another statement's
     BLOCK: ClassVar[bool] = False  # it ends with its block, not at the end of its line
     DOCS: ClassVar[Docs] = ()  # (form, what it does): rows of the language reference
     CHANGES: ClassVar[str | None] = None  # why it changes the game, as a function's error says
-    CONTROL: ClassVar[bool] = False
 
     @classmethod
     def rule(cls) -> str:
@@ -729,7 +726,6 @@ secret: "secretly"
         ),
     )
     CHANGES = "a choice is a decision of a player"
-    CONTROL = True
 
     target: Name | Attr
     verb: str  # "" when the options name themselves
@@ -871,7 +867,6 @@ class EndGame(Stmt):
         ),
     )
     CHANGES = "end_game ends the game"
-    CONTROL = True
 
     reason: str = ""  # why the game ends, as the outcome reports it ("" for the rules' default)
 
@@ -912,7 +907,6 @@ class Return(Stmt):
             "ask for decisions on the way)",
         ),
     )
-    CONTROL = True
 
     def check(self, c: Checker) -> None:
         if c.returns is not None:
@@ -957,7 +951,6 @@ class CallAssign(Assign):
 
     SYNTAX = ""  # written as an assignment
     DOCS = ()  # with 'return'
-    CONTROL = True
 
     value: Call
 
@@ -973,7 +966,6 @@ class CallAssign(Assign):
 @dataclass(slots=True, eq=False)
 class Reopen(Stmt):
     SYNTAX = 'reopen_stmt: "reopen"'
-    CONTROL = True
 
     def check(self, c: Checker) -> None:
         _in_window(self, c, "reopen")
@@ -985,7 +977,6 @@ class Reopen(Stmt):
 @dataclass(slots=True, eq=False)
 class Close(Stmt):
     SYNTAX = 'close_stmt: "close"'
-    CONTROL = True
 
     def check(self, c: Checker) -> None:
         _in_window(self, c, "close")
@@ -1010,7 +1001,6 @@ class Window(Stmt):
         ),
     )
     CHANGES = "a window asks the players"
-    CONTROL = True
 
     var: str
     start: Expr
@@ -1133,7 +1123,6 @@ class Repeat(Stmt):
 class Break(Stmt):
     SYNTAX = 'break_stmt: "break"'
     DOCS = (("break", "leave the innermost for, while or repeat loop at once"),)
-    CONTROL = True
 
     def check(self, c: Checker) -> None:
         _in_loop(self, c, "break")
@@ -1146,7 +1135,6 @@ class Break(Stmt):
 class Continue(Stmt):
     SYNTAX = 'continue_stmt: "continue"'
     DOCS = (("continue", "go on with the next round of the innermost loop, skipping the rest of its block"),)
-    CONTROL = True
 
     def check(self, c: Checker) -> None:
         _in_loop(self, c, "continue")
