@@ -336,6 +336,33 @@ def test_a_repeat_of_a_million_rounds_overruns_the_budget_at_its_line(tmp_path, 
     assert info.value.diagnostic.code == "E703" and info.value.diagnostic.line in (9, 10)
 
 
+LONG_FUNCTION = """\
+functions:
+  - id: counted
+    params: {xs: "list[int]"}
+    returns: int
+    does: |
+      seen = 0
+      for x in xs:
+          seen = seen + 1
+      return seen
+"""
+
+
+def test_a_setup_over_the_budget_fails_alike_on_every_backend(tmp_path):
+    """Three loops of 90,000 rounds run over the budget of 200,000 steps wherever the game runs: the game on the
+    VM (whose failed setup the reference tells) fails as the reference's does, with no other backend that
+    counts differently letting it load."""
+    path = write_game(tmp_path, "n = counted(range(90000)) + counted(range(90000)) + counted(range(90000))\n")
+    path.write_text(path.read_text(encoding="utf-8").replace("play: |", LONG_FUNCTION + "play: |"), encoding="utf-8")
+    found = []
+    for game in (load_game(path), load_game(path, vm=False), load_game(path, reference=True)):
+        with pytest.raises(RuntimeRuleError) as info:
+            game.new_game(players=2)
+        found.append(info.value.diagnostic.format())
+    assert len(set(found)) == 1 and " E703 " in found[0], found
+
+
 @pytest.mark.parametrize("reference", [False, True])
 def test_a_verb_with_braces_or_percent_signs_prints_as_written(tmp_path, reference):
     """An option's id is the verb and the option's label joined: a verb with braces in it is text, not a format."""
