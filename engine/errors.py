@@ -157,9 +157,8 @@ def is_rules_fault(exc: BaseException) -> bool:
     operation or board primitive given a value it cannot take (``item(cards, none)``), or endless recursion
     in the rules' functions.  An error raised anywhere else in the engine is the engine's.
 
-    Generated code is compiled under a file name ``<rules …>``; the reference path's closures live in
-    runtime/reference.py, operations in lang/ops.py, board primitives in boards/graphs.py; the innermost frame
-    tells which code failed.
+    The reference path's closures live in runtime/reference.py, operations in lang/ops.py, board primitives in
+    boards/graphs.py; the innermost frame tells which code failed.
     """
     if isinstance(exc, (RuleFault, RecursionError)):
         return True
@@ -169,7 +168,7 @@ def is_rules_fault(exc: BaseException) -> bool:
     while tb.tb_next is not None:
         tb = tb.tb_next
     name = tb.tb_frame.f_code.co_filename
-    return name.startswith("<rules ") or Path(name).parts[-2:] in _RULE_CODE
+    return Path(name).parts[-2:] in _RULE_CODE
 
 
 _KIND_WORDS = {

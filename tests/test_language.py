@@ -366,7 +366,7 @@ def test_a_rule_failing_at_run_time_is_told_in_the_language_words(tmp_path, stat
 
 @pytest.mark.parametrize("reference", [False, True])
 def test_a_local_read_before_it_is_set_is_told_at_its_line(tmp_path, reference):
-    """Generated code reads locals with one lookup; a missing one is still the rules' E701 at the reading line."""
+    """A local read before any branch set it is the rules' E701 at the reading line, on both backends."""
     statement = "if me.points > 5:\n      y = 1\n  me.points = count([x for x in players() if seat_number(x) == y]) + 1"
     make_game(tmp_path, FAULT.format(statement=statement))
     game = load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=reference)

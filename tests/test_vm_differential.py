@@ -481,7 +481,7 @@ functions:
 
 def same_fault_on_every_backend(game, then=None):
     """The one located fault of ``game`` as it begins for seed 0 (or at ``then`` of the begun state) on the
-    reference, the Python code generator and the VM; its diagnostic."""
+    reference, ``State`` on its default backend and the VM itself; its diagnostic."""
     faults = []
     for on_python in (game, load_game(game.rules.folder / "game.yaml")):
         with pytest.raises(RuntimeRuleError) as fault:

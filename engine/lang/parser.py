@@ -326,7 +326,7 @@ class _ToAst(Transformer):
     the constructs whose node is not their children as written; each says why.
     """
 
-    # tokens: plain values (a Token is a str subclass that would leak into the AST, generated code and caches)
+    # tokens: plain values (a Token is a str subclass that would leak into the AST and caches)
     NAME = str
 
     def STRING(self, token: Token) -> str:
