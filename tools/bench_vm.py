@@ -5,8 +5,8 @@
 
 For each row the same work is done on both sides, interleaved (Python, VM, Python, VM, …), timed in CPU
 time (``time.process_time``); the report gives each side's median over the repeats and the median of the
-per-repeat ratios (Python time / VM time, higher is better).  The Python side is the runtime users run
-today (``load_game``: the generated code), driven as ``tabletop simulate`` drives it (``simulate.play_out``,
+per-repeat ratios (Python time / VM time, higher is better).  The Python side is the reference interpreter
+(``load_game(..., vm=False)``, the Python backend), driven as ``tabletop simulate`` drives it (``simulate.play_out``,
 outcome included); the VM side plays the very same games in one call (``VmGame.playouts``).  Rows:
 
 - ``simulate``: K whole games between the row's bots, the same seeds (and so the same games) on both sides;
@@ -123,7 +123,8 @@ def mcts_row(game, vm_game, players: int, repeats: int, iterations: int):
 
     def native():
         agent = MctsAgent(1, str(iterations))
-        vm_copy.search(seat, [], iterations, agent.rollout, [list(agent.rng.getstate()[1])] * 2)
+        generators = [list(agent.rng.getstate()[1]), list(agent.policy.rng.getstate()[1])]
+        vm_copy.search(seat, [], f"{iterations}/{agent.rollout}", generators, agent.policy.explore)
 
     return interleaved(python, native, repeats)
 
@@ -157,7 +158,7 @@ def main() -> None:
         label = f"{name}{'/' + variant if variant else ''} {players}p"
         if args.only not in label:
             continue
-        game = load_game(name, variant)
+        game = load_game(name, variant, vm=False)
         try:
             vm_game = _vm.VmGame(ir_bytes(load_game(name, variant, reference=True)))
         except (Unsupported, _vm.VmError) as exc:  # a game the VM does not run yet is reported, not fatal
