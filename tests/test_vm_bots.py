@@ -56,6 +56,25 @@ def test_the_vm_plays_the_games_python_plays_for_the_same_seeds(name, players, k
         assert {k: on_vm[k] for k in expected} == expected, f"seed {seed}"
 
 
+def test_a_greedy_value_reading_the_option_id_plays_on_the_vm_as_in_python(tmp_path):
+    """`action` in a greedy value (deprecated, still accepted) is the option's id there too."""
+    folder = tmp_path / "rules" / "pick"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(
+        "id: pick\nname: Pick\nplayers: {min: 2, max: 2}\nplayer_variables:\n  points: {type: int}\n"
+        'play: |\n  for p in players():\n    x = choose "take" from [1, 2, 3] by p\n    p.points = x\n  end_game\n'
+        "scoring:\n  - {id: points, points: p.points}\n"
+        "bots:\n  greedy:\n    value: '1 if action == \"take 1\" else 0'\n",
+        encoding="utf-8",
+    )
+    game = load_game(folder / "game.yaml", reference=True)
+    played = _vm.VmGame(ir_bytes(game)).playouts(2, list(range(12)), "greedy")
+    for seed, on_vm in enumerate(played):
+        expected = python_game(game, 2, seed, ["greedy", "greedy"])
+        assert {k: on_vm[k] for k in expected} == expected, f"seed {seed}"
+    assert sum(g["scores"] == [1, 1] for g in played) > len(played) / 2  # the option its value names, bar exploring
+
+
 def test_each_seat_plays_its_own_bot():
     game, vm_game = both("caty-mini")
     kinds = ["greedy", "random"]

@@ -2,6 +2,7 @@
 //! engine/bots (the same seeds, Python's generator, the same copies), so a whole game or a whole search
 //! needs no Python call per step.
 
+use crate::game::ACTION_SLOT;
 use crate::pyrand::PyRandom;
 use crate::rng::Seed;
 use crate::state::{Diag, Error, State, F};
@@ -145,9 +146,9 @@ fn by_values(st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Rati
     let value = game
         .greedy
         .iter()
-        .find(|(k, _, _)| *k == p.kind)
-        .or_else(|| game.greedy.iter().find(|(k, _, _)| k.is_empty()));
-    let Some((kind, expr, nlocals)) = value else {
+        .find(|g| g.kind == p.kind)
+        .or_else(|| game.greedy.iter().find(|g| g.kind.is_empty()));
+    let Some(value) = value else {
         return Err(Error::State(format!(
             "bot 'greedy' has no value for a decision '{}'",
             p.kind
@@ -169,10 +170,12 @@ fn by_values(st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Rati
         let choice = p.values[i].clone();
         let declines = matches!(choice, V::None);
         env.clear();
-        env.resize(*nlocals, V::Unset);
+        env.resize(value.nlocals, V::Unset);
         env[0] = V::Int(i64::from(seat));
         env[1] = V::Int(i64::from(seat));
-        env[2] = game.text_value(a);
+        if value.reads_action {
+            env[usize::from(ACTION_SLOT)] = game.text_value(a);
+        }
         env[3] = choice;
         let fail = |m: String| {
             Error::Rule(Diag {
@@ -180,10 +183,10 @@ fn by_values(st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Rati
                 line: 1,
                 col: 1,
                 code: "E701",
-                message: format!("the greedy value of '{kind}' failed for seat {seat}: {m}"),
+                message: format!("the greedy value of '{}' failed for seat {seat}: {m}", value.kind),
             })
         };
-        let v = match st.eval(&game, *expr, &mut env) {
+        let v = match st.eval(&game, value.expr, &mut env) {
             Ok(V::Int(v)) => v,
             Ok(V::Bool(b)) => i64::from(b),
             Ok(other) => return Err(fail(format!("{} is no number", other.kind()))),

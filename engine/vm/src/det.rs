@@ -116,7 +116,9 @@ impl State {
                 let k = match by_zone.iter().position(|(zone, _, _)| *zone == z) {
                     Some(k) => k,
                     None => {
-                        by_zone.push((z, vec![], vec![]));
+                        // room for every place left in the zone (the known cards' list is dealt into): no
+                        // regrowing one card at a time
+                        by_zone.push((z, Vec::with_capacity(upto - i), Vec::with_capacity(upto - i)));
                         by_zone.len() - 1
                     }
                 };
@@ -126,7 +128,9 @@ impl State {
                 } else if let Some((_, l)) = loose.iter_mut().find(|(l, _)| *l == look) {
                     l.push(card);
                 } else {
-                    loose.push((look, vec![card]));
+                    let mut cards = Vec::with_capacity(self.loc.len());
+                    cards.push(card);
+                    loose.push((look, cards));
                 }
             }
         }
@@ -136,7 +140,12 @@ impl State {
     /// A random relabelling of the cards hidden from `seat` that keeps all it knows of them: (old, new).
     fn deal(&self, seat: u32, shuffler: &mut PyRandom) -> Vec<(u32, u32)> {
         let (groups, loose) = self.hidden(seat);
-        let mut relabel = vec![];
+        let places = groups
+            .iter()
+            .flat_map(|(_, by_zone)| by_zone)
+            .map(|(_, p, _)| p.len())
+            .sum();
+        let mut relabel = Vec::with_capacity(places);
         for (look, by_zone) in groups {
             let mut pool = loose
                 .iter()

@@ -384,6 +384,18 @@ pub enum Body {
     Code(Vec<Ins>),
 }
 
+/// A greedy value: its kind of decision, expression, number of locals, and whether it reads the option's id
+/// (`action`: made for each option only where it is read).
+pub struct Greedy {
+    pub kind: Rc<str>,
+    pub expr: Node,
+    pub nlocals: usize,
+    pub reads_action: bool,
+}
+
+/// The local of a greedy value that holds the option's id.
+pub const ACTION_SLOT: u16 = 2;
+
 #[derive(Debug)]
 pub struct Func {
     pub params: Vec<u16>,
@@ -504,8 +516,8 @@ pub struct Game {
     pub scored_vars: Vec<bool>,
     pub scored_pvars: Vec<bool>,
     pub det: Det,
-    /// The greedy bot's values by kind of decision ("" for any other): (kind, expression, locals).
-    pub greedy: Vec<(Rc<str>, Node, usize)>,
+    /// The greedy bot's values by kind of decision ("" for any other).
+    pub greedy: Vec<Greedy>,
     /// What a log calls each seat (the rules' `players: names:`; none: "seat N").
     pub seat_names: Vec<String>,
     /// What a log calls each card (`cards_in_logs: name`), by card number; empty: cards by their ids.
@@ -1084,6 +1096,22 @@ fn rebuild(e: &Expr, f: &mut impl FnMut(Node) -> Node) -> Expr {
     }
 }
 
+/// Whether expression `e` reads local `slot` (a call's arguments are read in the caller's locals, its body in
+/// its own).
+fn reads_local(nodes: &[Expr], e: Node, slot: u16) -> bool {
+    match &nodes[e as usize] {
+        Expr::Local(s, _) => *s == slot,
+        other => {
+            let mut found = false;
+            rebuild(other, &mut |c| {
+                found = found || reads_local(nodes, c, slot);
+                c
+            });
+            found
+        }
+    }
+}
+
 /// Whether function `f`'s expression `e` reads no local but `me` and its parameters, never moves one out,
 /// and calls no function: what lets a call of it be replaced by the expression itself.
 fn inlinable(nodes: &[Expr], e: Node, f: &Func) -> bool {
@@ -1573,9 +1601,17 @@ impl Game {
             l.nlocals = locals.len();
             let kind: Rc<str> = s(v.get(0).ok_or("a greedy value lacks its kind")?, "a kind")?.into();
             let expr = l.expr(v.get(1).ok_or("a greedy value lacks its expression")?)?;
-            greedy.push((kind, expr, locals.len()));
+            greedy.push(Greedy {
+                kind,
+                expr,
+                nlocals: locals.len(),
+                reads_action: false,
+            });
         }
         inline_calls(&mut l.nodes, &funcs);
+        for g in &mut greedy {
+            g.reads_action = reads_local(&l.nodes, g.expr, ACTION_SLOT);
+        }
         let code = crate::compile::Code::new(&l.nodes, &families);
         let det = Det {
             looks,

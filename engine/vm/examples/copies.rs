@@ -1,0 +1,28 @@
+//! Determinized copies of a mid-game state, timed without Python (CPU time of the copies):
+//! `cargo run --release --example copies -- IR PLAYERS COPIES` (the state after its first ten options taken, the
+//! copies seat 0's, each from a seed of its own).
+
+mod common;
+
+use _vm::bots::thread_seconds;
+
+fn main() {
+    let (game, players, copies) = common::arguments("copies IR.json PLAYERS COPIES");
+    let copies: u32 = copies.parse().unwrap_or(1000);
+    let mut st = _vm::state::State::new(game, players, 1).expect("a new game");
+    for _ in 0..10 {
+        let Some(first) = st.legal(None).first().cloned() else {
+            break;
+        };
+        st.apply(&first, None).expect("a legal action");
+    }
+    let start = thread_seconds();
+    for seed in 0..copies {
+        st.determinized(0, seed.into()).expect("a copy");
+    }
+    let took = thread_seconds() - start;
+    println!(
+        "{copies} copies in {took:.3} CPU-s: {:.2} µs a copy",
+        took * 1e6 / f64::from(copies)
+    );
+}
