@@ -93,15 +93,33 @@ def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
 
 def check_data(data, kind: str, diag: Callable[..., Diagnostic]) -> list[Diagnostic]:
     """Every schema problem of ``data`` as diagnostics, via ``diag(path, code, msg, key=, hint=)``."""
-    out = []
-    seen = set()
-    for error in sorted(validator(kind).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
-        path, message, at_key, hint = _explain(error)
-        if (path, message) in seen:
-            continue
-        seen.add((path, message))
-        out.append(diag(path, "E201", message, key=at_key, hint=hint))
-    return out
+    return [diag(path, "E201", message, key=at_key, hint=hint) for path, message, at_key, hint in _problems(data, kind)]
+
+
+_CHECKED: dict[tuple[str, str], tuple] = {}  # (kind, repr of the data) → its problems, for the last files checked
+_KEEP = 64
+
+
+def _problems(data, kind: str) -> tuple:
+    """(path, message, points-at-key, hint) of each schema problem of ``data``, in path order, each once.
+
+    A pure function of the data, whose repr says all of it (plain YAML values): the files a game shares with its
+    variants, checked again as each variant loads, are checked once."""
+    key = (kind, repr(data))
+    found = _CHECKED.get(key)
+    if found is None:
+        seen = set()
+        problems = []
+        for error in sorted(validator(kind).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+            path, message, at_key, hint = _explain(error)
+            if (path, message) not in seen:
+                seen.add((path, message))
+                problems.append((path, message, at_key, hint))
+        found = tuple(problems)
+        if len(_CHECKED) >= _KEEP:
+            del _CHECKED[next(iter(_CHECKED))]
+        _CHECKED[key] = found
+    return found
 
 
 def check_document(doc: Document, kind: str) -> list[Diagnostic]:
