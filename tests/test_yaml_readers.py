@@ -22,6 +22,7 @@ def pure_python(monkeypatch: pytest.MonkeyPatch, text: str, path: str):
     """``parse_yaml`` with every text sent to the pure-Python reader: its Document, or its diagnostics."""
     with monkeypatch.context() as mp:
         mp.setattr(yaml_source, "_PYTHON_ONLY", re.compile(""))
+        mp.setattr(yaml_source, "_READ", {})  # read now, not the Document kept from the fast read
         return read(text, path)
 
 
@@ -90,3 +91,18 @@ def test_a_text_without_newline_at_the_end_reads_as_with_one(monkeypatch):
     """The last line's values keep their places when the file does not end in a line break."""
     text = Path(REPO / "rules" / "caty-mini" / "game.yaml").read_text(encoding="utf-8").rstrip("\n")
     assert read(text, "game.yaml") == pure_python(monkeypatch, text, "game.yaml")
+
+
+def test_a_file_read_again_is_not_parsed_again_and_each_reader_gets_data_of_its_own(monkeypatch):
+    """A game's files are read again as each of its variants loads: the second reading composes nothing, and
+    what one caller does to its Document's data is not seen by the next."""
+    text = (REPO / "rules" / "caty-mini" / "components.yaml").read_text(encoding="utf-8")
+    first = parse_yaml(text, "components.yaml")
+    composed = counter(monkeypatch, yaml.composer.Composer, "compose_node")
+    second = parse_yaml(text, "components.yaml")
+    assert composed == [0] and second == first
+    first.data["components"][0]["kind"] = "changed"
+    first.data["components"].clear()
+    first.positions.clear()
+    assert second != first and parse_yaml(text, "components.yaml") == second
+    assert parse_yaml(text, "other/components.yaml").path == "other/components.yaml"

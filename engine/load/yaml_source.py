@@ -83,6 +83,17 @@ class Document:
     scalars: dict[PathKey, ScalarPlace] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list, repr=False)
 
+    def copy(self) -> Document:
+        """A Document of its own: its data's mappings and lists copied (the values in them never change)."""
+        return Document(
+            self.path,
+            _copied(self.data),
+            dict(self.positions),
+            dict(self.key_positions),
+            dict(self.scalars),
+            list(self.lines),
+        )
+
     def where(self, path: PathKey, *, key: bool = False) -> tuple[int, int]:
         """Best known (line, col) for a path: the nearest ancestor that has one."""
         path = tuple(path)
@@ -115,6 +126,15 @@ class Document:
     ) -> Diagnostic:
         line, col = self.where(path, key=key)
         return Diagnostic(self.path, line, col, code, message, severity, hint)
+
+
+def _copied(value: Any) -> Any:
+    """Plain YAML data with every mapping and list copied."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
 
 
 class _Converter:
@@ -344,13 +364,32 @@ class _FastLoader(_Bounded, yaml.CSafeLoader):
 _PYTHON_ONLY = re.compile(yaml.reader.Reader.NON_PRINTABLE.pattern + "|[\t\r\x85\u2028\u2029\ufeff]")
 
 
+_READ: dict[tuple[str, str], Document] = {}  # (path shown, text) → its Document, for the last files read
+_KEEP_READ = 64
+_KEPT_CHARS = 200_000  # a larger file is read each time rather than held (a rule file is some 25 KB)
+
+
 def parse_yaml(text: str, path: str) -> Document:
     """Parse YAML text into a Document; raises LoadError with diagnostics.
 
-    A text libyaml reads without a problem is read by it, ten times faster; anything else (a syntax error, a
-    bound passed, a duplicate key…) is read again by PyYAML's pure-Python reader, whose marks and messages
-    every diagnostic quotes.
+    A file read before (a game's files again as each variant loads, a game loaded again) is not read again:
+    its Document is copied.
     """
+    key = (path, text)
+    found = _READ.get(key)
+    if found is None:
+        found = _parse(text, path)
+        if len(text) <= _KEPT_CHARS:
+            if len(_READ) >= _KEEP_READ:
+                del _READ[next(iter(_READ))]
+            _READ[key] = found
+    return found.copy()
+
+
+def _parse(text: str, path: str) -> Document:
+    """A text libyaml reads without a problem is read by it, ten times faster; anything else (a syntax error, a
+    bound passed, a duplicate key…) is read again by PyYAML's pure-Python reader, whose marks and messages
+    every diagnostic quotes."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise LoadError([Diagnostic(path, 1, 1, "E107", f"file is larger than {MAX_FILE_BYTES} bytes")])
     if _PYTHON_ONLY.search(text) is None:
