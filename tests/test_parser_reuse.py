@@ -8,10 +8,12 @@ from cache_helpers import counter
 import engine
 from engine.lang import parser
 from engine.lang.parser import parse_program
+from engine.load.kept import Kept
 
 
 def test_a_variant_loaded_after_its_game_parses_none_of_the_texts_they_share(monkeypatch):
     """Only the texts the variant itself writes are parsed; the game's were parsed as it loaded."""
+    monkeypatch.setattr(parser, "_TREES", Kept(4096))  # none kept from the tests before
     engine.load_game("caty-mini")
     parsed = counter(monkeypatch, parser._parser(), "parse")
     engine.load_game("caty-mini", "older-players")

@@ -7,6 +7,7 @@ from cache_helpers import counter
 
 import engine
 from engine.load import schemas
+from engine.load.kept import Kept
 from engine.load.schemas import check_document
 from engine.load.yaml_source import parse_yaml
 
@@ -14,6 +15,7 @@ from engine.load.yaml_source import parse_yaml
 def test_the_files_a_variant_shares_with_its_game_are_checked_once(monkeypatch):
     """Loading a variant after its game checks only the variant file and the game they make together: the
     game's own files and boards, read again, were checked as the game loaded."""
+    monkeypatch.setattr(schemas, "_CHECKED", Kept(64))  # none kept from the tests before
     engine.load_game("caty-mini")
     checks = counter(monkeypatch, schemas, "validator")
     engine.load_game("caty-mini", "older-players")

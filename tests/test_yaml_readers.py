@@ -13,6 +13,7 @@ from tool_helpers import REPO, load_tool
 
 import engine
 from engine.load import yaml_source
+from engine.load.kept import Kept
 from engine.load.yaml_source import parse_yaml
 
 SHIPPED = sorted(p for folder in ("rules", "boards") for p in (REPO / folder).rglob("*.yaml"))
@@ -22,7 +23,7 @@ def pure_python(monkeypatch: pytest.MonkeyPatch, text: str, path: str):
     """``parse_yaml`` with every text sent to the pure-Python reader: its Document, or its diagnostics."""
     with monkeypatch.context() as mp:
         mp.setattr(yaml_source, "_PYTHON_ONLY", re.compile(""))
-        mp.setattr(yaml_source, "_READ", {})  # read now, not the Document kept from the fast read
+        mp.setattr(yaml_source, "_READ", Kept(1))  # read now, not the Document kept from the fast read
         return read(text, path)
 
 
@@ -38,8 +39,11 @@ def test_every_shipped_file_is_read_by_libyaml_with_every_value_in_the_same_plac
     values and keys, and places of the text inside each string as the pure-Python reader finds."""
     assert len(SHIPPED) > 20
     texts = {str(p.relative_to(REPO)): p.read_text(encoding="utf-8") for p in SHIPPED}
+    monkeypatch.setattr(yaml_source, "_READ", Kept(64))  # each read now, none kept from the tests before
     python_reads = counter(monkeypatch, yaml.reader.Reader, "__init__")
+    fast_reads = counter(monkeypatch, yaml_source._FastLoader, "__init__")
     documents = {path: read(text, path) for path, text in texts.items()}
+    assert fast_reads == [len(texts)]
     assert python_reads == [0]
     for path, doc in documents.items():
         assert isinstance(doc, yaml_source.Document), path

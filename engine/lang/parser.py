@@ -18,6 +18,7 @@ from lark.indenter import DedentError, Indenter
 
 from engine.lang import ast, words
 from engine.lang.problems import DslProblem, DslSyntaxError
+from engine.load.kept import Kept
 
 MAX_SOURCE_CHARS = 20_000
 MAX_NESTING = 60  # brackets and blocks; deeper is refused before parsing
@@ -506,8 +507,7 @@ def _shift(expr: ast.Expr, lines: int, cols: int) -> None:
         e.col += cols
 
 
-_TREES: dict[tuple[Lark, str, str], Tree] = {}  # (parser, start rule, text) → its parse tree, for the last texts
-_KEEP_TREES = 4096
+_TREES: Kept[tuple[Lark, str, str], Tree] = Kept(4096)  # (parser, start rule, text) → its parse tree
 
 
 def _tree(text: str, start: str) -> Tree:
@@ -518,9 +518,7 @@ def _tree(text: str, start: str) -> Tree:
     tree = _TREES.get(key)
     if tree is None:
         tree = lark.parse(text, start=start)
-        if len(_TREES) >= _KEEP_TREES:
-            del _TREES[next(iter(_TREES))]
-        _TREES[key] = tree
+        _TREES.keep(key, tree)
     return tree
 
 

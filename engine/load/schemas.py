@@ -12,6 +12,7 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from engine.errors import Diagnostic, did_you_mean, quoted
 from engine.load.documents import data_root
+from engine.load.kept import Kept
 from engine.load.yaml_source import Document
 
 KINDS = ("game", "components", "variant", "board")
@@ -96,8 +97,7 @@ def check_data(data, kind: str, diag: Callable[..., Diagnostic]) -> list[Diagnos
     return [diag(path, "E201", message, key=at_key, hint=hint) for path, message, at_key, hint in _problems(data, kind)]
 
 
-_CHECKED: dict[tuple[str, str], tuple] = {}  # (kind, repr of the data) → its problems, for the last files checked
-_KEEP = 64
+_CHECKED: Kept[tuple[str, str], tuple] = Kept(64)  # (kind, repr of the data) → its problems, for the last files
 
 
 def _problems(data, kind: str) -> tuple:
@@ -116,9 +116,7 @@ def _problems(data, kind: str) -> tuple:
                 seen.add((path, message))
                 problems.append((path, message, at_key, hint))
         found = tuple(problems)
-        if len(_CHECKED) >= _KEEP:
-            del _CHECKED[next(iter(_CHECKED))]
-        _CHECKED[key] = found
+        _CHECKED.keep(key, found)
     return found
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from engine.errors import Diagnostic, LoadError
+from engine.load.kept import Kept
 from engine.load.safe_files import MAX_FILE_BYTES, home_of, read_text
 
 MAX_DEPTH = 64
@@ -342,7 +343,7 @@ class _Bounded(yaml.composer.Composer):
 
 
 class _BoundedLoader(_Bounded, yaml.SafeLoader):
-    """The pure-Python reader: the one whose marks and messages every diagnostic of a broken file quotes."""
+    """The pure-Python reader: the one whose marks and messages every diagnostic of a faulty file quotes."""
 
     def __init__(self, stream: str, path: str):
         yaml.SafeLoader.__init__(self, stream)
@@ -364,8 +365,7 @@ class _FastLoader(_Bounded, yaml.CSafeLoader):
 _PYTHON_ONLY = re.compile(yaml.reader.Reader.NON_PRINTABLE.pattern + "|[\t\r\x85\u2028\u2029\ufeff]")
 
 
-_READ: dict[tuple[str, str], Document] = {}  # (path shown, text) → its Document, for the last files read
-_KEEP_READ = 64
+_READ: Kept[tuple[str, str], Document] = Kept(64)  # (path shown, text) → its Document, for the last files read
 _KEPT_CHARS = 200_000  # a larger file is read each time rather than held (a rule file is some 25 KB)
 
 
@@ -380,9 +380,7 @@ def parse_yaml(text: str, path: str) -> Document:
     if found is None:
         found = _parse(text, path)
         if len(text) <= _KEPT_CHARS:
-            if len(_READ) >= _KEEP_READ:
-                del _READ[next(iter(_READ))]
-            _READ[key] = found
+            _READ.keep(key, found)
     return found.copy()
 
 
