@@ -92,8 +92,9 @@ def at(d: engine.Diagnostic, path: str, line: int, col: int) -> None:
 @contextlib.contextmanager
 def yaml_work():
     """What the YAML loader does while the block runs, counted: values converted per file (alias expansions
-    included), the scalar nodes whose source places were worked out, and how far into the text the reader
-    had got when the composer refused a file.  Work bounded by counts, never by a clock."""
+    included), the scalar nodes whose source places were worked out (with the converter that placed them), and
+    how far into the text the pure-Python reader had got when the composer refused a file.  Work bounded by
+    counts, never by a clock."""
     seen: dict = {"converters": [], "placed": [], "refused_at": []}
     init, place, refuse = (
         yaml_source._Converter.__init__,
@@ -106,7 +107,7 @@ def yaml_work():
         seen["converters"].append(self)
 
     def counting_place(self, node):
-        seen["placed"].append(id(node))
+        seen["placed"].append((self, id(node)))  # a node id is unique within one converter run only
         return place(self, node)
 
     def noting_refuse(self, *args, **kwargs):

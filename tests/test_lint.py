@@ -10,10 +10,12 @@ import json
 from pathlib import Path
 
 import pytest
+from cache_helpers import counter
 
 from engine import load_game
 from engine.cli import main
 from engine.tools.codes import CODES
+from engine.tools.lint import checks
 from engine.tools.lint.checks import lint_game
 
 CLEAN = """\
@@ -376,6 +378,16 @@ def test_a_choice_a_game_finds_empty_is_w402_with_the_game_that_shows_it(project
 )
 def test_a_choice_no_game_finds_empty_is_fine(project, fine):
     assert warnings(project, CHOICE, fine) == []
+
+
+def test_only_the_games_that_found_a_choice_empty_are_played_again_a_decision_at_a_time(project, monkeypatch):
+    """Lint's seeded games run on the VM, each player count's in one call; a game is played again in Python, a
+    decision at a time, only when it stopped with nothing to choose from, to find the place of the choice."""
+    replayed = counter(monkeypatch, checks, "play_out")
+    assert warnings(project) == []
+    assert replayed[0] == 0
+    only(warnings(project, CHOICE, EMPTIES), "W402")  # every 2- to 4-player game runs out of cards
+    assert replayed[0] == 3 * 10
 
 
 def test_a_choice_filtered_to_nothing_is_w402(project):

@@ -12,12 +12,13 @@ from functools import lru_cache
 from importlib import resources
 from typing import ClassVar
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
 from engine.lang import ast, words
 from engine.lang.problems import DslProblem, DslSyntaxError
+from engine.load.kept import Kept
 
 MAX_SOURCE_CHARS = 20_000
 MAX_NESTING = 60  # brackets and blocks; deeper is refused before parsing
@@ -506,13 +507,27 @@ def _shift(expr: ast.Expr, lines: int, cols: int) -> None:
         e.col += cols
 
 
+_TREES: Kept[tuple[Lark, str, str], Tree] = Kept(4096)  # (parser, start rule, text) → its parse tree
+
+
+def _tree(text: str, start: str) -> Tree:
+    """The parse tree of ``text``, worked out once per text: a variant, a game loaded again, a fuzz mutant
+    repeat most texts.  The tree is only read (each AST is built anew from it, and the checker annotates that)."""
+    lark = _parser()
+    key = (lark, start, text)
+    tree = _TREES.get(key)
+    if tree is None:
+        tree = lark.parse(text, start=start)
+        _TREES.keep(key, tree)
+    return tree
+
+
 def _parse(text: str, start: str):
     if len(text) > MAX_SOURCE_CHARS:
         raise DslSyntaxError(DslProblem(1, 1, "E403", f"effect text longer than {MAX_SOURCE_CHARS} characters"))
     _check_nesting(text)
     try:
-        tree = _parser().parse(text, start=start)
-        return _ToAst().transform(tree)
+        return _ToAst().transform(_tree(text, start))
     except VisitError as exc:
         if isinstance(exc.orig_exc, DslSyntaxError):
             raise exc.orig_exc from None

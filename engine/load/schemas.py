@@ -12,6 +12,7 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from engine.errors import Diagnostic, did_you_mean, quoted
 from engine.load.documents import data_root
+from engine.load.kept import Kept
 from engine.load.yaml_source import Document
 
 KINDS = ("game", "components", "variant", "board")
@@ -93,15 +94,30 @@ def _explain(error: ValidationError) -> tuple[tuple, str, bool, str | None]:
 
 def check_data(data, kind: str, diag: Callable[..., Diagnostic]) -> list[Diagnostic]:
     """Every schema problem of ``data`` as diagnostics, via ``diag(path, code, msg, key=, hint=)``."""
-    out = []
-    seen = set()
-    for error in sorted(validator(kind).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
-        path, message, at_key, hint = _explain(error)
-        if (path, message) in seen:
-            continue
-        seen.add((path, message))
-        out.append(diag(path, "E201", message, key=at_key, hint=hint))
-    return out
+    return [diag(path, "E201", message, key=at_key, hint=hint) for path, message, at_key, hint in _problems(data, kind)]
+
+
+_CHECKED: Kept[tuple[str, str], tuple] = Kept(64)  # (kind, repr of the data) → its problems, for the last files
+
+
+def _problems(data, kind: str) -> tuple:
+    """(path, message, points-at-key, hint) of each schema problem of ``data``, in path order, each once.
+
+    A pure function of the data, whose repr says all of it (plain YAML values): the files a game shares with its
+    variants, checked again as each variant loads, are checked once."""
+    key = (kind, repr(data))
+    found = _CHECKED.get(key)
+    if found is None:
+        seen = set()
+        problems = []
+        for error in sorted(validator(kind).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+            path, message, at_key, hint = _explain(error)
+            if (path, message) not in seen:
+                seen.add((path, message))
+                problems.append((path, message, at_key, hint))
+        found = tuple(problems)
+        _CHECKED.keep(key, found)
+    return found
 
 
 def check_document(doc: Document, kind: str) -> list[Diagnostic]:

@@ -9,7 +9,10 @@ must not become ``False``.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +20,7 @@ from typing import Any
 import yaml
 
 from engine.errors import Diagnostic, LoadError
+from engine.load.kept import Kept
 from engine.load.safe_files import MAX_FILE_BYTES, home_of, read_text
 
 MAX_DEPTH = 64
@@ -80,6 +84,17 @@ class Document:
     scalars: dict[PathKey, ScalarPlace] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list, repr=False)
 
+    def copy(self) -> Document:
+        """A Document of its own: its data's mappings and lists copied (the values in them never change)."""
+        return Document(
+            self.path,
+            _copied(self.data),
+            dict(self.positions),
+            dict(self.key_positions),
+            dict(self.scalars),
+            list(self.lines),
+        )
+
     def where(self, path: PathKey, *, key: bool = False) -> tuple[int, int]:
         """Best known (line, col) for a path: the nearest ancestor that has one."""
         path = tuple(path)
@@ -114,6 +129,15 @@ class Document:
         return Diagnostic(self.path, line, col, code, message, severity, hint)
 
 
+def _copied(value: Any) -> Any:
+    """Plain YAML data with every mapping and list copied."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
+
+
 class _Converter:
     def __init__(self, path: str, lines: list[str], aliases: int):
         self.doc = Document(path, None)
@@ -121,7 +145,7 @@ class _Converter:
         self.lines = lines
         self.nodes = 0
         self.problems: list[Diagnostic] = []
-        self._ctor = yaml.SafeLoader("")
+        self._ctor = yaml.constructor.SafeConstructor()
         self._places: dict[int, ScalarPlace] = {}  # per node: an alias expanded many times is mapped once
 
     def _fail(self, node: yaml.Node, code: str, message: str, hint: str | None = None) -> None:
@@ -278,7 +302,7 @@ def _quoted(row: str) -> str | None:
     return f'write it in double quotes: {key}: "{value}"'
 
 
-class _BoundedLoader(yaml.SafeLoader):
+class _Bounded(yaml.composer.Composer):
     """PyYAML's composer, stopped as soon as nesting, aliases or the number of values pass their bounds.
 
     Checking while composing (the scanner is lazy) refuses a hostile file after
@@ -286,8 +310,12 @@ class _BoundedLoader(yaml.SafeLoader):
     depth, and composing a file of a million values costs seconds.
     """
 
-    def __init__(self, stream: str, path: str):
-        super().__init__(stream)
+    # the parser's, which each loader below brings: PyYAML's pure-Python one or libyaml's
+    check_event: Callable[..., bool]
+    peek_event: Callable[[], Any]
+    dispose: Callable[[], None]
+
+    def _bound(self, path: str) -> None:
         self.path, self.depth, self.aliases, self.nodes = path, 0, 0, 0
 
     def _refuse(self, code: str, message: str, hint: str | None = None):
@@ -314,16 +342,59 @@ class _BoundedLoader(yaml.SafeLoader):
             self.depth -= 1
 
 
+class _BoundedLoader(_Bounded, yaml.SafeLoader):
+    """The pure-Python reader: the one whose marks and messages every diagnostic of a faulty file quotes."""
+
+    def __init__(self, stream: str, path: str):
+        yaml.SafeLoader.__init__(self, stream)
+        self._bound(path)
+
+
+class _FastLoader(_Bounded, yaml.CSafeLoader):
+    """libyaml's scanner and parser (C) under the same bounded composer: about ten times faster, with the same
+    nodes and marks for a file without errors (tests/test_files.py compares them on every shipped file)."""
+
+    def __init__(self, stream: str, path: str):
+        yaml.CSafeLoader.__init__(self, stream)
+        yaml.composer.Composer.__init__(self)
+        self._bound(path)
+
+
+# Texts only the pure-Python reader reads: characters YAML refuses (its message names the character), tabs
+# (libyaml takes some that PyYAML refuses), and the line breaks other than \n that the two count differently.
+_PYTHON_ONLY = re.compile(yaml.reader.Reader.NON_PRINTABLE.pattern + "|[\t\r\x85\u2028\u2029\ufeff]")
+
+
+_READ: Kept[tuple[str, str], Document] = Kept(64)  # (path shown, text) → its Document, for the last files read
+_KEPT_CHARS = 200_000  # a larger file is read each time rather than held (a rule file is some 25 KB)
+
+
 def parse_yaml(text: str, path: str) -> Document:
-    """Parse YAML text into a Document; raises LoadError with diagnostics."""
+    """Parse YAML text into a Document; raises LoadError with diagnostics.
+
+    A file read before (a game's files again as each variant loads, a game loaded again) is not read again:
+    its Document is copied.
+    """
+    key = (path, text)
+    found = _READ.get(key)
+    if found is None:
+        found = _parse(text, path)
+        if len(text) <= _KEPT_CHARS:
+            _READ.keep(key, found)
+    return found.copy()
+
+
+def _parse(text: str, path: str) -> Document:
+    """A text libyaml reads without a problem is read by it, ten times faster; anything else (a syntax error, a
+    bound passed, a duplicate key…) is read again by PyYAML's pure-Python reader, whose marks and messages
+    every diagnostic quotes."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise LoadError([Diagnostic(path, 1, 1, "E107", f"file is larger than {MAX_FILE_BYTES} bytes")])
-    loader = None
-    aliases = 0
+    if _PYTHON_ONLY.search(text) is None:
+        with contextlib.suppress(LoadError, yaml.YAMLError, RecursionError):
+            return _document(text, path, *_compose(_FastLoader(text, path)))
     try:
-        loader = _BoundedLoader(text, path)  # its reader already refuses unprintable characters
-        root = loader.get_single_node()
-        aliases = loader.aliases
+        root, aliases = _compose(_BoundedLoader(text, path))  # its reader already refuses unprintable characters
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
@@ -345,9 +416,19 @@ def parse_yaml(text: str, path: str) -> Document:
         raise LoadError([_syntax_diagnostic(path, exc, text.splitlines())]) from None
     except RecursionError:
         raise LoadError([Diagnostic(path, 1, 1, "E106", f"nesting deeper than {MAX_DEPTH} levels")]) from None
+    return _document(text, path, root, aliases)
+
+
+def _compose(loader: _Bounded) -> tuple[yaml.Node | None, int]:
+    """The document's root node (None for an empty one) and how many aliases the file uses."""
+    try:
+        return loader.get_single_node(), loader.aliases
     finally:
-        if loader is not None:
-            loader.dispose()
+        loader.dispose()
+
+
+def _document(text: str, path: str, root: yaml.Node | None, aliases: int) -> Document:
+    """The composed file as plain data with the place of every value."""
     converter = _Converter(path, text.splitlines(), aliases)
     converter.doc.lines = converter.lines
     if root is None:

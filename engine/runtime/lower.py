@@ -638,29 +638,16 @@ class Lowerer:
             raise Unsupported(f"a table of {name}")
         table: dict[str, Any] = {}
         misses: list[dict] = []
+        state = _Boards(game)
         for board_id in boards:
             board = game.board(board_id)
             spaces = list(board.nodes)
-            tags = sorted(set().union(*getattr(board, "tags", {}).values()))
-            directions = list(getattr(board, "directions", ()))
-            domains = {0: [[]], 1: [[s] for s in spaces], 2: [[a, b] for a in spaces for b in spaces]}
-            domains[3] = [[a, b, t] for a in spaces for b in spaces for t in tags]
-            if name == "tagged":
-                domains[1] = [[t] for t in tags]
-            if name == "spaces_of":
-                domains[1] = [[r] for r in sorted({str(board.room_of(s)) for s in spaces})]
-            if name == "has_tag":
-                domains[2] = [[s, t] for s in spaces for t in tags]
-            if name == "toward":
-                domains[2] = [[s, d] for s in spaces for d in directions]
-            if name == "opposite":
-                domains[1] = [[d] for d in directions]
-            for args in domains[arity]:
+            for args in _arguments(name, arity, board, spaces):
                 try:
-                    table[_key(board_id, args)] = fn(_Boards(game), board_id, *args)
+                    table[_key(board_id, args)] = fn(state, board_id, *args)
                 except (RuleFault, KeyError, ValueError, TypeError):  # a fault at play time: the VM's own
                     continue
-            misses.append(_missed(fn, _Boards(game), board_id, arity, spaces))
+            misses.append(_missed(fn, state, board_id, arity, spaces))
         self.tables.append(table)
         self.misses.append(misses[0] if misses and all(m == misses[0] for m in misses) else {"checks": []})
         self.table_ids[key] = len(self.tables) - 1
@@ -702,6 +689,24 @@ class Lowerer:
 def _json(x: Any) -> str:
     """The JSON text of one argument of a board table: a space, tag, direction or room, met once per row."""
     return json.dumps(x)
+
+
+def _arguments(name: str, arity: int, board, spaces: list[str]) -> list[list]:
+    """The arguments after the board that a table of ``name`` on ``board`` holds a row for: its spaces, pairs or
+    triples of them, or its rooms, directions or tags where the operation takes those (each made only if used)."""
+    if name == "spaces_of":
+        return [[r] for r in sorted({str(board.room_of(s)) for s in spaces})]
+    if name in ("toward", "opposite"):
+        directions = list(getattr(board, "directions", ()))
+        return [[s, d] for s in spaces for d in directions] if name == "toward" else [[d] for d in directions]
+    if name not in ("tagged", "has_tag") and arity < 3:
+        return [[a, b] for a in spaces for b in spaces] if arity == 2 else [[s] for s in spaces] if arity else [[]]
+    tags = sorted(set().union(*getattr(board, "tags", {}).values()))
+    if name == "tagged":
+        return [[t] for t in tags]
+    if name == "has_tag":
+        return [[s, t] for s in spaces for t in tags]
+    return [[a, b, t] for a in spaces for b in spaces for t in tags]
 
 
 def _key(board_id: str, args: list) -> str:
