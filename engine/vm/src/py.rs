@@ -6,11 +6,13 @@ use crate::playout;
 use crate::pyrand::PyRandom;
 use crate::record::{self, Lab, Record, Stat};
 use crate::rng::Seed;
-use crate::state::{Error, State};
+use crate::state::{Error, Pending, State};
+use crate::value::V;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
@@ -285,6 +287,106 @@ fn py_value<'py>(py: Python<'py>, j: &serde_json::Value) -> PyResult<Bound<'py, 
     })
 }
 
+/// A value of the rules as the Python objects `json.loads` makes of its saved form (`json::value_json`), made
+/// with no JSON between.
+fn py_of<'py>(py: Python<'py>, g: &Game, v: &V) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        V::Unset | V::None => py.None().into_bound(py),
+        V::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        V::Int(i) => i.into_pyobject(py)?.into_any(),
+        V::Str(s) => PyString::new(py, g.text(*s)).into_any(),
+        V::Text(t) => PyString::new(py, t).into_any(),
+        V::List(items) => py_list_of(py, g, items)?.into_any(),
+        V::Rec(fields) => {
+            let dict = PyDict::new(py);
+            for (k, x) in fields.iter() {
+                match crate::maps::entry(*k, x) {
+                    (V::Text(t), x) => dict.set_item(&*t, py_of(py, g, x)?)?,
+                    (_, x) => dict.set_item(g.text(*k), py_of(py, g, x)?)?,
+                }
+            }
+            dict.into_any()
+        }
+        V::Iter(i, items) => PyList::new(
+            py,
+            [i.into_pyobject(py)?.into_any(), py_list_of(py, g, items)?.into_any()],
+        )?
+        .into_any(),
+    })
+}
+
+fn py_list_of<'py>(py: Python<'py>, g: &Game, items: &[V]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for x in items {
+        list.append(py_of(py, g, x)?)?;
+    }
+    Ok(list)
+}
+
+/// Named values (variables, a frame's locals) as a dict, in their order.
+fn py_named<'py, 'a>(
+    py: Python<'py>,
+    g: &Game,
+    named: impl Iterator<Item = (&'a str, &'a V)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (name, v) in named {
+        dict.set_item(name, py_of(py, g, v)?)?;
+    }
+    Ok(dict)
+}
+
+/// The decision asked as the Python backend holds it (`json::pending_json`'s fields, in its order).
+fn py_pending<'py>(py: Python<'py>, g: &Game, p: &Pending) -> PyResult<Bound<'py, PyDict>> {
+    let ids = |ids: &[Rc<str>]| PyList::new(py, ids.iter().map(|i| &**i));
+    let d = PyDict::new(py);
+    d.set_item(intern!(py, "player"), p.player)?;
+    d.set_item(intern!(py, "ids"), ids(&p.ids)?)?;
+    d.set_item(intern!(py, "values"), py_list_of(py, g, &p.values)?)?;
+    d.set_item(intern!(py, "secret"), p.secret)?;
+    d.set_item(intern!(py, "kind"), &*p.kind)?;
+    if let Some(t) = &p.together {
+        let all = PyDict::new(py);
+        all.set_item("seats", &t.seats)?;
+        let each_ids = PyList::empty(py);
+        for i in &t.ids {
+            each_ids.append(ids(i)?)?;
+        }
+        all.set_item("ids", each_ids)?;
+        let each_values = PyList::empty(py);
+        for v in &t.values {
+            each_values.append(py_list_of(py, g, v)?)?;
+        }
+        all.set_item("values", each_values)?;
+        all.set_item("chosen", &t.chosen)?;
+        d.set_item("together", all)?;
+    }
+    Ok(d)
+}
+
+/// The program frames `[procedure, pc, locals]` as the Python backend holds them (`State::stack_json`).
+fn py_stack<'py>(py: Python<'py>, st: &State) -> PyResult<Bound<'py, PyList>> {
+    let g = &*st.game;
+    let out = PyList::empty(py);
+    for f in &st.stack {
+        let p = &g.procs[f.proc as usize];
+        let set = p
+            .locals
+            .iter()
+            .map(|n| &**n)
+            .zip(&f.env)
+            .filter(|(_, v)| !matches!(v, V::Unset));
+        let env = py_named(py, g, set)?;
+        let frame = [
+            PyString::new(py, &p.name).into_any(),
+            f.pc.into_pyobject(py)?.into_any(),
+            env.into_any(),
+        ];
+        out.append(PyList::new(py, frame)?)?;
+    }
+    Ok(out)
+}
+
 /// One bot spec for every seat, or one per seat.
 #[derive(FromPyObject)]
 enum BotSpecs {
@@ -297,11 +399,109 @@ enum BotSpecs {
 #[pyclass(module = "engine._vm")]
 struct VmState {
     st: Rc<State>,
+    looked: Looked,
+}
+
+/// A list a look handed over, with what it was made of.
+type Kept<T> = Option<(T, Py<PyList>)>;
+
+/// What the last `look` of a state handed over that is often the same at the next one, with what it was made
+/// from: a zone is handed over again as the same Python list while the state still shares the zone's cards with
+/// this (the VM copies a zone it changes while it is shared, so a zone held here never changes); the cards'
+/// places and what seats know of them while they are equal; each seat's `seen`, which only grows, extended.
+/// A reader takes the lists as read-only, as the Python backend's values are.
+#[derive(Default)]
+struct Looked {
+    names: Vec<Py<PyString>>,
+    zones: Vec<Kept<Rc<Vec<u32>>>>,
+    loc: Kept<Vec<u32>>,
+    know: Kept<Vec<u32>>,
+    pinned: Kept<Vec<u32>>,
+    seen: Vec<(usize, Py<PyList>)>,
+}
+
+/// `items` as a Python list: the one `kept` holds if it was made of equal items, else a new one, kept.
+fn kept_list<'py>(py: Python<'py>, kept: &mut Kept<Vec<u32>>, items: &[u32]) -> PyResult<Py<PyList>> {
+    if let Some((was, list)) = kept {
+        if was[..] == *items {
+            return Ok(list.clone_ref(py));
+        }
+    }
+    let list = PyList::new(py, items)?.unbind();
+    *kept = Some((items.to_vec(), list.clone_ref(py)));
+    Ok(list)
+}
+
+impl Looked {
+    /// The zones by name, in the game's order, as a dict of lists of cards (bottom first).
+    fn zones<'py>(&mut self, py: Python<'py>, st: &State) -> PyResult<Bound<'py, PyDict>> {
+        let g = &st.game;
+        if self.names.len() != st.zones.len() {
+            self.names = st
+                .seats()
+                .zones
+                .iter()
+                .map(|&z| PyString::new(py, g.text(z)).unbind())
+                .collect();
+            self.zones = st.zones.iter().map(|_| None).collect();
+        }
+        let out = PyDict::new(py);
+        for ((name, kept), cards) in self.names.iter().zip(&mut self.zones).zip(&st.zones) {
+            let list = match kept {
+                Some((was, list)) if Rc::ptr_eq(was, cards) => list.clone_ref(py),
+                _ => {
+                    let list = PyList::new(py, cards.iter())?.unbind();
+                    *kept = Some((Rc::clone(cards), list.clone_ref(py)));
+                    list
+                }
+            };
+            out.set_item(name.bind(py), list)?;
+        }
+        Ok(out)
+    }
+
+    /// Each card's zone by name (the zones' names are those `zones` made).
+    fn loc<'py>(&mut self, py: Python<'py>, st: &State) -> PyResult<Py<PyList>> {
+        if let Some((was, list)) = &self.loc {
+            if *was == st.loc {
+                return Ok(list.clone_ref(py));
+            }
+        }
+        let names = &self.names;
+        let list = PyList::new(py, st.loc.iter().map(|&z| names[z as usize].bind(py)))?.unbind();
+        self.loc = Some((st.loc.clone(), list.clone_ref(py)));
+        Ok(list)
+    }
+
+    /// What each seat was shown, as a list per seat; a seat's list is extended by what it was shown since.
+    fn seen<'py>(&mut self, py: Python<'py>, st: &State) -> PyResult<Bound<'py, PyList>> {
+        if self.seen.len() != st.seen.len() {
+            self.seen = (0..st.seen.len()).map(|_| (0, PyList::empty(py).unbind())).collect();
+        }
+        let out = PyList::empty(py);
+        for ((had, list), now) in self.seen.iter_mut().zip(&st.seen) {
+            if now.len() < *had {
+                (*had, *list) = (0, PyList::empty(py).unbind());
+            }
+            if now.len() > *had {
+                let grown = list.bind(py).get_slice(0, *had);
+                for entry in &now[*had..] {
+                    grown.append(py_value(py, entry)?)?;
+                }
+                (*had, *list) = (now.len(), grown.unbind());
+            }
+            out.append(list.bind(py))?;
+        }
+        Ok(out)
+    }
 }
 
 impl VmState {
     fn new(st: State) -> VmState {
-        VmState { st: Rc::new(st) }
+        VmState {
+            st: Rc::new(st),
+            looked: Looked::default(),
+        }
     }
 
     /// The state to change: this object's own (copied first if a clone still shares it).
@@ -331,21 +531,68 @@ impl VmState {
         self.st.to_data().to_string()
     }
 
-    /// `to_json`'s data as Python objects, with no JSON text between, and only the log lines from `log_from`
-    /// and the history entries from `history_from` (a reader that kept the earlier ones needs no copy of them
-    /// each decision); where this state has fewer, all of them. `log_from` and `history_from` say where the
-    /// lines and entries handed over begin.
-    fn look<'py>(&self, py: Python<'py>, log_from: usize, history_from: usize) -> PyResult<Bound<'py, PyAny>> {
-        let log_from = if log_from <= self.st.log.len() { log_from } else { 0 };
-        let history_from = if history_from <= self.st.history.len() {
+    /// `to_json`'s data as Python objects, with no JSON text between.
+    fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_value(py, &self.st.to_data())
+    }
+
+    /// The state's fields as the Python backend holds them, for a reader that only looks: (rng, zones, loc,
+    /// vars, pvars, stack, pending, log, history, seen, reason, know, pinned, faces, log_from, history_from).
+    /// Only the log lines from `log_from` and the history entries from `history_from` are handed over (a
+    /// reader that kept the earlier ones needs no copy of them each decision); where this state has fewer, all
+    /// of them: `log_from` and `history_from` say where they begin. What has not changed since the last look
+    /// is the same Python object (`Looked`).
+    fn look<'py>(&mut self, py: Python<'py>, log_from: usize, history_from: usize) -> PyResult<Bound<'py, PyTuple>> {
+        let st = &*self.st;
+        let log_from = if log_from <= st.log.len() { log_from } else { 0 };
+        let history_from = if history_from <= st.history.len() {
             history_from
         } else {
             0
         };
-        let data = py_value(py, &self.st.data_since(log_from, history_from))?;
-        data.set_item("log_from", log_from)?;
-        data.set_item("history_from", history_from)?;
-        Ok(data)
+        let looked = &mut self.looked;
+        let zones = looked.zones(py, st)?;
+        let log = PyList::empty(py);
+        for line in st.log.iter().skip(log_from) {
+            let audience = line.audience.into_pyobject(py)?.into_any();
+            log.append(PyList::new(py, [audience, PyString::new(py, &line.text).into_any()])?)?;
+        }
+        let history = PyList::empty(py);
+        for h in st.history.iter().skip(history_from) {
+            history.append(py_value(py, &st.hist_json(h))?)?;
+        }
+        let g = &*st.game;
+        let faces = if g.dice.is_empty() {
+            py.None().into_bound(py)
+        } else {
+            py_list_of(py, g, &st.faces)?.into_any()
+        };
+        let pvars = PyList::empty(py);
+        for values in &st.pvars {
+            pvars.append(py_named(py, g, g.pvars.iter().map(|v| &*v.name).zip(values))?)?;
+        }
+        let fields = [
+            st.rng.into_pyobject(py)?.into_any(),
+            zones.into_any(),
+            looked.loc(py, st)?.into_bound(py).into_any(),
+            py_named(py, g, g.vars.iter().map(|v| &*v.name).zip(&st.vars))?.into_any(),
+            pvars.into_any(),
+            py_stack(py, st)?.into_any(),
+            match &st.pending {
+                Some(p) => py_pending(py, g, p)?.into_any(),
+                None => py.None().into_bound(py),
+            },
+            log.into_any(),
+            history.into_any(),
+            looked.seen(py, st)?.into_any(),
+            st.reason.as_deref().into_pyobject(py)?.into_any(),
+            kept_list(py, &mut looked.know, &st.know)?.into_bound(py).into_any(),
+            kept_list(py, &mut looked.pinned, &st.pinned)?.into_bound(py).into_any(),
+            faces,
+            log_from.into_pyobject(py)?.into_any(),
+            history_from.into_pyobject(py)?.into_any(),
+        ];
+        PyTuple::new(py, fields)
     }
 
     /// A copy consistent with all `seat` knows and nothing more (the reference's `State.determinized`).
@@ -418,6 +665,7 @@ impl VmState {
     fn clone(&self) -> VmState {
         VmState {
             st: Rc::clone(&self.st),
+            looked: Looked::default(),
         }
     }
 
