@@ -8,6 +8,8 @@ VM fails is played by the reference, whose words the error has.
 
 from __future__ import annotations
 
+import copy
+import operator
 import pickle
 import random
 import threading
@@ -259,6 +261,33 @@ def test_a_copy_read_at_every_decision_shares_the_zones_no_move_touched_with_the
         assert before.zones == cards_then, "an earlier copy keeps its cards"
         shared += sum(cards is before.zones[zone] for zone, cards in after.zones.items())
     assert shared > 40 * 10
+
+
+def values_of(st) -> tuple:
+    return st.vars, st.pvars, st.stack, st.pending
+
+
+def test_a_copy_read_at_every_decision_shares_the_variables_and_waiting_frames_unchanged_with_the_copy_before():
+    """Nor does it make again the variables no move changed, the frames waiting for the one that runs, the
+    decision's options its frame holds: a copy read earlier keeps them as they were."""
+    game = load_game("cat-town")
+    st, twin = game.new_game(2, 6), load_game("cat-town", vm=False).new_game(2, 6)
+    rnd = random.Random(6)
+    shared = {"variables": 0, "frames": 0, "options": 0}
+    for _ in range(40):
+        before = st.for_reading()
+        then = copy.deepcopy(values_of(before))
+        action = rnd.choice(twin.legal_actions())
+        st.apply(action)
+        twin.apply(action)
+        after = st.for_reading()
+        assert values_of(after) == values_of(twin)
+        assert values_of(before) == then, "an earlier copy keeps its values"
+        shared["variables"] += (after.vars is before.vars) + sum(map(operator.is_, after.pvars, before.pvars))
+        shared["frames"] += sum(map(operator.is_, after.stack, before.stack))
+        held = after.stack[-1][2].values()
+        shared["options"] += after.pending is not None and any(v is after.pending["values"] for v in held)
+    assert min(shared.values()) > 20, shared
 
 
 def test_the_greedy_bot_rating_options_by_the_rules_values_keeps_the_game_on_the_vm():
