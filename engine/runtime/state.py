@@ -301,8 +301,9 @@ class State:
         encoding, a rule function a tool evaluates): itself, or while the VM runs it a copy read back from the
         VM's state, made once a decision. Reading a field of the state itself would move its game off the VM.
 
-        The copy shares with the copies of earlier decisions what has not changed since (``VmState.look``): the
-        lists of cards of the zones no move touched, the log and history lists, which it extends."""
+        The copy shares with the copy of the decision before what has not changed since (``VmState.look``: the
+        zones no move touched, the variables, the frames waiting), and with all earlier copies the log and
+        history lists, which it extends."""
         if self.vm is None:
             return self
         look = self.look
@@ -315,9 +316,24 @@ class State:
             past = self.past
             # the log and history grow as the game goes on: only what is new since the last look is handed over
             had = (len(past.log_entries), len(past.history)) if past is not None else (0, 0)
-            fields = self.vm.look(*had)
-            look.rng, look.zones, look.loc, look.vars, look.pvars, look.stack, look.pending, log, history = fields[:9]
-            look.seen, look.reason, look.know, look.pinned, look.faces, log_from, history_from = fields[9:]
+            (
+                look.rng,
+                look.zones,
+                look.loc,
+                look.vars,
+                look.pvars,
+                look.stack,
+                look.pending,
+                log,
+                history,
+                look.seen,
+                look.reason,
+                look.know,
+                look.pinned,
+                look.faces,
+                log_from,
+                history_from,
+            ) = self.vm.look(*had)
             if past is not None and log_from:
                 past.log_entries += log
                 log = past.log_entries
