@@ -8,6 +8,8 @@ VM fails is played by the reference, whose words the error has.
 
 from __future__ import annotations
 
+import copy
+import operator
 import pickle
 import random
 import threading
@@ -204,6 +206,88 @@ def test_an_observation_or_a_turn_read_at_every_decision_keeps_the_game_on_the_v
         action = st.legal_actions()[0]
         st.apply(action)
         twin.apply(action)
+
+
+def seen_by_each(st, encoding) -> list:
+    """All a seat, then an onlooker, reads of a state: its view, log, history, decision, options, observation."""
+    seen = []
+    for seat in range(st.n):
+        seen += [st.view(seat), st.visible_log(seat), st.history_for(seat), st.decision_for(seat), st.asked(seat)]
+        seen += [encoding.encode(st, seat).tolist(), observe.known_cards(st, seat), st.hidden_from(seat)]
+    return [*seen, st.view(None), st.log, st.actions]
+
+
+@pytest.mark.parametrize(
+    "name, players", [("caty-mini", 2), ("cat-town", 2), ("cat-town", 4), ("cats-mansion", 3), ("liars-dice", 3)]
+)
+def test_what_every_seat_reads_of_a_game_on_the_vm_is_what_it_reads_on_python_at_every_decision(name, players):
+    """The VM hands a reader back only what changed since the decision before: every view, log, history,
+    decision and observation is still the one the Python backend gives, seat by seat, decision by decision."""
+    game, python = load_game(name), load_game(name, vm=False)
+    encoding = observe.encoding(game, players)
+    decisions = 0
+    for seed in range(3):
+        st, twin = game.new_game(players, seed), python.new_game(players, seed)
+        rnd = random.Random(seed)
+        for _ in range(120):
+            assert seen_by_each(st, encoding) == seen_by_each(twin, encoding), f"seed {seed}, decision {decisions}"
+            if twin.is_terminal:
+                break
+            seat = rnd.choice(twin.to_act)
+            action = rnd.choice(twin.legal_actions(seat))
+            st.apply(action, seat=seat)
+            twin.apply(action, seat=seat)
+            decisions += 1
+        assert st.vm is not None and twin.vm is None
+    assert decisions > 100
+
+
+def test_a_copy_read_at_every_decision_shares_the_zones_no_move_touched_with_the_copy_before():
+    """A view read after every move copies the cards of the zones that move changed, not of every zone; a copy
+    read earlier keeps the cards as they were when it was read."""
+    game = load_game("cat-town")
+    st, twin = game.new_game(2, 5), load_game("cat-town", vm=False).new_game(2, 5)
+    rnd = random.Random(5)
+    shared = 0
+    for _ in range(40):
+        before = st.for_reading()
+        cards_then = {zone: list(cards) for zone, cards in before.zones.items()}
+        action = rnd.choice(twin.legal_actions())
+        st.apply(action)
+        twin.apply(action)
+        after = st.for_reading()
+        assert after.zones == twin.zones and after.loc == twin.loc
+        assert (after.know, after.pinned) == (twin.know, twin.pinned)
+        assert before.zones == cards_then, "an earlier copy keeps its cards"
+        shared += sum(cards is before.zones[zone] for zone, cards in after.zones.items())
+    assert shared > 40 * 10
+
+
+def values_of(st) -> tuple:
+    return st.vars, st.pvars, st.stack, st.pending
+
+
+def test_a_copy_read_at_every_decision_shares_the_variables_and_waiting_frames_unchanged_with_the_copy_before():
+    """Nor does it make again the variables no move changed, the frames waiting for the one that runs, the
+    decision's options its frame holds: a copy read earlier keeps them as they were."""
+    game = load_game("cat-town")
+    st, twin = game.new_game(2, 6), load_game("cat-town", vm=False).new_game(2, 6)
+    rnd = random.Random(6)
+    shared = {"variables": 0, "frames": 0, "options": 0}
+    for _ in range(40):
+        before = st.for_reading()
+        then = copy.deepcopy(values_of(before))
+        action = rnd.choice(twin.legal_actions())
+        st.apply(action)
+        twin.apply(action)
+        after = st.for_reading()
+        assert values_of(after) == values_of(twin)
+        assert values_of(before) == then, "an earlier copy keeps its values"
+        shared["variables"] += (after.vars is before.vars) + sum(map(operator.is_, after.pvars, before.pvars))
+        shared["frames"] += sum(map(operator.is_, after.stack, before.stack))
+        held = after.stack[-1][2].values()
+        shared["options"] += after.pending is not None and any(v is after.pending["values"] for v in held)
+    assert min(shared.values()) > 20, shared
 
 
 def test_the_greedy_bot_rating_options_by_the_rules_values_keeps_the_game_on_the_vm():

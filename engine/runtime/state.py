@@ -296,7 +296,11 @@ class State:
     def for_reading(self) -> State:
         """This state as the Python backend holds it, for code that only reads its fields (an observation's
         encoding, a rule function a tool evaluates): itself, or while the VM runs it a copy read back from the
-        VM's state, made once a decision. Reading a field of the state itself would move its game off the VM."""
+        VM's state, made once a decision. Reading a field of the state itself would move its game off the VM.
+
+        The copy shares with the copy of the decision before what has not changed since (``VmState.look``: the
+        zones no move touched, the variables, the frames waiting), and with all earlier copies the log and
+        history lists, which it extends."""
         if self.vm is None:
             return self
         look = self.look
@@ -304,26 +308,42 @@ class State:
             look = State.__new__(State)
             look.vm, look.look, look.past, look.on_python = None, None, None, True
             look.game, look.n, look.seed, look.fault = self.game, self.n, self.seed, self.fault
+            look.memo, look.steps, look.settled, look.sight = {}, 0, {}, self.sight
+            look.final, look.draws = None, None
             past = self.past
-            if past is None:
-                data = self.vm.look(0, 0)
-            else:  # the log and history grow as the game goes on: only what is new is handed over
-                data = self.vm.look(len(past.log_entries), len(past.history))
-                if data["log_from"]:
-                    past.log_entries += data["log"]
-                    data["log"] = past.log_entries
-                if data["history_from"]:
-                    past.history += data["history"]
-                    data["history"] = past.history
-            look._fill(data)
+            # the log and history grow as the game goes on: only what is new since the last look is handed over
+            had = (len(past.log_entries), len(past.history)) if past is not None else (0, 0)
+            (
+                look.rng,
+                look.zones,
+                look.loc,
+                look.vars,
+                look.pvars,
+                look.stack,
+                look.pending,
+                log,
+                history,
+                look.seen,
+                look.reason,
+                look.know,
+                look.pinned,
+                look.faces,
+                log_from,
+                history_from,
+            ) = self.vm.look(*had)
+            if past is not None and log_from:
+                past.log_entries += log
+                log = past.log_entries
+            if past is not None and history_from:
+                past.history += history
+                history = past.history
+            look.log_entries, look.history = log, history
             self.look, self.past = look, None
         return look
 
     def _vm_data(self) -> dict:
         """The VM's state as the plain data of a saved state (``to_data``), made with no JSON text between."""
-        data = self.vm.look(0, 0)
-        del data["log_from"], data["history_from"]
-        return data
+        return self.vm.data()
 
     def _leave_vm(self) -> None:
         """Run on in Python from the VM's state."""
@@ -660,12 +680,13 @@ class State:
     def _refused(self, exc: BaseException, action: str, seat: int | None) -> None:
         """A failure of the VM's ``apply`` as the Python backend has it: an illegal action refused with the
         same words and legal options (nothing changed); a step the VM failed played by the reference from the
-        state before it (``look``, or the game replayed from its seed), whose fault stops the game, with the
-        reference's words.  The state runs on in Python; it is the VM's fault where the reference cannot play."""
+        state before it (a copy of ``look``, whose lists the looks of other decisions share, or the game replayed
+        from its seed), whose fault stops the game, with the reference's words.  The state runs on in Python; it
+        is the VM's fault where the reference cannot play."""
         if isinstance(exc, vm_module().VmIllegalAction):
             self.for_reading()._chosen(action, seat)
             raise_as_engine(exc)
-        before = self.look if self.look is not None else self._replayed(action)
+        before = self.look.clone() if self.look is not None else self._replayed(action)
         if before is None:
             self.look = None
             if not isinstance(exc, vm_module().VmRuleError):

@@ -18,27 +18,58 @@ impl State {
         value_json(&self.game, v)
     }
 
+    /// The reference's saved-state data (`State.to_data`), field for field.
     pub fn to_data(&self) -> J {
-        self.data_since(0, 0)
-    }
-
-    /// `to_data` with the log from line `log_from` and the history from entry `history_from` only: a reader
-    /// that holds the earlier ones (the two only grow as a game goes on) is handed what is new.
-    pub fn data_since(&self, log_from: usize, history_from: usize) -> J {
         let g = &self.game;
         let seats = self.seats();
         let mut zones = Map::new();
         for (i, &z) in seats.zones.iter().enumerate() {
             zones.insert(g.text(z).to_string(), json!(*self.zones[i]));
         }
-        let variables: Map<String, J> = g
-            .vars
-            .iter()
-            .zip(&self.vars)
-            .map(|(v, x)| (v.name.to_string(), value_json(g, x)))
-            .collect();
-        let pvars: Vec<J> = self
-            .pvars
+        let log: Vec<J> = self.log.iter().map(|l| json!([l.audience, &*l.text])).collect();
+        let history: Vec<J> = self.history.iter().map(|h| self.hist_json(h)).collect();
+        let mut data = json!({
+            "format": FORMAT,
+            "game": g.id,
+            "variant": g.variant,
+            "rules": g.rules,
+            "players": self.n,
+            "seed": seed_json(self.seed),
+            "rng": self.rng,
+            "zones": zones,
+            "variables": self.vars_json(),
+            "player_variables": self.pvars_json(),
+            "stack": self.stack_json(),
+            "pending": self.pending_json(),
+            "log": log,
+            "history": history,
+            "seen": self.seen,
+            "reason": self.reason.as_deref(),
+            "know": self.know,
+            "pinned": self.pinned,
+        });
+        if !g.dice.is_empty() {
+            data["faces"] = self.faces_json();
+        }
+        data
+    }
+
+    /// The game variables as a saved state has them, in the game's order.
+    fn vars_json(&self) -> J {
+        let g = &self.game;
+        J::Object(
+            g.vars
+                .iter()
+                .zip(&self.vars)
+                .map(|(v, x)| (v.name.to_string(), value_json(g, x)))
+                .collect(),
+        )
+    }
+
+    /// Each seat's player variables as a saved state has them.
+    fn pvars_json(&self) -> J {
+        let g = &self.game;
+        self.pvars
             .iter()
             .map(|p| {
                 J::Object(
@@ -49,9 +80,13 @@ impl State {
                         .collect(),
                 )
             })
-            .collect();
-        let stack: Vec<J> = self
-            .stack
+            .collect()
+    }
+
+    /// The program frames `[procedure, pc, locals]`, the locals set so far only.
+    fn stack_json(&self) -> J {
+        let g = &self.game;
+        self.stack
             .iter()
             .map(|f| {
                 let p = &g.procs[f.proc as usize];
@@ -64,77 +99,56 @@ impl State {
                     .collect();
                 json!([&*p.name, f.pc, env])
             })
-            .collect();
-        let log: Vec<J> = self
-            .log
-            .iter()
-            .skip(log_from)
-            .map(|l| json!([l.audience, &*l.text]))
-            .collect();
-        let history: Vec<J> = self
-            .history
-            .iter()
-            .skip(history_from)
-            .map(|h| match h {
-                Hist::Act {
-                    seat,
-                    action,
-                    secret: None,
-                    ..
-                } => json!({"seat": seat, "action": action.as_deref()}),
-                Hist::Act {
-                    seat,
-                    action,
-                    secret: Some(kind),
-                    together,
-                } => {
-                    let mut entry = json!({"seat": seat, "kind": &**kind, "secret": true});
-                    if let Some(action) = action {
-                        entry["action"] = json!(&**action);
-                    }
-                    if *together {
-                        entry["together"] = json!(true);
-                    }
-                    entry
+            .collect()
+    }
+
+    /// The decision asked, or null once the game is over.
+    fn pending_json(&self) -> J {
+        self.pending.as_ref().map_or(J::Null, |p| pending_json(&self.game, p))
+    }
+
+    /// The face each die shows (null for the other cards).
+    fn faces_json(&self) -> J {
+        J::Array(self.faces.iter().map(|f| value_json(&self.game, f)).collect())
+    }
+
+    /// One entry of the history: a decision taken (a secret one with its kind) or a chance event.
+    pub fn hist_json(&self, h: &Hist) -> J {
+        match h {
+            Hist::Act {
+                seat,
+                action,
+                secret: None,
+                ..
+            } => json!({"seat": seat, "action": action.as_deref()}),
+            Hist::Act {
+                seat,
+                action,
+                secret: Some(kind),
+                together,
+            } => {
+                let mut entry = json!({"seat": seat, "kind": &**kind, "secret": true});
+                if let Some(action) = action {
+                    entry["action"] = json!(&**action);
                 }
-                Hist::Shuffle(z) => json!({"chance": "shuffle", "zone": g.text(*z)}),
-                Hist::Random { of, index } => json!({"chance": "random", "of": of, "index": index}),
-                Hist::Roll { die, of, index, seen } => {
-                    let mut entry = json!({"chance": "roll", "die": die, "of": of});
-                    if let Some(index) = index {
-                        entry["index"] = json!(index);
-                    }
-                    if let Some(seen) = seen {
-                        entry["seen"] = json!(**seen);
-                    }
-                    entry
+                if *together {
+                    entry["together"] = json!(true);
                 }
-            })
-            .collect();
-        let mut data = json!({
-            "format": FORMAT,
-            "game": g.id,
-            "variant": g.variant,
-            "rules": g.rules,
-            "players": self.n,
-            "seed": seed_json(self.seed),
-            "rng": self.rng,
-            "zones": zones,
-            "variables": variables,
-            "player_variables": pvars,
-            "stack": stack,
-            "pending": self.pending.as_ref().map(|p| pending_json(g, p)),
-            "log": log,
-            "history": history,
-            "seen": self.seen,
-            "reason": self.reason.as_deref(),
-            "know": self.know,
-            "pinned": self.pinned,
-        });
-        if !g.dice.is_empty() {
-            data["faces"] = J::Array(self.faces.iter().map(|f| value_json(g, f)).collect());
+                entry
+            }
+            Hist::Shuffle(z) => json!({"chance": "shuffle", "zone": self.game.text(*z)}),
+            Hist::Random { of, index } => json!({"chance": "random", "of": of, "index": index}),
+            Hist::Roll { die, of, index, seen } => {
+                let mut entry = json!({"chance": "roll", "die": die, "of": of});
+                if let Some(index) = index {
+                    entry["index"] = json!(index);
+                }
+                if let Some(seen) = seen {
+                    entry["seen"] = json!(**seen);
+                }
+                entry
+            }
         }
-        data
     }
 
     /// A state read back from the reference's JSON; anything that does not fit this game is refused in one line.

@@ -1,16 +1,18 @@
 //! The Python face (`engine._vm`): one call does a whole unit of work; errors cross as exceptions.
 
 use crate::bots::{Budget, Greedy, Mcts, DEFAULT_ROLLOUT, EXPLORE};
-use crate::game::Game;
+use crate::game::{FxMap, Game};
 use crate::playout;
 use crate::pyrand::PyRandom;
 use crate::record::{self, Lab, Record, Stat};
 use crate::rng::Seed;
-use crate::state::{Error, State};
+use crate::state::{Error, Pending, State};
+use crate::value::V;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
@@ -285,6 +287,131 @@ fn py_value<'py>(py: Python<'py>, j: &serde_json::Value) -> PyResult<Bound<'py, 
     })
 }
 
+/// Makes the values of the rules as the Python objects `json.loads` makes of their saved form
+/// (`json::value_json`), with no JSON between; each text of the game's table is made once, and handed over
+/// again as the same string (its hash kept: a dict keyed by it is made without hashing it anew).
+struct Maker<'a> {
+    g: &'a Game,
+    made: &'a mut Made,
+}
+
+/// What a `Maker` made that the next look may hand over again: the texts of the table, and the lists made by
+/// this look and by the one before (the options of a decision are the values it asks and a local of its frame:
+/// one list, made once).
+#[derive(Default)]
+struct Made {
+    texts: Vec<Option<Py<PyString>>>,
+    lists: Lists,
+    lists_before: Lists,
+}
+
+/// Python lists made of shared lists of the rules, by where the list is (kept alive here: never another's).
+type Lists = FxMap<usize, (Rc<[V]>, Py<PyList>)>;
+
+impl Maker<'_> {
+    fn text<'py>(&mut self, py: Python<'py>, id: u32) -> Bound<'py, PyString> {
+        let i = id as usize;
+        let texts = &mut self.made.texts;
+        if texts.len() <= i {
+            texts.resize_with(i + 1, || None);
+        }
+        let made = texts[i].get_or_insert_with(|| PyString::intern(py, self.g.text(id)).unbind());
+        made.bind(py).clone()
+    }
+
+    fn value<'py>(&mut self, py: Python<'py>, v: &V) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match v {
+            V::Unset | V::None => py.None().into_bound(py),
+            V::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+            V::Int(i) => i.into_pyobject(py)?.into_any(),
+            V::Str(s) => self.text(py, *s).into_any(),
+            V::Text(t) => PyString::new(py, t).into_any(),
+            V::List(items) => self.shared_list(py, items)?.into_any(),
+            V::Rec(fields) => {
+                let dict = PyDict::new(py);
+                for (k, x) in fields.iter() {
+                    match crate::maps::entry(*k, x) {
+                        (V::Text(t), x) => dict.set_item(&*t, self.value(py, x)?)?,
+                        (_, x) => dict.set_item(self.text(py, *k), self.value(py, x)?)?,
+                    }
+                }
+                dict.into_any()
+            }
+            V::Iter(i, items) => {
+                PyList::new(py, [i.into_pyobject(py)?.into_any(), self.list(py, items)?.into_any()])?.into_any()
+            }
+        })
+    }
+
+    /// A shared list of the rules: the one this look or the one before made of it, if any.
+    fn shared_list<'py>(&mut self, py: Python<'py>, items: &Rc<[V]>) -> PyResult<Bound<'py, PyList>> {
+        let at = Rc::as_ptr(items) as *const V as usize;
+        let made = &mut *self.made;
+        if let Some((_, list)) = made.lists.get(&at) {
+            return Ok(list.bind(py).clone());
+        }
+        let list = match made.lists_before.get(&at) {
+            Some((_, list)) => list.bind(py).clone(),
+            None => self.list(py, items)?,
+        };
+        self.made.lists.insert(at, (Rc::clone(items), list.clone().unbind()));
+        Ok(list)
+    }
+
+    fn list<'py>(&mut self, py: Python<'py>, items: &[V]) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for x in items {
+            list.append(self.value(py, x)?)?;
+        }
+        Ok(list)
+    }
+
+    /// Named values (variables, a frame's locals) as a dict, in their order; `Unset` ones (locals not set yet)
+    /// left out.
+    fn named<'py>(&mut self, py: Python<'py>, names: &[Py<PyString>], values: &[V]) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for (name, v) in names.iter().zip(values) {
+            if !matches!(v, V::Unset) {
+                dict.set_item(name.bind(py), self.value(py, v)?)?;
+            }
+        }
+        Ok(dict)
+    }
+
+    /// The decision asked as the Python backend holds it (`json::pending_json`'s fields, in its order).
+    fn pending<'py>(&mut self, py: Python<'py>, p: &Pending) -> PyResult<Bound<'py, PyDict>> {
+        let ids = |ids: &[Rc<str>]| PyList::new(py, ids.iter().map(|i| &**i));
+        let d = PyDict::new(py);
+        d.set_item(intern!(py, "player"), p.player)?;
+        d.set_item(intern!(py, "ids"), ids(&p.ids)?)?;
+        d.set_item(intern!(py, "values"), self.shared_list(py, &p.values)?)?;
+        d.set_item(intern!(py, "secret"), p.secret)?;
+        d.set_item(intern!(py, "kind"), &*p.kind)?;
+        if let Some(t) = &p.together {
+            let all = PyDict::new(py);
+            all.set_item("seats", &t.seats)?;
+            let each_ids = PyList::empty(py);
+            for i in &t.ids {
+                each_ids.append(ids(i)?)?;
+            }
+            all.set_item("ids", each_ids)?;
+            let each_values = PyList::empty(py);
+            for v in &t.values {
+                each_values.append(self.shared_list(py, v)?)?;
+            }
+            all.set_item("values", each_values)?;
+            all.set_item("chosen", &t.chosen)?;
+            d.set_item("together", all)?;
+        }
+        Ok(d)
+    }
+}
+
+/// Python strings of `names`, made once.
+fn strings(py: Python<'_>, names: impl Iterator<Item = impl AsRef<str>>) -> Vec<Py<PyString>> {
+    names.map(|n| PyString::intern(py, n.as_ref()).unbind()).collect()
+}
+
 /// One bot spec for every seat, or one per seat.
 #[derive(FromPyObject)]
 enum BotSpecs {
@@ -297,11 +424,271 @@ enum BotSpecs {
 #[pyclass(module = "engine._vm")]
 struct VmState {
     st: Rc<State>,
+    looked: Looked,
+}
+
+/// A Python object a look handed over, with what it was made of.
+type Kept<T, O> = Option<(T, Py<O>)>;
+
+/// A procedure's name and its locals' names.
+type ProcNames = (Py<PyString>, Vec<Py<PyString>>);
+
+/// A frame a look handed over: its procedure, pc and locals, the Python object of each local set, the frame.
+type KeptFrame = (u16, u32, Vec<V>, Vec<Option<Py<PyAny>>>, Py<PyList>);
+
+/// What the last `look` of a state handed over, with what it was made of, so that the next look hands over
+/// again as the same Python objects what has not changed, and makes only what has (a reader looks at every
+/// decision, and a decision changes little). A zone is unchanged while the state still shares its cards with
+/// the zones kept here (the VM copies a zone it changes while it is shared, so a zone kept here never changes);
+/// a value while it is the very value kept (the same shared list or record, or an equal number, truth or text
+/// of the table); each seat's `seen` only grows. What is handed over is never changed after: a changed dict
+/// or list is a new copy. A reader takes it as read-only, as the Python backend's values are.
+#[derive(Default)]
+struct Looked {
+    made: Made,
+    zone_names: Vec<Py<PyString>>,
+    var_names: Vec<Py<PyString>>,
+    pvar_names: Vec<Py<PyString>>,
+    /// Per procedure (once a frame of it is handed over): its name and its locals' names.
+    procs: Vec<Option<ProcNames>>,
+    zones: Kept<Vec<Rc<Vec<u32>>>, PyDict>,
+    loc: Kept<Vec<u32>, PyList>,
+    know: Kept<Vec<u32>, PyList>,
+    pinned: Kept<Vec<u32>, PyList>,
+    vars: Kept<Vec<V>, PyDict>,
+    pvars: Vec<Kept<Vec<V>, PyDict>>,
+    stack: Vec<KeptFrame>,
+    seen: Vec<(usize, Py<PyList>)>,
+}
+
+/// Whether `a` is the very value `b` (a shared list, record or text is compared by where it is, never by what
+/// it holds: it is never changed once made).
+fn identical(a: &V, b: &V) -> bool {
+    match (a, b) {
+        (V::Unset, V::Unset) | (V::None, V::None) => true,
+        (V::Bool(x), V::Bool(y)) => x == y,
+        (V::Int(x), V::Int(y)) => x == y,
+        (V::Str(x), V::Str(y)) => x == y,
+        (V::Text(x), V::Text(y)) => Rc::ptr_eq(x, y),
+        (V::List(x), V::List(y)) => Rc::ptr_eq(x, y),
+        (V::Rec(x), V::Rec(y)) => Rc::ptr_eq(x, y),
+        (V::Iter(i, x), V::Iter(j, y)) => i == j && Rc::ptr_eq(x, y),
+        _ => false,
+    }
+}
+
+fn all_identical(a: &[V], b: &[V]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| identical(x, y))
+}
+
+/// `items` as a Python list of `item(i)`: the list `kept` holds if it was made of equal items, else its copy
+/// with the items that differ made anew (a new list if the length differs).
+fn kept_list<'py>(
+    py: Python<'py>,
+    kept: &mut Kept<Vec<u32>, PyList>,
+    items: &[u32],
+    item: impl Fn(u32) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = match kept {
+        Some((was, list)) if was.len() == items.len() => {
+            if was[..] == *items {
+                return Ok(list.bind(py).clone());
+            }
+            let copy = list.bind(py).get_slice(0, items.len());
+            for (i, (a, &b)) in was.iter().zip(items).enumerate() {
+                if *a != b {
+                    copy.set_item(i, item(b)?)?;
+                }
+            }
+            copy
+        }
+        _ => PyList::new(py, items.iter().map(|&i| item(i)).collect::<PyResult<Vec<_>>>()?)?,
+    };
+    *kept = Some((items.to_vec(), list.clone().unbind()));
+    Ok(list)
+}
+
+/// Named values as a dict, in their order: the dict `kept` holds if every value is identical, else its copy
+/// with the values that changed made anew.
+fn kept_dict<'py>(
+    py: Python<'py>,
+    make: &mut Maker,
+    kept: &mut Kept<Vec<V>, PyDict>,
+    names: &[Py<PyString>],
+    values: &[V],
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = match kept {
+        Some((was, dict)) if was.len() == values.len() => {
+            if all_identical(was, values) {
+                return Ok(dict.bind(py).clone());
+            }
+            let copy = dict.bind(py).copy()?;
+            for ((name, a), b) in names.iter().zip(was.iter()).zip(values) {
+                if !identical(a, b) {
+                    copy.set_item(name.bind(py), make.value(py, b)?)?;
+                }
+            }
+            copy
+        }
+        _ => make.named(py, names, values)?,
+    };
+    *kept = Some((values.to_vec(), dict.clone().unbind()));
+    Ok(dict)
+}
+
+impl Looked {
+    /// The zones by name, in the game's order, as a dict of lists of cards (bottom first).
+    fn zones<'py>(&mut self, py: Python<'py>, st: &State) -> PyResult<Bound<'py, PyDict>> {
+        if self.zone_names.len() != st.zones.len() {
+            let g = &st.game;
+            self.zone_names = strings(py, st.seats().zones.iter().map(|&z| g.text(z)));
+            self.zones = None;
+        }
+        let (out, was) = match &self.zones {
+            Some((was, dict)) => (dict.bind(py).copy()?, Some(was)),
+            None => (PyDict::new(py), None),
+        };
+        for (i, (name, cards)) in self.zone_names.iter().zip(&st.zones).enumerate() {
+            if !was.is_some_and(|was| Rc::ptr_eq(&was[i], cards)) {
+                out.set_item(name.bind(py), PyList::new(py, cards.iter())?)?;
+            }
+        }
+        self.zones = Some((st.zones.clone(), out.clone().unbind()));
+        Ok(out)
+    }
+
+    /// Each card's zone by name (the zones' names are those `zones` made).
+    fn loc<'py>(&mut self, py: Python<'py>, st: &State) -> PyResult<Bound<'py, PyList>> {
+        let names = &self.zone_names;
+        kept_list(py, &mut self.loc, &st.loc, |z| {
+            Ok(names[z as usize].bind(py).clone().into_any())
+        })
+    }
+
+    /// The game variables, then each seat's player variables.
+    fn vars<'py>(&mut self, py: Python<'py>, st: &State) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyList>)> {
+        let g = &*st.game;
+        if self.var_names.len() != g.vars.len() || self.pvar_names.len() != g.pvars.len() {
+            self.var_names = strings(py, g.vars.iter().map(|v| &v.name));
+            self.pvar_names = strings(py, g.pvars.iter().map(|v| &v.name));
+        }
+        let mut make = Maker {
+            g,
+            made: &mut self.made,
+        };
+        let vars = kept_dict(py, &mut make, &mut self.vars, &self.var_names, &st.vars)?;
+        self.pvars.resize_with(st.pvars.len(), || None);
+        let pvars = PyList::empty(py);
+        for (kept, values) in self.pvars.iter_mut().zip(&st.pvars) {
+            pvars.append(kept_dict(py, &mut make, kept, &self.pvar_names, values)?)?;
+        }
+        Ok((vars, pvars))
+    }
+
+    /// The program frames `[procedure, pc, locals]` (the locals set so far only): a frame as it was while it
+    /// has not moved on (the callers of the running one wait), a local as it was while it holds the same value.
+    fn stack<'py>(&mut self, py: Python<'py>, st: &State) -> PyResult<Bound<'py, PyList>> {
+        let g = &*st.game;
+        let mut make = Maker {
+            g,
+            made: &mut self.made,
+        };
+        self.stack.truncate(st.stack.len());
+        let out = PyList::empty(py);
+        for (i, f) in st.stack.iter().enumerate() {
+            let kept = self.stack.get(i).filter(|k| k.0 == f.proc);
+            if kept.is_some_and(|k| k.1 == f.pc && all_identical(&k.2, &f.env)) {
+                out.append(self.stack[i].4.bind(py))?;
+                continue;
+            }
+            if self.procs.len() <= f.proc as usize {
+                self.procs.resize_with(f.proc as usize + 1, || None);
+            }
+            let p = &g.procs[f.proc as usize];
+            let (name, locals) = self.procs[f.proc as usize]
+                .get_or_insert_with(|| (PyString::intern(py, &p.name).unbind(), strings(py, p.locals.iter())));
+            let env = PyDict::new(py);
+            let mut objects = Vec::with_capacity(f.env.len());
+            for (j, (local, v)) in locals.iter().zip(&f.env).enumerate() {
+                if matches!(v, V::Unset) {
+                    objects.push(None);
+                    continue;
+                }
+                let was = kept.and_then(|k| k.2.get(j).filter(|w| identical(w, v)).and(k.3[j].as_ref()));
+                let object = match was {
+                    Some(o) => o.bind(py).clone(),
+                    None => make.value(py, v)?,
+                };
+                env.set_item(local.bind(py), &object)?;
+                objects.push(Some(object.unbind()));
+            }
+            let frame = PyList::new(
+                py,
+                [
+                    name.bind(py).clone().into_any(),
+                    f.pc.into_pyobject(py)?.into_any(),
+                    env.into_any(),
+                ],
+            )?;
+            out.append(&frame)?;
+            let made = (f.proc, f.pc, f.env.clone(), objects, frame.unbind());
+            if i < self.stack.len() {
+                self.stack[i] = made;
+            } else {
+                self.stack.push(made);
+            }
+        }
+        Ok(out)
+    }
+
+    /// What each seat was shown, as a list per seat; a seat's list is extended by what it was shown since.
+    fn seen<'py>(&mut self, py: Python<'py>, st: &State) -> PyResult<Bound<'py, PyList>> {
+        if self.seen.len() != st.seen.len() {
+            self.seen = (0..st.seen.len()).map(|_| (0, PyList::empty(py).unbind())).collect();
+        }
+        let out = PyList::empty(py);
+        for ((had, list), now) in self.seen.iter_mut().zip(&st.seen) {
+            if now.len() < *had {
+                (*had, *list) = (0, PyList::empty(py).unbind());
+            }
+            if now.len() > *had {
+                let grown = list.bind(py).get_slice(0, *had);
+                for entry in &now[*had..] {
+                    grown.append(py_value(py, entry)?)?;
+                }
+                (*had, *list) = (now.len(), grown.unbind());
+            }
+            out.append(list.bind(py))?;
+        }
+        Ok(out)
+    }
+
+    /// The decision asked, or None once the game is over; the face each die shows, or None in a game without.
+    fn pending_and_faces<'py>(&mut self, py: Python<'py>, st: &State) -> PyResult<[Bound<'py, PyAny>; 2]> {
+        let g = &*st.game;
+        let mut make = Maker {
+            g,
+            made: &mut self.made,
+        };
+        let pending = match &st.pending {
+            Some(p) => make.pending(py, p)?.into_any(),
+            None => py.None().into_bound(py),
+        };
+        let faces = if g.dice.is_empty() {
+            py.None().into_bound(py)
+        } else {
+            make.list(py, &st.faces)?.into_any()
+        };
+        Ok([pending, faces])
+    }
 }
 
 impl VmState {
     fn new(st: State) -> VmState {
-        VmState { st: Rc::new(st) }
+        VmState {
+            st: Rc::new(st),
+            looked: Looked::default(),
+        }
     }
 
     /// The state to change: this object's own (copied first if a clone still shares it).
@@ -331,21 +718,60 @@ impl VmState {
         self.st.to_data().to_string()
     }
 
-    /// `to_json`'s data as Python objects, with no JSON text between, and only the log lines from `log_from`
-    /// and the history entries from `history_from` (a reader that kept the earlier ones needs no copy of them
-    /// each decision); where this state has fewer, all of them. `log_from` and `history_from` say where the
-    /// lines and entries handed over begin.
-    fn look<'py>(&self, py: Python<'py>, log_from: usize, history_from: usize) -> PyResult<Bound<'py, PyAny>> {
-        let log_from = if log_from <= self.st.log.len() { log_from } else { 0 };
-        let history_from = if history_from <= self.st.history.len() {
+    /// `to_json`'s data as Python objects, with no JSON text between.
+    fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_value(py, &self.st.to_data())
+    }
+
+    /// The state's fields as the Python backend holds them, for a reader that only looks: (rng, zones, loc,
+    /// vars, pvars, stack, pending, log, history, seen, reason, know, pinned, faces, log_from, history_from).
+    /// Only the log lines from `log_from` and the history entries from `history_from` are handed over (a
+    /// reader that kept the earlier ones needs no copy of them each decision); where this state has fewer, all
+    /// of them: `log_from` and `history_from` say where they begin. What has not changed since the last look
+    /// is the same Python object (`Looked`).
+    fn look<'py>(&mut self, py: Python<'py>, log_from: usize, history_from: usize) -> PyResult<Bound<'py, PyTuple>> {
+        let st = &*self.st;
+        let log_from = if log_from <= st.log.len() { log_from } else { 0 };
+        let history_from = if history_from <= st.history.len() {
             history_from
         } else {
             0
         };
-        let data = py_value(py, &self.st.data_since(log_from, history_from))?;
-        data.set_item("log_from", log_from)?;
-        data.set_item("history_from", history_from)?;
-        Ok(data)
+        let looked = &mut self.looked;
+        let zones = looked.zones(py, st)?;
+        let log = PyList::empty(py);
+        for line in st.log.iter().skip(log_from) {
+            let audience = line.audience.into_pyobject(py)?.into_any();
+            log.append(PyList::new(py, [audience, PyString::new(py, &line.text).into_any()])?)?;
+        }
+        let history = PyList::empty(py);
+        for h in st.history.iter().skip(history_from) {
+            history.append(py_value(py, &st.hist_json(h))?)?;
+        }
+        let (vars, pvars) = looked.vars(py, st)?;
+        let [pending, faces] = looked.pending_and_faces(py, st)?;
+        let number = |n: u32| Ok(n.into_pyobject(py)?.into_any());
+        let fields = [
+            st.rng.into_pyobject(py)?.into_any(),
+            zones.into_any(),
+            looked.loc(py, st)?.into_any(),
+            vars.into_any(),
+            pvars.into_any(),
+            looked.stack(py, st)?.into_any(),
+            pending,
+            log.into_any(),
+            history.into_any(),
+            looked.seen(py, st)?.into_any(),
+            st.reason.as_deref().into_pyobject(py)?.into_any(),
+            kept_list(py, &mut looked.know, &st.know, number)?.into_any(),
+            kept_list(py, &mut looked.pinned, &st.pinned, number)?.into_any(),
+            faces,
+            log_from.into_pyobject(py)?.into_any(),
+            history_from.into_pyobject(py)?.into_any(),
+        ];
+        let made = &mut looked.made;
+        made.lists_before = std::mem::take(&mut made.lists);
+        PyTuple::new(py, fields)
     }
 
     /// A copy consistent with all `seat` knows and nothing more (the reference's `State.determinized`).
@@ -418,6 +844,7 @@ impl VmState {
     fn clone(&self) -> VmState {
         VmState {
             st: Rc::clone(&self.st),
+            looked: Looked::default(),
         }
     }
 
