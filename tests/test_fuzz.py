@@ -310,8 +310,8 @@ def test_huge_number_in_a_procedure_is_a_diagnostic(caty_game):
 
 @pytest.mark.parametrize("expr", ["last([]).string", "first([]).nope"])
 def test_attribute_of_an_untyped_value_is_a_diagnostic_or_compiles(caty_game, expr):
-    """Was KeyError in Compiler._e_Attr: the checker let an attribute of a value of unknown
-    type (first([]) …) pass, and the compiler took every such name for a card attribute."""
+    """An attribute of a value of unknown type (first([]) …) is refused by the checker or compiles:
+    the compiler must not take every such name for a card attribute and fail with a KeyError."""
     replace_once(caty_game, "round = round + 1", f"round = round + {expr}")
     try:
         engine.load_game(caty_game)

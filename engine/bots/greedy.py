@@ -71,7 +71,6 @@ class GreedyAgent:
             return []
         value = values.get(pending["kind"]) or values[""]
         options = dict(zip(pending["ids"], pending["values"]))
-        state.memo.clear()
         return [
             (value(state, {"p": seat, "me": seat, "action": a, "choice": options[a]}), a, options[a] is None)
             for a in actions

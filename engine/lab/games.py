@@ -212,7 +212,6 @@ def _turn_mark(game, state, seat: int) -> object:
     others' reactions do not split it), else the deciding seat."""
     if game.turn is None:
         return seat
-    state.memo.clear()
     return game.turn(state, {"me": seat})
 
 
@@ -225,7 +224,6 @@ def _team_scores(state) -> list[int]:
 def _stats(game, state) -> dict:
     values: dict[str, object] = {}
     for stat in game.stats:
-        state.memo.clear()
         if stat.per_seat:
             values[stat.id] = [_number(stat.fn(state, {"p": p, "me": p})) for p in range(state.n)]
         else:

@@ -743,7 +743,7 @@ def _start_places(game, n: int) -> tuple[dict, list] | None:
     st = game.state_class.__new__(game.state_class)  # filled as State.new fills it, up to its programs
     st.game, st.n, st.seed, st.rng = game, n, 0, rng.seed_state(0)
     st.vars, st.pvars = game.variables.copy(), [game.player_variables.copy() for _ in range(n)]
-    st.memo, st.history, st.settled, st.sight = {}, [], {}, game.sight(n)
+    st.history, st.settled, st.sight = [], {}, game.sight(n)
     st.draws = None  # the generator's own draws, not given ones
     cards = len(game.card_ids)
     st.zones, st.loc = {z: [] for z in game.zone_ids(n)}, [""] * cards
@@ -769,7 +769,7 @@ def _score_reads(game, exprs: list) -> dict | None:
 
 
 class _Reads:
-    """The plain reads of expressions (cf. dsl/readset.py, which keys the generated code's caches)."""
+    """The plain reads of expressions."""
 
     def __init__(self, game):
         self.game, self.vocab = game, game.vocabulary

@@ -54,8 +54,6 @@ class Procedure:
     # in determinized copies); a running 'for' keeps loop[T]
     source_path: str = ""
     locate: Callable[[int, int], tuple[int, int]] | None = None  # DSL (line, col) → file (line, col)
-    filename: str = ""  # of its generated code (none on the reference path)
-    lines: dict[int, tuple[int, int]] = field(default_factory=dict)  # generated line → DSL (line, col)
 
 
 class Labeller:

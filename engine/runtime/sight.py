@@ -519,7 +519,6 @@ def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shu
     else:  # ask again: the options of another seat come from the re-dealt cards
         saved = copy.pending
         copy.pending = None
-        copy.memo.clear()
         try:
             copy._run()
         except RuntimeRuleError:  # these cards could not have been dealt: the rules would not ask this

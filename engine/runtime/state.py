@@ -150,7 +150,6 @@ class State:
         "loc",
         "log_entries",
         "look",
-        "memo",
         "n",
         "on_python",
         "past",
@@ -183,7 +182,6 @@ class State:
     log_entries: list[list[Any]]  # [who reads it (None: all, ~seat: all but seat), text or (format, *args)]
     history: list[dict]
     fault: Diagnostic | None  # the rule error that stopped this game
-    memo: dict
     steps: int
     seen: list[list[Any]]
     settled: dict[str, int]
@@ -234,7 +232,7 @@ class State:
         if "setup" in game.procedures:
             st.stack.append(["setup", 0, {"me": 0}])
         st.pending, st.reason = None, None
-        st.log_entries, st.history, st.fault, st.memo, st.steps = [], [], None, {}, 0
+        st.log_entries, st.history, st.fault, st.steps = [], [], None, 0
         st.seen = [[] for _ in range(players)]
         st.settled = {}
         st.final = None  # (scores, outcome) a finished game's copy keeps from the game (sight._dealt)
@@ -290,7 +288,7 @@ class State:
         st = _OnVm.__new__(_OnVm)
         st.vm, st.look, st.past, st.fault, st.on_python = vm, None, None, None, False
         st.game, st.n, st.seed = game, players, seed
-        st.memo, st.steps, st.settled, st.draws, st.sight = {}, 0, {}, None, game.sight(players)
+        st.steps, st.settled, st.draws, st.sight = 0, {}, None, game.sight(players)
         return st
 
     def for_reading(self) -> State:
@@ -308,7 +306,7 @@ class State:
             look = State.__new__(State)
             look.vm, look.look, look.past, look.on_python = None, None, None, True
             look.game, look.n, look.seed, look.fault = self.game, self.n, self.seed, self.fault
-            look.memo, look.steps, look.settled, look.sight = {}, 0, {}, self.sight
+            look.steps, look.settled, look.sight = 0, {}, self.sight
             look.final, look.draws = None, None
             past = self.past
             # the log and history grow as the game goes on: only what is new since the last look is handed over
@@ -384,7 +382,7 @@ class State:
         self.vars = {k: data["variables"][k] for k in game.variables}
         self.pvars = [{k: p[k] for k in game.player_variables} for p in data["player_variables"]]
         self.stack, self.pending = data["stack"], data["pending"]
-        self.log_entries, self.history, self.memo, self.steps = data["log"], data["history"], {}, 0
+        self.log_entries, self.history, self.steps = data["log"], data["history"], 0
         self.seen, self.reason = data["seen"], data["reason"]
         self.know, self.pinned, self.settled, self.sight = data["know"], data["pinned"], {}, game.sight(n)
         self.final, self.draws = None, None
@@ -514,7 +512,6 @@ class State:
 
     def _evaluate(self, scorer, p: int) -> int:
         """A scoring term or tie-breaker for seat ``p``; a failing rule is a RuntimeRuleError at its line."""
-        self.memo.clear()
         try:
             points = scorer.fn(self, {"p": p, "me": p})
             if points is None:  # a number the rules left out (the seat of no one): no points to add up
@@ -772,8 +769,7 @@ class State:
         procedures = self.game.procedures
         stack = self.stack
         budget = self.game.step_budget
-        memo = self.memo
-        steps = self.steps = 0  # instructions run here; rounds of generated loops count in self.steps
+        steps = self.steps = 0  # instructions run here; a function's own count in self.steps while it runs
         while stack:
             frame = stack[-1]
             proc = procedures[frame[0]]
@@ -790,21 +786,16 @@ class State:
                                 f"step budget of {budget} exhausted in '{proc.name}': does a loop never end?",
                             )
                         )
-                    if memo:
-                        memo.clear()
                     pc = code[pc](self, env)
             except RuleFault as exc:
-                proc, pc = self._innermost(frame, proc, pc)
-                raise self._fault(self._where(proc, pc, "E701", f"{exc} (in '{proc.name}')", exc)) from exc
+                raise self._fault(self._where(proc, pc, "E701", f"{exc} (in '{proc.name}')")) from exc
             except Overrun as exc:
-                proc, pc = self._innermost(frame, proc, pc)
                 raise self._fault(
                     self._where(
                         proc,
                         pc,
                         "E703",
                         f"step budget of {budget} exhausted in '{proc.name}': does a loop never end?",
-                        exc,
                     ),
                     BudgetExceeded,
                 ) from exc
@@ -814,34 +805,18 @@ class State:
             except TabletopError:
                 raise
             except Exception as exc:  # the rules asked for something impossible (none + 1), or an engine bug
-                proc, pc = self._innermost(frame, proc, pc)
                 if not is_rules_fault(exc):
                     raise EngineBug(f"engine bug while running '{proc.name}': {exc!r}") from exc
                 raise self._fault(
-                    self._where(proc, pc, "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}", exc)
+                    self._where(proc, pc, "E702", f"rule failed in '{proc.name}': {plain_reason(exc)}")
                 ) from exc
             if pc == SUSPEND:
-                memo.clear()
                 return
             # NEXT: a call or return changed the stack; read the new top frame.
 
-    def _innermost(self, frame: list, proc, pc: int) -> tuple:
-        """The procedure that failed, and its pc: one called from ``frame``'s instruction runs inside it
-        (``Compiler._enter``), with its own frame on top of the stack."""
-        stack = self.stack
-        if stack and stack[-1] is not frame:
-            top = stack[-1]
-            return self.game.procedures[top[0]], top[1]
-        return proc, pc
-
-    def _where(self, proc, pc: int, code: str, message: str, exc: BaseException | None = None) -> Diagnostic:
-        """The rule's place: the statement the traceback reached in generated code, else instruction ``pc``'s."""
+    def _where(self, proc, pc: int, code: str, message: str) -> Diagnostic:
+        """The rule's place: instruction ``pc``'s statement, in its file."""
         line, col = proc.where[pc] if 0 <= pc < len(proc.where) else (1, 1)
-        tb = exc.__traceback__ if exc is not None else None
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename == proc.filename:
-                line, col = proc.lines.get(tb.tb_lineno, (line, col))
-            tb = tb.tb_next
         if proc.locate is not None:
             line, col = proc.locate(line, col)
         return Diagnostic(proc.source_path, line, col, code, message)
@@ -972,7 +947,7 @@ class State:
         c.know = self.know[:] if self.know is not None else None
         c.pinned = self.pinned[:] if self.pinned is not None else None
         c.settled, c.sight = self.settled.copy(), self.sight
-        c.memo, c.steps, c.final, c.draws = {}, 0, self.final, None
+        c.steps, c.final, c.draws = 0, self.final, None
         c.faces = self.faces[:] if self.faces is not None else None
         return c
 
