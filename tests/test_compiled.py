@@ -160,9 +160,16 @@ def test_a_local_stored_only_in_a_branch_not_taken_has_no_value_after_it(tmp_pat
 
 
 @pytest.mark.parametrize("reference", [False, True])
-def test_an_endless_loop_of_jumps_around_a_decision_never_asked_stops_at_its_line(tmp_path, reference):
-    """A loop whose only decision is never asked counts its rounds against the budget all the same."""
-    path = write_game(tmp_path, "while true:\n    if false:\n        c = choose from [1] by me\n")
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "while true:\n    if false:\n        c = choose from [1] by me\n",  # its only decision never asked
+        'repeat 1000000:\n    n = n + 1\nx = choose "go" from [1]\n',  # a million rounds that only count
+    ],
+)
+def test_a_loop_past_the_budget_of_steps_stops_at_its_line(tmp_path, reference, loop):
+    """The budget of 200,000 steps bounds every loop, one that asks nothing too: E703 at the loop or in its body."""
+    path = write_game(tmp_path, loop)
     with pytest.raises(RuntimeRuleError) as info:
         load_game(path, reference=reference).new_game(players=2)
     assert info.value.diagnostic.code == "E703" and info.value.diagnostic.line in (9, 10)
@@ -325,15 +332,6 @@ def test_an_endless_loop_in_a_called_procedure_stops_at_its_line(tmp_path, refer
         state.apply("pick 1")
     d = info.value.diagnostic
     assert (d.code, d.line) == ("E703", 10) and "in 'spin'" in d.message
-
-
-@pytest.mark.parametrize("reference", [False, True])
-def test_a_repeat_of_a_million_rounds_overruns_the_budget_at_its_line(tmp_path, reference):
-    """The budget of 200,000 steps bounds a loop that only counts: E703 at the loop or in its body."""
-    path = write_game(tmp_path, 'repeat 1000000:\n    n = n + 1\nx = choose "go" from [1]\n')
-    with pytest.raises(RuntimeRuleError) as info:
-        load_game(path, reference=reference).new_game(players=2)
-    assert info.value.diagnostic.code == "E703" and info.value.diagnostic.line in (9, 10)
 
 
 LONG_FUNCTION = """\
