@@ -424,7 +424,8 @@ enum BotSpecs {
 #[pyclass(module = "engine._vm")]
 struct VmState {
     st: Rc<State>,
-    looked: Looked,
+    /// Made at the first look: a copy that is never looked at (a search's) costs one pointer.
+    looked: Option<Box<Looked>>,
 }
 
 /// A Python object a look handed over, with what it was made of.
@@ -687,7 +688,7 @@ impl VmState {
     fn new(st: State) -> VmState {
         VmState {
             st: Rc::new(st),
-            looked: Looked::default(),
+            looked: None,
         }
     }
 
@@ -737,7 +738,7 @@ impl VmState {
         } else {
             0
         };
-        let looked = &mut self.looked;
+        let looked = self.looked.get_or_insert_with(Box::default);
         let zones = looked.zones(py, st)?;
         let log = PyList::empty(py);
         for line in st.log.iter().skip(log_from) {
@@ -844,7 +845,7 @@ impl VmState {
     fn clone(&self) -> VmState {
         VmState {
             st: Rc::clone(&self.st),
-            looked: Looked::default(),
+            looked: None,
         }
     }
 
