@@ -31,7 +31,7 @@ from engine.lang import parser
 from engine.load import cache, compiled_cache
 from engine.load.documents import load_documents, resolve
 from engine.load.schemas import check_document
-from engine.runtime import gamedef, reference
+from engine.runtime import gamedef, lower, reference
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = (
@@ -220,7 +220,7 @@ def corruptions(data: bytes) -> list[bytes]:
 
 
 def test_a_corrupt_entry_is_rebuilt_not_trusted_and_made_whole_again(mini, work):
-    load_game(mini)
+    play(load_game(mini), 2, 1)  # the entry holds the game's IR too, where a VM runs it
     [entry] = entries()
     good = entry.read_bytes()
     for n, damaged in enumerate(corruptions(good), start=2):
@@ -399,3 +399,68 @@ def test_a_game_read_back_loads_no_parser_schema_validator_or_graph_library(mini
     assert not {"lark", "jsonschema", "networkx", "rich"} & {m.split(".")[0] for m in loaded}
     tool = load + "print(sorted(game.board('room').graph.nodes))\n"
     assert run(tool, tmp_path / "c") == ["['a1', 'b1']"]
+
+
+LOWERED = """\
+from engine.runtime import lower
+lowered, lowering = [0], lower.Lowerer.ir
+def counted(self):
+    lowered[0] += 1
+    return lowering(self)
+lower.Lowerer.ir = counted
+from engine import load_game
+game = load_game({path!r})
+state = game.new_game(players=2)
+state.apply(state.legal_actions()[1])
+print(lowered[0], lower.native_game(game)[0] is not None, state.to_json())
+"""
+
+
+def test_a_warm_load_in_a_fresh_process_takes_the_ir_from_the_entry_and_lowers_nothing(mini, tmp_path):
+    """The first process to run the game on the VM lowers it once and keeps the IR in the entry; every later
+    process plays from that IR."""
+    pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
+    code = LOWERED.format(path=str(mini))
+    first = run(code, tmp_path / "c")[-1].split(" ", 2)
+    assert first[:2] == ["1", "True"]
+    for _ in range(2):
+        assert run(code, tmp_path / "c")[-1].split(" ", 2) == ["0", "True", first[2]]
+
+
+@pytest.fixture
+def lowered(monkeypatch):
+    """How many times a game has been lowered to the VM's IR."""
+    pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
+    return counter(monkeypatch, lower.Lowerer, "ir")
+
+
+def on_vm(path: Path):
+    """A fresh load of ``path``, on the VM: its first state after choosing 3."""
+    game = load_game(path)
+    assert lower.native_game(game)[0] is not None
+    state = game.new_game(players=2)
+    state.apply(state.legal_actions()[2])
+    return state.vars["n"]
+
+
+def test_an_entry_whose_ir_was_tampered_with_is_rebuilt_and_the_game_lowered_again(mini, work, lowered):
+    assert on_vm(mini) == 4 and lowered[0] == 1
+    [entry] = entries()
+    kept = entry.read_bytes()
+    assert cache.load(entry).endswith(lower.ir_bytes(load_game(mini)))
+    lowered[0] = 0
+    entry.write_bytes(kept[:-3] + bytes([kept[-3] ^ 1]) + kept[-2:])  # the IR changed without the user's key
+    assert on_vm(mini) == 4 and (work["build"], lowered[0]) == (2, 1)
+    assert on_vm(mini) == 4 and (work["build"], lowered[0]) == (2, 1)
+
+
+def test_a_game_that_does_not_lower_keeps_no_ir_and_is_lowered_again_next_time(mini, work, lowered, monkeypatch):
+    def unsupported(_lowerer):
+        raise lower.Unsupported("a construct the VM does not run")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(lower.Lowerer, "ir", unsupported)
+        game = load_game(mini)
+        assert lower.native_game(game) == (None, "a construct the VM does not run")
+        assert game.new_game(players=2).vars["n"] == 1
+    assert on_vm(mini) == 4 and (work["build"], lowered[0]) == (1, 1)

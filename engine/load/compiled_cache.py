@@ -14,6 +14,8 @@ holding another type) is rebuilt and rewritten, never trusted.  Even a signed
 entry names no class or function outside the engine but paths and fractions:
 the unpickler refuses any other, and nothing pickled is code (a function made
 at run time cannot be pickled at all, so a game holding one is not kept).
+Bytes worked out later from what an entry holds (the game's IR for the native VM)
+are added to that entry once, signed with it, so no later load works them out again.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ import json
 import pickle
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from engine.load import cache
 
@@ -37,7 +40,25 @@ def key_of(*parts: object) -> tuple[str, ...]:
     return (sys.version, *where, *(json.dumps(p, sort_keys=True, default=repr) for p in parts))
 
 
-def cached(key: tuple[str, ...], build: Callable[[], T], kind: type[T]) -> T:
+@dataclass
+class Kept(Generic[T]):
+    """What an entry holds, or was built for it: ``value``, and ``later``, the bytes worked out from it after the
+    entry was made (None until ``keep_later`` gives them)."""
+
+    value: T
+    later: bytes | None
+    place: Path
+    files: dict[str, str] = field(repr=False)  # what the value rests on; {} when it is not kept
+    data: bytes | None = field(repr=False)  # the pickled value; None when it is not kept
+
+    def keep_later(self, later: bytes) -> None:
+        """Add ``later`` to the entry beside its value (the same files and the same validity)."""
+        self.later = later
+        if self.files and self.data is not None:
+            _write(self.place, self.files, self.data, later)
+
+
+def cached(key: tuple[str, ...], build: Callable[[], T], kind: type[T]) -> Kept[T]:
     """The ``kind`` a valid entry for ``key`` holds, else ``build()``'s result, kept if it can be."""
     place = cache.entry(*key, suffix=".game")
     found = _read(place, kind)
@@ -45,24 +66,36 @@ def cached(key: tuple[str, ...], build: Callable[[], T], kind: type[T]) -> T:
         return found
     with cache.recording() as files:
         made = build()
-    if files:
-        data = _dump(made)
-        if data is not None:
-            cache.store(place, json.dumps({"files": files}).encode() + b"\n" + data)
-    return made
+    data = _dump(made) if files else None
+    if data is not None:
+        _write(place, files, data, None)
+    return Kept(made, None, place, files, data)
 
 
-def _read(place: Path, kind: type[T]) -> T | None:
-    """The ``kind`` in the entry at ``place``, or None if there is none that can be trusted."""
+def _write(place: Path, files: dict[str, str], data: bytes, later: bytes | None) -> None:
+    """The entry: a header line (the files, how many bytes at the end are ``later``), the pickle, ``later``."""
+    header = {"files": files, "later": None if later is None else len(later)}
+    cache.store(place, json.dumps(header).encode() + b"\n" + data + (later or b""))
+
+
+def _read(place: Path, kind: type[T]) -> Kept[T] | None:
+    """What the entry at ``place`` holds, or None if there is none that can be trusted."""
     payload = cache.load(place)  # signed by this user's key
     if payload is None:
         return None
-    header, _, data = payload.partition(b"\n")
+    head, _, rest = payload.partition(b"\n")
     try:
-        files = json.loads(header)["files"]
-    except (ValueError, KeyError, TypeError):
+        header = json.loads(head)
+        files, size = header["files"], header.get("later")
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
     if not cache.unchanged(files):
+        return None
+    if size is None:
+        data, later = rest, None
+    elif isinstance(size, int) and 0 <= size <= len(rest):
+        data, later = rest[: len(rest) - size], rest[len(rest) - size :]
+    else:
         return None
     try:
         found = _Unpickler(io.BytesIO(data)).load()
@@ -71,7 +104,7 @@ def _read(place: Path, kind: type[T]) -> T | None:
     if not isinstance(found, kind):
         return None
     cache.depend_on(files)
-    return found
+    return Kept(found, later, place, files, data)
 
 
 def _dump(obj: Any) -> bytes | None:

@@ -70,6 +70,7 @@ from engine.load.safe_files import Refused, find_inside
 from engine.load.yaml_source import read_yaml
 from engine.runtime.action_space import HINT, unbounded_choices
 from engine.runtime.deprecated import deprecated_uses
+from engine.runtime.lower import kept_ir
 from engine.runtime.program import Labeller, Procedure
 from engine.runtime.reference import ReferenceCompiler
 
@@ -419,8 +420,12 @@ def load_game(
 
     if reference:  # the differential tests' own path: always built
         return make().game()
-    built = cached(key_of(str(game_file), str(variant_file), overrides), make, Checked).game()
-    return built if vm else replace(built, vm=False)
+    kept = cached(key_of(str(game_file), str(variant_file), overrides), make, Checked)
+    built = kept.value.game()
+    if not vm:
+        return replace(built, vm=False)
+    kept_ir(built, kept.later, kept.keep_later)  # the IR is lowered at most once per entry
+    return built
 
 
 def _unknown_base(variant_file: Path) -> Diagnostic:

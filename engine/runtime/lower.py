@@ -15,6 +15,7 @@ import functools
 import importlib
 import json
 import weakref
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from engine.errors import (
@@ -866,6 +867,24 @@ def vm_module() -> Any:
 
 
 _NATIVE: dict[int, tuple[Any, str]] = {}  # id(game) → (its VmGame or None, why not), dropped with the game
+# game → (its IR as the compiled-game cache kept it, or None; what keeps the IR once made), dropped with the game
+_KEPT: weakref.WeakKeyDictionary[Any, tuple[bytes | None, Callable[[bytes], None]]] = weakref.WeakKeyDictionary()
+
+
+def kept_ir(game, ir: bytes | None, keep: Callable[[bytes], None]) -> None:
+    """Where ``game``'s IR is kept: ``ir`` if it was lowered before, else ``keep`` is given it once lowered (a game
+    that does not lower is lowered again by the next process: that is a lowering gone wrong, not a game)."""
+    _KEPT[game] = (ir, keep)
+
+
+def _ir_of(game) -> bytes:
+    """The IR of ``game``, lowered only if it was not kept."""
+    ir, keep = _KEPT.pop(game, (None, None))
+    if ir is None:
+        ir = ir_bytes(game)
+        if keep is not None:
+            keep(ir)
+    return ir
 
 
 def native_game(game) -> tuple[Any, str]:
@@ -878,7 +897,7 @@ def native_game(game) -> tuple[Any, str]:
             found = (None, "the native VM is not built here (pip install -e .)")
         else:
             try:
-                found = (_vm.VmGame(ir_bytes(game)), "")
+                found = (_vm.VmGame(_ir_of(game)), "")
             except (Unsupported, _vm.VmError) as exc:
                 found = (None, str(exc))
         _NATIVE[id(game)] = found
@@ -915,6 +934,7 @@ __all__ = [
     "Unsupported",
     "diagnostic_of",
     "ir_bytes",
+    "kept_ir",
     "lower",
     "native_game",
     "raise_as_engine",
