@@ -1,9 +1,9 @@
 """The search bot against greedy bots on the two games that set its bar: Cat Town at 2 players (it should
 win at least 65% of the games) and Cats' Mansion at 3 against two greedy bots (more often than chance, 1/3).
 Seats rotated, seeded (``tools/bot_strength.py``'s blocks), played where ``simulate`` plays them (the VM),
-in one process: the machine may be shared.
+in one process unless ``--jobs`` says more: the machine may be shared.
 
-    python tools/mcts_match.py [--bot mcts:1000] [--games 200] [--only cat-town]
+    python tools/mcts_match.py [--bot mcts:1000] [--games 200] [--only cat-town] [--jobs 2]
 
 One JSON row per match (``bot_strength.strength``'s, with the bar), then a table: wins, the 95% interval,
 the one-sided binomial p-value against chance, and whether the bar is met (Cat Town: the win rate; Cats'
@@ -37,11 +37,12 @@ def main() -> None:
     p.add_argument("--games", type=int, default=200, help="games per match, shared out over the seats")
     p.add_argument("--only", choices=sorted(MATCHES), action="append")
     p.add_argument("--limit", type=int, default=2000, help="decisions before a game is cut off")
+    p.add_argument("--jobs", type=int, default=1, help="processes: the same games, shared out")
     args = p.parse_args()
     rows = []
     for name in args.only or MATCHES:
         players, bar = MATCHES[name]
-        row = strength(load_game(name), args.bot, args.games, args.limit, 1, args.rival, players)
+        row = strength(load_game(name), args.bot, args.games, args.limit, args.jobs, args.rival, players)
         row["bar"] = bar if bar is not None else f"> {row['share']} (p < 0.05)"
         row["met"] = met(row, bar)
         rows.append(row)
