@@ -41,7 +41,7 @@ def key_of(*parts: object) -> tuple[str, ...]:
 
 
 @dataclass
-class Kept(Generic[T]):
+class Entry(Generic[T]):
     """What an entry holds, or was built for it: ``value``, and ``later``, the bytes worked out from it after the
     entry was made (None until ``keep_later`` gives them)."""
 
@@ -58,7 +58,7 @@ class Kept(Generic[T]):
             _write(self.place, self.files, self.data, later)
 
 
-def cached(key: tuple[str, ...], build: Callable[[], T], kind: type[T]) -> Kept[T]:
+def cached(key: tuple[str, ...], build: Callable[[], T], kind: type[T]) -> Entry[T]:
     """The ``kind`` a valid entry for ``key`` holds, else ``build()``'s result, kept if it can be."""
     place = cache.entry(*key, suffix=".game")
     found = _read(place, kind)
@@ -69,7 +69,7 @@ def cached(key: tuple[str, ...], build: Callable[[], T], kind: type[T]) -> Kept[
     data = _dump(made) if files else None
     if data is not None:
         _write(place, files, data, None)
-    return Kept(made, None, place, files, data)
+    return Entry(made, None, place, files, data)
 
 
 def _write(place: Path, files: dict[str, str], data: bytes, later: bytes | None) -> None:
@@ -78,7 +78,7 @@ def _write(place: Path, files: dict[str, str], data: bytes, later: bytes | None)
     cache.store(place, json.dumps(header).encode() + b"\n" + data + (later or b""))
 
 
-def _read(place: Path, kind: type[T]) -> Kept[T] | None:
+def _read(place: Path, kind: type[T]) -> Entry[T] | None:
     """What the entry at ``place`` holds, or None if there is none that can be trusted."""
     payload = cache.load(place)  # signed by this user's key
     if payload is None:
@@ -104,7 +104,7 @@ def _read(place: Path, kind: type[T]) -> Kept[T] | None:
     if not isinstance(found, kind):
         return None
     cache.depend_on(files)
-    return Kept(found, later, place, files, data)
+    return Entry(found, later, place, files, data)
 
 
 def _dump(obj: Any) -> bytes | None:

@@ -420,11 +420,11 @@ def load_game(
 
     if reference:  # the differential tests' own path: always built
         return make().game()
-    kept = cached(key_of(str(game_file), str(variant_file), overrides), make, Checked)
-    built = kept.value.game()
+    entry = cached(key_of(str(game_file), str(variant_file), overrides), make, Checked)
+    built = entry.value.game()
     if not vm:
         return replace(built, vm=False)
-    kept_ir(built, kept.later, kept.keep_later)  # the IR is lowered at most once per entry
+    kept_ir(built, entry.later, entry.keep_later)  # the IR is lowered at most once per entry
     return built
 
 

@@ -697,17 +697,32 @@ def _arguments(name: str, arity: int, board, spaces: list[str]) -> list[list]:
     triples of them, or its rooms, directions or tags where the operation takes those (each made only if used)."""
     if name == "spaces_of":
         return [[r] for r in sorted({str(board.room_of(s)) for s in spaces})]
-    if name in ("toward", "opposite"):
-        directions = list(getattr(board, "directions", ()))
-        return [[s, d] for s in spaces for d in directions] if name == "toward" else [[d] for d in directions]
-    if name not in ("tagged", "has_tag") and arity < 3:
-        return [[a, b] for a in spaces for b in spaces] if arity == 2 else [[s] for s in spaces] if arity else [[]]
-    tags = sorted(set().union(*getattr(board, "tags", {}).values()))
+    if name == "opposite":
+        return [[d] for d in _directions(board)]
+    if name == "toward":
+        directions = _directions(board)
+        return [[s, d] for s in spaces for d in directions]
     if name == "tagged":
-        return [[t] for t in tags]
+        return [[t] for t in _tags(board)]
     if name == "has_tag":
+        tags = _tags(board)
         return [[s, t] for s in spaces for t in tags]
+    if arity == 0:
+        return [[]]
+    if arity == 1:
+        return [[s] for s in spaces]
+    if arity == 2:
+        return [[a, b] for a in spaces for b in spaces]
+    tags = _tags(board)
     return [[a, b, t] for a in spaces for b in spaces for t in tags]
+
+
+def _directions(board) -> list[str]:
+    return list(getattr(board, "directions", ()))
+
+
+def _tags(board) -> list[str]:
+    return sorted(set().union(*getattr(board, "tags", {}).values()))
 
 
 def _key(board_id: str, args: list) -> str:
