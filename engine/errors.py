@@ -182,6 +182,14 @@ _KIND_WORDS = {
     "dict": "a record",
     "set": "a list",
 }
+
+
+def kind_word(value: object) -> str:
+    """What kind of value ``value`` is, in the rule language's words (``a number``, ``text``, ``none``)."""
+    name = type(value).__name__
+    return _KIND_WORDS.get(name, name)
+
+
 _TYPE_ERRORS = [  # Python's wording of a type error -> the rule language's, in the words designers use
     (re.compile(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"), "'{0}' cannot combine {1} and {2}"),
     (re.compile(r'can only concatenate (\w+) \(not "(\w+)"\) to'), "'+' cannot combine {0} and {1}"),

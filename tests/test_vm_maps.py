@@ -80,16 +80,23 @@ def test_a_save_holding_a_key_made_while_playing_continues_on_the_other_backend(
     assert back.log[-1].startswith("{'red': 3, 'blue': 4, \"it's\": 2, 'ab': 8} red, blue, it's 3, 4, 2 8 4 yes no")
 
 
+AS_ANY = "functions:\n  - id: as_any\n    params: {v: any}\n    returns: any\n    value: v\n"
+
+
 @pytest.mark.parametrize(
     "program, said",
     [
         ('m = {"a": 1}\nm = with_key(m, none, 2)\n', "with_key: no key given"),
         ('m = {"a": 1}\nn = get(m, "a") + get(m, "b")\n', "'+' cannot combine a number and none"),
+        ('m = {"a": 1}\nm = with_key(m, as_any(3), 2)\n', "with_key: a key is text, not a number"),
+        ('m = {"a": 1}\nm = with_key(m, as_any(1 > 0), 2)\n', "with_key: a key is text, not true/false"),
+        ('m = {"a": 1}\nm = with_key(m, as_any([1]), 2)\n', "with_key: a key is text, not a list"),
     ],
-    ids=["no key", "no value"],
+    ids=["no key", "no value", "a number passed as any", "a yes/no passed as any", "a list passed as any"],
 )
 def test_a_map_that_cannot_be_made_is_the_same_located_fault_on_the_vm(tmp_path, program, said):
-    game = mini(tmp_path, program)
+    """A key whose type is ``any`` is checked when it is set: a map's keys are text on every backend."""
+    game = mini(tmp_path, program, AS_ANY)
     assert said in same_fault_on_every_backend(game).message
 
 

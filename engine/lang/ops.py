@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.errors import RuleFault, quoted
+from engine.errors import RuleFault, kind_word, quoted
 from engine.lang.types import (
     ANY,
     ATTRIBUTE,
@@ -884,6 +884,8 @@ def _get(st, mapping, key):
 def _with_key(st, mapping, key, value):
     if key is None:
         raise RuleFault("with_key: no key given")
+    if not isinstance(key, str):  # a value of type `any` may be anything at run time; a map's keys are text
+        raise RuleFault(f"with_key: a key is text, not {kind_word(key)}")
     if key not in mapping and len(mapping) >= MAX_SIZE:
         raise RuleFault(f"a map of more than {MAX_SIZE:,} keys is over the size budget: does a loop make it grow?")
     return {**mapping, key: value}

@@ -16,7 +16,7 @@ pub(crate) fn int(v: &V, what: &str) -> Res<i64> {
 }
 
 /// A value's type in the reference's words for a Python type error (errors.py's `_KIND_WORDS`).
-fn py_kind(v: &V) -> &'static str {
+pub fn py_kind(v: &V) -> &'static str {
     match v {
         V::Bool(_) => "true/false",
         other => other.kind(),

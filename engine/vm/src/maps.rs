@@ -4,6 +4,7 @@
 //! (`MADE`, [the key, the value]), so that a map holds any text the rules can make and prints, saves and
 //! compares as the reference's dict.
 
+use crate::eval::py_kind;
 use crate::game::{Game, Node, Op};
 use crate::state::{failed, rule, Res, State, MAX_SIZE};
 use crate::value::V;
@@ -42,7 +43,7 @@ fn key_arg(key: V) -> Res<V> {
     match key {
         V::Str(_) | V::Text(_) | V::None => Ok(key),
         V::Unset => Ok(V::None),
-        other => failed(format!("with_key: a key is text, not {}", other.kind())),
+        other => rule(format!("with_key: a key is text, not {}", py_kind(&other))),
     }
 }
 
