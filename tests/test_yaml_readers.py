@@ -3,7 +3,10 @@ everywhere else: the same data, the same place for every value, the same message
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -110,3 +113,26 @@ def test_a_file_read_again_is_not_parsed_again_and_each_reader_gets_data_of_its_
     first.positions.clear()
     assert second != first and parse_yaml(text, "components.yaml") == second
     assert parse_yaml(text, "other/components.yaml").path == "other/components.yaml"
+
+
+def test_a_pyyaml_built_without_libyaml_reads_and_validates_every_game(tmp_path):
+    """PyYAML installed from source on a machine without libyaml has no C loader: every file is then read by
+    the pure-Python reader, and the games load as before."""
+    script = (
+        "import yaml\n"
+        "del yaml.CSafeLoader\n"
+        "yaml.__with_libyaml__ = False\n"
+        "from engine import load_game\n"
+        "from engine.load import yaml_source\n"
+        "assert yaml_source._FastLoader is None\n"
+        "print(load_game('caty-mini', reference=True).id)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "TABLETOP_CACHE": str(tmp_path)},
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "caty-mini", done.stderr[-2000:]

@@ -350,14 +350,21 @@ class _BoundedLoader(_Bounded, yaml.SafeLoader):
         self._bound(path)
 
 
-class _FastLoader(_Bounded, yaml.CSafeLoader):
-    """libyaml's scanner and parser (C) under the same bounded composer: about ten times faster, with the same
-    nodes and marks for a file without errors (tests/test_files.py compares them on every shipped file)."""
+# A PyYAML built without libyaml has no C loader: every file is then read in pure Python.
+_FastLoader: Callable[[str, str], _Bounded] | None = None
+if yaml.__with_libyaml__:
 
-    def __init__(self, stream: str, path: str):
-        yaml.CSafeLoader.__init__(self, stream)
-        yaml.composer.Composer.__init__(self)
-        self._bound(path)
+    class _LibyamlLoader(_Bounded, yaml.CSafeLoader):
+        """libyaml's scanner and parser (C) under the same bounded composer: about ten times faster, with the
+        same nodes and marks for a file without errors (tests/test_files.py compares them on every shipped
+        file)."""
+
+        def __init__(self, stream: str, path: str):
+            yaml.CSafeLoader.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            self._bound(path)
+
+    _FastLoader = _LibyamlLoader
 
 
 # Texts only the pure-Python reader reads: characters YAML refuses (its message names the character), tabs
@@ -390,7 +397,7 @@ def _parse(text: str, path: str) -> Document:
     every diagnostic quotes."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise LoadError([Diagnostic(path, 1, 1, "E107", f"file is larger than {MAX_FILE_BYTES} bytes")])
-    if _PYTHON_ONLY.search(text) is None:
+    if _FastLoader is not None and _PYTHON_ONLY.search(text) is None:
         with contextlib.suppress(LoadError, yaml.YAMLError, RecursionError):
             return _document(text, path, *_compose(_FastLoader(text, path)))
     try:
