@@ -9,6 +9,7 @@ VM fails is played by the reference, whose words the error has.
 from __future__ import annotations
 
 import copy
+import json
 import operator
 import pickle
 import random
@@ -117,6 +118,18 @@ def test_explicit_chance_runs_in_python_and_the_next_decision_goes_back_to_the_v
     for state in (st, ref):
         state.apply(state.legal_actions()[0])
     assert st.vm is not None and st.to_data() == ref.to_data()
+
+
+def test_a_history_is_saved_with_the_references_keys_in_its_order():
+    """A secret decision's entry reads seat, action, kind, secret in the saved text on either backend."""
+    st, ref = load_game("cat-town").new_game(2, 0), load_game("cat-town", vm=False).new_game(2, 0)
+    moves = random.Random(0)
+    for _ in range(12):
+        action = moves.choice(ref.legal_actions())
+        st.apply(action)
+        ref.apply(action)
+    keys = [[list(entry) for entry in json.loads(s.to_json())["history"]] for s in (st, ref)]
+    assert ["seat", "action", "kind", "secret"] in keys[1] and keys[0] == keys[1]
 
 
 NO_SPACE = """\

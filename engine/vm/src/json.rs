@@ -127,10 +127,13 @@ impl State {
                 secret: Some(kind),
                 together,
             } => {
-                let mut entry = json!({"seat": seat, "kind": &**kind, "secret": true});
+                // The reference's order of keys (a masked copy leaves out the action)
+                let mut entry = json!({"seat": seat});
                 if let Some(action) = action {
                     entry["action"] = json!(&**action);
                 }
+                entry["kind"] = json!(&**kind);
+                entry["secret"] = json!(true);
                 if *together {
                     entry["together"] = json!(true);
                 }
