@@ -381,6 +381,7 @@ impl State {
             points: vec![None; n],
             fin: None,
             pool: crate::state::Pool::default(),
+            draws: None,
             faces,
             game,
         })
