@@ -3,11 +3,12 @@
 use crate::bots::{Budget, Greedy, Mcts, DEFAULT_ROLLOUT, EXPLORE};
 use crate::chance::{self, Drawn, Stop};
 use crate::game::{FxMap, Game};
+use crate::json::{hist_fields, Field, Key};
 use crate::playout;
 use crate::pyrand::PyRandom;
 use crate::record::{self, Lab, Record, Stat};
 use crate::rng::Seed;
-use crate::state::{Error, Pending, State};
+use crate::state::{Error, Hist, Pending, State};
 use crate::value::V;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -329,12 +330,13 @@ struct Maker<'a> {
     made: &'a mut Made,
 }
 
-/// What a `Maker` made that the next look may hand over again: the texts of the table, and the lists made by
-/// this look and by the one before (the options of a decision are the values it asks and a local of its frame:
-/// one list, made once).
+/// What a `Maker` made that the next look may hand over again: the texts of the table and the history's keys, and
+/// the lists made by this look and by the one before (the options of a decision are the values it asks and a
+/// local of its frame: one list, made once).
 #[derive(Default)]
 struct Made {
     texts: Vec<Option<Py<PyString>>>,
+    keys: [Option<Py<PyString>>; Key::ALL],
     lists: Lists,
     lists_before: Lists,
 }
@@ -410,6 +412,29 @@ impl Maker<'_> {
             }
         }
         Ok(dict)
+    }
+
+    /// The name of a history entry's field, made once.
+    fn key<'py>(&mut self, py: Python<'py>, key: Key) -> Bound<'py, PyString> {
+        let made = self.made.keys[key as usize].get_or_insert_with(|| PyString::intern(py, key.name()).unbind());
+        made.bind(py).clone()
+    }
+
+    /// An entry of the history as `json.loads` makes it of its saved form (`json::hist_fields`).
+    fn hist<'py>(&mut self, py: Python<'py>, h: &Hist) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        hist_fields(h, |key, field| {
+            let key = self.key(py, key);
+            match field {
+                Field::Number(n) => d.set_item(&key, n),
+                Field::Name(id) => d.set_item(&key, self.text(py, id)),
+                Field::Text(t) => d.set_item(&key, t),
+                Field::Truth => d.set_item(&key, true),
+                Field::Null => d.set_item(&key, py.None()),
+                Field::Seats(seats) => d.set_item(&key, seats),
+            }
+        })?;
+        Ok(d)
     }
 
     /// The decision asked as the Python backend holds it (`json::pending_json`'s fields, in its order).
@@ -788,8 +813,12 @@ impl VmState {
             log.append(PyList::new(py, [audience, PyString::new(py, &line.text).into_any()])?)?;
         }
         let history = PyList::empty(py);
+        let mut make = Maker {
+            g: &st.game,
+            made: &mut looked.made,
+        };
         for h in st.history.iter().skip(history_from) {
-            history.append(py_value(py, &st.hist_json(h))?)?;
+            history.append(make.hist(py, h)?)?;
         }
         let (vars, pvars) = looked.vars(py, st)?;
         let [pending, faces] = looked.pending_and_faces(py, st)?;
