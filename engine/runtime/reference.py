@@ -1,8 +1,8 @@
 """The reference path: checked AST → closures, one per node, and flat instruction lists.
 
 Kept small and plain on purpose: it is the executable specification, and the
-Python backend of every game (``load_game(..., vm=False)``, explicit chance,
-a game the native VM does not run).  tests/test_vm_differential.py plays the
+Python backend of every game (``load_game(..., vm=False)``, a game the native
+VM does not run).  tests/test_vm_differential.py plays the
 same seeded games on this path and on the VM and requires identical games, so
 a bug of either cannot hide.  Expressions are closures ``f(state, env)``;
 statements are instructions ``ins(state, env) -> next pc`` (or NEXT/SUSPEND) at

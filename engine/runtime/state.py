@@ -131,9 +131,9 @@ def _on_vm(game) -> Any:
 class State:
     """One game in progress.  Create with ``GameDef.new_game``.
 
-    The native VM runs a game's rules wherever it runs the game (``vm``; not of ``load_game(..., vm=False)``); the
-    Python backend (the fields below) where it does not, and for what the VM does not do: explicit
-    chance (``draws``), and a caller that takes a field to change it in place.  Reading such a field
+    The native VM runs a game's rules wherever it runs the game (``vm``; not of ``load_game(..., vm=False)``),
+    explicit chance (``draws``) included; the Python backend (the fields below) where it does not, and for a
+    caller that takes a field to change it in place.  Reading such a field
     reads the VM's state back and the game runs on in Python; its next decision played goes back
     to the VM through the saved-state format, which both read alike.  What only looks at a state
     (views, logs, the pending decision, the history) reads a copy made from the VM's and keeps it.
@@ -208,13 +208,15 @@ class State:
             raise TabletopError(f"{game.id} is for {game.min_players}–{game.max_players} players, not {players}")
         if draws is not None and not knowledge:
             raise TabletopError("a game of explicit chance follows what seats know: it cannot be replayed from a seed")
-        vm_game = _on_vm(game) if draws is None else None
+        vm_game = _on_vm(game)
         if vm_game is not None:
             try:
-                return cls._running(game, players, int(seed), vm_game.new_game(players, int(seed)))
-            except OverflowError:  # a seed past the VM's 128 bits: the Python backend takes any
+                return cls._running(game, players, int(seed), vm_game.new_game(players, int(seed), draws))
+            except vm_module().VmChanceNeeded as exc:
+                raise ChanceNeeded(ChanceEvent(*exc.args)) from None
+            except (OverflowError, TypeError):  # a seed past the VM's 128 bits, outcomes that are no 64-bit numbers
                 pass
-            except vm_module().VmError:  # a setup that fails: the reference says how
+            except vm_module().VmError:  # a setup that fails, or outcomes that do not fit: the reference says how
                 pass
         return cls._in_python(game, players, seed, knowledge, draws)
 
@@ -590,6 +592,10 @@ class State:
         then tries again with one outcome more.  Outcomes left over are a StateError.
         """
         if draws is not None:
+            if self.vm is None and self.game.vm:
+                self._back_to_vm()
+            if self.vm is not None and self._drawn_on_vm(action, seat, draws):
+                return
             if self.vm is not None:
                 self._leave_vm()
             before = self.clone()
@@ -652,6 +658,29 @@ class State:
             self.history.append({"seat": player, "action": action})
             self.log_entries.append([None, (seat_did, self.game.seat_name(player), action)])
         self._run()
+
+    def _drawn_on_vm(self, action: str, seat: int | None, draws: list[int]) -> bool:
+        """``apply`` with explicit chance on the VM, which works on a copy (the state is as it was if it fails);
+        False where the reference is to play it: arguments the VM takes none of, or a step the VM failed, which
+        the reference plays again to say why in its words."""
+        if action.__class__ is not str or not self._vm_seat(seat):
+            return False
+        _vm = vm_module()
+        try:
+            self.vm.apply(action, seat, draws)
+        except (OverflowError, TypeError):  # outcomes that are no 64-bit numbers
+            return False
+        except _vm.VmChanceNeeded as exc:
+            raise ChanceNeeded(ChanceEvent(*exc.args)) from None
+        except (_vm.VmIllegalAction, _vm.VmStateError) as exc:  # no action now; outcomes that do not fit
+            if isinstance(exc, _vm.VmIllegalAction):
+                self.for_reading()._chosen(action, seat)
+            raise_as_engine(exc)
+        except _vm.VmError:
+            return False
+        if self.look is not None:
+            self.past, self.look = self.look, None
+        return True
 
     def _vm_seat(self, seat) -> bool:
         """``seat`` is one the VM takes: none, or one of the table's (the Python backend says what is wrong

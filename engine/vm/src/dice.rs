@@ -6,7 +6,6 @@
 use crate::game::Game;
 use crate::json::json_value;
 use crate::pyrand::PyRandom;
-use crate::rng;
 use crate::state::{rule, Error, Hist, Res, State};
 use crate::value::V;
 use serde_json::Value as J;
@@ -50,7 +49,7 @@ impl State {
         for v in dice {
             let (die, faces) = self.die(v)?;
             let of = faces.len() as u64;
-            let index = rng::below(&mut self.rng, of);
+            let index = self.draw("random", of)?;
             Rc::make_mut(&mut self.faces)[die] = faces[index as usize].clone();
             let seeing = self.rolled(die);
             let seen =

@@ -1,7 +1,6 @@
 //! Expressions and operations, with the reference's meaning (dsl/reference.py, dsl/ops.py).
 
 use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op, Walk};
-use crate::rng;
 use crate::state::{failed, py_repr, rule, Error, Hist, Res, State, F, MAX_SIZE};
 use crate::value::V;
 use std::cmp::Ordering;
@@ -1047,7 +1046,7 @@ impl State {
             }
             Op::Shuffle => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
-                rng::shuffle(&mut self.rng, Rc::<Vec<u32>>::make_mut(&mut self.zones[z]));
+                self.shuffle_zone(z)?;
                 self.zone_changed(z);
                 self.happened(Hist::Shuffle(self.seats().zones[z]));
                 self.reordered(z);
@@ -1349,7 +1348,7 @@ impl State {
                     V::None
                 } else {
                     let of = items.len() as u64;
-                    let i = rng::below(&mut self.rng, of);
+                    let i = self.draw("random", of)?;
                     self.happened(Hist::Random { of, index: i });
                     items[i as usize].clone()
                 }

@@ -114,41 +114,21 @@ impl State {
 
     /// One entry of the history: a decision taken (a secret one with its kind) or a chance event.
     pub fn hist_json(&self, h: &Hist) -> J {
-        match h {
-            Hist::Act {
-                seat,
-                action,
-                secret: None,
-                ..
-            } => json!({"seat": seat, "action": action.as_deref()}),
-            Hist::Act {
-                seat,
-                action,
-                secret: Some(kind),
-                together,
-            } => {
-                let mut entry = json!({"seat": seat, "kind": &**kind, "secret": true});
-                if let Some(action) = action {
-                    entry["action"] = json!(&**action);
-                }
-                if *together {
-                    entry["together"] = json!(true);
-                }
-                entry
-            }
-            Hist::Shuffle(z) => json!({"chance": "shuffle", "zone": self.game.text(*z)}),
-            Hist::Random { of, index } => json!({"chance": "random", "of": of, "index": index}),
-            Hist::Roll { die, of, index, seen } => {
-                let mut entry = json!({"chance": "roll", "die": die, "of": of});
-                if let Some(index) = index {
-                    entry["index"] = json!(index);
-                }
-                if let Some(seen) = seen {
-                    entry["seen"] = json!(**seen);
-                }
-                entry
-            }
-        }
+        let mut entry = Map::new();
+        let made: Result<(), std::convert::Infallible> = hist_fields(h, |key, field| {
+            let value = match field {
+                Field::Number(n) => json!(n),
+                Field::Name(id) => json!(self.game.text(id)),
+                Field::Text(t) => json!(t),
+                Field::Truth => json!(true),
+                Field::Null => J::Null,
+                Field::Seats(seats) => json!(seats),
+            };
+            entry.insert(key.name().into(), value);
+            Ok(())
+        });
+        let Ok(()) = made;
+        J::Object(entry)
     }
 
     /// A state read back from the reference's JSON; anything that does not fit this game is refused in one line.
@@ -378,6 +358,7 @@ impl State {
             points: vec![None; n],
             fin: None,
             pool: crate::state::Pool::default(),
+            draws: None,
             faces,
             game,
         })
@@ -563,4 +544,101 @@ fn json_depth(g: &Game, j: &J, depth: usize) -> Result<V, Error> {
             V::Rec(fields.into())
         }
     })
+}
+
+/// The name of a history entry's field (`hist_fields`).
+#[derive(Clone, Copy, Debug)]
+pub enum Key {
+    Seat,
+    Action,
+    Kind,
+    Secret,
+    Together,
+    Chance,
+    Zone,
+    Of,
+    Index,
+    Die,
+    Seen,
+}
+
+impl Key {
+    /// How many keys there are (the last one's number and one).
+    pub const ALL: usize = Key::Seen as usize + 1;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Key::Seat => "seat",
+            Key::Action => "action",
+            Key::Kind => "kind",
+            Key::Secret => "secret",
+            Key::Together => "together",
+            Key::Chance => "chance",
+            Key::Zone => "zone",
+            Key::Of => "of",
+            Key::Index => "index",
+            Key::Die => "die",
+            Key::Seen => "seen",
+        }
+    }
+}
+
+/// A value of a history entry's field (`hist_fields`).
+pub enum Field<'a> {
+    Number(u64),
+    /// A text of the game's table (a zone's name).
+    Name(u32),
+    Text(&'a str),
+    Truth,
+    Null,
+    Seats(&'a [u32]),
+}
+
+/// The fields of one entry of the history, in the reference's order of keys (a masked copy leaves out what its
+/// seat did not see): a decision taken (a secret one with its kind) or a chance event. The one definition of an
+/// entry, which the saved JSON and a look's Python dicts are both made from.
+pub fn hist_fields<'a, E>(h: &'a Hist, mut field: impl FnMut(Key, Field<'a>) -> Result<(), E>) -> Result<(), E> {
+    match h {
+        Hist::Act {
+            seat,
+            action,
+            secret,
+            together,
+        } => {
+            field(Key::Seat, Field::Number(u64::from(*seat)))?;
+            match (action, secret) {
+                (Some(action), _) => field(Key::Action, Field::Text(action))?,
+                (None, None) => field(Key::Action, Field::Null)?,
+                (None, Some(_)) => {}
+            }
+            if let Some(kind) = secret {
+                field(Key::Kind, Field::Text(kind))?;
+                field(Key::Secret, Field::Truth)?;
+                if *together {
+                    field(Key::Together, Field::Truth)?;
+                }
+            }
+        }
+        Hist::Shuffle(z) => {
+            field(Key::Chance, Field::Text("shuffle"))?;
+            field(Key::Zone, Field::Name(*z))?;
+        }
+        Hist::Random { of, index } => {
+            field(Key::Chance, Field::Text("random"))?;
+            field(Key::Of, Field::Number(*of))?;
+            field(Key::Index, Field::Number(*index))?;
+        }
+        Hist::Roll { die, of, index, seen } => {
+            field(Key::Chance, Field::Text("roll"))?;
+            field(Key::Die, Field::Number(u64::from(*die)))?;
+            field(Key::Of, Field::Number(*of))?;
+            if let Some(index) = index {
+                field(Key::Index, Field::Number(*index))?;
+            }
+            if let Some(seen) = seen {
+                field(Key::Seen, Field::Seats(seen))?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -6,6 +6,7 @@
 //! (feature `python`) is the PyO3 face, `engine._vm`.
 
 pub mod bots;
+pub mod chance;
 pub mod close;
 pub mod compile;
 pub mod derive;

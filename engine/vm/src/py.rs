@@ -1,12 +1,14 @@
 //! The Python face (`engine._vm`): one call does a whole unit of work; errors cross as exceptions.
 
 use crate::bots::{Budget, Greedy, Mcts, DEFAULT_ROLLOUT, EXPLORE};
+use crate::chance::{self, Drawn, Stop};
 use crate::game::{FxMap, Game};
+use crate::json::{hist_fields, Field, Key};
 use crate::playout;
 use crate::pyrand::PyRandom;
 use crate::record::{self, Lab, Record, Stat};
 use crate::rng::Seed;
-use crate::state::{Error, Pending, State};
+use crate::state::{Error, Hist, Pending, State};
 use crate::value::V;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -42,6 +44,12 @@ create_exception!(
 );
 create_exception!(
     _vm,
+    VmChanceNeeded,
+    VmError,
+    "Explicit chance: the rules draw at random once more than the outcomes given; args are (kind, outcomes)."
+);
+create_exception!(
+    _vm,
     VmEngineBug,
     VmError,
     "The VM itself is wrong, named by its instruction."
@@ -53,6 +61,26 @@ fn py_err(e: Error) -> PyErr {
         Error::Illegal(m) => VmIllegalAction::new_err(m),
         Error::Stopped(m) | Error::State(m) => VmStateError::new_err(m),
         Error::Bug(m) => VmEngineBug::new_err(m),
+    }
+}
+
+/// A failed call with explicit chance as its Python error.
+fn drawn_err(e: Drawn) -> PyErr {
+    match e {
+        Drawn::Stopped(Stop::Needed(kind, of)) => VmChanceNeeded::new_err((kind, of)),
+        Drawn::Stopped(Stop::Refused(m)) => VmStateError::new_err(m),
+        Drawn::Failed(e) => py_err(e),
+    }
+}
+
+/// `f` run on a copy of `st` with the rules' draws taking `draws` (chance.rs `drawn`), guarded as `guarded`
+/// runs a call: the copy, or `st` untouched and the error.
+fn guarded_drawn(st: &State, draws: Vec<i64>, f: impl FnOnce(&mut State) -> Result<(), Error>) -> PyResult<State> {
+    let mut copy = st.clone();
+    match catch_unwind(AssertUnwindSafe(|| chance::drawn(&mut copy, draws, f))) {
+        Ok(Ok(())) => Ok(copy),
+        Ok(Err(e)) => Err(drawn_err(e)),
+        Err(p) => Err(VmEngineBug::new_err(panic_text(&*p))),
     }
 }
 
@@ -122,8 +150,15 @@ impl VmGame {
         self.game.id.clone()
     }
 
-    fn new_game(&self, players: usize, seed: Seed) -> PyResult<VmState> {
-        guarded(|| State::new(self.game.clone(), players, seed)).map(VmState::new)
+    /// A new game at its first decision; `draws`: the setup's draws take these outcomes (explicit chance),
+    /// all of them, and VmChanceNeeded says what the next draw is if the setup draws more.
+    #[pyo3(signature = (players, seed, draws = None))]
+    fn new_game(&self, players: usize, seed: Seed, draws: Option<Vec<i64>>) -> PyResult<VmState> {
+        let Some(draws) = draws else {
+            return guarded(|| State::new(self.game.clone(), players, seed)).map(VmState::new);
+        };
+        let unstarted = guarded(|| State::unstarted(self.game.clone(), players, seed))?;
+        guarded_drawn(&unstarted, draws, State::start).map(VmState::new)
     }
 
     fn state_from_json(&self, text: &str) -> PyResult<VmState> {
@@ -295,12 +330,13 @@ struct Maker<'a> {
     made: &'a mut Made,
 }
 
-/// What a `Maker` made that the next look may hand over again: the texts of the table, and the lists made by
-/// this look and by the one before (the options of a decision are the values it asks and a local of its frame:
-/// one list, made once).
+/// What a `Maker` made that the next look may hand over again: the texts of the table and the history's keys, and
+/// the lists made by this look and by the one before (the options of a decision are the values it asks and a
+/// local of its frame: one list, made once).
 #[derive(Default)]
 struct Made {
     texts: Vec<Option<Py<PyString>>>,
+    keys: [Option<Py<PyString>>; Key::ALL],
     lists: Lists,
     lists_before: Lists,
 }
@@ -376,6 +412,29 @@ impl Maker<'_> {
             }
         }
         Ok(dict)
+    }
+
+    /// The name of a history entry's field, made once.
+    fn key<'py>(&mut self, py: Python<'py>, key: Key) -> Bound<'py, PyString> {
+        let made = self.made.keys[key as usize].get_or_insert_with(|| PyString::intern(py, key.name()).unbind());
+        made.bind(py).clone()
+    }
+
+    /// An entry of the history as `json.loads` makes it of its saved form (`json::hist_fields`).
+    fn hist<'py>(&mut self, py: Python<'py>, h: &Hist) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        hist_fields(h, |key, field| {
+            let key = self.key(py, key);
+            match field {
+                Field::Number(n) => d.set_item(&key, n),
+                Field::Name(id) => d.set_item(&key, self.text(py, id)),
+                Field::Text(t) => d.set_item(&key, t),
+                Field::Truth => d.set_item(&key, true),
+                Field::Null => d.set_item(&key, py.None()),
+                Field::Seats(seats) => d.set_item(&key, seats),
+            }
+        })?;
+        Ok(d)
     }
 
     /// The decision asked as the Python backend holds it (`json::pending_json`'s fields, in its order).
@@ -705,10 +764,18 @@ impl VmState {
         self.st.legal(seat).iter().map(|a| a.to_string()).collect()
     }
 
-    #[pyo3(signature = (action, seat = None))]
-    fn apply(&mut self, action: &str, seat: Option<u32>) -> PyResult<()> {
-        // An illegal action is refused before anything changes (State::apply checks first).
-        guarded(|| self.own().apply(action, seat))
+    /// Play `action`. `draws`: the rules' draws until the next decision take these outcomes (explicit chance),
+    /// all of them; if the rules draw more, VmChanceNeeded says what the next draw is, and the state is as it was.
+    #[pyo3(signature = (action, seat = None, draws = None))]
+    fn apply(&mut self, action: &str, seat: Option<u32>, draws: Option<Vec<i64>>) -> PyResult<()> {
+        match draws {
+            // An illegal action is refused before anything changes (State::apply checks first).
+            None => guarded(|| self.own().apply(action, seat)),
+            Some(draws) => {
+                self.st = Rc::new(guarded_drawn(&self.st, draws, |st| st.apply(action, seat))?);
+                Ok(())
+            }
+        }
     }
 
     fn apply_index(&mut self, index: usize) -> PyResult<()> {
@@ -746,8 +813,12 @@ impl VmState {
             log.append(PyList::new(py, [audience, PyString::new(py, &line.text).into_any()])?)?;
         }
         let history = PyList::empty(py);
+        let mut make = Maker {
+            g: &st.game,
+            made: &mut looked.made,
+        };
         for h in st.history.iter().skip(history_from) {
-            history.append(py_value(py, &st.hist_json(h))?)?;
+            history.append(make.hist(py, h)?)?;
         }
         let (vars, pvars) = looked.vars(py, st)?;
         let [pending, faces] = looked.pending_and_faces(py, st)?;
@@ -895,6 +966,7 @@ fn _vm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VmIllegalAction", py.get_type::<VmIllegalAction>())?;
     m.add("VmStateError", py.get_type::<VmStateError>())?;
     m.add("VmEngineBug", py.get_type::<VmEngineBug>())?;
+    m.add("VmChanceNeeded", py.get_type::<VmChanceNeeded>())?;
     m.add("IR_VERSION", crate::game::IR_VERSION)?;
     Ok(())
 }

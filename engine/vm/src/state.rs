@@ -179,6 +179,8 @@ pub struct State {
     pub pool: Pool,
     /// The face each die shows (none for other cards); empty in a game without dice.
     pub faces: Rc<Vec<V>>,
+    /// Explicit chance: the outcomes the rules' draws take while one call runs (chance.rs), else none.
+    pub draws: Option<Box<crate::chance::Draws>>,
 }
 
 /// Calls (of functions, and of the scoring through `score`) nested deeper than this fail as the reference
@@ -264,6 +266,13 @@ enum Step {
 
 impl State {
     pub fn new(game: Rc<Game>, n: usize, seed: Seed) -> Result<State, Error> {
+        let mut st = State::unstarted(game, n, seed)?;
+        st.start()?;
+        Ok(st)
+    }
+
+    /// A new game before its cards are placed and its programs run (`start`).
+    pub fn unstarted(game: Rc<Game>, n: usize, seed: Seed) -> Result<State, Error> {
         if seed < Seed::from(i64::MIN) || seed > Seed::from(u64::MAX) {
             return Err(Error::State(format!(
                 "seed {seed} is not a whole number of at most 64 bits"
@@ -290,7 +299,7 @@ impl State {
         if let Some(&setup) = game.proc_index.get("setup") {
             stack.push(frame(&game, setup, 0));
         }
-        let mut st = State {
+        Ok(State {
             n,
             seed,
             rng: rng::seed_state(seed),
@@ -317,11 +326,15 @@ impl State {
             fin: None,
             pool: Pool::default(),
             faces: crate::dice::initial_faces(&game),
+            draws: None,
             game,
-        };
-        st.place_starts(&st.game.clone())?;
-        st.run()?;
-        Ok(st)
+        })
+    }
+
+    /// The cards placed where their starts put them, and the programs run to the first decision.
+    pub fn start(&mut self) -> Result<(), Error> {
+        self.place_starts(&self.game.clone())?;
+        self.run()
     }
 
     pub(crate) fn everyone(&self) -> u32 {
