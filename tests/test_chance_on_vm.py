@@ -8,10 +8,11 @@ import json
 import random
 
 import pytest
+from language_helpers import write_game
 from test_state_on_vm import looks
 
-from engine import load_game
-from engine.errors import StateError
+from engine import IllegalAction, load_game
+from engine.errors import RuntimeRuleError, StateError
 from engine.runtime.state import ChanceNeeded
 
 pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
@@ -140,3 +141,43 @@ def test_a_setup_by_explicit_chance_runs_on_the_vm_and_asks_the_references_draws
             draws.append(len(draws) % needed.event.size)
     assert draws and st.vm is not None
     assert looks(st) == looks(reference.new_game(2, 0, draws=draws))
+
+
+OVERFLOW = """\
+id: mini
+name: Mini
+players: {min: 2, max: 2}
+variables:
+  n: {type: int}
+play: |
+  repeat 3:
+      x = choose "side" from ["stay", "go"]
+      n = random_from([1, 5, 10]) * 999999999999999999
+"""
+
+
+def test_a_step_by_explicit_chance_that_faults_is_the_references_fault_and_leaves_the_state_as_it_was(tmp_path):
+    """Ten times 999,999,999,999,999,999 is past 64 bits: the draw of 10 faults, the draw of 1 does not."""
+    path = write_game(tmp_path, OVERFLOW)
+    faults = []
+    for game in (load_game(path), load_game(path, vm=False)):
+        st = game.new_game(2)
+        before, go = st.to_json(), st.legal_actions()[1]
+        with pytest.raises(RuntimeRuleError) as fault:
+            st.apply(go, draws=[2])
+        faults.append(fault.value.diagnostic)
+        assert st.to_json() == before
+        st.apply(go, draws=[0])  # the game goes on, back on the VM where it runs there
+        assert (st.vm is not None) == game.vm
+    assert faults[0] == faults[1] and "past" in faults[0].message
+
+
+def test_an_illegal_action_by_explicit_chance_is_refused_in_the_references_words_and_changes_nothing():
+    st, ref = load_game("cat-town").new_game(2, 5), load_game("cat-town", vm=False).new_game(2, 5)
+    before = looks(st)
+    refused = []
+    for state in (st, ref):
+        with pytest.raises(IllegalAction) as error:
+            state.apply("no such action", draws=[0])
+        refused.append(str(error.value))
+    assert refused[0] == refused[1] and st.vm is not None and looks(st) == before

@@ -62,6 +62,26 @@ def test_the_prizes_are_shuffled_by_explicit_chance_nodes():
     assert state.current_player() == 0
 
 
+def test_a_copy_of_a_chance_node_sets_nothing_up_again_and_plays_on_alike(monkeypatch):
+    """OpenSpiel copies a state (``child``, every search) by making an initial state and copying each attribute
+    deeply: neither sets the game up again nor copies the outcomes drawn so far, which never change."""
+    game = load("cat-town", players=2)
+    state = game.new_initial_state()
+    for outcome in range(5):
+        state.apply_action(outcome)
+    set_up: list = []
+    monkeypatch.setattr(type(game.rules), "new_game", lambda *args, **kw: set_up.append(args))
+    copy = state.clone()
+    assert set_up == [] and copy.pending is state.pending and copy.event is state.event
+    monkeypatch.undo()
+    picks = np.random.default_rng(0)
+    while state.is_chance_node():
+        outcome = int(picks.integers(len(state.chance_outcomes())))
+        for s in (state, copy):
+            s.apply_action(outcome)
+    assert not copy.is_chance_node() and copy.state.to_json() == state.state.to_json()
+
+
 def test_a_resampled_state_is_one_the_seat_cannot_tell_apart():
     game = load("whist", players=4)
     state = game.new_initial_state()

@@ -17,7 +17,7 @@ The game is registered with pyspiel as ``tabletop`` (parameters ``game``, ``vari
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -62,6 +62,18 @@ def _game_type(info, simultaneous: bool):
 _RULES: dict[tuple, Any] = {}  # (game, variant) → its GameDef, loaded once a process
 
 
+class _Drawing(NamedTuple):
+    """At a chance node: the action taken (None: the game being set up), its seat, and the outcomes drawn so far.
+    Never changed once made, so a copy of the state shares it (OpenSpiel copies a state's attributes deeply)."""
+
+    action: str | None
+    seat: int | None
+    drawn: tuple[int, ...]
+
+    def __deepcopy__(self, memo: dict) -> _Drawing:
+        return self
+
+
 class TabletopGame(pyspiel.Game):
     """The rules of one game, variant and table size, as OpenSpiel sees them."""
 
@@ -84,6 +96,9 @@ class TabletopGame(pyspiel.Game):
         self.information = observe.information_encoding(self.rules, self.players, self.max_decisions * spread)
         seats = tuple(f"seat {p} decided" for p in range(self.players))
         self.chance_part = observe.Part("chance", self.information.size, ("drawing", *seats, "drawn"))
+        # the initial state's (engine state, drawing, event), worked out by the first: OpenSpiel makes an initial
+        # state for every copy it makes of a state
+        self.initial: tuple | None = None
         super().__init__(
             _game_type(self.facts, self.simultaneous),
             pyspiel.GameInfo(
@@ -116,11 +131,15 @@ class TabletopState(pyspiel.State):
         self.simultaneous = game.simultaneous
         self.limit = game.max_decisions
         self.state: Any = None  # the engine's State (None at the chance nodes of the setup, before it is dealt)
-        self.pending: tuple | None = None  # at a chance node: (action id or None for the setup, seat, drawn)
+        self.pending: _Drawing | None = None  # at a chance node: what is being drawn for
         self.event: ChanceEvent | None = None  # at a chance node: the draw the rules make next
         self.decisions = 0
         self.resamples = 0  # copies dealt by ``resample_from_infostate``: each from its own seed
-        self._run(None, None, [])
+        if game.initial is None:
+            self._run(None, None, [])
+            game.initial = (self.state, self.pending, self.event)
+        state, self.pending, self.event = game.initial
+        self.state = state.clone() if state is not None else None
 
     # -------------------------------------------------------------- internal
     def _run(self, action: str | None, seat: int | None, drawn: list[int]) -> None:
@@ -131,7 +150,7 @@ class TabletopState(pyspiel.State):
             else:
                 self.state.apply(action, seat=seat, draws=drawn)
         except ChanceNeeded as need:
-            self.pending, self.event = (action, seat, drawn), need.event
+            self.pending, self.event = _Drawing(action, seat, tuple(drawn)), need.event
             return
         self.pending = self.event = None
 

@@ -91,6 +91,10 @@ class ChanceEvent:
         p = 1.0 / self.size
         return [(i, p) for i in range(self.size)]
 
+    def __deepcopy__(self, memo: dict) -> ChanceEvent:
+        """Itself: it is never changed (a tool's copy of a chance node shares it)."""
+        return self
+
 
 class ChanceNeeded(TabletopError):
     """Explicit chance: the rules came to a draw that the outcomes given did not cover (the state is as it was)."""

@@ -73,12 +73,11 @@ fn drawn_err(e: Drawn) -> PyErr {
     }
 }
 
-/// `f` run on a copy of `st` with the rules' draws taking `draws` (chance.rs `drawn`), guarded as `guarded`
-/// runs a call: the copy, or `st` untouched and the error.
-fn guarded_drawn(st: &State, draws: Vec<i64>, f: impl FnOnce(&mut State) -> Result<(), Error>) -> PyResult<State> {
-    let mut copy = st.clone();
-    match catch_unwind(AssertUnwindSafe(|| chance::drawn(&mut copy, draws, f))) {
-        Ok(Ok(())) => Ok(copy),
+/// `f` run on `st` (a copy: the caller's state stays as it was if it fails) with the rules' draws taking `draws`
+/// (chance.rs `drawn`), guarded as `guarded` runs a call: `st` after it, or the error.
+fn guarded_drawn(mut st: State, draws: Vec<i64>, f: impl FnOnce(&mut State) -> Result<(), Error>) -> PyResult<State> {
+    match catch_unwind(AssertUnwindSafe(|| chance::drawn(&mut st, draws, f))) {
+        Ok(Ok(())) => Ok(st),
         Ok(Err(e)) => Err(drawn_err(e)),
         Err(p) => Err(VmEngineBug::new_err(panic_text(&*p))),
     }
@@ -158,7 +157,7 @@ impl VmGame {
             return guarded(|| State::new(self.game.clone(), players, seed)).map(VmState::new);
         };
         let unstarted = guarded(|| State::unstarted(self.game.clone(), players, seed))?;
-        guarded_drawn(&unstarted, draws, State::start).map(VmState::new)
+        guarded_drawn(unstarted, draws, State::start).map(VmState::new)
     }
 
     fn state_from_json(&self, text: &str) -> PyResult<VmState> {
@@ -772,7 +771,8 @@ impl VmState {
             // An illegal action is refused before anything changes (State::apply checks first).
             None => guarded(|| self.own().apply(action, seat)),
             Some(draws) => {
-                self.st = Rc::new(guarded_drawn(&self.st, draws, |st| st.apply(action, seat))?);
+                let copy = State::clone(&self.st);
+                self.st = Rc::new(guarded_drawn(copy, draws, |st| st.apply(action, seat))?);
                 Ok(())
             }
         }
