@@ -627,6 +627,11 @@ impl State {
             }
             return self.no_space(g, key[0], &odd[i].clone().unwrap_or(V::Str(key[i + 1])));
         }
+        if g.text(key[0]).is_empty() {
+            // the table of `card_named`, looked up under the board "": an id no card has
+            let id = self.quoted(&odd[0].clone().unwrap_or(V::Str(key[1])));
+            return rule(format!("no card has the id {id}"));
+        }
         match &miss.default {
             Some(v) => Ok(v.clone()),
             None => rule("a board operation was asked of a space, tag or direction the board does not have"),
