@@ -1113,7 +1113,8 @@ fn reads_local(nodes: &[Expr], e: Node, slot: u16) -> bool {
 }
 
 /// Whether function `f`'s expression `e` reads no local but `me` and its parameters, never moves one out,
-/// and calls no function: what lets a call of it be replaced by the expression itself.
+/// and calls no function (a call of a function already replaced by its expression is read as that expression):
+/// what lets a call of it be replaced by the expression itself.
 fn inlinable(nodes: &[Expr], e: Node, f: &Func) -> bool {
     let mut ok = true;
     let mut visit = |n: Node| -> Node {
@@ -1122,12 +1123,10 @@ fn inlinable(nodes: &[Expr], e: Node, f: &Func) -> bool {
     };
     match &nodes[e as usize] {
         Expr::Local(slot, pop) => !pop && (*slot == 0 || f.params.contains(slot)),
-        Expr::Fn(..)
-        | Expr::Inline(..)
-        | Expr::Comp { .. }
-        | Expr::Fused(..)
-        | Expr::Append(..)
-        | Expr::Keyed { .. } => false,
+        Expr::Inline(body, passed) => {
+            passed.iter().all(|s| *s == 0 || f.params.contains(s)) && inlinable(nodes, *body, f)
+        }
+        Expr::Fn(..) | Expr::Comp { .. } | Expr::Fused(..) | Expr::Append(..) | Expr::Keyed { .. } => false,
         other => {
             rebuild(other, &mut visit);
             ok
@@ -1142,15 +1141,41 @@ fn substitute(nodes: &mut Vec<Expr>, e: Node, args: &[(u16, Node)]) -> Node {
             return *a;
         }
     }
-    let copy = rebuild(&nodes[e as usize].clone(), &mut |c| substitute(nodes, c, args));
+    let mut copy = rebuild(&nodes[e as usize].clone(), &mut |c| substitute(nodes, c, args));
+    if let Expr::Inline(_, passed) = &mut copy {
+        // the locals a call inlined in the expression reads first: the caller's locals they are now, if any
+        *passed = passed
+            .iter()
+            .filter_map(|&slot| match args.iter().find(|(s, _)| *s == slot) {
+                Some(&(_, a)) => match nodes[a as usize] {
+                    Expr::Local(caller, _) => Some(caller),
+                    _ => None,
+                },
+                None => Some(slot),
+            })
+            .collect();
+    }
     nodes.push(copy);
     (nodes.len() - 1) as Node
 }
 
 /// Calls of functions written as one small expression (`inlinable`), given literals or locals (read, not
 /// moved), replaced by the expression with the parameters read where the arguments are: the same values and
-/// faults, without a frame per call.
-fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
+/// faults, without a frame per call.  A function whose expression calls only such functions becomes one in
+/// turn, a round later (a function that calls itself never does).
+fn inline_all_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
+    for _ in 0..INLINE_ROUNDS {
+        if !inline_calls(nodes, funcs) {
+            break;
+        }
+    }
+}
+
+/// The most rounds of `inline_calls`: how deep calls of small functions in small functions are inlined.
+const INLINE_ROUNDS: usize = 4;
+
+/// One round of `inline_all_calls`: whether any call was replaced.
+fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) -> bool {
     let bodies: Vec<Option<Node>> = funcs
         .iter()
         .map(|f| match f.body {
@@ -1160,6 +1185,7 @@ fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
             _ => None,
         })
         .collect();
+    let mut changed = false;
     for n in 0..nodes.len() {
         let (f, args) = match &nodes[n] {
             Expr::Fn(f, args) => (*f as usize, args.clone()),
@@ -1184,7 +1210,9 @@ fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
             .collect();
         let root = substitute(nodes, body, &map);
         nodes[n] = Expr::Inline(root, passed);
+        changed = true;
     }
+    changed
 }
 
 fn l_var(vars: &[Variable], name: &str) -> R<u16> {
@@ -1608,7 +1636,7 @@ impl Game {
                 reads_action: false,
             });
         }
-        inline_calls(&mut l.nodes, &funcs);
+        inline_all_calls(&mut l.nodes, &funcs);
         for g in &mut greedy {
             g.reads_action = reads_local(&l.nodes, g.expr, ACTION_SLOT);
         }
@@ -1697,5 +1725,68 @@ impl Game {
 
     pub fn text(&self, id: u32) -> &str {
         &self.strings[id as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn function(param: u16, body: Node) -> Func {
+        Func {
+            params: vec![param],
+            nlocals: 2,
+            body: Body::Expr(body),
+        }
+    }
+
+    /// Whether no call is left under `e` (each one replaced by its function's expression).
+    fn calls_none(nodes: &[Expr], e: Node) -> bool {
+        match &nodes[e as usize] {
+            Expr::Fn(..) => false,
+            other => {
+                let mut none = true;
+                rebuild(other, &mut |c| {
+                    none = none && calls_none(nodes, c);
+                    c
+                });
+                none
+            }
+        }
+    }
+
+    #[test]
+    fn a_small_function_that_calls_a_small_function_is_inlined_whole_and_reads_the_callers_local_first() {
+        let mut nodes = vec![
+            Expr::Local(1, false), // 0: inner's parameter
+            Expr::Not(0),          // 1: inner(s) = not s
+            Expr::Local(1, false), // 2: outer's parameter
+            Expr::Fn(0, vec![2]),  // 3: outer(x) = inner(x)
+            Expr::Local(3, false), // 4: the caller's local
+            Expr::Fn(1, vec![4]),  // 5: outer(y)
+        ];
+        inline_all_calls(&mut nodes, &[function(1, 1), function(1, 3)]);
+        let Expr::Inline(root, passed) = &nodes[5] else {
+            panic!("outer(y) is not inlined: {:?}", nodes[5])
+        };
+        assert_eq!(passed, &vec![3]);
+        assert!(calls_none(&nodes, *root), "{nodes:?}");
+        let Expr::Inline(_, inner) = &nodes[*root as usize] else {
+            panic!("inner(y) is not inlined in outer(y): {nodes:?}")
+        };
+        assert_eq!(inner, &vec![3]);
+    }
+
+    #[test]
+    fn a_function_that_calls_itself_is_never_inlined() {
+        let mut nodes = vec![
+            Expr::Local(1, false), // 0: again's parameter
+            Expr::Fn(0, vec![0]),  // 1: again(x) = again(x)
+            Expr::Local(2, false), // 2: the caller's local
+            Expr::Fn(0, vec![2]),  // 3: again(y)
+        ];
+        inline_all_calls(&mut nodes, &[function(1, 1)]);
+        assert!(matches!(nodes[3], Expr::Fn(0, _)), "{:?}", nodes[3]);
+        assert_eq!(nodes.len(), 4);
     }
 }

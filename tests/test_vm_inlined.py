@@ -1,0 +1,48 @@
+"""Calls of small functions — one expression, even one calling other small functions — run on the VM without a
+frame of their own, and still give the reference's values and faults."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_vm_differential import mini, play, same_fault_on_every_backend
+
+from engine.runtime.lower import ir_bytes
+
+_vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
+
+SMALL = """\
+functions:
+  - id: twice
+    params: {k: int}
+    returns: int
+    value: "k + k"
+  - id: four_times
+    params: {k: int}
+    returns: int
+    value: "twice(twice(k)) if k > 0 else twice(k) - 1"
+  - id: small
+    params: {k: int}
+    returns: bool
+    value: "four_times(k) < 9"
+"""
+
+
+def test_small_functions_calling_small_functions_give_the_references_values(tmp_path):
+    game = mini(
+        tmp_path, 'n = choose "pick" from [0, 1, 2, 3]\nxs = [four_times(n), twice(n)]\nlog "{small(n)} {xs}"\n', SMALL
+    )
+    vm_game = _vm.VmGame(ir_bytes(game))
+    logs = set()
+    for seed in range(8):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        play(ref, vm, seed, every_step=True)
+        assert ref.to_data() == json.loads(vm.to_json())
+        logs.add(ref.log[-1])
+    assert logs >= {"yes -1, 0", "no 12, 6"}
+
+
+def test_a_local_with_no_value_yet_given_to_small_functions_faults_as_on_the_reference(tmp_path):
+    game = mini(tmp_path, "if n > 5:\n    m = 1\nn = 1 if small(m) else 2\n", SMALL)
+    assert "'m' has no value yet" in same_fault_on_every_backend(game).message
