@@ -46,3 +46,30 @@ def test_small_functions_calling_small_functions_give_the_references_values(tmp_
 def test_a_local_with_no_value_yet_given_to_small_functions_faults_as_on_the_reference(tmp_path):
     game = mini(tmp_path, "if n > 5:\n    m = 1\nn = 1 if small(m) else 2\n", SMALL)
     assert "'m' has no value yet" in same_fault_on_every_backend(game).message
+
+
+WHERE = """\
+functions:
+  - id: place
+    params: {c: card}
+    returns: text
+    value: "key_of(zone_of(c))"
+  - id: count_of
+    params: {c: card}
+    returns: int
+    value: "size(zone_of(c))"
+  - id: first_then
+    params: {k: int, j: int}
+    returns: int
+    value: "k + j"
+"""
+
+
+def test_a_small_function_given_an_expression_that_faults_faults_as_on_the_reference(tmp_path):
+    game = mini(tmp_path, 'n = 1\nlog "{place(top(deck))}"\n', WHERE)
+    assert "zone 'deck' is empty" in same_fault_on_every_backend(game).message
+
+
+def test_an_expression_given_before_a_local_with_no_value_yet_is_read_first_as_on_the_reference(tmp_path):
+    game = mini(tmp_path, "if n > 5:\n    m = 1\nn = first_then(count_of(top(deck)), m)\n", WHERE)
+    assert "zone 'deck' is empty" in same_fault_on_every_backend(game).message

@@ -1171,6 +1171,58 @@ fn inline_all_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
     }
 }
 
+/// Whether a call of `func` with `args`, all literals or locals but one expression, may be replaced by the
+/// function's expression `body` with that expression in its parameter's place: the expression is the last but
+/// literals, and `body` reads that parameter once, before anything else it evaluates — so it is evaluated once,
+/// in the call's order, after the locals before it are read.
+fn evaluated_in_place(nodes: &[Expr], body: Node, func: &Func, args: &[Node]) -> bool {
+    let plain = |a: &Node| matches!(nodes[*a as usize], Expr::Lit(_) | Expr::Local(_, false));
+    let Some(k) = args.iter().position(|a| !plain(a)) else {
+        return false;
+    };
+    let slot = func.params[k];
+    args[k + 1..].iter().all(|a| matches!(nodes[*a as usize], Expr::Lit(_)))
+        && reads_first(nodes, body, slot)
+        && reads_of(nodes, body, slot) == 1
+}
+
+/// Whether the first thing evaluating `e` evaluates is the local `slot` (read in place or not).
+fn reads_first(nodes: &[Expr], e: Node, slot: u16) -> bool {
+    match &nodes[e as usize] {
+        Expr::Local(s, false) => *s == slot,
+        Expr::Attr(o, _)
+        | Expr::Field(o, _)
+        | Expr::PVar(o, _)
+        | Expr::Not(o)
+        | Expr::Neg(o)
+        | Expr::ZoneLen(o, _)
+        | Expr::Member(_, o)
+        | Expr::Bin(_, o, _)
+        | Expr::Cond(o, _, _) => reads_first(nodes, *o, slot),
+        Expr::Op(Op::KeyOf | Op::ZoneOf, args) => args.len() == 1 && reads_first(nodes, args[0], slot),
+        Expr::Table(_, board, args) => {
+            matches!(nodes[*board as usize], Expr::Lit(_)) && !args.is_empty() && reads_first(nodes, args[0], slot)
+        }
+        Expr::Inline(body, passed) => passed.iter().all(|&s| s == slot || s == 0) && reads_first(nodes, *body, slot),
+        _ => false,
+    }
+}
+
+/// How many times `e` reads the local `slot`.
+fn reads_of(nodes: &[Expr], e: Node, slot: u16) -> usize {
+    match &nodes[e as usize] {
+        Expr::Local(s, _) => usize::from(*s == slot),
+        other => {
+            let mut n = 0;
+            rebuild(other, &mut |c| {
+                n += reads_of(nodes, c, slot);
+                c
+            });
+            n
+        }
+    }
+}
+
 /// The most rounds of `inline_calls`: how deep calls of small functions in small functions are inlined.
 const INLINE_ROUNDS: usize = 4;
 
@@ -1195,7 +1247,8 @@ fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) -> bool {
             continue;
         };
         let plain = |a: &Node| matches!(nodes[*a as usize], Expr::Lit(_) | Expr::Local(_, false));
-        if args.len() != func.params.len() || !args.iter().all(plain) {
+        if args.len() != func.params.len() || !(args.iter().all(plain) || evaluated_in_place(nodes, body, func, &args))
+        {
             continue;
         }
         let mut map: Vec<(u16, Node)> = func.params.iter().copied().zip(args.iter().copied()).collect();
@@ -1775,6 +1828,60 @@ mod tests {
             panic!("inner(y) is not inlined in outer(y): {nodes:?}")
         };
         assert_eq!(inner, &vec![3]);
+    }
+
+    #[test]
+    fn a_call_given_an_expression_is_inlined_only_where_the_expression_is_read_first_and_once() {
+        let mut nodes = vec![
+            Expr::Local(1, false),         // 0: place's parameter
+            Expr::Op(Op::ZoneOf, vec![0]), // 1
+            Expr::Op(Op::KeyOf, vec![1]),  // 2: place(c) = key_of(zone_of(c))
+            Expr::Local(1, false),         // 3: twice's parameter
+            Expr::Bin(Bin::Add, 3, 3),     // 4: twice(k) = k + k
+            Expr::Local(2, false),         // 5: the caller's local
+            Expr::Op(Op::Top, vec![5]),    // 6: top(z)
+            Expr::Fn(0, vec![6]),          // 7: place(top(z))
+            Expr::Op(Op::Top, vec![5]),    // 8: top(z)
+            Expr::Fn(1, vec![8]),          // 9: twice(top(z))
+        ];
+        inline_all_calls(&mut nodes, &[function(1, 2), function(1, 4)]);
+        let Expr::Inline(root, passed) = &nodes[7] else {
+            panic!("place(top(z)) is not inlined: {:?}", nodes[7])
+        };
+        assert!(passed.is_empty());
+        let Expr::Op(Op::KeyOf, zone) = &nodes[*root as usize] else {
+            panic!("{nodes:?}")
+        };
+        assert!(
+            matches!(&nodes[zone[0] as usize], Expr::Op(Op::ZoneOf, card) if card == &vec![6]),
+            "top(z) is not read where c was: {nodes:?}"
+        );
+        assert!(
+            matches!(nodes[9], Expr::Fn(1, _)),
+            "twice(top(z)) would evaluate top(z) twice"
+        );
+    }
+
+    #[test]
+    fn a_call_given_an_expression_before_a_local_is_not_inlined() {
+        let mut nodes = vec![
+            Expr::Local(1, false),      // 0: first's parameter a
+            Expr::Local(2, false),      // 1: first's parameter b
+            Expr::Bin(Bin::Add, 0, 1),  // 2: first(a, b) = a + b
+            Expr::Local(3, false),      // 3: the caller's local
+            Expr::Op(Op::Top, vec![3]), // 4: top(z)
+            Expr::Fn(0, vec![4, 3]),    // 5: first(top(z), z): z is read after top(z) by the call
+            Expr::Lit(V::Int(1)),       // 6
+            Expr::Fn(0, vec![4, 6]),    // 7: first(top(z), 1)
+        ];
+        let first = Func {
+            params: vec![1, 2],
+            nlocals: 3,
+            body: Body::Expr(2),
+        };
+        inline_all_calls(&mut nodes, &[first]);
+        assert!(matches!(nodes[5], Expr::Fn(0, _)), "{:?}", nodes[5]);
+        assert!(matches!(nodes[7], Expr::Inline(..)), "{:?}", nodes[7]);
     }
 
     #[test]
