@@ -811,7 +811,25 @@ impl State {
     }
 
     /// Whether comparison `op` (or `in`, `not in`) holds of `x` and `y`.
+    /// Whether `x op y` holds for a comparison or `in`: two numbers, and two texts of the table compared for
+    /// (in)equality, the commonest, compared here; others by `compared`.
+    #[inline(always)]
     pub(crate) fn holds(&self, op: Bin, x: &V, y: &V) -> Res<bool> {
+        match (x, y, op) {
+            (V::Int(a), V::Int(b), Bin::Eq) => Ok(a == b),
+            (V::Int(a), V::Int(b), Bin::Ne) => Ok(a != b),
+            (V::Int(a), V::Int(b), Bin::Lt) => Ok(a < b),
+            (V::Int(a), V::Int(b), Bin::Le) => Ok(a <= b),
+            (V::Int(a), V::Int(b), Bin::Gt) => Ok(a > b),
+            (V::Int(a), V::Int(b), Bin::Ge) => Ok(a >= b),
+            (V::Str(a), V::Str(b), Bin::Eq) => Ok(a == b),
+            (V::Str(a), V::Str(b), Bin::Ne) => Ok(a != b),
+            _ => self.compared(op, x, y),
+        }
+    }
+
+    #[inline(never)]
+    fn compared(&self, op: Bin, x: &V, y: &V) -> Res<bool> {
         Ok(match op {
             Bin::Eq => x.same(y),
             Bin::Ne => !x.same(y),
