@@ -8,6 +8,7 @@ import json
 import pytest
 from test_vm_differential import mini, play, same_fault_on_every_backend
 
+from engine import RuntimeRuleError
 from engine.runtime.lower import ir_bytes
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
@@ -73,3 +74,31 @@ def test_a_small_function_given_an_expression_that_faults_faults_as_on_the_refer
 def test_an_expression_given_before_a_local_with_no_value_yet_is_read_first_as_on_the_reference(tmp_path):
     game = mini(tmp_path, "if n > 5:\n    m = 1\nn = first_then(count_of(top(deck)), m)\n", WHERE)
     assert "zone 'deck' is empty" in same_fault_on_every_backend(game).message
+
+
+REPEATS = """\
+functions:
+  - id: spread
+    params: {k: int}
+    returns: "list[int]"
+    value: "[i * k + i * k for i in range(3)] + [size(range(k)) + size(range(k))]"
+  - id: both
+    params: {k: int}
+    returns: int
+    value: "(size(zone_of(top(deck))) if k > 1 else 0) + (size(zone_of(top(deck))) if k > 2 else 0)"
+"""
+
+
+def test_a_function_repeating_an_expression_gives_the_references_values_and_faults(tmp_path):
+    game = mini(tmp_path, 'n = choose "pick" from [0, 1, 2]\nxs = spread(n)\nn = both(n)\nlog "{xs}"\n', REPEATS)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    logs = set()
+    for seed in range(8):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        try:
+            play(ref, vm, seed, every_step=True)
+        except RuntimeRuleError:
+            assert "'deck' is empty" in same_fault_on_every_backend(game, then=lambda s: s.apply("pick 2")).message
+            continue
+        logs.add(ref.log[-1])
+    assert logs == {"0, 0, 0, 0", "0, 2, 4, 2"}

@@ -146,6 +146,14 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
                 run(st, g, body, env)
             })
         }
+        &Expr::Memo(slot, e) => Box::new(move |st, g, env| {
+            if !matches!(env[slot as usize], V::Unset) {
+                return Ok(env[slot as usize].clone());
+            }
+            let v = run(st, g, e, env)?;
+            env[slot as usize] = v.clone();
+            Ok(v)
+        }),
         &Expr::ZoneLen(z, empty) => Box::new(move |st, g, env| {
             let zone = run(st, g, z, env)?;
             let len = st.zones[st.zone_index(&zone)?].len();

@@ -379,6 +379,7 @@ impl State {
             | Expr::Var(_)
             | Expr::Record(_)
             | Expr::Inline(..)
+            | Expr::Memo(..)
             | Expr::ZoneLen(..)
             | Expr::Not(_)
             | Expr::Cond(..)

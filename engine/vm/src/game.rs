@@ -258,6 +258,9 @@ pub enum Expr {
     /// A call of a small function replaced by its expression (`inline_calls`): the locals passed are read
     /// first, as the call would (a local with no value yet faults before the expression runs).
     Inline(Node, Vec<u16>),
+    /// An expression a function's expression repeats (`share_repeats`): worked out at its first evaluation in a
+    /// call and kept in the frame's local `slot` for the others.
+    Memo(u16, Node),
     Keyed {
         how: Keyed,
         it: u16,
@@ -1076,6 +1079,7 @@ fn rebuild(e: &Expr, f: &mut impl FnMut(Node) -> Node) -> Expr {
             Expr::Append(a, f(*comp))
         }
         Expr::Inline(body, passed) => Expr::Inline(f(*body), passed.clone()),
+        Expr::Memo(slot, x) => Expr::Memo(*slot, f(*x)),
         Expr::Not(x) => Expr::Not(f(*x)),
         Expr::Neg(x) => Expr::Neg(f(*x)),
         Expr::Cond(c, a, b) => {
@@ -1220,6 +1224,165 @@ fn reads_of(nodes: &[Expr], e: Node, slot: u16) -> usize {
             });
             n
         }
+    }
+}
+
+/// A function's expression with each expression it repeats — the same shape over the same parameters, such as
+/// a small function inlined twice — worked out once per call (`Expr::Memo`, in a local added to its frame): a
+/// function's expression changes nothing, and its parameters keep their values while it runs, so each repeat
+/// has the value (or the fault) of the first.
+fn share_repeats(nodes: &mut Vec<Expr>, func: &mut Func) {
+    let Body::Expr(root) = func.body else {
+        return;
+    };
+    let mut shapes: FxMap<String, u32> = FxMap::default();
+    let mut shape_of: FxMap<Node, u32> = FxMap::default();
+    let mut seen: FxMap<u32, Vec<Branches>> = FxMap::default();
+    shape(nodes, root, &mut shapes, &mut shape_of, &mut seen, &mut vec![]);
+    let mut slots: FxMap<u32, u16> = FxMap::default();
+    choose_shared(nodes, root, func, &shape_of, &seen, &mut slots);
+    if slots.is_empty() {
+        return;
+    }
+    let new_root = share(nodes, root, &shape_of, &slots);
+    func.body = Body::Expr(new_root);
+    func.nlocals += slots.len();
+}
+
+/// The repeated expressions under `n` to keep, each given a slot after the function's locals: the outermost
+/// (one inside a kept one is kept only if it is repeated elsewhere too).
+fn choose_shared(
+    nodes: &[Expr],
+    n: Node,
+    func: &Func,
+    shape_of: &FxMap<Node, u32>,
+    seen: &FxMap<u32, Vec<Branches>>,
+    slots: &mut FxMap<u32, u16>,
+) {
+    let k = shape_of[&n];
+    if slots.contains_key(&k) {
+        return;
+    }
+    if met_twice(&seen[&k]) && worth_sharing(nodes, n) && shareable(nodes, n, func) {
+        let Ok(slot) = u16::try_from(func.nlocals + slots.len()) else {
+            return;
+        };
+        slots.insert(k, slot);
+        return;
+    }
+    rebuild(&nodes[n as usize], &mut |c| {
+        choose_shared(nodes, c, func, shape_of, seen, slots);
+        c
+    });
+}
+
+/// The branches of conditionals (`x if c else y`: the node, then or else) that a place in an expression is in.
+type Branches = Vec<(Node, bool)>;
+
+/// The shape of `n` (equal for equal expressions); each place it appears in is added to `seen` with the
+/// branches it is in (`within`).
+fn shape(
+    nodes: &[Expr],
+    n: Node,
+    shapes: &mut FxMap<String, u32>,
+    shape_of: &mut FxMap<Node, u32>,
+    seen: &mut FxMap<u32, Vec<Branches>>,
+    within: &mut Branches,
+) -> u32 {
+    let cond = matches!(nodes[n as usize], Expr::Cond(..));
+    let mut child = 0;
+    let parts = rebuild(&nodes[n as usize], &mut |c| {
+        let branch = cond && child > 0;
+        if branch {
+            within.push((n, child == 1));
+        }
+        child += 1;
+        let k = shape(nodes, c, shapes, shape_of, seen, within);
+        if branch {
+            within.pop();
+        }
+        k
+    });
+    let fresh = shapes.len() as u32;
+    let k = *shapes.entry(format!("{parts:?}")).or_insert(fresh);
+    shape_of.insert(n, k);
+    seen.entry(k).or_default().push(within.clone());
+    k
+}
+
+/// Whether two of these places may both be evaluated in one call: not one in a conditional's then and the other
+/// in its else.
+fn met_twice(places: &[Branches]) -> bool {
+    let apart = |a: &Branches, b: &Branches| a.iter().any(|(c, then)| b.iter().any(|(d, t)| c == d && then != t));
+    places
+        .iter()
+        .enumerate()
+        .any(|(i, a)| places[i + 1..].iter().any(|b| !apart(a, b)))
+}
+
+/// Whether sharing `n` saves more than it costs: not a literal, a local, a value read in place or the zone of a
+/// family a local names, nor a zone's cards (a comprehension reads them in place, without making the list).
+fn worth_sharing(nodes: &[Expr], n: Node) -> bool {
+    let base = |o: &Node| matches!(nodes[*o as usize], Expr::Local(..) | Expr::Var(_));
+    match &nodes[n as usize] {
+        Expr::Lit(_) | Expr::Local(..) | Expr::Var(_) | Expr::Cards(_) => false,
+        Expr::Field(o, _) | Expr::Attr(o, _) | Expr::PVar(o, _) | Expr::Member(_, o) => !base(o),
+        _ => true,
+    }
+}
+
+/// Whether `n`'s value is the same wherever it is evaluated in one call of `func`: it reads no local but `me`
+/// and the parameters, binds none, and draws nothing.
+fn shareable(nodes: &[Expr], n: Node, func: &Func) -> bool {
+    let own = match &nodes[n as usize] {
+        Expr::Local(slot, pop) => return !pop && (*slot == 0 || func.params.contains(slot)),
+        Expr::Comp { .. } | Expr::Fused(..) | Expr::Append(..) | Expr::Keyed { .. } | Expr::Memo(..) => false,
+        Expr::Op(op, _) => !matches!(
+            op,
+            Op::Move
+                | Op::MoveBottom
+                | Op::MoveAll
+                | Op::Shuffle
+                | Op::Reverse
+                | Op::Reveal
+                | Op::RandomFrom
+                | Op::Roll
+                | Op::Show
+                | Op::Score
+                | Op::TeamScore
+        ),
+        Expr::Inline(_, passed) => passed.iter().all(|s| *s == 0 || func.params.contains(s)),
+        _ => true,
+    };
+    let mut ok = own;
+    rebuild(&nodes[n as usize], &mut |c| {
+        ok = ok && shareable(nodes, c, func);
+        c
+    });
+    ok
+}
+
+/// `n` with each expression of a shape in `slots` kept in its slot; nodes are copied where changed, never
+/// changed in place.
+fn share(nodes: &mut Vec<Expr>, n: Node, shape_of: &FxMap<Node, u32>, slots: &FxMap<u32, u16>) -> Node {
+    let mut changed = false;
+    let copy = rebuild(&nodes[n as usize].clone(), &mut |c| {
+        let d = share(nodes, c, shape_of, slots);
+        changed |= d != c;
+        d
+    });
+    let inner = if changed {
+        nodes.push(copy);
+        (nodes.len() - 1) as Node
+    } else {
+        n
+    };
+    match slots.get(&shape_of[&n]) {
+        Some(&slot) => {
+            nodes.push(Expr::Memo(slot, inner));
+            (nodes.len() - 1) as Node
+        }
+        None => inner,
     }
 }
 
@@ -1690,6 +1853,9 @@ impl Game {
             });
         }
         inline_all_calls(&mut l.nodes, &funcs);
+        for func in &mut funcs {
+            share_repeats(&mut l.nodes, func);
+        }
         for g in &mut greedy {
             g.reads_action = reads_local(&l.nodes, g.expr, ACTION_SLOT);
         }
@@ -1882,6 +2048,54 @@ mod tests {
         inline_all_calls(&mut nodes, &[first]);
         assert!(matches!(nodes[5], Expr::Fn(0, _)), "{:?}", nodes[5]);
         assert!(matches!(nodes[7], Expr::Inline(..)), "{:?}", nodes[7]);
+    }
+
+    /// The slots of the `Memo` nodes under `e`, in the order met.
+    fn memos(nodes: &[Expr], e: Node, out: &mut Vec<u16>) {
+        if let Expr::Memo(slot, _) = nodes[e as usize] {
+            out.push(slot);
+        }
+        rebuild(&nodes[e as usize], &mut |c| {
+            memos(nodes, c, out);
+            c
+        });
+    }
+
+    #[test]
+    fn an_expression_a_function_repeats_over_its_parameters_is_kept_once_per_call() {
+        let mut nodes = vec![
+            Expr::Local(1, false),       // 0: the parameter p
+            Expr::Member(9, 0),          // 1: hand(p)
+            Expr::Op(Op::Top, vec![1]),  // 2: top(hand(p))
+            Expr::Lit(V::Int(1)),        // 3
+            Expr::Bin(Bin::Eq, 2, 3),    // 4: top(hand(p)) == 1
+            Expr::Local(1, false),       // 5: p again
+            Expr::Member(9, 5),          // 6
+            Expr::Op(Op::Top, vec![6]),  // 7: top(hand(p)) again
+            Expr::Lit(V::Int(2)),        // 8
+            Expr::Bin(Bin::Eq, 7, 8),    // 9
+            Expr::Bin(Bin::Or, 4, 9),    // 10: the body
+            Expr::Local(2, false),       // 11: a local that is no parameter
+            Expr::Member(9, 11),         // 12
+            Expr::Op(Op::Top, vec![12]), // 13
+            Expr::Member(9, 11),         // 14
+            Expr::Op(Op::Top, vec![14]), // 15
+            Expr::Bin(Bin::Eq, 13, 15),  // 16: top(hand(x)) == top(hand(x)), x bound by a comprehension
+        ];
+        let mut f = function(1, 10);
+        share_repeats(&mut nodes, &mut f);
+        let Body::Expr(root) = f.body else { panic!() };
+        let mut kept = vec![];
+        memos(&nodes, root, &mut kept);
+        assert_eq!(kept, vec![2, 2], "{nodes:?}");
+        assert_eq!(f.nlocals, 3);
+        let mut g = function(1, 16);
+        share_repeats(&mut nodes, &mut g);
+        assert!(matches!(g.body, Body::Expr(16)) && g.nlocals == 2);
+        nodes.push(Expr::Cond(3, 2, 7)); // 17: top(hand(p)) if 1 else top(hand(p)): never both
+        let mut h = function(1, 17);
+        share_repeats(&mut nodes, &mut h);
+        assert!(matches!(h.body, Body::Expr(17)) && h.nlocals == 2);
     }
 
     #[test]
