@@ -102,3 +102,30 @@ def test_a_function_repeating_an_expression_gives_the_references_values_and_faul
             continue
         logs.add(ref.log[-1])
     assert logs == {"0, 0, 0, 0", "0, 2, 4, 2"}
+
+
+RANKED = """\
+zones:
+  - {id: hand, per: player, visibility: owner}
+components:
+  - kind: card
+    attributes:
+      rank: int
+    start: hand(first(players()))
+    items:
+      - {id: low, rank: 2}
+      - {id: high, rank: 7}
+play: |
+  k = top(hand(me)).rank + first([c for c in cards(hand(me)) if c.rank > 5]).rank
+  log "{k}"
+  k = first([c for c in cards(hand(me)) if c.rank > 9]).rank
+"""
+
+
+def test_an_attribute_of_a_card_worked_out_is_read_and_of_no_card_faults_as_on_the_reference(tmp_path):
+    from test_language import make_game
+
+    game = make_game(tmp_path, RANKED)
+    fault = same_fault_on_every_backend(game)
+    assert (fault.line, fault.col) == (17, 3), fault
+    assert fault.message.startswith("no card to read 'rank' of")

@@ -322,11 +322,7 @@ impl State {
                     return Ok(v.clone());
                 }
                 let c = self.value_of(g, *obj, env)?;
-                if c.is_none() {
-                    return rule("no card to read an attribute of");
-                }
-                let c = self.card(&c, "an attribute")?;
-                Ok(game.attrs[*i as usize][c].clone())
+                self.attr_of(g, *i, &c)
             }
             Expr::Cards(z) => {
                 let zone = self.value_of(g, *z, env)?;
@@ -979,6 +975,21 @@ impl State {
     pub(crate) fn zone_of(&self, c: &V) -> Res<V> {
         let c = self.card(c, "zone_of")?;
         Ok(V::Str(self.seats().zones[self.loc[c] as usize]))
+    }
+
+    /// Attribute `i` of card `c`.
+    #[inline(always)]
+    pub(crate) fn attr_of(&self, g: &Game, i: u16, c: &V) -> Res<V> {
+        if c.is_none() {
+            let name = g
+                .attr_names
+                .iter()
+                .find(|&(_, &k)| k == i)
+                .map_or("", |(&id, _)| g.text(id));
+            return rule(format!("no card to read '{name}' of"));
+        }
+        let c = self.card(c, "an attribute")?;
+        Ok(g.attrs[i as usize][c].clone())
     }
 
     /// `key_of(z)`: the text after the first ':' of a zone's name ("" where it has none).
