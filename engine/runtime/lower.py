@@ -11,6 +11,7 @@ whole by the VM or not at all.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import json
@@ -136,6 +137,7 @@ class Lowerer:
         self.tables: list[Any] = []
         self.misses: list[dict] = []  # per table: what the reference answers for arguments it holds no entry of
         self.table_ids: dict[str, int] = {}
+        self.constants: dict[str, list | None] = {}  # function without parameters → its answer's literal, or None
         # the starts are run by the VM as each game begins when they draw at random (or fail) for some size
         self.placed = {n: _start_places(game, n) for n in range(game.min_players, game.max_players + 1)}
         self.dealt = None in self.placed.values()
@@ -590,12 +592,28 @@ class Lowerer:
                 return ["lit", e.func]
             return ["member", e.func, self.expr(e.args[0])]
         if e.func in v.functions:
+            if not e.args and (value := self._constant(e.func)) is not None:
+                return value
             return ["fn", self.functions[e.func], [self.expr(a) for a in e.args]]
         args = []
         for arg, (_, ptype) in zip(e.args, OPS[e.func].params):
             lowered = self.expr(arg)
             args.append(["cards", lowered] if arg.type == ZONE and ptype.is_list else lowered)
         return self._op(e.func, args, e.args)
+
+    def _constant(self, name: str) -> list | None:
+        """A function without parameters that reads nothing of a game being played (only boards, constants, cards
+        and other such functions) as the literal of its one answer, worked out once here: a list of every space is
+        not made again at each call.  None where it reads more, or faults (its fault is the game's, at play)."""
+        if name not in self.constants:
+            body = self.game.function_bodies.get(name)
+            reads = _Reads(self.game, fixed=True)
+            value = None
+            if isinstance(body, ast.Expr) and not self.vocab.functions[name][0] and reads.fixed_value(body):
+                with contextlib.suppress(RuleFault):  # its fault is raised where a game calls it
+                    value = _literal(self.game.functions[name](_Boards(self.game), {"me": None}))
+            self.constants[name] = value
+        return self.constants[name]
 
     def _op(self, name: str, args: list, asts: list | None = None) -> list:
         if name in BOARD_OPS:
@@ -684,6 +702,20 @@ class Lowerer:
         if op in ("in", "not in") and e.right.type == ZONE:
             return ["bin", op, self.expr(e.left), ["cards", self.expr(e.right)]]
         return ["bin", op, self.expr(e.left), self.expr(e.right)]
+
+
+def _literal(value: Any) -> list | None:
+    """``["lit", value]`` where ``value`` is plain data the IR's literal holds as it is (none, yes/no, numbers,
+    texts, lists and records of them), else None."""
+
+    def plain(x: Any) -> bool:
+        if x is None or isinstance(x, bool | int | str):
+            return True
+        if isinstance(x, list):
+            return all(map(plain, x))
+        return isinstance(x, dict) and all(isinstance(k, str) and plain(v) for k, v in x.items())
+
+    return ["lit", value] if plain(value) else None
 
 
 @functools.lru_cache(maxsize=4096, typed=True)
@@ -785,13 +817,18 @@ def _score_reads(game, exprs: list) -> dict | None:
 
 
 class _Reads:
-    """The plain reads of expressions."""
+    """The plain reads of expressions (``fixed``: reading ``me`` or the number of players counts as no plain read,
+    for an answer the same in every game of the rules)."""
 
-    def __init__(self, game):
-        self.game, self.vocab = game, game.vocabulary
+    def __init__(self, game, fixed: bool = False):
+        self.game, self.vocab, self.fixed = game, game.vocabulary, fixed
         self.families: set[str] = set()
         self.variables: set[str] = set()
         self.pvars: set[str] = set()
+
+    def fixed_value(self, e) -> bool:
+        """Whether ``e`` reads nothing of a game being played: no zone, variable, player variable or local."""
+        return self.ok(e, frozenset(), 0) and not (self.families or self.variables or self.pvars)
 
     def zone(self, e, names: frozenset, depth: int) -> bool:
         """A zone argument: one named in the rules (its family is read), not one worked out while playing."""
@@ -816,7 +853,7 @@ class _Reads:
             if e.name in v.zones:
                 self.families.add(e.name)
                 return True
-            constant = e.name in OPS and OPS[e.name].constant and OPS[e.name].reads == "args"
+            constant = e.name in OPS and OPS[e.name].constant and OPS[e.name].reads == "args" and not self.fixed
             return e.name in names or e.name in v.constants or e.name in v.enums or e.name in v.boards or constant
         if isinstance(e, ast.ListExpr):
             return all(self.ok(i, names, depth) for i in e.items)
@@ -851,14 +888,14 @@ class _Reads:
             return all(self.ok(a, names, depth) for a in e.args)
         if e.func in v.functions:
             body = self.game.function_bodies.get(e.func)
-            params = frozenset(p for p, _ in v.functions[e.func][0]) | {"me"}
+            params = frozenset(p for p, _ in v.functions[e.func][0]) | (frozenset() if self.fixed else {"me"})
             return (
                 isinstance(body, ast.Expr)
                 and all(self.ok(a, names, depth) for a in e.args)
                 and self.ok(body, params, depth + 1)
             )
         op = OPS.get(e.func)
-        if op is None or op.reads not in ("args", "zone"):
+        if op is None or op.reads not in ("args", "zone") or (self.fixed and op.constant):
             return False
         return all(self.zone(a, names, depth) if a.type == ZONE else self.ok(a, names, depth) for a in e.args)
 

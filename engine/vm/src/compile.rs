@@ -146,6 +146,14 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
                 run(st, g, body, env)
             })
         }
+        &Expr::Memo(slot, e) => Box::new(move |st, g, env| {
+            if !matches!(env[slot as usize], V::Unset) {
+                return Ok(env[slot as usize].clone());
+            }
+            let v = run(st, g, e, env)?;
+            env[slot as usize] = v.clone();
+            Ok(v)
+        }),
         &Expr::ZoneLen(z, empty) => Box::new(move |st, g, env| {
             let zone = run(st, g, z, env)?;
             let len = st.zones[st.zone_index(&zone)?].len();
@@ -182,7 +190,14 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
                 Some(v) => Ok(v.clone()),
                 None => st.eval_node(g, n, env),
             }),
-            None => Box::new(move |st, g, env| st.eval_node(g, n, env)),
+            None => match nodes[n as usize] {
+                // a card's attribute of a card worked out (`top(z).kind`): no attempt to read it in place first
+                Expr::Attr(obj, i) => Box::new(move |st, g, env| {
+                    let c = run(st, g, obj, env)?;
+                    st.attr_of(g, i, &c)
+                }),
+                _ => Box::new(move |st, g, env| st.eval_node(g, n, env)),
+            },
         },
         Expr::Op(Op::KeyOf, args) if matches!(nodes[args[0] as usize], Expr::Op(Op::ZoneOf, _)) => {
             let Expr::Op(_, inner) = &nodes[args[0] as usize] else {

@@ -321,11 +321,7 @@ impl State {
                     return Ok(v.clone());
                 }
                 let c = self.value_of(g, *obj, env)?;
-                if c.is_none() {
-                    return rule("no card to read an attribute of");
-                }
-                let c = self.card(&c, "an attribute")?;
-                Ok(game.attrs[*i as usize][c].clone())
+                self.attr_of(g, *i, &c)
             }
             Expr::Cards(z) => {
                 let zone = self.value_of(g, *z, env)?;
@@ -378,6 +374,7 @@ impl State {
             | Expr::Var(_)
             | Expr::Record(_)
             | Expr::Inline(..)
+            | Expr::Memo(..)
             | Expr::ZoneLen(..)
             | Expr::Not(_)
             | Expr::Cond(..)
@@ -626,6 +623,11 @@ impl State {
             }
             return self.no_space(g, key[0], &odd[i].clone().unwrap_or(V::Str(key[i + 1])));
         }
+        if g.text(key[0]).is_empty() {
+            // the table of `card_named`, looked up under the board "": an id no card has
+            let id = self.quoted(&odd[0].clone().unwrap_or(V::Str(key[1])));
+            return rule(format!("no card has the id {id}"));
+        }
         match &miss.default {
             Some(v) => Ok(v.clone()),
             None => rule("a board operation was asked of a space, tag or direction the board does not have"),
@@ -805,7 +807,25 @@ impl State {
     }
 
     /// Whether comparison `op` (or `in`, `not in`) holds of `x` and `y`.
+    /// Whether `x op y` holds for a comparison or `in`: two numbers, and two texts of the table compared for
+    /// (in)equality, the commonest, compared here; others by `compared`.
+    #[inline(always)]
     pub(crate) fn holds(&self, op: Bin, x: &V, y: &V) -> Res<bool> {
+        match (x, y, op) {
+            (V::Int(a), V::Int(b), Bin::Eq) => Ok(a == b),
+            (V::Int(a), V::Int(b), Bin::Ne) => Ok(a != b),
+            (V::Int(a), V::Int(b), Bin::Lt) => Ok(a < b),
+            (V::Int(a), V::Int(b), Bin::Le) => Ok(a <= b),
+            (V::Int(a), V::Int(b), Bin::Gt) => Ok(a > b),
+            (V::Int(a), V::Int(b), Bin::Ge) => Ok(a >= b),
+            (V::Str(a), V::Str(b), Bin::Eq) => Ok(a == b),
+            (V::Str(a), V::Str(b), Bin::Ne) => Ok(a != b),
+            _ => self.compared(op, x, y),
+        }
+    }
+
+    #[inline(never)]
+    fn compared(&self, op: Bin, x: &V, y: &V) -> Res<bool> {
         Ok(match op {
             Bin::Eq => x.same(y),
             Bin::Ne => !x.same(y),
@@ -954,6 +974,21 @@ impl State {
     pub(crate) fn zone_of(&self, c: &V) -> Res<V> {
         let c = self.card(c, "zone_of")?;
         Ok(V::Str(self.seats().zones[self.loc[c] as usize]))
+    }
+
+    /// Attribute `i` of card `c`.
+    #[inline(always)]
+    pub(crate) fn attr_of(&self, g: &Game, i: u16, c: &V) -> Res<V> {
+        if c.is_none() {
+            let name = g
+                .attr_names
+                .iter()
+                .find(|&(_, &k)| k == i)
+                .map_or("", |(&id, _)| g.text(id));
+            return rule(format!("no card to read '{name}' of"));
+        }
+        let c = self.card(c, "an attribute")?;
+        Ok(g.attrs[i as usize][c].clone())
     }
 
     /// `key_of(z)`: the text after the first ':' of a zone's name ("" where it has none).

@@ -258,6 +258,9 @@ pub enum Expr {
     /// A call of a small function replaced by its expression (`inline_calls`): the locals passed are read
     /// first, as the call would (a local with no value yet faults before the expression runs).
     Inline(Node, Vec<u16>),
+    /// An expression a function's expression repeats (`share_repeats`): worked out at its first evaluation in a
+    /// call and kept in the frame's local `slot` for the others.
+    Memo(u16, Node),
     Keyed {
         how: Keyed,
         it: u16,
@@ -1076,6 +1079,7 @@ fn rebuild(e: &Expr, f: &mut impl FnMut(Node) -> Node) -> Expr {
             Expr::Append(a, f(*comp))
         }
         Expr::Inline(body, passed) => Expr::Inline(f(*body), passed.clone()),
+        Expr::Memo(slot, x) => Expr::Memo(*slot, f(*x)),
         Expr::Not(x) => Expr::Not(f(*x)),
         Expr::Neg(x) => Expr::Neg(f(*x)),
         Expr::Cond(c, a, b) => {
@@ -1113,7 +1117,8 @@ fn reads_local(nodes: &[Expr], e: Node, slot: u16) -> bool {
 }
 
 /// Whether function `f`'s expression `e` reads no local but `me` and its parameters, never moves one out,
-/// and calls no function: what lets a call of it be replaced by the expression itself.
+/// and calls no function (a call of a function already replaced by its expression is read as that expression):
+/// what lets a call of it be replaced by the expression itself.
 fn inlinable(nodes: &[Expr], e: Node, f: &Func) -> bool {
     let mut ok = true;
     let mut visit = |n: Node| -> Node {
@@ -1122,12 +1127,10 @@ fn inlinable(nodes: &[Expr], e: Node, f: &Func) -> bool {
     };
     match &nodes[e as usize] {
         Expr::Local(slot, pop) => !pop && (*slot == 0 || f.params.contains(slot)),
-        Expr::Fn(..)
-        | Expr::Inline(..)
-        | Expr::Comp { .. }
-        | Expr::Fused(..)
-        | Expr::Append(..)
-        | Expr::Keyed { .. } => false,
+        Expr::Inline(body, passed) => {
+            passed.iter().all(|s| *s == 0 || f.params.contains(s)) && inlinable(nodes, *body, f)
+        }
+        Expr::Fn(..) | Expr::Comp { .. } | Expr::Fused(..) | Expr::Append(..) | Expr::Keyed { .. } => false,
         other => {
             rebuild(other, &mut visit);
             ok
@@ -1142,15 +1145,252 @@ fn substitute(nodes: &mut Vec<Expr>, e: Node, args: &[(u16, Node)]) -> Node {
             return *a;
         }
     }
-    let copy = rebuild(&nodes[e as usize].clone(), &mut |c| substitute(nodes, c, args));
+    let mut copy = rebuild(&nodes[e as usize].clone(), &mut |c| substitute(nodes, c, args));
+    if let Expr::Inline(_, passed) = &mut copy {
+        // the locals a call inlined in the expression reads first: the caller's locals they are now, if any
+        *passed = passed
+            .iter()
+            .filter_map(|&slot| match args.iter().find(|(s, _)| *s == slot) {
+                Some(&(_, a)) => match nodes[a as usize] {
+                    Expr::Local(caller, _) => Some(caller),
+                    _ => None,
+                },
+                None => Some(slot),
+            })
+            .collect();
+    }
     nodes.push(copy);
     (nodes.len() - 1) as Node
 }
 
 /// Calls of functions written as one small expression (`inlinable`), given literals or locals (read, not
 /// moved), replaced by the expression with the parameters read where the arguments are: the same values and
-/// faults, without a frame per call.
-fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
+/// faults, without a frame per call.  A function whose expression calls only such functions becomes one in
+/// turn, a round later (a function that calls itself never does).
+fn inline_all_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
+    for _ in 0..INLINE_ROUNDS {
+        if !inline_calls(nodes, funcs) {
+            break;
+        }
+    }
+}
+
+/// Whether a call of `func` with `args`, all literals or locals but one expression, may be replaced by the
+/// function's expression `body` with that expression in its parameter's place: the expression is the last but
+/// literals, and `body` reads that parameter once, before anything else it evaluates — so it is evaluated once,
+/// in the call's order, after the locals before it are read.
+fn evaluated_in_place(nodes: &[Expr], body: Node, func: &Func, args: &[Node]) -> bool {
+    let plain = |a: &Node| matches!(nodes[*a as usize], Expr::Lit(_) | Expr::Local(_, false));
+    let Some(k) = args.iter().position(|a| !plain(a)) else {
+        return false;
+    };
+    let slot = func.params[k];
+    args[k + 1..].iter().all(|a| matches!(nodes[*a as usize], Expr::Lit(_)))
+        && reads_first(nodes, body, slot)
+        && reads_of(nodes, body, slot) == 1
+}
+
+/// Whether the first thing evaluating `e` evaluates is the local `slot` (read in place or not).
+fn reads_first(nodes: &[Expr], e: Node, slot: u16) -> bool {
+    match &nodes[e as usize] {
+        Expr::Local(s, false) => *s == slot,
+        Expr::Attr(o, _)
+        | Expr::Field(o, _)
+        | Expr::PVar(o, _)
+        | Expr::Not(o)
+        | Expr::Neg(o)
+        | Expr::ZoneLen(o, _)
+        | Expr::Member(_, o)
+        | Expr::Bin(_, o, _)
+        | Expr::Cond(o, _, _) => reads_first(nodes, *o, slot),
+        Expr::Op(Op::KeyOf | Op::ZoneOf, args) => args.len() == 1 && reads_first(nodes, args[0], slot),
+        Expr::Table(_, board, args) => {
+            matches!(nodes[*board as usize], Expr::Lit(_)) && !args.is_empty() && reads_first(nodes, args[0], slot)
+        }
+        Expr::Inline(body, passed) => passed.iter().all(|&s| s == slot || s == 0) && reads_first(nodes, *body, slot),
+        _ => false,
+    }
+}
+
+/// How many times `e` reads the local `slot`.
+fn reads_of(nodes: &[Expr], e: Node, slot: u16) -> usize {
+    match &nodes[e as usize] {
+        Expr::Local(s, _) => usize::from(*s == slot),
+        other => {
+            let mut n = 0;
+            rebuild(other, &mut |c| {
+                n += reads_of(nodes, c, slot);
+                c
+            });
+            n
+        }
+    }
+}
+
+/// A function's expression with each expression it repeats — the same shape over the same parameters, such as
+/// a small function inlined twice — worked out once per call (`Expr::Memo`, in a local added to its frame): a
+/// function's expression changes nothing, and its parameters keep their values while it runs, so each repeat
+/// has the value (or the fault) of the first.
+fn share_repeats(nodes: &mut Vec<Expr>, func: &mut Func) {
+    let Body::Expr(root) = func.body else {
+        return;
+    };
+    let mut shapes: FxMap<String, u32> = FxMap::default();
+    let mut shape_of: FxMap<Node, u32> = FxMap::default();
+    let mut seen: FxMap<u32, Vec<Branches>> = FxMap::default();
+    shape(nodes, root, &mut shapes, &mut shape_of, &mut seen, &mut vec![]);
+    let mut slots: FxMap<u32, u16> = FxMap::default();
+    choose_shared(nodes, root, func, &shape_of, &seen, &mut slots);
+    if slots.is_empty() {
+        return;
+    }
+    let new_root = share(nodes, root, &shape_of, &slots);
+    func.body = Body::Expr(new_root);
+    func.nlocals += slots.len();
+}
+
+/// The repeated expressions under `n` to keep, each given a slot after the function's locals: the outermost
+/// (one inside a kept one is kept only if it is repeated elsewhere too).
+fn choose_shared(
+    nodes: &[Expr],
+    n: Node,
+    func: &Func,
+    shape_of: &FxMap<Node, u32>,
+    seen: &FxMap<u32, Vec<Branches>>,
+    slots: &mut FxMap<u32, u16>,
+) {
+    let k = shape_of[&n];
+    if slots.contains_key(&k) {
+        return;
+    }
+    if met_twice(&seen[&k]) && worth_sharing(nodes, n) && shareable(nodes, n, func) {
+        let Ok(slot) = u16::try_from(func.nlocals + slots.len()) else {
+            return;
+        };
+        slots.insert(k, slot);
+        return;
+    }
+    rebuild(&nodes[n as usize], &mut |c| {
+        choose_shared(nodes, c, func, shape_of, seen, slots);
+        c
+    });
+}
+
+/// The branches of conditionals (`x if c else y`: the node, then or else) that a place in an expression is in.
+type Branches = Vec<(Node, bool)>;
+
+/// The shape of `n` (equal for equal expressions); each place it appears in is added to `seen` with the
+/// branches it is in (`within`).
+fn shape(
+    nodes: &[Expr],
+    n: Node,
+    shapes: &mut FxMap<String, u32>,
+    shape_of: &mut FxMap<Node, u32>,
+    seen: &mut FxMap<u32, Vec<Branches>>,
+    within: &mut Branches,
+) -> u32 {
+    let cond = matches!(nodes[n as usize], Expr::Cond(..));
+    let mut child = 0;
+    let parts = rebuild(&nodes[n as usize], &mut |c| {
+        let branch = cond && child > 0;
+        if branch {
+            within.push((n, child == 1));
+        }
+        child += 1;
+        let k = shape(nodes, c, shapes, shape_of, seen, within);
+        if branch {
+            within.pop();
+        }
+        k
+    });
+    let fresh = shapes.len() as u32;
+    let k = *shapes.entry(format!("{parts:?}")).or_insert(fresh);
+    shape_of.insert(n, k);
+    seen.entry(k).or_default().push(within.clone());
+    k
+}
+
+/// Whether two of these places may both be evaluated in one call: not one in a conditional's then and the other
+/// in its else.
+fn met_twice(places: &[Branches]) -> bool {
+    let apart = |a: &Branches, b: &Branches| a.iter().any(|(c, then)| b.iter().any(|(d, t)| c == d && then != t));
+    places
+        .iter()
+        .enumerate()
+        .any(|(i, a)| places[i + 1..].iter().any(|b| !apart(a, b)))
+}
+
+/// Whether sharing `n` saves more than it costs: not a literal, a local, a value read in place or the zone of a
+/// family a local names, nor a zone's cards (a comprehension reads them in place, without making the list).
+fn worth_sharing(nodes: &[Expr], n: Node) -> bool {
+    let base = |o: &Node| matches!(nodes[*o as usize], Expr::Local(..) | Expr::Var(_));
+    match &nodes[n as usize] {
+        Expr::Lit(_) | Expr::Local(..) | Expr::Var(_) | Expr::Cards(_) => false,
+        Expr::Field(o, _) | Expr::Attr(o, _) | Expr::PVar(o, _) | Expr::Member(_, o) => !base(o),
+        _ => true,
+    }
+}
+
+/// Whether `n`'s value is the same wherever it is evaluated in one call of `func`: it reads no local but `me`
+/// and the parameters, binds none, and draws nothing.
+fn shareable(nodes: &[Expr], n: Node, func: &Func) -> bool {
+    let own = match &nodes[n as usize] {
+        Expr::Local(slot, pop) => return !pop && (*slot == 0 || func.params.contains(slot)),
+        Expr::Comp { .. } | Expr::Fused(..) | Expr::Append(..) | Expr::Keyed { .. } | Expr::Memo(..) => false,
+        Expr::Op(op, _) => !matches!(
+            op,
+            Op::Move
+                | Op::MoveBottom
+                | Op::MoveAll
+                | Op::Shuffle
+                | Op::Reverse
+                | Op::Reveal
+                | Op::RandomFrom
+                | Op::Roll
+                | Op::Show
+                | Op::Score
+                | Op::TeamScore
+        ),
+        Expr::Inline(_, passed) => passed.iter().all(|s| *s == 0 || func.params.contains(s)),
+        _ => true,
+    };
+    let mut ok = own;
+    rebuild(&nodes[n as usize], &mut |c| {
+        ok = ok && shareable(nodes, c, func);
+        c
+    });
+    ok
+}
+
+/// `n` with each expression of a shape in `slots` kept in its slot; nodes are copied where changed, never
+/// changed in place.
+fn share(nodes: &mut Vec<Expr>, n: Node, shape_of: &FxMap<Node, u32>, slots: &FxMap<u32, u16>) -> Node {
+    let mut changed = false;
+    let copy = rebuild(&nodes[n as usize].clone(), &mut |c| {
+        let d = share(nodes, c, shape_of, slots);
+        changed |= d != c;
+        d
+    });
+    let inner = if changed {
+        nodes.push(copy);
+        (nodes.len() - 1) as Node
+    } else {
+        n
+    };
+    match slots.get(&shape_of[&n]) {
+        Some(&slot) => {
+            nodes.push(Expr::Memo(slot, inner));
+            (nodes.len() - 1) as Node
+        }
+        None => inner,
+    }
+}
+
+/// The most rounds of `inline_calls`: how deep calls of small functions in small functions are inlined.
+const INLINE_ROUNDS: usize = 4;
+
+/// One round of `inline_all_calls`: whether any call was replaced.
+fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) -> bool {
     let bodies: Vec<Option<Node>> = funcs
         .iter()
         .map(|f| match f.body {
@@ -1160,6 +1400,7 @@ fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
             _ => None,
         })
         .collect();
+    let mut changed = false;
     for n in 0..nodes.len() {
         let (f, args) = match &nodes[n] {
             Expr::Fn(f, args) => (*f as usize, args.clone()),
@@ -1169,7 +1410,8 @@ fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
             continue;
         };
         let plain = |a: &Node| matches!(nodes[*a as usize], Expr::Lit(_) | Expr::Local(_, false));
-        if args.len() != func.params.len() || !args.iter().all(plain) {
+        if args.len() != func.params.len() || !(args.iter().all(plain) || evaluated_in_place(nodes, body, func, &args))
+        {
             continue;
         }
         let mut map: Vec<(u16, Node)> = func.params.iter().copied().zip(args.iter().copied()).collect();
@@ -1184,7 +1426,9 @@ fn inline_calls(nodes: &mut Vec<Expr>, funcs: &[Func]) {
             .collect();
         let root = substitute(nodes, body, &map);
         nodes[n] = Expr::Inline(root, passed);
+        changed = true;
     }
+    changed
 }
 
 fn l_var(vars: &[Variable], name: &str) -> R<u16> {
@@ -1608,7 +1852,10 @@ impl Game {
                 reads_action: false,
             });
         }
-        inline_calls(&mut l.nodes, &funcs);
+        inline_all_calls(&mut l.nodes, &funcs);
+        for func in &mut funcs {
+            share_repeats(&mut l.nodes, func);
+        }
         for g in &mut greedy {
             g.reads_action = reads_local(&l.nodes, g.expr, ACTION_SLOT);
         }
@@ -1697,5 +1944,170 @@ impl Game {
 
     pub fn text(&self, id: u32) -> &str {
         &self.strings[id as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn function(param: u16, body: Node) -> Func {
+        Func {
+            params: vec![param],
+            nlocals: 2,
+            body: Body::Expr(body),
+        }
+    }
+
+    /// Whether no call is left under `e` (each one replaced by its function's expression).
+    fn calls_none(nodes: &[Expr], e: Node) -> bool {
+        match &nodes[e as usize] {
+            Expr::Fn(..) => false,
+            other => {
+                let mut none = true;
+                rebuild(other, &mut |c| {
+                    none = none && calls_none(nodes, c);
+                    c
+                });
+                none
+            }
+        }
+    }
+
+    #[test]
+    fn a_small_function_that_calls_a_small_function_is_inlined_whole_and_reads_the_callers_local_first() {
+        let mut nodes = vec![
+            Expr::Local(1, false), // 0: inner's parameter
+            Expr::Not(0),          // 1: inner(s) = not s
+            Expr::Local(1, false), // 2: outer's parameter
+            Expr::Fn(0, vec![2]),  // 3: outer(x) = inner(x)
+            Expr::Local(3, false), // 4: the caller's local
+            Expr::Fn(1, vec![4]),  // 5: outer(y)
+        ];
+        inline_all_calls(&mut nodes, &[function(1, 1), function(1, 3)]);
+        let Expr::Inline(root, passed) = &nodes[5] else {
+            panic!("outer(y) is not inlined: {:?}", nodes[5])
+        };
+        assert_eq!(passed, &vec![3]);
+        assert!(calls_none(&nodes, *root), "{nodes:?}");
+        let Expr::Inline(_, inner) = &nodes[*root as usize] else {
+            panic!("inner(y) is not inlined in outer(y): {nodes:?}")
+        };
+        assert_eq!(inner, &vec![3]);
+    }
+
+    #[test]
+    fn a_call_given_an_expression_is_inlined_only_where_the_expression_is_read_first_and_once() {
+        let mut nodes = vec![
+            Expr::Local(1, false),         // 0: place's parameter
+            Expr::Op(Op::ZoneOf, vec![0]), // 1
+            Expr::Op(Op::KeyOf, vec![1]),  // 2: place(c) = key_of(zone_of(c))
+            Expr::Local(1, false),         // 3: twice's parameter
+            Expr::Bin(Bin::Add, 3, 3),     // 4: twice(k) = k + k
+            Expr::Local(2, false),         // 5: the caller's local
+            Expr::Op(Op::Top, vec![5]),    // 6: top(z)
+            Expr::Fn(0, vec![6]),          // 7: place(top(z))
+            Expr::Op(Op::Top, vec![5]),    // 8: top(z)
+            Expr::Fn(1, vec![8]),          // 9: twice(top(z))
+        ];
+        inline_all_calls(&mut nodes, &[function(1, 2), function(1, 4)]);
+        let Expr::Inline(root, passed) = &nodes[7] else {
+            panic!("place(top(z)) is not inlined: {:?}", nodes[7])
+        };
+        assert!(passed.is_empty());
+        let Expr::Op(Op::KeyOf, zone) = &nodes[*root as usize] else {
+            panic!("{nodes:?}")
+        };
+        assert!(
+            matches!(&nodes[zone[0] as usize], Expr::Op(Op::ZoneOf, card) if card == &vec![6]),
+            "top(z) is not read where c was: {nodes:?}"
+        );
+        assert!(
+            matches!(nodes[9], Expr::Fn(1, _)),
+            "twice(top(z)) would evaluate top(z) twice"
+        );
+    }
+
+    #[test]
+    fn a_call_given_an_expression_before_a_local_is_not_inlined() {
+        let mut nodes = vec![
+            Expr::Local(1, false),      // 0: first's parameter a
+            Expr::Local(2, false),      // 1: first's parameter b
+            Expr::Bin(Bin::Add, 0, 1),  // 2: first(a, b) = a + b
+            Expr::Local(3, false),      // 3: the caller's local
+            Expr::Op(Op::Top, vec![3]), // 4: top(z)
+            Expr::Fn(0, vec![4, 3]),    // 5: first(top(z), z): z is read after top(z) by the call
+            Expr::Lit(V::Int(1)),       // 6
+            Expr::Fn(0, vec![4, 6]),    // 7: first(top(z), 1)
+        ];
+        let first = Func {
+            params: vec![1, 2],
+            nlocals: 3,
+            body: Body::Expr(2),
+        };
+        inline_all_calls(&mut nodes, &[first]);
+        assert!(matches!(nodes[5], Expr::Fn(0, _)), "{:?}", nodes[5]);
+        assert!(matches!(nodes[7], Expr::Inline(..)), "{:?}", nodes[7]);
+    }
+
+    /// The slots of the `Memo` nodes under `e`, in the order met.
+    fn memos(nodes: &[Expr], e: Node, out: &mut Vec<u16>) {
+        if let Expr::Memo(slot, _) = nodes[e as usize] {
+            out.push(slot);
+        }
+        rebuild(&nodes[e as usize], &mut |c| {
+            memos(nodes, c, out);
+            c
+        });
+    }
+
+    #[test]
+    fn an_expression_a_function_repeats_over_its_parameters_is_kept_once_per_call() {
+        let mut nodes = vec![
+            Expr::Local(1, false),       // 0: the parameter p
+            Expr::Member(9, 0),          // 1: hand(p)
+            Expr::Op(Op::Top, vec![1]),  // 2: top(hand(p))
+            Expr::Lit(V::Int(1)),        // 3
+            Expr::Bin(Bin::Eq, 2, 3),    // 4: top(hand(p)) == 1
+            Expr::Local(1, false),       // 5: p again
+            Expr::Member(9, 5),          // 6
+            Expr::Op(Op::Top, vec![6]),  // 7: top(hand(p)) again
+            Expr::Lit(V::Int(2)),        // 8
+            Expr::Bin(Bin::Eq, 7, 8),    // 9
+            Expr::Bin(Bin::Or, 4, 9),    // 10: the body
+            Expr::Local(2, false),       // 11: a local that is no parameter
+            Expr::Member(9, 11),         // 12
+            Expr::Op(Op::Top, vec![12]), // 13
+            Expr::Member(9, 11),         // 14
+            Expr::Op(Op::Top, vec![14]), // 15
+            Expr::Bin(Bin::Eq, 13, 15),  // 16: top(hand(x)) == top(hand(x)), x bound by a comprehension
+        ];
+        let mut f = function(1, 10);
+        share_repeats(&mut nodes, &mut f);
+        let Body::Expr(root) = f.body else { panic!() };
+        let mut kept = vec![];
+        memos(&nodes, root, &mut kept);
+        assert_eq!(kept, vec![2, 2], "{nodes:?}");
+        assert_eq!(f.nlocals, 3);
+        let mut g = function(1, 16);
+        share_repeats(&mut nodes, &mut g);
+        assert!(matches!(g.body, Body::Expr(16)) && g.nlocals == 2);
+        nodes.push(Expr::Cond(3, 2, 7)); // 17: top(hand(p)) if 1 else top(hand(p)): never both
+        let mut h = function(1, 17);
+        share_repeats(&mut nodes, &mut h);
+        assert!(matches!(h.body, Body::Expr(17)) && h.nlocals == 2);
+    }
+
+    #[test]
+    fn a_function_that_calls_itself_is_never_inlined() {
+        let mut nodes = vec![
+            Expr::Local(1, false), // 0: again's parameter
+            Expr::Fn(0, vec![0]),  // 1: again(x) = again(x)
+            Expr::Local(2, false), // 2: the caller's local
+            Expr::Fn(0, vec![2]),  // 3: again(y)
+        ];
+        inline_all_calls(&mut nodes, &[function(1, 1)]);
+        assert!(matches!(nodes[3], Expr::Fn(0, _)), "{:?}", nodes[3]);
+        assert_eq!(nodes.len(), 4);
     }
 }
