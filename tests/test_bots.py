@@ -247,3 +247,48 @@ def test_a_rollout_that_stops_before_the_end_is_scored_by_the_points(tmp_path):
     state = make_game(tmp_path, LONG_RACE).new_game(players=2)
     picks = {MctsAgent(seed, "40", rollout=4).search(state.determinized(0, seed), 0) for seed in range(5)}
     assert picks == {"add 1"}
+
+
+# Each seat picks a number; nothing is scored, so every game is a draw, whatever the picks; the rules' greedy
+# value still rates the higher numbers higher.
+BLIND_PICKS = """\
+player_variables:
+  pick: {type: int}
+play: |
+  for p in players():
+      p.pick = choose "pick" from [1, 2, 3] by p
+  end_game "all picked"
+scoring:
+  - {id: none, points: "0"}
+bots:
+  greedy:
+    value: choice
+"""
+
+
+@pytest.mark.parametrize("engine", ["vm", "python"])
+def test_where_rollouts_tell_the_options_apart_no_better_than_chance_the_search_follows_the_greedy_values(
+    tmp_path, monkeypatch, engine
+):
+    """Every rollout of this game is a draw, so its returns cannot rank the options; the rules' greedy values
+    (progressive bias) make the option they rate best the most visited, on the VM and in Python alike."""
+    import engine.bots.mcts as mcts
+
+    state = make_game(tmp_path, BLIND_PICKS).new_game(players=2)
+    if engine == "python":
+        monkeypatch.setattr(mcts, "native_game", lambda _game: (None, "kept in Python"))
+    picks = {make_agent("mcts:30", seed=seed).search(state.determinized(0, seed), 0) for seed in range(6)}
+    assert picks == {"pick 3"}
+
+
+@pytest.mark.parametrize(
+    "name, players, constant", [("cat-town", 2, 0.7), ("cats-mansion", 3, 1.05), ("whist", 4, 0.7)]
+)
+def test_the_search_explores_as_much_for_what_a_win_is_worth(name, players, constant):
+    """A lone winner of three seats gets +2 and the others -1, a spread of 3 where two sides spread over 2
+    (+1 against -1): UCB's constant grows with it, the same at 2 seats and for two partnerships of four,
+    half as much again at 3 seats."""
+    from engine.bots.mcts import _exploration
+
+    state = load_game(name).new_game(players=players, seed=0)
+    assert _exploration(state, 0) == pytest.approx(constant)

@@ -181,12 +181,14 @@ def test_the_simulate_command_picks_its_engine(capsys):
         ("cats-mansion", 3, "mcts:8"),
         ("cat-town", 2, "mcts:8/0"),
         ("cats-mansion", 3, "mcts:8/5"),
+        ("cats-mansion", 3, "mcts:60/5"),
     ],
 )
 def test_the_mcts_bot_searches_on_the_vm_and_chooses_as_in_python(name, players, spec, monkeypatch):
     """`play --bot mcts:N[/ROLLOUT]` through the State API: the search runs in the VM, from the bot's own
     generators, so decision after decision it chooses what the Python search chooses, with rollouts cut
-    short (or none: each new node scored by the points at once) alike."""
+    short (or none: each new node scored by the points at once) alike, and, where a budget goes past trying
+    each option once, by the same exploration for three seats and the same bias from the greedy values."""
     import engine.bots.mcts as mcts
 
     game = load_game(name)

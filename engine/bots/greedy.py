@@ -55,7 +55,7 @@ class GreedyAgent:
             return self.rng.choice(actions)
         seat = view["decision"]["player"]
         values = state.game.bot_values.get("greedy")
-        scored = self._by_values(state, seat, actions, values) if values else self._by_lookahead(state, seat, actions)
+        scored = self.by_values(state, seat, actions, values) if values else self._by_lookahead(state, seat, actions)
         if not scored:
             return self.rng.choice(actions)
         best = max(v for v, _, _ in scored)
@@ -64,7 +64,8 @@ class GreedyAgent:
         return declining[0] if declining else self.rng.choice([a for a, _ in top])
 
     @staticmethod
-    def _by_values(state, seat: int, actions: list[str], values: dict) -> list[tuple]:
+    def by_values(state, seat: int, actions: list[str], values: dict) -> list[tuple]:
+        """(the rules' value, option, whether it declines) of each of ``actions`` offered to ``seat``."""
         state = state.for_reading()
         pending = state.asked(seat)
         if pending is None:

@@ -20,20 +20,23 @@ DEFAULT_ROLLOUT = 10  # decisions a rollout takes before it is scored by the poi
 SCORELESS_ROLLOUT = 200  # ... and on while no seat has points, where it would say nothing (unless its cap is higher)
 MAX_ITERATIONS, MAX_SECONDS, MAX_ROLLOUT = 10_000_000, 3600, 1_000_000  # the most a spec may ask for
 LEAD_WEIGHT = 0.5  # a lead in points when a rollout stops counts for half a win: it is not one yet
-EXPLORATION = 0.7
+EXPLORATION = 0.7  # UCB's constant for the returns of two sides (a win +1, a loss -1); see ``_exploration``
+PRIOR_WEIGHT = 1.5  # progressive bias: a new node's greedy value, from 0 (its siblings' worst) to 1 (their best),
+# adds PRIOR_WEIGHT * prior / (visits + 1) to its score, so the rules' knowledge steers the first visits and fades
 
 
 class _Node:
     """Statistics of one action in the tree, from the view of the seat that took it."""
 
-    __slots__ = ("avail", "children", "mover", "total", "visits")
+    __slots__ = ("avail", "children", "mover", "prior", "total", "visits")
 
-    def __init__(self, mover: int):
+    def __init__(self, mover: int, prior: float = 0.0):
         self.children: dict[str, _Node] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 1
         self.mover = mover
+        self.prior = prior
 
 
 class MctsAgent:
@@ -48,7 +51,10 @@ class MctsAgent:
     when the rules declare ``bots: greedy`` values, by those
     values (epsilon-greedy: the cheap default policy of the MCTS literature), which then also
     choose the next option to expand, so that a small budget tries the promising options first — knowledge the rules
-    give, no game-specific code.  Chance inside an action comes from the copy's own generator.
+    give, no game-specific code.  The same values bias UCB towards the options they rate best (progressive bias,
+    ``PRIOR_WEIGHT``), a pull that fades as the returns come in; UCB's constant grows with the spread of the
+    returns (``_exploration``), so three seats explore as much for a win as two.  Chance inside an action comes
+    from the copy's own generator.
 
     Budget: ``mcts:N`` runs N iterations a decision (default 200), reproducibly for a seed;
     ``mcts:Ts`` runs for T seconds of the searching thread's CPU time instead (faster machines search
@@ -164,6 +170,7 @@ class MctsAgent:
         guided = bool(det.game.bot_values.get("greedy"))
         added: tuple[dict, str] | None = None
         mover = seat
+        explore = _exploration(det, seat)
         try:
             while not det.is_terminal:
                 legal = det.legal_actions(mover)
@@ -174,12 +181,12 @@ class MctsAgent:
                         children[a].avail += 1
                 if untried:
                     action = self._pick(det, untried, mover) if guided else rng.choice(untried)
-                    node = children[action] = _Node(mover)
+                    node = children[action] = _Node(mover, _prior(det, legal, mover, action) if guided else 0.0)
                     added = (children, action)
                     det.apply(action, seat=mover)
                     path.append(node)
                     break
-                action = max(legal, key=lambda a: _ucb(children[a], EXPLORATION))
+                action = max(legal, key=lambda a: _ucb(children[a], explore))
                 node = children[action]
                 det.apply(action, seat=mover)
                 path.append(node)
@@ -225,5 +232,22 @@ def _by_points(det) -> list[float]:
     return [LEAD_WEIGHT * (win if p in leaders else -1.0) for p in range(n)]
 
 
+def _prior(det, legal: list[str], mover: int, action: str) -> float:
+    """Where the rules' greedy value of ``action`` lies among those of ``legal``: 0 the worst, 1 the best (all
+    alike: 0)."""
+    rated = {a: v for v, a, _ in GreedyAgent.by_values(det, mover, legal, det.game.bot_values["greedy"])}
+    low, high = min(rated.values(), default=0), max(rated.values(), default=0)
+    return (rated[action] - low) / (high - low) if high > low and action in rated else 0.0
+
+
+def _exploration(det, seat: int) -> float:
+    """UCB's constant for ``seat``'s game: the returns of n seats in sides of k spread over n / k (a lone winner
+    of three gets +2, the others -1), so it grows with that spread from ``EXPLORATION`` at two sides, to explore
+    as much for what a win is worth."""
+    return EXPLORATION * (det.n / len(det.game.team_of(det.n, seat))) / 2
+
+
 def _ucb(node: _Node, c: float) -> float:
-    return node.total / node.visits + c * math.sqrt(math.log(node.avail) / node.visits)
+    """UCB1 with availability counts (``c`` the constant), plus the progressive bias of the node's prior."""
+    visits = node.visits
+    return node.total / visits + c * math.sqrt(math.log(node.avail) / visits) + PRIOR_WEIGHT * node.prior / (visits + 1)

@@ -22,7 +22,11 @@ pub const MAX_ITERATIONS: usize = 10_000_000;
 pub const MAX_SECONDS: f64 = 3600.0;
 pub const MAX_ROLLOUT: usize = 1_000_000;
 pub const LEAD_WEIGHT: f64 = 0.5;
+/// UCB's constant for the returns of two sides (a win +1, a loss -1); see `exploration`.
 pub const EXPLORATION: f64 = 0.7;
+/// Progressive bias: a new node's greedy value, from 0 (its siblings' worst) to 1 (their best), adds
+/// `PRIOR_WEIGHT * prior / (visits + 1)` to its score, so the rules' knowledge steers the first visits and fades.
+pub const PRIOR_WEIGHT: f64 = 1.5;
 
 fn choice(rng: &mut PyRandom, actions: &[Rc<str>]) -> Result<Rc<str>, Error> {
     if actions.is_empty() {
@@ -302,16 +306,19 @@ struct Node {
     total: f64,
     avail: u32,
     mover: u32,
+    /// Where its option's greedy value lay among its siblings' when it was added (see `PRIOR_WEIGHT`).
+    prior: f64,
 }
 
 impl Node {
-    fn new(mover: u32) -> Node {
+    fn new(mover: u32, prior: f64) -> Node {
         Node {
             children: vec![],
             visits: 0,
             total: 0.0,
             avail: 1,
             mover,
+            prior,
         }
     }
 
@@ -325,14 +332,36 @@ impl Node {
     }
 }
 
-fn ucb(n: &Node) -> f64 {
+/// UCB's constant for `seat`'s game: the returns of n seats in sides of k spread over n / k (a lone winner of
+/// three gets +2, the others -1), so it grows with that spread from `EXPLORATION` at two sides, to explore
+/// as much for what a win is worth.
+fn exploration(st: &State, seat: u32) -> f64 {
+    let side = st.seats().teams[seat as usize].len();
+    EXPLORATION * (st.n as f64 / side as f64) / 2.0
+}
+
+/// UCB1 with availability counts (`c` the constant), plus the progressive bias of the node's prior.
+fn ucb(n: &Node, c: f64) -> f64 {
     let visits = f64::from(n.visits);
-    n.total / visits + EXPLORATION * (f64::from(n.avail).ln() / visits).sqrt()
+    n.total / visits + c * (f64::from(n.avail).ln() / visits).sqrt() + PRIOR_WEIGHT * n.prior / (visits + 1.0)
+}
+
+/// Where the rules' greedy value of `action` lies among those of `legal` for `mover`: 0 the worst, 1 the best
+/// (all alike: 0).
+fn prior(det: &mut State, legal: &[Rc<str>], mover: u32, action: &Rc<str>) -> Result<f64, Error> {
+    let rated = by_values(det, mover, legal)?;
+    let values = rated.iter().map(|((_, v), _, _)| *v);
+    let (low, high) = (values.clone().min().unwrap_or(0), values.max().unwrap_or(0));
+    Ok(match rated.iter().find(|(_, a, _)| a == action) {
+        Some(((_, v), _, _)) if high > low => (v - low) as f64 / (high - low) as f64,
+        _ => 0.0,
+    })
 }
 
 /// Information-set MCTS (engine/bots/mcts.py): per iteration a fresh determinized copy, UCB1 with
-/// availability counts, one node added, a rollout (by the greedy values when the rules give them) of `rollout`
-/// decisions and on while no seat has points, scored by the points if the game is not over, backed up.
+/// availability counts (its constant by `exploration`, biased by the greedy values: `PRIOR_WEIGHT`), one node
+/// added, a rollout (by the greedy values when the rules give them) of `rollout` decisions and on while no seat
+/// has points, scored by the points if the game is not over, backed up.
 pub struct Mcts {
     rng: PyRandom,
     budget: Budget,
@@ -379,7 +408,7 @@ impl Mcts {
     pub fn search(&mut self, st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Rc<str>, Error> {
         st.keep_log = false; // the copies read neither log nor history
         let guided = !st.game.greedy.is_empty();
-        let mut nodes = vec![Node::new(u32::MAX)];
+        let mut nodes = vec![Node::new(u32::MAX, 0.0)];
         let deadline = match self.budget {
             Budget::Seconds(s) => thread_seconds() + s,
             Budget::Iterations(_) => 0.0,
@@ -457,6 +486,7 @@ impl Mcts {
         added: &mut Option<(usize, usize)>,
     ) -> Result<(), Error> {
         let (mut node, mut mover) = (0usize, seat);
+        let explore = exploration(det, seat);
         while det.pending.is_some() {
             let legal = det.legal(Some(mover));
             let mut untried = vec![];
@@ -472,8 +502,13 @@ impl Mcts {
                 } else {
                     choice(&mut self.rng, &untried)?
                 };
+                let bias = if guided {
+                    prior(det, &legal, mover, &action)?
+                } else {
+                    0.0
+                };
                 let child = nodes.len();
-                nodes.push(Node::new(mover));
+                nodes.push(Node::new(mover, bias));
                 nodes[node].children.push((action.clone(), child));
                 *added = Some((node, child));
                 det.apply(&action, Some(mover))?;
@@ -484,7 +519,7 @@ impl Mcts {
             let mut best = nodes[node].child(first).expect("every option was tried");
             for a in &legal[1..] {
                 let c = nodes[node].child(a).expect("every option was tried");
-                if ucb(&nodes[c]) > ucb(&nodes[best]) {
+                if ucb(&nodes[c], explore) > ucb(&nodes[best], explore) {
                     best = c;
                 }
             }
