@@ -8,8 +8,8 @@ import json
 import random
 
 import pytest
-from language_helpers import write_game
 from test_state_on_vm import looks
+from test_vm_differential import mini
 
 from engine import IllegalAction, load_game
 from engine.errors import RuntimeRuleError, StateError
@@ -144,21 +144,15 @@ def test_a_setup_by_explicit_chance_runs_on_the_vm_and_asks_the_references_draws
 
 
 OVERFLOW = """\
-id: mini
-name: Mini
-players: {min: 2, max: 2}
-variables:
-  n: {type: int}
-play: |
-  repeat 3:
-      x = choose "side" from ["stay", "go"]
-      n = random_from([1, 5, 10]) * 999999999999999999
+repeat 3:
+    x = choose "side" from ["stay", "go"]
+    n = random_from([1, 5, 10]) * 999999999999999999
 """
 
 
 def test_a_step_by_explicit_chance_that_faults_is_the_references_fault_and_leaves_the_state_as_it_was(tmp_path):
     """Ten times 999,999,999,999,999,999 is past 64 bits: the draw of 10 faults, the draw of 1 does not."""
-    path = write_game(tmp_path, OVERFLOW)
+    path = mini(tmp_path, OVERFLOW).rules.folder / "game.yaml"
     faults = []
     for game in (load_game(path), load_game(path, vm=False)):
         st = game.new_game(2)

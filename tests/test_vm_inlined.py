@@ -44,11 +44,6 @@ def test_small_functions_calling_small_functions_give_the_references_values(tmp_
     assert logs >= {"yes -1, 0", "no 12, 6"}
 
 
-def test_a_local_with_no_value_yet_given_to_small_functions_faults_as_on_the_reference(tmp_path):
-    game = mini(tmp_path, "if n > 5:\n    m = 1\nn = 1 if small(m) else 2\n", SMALL)
-    assert "'m' has no value yet" in same_fault_on_every_backend(game).message
-
-
 WHERE = """\
 functions:
   - id: place
@@ -66,14 +61,18 @@ functions:
 """
 
 
-def test_a_small_function_given_an_expression_that_faults_faults_as_on_the_reference(tmp_path):
-    game = mini(tmp_path, 'n = 1\nlog "{place(top(deck))}"\n', WHERE)
-    assert "zone 'deck' is empty" in same_fault_on_every_backend(game).message
-
-
-def test_an_expression_given_before_a_local_with_no_value_yet_is_read_first_as_on_the_reference(tmp_path):
-    game = mini(tmp_path, "if n > 5:\n    m = 1\nn = first_then(count_of(top(deck)), m)\n", WHERE)
-    assert "zone 'deck' is empty" in same_fault_on_every_backend(game).message
+@pytest.mark.parametrize(
+    "program, rules, said",
+    [
+        ("if n > 5:\n    m = 1\nn = 1 if small(m) else 2\n", SMALL, "'m' has no value yet"),
+        ('n = 1\nlog "{place(top(deck))}"\n', WHERE, "zone 'deck' is empty"),
+        ("if n > 5:\n    m = 1\nn = first_then(count_of(top(deck)), m)\n", WHERE, "zone 'deck' is empty"),
+    ],
+    ids=["a local with no value yet", "an argument that faults", "an argument read before a local with no value"],
+)
+def test_a_small_function_inlined_faults_where_and_as_the_reference_does(tmp_path, program, rules, said):
+    """Its arguments are read in order before its expression, even a local it never reads, as a call reads them."""
+    assert said in same_fault_on_every_backend(mini(tmp_path, program, rules)).message
 
 
 REPEATS = """\
