@@ -76,27 +76,25 @@ fn drawn_err(e: Drawn) -> PyErr {
 /// `f` run on `st` (a copy: the caller's state stays as it was if it fails) with the rules' draws taking `draws`
 /// (chance.rs `drawn`), guarded as `guarded` runs a call: `st` after it, or the error.
 fn guarded_drawn(mut st: State, draws: Vec<i64>, f: impl FnOnce(&mut State) -> Result<(), Error>) -> PyResult<State> {
-    match catch_unwind(AssertUnwindSafe(|| chance::drawn(&mut st, draws, f))) {
-        Ok(Ok(())) => Ok(st),
-        Ok(Err(e)) => Err(drawn_err(e)),
-        Err(p) => Err(VmEngineBug::new_err(panic_text(&*p))),
-    }
+    unpanicked(|| chance::drawn(&mut st, draws, f))
+        .map_err(VmEngineBug::new_err)?
+        .map_err(drawn_err)?;
+    Ok(st)
 }
 
 /// Run `f`, turning a panic into an engine-bug error: a fault in the VM never ends the process.
 fn guarded<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r.map_err(py_err),
-        Err(p) => Err(VmEngineBug::new_err(panic_text(&*p))),
-    }
+    unpanicked(f).map_err(VmEngineBug::new_err)?.map_err(py_err)
 }
 
 /// Run `f` as `guarded` does, with any failure as the one line the Python driver would print.
 fn guarded_raw<T>(f: impl FnOnce() -> Result<T, Error>) -> Result<T, String> {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(r) => r.map_err(|e| playout::message(&e)),
-        Err(p) => Err(panic_text(&*p)),
-    }
+    unpanicked(f)?.map_err(|e| playout::message(&e))
+}
+
+/// `f`'s answer, or the text of the panic that stopped it.
+fn unpanicked<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|p| panic_text(&*p))
 }
 
 fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
