@@ -50,9 +50,19 @@ def binomial_p(wins: int, games: int, share: float) -> float:
 
 
 def strength(
-    game, spec: str, games: int, limit: int, jobs: int, rival: str = "random", players: int | None = None
+    game,
+    spec: str,
+    games: int,
+    limit: int,
+    jobs: int,
+    rival: str = "random",
+    players: int | None = None,
+    first: int = 0,
 ) -> dict:
-    """The bot's record against ``rival`` bots, ``games`` games shared out over the seats."""
+    """The bot's record against ``rival`` bots, ``games`` games shared out over the seats.
+
+    Seat k plays the seeds 10,000·k + ``first`` onwards: another ``first`` gives games disjoint from a run
+    before (a fresh sample, not more of the same)."""
     players = players or max(2, game.min_players)
     wins = losses = draws = cut_off = errors = 0
     by_seat = []
@@ -64,7 +74,7 @@ def strength(
             continue
         bots = [rival] * players
         bots[seat] = spec
-        run = simulate(game, players, count, seed=10_000 * seat, bots=bots, limit=limit, jobs=jobs)
+        run = simulate(game, players, count, seed=10_000 * seat + first, bots=bots, limit=limit, jobs=jobs)
         wins += run["wins"][seat]
         by_seat.append(f"{run['wins'][seat]}/{count}")
         draws += run["draws"]
@@ -81,6 +91,7 @@ def strength(
         "bot": spec,
         "rival": rival,
         "games": games,
+        "first": first,
         "wins": wins,
         "losses": losses,
         "draws": draws,

@@ -3,7 +3,7 @@ win at least 65% of the games) and Cats' Mansion at 3 against two greedy bots (m
 Seats rotated, seeded (``tools/bot_strength.py``'s blocks), played where ``simulate`` plays them (the VM),
 in one process unless ``--jobs`` says more: the machine may be shared.
 
-    python tools/mcts_match.py [--bot mcts:1000] [--games 200] [--only cat-town] [--jobs 2]
+    python tools/mcts_match.py [--bot mcts:1000] [--games 200] [--only cat-town] [--jobs 2] [--first 0]
 
 One JSON row per match (``bot_strength.strength``'s, with the bar), then a table: wins, the 95% interval,
 the one-sided binomial p-value against chance, and whether the bar is met (Cat Town: the win rate; Cats'
@@ -38,11 +38,12 @@ def main() -> None:
     p.add_argument("--only", choices=sorted(MATCHES), action="append")
     p.add_argument("--limit", type=int, default=2000, help="decisions before a game is cut off")
     p.add_argument("--jobs", type=int, default=1, help="processes: the same games, shared out")
+    p.add_argument("--first", type=int, default=0, help="each seat's first seed past its block's start (a fresh sample)")
     args = p.parse_args()
     rows = []
     for name in args.only or MATCHES:
         players, bar = MATCHES[name]
-        row = strength(load_game(name), args.bot, args.games, args.limit, args.jobs, args.rival, players)
+        row = strength(load_game(name), args.bot, args.games, args.limit, args.jobs, args.rival, players, args.first)
         row["bar"] = bar if bar is not None else f"> {row['share']} (p < 0.05)"
         row["met"] = met(row, bar)
         rows.append(row)
