@@ -14,7 +14,7 @@ import pytest
 from engine import StateError, TabletopError, load_game
 from engine.bots import make
 from engine.extras import MissingExtra
-from engine.runtime.observe import encoding, information_key
+from engine.runtime.observe import encoding, information_key, known_cards
 from engine.runtime.state import ChanceEvent, ChanceNeeded
 from tests.interop_helpers import CELLS, cell_id
 from tests.language_helpers import write_game
@@ -170,6 +170,25 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
     legal = layout.part("legal")
     assert list(seen[legal.offset : legal.offset + legal.size]) == state.legal_action_mask(0)
     assert information_key(state, 0) != information_key(state, 1)
+
+
+def test_a_zones_plane_counts_the_cards_of_each_face_the_seat_knows_there():
+    """Liar's Dice at the start: 20 dice (one card face, "die") in the box, five in each cup, seen only by
+    the cup's owner, who also sees what they show."""
+    game = load_game("liars-dice")
+    state = game.new_game(2, seed=4)
+    layout = encoding(game, 2)
+    die = layout.faces.index("die")
+    for seat in range(2):
+        seen, known = layout.encode(state, seat), known_cards(state, seat)
+        for zone in state.zones:
+            plane = layout.part(f"zone {zone}")
+            assert seen[plane.offset + die] == known[zone].get("die", 0)
+            assert seen[plane.offset : plane.offset + plane.size].sum() == sum(known[zone].values())
+        assert (known["box"], known[f"cup:{seat}"], known[f"cup:{1 - seat}"]) == ({"die": 20}, {"die": 5}, {})
+        for cup, count in ((seat, 5), (1 - seat, 0)):
+            shown = layout.part(f"dice cup:{cup}")
+            assert seen[shown.offset : shown.offset + shown.size].sum() == count
 
 
 def test_the_tensor_holds_the_variables_as_the_seats_view_shows_them():

@@ -38,7 +38,7 @@ def main() -> None:
     p.add_argument("--only", choices=sorted(MATCHES), action="append")
     p.add_argument("--limit", type=int, default=2000, help="decisions before a game is cut off")
     p.add_argument("--jobs", type=int, default=1, help="processes: the same games, shared out")
-    p.add_argument("--first", type=int, default=0, help="each seat's first seed past its block's start (a fresh sample)")
+    p.add_argument("--first", type=int, default=0, help="first seed past each seat's block start")
     args = p.parse_args()
     rows = []
     for name in args.only or MATCHES:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from array import array
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,6 +71,24 @@ class Layout:
         return next(p for p in self.parts if p.name == name)
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Offsets of an ``Encoding``'s parts, by what fills them (``Encoding.plan``)."""
+
+    zeros: array  # the tensor, all 0 (float32), copied to start each encoding
+    card_faces: tuple[int, ...]  # card number → its face's index in a zone's plane
+    zones: dict  # zone → (its plane's offset, its size's offset)
+    dice: dict  # zone → its dice faces' offset (games with dice)
+    variables: dict  # game variable → (offset, None for a number else its domain {plain value: index}, a list?)
+    seat_variables: tuple  # per seat, the same for the player variables
+    to_act: int
+    asked: int
+    kind: int
+    legal: int
+    over: int
+    seat: int
+
+
 @dataclass(frozen=True)
 class Encoding(Layout):
     """The observation tensor's layout for a game at ``players`` seats (``encoding``)."""
@@ -81,62 +100,58 @@ class Encoding(Layout):
     faces: tuple[str, ...]
     kinds: tuple[str, ...]
     domains: dict  # type → {plain value: index}, for the variables' one-hot parts
+    plan: _Plan
 
     def encode(self, state, seat: int) -> np.ndarray:
         """``seat``'s observation of ``state`` (float32, shape ``(size,)``)."""
         state._check_seat(seat)
         state = state.for_reading()
-        out = np.zeros(self.size, dtype=np.float32)
-        game = state.game
-        index = {p.name: p.offset for p in self.parts}
-        face_of = self.domains["faces"]
-        for zone, count in known_cards(state, seat).items():
-            base = index[f"zone {zone}"]
-            for face, k in count.items():
-                out[base + face_of[face]] = k
-            out[index[f"size {zone}"]] = len(state.zones[zone])
-        if game.die_faces:  # the faces the seat knows of the dice in each zone
+        plan = self.plan
+        out = array("f", plan.zeros)  # written value by value (a numpy array is slower at that), then shared
+        faces = plan.card_faces
+        for zone, cards, known in zones_known(state, seat):
+            base, size_at = plan.zones[zone]
+            for c in known:
+                out[base + faces[c]] += 1
+            out[size_at] = len(cards)
+        if plan.dice:  # the faces the seat knows of the dice in each zone
             seen: dict[str, list] = {zone: [None] * len(cards) for zone, cards in state.zones.items()}
             sight.dice_seen(state, seat, seen)
             face_index = self.domains["dice"]
             for zone, shown in seen.items():
-                base = index[f"dice {zone}"]
+                base = plan.dice[zone]
                 for d in shown:
                     if isinstance(d, dict) and "face" in d:
                         out[base + face_index[d["face"]]] += 1
         variables, players = sight.variables_for(state, seat)
-        vocab = game.vocabulary
-        for name, value in variables.items():
-            self._put(out, index, f"variable {name}", vocab.variables[name], value)
-        for p, values in enumerate(players):
+        ways = [(plan.variables, variables)] + [(plan.seat_variables[p], values) for p, values in enumerate(players)]
+        for at_of, values in ways:
             for name, value in values.items():
-                self._put(out, index, f"seat {p} {name}", vocab.player_variables[name], value)
-        for p in state.to_act:
-            out[index["to act"] + p] = 1
+                way = at_of.get(name)
+                if way is None or value is None:
+                    continue
+                at, domain, many = way
+                if domain is None:
+                    out[at] = value
+                    continue
+                for v in value if many else (value,):
+                    i = domain.get(v)
+                    if i is not None:
+                        out[at + i] += 1
+        to_act = state.to_act
+        for p in to_act:
+            out[plan.to_act + p] = 1
         decision = sight.decision_for(state, seat)
         if decision is not None:
-            out[index["kind"] + self.kinds.index(decision["kind"])] = 1
-            if seat in state.to_act:
-                out[index["asked"]] = 1
-                legal = index["legal"]
+            out[plan.kind + self.kinds.index(decision["kind"])] = 1
+            if seat in to_act:
+                out[plan.asked] = 1
+                legal = plan.legal
                 for i in state.legal_action_indices(seat):
                     out[legal + i] = 1
-        out[index["over"]] = float(state.is_terminal)
-        out[index["seat"] + seat] = 1
-        return out
-
-    def _put(self, out: np.ndarray, index: dict, name: str, t: Type, value) -> None:
-        at = index.get(name)
-        if at is None or value is None:
-            return
-        if t is INT or t is BOOL:
-            out[at] = float(value)
-            return
-        domain = self.domains[_element(t)]
-        for v in value if t.is_list else [value]:
-            i = domain.get(v)
-            if i is not None:
-                out[at + i] += 1
+        out[plan.over] = state.is_terminal
+        out[plan.seat + seat] = 1
+        return np.frombuffer(out, dtype=np.float32)
 
 
 def _element(t: Type) -> Type:
@@ -210,7 +225,36 @@ def _encoding(game, players: int) -> Encoding:
     for name, labels in parts:
         laid.append(Part(name, offset, tuple(labels)))
         offset += len(labels)
-    return Encoding(players, tuple(laid), offset, tuple(skipped), tuple(faces), tuple(kinds), domains)
+    plan = _plan(game, players, offset, {p.name: p.offset for p in laid}, domains)
+    return Encoding(players, tuple(laid), offset, tuple(skipped), tuple(faces), tuple(kinds), domains, plan)
+
+
+def _plan(game, players: int, size: int, at: dict, domains: dict) -> _Plan:
+    vocab = game.vocabulary
+
+    def ways(names: dict, prefix: str) -> dict:
+        found = {}
+        for name, t in names.items():
+            if prefix + name in at:
+                domain = None if t is INT or t is BOOL else domains[_element(t)]
+                found[name] = (at[prefix + name], domain, t.is_list)
+        return found
+
+    zones = game.zone_ids(players)
+    return _Plan(
+        zeros=array("f", bytes(4 * size)),
+        card_faces=tuple(domains["faces"][face] for face in game.card_ids),
+        zones={z: (at[f"zone {z}"], at[f"size {z}"]) for z in zones},
+        dice={z: at[f"dice {z}"] for z in zones} if game.die_faces else {},
+        variables=ways(vocab.variables, "variable "),
+        seat_variables=tuple(ways(vocab.player_variables, f"seat {p} ") for p in range(players)),
+        to_act=at["to act"],
+        asked=at["asked"],
+        kind=at["kind"],
+        legal=at["legal"],
+        over=at["over"],
+        seat=at["seat"],
+    )
 
 
 _LAYOUTS: dict[tuple, tuple] = {}  # (id(game), what, …) → (game, layout): one layout per game, kind and size
@@ -288,20 +332,25 @@ def _information_encoding(game, players: int, slots: int) -> InformationEncoding
     return InformationEncoding(seen, slots, len(slot), parts, key.offset + key.size, game.action_index(players))
 
 
-def known_cards(state, seat: int) -> dict[str, dict[str, int]]:
-    """Per zone, how many cards of each face ``seat`` knows to be there: those it sees, and those it
-    knows though they lie face down (it saw them go there, or was shown them)."""
+def zones_known(state, seat: int):
+    """Per zone: (zone, its cards, those of them ``seat`` knows: the ones it sees, and those it knows though
+    they lie face down, as it saw them go there or was shown them)."""
     state = state.for_reading()
     state._knowledge()
-    ids, know, bit = state.game.card_ids, state.know, 1 << seat
-    face_down = state.sight.face_down
-    out: dict[str, dict[str, int]] = {}
+    know, bit, face_down = state.know, 1 << seat, state.sight.face_down
     for zone, cards in state.zones.items():
-        hidden = face_down(zone, len(cards), seat)
+        hidden = face_down(zone, len(cards), seat) if cards else 0
+        yield zone, cards, [c for i, c in enumerate(cards) if i >= hidden or know[c] & bit] if hidden else cards
+
+
+def known_cards(state, seat: int) -> dict[str, dict[str, int]]:
+    """Per zone, how many cards of each face ``seat`` knows to be there (``zones_known``)."""
+    ids = state.game.card_ids
+    out: dict[str, dict[str, int]] = {}
+    for zone, _, known in zones_known(state, seat):
         count: dict[str, int] = {}
-        for i, c in enumerate(cards):
-            if i >= hidden or know[c] & bit:
-                count[ids[c]] = count.get(ids[c], 0) + 1
+        for c in known:
+            count[ids[c]] = count.get(ids[c], 0) + 1
         out[zone] = count
     return out
 
