@@ -25,7 +25,7 @@ from engine.web.table import Table  # noqa: E402
 
 SCREENS = Path("/tmp/screens")
 SHOTS = Path("/work/scratch/shots")  # each game at its start and its end, as a player sees it
-WAIT = 30_000  # ms: generous, the machine is shared
+WAIT = 90_000  # ms: a wait only ends early on a failure; a shared machine loaded 3-4 times over took 53 s for a game
 expect.set_options(WAIT)  # what a page shows is awaited as long as its actions (a reload of edited rules, a bot)
 
 
