@@ -35,47 +35,40 @@ struct Slot {
     kept: bool,
 }
 
-/// What every deal for one seat fills (sight._hidden): the hidden places not pinned, zone by zone as the
-/// zones lie, and their backs in the order they first show (the order they are dealt in).
+/// What every deal for one seat fills (sight._hidden): the hidden places not pinned, back by back in the
+/// order the backs first show (the order they are dealt in), each back's zone by zone as the zones lie.
 struct Hidden {
     slots: Vec<Slot>,
-    looks: Vec<u32>,
+}
+
+/// The runs of `slots` that `same` joins, each with the index of its first slot.
+fn runs(slots: &[Slot], same: fn(&Slot, &Slot) -> bool) -> impl Iterator<Item = (usize, &[Slot])> {
+    slots.chunk_by(same).scan(0, |at, run| {
+        *at += run.len();
+        Some((*at - run.len(), run))
+    })
 }
 
 impl Hidden {
-    /// The slots zone by zone, each run with the index of its first slot.
-    fn by_zone(&self) -> impl Iterator<Item = (usize, &[Slot])> {
-        self.slots.chunk_by(|a, b| a.zone == b.zone).scan(0, |at, zone| {
-            *at += zone.len();
-            Some((*at - zone.len(), zone))
-        })
-    }
-
     /// A random relabelling of the hidden cards that keeps all the seat knows of them: per slot, the card
     /// dealt there. Per back, the cards not kept in a zone are shuffled, then each zone (in order) takes its
     /// share of them and shuffles them with its kept ones.
     fn deal(&self, shuffler: &mut PyRandom) -> Vec<u32> {
-        let mut dealt: Vec<u32> = self.slots.iter().map(|s| s.card).collect();
+        let mut dealt = vec![0; self.slots.len()];
         let (mut pool, mut here) = (Vec::with_capacity(self.slots.len()), Vec::new());
-        for &look in &self.looks {
+        for (start, back) in runs(&self.slots, |a, b| a.look == b.look) {
             pool.clear();
-            pool.extend(self.slots.iter().filter(|s| s.look == look && !s.kept).map(|s| s.card));
+            pool.extend(back.iter().filter(|s| !s.kept).map(|s| s.card));
             shuffler.shuffle(&mut pool);
             let mut taken = 0;
-            for (at, zone) in self.by_zone() {
-                let places = zone.iter().filter(|s| s.look == look);
+            for (at, zone) in runs(back, |a, b| a.zone == b.zone) {
                 here.clear();
-                here.extend(places.clone().filter(|s| s.kept).map(|s| s.card));
-                let take = places.clone().count() - here.len();
+                here.extend(zone.iter().filter(|s| s.kept).map(|s| s.card));
+                let take = zone.len() - here.len();
                 here.extend_from_slice(&pool[taken..taken + take]);
                 taken += take;
-                if !here.is_empty() {
-                    shuffler.shuffle(&mut here);
-                    let own = zone.iter().enumerate().filter(|(_, s)| s.look == look);
-                    for ((k, _), &card) in own.zip(&here) {
-                        dealt[at + k] = card;
-                    }
-                }
+                shuffler.shuffle(&mut here);
+                dealt[start + at..start + at + zone.len()].copy_from_slice(&here);
             }
         }
         dealt
@@ -148,10 +141,7 @@ impl State {
         let bit = 1u32 << seat;
         let seats = self.seats();
         let looks = &self.game.det.looks;
-        let mut hidden = Hidden {
-            slots: Vec::with_capacity(self.loc.len()),
-            looks: vec![],
-        };
+        let (mut slots, mut backs) = (Vec::with_capacity(self.loc.len()), vec![]);
         for (z, cards) in self.zones.iter().enumerate() {
             if seats.masks[z] & bit != 0 || cards.is_empty() {
                 continue;
@@ -163,10 +153,10 @@ impl State {
                     continue; // a die is known where it lies; its face is rolled again
                 }
                 let look = looks[c];
-                if hidden.looks.last() != Some(&look) && !hidden.looks.contains(&look) {
-                    hidden.looks.push(look);
+                if backs.last() != Some(&look) && !backs.contains(&look) {
+                    backs.push(look);
                 }
-                hidden.slots.push(Slot {
+                slots.push(Slot {
                     zone: z as u32,
                     place: i as u32,
                     card,
@@ -175,7 +165,14 @@ impl State {
                 });
             }
         }
-        hidden
+        if backs.len() > 1 {
+            slots = backs
+                .iter()
+                .flat_map(|&b| slots.iter().filter(move |s| s.look == b))
+                .copied()
+                .collect();
+        }
+        Hidden { slots }
     }
 
     /// The copy with a deal (per slot of `hidden`, the card `dealt` there) applied and all `seat` may not
@@ -281,7 +278,7 @@ impl State {
     fn relabel(&mut self, truth: &State, hidden: &Hidden, dealt: &[u32], seat: u32, hold: bool) {
         let own = 1u32 << seat;
         let mut moved = false;
-        for (at, zone) in hidden.by_zone() {
+        for (at, zone) in runs(&hidden.slots, |a, b| a.zone == b.zone) {
             let dealt = &dealt[at..at + zone.len()];
             if zone.iter().zip(dealt).all(|(slot, &new)| slot.card == new) {
                 continue; // the zone is shared with the truth
