@@ -24,8 +24,56 @@ pub struct Told {
     actions: Option<Rc<[Rc<str>]>>,
 }
 
-/// Per back, the zones whose hidden places are dealt anew: (zone, places, cards known to be there).
-type Groups = Vec<(u32, Vec<(usize, Vec<usize>, Vec<u32>)>)>;
+/// A hidden place a deal fills anew: its zone, its index there, the card there, the back that card shows,
+/// and whether the seat knows the card is in that zone (then it is dealt back into the zone).
+#[derive(Clone, Copy)]
+struct Slot {
+    zone: u32,
+    place: u32,
+    card: u32,
+    look: u32,
+    kept: bool,
+}
+
+/// What every deal for one seat fills (sight._hidden): the hidden places not pinned, back by back in the
+/// order the backs first show (the order they are dealt in), each back's zone by zone as the zones lie.
+struct Hidden {
+    slots: Vec<Slot>,
+}
+
+/// The runs of `slots` that `same` joins, each with the index of its first slot.
+fn runs(slots: &[Slot], same: fn(&Slot, &Slot) -> bool) -> impl Iterator<Item = (usize, &[Slot])> {
+    slots.chunk_by(same).scan(0, |at, run| {
+        *at += run.len();
+        Some((*at - run.len(), run))
+    })
+}
+
+impl Hidden {
+    /// A random relabelling of the hidden cards that keeps all the seat knows of them: per slot, the card
+    /// dealt there. Per back, the cards not kept in a zone are shuffled, then each zone (in order) takes its
+    /// share of them and shuffles them with its kept ones.
+    fn deal(&self, shuffler: &mut PyRandom) -> Vec<u32> {
+        let mut dealt = vec![0; self.slots.len()];
+        let (mut pool, mut here) = (Vec::with_capacity(self.slots.len()), Vec::new());
+        for (start, back) in runs(&self.slots, |a, b| a.look == b.look) {
+            pool.clear();
+            pool.extend(back.iter().filter(|s| !s.kept).map(|s| s.card));
+            shuffler.shuffle(&mut pool);
+            let mut taken = 0;
+            for (at, zone) in runs(back, |a, b| a.zone == b.zone) {
+                here.clear();
+                here.extend(zone.iter().filter(|s| s.kept).map(|s| s.card));
+                let take = zone.len() - here.len();
+                here.extend_from_slice(&pool[taken..taken + take]);
+                taken += take;
+                shuffler.shuffle(&mut here);
+                dealt[start + at..start + at + zone.len()].copy_from_slice(&here);
+            }
+        }
+        dealt
+    }
+}
 
 fn hears(audience: Option<i64>, seat: u32) -> bool {
     match audience {
@@ -72,9 +120,10 @@ impl State {
         }
         let mut shuffler = PyRandom::new(seed);
         let told = self.decision_for(seat);
+        let hidden = self.hidden(seat);
         for attempt in 0..=DEAL_TRIES {
-            let relabel = self.deal(seat, &mut shuffler);
-            if let Some(copy) = self.dealt(seat, seed, &relabel, attempt == DEAL_TRIES, &mut shuffler)? {
+            let dealt = hidden.deal(&mut shuffler);
+            if let Some(copy) = self.dealt(seat, seed, &hidden, &dealt, attempt == DEAL_TRIES, &mut shuffler)? {
                 if told.is_none() || copy.decision_for(seat) == told {
                     return Ok(copy);
                 }
@@ -87,101 +136,58 @@ impl State {
         )))
     }
 
-    /// Per back, the hidden places not pinned, per zone, with the cards known to be in that zone; and per
-    /// back, the cards whose zone `seat` does not know (sight._hidden, in its order).
-    fn hidden(&self, seat: u32) -> (Groups, Vec<(u32, Vec<u32>)>) {
+    /// The places deals for `seat` fill (see `Hidden`).
+    fn hidden(&self, seat: u32) -> Hidden {
         let bit = 1u32 << seat;
         let seats = self.seats();
         let looks = &self.game.det.looks;
-        let (mut groups, mut loose): (Groups, Vec<(u32, Vec<u32>)>) = (vec![], vec![]);
+        let (mut slots, mut backs) = (Vec::with_capacity(self.loc.len()), vec![]);
         for (z, cards) in self.zones.iter().enumerate() {
             if seats.masks[z] & bit != 0 || cards.is_empty() {
                 continue;
             }
-            let upto = if seats.tops[z] { cards.len() - 1 } else { cards.len() };
+            let upto = cards.len() - usize::from(seats.tops[z]);
             for (i, &card) in cards[..upto].iter().enumerate() {
                 let c = card as usize;
                 if self.pinned[c] & bit != 0 || self.is_die(c) {
                     continue; // a die is known where it lies; its face is rolled again
                 }
                 let look = looks[c];
-                let g = match groups.iter().position(|(l, _)| *l == look) {
-                    Some(g) => g,
-                    None => {
-                        groups.push((look, vec![]));
-                        groups.len() - 1
-                    }
-                };
-                let by_zone = &mut groups[g].1;
-                let k = match by_zone.iter().position(|(zone, _, _)| *zone == z) {
-                    Some(k) => k,
-                    None => {
-                        // room for every place left in the zone (the known cards' list is dealt into): no
-                        // regrowing one card at a time
-                        by_zone.push((z, Vec::with_capacity(upto - i), Vec::with_capacity(upto - i)));
-                        by_zone.len() - 1
-                    }
-                };
-                by_zone[k].1.push(i);
-                if self.know[c] & bit != 0 {
-                    by_zone[k].2.push(card);
-                } else if let Some((_, l)) = loose.iter_mut().find(|(l, _)| *l == look) {
-                    l.push(card);
-                } else {
-                    let mut cards = Vec::with_capacity(self.loc.len());
-                    cards.push(card);
-                    loose.push((look, cards));
+                if backs.last() != Some(&look) && !backs.contains(&look) {
+                    backs.push(look);
                 }
+                slots.push(Slot {
+                    zone: z as u32,
+                    place: i as u32,
+                    card,
+                    look,
+                    kept: self.know[c] & bit != 0,
+                });
             }
         }
-        (groups, loose)
-    }
-
-    /// A random relabelling of the cards hidden from `seat` that keeps all it knows of them: (old, new).
-    fn deal(&self, seat: u32, shuffler: &mut PyRandom) -> Vec<(u32, u32)> {
-        let (groups, loose) = self.hidden(seat);
-        let places = groups
-            .iter()
-            .flat_map(|(_, by_zone)| by_zone)
-            .map(|(_, p, _)| p.len())
-            .sum();
-        let mut relabel = Vec::with_capacity(places);
-        for (look, by_zone) in groups {
-            let mut pool = loose
+        if backs.len() > 1 {
+            slots = backs
                 .iter()
-                .find(|(l, _)| *l == look)
-                .map(|(_, cards)| cards.clone())
-                .unwrap_or_default();
-            shuffler.shuffle(&mut pool);
-            let mut taken = 0;
-            for (zone, places, kept) in by_zone {
-                let take = places.len() - kept.len();
-                let end = (taken + take).min(pool.len());
-                let mut dealt = kept;
-                dealt.extend_from_slice(&pool[taken.min(end)..end]);
-                taken += take;
-                shuffler.shuffle(&mut dealt);
-                let cards = &self.zones[zone];
-                relabel.extend(places.iter().zip(dealt).map(|(&p, new)| (cards[p], new)));
-            }
+                .flat_map(|&b| slots.iter().filter(move |s| s.look == b))
+                .copied()
+                .collect();
         }
-        relabel
+        Hidden { slots }
     }
 
-    /// The copy with `relabel` applied and all `seat` may not know left out; None if the rules could not
-    /// have asked the pending decision of these cards.
+    /// The copy with a deal (per slot of `hidden`, the card `dealt` there) applied and all `seat` may not
+    /// know left out; None if the rules could not have asked the pending decision of these cards.
     fn dealt(
         &self,
         seat: u32,
         seed: Seed,
-        relabel: &[(u32, u32)],
+        hidden: &Hidden,
+        dealt: &[u32],
         hold: bool,
         shuffler: &mut PyRandom,
     ) -> Result<Option<State>, Error> {
         let mut copy = self.clone();
-        if !relabel.is_empty() {
-            copy.relabel(relabel, seat, hold);
-        }
+        copy.relabel(self, hidden, dealt, seat, hold);
         copy.reroll(seat, shuffler);
         let game = self.game.clone();
         for (p, row) in copy.pvars.iter_mut().enumerate() {
@@ -266,48 +272,50 @@ impl State {
         self.pending = Some(Rc::new(pending));
     }
 
-    /// Apply a relabelling of cards, dealt for `seat`, to the zones and, unless `hold`, to every card
-    /// variables and frames hold.  A card takes the place of the one it replaces and what the other seats
+    /// Apply a deal for `seat` to this copy of `truth`: to the zones and, unless `hold`, to every card
+    /// variables and frames hold. A card takes the place of the one it replaces and what the other seats
     /// knew of that place; what `seat` knows stays with the card (sight._relabel).
-    fn relabel(&mut self, relabel: &[(u32, u32)], seat: u32, hold: bool) {
-        let mut map: Vec<u32> = (0..self.loc.len() as u32).collect();
-        for &(old, new) in relabel {
-            map[old as usize] = new;
-        }
-        let (places, known, pinned) = (self.loc.clone(), self.know.clone(), self.pinned.clone());
-        let mut touched: Vec<u32> = relabel.iter().map(|&(old, _)| places[old as usize]).collect();
-        touched.sort_unstable();
-        touched.dedup();
-        for z in touched {
-            for c in Rc::make_mut(&mut self.zones[z as usize]).iter_mut() {
-                *c = map[*c as usize];
+    fn relabel(&mut self, truth: &State, hidden: &Hidden, dealt: &[u32], seat: u32, hold: bool) {
+        let own = 1u32 << seat;
+        let mut moved = false;
+        for (at, zone) in runs(&hidden.slots, |a, b| a.zone == b.zone) {
+            let dealt = &dealt[at..at + zone.len()];
+            if zone.iter().zip(dealt).all(|(slot, &new)| slot.card == new) {
+                continue; // the zone is shared with the truth
+            }
+            moved = true;
+            let cards = Rc::make_mut(&mut self.zones[zone[0].zone as usize]);
+            for (slot, &new) in zone.iter().zip(dealt) {
+                let (old, new) = (slot.card as usize, new as usize);
+                cards[slot.place as usize] = new as u32;
+                self.loc[new] = truth.loc[old];
+                self.know[new] = truth.know[old] & !own | truth.know[new] & own;
+                self.pinned[new] = truth.pinned[old] & !own | truth.pinned[new] & own;
             }
         }
-        let own = 1u32 << seat;
-        for &(old, new) in relabel {
-            let (old, new) = (old as usize, new as usize);
-            self.loc[new] = places[old];
-            self.know[new] = known[old] & !own | known[new] & own;
-            self.pinned[new] = pinned[old] & !own | pinned[new] & own;
-        }
-        if hold {
+        if hold || !moved {
             return;
         }
         let game = self.game.clone();
-        for (i, shape) in &game.det.vars {
+        let det = &game.det;
+        let mut map: Vec<u32> = (0..self.loc.len() as u32).collect();
+        for (slot, &new) in hidden.slots.iter().zip(dealt) {
+            map[slot.card as usize] = new;
+        }
+        for (i, shape) in &det.vars {
             if let Some(new) = remap(&self.vars[*i as usize], shape, &map) {
                 self.vars[*i as usize] = new;
             }
         }
         for row in self.pvars.iter_mut() {
-            for (i, shape) in &game.det.pvars {
+            for (i, shape) in &det.pvars {
                 if let Some(new) = remap(&row[*i as usize], shape, &map) {
                     row[*i as usize] = new;
                 }
             }
         }
         for f in self.stack.iter_mut() {
-            for (slot, shape) in &game.det.locals[f.proc as usize] {
+            for (slot, shape) in &det.locals[f.proc as usize] {
                 if let Some(new) = remap(&f.env[*slot as usize], shape, &map) {
                     f.env[*slot as usize] = new;
                 }

@@ -6,9 +6,15 @@ use crate::rng::Seed;
 const N: usize = 624;
 const M: usize = 397;
 
+/// Words tempered at once, ahead of the draws (a short loop the compiler vectorizes).
+const CHUNK: usize = 48;
+
 #[derive(Clone)]
 pub struct PyRandom {
     mt: [u32; N],
+    /// The block's words as drawn (tempered), made `CHUNK` at a time ahead of `index`, up to `ready`.
+    words: [u32; N],
+    ready: usize,
     index: usize,
 }
 
@@ -41,12 +47,20 @@ impl PyRandom {
         if state.len() != N + 1 || state[N] as usize > N {
             return None;
         }
-        let mut mt = [0; N];
-        mt.copy_from_slice(&state[..N]);
-        Some(PyRandom {
+        let mut r = PyRandom::from_words([0; N]);
+        r.mt.copy_from_slice(&state[..N]);
+        (r.index, r.ready) = (state[N] as usize, state[N] as usize);
+        Some(r)
+    }
+
+    /// A generator whose next draw sets up a new block from `mt`.
+    fn from_words(mt: [u32; N]) -> PyRandom {
+        PyRandom {
             mt,
-            index: state[N] as usize,
-        })
+            words: [0; N],
+            ready: N,
+            index: N,
+        }
     }
 
     /// The state as Python's `getstate()[1]` holds it (for `setstate`).
@@ -79,19 +93,31 @@ impl PyRandom {
             mt[k] = step(mt[k], mt[k + 1], mt[k + M - N]);
         }
         mt[N - 1] = step(mt[N - 1], mt[0], mt[M - 1]);
-        self.index = 0;
+        (self.index, self.ready) = (0, 0);
+    }
+
+    /// The next `CHUNK` words of the block (or those left) tempered into `words`.
+    fn temper(&mut self) {
+        let end = (self.ready + CHUNK).min(N);
+        for (w, &m) in self.words[self.ready..end].iter_mut().zip(&self.mt[self.ready..end]) {
+            let mut y = m;
+            y ^= y >> 11;
+            y ^= (y << 7) & 0x9d2c_5680;
+            y ^= (y << 15) & 0xefc6_0000;
+            *w = y ^ (y >> 18);
+        }
+        self.ready = end;
     }
 
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             self.twist();
         }
-        let mut y = self.mt[self.index];
+        if self.index >= self.ready {
+            self.temper();
+        }
         self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        self.words[self.index - 1]
     }
 
     /// `getrandbits(k)` for 0 < k ≤ 64.
@@ -111,9 +137,27 @@ impl PyRandom {
         (f64::from(a) * 67_108_864.0 + f64::from(b)) / 9_007_199_254_740_992.0
     }
 
-    /// `_randbelow(n)` (also `randrange(n)` and the index `choice` takes), n > 0.
+    /// `_randbelow(n)` (also `randrange(n)` and the index `choice` takes), n > 0: `getrandbits(k)` for n's
+    /// k bits until one is below n.
     pub fn below(&mut self, n: usize) -> usize {
         let k = usize::BITS - n.leading_zeros();
+        // Two words at once while the block has them: the first if below n, else the second, picked with
+        // no branch (a branch per word would be mispredicted for about one word in four); both too big
+        // is rarer.
+        while k <= 32 && self.index + 1 < N {
+            if self.index + 1 >= self.ready {
+                self.temper();
+                continue;
+            }
+            let first = (self.words[self.index] >> (32 - k)) as usize;
+            let second = (self.words[self.index + 1] >> (32 - k)) as usize;
+            let took_first = first < n;
+            self.index += 2 - usize::from(took_first);
+            let r = if took_first { first } else { second };
+            if r < n {
+                return r;
+            }
+        }
         loop {
             let r = self.getrandbits(k) as usize;
             if r < n {
@@ -149,11 +193,11 @@ fn side_by_side<const L: usize>(seeds: [Seed; L]) -> [PyRandom; L] {
     // `init_by_array` starts from the generator of one fixed seed: made once.
     static START: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
     let start = START.get_or_init(|| {
-        let mut r = PyRandom { mt: [0; N], index: N };
+        let mut r = PyRandom::from_words([0; N]);
         r.init(19_650_218);
         r.mt
     });
-    let mut out = [(); L].map(|_| PyRandom { mt: *start, index: N });
+    let mut out = [(); L].map(|_| PyRandom::from_words(*start));
     let longest = keys.iter().map(Vec::len).max().unwrap_or(1);
     let (mut i, mut j) = (1usize, [0usize; L]);
     for _ in 0..N.max(longest) {
@@ -236,6 +280,54 @@ mod tests {
             }
         }
         assert_eq!(PyRandom::new_many(&[5])[0].clone().next_u32(), 2_675_342_405);
+    }
+
+    #[test]
+    fn picks_below_any_bound_over_several_blocks_are_pythons() {
+        // r = random.Random(7); ns = [1, 2, 3, 5, 6, 7, 100, 1000, 2**31 + 1, 2**32 - 1, 2**32, 2**32 + 1]
+        // out = [r.randrange(ns[i % 12]) for i in range(1500)]; h = 0; for x in out: h = (h * 1000003 + x) % 2**64
+        // h, out[:12], out[1499], r.getrandbits(32), r.getstate()[1][-1]
+        let bounds: [usize; 12] = [
+            1,
+            2,
+            3,
+            5,
+            6,
+            7,
+            100,
+            1000,
+            (1 << 31) + 1,
+            (1 << 32) - 1,
+            1 << 32,
+            (1 << 32) + 1,
+        ];
+        let mut r = PyRandom::new(7);
+        let out: Vec<usize> = (0..1500).map(|i| r.below(bounds[i % 12])).collect();
+        let h = out
+            .iter()
+            .fold(0u64, |h, &x| h.wrapping_mul(1_000_003).wrapping_add(x as u64));
+        assert_eq!(
+            out[..12],
+            [
+                0,
+                0,
+                1,
+                0,
+                0,
+                6,
+                68,
+                96,
+                1_570_621_944,
+                2_503_055_453,
+                2_179_419_893,
+                161_042_648
+            ]
+        );
+        assert_eq!((h, out[1499]), (1_886_446_732_103_214_783, 145_735_149));
+        assert_eq!(r.next_u32(), 1_713_782_687);
+        assert_eq!(r.state()[N], 157);
+        let mut again = PyRandom::from_state(&r.state()).expect("a state");
+        assert_eq!(again.below(1000), r.below(1000));
     }
 
     #[test]
