@@ -291,10 +291,11 @@ class State:
     @classmethod
     def _running(cls, game, players: int, seed: int, vm) -> State:
         """A state the VM runs: ``vm``, an ``engine._vm.VmState`` of ``game``."""
-        st = _OnVm.__new__(_OnVm)
+        st = State.__new__(State)  # its fields set as a plain State's, without _OnVm's check of each
         st.vm, st.look, st.past, st.fault, st.on_python = vm, None, None, None, False
         st.game, st.n, st.seed = game, players, seed
         st.steps, st.settled, st.draws, st.sight = 0, {}, None, game.sight(players)
+        st.__class__ = _OnVm
         return st
 
     def for_reading(self) -> State:
