@@ -10,6 +10,21 @@ pub const IR_VERSION: i64 = 3;
 
 pub type Node = u32;
 
+/// The ids of one choice's options: each option's id, made once, and the options last asked of each seat with
+/// their ids (a seat is asked much the same options turn after turn: those are found by position, not hashed).
+#[derive(Default)]
+pub struct OptionIds {
+    pub known: FxMap<crate::value::Exact, Rc<str>>,
+    pub last: Vec<Asked>,
+}
+
+/// Options asked of a seat, and their ids.
+#[derive(Default)]
+pub struct Asked {
+    pub items: Rc<[V]>,
+    pub ids: Rc<[Rc<str>]>,
+}
+
 /// A fast hasher for small integer keys (the tables' ids): FxHash's multiply-rotate, not SipHash (its
 /// protection against chosen keys is not needed for keys the IR fixed at load).
 #[derive(Default, Clone, Copy)]
@@ -525,8 +540,8 @@ pub struct Game {
     pub seat_names: Vec<String>,
     /// What a log calls each card (`cards_in_logs: name`), by card number; empty: cards by their ids.
     pub card_names: Vec<String>,
-    /// Per choice, option → the option's id, made once: options recur decision after decision.
-    pub ids: std::cell::RefCell<Vec<FxMap<crate::value::Exact, Rc<str>>>>,
+    /// Per choice, the ids of its options, made once: options recur decision after decision.
+    pub ids: std::cell::RefCell<Vec<OptionIds>>,
     /// Two texts of the table joined (`a + b`), made once: zone names are often made so.
     pub joined: std::cell::RefCell<FxMap<(u32, u32), V>>,
     /// A text made while playing (by its address, the text kept alive beside) joined with a text of the table.

@@ -1,7 +1,7 @@
 //! A running game: zones, variables, frames suspended at decisions, who knows which card; and the loop that
 //! runs the IR's instructions until a decision is pending or the game ends (State._run of the reference).
 
-use crate::game::{Game, Ins, Label, Store, Variable};
+use crate::game::{FxMap, Game, Ins, Label, Store, Variable};
 use crate::rng::{self, Seed};
 use crate::value::{Exact, ExactKey, Journal, V};
 use std::rc::Rc;
@@ -798,7 +798,7 @@ impl State {
     }
 
     fn ask(&self, c: &crate::game::Choose, items: Rc<[V]>, player: &V) -> Res<Pending> {
-        let made: Rc<[Rc<str>]> = items.iter().map(|x| self.option_id(c, x)).collect();
+        let made = self.option_ids(c, &items, player);
         let (ids, values) = match (has_duplicates(&made), &c.decline) {
             (false, None) => (made, items),
             (duplicates, decline) => {
@@ -856,26 +856,57 @@ impl State {
         Ok((ids, values))
     }
 
-    /// An option's id, made once per choice and value (an id depends on nothing else); a card's or a text's
-    /// own name is read, not looked up.
-    fn option_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
-        if let Some(id) = self.own_name(c, x) {
-            return id;
-        }
+    /// The ids of `items`, options of choice `c` asked of `player`: an option at the place of one equal to it
+    /// among the options last asked of the seat has that one's id; others are looked up, or made once.
+    fn option_ids(&self, c: &crate::game::Choose, items: &Rc<[V]>, player: &V) -> Rc<[Rc<str>]> {
         let mut choices = self.game.ids.borrow_mut();
         let c_id = c.id as usize;
         if choices.len() <= c_id {
             choices.resize_with(c_id + 1, Default::default);
         }
         let ids = &mut choices[c_id];
-        if let Some(id) = ids.get(x as &dyn ExactKey) {
+        let named = c.prefix.is_empty() && matches!(c.label, Label::Card | Label::Plain); // ids read, not made
+        let seat = match player {
+            V::Int(p) if *p >= 0 && (*p as usize) < self.n && !named => *p as usize,
+            _ => return items.iter().map(|x| self.option_id(c, x, &mut ids.known)).collect(),
+        };
+        if ids.last.len() <= seat {
+            ids.last.resize_with(seat + 1, Default::default);
+        }
+        let last = &ids.last[seat];
+        if last.items.len() == items.len() && last.items.iter().zip(items.iter()).all(|(a, b)| a.exact(b)) {
+            return last.ids.clone();
+        }
+        let last = std::mem::take(&mut ids.last[seat]);
+        let made: Rc<[Rc<str>]> = items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| match last.items.get(i) {
+                Some(y) if y.exact(x) => last.ids[i].clone(),
+                _ => self.option_id(c, x, &mut ids.known),
+            })
+            .collect();
+        ids.last[seat] = crate::game::Asked {
+            items: items.clone(),
+            ids: made.clone(),
+        };
+        made
+    }
+
+    /// An option's id, made once per choice and value (an id depends on nothing else); a card's or a text's
+    /// own name is read, not looked up.
+    fn option_id(&self, c: &crate::game::Choose, x: &V, known: &mut FxMap<Exact, Rc<str>>) -> Rc<str> {
+        if let Some(id) = self.own_name(c, x) {
+            return id;
+        }
+        if let Some(id) = known.get(x as &dyn ExactKey) {
             return id.clone();
         }
-        if ids.len() >= 65_536 {
-            ids.clear();
+        if known.len() >= 65_536 {
+            known.clear();
         }
         let id = self.make_id(c, x);
-        ids.insert(Exact(x.clone()), id.clone());
+        known.insert(Exact(x.clone()), id.clone());
         id
     }
 
