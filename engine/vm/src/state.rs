@@ -1,7 +1,7 @@
 //! A running game: zones, variables, frames suspended at decisions, who knows which card; and the loop that
 //! runs the IR's instructions until a decision is pending or the game ends (State._run of the reference).
 
-use crate::game::{FxMap, Game, Ins, Label, Store, Variable};
+use crate::game::{FxMap, Game, Ins, Label, Readers, Store, Variable};
 use crate::rng::{self, Seed};
 use crate::value::{Exact, ExactKey, Journal, V};
 use std::rc::Rc;
@@ -665,8 +665,10 @@ impl State {
                 }
                 let p = self.seat(&p)?;
                 self.pvars[p][*i as usize] = v;
-                if g.scored_pvars[*i as usize] {
-                    self.changed();
+                match g.scored_pvars[*i as usize] {
+                    Readers::Nobody => {}
+                    Readers::Owner => self.forget(1 << p),
+                    Readers::Everyone => self.changed(),
                 }
             }
         }
@@ -1434,10 +1436,11 @@ impl State {
         }
     }
 
-    /// The cards of zone `z` changed: forget the points if the scoring reads them.
+    /// The cards of zone `z` changed: forget the points of the seats whose scoring reads them.
     pub fn zone_changed(&mut self, z: usize) {
-        if self.seats().scored[z] {
-            self.changed();
+        let readers = self.seats().scored[z];
+        if readers != 0 {
+            self.forget(readers);
         }
     }
 
@@ -1445,6 +1448,15 @@ impl State {
     pub fn changed(&mut self) {
         for p in self.points.iter_mut() {
             *p = None;
+        }
+    }
+
+    /// The points of the seats in `seats` (a bit each) may have changed: forget them.
+    fn forget(&mut self, seats: u32) {
+        for (q, p) in self.points.iter_mut().enumerate() {
+            if seats & (1 << q) != 0 {
+                *p = None;
+            }
         }
     }
 
