@@ -1230,7 +1230,8 @@ impl State {
             let Some(i) = pending.ids.iter().position(|a| &**a == action) else {
                 return Err(Error::Illegal(not_legal(action, pending.player, &pending.ids)));
             };
-            (pending.player, pending.values[i].clone())
+            let value = pending.values[i].clone();
+            return self.choose_value(pending.player, value, pending.ids[i].clone(), &pending);
         };
         let action = pending
             .ids
