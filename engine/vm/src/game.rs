@@ -18,11 +18,12 @@ pub struct OptionIds {
     pub last: Vec<Asked>,
 }
 
-/// Options asked of a seat, and their ids.
+/// Options asked of a seat, their ids, and whether two ids are alike.
 #[derive(Default)]
 pub struct Asked {
     pub items: Rc<[V]>,
     pub ids: Rc<[Rc<str>]>,
+    pub duplicates: bool,
 }
 
 /// Whose points a change of a player variable may change.

@@ -800,8 +800,8 @@ impl State {
     }
 
     fn ask(&self, c: &crate::game::Choose, items: Rc<[V]>, player: &V) -> Res<Pending> {
-        let made = self.option_ids(c, &items, player);
-        let (ids, values) = match (has_duplicates(&made), &c.decline) {
+        let (made, duplicates) = self.option_ids(c, &items, player);
+        let (ids, values) = match (duplicates, &c.decline) {
             (false, None) => (made, items),
             (duplicates, decline) => {
                 let (ids, values) = self.ask_more(c, &items, &made, duplicates, decline)?;
@@ -858,9 +858,10 @@ impl State {
         Ok((ids, values))
     }
 
-    /// The ids of `items`, options of choice `c` asked of `player`: an option at the place of one equal to it
-    /// among the options last asked of the seat has that one's id; others are looked up, or made once.
-    fn option_ids(&self, c: &crate::game::Choose, items: &Rc<[V]>, player: &V) -> Rc<[Rc<str>]> {
+    /// The ids of `items`, options of choice `c` asked of `player`, and whether two are alike: an option at the
+    /// place of one equal to it among the options last asked of the seat has that one's id; others are looked
+    /// up, or made once.
+    fn option_ids(&self, c: &crate::game::Choose, items: &Rc<[V]>, player: &V) -> (Rc<[Rc<str>]>, bool) {
         let mut choices = self.game.ids.borrow_mut();
         let c_id = c.id as usize;
         if choices.len() <= c_id {
@@ -870,14 +871,18 @@ impl State {
         let named = c.prefix.is_empty() && matches!(c.label, Label::Card | Label::Plain); // ids read, not made
         let seat = match player {
             V::Int(p) if *p >= 0 && (*p as usize) < self.n && !named => *p as usize,
-            _ => return items.iter().map(|x| self.option_id(c, x, &mut ids.known)).collect(),
+            _ => {
+                let made: Rc<[Rc<str>]> = items.iter().map(|x| self.option_id(c, x, &mut ids.known)).collect();
+                let duplicates = has_duplicates(&made);
+                return (made, duplicates);
+            }
         };
         if ids.last.len() <= seat {
             ids.last.resize_with(seat + 1, Default::default);
         }
         let last = &ids.last[seat];
         if last.items.len() == items.len() && last.items.iter().zip(items.iter()).all(|(a, b)| a.exact(b)) {
-            return last.ids.clone();
+            return (last.ids.clone(), last.duplicates);
         }
         let last = std::mem::take(&mut ids.last[seat]);
         let made: Rc<[Rc<str>]> = items
@@ -888,11 +893,13 @@ impl State {
                 _ => self.option_id(c, x, &mut ids.known),
             })
             .collect();
+        let duplicates = has_duplicates(&made);
         ids.last[seat] = crate::game::Asked {
             items: items.clone(),
             ids: made.clone(),
+            duplicates,
         };
-        made
+        (made, duplicates)
     }
 
     /// An option's id, made once per choice and value (an id depends on nothing else); a card's or a text's
