@@ -769,6 +769,9 @@ impl VmState {
         if self.ids.len() + legal.len() > KEPT_IDS {
             self.ids.clear();
         }
+        if self.ids.capacity() == 0 {
+            self.ids.reserve(64); // room for a game's ids at its first decision, not grown step by step
+        }
         let ids = &mut self.ids;
         PyList::new(
             py,

@@ -1083,12 +1083,26 @@ impl State {
         }
     }
 
-    /// A seat as a log line names it (Labeller.seat_name).
-    pub fn seat_name(&self, p: i64) -> String {
-        usize::try_from(p)
-            .ok()
-            .and_then(|i| self.game.seat_names.get(i))
-            .map_or_else(|| format!("seat {p}"), Clone::clone)
+    /// A seat as a log line names it (Labeller.seat_name), written at the end of `out`.
+    pub fn write_seat_name(&self, p: i64, out: &mut String) {
+        match usize::try_from(p).ok().and_then(|i| self.game.seat_names.get(i)) {
+            Some(name) => out.push_str(name),
+            None => {
+                use std::fmt::Write;
+                let _ = write!(out, "seat {p}");
+            }
+        }
+    }
+
+    /// The log line of a choice: the seat's name, then `what`'s parts (made in one text).
+    fn choice_line(&self, player: u32, what: &[&str]) -> Rc<str> {
+        let mut line = String::with_capacity(64);
+        self.write_seat_name(player.into(), &mut line);
+        line.push_str(": ");
+        for part in what {
+            line.push_str(part);
+        }
+        line.into()
     }
 
     pub fn label(&self, v: &V, label: &Label, out: &mut String) {
@@ -1105,7 +1119,7 @@ impl State {
             (Label::Player, V::Int(p)) => {
                 let _ = write!(out, "seat {p}");
             }
-            (Label::Seat, V::Int(p)) => out.push_str(&self.seat_name(*p)),
+            (Label::Seat, V::Int(p)) => self.write_seat_name(*p, out),
             (Label::Zone, V::None | V::Unset) => out.push_str("nowhere"),
             (Label::Zone, V::Str(s)) => {
                 let t = self.game.text(*s);
@@ -1310,11 +1324,11 @@ impl State {
                 // The masked line is for every seat but the chooser (`!seat`), who reads its own in full.
                 self.log.push(LogLine {
                     audience: Some(!i64::from(player)),
-                    text: format!("{}: {} …", self.seat_name(player.into()), pending.kind).into(),
+                    text: self.choice_line(player, &[&pending.kind, " …"]),
                 });
                 self.log.push(LogLine {
                     audience: Some(i64::from(player)),
-                    text: format!("{}: {action}", self.seat_name(player.into())).into(),
+                    text: self.choice_line(player, &[&action]),
                 });
             }
         } else {
@@ -1327,7 +1341,7 @@ impl State {
             if self.keep_log {
                 self.log.push(LogLine {
                     audience: None,
-                    text: format!("{}: {action}", self.seat_name(player.into())).into(),
+                    text: self.choice_line(player, &[&action]),
                 });
             }
         }
