@@ -207,10 +207,11 @@ impl Clone for Pool {
 }
 
 impl Pool {
-    /// An array of `n` locals with no value yet.
-    pub fn take(&mut self, n: usize) -> Vec<V> {
+    /// An array of `n` locals (at least one): the first, `me`, set; the others with no value yet.
+    pub fn take(&mut self, me: V, n: usize) -> Vec<V> {
         let mut env = self.arrays.pop().unwrap_or_default();
-        env.resize_with(n, V::default);
+        env.push(me);
+        env.resize_with(n.max(1), V::default);
         env
     }
 
@@ -458,8 +459,7 @@ impl State {
     /// `call PROC(args)`: a frame for the procedure, its parameters set, entered after this instruction.
     #[inline(never)]
     fn enter(&mut self, g: &Game, target: u16, args: &[crate::game::Node], next: u32, env: &mut [V]) -> Res<Step> {
-        let mut f = self.frame(g, target);
-        f.env[0] = env[0].clone();
+        let mut f = self.frame(g, target, env[0].clone());
         let params = &g.procs[target as usize].params;
         for (p, a) in params.iter().zip(args) {
             f.env[*p as usize] = self.value_of(g, *a, env)?;
@@ -529,8 +529,7 @@ impl State {
                 let Some(target) = self.game.effects[c] else {
                     return Ok(Step::Go(next));
                 };
-                let mut f = self.frame(g, target);
-                f.env[0] = env[0].clone();
+                let mut f = self.frame(g, target, env[0].clone());
                 if let Some(&this) = self.game.procs[target as usize].params.first() {
                     f.env[this as usize] = V::Int(c as i64);
                 }
@@ -638,9 +637,8 @@ impl State {
     }
 
     /// A frame entering `proc`, its locals an array taken from the pool (given back when it leaves).
-    fn frame(&mut self, g: &Game, proc: u16) -> Frame {
-        let mut env = self.pool.take(g.procs[proc as usize].locals.len());
-        env[0] = V::Int(0);
+    fn frame(&mut self, g: &Game, proc: u16, me: V) -> Frame {
+        let env = self.pool.take(me, g.procs[proc as usize].locals.len());
         Frame { proc, pc: 0, env }
     }
 
@@ -1440,8 +1438,7 @@ impl State {
             V::Int(i) => Some(i),
             _ => None,
         };
-        let mut env = self.pool.take(scorer.nlocals);
-        env[0] = who.clone();
+        let mut env = self.pool.take(who.clone(), scorer.nlocals);
         env[1] = who;
         let fail = |m: String| scorer_fault(scorer, seat, m);
         let game = self.game.clone();
