@@ -20,7 +20,7 @@ from engine.errors import BudgetExceeded
 from engine.lang import ast
 from engine.lang.ops import OPS
 from engine.load.documents import known_games, known_variants
-from engine.runtime.lower import BOARD_OPS, NATIVE_OPS, Lowerer, diagnostic_of, ir_bytes, raise_as_engine
+from engine.runtime.lower import BOARD_OPS, NATIVE_OPS, Lowerer, diagnostic_of, ir_bytes, lower, raise_as_engine
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
 
@@ -647,6 +647,72 @@ def test_points_kept_between_reads_follow_every_change_the_scoring_reads(tmp_pat
     game = load_game(folder / "game.yaml", reference=True)
     ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
     assert ref.log[-1] == "165" == json.loads(vm.to_json())["log"][-1][1]
+
+
+OWN_POINTS = """\
+id: owned
+name: Owned
+players: {min: 2, max: 2}
+components:
+  - kind: token
+    name: token
+    start: bag
+    items:
+      - {id: chip, name: Chip, copies: 4}
+zones:
+  - {id: bag, visibility: public}
+  - {id: pile, per: player, visibility: public}
+  - {id: heap, per: player, visibility: public}
+player_variables:
+  gems: {type: int}
+  coins: {type: int}
+variables:
+  other: {type: player}
+functions:
+  - id: coins_of
+    params: {q: player}
+    returns: int
+    value: q.coins
+procedures:
+  - id: both
+    does: |
+      a = score(me)
+      b = score(other)
+      log "{a} {b}"
+play: |
+  other = left_of(me)
+  both()
+  move(top(bag), pile(other))
+  both()
+  move(top(bag), heap(other))
+  both()
+  other.gems = 2
+  both()
+  other.coins = 7
+  both()
+  move(top(bag), pile(me))
+  both()
+  end_game
+scoring:
+  - id: own
+    points: size(pile(p)) + p.gems
+  - id: next
+    points: 10 * size(heap(left_of(p))) + coins_of(left_of(p))
+"""
+
+
+def test_points_kept_per_seat_follow_a_change_of_what_any_seat_reads(tmp_path):
+    """A seat's own pile and gems are read by its points alone; the heap and coins of a seat are read by its
+    neighbour's points too: every change reaches the points of each seat reading it."""
+    folder = tmp_path / "rules" / "owned"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(OWN_POINTS, encoding="utf-8")
+    game = load_game(folder / "game.yaml", reference=True)
+    reads = lower(game)["score_reads"]
+    assert (reads["own_families"], reads["own_player_variables"]) == (["pile"], ["gems"])
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    assert ref.log == [line for _, line in json.loads(vm.to_json())["log"]]
+    assert ref.log == ["0 0", "0 1", "10 1", "10 3", "17 3", "18 3"]
 
 
 FUNCTION_PROGRAMS = """\

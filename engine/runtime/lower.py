@@ -34,7 +34,7 @@ from engine.lang.ops import OPS
 from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
 from engine.runtime.program import DEFAULT_END, Labeller
 
-IR_VERSION = 3
+IR_VERSION = 4
 
 # Operations the VM runs itself, by name (engine/vm/src/eval.rs).
 NATIVE_OPS = frozenset(
@@ -806,13 +806,16 @@ def _score_reads(game, exprs: list) -> dict | None:
     """What the scoring reads: zone families, variables and player variables; None if it may read more (a
     local, a zone worked out while playing, an operation on the whole state).  The VM keeps each seat's points
     until one of these changes."""
-    reads = _Reads(game)
+    reads = _Reads(game, own=frozenset({"p"}))
     if not all(reads.ok(e, frozenset({"p", "me"}), 0) for e in exprs):
         return None
     return {
         "families": sorted(reads.families),
         "variables": sorted(reads.variables),
         "player_variables": sorted(reads.pvars),
+        # read only as the scored seat's own (``found(p)``, ``p.notes``): a change of another seat's keeps its points
+        "own_families": sorted(reads.families - reads.shared_families),
+        "own_player_variables": sorted(reads.pvars - reads.shared_pvars),
     }
 
 
@@ -820,11 +823,26 @@ class _Reads:
     """The plain reads of expressions (``fixed``: reading ``me`` or the number of players counts as no plain read,
     for an answer the same in every game of the rules)."""
 
-    def __init__(self, game, fixed: bool = False):
+    def __init__(self, game, fixed: bool = False, own: frozenset = frozenset()):
         self.game, self.vocab, self.fixed = game, game.vocabulary, fixed
         self.families: set[str] = set()
         self.variables: set[str] = set()
         self.pvars: set[str] = set()
+        self.own = own  # the names that hold the seat whose points are worked out, where they are read
+        self.shared_families: set[str] = set()  # families read with another key than the seat
+        self.shared_pvars: set[str] = set()  # player variables read of another player than the seat
+
+    def owned(self, e) -> bool:
+        """Whether ``e`` is a name holding the seat whose points are worked out."""
+        return isinstance(e, ast.Name) and e.name in self.own
+
+    def within(self, own: frozenset, check: Callable[[], bool]) -> bool:
+        """``check()`` where the names in ``own`` hold the seat."""
+        outer, self.own = self.own, own
+        try:
+            return check()
+        finally:
+            self.own = outer
 
     def fixed_value(self, e) -> bool:
         """Whether ``e`` reads nothing of a game being played: no zone, variable, player variable or local."""
@@ -834,9 +852,12 @@ class _Reads:
         """A zone argument: one named in the rules (its family is read), not one worked out while playing."""
         if isinstance(e, ast.Name) and e.name in self.vocab.zones:
             self.families.add(e.name)
+            self.shared_families.add(e.name)
             return True
         if isinstance(e, ast.Call) and e.func in self.vocab.zones:
             self.families.add(e.func)
+            if not (len(e.args) == 1 and self.owned(e.args[0])):
+                self.shared_families.add(e.func)
             return all(self.ok(a, names, depth) for a in e.args)
         return False
 
@@ -852,6 +873,7 @@ class _Reads:
                 return True
             if e.name in v.zones:
                 self.families.add(e.name)
+                self.shared_families.add(e.name)
                 return True
             constant = e.name in OPS and OPS[e.name].constant and OPS[e.name].reads == "args" and not self.fixed
             return e.name in names or e.name in v.constants or e.name in v.enums or e.name in v.boards or constant
@@ -864,10 +886,14 @@ class _Reads:
             inner = names | {var}
             parts = [e.element, e.condition] if isinstance(e, ast.Comprehension) else [e.key]
             source = self.zone(e.source, names, depth) if e.source.type == ZONE else self.ok(e.source, names, depth)
-            return source and all(p is None or self.ok(p, inner, depth) for p in parts)
+            return source and self.within(
+                self.own - {var}, lambda: all(p is None or self.ok(p, inner, depth) for p in parts)
+            )
         if isinstance(e, ast.Attr):
             if e.obj.type == PLAYER and not e.obj.type.is_record:
                 self.pvars.add(e.name)
+                if not self.owned(e.obj):
+                    self.shared_pvars.add(e.name)
             return self.ok(e.obj, names, depth)
         if isinstance(e, ast.Unary):
             return self.ok(e.operand, names, depth)
@@ -888,11 +914,13 @@ class _Reads:
             return all(self.ok(a, names, depth) for a in e.args)
         if e.func in v.functions:
             body = self.game.function_bodies.get(e.func)
-            params = frozenset(p for p, _ in v.functions[e.func][0]) | (frozenset() if self.fixed else {"me"})
+            declared = [p for p, _ in v.functions[e.func][0]]
+            params = frozenset(declared) | (frozenset() if self.fixed else {"me"})
+            own = frozenset(p for p, a in zip(declared, e.args) if self.owned(a))
             return (
                 isinstance(body, ast.Expr)
                 and all(self.ok(a, names, depth) for a in e.args)
-                and self.ok(body, params, depth + 1)
+                and self.within(own, lambda: self.ok(body, params, depth + 1))
             )
         op = OPS.get(e.func)
         if op is None or op.reads not in ("args", "zone") or (self.fixed and op.constant):

@@ -227,7 +227,21 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
                     k => st.member_of(g, fam, &k),
                 })
             }
-            _ => Box::new(move |st, g, env| {
+            // a zone of a family by its key's text, looked up in the family's own map
+            Some(Family::Text(zones)) => {
+                let zones = zones.clone();
+                Box::new(move |st, g, env| {
+                    let k = run(st, g, key, env)?;
+                    match &k {
+                        V::Str(s) => match zones.get(s) {
+                            Some(&z) => Ok(V::Str(z)),
+                            None => st.member_of(g, fam, &k),
+                        },
+                        _ => st.member_of(g, fam, &k),
+                    }
+                })
+            }
+            None => Box::new(move |st, g, env| {
                 let k = run(st, g, key, env)?;
                 st.member_of(g, fam, &k)
             }),

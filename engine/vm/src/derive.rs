@@ -15,7 +15,7 @@ const IV: [u64; 8] = [
     0x5be0_cd19_137e_2179,
 ];
 
-const SIGMA: [[usize; 16]; 10] = [
+const SIGMA: [[u8; 16]; 10] = [
     [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
     [14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3],
     [11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4],
@@ -28,12 +28,26 @@ const SIGMA: [[usize; 16]; 10] = [
     [10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0],
 ];
 
+/// BLAKE2b's mixing of four words of the state with two message words (each call's places are constants, so
+/// that the state stays in registers).
+#[inline(always)]
+fn mix(v: &mut [u64; 16], (a, b, c, d): (usize, usize, usize, usize), x: u64, y: u64) {
+    v[a] = v[a].wrapping_add(v[b]).wrapping_add(x);
+    v[d] = (v[d] ^ v[a]).rotate_right(32);
+    v[c] = v[c].wrapping_add(v[d]);
+    v[b] = (v[b] ^ v[c]).rotate_right(24);
+    v[a] = v[a].wrapping_add(v[b]).wrapping_add(y);
+    v[d] = (v[d] ^ v[a]).rotate_right(16);
+    v[c] = v[c].wrapping_add(v[d]);
+    v[b] = (v[b] ^ v[c]).rotate_right(63);
+}
+
 fn compress(h: &mut [u64; 8], block: &[u8; 128], count: u128, last: bool) {
     let mut m = [0u64; 16];
-    for (i, w) in m.iter_mut().enumerate() {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&block[i * 8..i * 8 + 8]);
-        *w = u64::from_le_bytes(b);
+    for (w, b) in m.iter_mut().zip(block.chunks_exact(8)) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(b);
+        *w = u64::from_le_bytes(word);
     }
     let mut v = [0u64; 16];
     v[..8].copy_from_slice(h);
@@ -45,29 +59,15 @@ fn compress(h: &mut [u64; 8], block: &[u8; 128], count: u128, last: bool) {
     }
     for round in 0..12 {
         let s = &SIGMA[round % 10];
-        for (i, (a, b, c, d)) in [
-            (0, 4, 8, 12),
-            (1, 5, 9, 13),
-            (2, 6, 10, 14),
-            (3, 7, 11, 15),
-            (0, 5, 10, 15),
-            (1, 6, 11, 12),
-            (2, 7, 8, 13),
-            (3, 4, 9, 14),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let (x, y) = (m[s[2 * i]], m[s[2 * i + 1]]);
-            v[a] = v[a].wrapping_add(v[b]).wrapping_add(x);
-            v[d] = (v[d] ^ v[a]).rotate_right(32);
-            v[c] = v[c].wrapping_add(v[d]);
-            v[b] = (v[b] ^ v[c]).rotate_right(24);
-            v[a] = v[a].wrapping_add(v[b]).wrapping_add(y);
-            v[d] = (v[d] ^ v[a]).rotate_right(16);
-            v[c] = v[c].wrapping_add(v[d]);
-            v[b] = (v[b] ^ v[c]).rotate_right(63);
-        }
+        let w = |i: usize| m[usize::from(s[i]) & 15]; // `& 15`: no bounds check left to make
+        mix(&mut v, (0, 4, 8, 12), w(0), w(1));
+        mix(&mut v, (1, 5, 9, 13), w(2), w(3));
+        mix(&mut v, (2, 6, 10, 14), w(4), w(5));
+        mix(&mut v, (3, 7, 11, 15), w(6), w(7));
+        mix(&mut v, (0, 5, 10, 15), w(8), w(9));
+        mix(&mut v, (1, 6, 11, 12), w(10), w(11));
+        mix(&mut v, (2, 7, 8, 13), w(12), w(13));
+        mix(&mut v, (3, 4, 9, 14), w(14), w(15));
     }
     for i in 0..8 {
         h[i] ^= v[i] ^ v[i + 8];
@@ -100,12 +100,14 @@ pub enum Label<'a> {
 
 /// `rng.derive(seed, *labels)`.
 pub fn derive(seed: Seed, labels: &[Label]) -> Seed {
-    let mut text = format!("({seed}");
+    use std::fmt::Write;
+    let mut text = String::with_capacity(64);
+    let _ = write!(text, "({seed}");
     for l in labels {
-        match l {
-            Label::Int(i) => text.push_str(&format!(", {i}")),
-            Label::Text(t) => text.push_str(&format!(", '{t}'")),
-        }
+        let _ = match l {
+            Label::Int(i) => write!(text, ", {i}"),
+            Label::Text(t) => write!(text, ", '{t}'"),
+        };
     }
     text.push(')');
     Seed::from(u64::from_be_bytes(blake2b_64(text.as_bytes())) >> 1)

@@ -533,7 +533,7 @@ impl State {
         let f = &f;
         let func = &game.funcs[*f as usize];
         // A function's locals live in an array taken from the state's pool and given back: no allocation per call.
-        let mut inner = self.pool.take(func.nlocals);
+        let mut inner = self.pool.take(env[0].clone(), func.nlocals);
         let mut result = Ok(V::None);
         for (&p, &a) in func.params.iter().zip(args) {
             match self.value_of(g, a, env) {
@@ -545,7 +545,6 @@ impl State {
             }
         }
         if result.is_ok() {
-            inner[0] = env[0].clone();
             result = match &func.body {
                 Body::Expr(e) => self.value_of(g, *e, &mut inner),
                 Body::Code(code) => self.run_function(g, code, &mut inner),

@@ -6,9 +6,34 @@ use serde_json::Value as J;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-pub const IR_VERSION: i64 = 3;
+pub const IR_VERSION: i64 = 4;
 
 pub type Node = u32;
+
+/// The ids of one choice's options: each option's id, made once, and the options last asked of each seat with
+/// their ids (a seat is asked much the same options turn after turn: those are found by position, not hashed).
+#[derive(Default)]
+pub struct OptionIds {
+    pub known: FxMap<crate::value::Exact, Rc<str>>,
+    pub last: Vec<Asked>,
+}
+
+/// Options asked of a seat, their ids, and whether two ids are alike.
+#[derive(Default)]
+pub struct Asked {
+    pub items: Rc<[V]>,
+    pub ids: Rc<[Rc<str>]>,
+    pub duplicates: bool,
+}
+
+/// Whose points a change of a player variable may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Readers {
+    Nobody,
+    /// The player's own: the scoring reads the variable only of the seat it works out the points of.
+    Owner,
+    Everyone,
+}
 
 /// A fast hasher for small integer keys (the tables' ids): FxHash's multiply-rotate, not SipHash (its
 /// protection against chosen keys is not needed for keys the IR fixed at load).
@@ -416,8 +441,9 @@ pub struct Scorer {
 
 #[derive(Debug)]
 pub struct Seats {
-    /// zone index → whether the scoring reads it (all true when what it reads is not known)
-    pub scored: Vec<bool>,
+    /// zone index → the seats whose points read it (each bit a seat; all when what the scoring reads is not
+    /// known): a seat's own zone of a family the scoring reads only as the seat's own is read by that seat alone
+    pub scored: Vec<u32>,
     pub zones: Vec<u32>,
     pub masks: Vec<u32>,
     pub tops: Vec<bool>,
@@ -517,7 +543,7 @@ pub struct Game {
     pub empty_string: u32,
     /// variable → whether the scoring reads it; the same for player variables
     pub scored_vars: Vec<bool>,
-    pub scored_pvars: Vec<bool>,
+    pub scored_pvars: Vec<Readers>,
     pub det: Det,
     /// The greedy bot's values by kind of decision ("" for any other).
     pub greedy: Vec<Greedy>,
@@ -525,8 +551,8 @@ pub struct Game {
     pub seat_names: Vec<String>,
     /// What a log calls each card (`cards_in_logs: name`), by card number; empty: cards by their ids.
     pub card_names: Vec<String>,
-    /// Per choice, option → the option's id, made once: options recur decision after decision.
-    pub ids: std::cell::RefCell<Vec<FxMap<crate::value::Exact, Rc<str>>>>,
+    /// Per choice, the ids of its options, made once: options recur decision after decision.
+    pub ids: std::cell::RefCell<Vec<OptionIds>>,
     /// Two texts of the table joined (`a + b`), made once: zone names are often made so.
     pub joined: std::cell::RefCell<FxMap<(u32, u32), V>>,
     /// A text made while playing (by its address, the text kept alive beside) joined with a text of the table.
@@ -1587,7 +1613,7 @@ impl Game {
                 return bad(format!("the tables for {n} players do not match the zones and cards"));
             }
             seats[n] = Some(Seats {
-                scored: vec![true; nz],
+                scored: vec![((1u64 << n) - 1) as u32; nz],
                 zones,
                 masks,
                 tops,
@@ -1782,7 +1808,7 @@ impl Game {
         if !procs.iter().any(|p| &*p.name == "play") {
             return bad("the IR has no 'play' program");
         }
-        let (mut scored_vars, mut scored_pvars) = (vec![true; vars.len()], vec![true; pvars.len()]);
+        let (mut scored_vars, mut scored_pvars) = (vec![true; vars.len()], vec![Readers::Everyone; pvars.len()]);
         if let Some(reads) = j.get("score_reads").filter(|r| !r.is_null()) {
             let names = |key: &str| -> R<Vec<String>> {
                 arr(get(reads, key)?, key)?
@@ -1790,21 +1816,48 @@ impl Game {
                     .map(|n| Ok(s(n, "a name")?.to_string()))
                     .collect()
             };
-            let families = names("families")?;
+            let (read_families, own_families) = (names("families")?, names("own_families")?);
             let (read_vars, read_pvars) = (names("variables")?, names("player_variables")?);
+            let own_pvars = names("own_player_variables")?;
             scored_vars = vars.iter().map(|v| read_vars.iter().any(|n| **n == *v.name)).collect();
             scored_pvars = pvars
                 .iter()
-                .map(|v| read_pvars.iter().any(|n| **n == *v.name))
+                .map(|v| {
+                    match (
+                        own_pvars.iter().any(|n| **n == *v.name),
+                        read_pvars.iter().any(|n| **n == *v.name),
+                    ) {
+                        (true, _) => Readers::Owner,
+                        (false, true) => Readers::Everyone,
+                        _ => Readers::Nobody,
+                    }
+                })
                 .collect();
-            for seat in seats.iter_mut().flatten() {
+            // the zones of the player families by their names: the seat each belongs to
+            let owners: FxMap<u32, u32> = families
+                .values()
+                .filter_map(|f| match f {
+                    Family::Player(zones) => Some(zones),
+                    Family::Text(_) => None,
+                })
+                .flat_map(|zones| zones.iter().enumerate().map(|(q, &z)| (z, q as u32)))
+                .collect();
+            for (n, seat) in seats.iter_mut().enumerate() {
+                let Some(seat) = seat else { continue };
+                let everyone = ((1u64 << n) - 1) as u32;
                 seat.scored = seat
                     .zones
                     .iter()
                     .map(|&z| {
                         let name = &*l.strings[z as usize];
                         let family = name.split_once(':').map_or(name, |(f, _)| f);
-                        families.iter().any(|f| f == family)
+                        match owners.get(&z) {
+                            Some(&q) if own_families.iter().any(|f| f == family) => {
+                                1u32.checked_shl(q).unwrap_or(everyone)
+                            }
+                            _ if read_families.iter().any(|f| f == family) => everyone,
+                            _ => 0,
+                        }
                     })
                     .collect();
             }

@@ -482,7 +482,13 @@ struct VmState {
     st: Rc<State>,
     /// Made at the first look: a copy that is never looked at (a search's) costs one pointer.
     looked: Option<Box<Looked>>,
+    /// The Python texts of the option ids `legal_actions` handed over, by the id's address (the id kept alive
+    /// beside, so that no other text takes its address): an id offered again is the same object, not a new one.
+    ids: FxMap<usize, (Rc<str>, Py<PyString>)>,
 }
+
+/// The most Python texts of option ids a state keeps (past it, they are made afresh).
+const KEPT_IDS: usize = 4096;
 
 /// A Python object a look handed over, with what it was made of.
 type Kept<T, O> = Option<(T, Py<O>)>;
@@ -745,6 +751,7 @@ impl VmState {
         VmState {
             st: Rc::new(st),
             looked: None,
+            ids: FxMap::default(),
         }
     }
 
@@ -757,8 +764,24 @@ impl VmState {
 #[pymethods]
 impl VmState {
     #[pyo3(signature = (seat = None))]
-    fn legal_actions(&self, seat: Option<u32>) -> Vec<String> {
-        self.st.legal(seat).iter().map(|a| a.to_string()).collect()
+    fn legal_actions<'py>(&mut self, py: Python<'py>, seat: Option<u32>) -> PyResult<Bound<'py, PyList>> {
+        let legal = self.st.legal(seat);
+        if self.ids.len() + legal.len() > KEPT_IDS {
+            self.ids.clear();
+        }
+        if self.ids.capacity() == 0 {
+            self.ids.reserve(64); // room for a game's ids at its first decision, not grown step by step
+        }
+        let ids = &mut self.ids;
+        PyList::new(
+            py,
+            legal.iter().map(|a| {
+                let (_, text) = ids
+                    .entry(Rc::as_ptr(a).cast::<u8>() as usize)
+                    .or_insert_with(|| (a.clone(), PyString::new(py, a).unbind()));
+                text.bind(py).clone()
+            }),
+        )
     }
 
     /// Play `action`. `draws`: the rules' draws until the next decision take these outcomes (explicit chance),
@@ -915,6 +938,7 @@ impl VmState {
         VmState {
             st: Rc::clone(&self.st),
             looked: None,
+            ids: FxMap::default(),
         }
     }
 

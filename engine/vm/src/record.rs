@@ -211,7 +211,7 @@ fn function(st: &mut State, f: usize, what: &str, at: &Place, args: &[V]) -> Res
     let Body::Expr(expr) = func.body else {
         return Err(Error::Bug(format!("the lab's '{what}' is not an expression")));
     };
-    let mut env = st.pool.take(func.nlocals);
+    let mut env = st.pool.take(V::Unset, func.nlocals);
     for (&slot, a) in func.params.iter().zip(args) {
         env[usize::from(slot)] = a.clone();
     }

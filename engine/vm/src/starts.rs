@@ -66,7 +66,7 @@ impl State {
             let Body::Expr(expr) = func.body else {
                 return Err(Error::Bug("a start is not an expression".into()));
             };
-            let mut env = self.pool.take(func.nlocals);
+            let mut env = self.pool.take(V::Unset, func.nlocals);
             env[usize::from(func.params[0])] = V::Int(0);
             env[usize::from(func.params[1])] = V::Int(card as i64);
             let zone = self.value_of(game, expr, &mut env).and_then(|z| self.zone_index(&z));

@@ -1,7 +1,7 @@
 //! A running game: zones, variables, frames suspended at decisions, who knows which card; and the loop that
 //! runs the IR's instructions until a decision is pending or the game ends (State._run of the reference).
 
-use crate::game::{Game, Ins, Label, Store, Variable};
+use crate::game::{FxMap, Game, Ins, Label, Readers, Store, Variable};
 use crate::rng::{self, Seed};
 use crate::value::{Exact, ExactKey, Journal, V};
 use std::rc::Rc;
@@ -207,10 +207,11 @@ impl Clone for Pool {
 }
 
 impl Pool {
-    /// An array of `n` locals with no value yet.
-    pub fn take(&mut self, n: usize) -> Vec<V> {
+    /// An array of `n` locals (at least one): the first, `me`, set; the others with no value yet.
+    pub fn take(&mut self, me: V, n: usize) -> Vec<V> {
         let mut env = self.arrays.pop().unwrap_or_default();
-        env.resize_with(n, V::default);
+        env.push(me);
+        env.resize_with(n.max(1), V::default);
         env
     }
 
@@ -458,8 +459,7 @@ impl State {
     /// `call PROC(args)`: a frame for the procedure, its parameters set, entered after this instruction.
     #[inline(never)]
     fn enter(&mut self, g: &Game, target: u16, args: &[crate::game::Node], next: u32, env: &mut [V]) -> Res<Step> {
-        let mut f = self.frame(g, target);
-        f.env[0] = env[0].clone();
+        let mut f = self.frame(g, target, env[0].clone());
         let params = &g.procs[target as usize].params;
         for (p, a) in params.iter().zip(args) {
             f.env[*p as usize] = self.value_of(g, *a, env)?;
@@ -529,8 +529,7 @@ impl State {
                 let Some(target) = self.game.effects[c] else {
                     return Ok(Step::Go(next));
                 };
-                let mut f = self.frame(g, target);
-                f.env[0] = env[0].clone();
+                let mut f = self.frame(g, target, env[0].clone());
                 if let Some(&this) = self.game.procs[target as usize].params.first() {
                     f.env[this as usize] = V::Int(c as i64);
                 }
@@ -638,9 +637,8 @@ impl State {
     }
 
     /// A frame entering `proc`, its locals an array taken from the pool (given back when it leaves).
-    fn frame(&mut self, g: &Game, proc: u16) -> Frame {
-        let mut env = self.pool.take(g.procs[proc as usize].locals.len());
-        env[0] = V::Int(0);
+    fn frame(&mut self, g: &Game, proc: u16, me: V) -> Frame {
+        let env = self.pool.take(me, g.procs[proc as usize].locals.len());
         Frame { proc, pc: 0, env }
     }
 
@@ -665,8 +663,10 @@ impl State {
                 }
                 let p = self.seat(&p)?;
                 self.pvars[p][*i as usize] = v;
-                if g.scored_pvars[*i as usize] {
-                    self.changed();
+                match g.scored_pvars[*i as usize] {
+                    Readers::Nobody => {}
+                    Readers::Owner => self.forget(1 << p),
+                    Readers::Everyone => self.changed(),
                 }
             }
         }
@@ -798,8 +798,8 @@ impl State {
     }
 
     fn ask(&self, c: &crate::game::Choose, items: Rc<[V]>, player: &V) -> Res<Pending> {
-        let made: Rc<[Rc<str>]> = items.iter().map(|x| self.option_id(c, x)).collect();
-        let (ids, values) = match (has_duplicates(&made), &c.decline) {
+        let (made, duplicates) = self.option_ids(c, &items, player);
+        let (ids, values) = match (duplicates, &c.decline) {
             (false, None) => (made, items),
             (duplicates, decline) => {
                 let (ids, values) = self.ask_more(c, &items, &made, duplicates, decline)?;
@@ -856,26 +856,64 @@ impl State {
         Ok((ids, values))
     }
 
-    /// An option's id, made once per choice and value (an id depends on nothing else); a card's or a text's
-    /// own name is read, not looked up.
-    fn option_id(&self, c: &crate::game::Choose, x: &V) -> Rc<str> {
-        if let Some(id) = self.own_name(c, x) {
-            return id;
-        }
+    /// The ids of `items`, options of choice `c` asked of `player`, and whether two are alike: an option at the
+    /// place of one equal to it among the options last asked of the seat has that one's id; others are looked
+    /// up, or made once.
+    fn option_ids(&self, c: &crate::game::Choose, items: &Rc<[V]>, player: &V) -> (Rc<[Rc<str>]>, bool) {
         let mut choices = self.game.ids.borrow_mut();
         let c_id = c.id as usize;
         if choices.len() <= c_id {
             choices.resize_with(c_id + 1, Default::default);
         }
         let ids = &mut choices[c_id];
-        if let Some(id) = ids.get(x as &dyn ExactKey) {
+        let named = c.prefix.is_empty() && matches!(c.label, Label::Card | Label::Plain); // ids read, not made
+        let seat = match player {
+            V::Int(p) if *p >= 0 && (*p as usize) < self.n && !named => *p as usize,
+            _ => {
+                let made: Rc<[Rc<str>]> = items.iter().map(|x| self.option_id(c, x, &mut ids.known)).collect();
+                let duplicates = has_duplicates(&made);
+                return (made, duplicates);
+            }
+        };
+        if ids.last.len() <= seat {
+            ids.last.resize_with(seat + 1, Default::default);
+        }
+        let last = &ids.last[seat];
+        if last.items.len() == items.len() && last.items.iter().zip(items.iter()).all(|(a, b)| a.exact(b)) {
+            return (last.ids.clone(), last.duplicates);
+        }
+        let last = std::mem::take(&mut ids.last[seat]);
+        let made: Rc<[Rc<str>]> = items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| match last.items.get(i) {
+                Some(y) if y.exact(x) => last.ids[i].clone(),
+                _ => self.option_id(c, x, &mut ids.known),
+            })
+            .collect();
+        let duplicates = has_duplicates(&made);
+        ids.last[seat] = crate::game::Asked {
+            items: items.clone(),
+            ids: made.clone(),
+            duplicates,
+        };
+        (made, duplicates)
+    }
+
+    /// An option's id, made once per choice and value (an id depends on nothing else); a card's or a text's
+    /// own name is read, not looked up.
+    fn option_id(&self, c: &crate::game::Choose, x: &V, known: &mut FxMap<Exact, Rc<str>>) -> Rc<str> {
+        if let Some(id) = self.own_name(c, x) {
+            return id;
+        }
+        if let Some(id) = known.get(x as &dyn ExactKey) {
             return id.clone();
         }
-        if ids.len() >= 65_536 {
-            ids.clear();
+        if known.len() >= 65_536 {
+            known.clear();
         }
         let id = self.make_id(c, x);
-        ids.insert(Exact(x.clone()), id.clone());
+        known.insert(Exact(x.clone()), id.clone());
         id
     }
 
@@ -1043,12 +1081,26 @@ impl State {
         }
     }
 
-    /// A seat as a log line names it (Labeller.seat_name).
-    pub fn seat_name(&self, p: i64) -> String {
-        usize::try_from(p)
-            .ok()
-            .and_then(|i| self.game.seat_names.get(i))
-            .map_or_else(|| format!("seat {p}"), Clone::clone)
+    /// A seat as a log line names it (Labeller.seat_name), written at the end of `out`.
+    pub fn write_seat_name(&self, p: i64, out: &mut String) {
+        match usize::try_from(p).ok().and_then(|i| self.game.seat_names.get(i)) {
+            Some(name) => out.push_str(name),
+            None => {
+                use std::fmt::Write;
+                let _ = write!(out, "seat {p}");
+            }
+        }
+    }
+
+    /// The log line of a choice: the seat's name, then `what`'s parts (made in one text).
+    fn choice_line(&self, player: u32, what: &[&str]) -> Rc<str> {
+        let mut line = String::with_capacity(64);
+        self.write_seat_name(player.into(), &mut line);
+        line.push_str(": ");
+        for part in what {
+            line.push_str(part);
+        }
+        line.into()
     }
 
     pub fn label(&self, v: &V, label: &Label, out: &mut String) {
@@ -1065,7 +1117,7 @@ impl State {
             (Label::Player, V::Int(p)) => {
                 let _ = write!(out, "seat {p}");
             }
-            (Label::Seat, V::Int(p)) => out.push_str(&self.seat_name(*p)),
+            (Label::Seat, V::Int(p)) => self.write_seat_name(*p, out),
             (Label::Zone, V::None | V::Unset) => out.push_str("nowhere"),
             (Label::Zone, V::Str(s)) => {
                 let t = self.game.text(*s);
@@ -1197,7 +1249,8 @@ impl State {
             let Some(i) = pending.ids.iter().position(|a| &**a == action) else {
                 return Err(Error::Illegal(not_legal(action, pending.player, &pending.ids)));
             };
-            (pending.player, pending.values[i].clone())
+            let value = pending.values[i].clone();
+            return self.choose_value(pending.player, value, pending.ids[i].clone(), &pending);
         };
         let action = pending
             .ids
@@ -1269,11 +1322,11 @@ impl State {
                 // The masked line is for every seat but the chooser (`!seat`), who reads its own in full.
                 self.log.push(LogLine {
                     audience: Some(!i64::from(player)),
-                    text: format!("{}: {} …", self.seat_name(player.into()), pending.kind).into(),
+                    text: self.choice_line(player, &[&pending.kind, " …"]),
                 });
                 self.log.push(LogLine {
                     audience: Some(i64::from(player)),
-                    text: format!("{}: {action}", self.seat_name(player.into())).into(),
+                    text: self.choice_line(player, &[&action]),
                 });
             }
         } else {
@@ -1286,7 +1339,7 @@ impl State {
             if self.keep_log {
                 self.log.push(LogLine {
                     audience: None,
-                    text: format!("{}: {action}", self.seat_name(player.into())).into(),
+                    text: self.choice_line(player, &[&action]),
                 });
             }
         }
@@ -1385,8 +1438,7 @@ impl State {
             V::Int(i) => Some(i),
             _ => None,
         };
-        let mut env = self.pool.take(scorer.nlocals);
-        env[0] = who.clone();
+        let mut env = self.pool.take(who.clone(), scorer.nlocals);
         env[1] = who;
         let fail = |m: String| scorer_fault(scorer, seat, m);
         let game = self.game.clone();
@@ -1403,10 +1455,11 @@ impl State {
         }
     }
 
-    /// The cards of zone `z` changed: forget the points if the scoring reads them.
+    /// The cards of zone `z` changed: forget the points of the seats whose scoring reads them.
     pub fn zone_changed(&mut self, z: usize) {
-        if self.seats().scored[z] {
-            self.changed();
+        let readers = self.seats().scored[z];
+        if readers != 0 {
+            self.forget(readers);
         }
     }
 
@@ -1414,6 +1467,15 @@ impl State {
     pub fn changed(&mut self) {
         for p in self.points.iter_mut() {
             *p = None;
+        }
+    }
+
+    /// The points of the seats in `seats` (a bit each) may have changed: forget them.
+    fn forget(&mut self, seats: u32) {
+        for (q, p) in self.points.iter_mut().enumerate() {
+            if seats & (1 << q) != 0 {
+                *p = None;
+            }
         }
     }
 
