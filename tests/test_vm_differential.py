@@ -608,19 +608,30 @@ def test_playouts_play_whole_games_in_one_call_the_same_for_the_same_seeds():
     assert all(g["decisions"] > 10 for g in first)
 
 
+def chips(tmp_path, copies: int, rules: str):
+    """A game of ``copies`` chips in a bag, a pile and a heap per seat, and ``rules`` (variables, play, scoring)."""
+    folder = tmp_path / "rules" / "chips"
+    folder.mkdir(parents=True)
+    text = textwrap.dedent(f"""\
+        id: chips
+        name: Chips
+        players: {{min: 2, max: 2}}
+        components:
+          - kind: token
+            name: token
+            start: bag
+            items:
+              - {{id: chip, name: Chip, copies: {copies}}}
+        zones:
+          - {{id: bag, visibility: public}}
+          - {{id: pile, per: player, visibility: public}}
+          - {{id: heap, per: player, visibility: public}}
+        """)
+    (folder / "game.yaml").write_text(text + rules, encoding="utf-8")
+    return load_game(folder / "game.yaml", reference=True)
+
+
 KEPT_POINTS = """\
-id: kept
-name: Kept
-players: {min: 2, max: 2}
-components:
-  - kind: token
-    name: token
-    start: bag
-    items:
-      - {id: chip, name: Chip, copies: 3}
-zones:
-  - {id: bag, visibility: public}
-  - {id: pile, per: player, visibility: public}
 variables:
   bonus: {type: int}
   n: {type: int}
@@ -641,28 +652,12 @@ scoring:
 
 
 def test_points_kept_between_reads_follow_every_change_the_scoring_reads(tmp_path):
-    folder = tmp_path / "rules" / "kept"
-    folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(KEPT_POINTS, encoding="utf-8")
-    game = load_game(folder / "game.yaml", reference=True)
+    game = chips(tmp_path, 3, KEPT_POINTS)
     ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
     assert ref.log[-1] == "165" == json.loads(vm.to_json())["log"][-1][1]
 
 
 OWN_POINTS = """\
-id: owned
-name: Owned
-players: {min: 2, max: 2}
-components:
-  - kind: token
-    name: token
-    start: bag
-    items:
-      - {id: chip, name: Chip, copies: 4}
-zones:
-  - {id: bag, visibility: public}
-  - {id: pile, per: player, visibility: public}
-  - {id: heap, per: player, visibility: public}
 player_variables:
   gems: {type: int}
   coins: {type: int}
@@ -704,10 +699,7 @@ scoring:
 def test_points_kept_per_seat_follow_a_change_of_what_any_seat_reads(tmp_path):
     """A seat's own pile and gems are read by its points alone; the heap and coins of a seat are read by its
     neighbour's points too: every change reaches the points of each seat reading it."""
-    folder = tmp_path / "rules" / "owned"
-    folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(OWN_POINTS, encoding="utf-8")
-    game = load_game(folder / "game.yaml", reference=True)
+    game = chips(tmp_path, 4, OWN_POINTS)
     reads = lower(game)["score_reads"]
     assert (reads["own_families"], reads["own_player_variables"]) == (["pile"], ["gems"])
     ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
