@@ -252,9 +252,29 @@ class Worker:
 
 
 def export(rev: str, folder: Path) -> None:
-    """Revision ``rev`` of this repository, as files in ``folder``."""
+    """Revision ``rev`` of this repository, as files in ``folder``, with its native VM if it has one."""
     archive = subprocess.run(["git", "archive", rev], cwd=REPO, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    if (folder / "engine" / "vm" / "Cargo.toml").is_file():
+        build_vm(rev, folder)
+
+
+def build_vm(rev: str, folder: Path) -> None:
+    """``rev``'s VM built into its exported tree (without it, that tree would play on Python): this tree's
+    build where the crate's sources are the same, else a release build (deps kept between runs)."""
+    library = folder / "engine" / "_vm.abi3.so"
+    same = subprocess.run(["git", "diff", "--quiet", rev, "--", "engine/vm"], cwd=REPO).returncode == 0
+    if same and (REPO / "engine" / "_vm.abi3.so").is_file():
+        shutil.copy(REPO / "engine" / "_vm.abi3.so", library)
+        return
+    target = Path(tempfile.gettempdir()) / "tabletop-bench-target"
+    print(f"building {rev}'s VM (cargo, a minute or more) ...", flush=True)
+    manifest = folder / "engine" / "vm" / "Cargo.toml"
+    command = ["cargo", "build", "--release", "--features", "python", "--manifest-path", str(manifest)]
+    done = subprocess.run([*command, "--target-dir", str(target)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"could not build {rev}'s VM: {done.stderr.strip()[-300:]}")
+    shutil.copy(target / "release" / "lib_vm.so", library)
 
 
 @contextlib.contextmanager
