@@ -64,14 +64,20 @@ def is_irreversible(game, kind: str, value) -> bool:
     return False
 
 
+def hint_function(game, name: str, state, me: int, *args):
+    """Rule function ``name``'s answer on ``state`` (only read) for seat ``me``, given ``args`` in the order of
+    its parameters: what a drawing hint asks of the rules."""
+    params = [p for p, _ in game.vocabulary.functions[name][0]]
+    return game.functions[name](state.for_reading(), {**dict(zip(params, args)), "me": me})
+
+
 def traced_path(state, seat: int, kind: str, value) -> dict | None:
     """The path an option of ``kind`` would trace on a plane board: points, cost, labels touched, and a summary."""
     hint = (state.game.draw.get("paths") or {}).get(kind)
     if hint is None:
         return None
     game = state.game
-    params = [p for p, _ in game.vocabulary.functions[hint["points"]][0]]
-    points = game.functions[hint["points"]](state.for_reading(), {params[0]: seat, params[1]: value, "me": seat})
+    points = hint_function(game, hint["points"], state, seat, seat, value)
     board = game.board(f"{hint['board']}:{seat}")
     points = [p for p in points if p in board.at]
     cost = sum(board.distance(a, b) for a, b in pairwise(points))
@@ -158,8 +164,8 @@ def hinted_targets(state, seat: int, kind: str, value, det) -> list[str]:
     if name is None or det is None:
         return []
     game = state.game
-    params, returns = game.vocabulary.functions[name]
-    found = game.functions[name](det.for_reading(), {params[0][0]: seat, params[1][0]: value, "me": seat})
+    returns = game.vocabulary.functions[name][1]
+    found = hint_function(game, name, det, seat, seat, value)
     element = returns.element if returns.is_list else returns
     return [x for v in (found if returns.is_list else [found]) for x in value_targets(game, element, v, det.view(seat))]
 
@@ -217,6 +223,5 @@ def ring_highlight(state, seat: int, det=None) -> set[str]:
         return set()
     game = state.game
     det = det if det is not None else state.determinized(seat, DETERMINIZE_SEED)
-    params = [p for p, _ in game.vocabulary.functions[hint["highlight"]][0]]
     mover = state.current_player
-    return set(game.functions[hint["highlight"]](det.for_reading(), {params[0]: mover, "me": mover}))
+    return set(hint_function(game, hint["highlight"], det, mover, mover))

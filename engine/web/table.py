@@ -16,7 +16,14 @@ from pathlib import Path
 from engine.errors import IllegalAction, RulesError, RuntimeRuleError, StateError, TabletopError
 from engine.lang.types import PLAYER
 from engine.runtime import rng, together
-from engine.ui.options import DETERMINIZE_SEED, card_face, describe_options, ring_highlight, traced_path
+from engine.ui.options import (
+    DETERMINIZE_SEED,
+    card_face,
+    describe_options,
+    hint_function,
+    ring_highlight,
+    traced_path,
+)
 from engine.web import draw
 from engine.web.draw import Hints
 
@@ -530,8 +537,8 @@ def _status(state, view: dict, det) -> list[dict]:
             name = hint["player_variable"]
             value, t = view["player_variables"][deciding].get(name), vocab.player_variables[name]
         elif deciding is not None and det is not None and "function" in hint:
-            params, t = vocab.functions[hint["function"]]
-            value = game.functions[hint["function"]](det.for_reading(), {params[0][0]: deciding, "me": deciding})
+            t = vocab.functions[hint["function"]][1]
+            value = hint_function(game, hint["function"], det, deciding, deciding)
         if value is None or value is False or value == []:
             continue
         shown = "" if value is True else value if t is None or t.is_list else game.labeller.for_type(t)(value)
