@@ -1465,9 +1465,7 @@ impl State {
 
     /// The points may have changed: forget the ones kept.
     pub fn changed(&mut self) {
-        for p in self.points.iter_mut() {
-            *p = None;
-        }
+        self.forget(u32::MAX);
     }
 
     /// The points of the seats in `seats` (a bit each) may have changed: forget them.
