@@ -15,17 +15,6 @@ from engine.load.catalogue import list_games
 from engine.runtime import sight
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 64, 65, 300])
-def test_the_deal_shuffles_as_the_random_module_does(size):
-    for seed in range(50):
-        ours, theirs = random.Random(seed), random.Random(seed)
-        cards, expected = list(range(size)), list(range(size))
-        sight._shuffle(cards, ours.getrandbits)
-        theirs.shuffle(expected)
-        assert cards == expected
-        assert ours.getstate() == theirs.getstate()
-
-
 def fresh_copy(state, seat: int, seed: int) -> str:
     """The copy dealt with nothing kept from earlier deals."""
     with pytest.MonkeyPatch.context() as patch:

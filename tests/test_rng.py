@@ -59,3 +59,28 @@ def test_shuffle_draws_again_where_below_refuses_a_value():
         after, order = place_by_place(state, size)
         assert after != (state + (size - 1) * rng._GOLDEN) & top  # the refused value cost a draw
         assert shuffled(state, size) == (after, order)
+
+
+def test_a_stream_draws_what_the_functions_draw_in_turn():
+    """``Stream`` (a copy's deal) keeps the state between draws: a shuffle, then a pick, as the functions give."""
+    trials = random.Random(5)
+    for _ in range(200):
+        size, n, state = trials.randrange(0, 40), trials.randrange(1, 10), trials.getrandbits(64)
+        stream, cards = rng.Stream(state), list(range(size))
+        stream.shuffle(cards)
+        after, order = place_by_place(state, size)
+        assert (cards, stream.below(n)) == (order, rng.below(after, n)[0])
+
+
+def test_a_copys_deal_draws_other_numbers_than_the_copys_own_chance():
+    """A determinized copy is dealt from ``deal_state(seed)`` and then draws its chance from ``seed_state(seed)``:
+    the two streams share no number, so what was dealt says nothing of what the copy will draw."""
+    for seed in range(300):
+        deal, own = rng.deal_state(seed), rng.seed_state(seed)
+        dealt, drawn = set(), set()
+        for _ in range(16):
+            value, deal = rng.next_u64(deal)
+            dealt.add(value)
+            value, own = rng.next_u64(own)
+            drawn.add(value)
+        assert not dealt & drawn

@@ -49,6 +49,28 @@ def below(state: int, n: int) -> tuple[int, int]:
             return value % n, state
 
 
+def deal_state(seed: int) -> int:
+    """The generator state of a determinized copy's deal for ``seed``: another stream than the copy's own
+    draws (``seed_state(seed)``), so the deal and the copy's future chance are not the same numbers."""
+    return _mix(seed_state(seed))
+
+
+class Stream:
+    """A generator drawn from by several functions in turn: its state changes in place."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int):
+        self.state = state
+
+    def below(self, n: int) -> int:
+        value, self.state = below(self.state, n)
+        return value
+
+    def shuffle(self, items: list) -> None:
+        self.state = shuffle(self.state, items)
+
+
 def fresh_seed() -> int:
     """A seed from the operating system, for a run not given one: every game deals afresh, and 64 bits leave a
     bot no hope of searching its way back from its own seed (``derive``) to the game's."""

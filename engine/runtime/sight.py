@@ -29,7 +29,6 @@ a seat's behalf; errors name only the deciding seat.
 
 from __future__ import annotations
 
-import random
 import weakref
 from collections.abc import Callable
 from functools import cache
@@ -311,12 +310,12 @@ def dice_seen(state, seat: int | None, zones: dict[str, list]) -> None:
                 shown[i] = {"die": ids[c], "face": face} if seen else {"die": ids[c]}
 
 
-def _reroll(copy, seat: int, shuffler: random.Random) -> None:
+def _reroll(copy, seat: int, shuffler: rng.Stream) -> None:
     """The dice whose faces ``seat`` does not know, rolled again in its copy (each face as likely)."""
     bit, know, faces = 1 << seat, copy.know, copy.faces
     for die, options in enumerate(copy.game.die_faces):
         if options is not None and not know[die] & bit:
-            faces[die] = options[shuffler.randrange(len(options))]
+            faces[die] = options[shuffler.below(len(options))]
 
 
 # ------------------------------------------------------------ determinizing
@@ -392,10 +391,13 @@ def determinize(state, seat: int, seed: int):
 
     A bot asks for a copy at every decision, so what does not change between
     two of them is kept (``_hidden``, ``_grown``): the same seed deals the same
-    copy either way (tests/test_determinize.py).
+    copy either way (tests/test_determinize.py).  The deal draws from
+    ``rng.deal_state(seed)`` (splitmix64, as the game's own draws): a copy is
+    made at every iteration of a search, and Python's own generator costs
+    more to seed than a whole deal.
     """
     state._knowledge()
-    shuffler = random.Random(seed)
+    shuffler = rng.Stream(rng.deal_state(seed))
     told = decision_for(state, seat) if state.pending is not None else None
     for attempt in range(DEAL_TRIES + 1):
         copy = _dealt(state, seat, seed, _deal(state, seat, shuffler), attempt == DEAL_TRIES, shuffler)
@@ -407,21 +409,20 @@ def determinize(state, seat: int, seed: int):
     )
 
 
-def _deal(state, seat: int, shuffler: random.Random) -> dict[int, int]:
+def _deal(state, seat: int, shuffler: rng.Stream) -> dict[int, int]:
     """A random relabelling of the cards hidden from ``seat`` that keeps all it knows of them."""
     groups, loose = _hidden(state, seat)
     zones = state.zones
     relabel: dict[int, int] = {}
-    draw = shuffler.getrandbits
     for look, by_zone in groups.items():
         pool = loose[look][:] if look in loose else []
-        _shuffle(pool, draw)
+        shuffler.shuffle(pool)
         taken = 0
         for zone, (places, kept) in by_zone.items():
             take = len(places) - len(kept)
             dealt = kept + pool[taken : taken + take]
             taken += take
-            _shuffle(dealt, draw)
+            shuffler.shuffle(dealt)
             cards = zones[zone]
             relabel.update(zip(map(cards.__getitem__, places), dealt))  # a card dealt to its own place maps to itself
     return relabel
@@ -474,22 +475,7 @@ def _hidden(state, seat: int) -> tuple[Groups, dict[int, list[int]]]:
     return groups, loose
 
 
-_BITS = [n.bit_length() for n in range(1025)]  # n → bits drawn to pick one of n cards
-
-
-def _shuffle(cards: list[int], draw) -> None:
-    """``random.Random.shuffle`` written out: the very numbers it draws (``draw`` is the generator's
-    ``getrandbits``), so a seed deals as it did, at a third of the cost of its call per card."""
-    bits = _BITS if len(cards) < len(_BITS) else [n.bit_length() for n in range(len(cards) + 1)]
-    for i in range(len(cards) - 1, 0, -1):
-        k = bits[i + 1]
-        j = draw(k)
-        while j > i:
-            j = draw(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shuffler: random.Random):
+def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shuffler: rng.Stream):
     """``state`` copied with ``relabel`` applied and all ``seat`` may not know left out (the choices others
     made of a simultaneous decision drawn with ``shuffler``); None if the rules could not have asked the
     pending decision of those cards."""
@@ -550,7 +536,7 @@ def _grown(
     return made[:]
 
 
-def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: random.Random) -> dict:
+def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: rng.Stream) -> dict:
     """A simultaneous decision asked again in a copy for ``seat``: the seats that chose have chosen.
 
     ``seat`` keeps its own choice (by its id); another seat's is unknown to it, so the copy
@@ -564,7 +550,7 @@ def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: random.Random) 
         options = pending["together"]["ids"][pending["together"]["seats"].index(s)]
         own = ids[chosen] if s == seat and ids[chosen] in options else None
         pending = together.with_choice(
-            pending, s, options.index(own) if own is not None else shuffler.randrange(len(options))
+            pending, s, options.index(own) if own is not None else shuffler.below(len(options))
         )
     return pending
 

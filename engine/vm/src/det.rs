@@ -1,8 +1,7 @@
 //! `determinized`: a copy of a state that agrees with all one seat knows and holds nothing more — deal for
-//! deal the copy of the reference (engine/runtime/sight.py `determinize`), its shuffler Python's generator.
+//! deal the copy of the reference (engine/runtime/sight.py `determinize`), its shuffler `rng::deal_state`'s stream.
 
 use crate::game::Shape;
-use crate::pyrand::PyRandom;
 use crate::rng;
 use crate::rng::Seed;
 use crate::state::{Error, Hist, Pending, State};
@@ -53,13 +52,13 @@ impl Hidden {
     /// A random relabelling of the hidden cards that keeps all the seat knows of them: per slot, the card
     /// dealt there. Per back, the cards not kept in a zone are shuffled, then each zone (in order) takes its
     /// share of them and shuffles them with its kept ones.
-    fn deal(&self, shuffler: &mut PyRandom) -> Vec<u32> {
+    fn deal(&self, shuffler: &mut u64) -> Vec<u32> {
         let mut dealt = vec![0; self.slots.len()];
         let (mut pool, mut here) = (Vec::with_capacity(self.slots.len()), Vec::new());
         for (start, back) in runs(&self.slots, |a, b| a.look == b.look) {
             pool.clear();
             pool.extend(back.iter().filter(|s| !s.kept).map(|s| s.card));
-            shuffler.shuffle(&mut pool);
+            rng::shuffle(shuffler, &mut pool);
             let mut taken = 0;
             for (at, zone) in runs(back, |a, b| a.zone == b.zone) {
                 here.clear();
@@ -67,7 +66,7 @@ impl Hidden {
                 let take = zone.len() - here.len();
                 here.extend_from_slice(&pool[taken..taken + take]);
                 taken += take;
-                shuffler.shuffle(&mut here);
+                rng::shuffle(shuffler, &mut here);
                 dealt[start + at..start + at + zone.len()].copy_from_slice(&here);
             }
         }
@@ -118,7 +117,7 @@ impl State {
         if seat as usize >= self.n {
             return Err(Error::State(format!("no seat {seat}: seats are 0…{}", self.n - 1)));
         }
-        let mut shuffler = PyRandom::new(seed);
+        let mut shuffler = rng::deal_state(seed);
         let told = self.decision_for(seat);
         let hidden = self.hidden(seat);
         for attempt in 0..=DEAL_TRIES {
@@ -184,7 +183,7 @@ impl State {
         hidden: &Hidden,
         dealt: &[u32],
         hold: bool,
-        shuffler: &mut PyRandom,
+        shuffler: &mut u64,
     ) -> Result<Option<State>, Error> {
         let mut copy = self.clone();
         copy.relabel(self, hidden, dealt, seat, hold);
@@ -249,7 +248,7 @@ impl State {
 
     /// A simultaneous decision asked again in a copy: the seats that chose have chosen (`seat` its own
     /// option, another seat one of its options at random).
-    fn chosen_again(&mut self, saved: &crate::state::Together, seat: u32, shuffler: &mut PyRandom) {
+    fn chosen_again(&mut self, saved: &crate::state::Together, seat: u32, shuffler: &mut u64) {
         let Some(asked) = self.pending.clone() else { return };
         let mut pending: Pending = (*asked).clone();
         for ((&s, chosen), ids) in saved.seats.iter().zip(&saved.chosen).zip(&saved.ids) {
@@ -262,7 +261,7 @@ impl State {
             let own = &ids[*chosen as usize];
             let index = match options.iter().position(|o| o == own) {
                 Some(k) if s == seat => k,
-                _ => shuffler.below(options.len()),
+                _ => rng::below(shuffler, options.len() as u64) as usize,
             };
             t.chosen[i] = Some(index as u32);
             if !pending.to_act().is_empty() {

@@ -5,7 +5,6 @@
 
 use crate::game::Game;
 use crate::json::json_value;
-use crate::pyrand::PyRandom;
 use crate::state::{rule, Error, Hist, Res, State};
 use crate::value::V;
 use serde_json::Value as J;
@@ -102,12 +101,13 @@ impl State {
     }
 
     /// In a copy for `seat`: the dice whose faces it does not know rolled again, each face as likely.
-    pub fn reroll(&mut self, seat: u32, shuffler: &mut PyRandom) {
+    pub fn reroll(&mut self, seat: u32, shuffler: &mut u64) {
         let game = self.game.clone();
         for (die, options) in game.dice.iter().enumerate() {
             if let Some(options) = options {
                 if self.know[die] & (1 << seat) == 0 {
-                    Rc::make_mut(&mut self.faces)[die] = options[shuffler.below(options.len())].clone();
+                    Rc::make_mut(&mut self.faces)[die] =
+                        options[crate::rng::below(shuffler, options.len() as u64) as usize].clone();
                 }
             }
         }

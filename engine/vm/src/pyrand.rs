@@ -1,5 +1,5 @@
-//! Python's `random.Random` (MT19937 and the methods the bots and `determinized` call), draw for draw: the
-//! same seed gives the VM's bots and copies the very numbers the reference's give.
+//! Python's `random.Random` (MT19937 and the methods the bots call), draw for draw: the same seed gives the
+//! VM's bots the very numbers the reference's give.
 
 use crate::rng::Seed;
 
@@ -165,14 +165,6 @@ impl PyRandom {
             }
         }
     }
-
-    /// `shuffle(items)`: from the last place down, each swapped with one at or below it.
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
 }
 
 /// `random.Random(seed)` of each of `L` seeds, their set-ups (`init_by_array`) run step by step together.
@@ -331,13 +323,16 @@ mod tests {
     }
 
     #[test]
-    fn a_seed_over_32_bits_shuffles_and_picks_as_python_does() {
+    fn a_seed_over_32_bits_draws_as_python_does() {
         // r = random.Random(2**40 + 7); r.getrandbits(32); l = list(range(10)); r.shuffle(l); r.randrange(7);
         // r.choice("abcdefg")
         let mut r = PyRandom::new((1 << 40) + 7);
         assert_eq!(r.next_u32(), 2_635_837_658);
         let mut l: Vec<u32> = (0..10).collect();
-        r.shuffle(&mut l);
+        for i in (1..l.len()).rev() {
+            let j = r.below(i + 1); // `shuffle` as Python writes it
+            l.swap(i, j);
+        }
         assert_eq!(l, [0, 5, 2, 3, 6, 1, 8, 4, 7, 9]);
         assert_eq!(r.below(7), 3);
         assert_eq!(b"abcdefg"[r.below(7)], b'd');

@@ -16,6 +16,11 @@ pub fn seed_state(seed: Seed) -> u64 {
     mix((seed as u64) ^ 0x632B_E59B_D9B4_E019)
 }
 
+/// The state a determinized copy's deal draws from (rng.py `deal_state`): not the copy's own stream.
+pub fn deal_state(seed: Seed) -> u64 {
+    mix(seed_state(seed))
+}
+
 pub fn next_u64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(GOLDEN);
     mix(*state)
