@@ -422,7 +422,8 @@ def _deal(state, seat: int, shuffler: rng.Stream) -> dict[int, int]:
             take = len(places) - len(kept)
             dealt = kept + pool[taken : taken + take]
             taken += take
-            shuffler.shuffle(dealt)
+            if kept:  # the pool's share alone is in a random order already
+                shuffler.shuffle(dealt)
             cards = zones[zone]
             relabel.update(zip(map(cards.__getitem__, places), dealt))  # a card dealt to its own place maps to itself
     return relabel

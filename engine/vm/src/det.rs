@@ -51,7 +51,7 @@ fn runs(slots: &[Slot], same: fn(&Slot, &Slot) -> bool) -> impl Iterator<Item = 
 impl Hidden {
     /// A random relabelling of the hidden cards that keeps all the seat knows of them: per slot, the card
     /// dealt there. Per back, the cards not kept in a zone are shuffled, then each zone (in order) takes its
-    /// share of them and shuffles them with its kept ones.
+    /// share of them and shuffles them with its kept ones, if it has any.
     fn deal(&self, shuffler: &mut u64) -> Vec<u32> {
         let mut dealt = vec![0; self.slots.len()];
         let (mut pool, mut here) = (Vec::with_capacity(self.slots.len()), Vec::new());
@@ -63,10 +63,13 @@ impl Hidden {
             for (at, zone) in runs(back, |a, b| a.zone == b.zone) {
                 here.clear();
                 here.extend(zone.iter().filter(|s| s.kept).map(|s| s.card));
-                let take = zone.len() - here.len();
+                let kept = here.len();
+                let take = zone.len() - kept;
                 here.extend_from_slice(&pool[taken..taken + take]);
                 taken += take;
-                rng::shuffle(shuffler, &mut here);
+                if kept > 0 {
+                    rng::shuffle(shuffler, &mut here); // the pool's share alone is in a random order already
+                }
                 dealt[start + at..start + at + zone.len()].copy_from_slice(&here);
             }
         }

@@ -26,12 +26,19 @@ pub fn next_u64(state: &mut u64) -> u64 {
     mix(*state)
 }
 
-/// A uniform number in [0, n) without modulo bias (n > 0).
+/// A value under it is never refused by `below(n)` for n ≤ 2^32 (rng.py `_SURE`): 2^64 mod n < n.
+const SURE: u64 = u64::MAX - u32::MAX as u64;
+
+/// A uniform number in [0, n) without modulo bias (n > 0): a value at or above 2^64 − (2^64 mod n) is
+/// refused (rng.py `below`).
 pub fn below(state: &mut u64, n: u64) -> u64 {
-    let limit = (1u128 << 64) - (1u128 << 64) % u128::from(n);
     loop {
         let v = next_u64(state);
-        if u128::from(v) < limit {
+        if v < SURE && n <= 1 << 32 {
+            return v % n;
+        }
+        let refused_from = u64::MAX - n.wrapping_neg() % n; // 2^64 − 1 − (2^64 mod n)
+        if v <= refused_from {
             return v % n;
         }
     }
@@ -61,6 +68,37 @@ mod tests {
         let mut a = seed_state(7);
         let mut b = seed_state(7);
         assert_eq!(below(&mut a, 52), below(&mut b, 52));
+    }
+
+    #[test]
+    fn below_refuses_only_the_top_values_that_would_favour_the_low_ones() {
+        // From a state whose next value is v: below(n) keeps v unless v ≥ 2^64 − (2^64 mod n).
+        let from = |v: u64| {
+            let mut z = v; // splitmix64's finaliser undone (rng.py tests _unmix)
+            z ^= (z >> 31) ^ (z >> 62);
+            z = z.wrapping_mul(0x3196_42B2_D24D_8EC3);
+            z ^= (z >> 27) ^ (z >> 54);
+            z = z.wrapping_mul(0x96DE_1B17_3F11_9089);
+            z ^= (z >> 30) ^ (z >> 60);
+            z.wrapping_sub(GOLDEN)
+        };
+        for (v, n) in [
+            (u64::MAX, 3),
+            (u64::MAX - 1, 3),
+            (u64::MAX, 1 << 40),
+            (SURE, 1 << 33),
+            (7, 5),
+        ] {
+            let mut s = from(v);
+            let mut probe = s;
+            assert_eq!(next_u64(&mut probe), v);
+            let kept = u128::from(v) < (1u128 << 64) - (1u128 << 64) % u128::from(n);
+            let got = below(&mut s, n);
+            assert_eq!(s == probe, kept, "v {v} n {n}");
+            if kept {
+                assert_eq!(got, v % n);
+            }
+        }
     }
 
     #[test]
