@@ -115,6 +115,30 @@ def test_a_determinized_copy_on_the_vm_is_the_references_copy_for_the_same_seed(
     assert compared >= players
 
 
+@pytest.mark.parametrize("seed", [-1, 2**31, 2**63 - 1, -(2**63), 2**63, 2**64 + 5, -(2**100), 2**127 - 1])
+def test_seeds_of_any_width_start_and_deal_as_on_the_reference(seed):
+    """A seed is read whole whatever its width (64 bits read directly, wider ones another way): one of 64
+    bits starts the reference's game and deals its copy; a wider one the VM refuses, and a ``State`` on the
+    VM deals that copy on the reference."""
+    game, vm_game = both("cat-town", None)
+    on_vm = load_game("cat-town").new_game(2, 3)
+    ref, vm = game.new_game(2, 3), vm_game.new_game(2, 3)
+    for _ in range(3):
+        action = ref.legal_actions()[0]
+        for state in (ref, on_vm):
+            state.apply(action)
+        vm.apply(action, None)
+    copy = ref.determinized(1, seed).to_data()
+    assert on_vm.vm is not None and on_vm.determinized(1, seed).to_data() == copy
+    if -(2**63) <= seed < 2**64:
+        assert json.loads(vm_game.new_game(2, seed).to_json()) == game.new_game(2, seed).to_data()
+        assert json.loads(vm.determinized(1, seed).to_json()) == copy
+    else:
+        for refused in (lambda: vm_game.new_game(2, seed), lambda: vm.determinized(1, seed)):
+            with pytest.raises(_vm.VmStateError, match="at most 64 bits"):
+                refused()
+
+
 def _kinds(base: type) -> set[type]:
     found = set(base.__subclasses__())
     return found.union(*(_kinds(k) for k in found))

@@ -933,7 +933,7 @@ class State:
         if self.vm is not None:
             try:
                 copy = self.vm.determinized(seat, int(seed))
-            except (OverflowError, vm_module().VmError):  # a seed past the VM's 128 bits; the reference's fault
+            except (OverflowError, vm_module().VmError):  # a seed wider than the VM's 64 bits; the reference's fault
                 return sight.determinize(self.for_reading(), seat, int(seed))
             return State._running(self.game, self.n, int(seed), copy)
         return sight.determinize(self, seat, int(seed))

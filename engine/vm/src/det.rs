@@ -120,6 +120,7 @@ impl State {
         if seat as usize >= self.n {
             return Err(Error::State(format!("no seat {seat}: seats are 0…{}", self.n - 1)));
         }
+        crate::state::within_64_bits(seed)?;
         let mut shuffler = rng::deal_state(seed);
         let told = self.decision_for(seat);
         let hidden = self.hidden(seat);

@@ -150,7 +150,8 @@ impl VmGame {
     /// A new game at its first decision; `draws`: the setup's draws take these outcomes (explicit chance),
     /// all of them, and VmChanceNeeded says what the next draw is if the setup draws more.
     #[pyo3(signature = (players, seed, draws = None))]
-    fn new_game(&self, players: usize, seed: Seed, draws: Option<Vec<i64>>) -> PyResult<VmState> {
+    fn new_game(&self, players: usize, seed: PySeed, draws: Option<Vec<i64>>) -> PyResult<VmState> {
+        let seed = seed.0;
         let Some(draws) = draws else {
             return guarded(|| State::new(self.game.clone(), players, seed)).map(VmState::new);
         };
@@ -761,6 +762,19 @@ impl VmState {
     }
 }
 
+/// A seed from Python. One that fits 64 bits (nearly all) is read directly: the 128-bit conversion of the
+/// limited API is made of several Python operations.
+struct PySeed(Seed);
+
+impl<'py> FromPyObject<'py> for PySeed {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        match ob.extract::<i64>() {
+            Ok(seed) => Ok(PySeed(seed.into())),
+            Err(_) => ob.extract::<Seed>().map(PySeed),
+        }
+    }
+}
+
 #[pymethods]
 impl VmState {
     #[pyo3(signature = (seat = None))]
@@ -868,13 +882,14 @@ impl VmState {
     }
 
     /// A copy consistent with all `seat` knows and nothing more (the reference's `State.determinized`).
-    fn determinized(&self, seat: u32, seed: Seed) -> PyResult<VmState> {
-        guarded(|| self.st.determinized(seat, seed)).map(VmState::new)
+    fn determinized(&self, seat: u32, seed: PySeed) -> PyResult<VmState> {
+        guarded(|| self.st.determinized(seat, seed.0)).map(VmState::new)
     }
 
     /// Information-set MCTS for `seat` on this state, taken as what `seat` knows (pass a determinized copy
     /// to hide the rest): `iterations` iterations from `seed`, the most visited action.
-    fn mcts(&self, seat: u32, iterations: usize, seed: Seed) -> PyResult<String> {
+    fn mcts(&self, seat: u32, iterations: usize, seed: PySeed) -> PyResult<String> {
+        let seed = seed.0;
         if iterations == 0 {
             return Err(VmStateError::new_err("MCTS needs at least one iteration"));
         }
@@ -923,7 +938,8 @@ impl VmState {
     }
 
     /// The greedy bot's choice for `seat` on this state (a determinized copy), its generator seeded `seed`.
-    fn greedy(&self, seat: u32, seed: Seed) -> PyResult<String> {
+    fn greedy(&self, seat: u32, seed: PySeed) -> PyResult<String> {
+        let seed = seed.0;
         let actions = self.st.legal(Some(seat));
         let mut copy = State::clone(&self.st);
         guarded(|| Greedy::new(seed).act(&actions, seat, Some(&mut copy))).map(|a| a.to_string())

@@ -265,6 +265,16 @@ enum Step {
     Suspended,
 }
 
+/// A game's seed and a copy's are kept as 64-bit numbers (in saves too): a wider one is refused.
+pub fn within_64_bits(seed: Seed) -> Result<(), Error> {
+    if seed < Seed::from(i64::MIN) || seed > Seed::from(u64::MAX) {
+        return Err(Error::State(format!(
+            "seed {seed} is not a whole number of at most 64 bits"
+        )));
+    }
+    Ok(())
+}
+
 impl State {
     pub fn new(game: Rc<Game>, n: usize, seed: Seed) -> Result<State, Error> {
         let mut st = State::unstarted(game, n, seed)?;
@@ -274,11 +284,7 @@ impl State {
 
     /// A new game before its cards are placed and its programs run (`start`).
     pub fn unstarted(game: Rc<Game>, n: usize, seed: Seed) -> Result<State, Error> {
-        if seed < Seed::from(i64::MIN) || seed > Seed::from(u64::MAX) {
-            return Err(Error::State(format!(
-                "seed {seed} is not a whole number of at most 64 bits"
-            )));
-        }
+        within_64_bits(seed)?;
         let seats = match game.seats.get(n).and_then(Option::as_ref) {
             Some(s) => s,
             None => {
