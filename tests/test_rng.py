@@ -61,22 +61,58 @@ def test_shuffle_draws_again_where_below_refuses_a_value():
         assert shuffled(state, size) == (after, order)
 
 
-def test_a_stream_draws_what_the_functions_draw_in_turn():
-    """``Stream`` (a copy's deal) keeps the state between draws: a shuffle, then a pick, as the functions give."""
+def deal_at(state: int) -> rng.Deal:
+    deal = rng.Deal(0)
+    deal.state = state
+    return deal
+
+
+def picked(state: int, n: int) -> tuple[int, int]:
+    """(pick, next state) by the definition: values drawn until value × n's low half is not below 2**64 mod n;
+    the pick is its high half."""
+    while True:
+        value, state = rng.next_u64(state)
+        if value * n % 2**64 >= 2**64 % n:
+            return value * n >> 64, state
+
+
+def test_a_deals_pick_is_the_high_half_of_value_times_n_and_refuses_the_values_that_would_bias_it():
+    """Bounds from 1 to past 2**63, where about half the values are refused."""
+    trials = random.Random(6)
+    for _ in range(2000):
+        n = trials.choice([trials.randrange(1, 60), trials.randrange(1, 2**64), 2**63 + trials.randrange(2**62)])
+        state = trials.getrandbits(64)
+        deal = deal_at(state)
+        assert (deal.pick(n), deal.state) == picked(state, n)
+
+
+def test_a_deal_refuses_the_value_that_would_favour_a_pick_and_draws_again():
+    """Of the 2**64 values, 0 is the one ``pick(3)`` refuses (2**64 mod 3 = 1): kept, it would make 0 likelier."""
+    top = (1 << 64) - 1
+    state = (_unmix(0) - rng._GOLDEN) & top  # the next draw gives 0
+    assert rng.next_u64(state)[0] == 0
+    deal = deal_at(state)
+    deal.pick(3)
+    assert deal.state == (state + 2 * rng._GOLDEN) & top
+
+
+def test_a_deals_shuffle_picks_each_place_from_the_top_down():
     trials = random.Random(5)
     for _ in range(200):
-        size, n, state = trials.randrange(0, 40), trials.randrange(1, 10), trials.getrandbits(64)
-        stream, cards = rng.Stream(state), list(range(size))
-        stream.shuffle(cards)
-        after, order = place_by_place(state, size)
-        assert (cards, stream.below(n)) == (order, rng.below(after, n)[0])
+        size, state = trials.randrange(0, 40), trials.getrandbits(64)
+        deal, cards, order, after = deal_at(state), list(range(size)), list(range(size)), state
+        deal.shuffle(cards)
+        for i in range(size - 1, 0, -1):
+            j, after = picked(after, i + 1)
+            order[i], order[j] = order[j], order[i]
+        assert (cards, deal.state) == (order, after)
 
 
 def test_a_copys_deal_draws_other_numbers_than_the_copys_own_chance():
-    """A determinized copy is dealt from ``deal_state(seed)`` and then draws its chance from ``seed_state(seed)``:
-    the two streams share no number, so what was dealt says nothing of what the copy will draw."""
+    """A determinized copy is dealt by ``Deal(seed)`` and then draws its chance from ``seed_state(seed)``: the
+    two streams share no number, so what was dealt says nothing of what the copy will draw."""
     for seed in range(300):
-        deal, own = rng.deal_state(seed), rng.seed_state(seed)
+        deal, own = rng.Deal(seed).state, rng.seed_state(seed)
         dealt, drawn = set(), set()
         for _ in range(16):
             value, deal = rng.next_u64(deal)

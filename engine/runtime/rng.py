@@ -49,26 +49,35 @@ def below(state: int, n: int) -> tuple[int, int]:
             return value % n, state
 
 
-def deal_state(seed: int) -> int:
-    """The generator state of a determinized copy's deal for ``seed``: another stream than the copy's own
-    draws (``seed_state(seed)``), so the deal and the copy's future chance are not the same numbers."""
-    return _mix(seed_state(seed))
+class Deal:
+    """The generator of a determinized copy's deal: splitmix64 from ``deal_state(seed)``, another stream than
+    the copy's own draws (``seed_state(seed)``), so the deal and the copy's future chance are not the same
+    numbers.  Its state changes in place.
 
-
-class Stream:
-    """A generator drawn from by several functions in turn: its state changes in place."""
+    A pick is the high half of value × n (Lemire's method), a value refused where the low half falls below
+    2**64 mod n, which keeps it exact: no division per card, which ``below`` pays.
+    """
 
     __slots__ = ("state",)
 
-    def __init__(self, state: int):
-        self.state = state
+    def __init__(self, seed: int):
+        self.state = _mix(seed_state(seed))
 
-    def below(self, n: int) -> int:
-        value, self.state = below(self.state, n)
-        return value
+    def pick(self, n: int) -> int:
+        """A uniform number in [0, n), 0 < n < 2**64."""
+        while True:
+            self.state = (self.state + _GOLDEN) & _MASK
+            product = _mix(self.state) * n
+            low = product & _MASK
+            if low >= n or low >= ((1 << 64) - n) % n:
+                return product >> 64
 
     def shuffle(self, items: list) -> None:
-        self.state = shuffle(self.state, items)
+        """Fisher–Yates: each place from the last down swapped with a pick at or below it."""
+        pick = self.pick
+        for i in range(len(items) - 1, 0, -1):
+            j = pick(i + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 def fresh_seed() -> int:

@@ -310,12 +310,12 @@ def dice_seen(state, seat: int | None, zones: dict[str, list]) -> None:
                 shown[i] = {"die": ids[c], "face": face} if seen else {"die": ids[c]}
 
 
-def _reroll(copy, seat: int, shuffler: rng.Stream) -> None:
+def _reroll(copy, seat: int, shuffler: rng.Deal) -> None:
     """The dice whose faces ``seat`` does not know, rolled again in its copy (each face as likely)."""
     bit, know, faces = 1 << seat, copy.know, copy.faces
     for die, options in enumerate(copy.game.die_faces):
         if options is not None and not know[die] & bit:
-            faces[die] = options[shuffler.below(len(options))]
+            faces[die] = options[shuffler.pick(len(options))]
 
 
 # ------------------------------------------------------------ determinizing
@@ -392,12 +392,12 @@ def determinize(state, seat: int, seed: int):
     A bot asks for a copy at every decision, so what does not change between
     two of them is kept (``_hidden``, ``_grown``): the same seed deals the same
     copy either way (tests/test_determinize.py).  The deal draws from
-    ``rng.deal_state(seed)`` (splitmix64, as the game's own draws): a copy is
-    made at every iteration of a search, and Python's own generator costs
-    more to seed than a whole deal.
+    ``rng.Deal(seed)`` (splitmix64, as the game's own draws): a copy is made
+    at every iteration of a search, and Python's own generator costs more to
+    seed than a whole deal.
     """
     state._knowledge()
-    shuffler = rng.Stream(rng.deal_state(seed))
+    shuffler = rng.Deal(seed)
     told = decision_for(state, seat) if state.pending is not None else None
     for attempt in range(DEAL_TRIES + 1):
         copy = _dealt(state, seat, seed, _deal(state, seat, shuffler), attempt == DEAL_TRIES, shuffler)
@@ -409,7 +409,7 @@ def determinize(state, seat: int, seed: int):
     )
 
 
-def _deal(state, seat: int, shuffler: rng.Stream) -> dict[int, int]:
+def _deal(state, seat: int, shuffler: rng.Deal) -> dict[int, int]:
     """A random relabelling of the cards hidden from ``seat`` that keeps all it knows of them."""
     groups, loose = _hidden(state, seat)
     zones = state.zones
@@ -476,7 +476,7 @@ def _hidden(state, seat: int) -> tuple[Groups, dict[int, list[int]]]:
     return groups, loose
 
 
-def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shuffler: rng.Stream):
+def _dealt(state, seat: int, seed: int, relabel: dict[int, int], hold: bool, shuffler: rng.Deal):
     """``state`` copied with ``relabel`` applied and all ``seat`` may not know left out (the choices others
     made of a simultaneous decision drawn with ``shuffler``); None if the rules could not have asked the
     pending decision of those cards."""
@@ -537,7 +537,7 @@ def _grown(
     return made[:]
 
 
-def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: rng.Stream) -> dict:
+def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: rng.Deal) -> dict:
     """A simultaneous decision asked again in a copy for ``seat``: the seats that chose have chosen.
 
     ``seat`` keeps its own choice (by its id); another seat's is unknown to it, so the copy
@@ -551,7 +551,7 @@ def _chosen_again(saved: dict, asked: dict, seat: int, shuffler: rng.Stream) -> 
         options = pending["together"]["ids"][pending["together"]["seats"].index(s)]
         own = ids[chosen] if s == seat and ids[chosen] in options else None
         pending = together.with_choice(
-            pending, s, options.index(own) if own is not None else shuffler.below(len(options))
+            pending, s, options.index(own) if own is not None else shuffler.pick(len(options))
         )
     return pending
 

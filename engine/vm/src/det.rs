@@ -1,5 +1,5 @@
 //! `determinized`: a copy of a state that agrees with all one seat knows and holds nothing more — deal for
-//! deal the copy of the reference (engine/runtime/sight.py `determinize`), its shuffler `rng::deal_state`'s stream.
+//! deal the copy of the reference (engine/runtime/sight.py `determinize`), its shuffler an `rng::Deal`.
 
 use crate::game::Shape;
 use crate::rng;
@@ -52,13 +52,13 @@ impl Hidden {
     /// A random relabelling of the hidden cards that keeps all the seat knows of them: per slot, the card
     /// dealt there. Per back, the cards not kept in a zone are shuffled, then each zone (in order) takes its
     /// share of them and shuffles them with its kept ones, if it has any.
-    fn deal(&self, shuffler: &mut u64) -> Vec<u32> {
+    fn deal(&self, shuffler: &mut rng::Deal) -> Vec<u32> {
         let mut dealt = vec![0; self.slots.len()];
         let (mut pool, mut here) = (Vec::with_capacity(self.slots.len()), Vec::new());
         for (start, back) in runs(&self.slots, |a, b| a.look == b.look) {
             pool.clear();
             pool.extend(back.iter().filter(|s| !s.kept).map(|s| s.card));
-            rng::shuffle(shuffler, &mut pool);
+            shuffler.shuffle(&mut pool);
             let mut taken = 0;
             for (at, zone) in runs(back, |a, b| a.zone == b.zone) {
                 here.clear();
@@ -68,7 +68,7 @@ impl Hidden {
                 here.extend_from_slice(&pool[taken..taken + take]);
                 taken += take;
                 if kept > 0 {
-                    rng::shuffle(shuffler, &mut here); // the pool's share alone is in a random order already
+                    shuffler.shuffle(&mut here); // the pool's share alone is in a random order already
                 }
                 dealt[start + at..start + at + zone.len()].copy_from_slice(&here);
             }
@@ -121,7 +121,7 @@ impl State {
             return Err(Error::State(format!("no seat {seat}: seats are 0…{}", self.n - 1)));
         }
         crate::state::within_64_bits(seed)?;
-        let mut shuffler = rng::deal_state(seed);
+        let mut shuffler = rng::Deal::new(seed);
         let told = self.decision_for(seat);
         let hidden = self.hidden(seat);
         for attempt in 0..=DEAL_TRIES {
@@ -187,7 +187,7 @@ impl State {
         hidden: &Hidden,
         dealt: &[u32],
         hold: bool,
-        shuffler: &mut u64,
+        shuffler: &mut rng::Deal,
     ) -> Result<Option<State>, Error> {
         let mut copy = self.clone();
         copy.relabel(self, hidden, dealt, seat, hold);
@@ -252,7 +252,7 @@ impl State {
 
     /// A simultaneous decision asked again in a copy: the seats that chose have chosen (`seat` its own
     /// option, another seat one of its options at random).
-    fn chosen_again(&mut self, saved: &crate::state::Together, seat: u32, shuffler: &mut u64) {
+    fn chosen_again(&mut self, saved: &crate::state::Together, seat: u32, shuffler: &mut rng::Deal) {
         let Some(asked) = self.pending.clone() else { return };
         let mut pending: Pending = (*asked).clone();
         for ((&s, chosen), ids) in saved.seats.iter().zip(&saved.chosen).zip(&saved.ids) {
@@ -265,7 +265,7 @@ impl State {
             let own = &ids[*chosen as usize];
             let index = match options.iter().position(|o| o == own) {
                 Some(k) if s == seat => k,
-                _ => rng::below(shuffler, options.len() as u64) as usize,
+                _ => shuffler.pick(options.len() as u64) as usize,
             };
             t.chosen[i] = Some(index as u32);
             if !pending.to_act().is_empty() {

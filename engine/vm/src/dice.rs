@@ -101,13 +101,12 @@ impl State {
     }
 
     /// In a copy for `seat`: the dice whose faces it does not know rolled again, each face as likely.
-    pub fn reroll(&mut self, seat: u32, shuffler: &mut u64) {
+    pub fn reroll(&mut self, seat: u32, shuffler: &mut crate::rng::Deal) {
         let game = self.game.clone();
         for (die, options) in game.dice.iter().enumerate() {
             if let Some(options) = options {
                 if self.know[die] & (1 << seat) == 0 {
-                    Rc::make_mut(&mut self.faces)[die] =
-                        options[crate::rng::below(shuffler, options.len() as u64) as usize].clone();
+                    Rc::make_mut(&mut self.faces)[die] = options[shuffler.pick(options.len() as u64) as usize].clone();
                 }
             }
         }

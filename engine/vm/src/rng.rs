@@ -16,11 +16,6 @@ pub fn seed_state(seed: Seed) -> u64 {
     mix((seed as u64) ^ 0x632B_E59B_D9B4_E019)
 }
 
-/// The state a determinized copy's deal draws from (rng.py `deal_state`): not the copy's own stream.
-pub fn deal_state(seed: Seed) -> u64 {
-    mix(seed_state(seed))
-}
-
 pub fn next_u64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(GOLDEN);
     mix(*state)
@@ -51,6 +46,36 @@ pub fn shuffle<T>(state: &mut u64, items: &mut [T]) {
         let j = below(state, n as u64) as usize;
         items.swap(n - 1, j);
         n -= 1;
+    }
+}
+
+/// The generator of a determinized copy's deal (rng.py `Deal`): splitmix64 from another state than the
+/// copy's own draws; a pick is the high half of value × n, refused where the low half falls below 2^64 mod n
+/// (Lemire's method: no division per card).
+pub struct Deal(u64);
+
+impl Deal {
+    pub fn new(seed: Seed) -> Deal {
+        Deal(mix(seed_state(seed)))
+    }
+
+    /// A uniform number in [0, n), n > 0.
+    pub fn pick(&mut self, n: u64) -> u64 {
+        loop {
+            let product = u128::from(next_u64(&mut self.0)) * u128::from(n);
+            let low = product as u64;
+            if low >= n || low >= n.wrapping_neg() % n {
+                return (product >> 64) as u64;
+            }
+        }
+    }
+
+    /// Fisher–Yates: each place from the last down swapped with a pick at or below it.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.pick(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
     }
 }
 
@@ -99,6 +124,34 @@ mod tests {
                 assert_eq!(got, v % n);
             }
         }
+    }
+
+    #[test]
+    fn a_deal_picks_and_shuffles_as_the_reference_deal() {
+        // rng.py: d = Deal(7); [d.pick(n) for n in (2, 3, 10, 52, 1000, 2**40, 2**63 + 5, 2**64 - 1)]
+        let mut d = Deal::new(7);
+        let picks: Vec<u64> = [2, 3, 10, 52, 1000, 1 << 40, (1 << 63) + 5, u64::MAX]
+            .iter()
+            .map(|&n| d.pick(n))
+            .collect();
+        assert_eq!(
+            picks,
+            [
+                1,
+                0,
+                3,
+                18,
+                835,
+                72_877_802_865,
+                2_113_498_535_209_969_779,
+                7_805_156_355_879_586_092
+            ]
+        );
+        // d = Deal(-3); l = list(range(10)); d.shuffle(l); d.pick(7)
+        let mut d = Deal::new(-3);
+        let mut l: Vec<u32> = (0..10).collect();
+        d.shuffle(&mut l);
+        assert_eq!((l, d.pick(7)), (vec![1, 0, 9, 3, 7, 4, 8, 2, 5, 6], 3));
     }
 
     #[test]
