@@ -115,6 +115,24 @@ def test_a_determinized_copy_on_the_vm_is_the_references_copy_for_the_same_seed(
     assert compared >= players
 
 
+@pytest.mark.parametrize("name", ["cat-town", "cats-mansion"])
+def test_copies_of_one_seat_between_moves_are_dealt_from_the_state_as_it_is_now(name):
+    """The VM keeps the places a seat's deals fill while its state is unchanged (a search copies one state
+    many times); after a move, the same seat's copies are dealt from the moved state, as the reference's."""
+    game, vm_game = both(name, None)
+    ref, vm = game.new_game(3, 5), vm_game.new_game(3, 5)
+    rnd = random.Random(5)
+    for step in range(40):
+        if ref.is_terminal:
+            break
+        for seed in (step, step + 1000):
+            assert json.loads(vm.determinized(0, seed).to_json()) == ref.determinized(0, seed).to_data(), step
+        action = rnd.choice(ref.legal_actions())
+        ref.apply(action)
+        vm.apply(action, None)
+    assert step == 39
+
+
 @pytest.mark.parametrize("seed", [-1, 2**31, 2**63 - 1, -(2**63), 2**63, 2**64 + 5, -(2**100), 2**127 - 1])
 def test_seeds_of_any_width_start_and_deal_as_on_the_reference(seed):
     """A seed is read whole whatever its width (64 bits read directly, wider ones another way): one of 64

@@ -413,12 +413,13 @@ impl Mcts {
             Budget::Seconds(s) => thread_seconds() + s,
             Budget::Iterations(_) => 0.0,
         };
+        let hidden = st.hidden(seat)?;
         let mut done = 0;
         while match self.budget {
             Budget::Iterations(n) => done < n,
             Budget::Seconds(_) => done == 0 || thread_seconds() < deadline,
         } {
-            let det = st.determinized(seat, Seed::from(self.rng.getrandbits(31)))?;
+            let det = st.determinized_from(&hidden, Seed::from(self.rng.getrandbits(31)))?;
             self.iterate(&mut nodes, det, seat, guided)?;
             done += 1;
         }

@@ -36,7 +36,8 @@ struct Slot {
 
 /// What every deal for one seat fills (sight._hidden): the hidden places not pinned, back by back in the
 /// order the backs first show (the order they are dealt in), each back's zone by zone as the zones lie.
-struct Hidden {
+pub struct Hidden {
+    seat: u32,
     slots: Vec<Slot>,
 }
 
@@ -49,6 +50,10 @@ fn runs(slots: &[Slot], same: fn(&Slot, &Slot) -> bool) -> impl Iterator<Item = 
 }
 
 impl Hidden {
+    pub fn seat(&self) -> u32 {
+        self.seat
+    }
+
     /// A random relabelling of the hidden cards that keeps all the seat knows of them: per slot, the card
     /// dealt there. Per back, the cards not kept in a zone are shuffled, then each zone (in order) takes its
     /// share of them and shuffles them with its kept ones, if it has any.
@@ -117,16 +122,19 @@ impl State {
 
     /// A copy consistent with all `seat` knows (see the module); an error if no deal agrees with it.
     pub fn determinized(&self, seat: u32, seed: Seed) -> Result<State, Error> {
-        if seat as usize >= self.n {
-            return Err(Error::State(format!("no seat {seat}: seats are 0…{}", self.n - 1)));
-        }
+        self.determinized_from(&self.hidden(seat)?, seed)
+    }
+
+    /// `determinized` for the seat of `hidden`, the places its deals fill found on this very state: a search
+    /// that copies one state many times finds them once.
+    pub fn determinized_from(&self, hidden: &Hidden, seed: Seed) -> Result<State, Error> {
         crate::state::within_64_bits(seed)?;
+        let seat = hidden.seat;
         let mut shuffler = rng::Deal::new(seed);
         let told = self.decision_for(seat);
-        let hidden = self.hidden(seat);
         for attempt in 0..=DEAL_TRIES {
             let dealt = hidden.deal(&mut shuffler);
-            if let Some(copy) = self.dealt(seat, seed, &hidden, &dealt, attempt == DEAL_TRIES, &mut shuffler)? {
+            if let Some(copy) = self.dealt(seat, seed, hidden, &dealt, attempt == DEAL_TRIES, &mut shuffler)? {
                 if told.is_none() || copy.decision_for(seat) == told {
                     return Ok(copy);
                 }
@@ -140,7 +148,10 @@ impl State {
     }
 
     /// The places deals for `seat` fill (see `Hidden`).
-    fn hidden(&self, seat: u32) -> Hidden {
+    pub fn hidden(&self, seat: u32) -> Result<Hidden, Error> {
+        if seat as usize >= self.n {
+            return Err(Error::State(format!("no seat {seat}: seats are 0…{}", self.n - 1)));
+        }
         let bit = 1u32 << seat;
         let seats = self.seats();
         let looks = &self.game.det.looks;
@@ -175,7 +186,7 @@ impl State {
                 .copied()
                 .collect();
         }
-        Hidden { slots }
+        Ok(Hidden { seat, slots })
     }
 
     /// The copy with a deal (per slot of `hidden`, the card `dealt` there) applied and all `seat` may not

@@ -486,6 +486,9 @@ struct VmState {
     /// The Python texts of the option ids `legal_actions` handed over, by the id's address (the id kept alive
     /// beside, so that no other text takes its address): an id offered again is the same object, not a new one.
     ids: FxMap<usize, (Rc<str>, Py<PyString>)>,
+    /// The places the last `determinized` dealt anew, kept while the state is unchanged: a search asks many
+    /// copies of one state.
+    hidden: Option<crate::det::Hidden>,
 }
 
 /// The most Python texts of option ids a state keeps (past it, they are made afresh).
@@ -753,11 +756,13 @@ impl VmState {
             st: Rc::new(st),
             looked: None,
             ids: FxMap::default(),
+            hidden: None,
         }
     }
 
     /// The state to change: this object's own (copied first if a clone still shares it).
     fn own(&mut self) -> &mut State {
+        self.hidden = None;
         Rc::make_mut(&mut self.st)
     }
 }
@@ -808,6 +813,7 @@ impl VmState {
             Some(draws) => {
                 let copy = State::clone(&self.st);
                 self.st = Rc::new(guarded_drawn(copy, draws, |st| st.apply(action, seat))?);
+                self.hidden = None;
                 Ok(())
             }
         }
@@ -882,8 +888,12 @@ impl VmState {
     }
 
     /// A copy consistent with all `seat` knows and nothing more (the reference's `State.determinized`).
-    fn determinized(&self, seat: u32, seed: PySeed) -> PyResult<VmState> {
-        guarded(|| self.st.determinized(seat, seed.0)).map(VmState::new)
+    fn determinized(&mut self, seat: u32, seed: PySeed) -> PyResult<VmState> {
+        if self.hidden.as_ref().is_none_or(|h| h.seat() != seat) {
+            self.hidden = Some(guarded(|| self.st.hidden(seat))?);
+        }
+        let hidden = self.hidden.as_ref().expect("found just above");
+        guarded(|| self.st.determinized_from(hidden, seed.0)).map(VmState::new)
     }
 
     /// Information-set MCTS for `seat` on this state, taken as what `seat` knows (pass a determinized copy
@@ -955,6 +965,7 @@ impl VmState {
             st: Rc::clone(&self.st),
             looked: None,
             ids: FxMap::default(),
+            hidden: None,
         }
     }
 
