@@ -50,9 +50,9 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 
 class Deal:
-    """The generator of a determinized copy's deal: splitmix64 from ``deal_state(seed)``, another stream than
-    the copy's own draws (``seed_state(seed)``), so the deal and the copy's future chance are not the same
-    numbers.  Its state changes in place.
+    """The generator of a determinized copy's deal: splitmix64 from ``seed_state(seed)`` mixed once more,
+    another stream than the copy's own draws (``seed_state(seed)``), so the deal and the copy's future chance
+    are not the same numbers.  Its state changes in place.
 
     A pick is the high half of value × n (Lemire's method), a value refused where the low half falls below
     2**64 mod n, which keeps it exact: no division per card, which ``below`` pays.
