@@ -6,15 +6,9 @@ use crate::rng::Seed;
 const N: usize = 624;
 const M: usize = 397;
 
-/// Words tempered at once, ahead of the draws (a short loop the compiler vectorizes).
-const CHUNK: usize = 48;
-
 #[derive(Clone)]
 pub struct PyRandom {
     mt: [u32; N],
-    /// The block's words as drawn (tempered), made `CHUNK` at a time ahead of `index`, up to `ready`.
-    words: [u32; N],
-    ready: usize,
     index: usize,
 }
 
@@ -49,18 +43,13 @@ impl PyRandom {
         }
         let mut r = PyRandom::from_words([0; N]);
         r.mt.copy_from_slice(&state[..N]);
-        (r.index, r.ready) = (state[N] as usize, state[N] as usize);
+        r.index = state[N] as usize;
         Some(r)
     }
 
     /// A generator whose next draw sets up a new block from `mt`.
     fn from_words(mt: [u32; N]) -> PyRandom {
-        PyRandom {
-            mt,
-            words: [0; N],
-            ready: N,
-            index: N,
-        }
+        PyRandom { mt, index: N }
     }
 
     /// The state as Python's `getstate()[1]` holds it (for `setstate`).
@@ -93,31 +82,19 @@ impl PyRandom {
             mt[k] = step(mt[k], mt[k + 1], mt[k + M - N]);
         }
         mt[N - 1] = step(mt[N - 1], mt[0], mt[M - 1]);
-        (self.index, self.ready) = (0, 0);
-    }
-
-    /// The next `CHUNK` words of the block (or those left) tempered into `words`.
-    fn temper(&mut self) {
-        let end = (self.ready + CHUNK).min(N);
-        for (w, &m) in self.words[self.ready..end].iter_mut().zip(&self.mt[self.ready..end]) {
-            let mut y = m;
-            y ^= y >> 11;
-            y ^= (y << 7) & 0x9d2c_5680;
-            y ^= (y << 15) & 0xefc6_0000;
-            *w = y ^ (y >> 18);
-        }
-        self.ready = end;
+        self.index = 0;
     }
 
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             self.twist();
         }
-        if self.index >= self.ready {
-            self.temper();
-        }
+        let mut y = self.mt[self.index];
         self.index += 1;
-        self.words[self.index - 1]
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
     }
 
     /// `getrandbits(k)` for 0 < k ≤ 64.
@@ -141,23 +118,6 @@ impl PyRandom {
     /// k bits until one is below n.
     pub fn below(&mut self, n: usize) -> usize {
         let k = usize::BITS - n.leading_zeros();
-        // Two words at once while the block has them: the first if below n, else the second, picked with
-        // no branch (a branch per word would be mispredicted for about one word in four); both too big
-        // is rarer.
-        while k <= 32 && self.index + 1 < N {
-            if self.index + 1 >= self.ready {
-                self.temper();
-                continue;
-            }
-            let first = (self.words[self.index] >> (32 - k)) as usize;
-            let second = (self.words[self.index + 1] >> (32 - k)) as usize;
-            let took_first = first < n;
-            self.index += 2 - usize::from(took_first);
-            let r = if took_first { first } else { second };
-            if r < n {
-                return r;
-            }
-        }
         loop {
             let r = self.getrandbits(k) as usize;
             if r < n {
