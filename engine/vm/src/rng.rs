@@ -39,13 +39,16 @@ pub fn below(state: &mut u64, n: u64) -> u64 {
     }
 }
 
-/// Fisher–Yates with `below` for each length from the whole down, as `rng.shuffle`.
+/// Fisher–Yates with `below`, as `rng.shuffle`.
 pub fn shuffle<T>(state: &mut u64, items: &mut [T]) {
-    let mut n = items.len();
-    while n > 1 {
-        let j = below(state, n as u64) as usize;
-        items.swap(n - 1, j);
-        n -= 1;
+    fisher_yates(items, |n| below(state, n));
+}
+
+/// Each place from the last down swapped with `pick(n)` of the n places at or below it.
+fn fisher_yates<T>(items: &mut [T], mut pick: impl FnMut(u64) -> u64) {
+    for i in (1..items.len()).rev() {
+        let j = pick(i as u64 + 1) as usize;
+        items.swap(i, j);
     }
 }
 
@@ -70,12 +73,9 @@ impl Deal {
         }
     }
 
-    /// Fisher–Yates: each place from the last down swapped with a pick at or below it.
+    /// Fisher–Yates with `pick`, as `Deal.shuffle`.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.pick(i as u64 + 1) as usize;
-            items.swap(i, j);
-        }
+        fisher_yates(items, |n| self.pick(n));
     }
 }
 
