@@ -104,6 +104,22 @@ def test_a_variable_changed_by_hand_plays_on_from_the_change_and_goes_back_to_th
     assert st.scores == ref.scores
 
 
+def test_a_field_set_by_hand_plays_on_from_the_change():
+    st = load_game("caty-mini", vm=True).new_game(2, 2)
+    assert st.vm is not None
+    st.pending = None  # a test's way to end a game where it stands
+    assert st.vm is None and st.is_terminal and st.legal_actions() == []
+
+
+def test_a_field_never_changed_in_place_is_read_and_the_game_stays_on_the_vm():
+    st = load_game("caty-mini", vm=True).new_game(2, 2)
+    ref = load_game("caty-mini", reference=True).new_game(2, 2)
+    assert (st.pending, st.history, st.reason) == (ref.pending, ref.history, ref.reason)
+    assert st.vm is not None
+    assert st.zones == ref.zones  # handed out: it may be changed in place
+    assert st.vm is None
+
+
 def test_a_history_is_saved_with_the_references_keys_in_its_order():
     """A secret decision's entry reads seat, action, kind, secret in the saved text on either backend."""
     st, ref = load_game("cat-town").new_game(2, 0), load_game("cat-town", vm=False).new_game(2, 0)

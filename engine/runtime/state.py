@@ -425,7 +425,7 @@ class State:
     def legal_actions(self, seat: int | None = None) -> list[str]:
         """Stable action ids the current player (or ``seat``) may choose from (empty when over or not asked)."""
         vm = self.vm
-        if vm is not None and self._vm_seat(seat):
+        if vm is not None and (seat is None or self._vm_seat(seat)):
             return vm.legal_actions(seat)
         return list(self._options_of(seat))
 
@@ -620,7 +620,7 @@ class State:
             self._back_to_vm()
             vm = self.vm
         if vm is not None:
-            if action.__class__ is str and self._vm_seat(seat):
+            if action.__class__ is str and (seat is None or self._vm_seat(seat)):
                 try:
                     vm.apply(action, seat)
                 except vm_module().VmError as exc:
@@ -1053,22 +1053,35 @@ class State:
 
 class _OnVm(State):
     """A state while the VM runs it: the Python backend's fields are unset, and a read or a change of one is
-    answered here, so that a state on the Python backend (a plain ``State``) pays nothing for it."""
+    answered by ``_python_field``, so that a state on the Python backend (a plain ``State``) pays nothing for it.
+
+    Those fields alone are properties: any other attribute is a plain slot, read as fast as a ``State``'s (a
+    class with ``__getattr__`` would slow every attribute of the API's loop)."""
 
     __slots__ = ()
 
-    def __getattr__(self, name: str) -> Any:
-        """A field of the Python backend read while the VM runs the game (it is then not set): one never changed
-        in place is read from ``for_reading``; any other may be changed by the caller, so the game runs on in Python."""
-        if name not in _FIELDS or self.vm is None:
-            raise AttributeError(f"'State' object has no attribute '{name}'")
+
+def _python_field(name: str) -> property:
+    """Field ``name`` of the Python backend on a state the VM runs (it is then not set): one never changed in place
+    is read from ``for_reading``; any other may be changed by the caller, so the game runs on in Python; a change
+    of any of them likewise."""
+    slot = State.__dict__[name]
+
+    def read(self: State) -> Any:
+        if self.vm is None:  # a state being made, or failed: the field as it is (unset: AttributeError)
+            return slot.__get__(self, State)
         if name in _LOOKS:
             return getattr(self.for_reading(), name)
         self._leave_vm()
-        return getattr(self, name)
+        return slot.__get__(self, State)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        """A field of the Python backend set by a caller: the game runs on in Python from the VM's state."""
-        if name in _FIELDS and getattr(self, "vm", None) is not None:  # unset while a state is being made
+    def change(self: State, value: Any) -> None:
+        if getattr(self, "vm", None) is not None:  # unset while a state is being made
             self._leave_vm()
-        object.__setattr__(self, name, value)
+        slot.__set__(self, value)
+
+    return property(read, change, doc=f"the Python backend's ``{name}``")
+
+
+for _name in _FIELDS:
+    setattr(_OnVm, _name, _python_field(_name))
