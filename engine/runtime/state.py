@@ -215,7 +215,9 @@ class State:
         vm_game = _on_vm(game)
         if vm_game is not None:
             try:
-                return cls._running(game, players, int(seed), vm_game.new_game(players, int(seed), draws))
+                return State._running(
+                    game, players, int(seed), vm_game.new_game(players, int(seed), draws), game.sight(players)
+                )
             except vm_module().VmChanceNeeded as exc:
                 raise ChanceNeeded(ChanceEvent(*exc.args)) from None
             except (OverflowError, TypeError):  # a seed past the VM's 128 bits, outcomes that are no 64-bit numbers
@@ -288,14 +290,14 @@ class State:
         return know
 
     # ------------------------------------------------------- on the VM
-    @classmethod
-    def _running(cls, game, players: int, seed: int, vm) -> State:
-        """A state the VM runs: ``vm``, an ``engine._vm.VmState`` of ``game``."""
-        st = State.__new__(State)  # its fields set as a plain State's, without _OnVm's check of each
-        st.vm, st.look, st.past, st.fault, st.on_python = vm, None, None, None, False
+    @staticmethod
+    def _running(game, players: int, seed: int, vm, sight, fault: Diagnostic | None = None) -> State:
+        """A state the VM runs: ``vm``, an ``engine._vm.VmState`` of ``game``; ``sight``: ``game.sight(players)``
+        (a copy passes its state's, not looked up again)."""
+        st = _OnVm.__new__(_OnVm)
+        st.vm, st.look, st.past, st.fault, st.on_python = vm, None, None, fault, False
         st.game, st.n, st.seed = game, players, seed
-        st.steps, st.settled, st.draws, st.sight = 0, {}, None, game.sight(players)
-        st.__class__ = _OnVm
+        st.steps, st.settled, st.draws, st.sight = 0, {}, None, sight
         return st
 
     def for_reading(self) -> State:
@@ -935,7 +937,7 @@ class State:
                 copy = self.vm.determinized(seat, int(seed))
             except (OverflowError, vm_module().VmError):  # a seed wider than the VM's 64 bits; the reference's fault
                 return sight.determinize(self.for_reading(), seat, int(seed))
-            return State._running(self.game, self.n, int(seed), copy)
+            return State._running(self.game, self.n, int(seed), copy, self.sight)
         return sight.determinize(self, seat, int(seed))
 
     def _check_seat(self, seat) -> None:
@@ -962,9 +964,9 @@ class State:
         """
         vm = self.vm
         if vm is not None:
-            c = State._running(self.game, self.n, self.seed, vm.clone() if log else vm.clone_without_log())
-            c.fault = self.fault
-            return c
+            return State._running(
+                self.game, self.n, self.seed, vm.clone() if log else vm.clone_without_log(), self.sight, self.fault
+            )
         c = State.__new__(State)
         c.vm, c.look, c.past, c.on_python = None, None, None, self.on_python
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
