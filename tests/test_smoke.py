@@ -52,6 +52,6 @@ def test_the_benchmark_compares_this_tree_with_a_revision():
         text=True,
     )
     assert done.returncode == 0, done.stderr[-500:]
-    kinds = ("games caty-mini 2p", "search caty-mini 2p", "api caty-mini 2p")
+    kinds = ("games caty-mini 2p", "search caty-mini 2p", "api caty-mini 2p (State)", "api caty-mini 2p (VmState)")
     rows = [line for line in done.stdout.splitlines() if line.startswith(kinds)]
-    assert len(rows) == 3 and all(re.search(r"\d+\.\d\d× ", row) for row in rows), done.stdout
+    assert len(rows) == 4 and all(re.search(r"\d+\.\d\d× ", row) for row in rows), done.stdout

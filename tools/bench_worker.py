@@ -9,7 +9,8 @@ instructions (``bench.py --instructions``).  Only the public surface
 ``simulate`` (``engine/lab/simulate.py``, or ``engine/simulate.py`` in older trees) are used, so any
 revision since the baseline runs it.  A tree with the native VM (``engine.runtime.lower.native_game``)
 plays the ``api``, ``clone`` and ``determinized`` jobs on it (its ``VmState`` has the same methods), as
-``simulate`` and the MCTS bot do on their own.
+``simulate`` and the MCTS bot do on their own, unless the job's ``surface`` is ``State``: then on the public
+``State`` over it, as a tool author's loop calls them.
 """
 
 from __future__ import annotations
@@ -39,13 +40,14 @@ def _game(name: str, variant: str | None):
 
 
 def _new_game(job: dict):
-    """A new game of the job on the tree's fastest runtime: the native VM where the tree has one."""
+    """A new game of the job: a public ``State`` for the surface "State", else on the tree's fastest runtime, its
+    native ``VmState`` where the tree has one."""
     game = _game(job["game"], job["variant"])
     try:
         from engine.runtime.lower import native_game
     except ModuleNotFoundError:  # a tree from before the VM
         native_game = None
-    vm = native_game(game)[0] if native_game else None
+    vm = native_game(game)[0] if native_game and job.get("surface") != "State" else None
     return (vm or game).new_game(job["players"], job["seed"])
 
 
