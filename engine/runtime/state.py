@@ -295,9 +295,17 @@ class State:
         """A state the VM runs: ``vm``, an ``engine._vm.VmState`` of ``game``; ``sight``: ``game.sight(players)``
         (a copy passes its state's, not looked up again)."""
         st = _OnVm.__new__(_OnVm)
-        st.vm, st.look, st.past, st.fault, st.on_python = vm, None, None, fault, False
-        st.game, st.n, st.seed = game, players, seed
-        st.steps, st.settled, st.draws, st.sight = 0, {}, None, sight
+        # one field a statement: a tuple assigned to many fields is made first, then taken apart
+        st.vm = vm
+        st.look = st.past = st.draws = None
+        st.fault = fault
+        st.on_python = False
+        st.game = game
+        st.n = players
+        st.seed = seed
+        st.steps = 0
+        st.settled = {}
+        st.sight = sight
         return st
 
     def for_reading(self) -> State:
@@ -932,13 +940,15 @@ class State:
     def determinized(self, seat: int, seed: int) -> State:
         """A copy consistent with all ``seat`` knows and with nothing more (see ``sight.determinize``)."""
         self._check_seat(seat)
-        if self.vm is not None:
+        seed = int(seed)
+        vm = self.vm
+        if vm is not None:
             try:
-                copy = self.vm.determinized(seat, int(seed))
+                copy = vm.determinized(seat, seed)
             except (OverflowError, vm_module().VmError):  # a seed wider than the VM's 64 bits; the reference's fault
-                return sight.determinize(self.for_reading(), seat, int(seed))
-            return State._running(self.game, self.n, int(seed), copy, self.sight)
-        return sight.determinize(self, seat, int(seed))
+                return sight.determinize(self.for_reading(), seat, seed)
+            return State._running(self.game, self.n, seed, copy, self.sight)
+        return sight.determinize(self, seat, seed)
 
     def _check_seat(self, seat) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
