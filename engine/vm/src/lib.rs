@@ -5,6 +5,7 @@
 //! in one call, `record` them as the playtest lab records them, `several` the options of choosing several; `py`
 //! (feature `python`) is the PyO3 face, `engine._vm`.
 
+mod alloc;
 pub mod bots;
 pub mod chance;
 pub mod close;
@@ -32,4 +33,4 @@ pub mod value;
 mod py;
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: alloc::Mimalloc = alloc::Mimalloc;
