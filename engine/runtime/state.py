@@ -115,11 +115,11 @@ def _copied(zones: dict[str, list]) -> dict[str, list]:
     return dict(zip(zones, map(list.copy, zones.values())))
 
 
-# The fields the Python backend runs on.  While the VM runs a game they are not set: a read of one is
-# answered from the VM's state (``State.__getattr__``).
+# The fields the Python backend runs on.  While the VM runs a game they are not set: a read or a change of one is
+# answered by ``_python_field``.
 _FIELDS = frozenset(
-    ("faces", "final", "history", "know", "loc", "log_entries", "pending", "pinned", "pvars", "reason", "rng")
-    + ("seen", "stack", "vars", "zones")
+    ("draws", "faces", "final", "history", "know", "loc", "log_entries", "pending", "pinned", "pvars", "reason")
+    + ("rng", "seen", "settled", "stack", "steps", "vars", "zones")
 )
 # Of those, the ones never changed in place (a clone shares them): read from a copy, the VM runs on.
 _LOOKS = frozenset(("history", "pending", "reason"))
@@ -297,14 +297,12 @@ class State:
         st = _OnVm.__new__(_OnVm)
         # one field a statement: a tuple assigned to many fields is made first, then taken apart
         st.vm = vm
-        st.look = st.past = st.draws = None
+        st.look = st.past = None
         st.fault = fault
         st.on_python = False
         st.game = game
         st.n = players
         st.seed = seed
-        st.steps = 0
-        st.settled = {}
         st.sight = sight
         return st
 
