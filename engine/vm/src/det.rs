@@ -59,7 +59,10 @@ impl Hidden {
     /// share of them and shuffles them with its kept ones, if it has any.
     fn deal(&self, shuffler: &mut rng::Deal) -> Vec<u32> {
         let mut dealt = vec![0; self.slots.len()];
-        let (mut pool, mut here) = (Vec::with_capacity(self.slots.len()), Vec::new());
+        let (mut pool, mut here) = (
+            Vec::with_capacity(self.slots.len()),
+            Vec::with_capacity(self.slots.len()),
+        );
         for (start, back) in runs(&self.slots, |a, b| a.look == b.look) {
             pool.clear();
             pool.extend(back.iter().filter(|s| !s.kept).map(|s| s.card));
@@ -375,9 +378,7 @@ fn remap(v: &V, shape: &Shape, map: &[u32]) -> Option<V> {
         (Shape::Card, V::Int(c)) if *c >= 0 && (*c as usize) < map.len() && i64::from(map[*c as usize]) != *c => {
             Some(V::Int(i64::from(map[*c as usize])))
         }
-        (Shape::List(inner), V::List(items)) => {
-            remap_each(items, |x| remap(x, inner, map)).map(|items| V::List(items.into()))
-        }
+        (Shape::List(inner), V::List(items)) => remap_each(items, |x| remap(x, inner, map)).map(V::List),
         (Shape::Loop(list), V::Iter(i, items)) => match remap(&V::List(items.clone()), list, map)? {
             V::List(items) => Some(V::Iter(*i, items)),
             _ => None,
@@ -386,17 +387,20 @@ fn remap(v: &V, shape: &Shape, map: &[u32]) -> Option<V> {
             let (_, s) = fields.iter().find(|(name, _)| name == k)?;
             remap(x, s, map).map(|x| (*k, x))
         })
-        .map(|r| V::Rec(r.into())),
+        .map(V::Rec),
         _ => None,
     }
 }
 
-/// `items` with `f` applied where it gives a new item, or None when it gives none.
-fn remap_each<T: Clone>(items: &[T], f: impl Fn(&T) -> Option<T>) -> Option<Vec<T>> {
+/// `items` with `f` applied where it gives a new item, or None when it gives none (made in one allocation: the
+/// items are counted before they are made).
+fn remap_each<T: Clone>(items: &[T], f: impl Fn(&T) -> Option<T>) -> Option<Rc<[T]>> {
     let (k, first) = items.iter().enumerate().find_map(|(k, x)| f(x).map(|new| (k, new)))?;
-    let mut out = Vec::with_capacity(items.len());
-    out.extend_from_slice(&items[..k]);
-    out.push(first);
-    out.extend(items[k + 1..].iter().map(|x| f(x).unwrap_or_else(|| x.clone())));
-    Some(out)
+    let mut first = Some(first);
+    let out = items.iter().enumerate().map(|(i, x)| match i.cmp(&k) {
+        std::cmp::Ordering::Less => x.clone(),
+        std::cmp::Ordering::Equal => first.take().unwrap_or_else(|| x.clone()),
+        std::cmp::Ordering::Greater => f(x).unwrap_or_else(|| x.clone()),
+    });
+    Some(out.collect())
 }
