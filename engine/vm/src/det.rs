@@ -216,7 +216,7 @@ impl State {
         }
         for (p, s) in copy.seen.iter_mut().enumerate() {
             if p != seat as usize {
-                s.clear();
+                *s = Journal::default();
             }
         }
         if self.keep_log {

@@ -3,7 +3,7 @@
 use crate::game::Game;
 use crate::rng::Seed;
 use crate::state::{frame, Error, Hist, LogLine, Pending, State, Together};
-use crate::value::V;
+use crate::value::{Journal, V};
 use serde_json::{json, Map, Value as J};
 use std::rc::Rc;
 
@@ -43,7 +43,7 @@ impl State {
             "pending": self.pending_json(),
             "log": log,
             "history": history,
-            "seen": self.seen,
+            "seen": self.seen.iter().map(Journal::as_slice).collect::<Vec<_>>(),
             "reason": self.reason.as_deref(),
             "know": self.know,
             "pinned": self.pinned,
@@ -312,8 +312,11 @@ impl State {
                 }
             });
         }
-        let seen: Vec<Vec<J>> = match get("seen")?.as_array() {
-            Some(s) if s.len() == n => s.iter().map(|x| x.as_array().cloned().unwrap_or_default()).collect(),
+        let seen: Vec<Journal<J>> = match get("seen")?.as_array() {
+            Some(s) if s.len() == n => s
+                .iter()
+                .map(|x| x.as_array().cloned().unwrap_or_default().into())
+                .collect(),
             _ => return refuse("what each seat was shown"),
         };
         let masks = |k: &str| -> Result<Vec<u32>, Error> {

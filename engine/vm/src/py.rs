@@ -720,7 +720,7 @@ impl Looked {
             }
             if now.len() > *had {
                 let grown = list.bind(py).get_slice(0, *had);
-                for entry in &now[*had..] {
+                for entry in &now.as_slice()[*had..] {
                     grown.append(py_value(py, entry)?)?;
                 }
                 (*had, *list) = (now.len(), grown.unbind());

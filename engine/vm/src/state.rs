@@ -164,7 +164,8 @@ pub struct State {
     pub history: Journal<Hist>,
     /// How many entries the history has or would have (a `show`'s turn).
     pub turns: usize,
-    pub seen: Vec<Vec<serde_json::Value>>,
+    /// What each seat was shown, a list per seat (shared by copies, as the log is).
+    pub seen: Vec<Journal<serde_json::Value>>,
     pub reason: Option<Rc<str>>,
     pub know: Vec<u32>,
     pub pinned: Vec<u32>,
@@ -322,7 +323,7 @@ impl State {
             keep_log: true,
             history: Journal::default(),
             turns: 0,
-            seen: vec![vec![]; n],
+            seen: vec![Journal::default(); n],
             reason: None,
             know: seats.know.clone(),
             pinned: seats.know.clone(),

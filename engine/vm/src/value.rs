@@ -102,8 +102,9 @@ impl V {
     }
 }
 
-/// An append-only list shared between copies of a state (the log, the history): a clone shares it, and the
-/// first push after a clone copies it (copy-on-write), so copying a long game's state costs no copy of its past.
+/// An append-only list shared between copies of a state (the log, the history, what each seat was shown): a clone
+/// shares it, and the first push after a clone copies it (copy-on-write), so copying a long game's state costs no
+/// copy of its past.
 #[derive(Clone, Debug)]
 pub struct Journal<T: Clone>(Rc<Vec<T>>);
 
@@ -128,6 +129,10 @@ impl<T: Clone> Journal<T> {
 
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.0.iter()
+    }
+
+    pub fn as_slice(&self) -> &[T] {
+        &self.0
     }
 }
 
