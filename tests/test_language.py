@@ -13,6 +13,7 @@ from engine import IllegalAction, RulesError, RuntimeRuleError, load_game
 from engine.lang.ast import format_block
 from engine.lang.ops import OPS
 from engine.lang.parser import parse_program
+from engine.runtime.lower import native_game, rule_error_of, vm_module
 
 HEADER = """\
 id: mini
@@ -362,6 +363,38 @@ def test_a_rule_failing_at_run_time_is_told_in_the_language_words(tmp_path, stat
     d = info.value.diagnostic
     assert (d.code, d.line) == (code, HEADER.count("\n") + 4) and said in d.message
     assert not any(word in d.message for word in ("NoneType", "'int'", "'str'", "Error"))
+
+
+@pytest.mark.parametrize("backend", ["vm", "reference"])
+@pytest.mark.parametrize(
+    "statement, code, said",
+    [
+        # around(ring, value, before, after) takes range(-before, min(after, n - before)), as the reference does
+        ("me.points = size(around(players(), first(players()), first([]), 1))", "E702", "'-' cannot be used on none"),
+        (
+            "me.points = size(around(players(), first(players()), 1, first([])))",
+            "E702",
+            "'<' cannot compare a number and none",
+        ),
+        # every argument is worked out before the value is looked for in the ring
+        ("me.points = size(around(players(), last([]), 1 // (me.points - me.points), 1))", "E701", "division by zero"),
+    ],
+)
+def test_an_operation_given_none_fails_alike_on_both_backends(tmp_path, backend, statement, code, said):
+    """Told by the VM itself (a `State` has the reference tell a fault the VM met, but the VM's own loops, such as
+    the lab's playouts, report it in the VM's words)."""
+    game = make_game(tmp_path, FAULT.format(statement=statement))
+    if backend == "reference":
+        with pytest.raises(RuntimeRuleError) as info:
+            load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=True).new_game(players=2)
+        d = info.value.diagnostic
+    else:
+        vm, why = native_game(game)
+        assert vm is not None, why
+        with pytest.raises(vm_module().VmRuleError) as info:
+            vm.new_game(2, 0)
+        d = rule_error_of(info.value).diagnostic
+    assert d.code == code and said in d.message, d.message
 
 
 @pytest.mark.parametrize("reference", [False, True])

@@ -1312,6 +1312,11 @@ impl State {
             Op::CyclicNext | Op::CyclicPrev | Op::Around => {
                 let l = self.value_of(g, arg(0)?, env)?;
                 let x = self.value_of(g, arg(1)?, env)?;
+                // every argument is worked out before the call, as the reference works them out
+                let counts = match op {
+                    Op::Around => Some((self.value_of(g, arg(2)?, env)?, self.value_of(g, arg(3)?, env)?)),
+                    _ => None,
+                };
                 let ring = list(&l, "cyclic_next")?;
                 let what = match op {
                     Op::CyclicNext => "cyclic_next",
@@ -1326,8 +1331,15 @@ impl State {
                     Op::CyclicNext => ring[((i as i64 + 1).rem_euclid(len)) as usize].clone(),
                     Op::CyclicPrev => ring[((i as i64 - 1).rem_euclid(len)) as usize].clone(),
                     _ => {
-                        let before = int(&self.value_of(g, arg(2)?, env)?, "around")?;
-                        let after = int(&self.value_of(g, arg(3)?, env)?, "around")?;
+                        let (before, after) = counts.unwrap_or_default();
+                        // the reference's `range(-before, min(after, n - before))`, and its faults
+                        if !matches!(before, V::Int(_) | V::Bool(_)) {
+                            return failed(format!("'-' cannot be used on {}", py_kind(&before)));
+                        }
+                        if !matches!(after, V::Int(_) | V::Bool(_)) {
+                            return failed(format!("'<' cannot compare a number and {}", py_kind(&after)));
+                        }
+                        let (before, after) = (int(&before, "around")?, int(&after, "around")?);
                         let mut out: Vec<V> = vec![];
                         for k in -before..after.min(len - before) {
                             let x = &ring[((i as i64 + k).rem_euclid(len)) as usize];
