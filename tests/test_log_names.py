@@ -36,6 +36,17 @@ def test_logs_name_seats_and_cards_as_the_rules_do_and_ids_stay(tmp_path, refere
     assert st.visible_log(1) == ["Red: drop big-disc", "Red drops the Big disc; Red, Yellow watch"]
 
 
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_list_or_a_card_that_is_none_is_logged_as_nothing(tmp_path, reference):
+    """As an empty list is: `item` past the end of a list of lists is a list that is none."""
+    rules = GAME.replace(
+        'log "{me} drops the {c}; {[p for p in players()]} watch"', 'log "{item([[c]], 1)} and {item([c], 1)} are left"'
+    )
+    st = load_game(write_game(tmp_path, rules), reference=reference).new_game(players=2)
+    st.apply("drop big-disc")
+    assert st.visible_log(1)[-1] == "nothing and nothing are left"
+
+
 def test_without_names_logs_say_seat_and_the_cards_id(tmp_path):
     plain = GAME.replace(", names: [Red, Yellow]", "").replace("cards_in_logs: name\n", "")
     st = load_game(write_game(tmp_path, plain)).new_game(players=2)

@@ -139,7 +139,7 @@ class Labeller:
             return lambda v: "nowhere" if v is None else v.split(":", 1)[-1]
         if t is not None and t.is_list:
             inner = part(t.element)
-            return lambda v: ", ".join([inner(x) for x in v]) or "nothing"
+            return lambda v: "nothing" if v is None else ", ".join([inner(x) for x in v]) or "nothing"
         if t is not None and t.is_record:  # fields in the order the record was written: {a: x, b: y} prints "x y"
             fields = {name: part(ft) for name, ft in t.fields}
             as_is = {name for name, f in fields.items() if f is plain_label}  # text prints as itself

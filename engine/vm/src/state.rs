@@ -1162,7 +1162,7 @@ impl State {
                     out.push_str("nothing");
                 }
             }
-            (Label::Record(_), V::None | V::Unset) => out.push_str("nothing"),
+            (Label::List(_) | Label::Record(_), V::None | V::Unset) => out.push_str("nothing"),
             (_, V::None | V::Unset) => out.push_str("none"),
             (_, V::Str(s)) => out.push_str(self.game.text(*s)),
             (_, V::Text(t)) => out.push_str(t),
