@@ -239,6 +239,23 @@ def test_none_given_to_an_operation_is_the_references_fault_word_for_word(tmp_pa
     assert vm == ref
 
 
+# An operation works out every argument before it checks any: a zone that is none, then an argument that fails.
+ARGUMENTS_FIRST = {
+    "move_all": "move_all(item([deck], 5), item([deck], 1 // (n - n)))",
+    "move": "move(c, item([deck], 1 // (n - n)))",
+    "move_bottom": "move_bottom(c, item([deck], 1 // (n - n)))",
+    "top_cards": "n = size(top_cards(item([deck], 5), 1 // (n - n)))",
+    "around": "xs = around(xs, 9, 1 // (n - n), 1)",
+}
+
+
+@pytest.mark.parametrize("line", ARGUMENTS_FIRST.values(), ids=list(ARGUMENTS_FIRST))
+def test_an_operation_works_out_its_arguments_before_it_checks_them_as_the_reference_does(tmp_path, line):
+    ref, vm = faults_on_both(game_of(tmp_path, NONE_GAME.replace("LINE", line)))
+    assert vm == ref
+    assert ref.message.startswith("division by zero")
+
+
 UNORDERED_KEYS = {
     "none among numbers": "xs = sorted([1, 2, 3], by: (none if it == 2 else it))",
     "none keys only": "xs = sorted(xs + [1], by: (none if it > 0 else it))",

@@ -1045,8 +1045,9 @@ impl State {
                 V::List(self.zones[z].iter().map(|&c| V::Int(i64::from(c))).collect())
             }
             Op::TopCards => {
-                let z = self.zone_arg(g, arg(0)?, env)?;
-                let k = match self.value_of(g, arg(1)?, env)? {
+                let (z, k) = (self.value_of(g, arg(0)?, env)?, self.value_of(g, arg(1)?, env)?);
+                let z = self.zone_index(&z)?;
+                let k = match k {
                     V::Int(k) => k.max(0) as usize,
                     V::Bool(b) => usize::from(b),
                     other => return failed(format!("'>' cannot compare {} and a number", py_kind(&other))), // max(0, n)
@@ -1065,16 +1066,16 @@ impl State {
                 self.zone_of(&c)?
             }
             Op::Move | Op::MoveBottom => {
-                let c = self.value_of(g, arg(0)?, env)?;
+                let (c, to) = (self.value_of(g, arg(0)?, env)?, self.value_of(g, arg(1)?, env)?);
                 let what = if op == Op::Move { "move" } else { "move_bottom" };
                 let c = self.card(&c, what)?;
-                let to = self.zone_arg(g, arg(1)?, env)?;
+                let to = self.zone_index(&to)?;
                 self.move_card(c, to, op == Op::Move)?;
                 V::None
             }
             Op::MoveAll => {
-                let source = self.zone_arg(g, arg(0)?, env)?;
-                let to = self.zone_arg(g, arg(1)?, env)?;
+                let (source, to) = (self.value_of(g, arg(0)?, env)?, self.value_of(g, arg(1)?, env)?);
+                let (source, to) = (self.zone_index(&source)?, self.zone_index(&to)?);
                 self.move_all(source, to);
                 V::None
             }
@@ -1087,8 +1088,8 @@ impl State {
                 V::None
             }
             Op::Sort => {
-                let z = self.zone_arg(g, arg(0)?, env)?;
-                let name = self.value_of(g, arg(1)?, env)?;
+                let (z, name) = (self.value_of(g, arg(0)?, env)?, self.value_of(g, arg(1)?, env)?);
+                let z = self.zone_index(&z)?;
                 let Some(&attr) = (match name {
                     V::Str(s) => self.game.attr_names.get(&s),
                     _ => None,
