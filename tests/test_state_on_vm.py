@@ -19,7 +19,7 @@ import pytest
 from language_helpers import write_game
 from test_vm_differential import YARD
 
-from engine import IllegalAction, load_game
+from engine import IllegalAction, TabletopError, load_game
 from engine.bots import make_agent
 from engine.errors import RuntimeRuleError, StateError
 from engine.lab.simulate import play_out
@@ -102,6 +102,24 @@ def test_a_variable_changed_by_hand_plays_on_from_the_change_and_goes_back_to_th
         ref.apply(action)
         assert st.vm is not None and st.to_data() == ref.to_data()
     assert st.scores == ref.scores
+
+
+class _Seat(int):
+    """A seat number of a tool's own int type."""
+
+
+@pytest.mark.parametrize("backend", ["vm", "reference"])
+def test_a_seat_is_a_number_of_the_table_on_either_backend(backend):
+    st = load_game("cat-town", vm=backend == "vm", reference=backend == "reference").new_game(2, 4)
+    assert (st.vm is not None) == (backend == "vm")
+    for seat in (True, False, -1, 2, "0", 0.0):
+        for read in (lambda s: st.determinized(s, 1), st.view, st.history_for):
+            with pytest.raises(TabletopError, match=f"no seat {seat!r}: seats are 0…1"):
+                read(seat)
+    with pytest.raises(TabletopError, match="no seat None"):
+        st.determinized(None, 1)
+    assert st.determinized(_Seat(1), _Seat(5)).to_data() == st.determinized(1, 5).to_data()
+    assert st.view(_Seat(0)) == st.view(0)
 
 
 def test_a_field_set_by_hand_plays_on_from_the_change():

@@ -294,7 +294,7 @@ class State:
     def _running(game, players: int, seed: int, vm, sight, fault: Diagnostic | None = None) -> State:
         """A state the VM runs: ``vm``, an ``engine._vm.VmState`` of ``game``; ``sight``: ``game.sight(players)``
         (a copy passes its state's, not looked up again)."""
-        st = _OnVm.__new__(_OnVm)
+        st = _OnVm()  # a class called makes its object faster than its __new__ called (it has no __init__)
         # one field a statement: a tuple assigned to many fields is made first, then taken apart
         st.vm = vm
         st.look = st.past = None
@@ -938,7 +938,8 @@ class State:
     def determinized(self, seat: int, seed: int) -> State:
         """A copy consistent with all ``seat`` knows and with nothing more (see ``sight.determinize``)."""
         self._check_seat(seat)
-        seed = int(seed)
+        if seed.__class__ is not int:
+            seed = int(seed)
         vm = self.vm
         if vm is not None:
             try:
@@ -949,6 +950,8 @@ class State:
         return sight.determinize(self, seat, seed)
 
     def _check_seat(self, seat) -> None:
+        if seat.__class__ is int and 0 <= seat < self.n:  # the common case, told without isinstance
+            return
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise TabletopError(f"no seat {seat!r}: seats are 0…{self.n - 1}")
 
@@ -971,10 +974,17 @@ class State:
         shares them; so it does the pending decision, which is replaced, never changed.
         """
         vm = self.vm
-        if vm is not None:
-            return State._running(
-                self.game, self.n, self.seed, vm.clone() if log else vm.clone_without_log(), self.sight, self.fault
-            )
+        if vm is not None:  # _running's fields, written out: a call would cost a fifth of a copy
+            c = _OnVm()
+            c.vm = vm.clone() if log else vm.clone_without_log()
+            c.look = c.past = None
+            c.fault = self.fault
+            c.on_python = False
+            c.game = self.game
+            c.n = self.n
+            c.seed = self.seed
+            c.sight = self.sight
+            return c
         c = State.__new__(State)
         c.vm, c.look, c.past, c.on_python = None, None, None, self.on_python
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
