@@ -975,16 +975,16 @@ class State:
         """
         vm = self.vm
         if vm is not None:  # _running's fields, written out: a call would cost a fifth of a copy
-            c = _OnVm()
-            c.vm = vm.clone() if log else vm.clone_without_log()
-            c.look = c.past = None
-            c.fault = self.fault
-            c.on_python = False
-            c.game = self.game
-            c.n = self.n
-            c.seed = self.seed
-            c.sight = self.sight
-            return c
+            st = _OnVm()
+            st.vm = vm.clone() if log else vm.clone_without_log()
+            st.look = st.past = None
+            st.fault = self.fault
+            st.on_python = False
+            st.game = self.game
+            st.n = self.n
+            st.seed = self.seed
+            st.sight = self.sight
+            return st
         c = State.__new__(State)
         c.vm, c.look, c.past, c.on_python = None, None, None, self.on_python
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
