@@ -397,6 +397,21 @@ def test_an_operation_given_none_fails_alike_on_both_backends(tmp_path, backend,
     assert d.code == code and said in d.message, d.message
 
 
+@pytest.mark.parametrize("backend", ["vm", "reference"])
+def test_around_counts_near_the_bound_of_numbers_take_the_references_range(tmp_path, backend):
+    """range(-before, min(after, n - before)) as Python counts it, with no bound: here one step, from 2^63 - 2."""
+    big = "922337203685477580 * 10"  # numbers in the rules have at most 18 digits
+    statement = f"me.points = size(around(players(), first(players()), -({big} + 6), {big} + 7))"
+    game = make_game(tmp_path, FAULT.format(statement=statement))
+    if backend == "reference":
+        scores = load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=True).new_game(players=2).scores
+    else:
+        vm, why = native_game(game)
+        assert vm is not None, why
+        scores = vm.new_game(2, 0).scores()
+    assert scores == [1, 0]
+
+
 @pytest.mark.parametrize("reference", [False, True])
 def test_a_local_read_before_it_is_set_is_told_at_its_line(tmp_path, reference):
     """A local read before any branch set it is the rules' E701 at the reading line, on both backends."""

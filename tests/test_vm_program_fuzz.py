@@ -39,7 +39,7 @@ def test_generated_games_play_alike_on_both_backends(tmp_path, seed):
 
 def game_of(tmp_path, text: str):
     folder = tmp_path / "rules" / "g"
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "game.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
     return load_game(folder / "game.yaml", reference=True)
 
@@ -236,6 +236,10 @@ NONE_ELSEWHERE = {
     "no card, under a zone that fails": "move_bottom(c, item([deck], 1 // (n - n)))",
     "the top cards of a zone that is none, as many as fail": "n = size(top_cards(item([deck], 5), 1 // (n - n)))",
     "around a value not in the ring, a count that fails": "xs = around(xs, 9, 1 // (n - n), 1)",
+    "an item of none, at a place that fails": "n = item(item([xs], 5), 1 // (n - n))",
+    "no cards shown, to a seat that fails": "show(item([[c]], 5), item(players(), 1 // (n - n)))",
+    "a number looked for in none, that fails": "n = index_of(item([xs], 5), 1 // (n - n))",
+    "the next in none, after a value that fails": "n = cyclic_next(item([xs], 5), 1 // (n - n))",
 }
 
 
@@ -243,6 +247,34 @@ NONE_ELSEWHERE = {
 def test_none_given_to_an_operation_is_the_references_fault_word_for_word(tmp_path, line):
     ref, vm = faults_on_both(game_of(tmp_path, NONE_GAME.replace("LINE", line)))
     assert vm == ref
+
+
+BOARD_NONE = {
+    "the way on a board that is none, through spaces that fail": (
+        'n = path_length(item([b0], 5), "a1", ["c3"], item([spaces(b0)], 1 // (n - n)))'
+    ),
+    "a joining on a board that is none, through spaces that fail": (
+        'flag = connected(item([b0], 5), ["a1"], ["c3"], item([spaces(b0)], 1 // (n - n)))'
+    ),
+    "a group on a board that is none, of a space that fails": (
+        "n = size(group(item([b0], 5), item(spaces(b0), 1 // (n - n)), spaces(b0)))"
+    ),
+}
+
+
+@pytest.mark.parametrize("line", BOARD_NONE.values(), ids=list(BOARD_NONE))
+def test_a_board_operation_works_out_every_argument_before_it_looks_for_its_board(tmp_path, line):
+    """As the reference's operations do (Python functions): a later argument's fault is the one told."""
+    text = NONE_GAME.replace("LINE", line).replace(
+        "    zones:", "    boards:\n      - {id: b0, files: [grid.yaml]}\n    zones:"
+    )
+    (tmp_path / "rules" / "g").mkdir(parents=True)
+    (tmp_path / "rules" / "g" / "grid.yaml").write_text(
+        "id: tiny\nkind: grid\ncells: {width: 3, height: 3}\nrooms: []\n"
+    )
+    ref, vm = faults_on_both(game_of(tmp_path, text))
+    assert vm == ref
+    assert ref.message.startswith("division by zero"), ref.message
 
 
 UNORDERED_KEYS = {

@@ -73,11 +73,29 @@ pub(crate) fn grouped(n: impl std::fmt::Display) -> String {
     out
 }
 
-fn checked(r: Option<i64>) -> Res<V> {
+/// An operation given fewer arguments than it takes: the lowering's fault, not the rules'.
+fn lacking() -> F {
+    F::Bug("an operation lacks an argument".into())
+}
+
+/// Python's `-v`: a number (a bool is one), else Python's fault.
+fn negated(v: &V) -> Res<i64> {
+    if !matches!(v, V::Int(_) | V::Bool(_)) {
+        return failed(format!("'-' cannot be used on {}", py_kind(v)));
+    }
+    within(int(v, "-")?.checked_neg())
+}
+
+/// `r` if it is a number the rules may hold (within ±(2^63 − 1)), else the bound's fault.
+fn within(r: Option<i64>) -> Res<i64> {
     match r {
-        Some(v) if v != i64::MIN => Ok(V::Int(v)),
+        Some(v) if v != i64::MIN => Ok(v),
         _ => rule(PAST),
     }
+}
+
+fn checked(r: Option<i64>) -> Res<V> {
+    within(r).map(V::Int)
 }
 
 /// Where a comprehension puts its elements: a list, or an operation reading them as they come (`Fold`).
@@ -328,30 +346,19 @@ impl State {
                 let zi = self.zone_index(&zone)?;
                 Ok(V::List(self.zones[zi].iter().map(|&c| V::Int(i64::from(c))).collect()))
             }
-            Expr::Neg(e) => {
-                let v = self.value_of(g, *e, env)?;
-                if !matches!(v, V::Int(_) | V::Bool(_)) {
-                    return failed(format!("'-' cannot be used on {}", py_kind(&v)));
-                }
-                checked(int(&v, "-")?.checked_neg())
-            }
+            Expr::Neg(e) => negated(&self.value_of(g, *e, env)?).map(V::Int),
             Expr::PathLength(t, board, start, targets, through) => {
-                let V::Str(board) = self.value_of(g, *board, env)? else {
+                let [board, start, tg, th] = self.values(g, &[*board, *start, *targets, *through], env)?;
+                let V::Str(board) = board else {
                     return rule("path_length: no board");
                 };
-                let start = self.value_of(g, *start, env)?;
-                let (tg, th) = (self.value_of(g, *targets, env)?, self.value_of(g, *through, env)?);
                 self.path_length(*t, board, &start, list(&tg, "path_length")?, list(&th, "path_length")?)
             }
             Expr::Connected(t, board, sources, targets, through) => {
-                let V::Str(board) = self.value_of(g, *board, env)? else {
+                let [board, s, tg, th] = self.values(g, &[*board, *sources, *targets, *through], env)?;
+                let V::Str(board) = board else {
                     return rule("connected: no board");
                 };
-                let (s, tg, th) = (
-                    self.value_of(g, *sources, env)?,
-                    self.value_of(g, *targets, env)?,
-                    self.value_of(g, *through, env)?,
-                );
                 self.connected(
                     *t,
                     board,
@@ -361,13 +368,11 @@ impl State {
                 )
             }
             Expr::Walk(how, neighbours, steps, board, args) => {
-                let V::Str(board) = self.value_of(g, *board, env)? else {
+                let board = self.value_of(g, *board, env)?;
+                let vals = self.all_values(g, args, env)?;
+                let V::Str(board) = board else {
                     return rule("a board operation got no board");
                 };
-                let mut vals = Vec::with_capacity(args.len());
-                for &a in args {
-                    vals.push(self.value_of(g, a, env)?);
-                }
                 self.walk(*how, *neighbours, *steps, board, &vals)
             }
             Expr::Lit(_)
@@ -958,6 +963,24 @@ impl State {
         Ok(value)
     }
 
+    /// The first `K` arguments of an operation, each worked out in order before the operation checks any: the
+    /// reference's operations are Python functions, called with their arguments' values.
+    #[inline(always)]
+    fn values<const K: usize>(&mut self, g: &Game, args: &[Node], env: &mut [V]) -> Res<[V; K]> {
+        let args: &[Node; K] = args.get(..K).and_then(|a| a.try_into().ok()).ok_or_else(lacking)?;
+        let mut out = [const { V::None }; K];
+        for (slot, &a) in out.iter_mut().zip(args) {
+            // the placeholder holds nothing to free: forgotten, not dropped (a call per argument otherwise)
+            std::mem::forget(std::mem::replace(slot, self.value_of(g, a, env)?));
+        }
+        Ok(out)
+    }
+
+    /// Every argument of an operation of more than one form, worked out as `values` works them out.
+    pub(crate) fn all_values(&mut self, g: &Game, args: &[Node], env: &mut [V]) -> Res<Vec<V>> {
+        args.iter().map(|&a| self.value_of(g, a, env)).collect()
+    }
+
     fn zone_arg(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<usize> {
         let z = self.value_of(g, n, env)?;
         self.zone_index(&z)
@@ -1007,11 +1030,7 @@ impl State {
     }
 
     pub(crate) fn op(&mut self, g: &Game, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
-        let arg = |i: usize| {
-            args.get(i)
-                .copied()
-                .ok_or_else(|| F::Bug("an operation lacks an argument".into()))
-        };
+        let arg = |i: usize| args.get(i).copied().ok_or_else(lacking);
         let n = self.n as i64;
         Ok(match op {
             Op::Top | Op::Bottom => {
@@ -1045,7 +1064,7 @@ impl State {
                 V::List(self.zones[z].iter().map(|&c| V::Int(i64::from(c))).collect())
             }
             Op::TopCards => {
-                let (z, k) = (self.value_of(g, arg(0)?, env)?, self.value_of(g, arg(1)?, env)?);
+                let [z, k] = self.values(g, args, env)?;
                 let z = self.zone_index(&z)?;
                 let k = match k {
                     V::Int(k) => k.max(0) as usize,
@@ -1066,7 +1085,7 @@ impl State {
                 self.zone_of(&c)?
             }
             Op::Move | Op::MoveBottom => {
-                let (c, to) = (self.value_of(g, arg(0)?, env)?, self.value_of(g, arg(1)?, env)?);
+                let [c, to] = self.values(g, args, env)?;
                 let what = if op == Op::Move { "move" } else { "move_bottom" };
                 let c = self.card(&c, what)?;
                 let to = self.zone_index(&to)?;
@@ -1074,7 +1093,7 @@ impl State {
                 V::None
             }
             Op::MoveAll => {
-                let (source, to) = (self.value_of(g, arg(0)?, env)?, self.value_of(g, arg(1)?, env)?);
+                let [source, to] = self.values(g, args, env)?;
                 let (source, to) = (self.zone_index(&source)?, self.zone_index(&to)?);
                 self.move_all(source, to);
                 V::None
@@ -1088,7 +1107,7 @@ impl State {
                 V::None
             }
             Op::Sort => {
-                let (z, name) = (self.value_of(g, arg(0)?, env)?, self.value_of(g, arg(1)?, env)?);
+                let [z, name] = self.values(g, args, env)?;
                 let z = self.zone_index(&z)?;
                 let Some(&attr) = (match name {
                     V::Str(s) => self.game.attr_names.get(&s),
@@ -1232,8 +1251,8 @@ impl State {
                 x.cloned().unwrap_or(V::None)
             }
             Op::Item => {
-                let l = self.value_of(g, arg(0)?, env)?;
-                let i = match self.value_of(g, arg(1)?, env)? {
+                let [l, i] = self.values(g, args, env)?;
+                let i = match i {
                     V::Int(i) => i,
                     V::Bool(b) => i64::from(b),
                     other => return failed(format!("'<=' cannot compare a number and {}", py_kind(&other))),
@@ -1251,8 +1270,7 @@ impl State {
                 }
             }
             Op::IndexOf => {
-                let l = self.value_of(g, arg(0)?, env)?;
-                let x = self.value_of(g, arg(1)?, env)?;
+                let [l, x] = self.values(g, args, env)?;
                 V::Int(
                     list(&l, "index_of")?
                         .iter()
@@ -1277,8 +1295,7 @@ impl State {
                 self.kinds(list(&l, "kinds")?)?
             }
             Op::CardOf => {
-                let l = self.value_of(g, arg(0)?, env)?;
-                let id = self.value_of(g, arg(1)?, env)?;
+                let [l, id] = self.values(g, args, env)?;
                 self.card_of(list(&l, "card_of")?, &id)?
             }
             Op::Roll => {
@@ -1295,8 +1312,7 @@ impl State {
                 self.faces_of(list(&l, "faces")?)?
             }
             Op::Showing => {
-                let l = self.value_of(g, arg(0)?, env)?;
-                let face = self.value_of(g, arg(1)?, env)?;
+                let [l, face] = self.values(g, args, env)?;
                 self.showing(list(&l, "showing")?, &face)?
             }
             Op::Flatten => {
@@ -1311,12 +1327,11 @@ impl State {
                 V::list(out)
             }
             Op::CyclicNext | Op::CyclicPrev | Op::Around => {
-                let l = self.value_of(g, arg(0)?, env)?;
-                let x = self.value_of(g, arg(1)?, env)?;
-                // every argument is worked out before the call, as the reference works them out
-                let counts = match op {
-                    Op::Around => Some((self.value_of(g, arg(2)?, env)?, self.value_of(g, arg(3)?, env)?)),
-                    _ => None,
+                let [l, x, before, after] = if op == Op::Around {
+                    self.values(g, args, env)?
+                } else {
+                    let [l, x] = self.values(g, args, env)?;
+                    [l, x, V::None, V::None]
                 };
                 let ring = list(&l, "cyclic_next")?;
                 let what = match op {
@@ -1332,18 +1347,16 @@ impl State {
                     Op::CyclicNext => ring[((i as i64 + 1).rem_euclid(len)) as usize].clone(),
                     Op::CyclicPrev => ring[((i as i64 - 1).rem_euclid(len)) as usize].clone(),
                     _ => {
-                        let (before, after) = counts.unwrap_or_default();
-                        // the reference's `range(-before, min(after, n - before))`, and its faults
-                        if !matches!(before, V::Int(_) | V::Bool(_)) {
-                            return failed(format!("'-' cannot be used on {}", py_kind(&before)));
-                        }
+                        // the reference's `range(-before, min(after, n - before))`, and its faults; in 128 bits,
+                        // as Python's numbers have no bound (the range has at most n steps)
+                        let start = i128::from(negated(&before)?);
                         if !matches!(after, V::Int(_) | V::Bool(_)) {
                             return failed(format!("'<' cannot compare a number and {}", py_kind(&after)));
                         }
-                        let (before, after) = (int(&before, "around")?, int(&after, "around")?);
+                        let (len, after) = (i128::from(len), i128::from(int(&after, "around")?));
                         let mut out: Vec<V> = vec![];
-                        for k in -before..after.min(len - before) {
-                            let x = &ring[((i as i64 + k).rem_euclid(len)) as usize];
+                        for k in start..after.min(len + start) {
+                            let x = &ring[(i as i128 + k).rem_euclid(len) as usize];
                             if !out.iter().any(|o| o.same(x)) {
                                 out.push(x.clone());
                             }
@@ -1353,8 +1366,7 @@ impl State {
                 }
             }
             Op::Show => {
-                let l = self.value_of(g, arg(0)?, env)?;
-                let p = self.value_of(g, arg(1)?, env)?;
+                let [l, p] = self.values(g, args, env)?;
                 if p.is_none() {
                     return rule("show: no player to show the cards to");
                 }

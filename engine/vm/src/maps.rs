@@ -65,10 +65,7 @@ pub fn has(key: &V, map: &V) -> Res<bool> {
 impl State {
     /// `get`, `with_key`, `without_key`, `keys` or `values`.
     pub(crate) fn map_op(&mut self, g: &Game, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
-        let mut values = Vec::with_capacity(args.len());
-        for &a in args {
-            values.push(self.value_of(g, a, env)?);
-        }
+        let values = self.all_values(g, args, env)?;
         let map = values.first().cloned().unwrap_or(V::None);
         Ok(match op {
             Op::Get => {

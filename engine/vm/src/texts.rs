@@ -20,10 +20,7 @@ fn oversized(size: String) -> String {
 impl State {
     /// `text`, `number`, `word` or `sorted`.
     pub(crate) fn text_op(&mut self, g: &Game, op: Op, args: &[Node], env: &mut [V]) -> Res<V> {
-        let mut values = Vec::with_capacity(args.len());
-        for &a in args {
-            values.push(self.value_of(g, a, env)?);
-        }
+        let values = self.all_values(g, args, env)?;
         let first = values.first().cloned().unwrap_or(V::None);
         match op {
             Op::Text => self.written(&first),
