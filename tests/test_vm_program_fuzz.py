@@ -256,6 +256,12 @@ BOARD_NONE = {
     "a joining on a board that is none, through spaces that fail": (
         'flag = connected(item([b0], 5), ["a1"], ["c3"], item([spaces(b0)], 1 // (n - n)))'
     ),
+    "a distance on a board that is none, to a space that fails": (
+        'n = grid_distance(item([b0], 5), "a1", item(spaces(b0), 1 // (n - n)))'
+    ),
+    "a tag on a board that is none, of a space that fails": (
+        'flag = has_tag(item([b0], 5), item(spaces(b0), 1 // (n - n)), "x")'
+    ),
     "a group on a board that is none, of a space that fails": (
         "n = size(group(item([b0], 5), item(spaces(b0), 1 // (n - n)), spaces(b0)))"
     ),

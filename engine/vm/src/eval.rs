@@ -368,11 +368,10 @@ impl State {
                 )
             }
             Expr::Walk(how, neighbours, steps, board, args) => {
-                let board = self.value_of(g, *board, env)?;
-                let vals = self.all_values(g, args, env)?;
-                let V::Str(board) = board else {
-                    return rule("a board operation got no board");
+                let V::Str(board) = self.value_of(g, *board, env)? else {
+                    return self.no_board(g, args, env);
                 };
+                let vals = self.all_values(g, args, env)?;
                 self.walk(*how, *neighbours, *steps, board, &vals)
             }
             Expr::Lit(_)
@@ -567,10 +566,10 @@ impl State {
         let mut key = [u32::MAX; 4];
         key[0] = match self.peek_at(g, board, env) {
             Some(V::Str(s)) => *s,
-            Some(_) => return rule("a board operation got no board"),
+            Some(_) => return self.no_board(g, args, env),
             None => match self.value_of(g, board, env)? {
                 V::Str(s) => s,
-                _ => return rule("a board operation got no board"),
+                _ => return self.no_board(g, args, env),
             },
         };
         let mut odd: Odd = Default::default();
@@ -581,6 +580,14 @@ impl State {
             };
         }
         self.entry(game, *t, key, &odd)
+    }
+
+    /// The fault of a board operation given no board, once its other arguments are worked out (a fault of
+    /// theirs comes first, as the reference works out every argument before the call).
+    #[cold]
+    fn no_board(&mut self, g: &Game, args: &[Node], env: &mut [V]) -> Res<V> {
+        self.all_values(g, args, env)?;
+        rule("a board operation got no board")
     }
 
     /// A space, tag or direction given to a board operation: a text of the table, or `NO_TEXT` with the value
