@@ -83,7 +83,8 @@ def generated_game(tmp_path):
     """A generated game with dice, a house and a map that plays some eighty decisions."""
     folder = tmp_path / "rules" / "gen"
     folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(program_gen.game_text(5, 60), encoding="utf-8")
+    text = program_gen.ProgramGen(random.Random("5/60")).game()  # game 60 of seed 5, without a board
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
     return load_game(folder / "game.yaml", reference=True)
 
 

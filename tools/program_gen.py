@@ -11,10 +11,11 @@ locals, variables and player variables, ``+=``/``-=``), effects on zones, ``if``
 (``where``, ``by``, ``optional``, ``secretly``, every seat at once), logs (to one seat too), calls and
 ``end_game``.  Some games have dice (rolled on an open tray and in each seat's secret cup: ``roll``,
 ``face``, ``faces``, ``showing``), some a house (``house:``: its procedure, which asks nothing, played at the
-end, and its points), and a map variable (``with_key``, ``get``, ``key in MAP``, keys made while
-playing).  A program's daring (``risk``) decides how often it writes a form that may fail while playing
-(the top of a zone that may be empty, a division by a value that may be zero), so some games stop on a
-rule fault and most play on.
+end, and its points), some a board (a grid of three by three spaces, two rooms and tags, read by every board
+operation; ``BOARD_FILE``, written beside game.yaml), and a map variable (``with_key``, ``get``, ``key in
+MAP``, keys made while playing).  A program's daring (``risk``) decides how often it writes a form that may
+fail while playing (the top of a zone that may be empty, a division by a value that may be zero), so some
+games stop on a rule fault and most play on.
 
 Game ``index`` of ``seed`` is fully determined by the pair:
 
@@ -31,10 +32,13 @@ from engine.lang.ops import OPS
 from engine.lang.types import (
     ANY,
     ATTRIBUTE,
+    BOARD,
     BOOL,
     CARD,
+    DIRECTION,
     INT,
     PLAYER,
+    POSITION,
     TEXT,
     TYPEVAR,
     ZONE,
@@ -45,7 +49,7 @@ from engine.lang.types import (
     substitute,
     unify,
 )
-from engine.runtime.lower import NATIVE_OPS
+from engine.runtime.lower import BOARD_OPS, NATIVE_OPS
 
 COLOURS = ("red", "green", "blue")
 COLOUR = parse_type("colours", {"colours"})
@@ -63,6 +67,29 @@ DICE = """\
     items: [{id: die, copies: 4}]
 """
 DICE_ZONES = "  - {id: tray, visibility: public}\n  - {id: cup, per: player, visibility: owner}\n"
+# The board of some games, in a file beside game.yaml (``BOARD_FILE``): spaces a1…c3, a wall between the rooms
+# but for one door, the north row tagged.
+BOARD_FILE = (
+    "yard.yaml",
+    """\
+id: yard
+kind: grid
+adjacency: orthogonal
+cells: {width: 3, height: 3}
+rooms:
+  - {id: west, area: [0, 0, 0, 2]}
+  - {id: east, area: [1, 0, 2, 2]}
+doors:
+  - [[0, 1], [1, 1]]
+marks:
+  - {area: [0, 0, 2, 0], tags: [north]}
+""",
+)
+BOARDS = "\nboards:\n  - {id: yard, files: [yard.yaml]}\n"
+SPACES = [f"{col}{row}" for col in "abc" for row in "123"]  # a literal the board lacks is the checker's error
+DIRECTIONS = ("north", "east", "south", "west")
+TAGS = ("north", "start", "x")
+ROOMS = ("west", "east")
 
 BASE = """\
 id: gen
@@ -140,7 +167,7 @@ def _block_text(lines: list[str]) -> str:
 class ProgramGen:
     """One generated game: call ``game()`` for its YAML text."""
 
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, board: bool = False):
         self.rng = rng
         self.risk = rng.choice([0.0, 0.0, 0.0, 0.03, 0.1])
         self.locals: dict[str, Type] = {}
@@ -154,6 +181,7 @@ class ProgramGen:
         self.functions: dict[str, tuple[list[tuple[str, Type]], Type]] = {}
         self.dice = rng.random() < 0.35
         self.house = rng.random() < 0.3
+        self.board = board
         self.asks = True  # False in the house's procedure, which decides nothing
 
     # ------------------------------------------------------------------ the game
@@ -175,6 +203,8 @@ class ProgramGen:
         )
         functions = [self.function(i) for i in range(rng.randint(0, 3))]
         procedures = [self.procedure(i) for i in range(rng.randint(0, 3))]
+        if self.board:
+            text += BOARDS
         if self.house:
             procedures.append(self.house_plays())
             self.fresh_scope({}, set())
@@ -620,6 +650,12 @@ class ProgramGen:
             return [lambda: "me"] if "me" in self.locals else [lambda: "first(players())"]
         if t == COLOUR:
             return [lambda: '"' + rng.choice(COLOURS) + '"']
+        if t == BOARD:
+            return [lambda: "yard"]
+        if t == POSITION:
+            return [lambda: '"' + rng.choice(SPACES) + '"']
+        if t == DIRECTION:  # one the board lacks would be refused by the checker
+            return [lambda: '"' + rng.choice(DIRECTIONS) + '"']
         if t == ZONE:
             return [lambda: "deck", lambda: "pile", lambda: "heap"]
         if t == MOVE:
@@ -754,7 +790,7 @@ class ProgramGen:
     def op_forms(self, t: Type, d: int, sure: bool) -> list[Callable[[], str]]:
         """Calls of the operations whose result fits ``t``, their arguments generated for their parameters."""
         out: list[Callable[[], str]] = []
-        for name in sorted(NATIVE_OPS - NOT_IN_EXPRESSIONS):
+        for name in sorted((NATIVE_OPS | (BOARD_OPS if self.board else set())) - NOT_IN_EXPRESSIONS):
             op = OPS[name]
             if op.returns is None or (self.pure and (op.changes or name == "score")):
                 continue  # a function may change nothing, and the scoring reading itself would never end
@@ -767,6 +803,8 @@ class ProgramGen:
                 continue
             if MAP_RESULTS.get(name, t) != t:
                 continue
+            if name in BOARD_OPS and op.returns != t and t != TEXT:
+                continue  # a position or a direction is a text, but never a colour
             out.append(lambda op=op, binding=binding: self.call(op, binding, d))
         return out
 
@@ -777,7 +815,7 @@ class ProgramGen:
         if binding.get(next(iter(binding), None)) is None and any(pt.has_typevar for _, pt in params):
             binding = {k: self.rng.choice([INT, PLAYER, CARD, COLOUR]) for k in binding} or {}
         args = []
-        for _, pt in params:
+        for pname, pt in params:
             if pt == ATTRIBUTE:
                 args.append('"rank"')
                 continue
@@ -788,6 +826,10 @@ class ProgramGen:
                 concrete = list_of(self.rng.choice([INT, CARD, PLAYER]))
             if concrete is not None and concrete.is_map:
                 concrete = MAP
+            if pt == TEXT and op.params[0][1] == BOARD:  # a tag, a room or a space of the board, by its name
+                names = {"tag": TAGS, "room": ROOMS}.get(pname, SPACES)
+                args.append('"' + self.rng.choice(names) + '"')
+                continue
             if concrete == ANY and op.name == "text":
                 concrete = self.rng.choice([INT, BOOL, PLAYER, list_of(INT), MAP, MOVE])
             args.append(self.expr(concrete or INT, d, sure=concrete in NULLABLE))
@@ -806,5 +848,7 @@ def _quoted(text: str) -> str:
 
 
 def game_text(seed: int, index: int) -> str:
-    """The YAML text of generated game ``index`` of ``seed``."""
-    return ProgramGen(random.Random(f"{seed}/{index}")).game()
+    """The YAML text of generated game ``index`` of ``seed``.  Whether it has a board is drawn apart, so that a
+    game without one is the game the same pair made before boards were generated."""
+    board = random.Random(f"{seed}/{index}/board").random() < 0.3
+    return ProgramGen(random.Random(f"{seed}/{index}"), board).game()

@@ -962,7 +962,14 @@ def _touched(st, board, a, b):
         return list(st.game.boards_by_id[board].touches[(a, b)])
     except (AttributeError, KeyError):  # as in ``distance``
         pass
-    return list(st.game.board(board).touched(a, b))
+    return list(_plane(st, board).touched(a, b))
+
+
+def _plane(st, board):
+    b = st.game.board(board)
+    if not hasattr(b, "touched"):
+        raise RuleFault(f"board '{board}' is not a plane board: it has no points to draw a line between")
+    return b
 
 
 # -------------------------------------------------------------------- text

@@ -23,6 +23,7 @@ from engine.errors import (
     Diagnostic,
     EngineBug,
     LoadError,
+    RuleFault,
     RulesError,
     RuntimeRuleError,
     StateError,
@@ -328,6 +329,8 @@ class GameDef:
         try:
             return self.boards_by_id[board_id]
         except KeyError:
+            if board_id is None:  # a board taken from a list past its end, say: the VM's words
+                raise RuleFault("a board operation got no board") from None
             family, _, key = board_id.partition(":")
             boards = self.board_files[family]
             return boards[int(key) % len(boards)] if key else boards[0]

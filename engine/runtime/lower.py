@@ -11,7 +11,6 @@ whole by the VM or not at all.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import importlib
 import json
@@ -28,13 +27,14 @@ from engine.errors import (
     RuntimeRuleError,
     StateError,
     TabletopError,
+    is_rules_fault,
 )
 from engine.lang import ast
 from engine.lang.ops import OPS
 from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
 from engine.runtime.program import DEFAULT_END, Labeller
 
-IR_VERSION = 4
+IR_VERSION = 5
 
 # Operations the VM runs itself, by name (engine/vm/src/eval.rs).
 NATIVE_OPS = frozenset(
@@ -77,11 +77,18 @@ class Unsupported(TabletopError):
     """The game uses a construct the VM does not run yet."""
 
 
-def _missed(fn, boards, board_id: str, arity: int, spaces: list[str]) -> dict:
+def _missed(fn, boards, board_id: str, arity: int, spaces: list[str], tag_at: int | None) -> dict:
     """What the reference answers for the arguments a board table holds no entry of (none, or a text that is no
     space, direction or tag of the board), found by asking it: ``checks``, the arguments it requires to be
     spaces of the board, in the order it checks them (a fault naming the first that is not), and ``default``,
-    its answer once those are spaces, for the others (absent where it faults otherwise or every one is checked)."""
+    its answer once those are spaces, for the others (absent where it faults otherwise or every one is checked);
+    ``fault``, the reference's words where it fails whatever the arguments (an operation the board's kind has
+    not). ``stand_in``: [``tag_at``, ""] where the operation takes a tag: one the board lacks answers as the tag
+    "" that no space has, whose rows the table holds (a distance avoiding it depends on the spaces given)."""
+    if tag_at is not None:
+        found = _missed(fn, boards, board_id, arity, spaces, None)
+        found.pop("default", None)
+        return {**found, "stand_in": [tag_at, ""]}
     if not spaces:
         return {"checks": []}
     args: list[str] = [f"\x00{i}" for i in range(arity)]
@@ -92,7 +99,8 @@ def _missed(fn, boards, board_id: str, arity: int, spaces: list[str]) -> dict:
         except RuleFault as exc:
             named = [i for i, a in enumerate(args) if f"has no space {a!r}" in str(exc) and i not in checks]
             if not named:
-                return {"checks": checks}
+                said = str(exc)
+                return {"checks": checks} if "\x00" in said else {"checks": checks, "fault": said}
             checks.append(named[0])
             args[named[0]] = spaces[0]
             continue
@@ -186,6 +194,7 @@ class Lowerer:
             "tables": self.tables,
             "misses": self.misses,
             "board_spaces": {b: list(game.board(b).nodes) for family in game.board_files for b in self._boards(family)},
+            "board_names": {b: game.board(b).id for family in game.board_files for b in self._boards(family)},
             "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
             "determinize": self._determinize(),
             "greedy": self._greedy(),
@@ -610,8 +619,11 @@ class Lowerer:
             reads = _Reads(self.game, fixed=True)
             value = None
             if isinstance(body, ast.Expr) and not self.vocab.functions[name][0] and reads.fixed_value(body):
-                with contextlib.suppress(RuleFault):  # its fault is raised where a game calls it
+                try:
                     value = _literal(self.game.functions[name](_Boards(self.game), {"me": None}))
+                except Exception as exc:  # a fault of the rules (`all(none)` too) is raised where a game calls it
+                    if not is_rules_fault(exc):
+                        raise
             self.constants[name] = value
         return self.constants[name]
 
@@ -666,7 +678,7 @@ class Lowerer:
                     table[_key(board_id, args)] = fn(state, board_id, *args)
                 except (RuleFault, KeyError, ValueError, TypeError):  # a fault at play time: the VM's own
                     continue
-            misses.append(_missed(fn, state, board_id, arity, spaces))
+            misses.append(_missed(fn, state, board_id, arity, spaces, _tag_at(name)))
         self.tables.append(table)
         self.misses.append(misses[0] if misses and all(m == misses[0] for m in misses) else {"checks": []})
         self.table_ids[key] = len(self.tables) - 1
@@ -754,7 +766,14 @@ def _directions(board) -> list[str]:
 
 
 def _tags(board) -> list[str]:
-    return sorted(set().union(*getattr(board, "tags", {}).values()))
+    """The board's tags, and "" (no space's): the rows a tag the board lacks is read from (``_missed``)."""
+    return sorted(set().union(*getattr(board, "tags", {}).values(), {""}))
+
+
+def _tag_at(name: str) -> int | None:
+    """The place among the arguments after the board of operation ``name``'s tag, if it takes one."""
+    names = [n for n, _ in OPS[name].params[1:]]
+    return names.index("tag") if "tag" in names else None
 
 
 def _key(board_id: str, args: list) -> str:

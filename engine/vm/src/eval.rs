@@ -614,9 +614,10 @@ impl State {
         };
         let hint = crate::close::close_match(&name, spaces.iter().map(|&s| g.text(s)))
             .map_or(String::new(), |close| format!(" (did you mean '{close}'?)"));
+        let named = g.board_names.get(&board).copied().unwrap_or(board);
         rule(format!(
             "board '{}' has no space {}{hint}",
-            g.text(board),
+            g.text(named),
             self.quoted(given)
         ))
     }
@@ -639,9 +640,17 @@ impl State {
             let id = self.quoted(&odd[0].clone().unwrap_or(V::Str(key[1])));
             return rule(format!("no card has the id {id}"));
         }
-        match &miss.default {
-            Some(v) => Ok(v.clone()),
-            None => rule("a board operation was asked of a space, tag or direction the board does not have"),
+        if let Some((i, text)) = miss.stand_in {
+            let mut key = key;
+            key[i + 1] = text;
+            if let Some(v) = g.tables[t as usize].get(&(key[0], key[1], key[2], key[3])) {
+                return Ok(v.clone());
+            }
+        }
+        match (&miss.default, &miss.fault) {
+            (Some(v), _) => Ok(v.clone()),
+            (None, Some(said)) => rule(said.clone()),
+            (None, None) => rule("a board operation was asked of a space, tag or direction the board does not have"),
         }
     }
 
@@ -1490,12 +1499,10 @@ impl State {
     /// Fewest steps from `start` to a space of `targets`, passing only `through` spaces (0: start is one; -1: none).
     fn path_length(&self, table: u16, board: u32, start: &V, targets: &[V], through: &[V]) -> Res<V> {
         let neighbours = &self.game.tables[table as usize];
-        let V::Str(start) = start else {
-            return rule("path_length: no space to start from");
+        let start = match start {
+            V::Str(s) if neighbours.contains_key(&(board, *s, u32::MAX, u32::MAX)) => s,
+            other => return self.no_space(&self.game, board, other), // the reference checks the start only
         };
-        if !neighbours.contains_key(&(board, *start, u32::MAX, u32::MAX)) {
-            return rule(format!("there is no space '{}' on the board", self.game.text(*start)));
-        }
         let id = |v: &V| match v {
             V::Str(s) => Some(*s),
             _ => None,

@@ -6,7 +6,7 @@ use serde_json::Value as J;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-pub const IR_VERSION: i64 = 4;
+pub const IR_VERSION: i64 = 5;
 
 pub type Node = u32;
 
@@ -71,11 +71,16 @@ pub type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 pub type Table = FxMap<(u32, u32, u32, u32), V>;
 
 /// A board table's answer where it holds no entry (lower.py's `_missed`): the arguments that must be spaces
-/// of the board, in the order the reference checks them, and its answer once they are (None: a fault).
+/// of the board, in the order the reference checks them, and its answer once they are (None: a fault, in the
+/// reference's words `fault` where it fails whatever the arguments).
 #[derive(Debug, Default)]
 pub struct Miss {
     pub checks: Vec<usize>,
     pub default: Option<V>,
+    pub fault: Option<String>,
+    /// (argument, text): an argument the table has no row of is read as this text (a tag the board lacks as
+    /// the tag no space has).
+    pub stand_in: Option<(usize, u32)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -539,6 +544,8 @@ pub struct Game {
     pub misses: Vec<Miss>,
     /// Each board's spaces (text ids), in the board's order.
     pub board_spaces: FxMap<u32, Vec<u32>>,
+    /// A board's name in its own file, by the name the rules give it (the reference's messages use the file's).
+    pub board_names: FxMap<u32, u32>,
     pub attr_names: HashMap<u32, u16>,
     pub empty_string: u32,
     /// variable → whether the scoring reads it; the same for player variables
@@ -1673,7 +1680,32 @@ impl Game {
                 Some(v) => Some(l.value(v)?),
                 None => None,
             };
-            misses.push(Miss { checks, default });
+            let fault = match m.get("fault") {
+                Some(f) => Some(f.as_str().ok_or("a miss's fault is not a text")?.to_string()),
+                None => None,
+            };
+            let stand_in = match m.get("stand_in") {
+                Some(pair) => {
+                    let pair = arr(pair, "a miss's stand-in")?;
+                    let (Some(i), Some(text)) = (pair.first(), pair.get(1)) else {
+                        return bad("a miss's stand-in is not [argument, text]".to_string());
+                    };
+                    let V::Str(text) = l.value(text)? else {
+                        return bad("a miss's stand-in is not a text".to_string());
+                    };
+                    Some((
+                        usize::from(small(u(i, "a stand-in's argument")?, 3, "stand-in's argument")?),
+                        text,
+                    ))
+                }
+                None => None,
+            };
+            misses.push(Miss {
+                checks,
+                default,
+                fault,
+                stand_in,
+            });
         }
         if misses.len() != tables.len() {
             return bad("the tables' misses do not match the tables".to_string());
@@ -1688,6 +1720,10 @@ impl Game {
                 ids.push(l.intern(s(sp, "a space")?));
             }
             board_spaces.insert(l.intern(board), ids);
+        }
+        let mut board_names = FxMap::default();
+        for (board, name) in get(&j, "board_names")?.as_object().ok_or("board_names is not a map")? {
+            board_names.insert(l.intern(board), l.intern(s(name, "a board's name")?));
         }
         let mut procs = vec![];
         for p in &procs_j {
@@ -1973,6 +2009,7 @@ impl Game {
             tables,
             misses,
             board_spaces,
+            board_names,
             attr_names,
             empty_string,
             scored_vars,

@@ -1126,8 +1126,9 @@ impl State {
             }
             (Label::Seat, V::Int(p)) => self.write_seat_name(*p, out),
             (Label::Zone, V::None | V::Unset) => out.push_str("nowhere"),
-            (Label::Zone, V::Str(s)) => {
-                let t = self.game.text(*s);
+            (Label::Zone, V::Str(_) | V::Text(_)) => {
+                // a zone of a family by its key; the name of no zone (a key made while playing) alike
+                let t = self.text_of(v);
                 out.push_str(t.split_once(':').map_or(t, |(_, k)| k));
             }
             (Label::List(inner), V::List(items)) => {
