@@ -289,6 +289,8 @@ def test_a_board_operation_works_out_every_argument_before_it_looks_for_its_boar
 
 BOARD_FAULTS = {
     "a distance on a board that is none": ('n = grid_distance(item([b0], 5), "c2", "a2")', "got no board"),
+    "the way on a board that is none": ('n = path_length(item([b0], 5), "a1", ["c3"], [])', "got no board"),
+    "a joining on a board that is none": ('flag = connected(item([b0], 5), ["a1"], ["c3"], [])', "got no board"),
     "a line drawn on a board of spaces, not of points": ('n = size(touched(b0, "a1", "c3"))', "is not a plane board"),
     "the way from a text made while playing that is no space": (
         'n = path_length(b0, text(n) + "9", ["c3"], spaces(b0))',

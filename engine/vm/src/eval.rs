@@ -73,6 +73,9 @@ pub(crate) fn grouped(n: impl std::fmt::Display) -> String {
     out
 }
 
+/// A board operation's fault where its board is none, in the reference's words (`GameDef.board`).
+const NO_BOARD: &str = "a board operation got no board";
+
 /// An operation given fewer arguments than it takes: the lowering's fault, not the rules'.
 fn lacking() -> F {
     F::Bug("an operation lacks an argument".into())
@@ -350,14 +353,14 @@ impl State {
             Expr::PathLength(t, board, start, targets, through) => {
                 let [board, start, tg, th] = self.values(g, &[*board, *start, *targets, *through], env)?;
                 let V::Str(board) = board else {
-                    return rule("path_length: no board");
+                    return rule(NO_BOARD);
                 };
                 self.path_length(*t, board, &start, list(&tg, "path_length")?, list(&th, "path_length")?)
             }
             Expr::Connected(t, board, sources, targets, through) => {
                 let [board, s, tg, th] = self.values(g, &[*board, *sources, *targets, *through], env)?;
                 let V::Str(board) = board else {
-                    return rule("connected: no board");
+                    return rule(NO_BOARD);
                 };
                 self.connected(
                     *t,
@@ -587,7 +590,7 @@ impl State {
     #[cold]
     fn no_board(&mut self, g: &Game, args: &[Node], env: &mut [V]) -> Res<V> {
         self.all_values(g, args, env)?;
-        rule("a board operation got no board")
+        rule(NO_BOARD)
     }
 
     /// A space, tag or direction given to a board operation: a text of the table, or `NO_TEXT` with the value
