@@ -271,3 +271,23 @@ def test_a_decision_with_options_drawn_at_random_reads_back(tmp_path):
     data["pending"]["player"] = 1
     with pytest.raises(StateError, match="not the one the rules offer"):
         game.state_from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("vm", [True, False])
+def test_a_local_of_spaces_or_directions_holding_a_text_the_rules_made_reads_back(tmp_path, vm):
+    """A text is taken where a direction is wanted (it fails only where it is used), so a record of either
+    branch is one type: a save of the game holding the text reads back."""
+    folder = tmp_path / "rules" / "walk"
+    folder.mkdir(parents=True)
+    (folder / "grid.yaml").write_text("id: grid\nkind: grid\ncells: {width: 2, height: 2}\nrooms: []\n")
+    (folder / "game.yaml").write_text(
+        "id: walk\nname: Walk\nplayers: {min: 2, max: 2}\nboards:\n  - {id: b, files: [grid.yaml]}\n"
+        "play: |\n"
+        '  step = ({do: direction(b, "a1", "a2"), at: "a1"} if false else {do: "sideways", at: "here"})\n'
+        '  x = choose "pick" from [1, 2]\n',
+        encoding="utf-8",
+    )
+    game = load_game(folder / "game.yaml", vm=vm)
+    state = game.new_game(players=2, seed=3)
+    assert json.loads(state.to_json())["stack"][0][2]["step"] == {"do": "sideways", "at": "here"}
+    assert game.state_from_json(state.to_json()) == state

@@ -94,7 +94,7 @@ def _fits(game, t: Type | None, value: Any, n: int, loose: bool = False) -> bool
 
     ``none`` anywhere (the rules may leave it in a value of any type); recurses only as
     deep as the type: a list nested deeper than its type says is refused at once.  ``loose``: any text
-    where an enum or a zone is wanted (what the rules may keep there without a fault).
+    where an enum, a zone, a position or a direction is wanted (what the rules may keep there without a fault).
     """
     if value is None:  # the rules may leave none in a value of any type (the first of an empty list)
         return True
@@ -136,14 +136,15 @@ def _fits(game, t: Type | None, value: Any, n: int, loose: bool = False) -> bool
         return isinstance(value, str)
     if t in (POSITION, DIRECTION):  # "" (off the board) or one of the boards' spaces or directions
         known = game.vocabulary.board_spaces if t == POSITION else game.vocabulary.board_directions
-        return isinstance(value, str) and (not value or any(value in values for values in known.values()))
+        return isinstance(value, str) and (loose or not value or any(value in values for values in known.values()))
     return _fits(game, None, value, n)  # "any": no rule stores containers there
 
 
 def _fits_local(game, proc, name: str, value: Any, n: int) -> bool:
     """Locals may hold none whatever their type: an optional choice stores none when declined; and any text
-    where an enum or a zone is wanted: only variables are held to their enum's members, and a zone named by
-    text the rules built fails only where it is used."""
+    where an enum, a zone, a position or a direction is wanted: only variables are held to their enum's members,
+    and a zone, space or direction named by text the rules built (`{do: "x"}` beside `{do: direction(…)}`)
+    fails only where it is used."""
     return value is None or _fits(game, _local_type(proc, name), value, n, loose=True)
 
 
