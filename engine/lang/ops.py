@@ -966,6 +966,7 @@ def _touched(st, board, a, b):
 
 
 def _plane(st, board):
+    """Plane board ``board``; a board of spaces has no points to measure between (``_grid``'s converse)."""
     b = st.game.board(board)
     if not hasattr(b, "touched"):
         raise RuleFault(f"board '{board}' is not a plane board: it has no points to draw a line between")
