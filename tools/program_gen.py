@@ -12,7 +12,8 @@ locals, variables and player variables, ``+=``/``-=``), effects on zones, ``if``
 ``end_game``.  Some games have dice (rolled on an open tray and in each seat's secret cup: ``roll``,
 ``face``, ``faces``, ``showing``), some a house (``house:``: its procedure, which asks nothing, played at the
 end, and its points), some a board (a grid of three by three spaces, two rooms and tags, read by every board
-operation; ``BOARD_FILE``, written beside game.yaml), and a map variable (``with_key``, ``get``, ``key in
+operation; ``BOARD_FILE``, written beside game.yaml), some teams at three players (``teammates``,
+``team_score``), and a map variable (``with_key``, ``get``, ``key in
 MAP``, keys made while playing).  A program's daring (``risk``) decides how often it writes a form that may
 fail while playing (the top of a zone that may be empty, a division by a value that may be zero), so some
 games stop on a rule fault and most play on.
@@ -155,9 +156,12 @@ RISKY = {"top", "bottom", "first", "last", "item", "max", "min", "index_of", "cy
 RISKY |= {"random_from", "around", "zone_of", "get", "number"}
 # The map operations, each written only where its result is wanted (the maps generated hold numbers).
 MAP_RESULTS = {"get": INT, "values": list_of(INT), "keys": list_of(TEXT), "with_key": MAP, "without_key": MAP}
-# Operations that change the game or read what the generator does not model (teams; dice, which the base
-# has none of): never in an expression.
-NOT_IN_EXPRESSIONS = {"teammates", "team_score"} | {name for name, op in OPS.items() if op.group == "dice"}
+# The dice's operations, written only by ``dice_numbers`` and the dice statements (a game with dice has dice in
+# its own zones only): never among the operations of an expression.
+NOT_IN_EXPRESSIONS = {name for name, op in OPS.items() if op.group == "dice"}
+# The operations of teams, in games with teams only.
+TEAM_OPS = {"teammates", "team_score"}
+TEAMS = '\nteams:\n  "3": [[0, 2], [1]]\n'  # at three players, seats 0 and 2 against 1; at two, no teams
 
 
 def _block_text(lines: list[str]) -> str:
@@ -167,7 +171,7 @@ def _block_text(lines: list[str]) -> str:
 class ProgramGen:
     """One generated game: call ``game()`` for its YAML text."""
 
-    def __init__(self, rng: random.Random, board: bool = False):
+    def __init__(self, rng: random.Random, board: bool = False, teams: bool = False):
         self.rng = rng
         self.risk = rng.choice([0.0, 0.0, 0.0, 0.03, 0.1])
         self.locals: dict[str, Type] = {}
@@ -182,6 +186,7 @@ class ProgramGen:
         self.dice = rng.random() < 0.35
         self.house = rng.random() < 0.3
         self.board = board
+        self.teams = teams
         self.asks = True  # False in the house's procedure, which decides nothing
 
     # ------------------------------------------------------------------ the game
@@ -205,6 +210,8 @@ class ProgramGen:
         procedures = [self.procedure(i) for i in range(rng.randint(0, 3))]
         if self.board:
             text += BOARDS
+        if self.teams:
+            text += TEAMS
         if self.house:
             procedures.append(self.house_plays())
             self.fresh_scope({}, set())
@@ -790,9 +797,11 @@ class ProgramGen:
     def op_forms(self, t: Type, d: int, sure: bool) -> list[Callable[[], str]]:
         """Calls of the operations whose result fits ``t``, their arguments generated for their parameters."""
         out: list[Callable[[], str]] = []
-        for name in sorted((NATIVE_OPS | (BOARD_OPS if self.board else set())) - NOT_IN_EXPRESSIONS):
+        names = NATIVE_OPS | (BOARD_OPS if self.board else set())
+        names -= NOT_IN_EXPRESSIONS if self.teams else NOT_IN_EXPRESSIONS | TEAM_OPS
+        for name in sorted(names):
             op = OPS[name]
-            if op.returns is None or (self.pure and (op.changes or name == "score")):
+            if op.returns is None or (self.pure and (op.changes or name in ("score", "team_score"))):
                 continue  # a function may change nothing, and the scoring reading itself would never end
             if name in RISKY and self.rng.random() >= self.risk:
                 continue
@@ -848,7 +857,8 @@ def _quoted(text: str) -> str:
 
 
 def game_text(seed: int, index: int) -> str:
-    """The YAML text of generated game ``index`` of ``seed``.  Whether it has a board is drawn apart, so that a
-    game without one is the game the same pair made before boards were generated."""
+    """The YAML text of generated game ``index`` of ``seed``.  Whether it has a board, and teams, is drawn apart,
+    so that a game with neither is the game the same pair made before boards and teams were generated."""
     board = random.Random(f"{seed}/{index}/board").random() < 0.3
-    return ProgramGen(random.Random(f"{seed}/{index}"), board).game()
+    teams = random.Random(f"{seed}/{index}/teams").random() < 0.25
+    return ProgramGen(random.Random(f"{seed}/{index}"), board, teams).game()
