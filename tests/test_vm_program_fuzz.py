@@ -308,9 +308,10 @@ def test_a_board_operation_the_board_cannot_answer_is_the_references_fault_word_
     assert said in ref.message and "Error" not in ref.message, ref.message
 
 
-def test_a_distance_avoiding_a_tag_the_board_lacks_avoids_nothing(tmp_path):
-    """Round the wall through the door: a3, a2, b2, b3, c3 (the table holds the board's tags only)."""
-    game = board_game(tmp_path, 'n = distance_avoiding(b0, "a3", "c3", text(n) + "x")')
+@pytest.mark.parametrize("tag", ['text(n) + "x"', '"x"'], ids=["made while playing", "written"])
+def test_a_distance_avoiding_a_tag_the_board_lacks_avoids_nothing(tmp_path, tag):
+    """Round the wall through the door: a3, a2, b2, b3, c3 (the table's rows are of the board's tags)."""
+    game = board_game(tmp_path, f'n = distance_avoiding(b0, "a3", "c3", {tag})')
     ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
     ref.apply(ref.legal_actions()[0])
     vm.apply(vm.legal_actions()[0])

@@ -83,12 +83,13 @@ def _missed(fn, boards, board_id: str, arity: int, spaces: list[str], tag_at: in
     spaces of the board, in the order it checks them (a fault naming the first that is not), and ``default``,
     its answer once those are spaces, for the others (absent where it faults otherwise or every one is checked);
     ``fault``, the reference's words where it fails whatever the arguments (an operation the board's kind has
-    not). ``stand_in``: [``tag_at``, ""] where the operation takes a tag: one the board lacks answers as the tag
-    "" that no space has, whose rows the table holds (a distance avoiding it depends on the spaces given)."""
+    not). Where the operation takes a tag (``tag_at``), no default: what a tag the board lacks answers may
+    depend on the spaces given (a distance avoiding it), so the table reads it from rows of the tag ""
+    (``Lowerer._table``)."""
     if tag_at is not None:
         found = _missed(fn, boards, board_id, arity, spaces, None)
         found.pop("default", None)
-        return {**found, "stand_in": [tag_at, ""]}
+        return found
     if not spaces:
         return {"checks": []}
     args: list[str] = [f"\x00{i}" for i in range(arity)]
@@ -653,36 +654,56 @@ class Lowerer:
                 args[0],
                 args[1:],
             ]
-        return ["table", self._table(family, name, BOARD_TABLES[name]), args[0], args[1:]]
+        tag_at = _tag_at(name)
+        untagged = tag_at is not None and not self._board_tag(family, asts[tag_at + 1 : tag_at + 2])
+        return ["table", self._table(family, name, BOARD_TABLES[name], untagged), args[0], args[1:]]
 
-    def _table(self, family: str, name: str, arity: int) -> int:
+    def _board_tag(self, family: str, tag: list) -> bool:
+        """Whether ``tag`` (its AST, or none) is a literal that every board of ``family`` has: no other tag can
+        reach the table then."""
+        if not tag or not isinstance(tag[0], ast.Literal) or not isinstance(tag[0].value, str):
+            return False
+        boards = [b for f in ([family] if family else list(self.game.board_files)) for b in self._boards(f)]
+        return all(tag[0].value in _tags(self.game.board(b)) for b in boards)
+
+    def _table(self, family: str, name: str, arity: int, untagged: bool = False) -> int:
         """Every answer of ``name(board, …)`` for every board of ``family`` ("": of every family, for a board
-        chosen while playing), keyed by the arguments' JSON text (``[board, a, b]``); the table's index."""
+        chosen while playing), keyed by the arguments' JSON text (``[board, a, b]``); the table's index.
+        ``untagged``: a call may give a tag the board lacks, so the table also holds the rows of the tag "" that
+        no space has, which the VM reads such a tag from (``stand_in``)."""
         key = f"{family}/{name}"
         found = self.table_ids.get(key)
-        if found is not None:
-            return found
+        if found is None:
+            found = len(self.tables)
+            self.tables.append({})
+            misses = self._fill(found, family, name, arity, _tags)
+            self.misses.append(misses[0] if misses and all(m == misses[0] for m in misses) else {"checks": []})
+            self.table_ids[key] = found
+        if untagged and "stand_in" not in self.misses[found]:
+            self._fill(found, family, name, arity, lambda board: [""])
+            self.misses[found]["stand_in"] = [_tag_at(name), ""]
+        return found
+
+    def _fill(self, index: int, family: str, name: str, arity: int, tags: Callable[[Any], list[str]]) -> list:
+        """Table ``index``'s rows over every board of ``family``, tags from ``tags(board)``; each board's miss."""
         game = self.game
         boards = [b for f in ([family] if family else list(game.board_files)) for b in self._boards(f)]
         fn = OPS[name].fn
         if fn is None:
             raise Unsupported(f"a table of {name}")
-        table: dict[str, Any] = {}
+        table = self.tables[index]
         misses: list[dict] = []
         state = _Boards(game)
         for board_id in boards:
             board = game.board(board_id)
             spaces = list(board.nodes)
-            for args in _arguments(name, arity, board, spaces):
+            for args in _arguments(name, arity, board, spaces, tags(board)):
                 try:
                     table[_key(board_id, args)] = fn(state, board_id, *args)
                 except (RuleFault, KeyError, ValueError, TypeError):  # a fault at play time: the VM's own
                     continue
             misses.append(_missed(fn, state, board_id, arity, spaces, _tag_at(name)))
-        self.tables.append(table)
-        self.misses.append(misses[0] if misses and all(m == misses[0] for m in misses) else {"checks": []})
-        self.table_ids[key] = len(self.tables) - 1
-        return len(self.tables) - 1
+        return misses
 
     def _boards(self, family: str) -> list[str]:
         """The ids of the boards of ``family``: the family's own, or one per seat."""
@@ -736,9 +757,10 @@ def _json(x: Any) -> str:
     return json.dumps(x)
 
 
-def _arguments(name: str, arity: int, board, spaces: list[str]) -> list[list]:
+def _arguments(name: str, arity: int, board, spaces: list[str], tags: list[str]) -> list[list]:
     """The arguments after the board that a table of ``name`` on ``board`` holds a row for: its spaces, pairs or
-    triples of them, or its rooms, directions or tags where the operation takes those (each made only if used)."""
+    triples of them, or its rooms, directions or ``tags`` where the operation takes those (each made only if
+    used)."""
     if name == "spaces_of":
         return [[r] for r in sorted({str(board.room_of(s)) for s in spaces})]
     if name == "opposite":
@@ -747,9 +769,8 @@ def _arguments(name: str, arity: int, board, spaces: list[str]) -> list[list]:
         directions = _directions(board)
         return [[s, d] for s in spaces for d in directions]
     if name == "tagged":
-        return [[t] for t in _tags(board)]
+        return [[t] for t in tags]
     if name == "has_tag":
-        tags = _tags(board)
         return [[s, t] for s in spaces for t in tags]
     if arity == 0:
         return [[]]
@@ -757,7 +778,6 @@ def _arguments(name: str, arity: int, board, spaces: list[str]) -> list[list]:
         return [[s] for s in spaces]
     if arity == 2:
         return [[a, b] for a in spaces for b in spaces]
-    tags = _tags(board)
     return [[a, b, t] for a in spaces for b in spaces for t in tags]
 
 
@@ -766,8 +786,7 @@ def _directions(board) -> list[str]:
 
 
 def _tags(board) -> list[str]:
-    """The board's tags, and "" (no space's): the rows a tag the board lacks is read from (``_missed``)."""
-    return sorted(set().union(*getattr(board, "tags", {}).values(), {""}))
+    return sorted(set().union(*getattr(board, "tags", {}).values()))
 
 
 def _tag_at(name: str) -> int | None:
