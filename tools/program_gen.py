@@ -12,8 +12,8 @@ locals, variables and player variables, ``+=``/``-=``), effects on zones, ``if``
 ``end_game``.  Some games have dice (rolled on an open tray and in each seat's secret cup: ``roll``,
 ``face``, ``faces``, ``showing``), some a house (``house:``: its procedure, which asks nothing, played at the
 end, and its points), some a board (a grid of three by three spaces, two rooms and tags, read by every board
-operation; ``BOARD_FILE``, written beside game.yaml), some teams at three players (``teammates``,
-``team_score``), and a map variable (``with_key``, ``get``, ``key in
+operation; ``BOARD_FILE``, written beside game.yaml; for some a board of each seat's own, ``yard(p)``), some
+teams at three players (``teammates``, ``team_score``), and a map variable (``with_key``, ``get``, ``key in
 MAP``, keys made while playing).  A program's daring (``risk``) decides how often it writes a form that may
 fail while playing (the top of a zone that may be empty, a division by a value that may be zero), so some
 games stop on a rule fault and most play on.
@@ -87,6 +87,7 @@ marks:
 """,
 )
 BOARDS = "\nboards:\n  - {id: yard, files: [yard.yaml]}\n"
+SEATS_BOARDS = "\nboards:\n  - {id: yard, per: player, files: [yard.yaml]}\n"  # yard(p): each seat's own
 SPACES = [f"{col}{row}" for col in "abc" for row in "123"]  # a literal the board lacks is the checker's error
 DIRECTIONS = ("north", "east", "south", "west")
 TAGS = ("north", "start", "x")
@@ -171,7 +172,7 @@ def _block_text(lines: list[str]) -> str:
 class ProgramGen:
     """One generated game: call ``game()`` for its YAML text."""
 
-    def __init__(self, rng: random.Random, board: bool = False, teams: bool = False):
+    def __init__(self, rng: random.Random, board: str = "", teams: bool = False):
         self.rng = rng
         self.risk = rng.choice([0.0, 0.0, 0.0, 0.03, 0.1])
         self.locals: dict[str, Type] = {}
@@ -209,7 +210,7 @@ class ProgramGen:
         functions = [self.function(i) for i in range(rng.randint(0, 3))]
         procedures = [self.procedure(i) for i in range(rng.randint(0, 3))]
         if self.board:
-            text += BOARDS
+            text += SEATS_BOARDS if self.board == "per seat" else BOARDS
         if self.teams:
             text += TEAMS
         if self.house:
@@ -658,6 +659,8 @@ class ProgramGen:
         if t == COLOUR:
             return [lambda: '"' + rng.choice(COLOURS) + '"']
         if t == BOARD:
+            if self.board == "per seat":
+                return [lambda: f"yard({self.expr(PLAYER, 3, sure=True)})"]
             return [lambda: "yard"]
         if t == POSITION:
             return [lambda: '"' + rng.choice(SPACES) + '"']
@@ -859,6 +862,7 @@ def _quoted(text: str) -> str:
 def game_text(seed: int, index: int) -> str:
     """The YAML text of generated game ``index`` of ``seed``.  Whether it has a board, and teams, is drawn apart,
     so that a game with neither is the game the same pair made before boards and teams were generated."""
-    board = random.Random(f"{seed}/{index}/board").random() < 0.3
+    boards = random.Random(f"{seed}/{index}/board")
+    board = ("per seat" if boards.random() < 0.35 else "one") if boards.random() < 0.3 else ""
     teams = random.Random(f"{seed}/{index}/teams").random() < 0.25
     return ProgramGen(random.Random(f"{seed}/{index}"), board, teams).game()
