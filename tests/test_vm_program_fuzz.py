@@ -37,7 +37,8 @@ def test_generated_games_play_alike_on_both_backends(tmp_path, seed):
     assert counts["decisions"] >= 15 * GAMES and counts["ended"] >= GAMES // 2, counts
     texts = [fuzz.game_text(seed, i) for i in range(GAMES)]  # some with a board (some a board per seat), some teams
     assert sum("\nboards:" in t for t in texts) >= GAMES // 6 and sum("\nteams:" in t for t in texts) >= GAMES // 8
-    assert sum("per: player, files: [yard" in t for t in texts) >= GAMES // 25
+    assert sum("per: player, files: [" in t for t in texts) >= GAMES // 25
+    assert sum("files: [hive.yaml]" in t for t in texts) >= GAMES // 25  # a board of hexagons
 
 
 def game_of(tmp_path, text: str):

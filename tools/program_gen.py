@@ -12,7 +12,8 @@ locals, variables and player variables, ``+=``/``-=``), effects on zones, ``if``
 ``end_game``.  Some games have dice (rolled on an open tray and in each seat's secret cup: ``roll``,
 ``face``, ``faces``, ``showing``), some a house (``house:``: its procedure, which asks nothing, played at the
 end, and its points), some a board (a grid of three by three spaces, two rooms and tags, read by every board
-operation; ``BOARD_FILE``, written beside game.yaml; for some a board of each seat's own, ``yard(p)``), some
+operation; ``BOARD_FILE``, or nine hexagons, ``HIVE_FILE``, both written beside game.yaml; for some a board
+of each seat's own, ``yard(p)``), some
 teams at three players (``teammates``, ``team_score``), and a map variable (``with_key``, ``get``, ``key in
 MAP``, keys made while playing).  A program's daring (``risk``) decides how often it writes a form that may
 fail while playing (the top of a zone that may be empty, a division by a value that may be zero), so some
@@ -86,10 +87,22 @@ marks:
   - {area: [0, 0, 2, 0], tags: [north]}
 """,
 )
-BOARDS = "\nboards:\n  - {id: yard, files: [yard.yaml]}\n"
-SEATS_BOARDS = "\nboards:\n  - {id: yard, per: player, files: [yard.yaml]}\n"  # yard(p): each seat's own
+# The board of others: nine hexagons in one room, the same spaces and tag, six directions.
+HIVE_FILE = (
+    "hive.yaml",
+    """\
+id: hive
+kind: hexagons
+cells: {width: 3, height: 3}
+marks:
+  - {area: [0, 0, 2, 0], tags: [north]}
+""",
+)
+BOARDS = "\nboards:\n  - {{id: yard, files: [{file}]}}\n"
+SEATS_BOARDS = "\nboards:\n  - {{id: yard, per: player, files: [{file}]}}\n"  # yard(p): each seat's own
 SPACES = [f"{col}{row}" for col in "abc" for row in "123"]  # a literal the board lacks is the checker's error
 DIRECTIONS = ("north", "east", "south", "west")
+HIVE_DIRECTIONS = ("northeast", "east", "southeast", "southwest", "west", "northwest")
 TAGS = ("north", "start", "x")
 ROOMS = ("west", "east")
 
@@ -172,7 +185,7 @@ def _block_text(lines: list[str]) -> str:
 class ProgramGen:
     """One generated game: call ``game()`` for its YAML text."""
 
-    def __init__(self, rng: random.Random, board: str = "", teams: bool = False):
+    def __init__(self, rng: random.Random, board: str = "", teams: bool = False, hive: bool = False):
         self.rng = rng
         self.risk = rng.choice([0.0, 0.0, 0.0, 0.03, 0.1])
         self.locals: dict[str, Type] = {}
@@ -188,6 +201,7 @@ class ProgramGen:
         self.house = rng.random() < 0.3
         self.board = board
         self.teams = teams
+        self.hive = hive  # the board is of hexagons, not squares
         self.asks = True  # False in the house's procedure, which decides nothing
 
     # ------------------------------------------------------------------ the game
@@ -210,7 +224,8 @@ class ProgramGen:
         functions = [self.function(i) for i in range(rng.randint(0, 3))]
         procedures = [self.procedure(i) for i in range(rng.randint(0, 3))]
         if self.board:
-            text += SEATS_BOARDS if self.board == "per seat" else BOARDS
+            boards = SEATS_BOARDS if self.board == "per seat" else BOARDS
+            text += boards.format(file=(HIVE_FILE if self.hive else BOARD_FILE)[0])
         if self.teams:
             text += TEAMS
         if self.house:
@@ -665,7 +680,7 @@ class ProgramGen:
         if t == POSITION:
             return [lambda: '"' + rng.choice(SPACES) + '"']
         if t == DIRECTION:  # one the board lacks would be refused by the checker
-            return [lambda: '"' + rng.choice(DIRECTIONS) + '"']
+            return [lambda: '"' + rng.choice(HIVE_DIRECTIONS if self.hive else DIRECTIONS) + '"']
         if t == ZONE:
             return [lambda: "deck", lambda: "pile", lambda: "heap"]
         if t == MOVE:
@@ -839,7 +854,7 @@ class ProgramGen:
             if concrete is not None and concrete.is_map:
                 concrete = MAP
             if pt == TEXT and op.params[0][1] == BOARD:  # a tag, a room or a space of the board, by its name
-                names = {"tag": TAGS, "room": ROOMS}.get(pname, SPACES)
+                names = {"tag": TAGS, "room": ("hive",) if self.hive else ROOMS}.get(pname, SPACES)
                 args.append('"' + self.rng.choice(names) + '"')
                 continue
             if concrete == ANY and op.name == "text":
@@ -864,5 +879,6 @@ def game_text(seed: int, index: int) -> str:
     so that a game with neither is the game the same pair made before boards and teams were generated."""
     boards = random.Random(f"{seed}/{index}/board")
     board = ("per seat" if boards.random() < 0.35 else "one") if boards.random() < 0.3 else ""
+    hive = bool(board) and boards.random() < 0.4
     teams = random.Random(f"{seed}/{index}/teams").random() < 0.25
-    return ProgramGen(random.Random(f"{seed}/{index}"), board, teams).game()
+    return ProgramGen(random.Random(f"{seed}/{index}"), board, teams, hive).game()

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from a checkout
 
-from program_gen import BOARD_FILE, game_text  # beside this file (tools/), or loaded first by the tests
+from program_gen import BOARD_FILE, HIVE_FILE, game_text  # beside this file (tools/), or loaded first by the tests
 
 from engine import load_game
 from engine.errors import RulesError, RuntimeRuleError, TabletopError
@@ -53,7 +53,8 @@ def build(seed: int, index: int, root: Path) -> Built:
     folder = root / "rules" / f"g{seed}-{index}"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "game.yaml").write_text(text, encoding="utf-8")
-    (folder / BOARD_FILE[0]).write_text(BOARD_FILE[1], encoding="utf-8")  # read where the game names it
+    for name, board in (BOARD_FILE, HIVE_FILE):  # read where the game names it
+        (folder / name).write_text(board, encoding="utf-8")
     try:
         game = load_game(folder / "game.yaml", reference=True)
     except RulesError as exc:
