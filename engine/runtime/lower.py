@@ -194,8 +194,8 @@ class Lowerer:
             "house": house,
             "tables": self.tables,
             "misses": self.misses,
-            "board_spaces": {b: list(game.board(b).nodes) for family in game.board_files for b in self._boards(family)},
-            "board_names": {b: game.board(b).id for family in game.board_files for b in self._boards(family)},
+            "board_spaces": {b: list(game.board(b).nodes) for b in self._boards("")},
+            "board_names": {b: game.board(b).id for b in self._boards("")},
             "score_reads": _score_reads(game, [body for path, body in game.sources if path[0] == "scoring"]),
             "determinize": self._determinize(),
             "greedy": self._greedy(),
@@ -663,8 +663,7 @@ class Lowerer:
         reach the table then."""
         if not tag or not isinstance(tag[0], ast.Literal) or not isinstance(tag[0].value, str):
             return False
-        boards = [b for f in ([family] if family else list(self.game.board_files)) for b in self._boards(f)]
-        return all(tag[0].value in _tags(self.game.board(b)) for b in boards)
+        return all(tag[0].value in _tags(self.game.board(b)) for b in self._boards(family))
 
     def _table(self, family: str, name: str, arity: int, untagged: bool = False) -> int:
         """Every answer of ``name(board, …)`` for every board of ``family`` ("": of every family, for a board
@@ -687,7 +686,7 @@ class Lowerer:
     def _fill(self, index: int, family: str, name: str, arity: int, tags: Callable[[Any], list[str]]) -> list:
         """Table ``index``'s rows over every board of ``family``, tags from ``tags(board)``; each board's miss."""
         game = self.game
-        boards = [b for f in ([family] if family else list(game.board_files)) for b in self._boards(f)]
+        boards = self._boards(family)
         fn = OPS[name].fn
         if fn is None:
             raise Unsupported(f"a table of {name}")
@@ -706,7 +705,10 @@ class Lowerer:
         return misses
 
     def _boards(self, family: str) -> list[str]:
-        """The ids of the boards of ``family``: the family's own, or one per seat."""
+        """The ids of the boards of ``family``: the family's own, or one per seat; "": of every family (a board
+        chosen while playing)."""
+        if not family:
+            return [b for f in self.game.board_files for b in self._boards(f)]
         per = self.vocab.boards[family]
         if per is not None and per != PLAYER:
             raise Unsupported(f"boards per {per}")

@@ -995,7 +995,8 @@ impl State {
         Ok(out)
     }
 
-    /// Every argument of an operation of more than one form, worked out as `values` works them out.
+    /// Every argument of an operation whose number of arguments varies, worked out in order as `values` works
+    /// them out.
     pub(crate) fn all_values(&mut self, g: &Game, args: &[Node], env: &mut [V]) -> Res<Vec<V>> {
         args.iter().map(|&a| self.value_of(g, a, env)).collect()
     }
