@@ -104,6 +104,21 @@ def test_a_variable_changed_by_hand_plays_on_from_the_change_and_goes_back_to_th
     assert st.scores == ref.scores
 
 
+def test_a_state_and_its_copies_keep_their_game_seats_and_sight_off_the_vm_and_back():
+    game = load_game("cat-town", vm=True)
+    st = game.new_game(3, 4)
+    copies = [st.clone(), st.clone(log=False), st.determinized(1, 9)]
+    for state in [st, *copies]:
+        state.pvars[0]["notes"] = 1  # a field handed out: the game runs on in Python
+        assert state.vm is None and type(state) is State
+        assert (state.game, state.n, state.sight, state.on_python) == (game, 3, game.sight(3), False)
+        assert [state.view(s) for s in range(3)]  # read by what each seat sees
+        state.apply(state.legal_actions()[0])
+        assert state.vm is not None  # back on the VM
+        assert (state.game, state.n, state.sight, state.on_python) == (game, 3, game.sight(3), False)
+        assert type(state) is type(st.clone())
+
+
 class _Seat(int):
     """A seat number of a tool's own int type."""
 

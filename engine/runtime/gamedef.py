@@ -160,11 +160,12 @@ class GameCache:
     (zones, action spaces, teams, what each seat sees, where the starts put the cards).  Kept apart from the
     game's facts, and never pickled with them: a game read back from the compiled-game cache starts with none."""
 
-    __slots__ = ("backs", "choices", "infos", "sights", "spaces", "starts", "teams", "zones")
+    __slots__ = ("backs", "choices", "infos", "sights", "spaces", "starts", "tables", "teams", "zones")
 
     def __init__(self) -> None:
         self.zones: dict[int, list[str]] = {}  # players → every zone
         self.sights: dict[int, Sight] = {}  # players → what each seat sees
+        self.tables: dict[int, type] = {}  # players → the class of the states the VM runs (state._OnVm.of)
         self.spaces: dict[int, tuple[list[str], dict[str, int]]] = {}  # players → action ids, their indexes
         self.infos: dict[int, GameInfo] = {}  # players → the game's facts at that size
         self.teams: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, seat) → the seat's team
