@@ -1,6 +1,7 @@
 //! Determinized copies of a mid-game state, timed without Python (CPU time of the copies):
 //! `cargo run --release --example copies -- IR PLAYERS COPIES` (the state after its first ten options taken, the
-//! copies seat 0's, each from a seed of its own).
+//! copies seat 0's, each from a seed of its own). With `--features profile`, the nodes each rule function and
+//! procedure evaluated in making them too (a copy asks its decision again).
 
 mod common;
 
@@ -16,6 +17,8 @@ fn main() {
         };
         st.apply(&first, None).expect("a legal action");
     }
+    #[cfg(feature = "profile")]
+    _vm::profile::take(); // the copies' counts alone
     let start = thread_seconds();
     for seed in 0..copies {
         st.determinized(0, seed.into()).expect("a copy");
@@ -25,4 +28,6 @@ fn main() {
         "{copies} copies in {took:.3} CPU-s: {:.2} µs a copy",
         took * 1e6 / f64::from(copies)
     );
+    #[cfg(feature = "profile")]
+    common::print_profile(&st.game);
 }

@@ -1,5 +1,6 @@
 //! Playouts of an IR file between random bots, timed without Python: `cargo run --release --example playouts -- IR PLAYERS GAMES`
-//! (`BOT=greedy` in the environment: greedy bots, each deciding on its determinized copy).
+//! (`BOT=greedy` in the environment: greedy bots, each deciding on its determinized copy). With `--features profile`,
+//! the nodes each rule function and procedure evaluated in those games too.
 
 mod common;
 
@@ -31,4 +32,6 @@ fn main() {
         took * 1e6 / decisions as f64,
         took * 1e6 / games as f64
     );
+    #[cfg(feature = "profile")]
+    common::print_profile(&game);
 }

@@ -1,6 +1,7 @@
 //! One information-set MCTS decision of an IR file, timed without Python (CPU time of the search) and told
 //! where its iterations went: `cargo run --release --example search -- IR PLAYERS ITERATIONS[/ROLLOUT]`
-//! (or `Ts[/ROLLOUT]`: T CPU seconds), the parameter of a bot spec `mcts:...`.
+//! (or `Ts[/ROLLOUT]`: T CPU seconds), the parameter of a bot spec `mcts:...`. With `--features profile`, the nodes
+//! each rule function and procedure evaluated in the search too.
 
 mod common;
 
@@ -21,6 +22,8 @@ fn main() {
     let mut det = st.determinized(seat, 5).expect("a copy");
     let actions = det.legal(Some(seat));
     let mut mcts = Mcts::new(1, budget, rollout);
+    #[cfg(feature = "profile")]
+    _vm::profile::take(); // the search's counts alone
     let start = thread_seconds();
     let chosen = mcts.act(&actions, seat, Some(&mut det)).expect("a search");
     let took = thread_seconds() - start;
@@ -34,4 +37,6 @@ fn main() {
         per(t.rollout),
         100.0 * per(t.finished)
     );
+    #[cfg(feature = "profile")]
+    common::print_profile(&det.game);
 }

@@ -231,6 +231,8 @@ impl State {
     /// The value of expression `n`: its form run (compile.rs).
     #[inline(always)]
     pub fn value_of(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<V> {
+        #[cfg(feature = "profile")]
+        crate::profile::node();
         (g.code.get(n))(self, g, env)
     }
 
@@ -242,6 +244,8 @@ impl State {
     /// Whether the value of expression `n` is true (its test, compile.rs).
     #[inline(always)]
     pub fn truth(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<bool> {
+        #[cfg(feature = "profile")]
+        crate::profile::node();
         (g.code.test(n))(self, g, env)
     }
 
@@ -552,10 +556,14 @@ impl State {
             }
         }
         if result.is_ok() {
+            #[cfg(feature = "profile")]
+            let since = crate::profile::nodes(); // the arguments are the caller's work
             result = match &func.body {
                 Body::Expr(e) => self.value_of(g, *e, &mut inner),
                 Body::Code(code) => self.run_function(g, code, &mut inner),
             };
+            #[cfg(feature = "profile")]
+            crate::profile::function(*f, since);
         }
         self.pool.give(inner);
         result

@@ -3,7 +3,8 @@
 //! `game` reads and verifies an IR, `compile` turns its expressions into closures once, `state` holds a running
 //! game and its loop, `eval` the expressions and operations, `json` the saved-state format, `playout` whole games
 //! in one call, `record` them as the playtest lab records them, `several` the options of choosing several; `py`
-//! (feature `python`) is the PyO3 face, `engine._vm`.
+//! (feature `python`) is the PyO3 face, `engine._vm`; `profile` (feature `profile`) counts where the rules' work
+//! goes.
 
 mod alloc;
 pub mod bots;
@@ -20,6 +21,8 @@ pub mod json;
 pub mod kinds;
 pub mod maps;
 pub mod playout;
+#[cfg(feature = "profile")]
+pub mod profile;
 pub mod pyrand;
 pub mod record;
 pub mod rng;

@@ -436,7 +436,12 @@ impl State {
                 let Some(ins) = code.get(pc as usize) else {
                     break Err(Box::new(F::Bug(format!("pc {pc} is past the end"))));
                 };
-                match self.exec(&game, ins, pc, &mut env) {
+                #[cfg(feature = "profile")]
+                let since = crate::profile::nodes();
+                let step = self.exec(&game, ins, pc, &mut env);
+                #[cfg(feature = "profile")]
+                crate::profile::statement(proc, since);
+                match step {
                     Ok(Step::Go(next)) => pc = next,
                     Ok(other) => break Ok(other),
                     Err(f) => break Err(f),

@@ -1,4 +1,5 @@
-//! What the timing examples share: reading their arguments and the IR file, exiting with a line on bad input.
+//! What the timing examples share: reading their arguments and the IR file, exiting with a line on bad input;
+//! with the feature `profile`, printing the rules' counts.
 
 use std::rc::Rc;
 
@@ -19,4 +20,16 @@ pub fn arguments(usage: &str) -> (Rc<_vm::game::Game>, usize, String) {
         std::process::exit(1)
     }));
     (game, args[2].parse().unwrap_or(2), args[3].clone())
+}
+
+/// The rules' counts since the last `profile::take` (feature `profile`): where the example's work went.
+#[cfg(feature = "profile")]
+pub fn print_profile(game: &_vm::game::Game) {
+    let ir = std::fs::read(std::env::args().nth(1).unwrap_or_default()).unwrap_or_default();
+    let procedures: Vec<String> = game.procs.iter().map(|p| p.name.to_string()).collect();
+    let functions = _vm::profile::function_names(&ir);
+    print!(
+        "{}",
+        _vm::profile::report(&functions, &procedures, &_vm::profile::take())
+    );
 }
