@@ -104,12 +104,21 @@ def _forge_pending(draw, rnd, pending) -> str:
     )
     if field == "together":  # one seat's choice, or one of its options, forged
         together = pending["together"]
-        part = rnd.choice(["chosen", "ids", "values"])
+        # an earlier mutation may have deleted or replaced a part: only what is still a list of seats is forged
+        parts = [p for p in ("chosen", "ids", "values") if isinstance(together, dict) and together.get(p)]
+        parts = [p for p in parts if isinstance(together[p], list)]
+        if not parts:
+            pending["together"] = _value(draw, rnd)
+            return "together"
+        part = rnd.choice(parts)
         seat = rnd.randrange(len(together[part]))
+        options = together[part][seat]
         if part == "chosen":
             together["chosen"][seat] = rnd.choice([None, 0, 1, -1, 99, "0", True])
-        elif together[part][seat]:
-            together[part][seat][rnd.randrange(len(together[part][seat]))] = _value(draw, rnd)
+        elif isinstance(options, list) and options:
+            options[rnd.randrange(len(options))] = _value(draw, rnd)
+        else:
+            together[part][seat] = _value(draw, rnd)
         return f"together {part}"
     if field == "player":
         pending["player"] = rnd.randrange(-1, 5)
