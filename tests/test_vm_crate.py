@@ -50,7 +50,7 @@ def test_the_crate_is_formatted_by_rustfmt():
     assert done.returncode == 0, done.stdout[-3000:]
 
 
-def test_the_profile_names_each_rule_function_with_its_runs_alike_on_every_run(tmp_path):
+def test_the_profile_names_each_rule_function_and_line_with_its_runs_alike_on_every_run(tmp_path):
     ir = tmp_path / "cat-town.json"
     game = load_game("cat-town", reference=True)
     ir.write_bytes(ir_bytes(game))
@@ -69,3 +69,5 @@ def test_the_profile_names_each_rule_function_with_its_runs_alike_on_every_run(t
     for runs, per_run, share in rows.values():
         assert int(runs) > 0 and float(per_run) > 0 and 0 < float(share.rstrip("%")) <= 100
     assert total > max(int(runs) for runs, _, _ in rows.values())
+    places = [line.split()[0] for line in lines[lines.index(next(x for x in lines if x.startswith("line"))) + 1 :]]
+    assert len(places) == 20 and all(p.startswith("rules/cat-town/game.yaml:") for p in places), places

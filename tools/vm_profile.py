@@ -4,10 +4,10 @@
     python tools/vm_profile.py GAME [--variant V] [--players N] [--games K] [--bot greedy] [--search ITERATIONS]
 
 Plays K whole games between random (or greedy) bots in the VM, or one MCTS decision of ITERATIONS iterations
-(`--search`), and prints each rule function's calls and each procedure's statements with the nodes they
-evaluated, the costliest first. Counts, not times: the same on every run, so two versions of a rule can be
-compared by them. It builds the crate's examples with the feature `profile` (engine/vm/src/profile.rs) and runs
-them on the game's IR.
+(`--search`), and prints each rule function's calls, each procedure's statements and the 20 costliest lines
+of the rules, with the nodes they evaluated, the costliest first. Counts, not times: the same on every run, so
+two versions of a rule can be compared by them. It builds the crate's examples with the feature `profile`
+(engine/vm/src/profile.rs) and runs them on the game's IR.
 """
 
 from __future__ import annotations

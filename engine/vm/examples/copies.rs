@@ -1,7 +1,7 @@
 //! Determinized copies of a mid-game state, timed without Python (CPU time of the copies):
 //! `cargo run --release --example copies -- IR PLAYERS COPIES` (the state after its first ten options taken, the
-//! copies seat 0's, each from a seed of its own). With `--features profile`, the nodes each rule function and
-//! procedure evaluated in making them too (a copy asks its decision again).
+//! copies seat 0's, each from a seed of its own). With `--features profile`, the nodes each rule function,
+//! procedure and line of the rules evaluated in making them too (a copy asks its decision again).
 
 mod common;
 

@@ -1,6 +1,6 @@
 //! Playouts of an IR file between random bots, timed without Python: `cargo run --release --example playouts -- IR PLAYERS GAMES`
 //! (`BOT=greedy` in the environment: greedy bots, each deciding on its determinized copy). With `--features profile`,
-//! the nodes each rule function and procedure evaluated in those games too.
+//! the nodes each rule function, procedure and line evaluated in those games too.
 
 mod common;
 

@@ -1,7 +1,7 @@
 //! One information-set MCTS decision of an IR file, timed without Python (CPU time of the search) and told
 //! where its iterations went: `cargo run --release --example search -- IR PLAYERS ITERATIONS[/ROLLOUT]`
 //! (or `Ts[/ROLLOUT]`: T CPU seconds), the parameter of a bot spec `mcts:...`. With `--features profile`, the nodes
-//! each rule function and procedure evaluated in the search too.
+//! each rule function, procedure and line of the rules evaluated in the search too.
 
 mod common;
 

@@ -1,26 +1,36 @@
 //! Counts of what the rules do while games run (feature `profile`), to find where a game's time goes: every node
 //! of an expression evaluated; each rule function's calls, with the nodes its body evaluated (those of the
 //! functions it calls included, so a function that calls itself counts its inner calls again; its arguments are
-//! its caller's); and each procedure's statements, with the nodes they evaluated (those of the functions they
-//! call included, not those of the procedures they call). A function whose calls the VM inlines (a small
+//! its caller's); and each statement of a procedure, with the nodes it evaluated (those of the functions it
+//! calls included, not those of the procedures it calls), summed by procedure and by line of the rules. A function whose calls the VM inlines (a small
 //! expression given locals or literals) has no calls of its own: its nodes count where it is used. Counts, not
 //! times: the same on every machine and every run. The examples `playouts`, `search` and `copies` print them.
 
+use crate::game::Game;
 use std::cell::RefCell;
+use std::collections::HashMap;
 
-/// What one rule function or procedure did: its calls (a procedure: its statements run) and the nodes evaluated.
+/// What one rule function, statement or procedure did: its runs and the nodes evaluated.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Counts {
     pub runs: u64,
     pub nodes: u64,
 }
 
-/// The counts of one thread since its last `take`; functions and procedures by their index in the game.
+impl Counts {
+    fn add(&mut self, other: Counts) {
+        self.runs += other.runs;
+        self.nodes += other.nodes;
+    }
+}
+
+/// The counts of one thread since its last `take`: functions by their index in the game, statements by their
+/// procedure's index and their own.
 #[derive(Debug, Default)]
 pub struct Profile {
     pub nodes: u64,
     pub functions: Vec<Counts>,
-    pub procedures: Vec<Counts>,
+    pub statements: Vec<Vec<Counts>>,
 }
 
 thread_local! {
@@ -39,25 +49,30 @@ pub(crate) fn nodes() -> u64 {
 
 /// The body of a call of function `f` ended, begun when `since` nodes were evaluated.
 pub(crate) fn function(f: u16, since: u64) {
-    add(f, since, |p| &mut p.functions);
-}
-
-/// A statement of procedure `proc` ran, begun when `since` nodes were evaluated.
-pub(crate) fn statement(proc: u16, since: u64) {
-    add(proc, since, |p| &mut p.procedures);
-}
-
-fn add(i: u16, since: u64, rows: fn(&mut Profile) -> &mut Vec<Counts>) {
     PROFILE.with(|p| {
         let p = &mut *p.borrow_mut();
         let nodes = p.nodes - since;
-        let rows = rows(p);
-        if rows.len() <= usize::from(i) {
-            rows.resize(usize::from(i) + 1, Counts::default());
-        }
-        rows[usize::from(i)].runs += 1;
-        rows[usize::from(i)].nodes += nodes;
+        count(&mut p.functions, usize::from(f), nodes);
     });
+}
+
+/// Statement `pc` of procedure `proc` ran, begun when `since` nodes were evaluated.
+pub(crate) fn statement(proc: u16, pc: u32, since: u64) {
+    PROFILE.with(|p| {
+        let p = &mut *p.borrow_mut();
+        let nodes = p.nodes - since;
+        if p.statements.len() <= usize::from(proc) {
+            p.statements.resize_with(usize::from(proc) + 1, Vec::new);
+        }
+        count(&mut p.statements[usize::from(proc)], pc as usize, nodes);
+    });
+}
+
+fn count(rows: &mut Vec<Counts>, i: usize, nodes: u64) {
+    if rows.len() <= i {
+        rows.resize(i + 1, Counts::default());
+    }
+    rows[i].add(Counts { runs: 1, nodes });
 }
 
 /// This thread's counts, which start again from nothing.
@@ -65,47 +80,98 @@ pub fn take() -> Profile {
     PROFILE.with(|p| std::mem::take(&mut *p.borrow_mut()))
 }
 
-/// The counts as two tables, the costliest first: the rule functions and the procedures (their names by index:
-/// the IR's, `Game::procs`'), each with its runs, nodes a run and share of all the nodes evaluated.
-pub fn report(functions: &[String], procedures: &[String], profile: &Profile) -> String {
-    let total = profile.nodes.max(1) as f64;
-    let mut out = format!("{} nodes evaluated\n", profile.nodes);
-    for (title, rows, names) in [
-        ("function", &profile.functions, functions),
-        ("procedure (statements)", &profile.procedures, procedures),
-    ] {
-        let mut ranked: Vec<(usize, &Counts)> = rows.iter().enumerate().filter(|(_, c)| c.runs > 0).collect();
-        ranked.sort_by_key(|(_, c)| std::cmp::Reverse(c.nodes));
-        out.push_str(&format!(
-            "{title:<32} {:>12} {:>12} {:>7}\n",
-            "runs", "nodes a run", "share"
-        ));
-        for (i, c) in ranked {
-            let name = names.get(i).map_or_else(|| format!("#{i}"), String::clone);
-            out.push_str(&format!(
-                "{name:<32} {:>12} {:>12.1} {:>6.1}%\n",
-                c.runs,
-                c.nodes as f64 / c.runs as f64,
-                100.0 * c.nodes as f64 / total
-            ));
-        }
+/// What the report calls things: the rule functions by index, and each procedure's name with the place of each of
+/// its instructions (`path:line`).
+pub struct Names {
+    pub functions: Vec<String>,
+    pub procedures: Vec<(String, Vec<String>)>,
+}
+
+impl Names {
+    /// The names of `game`, whose IR is `ir` (the IR's function names; the game keeps no others).
+    pub fn of(game: &Game, ir: &[u8]) -> Names {
+        let functions = serde_json::from_slice::<serde_json::Value>(ir)
+            .ok()
+            .and_then(|j| {
+                j["functions"].as_array().map(|fs| {
+                    fs.iter()
+                        .map(|f| f["name"].as_str().unwrap_or("?").to_string())
+                        .collect()
+                })
+            })
+            .unwrap_or_default();
+        let procedures = game
+            .procs
+            .iter()
+            .map(|p| {
+                let lines = p.place.iter().map(|(line, _)| format!("{}:{line}", p.path)).collect();
+                (p.name.to_string(), lines)
+            })
+            .collect();
+        Names { functions, procedures }
     }
+}
+
+/// The counts as three tables, the costliest first: the rule functions, the procedures (their statements
+/// summed) and the `lines` costliest lines of the rules (the statements written on each), each row with its
+/// runs, nodes a run and share of all the nodes evaluated.
+pub fn report(names: &Names, profile: &Profile, lines: usize) -> String {
+    let unnamed = |i: usize| format!("#{i}");
+    let functions: Vec<(String, Counts)> = profile
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (names.functions.get(i).cloned().unwrap_or_else(|| unnamed(i)), *c))
+        .collect();
+    let mut procedures = vec![];
+    let mut by_line: HashMap<String, Counts> = HashMap::new();
+    for (i, statements) in profile.statements.iter().enumerate() {
+        let (name, places) = names
+            .procedures
+            .get(i)
+            .map_or((unnamed(i), &[][..]), |(n, p)| (n.clone(), &p[..]));
+        let mut sum = Counts::default();
+        for (pc, c) in statements.iter().enumerate() {
+            sum.add(*c);
+            if c.runs > 0 {
+                let line = places.get(pc).cloned().unwrap_or_else(|| format!("{name} #{pc}"));
+                by_line.entry(line).or_default().add(*c);
+            }
+        }
+        procedures.push((name, sum));
+    }
+    let mut by_line: Vec<(String, Counts)> = by_line.into_iter().collect();
+    by_line.sort_by(|(a, x), (b, y)| y.nodes.cmp(&x.nodes).then_with(|| a.cmp(b)));
+    by_line.truncate(lines);
+    let mut out = format!("{} nodes evaluated\n", profile.nodes);
+    table(&mut out, "function", functions, profile.nodes);
+    table(&mut out, "procedure (statements)", procedures, profile.nodes);
+    table(&mut out, "line (statements)", by_line, profile.nodes);
     out
 }
 
-/// The names of an IR's rule functions, by index (empty if the bytes hold none).
-pub fn function_names(ir: &[u8]) -> Vec<String> {
-    let Ok(j) = serde_json::from_slice::<serde_json::Value>(ir) else {
-        return vec![];
-    };
-    j["functions"]
-        .as_array()
-        .map(|fs| {
-            fs.iter()
-                .map(|f| f["name"].as_str().unwrap_or("?").to_string())
-                .collect()
-        })
-        .unwrap_or_default()
+/// One table of `report`: the rows run at least once, the costliest first (ties by name).
+fn table(out: &mut String, title: &str, mut rows: Vec<(String, Counts)>, total: u64) {
+    rows.retain(|(_, c)| c.runs > 0);
+    rows.sort_by(|(a, x), (b, y)| y.nodes.cmp(&x.nodes).then_with(|| a.cmp(b)));
+    let width = rows
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(title.len());
+    out.push_str(&format!(
+        "{title:<width$} {:>12} {:>12} {:>7}\n",
+        "runs", "nodes a run", "share"
+    ));
+    for (name, c) in rows {
+        out.push_str(&format!(
+            "{name:<width$} {:>12} {:>12.1} {:>6.1}%\n",
+            c.runs,
+            c.nodes as f64 / c.runs as f64,
+            100.0 * c.nodes as f64 / total.max(1) as f64
+        ));
+    }
 }
 
 #[cfg(test)]
@@ -122,40 +188,56 @@ mod tests {
         function(1, call);
         let line = nodes();
         node();
-        statement(0, line);
+        statement(0, 2, line);
         let p = take();
         assert_eq!(p.nodes, 4);
         assert_eq!(p.functions, vec![Counts::default(), Counts { runs: 1, nodes: 2 }]);
-        assert_eq!(p.procedures, vec![Counts { runs: 1, nodes: 1 }]);
+        let ran = Counts { runs: 1, nodes: 1 };
+        assert_eq!(p.statements, vec![vec![Counts::default(), Counts::default(), ran]]);
         assert_eq!(take().nodes, 0, "taken, the counts start again");
     }
 
     #[test]
-    fn the_report_ranks_the_costliest_first_and_names_each_by_index() {
+    fn the_report_ranks_the_costliest_first_and_sums_statements_by_procedure_and_line() {
         let p = Profile {
-            nodes: 10,
+            nodes: 20,
             functions: vec![
                 Counts { runs: 1, nodes: 2 },
                 Counts::default(),
                 Counts { runs: 2, nodes: 6 },
             ],
-            procedures: vec![Counts { runs: 4, nodes: 1 }],
+            statements: vec![
+                vec![Counts { runs: 4, nodes: 1 }, Counts { runs: 1, nodes: 3 }],
+                vec![Counts { runs: 2, nodes: 8 }],
+            ],
         };
-        let names = ["cheap".to_string(), "never".to_string()];
-        let text = report(&names, &["turn".to_string()], &p);
+        let names = Names {
+            functions: vec!["cheap".into(), "never".into()],
+            procedures: vec![
+                ("turn".into(), vec!["g.yaml:5".into(), "g.yaml:5".into()]),
+                ("walk".into(), vec!["g.yaml:9".into()]),
+            ],
+        };
+        let text = report(&names, &p, 10);
         let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split_whitespace().collect()).collect();
-        assert_eq!(rows[0], ["10", "nodes", "evaluated"]);
-        assert_eq!(rows[2], ["#2", "2", "3.0", "60.0%"]);
-        assert_eq!(rows[3], ["cheap", "1", "2.0", "20.0%"]);
-        assert_eq!(rows[4][0], "procedure", "a function never called is left out");
-        assert_eq!(rows[5], ["turn", "4", "0.2", "10.0%"]);
-        assert_eq!(rows.len(), 6);
-    }
-
-    #[test]
-    fn function_names_are_read_from_the_ir_in_order() {
-        let ir = br#"{"functions": [{"name": "a"}, {"name": "b"}]}"#;
-        assert_eq!(function_names(ir), vec!["a", "b"]);
-        assert!(function_names(b"not json").is_empty());
+        let expected: Vec<Vec<&str>> = vec![
+            vec!["20", "nodes", "evaluated"],
+            vec!["function", "runs", "nodes", "a", "run", "share"],
+            vec!["#2", "2", "3.0", "30.0%"], // a function the names lack goes by its index
+            vec!["cheap", "1", "2.0", "10.0%"],
+            // "never" was never called: left out
+            vec!["procedure", "(statements)", "runs", "nodes", "a", "run", "share"],
+            vec!["walk", "2", "4.0", "40.0%"],
+            vec!["turn", "5", "0.8", "20.0%"],
+            vec!["line", "(statements)", "runs", "nodes", "a", "run", "share"],
+            vec!["g.yaml:9", "2", "4.0", "40.0%"],
+            vec!["g.yaml:5", "5", "0.8", "20.0%"],
+        ];
+        assert_eq!(rows, expected);
+        assert_eq!(
+            report(&names, &p, 1).lines().count(),
+            expected.len() - 1,
+            "the costliest lines alone"
+        );
     }
 }

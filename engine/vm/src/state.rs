@@ -440,7 +440,7 @@ impl State {
                 let since = crate::profile::nodes();
                 let step = self.exec(&game, ins, pc, &mut env);
                 #[cfg(feature = "profile")]
-                crate::profile::statement(proc, since);
+                crate::profile::statement(proc, pc, since);
                 match step {
                     Ok(Step::Go(next)) => pc = next,
                     Ok(other) => break Ok(other),

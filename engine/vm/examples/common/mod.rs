@@ -26,10 +26,6 @@ pub fn arguments(usage: &str) -> (Rc<_vm::game::Game>, usize, String) {
 #[cfg(feature = "profile")]
 pub fn print_profile(game: &_vm::game::Game) {
     let ir = std::fs::read(std::env::args().nth(1).unwrap_or_default()).unwrap_or_default();
-    let procedures: Vec<String> = game.procs.iter().map(|p| p.name.to_string()).collect();
-    let functions = _vm::profile::function_names(&ir);
-    print!(
-        "{}",
-        _vm::profile::report(&functions, &procedures, &_vm::profile::take())
-    );
+    let names = _vm::profile::Names::of(game, &ir);
+    print!("{}", _vm::profile::report(&names, &_vm::profile::take(), 20));
 }
