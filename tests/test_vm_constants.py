@@ -68,3 +68,57 @@ def test_a_function_of_the_rules_alone_that_faults_faults_where_the_game_calls_i
     fault = same_fault_on_every_backend(game)
     assert "no card has the id 'x'" in fault.message
     assert (fault.line, fault.col) == (13, 3)  # c = nobody()
+
+
+ARGUMENTS = """\
+functions:
+  - id: always
+    params: {p: player}
+    returns: bool
+    value: "true"
+  - id: ways
+    params: {p: player}
+    returns: "list[int]"
+    value: "[1, 2, 3] if always(p) else [4]"
+  - id: twice
+    params: {k: int}
+    returns: int
+    value: "k * 2"
+"""
+FOLDED = """\
+n = choose "pick" from [twice(3), 1]
+xs = [k * 5 for k in ways(me)] + [twice(n), twice(size(deck))]
+log "{xs}"
+"""
+
+
+def test_a_call_whose_answer_needs_no_argument_of_the_game_and_a_comprehension_over_it_are_lowered_as_their_answer(
+    tmp_path,
+):
+    game = mini(tmp_path, FOLDED, ARGUMENTS)
+    lowered = Lowerer(game)
+    text = json.dumps(lowered.ir(), separators=(",", ":"))
+    assert '["lit",[5,10,15]]' in text  # `ways(me)`: `always` needs nothing of its seat, so neither does `ways`
+    assert '["list",[["lit",6],["lit",1]]]' in text  # twice(3): its argument is the same in every game
+    twice = lowered.functions["twice"]
+    assert f'["fn",{twice},[["var","n"]]]' in text and f'["fn",{twice},[["op","size"' in text
+    assert f'["fn",{lowered.functions["ways"]},' not in text
+    vm_game = _vm.VmGame(ir_bytes(game))
+    for seed in range(3):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        play(ref, vm, seed, every_step=True)
+        assert ref.to_data() == json.loads(vm.to_json())
+        assert ref.log[-1] in ("5, 10, 15, 12, 0", "5, 10, 15, 2, 0")
+
+
+@pytest.mark.parametrize(
+    "play_text",
+    [
+        "xs = [1 // (k - k) for k in ways(me)]\n",  # the same in every game, but a fault: left for the game to meet
+        "n = 1\nn = 0 if always(item(players(), 1 // (n - n))) else 1\n",  # not needed, still worked out
+    ],
+    ids=["a comprehension that faults", "an argument not needed that faults"],
+)
+def test_what_would_fault_is_not_lowered_as_an_answer_and_faults_where_the_game_runs_it(tmp_path, play_text):
+    fault = same_fault_on_every_backend(mini(tmp_path, play_text, ARGUMENTS))
+    assert "by zero" in fault.message, fault.message

@@ -33,6 +33,7 @@ from engine.lang import ast
 from engine.lang.ops import OPS
 from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
 from engine.runtime.program import DEFAULT_END, Labeller
+from engine.runtime.reference import ReferenceCompiler
 
 IR_VERSION = 5
 
@@ -129,6 +130,10 @@ class _Boards:
         self.game = game
 
 
+# The most characters of IR a folded expression's answer may take (a longer list is made while playing instead).
+FOLDED_MOST = 4096
+
+
 class Lowerer:
     """One game's IR: call ``ir()``."""
 
@@ -147,6 +152,8 @@ class Lowerer:
         self.misses: list[dict] = []  # per table: what the reference answers for arguments it holds no entry of
         self.table_ids: dict[str, int] = {}
         self.constants: dict[str, list | None] = {}  # function without parameters → its answer's literal, or None
+        self.fixed = _Fixed(game)  # which functions' answers are the same in every game, whatever some arguments
+        self.reference = ReferenceCompiler(self.vocab, game)  # works out what is folded (`_folded`)
         # the starts are run by the VM as each game begins when they draw at random (or fail) for some size
         self.placed = {n: _start_places(game, n) for n in range(game.min_players, game.max_players + 1)}
         self.dealt = None in self.placed.values()
@@ -537,7 +544,29 @@ class Lowerer:
         method = getattr(self, "_e_" + type(e).__name__, None)
         if method is None:
             raise Unsupported(f"the expression {type(e).__name__}")
+        if isinstance(e, ast.Comprehension | ast.Call) and (folded := self._folded(e)) is not None:
+            return folded
         return method(e)
+
+    def _folded(self, e) -> list | None:
+        """A comprehension, or a call of a function with arguments, whose answer is the same in every game of the
+        rules (it reads nothing of a game being played, and no argument the function needs but what is the same
+        too), as the literal of that answer, worked out once here. None where it reads more, faults (its fault
+        is the game's, at play) or answers with more than ``FOLDED_MOST`` characters of IR."""
+        if isinstance(e, ast.Call) and not (e.func in self.vocab.functions and e.args):
+            return None
+        if not _Reads(self.game, fixed=True, functions=self.fixed).fixed_value(e):
+            return None
+        try:
+            value = self.reference.expr(e)(_Boards(self.game), {"me": None})
+        except Exception as exc:
+            if not is_rules_fault(exc):
+                raise
+            return None
+        literal = _literal(value)
+        if literal is None or len(json.dumps(value)) > FOLDED_MOST:
+            return None
+        return literal
 
     def _e_Literal(self, e):
         return ["lit", e.value]
@@ -863,8 +892,10 @@ class _Reads:
     """The plain reads of expressions (``fixed``: reading ``me`` or the number of players counts as no plain read,
     for an answer the same in every game of the rules)."""
 
-    def __init__(self, game, fixed: bool = False, own: frozenset = frozenset()):
+    def __init__(self, game, fixed: bool = False, own: frozenset = frozenset(), functions: _Fixed | None = None):
         self.game, self.vocab, self.fixed = game, game.vocabulary, fixed
+        self.functions = functions  # fixed: what each function needs of its arguments (None: every argument)
+        self.set_names: frozenset = frozenset()  # names that always hold a value where they are read (parameters)
         self.families: set[str] = set()
         self.variables: set[str] = set()
         self.pvars: set[str] = set()
@@ -952,6 +983,12 @@ class _Reads:
             return self.zone(e, names, depth)
         if e.func in v.boards:
             return all(self.ok(a, names, depth) for a in e.args)
+        if e.func in v.functions and self.fixed and self.functions is not None:
+            needed = self.functions.needed(e.func)
+            return needed is not None and all(
+                self.ok(a, names, depth) if p in needed else _harmless(a, names | self.set_names)
+                for a, (p, _) in zip(e.args, v.functions[e.func][0])
+            )
         if e.func in v.functions:
             body = self.game.function_bodies.get(e.func)
             declared = [p for p, _ in v.functions[e.func][0]]
@@ -966,6 +1003,39 @@ class _Reads:
         if op is None or op.reads not in ("args", "zone") or (self.fixed and op.constant):
             return False
         return all(self.zone(a, names, depth) if a.type == ZONE else self.ok(a, names, depth) for a in e.args)
+
+
+class _Fixed:
+    """Which rule functions answer the same in every game of the rules, and which of their arguments that answer
+    needs: worked out once per function, so that a check of a call does not go through its body again."""
+
+    def __init__(self, game):
+        self.game = game
+        self.known: dict[str, frozenset | None] = {}
+
+    def needed(self, name: str) -> frozenset | None:
+        """The parameters function ``name``'s answer reads, or None if it reads anything of a game being played
+        (or is written as statements, or calls itself)."""
+        if name not in self.known:
+            self.known[name] = None  # while its body is read: a call of itself reads more than it can tell
+            body = self.game.function_bodies.get(name)
+            params = frozenset(p for p, _ in self.game.vocabulary.functions[name][0])
+            if isinstance(body, ast.Expr) and self._ok(body, params, params):
+                self.known[name] = frozenset(p for p in params if not self._ok(body, params - {p}, params))
+        return self.known[name]
+
+    def _ok(self, body, names: frozenset, params: frozenset) -> bool:
+        """Whether ``body`` reads nothing of a game being played, with ``names`` bound to such values (``params``
+        are bound to some value: one may be handed to a function that does not need it)."""
+        reads = _Reads(self.game, fixed=True, functions=self)
+        reads.set_names = params
+        return reads.ok(body, names, 0) and not (reads.families or reads.variables or reads.pvars)
+
+
+def _harmless(e, names: frozenset) -> bool:
+    """An argument whose value a function does not need that is worked out without a fault and without a read of
+    the game: a literal, ``me``, or a name bound where it is read (a parameter, a comprehension's variable)."""
+    return isinstance(e, ast.Literal) or (isinstance(e, ast.Name) and (e.name == "me" or e.name in names))
 
 
 def lower(game) -> dict:
