@@ -272,11 +272,12 @@ BOARD_NONE = {
 }
 
 
-def board_game(tmp_path, line: str, before_zones: str = ""):
+def board_game(tmp_path, line: str, before_zones: str = "", per: str = ""):
     """NONE_GAME with ``line`` and the generator's board (spaces a1…c3, a wall between columns a and b but for a
-    door at row 2), named b0."""
+    door at row 2), named b0 (``per="player"``: each seat's own, ``b0(p)``)."""
+    kind = f"per: {per}, " if per else ""
     text = NONE_GAME.replace("LINE", line).replace(
-        "    zones:", f"    boards:\n      - {{id: b0, files: [{fuzz.BOARD_FILE[0]}]}}\n{before_zones}    zones:"
+        "    zones:", f"    boards:\n      - {{id: b0, {kind}files: [{fuzz.BOARD_FILE[0]}]}}\n{before_zones}    zones:"
     )
     (tmp_path / "rules" / "g").mkdir(parents=True)
     (tmp_path / "rules" / "g" / fuzz.BOARD_FILE[0]).write_text(fuzz.BOARD_FILE[1], encoding="utf-8")
@@ -308,6 +309,15 @@ def test_a_board_operation_the_board_cannot_answer_is_the_references_fault_word_
     ref, vm = faults_on_both(board_game(tmp_path, line))
     assert vm == ref
     assert said in ref.message and "Error" not in ref.message, ref.message
+
+
+def test_a_line_drawn_on_a_seats_own_board_of_spaces_names_that_board_as_the_reference_does(tmp_path):
+    """Each seat's board faults alike but for its name, which the VM writes as the reference does."""
+    ref, vm = faults_on_both(
+        board_game(tmp_path, 'n = size(touched(b0(item(players(), 1)), "a1", "c3"))', per="player")
+    )
+    assert vm == ref
+    assert "board 'b0:1' is not a plane board" in ref.message, ref.message
 
 
 @pytest.mark.parametrize("tag", ['text(n) + "x"', '"x"'], ids=["made while playing", "written"])

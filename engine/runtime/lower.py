@@ -35,7 +35,7 @@ from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
 from engine.runtime.program import DEFAULT_END, Labeller
 from engine.runtime.reference import ReferenceCompiler
 
-IR_VERSION = 5
+IR_VERSION = 6
 
 # Operations the VM runs itself, by name (engine/vm/src/eval.rs).
 NATIVE_OPS = frozenset(
@@ -109,6 +109,26 @@ def _missed(fn, boards, board_id: str, arity: int, spaces: list[str], tag_at: in
         except (KeyError, ValueError, TypeError):
             return {"checks": checks}
         return {"checks": checks} if len(checks) == len(args) else {"checks": checks, "default": answer}
+
+
+# Where a board table's fault names the board: the VM writes the board looked up there (boards of one family
+# fault alike but for their names).
+BOARD_NAMED = "\x01"
+
+
+def _shared_miss(misses: list[dict], boards: list[str]) -> dict:
+    """The one miss of a table over ``boards`` (each board's, in order): theirs where they are alike, or alike but
+    for the board each fault names (then named by ``BOARD_NAMED``); else only the generic fault."""
+    if not misses:
+        return {"checks": []}
+    named = [
+        {**m, "fault": m["fault"].replace(repr(b), f"'{BOARD_NAMED}'")} if "fault" in m else m
+        for m, b in zip(misses, boards)
+    ]
+    for candidates in (misses, named):
+        if all(m == candidates[0] for m in candidates):
+            return candidates[0]
+    return {"checks": []}
 
 
 class _Scope:
@@ -705,7 +725,7 @@ class Lowerer:
             found = len(self.tables)
             self.tables.append({})
             misses = self._fill(found, family, name, arity, _tags)
-            self.misses.append(misses[0] if misses and all(m == misses[0] for m in misses) else {"checks": []})
+            self.misses.append(_shared_miss(misses, self._boards(family)))
             self.table_ids[key] = found
         if untagged and "stand_in" not in self.misses[found]:
             self._fill(found, family, name, arity, lambda board: [""])

@@ -660,7 +660,8 @@ impl State {
         }
         match (&miss.default, &miss.fault) {
             (Some(v), _) => Ok(v.clone()),
-            (None, Some(said)) => rule(said.clone()),
+            // the board a family's fault names is the one looked up (lower.py's BOARD_NAMED)
+            (None, Some(said)) => rule(said.replace('\u{1}', g.text(key[0]))),
             (None, None) => rule("a board operation was asked of a space, tag or direction the board does not have"),
         }
     }

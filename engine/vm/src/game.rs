@@ -6,7 +6,7 @@ use serde_json::Value as J;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-pub const IR_VERSION: i64 = 5;
+pub const IR_VERSION: i64 = 6;
 
 pub type Node = u32;
 
