@@ -171,8 +171,8 @@ class Lowerer:
         self.tables: list[Any] = []
         self.misses: list[dict] = []  # per table: what the reference answers for arguments it holds no entry of
         self.table_ids: dict[str, int] = {}
-        self.constants: dict[str, list | None] = {}  # function without parameters → its answer's literal, or None
         self.fixed = _Fixed(game)  # which functions' answers are the same in every game, whatever some arguments
+        self.constants: dict[str, list | None] = {}  # function needing no argument → its answer's literal, or None
         self.reference = ReferenceCompiler(self.vocab, game)  # works out what is folded (`_folded`)
         # the starts are run by the VM as each game begins when they draw at random (or fail) for some size
         self.placed = {n: _start_places(game, n) for n in range(game.min_players, game.max_players + 1)}
@@ -569,14 +569,23 @@ class Lowerer:
         return method(e)
 
     def _folded(self, e) -> list | None:
-        """A comprehension, or a call of a function with arguments, whose answer is the same in every game of the
-        rules (it reads nothing of a game being played, and no argument the function needs but what is the same
-        too), as the literal of that answer, worked out once here. None where it reads more, faults (its fault
-        is the game's, at play) or answers with more than ``FOLDED_MOST`` characters of IR."""
-        if isinstance(e, ast.Call) and not (e.func in self.vocab.functions and e.args):
+        """A comprehension, or a call of a rule function, whose answer is the same in every game of the rules (it
+        reads nothing of a game being played, and no argument the function needs but what is the same too), as the
+        literal of that answer, worked out once here: a list of every space is not made again at each call. A call
+        whose answer needs none of its arguments is worked out once per function. None where it reads more, faults
+        (its fault is the game's, at play) or answers with more than ``FOLDED_MOST`` characters of IR."""
+        if isinstance(e, ast.Call) and e.func not in self.vocab.functions:
             return None
-        if not _Reads(self.game, fixed=True, functions=self.fixed).fixed_value(e):
+        if not _Reads(self.game, fixed=self.fixed).fixed_value(e):
             return None
+        if isinstance(e, ast.Call) and self.fixed.needed(e.func) == frozenset():  # the same answer at every call
+            if e.func not in self.constants:
+                self.constants[e.func] = self._answer(e)
+            return self.constants[e.func]
+        return self._answer(e)
+
+    def _answer(self, e) -> list | None:
+        """``_folded``'s literal of fixed expression ``e``, worked out by the reference."""
         try:
             value = self.reference.expr(e)(_Boards(self.game), {"me": None})
         except Exception as exc:
@@ -651,31 +660,12 @@ class Lowerer:
                 return ["lit", e.func]
             return ["member", e.func, self.expr(e.args[0])]
         if e.func in v.functions:
-            if not e.args and (value := self._constant(e.func)) is not None:
-                return value
             return ["fn", self.functions[e.func], [self.expr(a) for a in e.args]]
         args = []
         for arg, (_, ptype) in zip(e.args, OPS[e.func].params):
             lowered = self.expr(arg)
             args.append(["cards", lowered] if arg.type == ZONE and ptype.is_list else lowered)
         return self._op(e.func, args, e.args)
-
-    def _constant(self, name: str) -> list | None:
-        """A function without parameters that reads nothing of a game being played (only boards, constants, cards
-        and other such functions) as the literal of its one answer, worked out once here: a list of every space is
-        not made again at each call.  None where it reads more, or faults (its fault is the game's, at play)."""
-        if name not in self.constants:
-            body = self.game.function_bodies.get(name)
-            reads = _Reads(self.game, fixed=True)
-            value = None
-            if isinstance(body, ast.Expr) and not self.vocab.functions[name][0] and reads.fixed_value(body):
-                try:
-                    value = _literal(self.game.functions[name](_Boards(self.game), {"me": None}))
-                except Exception as exc:  # a fault of the rules (`all(none)` too) is raised where a game calls it
-                    if not is_rules_fault(exc):
-                        raise
-            self.constants[name] = value
-        return self.constants[name]
 
     def _op(self, name: str, args: list, asts: list | None = None) -> list:
         if name in BOARD_OPS:
@@ -909,13 +899,14 @@ def _score_reads(game, exprs: list) -> dict | None:
 
 
 class _Reads:
-    """The plain reads of expressions (``fixed``: reading ``me`` or the number of players counts as no plain read,
-    for an answer the same in every game of the rules)."""
+    """The plain reads of expressions (``fixed``, for an answer the same in every game of the rules: reading ``me``
+    or the number of players counts as a read of the game, and a function's arguments it does not need are not
+    read)."""
 
-    def __init__(self, game, fixed: bool = False, own: frozenset = frozenset(), functions: _Fixed | None = None):
-        self.game, self.vocab, self.fixed = game, game.vocabulary, fixed
-        self.functions = functions  # fixed: what each function needs of its arguments (None: every argument)
-        self.set_names: frozenset = frozenset()  # names that always hold a value where they are read (parameters)
+    def __init__(self, game, fixed: _Fixed | None = None, own: frozenset = frozenset(), given: frozenset = frozenset()):
+        self.game, self.vocab = game, game.vocabulary
+        self.fixed = fixed  # for an answer the same in every game: what each rule function needs of its arguments
+        self.given = given  # names that always hold a value where they are read (a function's parameters)
         self.families: set[str] = set()
         self.variables: set[str] = set()
         self.pvars: set[str] = set()
@@ -966,7 +957,7 @@ class _Reads:
                 self.families.add(e.name)
                 self.shared_families.add(e.name)
                 return True
-            constant = e.name in OPS and OPS[e.name].constant and OPS[e.name].reads == "args" and not self.fixed
+            constant = e.name in OPS and OPS[e.name].constant and OPS[e.name].reads == "args" and self.fixed is None
             return e.name in names or e.name in v.constants or e.name in v.enums or e.name in v.boards or constant
         if isinstance(e, ast.ListExpr):
             return all(self.ok(i, names, depth) for i in e.items)
@@ -1003,16 +994,16 @@ class _Reads:
             return self.zone(e, names, depth)
         if e.func in v.boards:
             return all(self.ok(a, names, depth) for a in e.args)
-        if e.func in v.functions and self.fixed and self.functions is not None:
-            needed = self.functions.needed(e.func)
+        if e.func in v.functions and self.fixed is not None:
+            needed = self.fixed.needed(e.func)
             return needed is not None and all(
-                self.ok(a, names, depth) if p in needed else _harmless(a, names | self.set_names)
+                self.ok(a, names, depth) if p in needed else _harmless(a, names | self.given)
                 for a, (p, _) in zip(e.args, v.functions[e.func][0])
             )
         if e.func in v.functions:
             body = self.game.function_bodies.get(e.func)
             declared = [p for p, _ in v.functions[e.func][0]]
-            params = frozenset(declared) | (frozenset() if self.fixed else {"me"})
+            params = frozenset(declared) | {"me"}
             own = frozenset(p for p, a in zip(declared, e.args) if self.owned(a))
             return (
                 isinstance(body, ast.Expr)
@@ -1020,7 +1011,7 @@ class _Reads:
                 and self.within(own, lambda: self.ok(body, params, depth + 1))
             )
         op = OPS.get(e.func)
-        if op is None or op.reads not in ("args", "zone") or (self.fixed and op.constant):
+        if op is None or op.reads not in ("args", "zone") or (self.fixed is not None and op.constant):
             return False
         return all(self.zone(a, names, depth) if a.type == ZONE else self.ok(a, names, depth) for a in e.args)
 
@@ -1047,8 +1038,7 @@ class _Fixed:
     def _ok(self, body, names: frozenset, params: frozenset) -> bool:
         """Whether ``body`` reads nothing of a game being played, with ``names`` bound to such values (``params``
         are bound to some value: one may be handed to a function that does not need it)."""
-        reads = _Reads(self.game, fixed=True, functions=self)
-        reads.set_names = params
+        reads = _Reads(self.game, fixed=self, given=params)
         return reads.ok(body, names, 0) and not (reads.families or reads.variables or reads.pvars)
 
 
