@@ -8,7 +8,7 @@ import json
 import pytest
 from language_helpers import write_game
 from test_log_names import GAME
-from test_vm_differential import play
+from test_vm_differential import mini, play
 
 from engine import load_game
 from engine.runtime.lower import ir_bytes
@@ -36,3 +36,35 @@ def test_the_vm_names_cards_in_logs_as_the_reference_does(tmp_path, text):
         assert copy == ref.determinized(1, seed).to_data()
     assert any("Big disc" in line for line in ref.log)
     assert all("big-disc" not in line for line in ref.log[1:])
+
+
+LATER = """\
+xs = [1, 2]
+n = choose "pick" from [3, 4]
+log "{xs} then {n} of {num_players}"
+xs = xs + [n]
+n = n + 10
+log "{xs} then {n}"
+n = choose "again" from [5, 6]
+log "{xs} and {n}"
+"""
+
+
+def test_a_log_line_reads_as_its_values_were_when_it_was_written_also_once_saved_and_read_back(tmp_path):
+    # The VM writes a line's words only when the line is read: what it printed must not change after.
+    game = mini(tmp_path, LATER)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    for seed in range(2):
+        ref, vm = game.new_game(2, seed), vm_game.new_game(2, seed)
+        ref.apply(ref.legal_actions()[seed])
+        vm.apply(vm.legal_actions()[seed])
+        again = vm_game.state_from_json(vm.to_json())  # its lines read back as text
+        for state in (ref, vm, again):
+            state.apply("again 5")
+        pick = 3 + seed
+        assert [line for line in ref.log if ": " not in line] == [
+            f"1, 2 then {pick} of 2",
+            f"1, 2, {pick} then {pick + 10}",
+            f"1, 2, {pick} and 5",
+        ]
+        assert json.loads(vm.to_json()) == ref.to_data() == json.loads(again.to_json())

@@ -26,7 +26,7 @@ impl State {
         for (i, &z) in seats.zones.iter().enumerate() {
             zones.insert(g.text(z).to_string(), json!(*self.zones[i]));
         }
-        let log: Vec<J> = self.log.iter().map(|l| json!([l.audience, &*l.text])).collect();
+        let log: Vec<J> = self.log.iter().map(|l| json!([l.audience, &*l.text(self)])).collect();
         let history: Vec<J> = self.history.iter().map(|h| self.hist_json(h)).collect();
         let mut data = json!({
             "format": FORMAT,
@@ -273,10 +273,7 @@ impl State {
             let (Some(aud), Some(text)) = (l.get(0), l.get(1).and_then(J::as_str)) else {
                 return refuse("a log line");
             };
-            log.push(LogLine {
-                audience: aud.as_i64(),
-                text: text.into(),
-            });
+            log.push(LogLine::made(aud.as_i64(), text.into()));
         }
         let mut history = vec![];
         for h in get("history")?

@@ -851,7 +851,10 @@ impl VmState {
         let log = PyList::empty(py);
         for line in st.log.iter().skip(log_from) {
             let audience = line.audience.into_pyobject(py)?.into_any();
-            log.append(PyList::new(py, [audience, PyString::new(py, &line.text).into_any()])?)?;
+            log.append(PyList::new(
+                py,
+                [audience, PyString::new(py, &line.text(st)).into_any()],
+            )?)?;
         }
         let history = PyList::empty(py);
         let mut make = Maker {

@@ -142,7 +142,61 @@ pub enum Hist {
 #[derive(Clone, Debug)]
 pub struct LogLine {
     pub audience: Option<i64>,
-    pub text: Rc<str>,
+    text: Line,
+}
+
+/// A log line's text, written out only where it is read: most lines of a game are never read (a tool's loop,
+/// a search's copies), and the values a line prints never change once made, nor do the words the game gives
+/// them, so the text is the same whenever it is written.
+#[derive(Clone, Debug)]
+enum Line {
+    /// Read back from a save.
+    Made(Rc<str>),
+    /// A `log` statement's parts and the values it printed, in order.
+    Said(Rc<[crate::game::LogPart]>, Box<[V]>),
+    /// A seat's choice (`what`: the action's id, or the decision's kind where the action is hidden).
+    Chose { seat: u32, what: Rc<str>, hidden: bool },
+}
+
+impl LogLine {
+    pub fn made(audience: Option<i64>, text: Rc<str>) -> LogLine {
+        LogLine {
+            audience,
+            text: Line::Made(text),
+        }
+    }
+
+    /// The line's words, as `st`'s game prints them.
+    pub fn text(&self, st: &State) -> Rc<str> {
+        match &self.text {
+            Line::Made(text) => text.clone(),
+            Line::Said(parts, values) => {
+                let mut text = String::new();
+                let mut values = values.iter();
+                for part in parts.iter() {
+                    match part {
+                        crate::game::LogPart::Text(t) => text.push_str(t),
+                        crate::game::LogPart::Value(_, label) => {
+                            if let Some(v) = values.next() {
+                                st.label(v, label, &mut text);
+                            }
+                        }
+                    }
+                }
+                text.into()
+            }
+            Line::Chose { seat, what, hidden } => {
+                let mut text = String::with_capacity(64);
+                st.write_seat_name((*seat).into(), &mut text);
+                text.push_str(": ");
+                text.push_str(what);
+                if *hidden {
+                    text.push_str(" …");
+                }
+                text.into()
+            }
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -487,7 +541,7 @@ impl State {
     fn write_log(
         &mut self,
         g: &Game,
-        parts: &[crate::game::LogPart],
+        parts: &Rc<[crate::game::LogPart]>,
         to: Option<crate::game::Node>,
         env: &mut [V],
     ) -> Res<()> {
@@ -500,22 +554,18 @@ impl State {
             },
         };
         if self.keep_log {
-            let mut text = String::new();
-            for part in parts {
-                match part {
-                    crate::game::LogPart::Text(t) => text.push_str(t),
-                    crate::game::LogPart::Value(e, label) => {
-                        let v = self.value_of(g, *e, env)?;
-                        self.label(&v, label, &mut text);
-                    }
+            let mut values = Vec::with_capacity(parts.len());
+            for part in parts.iter() {
+                if let crate::game::LogPart::Value(e, _) = part {
+                    values.push(self.value_of(g, *e, env)?);
                 }
             }
             self.log.push(LogLine {
                 audience,
-                text: text.into(),
+                text: Line::Said(parts.clone(), values.into_boxed_slice()),
             });
         } else {
-            for part in parts {
+            for part in parts.iter() {
                 if let crate::game::LogPart::Value(e, _) = part {
                     self.value_of(g, *e, env)?;
                 }
@@ -1104,17 +1154,6 @@ impl State {
         }
     }
 
-    /// The log line of a choice: the seat's name, then `what`'s parts (made in one text).
-    fn choice_line(&self, player: u32, what: &[&str]) -> Rc<str> {
-        let mut line = String::with_capacity(64);
-        self.write_seat_name(player.into(), &mut line);
-        line.push_str(": ");
-        for part in what {
-            line.push_str(part);
-        }
-        line.into()
-    }
-
     pub fn label(&self, v: &V, label: &Label, out: &mut String) {
         use std::fmt::Write;
         match (label, v) {
@@ -1335,11 +1374,19 @@ impl State {
                 // The masked line is for every seat but the chooser (`!seat`), who reads its own in full.
                 self.log.push(LogLine {
                     audience: Some(!i64::from(player)),
-                    text: self.choice_line(player, &[&pending.kind, " …"]),
+                    text: Line::Chose {
+                        seat: player,
+                        what: pending.kind.clone(),
+                        hidden: true,
+                    },
                 });
                 self.log.push(LogLine {
                     audience: Some(i64::from(player)),
-                    text: self.choice_line(player, &[&action]),
+                    text: Line::Chose {
+                        seat: player,
+                        what: action,
+                        hidden: false,
+                    },
                 });
             }
         } else {
@@ -1352,7 +1399,11 @@ impl State {
             if self.keep_log {
                 self.log.push(LogLine {
                     audience: None,
-                    text: self.choice_line(player, &[&action]),
+                    text: Line::Chose {
+                        seat: player,
+                        what: action,
+                        hidden: false,
+                    },
                 });
             }
         }
