@@ -153,10 +153,8 @@ class State:
         "know",
         "loc",
         "log_entries",
-        "look",
         "n",
         "on_python",
-        "past",
         "pending",
         "pinned",
         "pvars",
@@ -196,8 +194,6 @@ class State:
     pinned: list[int] | None  # per card: bit mask of the seats that know where it lies
     faces: list[Any] | None  # per card: the face a die shows (None for other cards); None in a game without dice
     vm: Any  # the native VM's state (``engine._vm.VmState``) while it runs this game, else None
-    look: State | None  # while the VM runs it: the state's fields read back, for what only looks (``for_reading``)
-    past: State | None  # the look of an earlier decision: its log and history lists, which the next look extends
     on_python: bool  # runs on the Python backend for good: the reference's replay of a step the VM failed
 
     # ---------------------------------------------------------------- create
@@ -229,7 +225,7 @@ class State:
     def _in_python(cls, game, players: int, seed: int, knowledge: bool = True, draws: list[int] | None = None) -> State:
         """``new`` on the Python backend."""
         st = cls.__new__(cls)
-        st.vm, st.look, st.past, st.on_python = None, None, None, False
+        st.vm, st.on_python = None, False
         st.draws = None if draws is None else draws[::-1]
         st.game, st.n, st.seed = game, players, int(seed)
         st.vars = game.variables.copy()  # values are never changed in place: the initial ones are shared
@@ -295,7 +291,7 @@ class State:
         st = table()  # a class called makes its object faster than its __new__ called
         # one field a statement: a tuple assigned to many fields is made first, then taken apart
         st.vm = vm
-        st.look = st.past = st.fault = None
+        st.fault = None
         st.seed = seed
         return st
 
@@ -306,17 +302,19 @@ class State:
 
         The copy shares with the copy of the decision before what has not changed since (``VmState.look``: the
         zones no move touched, the variables, the frames waiting), and with all earlier copies the log and
-        history lists, which it extends."""
-        if self.vm is None:
+        history lists, which it extends.  The VM's state keeps both copies (``reading``, ``read_before``): its
+        step drops the first, whichever way the step is taken."""
+        vm = self.vm
+        if vm is None:
             return self
-        look = self.look
+        look = vm.reading
         if look is None:
             look = State.__new__(State)
-            look.vm, look.look, look.past, look.on_python = None, None, None, True
+            look.vm, look.on_python = None, True
             look.game, look.n, look.seed, look.fault = self.game, self.n, self.seed, self.fault
             look.steps, look.settled, look.sight = 0, {}, self.sight
             look.final, look.draws = None, None
-            past = self.past
+            past = vm.read_before
             # the log and history grow as the game goes on: only what is new since the last look is handed over
             had = (len(past.log_entries), len(past.history)) if past is not None else (0, 0)
             (
@@ -336,7 +334,7 @@ class State:
                 look.faces,
                 log_from,
                 history_from,
-            ) = self.vm.look(*had)
+            ) = vm.look(*had)
             if past is not None and log_from:
                 past.log_entries += log
                 log = past.log_entries
@@ -344,7 +342,7 @@ class State:
                 past.history += history
                 history = past.history
             look.log_entries, look.history = log, history
-            self.look, self.past = look, None
+            vm.reading = look
         return look
 
     def _vm_data(self) -> dict:
@@ -355,7 +353,7 @@ class State:
         """Run on in Python from the VM's state."""
         data = self._vm_data()
         game, n = self.game, self.n  # its class's, as are its sight (which _fill sets) and on_python
-        self.vm = self.look = self.past = None
+        self.vm = None
         object.__setattr__(self, "__class__", State)
         self.game, self.n, self.on_python = game, n, False
         self._fill(data)
@@ -376,7 +374,8 @@ class State:
         look.on_python = True
         for name in _FIELDS:
             object.__delattr__(self, name)
-        self.vm, self.look, self.past = vm, look, None
+        vm.reading = look
+        self.vm = vm
         object.__setattr__(self, "__class__", _OnVm.of(self.game, self.n))
 
     def _fill(self, data: dict) -> None:
@@ -628,9 +627,6 @@ class State:
                     vm.apply(action, seat)
                 except vm_module().VmError as exc:
                     self._refused(exc, action, seat)
-                    return
-                if self.look is not None:
-                    self.past, self.look = self.look, None
                 return
             self._leave_vm()  # what the VM takes no argument of: the Python backend says why it is no action
         pending, player, i = self._chosen(action, seat)
@@ -686,8 +682,6 @@ class State:
             raise_as_engine(exc)
         except _vm.VmError:
             return False
-        if self.look is not None:
-            self.past, self.look = self.look, None
         return True
 
     def _vm_seat(self, seat) -> bool:
@@ -720,18 +714,19 @@ class State:
         if isinstance(exc, vm_module().VmIllegalAction):
             self.for_reading()._chosen(action, seat)
             raise_as_engine(exc)
-        before = self.look.clone() if self.look is not None else self._replayed(action)
+        look = self.vm.reading
+        before = look.clone() if look is not None else self._replayed(action)
         if before is None:
-            self.look = None
+            self.vm.reading = None
             if not isinstance(exc, vm_module().VmRuleError):
                 raise_as_engine(exc)
             fault = rule_error_of(exc)
             self.fault = fault.diagnostic
             raise fault from None
-        self.vm = self.look = self.past = None
+        self.vm = None
         object.__setattr__(self, "__class__", State)
         for name in State.__slots__:
-            if name not in ("vm", "look", "past"):
+            if name != "vm":
                 object.__setattr__(self, name, getattr(before, name))
         self.on_python = True
         self.apply(action, seat)
@@ -972,12 +967,11 @@ class State:
         if vm is not None:  # _running's fields, written out: a call would cost a fifth of a copy
             st = self.__class__()  # of _OnVm.of(game, players): they are its class's, as is its sight
             st.vm = vm.clone() if log else vm.clone_without_log()
-            st.look = st.past = None
             st.fault = self.fault
             st.seed = self.seed
             return st
         c = State.__new__(State)
-        c.vm, c.look, c.past, c.on_python = None, None, None, self.on_python
+        c.vm, c.on_python = None, self.on_python
         c.game, c.n, c.seed, c.rng = self.game, self.n, self.seed, self.rng
         c.zones = _copied(self.zones)
         c.loc = self.loc[:]
@@ -1054,7 +1048,7 @@ class State:
             raise StateError(f"not a saved state: {message}") from None
         check_saved_state(game, data)
         st = cls.__new__(cls)
-        st.vm, st.look, st.past, st.fault, st.on_python = None, None, None, None, False
+        st.vm, st.fault, st.on_python = None, None, False
         st.game, st.n, st.seed = game, data["players"], data["seed"]
         st._fill(data)
         check_pending(st)

@@ -489,6 +489,11 @@ struct VmState {
     /// The places the last `determinized` dealt anew, kept while the state is unchanged: a search asks many
     /// copies of one state.
     hidden: Option<crate::det::Hidden>,
+    /// The Python backend's copy of this state for reading (`State.for_reading`), made at most once a decision,
+    /// and the copy of an earlier decision, whose log and history lists the next copy extends. A step of the
+    /// state makes the first the second, whichever way the step is taken.
+    reading: Option<Py<PyAny>>,
+    read_before: Option<Py<PyAny>>,
 }
 
 /// The most Python texts of option ids a state keeps (past it, they are made afresh).
@@ -757,6 +762,15 @@ impl VmState {
             looked: None,
             ids: FxMap::default(),
             hidden: None,
+            reading: None,
+            read_before: None,
+        }
+    }
+
+    /// What follows a step taken: the copy for reading is of the decision before.
+    fn stepped(&mut self) {
+        if let Some(copy) = self.reading.take() {
+            self.read_before = Some(copy);
         }
     }
 
@@ -809,18 +823,40 @@ impl VmState {
     fn apply(&mut self, action: &str, seat: Option<u32>, draws: Option<Vec<i64>>) -> PyResult<()> {
         match draws {
             // An illegal action is refused before anything changes (State::apply checks first).
-            None => guarded(|| self.own().apply(action, seat)),
+            None => guarded(|| self.own().apply(action, seat))?,
             Some(draws) => {
                 let copy = State::clone(&self.st);
                 self.st = Rc::new(guarded_drawn(copy, draws, |st| st.apply(action, seat))?);
                 self.hidden = None;
-                Ok(())
             }
         }
+        self.stepped();
+        Ok(())
     }
 
     fn apply_index(&mut self, index: usize) -> PyResult<()> {
-        guarded(|| self.own().apply_index(index))
+        guarded(|| self.own().apply_index(index))?;
+        self.stepped();
+        Ok(())
+    }
+
+    /// This decision's copy of the state for reading, if one was made (`State.for_reading`).
+    #[getter]
+    fn reading(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.reading.as_ref().map(|copy| copy.clone_ref(py))
+    }
+
+    /// A new copy for reading replaces the one of an earlier decision too.
+    #[setter]
+    fn set_reading(&mut self, copy: Option<Py<PyAny>>) {
+        self.reading = copy;
+        self.read_before = None;
+    }
+
+    /// The copy for reading of an earlier decision, whose lists the next one extends.
+    #[getter]
+    fn read_before(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.read_before.as_ref().map(|copy| copy.clone_ref(py))
     }
 
     fn to_json(&self) -> String {
@@ -969,6 +1005,8 @@ impl VmState {
             looked: None,
             ids: FxMap::default(),
             hidden: None,
+            reading: None,
+            read_before: None,
         }
     }
 
