@@ -944,13 +944,13 @@ impl State {
         if last.items.len() == items.len() && last.items.iter().zip(items.iter()).all(|(a, b)| a.exact(b)) {
             return (last.ids.clone(), last.duplicates);
         }
-        let last = std::mem::take(&mut ids.last[seat]);
+        let (last, known) = (&ids.last[seat], &mut ids.known);
         let made: Rc<[Rc<str>]> = items
             .iter()
             .enumerate()
             .map(|(i, x)| match last.items.get(i) {
                 Some(y) if y.exact(x) => last.ids[i].clone(),
-                _ => self.option_id(c, x, &mut ids.known),
+                _ => self.option_id(c, x, known),
             })
             .collect();
         let duplicates = has_duplicates(&made);
