@@ -380,7 +380,7 @@ pub enum Ins {
     Do(Node),
     Call(u16, Vec<Node>),
     Perform(Node),
-    Log(Rc<[LogPart]>, Option<Node>),
+    Log(Vec<LogPart>, Option<Node>),
     End(Rc<str>),
     Jump(u32),
     Return,
@@ -956,7 +956,7 @@ impl Loader {
                             parts.push(LogPart::Value(e, self.label(&p[1])?));
                         }
                     }
-                    Ins::Log(parts.into(), self.opt_expr(arg(2)?)?)
+                    Ins::Log(parts, self.opt_expr(arg(2)?)?)
                 }
                 "end" => Ins::End(s(arg(1)?, "a reason")?.into()),
                 "jump" => Ins::Jump(pc(arg(1)?)?),

@@ -152,8 +152,8 @@ pub struct LogLine {
 enum Line {
     /// Read back from a save.
     Made(Rc<str>),
-    /// A `log` statement's parts and the values it printed, in order.
-    Said(Rc<[crate::game::LogPart]>, Box<[V]>),
+    /// The values a `log` statement printed, in order: the statement at `pc` of procedure `proc`.
+    Said { proc: u16, pc: u32, values: Box<[V]> },
     /// A seat's choice (`what`: the action's id, or the decision's kind where the action is hidden).
     Chose { seat: u32, what: Rc<str>, hidden: bool },
 }
@@ -170,10 +170,13 @@ impl LogLine {
     pub fn text(&self, st: &State) -> Rc<str> {
         match &self.text {
             Line::Made(text) => text.clone(),
-            Line::Said(parts, values) => {
+            Line::Said { proc, pc, values } => {
                 let mut text = String::new();
+                let Some(Ins::Log(parts, _)) = st.game.procs[*proc as usize].code.get(*pc as usize) else {
+                    return text.into();
+                };
                 let mut values = values.iter();
-                for part in parts.iter() {
+                for part in parts {
                     match part {
                         crate::game::LogPart::Text(t) => text.push_str(t),
                         crate::game::LogPart::Value(_, label) => {
@@ -541,7 +544,8 @@ impl State {
     fn write_log(
         &mut self,
         g: &Game,
-        parts: &Rc<[crate::game::LogPart]>,
+        parts: &[crate::game::LogPart],
+        pc: u32,
         to: Option<crate::game::Node>,
         env: &mut [V],
     ) -> Res<()> {
@@ -562,7 +566,11 @@ impl State {
             }
             self.log.push(LogLine {
                 audience,
-                text: Line::Said(parts.clone(), values.into_boxed_slice()),
+                text: Line::Said {
+                    proc: self.stack.last().map_or(0, |f| f.proc),
+                    pc,
+                    values: values.into_boxed_slice(),
+                },
             });
         } else {
             for part in parts.iter() {
@@ -599,7 +607,7 @@ impl State {
                 self.stack.push(f);
                 return Ok(Step::Entered);
             }
-            Ins::Log(parts, to) => self.write_log(g, parts, *to, env)?,
+            Ins::Log(parts, to) => self.write_log(g, parts, pc, *to, env)?,
             Ins::End(reason) => {
                 self.stack.clear();
                 self.reason = Some(reason.clone());
@@ -941,7 +949,9 @@ impl State {
             ids.last.resize_with(seat + 1, Default::default);
         }
         let last = &ids.last[seat];
-        if last.items.len() == items.len() && last.items.iter().zip(items.iter()).all(|(a, b)| a.exact(b)) {
+        let same = Rc::ptr_eq(&last.items, items)
+            || last.items.len() == items.len() && last.items.iter().zip(items.iter()).all(|(a, b)| a.exact(b));
+        if same {
             return (last.ids.clone(), last.duplicates);
         }
         let (last, known) = (&ids.last[seat], &mut ids.known);
