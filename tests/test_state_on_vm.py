@@ -104,19 +104,31 @@ def test_a_variable_changed_by_hand_plays_on_from_the_change_and_goes_back_to_th
     assert st.scores == ref.scores
 
 
-def test_a_state_and_its_copies_keep_their_game_seats_and_sight_off_the_vm_and_back():
+def test_a_state_and_its_copies_keep_their_game_seats_sight_and_seed_off_the_vm_and_back():
     game = load_game("cat-town", vm=True)
     st = game.new_game(3, 4)
     copies = [st.clone(), st.clone(log=False), st.determinized(1, 9)]
-    for state in [st, *copies]:
+    for state, seed in zip([st, *copies], [4, 4, 4, 9]):
+        assert state.seed == seed and state.to_data()["seed"] == seed
         state.pvars[0]["notes"] = 1  # a field handed out: the game runs on in Python
         assert state.vm is None and type(state) is State
-        assert (state.game, state.n, state.sight, state.on_python) == (game, 3, game.sight(3), False)
+        assert (state.game, state.n, state.sight, state.on_python, state.seed) == (game, 3, game.sight(3), False, seed)
         assert [state.view(s) for s in range(3)]  # read by what each seat sees
         state.apply(state.legal_actions()[0])
         assert state.vm is not None  # back on the VM
-        assert (state.game, state.n, state.sight, state.on_python) == (game, 3, game.sight(3), False)
+        assert (state.game, state.n, state.sight, state.on_python, state.seed) == (game, 3, game.sight(3), False, seed)
         assert type(state) is type(st.clone())
+
+
+def test_a_seed_set_by_hand_is_the_states_own_and_the_game_plays_on_from_it():
+    game = load_game("cat-town", vm=True)
+    st = game.new_game(2, 4)
+    st.seed = 12
+    assert st.seed == 12 and st.to_data()["seed"] == 12
+    st.apply(st.legal_actions()[0])
+    assert st.vm is not None and st.seed == 12 and st.clone().seed == 12
+    again = game.state_from_json(st.to_json())
+    assert again.vm is not None and again.seed == 12 and again.to_data() == st.to_data()
 
 
 class _Seat(int):

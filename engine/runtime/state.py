@@ -212,7 +212,7 @@ class State:
         if vm_game is not None:
             try:
                 vm = vm_game.new_game(players, int(seed), draws)
-                return State._running(_OnVm.of(game, players), int(seed), vm)
+                return State._running(_OnVm.of(game, players), vm)
             except vm_module().VmChanceNeeded as exc:
                 raise ChanceNeeded(ChanceEvent(*exc.args)) from None
             except (OverflowError, TypeError):  # a seed past the VM's 128 bits, outcomes that are no 64-bit numbers
@@ -286,13 +286,12 @@ class State:
 
     # ------------------------------------------------------- on the VM
     @staticmethod
-    def _running(table: type[State], seed: int, vm) -> State:
+    def _running(table: type[State], vm) -> State:
         """A state the VM runs: ``vm``, an ``engine._vm.VmState`` of the game of ``table`` (``_OnVm.of``)."""
         st = table()  # a class called makes its object faster than its __new__ called
         # one field a statement: a tuple assigned to many fields is made first, then taken apart
         st.vm = vm
         st.fault = None
-        st.seed = seed
         return st
 
     def for_reading(self) -> State:
@@ -352,10 +351,10 @@ class State:
     def _leave_vm(self) -> None:
         """Run on in Python from the VM's state."""
         data = self._vm_data()
-        game, n = self.game, self.n  # its class's, as are its sight (which _fill sets) and on_python
-        self.vm = None
+        game, n, seed = self.game, self.n, self.seed  # its class's and its VM's, as are its sight (which _fill
+        self.vm = None  # sets) and on_python
         object.__setattr__(self, "__class__", State)
-        self.game, self.n, self.on_python = game, n, False
+        self.game, self.n, self.seed, self.on_python = game, n, seed, False
         self._fill(data)
 
     def _back_to_vm(self) -> None:
@@ -936,7 +935,7 @@ class State:
                 copy = vm.determinized(seat, seed)
             except (OverflowError, vm_module().VmError):  # a seed wider than the VM's 64 bits; the reference's fault
                 return sight.determinize(self.for_reading(), seat, seed)
-            return State._running(self.__class__, seed, copy)
+            return State._running(self.__class__, copy)
         return sight.determinize(self, seat, seed)
 
     def _check_seat(self, seat) -> None:
@@ -968,7 +967,6 @@ class State:
             st = self.__class__()  # of _OnVm.of(game, players): they are its class's, as is its sight
             st.vm = vm.clone() if log else vm.clone_without_log()
             st.fault = self.fault
-            st.seed = self.seed
             return st
         c = State.__new__(State)
         c.vm, c.on_python = None, self.on_python
@@ -1063,8 +1061,8 @@ class _OnVm(State):
     Those fields alone are properties: any other attribute is a plain slot, read as fast as a ``State``'s (a
     class with ``__getattr__`` would slow every attribute of the API's loop), or what all states of one game at
     one table size share, which never changes while the VM runs them: their game, seats and sight are attributes
-    of their own subclass (``of``), so that a copy has fewer fields to set (a tenth of its time).  A state leaving
-    the VM gets them as its own."""
+    of their own subclass (``of``), so that a copy has fewer fields to set (a tenth of its time).  Its seed is its
+    VM's.  A state leaving the VM gets them as its own."""
 
     __slots__ = ()
     on_python = False  # a state runs on the VM only while it is not on the Python backend for good
@@ -1077,6 +1075,17 @@ class _OnVm(State):
             shared = {"__slots__": (), "game": game, "n": players, "sight": game.sight(players)}
             found = game.cache.tables[players] = type("_OnVm", (_OnVm,), shared)
         return found
+
+    @property
+    def seed(self) -> int:
+        """The seed of the game, or of the copy it was dealt as."""
+        return self.vm.seed
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        """A seed set by hand: the game runs on in Python with it, as after a change of any field."""
+        self._leave_vm()
+        self.seed = value
 
 
 def _python_field(name: str) -> property:

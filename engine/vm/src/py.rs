@@ -1036,6 +1036,12 @@ impl VmState {
         self.st.to_act()
     }
 
+    /// The seed of the game, or of the copy this state was dealt as (`State.seed`).
+    #[getter]
+    fn seed(&self) -> Seed {
+        self.st.seed
+    }
+
     #[getter]
     fn current_player(&self) -> Option<u32> {
         self.st.pending.as_ref().map(|p| p.player)
