@@ -351,8 +351,9 @@ class State:
     def _leave_vm(self) -> None:
         """Run on in Python from the VM's state."""
         data = self._vm_data()
-        game, n, seed = self.game, self.n, self.seed  # its class's and its VM's, as are its sight (which _fill
-        self.vm = None  # sets) and on_python
+        # its game and seats are its class's, its seed its VM's: now its own (as its sight, which _fill sets)
+        game, n, seed = self.game, self.n, self.seed
+        self.vm = None
         object.__setattr__(self, "__class__", State)
         self.game, self.n, self.seed, self.on_python = game, n, seed, False
         self._fill(data)

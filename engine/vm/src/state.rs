@@ -4,6 +4,7 @@
 use crate::game::{FxMap, Game, Ins, Label, Readers, Store, Variable};
 use crate::rng::{self, Seed};
 use crate::value::{Exact, ExactKey, Journal, V};
+use std::borrow::Cow;
 use std::rc::Rc;
 
 pub const MAX_SIZE: usize = 100_000;
@@ -167,38 +168,36 @@ impl LogLine {
     }
 
     /// The line's words, as `st`'s game prints them.
-    pub fn text(&self, st: &State) -> Rc<str> {
+    pub fn text(&self, st: &State) -> Cow<'_, str> {
+        let mut text = String::new();
         match &self.text {
-            Line::Made(text) => text.clone(),
+            Line::Made(made) => return Cow::Borrowed(made),
             Line::Said { proc, pc, values } => {
-                let mut text = String::new();
-                let Some(Ins::Log(parts, _)) = st.game.procs[*proc as usize].code.get(*pc as usize) else {
-                    return text.into();
-                };
-                let mut values = values.iter();
-                for part in parts {
-                    match part {
-                        crate::game::LogPart::Text(t) => text.push_str(t),
-                        crate::game::LogPart::Value(_, label) => {
-                            if let Some(v) = values.next() {
-                                st.label(v, label, &mut text);
+                // a line is made only by the statement it names, in the game of the state it is in
+                if let Some(Ins::Log(parts, _)) = st.game.procs[*proc as usize].code.get(*pc as usize) {
+                    let mut values = values.iter();
+                    for part in parts {
+                        match part {
+                            crate::game::LogPart::Text(t) => text.push_str(t),
+                            crate::game::LogPart::Value(_, label) => {
+                                if let Some(v) = values.next() {
+                                    st.label(v, label, &mut text);
+                                }
                             }
                         }
                     }
                 }
-                text.into()
             }
             Line::Chose { seat, what, hidden } => {
-                let mut text = String::with_capacity(64);
                 st.write_seat_name((*seat).into(), &mut text);
                 text.push_str(": ");
                 text.push_str(what);
                 if *hidden {
                     text.push_str(" …");
                 }
-                text.into()
             }
         }
+        Cow::Owned(text)
     }
 }
 
