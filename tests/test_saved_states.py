@@ -105,8 +105,8 @@ def _forge_pending(draw, rnd, pending) -> str:
     if field == "together":  # one seat's choice, or one of its options, forged
         together = pending["together"]
         # an earlier mutation may have deleted or replaced a part: only what is still a list of seats is forged
-        parts = [p for p in ("chosen", "ids", "values") if isinstance(together, dict) and together.get(p)]
-        parts = [p for p in parts if isinstance(together[p], list)]
+        lists = ("chosen", "ids", "values")
+        parts = [p for p in lists if isinstance(together, dict) and isinstance(together.get(p), list) and together[p]]
         if not parts:
             pending["together"] = _value(draw, rnd)
             return "together"

@@ -13,11 +13,10 @@ locals, variables and player variables, ``+=``/``-=``), effects on zones, ``if``
 ``face``, ``faces``, ``showing``), some a house (``house:``: its procedure, which asks nothing, played at the
 end, and its points), some a board (a grid of three by three spaces, two rooms and tags, read by every board
 operation; ``BOARD_FILE``, or nine hexagons, ``HIVE_FILE``, both written beside game.yaml; for some a board
-of each seat's own, ``yard(p)``), some
-teams at three players (``teammates``, ``team_score``), and a map variable (``with_key``, ``get``, ``key in
-MAP``, keys made while playing).  A program's daring (``risk``) decides how often it writes a form that may
-fail while playing (the top of a zone that may be empty, a division by a value that may be zero), so some
-games stop on a rule fault and most play on.
+of each seat's own, ``yard(p)``), some teams at three players (``teammates``, ``team_score``), and a map
+variable (``with_key``, ``get``, ``key in MAP``, keys made while playing).  A program's daring (``risk``)
+decides how often it writes a form that may fail while playing (the top of a zone that may be empty, a division
+by a value that may be zero), so some games stop on a rule fault and most play on.
 
 Game ``index`` of ``seed`` is fully determined by the pair:
 

@@ -2,10 +2,10 @@
 //! of an expression evaluated; each rule function's calls, with the nodes its body evaluated (those of the
 //! functions it calls included, so a function that calls itself counts its inner calls again; its arguments are
 //! its caller's); and each statement of a procedure, with the nodes it evaluated (those of the functions it
-//! calls included, not those of the procedures it calls), summed by procedure and by line of the rules. A function whose calls the VM inlines (a small
-//! expression given locals or literals) has no calls of its own: its nodes count where it is used. Counts, not
-//! times: the same on every machine and every run. The examples `playouts`, `search` and `copies` print them.
-
+//! calls included, not those of the procedures it calls), summed by procedure and by line of the rules. A
+//! function whose calls the VM inlines (a small expression given locals or literals) has no calls of its own: its
+//! nodes count where it is used. Counts, not times: the same on every machine and every run. The examples
+//! `playouts`, `search` and `copies` print them.
 use crate::game::Game;
 use std::cell::RefCell;
 use std::collections::HashMap;
