@@ -210,6 +210,42 @@ def test_a_step_the_vm_fails_is_the_references_fault_in_its_words(tmp_path):
     assert faults[0] == faults[1] and "board 'yard' has no space None" in faults[0].message
 
 
+def test_a_game_the_vm_stopped_on_a_rule_error_keeps_its_fault_in_its_copies_and_refuses_every_step(tmp_path):
+    """Where the reference cannot play the failed step again (a save whose history does not replay), the game
+    stops on the VM: its fault is the VM state's, as the reference's is its own, in every copy and after it
+    leaves the VM; every further step is refused with the same words as on the reference."""
+    path = write_game(
+        tmp_path, NO_SPACE.replace("  p = first(", '  p = choose "again" from spaces(yard)\n  p = first(')
+    )
+    (path.parent / "board.yaml").write_text(YARD, encoding="utf-8")
+    seen = []
+    for game in (load_game(path, vm=True), load_game(path, reference=True)):
+        data = game.new_game(players=2).to_data()
+        data["history"] = [{"seat": 0, "action": "nowhere"}]
+        st = game.state_from_json(json.dumps(data))
+        st.apply(st.legal_actions()[0])
+        claim = st.legal_actions()[0]
+        with pytest.raises(RuntimeRuleError) as fault:
+            st.apply(claim)
+        on_vm = st.vm is not None
+        copies = [st.clone(), st.clone(log=False)]
+        refusals = []
+        for state, step in [(st, (claim,)), (st, (claim, 5)), (st, (3,)), (copies[0], (claim,))]:
+            with pytest.raises(StateError, match="this game stopped on a rule error: ") as refused:
+                state.apply(*step)
+            refusals.append(str(refused.value))
+        copies[1].pvars[0]["notes"] = 1  # a field handed out: a copy on the VM leaves it
+        assert copies[1].vm is None
+        with pytest.raises(StateError) as refused:
+            copies[1].apply(claim)
+        refusals.append(str(refused.value))
+        seen.append((on_vm, fault.value.diagnostic, [c.fault for c in [st, *copies]], refusals))
+    (on_vm, fault, faults, refusals), reference = seen
+    assert on_vm and not reference[0]
+    assert faults == [fault] * 3 and (fault, faults, refusals) == reference[1:]
+    assert refusals == [f"this game stopped on a rule error: {fault.format(with_context=False)}"] * 5
+
+
 def test_a_bots_search_on_a_copy_the_vm_runs_chooses_as_on_the_reference_and_leaves_the_copy_as_it_was():
     """The search copies a state the VM runs there, not through a save: the same choice, the copy untouched."""
     game, reference = load_game("cat-town", vm=True), load_game("cat-town", reference=True)

@@ -29,7 +29,7 @@ from engine.errors import (
 )
 from engine.runtime import rng, sight, together
 from engine.runtime.logtext import log_text, seat_did
-from engine.runtime.lower import native_game, raise_as_engine, rule_error_of, vm_module
+from engine.runtime.lower import native_game, raise_as_engine, vm_module
 from engine.runtime.numbers import LIMIT, PAST, in_range
 from engine.runtime.program import DEFAULT_END, SUSPEND, Overrun
 from engine.runtime.saved_state import FORMAT, check_pending, check_saved_state
@@ -289,9 +289,7 @@ class State:
     def _running(table: type[State], vm) -> State:
         """A state the VM runs: ``vm``, an ``engine._vm.VmState`` of the game of ``table`` (``_OnVm.of``)."""
         st = table()  # a class called makes its object faster than its __new__ called
-        # one field a statement: a tuple assigned to many fields is made first, then taken apart
         st.vm = vm
-        st.fault = None
         return st
 
     def for_reading(self) -> State:
@@ -351,18 +349,25 @@ class State:
     def _leave_vm(self) -> None:
         """Run on in Python from the VM's state."""
         data = self._vm_data()
-        # its game and seats are its class's, its seed its VM's: now its own (as its sight, which _fill sets)
-        game, n, seed = self.game, self.n, self.seed
+        # its game and seats are its class's, its seed and fault its VM's: now its own (as its sight, which _fill
+        # sets)
+        game, n, seed, fault = self.game, self.n, self.seed, self.fault
         self.vm = None
         object.__setattr__(self, "__class__", State)
-        self.game, self.n, self.seed, self.on_python = game, n, seed, False
+        self.game, self.n, self.seed, self.fault, self.on_python = game, n, seed, fault, False
         self._fill(data)
 
     def _back_to_vm(self) -> None:
         """Run on the VM again from this state's fields, where the VM runs the game and reads the state; a
         state the VM does not read runs on in Python."""
         vm_game = _on_vm(self.game)
-        if vm_game is None or self.on_python or self.draws is not None or self.pending is None:
+        if (
+            vm_game is None
+            or self.on_python
+            or self.draws is not None
+            or self.pending is None
+            or self.fault is not None
+        ):
             return
         try:
             vm = vm_game.state_from_json(self.to_json())
@@ -615,19 +620,20 @@ class State:
                     setattr(self, name, getattr(before, name))
                 raise
             return
-        if self.fault is not None:
-            raise StateError(f"this game stopped on a rule error: {self.fault.format(with_context=False)}")
         vm = self.vm
-        if vm is None and self.game.vm:
+        if vm is None and self.fault is None and self.game.vm:
             self._back_to_vm()
             vm = self.vm
+        if vm is not None and action.__class__ is str and (seat is None or self._vm_seat(seat)):
+            try:
+                vm.apply(action, seat)  # refused if the game stopped on a rule error (VmStopped)
+            except vm_module().VmError as exc:
+                self._refused(exc, action, seat)
+            return
+        fault = self.fault
+        if fault is not None:
+            raise State._stopped(fault)
         if vm is not None:
-            if action.__class__ is str and (seat is None or self._vm_seat(seat)):
-                try:
-                    vm.apply(action, seat)
-                except vm_module().VmError as exc:
-                    self._refused(exc, action, seat)
-                return
             self._leave_vm()  # what the VM takes no argument of: the Python backend says why it is no action
         pending, player, i = self._chosen(action, seat)
         if "together" in pending:
@@ -684,6 +690,11 @@ class State:
             return False
         return True
 
+    @staticmethod
+    def _stopped(fault: Diagnostic) -> StateError:
+        """The error of a step asked of a game that stopped on rule error ``fault``."""
+        return StateError(f"this game stopped on a rule error: {fault.format(with_context=False)}")
+
     def _vm_seat(self, seat) -> bool:
         """``seat`` is one the VM takes: none, or one of the table's (the Python backend says what is wrong
         with another)."""
@@ -714,15 +725,14 @@ class State:
         if isinstance(exc, vm_module().VmIllegalAction):
             self.for_reading()._chosen(action, seat)
             raise_as_engine(exc)
+        fault = self.fault  # the VM state's: set if the game stopped on it before this step (VmStopped)
+        if fault is not None and isinstance(exc, vm_module().VmStopped):
+            raise State._stopped(fault) from None
         look = self.vm.reading
         before = look.clone() if look is not None else self._replayed(action)
         if before is None:
             self.vm.reading = None
-            if not isinstance(exc, vm_module().VmRuleError):
-                raise_as_engine(exc)
-            fault = rule_error_of(exc)
-            self.fault = fault.diagnostic
-            raise fault from None
+            raise_as_engine(exc)  # a rule error is the VM state's fault now, as the game stopped on it
         self.vm = None
         object.__setattr__(self, "__class__", State)
         for name in State.__slots__:
@@ -967,7 +977,6 @@ class State:
         if vm is not None:  # _running's fields, written out: a call would cost a fifth of a copy
             st = self.__class__()  # of _OnVm.of(game, players): they are its class's, as is its sight
             st.vm = vm.clone() if log else vm.clone_without_log()
-            st.fault = self.fault
             return st
         c = State.__new__(State)
         c.vm, c.on_python = None, self.on_python
@@ -1062,8 +1071,8 @@ class _OnVm(State):
     Those fields alone are properties: any other attribute is a plain slot, read as fast as a ``State``'s (a
     class with ``__getattr__`` would slow every attribute of the API's loop), or what all states of one game at
     one table size share, which never changes while the VM runs them: their game, seats and sight are attributes
-    of their own subclass (``of``), so that a copy has fewer fields to set (a tenth of its time).  Its seed is its
-    VM's.  A state leaving the VM gets them as its own."""
+    of their own subclass (``of``), so that a copy has fewer fields to set (a tenth of its time).  Its seed and
+    fault are its VM's.  A state leaving the VM gets them as its own."""
 
     __slots__ = ()
     on_python = False  # a state runs on the VM only while it is not on the Python backend for good
@@ -1087,6 +1096,18 @@ class _OnVm(State):
         """A seed set by hand: the game runs on in Python with it, as after a change of any field."""
         self._leave_vm()
         self.seed = value
+
+    @property
+    def fault(self) -> Diagnostic | None:
+        """The rule error that stopped the game: its VM state's."""
+        found = self.vm.fault
+        return None if found is None else Diagnostic(*found)
+
+    @fault.setter
+    def fault(self, value: Diagnostic | None) -> None:
+        """A fault set by hand: the game runs on in Python with it, as after a change of any field."""
+        self._leave_vm()
+        self.fault = value
 
 
 def _python_field(name: str) -> property:

@@ -44,6 +44,12 @@ create_exception!(
 );
 create_exception!(
     _vm,
+    VmStopped,
+    VmStateError,
+    "A step of a game that stopped on a rule error (its VM state's `fault`); the state is unchanged."
+);
+create_exception!(
+    _vm,
     VmChanceNeeded,
     VmError,
     "Explicit chance: the rules draw at random once more than the outcomes given; args are (kind, outcomes)."
@@ -59,7 +65,8 @@ fn py_err(e: Error) -> PyErr {
     match e {
         Error::Rule(d) => VmRuleError::new_err((d.path, d.line, d.col, d.code, d.message)),
         Error::Illegal(m) => VmIllegalAction::new_err(m),
-        Error::Stopped(m) | Error::State(m) => VmStateError::new_err(m),
+        Error::Stopped(m) => VmStopped::new_err(m),
+        Error::State(m) => VmStateError::new_err(m),
         Error::Bug(m) => VmEngineBug::new_err(m),
     }
 }
@@ -1036,6 +1043,14 @@ impl VmState {
         self.st.to_act()
     }
 
+    /// The rule error that stopped the game, as (path, line, col, code, message) (`State.fault`); None while
+    /// it runs.
+    #[getter]
+    fn fault(&self) -> Option<(&str, u32, u32, &str, &str)> {
+        let d = self.st.fault.as_ref()?;
+        Some((&d.path, d.line, d.col, d.code, &d.message))
+    }
+
     /// The seed of the game, or of the copy this state was dealt as (`State.seed`).
     #[getter]
     fn seed(&self) -> Seed {
@@ -1061,6 +1076,7 @@ fn _vm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VmRuleError", py.get_type::<VmRuleError>())?;
     m.add("VmIllegalAction", py.get_type::<VmIllegalAction>())?;
     m.add("VmStateError", py.get_type::<VmStateError>())?;
+    m.add("VmStopped", py.get_type::<VmStopped>())?;
     m.add("VmEngineBug", py.get_type::<VmEngineBug>())?;
     m.add("VmChanceNeeded", py.get_type::<VmChanceNeeded>())?;
     m.add("IR_VERSION", crate::game::IR_VERSION)?;
