@@ -212,8 +212,8 @@ def test_a_step_the_vm_fails_is_the_references_fault_in_its_words(tmp_path):
 
 def test_a_game_the_vm_stopped_on_a_rule_error_keeps_its_fault_in_its_copies_and_refuses_every_step(tmp_path):
     """Where the reference cannot play the failed step again (a save whose history does not replay), the game
-    stops on the VM: its fault is the VM state's, as the reference's is its own, in every copy and after it
-    leaves the VM; every further step is refused with the same words as on the reference."""
+    stops on the VM: its fault is the VM state's, as the reference's is its own, in every copy (clones and a
+    determinized one) and after it leaves the VM; every further step is refused with the reference's words."""
     path = write_game(
         tmp_path, NO_SPACE.replace("  p = first(", '  p = choose "again" from spaces(yard)\n  p = first(')
     )
@@ -239,10 +239,10 @@ def test_a_game_the_vm_stopped_on_a_rule_error_keeps_its_fault_in_its_copies_and
         with pytest.raises(StateError) as refused:
             copies[1].apply(claim)
         refusals.append(str(refused.value))
-        seen.append((on_vm, fault.value.diagnostic, [c.fault for c in [st, *copies]], refusals))
+        seen.append((on_vm, fault.value.diagnostic, [c.fault for c in [st, *copies, st.determinized(0, 3)]], refusals))
     (on_vm, fault, faults, refusals), reference = seen
     assert on_vm and not reference[0]
-    assert faults == [fault] * 3 and (fault, faults, refusals) == reference[1:]
+    assert faults == [fault] * 4 and (fault, faults, refusals) == reference[1:]
     assert refusals == [f"this game stopped on a rule error: {fault.format(with_context=False)}"] * 5
 
 
