@@ -349,8 +349,7 @@ class State:
     def _leave_vm(self) -> None:
         """Run on in Python from the VM's state."""
         data = self._vm_data()
-        # its game and seats are its class's, its seed and fault its VM's: now its own (as its sight, which _fill
-        # sets)
+        # its game and seats are its class's, its seed and fault its VM's: now its own, as its sight (_fill)
         game, n, seed, fault = self.game, self.n, self.seed, self.fault
         self.vm = None
         object.__setattr__(self, "__class__", State)
