@@ -21,7 +21,7 @@ from test_vm_differential import YARD
 
 from engine import IllegalAction, TabletopError, load_game
 from engine.bots import make_agent
-from engine.errors import RuntimeRuleError, StateError
+from engine.errors import Diagnostic, RuntimeRuleError, StateError
 from engine.lab.simulate import play_out
 from engine.runtime import observe
 from engine.runtime.state import State
@@ -129,6 +129,19 @@ def test_a_seed_set_by_hand_is_the_states_own_and_the_game_plays_on_from_it():
     assert st.vm is not None and st.seed == 12 and st.clone().seed == 12
     again = game.state_from_json(st.to_json())
     assert again.vm is not None and again.seed == 12 and again.to_data() == st.to_data()
+
+
+def test_a_fault_set_by_hand_stops_the_game_in_python_with_it():
+    st = load_game("cat-town", vm=True).new_game(2, 4)
+    fault = Diagnostic("rules/cat-town/game.yaml", 3, 5, "E701", "stopped by a tool")
+    st.fault = fault
+    assert st.vm is None and st.fault == fault and st.clone().fault == fault
+    with pytest.raises(StateError) as refused:
+        st.apply(st.legal_actions()[0])
+    assert (
+        str(refused.value) == "this game stopped on a rule error: rules/cat-town/game.yaml:3:5: E701 stopped by a tool"
+    )
+    assert st.vm is None  # a stopped game does not go back to the VM
 
 
 class _Seat(int):

@@ -724,9 +724,8 @@ class State:
         if isinstance(exc, vm_module().VmIllegalAction):
             self.for_reading()._chosen(action, seat)
             raise_as_engine(exc)
-        fault = self.fault  # the VM state's: set if the game stopped on it before this step (VmStopped)
-        if fault is not None and isinstance(exc, vm_module().VmStopped):
-            raise State._stopped(fault) from None
+        if isinstance(exc, vm_module().VmStopped) and (fault := self.fault) is not None:
+            raise State._stopped(fault) from None  # the VM state's fault, on which the game stopped before this step
         look = self.vm.reading
         before = look.clone() if look is not None else self._replayed(action)
         if before is None:
@@ -1092,9 +1091,7 @@ class _OnVm(State):
 
     @seed.setter
     def seed(self, value: int) -> None:
-        """A seed set by hand: the game runs on in Python with it, as after a change of any field."""
-        self._leave_vm()
-        self.seed = value
+        _changed(self, "seed", value)
 
     @property
     def fault(self) -> Diagnostic | None:
@@ -1104,9 +1101,7 @@ class _OnVm(State):
 
     @fault.setter
     def fault(self, value: Diagnostic | None) -> None:
-        """A fault set by hand: the game runs on in Python with it, as after a change of any field."""
-        self._leave_vm()
-        self.fault = value
+        _changed(self, "fault", value)
 
 
 def _python_field(name: str) -> property:
@@ -1124,11 +1119,17 @@ def _python_field(name: str) -> property:
         return slot.__get__(self, State)
 
     def change(self: State, value: Any) -> None:
-        if getattr(self, "vm", None) is not None:  # unset while a state is being made
-            self._leave_vm()
-        slot.__set__(self, value)
+        _changed(self, name, value)
 
     return property(read, change, doc=f"the Python backend's ``{name}``")
+
+
+def _changed(state: State, name: str, value: Any) -> None:
+    """Field ``name`` of a state the VM runs set by hand: the game runs on in Python with the change (the VM
+    reads no field of a state)."""
+    if getattr(state, "vm", None) is not None:  # unset while a state is being made
+        state._leave_vm()
+    State.__dict__[name].__set__(state, value)
 
 
 for _name in _FIELDS:
