@@ -211,6 +211,16 @@ def test_every_unmutated_save_reads_back_equal(name, variant):
         _plays_on(game, state)
 
 
+def test_a_save_reads_back_through_the_class_of_the_state_it_was_taken_from(caty):
+    """``State.from_json`` is a class method: called on a state's own class (on the VM, one of its game's), it
+    reads the save as ``GameDef.state_from_json`` does."""
+    state = _lay_decision(caty)
+    back = type(state).from_json(caty, state.to_json())
+    assert back == state and back.legal_actions() == state.legal_actions()
+    back.apply(back.legal_actions()[0])
+    assert back != state
+
+
 def _lay_decision(game):
     """A Caty Mini state where seat 0 lays a tile from its hand."""
     state, rnd = game.new_game(players=2, seed=1), random.Random(1)

@@ -1053,7 +1053,7 @@ class State:
             message = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:80]
             raise StateError(f"not a saved state: {message}") from None
         check_saved_state(game, data)
-        st = cls.__new__(cls)
+        st = State.__new__(State)  # read through a state's own class too: on the VM, a class of its game's
         st.vm, st.fault, st.on_python = None, None, False
         st.game, st.n, st.seed = game, data["players"], data["seed"]
         st._fill(data)
