@@ -40,6 +40,7 @@ def test_the_sources_digest_follows_every_source_of_the_crate(tmp_path):
 
 
 def test_the_build_uses_the_profile_where_this_rustc_made_it(tmp_path):
+    (tmp_path / "0123456789abcdef.profdata").write_bytes(b"an earlier profile")
     flags, why = backend.profile_flags({"PATH": os.environ.get("PATH", "")}, MADE_BY, tmp_path)
     [unpacked] = tmp_path.glob("*.profdata")
     assert flags == f"-Cprofile-use={unpacked}" and "with the VM's profile" in why

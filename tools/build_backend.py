@@ -81,6 +81,8 @@ def profile_flags(environ: dict[str, str], rustc: dict[str, str], unpack_to: Pat
     unpacked = unpack_to / f"{hashlib.sha256(data).hexdigest()[:16]}.profdata"
     if not unpacked.is_file():
         unpacked.parent.mkdir(parents=True, exist_ok=True)
+        for earlier in unpacked.parent.glob("*.profdata"):
+            earlier.unlink()
         partial = unpacked.with_suffix(".partial")
         partial.write_bytes(lzma.decompress(data))
         partial.replace(unpacked)
