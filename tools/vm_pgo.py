@@ -7,8 +7,9 @@ Builds this tree's wheel with an instrumented VM (``-Cprofile-generate``, the ve
 profile names the functions of that build), plays the training below on it, merges the counts with the
 ``llvm-profdata`` of rustc's LLVM (Debian: ``apt-get install llvm-22`` for rustc 1.95) and writes the profile,
 compressed, with what made it: rustc, and the digest of the VM's sources that the suite compares with the tree's
-(tests/test_packaging.py). Run it after changing the VM. ``--check`` then builds with the profile and counts the
-functions it has no counts for (0 where the profile names the build's functions).
+(tests/test_vm_build.py). Run it after changing the VM. ``--check`` then builds with the profile and counts the
+build's functions it has no counts for (those the training never ran: a few hundred, entry points and error
+paths; nearly all, if the profile named another build's functions) and those whose counts are stale.
 
 The training is the product's own use, so that no path a user takes is laid out as cold: every shipped game,
 variant and player count played by random bots, the three published games at length (random and greedy through
