@@ -85,3 +85,10 @@ def test_the_project_builds_through_its_backend():
     assert system["build-backend"] == "build_backend" and system["backend-path"] == ["tools"]
     assert {"build_wheel", "build_editable", "build_sdist", "prepare_metadata_for_build_wheel"} <= set(backend.__all__)
     assert all(callable(getattr(backend, hook)) for hook in backend.__all__)
+
+
+def test_making_a_profile_without_llvm_profdata_of_rustcs_llvm_says_what_to_install(monkeypatch):
+    pgo = load_tool("vm_pgo")
+    monkeypatch.setattr(pgo.shutil, "which", lambda name: None)
+    with pytest.raises(SystemExit, match=r"^no llvm-profdata of LLVM 22 \(rustc's\): apt-get install llvm-22$"):
+        pgo.llvm_profdata("22.1.2")

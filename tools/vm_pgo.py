@@ -31,11 +31,15 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from build_backend import (
+    MANIFEST,
+    PROFILE,
+    profile_flags,
+    rustc_identity,
+    sources_digest,
+)  # beside this file, on sys.path
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tools"))
-
-from build_backend import MANIFEST, PROFILE, rustc_identity, sources_digest  # noqa: E402
-
 TARGET = Path(tempfile.gettempdir()) / "tabletop-pgo-target"  # deps kept between runs
 PUBLISHED = [
     ("caty-mini", 2, "random", 300),
@@ -142,8 +146,6 @@ def make() -> None:
 
 def check() -> None:
     """Builds with the profile and counts the build's functions the profile has no counts for."""
-    from build_backend import profile_flags
-
     flags, why = profile_flags({}, rustc_identity())
     if flags is None:
         raise SystemExit(why)
