@@ -41,9 +41,10 @@ def test_the_sources_digest_follows_every_source_of_the_crate(tmp_path):
 
 def test_the_build_uses_the_profile_where_this_rustc_made_it(tmp_path):
     (tmp_path / "0123456789abcdef.profdata").write_bytes(b"an earlier profile")
-    flags, why = backend.profile_flags({"PATH": os.environ.get("PATH", "")}, MADE_BY, tmp_path)
+    variables, why = backend.profile_env({"PATH": os.environ.get("PATH", "")}, MADE_BY, tmp_path)
     [unpacked] = tmp_path.glob("*.profdata")
-    assert flags == f"-Cprofile-use={unpacked}" and "with the VM's profile" in why
+    assert variables == {"RUSTFLAGS": f"-Cprofile-use={unpacked}", "TABLETOP_VM_PROFILE": unpacked.stem}
+    assert "with the VM's profile" in why
     assert unpacked.read_bytes() == lzma.decompress(backend.PROFILE.read_bytes())
     assert unpacked.read_bytes().startswith(LLVM_INDEXED_PROFILE)
 
@@ -51,31 +52,53 @@ def test_the_build_uses_the_profile_where_this_rustc_made_it(tmp_path):
 @pytest.mark.parametrize("field", ["release", "commit-hash", "LLVM version"])
 def test_another_rustc_builds_the_vm_plainly_and_says_why(tmp_path, field):
     other = {**MADE_BY, field: "0.0.0"}
-    flags, why = backend.profile_flags({}, other, tmp_path)
-    assert flags is None and not list(tmp_path.iterdir())
+    variables, why = backend.profile_env({}, other, tmp_path)
+    assert variables is None and not list(tmp_path.iterdir())
     assert why.endswith("built without it") and MADE_BY["release"] in why
 
 
 @pytest.mark.parametrize("variable", ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS"])
 def test_a_builders_own_rustflags_win(tmp_path, variable):
-    flags, why = backend.profile_flags({variable: "-Ctarget-cpu=native"}, MADE_BY, tmp_path)
-    assert flags is None and why.startswith("RUSTFLAGS are set")
+    variables, why = backend.profile_env({variable: "-Ctarget-cpu=native"}, MADE_BY, tmp_path)
+    assert variables is None and why.startswith("RUSTFLAGS are set")
 
 
 def test_a_failed_build_with_the_profile_is_built_again_without_it(monkeypatch, capsys):
     monkeypatch.delenv("RUSTFLAGS", raising=False)
-    monkeypatch.setattr(backend, "profile_flags", lambda environ, rustc: ("-Cprofile-use=p", "with it"))
+    monkeypatch.setenv("TABLETOP_VM_PROFILE", "set by someone")
+    variables = {"RUSTFLAGS": "-Cprofile-use=p", "TABLETOP_VM_PROFILE": "p"}
+    monkeypatch.setattr(backend, "profile_env", lambda environ, rustc: (variables, "with it"))
     seen = []
 
     def build(directory):
-        seen.append(os.environ.get("RUSTFLAGS"))
+        seen.append((os.environ.get("RUSTFLAGS"), os.environ.get("TABLETOP_VM_PROFILE")))
         if len(seen) == 1:
             raise SystemExit(1)  # as maturin's backend ends a failed build
         return "tabletop.whl"
 
     assert backend._built(build, "wheels") == "tabletop.whl"
-    assert seen == ["-Cprofile-use=p", None] and "RUSTFLAGS" not in os.environ
+    assert seen == [("-Cprofile-use=p", "p"), (None, None)]
+    assert "RUSTFLAGS" not in os.environ and "TABLETOP_VM_PROFILE" not in os.environ
     assert "building without it" in capsys.readouterr().err
+
+
+def test_a_build_with_the_profile_returns_the_wheel_and_leaves_the_environment_as_it_was(monkeypatch, capsys):
+    monkeypatch.delenv("RUSTFLAGS", raising=False)
+    variables = {"RUSTFLAGS": "-Cprofile-use=p", "TABLETOP_VM_PROFILE": "p"}
+    monkeypatch.setattr(backend, "profile_env", lambda environ, rustc: (variables, "built with it"))
+    assert backend._built(lambda directory: "tabletop.whl", "wheels") == "tabletop.whl"
+    assert "RUSTFLAGS" not in os.environ and "TABLETOP_VM_PROFILE" not in os.environ
+    assert capsys.readouterr().out == "tabletop: built with it\n"
+
+
+def test_the_installed_vm_says_which_profile_it_was_compiled_against(tmp_path):
+    """The module this suite runs was built by pip through the backend: with the committed profile wherever this
+    rustc made it (CI's machines), so that a build falling back to the plain one without a word is seen."""
+    from engine import _vm
+
+    variables, why = backend.profile_env({}, backend.rustc_identity(), tmp_path)
+    expected = None if variables is None else variables["TABLETOP_VM_PROFILE"]
+    assert expected == _vm.PROFILE, f"{why}; the installed VM's: {_vm.PROFILE} (reinstall: python -m pip install -e .)"
 
 
 def test_the_project_builds_through_its_backend():

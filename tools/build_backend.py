@@ -64,9 +64,10 @@ def rustc_identity() -> dict[str, str]:
     return {key: fields[key] for key in ("release", "commit-hash", "LLVM version") if key in fields}
 
 
-def profile_flags(environ: dict[str, str], rustc: dict[str, str], unpack_to: Path = CRATE / "target" / "pgo"):
-    """(the RUSTFLAGS that use the committed profile, or None; why), for a build in ``environ`` by ``rustc``;
-    the profile is unpacked into ``unpack_to`` (rustc reads it plain) once."""
+def profile_env(environ: dict[str, str], rustc: dict[str, str], unpack_to: Path = CRATE / "target" / "pgo"):
+    """(the variables of a build that uses the committed profile, or None; why), for a build in ``environ`` by
+    ``rustc``: RUSTFLAGS, and TABLETOP_VM_PROFILE, the profile's id, which the module keeps (``_vm.PROFILE``).
+    The profile is unpacked into ``unpack_to`` (rustc reads it plain) once."""
     if environ.get("RUSTFLAGS") or environ.get("CARGO_ENCODED_RUSTFLAGS"):
         return None, "RUSTFLAGS are set: built with them, without the VM's profile"
     if not (PROFILE.is_file() and MANIFEST.is_file()):
@@ -78,7 +79,8 @@ def profile_flags(environ: dict[str, str], rustc: dict[str, str], unpack_to: Pat
             f"this is {rustc.get('release', 'unknown')}: built without it"
         )
     data = PROFILE.read_bytes()
-    unpacked = unpack_to / f"{hashlib.sha256(data).hexdigest()[:16]}.profdata"
+    profile_id = hashlib.sha256(data).hexdigest()[:16]
+    unpacked = unpack_to / f"{profile_id}.profdata"
     if not unpacked.is_file():
         unpacked.parent.mkdir(parents=True, exist_ok=True)
         for earlier in unpacked.parent.glob("*.profdata"):
@@ -86,24 +88,28 @@ def profile_flags(environ: dict[str, str], rustc: dict[str, str], unpack_to: Pat
         partial = unpacked.with_suffix(".partial")
         partial.write_bytes(lzma.decompress(data))
         partial.replace(unpacked)
-    return f"-Cprofile-use={unpacked}", "built with the VM's profile (engine/vm/pgo)"
+    variables = {"RUSTFLAGS": f"-Cprofile-use={unpacked}", "TABLETOP_VM_PROFILE": profile_id}
+    return variables, "built with the VM's profile (engine/vm/pgo)"
 
 
 def _built(build: Callable[..., str], *args) -> str:
     """``build(*args)`` with the VM's profile where it can be used; plainly where not, or where that fails."""
-    flags, why = profile_flags(dict(os.environ), rustc_identity())
-    if flags is None:
+    variables, why = profile_env(dict(os.environ), rustc_identity())
+    os.environ.pop("TABLETOP_VM_PROFILE", None)  # a module says it has the profile only when built with it
+    if variables is None:
         print(f"tabletop: {why}", flush=True)
         return build(*args)
-    os.environ["RUSTFLAGS"] = flags
+    os.environ.update(variables)
     try:
         name = build(*args)
     except SystemExit:
         print("tabletop: the build with the VM's profile failed: building without it", file=sys.stderr, flush=True)
-        del os.environ["RUSTFLAGS"]
+        for key in variables:
+            del os.environ[key]
         return build(*args)
     finally:
-        os.environ.pop("RUSTFLAGS", None)
+        for key in variables:
+            os.environ.pop(key, None)
     print(f"tabletop: {why}", flush=True)
     return name
 

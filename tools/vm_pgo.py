@@ -34,7 +34,7 @@ from pathlib import Path
 from build_backend import (
     MANIFEST,
     PROFILE,
-    profile_flags,
+    profile_env,
     rustc_identity,
     sources_digest,
 )  # beside this file, on sys.path
@@ -146,9 +146,10 @@ def make() -> None:
 
 def check() -> None:
     """Builds with the profile and counts the build's functions the profile has no counts for."""
-    flags, why = profile_flags({}, rustc_identity())
-    if flags is None:
+    variables, why = profile_env({}, rustc_identity())
+    if variables is None:
         raise SystemExit(why)
+    flags = variables["RUSTFLAGS"]
     with tempfile.TemporaryDirectory(prefix="tabletop-pgo-") as tmp:
         copy_tree(Path(tmp) / "tree")
         output = wheel(Path(tmp) / "tree", Path(tmp) / "wheel", f"{flags} -Cllvm-args=-pgo-warn-missing-function")

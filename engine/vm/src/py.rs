@@ -1080,5 +1080,7 @@ fn _vm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VmEngineBug", py.get_type::<VmEngineBug>())?;
     m.add("VmChanceNeeded", py.get_type::<VmChanceNeeded>())?;
     m.add("IR_VERSION", crate::game::IR_VERSION)?;
+    // The id of the execution profile the module was compiled against (tools/build_backend.py), or None.
+    m.add("PROFILE", option_env!("TABLETOP_VM_PROFILE"))?;
     Ok(())
 }
