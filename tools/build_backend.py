@@ -102,14 +102,14 @@ def _built(build: Callable[..., str], *args) -> str:
     os.environ.update(variables)
     try:
         name = build(*args)
-    except SystemExit:
-        print("tabletop: the build with the VM's profile failed: building without it", file=sys.stderr, flush=True)
-        for key in variables:
-            del os.environ[key]
-        return build(*args)
+    except SystemExit:  # maturin's backend ends a failed build so
+        name = None
     finally:
         for key in variables:
-            os.environ.pop(key, None)
+            del os.environ[key]
+    if name is None:
+        print("tabletop: the build with the VM's profile failed: building without it", file=sys.stderr, flush=True)
+        return build(*args)
     print(f"tabletop: {why}", flush=True)
     return name
 
