@@ -7,6 +7,7 @@
 
 use crate::game::{Bin, Expr, Family, FxMap, Game, Node, Op};
 use crate::state::{rule, Res, State};
+use crate::table::NO_PART;
 use crate::value::V;
 
 /// The code of one node: the state, the game and the frame's locals in, the node's value out.
@@ -252,7 +253,7 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
                 let t = *t;
                 let parts: Vec<(Node, Option<Place>)> = args.iter().map(|&a| (a, place(nodes, a))).collect();
                 Box::new(move |st, g, env| {
-                    let mut key = [board, u32::MAX, u32::MAX, u32::MAX];
+                    let mut key = [board, NO_PART, NO_PART, NO_PART];
                     let mut odd: crate::eval::Odd = Default::default();
                     for (i, &(a, at)) in parts.iter().enumerate() {
                         key[i + 1] = match peek(at, a, st, g, env) {

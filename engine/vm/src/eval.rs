@@ -2,6 +2,7 @@
 
 use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op, Walk};
 use crate::state::{failed, py_repr, rule, Error, Hist, Res, State, F, MAX_SIZE};
+use crate::table::NO_PART;
 use crate::value::V;
 use std::cmp::Ordering;
 use std::rc::Rc;
@@ -574,7 +575,7 @@ impl State {
         let game = g;
         let t = &t;
         // The key's parts are read in place where they can be (a literal board, a local space): no copies.
-        let mut key = [u32::MAX; 4];
+        let mut key = [NO_PART; 4];
         key[0] = match self.peek_at(g, board, env) {
             Some(V::Str(s)) => *s,
             Some(_) => return self.no_board(g, args, env),
@@ -654,7 +655,7 @@ impl State {
         if let Some((i, text)) = miss.stand_in {
             let mut key = key;
             key[i + 1] = text;
-            if let Some(v) = g.tables[t as usize].get(&(key[0], key[1], key[2], key[3])) {
+            if let Some(v) = g.tables[t as usize].get(key) {
                 return Ok(v.clone());
             }
         }
@@ -669,7 +670,7 @@ impl State {
     /// The entry of board table `t` under `key` (its board, then its spaces, tags or directions).
     #[inline(always)]
     pub(crate) fn entry(&self, g: &Game, t: u16, key: [u32; 4], odd: &Odd) -> Res<V> {
-        match g.tables[t as usize].get(&(key[0], key[1], key[2], key[3])) {
+        match g.tables[t as usize].get(key) {
             Some(v) => Ok(v.clone()),
             None => self.missed(g, t, key, odd),
         }
@@ -1513,7 +1514,7 @@ impl State {
     fn path_length(&self, table: u16, board: u32, start: &V, targets: &[V], through: &[V]) -> Res<V> {
         let neighbours = &self.game.tables[table as usize];
         let start = match start {
-            V::Str(s) if neighbours.contains_key(&(board, *s, u32::MAX, u32::MAX)) => s,
+            V::Str(s) if neighbours.contains([board, *s, NO_PART, NO_PART]) => s,
             other => return self.no_space(&self.game, board, other), // the reference checks the start only
         };
         let id = |v: &V| match v {
@@ -1530,7 +1531,7 @@ impl State {
             steps += 1;
             let mut next = vec![];
             for s in &frontier {
-                if let Some(V::List(adjacent)) = neighbours.get(&(board, *s, u32::MAX, u32::MAX)) {
+                if let Some(V::List(adjacent)) = neighbours.get([board, *s, NO_PART, NO_PART]) {
                     for n in adjacent.iter().filter_map(id) {
                         if seen.contains(&n) {
                             continue;
@@ -1565,7 +1566,7 @@ impl State {
             if targets.contains(&s) {
                 return Ok(V::Bool(true));
             }
-            if let Some(V::List(next)) = neighbours.get(&(board, s, u32::MAX, u32::MAX)) {
+            if let Some(V::List(next)) = neighbours.get([board, s, NO_PART, NO_PART]) {
                 for x in next.iter() {
                     if let V::Str(t) = x {
                         if through.contains(t) && !seen.contains(t) {
@@ -1590,20 +1591,20 @@ impl State {
             _ => None,
         };
         let ids = |v: &V, what: &str| -> Res<Vec<u32>> { Ok(list(v, what)?.iter().filter_map(id).collect()) };
-        let next_to = |s: u32| match neighbours.get(&(board, s, u32::MAX, u32::MAX)) {
+        let next_to = |s: u32| match neighbours.get([board, s, NO_PART, NO_PART]) {
             Some(V::List(adjacent)) => adjacent.iter().filter_map(id).collect(),
             _ => vec![],
         };
         let on_board = |v: &V| match v {
-            V::Str(s) if neighbours.contains_key(&(board, *s, u32::MAX, u32::MAX)) => Ok(*s),
+            V::Str(s) if neighbours.contains([board, *s, NO_PART, NO_PART]) => Ok(*s),
             other => self.no_space(&self.game, board, other),
         };
         let out: Vec<u32> = match how {
             Walk::Line => {
                 let (start, open) = (on_board(&args[0])?, ids(&args[2], "line")?);
                 let direction = id(&args[1]);
-                let step = |s: u32| match direction.and_then(|d| steps.get(&(board, s, d, u32::MAX))) {
-                    Some(V::Str(n)) => Some(*n),
+                let step = |s: u32| match direction.and_then(|d| steps.get([board, s, d, NO_PART])) {
+                    Some(V::Str(n)) => Some(n),
                     _ => None,
                 };
                 let mut out = vec![];

@@ -68,7 +68,7 @@ impl std::hash::Hasher for Fx {
 }
 
 pub type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
-pub type Table = FxMap<(u32, u32, u32, u32), V>;
+pub use crate::table::Table;
 
 /// A board table's answer where it holds no entry (lower.py's `_missed`): the arguments that must be spaces
 /// of the board, in the order the reference checks them, and its answer once they are (None: a fault, in the
@@ -1656,18 +1656,18 @@ impl Game {
         l.nfuncs = funcs_j.len();
         let mut tables = vec![];
         for t in arr(get(&j, "tables")?, "tables")? {
-            let mut table = Table::default();
+            let mut entries = vec![];
             for (k, v) in t.as_object().ok_or("a table is not a map")? {
                 let key: J = serde_json::from_str(k).map_err(|_| "a table's key is not JSON")?;
                 let key = arr(&key, "a table's key")?;
-                let mut ids = [u32::MAX; 4];
+                let mut ids = [crate::table::NO_PART; 4];
                 for (i, part) in key.iter().take(4).enumerate() {
                     ids[i] = l.intern(s(part, "a table's key")?);
                 }
                 let value = l.value(v)?;
-                table.insert((ids[0], ids[1], ids[2], ids[3]), value);
+                entries.push((ids, value));
             }
-            tables.push(table);
+            tables.push(Table::new(entries));
         }
         l.ntables = tables.len();
         let mut misses = vec![];

@@ -29,6 +29,7 @@ pub mod rng;
 pub mod several;
 pub mod starts;
 pub mod state;
+pub mod table;
 pub mod texts;
 pub mod value;
 
