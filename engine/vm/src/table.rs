@@ -13,7 +13,8 @@ pub type Key = [u32; 4];
 /// A key's part that is not there (a table of fewer than three arguments).
 pub const NO_PART: u32 = u32::MAX;
 
-/// An array's cells past this many, or its places past this many a cell, and the table is hashed.
+/// The most cells an array may have, and the most places one part of its keys may span: past them the table is
+/// hashed.
 const MOST_CELLS: usize = 1 << 24;
 
 #[derive(Debug)]
