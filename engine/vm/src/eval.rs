@@ -656,7 +656,7 @@ impl State {
             let mut key = key;
             key[i + 1] = text;
             if let Some(v) = g.tables[t as usize].get(key) {
-                return Ok(v.clone());
+                return Ok(v);
             }
         }
         match (&miss.default, &miss.fault) {
@@ -671,7 +671,7 @@ impl State {
     #[inline(always)]
     pub(crate) fn entry(&self, g: &Game, t: u16, key: [u32; 4], odd: &Odd) -> Res<V> {
         match g.tables[t as usize].get(key) {
-            Some(v) => Ok(v.clone()),
+            Some(v) => Ok(v),
             None => self.missed(g, t, key, odd),
         }
     }

@@ -1,6 +1,7 @@
 //! The IR (JSON made by engine/runtime/lower.py) read and verified into a frozen game: every name resolved to an
 //! index, every index checked, so the running VM never looks a name up and never indexes out of range.
 
+use crate::table::{Table, NO_PART};
 use crate::value::V;
 use serde_json::Value as J;
 use std::collections::HashMap;
@@ -68,7 +69,6 @@ impl std::hash::Hasher for Fx {
 }
 
 pub type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
-pub use crate::table::Table;
 
 /// A board table's answer where it holds no entry (lower.py's `_missed`): the arguments that must be spaces
 /// of the board, in the order the reference checks them, and its answer once they are (None: a fault, in the
@@ -1660,7 +1660,7 @@ impl Game {
             for (k, v) in t.as_object().ok_or("a table is not a map")? {
                 let key: J = serde_json::from_str(k).map_err(|_| "a table's key is not JSON")?;
                 let key = arr(&key, "a table's key")?;
-                let mut ids = [crate::table::NO_PART; 4];
+                let mut ids = [NO_PART; 4];
                 for (i, part) in key.iter().take(4).enumerate() {
                     ids[i] = l.intern(s(part, "a table's key")?);
                 }

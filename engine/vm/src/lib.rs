@@ -1,10 +1,10 @@
 //! Tabletop's native runtime: the IR lowered by engine/runtime/lower.py, run with the reference's meaning.
 //!
-//! `game` reads and verifies an IR, `compile` turns its expressions into closures once, `state` holds a running
-//! game and its loop, `eval` the expressions and operations, `json` the saved-state format, `playout` whole games
-//! in one call, `record` them as the playtest lab records them, `several` the options of choosing several; `py`
-//! (feature `python`) is the PyO3 face, `engine._vm`; `profile` (feature `profile`) counts where the rules' work
-//! goes.
+//! `game` reads and verifies an IR (`table` lays out its board tables), `compile` turns its expressions into
+//! closures once, `state` holds a running game and its loop, `eval` the expressions and operations, `json` the
+//! saved-state format, `playout` whole games in one call, `record` them as the playtest lab records them,
+//! `several` the options of choosing several; `py` (feature `python`) is the PyO3 face, `engine._vm`; `profile`
+//! (feature `profile`) counts where the rules' work goes.
 
 mod alloc;
 pub mod bots;
