@@ -22,15 +22,18 @@ pub struct Table(Layout);
 
 #[derive(Debug)]
 enum Layout {
-    Dense {
-        /// Per part of the key: `places[i][id - first[i]]` is the place of text `id` among the part's keys
-        /// (`NO_PLACE` where it is none of them); empty for a part no key has.
-        places: [Box<[u32]>; 4],
-        first: [u32; 4],
-        strides: [usize; 4],
-        cells: Cells,
-    },
+    Dense(Array),
     Hashed(FxMap<Key, V>),
+}
+
+#[derive(Debug)]
+struct Array {
+    /// Per part of the key: `places[i][id - first[i]]` is the place of text `id` among the part's keys
+    /// (`NO_PLACE` where it is none of them); empty for a part no key has.
+    places: [Box<[u32]>; 4],
+    first: [u32; 4],
+    strides: [usize; 4],
+    cells: Cells,
 }
 
 const NO_PLACE: u32 = u32::MAX;
@@ -126,26 +129,21 @@ impl Table {
         } else {
             return None;
         };
-        Some(Layout::Dense {
+        Some(Layout::Dense(Array {
             places,
             first,
             strides,
             cells,
-        })
+        }))
     }
 
     /// The entry under `key`, if the table has one.
     #[inline]
     pub fn get(&self, key: Key) -> Option<V> {
         match &self.0 {
-            Layout::Dense {
-                places,
-                first,
-                strides,
-                cells,
-            } => {
-                let at = Table::cell(places, first, strides, key)?;
-                match cells {
+            Layout::Dense(array) => {
+                let at = array.cell(key)?;
+                match &array.cells {
                     Cells::Ints(c) => Some(c[at]).filter(|&x| x != NO_INT).map(|x| V::Int(i64::from(x))),
                     Cells::Texts(c) => Some(c[at]).filter(|&s| s != NO_PART).map(V::Str),
                     Cells::Values(c) => Some(&c[at]).filter(|v| !matches!(v, V::Unset)).cloned(),
@@ -158,12 +156,7 @@ impl Table {
     /// Whether the table has an entry under `key`.
     pub fn contains(&self, key: Key) -> bool {
         match &self.0 {
-            Layout::Dense {
-                places,
-                first,
-                strides,
-                cells,
-            } => Table::cell(places, first, strides, key).is_some_and(|at| match cells {
+            Layout::Dense(array) => array.cell(key).is_some_and(|at| match &array.cells {
                 Cells::Ints(c) => c[at] != NO_INT,
                 Cells::Texts(c) => c[at] != NO_PART,
                 Cells::Values(c) => !matches!(c[at], V::Unset),
@@ -171,24 +164,26 @@ impl Table {
             Layout::Hashed(map) => map.contains_key(&key),
         }
     }
+}
 
-    /// The cell of `key` in an array: None if a part of it is none of the table's.
+impl Array {
+    /// The cell of `key`: None if a part of it is none of the table's.
     #[inline(always)]
-    fn cell(places: &[Box<[u32]>; 4], first: &[u32; 4], strides: &[usize; 4], key: Key) -> Option<usize> {
+    fn cell(&self, key: Key) -> Option<usize> {
         let mut at = 0;
-        for i in 0..4 {
-            let part = &places[i];
+        for (i, &k) in key.iter().enumerate() {
+            let part = &self.places[i];
             if part.is_empty() {
-                if key[i] != NO_PART {
+                if k != NO_PART {
                     return None;
                 }
                 continue;
             }
-            let place = *part.get(key[i].wrapping_sub(first[i]) as usize)?;
+            let place = *part.get(k.wrapping_sub(self.first[i]) as usize)?;
             if place == NO_PLACE {
                 return None;
             }
-            at += place as usize * strides[i];
+            at += place as usize * self.strides[i];
         }
         Some(at)
     }
@@ -205,7 +200,7 @@ mod tests {
     }
 
     fn is_dense(t: &Table) -> bool {
-        matches!(t.0, Layout::Dense { .. })
+        matches!(t.0, Layout::Dense(_))
     }
 
     #[test]
