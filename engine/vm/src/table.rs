@@ -155,14 +155,7 @@ impl Table {
 
     /// Whether the table has an entry under `key`.
     pub fn contains(&self, key: Key) -> bool {
-        match &self.0 {
-            Layout::Dense(array) => array.cell(key).is_some_and(|at| match &array.cells {
-                Cells::Ints(c) => c[at] != NO_INT,
-                Cells::Texts(c) => c[at] != NO_PART,
-                Cells::Values(c) => !matches!(c[at], V::Unset),
-            }),
-            Layout::Hashed(map) => map.contains_key(&key),
-        }
+        self.get(key).is_some()
     }
 }
 
