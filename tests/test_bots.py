@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from test_language import make_game
+from test_language import HEADER, make_game
 
 from engine import TabletopError, load_game
 from engine.bots import BotSpecError, make_agent
@@ -247,6 +247,46 @@ def test_a_rollout_that_stops_before_the_end_is_scored_by_the_points(tmp_path):
     state = make_game(tmp_path, LONG_RACE).new_game(players=2)
     picks = {MctsAgent(seed, "40", rollout=4).search(state.determinized(0, seed), 0) for seed in range(5)}
     assert picks == {"add 1"}
+
+
+# The forty-turn race, its points counted only when it is over, with a standing that calls the seat with fewer
+# points so far the better placed.
+STANDING_RACE = (
+    LONG_RACE.replace("points: p.points", "points: p.points if turn == 40 else 0")
+    + """\
+bots:
+  mcts:
+    standing: 0 - p.points
+"""
+)
+
+
+@pytest.mark.parametrize("engine", ["vm", "python"])
+@pytest.mark.parametrize("standing, best", [("0 - p.points", "add 0"), ("p.points", "add 1")])
+def test_where_the_rules_give_a_standing_a_rollout_stops_at_its_cap_and_is_judged_by_it(
+    tmp_path, monkeypatch, engine, standing, best
+):
+    """Run to the end, the race's rollouts would show that adding a point wins (as in the test above). With
+    `bots: mcts: standing` they stop after 2 decisions, long before any points count (judged by the points,
+    all would be level), and the search believes the standing: where fewer points stand better it declines,
+    where more do it adds, on the VM and in Python alike."""
+    import engine.bots.mcts as mcts
+
+    state = make_game(tmp_path, STANDING_RACE.replace("0 - p.points", standing)).new_game(players=2)
+    if engine == "python":
+        monkeypatch.setattr(mcts, "native_game", lambda _game: (None, "kept in Python"))
+    picks = {mcts.MctsAgent(seed, "200", rollout=2).search(state.determinized(0, seed), 0) for seed in range(5)}
+    assert picks == {best}
+    state.apply("add 1")
+    assert state.standings() == ([-1, 0] if standing.startswith("0 -") else [1, 0])
+
+
+@pytest.mark.parametrize("standing, code", [("p.points > 0", "E502"), ("p.pointz", "E504")])
+def test_a_standing_is_a_number_for_a_seat_checked_where_it_is_written(tmp_path, standing, code):
+    line = (HEADER + STANDING_RACE).splitlines().index("    standing: 0 - p.points") + 1
+    with pytest.raises(TabletopError) as err:
+        make_game(tmp_path, STANDING_RACE.replace("0 - p.points", standing))
+    assert f"game.yaml:{line}:" in str(err.value) and code in str(err.value)
 
 
 # Each seat picks a number; nothing is scored, so every game is a draw, whatever the picks; the rules' greedy

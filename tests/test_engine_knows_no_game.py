@@ -28,10 +28,10 @@ SPACE = re.compile(r"[a-z]{1,2}\d+\Z")  # a grid space's name (b3), as the engin
 SPOKEN = re.compile(r'choose\s+"([a-z][a-z0-9_-]*)"|[{,]\s*\w+:\s*"([a-z][a-z0-9_-]*)"')
 
 ENGLISH = """
-    act advanced again ahead aside best bid black block blocks box character crossed current deck
+    act advanced again ahead aside bid black block blocks box character crossed current deck
     discard done empty found give goal grey hand identified identity king lay leader left library lost
     marker moved moves next objects passes passing pawn pay pile place pos put
-    reactions red round scored search searching sides stack strength swap take walk yellow
+    reactions red round scored searching sides stack strength swap take walk yellow
 """  # plain English words that games and engine both use in their ordinary sense
 GENERIC = frozenset(ENGLISH.split())
 

@@ -216,7 +216,7 @@ def test_where_the_fewest_points_win_a_rollout_cut_short_counts_the_fewest_as_ah
     while len(set(state.scores)) == 1:
         state.apply(rnd.choice(state.legal_actions()))
     fewest = state.scores.index(min(state.scores))
-    assert mcts._by_points(state)[fewest] > 0
+    assert mcts._by_lead(state)[fewest] > 0
     native, python = mcts.MctsAgent(seed=1, budget="30", rollout=3), mcts.MctsAgent(seed=1, budget="30", rollout=3)
     for step in range(12):
         if state.is_terminal:

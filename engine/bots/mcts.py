@@ -46,7 +46,9 @@ class MctsAgent:
     of the copy it was given, so never the true state), walks the tree by UCB1 with
     availability counts among the options legal in that copy, adds one node, plays on
     (``rollout`` decisions, and on while no seat has any points, up to ``SCORELESS_ROLLOUT``; a game
-    still running then is scored by who leads on points, at half weight) and backs up
+    still running then is scored by who leads on points, at half weight; where the rules give a
+    ``bots: mcts: standing``, a game whose points come only with its end, ``rollout`` decisions and scored by who
+    stands best, an evaluation cut-off) and backs up
     ``state.returns()``, each node scored for the seat that chose it.  Rollouts play at random, or,
     when the rules declare ``bots: greedy`` values, by those
     values (epsilon-greedy: the cheap default policy of the MCTS literature), which then also
@@ -168,6 +170,7 @@ class MctsAgent:
         """
         node, path = root, []
         guided = bool(det.game.bot_values.get("greedy"))
+        standing = det.game.standing is not None
         added: tuple[dict, str] | None = None
         mover = seat
         explore = _exploration(det, seat)
@@ -193,7 +196,7 @@ class MctsAgent:
                 mover = det.current_player
             steps = 0
             while not det.is_terminal:
-                if steps >= self.rollout and (steps >= SCORELESS_ROLLOUT or any(det.scores)):
+                if steps >= self.rollout and (standing or steps >= SCORELESS_ROLLOUT or any(det.scores)):
                     break
                 ids = det.pending["ids"]
                 det.apply(self._pick(det, ids, det.current_player) if guided else rng.choice(ids))
@@ -203,7 +206,7 @@ class MctsAgent:
             if added is not None:
                 del added[0][added[1]]
             return
-        returns = det.returns() if det.is_terminal else _by_points(det)
+        returns = det.returns() if det.is_terminal else _by_lead(det)
         for n in path:
             n.visits += 1
             n.total += returns[n.mover]
@@ -213,17 +216,19 @@ class MctsAgent:
         return self.policy.act({"decision": {"player": mover, "actions": actions}}, det)
 
 
-def _by_points(det) -> list[float]:
-    """Returns for a copy still running when its rollout stops, from the rules' own points.
+def _by_lead(det) -> list[float]:
+    """Returns for a copy still running when its rollout stops, from the rules' standing (``bots: mcts``), else
+    from their points.
 
     Scored as level, such rollouts said nothing: in a game of many hands or rounds almost half
     of those from the first decisions stop (measured on a 4-player card game: 9 of 20 at 200
-    decisions).  The side(s) ahead on points count as winners, at ``LEAD_WEIGHT``, the others
+    decisions).  The side(s) ahead count as winners, at ``LEAD_WEIGHT``, the others
     as losers, the shape ``returns()`` gives a finished game; all level is 0.  Where the fewest points win
-    (``winner: lowest``) the side with fewest is ahead.
+    (``winner: lowest``) the side with fewest is ahead; the highest standing is always ahead.
     """
-    scores, n, game = det.scores, det.n, det.game
-    side = [game.points_sign * sum(scores[m] for m in game.team_of(n, p)) for p in range(n)]
+    n, game = det.n, det.game
+    sign, values = (1, det.standings()) if game.standing is not None else (game.points_sign, det.scores)
+    side = [sign * sum(values[m] for m in game.team_of(n, p)) for p in range(n)]
     top = max(side)
     leaders = [p for p in range(n) if side[p] == top]
     if len(leaders) == n:

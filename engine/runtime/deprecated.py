@@ -41,7 +41,7 @@ def old_calls(sources) -> Iterator[tuple[tuple, ast.Call, str]]:
 def option_ids_read(sources) -> Iterator[tuple[tuple, ast.Name]]:
     """(path, name) of every greedy bot value that reads ``action``, the option's id, rather than the option."""
     for path, tree in sources:
-        if path[:1] == ("bots",):
+        if path[:2] == ("bots", "greedy"):
             for e in _expressions(tree):
                 if isinstance(e, ast.Name) and e.name == "action":
                     yield path, e

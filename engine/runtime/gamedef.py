@@ -203,6 +203,7 @@ class GameDef:
     bot_values: dict[str, dict[str, Callable]] = field(default_factory=dict)  # bot → kind of decision ("" for
     # any other) → value(state, {p, action, choice})
     house: House | None = None  # a seat run by the rules, which every player plays against
+    standing: Scorer | None = None  # how well a seat stands when a search's rollout stops short (``bots: mcts``)
     ties: str = "shared"  # seats of different teams level after the tie-breakers: "shared" win or "draw"
     winner: str = "highest"  # whether the most points win ("highest") or the fewest ("lowest")
     enums: dict[str, list[str]] = field(default_factory=dict)
@@ -501,13 +502,16 @@ def _compiled(checked: Checked) -> GameDef:
     for (kind, decision), (_, expr) in texts.bot_values.items():
         if expr is not None:
             game.bot_values.setdefault(kind, {})[decision] = compiler.expr(expr)
-    house = None
+    house = standing = None
     for section, item, expr, path in texts.scorers:
         if expr is None:
             continue
         fn, where = compiler.expr(expr), _where(rules, path)
         if section == "house":
             house = House(item["name"], item["plays"], Scorer(item["name"], "", fn, where))
+            continue
+        if section == "standing":
+            standing = Scorer("standing", item.get("text", ""), fn, where)
             continue
         target = game.scoring if section == "scoring" else game.tiebreakers
         target.append(Scorer(item["id"], item.get("text", ""), fn, where, item.get("winner", game.winner) == "lowest"))
@@ -524,7 +528,14 @@ def _compiled(checked: Checked) -> GameDef:
         if expr is not None
     ]
     turn = None if texts.turn is None else Located(compiler.expr(texts.turn), _where(rules, ("turn",)), "turn:")
-    return replace(game, starts=[start_fns[path] for path in checked.starts], stats=stats, turn=turn, house=house)
+    return replace(
+        game,
+        starts=[start_fns[path] for path in checked.starts],
+        stats=stats,
+        turn=turn,
+        house=house,
+        standing=standing,
+    )
 
 
 def _where(rules: RuleSet, path: tuple) -> tuple[str, int, int]:
@@ -1364,6 +1375,8 @@ class _Builder:
         """(bot, kind of decision, "" for any other) → (path, value): how a bot values an action."""
         found: dict[tuple[str, str], tuple[tuple, ast.Expr | None]] = {}
         for kind, spec in (self.data.get("bots") or {}).items():
+            if kind == "mcts":  # a standing, not a value of options: ``_parse_scorers``
+                continue
             at = ("bots", kind, "value")
             found[(kind, "")] = (at, self._parse_expression(at, {"p": PLAYER, "action": TEXT, "choice": ANY}, INT))
             for decision in spec.get("choices") or {}:
@@ -1393,7 +1406,8 @@ class _Builder:
                 )
 
     def _parse_scorers(self) -> list[tuple[str, dict, ast.Expr | None, tuple]]:
-        """(section, item, expression, path) of every scoring term and tie-breaker, in order, and the house's points."""
+        """(section, item, expression, path) of every scoring term and tie-breaker, in order, the house's points
+        and the search's standing (``bots: mcts``)."""
         scorers: list[tuple[str, dict, ast.Expr | None, tuple]] = []
         for section in ("scoring", "tiebreakers"):
             field_name = "points" if section == "scoring" else "value"
@@ -1403,6 +1417,10 @@ class _Builder:
         house = self.data.get("house")
         if house is not None:
             scorers.append(("house", house, self._parse_expression(("house", "points"), {}, INT), ("house", "points")))
+        search = (self.data.get("bots") or {}).get("mcts")
+        if search is not None:
+            at = ("bots", "mcts", "standing")
+            scorers.append(("standing", search, self._parse_expression(at, {"p": PLAYER}, INT), at))
         return scorers
 
     def _parse_stats(self) -> list[tuple[dict, ast.Expr | None, tuple]]:

@@ -35,7 +35,7 @@ from engine.lang.types import BOARD, CARD, PLAYER, ZONE, Type, list_of
 from engine.runtime.program import DEFAULT_END, Labeller
 from engine.runtime.reference import ReferenceCompiler
 
-IR_VERSION = 6
+IR_VERSION = 7
 
 # Operations the VM runs itself, by name (engine/vm/src/eval.rs).
 NATIVE_OPS = frozenset(
@@ -187,6 +187,7 @@ class Lowerer:
         scoring = [self._scorer(s, ("scoring", i)) for i, s in enumerate(game.scoring)]
         tiebreakers = [self._scorer(s, ("tiebreakers", i)) for i, s in enumerate(game.tiebreakers)]
         house = [] if game.house is None else [self._scorer(game.house.points, ("house", "points"))]
+        standing = [] if game.standing is None else [self._scorer(game.standing, ("bots", "mcts"))]
         deal = self._deal(functions) if self.dealt else None
         return {
             "version": IR_VERSION,
@@ -219,6 +220,7 @@ class Lowerer:
             "scoring": scoring,
             "tiebreakers": tiebreakers,
             "house": house,
+            "standing": standing,
             "tables": self.tables,
             "misses": self.misses,
             "board_spaces": {b: list(game.board(b).nodes) for b in self._boards("")},

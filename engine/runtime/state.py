@@ -489,6 +489,13 @@ class State:
                 return self.for_reading().scores
         return [self.score_of(p) for p in range(self.n)]
 
+    def standings(self) -> list[int]:
+        """Each seat's standing by the rules' ``bots: mcts: standing`` (higher is better): how a search judges a
+        rollout it stops short in a game whose points come only with its end."""
+        state = self.for_reading()
+        assert state.game.standing is not None, "the rules give no standing"
+        return [state._evaluate(state.game.standing, p) for p in range(self.n)]
+
     def score_of(self, p: int) -> int:
         """Seat ``p``'s points by the scoring rules (a finished game's copy keeps them from the game)."""
         if self.vm is not None:

@@ -361,7 +361,8 @@ fn prior(det: &mut State, legal: &[Rc<str>], mover: u32, action: &Rc<str>) -> Re
 /// Information-set MCTS (engine/bots/mcts.py): per iteration a fresh determinized copy, UCB1 with
 /// availability counts (its constant by `exploration`, biased by the greedy values: `PRIOR_WEIGHT`), one node
 /// added, a rollout (by the greedy values when the rules give them) of `rollout` decisions and on while no seat
-/// has points, scored by the points if the game is not over, backed up.
+/// has points (unless the rules give a standing), scored by the standing or the points if the game is not over,
+/// backed up.
 pub struct Mcts {
     rng: PyRandom,
     budget: Budget,
@@ -466,7 +467,7 @@ impl Mcts {
         let returns = if det.pending.is_none() {
             det.returns()?
         } else {
-            by_points(&mut det)?
+            by_lead(&mut det)?
         };
         for n in path {
             let node = &mut nodes[n];
@@ -537,9 +538,11 @@ impl Mcts {
                 mover = p.player;
             }
         }
-        let mut steps = 0;
+        let (mut steps, standing) = (0, det.game.standing.is_some());
         while let Some(p) = det.pending.clone() {
-            if steps >= self.rollout && (steps >= SCORELESS_ROLLOUT || det.scores()?.iter().any(|&s| s != 0)) {
+            if steps >= self.rollout
+                && (standing || steps >= SCORELESS_ROLLOUT || det.scores()?.iter().any(|&s| s != 0))
+            {
                 break;
             }
             let action = if guided {
@@ -556,15 +559,24 @@ impl Mcts {
     }
 }
 
-/// Returns for a copy still running when its rollout stops: the side(s) ahead on points win at
-/// `LEAD_WEIGHT`, the others lose; all level is 0. Where the fewest points win, the fewest lead.
-fn by_points(det: &mut State) -> Result<Vec<f64>, Error> {
-    let scores = det.scores()?;
+/// Returns for a copy still running when its rollout stops: the side(s) standing best (`bots: mcts`), else
+/// ahead on points, win at `LEAD_WEIGHT`, the others lose; all level is 0. Where the fewest points win, the
+/// fewest lead; the highest standing always does.
+fn by_lead(det: &mut State) -> Result<Vec<f64>, Error> {
     let n = det.n;
-    let sign = det.game.signs.first().copied().unwrap_or(1);
+    let game = det.game.clone();
+    let (sign, values) = match &game.standing {
+        Some(standing) => (
+            1,
+            (0..n)
+                .map(|p| det.evaluate(standing, p))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        None => (game.signs.first().copied().unwrap_or(1), det.scores()?),
+    };
     let teams = &det.seats().teams;
     let side: Vec<i64> = (0..n)
-        .map(|p| sign * teams[p].iter().map(|&m| scores[m as usize]).sum::<i64>())
+        .map(|p| sign * teams[p].iter().map(|&m| values[m as usize]).sum::<i64>())
         .collect();
     let top = side.iter().copied().max().unwrap_or(0);
     let leaders = side.iter().filter(|&&s| s == top).count();

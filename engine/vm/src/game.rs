@@ -7,7 +7,7 @@ use serde_json::Value as J;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-pub const IR_VERSION: i64 = 6;
+pub const IR_VERSION: i64 = 7;
 
 pub type Node = u32;
 
@@ -532,6 +532,8 @@ pub struct Game {
     pub tiebreakers: Vec<Scorer>,
     /// The house's points (`house:`), which every seat's are set against; None: the seats play each other.
     pub house: Option<Scorer>,
+    /// How well a seat stands when a search's rollout stops short (`bots: mcts`); None: by its points.
+    pub standing: Option<Scorer>,
     /// The starts run as each game begins, when they draw at random (None: the places are `Seats::start`).
     pub deal: Option<crate::starts::Deal>,
     /// Per card: a die's faces, None for another card; empty in a game without dice.
@@ -1805,6 +1807,7 @@ impl Game {
         let scoring = scorers("scoring", &mut l)?;
         let tiebreakers = scorers("tiebreakers", &mut l)?;
         let house = scorers("house", &mut l)?.pop();
+        let standing = scorers("standing", &mut l)?.pop();
         let mut dice = vec![];
         for faces in arr(get(&j, "die_faces")?, "die_faces")? {
             dice.push(match faces {
@@ -2003,6 +2006,7 @@ impl Game {
             scoring,
             tiebreakers,
             house,
+            standing,
             dice,
             code,
             nodes: l.nodes,
