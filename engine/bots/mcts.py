@@ -46,9 +46,9 @@ class MctsAgent:
     of the copy it was given, so never the true state), walks the tree by UCB1 with
     availability counts among the options legal in that copy, adds one node, plays on
     (``rollout`` decisions, and on while no seat has any points, up to ``SCORELESS_ROLLOUT``; a game
-    still running then is scored by who leads on points, at half weight; where the rules give a
-    ``bots: mcts: standing``, a game whose points come only with its end, ``rollout`` decisions and scored by who
-    stands best, an evaluation cut-off) and backs up
+    still running then is scored by who leads on points, at half weight; where the rules give a standing,
+    ``bots: mcts``, for a game whose points come only with its end, it stops after ``rollout`` decisions and is
+    scored by who stands best: an evaluation cut-off) and backs up
     ``state.returns()``, each node scored for the seat that chose it.  Rollouts play at random, or,
     when the rules declare ``bots: greedy`` values, by those
     values (epsilon-greedy: the cheap default policy of the MCTS literature), which then also
