@@ -198,6 +198,12 @@ def test_the_language_reference_says_how_the_fewest_points_win():
     assert "`winner: lowest`" in text[text.index("## Who wins") :]
 
 
+def test_the_language_reference_says_what_the_bots_read_of_the_rules():
+    bots = language_reference().split("## Bots")[1].split("## Dice")[0]
+    for key in ("`bots: greedy: value:`", "`bots: greedy: choices: {place: …}`", "`bots: mcts: standing:`"):
+        assert key in bots
+
+
 def test_the_language_reference_shows_a_variant_patch():
     text = language_reference()
     assert "`patch: [{id: king, value: 7}]`" in text[text.index("## Variants") :]

@@ -63,6 +63,26 @@ WINNING = [
     ],
 ]
 
+BOTS = [
+    [
+        "`bots: greedy: value:`",
+        "a number for seat `p` and `choice`, an option of a decision (`action` is its id): the `greedy` bot takes "
+        "the option rated highest, and `mcts` plays its rollouts by these values and tries first the options "
+        "they rate best. Without any, `greedy` looks one decision ahead on the scoring",
+    ],
+    [
+        "`bots: greedy: choices: {place: …}`",
+        "a value per kind of decision (the word a `choose` names, else its target), `choice` typed as that "
+        "decision's options; `value:` rates the others",
+    ],
+    [
+        "`bots: mcts: standing:`",
+        "a number for seat `p`, how well it stands (higher is better), for a game whose points come only with its "
+        "end: an `mcts` rollout stops after its cap of decisions (10, `mcts:N/R`) and is won by the side standing "
+        "best, where without it such a game is played on to its end (up to 200 decisions)",
+    ],
+]
+
 DICE = [
     [
         "a component kind's `faces: [1, 2, 3, 4, 5, 6]`",
@@ -392,6 +412,8 @@ def language_reference() -> str:
     out += ["", BOARDS_GUIDE.rstrip("\n")]
     out += ["", "## Who wins", ""]
     out += _table(["in the game file", "means"], WINNING)
+    out += ["", "## Bots", ""]
+    out += _table(["in the game file", "means"], BOTS)
     out += ["", "## Dice", ""]
     out += _table(["in the rules", "means"], DICE)
     out += ["", "## Variants", ""]
