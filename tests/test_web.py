@@ -5,6 +5,8 @@ import json
 import logging
 import random
 import re
+import threading
+import urllib.request
 from html import escape
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
-from web_helpers import copy_game, edit, play_until, serve, take
+from web_helpers import copy_game, edit, paused, play_until, serve, take
 from websockets.sync.client import connect
 
 from engine.bots import make_agent
@@ -466,3 +468,26 @@ def test_a_bot_makes_its_simultaneous_choice_before_the_human_does():
     assert table.state.to_act == [1]
     take(table, "bid 7-hearts", seat=1)
     assert table.state.to_act == [1] and len(table.state.actions) == 3  # the bot has bid for round 2 too
+
+
+def test_a_paused_server_answers_nothing_until_the_test_lets_it_go():
+    """The browser tests read a served table's state between two of the server's steps (``paused``): its thread may
+    be inside a call of the state at any other time."""
+    table = Table("caty-mini", players=2, seed=1)
+    url, stop = serve(table)
+    answered: list[int] = []
+
+    def fetch() -> None:
+        with urllib.request.urlopen(f"{url}?key={table.host_key}", timeout=60) as reply:
+            answered.append(reply.status)
+
+    try:
+        with paused(table):
+            thread = threading.Thread(target=fetch)
+            thread.start()
+            thread.join(0.5)
+            assert answered == []
+        thread.join(60)
+        assert answered == [200]
+    finally:
+        stop()

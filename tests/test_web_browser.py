@@ -16,7 +16,7 @@ if not Path(CHROMIUM).exists():
     pytest.skip("no system Chromium (tools/install_browser.py installs it)", allow_module_level=True)
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402 - only once Chromium is known to be there
-from web_helpers import copy_game, edit, failing_table, play_until, serve, take  # noqa: E402
+from web_helpers import copy_game, edit, failing_table, paused, play_until, serve, take  # noqa: E402
 
 from engine.bots import make_agent  # noqa: E402
 from engine.lab.simulate import bot_inputs  # noqa: E402
@@ -80,18 +80,20 @@ def test_caty_mini_whole_game_by_clicks_against_a_bot(page):
                 break
             first = page.locator("#options button.option").first
             first.wait_for()
-            if table.state.pending and table.state.pending["kind"] == "notch" and table.state.actions:
+            with paused(table):
+                pending, before = table.state.pending, len(table.state.actions)
+            if pending and pending["kind"] == "notch" and before:
                 first.hover()  # the candidate run shows on the board
                 expect(page.locator("svg .preview.show")).to_have_count(1)
                 shot(page, "caty-mini-preview")
-            before = len(table.state.actions)
             first.click()
             page.wait_for_function(
                 f"() => !document.querySelector('#step') || "
                 f"document.querySelector('#step').textContent !== '{before} moves'"
             )
         expect(page.locator("#outcome")).to_contain_text("Game over")
-        assert table.state.is_terminal
+        with paused(table):
+            assert table.state.is_terminal
         shot(page, "caty-mini")
 
 
@@ -107,7 +109,8 @@ def test_cat_town_hot_seat_turn_hides_the_hand_between_seats(page):
         expect(page.locator("#table")).to_be_hidden()
         page.locator("#reveal").click()
         expect(page.locator("#status")).to_contain_text("you are seat 1")
-        assert table.state.actions == ["walk cw draw"]
+        with paused(table):
+            assert table.state.actions == ["walk cw draw"]
 
 
 def test_cat_town_block_chosen_by_clicking_its_pile_on_the_ring(page):
@@ -121,7 +124,8 @@ def test_cat_town_block_chosen_by_clicking_its_pile_on_the_ring(page):
         zone = piles.last.get_attribute("data-zone")
         piles.last.click()
         expect(page.locator("#step")).to_have_text(f"{before + 1} moves")
-        assert table.state.actions[before] == f"block {zone.partition(':')[2]}"
+        with paused(table):
+            assert table.state.actions[before] == f"block {zone.partition(':')[2]}"
 
 
 def test_cats_mansion_step_by_clicking_a_destination_then_undo(page):
@@ -134,10 +138,12 @@ def test_cats_mansion_step_by_clicking_a_destination_then_undo(page):
         page.locator(f'svg .piece[data-piece="{piece}"]').click()  # select the piece: only its destinations show
         page.locator(f'svg .dest[data-action="{action}"]').click()
         expect(page.locator("#step")).to_have_text("1 moves")
-        assert table.state.actions == [action]
+        with paused(table):
+            assert table.state.actions == [action]
         page.locator("#undo").click()
         expect(page.locator("#step")).to_have_text("0 moves")
-        assert table.state.actions == []
+        with paused(table):
+            assert table.state.actions == []
 
 
 # Draws each text on a canvas with the page's fonts: does it differ from the box of a code point no font
@@ -240,7 +246,8 @@ def test_save_and_open_save_are_on_the_hosts_page_only(page):
         expect(page.locator("#opener")).to_be_visible()
         with page.expect_download() as download:
             page.locator("#save").click()
-        assert json.loads(Path(download.value.path()).read_text())["actions"] == table.state.actions
+        with paused(table):
+            assert json.loads(Path(download.value.path()).read_text())["actions"] == table.state.actions
     finally:
         stop()
 
@@ -349,7 +356,8 @@ def click_to_take(page, table: Table, seat: int, action: str) -> str:
     """Choose ``action`` by clicking on the table, never on the list of moves: the thing it is about (a space
     a piece moves to, a card, a pile…) (then its line in the offer beside it, when several moves are about that
     thing), else the prompt's button (declining, ending a turn).  Returns what was clicked."""
-    option = next(o for o in table.message_for(seat)["options"] if o["id"] == action)
+    with paused(table):
+        option = next(o for o in table.message_for(seat)["options"] if o["id"] == action)
     play = page.locator("#play")
     if option["targets"]:
         thing = play.locator(f'[data-target="{option["targets"][0]}"].choice').last  # the topmost
@@ -372,13 +380,10 @@ def settle(page, table: Table, seat: int, done: int = -1) -> None:
     """Wait until the game has more than ``done`` actions, the bots have answered (it is ``seat``'s turn or the
     end) and the page shows it (the server runs in another thread of this process)."""
     for _ in range(WAIT // 50):
-        state = table.state
         shown = page.locator("#step").text_content()
-        if (
-            len(state.actions) > done
-            and (state.is_terminal or seat in state.to_act)
-            and shown == f"{len(state.actions)} moves"
-        ):
+        with paused(table):
+            moves, asked = len(table.state.actions), table.state.is_terminal or seat in table.state.to_act
+        if moves > done and asked and shown == f"{moves} moves":
             return
         page.wait_for_timeout(50)
     raise AssertionError(f"the page still shows {page.locator('#step').text_content()}")
@@ -392,19 +397,25 @@ def play_by_clicks(page, table: Table, seat: int, name: str) -> set[str]:
     clicked = set()
     for turn in range(80):
         settle(page, table, seat)
-        if table.state.is_terminal:
+        with paused(table):
+            over = table.state.is_terminal
+        if over:
             break
         expect(page.locator("#decision")).to_contain_text("Your decision")
         if turn == 0:
             page.screenshot(path=str(SHOTS / f"{name}-start.png"), full_page=True)
-        before = len(table.state.actions)
-        action = agent.act(*bot_inputs(table.state, seat, agent, len(table.state.history)))
+        with paused(table):
+            before = len(table.state.actions)
+            action = agent.act(*bot_inputs(table.state, seat, agent, len(table.state.history)))
         clicked.add(click_to_take(page, table, seat, action))
         settle(page, table, seat, before)
-        assert table.state.actions[before] == action, f"clicking for {action} took {table.state.actions[before:]}"
+        with paused(table):
+            taken = table.state.actions[before:]
+        assert taken[0] == action, f"clicking for {action} took {taken}"
     expect(page.locator("#outcome")).to_contain_text("Game over")
     page.screenshot(path=str(SHOTS / f"{name}-end.png"), full_page=True)
-    assert table.state.is_terminal
+    with paused(table):
+        assert table.state.is_terminal
     return clicked
 
 
@@ -453,7 +464,8 @@ def test_after_a_restart_the_table_is_back_and_its_page_reconnects_by_itself(pag
         free.click()
         expect(page.locator("#step")).to_have_text("4 moves")
         (back,) = again.tables.values()
-        assert back.state.actions[:3] == table.state.actions[:2] + [f"place {space}"]
+        with paused(again):
+            assert back.state.actions[:3] == table.state.actions[:2] + [f"place {space}"]
     finally:
         stop()
 
@@ -495,7 +507,8 @@ def test_a_seat_asks_to_undo_and_the_other_seat_accepts_on_its_page(browser):
         expect(asker.locator("#accept-undo")).to_be_hidden()
         other.locator("#accept-undo").click()
         expect(asker.locator("#step")).to_have_text("0 moves")
-        assert table.state.actions == []
+        with paused(table):
+            assert table.state.actions == []
     finally:
         stop()
         context.close()

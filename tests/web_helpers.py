@@ -3,6 +3,8 @@ serving a table on a real port, rules that fail during play."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import random
 import shutil
@@ -91,13 +93,47 @@ def serve(table: Table | Lobby, watch: bool = False, port: int = 0) -> tuple[str
         create_app(table, watch=watch), host="127.0.0.1", port=port, log_level="warning", log_config=None
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_until_complete, args=(server.serve(),), daemon=True)
     thread.start()
     while not server.started:
         thread.join(0.05)
+    SERVED[id(table)] = loop
 
     def stop() -> None:
+        SERVED.pop(id(table), None)
         server.should_exit = True
         thread.join(10)
+        if not thread.is_alive():
+            loop.close()
 
     return f"http://127.0.0.1:{port}/", stop
+
+
+# The event loop of each table or lobby `serve` runs, by the object's id, while it is served.
+SERVED: dict[int, asyncio.AbstractEventLoop] = {}
+
+
+@contextlib.contextmanager
+def paused(served: Table | Lobby):
+    """The server of ``served`` (a table, or a lobby and its tables) held between two of its steps while the block
+    runs, so that the test's thread may read the table: the server's thread, where bots move and requests are
+    answered, may be inside a call of the game's state, and the state answers one thread at a time (another gets
+    "Already mutably borrowed")."""
+    loop = SERVED.get(id(served))
+    if loop is None:
+        yield
+        return
+    held, go_on = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        held.set()
+        go_on.wait(600)
+
+    loop.call_soon_threadsafe(hold)
+    if not held.wait(600):
+        raise AssertionError("the server did not pause")
+    try:
+        yield
+    finally:
+        go_on.set()
