@@ -4,6 +4,7 @@
 use crate::game::Shape;
 use crate::rng;
 use crate::rng::Seed;
+use crate::shared::Shared;
 use crate::state::{Error, Hist, Pending, State};
 use crate::value::{Journal, V};
 use std::rc::Rc;
@@ -394,7 +395,7 @@ fn remap(v: &V, shape: &Shape, map: &[u32]) -> Option<V> {
 
 /// `items` with `f` applied where it gives a new item, or None when it gives none (made in one allocation: the
 /// items are counted before they are made).
-fn remap_each<T: Clone>(items: &[T], f: impl Fn(&T) -> Option<T>) -> Option<Rc<[T]>> {
+fn remap_each<T: Clone>(items: &[T], f: impl Fn(&T) -> Option<T>) -> Option<Shared<T>> {
     let (k, first) = items.iter().enumerate().find_map(|(k, x)| f(x).map(|new| (k, new)))?;
     let mut first = Some(first);
     let out = items.iter().enumerate().map(|(i, x)| match i.cmp(&k) {

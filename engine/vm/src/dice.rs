@@ -5,6 +5,7 @@
 
 use crate::game::Game;
 use crate::json::json_value;
+use crate::shared::Shared;
 use crate::state::{rule, Error, Hist, Res, State};
 use crate::value::V;
 use serde_json::Value as J;
@@ -28,7 +29,7 @@ impl State {
     }
 
     /// The die `v` and its faces, or the reference's fault for none or a card that is no die.
-    fn die(&self, v: &V) -> Res<(usize, Rc<[V]>)> {
+    fn die(&self, v: &V) -> Res<(usize, Shared<V>)> {
         let what = if v.is_none() {
             "no die given".to_string()
         } else {

@@ -1,6 +1,7 @@
 //! Expressions and operations, with the reference's meaning (dsl/reference.py, dsl/ops.py).
 
 use crate::game::{Bin, Body, Expr, Family, Game, Keyed, Node, Op, Walk};
+use crate::shared::{Shared, SharedStr};
 use crate::state::{failed, py_repr, rule, Error, Hist, Res, State, F, MAX_SIZE};
 use crate::table::NO_PART;
 use crate::value::V;
@@ -34,7 +35,7 @@ pub fn ints(op: &str, x: &V, y: &V) -> Res<(i64, i64)> {
 
 /// A list an operation goes through; another value fails as the reference's iteration over it does
 /// (`none is not a list`).
-fn list<'a>(v: &'a V, _what: &str) -> Res<&'a Rc<[V]>> {
+fn list<'a>(v: &'a V, _what: &str) -> Res<&'a Shared<V>> {
     match v {
         V::List(l) => Ok(l),
         other => failed(format!("{} is not a list", py_kind(other))),
@@ -312,7 +313,7 @@ impl State {
                         grouped(total)
                     ));
                 }
-                let out: Rc<[V]> = p.iter().cloned().chain(more.drain(..)).collect();
+                let out: Shared<V> = p.iter().cloned().chain(more.drain(..)).collect();
                 self.pool.unused(more);
                 Ok(V::List(out))
             }
@@ -777,7 +778,7 @@ impl State {
         out
     }
 
-    pub fn items(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<Rc<[V]>> {
+    pub fn items(&mut self, g: &Game, n: Node, env: &mut [V]) -> Res<Shared<V>> {
         match self.value_of(g, n, env)? {
             V::List(l) => Ok(l),
             other => failed(format!("{} is not a list", other.kind())),
@@ -950,7 +951,7 @@ impl State {
     fn join(&self, x: &V, y: &V) -> Res<V> {
         // A text made while playing is known by its address, its text kept alive beside the join so that no
         // other text can take that address while the join is kept.
-        let made = |t: &Rc<str>| Rc::as_ptr(t).cast::<u8>() as usize;
+        let made = |t: &SharedStr| t.address();
         match (x, y) {
             (V::Str(a), V::Str(b)) => {
                 if let Some(v) = self.game.joined.borrow().get(&(*a, *b)) {

@@ -1,6 +1,7 @@
 //! The IR (JSON made by engine/runtime/lower.py) read and verified into a frozen game: every name resolved to an
 //! index, every index checked, so the running VM never looks a name up and never indexes out of range.
 
+use crate::shared::{Shared, SharedStr};
 use crate::table::{Table, NO_PART};
 use crate::value::V;
 use serde_json::Value as J;
@@ -22,7 +23,7 @@ pub struct OptionIds {
 /// Options asked of a seat, their ids, and whether two ids are alike.
 #[derive(Default)]
 pub struct Asked {
-    pub items: Rc<[V]>,
+    pub items: Shared<V>,
     pub ids: Rc<[Rc<str>]>,
     pub duplicates: bool,
 }
@@ -497,7 +498,7 @@ pub struct Variable {
 }
 
 /// A join kept in `Game::joined_made`: the text made while playing that it starts with, and its value.
-pub type Made = (Rc<str>, V);
+pub type Made = (SharedStr, V);
 
 pub struct Game {
     pub id: String,
@@ -537,7 +538,7 @@ pub struct Game {
     /// The starts run as each game begins, when they draw at random (None: the places are `Seats::start`).
     pub deal: Option<crate::starts::Deal>,
     /// Per card: a die's faces, None for another card; empty in a game without dice.
-    pub dice: Vec<Option<Rc<[V]>>>,
+    pub dice: Vec<Option<Shared<V>>>,
     pub nodes: Vec<Expr>,
     /// The nodes compiled (compile.rs): what `State::eval` runs.
     pub code: crate::compile::Code,
@@ -1817,7 +1818,7 @@ impl Game {
                     if faces.is_empty() {
                         return bad("a die has no faces");
                     }
-                    Some(faces.iter().map(|f| l.value(f)).collect::<R<Rc<[V]>>>()?)
+                    Some(faces.iter().map(|f| l.value(f)).collect::<R<Shared<V>>>()?)
                 }
             });
         }

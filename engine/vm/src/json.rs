@@ -2,6 +2,7 @@
 
 use crate::game::Game;
 use crate::rng::Seed;
+use crate::shared::Shared;
 use crate::state::{frame, Error, Hist, LogLine, Pending, State, Together};
 use crate::value::{Journal, V};
 use serde_json::{json, Map, Value as J};
@@ -405,7 +406,7 @@ fn strs(j: Option<&J>) -> Result<Rc<[Rc<str>]>, Error> {
         .collect()
 }
 
-fn vals(g: &Game, j: Option<&J>) -> Result<Rc<[V]>, Error> {
+fn vals(g: &Game, j: Option<&J>) -> Result<Shared<V>, Error> {
     let Some(a) = j.and_then(J::as_array) else {
         return refuse("a decision's values");
     };
@@ -436,7 +437,7 @@ fn pending_value(g: &Game, p: &J, n: usize) -> Result<Pending, Error> {
                 Some(a) => a.iter().map(|x| strs(Some(x))).collect::<Result<_, _>>()?,
                 None => return refuse("a simultaneous decision's ids"),
             };
-            let values: Vec<Rc<[V]>> = match t.get("values").and_then(J::as_array) {
+            let values: Vec<Shared<V>> = match t.get("values").and_then(J::as_array) {
                 Some(a) => a.iter().map(|x| vals(g, Some(x))).collect::<Result<_, _>>()?,
                 None => return refuse("a simultaneous decision's values"),
             };

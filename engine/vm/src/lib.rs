@@ -3,8 +3,8 @@
 //! `game` reads and verifies an IR (`table` lays out its board tables), `compile` turns its expressions into
 //! closures once, `state` holds a running game and its loop, `eval` the expressions and operations, `json` the
 //! saved-state format, `playout` whole games in one call, `record` them as the playtest lab records them,
-//! `several` the options of choosing several; `py` (feature `python`) is the PyO3 face, `engine._vm`; `profile`
-//! (feature `profile`) counts where the rules' work goes.
+//! `several` the options of choosing several, `shared` the one-word lists that values hold; `py` (feature
+//! `python`) is the PyO3 face, `engine._vm`; `profile` (feature `profile`) counts where the rules' work goes.
 
 mod alloc;
 pub mod bots;
@@ -27,6 +27,7 @@ pub mod pyrand;
 pub mod record;
 pub mod rng;
 pub mod several;
+pub mod shared;
 pub mod starts;
 pub mod state;
 pub mod table;

@@ -6,9 +6,9 @@
 
 use crate::eval::py_kind;
 use crate::game::{Game, Node, Op};
+use crate::shared::Shared;
 use crate::state::{failed, rule, Res, State, MAX_SIZE};
 use crate::value::V;
-use std::rc::Rc;
 
 /// The key id of an entry whose key was made while playing (no text of a game's table has this id).
 pub const MADE: u32 = u32::MAX;
@@ -48,7 +48,7 @@ fn key_arg(key: V) -> Res<V> {
 }
 
 /// The entries of a map; none fails as the reference's dict methods fail on Python's None (`method`).
-fn entries<'a>(map: &'a V, method: &str) -> Res<&'a Rc<[(u32, V)]>> {
+fn entries<'a>(map: &'a V, method: &str) -> Res<&'a Shared<(u32, V)>> {
     match map {
         V::Rec(r) => Ok(r),
         V::None | V::Unset if method == "in" => failed("none is not a list"),

@@ -8,6 +8,7 @@ use crate::playout;
 use crate::pyrand::PyRandom;
 use crate::record::{self, Lab, Record, Stat};
 use crate::rng::Seed;
+use crate::shared::Shared;
 use crate::state::{Error, Hist, Pending, State};
 use crate::value::V;
 use pyo3::create_exception;
@@ -121,13 +122,13 @@ struct VmGame {
 
 // A game and its states are used by whichever Python thread holds them (a web table's server thread plays the
 // states a request made): they go between threads, so the classes below are `Send` and `Sync`, though they hold
-// `Rc`s shared with one another.
+// `Rc`s and `Shared` lists (counted alike, without atomics) shared with one another.
 //
-// SAFETY: the `Rc`s (and everything else these objects own) are only touched by Rust code of this module run
+// SAFETY: the counts (and everything else these objects own) are only touched by Rust code of this module run
 // from a Python call, which holds the GIL from the call's start to its end: no method releases it
 // (`allow_threads` is used nowhere), and the GIL is given up only inside Python code this module calls (the
 // `done` callback of `records`, or a collection a new Python object may set off), never within a change of
-// an `Rc` count or of a value: another thread may run there, but in turn, never at once. The module is built
+// a count or of a value: another thread may run there, but in turn, never at once. The module is built
 // for the stable ABI of the GIL-ful interpreter (`abi3`; a free-threaded Python cannot load it), so two threads
 // never run this module's code at once, and taking the GIL orders one thread's changes before the next one's
 // reads: the counts and values are never raced on. Python frees an object with the GIL held, so drops are
@@ -347,7 +348,7 @@ struct Made {
 }
 
 /// Python lists made of shared lists of the rules, by where the list is (kept alive here: never another's).
-type Lists = FxMap<usize, (Rc<[V]>, Py<PyList>)>;
+type Lists = FxMap<usize, (Shared<V>, Py<PyList>)>;
 
 impl Maker<'_> {
     fn text<'py>(&mut self, py: Python<'py>, id: u32) -> Bound<'py, PyString> {
@@ -385,8 +386,8 @@ impl Maker<'_> {
     }
 
     /// A shared list of the rules: the one this look or the one before made of it, if any.
-    fn shared_list<'py>(&mut self, py: Python<'py>, items: &Rc<[V]>) -> PyResult<Bound<'py, PyList>> {
-        let at = Rc::as_ptr(items) as *const V as usize;
+    fn shared_list<'py>(&mut self, py: Python<'py>, items: &Shared<V>) -> PyResult<Bound<'py, PyList>> {
+        let at = items.address();
         let made = &mut *self.made;
         if let Some((_, list)) = made.lists.get(&at) {
             return Ok(list.bind(py).clone());
@@ -395,7 +396,7 @@ impl Maker<'_> {
             Some((_, list)) => list.bind(py).clone(),
             None => self.list(py, items)?,
         };
-        self.made.lists.insert(at, (Rc::clone(items), list.clone().unbind()));
+        self.made.lists.insert(at, (items.clone(), list.clone().unbind()));
         Ok(list)
     }
 
@@ -548,10 +549,10 @@ fn identical(a: &V, b: &V) -> bool {
         (V::Bool(x), V::Bool(y)) => x == y,
         (V::Int(x), V::Int(y)) => x == y,
         (V::Str(x), V::Str(y)) => x == y,
-        (V::Text(x), V::Text(y)) => Rc::ptr_eq(x, y),
-        (V::List(x), V::List(y)) => Rc::ptr_eq(x, y),
-        (V::Rec(x), V::Rec(y)) => Rc::ptr_eq(x, y),
-        (V::Iter(i, x), V::Iter(j, y)) => i == j && Rc::ptr_eq(x, y),
+        (V::Text(x), V::Text(y)) => x.address() == y.address(),
+        (V::List(x), V::List(y)) => Shared::ptr_eq(x, y),
+        (V::Rec(x), V::Rec(y)) => Shared::ptr_eq(x, y),
+        (V::Iter(i, x), V::Iter(j, y)) => i == j && Shared::ptr_eq(x, y),
         _ => false,
     }
 }

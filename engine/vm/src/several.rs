@@ -3,6 +3,7 @@
 
 use crate::eval::{grouped, int};
 use crate::game::{Choose, Game};
+use crate::shared::Shared;
 use crate::state::{rule, Res, State};
 use crate::value::V;
 use std::collections::HashSet;
@@ -13,7 +14,7 @@ const MAX_WAYS: u128 = 10_000;
 
 impl State {
     /// The options of `c` from its `items`: the items themselves, or for choosing several their lists.
-    pub(crate) fn several(&mut self, g: &Game, c: &Choose, items: Rc<[V]>, env: &mut [V]) -> Res<Rc<[V]>> {
+    pub(crate) fn several(&mut self, g: &Game, c: &Choose, items: Shared<V>, env: &mut [V]) -> Res<Shared<V>> {
         let Some(s) = &c.several else {
             return Ok(items);
         };

@@ -3,6 +3,7 @@
 
 use crate::game::{FxMap, Game, Ins, Label, Readers, Store, Variable};
 use crate::rng::{self, Seed};
+use crate::shared::Shared;
 use crate::value::{Exact, ExactKey, Journal, V};
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -29,6 +30,8 @@ pub enum F {
 pub type Fault = Box<F>;
 
 pub type Res<T> = Result<T, Fault>;
+
+const _: () = assert!(std::mem::size_of::<Res<V>>() == 16);
 
 pub fn rule<T>(m: impl Into<String>) -> Res<T> {
     Err(Box::new(F::Rule(m.into())))
@@ -69,7 +72,7 @@ pub struct Frame {
 pub struct Together {
     pub seats: Vec<u32>,
     pub ids: Vec<Rc<[Rc<str>]>>,
-    pub values: Vec<Rc<[V]>>,
+    pub values: Vec<Shared<V>>,
     pub chosen: Vec<Option<u32>>,
 }
 
@@ -77,7 +80,7 @@ pub struct Together {
 pub struct Pending {
     pub player: u32,
     pub ids: Rc<[Rc<str>]>,
-    pub values: Rc<[V]>,
+    pub values: Shared<V>,
     pub secret: bool,
     pub kind: Rc<str>,
     pub together: Option<Together>,
@@ -285,8 +288,8 @@ impl Pool {
 
     /// The items of `buffer` as a list, moved into one allocation of their own; the buffer is kept for reuse
     /// (a list made from a `Vec` itself would be allocated, copied and the `Vec` freed).
-    pub fn made(&mut self, mut buffer: Vec<V>) -> Rc<[V]> {
-        let list: Rc<[V]> = buffer.drain(..).collect();
+    pub fn made(&mut self, mut buffer: Vec<V>) -> Shared<V> {
+        let list: Shared<V> = buffer.drain(..).collect();
         if buffer.capacity() <= KEPT_LIST {
             self.lists.push(buffer);
         }
@@ -844,7 +847,7 @@ impl State {
         Ok(())
     }
 
-    fn options(&mut self, g: &Game, c: &crate::game::Choose, env: &mut [V]) -> Res<Rc<[V]>> {
+    fn options(&mut self, g: &Game, c: &crate::game::Choose, env: &mut [V]) -> Res<Shared<V>> {
         let items = self.items(g, c.source, env)?;
         let Some((cond, it)) = c.filter else {
             return self.several(g, c, items, env);
@@ -866,7 +869,7 @@ impl State {
         self.several(g, c, kept.into(), env)
     }
 
-    fn ask(&self, c: &crate::game::Choose, items: Rc<[V]>, player: &V) -> Res<Pending> {
+    fn ask(&self, c: &crate::game::Choose, items: Shared<V>, player: &V) -> Res<Pending> {
         let (made, duplicates) = self.option_ids(c, &items, player);
         let (ids, values) = match (duplicates, &c.decline) {
             (false, None) => (made, items),
@@ -928,7 +931,7 @@ impl State {
     /// The ids of `items`, options of choice `c` asked of `player`, and whether two are alike: an option at the
     /// place of one equal to it among the options last asked of the seat has that one's id; others are looked
     /// up, or made once.
-    fn option_ids(&self, c: &crate::game::Choose, items: &Rc<[V]>, player: &V) -> (Rc<[Rc<str>]>, bool) {
+    fn option_ids(&self, c: &crate::game::Choose, items: &Shared<V>, player: &V) -> (Rc<[Rc<str>]>, bool) {
         let mut choices = self.game.ids.borrow_mut();
         let c_id = c.id as usize;
         if choices.len() <= c_id {
@@ -948,7 +951,7 @@ impl State {
             ids.last.resize_with(seat + 1, Default::default);
         }
         let last = &ids.last[seat];
-        let same = Rc::ptr_eq(&last.items, items)
+        let same = Shared::ptr_eq(&last.items, items)
             || last.items.len() == items.len() && last.items.iter().zip(items.iter()).all(|(a, b)| a.exact(b));
         if same {
             return (last.ids.clone(), last.duplicates);

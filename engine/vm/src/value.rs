@@ -1,5 +1,7 @@
-//! Values of the rule language: small, cheap to copy (`Rc` for lists and records), texts interned.
+//! Values of the rule language: 16 bytes, cheap to copy (lists, records and texts made while playing are shared:
+//! `Shared`), texts of the table interned.
 
+use crate::shared::{Shared, SharedStr};
 use std::rc::Rc;
 
 /// A value of a rule program. Cards and seats are numbers (as in the reference's state JSON); zones,
@@ -8,7 +10,9 @@ use std::rc::Rc;
 /// The tag takes 4 bytes, a text id or a loop's index the 4 beside it, so a value is copied in whole words. With the
 /// default 1-byte tag (a yes/no at byte 1, a text id at byte 4) its first 8 bytes were copied in overlapping pieces,
 /// and reading them back waited on the store buffer at every value passed: a fifth of the games' time.
-#[derive(Clone, Debug, Default)]
+/// Lists, records and texts made while playing are behind one thin pointer (`Shared`), so a value is 16 bytes and a
+/// form's result (`Res<V>`) comes back in two registers, not through memory.
+#[derive(Debug, Default)]
 #[repr(u32)]
 pub enum V {
     /// A local with no value yet (never seen by rules: reading it is a fault).
@@ -19,12 +23,31 @@ pub enum V {
     Int(i64),
     Str(u32),
     /// A text made while playing that the game's table does not hold (never equal to a `Str`).
-    Text(Rc<str>),
-    List(Rc<[V]>),
+    Text(SharedStr),
+    List(Shared<V>),
     /// A record or a map: (field name id, value) in the order written.
-    Rec(Rc<[(u32, V)]>),
+    Rec(Shared<(u32, V)>),
     /// A running `for`: the next index and the items (JSON `[i, items]`).
-    Iter(u32, Rc<[V]>),
+    Iter(u32, Shared<V>),
+}
+
+const _: () = assert!(std::mem::size_of::<V>() == 16);
+
+impl Clone for V {
+    /// A copy made whole, in two words: the derived clone built it field by field in memory and read it back as
+    /// one, which waited on the store buffer at every argument passed.
+    #[inline(always)]
+    fn clone(&self) -> V {
+        match self {
+            V::Text(t) => std::mem::forget(t.clone()),
+            V::List(items) | V::Iter(_, items) => std::mem::forget(items.clone()),
+            V::Rec(fields) => std::mem::forget(fields.clone()),
+            V::Unset | V::None | V::Bool(_) | V::Int(_) | V::Str(_) => {}
+        }
+        // SAFETY: a value of the plain variants owns nothing; one holding a shared text, list or record has just had
+        // its count raised by the clone forgotten above, which the copy now owns. The copy is of a live, aligned `V`.
+        unsafe { std::ptr::read(self) }
+    }
 }
 
 impl V {
