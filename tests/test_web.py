@@ -120,25 +120,36 @@ def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkey
     monkeypatch.setattr(app, "PUSH_EVERY", 0.002)  # the pages' polls, not the game, set the pace here
     table = Table(game, seed=3)
     agents = [make_agent("greedy", seed=seat) for seat in range(table.players)]
-    client = TestClient(create_app(table, watch=False))
-    with contextlib.ExitStack() as stack:
+    with TestClient(create_app(table, watch=False)) as client, contextlib.ExitStack() as stack:
+        # The sessions share the client's loop; the test reads the table on it, between two of its steps (the
+        # sessions' polls may be inside a call of the table's state at any other time).
+        def on_app(read):
+            return client.portal.call(read, table.state)
+
         ws = [stack.enter_context(client.websocket_connect(f"/ws?key={k}")) for k in table.seat_keys.values()]
         onlooker = stack.enter_context(client.websocket_connect(f"/ws?key={table.spectator_key}"))
         messages = [w.receive_json() for w in ws]
         for decision in range(DECISIONS):
-            for seat, message in enumerate(messages):
-                assert_tells_only_its_own(table.state, seat, message)
-            assert_tells_only_the_public(table.state, onlooker.receive_json())
-            if table.state.is_terminal:
+            public = onlooker.receive_json()
+
+            def check_and_choose(state, messages=messages, public=public, decision=decision):
+                for seat, message in enumerate(messages):
+                    assert_tells_only_its_own(state, seat, message)
+                assert_tells_only_the_public(state, public)
+                if state.is_terminal:
+                    return None, None
+                seat = state.current_player
+                return seat, agents[seat].act(*bot_inputs(state, seat, agents[seat], decision))
+
+            seat, action = on_app(check_and_choose)
+            if seat is None:
                 break
-            seat = table.state.current_player
-            action = agents[seat].act(*bot_inputs(table.state, seat, agents[seat], decision))
             assert action in {o["id"] for o in messages[seat]["options"]}
             ws[seat].send_json(
                 {"type": "act", "seat": seat, "action": action, "decision_number": messages[seat]["decision_number"]}
             )
             messages = [w.receive_json() for w in ws]
-        actions = table.state.actions
+        actions = on_app(lambda state: state.actions)
         for index in (len(actions) // 3, 2 * len(actions) // 3):  # the history slider shows the past as it was seen
             past = table.game.new_game(players=table.players, seed=table.seed)
             for a in actions[:index]:
@@ -146,7 +157,7 @@ def test_whole_games_over_the_websocket_tell_each_seat_only_its_own(game, monkey
             for seat, w in enumerate(ws):
                 w.send_json({"type": "seek", "index": index})
                 assert_tells_only_its_own(past, seat, w.receive_json())
-    assert table.state.is_terminal, f"{game} did not end in {DECISIONS} decisions"
+        assert on_app(lambda state: state.is_terminal), f"{game} did not end in {DECISIONS} decisions"
     assert all(m["view"]["outcome"]["reason"] for m in messages)
 
 
