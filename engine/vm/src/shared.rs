@@ -34,7 +34,7 @@ impl<T> Shared<T> {
     }
 
     fn header(&self) -> &Header {
-        // SAFETY: `head` points to the header written in `from(Vec)`, alive while any `Shared` of it is (the count
+        // SAFETY: `head` points to the header written in `exactly`, alive while any `Shared` of it is (the count
         // is above zero until the last is dropped); only the count is ever changed, through a `Cell`.
         unsafe { self.head.as_ref() }
     }
@@ -63,29 +63,9 @@ fn capacity_overflow() -> ! {
 }
 
 impl<T> From<Vec<T>> for Shared<T> {
-    fn from(mut items: Vec<T>) -> Shared<T> {
+    fn from(items: Vec<T>) -> Shared<T> {
         let len = items.len();
-        let (layout, offset) = Shared::<T>::layout(len);
-        // SAFETY: `layout` has a size (the header's at least), as `alloc` requires.
-        let raw = unsafe { alloc(layout) };
-        let Some(head) = NonNull::new(raw.cast::<Header>()) else {
-            handle_alloc_error(layout)
-        };
-        // SAFETY: `raw` is a fresh allocation of `layout`: the header fits at its start (aligned, as `layout`
-        // extends the header's), and `len` items at `offset`, which do not overlap `items`' buffer. The items are
-        // moved: `set_len(0)` makes `items` free only its buffer, not drop them again.
-        unsafe {
-            head.as_ptr().write(Header {
-                count: Cell::new(1),
-                len,
-            });
-            std::ptr::copy_nonoverlapping(items.as_ptr(), raw.add(offset).cast::<T>(), len);
-            items.set_len(0);
-        }
-        Shared {
-            head,
-            items: PhantomData,
-        }
+        Shared::exactly(len, &mut items.into_iter())
     }
 }
 
@@ -213,7 +193,7 @@ impl<T> Drop for Shared<T> {
         if count == 0 {
             let len = header.len;
             // SAFETY: this was the last `Shared` of the allocation: no one reads its items again. They are dropped
-            // once, in place, and the memory is given back with the layout it was allocated with (`from(Vec)`).
+            // once, in place, and the memory is given back with the layout it was allocated with (`exactly`).
             unsafe {
                 std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(self.first(), len));
                 dealloc(self.head.as_ptr().cast::<u8>(), Shared::<T>::layout(len).0);
