@@ -72,6 +72,20 @@ def test_simulate_counts_draws_apart_and_never_as_wins(tmp_path):
     assert r["end_reasons"] == {"three ticks": 20}
 
 
+@pytest.mark.parametrize("engine", ["python", "vm"])
+def test_simulate_counts_a_win_level_seats_share_as_a_tie_and_a_teams_win_as_none(tmp_path, engine):
+    """Level seats share the win (`ties: shared`): each is credited with it, and the game is one of `ties`; the
+    partners of a team that wins together (Whist) are not a tie."""
+    game = make_game(tmp_path, LEVEL.format(ties="shared"))
+    r = simulate(game, 3, 10, seed=5, engine=engine)
+    assert r["ties"] == 10 and r["wins"] == [10, 10, 10] and r["draws"] == 0
+    assert r["scores"] == {"mean": [0, 0, 0], "min": [0, 0, 0], "max": [0, 0, 0]}
+    whist = simulate(load_game("whist"), 4, 20, seed=5, engine=engine)
+    assert whist["ties"] == 0 and whist["finished"] == 20
+    assert whist["wins"][0] == whist["wins"][2] and whist["wins"][1] == whist["wins"][3]
+    assert whist["wins"][0] + whist["wins"][1] == 20
+
+
 def test_unfinished_game_has_no_outcome():
     st = load_game("caty-mini").new_game(players=2, seed=1)
     assert st.outcome is None and st.winners == [] and st.returns() == [0.0, 0.0]

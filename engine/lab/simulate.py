@@ -6,14 +6,13 @@ import math
 import multiprocessing
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.bots import GreedyAgent, check_spec, make_agent
 from engine.errors import TabletopError
 from engine.runtime import rng
 from engine.runtime.lower import native_game
-from engine.runtime.state import Outcome
 
 DEFAULT_DECISION_LIMIT = 5_000
 ENGINES = ("auto", "python", "vm")  # who plays the games: the VM when it can, Python, or the VM only
@@ -75,14 +74,15 @@ class _Tally:
         except TabletopError as exc:
             self.failed(game_seed, str(exc))
             return
-        self.ended(game, decisions, None if cut_off else (state.outcome, state.scores))
+        outcome = None if cut_off else state.outcome
+        self.ended(game, decisions, None if outcome is None else (outcome.results, outcome.reason, state.scores))
 
     def played(self, game, result: dict) -> None:
         """A game the VM played (``VmGame.playouts``): the same game, for the same seed, as ``play``."""
         if result["error"] is not None:
             self.failed(result["seed"], result["error"])
         else:
-            end = None if result["cut_off"] else (Outcome(tuple(result["results"]), result["reason"]), result["scores"])
+            end = None if result["cut_off"] else (result["results"], result["reason"], result["scores"])
             self.ended(game, result["decisions"], end)
 
     def failed(self, game_seed: int, message: str) -> None:
@@ -91,27 +91,36 @@ class _Tally:
         self.samples.append((game_seed, message))
         del self.samples[5:]
 
-    def ended(self, game, decisions: int, end: tuple[Outcome, list[int]] | None) -> None:
-        """A game played to its end (``end``: its outcome and scores) or cut off (None)."""
+    def ended(self, game, decisions: int, end: tuple[Sequence[str], str, list[int]] | None) -> None:
+        """A game played to its end (``end``: each seat's result, the reason and the scores, as ``Outcome`` and
+        ``State.scores`` give them) or cut off (None). It runs once a game, a VM's game of a few dozen
+        microseconds among them: the locals are read once and no object is made."""
         self.games += 1
         self.decisions += decisions
         if end is None:
             self.cut += 1
             return
         self.finished += 1
-        outcome, scores = end
-        players = self.players
-        self.reasons[outcome.reason] = self.reasons.get(outcome.reason, 0) + 1
-        if outcome.is_draw:
+        results, reason, scores = end
+        reasons = self.reasons
+        reasons[reason] = reasons.get(reason, 0) + 1
+        winners = [seat for seat, result in enumerate(results) if result == "win"]
+        if not winners and all(result == "draw" for result in results):
             self.draws += 1
-        winners = outcome.winners
+        wins = self.wins
         for w in winners:
-            self.wins[w] += 1
-        self.ties += len(winners) > 1 and len({game.team(players, w) for w in winners}) > 1
+            wins[w] += 1
+        if len(winners) > 1:
+            players = self.players
+            self.ties += len({game.team(players, w) for w in winners}) > 1
+        totals, lows, highs = self.totals, self.lows, self.highs
         for seat, score in enumerate(scores):
-            self.totals[seat] += score
-            self.lows[seat] = score if self.lows[seat] is None else min(self.lows[seat], score)
-            self.highs[seat] = score if self.highs[seat] is None else max(self.highs[seat], score)
+            totals[seat] += score
+            low, high = lows[seat], highs[seat]
+            if low is None or score < low:
+                lows[seat] = score
+            if high is None or score > high:
+                highs[seat] = score
 
     def add(self, other: _Tally) -> None:
         for name in ("games", "finished", "ties", "draws", "cut", "errors", "decisions"):
