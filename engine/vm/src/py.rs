@@ -199,21 +199,23 @@ impl VmGame {
         playout::make_bots(&kinds, 0, explore).map_err(VmStateError::new_err)?;
         let mut out = vec![];
         for seed in seeds {
+            // the keys are made once (interned), not at each of the thousands of games a call may play
             let d = PyDict::new(py);
-            d.set_item("seed", seed)?;
+            d.set_item(intern!(py, "seed"), seed)?;
+            let (decisions, cut_off, error) = (intern!(py, "decisions"), intern!(py, "cut_off"), intern!(py, "error"));
             match guarded_raw(|| playout::play_game(&self.game, &kinds, seed, limit, explore)) {
                 Ok(g) => {
-                    d.set_item("scores", g.scores)?;
-                    d.set_item("results", g.results)?;
-                    d.set_item("reason", &*g.reason)?;
-                    d.set_item("decisions", g.decisions)?;
-                    d.set_item("cut_off", g.cut_off)?;
-                    d.set_item("error", py.None())?;
+                    d.set_item(intern!(py, "scores"), g.scores)?;
+                    d.set_item(intern!(py, "results"), g.results)?;
+                    d.set_item(intern!(py, "reason"), &*g.reason)?;
+                    d.set_item(decisions, g.decisions)?;
+                    d.set_item(cut_off, g.cut_off)?;
+                    d.set_item(error, py.None())?;
                 }
                 Err(e) => {
-                    d.set_item("decisions", 0)?;
-                    d.set_item("cut_off", false)?;
-                    d.set_item("error", e)?;
+                    d.set_item(decisions, 0)?;
+                    d.set_item(cut_off, false)?;
+                    d.set_item(error, e)?;
                 }
             }
             out.push(d);
