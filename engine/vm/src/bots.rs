@@ -415,12 +415,13 @@ impl Mcts {
             Budget::Iterations(_) => 0.0,
         };
         let hidden = st.hidden(seat)?;
+        let mut spare = None;
         let mut done = 0;
         while match self.budget {
             Budget::Iterations(n) => done < n,
             Budget::Seconds(_) => done == 0 || thread_seconds() < deadline,
         } {
-            let det = st.determinized_from(&hidden, Seed::from(self.rng.getrandbits(31)))?;
+            let det = st.determinized_in(&hidden, Seed::from(self.rng.getrandbits(31)), &mut spare)?;
             self.iterate(&mut nodes, det, seat, guided)?;
             done += 1;
         }
@@ -450,9 +451,9 @@ impl Mcts {
         Ok(legal[best].clone())
     }
 
-    fn iterate(&mut self, nodes: &mut Vec<Node>, mut det: State, seat: u32, guided: bool) -> Result<(), Error> {
+    fn iterate(&mut self, nodes: &mut Vec<Node>, det: &mut State, seat: u32, guided: bool) -> Result<(), Error> {
         let (mut path, mut added) = (vec![], None);
-        match self.descend(nodes, &mut det, seat, guided, &mut path, &mut added) {
+        match self.descend(nodes, det, seat, guided, &mut path, &mut added) {
             Ok(()) => {}
             Err(Error::Rule(_)) => {
                 self.failed += 1;
@@ -467,7 +468,7 @@ impl Mcts {
         let returns = if det.pending.is_none() {
             det.returns()?
         } else {
-            by_lead(&mut det)?
+            by_lead(det)?
         };
         for n in path {
             let node = &mut nodes[n];

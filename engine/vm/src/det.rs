@@ -86,6 +86,10 @@ impl Hidden {
     }
 }
 
+fn lost() -> Error {
+    Error::Bug("a determinized copy was made and lost".into())
+}
+
 fn hears(audience: Option<i64>, seat: u32) -> bool {
     match audience {
         None => true,
@@ -132,16 +136,36 @@ impl State {
     /// `determinized` for the seat of `hidden`, the places its deals fill found on this very state: a search
     /// that copies one state many times finds them once.
     pub fn determinized_from(&self, hidden: &Hidden, seed: Seed) -> Result<State, Error> {
+        let mut spare = None;
+        self.determinized_in(hidden, seed, &mut spare)?;
+        spare.ok_or_else(lost)
+    }
+
+    /// `determinized_from`, the copy left in `spare`, made in the arrays of the state it holds if it holds one: a
+    /// bot or a search that copies again and again allocates for its copies once.
+    pub fn determinized_in<'s>(
+        &self,
+        hidden: &Hidden,
+        seed: Seed,
+        spare: &'s mut Option<State>,
+    ) -> Result<&'s mut State, Error> {
         crate::state::within_64_bits(seed)?;
         let seat = hidden.seat;
         let mut shuffler = rng::Deal::new(seed);
         let told = self.decision_for(seat);
         for attempt in 0..=DEAL_TRIES {
             let dealt = hidden.deal(&mut shuffler);
-            if let Some(copy) = self.dealt(seat, seed, hidden, &dealt, attempt == DEAL_TRIES, &mut shuffler)? {
-                if told.is_none() || copy.decision_for(seat) == told {
-                    return Ok(copy);
+            let copy = match spare {
+                Some(copy) => {
+                    copy.clone_from(self);
+                    copy
                 }
+                None => spare.insert(self.clone()),
+            };
+            if self.dealt(copy, hidden, &dealt, seed, attempt == DEAL_TRIES, &mut shuffler)?
+                && (told.is_none() || copy.decision_for(seat) == told)
+            {
+                return spare.as_mut().ok_or_else(lost);
             }
         }
         Err(Error::State(format!(
@@ -158,10 +182,13 @@ impl State {
         }
         let bit = 1u32 << seat;
         let seats = self.seats();
-        let looks = &self.game.det.looks;
-        let (mut slots, mut backs) = (Vec::with_capacity(self.loc.len()), vec![]);
-        for (z, cards) in self.zones.iter().enumerate() {
-            if seats.masks[z] & bit != 0 || cards.is_empty() {
+        let det = &self.game.det;
+        let mut slots = Vec::with_capacity(self.loc.len());
+        // per back, its place in the order the backs first show (u32::MAX: not shown yet); per place, its slots
+        let (mut rank, mut counts) = (vec![u32::MAX; det.backs], Vec::<u32>::new());
+        for &z in &seats.unseen[seat as usize] {
+            let (z, cards) = (z as usize, &self.zones[z as usize]);
+            if cards.is_empty() {
                 continue;
             }
             let upto = cards.len() - usize::from(seats.tops[z]);
@@ -170,10 +197,13 @@ impl State {
                 if self.pinned[c] & bit != 0 || self.is_die(c) {
                     continue; // a die is known where it lies; its face is rolled again
                 }
-                let look = looks[c];
-                if backs.last() != Some(&look) && !backs.contains(&look) {
-                    backs.push(look);
+                let look = det.looks[c];
+                let r = &mut rank[look as usize];
+                if *r == u32::MAX {
+                    *r = counts.len() as u32;
+                    counts.push(0);
                 }
+                counts[*r as usize] += 1;
                 slots.push(Slot {
                     zone: z as u32,
                     place: i as u32,
@@ -183,28 +213,36 @@ impl State {
                 });
             }
         }
-        if backs.len() > 1 {
-            slots = backs
-                .iter()
-                .flat_map(|&b| slots.iter().filter(move |s| s.look == b))
-                .copied()
-                .collect();
+        if counts.len() > 1 {
+            // back by back, each in the order found: each back's run starts after the runs of the backs before
+            let mut start = 0;
+            for n in &mut counts {
+                (*n, start) = (start, start + *n);
+            }
+            let mut sorted = slots.clone();
+            for s in &slots {
+                let at = &mut counts[rank[s.look as usize] as usize];
+                sorted[*at as usize] = *s;
+                *at += 1;
+            }
+            slots = sorted;
         }
         Ok(Hidden { seat, slots })
     }
 
-    /// The copy with a deal (per slot of `hidden`, the card `dealt` there) applied and all `seat` may not
-    /// know left out; None if the rules could not have asked the pending decision of these cards.
+    /// Make `copy`, a copy of this state, the one with a deal (per slot of `hidden`, the card `dealt` there)
+    /// applied and all the seat of `hidden` may not know left out; false if the rules could not have asked the
+    /// pending decision of these cards.
     fn dealt(
         &self,
-        seat: u32,
-        seed: Seed,
+        copy: &mut State,
         hidden: &Hidden,
         dealt: &[u32],
+        seed: Seed,
         hold: bool,
         shuffler: &mut rng::Deal,
-    ) -> Result<Option<State>, Error> {
-        let mut copy = self.clone();
+    ) -> Result<bool, Error> {
+        let seat = hidden.seat;
         copy.relabel(self, hidden, dealt, seat, hold);
         copy.reroll(seat, shuffler);
         let game = self.game.clone();
@@ -216,7 +254,7 @@ impl State {
             }
         }
         for (p, s) in copy.seen.iter_mut().enumerate() {
-            if p != seat as usize {
+            if p != seat as usize && !s.is_empty() {
                 *s = Journal::default();
             }
         }
@@ -243,8 +281,12 @@ impl State {
                 copy.history = seen.into();
             }
         } else {
-            copy.log = Journal::default();
-            copy.history = Journal::default();
+            if !copy.log.is_empty() {
+                copy.log = Journal::default();
+            }
+            if !copy.history.is_empty() {
+                copy.history = Journal::default();
+            }
         }
         copy.seed = seed;
         copy.rng = rng::seed_state(seed);
@@ -254,15 +296,15 @@ impl State {
             let scores = truth.scores()?;
             let results = truth.outcome()?.unwrap_or_default();
             copy.fin = Some(Rc::new((scores, results)));
-            return Ok(Some(copy));
+            return Ok(true);
         };
         if copy.run().is_err() {
-            return Ok(None);
+            return Ok(false);
         }
         if let Some(t) = &saved.together {
             copy.chosen_again(t, seat, shuffler);
         }
-        Ok(Some(copy))
+        Ok(true)
     }
 
     /// A simultaneous decision asked again in a copy: the seats that chose have chosen (`seat` its own

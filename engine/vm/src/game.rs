@@ -452,6 +452,8 @@ pub struct Seats {
     pub scored: Vec<u32>,
     pub zones: Vec<u32>,
     pub masks: Vec<u32>,
+    /// seat → the zones it does not see into, in order
+    pub unseen: Vec<Vec<u32>>,
     pub tops: Vec<bool>,
     pub start: Vec<Vec<u32>>,
     pub know: Vec<u32>,
@@ -480,7 +482,10 @@ pub enum Shape {
 /// may not read, and the variables and (per procedure) locals that hold cards.
 #[derive(Debug, Default)]
 pub struct Det {
+    /// card → its back, numbered 0, 1, … as the backs first show among the cards (only equal backs matter)
     pub looks: Vec<u32>,
+    /// How many backs there are.
+    pub backs: usize,
     pub private: Vec<u16>,
     pub vars: Vec<(u16, Shape)>,
     pub pvars: Vec<(u16, Shape)>,
@@ -1622,10 +1627,14 @@ impl Game {
             if masks.len() != nz || tops.len() != nz || start.len() != nz || know.len() != ncards || teams.len() != n {
                 return bad(format!("the tables for {n} players do not match the zones and cards"));
             }
+            let unseen = (0..n)
+                .map(|p| (0..nz as u32).filter(|&z| masks[z as usize] & (1 << p) == 0).collect())
+                .collect();
             seats[n] = Some(Seats {
                 scored: vec![((1u64 << n) - 1) as u32; nz],
                 zones,
                 masks,
+                unseen,
                 tops,
                 start,
                 know,
@@ -1910,6 +1919,14 @@ impl Game {
         if looks.len() != ncards {
             return bad("looks do not match the cards");
         }
+        let mut backs: FxMap<u32, u32> = FxMap::default();
+        let looks: Vec<u32> = looks
+            .iter()
+            .map(|&look| {
+                let next = backs.len() as u32;
+                *backs.entry(look).or_insert(next)
+            })
+            .collect();
         let private = arr(get(dj, "private")?, "private")?
             .iter()
             .map(|x| l.pvar(s(x, "a player variable")?))
@@ -1955,6 +1972,7 @@ impl Game {
         let code = crate::compile::Code::new(&l.nodes, &families);
         let det = Det {
             looks,
+            backs: backs.len(),
             private,
             vars: var_shapes,
             pvars: pvar_shapes,

@@ -71,8 +71,16 @@ pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>,
 }
 
 /// What `bot` chooses for `seat` among `ids` at the game's `decisions`-th decision: a bot that searches gets the
-/// seat's determinized copy, dealt from a seed of its own for that seat and decision (the Python bots' seed).
-pub fn decide(st: &mut State, bot: &mut Bot, seat: u32, ids: &[Rc<str>], decisions: u64) -> Result<Rc<str>, Error> {
+/// seat's determinized copy, dealt from a seed of its own for that seat and decision (the Python bots' seed), and
+/// made in `spare` (the last decision's copy, if any).
+pub fn decide(
+    st: &mut State,
+    bot: &mut Bot,
+    seat: u32,
+    ids: &[Rc<str>],
+    decisions: u64,
+    spare: &mut Option<State>,
+) -> Result<Rc<str>, Error> {
     if bot.needs_state() {
         let copy_seed = derive(
             st.seed,
@@ -82,8 +90,8 @@ pub fn decide(st: &mut State, bot: &mut Bot, seat: u32, ids: &[Rc<str>], decisio
                 Label::Int(decisions as i64),
             ],
         );
-        let mut det = st.determinized(seat, copy_seed)?;
-        bot.act(&st.legal(Some(seat)), seat, Some(&mut det))
+        let det = st.determinized_in(&st.hidden(seat)?, copy_seed, spare)?;
+        bot.act(&st.legal(Some(seat)), seat, Some(det))
     } else {
         bot.act(ids, seat, None)
     }
@@ -98,13 +106,14 @@ pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: Seed, limit: u64, expl
     st.keep_log = false;
     let mut decisions = 0u64;
     let mut cut_off = false;
+    let mut spare = None;
     while let Some(p) = st.pending.clone() {
         if decisions >= limit {
             cut_off = true;
             break;
         }
         let seat = p.player;
-        let action = decide(&mut st, &mut bots[seat as usize], seat, &p.ids, decisions)?;
+        let action = decide(&mut st, &mut bots[seat as usize], seat, &p.ids, decisions, &mut spare)?;
         st.apply_chosen(&action)?;
         decisions += 1;
     }

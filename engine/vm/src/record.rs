@@ -125,6 +125,7 @@ fn play(game: &Rc<Game>, lab: &Lab, kinds: &[String], limit: u64, explore: f64, 
     let cards: HashSet<&str> = game.cards.iter().map(|&c| game.text(c)).collect();
     let mut last: Option<V> = None;
     let mut in_round: Vec<u32> = vec![];
+    let mut spare = None;
     while let Some(p) = st.pending.clone() {
         if rec.decisions >= limit {
             rec.cut_off = true;
@@ -146,7 +147,14 @@ fn play(game: &Rc<Game>, lab: &Lab, kinds: &[String], limit: u64, explore: f64, 
             last = Some(mark);
         }
         rec.legal.push(p.ids.len());
-        let action = decide(&mut st, &mut bots[seat as usize], seat, &p.ids, rec.decisions)?;
+        let action = decide(
+            &mut st,
+            &mut bots[seat as usize],
+            seat,
+            &p.ids,
+            rec.decisions,
+            &mut spare,
+        )?;
         let mut offered: Vec<Rc<str>> = vec![];
         for id in p.ids.iter() {
             for word in id.split_whitespace().filter(|w| cards.contains(w)) {

@@ -61,11 +61,28 @@ pub enum Error {
     State(String),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Frame {
     pub proc: u16,
     pub pc: u32,
     pub env: Vec<V>,
+}
+
+impl Clone for Frame {
+    fn clone(&self) -> Frame {
+        Frame {
+            proc: self.proc,
+            pc: self.pc,
+            env: self.env.clone(),
+        }
+    }
+
+    /// The copy made in this frame's array of locals (a state copied into another's arrays: `State::clone_from`).
+    fn clone_from(&mut self, source: &Frame) {
+        self.proc = source.proc;
+        self.pc = source.pc;
+        self.env.clone_from(&source.env);
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -204,7 +221,6 @@ impl LogLine {
     }
 }
 
-#[derive(Clone)]
 pub struct State {
     pub game: Rc<Game>,
     pub n: usize,
@@ -243,12 +259,105 @@ pub struct State {
     pub draws: Option<Box<crate::chance::Draws>>,
 }
 
+impl Clone for State {
+    /// A copy that shares what it can with this state (zones, journals, the game) and starts its own pool.
+    fn clone(&self) -> State {
+        State {
+            game: self.game.clone(),
+            n: self.n,
+            seed: self.seed,
+            rng: self.rng,
+            zones: self.zones.clone(),
+            loc: self.loc.clone(),
+            vars: self.vars.clone(),
+            pvars: self.pvars.clone(),
+            stack: self.stack.clone(),
+            pending: self.pending.clone(),
+            log: self.log.clone(),
+            keep_log: self.keep_log,
+            history: self.history.clone(),
+            turns: self.turns,
+            seen: self.seen.clone(),
+            reason: self.reason.clone(),
+            know: self.know.clone(),
+            pinned: self.pinned.clone(),
+            settled: self.settled.clone(),
+            fault: self.fault.clone(),
+            fsteps: self.fsteps,
+            points: self.points.clone(),
+            fin: self.fin.clone(),
+            faces: self.faces.clone(),
+            draws: self.draws.clone(),
+            pool: Pool::default(),
+        }
+    }
+
+    /// The copy made in this state's own arrays, its pool of locals kept: a bot or a search that copies states
+    /// again and again allocates for them once.
+    fn clone_from(&mut self, source: &State) {
+        let State {
+            game,
+            n,
+            seed,
+            rng,
+            zones,
+            loc,
+            vars,
+            pvars,
+            stack,
+            pending,
+            log,
+            keep_log,
+            history,
+            turns,
+            seen,
+            reason,
+            know,
+            pinned,
+            settled,
+            fault,
+            fsteps,
+            points,
+            fin,
+            faces,
+            draws,
+            pool: _,
+        } = source;
+        self.game.clone_from(game);
+        self.n = *n;
+        self.seed = *seed;
+        self.rng = *rng;
+        self.zones.clone_from(zones);
+        self.loc.clone_from(loc);
+        self.vars.clone_from(vars);
+        self.pvars.clone_from(pvars);
+        self.stack.clone_from(stack);
+        self.pending.clone_from(pending);
+        self.log.clone_from(log);
+        self.keep_log = *keep_log;
+        self.history.clone_from(history);
+        self.turns = *turns;
+        self.seen.clone_from(seen);
+        self.reason.clone_from(reason);
+        self.know.clone_from(know);
+        self.pinned.clone_from(pinned);
+        self.settled.clone_from(settled);
+        self.fault.clone_from(fault);
+        self.fsteps = *fsteps;
+        self.points.clone_from(points);
+        self.fin.clone_from(fin);
+        self.faces.clone_from(faces);
+        self.draws.clone_from(draws);
+    }
+}
+
 /// Calls (of functions, and of the scoring through `score`) nested deeper than this fail as the reference
 /// fails at Python's recursion limit (some 300 calls there), long before the native stack could run out.
 const MAX_NESTED: u32 = 256;
 
-/// What calls use: arrays of locals kept for reuse, and how deep the calls running now are nested. A copy of a
-/// state starts without any (they hold nothing of the game, and no call runs while a state is copied).
+/// What calls use: arrays of locals kept for reuse, and how deep the calls running now are nested. A new copy of
+/// a state starts without any, a copy made into another state's arrays keeps that state's (they hold nothing of
+/// the game, and no call runs while a state is copied).
 #[derive(Default)]
 pub struct Pool {
     arrays: Vec<Vec<V>>,
@@ -259,12 +368,6 @@ pub struct Pool {
 
 /// The largest buffer kept for making lists in (a longer list's buffer is given back to the allocator).
 const KEPT_LIST: usize = 1024;
-
-impl Clone for Pool {
-    fn clone(&self) -> Pool {
-        Pool::default()
-    }
-}
 
 impl Pool {
     /// An array of `n` locals (at least one): the first, `me`, set; the others with no value yet.

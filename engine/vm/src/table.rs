@@ -29,7 +29,8 @@ enum Layout {
 #[derive(Debug)]
 struct Array {
     /// Per part of the key: `places[i][id - first[i]]` is the place of text `id` among the part's keys
-    /// (`NO_PLACE` where it is none of them); empty for a part no key has.
+    /// (`NO_PLACE` where it is none of them). A part no key has has one place, 0, for `NO_PART` (its `first`) and a
+    /// stride of 0: every part is read alike, in four steps without a branch on the table's arity.
     places: [Box<[u32]>; 4],
     first: [u32; 4],
     strides: [usize; 4],
@@ -70,11 +71,13 @@ impl Table {
             ids.sort_unstable();
             ids.dedup();
             let (Some(&lo), Some(&hi)) = (ids.first(), ids.last()) else {
-                continue; // no entries
+                return None; // no entries
             };
             if hi == NO_PART {
                 if lo == NO_PART {
-                    continue; // a part no key has
+                    places[i] = Box::new([0]); // a part no key has
+                    first[i] = NO_PART;
+                    continue;
                 }
                 return None;
             }
@@ -97,8 +100,7 @@ impl Table {
         }
         let at = |key: &Key| -> usize {
             (0..4)
-                .filter(|&i| !places[i].is_empty())
-                .map(|i| places[i][(key[i] - first[i]) as usize] as usize * strides[i])
+                .map(|i| places[i][key[i].wrapping_sub(first[i]) as usize] as usize * strides[i])
                 .sum()
         };
         let cells = if entries
@@ -164,19 +166,12 @@ impl Array {
     #[inline(always)]
     fn cell(&self, key: Key) -> Option<usize> {
         let mut at = 0;
-        for (i, &k) in key.iter().enumerate() {
-            let part = &self.places[i];
-            if part.is_empty() {
-                if k != NO_PART {
-                    return None;
-                }
-                continue;
-            }
-            let place = *part.get(k.wrapping_sub(self.first[i]) as usize)?;
+        for (((&k, part), &first), &stride) in key.iter().zip(&self.places).zip(&self.first).zip(&self.strides) {
+            let place = *part.get(k.wrapping_sub(first) as usize)?;
             if place == NO_PLACE {
                 return None;
             }
-            at += place as usize * self.strides[i];
+            at += place as usize * stride;
         }
         Some(at)
     }
