@@ -5,7 +5,6 @@
 
 use crate::rng;
 use crate::state::{Error, Res, State, F};
-use std::rc::Rc;
 
 /// The outcomes given to one call, the next one to take, and why the call stopped if a draw stopped it.
 #[derive(Clone, Debug, Default)]
@@ -63,7 +62,7 @@ impl State {
     /// where no outcomes are given).
     #[inline]
     pub fn shuffle_zone(&mut self, z: usize) -> Res<()> {
-        let cards = Rc::make_mut(&mut self.zones[z]);
+        let cards = self.zones.get_mut(z);
         match &mut self.draws {
             None => rng::shuffle(&mut self.rng, cards),
             Some(d) => {

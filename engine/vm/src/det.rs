@@ -341,10 +341,10 @@ impl State {
         for (at, zone) in runs(&hidden.slots, |a, b| a.zone == b.zone) {
             let dealt = &dealt[at..at + zone.len()];
             if zone.iter().zip(dealt).all(|(slot, &new)| slot.card == new) {
-                continue; // the zone is shared with the truth
+                continue; // the zone is dealt as it lies
             }
             moved = true;
-            let cards = Rc::make_mut(&mut self.zones[zone[0].zone as usize]);
+            let cards = self.zones.get_mut(zone[0].zone as usize);
             for (slot, &new) in zone.iter().zip(dealt) {
                 let (old, new) = (slot.card as usize, new as usize);
                 cards[slot.place as usize] = new as u32;

@@ -6,7 +6,6 @@ use crate::state::{failed, py_repr, rule, Error, Hist, Res, State, F, MAX_SIZE};
 use crate::table::NO_PART;
 use crate::value::V;
 use std::cmp::Ordering;
-use std::rc::Rc;
 
 pub(crate) fn int(v: &V, what: &str) -> Res<i64> {
     match v {
@@ -422,7 +421,7 @@ impl State {
                 small[..cards.len()].copy_from_slice(cards);
                 &small[..cards.len()]
             } else {
-                large = cards.clone();
+                large = cards.to_vec();
                 &large
             };
             let items = cards.iter().map(|&c| V::Int(i64::from(c)));
@@ -1148,7 +1147,7 @@ impl State {
                 };
                 let game = g;
                 let column = &game.attrs[attr as usize];
-                let mut cards = std::mem::take(Rc::make_mut(&mut self.zones[z]));
+                let mut cards = self.zones[z].to_vec();
                 let mut failed_on = None;
                 // Largest first, cards without a value at the bottom; equals keep their order.
                 cards.sort_by(|a, b| {
@@ -1163,7 +1162,7 @@ impl State {
                         }),
                     }
                 });
-                *Rc::make_mut(&mut self.zones[z]) = cards;
+                self.zones.get_mut(z).copy_from_slice(&cards);
                 if failed_on.is_some() {
                     return failed("sort: the values cannot be put in order");
                 }
@@ -1177,7 +1176,7 @@ impl State {
             }
             Op::Reverse => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
-                Rc::make_mut(&mut self.zones[z]).reverse();
+                self.zones.get_mut(z).reverse();
                 self.zone_changed(z);
                 V::None
             }

@@ -25,7 +25,7 @@ impl State {
         let seats = self.seats();
         let mut zones = Map::new();
         for (i, &z) in seats.zones.iter().enumerate() {
-            zones.insert(g.text(z).to_string(), json!(*self.zones[i]));
+            zones.insert(g.text(z).to_string(), json!(&self.zones[i]));
         }
         let log: Vec<J> = self.log.iter().map(|l| json!([l.audience, &*l.text(self)])).collect();
         let history: Vec<J> = self.history.iter().map(|h| self.hist_json(h)).collect();
@@ -182,7 +182,7 @@ impl State {
                     _ => return refuse("a card is in two places or is not a card"),
                 }
             }
-            zones.push(Rc::new(out));
+            zones.push(out);
         }
         if loc.contains(&u32::MAX) {
             return refuse("a card is nowhere");
@@ -339,7 +339,7 @@ impl State {
             n,
             seed,
             rng,
-            zones,
+            zones: crate::zones::Zones::of(&zones),
             loc,
             vars,
             pvars,

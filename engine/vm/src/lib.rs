@@ -3,8 +3,9 @@
 //! `game` reads and verifies an IR (`table` lays out its board tables), `compile` turns its expressions into
 //! closures once, `state` holds a running game and its loop, `eval` the expressions and operations, `json` the
 //! saved-state format, `playout` whole games in one call, `record` them as the playtest lab records them,
-//! `several` the options of choosing several, `shared` the one-word lists that values hold; `py` (feature
-//! `python`) is the PyO3 face, `engine._vm`; `profile` (feature `profile`) counts where the rules' work goes.
+//! `zones` where the cards lie, `several` the options of choosing several, `shared` the one-word lists that
+//! values hold; `py` (feature `python`) is the PyO3 face, `engine._vm`; `profile` (feature `profile`) counts
+//! where the rules' work goes.
 
 mod alloc;
 pub mod bots;
@@ -33,6 +34,7 @@ pub mod state;
 pub mod table;
 pub mod texts;
 pub mod value;
+pub mod zones;
 
 #[cfg(feature = "python")]
 mod py;

@@ -520,8 +520,7 @@ type KeptFrame = (u16, u32, Vec<V>, Vec<Option<Py<PyAny>>>, Py<PyList>);
 
 /// What the last `look` of a state handed over, with what it was made of, so that the next look hands over
 /// again as the same Python objects what has not changed, and makes only what has (a reader looks at every
-/// decision, and a decision changes little). A zone is unchanged while the state still shares its cards with
-/// the zones kept here (the VM copies a zone it changes while it is shared, so a zone kept here never changes);
+/// decision, and a decision changes little). A zone is unchanged while it holds the cards kept here, in order;
 /// a value while it is the very value kept (the same shared list or record, or an equal number, truth or text
 /// of the table); each seat's `seen` only grows. What is handed over is never changed after: a changed dict
 /// or list is a new copy. A reader takes it as read-only, as the Python backend's values are.
@@ -533,7 +532,7 @@ struct Looked {
     pvar_names: Vec<Py<PyString>>,
     /// Per procedure (once a frame of it is handed over): its name and its locals' names.
     procs: Vec<Option<ProcNames>>,
-    zones: Kept<Vec<Rc<Vec<u32>>>, PyDict>,
+    zones: Kept<crate::zones::Zones, PyDict>,
     loc: Kept<Vec<u32>, PyList>,
     know: Kept<Vec<u32>, PyList>,
     pinned: Kept<Vec<u32>, PyList>,
@@ -630,8 +629,8 @@ impl Looked {
             Some((was, dict)) => (dict.bind(py).copy()?, Some(was)),
             None => (PyDict::new(py), None),
         };
-        for (i, (name, cards)) in self.zone_names.iter().zip(&st.zones).enumerate() {
-            if !was.is_some_and(|was| Rc::ptr_eq(&was[i], cards)) {
+        for (i, (name, cards)) in self.zone_names.iter().zip(st.zones.iter()).enumerate() {
+            if was.is_none_or(|was| was[i] != *cards) {
                 out.set_item(name.bind(py), PyList::new(py, cards.iter())?)?;
             }
         }

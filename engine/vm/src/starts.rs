@@ -77,7 +77,7 @@ impl State {
                 F::Bug(m) => Error::Bug(format!("engine bug in the start of card {card}: {m}")),
                 F::Scoring(d) => Error::Rule(*d),
             })?;
-            Rc::make_mut(&mut self.zones[zone]).push(card as u32);
+            self.zones.push(zone, card as u32);
             self.loc[card] = zone as u32;
         }
         let seats = self.seats();

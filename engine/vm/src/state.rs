@@ -226,8 +226,8 @@ pub struct State {
     pub n: usize,
     pub seed: Seed,
     pub rng: u64,
-    /// Each zone's cards, bottom first; a copy of the state shares a zone until either changes it.
-    pub zones: Vec<Rc<Vec<u32>>>,
+    /// Each zone's cards, bottom first.
+    pub zones: crate::zones::Zones,
     pub loc: Vec<u32>,
     pub vars: Vec<V>,
     pub pvars: Vec<Vec<V>>,
@@ -260,7 +260,7 @@ pub struct State {
 }
 
 impl Clone for State {
-    /// A copy that shares what it can with this state (zones, journals, the game) and starts its own pool.
+    /// A copy that shares what it can with this state (journals, the game) and starts its own pool.
     fn clone(&self) -> State {
         State {
             game: self.game.clone(),
@@ -473,7 +473,7 @@ impl State {
             n,
             seed,
             rng: rng::seed_state(seed),
-            zones: seats.start.iter().map(|z| Rc::new(z.clone())).collect(),
+            zones: crate::zones::Zones::of(&seats.start),
             loc,
             vars: game.vars.iter().map(|v| v.initial.clone()).collect(),
             pvars: (0..n)
@@ -1530,7 +1530,7 @@ impl State {
         use std::mem::size_of;
         let values = |v: &[V]| size_of::<Vec<V>>() + std::mem::size_of_val(v);
         size_of::<State>()
-            + self.zones.len() * size_of::<Rc<Vec<u32>>>()
+            + self.zones.bytes()
             + (self.loc.len() + self.know.len() + self.pinned.len() + self.settled.len()) * 4
             + values(&self.vars)
             + self.pvars.iter().map(|p| values(p)).sum::<usize>()
@@ -1746,18 +1746,19 @@ impl State {
         self.zone_changed(self.loc[card] as usize);
         self.zone_changed(to);
         let source = self.loc[card] as usize;
-        let cards = Rc::make_mut(&mut self.zones[source]);
-        if on_top && cards.last() == Some(&(card as u32)) {
-            cards.pop();
+        let cards = &self.zones[source];
+        let place = if on_top && cards.last() == Some(&(card as u32)) {
+            cards.len() - 1
         } else if let Some(i) = cards.iter().position(|&c| c as usize == card) {
-            cards.remove(i);
+            i
         } else {
             return Err(Box::new(F::Bug("a card is not where its place says".into())));
-        }
+        };
+        self.zones.remove(source, place);
         if on_top {
-            Rc::make_mut(&mut self.zones[to]).push(card as u32);
+            self.zones.push(to, card as u32);
         } else {
-            Rc::make_mut(&mut self.zones[to]).insert(0, card as u32);
+            self.zones.insert(to, 0, card as u32);
         }
         self.loc[card] = to as u32;
         let everyone = self.everyone();
@@ -1799,17 +1800,17 @@ impl State {
         if source == to {
             return;
         }
-        let moved = std::mem::take(&mut self.zones[source]);
         let seats = self.game.seats[self.n].as_ref().expect("tables");
         let seeing = seats.masks[to];
-        for &c in moved.iter() {
+        let moved = self.zones[source].len();
+        for &c in &self.zones[source] {
             self.loc[c as usize] = to as u32;
             self.know[c as usize] |= seeing;
             self.pinned[c as usize] |= seeing;
         }
-        Rc::make_mut(&mut self.zones[to]).extend_from_slice(&moved);
+        self.zones.move_all(source, to);
         self.settled[to] = 0;
-        if seats.tops[to] && !moved.is_empty() {
+        if seats.tops[to] && moved > 0 {
             let everyone = self.everyone();
             if let Some(&top) = self.zones[to].last() {
                 self.know[top as usize] = everyone;
