@@ -1754,12 +1754,12 @@ impl State {
         } else {
             return Err(Box::new(F::Bug("a card is not where its place says".into())));
         };
-        self.zones.remove(source, place);
-        if on_top {
-            self.zones.push(to, card as u32);
-        } else {
-            self.zones.insert(to, 0, card as u32);
-        }
+        let to_place = match (on_top, source == to) {
+            (false, _) => 0,
+            (true, false) => self.zones[to].len(),
+            (true, true) => self.zones[to].len() - 1,
+        };
+        self.zones.move_card(source, place, to, to_place);
         self.loc[card] = to as u32;
         let everyone = self.everyone();
         let seats = self.game.seats[self.n].as_ref().expect("tables");

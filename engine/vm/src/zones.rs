@@ -3,7 +3,7 @@
 //! A copy of a state copies two small arrays (a game has some dozens of cards and zones), where a zone each in an
 //! allocation of its own had every copy raise a count in each zone's allocation and every drop lower it: with a
 //! board of a hundred spaces, two hundred scattered writes a copy, most of a determinized copy's time. A card moved
-//! shifts the cards and the zone starts between its two zones by one place.
+//! shifts the cards and the zone starts between its two places by one.
 
 use std::ops::Index;
 
@@ -75,13 +75,27 @@ impl Zones {
         self.insert(z, self[z].len(), card);
     }
 
-    /// The card at `place` of zone `z`, taken out.
-    pub fn remove(&mut self, z: usize, place: usize) -> u32 {
-        let card = self.cards.remove(self.starts[z] as usize + place);
-        for s in &mut self.starts[z + 1..] {
-            *s -= 1;
+    /// The card at `place` of zone `source` moved into zone `to` at `to_place` (counted once it has left): only
+    /// the cards and the zone starts between the two places shift.
+    pub fn move_card(&mut self, source: usize, place: usize, to: usize, to_place: usize) {
+        let from = self.starts[source] as usize + place;
+        if source < to {
+            let at = self.starts[to] as usize - 1 + to_place;
+            self.cards[from..=at].rotate_left(1);
+            for s in &mut self.starts[source + 1..=to] {
+                *s -= 1;
+            }
+        } else {
+            let at = self.starts[to] as usize + to_place;
+            if at <= from {
+                self.cards[at..=from].rotate_right(1);
+            } else {
+                self.cards[from..=at].rotate_left(1);
+            }
+            for s in &mut self.starts[to + 1..=source] {
+                *s += 1;
+            }
         }
-        card
     }
 
     /// All the cards of zone `source` put on top of zone `to`, in their order.
@@ -127,7 +141,7 @@ mod tests {
     }
 
     #[test]
-    fn cards_put_in_taken_out_and_moved_keep_every_other_zone_as_it_was() {
+    fn cards_put_in_and_moved_keep_every_other_zone_as_it_was() {
         let mut z = Zones::new(4);
         let mut model: Vec<Vec<u32>> = vec![vec![]; 4];
         let mut next = 0;
@@ -152,7 +166,10 @@ mod tests {
                 }
                 2 if !model[a].is_empty() => {
                     let place = (r / 80) % model[a].len();
-                    assert_eq!(z.remove(a, place), model[a].remove(place));
+                    let card = model[a].remove(place);
+                    let to_place = (r / 7) % (model[b].len() + 1);
+                    model[b].insert(to_place, card);
+                    z.move_card(a, place, b, to_place);
                 }
                 3 => {
                     z.move_all(a, b);
