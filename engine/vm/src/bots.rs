@@ -2,7 +2,7 @@
 //! engine/bots (the same seeds, Python's generator, the same copies), so a whole game or a whole search
 //! needs no Python call per step.
 
-use crate::game::ACTION_SLOT;
+use crate::game::{Game, ACTION_SLOT};
 use crate::pyrand::PyRandom;
 use crate::rng::Seed;
 use crate::state::{Diag, Error, State, F};
@@ -111,16 +111,30 @@ impl Greedy {
         let Some(st) = st.filter(|s| s.pending.is_some()) else {
             return choice(&mut self.rng, actions);
         };
-        if st.game.greedy.is_empty() && st.game.scoring.is_empty() {
+        match self.explored(&st.game, actions)? {
+            Some(a) => Ok(a),
+            None => self.best(actions, seat, st),
+        }
+    }
+
+    /// The random option it plays instead of the best (as often as `explore` says), or None: the draw comes
+    /// before the options are rated, so a caller need make no copy for a random pick.
+    pub fn explored(&mut self, game: &Game, actions: &[Rc<str>]) -> Result<Option<Rc<str>>, Error> {
+        if game.greedy.is_empty() && game.scoring.is_empty() {
             return Err(Error::State(format!(
                 "bot 'greedy' cannot play {}: its rules have neither a `bots: greedy` value nor `scoring` to look \
                  ahead on",
-                st.game.id
+                game.id
             )));
         }
         if self.rng.random() < self.explore {
-            return choice(&mut self.rng, actions);
+            return choice(&mut self.rng, actions).map(Some);
         }
+        Ok(None)
+    }
+
+    /// The best of `actions` for `seat` on `st`, a state at a decision (ties to a seeded pick).
+    pub fn best(&mut self, actions: &[Rc<str>], seat: u32, st: &mut State) -> Result<Rc<str>, Error> {
         let scored = if st.game.greedy.is_empty() {
             by_lookahead(st, seat, actions)?
         } else {

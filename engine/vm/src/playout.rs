@@ -72,7 +72,8 @@ pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>,
 
 /// What `bot` chooses for `seat` among `ids` at the game's `decisions`-th decision: a bot that searches gets the
 /// seat's determinized copy, dealt from a seed of its own for that seat and decision (the Python bots' seed), and
-/// made in `spare` (the last decision's copy, if any).
+/// made in `spare` (the last decision's copy, if any). A greedy bot that plays at random this time gets none: the
+/// copy's deal draws nothing from the bot's generator, so its games are those the bot makes with one.
 pub fn decide(
     st: &mut State,
     bot: &mut Bot,
@@ -81,19 +82,27 @@ pub fn decide(
     decisions: u64,
     spare: &mut Option<State>,
 ) -> Result<Rc<str>, Error> {
-    if bot.needs_state() {
-        let copy_seed = derive(
-            st.seed,
-            &[
-                Label::Text("copy"),
-                Label::Int(i64::from(seat)),
-                Label::Int(decisions as i64),
-            ],
-        );
-        let det = st.determinized_in(&st.hidden(seat)?, copy_seed, spare)?;
-        bot.act(&st.legal(Some(seat)), seat, Some(det))
-    } else {
-        bot.act(ids, seat, None)
+    if !bot.needs_state() {
+        return bot.act(ids, seat, None);
+    }
+    let legal = st.legal(Some(seat));
+    if let Bot::Greedy(g) = bot {
+        if let Some(a) = g.explored(&st.game, &legal)? {
+            return Ok(a);
+        }
+    }
+    let copy_seed = derive(
+        st.seed,
+        &[
+            Label::Text("copy"),
+            Label::Int(i64::from(seat)),
+            Label::Int(decisions as i64),
+        ],
+    );
+    let det = st.determinized_in(&st.hidden(seat)?, copy_seed, spare)?;
+    match bot {
+        Bot::Greedy(g) => g.best(&legal, seat, det),
+        _ => bot.act(&legal, seat, Some(det)),
     }
 }
 

@@ -6,10 +6,16 @@ use crate::rng::Seed;
 const N: usize = 624;
 const M: usize = 397;
 
+/// A block of words is twisted one word at a time, as it is drawn: Python twists all 624 at once, but word `k` of a
+/// block depends only on words before it of the new block and from it on of the old, so the draws are the same,
+/// and a bot that draws a few dozen numbers a game does not pay for 624.
 #[derive(Clone)]
 pub struct PyRandom {
     mt: [u32; N],
+    /// The next word to draw.
     index: usize,
+    /// The words of the block before this are twisted (`index <= twisted`).
+    twisted: usize,
 }
 
 impl PyRandom {
@@ -41,20 +47,31 @@ impl PyRandom {
         if state.len() != N + 1 || state[N] as usize > N {
             return None;
         }
-        let mut r = PyRandom::from_words([0; N]);
-        r.mt.copy_from_slice(&state[..N]);
-        r.index = state[N] as usize;
-        Some(r)
+        let mut mt = [0; N];
+        mt.copy_from_slice(&state[..N]);
+        Some(PyRandom {
+            mt,
+            index: state[N] as usize,
+            twisted: N,
+        })
     }
 
     /// A generator whose next draw sets up a new block from `mt`.
     fn from_words(mt: [u32; N]) -> PyRandom {
-        PyRandom { mt, index: N }
+        PyRandom {
+            mt,
+            index: N,
+            twisted: N,
+        }
     }
 
-    /// The state as Python's `getstate()[1]` holds it (for `setstate`).
+    /// The state as Python's `getstate()[1]` holds it (for `setstate`): the block twisted whole.
     pub fn state(&self) -> Vec<u32> {
-        let mut out = self.mt.to_vec();
+        let mut whole = self.clone();
+        while whole.twisted < N {
+            whole.twist_next();
+        }
+        let mut out = whole.mt.to_vec();
         out.push(self.index as u32);
         out
     }
@@ -68,26 +85,27 @@ impl PyRandom {
         self.index = N;
     }
 
-    fn twist(&mut self) {
-        let mt = &mut self.mt;
-        // mt[k] from mt[k], mt[k + 1] and mt[k + M], indexes wrapping past N: in three runs, no remainder taken.
-        let step = |a: u32, b: u32, far: u32| {
-            let y = (a & 0x8000_0000) | (b & 0x7fff_ffff);
-            far ^ (y >> 1) ^ if y & 1 == 1 { 0x9908_b0df } else { 0 }
-        };
-        for k in 0..N - M {
-            mt[k] = step(mt[k], mt[k + 1], mt[k + M]);
-        }
-        for k in N - M..N - 1 {
-            mt[k] = step(mt[k], mt[k + 1], mt[k + M - N]);
-        }
-        mt[N - 1] = step(mt[N - 1], mt[0], mt[M - 1]);
-        self.index = 0;
+    /// Twists the next word of the block: word k from the old k and k + 1 and word k + M, indexes wrapping past
+    /// N (those past the end are words of the new block, already twisted, as in Python's twist of the whole block).
+    #[inline(always)]
+    fn twist_next(&mut self) {
+        let k = self.twisted;
+        let (next, far) = (
+            if k + 1 < N { k + 1 } else { 0 },
+            if k + M < N { k + M } else { k + M - N },
+        );
+        let y = (self.mt[k] & 0x8000_0000) | (self.mt[next] & 0x7fff_ffff);
+        self.mt[k] = self.mt[far] ^ (y >> 1) ^ if y & 1 == 1 { 0x9908_b0df } else { 0 };
+        self.twisted = k + 1;
     }
 
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
-            self.twist();
+            self.index = 0;
+            self.twisted = 0;
+        }
+        if self.index == self.twisted {
+            self.twist_next();
         }
         let mut y = self.mt[self.index];
         self.index += 1;

@@ -185,19 +185,30 @@ impl<T> Clone for Shared<T> {
     }
 }
 
+impl<T> Shared<T> {
+    /// Drops the items and gives the memory back, once the last `Shared` of them is gone: out of line, so that
+    /// dropping a value inlines to a look at its tag and, for a shared one, a count lowered.
+    #[inline(never)]
+    fn free(&mut self) {
+        let len = self.header().len;
+        // SAFETY: this was the last `Shared` of the allocation (`drop` saw its count reach zero): no one reads its
+        // items again. They are dropped once, in place, and the memory is given back with the layout it was
+        // allocated with (`exactly`).
+        unsafe {
+            std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(self.first(), len));
+            dealloc(self.head.as_ptr().cast::<u8>(), Shared::<T>::layout(len).0);
+        }
+    }
+}
+
 impl<T> Drop for Shared<T> {
+    #[inline(always)]
     fn drop(&mut self) {
         let header = self.header();
         let count = header.count.get() - 1;
         header.count.set(count);
         if count == 0 {
-            let len = header.len;
-            // SAFETY: this was the last `Shared` of the allocation: no one reads its items again. They are dropped
-            // once, in place, and the memory is given back with the layout it was allocated with (`exactly`).
-            unsafe {
-                std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(self.first(), len));
-                dealloc(self.head.as_ptr().cast::<u8>(), Shared::<T>::layout(len).0);
-            }
+            self.free();
         }
     }
 }
