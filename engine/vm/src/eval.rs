@@ -76,6 +76,8 @@ pub(crate) fn grouped(n: impl std::fmt::Display) -> String {
 
 /// A board operation's fault where its board is none, in the reference's words (`GameDef.board`).
 const NO_BOARD: &str = "a board operation got no board";
+/// The most locals a function may have to keep them on the native stack while it runs.
+const SMALL_FRAME: usize = 4;
 
 /// An operation given fewer arguments than it takes: the lowering's fault, not the rules'.
 fn lacking() -> F {
@@ -541,32 +543,44 @@ impl State {
     }
 
     fn called(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V]) -> Res<V> {
-        let game = g;
-        let f = &f;
-        let func = &game.funcs[*f as usize];
-        // A function's locals live in an array taken from the state's pool and given back: no allocation per call.
-        let mut inner = self.pool.take(env[0].clone(), func.nlocals);
-        let mut result = Ok(V::None);
-        for (&p, &a) in func.params.iter().zip(args) {
-            match self.value_of(g, a, env) {
-                Ok(v) => inner[p as usize] = v,
-                Err(e) => {
-                    result = Err(e);
-                    break;
+        let func = &g.funcs[f as usize];
+        if func.nlocals <= SMALL_FRAME {
+            // A few locals live on the native stack, not in an array taken from the pool and given back, and are
+            // dropped after a look at each one's tag (most own nothing, and `V`'s drop is a call).
+            let mut inner: [V; SMALL_FRAME] = Default::default();
+            inner[0] = env[0].clone();
+            let result = self.called_in(g, f, args, env, &mut inner[..func.nlocals.max(1)]);
+            for v in inner {
+                if matches!(v, V::Text(_) | V::List(_) | V::Rec(_) | V::Iter(..)) {
+                    drop(v);
+                } else {
+                    std::mem::forget(v);
                 }
             }
+            return result;
         }
-        if result.is_ok() {
-            #[cfg(feature = "profile")]
-            let since = crate::profile::nodes(); // the arguments are the caller's work
-            result = match &func.body {
-                Body::Expr(e) => self.value_of(g, *e, &mut inner),
-                Body::Code(code) => self.run_function(g, code, &mut inner),
-            };
-            #[cfg(feature = "profile")]
-            crate::profile::function(*f, since);
-        }
+        // More live in an array taken from the state's pool and given back: no allocation per call.
+        let mut inner = self.pool.take(env[0].clone(), func.nlocals);
+        let result = self.called_in(g, f, args, env, &mut inner);
         self.pool.give(inner);
+        result
+    }
+
+    /// Function `f` run in `inner`, its locals (`me` set, the others unset), on the arguments `args` read in `env`.
+    #[inline(always)]
+    fn called_in(&mut self, g: &Game, f: u16, args: &[Node], env: &mut [V], inner: &mut [V]) -> Res<V> {
+        let func = &g.funcs[f as usize];
+        for (&p, &a) in func.params.iter().zip(args) {
+            inner[p as usize] = self.value_of(g, a, env)?;
+        }
+        #[cfg(feature = "profile")]
+        let since = crate::profile::nodes(); // the arguments are the caller's work
+        let result = match &func.body {
+            Body::Expr(e) => self.value_of(g, *e, inner),
+            Body::Code(code) => self.run_function(g, code, inner),
+        };
+        #[cfg(feature = "profile")]
+        crate::profile::function(f, since);
         result
     }
 
