@@ -15,14 +15,6 @@ pub struct Zones {
 }
 
 impl Zones {
-    /// `n` empty zones.
-    pub fn new(n: usize) -> Zones {
-        Zones {
-            cards: vec![],
-            starts: vec![0; n + 1],
-        }
-    }
-
     /// The zones of `lists`, one a list, each bottom first.
     pub fn of(lists: &[Vec<u32>]) -> Zones {
         let mut starts = Vec::with_capacity(lists.len() + 1);
@@ -62,17 +54,12 @@ impl Zones {
         &mut self.cards[from..to]
     }
 
-    /// `card` put into zone `z` at `place` (0: the bottom; the zone's length: the top).
-    pub fn insert(&mut self, z: usize, place: usize, card: u32) {
-        self.cards.insert(self.starts[z] as usize + place, card);
+    /// `card` put on top of zone `z`.
+    pub fn push(&mut self, z: usize, card: u32) {
+        self.cards.insert(self.starts[z + 1] as usize, card);
         for s in &mut self.starts[z + 1..] {
             *s += 1;
         }
-    }
-
-    /// `card` put on top of zone `z`.
-    pub fn push(&mut self, z: usize, card: u32) {
-        self.insert(z, self[z].len(), card);
     }
 
     /// The card at `place` of zone `source` moved into zone `to` at `to_place` (counted once it has left): only
@@ -141,10 +128,10 @@ mod tests {
     }
 
     #[test]
-    fn cards_put_in_and_moved_keep_every_other_zone_as_it_was() {
-        let mut z = Zones::new(4);
-        let mut model: Vec<Vec<u32>> = vec![vec![]; 4];
-        let mut next = 0;
+    fn cards_put_on_top_and_moved_keep_every_other_zone_as_it_was() {
+        let mut model: Vec<Vec<u32>> = vec![(0..10).collect(), vec![], (10..30).collect(), (30..35).collect()];
+        let mut z = Zones::of(&model);
+        let (mut moved, mut next) = (0, 35);
         // a seeded walk of every change, checked against plain lists after each step
         let mut state = 7u64;
         for _ in 0..2000 {
@@ -153,29 +140,20 @@ mod tests {
                 .wrapping_add(1_442_695_040_888_963_407);
             let r = (state >> 33) as usize;
             let (a, b) = (r % 4, (r / 4) % 4);
-            match (r / 16) % 5 {
-                0 | 1 => {
-                    let place = if model[a].is_empty() {
-                        0
-                    } else {
-                        (r / 80) % (model[a].len() + 1)
-                    };
-                    z.insert(a, place, next);
-                    model[a].insert(place, next);
-                    next += 1;
-                }
-                2 if !model[a].is_empty() => {
+            match (r / 16) % 4 {
+                0 | 1 if !model[a].is_empty() => {
                     let place = (r / 80) % model[a].len();
                     let card = model[a].remove(place);
                     let to_place = (r / 7) % (model[b].len() + 1);
                     model[b].insert(to_place, card);
                     z.move_card(a, place, b, to_place);
+                    moved += 1;
                 }
-                3 => {
+                2 => {
                     z.move_all(a, b);
                     if a != b {
-                        let moved = std::mem::take(&mut model[a]);
-                        model[b].extend(moved);
+                        let cards = std::mem::take(&mut model[a]);
+                        model[b].extend(cards);
                     }
                 }
                 _ => {
@@ -189,6 +167,6 @@ mod tests {
             assert_eq!(lists(&z), model);
             assert_eq!(z.len(), 4);
         }
-        assert!(next > 500, "the walk put cards in");
+        assert!(moved > 500, "the walk moved cards one by one");
     }
 }
