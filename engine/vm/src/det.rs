@@ -59,12 +59,15 @@ impl Hidden {
     /// dealt there. Per back, the cards not kept in a zone are shuffled, then each zone (in order) takes its
     /// share of them and shuffles them with its kept ones, if it has any.
     fn deal(&self, shuffler: &mut rng::Deal) -> Vec<u32> {
-        let mut dealt = vec![0; self.slots.len()];
-        let (mut pool, mut here) = (
-            Vec::with_capacity(self.slots.len()),
-            Vec::with_capacity(self.slots.len()),
-        );
+        let mut dealt: Vec<u32> = self.slots.iter().map(|s| s.card).collect();
+        let (mut pool, mut here) = (vec![], vec![]);
         for (start, back) in runs(&self.slots, |a, b| a.look == b.look) {
+            let out = &mut dealt[start..start + back.len()];
+            if back.iter().all(|s| !s.kept) {
+                // the zones take their shares of the shuffled cards in order, as they lie: a shuffle in place
+                shuffler.shuffle(out);
+                continue;
+            }
             pool.clear();
             pool.extend(back.iter().filter(|s| !s.kept).map(|s| s.card));
             shuffler.shuffle(&mut pool);
@@ -79,7 +82,7 @@ impl Hidden {
                 if kept > 0 {
                     shuffler.shuffle(&mut here); // the pool's share alone is in a random order already
                 }
-                dealt[start + at..start + at + zone.len()].copy_from_slice(&here);
+                out[at..at + zone.len()].copy_from_slice(&here);
             }
         }
         dealt
