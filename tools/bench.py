@@ -344,7 +344,7 @@ def instructions(tree: Path, job: dict, counted: bool = True) -> int:
     (``counted=False``: run it plainly, 0)."""
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] if counted else []
     command += [sys.executable, str(REPO / "tools" / "bench_worker.py"), str(tree), json.dumps(job)]
-    # one hash seed for every run: Python's randomised hashing moves a run's count by about 1%, as much as a change
+    # one hash seed for every run: Python's randomised hashing moves a unit's count by up to 2%, as much as a change
     environment = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(command, cwd=tree, capture_output=True, text=True, env=environment)
     if not counted:

@@ -546,17 +546,11 @@ impl State {
         let func = &g.funcs[f as usize];
         if func.nlocals <= SMALL_FRAME {
             // A few locals live on the native stack, not in an array taken from the pool and given back, and are
-            // dropped after a look at each one's tag (most own nothing, and `V`'s drop is a call).
+            // discarded after a look at each one's tag (most own nothing).
             let mut inner: [V; SMALL_FRAME] = Default::default();
             inner[0] = env[0].clone();
             let result = self.called_in(g, f, args, env, &mut inner[..func.nlocals.max(1)]);
-            for v in inner {
-                if matches!(v, V::Text(_) | V::List(_) | V::Rec(_) | V::Iter(..)) {
-                    drop(v);
-                } else {
-                    std::mem::forget(v);
-                }
-            }
+            inner.into_iter().for_each(V::discard);
             return result;
         }
         // More live in an array taken from the state's pool and given back: no allocation per call.
