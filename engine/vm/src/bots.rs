@@ -140,6 +140,23 @@ impl Greedy {
         } else {
             by_values(st, seat, actions)?
         };
+        self.pick(actions, &scored)
+    }
+
+    /// `best` on `seat`'s determinized copies of `st`, rated on `st` itself where the rules' values read nothing
+    /// a deal changes (`State::rated_in_sight`): then every copy rates the options alike. None: rate on a copy
+    /// (so also where the rules give no values: a look-ahead plays the options on copies of its own).
+    pub fn best_in_sight(&mut self, actions: &[Rc<str>], seat: u32, st: &mut State) -> Option<Result<Rc<str>, Error>> {
+        if st.game.greedy.is_empty() {
+            return None;
+        }
+        let scored = st.rated_in_sight(seat, |s| by_values(s, seat, actions))?;
+        Some(self.pick(actions, &scored))
+    }
+
+    /// The best rated of `actions`: an option that declines among the best, else a seeded pick of them (a
+    /// random option where none is rated).
+    fn pick(&mut self, actions: &[Rc<str>], scored: &[(Rating, Rc<str>, bool)]) -> Result<Rc<str>, Error> {
         let Some(best) = scored
             .iter()
             .map(|(v, _, _)| *v)

@@ -1,11 +1,11 @@
 //! `determinized`: a copy of a state that agrees with all one seat knows and holds nothing more — deal for
 //! deal the copy of the reference (engine/runtime/sight.py `determinize`), its shuffler an `rng::Deal`.
 
-use crate::game::Shape;
+use crate::game::{Ins, Shape};
 use crate::rng;
 use crate::rng::Seed;
 use crate::shared::Shared;
-use crate::state::{Error, Hist, Pending, State};
+use crate::state::{Error, Fault, Hist, Pending, Res, State, F};
 use crate::value::{Journal, V};
 use std::rc::Rc;
 
@@ -87,6 +87,23 @@ impl Hidden {
         }
         dealt
     }
+}
+
+/// What a seat's copy may hold otherwise than the true state, watched while a bot rates its options on the
+/// true state itself (`State::rated_in_sight`): the zones a deal fills and the places of the cards it moves.
+/// Reads of these, draws of chance, dice's faces (rolled again in a copy) and scores (kept from reads of the
+/// whole state) fail under the watch; every other read gives what it gives in every copy. Nothing a rating runs
+/// changes the game (an expression holds no change: the checker's E505).
+pub struct Watch {
+    zones: Vec<bool>,
+    cards: Vec<bool>,
+}
+
+#[cold]
+fn unseen() -> Fault {
+    Box::new(F::Bug(
+        "a read that a seat's copy may answer otherwise, made while a bot rated its options on the true state".into(),
+    ))
 }
 
 fn lost() -> Error {
@@ -178,17 +195,120 @@ impl State {
         )))
     }
 
-    /// The places deals for `seat` fill (see `Hidden`).
-    pub fn hidden(&self, seat: u32) -> Result<Hidden, Error> {
-        if seat as usize >= self.n {
-            return Err(Error::State(format!("no seat {seat}: seats are 0…{}", self.n - 1)));
+    /// What `rate` gives on a determinized copy for `seat`, worked out on this state itself where it reads
+    /// nothing a deal could change (`Watch`), so that every copy gives it alike and none need be made; None
+    /// where it may read such a thing (or fails), and the caller rates on a copy. The state is left as it was.
+    pub fn rated_in_sight<T>(&mut self, seat: u32, rate: impl FnOnce(&mut State) -> Result<T, Error>) -> Option<T> {
+        let watch = self.watch_for(seat)?;
+        self.watch = Some(Box::new(watch));
+        let rated = self.asked_as_copies_ask().ok().and_then(|()| rate(self).ok());
+        self.watch = None;
+        rated
+    }
+
+    /// The watch for a rating on this state in place of `hidden`'s copies, or None where a copy differs from
+    /// this state beyond it (`dealt`): a simultaneous decision, a variable, player variable or local holding a
+    /// card a deal moves (relabelled in a copy), another seat's private variable not at its start (reset).
+    fn watch_for(&self, seat: u32) -> Option<Watch> {
+        let p = self.pending.as_ref()?;
+        if p.together.is_some() {
+            return None;
         }
+        let mut watch = Watch {
+            zones: vec![false; self.seats().zones.len()],
+            cards: vec![false; self.loc.len()],
+        };
+        self.dealt_places(seat, |z, _, card| {
+            watch.zones[z] = true;
+            watch.cards[card as usize] = true;
+        });
+        let moved: Vec<u32> = (0..self.loc.len() as u32)
+            .map(|c| if watch.cards[c as usize] { u32::MAX } else { c })
+            .collect();
+        let holds = |v: &V, shape: &Shape| remap(v, shape, &moved).is_some();
+        let det = &self.game.det;
+        if det.vars.iter().any(|(i, shape)| holds(&self.vars[*i as usize], shape))
+            || self
+                .pvars
+                .iter()
+                .any(|row| det.pvars.iter().any(|(i, shape)| holds(&row[*i as usize], shape)))
+            || self.stack.iter().any(|f| {
+                det.locals[f.proc as usize]
+                    .iter()
+                    .any(|(slot, shape)| holds(&f.env[*slot as usize], shape))
+            })
+        {
+            return None;
+        }
+        let started = |i: u16| &self.game.pvars[i as usize].initial;
+        for (p, row) in self.pvars.iter().enumerate() {
+            if p != seat as usize && det.private.iter().any(|&i| !row[i as usize].exact(started(i))) {
+                return None;
+            }
+        }
+        Some(watch)
+    }
+
+    /// The pending decision's options and chooser worked out again, as a copy's `run` works them out before a
+    /// bot rates on it: under the watch, they are the copies' own. Options that print alike (told apart by
+    /// where their cards lie) are not worked out here.
+    fn asked_as_copies_ask(&mut self) -> Res<()> {
+        let game = self.game.clone();
+        let Some(f) = self.stack.last() else {
+            return Err(unseen());
+        };
+        let Some(Ins::Choose(c)) = game.procs[f.proc as usize].code.get(f.pc as usize) else {
+            return Err(unseen());
+        };
+        if c.each.is_some() {
+            return Err(unseen());
+        }
+        let mut env = f.env.clone();
+        let items = self.options(&game, c, &mut env)?;
+        let player = match c.by {
+            Some(by) => self.value_of(&game, by, &mut env)?,
+            None => env[0].clone(),
+        };
+        if self.option_ids(c, &items, &player).1 {
+            return Err(unseen());
+        }
+        Ok(())
+    }
+
+    /// Fails under a watch that holds zone `z`: a read of its cards.
+    #[inline(always)]
+    pub(crate) fn unseen_zone(&self, z: usize) -> Res<()> {
+        match &self.watch {
+            Some(w) if w.zones[z] => Err(unseen()),
+            _ => Ok(()),
+        }
+    }
+
+    /// Fails under a watch that holds card `c`: a read of where it lies.
+    #[inline(always)]
+    pub(crate) fn unseen_place(&self, c: usize) -> Res<()> {
+        match &self.watch {
+            Some(w) if w.cards[c] => Err(unseen()),
+            _ => Ok(()),
+        }
+    }
+
+    /// Fails under any watch: a draw of chance, a die's face or a score.
+    #[inline(always)]
+    pub(crate) fn unwatched(&self) -> Res<()> {
+        match &self.watch {
+            Some(_) => Err(unseen()),
+            None => Ok(()),
+        }
+    }
+
+    /// `each` place a deal for `seat` fills, zone by zone as the zones it does not see lie: the zone, the
+    /// index there and the card. Not a card the seat knows the place of, nor a die (known where it lies; its
+    /// face is rolled again).
+    #[inline(always)]
+    fn dealt_places(&self, seat: u32, mut each: impl FnMut(usize, usize, u32)) {
         let bit = 1u32 << seat;
         let seats = self.seats();
-        let det = &self.game.det;
-        let mut slots = Vec::with_capacity(self.loc.len());
-        // per back, its place in the order the backs first show (u32::MAX: not shown yet); per place, its slots
-        let (mut rank, mut counts) = (vec![u32::MAX; det.backs], Vec::<u32>::new());
         for &z in &seats.unseen[seat as usize] {
             let (z, cards) = (z as usize, &self.zones[z as usize]);
             if cards.is_empty() {
@@ -197,25 +317,40 @@ impl State {
             let upto = cards.len() - usize::from(seats.tops[z]);
             for (i, &card) in cards[..upto].iter().enumerate() {
                 let c = card as usize;
-                if self.pinned[c] & bit != 0 || self.is_die(c) {
-                    continue; // a die is known where it lies; its face is rolled again
+                if self.pinned[c] & bit == 0 && !self.is_die(c) {
+                    each(z, i, card);
                 }
-                let look = det.looks[c];
-                let r = &mut rank[look as usize];
-                if *r == u32::MAX {
-                    *r = counts.len() as u32;
-                    counts.push(0);
-                }
-                counts[*r as usize] += 1;
-                slots.push(Slot {
-                    zone: z as u32,
-                    place: i as u32,
-                    card,
-                    look,
-                    kept: self.know[c] & bit != 0,
-                });
             }
         }
+    }
+
+    /// The places deals for `seat` fill (see `Hidden`).
+    pub fn hidden(&self, seat: u32) -> Result<Hidden, Error> {
+        if seat as usize >= self.n {
+            return Err(Error::State(format!("no seat {seat}: seats are 0…{}", self.n - 1)));
+        }
+        let bit = 1u32 << seat;
+        let det = &self.game.det;
+        let mut slots = Vec::with_capacity(self.loc.len());
+        // per back, its place in the order the backs first show (u32::MAX: not shown yet); per place, its slots
+        let (mut rank, mut counts) = (vec![u32::MAX; det.backs], Vec::<u32>::new());
+        self.dealt_places(seat, |z, i, card| {
+            let c = card as usize;
+            let look = det.looks[c];
+            let r = &mut rank[look as usize];
+            if *r == u32::MAX {
+                *r = counts.len() as u32;
+                counts.push(0);
+            }
+            counts[*r as usize] += 1;
+            slots.push(Slot {
+                zone: z as u32,
+                place: i as u32,
+                card,
+                look,
+                kept: self.know[c] & bit != 0,
+            });
+        });
         if counts.len() > 1 {
             // back by back, each in the order found: each back's run starts after the runs of the backs before
             let mut start = 0;

@@ -354,6 +354,7 @@ impl State {
             Expr::Cards(z) => {
                 let zone = self.value_of(g, *z, env)?;
                 let zi = self.zone_index(&zone)?;
+                self.unseen_zone(zi)?;
                 Ok(V::List(self.zones[zi].iter().map(|&c| V::Int(i64::from(c))).collect()))
             }
             Expr::Neg(e) => negated(&self.value_of(g, *e, env)?).map(V::Int),
@@ -416,7 +417,9 @@ impl State {
         };
         if let Expr::Cards(z) = g.nodes[source as usize] {
             let zone = self.value_of(g, z, env)?;
-            let cards = &self.zones[self.zone_index(&zone)?];
+            let zi = self.zone_index(&zone)?;
+            self.unseen_zone(zi)?;
+            let cards = &self.zones[zi];
             let mut small = [0u32; 64];
             let large;
             let cards: &[u32] = if cards.len() <= small.len() {
@@ -1033,6 +1036,7 @@ impl State {
     /// `zone_of(c)`: the name of the zone card `c` is in.
     pub(crate) fn zone_of(&self, c: &V) -> Res<V> {
         let c = self.card(c, "zone_of")?;
+        self.unseen_place(c)?;
         Ok(V::Str(self.seats().zones[self.loc[c] as usize]))
     }
 
@@ -1073,6 +1077,7 @@ impl State {
         Ok(match op {
             Op::Top | Op::Bottom => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
+                self.unseen_zone(z)?;
                 let card = if op == Op::Top {
                     self.zones[z].last()
                 } else {
@@ -1099,11 +1104,13 @@ impl State {
             },
             Op::Cards => {
                 let z = self.zone_arg(g, arg(0)?, env)?;
+                self.unseen_zone(z)?;
                 V::List(self.zones[z].iter().map(|&c| V::Int(i64::from(c))).collect())
             }
             Op::TopCards => {
                 let [z, k] = self.values(g, args, env)?;
                 let z = self.zone_index(&z)?;
+                self.unseen_zone(z)?;
                 let k = match k {
                     V::Int(k) => k.max(0) as usize,
                     V::Bool(b) => usize::from(b),
@@ -1342,14 +1349,17 @@ impl State {
                 V::None
             }
             Op::Face => {
+                self.unwatched()?;
                 let d = self.value_of(g, arg(0)?, env)?;
                 self.face(&d)?
             }
             Op::Faces => {
+                self.unwatched()?;
                 let l = self.value_of(g, arg(0)?, env)?;
                 self.faces_of(list(&l, "faces")?)?
             }
             Op::Showing => {
+                self.unwatched()?;
                 let [l, face] = self.values(g, args, env)?;
                 self.showing(list(&l, "showing")?, &face)?
             }
@@ -1436,6 +1446,7 @@ impl State {
                 V::None
             }
             Op::RandomFrom => {
+                self.unwatched()?;
                 let l = self.value_of(g, arg(0)?, env)?;
                 let items = match l {
                     V::None | V::Unset => return Ok(V::None), // `not items`: none draws nothing, as []
@@ -1451,6 +1462,7 @@ impl State {
                 }
             }
             Op::Score | Op::TeamScore => {
+                self.unwatched()?;
                 self.pool.enter()?;
                 let points = self.points_of(g, op, arg(0)?, env);
                 self.pool.leave();

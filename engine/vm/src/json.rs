@@ -360,6 +360,7 @@ impl State {
             fin: None,
             pool: crate::state::Pool::default(),
             draws: None,
+            watch: None,
             faces,
             game,
         })

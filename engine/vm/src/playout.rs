@@ -72,8 +72,9 @@ pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>,
 
 /// What `bot` chooses for `seat` among `ids` at the game's `decisions`-th decision: a bot that searches gets the
 /// seat's determinized copy, dealt from a seed of its own for that seat and decision (the Python bots' seed), and
-/// made in `spare` (the last decision's copy, if any). A greedy bot that plays at random this time gets none: the
-/// copy's deal draws nothing from the bot's generator, so its games are those the bot makes with one.
+/// made in `spare` (the last decision's copy, if any). A greedy bot that plays at random this time gets none, nor
+/// one whose values read nothing the deal changes (`Greedy::best_in_sight`): the copy's deal draws nothing from
+/// the bot's generator, so its games are those the bot makes with one.
 pub fn decide(
     st: &mut State,
     bot: &mut Bot,
@@ -89,6 +90,11 @@ pub fn decide(
     if let Bot::Greedy(g) = bot {
         if let Some(a) = g.explored(&st.game, &legal)? {
             return Ok(a);
+        }
+    }
+    if let Bot::Greedy(g) = bot {
+        if let Some(chosen) = g.best_in_sight(&legal, seat, st) {
+            return chosen;
         }
     }
     let copy_seed = derive(

@@ -257,6 +257,9 @@ pub struct State {
     pub faces: Rc<Vec<V>>,
     /// Explicit chance: the outcomes the rules' draws take while one call runs (chance.rs), else none.
     pub draws: Option<Box<crate::chance::Draws>>,
+    /// While a bot rates its options on this very state instead of on its copy (det.rs `Watch`): what no
+    /// read may touch. Never kept by a copy.
+    pub watch: Option<Box<crate::det::Watch>>,
 }
 
 impl Clone for State {
@@ -289,6 +292,7 @@ impl Clone for State {
             faces: self.faces.clone(),
             draws: self.draws.clone(),
             pool: Pool::default(),
+            watch: None,
         }
     }
 
@@ -322,6 +326,7 @@ impl Clone for State {
             faces,
             draws,
             pool: _,
+            watch: _,
         } = source;
         self.game.clone_from(game);
         self.n = *n;
@@ -348,6 +353,7 @@ impl Clone for State {
         self.fin.clone_from(fin);
         self.faces.clone_from(faces);
         self.draws.clone_from(draws);
+        self.watch = None;
     }
 }
 
@@ -497,6 +503,7 @@ impl State {
             pool: Pool::default(),
             faces: crate::dice::initial_faces(&game),
             draws: None,
+            watch: None,
             game,
         })
     }
@@ -950,7 +957,7 @@ impl State {
         Ok(())
     }
 
-    fn options(&mut self, g: &Game, c: &crate::game::Choose, env: &mut [V]) -> Res<Shared<V>> {
+    pub(crate) fn options(&mut self, g: &Game, c: &crate::game::Choose, env: &mut [V]) -> Res<Shared<V>> {
         let items = self.items(g, c.source, env)?;
         let Some((cond, it)) = c.filter else {
             return self.several(g, c, items, env);
@@ -1034,7 +1041,7 @@ impl State {
     /// The ids of `items`, options of choice `c` asked of `player`, and whether two are alike: an option at the
     /// place of one equal to it among the options last asked of the seat has that one's id; others are looked
     /// up, or made once.
-    fn option_ids(&self, c: &crate::game::Choose, items: &Shared<V>, player: &V) -> (Rc<[Rc<str>]>, bool) {
+    pub(crate) fn option_ids(&self, c: &crate::game::Choose, items: &Shared<V>, player: &V) -> (Rc<[Rc<str>]>, bool) {
         let mut choices = self.game.ids.borrow_mut();
         let c_id = c.id as usize;
         if choices.len() <= c_id {
