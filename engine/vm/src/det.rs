@@ -206,7 +206,7 @@ impl State {
         rated
     }
 
-    /// The watch for a rating on this state in place of `hidden`'s copies, or None where a copy differs from
+    /// The watch for a rating on this state in place of `seat`'s copies, or None where a copy differs from
     /// this state beyond it (`dealt`): a simultaneous decision, a variable, player variable or local holding a
     /// card a deal moves (relabelled in a copy), another seat's private variable not at its start (reset).
     fn watch_for(&self, seat: u32) -> Option<Watch> {
