@@ -173,7 +173,16 @@ impl Greedy {
     }
 }
 
+/// Each action's greedy value on `st`. The repeated expressions one option's value works out are kept for the
+/// next option's (`state::Memo`): the state stands still while its options are rated.
 fn by_values(st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Rating, Rc<str>, bool)>, Error> {
+    st.memo.on = true;
+    let rated = rate_each(st, seat, actions);
+    st.memo.end();
+    rated
+}
+
+fn rate_each(st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Rating, Rc<str>, bool)>, Error> {
     let Some(p) = st.asked(seat) else {
         return Ok(vec![]);
     };

@@ -5,7 +5,7 @@
 //! A form gives the same value and the same fault as eval.rs's generic code would for its node: where a
 //! specialised form meets values it was not made for, it hands them to that generic code.
 
-use crate::game::{Bin, Expr, Family, FxMap, Game, Node, Op};
+use crate::game::{memo_reads, Bin, Expr, Family, FxMap, Game, Node, Op};
 use crate::state::{rule, Res, State};
 use crate::table::NO_PART;
 use crate::value::V;
@@ -147,14 +147,29 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
                 run(st, g, body, env)
             })
         }
-        &Expr::Memo(slot, e) => Box::new(move |st, g, env| {
-            if !matches!(env[slot as usize], V::Unset) {
-                return Ok(env[slot as usize].clone());
-            }
-            let v = run(st, g, e, env)?;
-            env[slot as usize] = v.clone();
-            Ok(v)
-        }),
+        &Expr::Memo(slot, e) => {
+            let kept_by = memo_reads(nodes, e);
+            Box::new(move |st, g, env| {
+                if !matches!(env[slot as usize], V::Unset) {
+                    return Ok(env[slot as usize].clone());
+                }
+                // while a bot rates its options, by the locals it reads, as another option's rating left it
+                let key = match &kept_by {
+                    Some(reads) if st.memo.on => memo_key(n, reads, env),
+                    _ => None,
+                };
+                if let Some(v) = key.and_then(|k| st.memo.kept.get(&k)) {
+                    env[slot as usize] = v.clone();
+                    return Ok(v.clone());
+                }
+                let v = run(st, g, e, env)?;
+                env[slot as usize] = v.clone();
+                if let Some(k) = key {
+                    st.memo.kept.insert(k, v.clone());
+                }
+                Ok(v)
+            })
+        }
         &Expr::ZoneLen(z, empty) => Box::new(move |st, g, env| {
             let zone = run(st, g, z, env)?;
             let len = st.zones[st.zone_index(&zone)?].len();
@@ -373,4 +388,25 @@ fn binary(nodes: &[Expr], op: Bin, a: Node, b: Node) -> Form {
             None => Box::new(move |st, g, env| st.binary(g, op, a, b, env)),
         },
     }
+}
+
+/// A repeated expression's value as a rating keeps it (`state::Memo`): its node, and the kind and value of each
+/// local it reads.
+pub type MemoKey = (Node, [(u8, i64); 2]);
+
+/// The key of node `n`, which reads the locals `reads`; None where one holds what is not a plain value (a list,
+/// a record, a text made while playing, or nothing yet).
+#[inline(always)]
+fn memo_key(n: Node, reads: &[u16], env: &[V]) -> Option<MemoKey> {
+    let mut key = [(0, 0); 2];
+    for (k, &slot) in key.iter_mut().zip(reads) {
+        *k = match env[slot as usize] {
+            V::Int(x) => (1, x),
+            V::Str(s) => (2, i64::from(s)),
+            V::Bool(b) => (3, i64::from(b)),
+            V::None => (4, 0),
+            _ => return None,
+        };
+    }
+    Some((n, key))
 }

@@ -1403,6 +1403,26 @@ fn shareable(nodes: &[Expr], n: Node, func: &Func) -> bool {
     ok
 }
 
+/// The locals repeated expression `e` reads, where a bot's rating may keep its value by them (`state::Memo`): at
+/// most two, and no call under it (a call's depth and steps are counted where it runs).
+pub(crate) fn memo_reads(nodes: &[Expr], e: Node) -> Option<Vec<u16>> {
+    fn walk(nodes: &[Expr], n: Node, reads: &mut Vec<u16>) -> bool {
+        match nodes[n as usize] {
+            Expr::Fn(..) | Expr::Local(_, true) => return false,
+            Expr::Local(slot, false) if !reads.contains(&slot) => reads.push(slot),
+            _ => {}
+        }
+        let mut ok = true;
+        rebuild(&nodes[n as usize], &mut |c| {
+            ok = ok && walk(nodes, c, reads);
+            c
+        });
+        ok
+    }
+    let mut reads = vec![];
+    (walk(nodes, e, &mut reads) && reads.len() <= 2).then_some(reads)
+}
+
 /// `n` with each expression of a shape in `slots` kept in its slot; nodes are copied where changed, never
 /// changed in place.
 fn share(nodes: &mut Vec<Expr>, n: Node, shape_of: &FxMap<Node, u32>, slots: &FxMap<u32, u16>) -> Node {

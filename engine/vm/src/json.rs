@@ -361,6 +361,7 @@ impl State {
             pool: crate::state::Pool::default(),
             draws: None,
             watch: None,
+            memo: crate::state::Memo::default(),
             faces,
             game,
         })

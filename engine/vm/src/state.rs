@@ -260,6 +260,26 @@ pub struct State {
     /// While a bot rates its options on this very state instead of on its copy (det.rs `Watch`): what no
     /// read may touch. Never kept by a copy.
     pub watch: Option<Box<crate::det::Watch>>,
+    /// The values of repeated expressions kept while a bot rates the options of one decision.
+    pub memo: Memo,
+}
+
+/// The values of the repeated expressions (`Expr::Memo`) worked out while a bot rates the options of one decision,
+/// each by the node and the values of the locals it reads: nothing changes the state while its options are rated
+/// (an expression changes nothing, and none that draws at random is kept), so one option's repeat of another's
+/// has that one's value. Off, and empty, at any other time; never kept by a copy.
+#[derive(Default)]
+pub struct Memo {
+    pub on: bool,
+    pub kept: FxMap<crate::compile::MemoKey, V>,
+}
+
+impl Memo {
+    /// The rating done: off, and nothing kept (its room is, for the next).
+    pub fn end(&mut self) {
+        self.on = false;
+        self.kept.clear();
+    }
 }
 
 impl Clone for State {
@@ -293,6 +313,7 @@ impl Clone for State {
             draws: self.draws.clone(),
             pool: Pool::default(),
             watch: None,
+            memo: Memo::default(),
         }
     }
 
@@ -327,6 +348,7 @@ impl Clone for State {
             draws,
             pool: _,
             watch: _,
+            memo: _,
         } = source;
         self.game.clone_from(game);
         self.n = *n;
@@ -504,6 +526,7 @@ impl State {
             faces: crate::dice::initial_faces(&game),
             draws: None,
             watch: None,
+            memo: Memo::default(),
             game,
         })
     }
