@@ -21,22 +21,13 @@ _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip 
 
 SEEDS = range(12)
 
-# Two seats, three cards each from a deck of twelve, two rounds of playing one card and drawing one. A card
-# scores its value. READS is the greedy value of the card played (`choice`); SECRET and DRAW are lines of the turn
-# (a score read there is kept for the next turn's values).
-PEEK = """\
-    id: peek
-    name: Peek
+# Two seats, twelve numbered cards in a hidden deck, three dealt to each seat's hand, a public zone to play to
+NUMBERED_DEAL = """\
     players: {min: 2, max: 2}
     zones:
       - {id: deck, visibility: hidden}
       - {id: hand, per: player, visibility: owner}
       - {id: played, visibility: public}
-    variables:
-      drawn: {type: card}
-    player_variables:
-      points: {type: int, initial: 0}
-      guess: {type: int, initial: 0, visibility: owner}
     components:
       - kind: card
         name: numbered card
@@ -48,6 +39,23 @@ PEEK = """\
       for p in players():
           repeat 3:
               move(top(deck), hand(p))
+"""
+
+# Two seats, three cards each from a deck of twelve, two rounds of playing one card and drawing one. A card
+# scores its value. READS is the greedy value of the card played (`choice`); SECRET and DRAW are lines of the turn
+# (a score read there is kept for the next turn's values).
+PEEK = (
+    """\
+    id: peek
+    name: Peek
+"""
+    + NUMBERED_DEAL
+    + """\
+    variables:
+      drawn: {type: card}
+    player_variables:
+      points: {type: int, initial: 0}
+      guess: {type: int, initial: 0, visibility: owner}
     play: |
       repeat 2:
           for p in players():
@@ -66,6 +74,7 @@ PEEK = """\
         choices:
           play: 'READS'
 """
+)
 
 CARDS = ", ".join(f"{{id: c{v}, value: {v}}}" for v in range(1, 13))
 HIGH_IF = "choice.value if {} else 0 - choice.value"  # the highest card where it holds, else the lowest

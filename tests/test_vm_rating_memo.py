@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 from language_helpers import write_game
-from test_vm_bots_in_sight import plays_as_in_python
+from test_vm_bots_in_sight import CARDS, NUMBERED_DEAL, plays_as_in_python
 
 from engine import load_game
 
@@ -21,27 +21,15 @@ pytest.importorskip("engine._vm", reason="the native VM is not built (pip instal
 # Two seats, three cards each from a deck of twelve, three rounds of playing one card, naming a word and taking a
 # record, then drawing a card. A card scores its value, a word and a record their points. RATES are the greedy
 # values of the three decisions.
-RATE = """\
+RATE = (
+    """\
     id: rate
     name: Rate
-    players: {min: 2, max: 2}
-    zones:
-      - {id: deck, visibility: hidden}
-      - {id: hand, per: player, visibility: owner}
-      - {id: played, visibility: public}
+"""
+    + NUMBERED_DEAL
+    + """\
     player_variables:
       points: {type: int, initial: 0}
-    components:
-      - kind: card
-        name: numbered card
-        attributes: {value: int}
-        start: deck
-        items: [CARDS]
-    setup: |
-      shuffle(deck)
-      for p in players():
-          repeat 3:
-              move(top(deck), hand(p))
     play: |
       repeat 3:
           for p in players():
@@ -77,8 +65,6 @@ RATE = """\
         params: {r: "{n: int, m: int}"}
         returns: int
         value: '(r.n % 3) * 10 + (r.n % 3) + NOT_INLINED'
-    scoring:
-      - {id: points, points: p.points}
     bots:
       greedy:
         value: "0"
@@ -86,12 +72,14 @@ RATE = """\
           play: PLAY
           word: by_word(choice)
           take: by_record(choice)
+    scoring:
+      - {id: points, points: p.points}
 """
+)
 
 # a comprehension (of cards: one of constants is worked out as the game is loaded) keeps a function from being
 # inlined into the greedy value: its repeats are shared in its call
 NOT_INLINED = "size([x for x in cards(played) if x.value > 99])"
-CARDS = ", ".join(f"{{id: c{v}, value: {v}}}" for v in range(1, 13))
 
 PLAYS = [
     ("the card rated", "by_card(choice)"),
