@@ -1269,9 +1269,10 @@ fn reads_of(nodes: &[Expr], e: Node, slot: u16) -> usize {
 }
 
 /// A function's expression with each expression it repeats — the same shape over the same parameters, such as
-/// a small function inlined twice — worked out once per call (`Expr::Memo`, in a local added to its frame): a
-/// function's expression changes nothing, and its parameters keep their values while it runs, so each repeat
-/// has the value (or the fault) of the first.
+/// a small function inlined twice, or one in a comprehension's element or condition, met once per item — worked
+/// out once per call, where first met (`Expr::Memo`, in a local added to its frame): a function's expression
+/// changes nothing, and its parameters keep their values while it runs, so each repeat has the value (or the
+/// fault) of the first.
 fn share_repeats(nodes: &mut Vec<Expr>, func: &mut Func) {
     let Body::Expr(root) = func.body else {
         return;
@@ -1304,7 +1305,7 @@ fn choose_shared(
     if slots.contains_key(&k) {
         return;
     }
-    if met_twice(&seen[&k]) && worth_sharing(nodes, n) && shareable(nodes, n, func) {
+    if met_twice(nodes, &seen[&k]) && worth_sharing(nodes, n) && shareable(nodes, n, func) {
         let Ok(slot) = u16::try_from(func.nlocals + slots.len()) else {
             return;
         };
@@ -1331,15 +1332,17 @@ fn shape(
     within: &mut Branches,
 ) -> u32 {
     let cond = matches!(nodes[n as usize], Expr::Cond(..));
+    let per_item = repeats(nodes, n);
     let mut child = 0;
     let parts = rebuild(&nodes[n as usize], &mut |c| {
-        let branch = cond && child > 0;
-        if branch {
-            within.push((n, child == 1));
+        // a conditional's then or else; a comprehension's element, condition or key (met once per item)
+        let within_n = (cond || per_item) && child > 0;
+        if within_n {
+            within.push((n, per_item || child == 1));
         }
         child += 1;
         let k = shape(nodes, c, shapes, shape_of, seen, within);
-        if branch {
+        if within_n {
             within.pop();
         }
         k
@@ -1351,14 +1354,23 @@ fn shape(
     k
 }
 
-/// Whether two of these places may both be evaluated in one call: not one in a conditional's then and the other
-/// in its else.
-fn met_twice(places: &[Branches]) -> bool {
+/// Whether these places may be evaluated more than once in one call: one is within a comprehension's element,
+/// condition or key (once per item), or two may both be evaluated (not one in a conditional's then and the other
+/// in its else).
+fn met_twice(nodes: &[Expr], places: &[Branches]) -> bool {
+    let per_item = |a: &Branches| a.iter().any(|&(c, _)| repeats(nodes, c));
     let apart = |a: &Branches, b: &Branches| a.iter().any(|(c, then)| b.iter().any(|(d, t)| c == d && then != t));
-    places
-        .iter()
-        .enumerate()
-        .any(|(i, a)| places[i + 1..].iter().any(|b| !apart(a, b)))
+    places.iter().any(per_item)
+        || places
+            .iter()
+            .enumerate()
+            .any(|(i, a)| places[i + 1..].iter().any(|b| !apart(a, b)))
+}
+
+/// Whether `n` evaluates its children after the first once per item: a comprehension (its element and
+/// condition) or a keyed pick (its key).
+fn repeats(nodes: &[Expr], n: Node) -> bool {
+    matches!(nodes[n as usize], Expr::Comp { .. } | Expr::Keyed { .. })
 }
 
 /// Whether sharing `n` saves more than it costs: not a literal, a local, a value read in place or the zone of a
@@ -2229,6 +2241,49 @@ mod tests {
         let mut h = function(1, 17);
         share_repeats(&mut nodes, &mut h);
         assert!(matches!(h.body, Body::Expr(17)) && h.nlocals == 2);
+    }
+
+    #[test]
+    fn an_expression_over_the_parameters_in_a_comprehension_is_kept_once_per_call() {
+        let mut nodes = vec![
+            Expr::Local(1, false),      // 0: the parameter p
+            Expr::Member(9, 0),         // 1: hand(p)
+            Expr::Op(Op::Top, vec![1]), // 2: top(hand(p))
+            Expr::Local(2, false),      // 3: x, bound by the comprehension
+            Expr::Bin(Bin::Add, 2, 3),  // 4: top(hand(p)) + x
+            Expr::Lit(V::Int(3)),       // 5: the items
+            Expr::Comp {
+                var: 2,
+                source: 5,
+                element: 4,
+                cond: None,
+            }, // 6: [top(hand(p)) + x for x in 3]
+            Expr::Comp {
+                var: 2,
+                source: 2,
+                element: 3,
+                cond: None,
+            }, // 7: [x for x in top(hand(p))]: the items are worked out once
+            Expr::Member(9, 3),         // 8: hand(x)
+            Expr::Op(Op::Top, vec![8]), // 9: top(hand(x))
+            Expr::Comp {
+                var: 2,
+                source: 5,
+                element: 9,
+                cond: None,
+            }, // 10: [top(hand(x)) for x in 3]: changes with x
+        ];
+        let mut f = function(1, 6);
+        share_repeats(&mut nodes, &mut f);
+        let Body::Expr(root) = f.body else { panic!() };
+        let mut kept = vec![];
+        memos(&nodes, root, &mut kept);
+        assert_eq!(kept, vec![2], "{nodes:?}");
+        for body in [7, 10] {
+            let mut g = function(1, body);
+            share_repeats(&mut nodes, &mut g);
+            assert!(matches!(g.body, Body::Expr(b) if b == body) && g.nlocals == 2, "{body}");
+        }
     }
 
     #[test]
