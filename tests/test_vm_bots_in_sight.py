@@ -14,7 +14,7 @@ import pytest
 from language_helpers import write_game
 from test_vm_bots import python_game
 
-from engine import load_game
+from engine import StateError, load_game
 from engine.runtime.lower import ir_bytes
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
@@ -43,7 +43,7 @@ NUMBERED_DEAL = """\
 
 # Two seats, three cards each from a deck of twelve, two rounds of playing one card and drawing one. A card
 # scores its value. READS is the greedy value of the card played (`choice`); SECRET and DRAW are lines of the turn
-# (a score read there is kept for the next turn's values).
+# (a score read there is kept for the next turn's values), OPTIONS the cards it may play.
 PEEK = (
     """\
     id: peek
@@ -60,7 +60,7 @@ PEEK = (
       repeat 2:
           for p in players():
               SECRET
-              c = choose "play" from hand(p) by p
+              c = choose "play" from OPTIONS by p
               move(c, played)
               p.points = p.points + c.value
               DRAW
@@ -120,7 +120,7 @@ def plays_as_in_python(game) -> None:
 
 def peek(tmp_path, reads: str, lines: dict):
     text = PEEK.replace("CARDS", CARDS).replace("READS", reads)
-    for name, default in {"SECRET": "pass", "DRAW": DRAW, "POINTS": "p.points"}.items():
+    for name, default in {"SECRET": "pass", "DRAW": DRAW, "POINTS": "p.points", "OPTIONS": "hand(p)"}.items():
         text = text.replace(name, lines.get(name, default))
     return load_game(write_game(tmp_path, text), reference=True)
 
@@ -180,3 +180,32 @@ FACES = [
 def test_a_greedy_value_reading_dice_its_seat_cannot_see_plays_as_on_a_copy(tmp_path, what, faces):
     game = load_game(write_game(tmp_path, CUPS.replace("FACES", faces)), reference=True)
     plays_as_in_python(game)
+
+
+EVERY_CARD = "[" + ", ".join(f'card_named("c{v}")' for v in range(1, 13)) + "]"
+# (what the options read that the seat cannot know, the options)
+OPTIONS = [
+    ("a hidden zone's top", "cards(hand(p)) + [top(deck)]"),
+    ("where hidden cards lie", f"cards(hand(p)) + [c for c in {EVERY_CARD} if zone_of(c) == deck]"),
+    ("a draw of chance", "[c for c in cards(hand(p)) if random_from([true, false]) or c == first(cards(hand(p)))]"),
+]
+
+
+@pytest.mark.parametrize("what, options", OPTIONS, ids=[o[0] for o in OPTIONS])
+def test_options_that_read_what_the_seat_cannot_know_play_and_fail_as_on_a_copy(tmp_path, what, options):
+    """The options offer cards of the deck, which the seat cannot know, or cards drawn at random, and the value
+    reads only the card rated. A copy agrees with the decision only where its deal (or its draws) gives the same
+    options: where one does, the bot plays as on it; where none does, the game stops with the reference's error,
+    on the VM as in Python, though the value itself reads nothing hidden."""
+    game = peek(tmp_path, "choice.value", {"OPTIONS": options})
+    played = _vm.VmGame(ir_bytes(game)).playouts(2, list(SEEDS), "greedy")
+    failed = 0
+    for seed, on_vm in enumerate(played):
+        try:
+            expected = python_game(game, 2, seed, ["greedy", "greedy"])
+        except StateError as e:
+            failed += 1
+            assert on_vm["error"] == str(e), f"seed {seed}"
+            continue
+        assert {k: on_vm[k] for k in expected} == expected, f"seed {seed}"
+    assert failed > 0

@@ -7,6 +7,7 @@ use crate::rng::Seed;
 use crate::shared::Shared;
 use crate::state::{Error, Fault, Hist, Pending, Res, State, F};
 use crate::value::{Journal, V};
+use std::cell::Cell;
 use std::rc::Rc;
 
 /// Deals drawn until the copy offers the seat its own options; then one more keeping the programs' cards.
@@ -94,9 +95,62 @@ impl Hidden {
 /// Reads of these, draws of chance, dice's faces (rolled again in a copy) and scores (kept from reads of the
 /// whole state) fail under the watch; every other read gives what it gives in every copy. Nothing a rating runs
 /// changes the game (an expression holds no change: the checker's E505).
-pub struct Watch {
+pub struct Held {
     zones: Vec<bool>,
     cards: Vec<bool>,
+}
+
+/// What the reads a watch looks at do while it is on: fail where they touch what it holds, or be noted.
+pub enum Watch {
+    Held(Held),
+    Noting(Reads),
+}
+
+/// The reads a watch looks at, noted while a decision's options and chooser are worked out (where
+/// `State::note_reads` says): the zones read, the cards whose places were read, and whether chance, a die's face
+/// or a score was. A rating in place of a seat's copies may then check these against its `Held` instead of
+/// working the options out again under it: the state stands still while it is asked.
+#[derive(Debug)]
+pub struct Reads {
+    zones: Marks,
+    cards: Marks,
+    chance: Cell<bool>,
+}
+
+impl Reads {
+    fn meet(&self, held: &Held) -> bool {
+        self.chance.get() || self.zones.any(&held.zones) || self.cards.any(&held.cards)
+    }
+}
+
+/// Places marked among `0..n`, a bit each.
+#[derive(Debug)]
+struct Marks(Box<[Cell<u64>]>);
+
+impl Marks {
+    fn new(n: usize) -> Marks {
+        Marks((0..n.div_ceil(64)).map(|_| Cell::new(0)).collect())
+    }
+
+    #[inline(always)]
+    fn mark(&self, i: usize) {
+        let word = &self.0[i / 64];
+        word.set(word.get() | 1 << (i % 64));
+    }
+
+    /// Whether a place marked is one where `held` is true.
+    fn any(&self, held: &[bool]) -> bool {
+        self.0.iter().enumerate().any(|(w, word)| {
+            let mut bits = word.get();
+            while bits != 0 {
+                if held[w * 64 + bits.trailing_zeros() as usize] {
+                    return true;
+                }
+                bits &= bits - 1;
+            }
+            false
+        })
+    }
 }
 
 #[cold]
@@ -199,22 +253,66 @@ impl State {
     /// nothing a deal could change (`Watch`), so that every copy gives it alike and none need be made; None
     /// where it may read such a thing (or fails), and the caller rates on a copy. The state is left as it was.
     pub fn rated_in_sight<T>(&mut self, seat: u32, rate: impl FnOnce(&mut State) -> Result<T, Error>) -> Option<T> {
-        let watch = self.watch_for(seat)?;
-        self.watch = Some(Box::new(watch));
-        let rated = self.asked_as_copies_ask().ok().and_then(|()| rate(self).ok());
+        let held = self.sight(seat)?;
+        self.watch = Some(Box::new(Watch::Held(held)));
+        let rated = rate(self).ok();
         self.watch = None;
         rated
+    }
+
+    /// Whether every copy for `seat` is asked the pending decision as this state is: then a copy can be made (its
+    /// first deal agrees) and need not be, to know that.
+    pub fn asked_alike(&mut self, seat: u32) -> bool {
+        self.sight(seat).is_some()
+    }
+
+    /// The watch under which a read on this state gives what it gives on every copy for `seat`, where every copy
+    /// is asked the pending decision alike (its options' reads, noted or worked out again, touch nothing the
+    /// watch holds); else None.
+    fn sight(&mut self, seat: u32) -> Option<Held> {
+        let held = self.watch_for(seat)?;
+        if let Some(reads) = self.pending.as_ref()?.reads.clone() {
+            return (!reads.meet(&held)).then_some(held);
+        }
+        self.watch = Some(Box::new(Watch::Held(held)));
+        let asked = self.asked_as_copies_ask();
+        match self.watch.take().map(|w| *w) {
+            Some(Watch::Held(held)) if asked.is_ok() => Some(held),
+            _ => None,
+        }
+    }
+
+    /// Start noting the reads a watch looks at, if this state notes what its decisions' options read and no
+    /// watch is on; whether it started.
+    pub(crate) fn start_noting(&mut self) -> bool {
+        if !self.note_reads || self.watch.is_some() {
+            return false;
+        }
+        self.watch = Some(Box::new(Watch::Noting(Reads {
+            zones: Marks::new(self.seats().zones.len()),
+            cards: Marks::new(self.loc.len()),
+            chance: Cell::new(false),
+        })));
+        true
+    }
+
+    /// The reads noted since `start_noting` started; the watch is off.
+    pub(crate) fn noted(&mut self) -> Option<Reads> {
+        match *self.watch.take()? {
+            Watch::Noting(reads) => Some(reads),
+            Watch::Held(_) => None,
+        }
     }
 
     /// The watch for a rating on this state in place of `seat`'s copies, or None where a copy differs from
     /// this state beyond it (`dealt`): a simultaneous decision, a variable, player variable or local holding a
     /// card a deal moves (relabelled in a copy), another seat's private variable not at its start (reset).
-    fn watch_for(&self, seat: u32) -> Option<Watch> {
+    fn watch_for(&self, seat: u32) -> Option<Held> {
         let p = self.pending.as_ref()?;
         if p.together.is_some() {
             return None;
         }
-        let mut watch = Watch {
+        let mut watch = Held {
             zones: vec![false; self.seats().zones.len()],
             cards: vec![false; self.loc.len()],
         };
@@ -222,10 +320,7 @@ impl State {
             watch.zones[z] = true;
             watch.cards[card as usize] = true;
         });
-        let moved: Vec<u32> = (0..self.loc.len() as u32)
-            .map(|c| if watch.cards[c as usize] { u32::MAX } else { c })
-            .collect();
-        let holds = |v: &V, shape: &Shape| remap(v, shape, &moved).is_some();
+        let holds = |v: &V, shape: &Shape| holds_marked(v, shape, &watch.cards);
         let det = &self.game.det;
         if det.vars.iter().any(|(i, shape)| holds(&self.vars[*i as usize], shape))
             || self
@@ -264,11 +359,7 @@ impl State {
             return Err(unseen());
         }
         let mut env = f.env.clone();
-        let items = self.options(&game, c, &mut env)?;
-        let player = match c.by {
-            Some(by) => self.value_of(&game, by, &mut env)?,
-            None => env[0].clone(),
-        };
+        let (items, player) = self.options_and_chooser(&game, c, &mut env)?;
         if self.option_ids(c, &items, &player).1 {
             return Err(unseen());
         }
@@ -278,27 +369,41 @@ impl State {
     /// Fails under a watch that holds zone `z`: a read of its cards.
     #[inline(always)]
     pub(crate) fn unseen_zone(&self, z: usize) -> Res<()> {
-        match &self.watch {
-            Some(w) if w.zones[z] => Err(unseen()),
-            _ => Ok(()),
+        match self.watch.as_deref() {
+            None => Ok(()),
+            Some(Watch::Held(w)) if w.zones[z] => Err(unseen()),
+            Some(Watch::Held(_)) => Ok(()),
+            Some(Watch::Noting(r)) => {
+                r.zones.mark(z);
+                Ok(())
+            }
         }
     }
 
     /// Fails under a watch that holds card `c`: a read of where it lies.
     #[inline(always)]
     pub(crate) fn unseen_place(&self, c: usize) -> Res<()> {
-        match &self.watch {
-            Some(w) if w.cards[c] => Err(unseen()),
-            _ => Ok(()),
+        match self.watch.as_deref() {
+            None => Ok(()),
+            Some(Watch::Held(w)) if w.cards[c] => Err(unseen()),
+            Some(Watch::Held(_)) => Ok(()),
+            Some(Watch::Noting(r)) => {
+                r.cards.mark(c);
+                Ok(())
+            }
         }
     }
 
     /// Fails under any watch: a draw of chance, a die's face or a score.
     #[inline(always)]
     pub(crate) fn unwatched(&self) -> Res<()> {
-        match &self.watch {
-            Some(_) => Err(unseen()),
+        match self.watch.as_deref() {
             None => Ok(()),
+            Some(Watch::Held(_)) => Err(unseen()),
+            Some(Watch::Noting(r)) => {
+                r.chance.set(true);
+                Ok(())
+            }
         }
     }
 
@@ -570,6 +675,24 @@ fn remap(v: &V, shape: &Shape, map: &[u32]) -> Option<V> {
         })
         .map(V::Rec),
         _ => None,
+    }
+}
+
+/// Whether `v` holds a card `marked` marks where `shape` says it holds cards: whether `remap` relabels it by a
+/// map that moves those cards.
+fn holds_marked(v: &V, shape: &Shape, marked: &[bool]) -> bool {
+    let each = |items: &[V], inner: &Shape| items.iter().any(|x| holds_marked(x, inner, marked));
+    match (shape, v) {
+        (Shape::Card, V::Int(c)) => usize::try_from(*c).is_ok_and(|c| marked.get(c) == Some(&true)),
+        (Shape::List(inner), V::List(items)) => each(items, inner),
+        (Shape::Loop(list), V::Iter(_, items)) => matches!(&**list, Shape::List(inner) if each(items, inner)),
+        (Shape::Record(fields), V::Rec(r)) => r.iter().any(|(k, x)| {
+            fields
+                .iter()
+                .find(|(name, _)| name == k)
+                .is_some_and(|(_, s)| holds_marked(x, s, marked))
+        }),
+        _ => false,
     }
 }
 

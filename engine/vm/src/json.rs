@@ -361,6 +361,7 @@ impl State {
             pool: crate::state::Pool::default(),
             draws: None,
             watch: None,
+            note_reads: false,
             memo: crate::state::Memo::default(),
             faces,
             game,
@@ -477,6 +478,7 @@ fn pending_value(g: &Game, p: &J, n: usize) -> Result<Pending, Error> {
         secret: p.get("secret").and_then(J::as_bool).unwrap_or(false),
         kind: p.get("kind").and_then(J::as_str).unwrap_or("").into(),
         together,
+        reads: None,
     })
 }
 

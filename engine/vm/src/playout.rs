@@ -74,7 +74,9 @@ pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>,
 /// seat's determinized copy, dealt from a seed of its own for that seat and decision (the Python bots' seed), and
 /// made in `spare` (the last decision's copy, if any). A greedy bot that plays at random this time gets none, nor
 /// one whose values read nothing the deal changes (`Greedy::best_in_sight`): the copy's deal draws nothing from
-/// the bot's generator, so its games are those the bot makes with one.
+/// the bot's generator, so its games are those the bot makes with one. A copy is still dealt for a random pick
+/// where its seat's copies may be asked otherwise (`State::asked_alike`): where no deal agrees, the game stops
+/// as Python's does, which deals a copy before its bot decides.
 pub fn decide(
     st: &mut State,
     bot: &mut Bot,
@@ -87,38 +89,49 @@ pub fn decide(
         return bot.act(ids, seat, None);
     }
     let legal = st.legal(Some(seat));
+    let copy_seed = |st: &State| {
+        derive(
+            st.seed,
+            &[
+                Label::Text("copy"),
+                Label::Int(i64::from(seat)),
+                Label::Int(decisions as i64),
+            ],
+        )
+    };
     if let Bot::Greedy(g) = bot {
         if let Some(a) = g.explored(&st.game, &legal)? {
+            if !st.asked_alike(seat) {
+                st.determinized_in(&st.hidden(seat)?, copy_seed(st), spare)?; // where no deal agrees, the game stops
+            }
             return Ok(a);
         }
-    }
-    if let Bot::Greedy(g) = bot {
         if let Some(chosen) = g.best_in_sight(&legal, seat, st) {
             return chosen;
         }
     }
-    let copy_seed = derive(
-        st.seed,
-        &[
-            Label::Text("copy"),
-            Label::Int(i64::from(seat)),
-            Label::Int(decisions as i64),
-        ],
-    );
-    let det = st.determinized_in(&st.hidden(seat)?, copy_seed, spare)?;
+    let det = st.determinized_in(&st.hidden(seat)?, copy_seed(st), spare)?;
     match bot {
         Bot::Greedy(g) => g.best(&legal, seat, det),
         _ => bot.act(&legal, seat, Some(det)),
     }
 }
 
+/// A new game of `seed` for `bots` to play out, one seat each: its log not kept, and what its decisions'
+/// options read noted where a greedy bot may rate them on the state itself (`Greedy::best_in_sight`).
+pub fn playout_state(game: &Rc<Game>, bots: &[Bot], seed: Seed) -> Result<State, Error> {
+    let mut st = State::unstarted(game.clone(), bots.len(), seed)?;
+    st.note_reads = !game.greedy.is_empty() && bots.iter().any(|b| matches!(b, Bot::Greedy(_)));
+    st.start()?;
+    st.keep_log = false;
+    Ok(st)
+}
+
 /// Play the game of `seed` between bots of `kinds` (one per seat), at most `limit` decisions; `explore`: how
 /// often greedy choices are random.
 pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: Seed, limit: u64, explore: f64) -> Result<Played, Error> {
-    let players = kinds.len();
     let mut bots = make_bots(kinds, seed, explore).map_err(Error::State)?;
-    let mut st = State::new(game.clone(), players, seed)?;
-    st.keep_log = false;
+    let mut st = playout_state(game, &bots, seed)?;
     let mut decisions = 0u64;
     let mut cut_off = false;
     let mut spare = None;

@@ -4,7 +4,7 @@
 //! same record as Python's.
 
 use crate::game::{Body, Game};
-use crate::playout::{decide, make_bots, message};
+use crate::playout::{decide, make_bots, message, playout_state};
 use crate::rng::Seed;
 use crate::state::{Diag, Error, State, F};
 use crate::value::V;
@@ -120,8 +120,7 @@ pub fn record_game(game: &Rc<Game>, lab: &Lab, kinds: &[String], seed: Seed, lim
 
 fn play(game: &Rc<Game>, lab: &Lab, kinds: &[String], limit: u64, explore: f64, rec: &mut Record) -> Result<(), Error> {
     let mut bots = make_bots(kinds, rec.seed, explore).map_err(Error::State)?;
-    let mut st = State::new(game.clone(), kinds.len(), rec.seed)?;
-    st.keep_log = false;
+    let mut st = playout_state(game, &bots, rec.seed)?;
     let cards: HashSet<&str> = game.cards.iter().map(|&c| game.text(c)).collect();
     let mut last: Option<V> = None;
     let mut in_round: Vec<u32> = vec![];

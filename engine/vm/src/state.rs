@@ -1,6 +1,7 @@
 //! A running game: zones, variables, frames suspended at decisions, who knows which card; and the loop that
 //! runs the IR's instructions until a decision is pending or the game ends (State._run of the reference).
 
+use crate::det::Reads;
 use crate::game::{FxMap, Game, Ins, Label, Readers, Store, Variable};
 use crate::rng::{self, Seed};
 use crate::shared::Shared;
@@ -101,6 +102,8 @@ pub struct Pending {
     pub secret: bool,
     pub kind: Rc<str>,
     pub together: Option<Together>,
+    /// What working out the options read of what a deal may change, where noted (`det::Reads`).
+    pub reads: Option<Rc<Reads>>,
 }
 
 impl Pending {
@@ -260,6 +263,9 @@ pub struct State {
     /// While a bot rates its options on this very state instead of on its copy (det.rs `Watch`): what no
     /// read may touch. Never kept by a copy.
     pub watch: Option<Box<crate::det::Watch>>,
+    /// Whether a decision notes what its options read (`det::Reads`): set on the state a playout's greedy bots
+    /// rate on in place of their copies. Never kept by a copy.
+    pub note_reads: bool,
     /// The values of repeated expressions kept while a bot rates the options of one decision.
     pub memo: Memo,
 }
@@ -313,6 +319,7 @@ impl Clone for State {
             draws: self.draws.clone(),
             pool: Pool::default(),
             watch: None,
+            note_reads: false,
             memo: Memo::default(),
         }
     }
@@ -348,6 +355,7 @@ impl Clone for State {
             draws,
             pool: _,
             watch: _,
+            note_reads: _,
             memo: _,
         } = source;
         self.game.clone_from(game);
@@ -376,6 +384,7 @@ impl Clone for State {
         self.faces.clone_from(faces);
         self.draws.clone_from(draws);
         self.watch = None;
+        self.note_reads = false;
     }
 }
 
@@ -526,6 +535,7 @@ impl State {
             faces: crate::dice::initial_faces(&game),
             draws: None,
             watch: None,
+            note_reads: false,
             memo: Memo::default(),
             game,
         })
@@ -948,7 +958,7 @@ impl State {
             };
             let mut last = None;
             for (seat, items) in asked {
-                let p = self.ask(c, items, &seat)?;
+                let p = self.ask(c, items, &seat, None)?;
                 t.seats.push(p.player);
                 t.ids.push(p.ids.clone());
                 t.values.push(p.values.clone());
@@ -968,12 +978,11 @@ impl State {
             p.together = Some(t);
             self.pending = Some(Rc::new(p.asked(None)));
         } else {
-            let items = self.options(g, c, env)?;
-            let player = match c.by {
-                Some(by) => self.value_of(g, by, env)?,
-                None => env[0].clone(),
-            };
-            let p = self.ask(c, items, &player)?;
+            let noting = self.start_noting();
+            let asked = self.options_and_chooser(g, c, env);
+            let reads = if noting { self.noted() } else { None };
+            let (items, player) = asked?;
+            let p = self.ask(c, items, &player, reads)?;
             self.pending = Some(Rc::new(p));
         }
         self.stack.last_mut().expect("a running frame").pc = pc;
@@ -1002,7 +1011,25 @@ impl State {
         self.several(g, c, kept.into(), env)
     }
 
-    fn ask(&self, c: &crate::game::Choose, items: Shared<V>, player: &V) -> Res<Pending> {
+    /// The options of choice `c` and the seat that chooses them, worked out where the frame stands at it.
+    #[inline(always)]
+    pub(crate) fn options_and_chooser(
+        &mut self,
+        g: &Game,
+        c: &crate::game::Choose,
+        env: &mut [V],
+    ) -> Res<(Shared<V>, V)> {
+        let items = self.options(g, c, env)?;
+        let player = match c.by {
+            Some(by) => self.value_of(g, by, env)?,
+            None => env[0].clone(),
+        };
+        Ok((items, player))
+    }
+
+    /// The decision asking `player` to choose among `items`, with the `reads` noted while they were worked out
+    /// (kept where no two options print alike).
+    fn ask(&self, c: &crate::game::Choose, items: Shared<V>, player: &V, reads: Option<Reads>) -> Res<Pending> {
         let (made, duplicates) = self.option_ids(c, &items, player);
         let (ids, values) = match (duplicates, &c.decline) {
             (false, None) => (made, items),
@@ -1031,6 +1058,7 @@ impl State {
             secret: c.secret,
             kind: c.kind.clone(),
             together: None,
+            reads: reads.filter(|_| !duplicates).map(Rc::new),
         })
     }
 
