@@ -53,6 +53,7 @@ PEEK = (
     + """\
     variables:
       drawn: {type: card}
+      kept: {type: "{card: card, by: player}"}
     player_variables:
       points: {type: int, initial: 0}
       guess: {type: int, initial: 0, visibility: owner}
@@ -92,6 +93,11 @@ READS = [
         "a variable holding a hidden card",
         HIGH_IF.format("drawn != none and choice.value > drawn.value"),
         {"DRAW": "drawn = top(deck)\n" + " " * 14 + "move(drawn, hand(p))"},
+    ),
+    (
+        "a record holding a hidden card",
+        HIGH_IF.format("kept != none and choice.value > kept.card.value"),
+        {"DRAW": "kept = {card: top(deck), by: p}\n" + " " * 14 + "move(kept.card, hand(p))"},
     ),
     (
         "another seat's private variable",

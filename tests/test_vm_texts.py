@@ -42,3 +42,38 @@ def test_text_numbers_words_and_sorted_lists_play_alike_on_the_vm(tmp_path):
 def test_text_that_is_no_number_and_lists_that_cannot_be_sorted_are_the_references_faults(tmp_path, line, said):
     game = mini(tmp_path, line + "\n")
     assert said in same_fault_on_every_backend(game).message
+
+
+TOKENS = """\
+components:
+  - kind: card
+    name: token
+    start: deck
+    items:
+      - {id: coin, name: Coin, copies: 2}
+      - {id: gem, name: Gem}
+"""
+
+# Options that print alike: a text of the rules and one made while playing, without a name and with one (the
+# name's words make the id a text the rules do not hold), records of two copies of a card, and a text of the
+# rules and none (different choices, told apart by long ids).
+ALIKE = """\
+w = choose from ["none", none]
+t = choose "pick" from ["b", "c"]
+w = choose from ["ab", "ac", "a" + t]
+w = choose "word" from ["ab", "ac", "a" + t]
+r = choose "copy" from [{card: x} for x in cards(deck)]
+log "{w} {r}"
+"""
+
+
+def test_options_that_print_alike_are_one_option_on_the_vm(tmp_path):
+    game = mini(tmp_path, ALIKE, TOKENS)
+    played_alike(game, 4)
+    st = game.new_game(2, 0)
+    offered = []
+    for _ in range(5):
+        offered.append(st.legal_actions(st.current_player))
+        st.apply(offered[-1][0])
+    assert offered[0] == ['"none"', "null"]
+    assert offered[2:] == [["ab", "ac"], ["word ab", "word ac"], ["copy coin", "copy gem"]]

@@ -687,10 +687,12 @@ fn holds_marked(v: &V, shape: &Shape, marked: &[bool]) -> bool {
         (Shape::List(inner), V::List(items)) => each(items, inner),
         (Shape::Loop(list), V::Iter(_, items)) => matches!(&**list, Shape::List(inner) if each(items, inner)),
         (Shape::Record(fields), V::Rec(r)) => r.iter().any(|(k, x)| {
-            fields
-                .iter()
-                .find(|(name, _)| name == k)
-                .is_some_and(|(_, s)| holds_marked(x, s, marked))
+            // a text, a yes/no or none holds no card: its field's shape is not looked for
+            matches!(x, V::Int(_) | V::List(_) | V::Iter(..) | V::Rec(_))
+                && fields
+                    .iter()
+                    .find(|(name, _)| name == k)
+                    .is_some_and(|(_, s)| holds_marked(x, s, marked))
         }),
         _ => false,
     }

@@ -17,6 +17,9 @@ pub type Node = u32;
 #[derive(Default)]
 pub struct OptionIds {
     pub known: FxMap<crate::value::Exact, Rc<str>>,
+    /// The one id of each text made (a text of the game's table is its own): ids alike are one, compared by
+    /// their addresses.
+    pub texts: FxSet<Rc<str>>,
     pub last: Vec<Asked>,
 }
 
@@ -70,6 +73,7 @@ impl std::hash::Hasher for Fx {
 }
 
 pub type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
+pub type FxSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fx>>;
 
 /// A board table's answer where it holds no entry (lower.py's `_missed`): the arguments that must be spaces
 /// of the board, in the order the reference checks them, and its answer once they are (None: a fault, in the

@@ -2,7 +2,7 @@
 //! runs the IR's instructions until a decision is pending or the game ends (State._run of the reference).
 
 use crate::det::Reads;
-use crate::game::{FxMap, Game, Ins, Label, Readers, Store, Variable};
+use crate::game::{FxMap, FxSet, Game, Ins, Label, Readers, Store, Variable};
 use crate::rng::{self, Seed};
 use crate::shared::Shared;
 use crate::value::{Exact, ExactKey, Journal, V};
@@ -1099,12 +1099,16 @@ impl State {
             choices.resize_with(c_id + 1, Default::default);
         }
         let ids = &mut choices[c_id];
+        if ids.known.len() >= 65_536 {
+            *ids = Default::default(); // a bound on what is kept; every id is made again alike
+        }
         let named = c.prefix.is_empty() && matches!(c.label, Label::Card | Label::Plain); // ids read, not made
         let seat = match player {
             V::Int(p) if *p >= 0 && (*p as usize) < self.n && !named => *p as usize,
             _ => {
-                let made: Rc<[Rc<str>]> = items.iter().map(|x| self.option_id(c, x, &mut ids.known)).collect();
-                let duplicates = has_duplicates(&made);
+                let (known, texts) = (&mut ids.known, &mut ids.texts);
+                let made: Rc<[Rc<str>]> = items.iter().map(|x| self.option_id(c, x, known, texts)).collect();
+                let duplicates = one_twice(&made);
                 return (made, duplicates);
             }
         };
@@ -1117,16 +1121,16 @@ impl State {
         if same {
             return (last.ids.clone(), last.duplicates);
         }
-        let (last, known) = (&ids.last[seat], &mut ids.known);
+        let (last, known, texts) = (&ids.last[seat], &mut ids.known, &mut ids.texts);
         let made: Rc<[Rc<str>]> = items
             .iter()
             .enumerate()
             .map(|(i, x)| match last.items.get(i) {
                 Some(y) if y.exact(x) => last.ids[i].clone(),
-                _ => self.option_id(c, x, known),
+                _ => self.option_id(c, x, known, texts),
             })
             .collect();
-        let duplicates = has_duplicates(&made);
+        let duplicates = one_twice(&made);
         ids.last[seat] = crate::game::Asked {
             items: items.clone(),
             ids: made.clone(),
@@ -1136,18 +1140,29 @@ impl State {
     }
 
     /// An option's id, made once per choice and value (an id depends on nothing else); a card's or a text's
-    /// own name is read, not looked up.
-    fn option_id(&self, c: &crate::game::Choose, x: &V, known: &mut FxMap<Exact, Rc<str>>) -> Rc<str> {
+    /// own name is read, not looked up. Each text has one id (`OptionIds::texts`).
+    fn option_id(
+        &self,
+        c: &crate::game::Choose,
+        x: &V,
+        known: &mut FxMap<Exact, Rc<str>>,
+        texts: &mut FxSet<Rc<str>>,
+    ) -> Rc<str> {
         if let Some(id) = self.own_name(c, x) {
             return id;
         }
         if let Some(id) = known.get(x as &dyn ExactKey) {
             return id.clone();
         }
-        if known.len() >= 65_536 {
-            known.clear();
-        }
-        let id = self.make_id(c, x);
+        let made = self.make_id(c, x);
+        let id = match (self.game.string_ids.get(&*made), texts.get(&*made)) {
+            (Some(&s), _) => self.game.strings[s as usize].clone(),
+            (None, Some(id)) => id.clone(),
+            (None, None) => {
+                texts.insert(made.clone());
+                made
+            }
+        };
         known.insert(Exact(x.clone()), id.clone());
         id
     }
@@ -1922,6 +1937,18 @@ fn sorted_json(j: &serde_json::Value) -> String {
         serde_json::Value::Array(a) => format!("[{}]", a.iter().map(sorted_json).collect::<Vec<_>>().join(", ")),
         other => other.to_string(),
     }
+}
+
+/// Whether one of `ids`, each the one id of its text (`OptionIds::texts`), is there twice.
+fn one_twice(ids: &[Rc<str>]) -> bool {
+    if ids.len() < 24 {
+        return ids
+            .iter()
+            .enumerate()
+            .any(|(i, a)| ids[..i].iter().any(|b| Rc::ptr_eq(a, b)));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(ids.len());
+    !ids.iter().all(|a| seen.insert(Rc::as_ptr(a).cast::<u8>()))
 }
 
 fn has_duplicates(ids: &[Rc<str>]) -> bool {
