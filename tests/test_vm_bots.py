@@ -15,7 +15,7 @@ import pytest
 from engine import load_game
 from engine.bots import make_agent
 from engine.errors import TabletopError
-from engine.lab.simulate import play_out, simulate
+from engine.lab.simulate import one_game, simulate
 from engine.runtime import rng
 from engine.runtime.lower import ir_bytes
 
@@ -25,16 +25,6 @@ _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip 
 def both(name: str):
     game = load_game(name, reference=True)
     return game, _vm.VmGame(ir_bytes(game))
-
-
-def python_game(game, players: int, seed: int, kinds: list[str]) -> dict:
-    """One game as `tabletop simulate` plays it in Python, in the VM's report's terms."""
-    bots = [make_agent(kinds[s], seed=rng.derive(seed, "bot", s)) for s in range(players)]
-    state, decisions, cut = play_out(game, players, seed, bots)
-    out = {"decisions": decisions, "cut_off": cut, "error": None}
-    if not cut:
-        out.update(scores=state.scores, results=list(state.outcome.results), reason=state.outcome.reason)
-    return out
 
 
 GAMES = [  # (game, players, bots, seeds): rules greedy looks ahead on, rules with greedy values, simultaneous
@@ -52,7 +42,7 @@ def test_the_vm_plays_the_games_python_plays_for_the_same_seeds(name, players, k
     game, vm_game = both(name)
     played = vm_game.playouts(players, list(range(seeds)), kind)
     for seed, on_vm in enumerate(played):
-        expected = python_game(game, players, seed, [kind] * players)
+        expected = one_game(game, players, seed, [kind] * players)
         assert {k: on_vm[k] for k in expected} == expected, f"seed {seed}"
 
 
@@ -70,7 +60,7 @@ def test_a_greedy_value_reading_the_option_id_plays_on_the_vm_as_in_python(tmp_p
     game = load_game(folder / "game.yaml", reference=True)
     played = _vm.VmGame(ir_bytes(game)).playouts(2, list(range(12)), "greedy")
     for seed, on_vm in enumerate(played):
-        expected = python_game(game, 2, seed, ["greedy", "greedy"])
+        expected = one_game(game, 2, seed, ["greedy", "greedy"])
         assert {k: on_vm[k] for k in expected} == expected, f"seed {seed}"
     assert sum(g["scores"] == [1, 1] for g in played) > len(played) / 2  # the option its value names, bar exploring
 
@@ -79,7 +69,7 @@ def test_each_seat_plays_its_own_bot():
     game, vm_game = both("caty-mini")
     kinds = ["greedy", "random"]
     (on_vm,) = vm_game.playouts(2, [3], kinds)
-    expected = python_game(game, 2, 3, kinds)
+    expected = one_game(game, 2, 3, kinds)
     assert {k: on_vm[k] for k in expected} == expected
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 from language_helpers import write_game
-from test_vm_bots import python_game
 
 from engine import StateError, load_game
+from engine.lab.simulate import one_game
 from engine.runtime.lower import ir_bytes
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
@@ -120,7 +120,7 @@ def plays_as_in_python(game) -> None:
     """Greedy games of `game` on the VM are the games Python's greedy bots play, seed for seed."""
     played = _vm.VmGame(ir_bytes(game)).playouts(2, list(SEEDS), "greedy")
     for seed, on_vm in enumerate(played):
-        expected = python_game(game, 2, seed, ["greedy", "greedy"])
+        expected = one_game(game, 2, seed, ["greedy", "greedy"])
         assert {k: on_vm[k] for k in expected} == expected, f"seed {seed}"
 
 
@@ -208,7 +208,7 @@ def test_options_that_read_what_the_seat_cannot_know_play_and_fail_as_on_a_copy(
     failed = 0
     for seed, on_vm in enumerate(played):
         try:
-            expected = python_game(game, 2, seed, ["greedy", "greedy"])
+            expected = one_game(game, 2, seed, ["greedy", "greedy"])
         except StateError as e:
             failed += 1
             assert on_vm["error"] == str(e), f"seed {seed}"

@@ -12,10 +12,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.bots import GreedyAgent, make_agent
+from engine.bots import GreedyAgent
 from engine.errors import TabletopError, did_you_mean
-from engine.lab.simulate import DEFAULT_DECISION_LIMIT, bot_inputs
-from engine.runtime import rng
+from engine.lab.simulate import DEFAULT_DECISION_LIMIT, bot_inputs, seated
 
 PROGRESS_BINS = 10  # branching factor is averaged over tenths of a game
 _START = object()  # the turn before the first: unlike any turn
@@ -109,7 +108,7 @@ def _leaving_out(game, cards: tuple[str, ...]) -> dict[str, list]:
 # ---------------------------------------------------------------- one game
 def record_game(game, players: int, seed: int, specs: list[str], limit: int = DEFAULT_DECISION_LIMIT) -> dict:
     """Play one game and keep, as plain data, all the metrics need."""
-    agents = [make_agent(specs[s], seed=rng.derive(seed, "bot", s)) for s in range(players)]
+    agents = seated(specs, players, seed)
     rec: dict = {
         "seed": seed,
         "bots": list(specs),

@@ -26,6 +26,21 @@ def bot_inputs(state, seat: int, bot, salt: int = 0) -> tuple[dict, object]:
     return view, det
 
 
+def seated(kinds: Sequence[str], players: int, game_seed: int) -> list:
+    """The bots of one game, one per seat, each seeded from the game's seed and its seat."""
+    return [make_agent(kinds[s], seed=rng.derive(game_seed, "bot", s)) for s in range(players)]
+
+
+def one_game(game, players: int, seed: int, kinds: Sequence[str]) -> dict:
+    """One game as `simulate` plays it, told as the VM's playouts tell one: its decisions, whether it was cut
+    off, and the scores, results and reason it ended with. A rule fault is raised."""
+    state, decisions, cut = play_out(game, players, seed, seated(kinds, players, seed))
+    out = {"decisions": decisions, "cut_off": cut, "error": None}
+    if not cut:
+        out.update(scores=state.scores, results=list(state.outcome.results), reason=state.outcome.reason)
+    return out
+
+
 def play_out(game, players: int, seed: int, bots: list, limit: int = DEFAULT_DECISION_LIMIT):
     """Play one game between ``bots`` (one per seat); returns (state, decisions taken, cut_off)."""
     # what seats know is followed only for bots that ask for copies (else worked out if ever asked)
@@ -68,7 +83,7 @@ class _Tally:
         self.wins, self.totals, self.lows, self.highs = [0] * n, [0] * n, [None] * n, [None] * n
 
     def play(self, game, players: int, kinds: list[str], limit: int, game_seed: int) -> None:
-        agents = [make_agent(kinds[s], seed=rng.derive(game_seed, "bot", s)) for s in range(players)]
+        agents = seated(kinds, players, game_seed)
         try:
             state, decisions, cut_off = play_out(game, players, game_seed, agents, limit)
         except TabletopError as exc:
