@@ -369,26 +369,25 @@ impl State {
     /// Fails under a watch that holds zone `z`: a read of its cards.
     #[inline(always)]
     pub(crate) fn unseen_zone(&self, z: usize) -> Res<()> {
-        match self.watch.as_deref() {
-            None => Ok(()),
-            Some(Watch::Held(w)) if w.zones[z] => Err(unseen()),
-            Some(Watch::Held(_)) => Ok(()),
-            Some(Watch::Noting(r)) => {
-                r.zones.mark(z);
-                Ok(())
-            }
-        }
+        self.read_under_watch(z, |w| &w.zones, |r| &r.zones)
     }
 
     /// Fails under a watch that holds card `c`: a read of where it lies.
     #[inline(always)]
     pub(crate) fn unseen_place(&self, c: usize) -> Res<()> {
+        self.read_under_watch(c, |w| &w.cards, |r| &r.cards)
+    }
+
+    /// A read of place `i` among the zones or the cards' places (`held` and `noted` pick which): it fails under a
+    /// watch that holds the place, and is noted where reads are.
+    #[inline(always)]
+    fn read_under_watch(&self, i: usize, held: fn(&Held) -> &[bool], noted: fn(&Reads) -> &Marks) -> Res<()> {
         match self.watch.as_deref() {
             None => Ok(()),
-            Some(Watch::Held(w)) if w.cards[c] => Err(unseen()),
+            Some(Watch::Held(w)) if held(w)[i] => Err(unseen()),
             Some(Watch::Held(_)) => Ok(()),
             Some(Watch::Noting(r)) => {
-                r.cards.mark(c);
+                noted(r).mark(i);
                 Ok(())
             }
         }

@@ -1155,13 +1155,13 @@ impl State {
             return id.clone();
         }
         let made = self.make_id(c, x);
-        let id = match (self.game.string_ids.get(&*made), texts.get(&*made)) {
-            (Some(&s), _) => self.game.strings[s as usize].clone(),
-            (None, Some(id)) => id.clone(),
-            (None, None) => {
-                texts.insert(made.clone());
-                made
-            }
+        let id = if let Some(&s) = self.game.string_ids.get(&*made) {
+            self.game.strings[s as usize].clone()
+        } else if let Some(id) = texts.get(&*made) {
+            id.clone()
+        } else {
+            texts.insert(made.clone());
+            made
         };
         known.insert(Exact(x.clone()), id.clone());
         id
@@ -1939,24 +1939,25 @@ fn sorted_json(j: &serde_json::Value) -> String {
     }
 }
 
-/// Whether one of `ids`, each the one id of its text (`OptionIds::texts`), is there twice.
+/// Whether one of `ids`, each the one id of its text (`OptionIds::texts`), is there twice: one address twice.
 fn one_twice(ids: &[Rc<str>]) -> bool {
+    any_twice(ids, |a| Rc::as_ptr(a).cast::<u8>())
+}
+
+fn has_duplicates(ids: &[Rc<str>]) -> bool {
+    any_twice(ids, |a| &**a)
+}
+
+/// Whether two of `ids` have one key: pair by pair for a few, by a set for more.
+fn any_twice<'a, K: Eq + std::hash::Hash>(ids: &'a [Rc<str>], key: impl Fn(&'a Rc<str>) -> K) -> bool {
     if ids.len() < 24 {
         return ids
             .iter()
             .enumerate()
-            .any(|(i, a)| ids[..i].iter().any(|b| Rc::ptr_eq(a, b)));
+            .any(|(i, a)| ids[..i].iter().any(|b| key(a) == key(b)));
     }
     let mut seen = std::collections::HashSet::with_capacity(ids.len());
-    !ids.iter().all(|a| seen.insert(Rc::as_ptr(a).cast::<u8>()))
-}
-
-fn has_duplicates(ids: &[Rc<str>]) -> bool {
-    if ids.len() < 24 {
-        return ids.iter().enumerate().any(|(i, a)| ids[..i].contains(a));
-    }
-    let mut seen = std::collections::HashSet::with_capacity(ids.len());
-    !ids.iter().all(|a| seen.insert(a))
+    !ids.iter().all(|a| seen.insert(key(a)))
 }
 
 fn not_legal(action: &str, seat: u32, legal: &[Rc<str>]) -> String {
