@@ -89,6 +89,7 @@ READS = [
     ("a hidden zone's top", HIGH_IF.format("choice.value > top(deck).value"), {}),
     ("a hidden zone's top cards", HIGH_IF.format("size([c for c in top_cards(deck, 2) if c.value > 9]) > 0"), {}),
     ("a hidden card's zone", HIGH_IF.format('zone_of(card_named("c12")) == deck'), {}),
+    ("a hidden card's zone's key", HIGH_IF.format('key_of(zone_of(card_named("c12"))) == ""'), {}),
     (
         "a variable holding a hidden card",
         HIGH_IF.format("drawn != none and choice.value > drawn.value"),
@@ -193,6 +194,7 @@ EVERY_CARD = "[" + ", ".join(f'card_named("c{v}")' for v in range(1, 13)) + "]"
 OPTIONS = [
     ("a hidden zone's top", "cards(hand(p)) + [top(deck)]"),
     ("where hidden cards lie", f"cards(hand(p)) + [c for c in {EVERY_CARD} if zone_of(c) == deck]"),
+    ("the keys of hidden cards' zones", f'cards(hand(p)) + [c for c in {EVERY_CARD} if key_of(zone_of(c)) == ""]'),
     ("a draw of chance", "[c for c in cards(hand(p)) if random_from([true, false]) or c == first(cards(hand(p)))]"),
 ]
 

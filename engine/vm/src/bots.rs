@@ -198,8 +198,8 @@ fn rate_each(st: &mut State, seat: u32, actions: &[Rc<str>]) -> Result<Vec<(Rati
             p.kind
         )));
     };
-    let mut out = vec![];
-    let mut env = vec![];
+    let mut out = Vec::with_capacity(actions.len());
+    let mut env = Vec::with_capacity(value.nlocals);
     // The actions are most often the decision's own list: then an action's option is the one at its place.
     let own = actions.len() == p.ids.len() && actions.iter().zip(p.ids.iter()).all(|(a, b)| Rc::ptr_eq(a, b));
     for (k, a) in actions.iter().enumerate() {

@@ -220,10 +220,16 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
                 unreachable!("matched above")
             };
             let card = inner[0];
+            let at = place(nodes, card);
             Box::new(move |st, g, env| {
+                // a card read in place (a local, a field), else worked out
+                if let Some(c) = at.and_then(|at| at.read(st, g, env)) {
+                    return st.place_key(g, c);
+                }
                 let c = run(st, g, card, env)?;
-                let z = st.zone_of(&c)?;
-                st.key_of(g, &z)
+                let key = st.place_key(g, &c);
+                c.discard();
+                key
             })
         }
         Expr::Op(op, args) => {

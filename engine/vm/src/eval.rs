@@ -1040,6 +1040,22 @@ impl State {
         Ok(V::Str(self.seats().zones[self.loc[c] as usize]))
     }
 
+    /// `key_of(zone_of(c))`: the key of the zone card `c` lies in, from the card's place by two looks in tables
+    /// (the zone's name is not made a value first).
+    pub(crate) fn place_key(&self, g: &Game, c: &V) -> Res<V> {
+        if let &V::Int(i) = c {
+            if i >= 0 && (i as usize) < self.loc.len() {
+                self.unseen_place(i as usize)?;
+                let key = g.keys[self.seats().zones[self.loc[i as usize] as usize] as usize];
+                if key != u32::MAX {
+                    return Ok(V::Str(key));
+                }
+            }
+        }
+        let z = self.zone_of(c)?;
+        self.key_of(g, &z)
+    }
+
     /// Attribute `i` of card `c`.
     #[inline(always)]
     pub(crate) fn attr_of(&self, g: &Game, i: u16, c: &V) -> Res<V> {

@@ -1074,7 +1074,11 @@ impl State {
         let (mut ids, mut values) = if duplicates {
             self.distinct(c, items, made)?
         } else {
-            (made.to_vec(), items.to_vec())
+            // room for the decline, pushed below without growing the lists
+            let (mut ids, mut values) = (Vec::with_capacity(made.len() + 1), Vec::with_capacity(items.len() + 1));
+            ids.extend_from_slice(made);
+            values.extend_from_slice(items);
+            (ids, values)
         };
         if let Some(decline) = decline {
             if ids.iter().any(|i| i == decline) {
@@ -1956,7 +1960,7 @@ fn any_twice<'a, K: Eq + std::hash::Hash>(ids: &'a [Rc<str>], key: impl Fn(&'a R
             .enumerate()
             .any(|(i, a)| ids[..i].iter().any(|b| key(a) == key(b)));
     }
-    let mut seen = std::collections::HashSet::with_capacity(ids.len());
+    let mut seen = FxSet::with_capacity_and_hasher(ids.len(), Default::default());
     !ids.iter().all(|a| seen.insert(key(a)))
 }
 
