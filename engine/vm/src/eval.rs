@@ -1035,25 +1035,24 @@ impl State {
 
     /// `zone_of(c)`: the name of the zone card `c` is in.
     pub(crate) fn zone_of(&self, c: &V) -> Res<V> {
-        let c = self.card(c, "zone_of")?;
-        self.unseen_place(c)?;
-        Ok(V::Str(self.seats().zones[self.loc[c] as usize]))
+        Ok(V::Str(self.zone_name_of(self.card(c, "zone_of")?)?))
     }
 
-    /// `key_of(zone_of(c))`: the key of the zone card `c` lies in, from the card's place by two looks in tables
-    /// (the zone's name is not made a value first).
+    /// The name of the zone card `c` lies in (its text id): a read of where the card lies.
+    #[inline(always)]
+    fn zone_name_of(&self, c: usize) -> Res<u32> {
+        self.unseen_place(c)?;
+        Ok(self.seats().zones[self.loc[c] as usize])
+    }
+
+    /// `key_of(zone_of(c))`: the key of the zone card `c` lies in, from the table of keys without making the
+    /// zone's name a value first (the generic `key_of` where the table has no such key).
     pub(crate) fn place_key(&self, g: &Game, c: &V) -> Res<V> {
-        if let &V::Int(i) = c {
-            if i >= 0 && (i as usize) < self.loc.len() {
-                self.unseen_place(i as usize)?;
-                let key = g.keys[self.seats().zones[self.loc[i as usize] as usize] as usize];
-                if key != u32::MAX {
-                    return Ok(V::Str(key));
-                }
-            }
+        let zone = self.zone_name_of(self.card(c, "zone_of")?)?;
+        match g.keys[zone as usize] {
+            u32::MAX => self.key_of(g, &V::Str(zone)),
+            key => Ok(V::Str(key)),
         }
-        let z = self.zone_of(c)?;
-        self.key_of(g, &z)
     }
 
     /// Attribute `i` of card `c`.
