@@ -12,13 +12,9 @@ fn main() {
     let start = Instant::now();
     let mut decisions = 0;
     for seed in 0..games {
-        match _vm::playout::play_game(
-            &game,
-            &vec![std::env::var("BOT").unwrap_or("random".into()); players],
-            seed,
-            100_000,
-            _vm::bots::EXPLORE,
-        ) {
+        let kinds = vec![std::env::var("BOT").unwrap_or("random".into()); players];
+        let bots = _vm::playout::make_bots(&kinds, seed, _vm::bots::EXPLORE).expect("bots the VM plays");
+        match _vm::playout::play_game(&game, bots, seed, 100_000) {
             Ok(p) => decisions += p.decisions,
             Err(e) => {
                 eprintln!("seed {seed}: {e:?}");

@@ -415,7 +415,9 @@ pub struct Mcts {
 
 impl Mcts {
     pub fn new(seed: Seed, budget: Budget, rollout: usize) -> Mcts {
-        Mcts::with(PyRandom::new(seed), PyRandom::new(seed), budget, rollout)
+        // its own and its policy's generators start alike: one set up, then copied
+        let rng = PyRandom::new(seed);
+        Mcts::with(rng.clone(), rng, budget, rollout)
     }
 
     /// A search drawing from the given generators: its own, and its rollout policy's.

@@ -1,7 +1,7 @@
 //! Whole games between bots in one call, game for game those `tabletop simulate` plays in Python
 //! (engine/lab/simulate.py `play_out`): the same bots from the same derived seeds, the same copies.
 
-use crate::bots::Bot;
+use crate::bots::{Bot, Greedy};
 use crate::derive::{derive, Label};
 use crate::game::Game;
 use crate::pyrand::PyRandom;
@@ -36,38 +36,64 @@ pub fn message(e: &Error) -> String {
 }
 
 /// The bots of a game from their specs, each seeded `derive(seed, "bot", seat)`; None names a spec the VM
-/// does not play. The random bots' generators (`random.Random` of their seeds, as `Bot::parse` makes them)
-/// are made side by side: a game's set-up of its bots costs about one generator's.
+/// does not play.
 pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>, String> {
-    let seeds: Vec<Seed> = (0..kinds.len())
-        .map(|s| derive(seed, &[Label::Text("bot"), Label::Int(s as i64)]))
-        .collect();
-    let random: Vec<Seed> = seeds
+    let mut games = make_bots_of_games(kinds, &[seed], explore)?;
+    Ok(games.pop().unwrap_or_default())
+}
+
+/// `make_bots` for each game of `seeds`. The random and greedy bots' generators (`random.Random` of their seeds,
+/// as `Bot::parse` makes them) are made side by side, all the games' together: up to four take the time of one
+/// (`games_made_together` says how many games make four).
+pub fn make_bots_of_games(kinds: &[String], seeds: &[Seed], explore: f64) -> Result<Vec<Vec<Bot>>, String> {
+    let bot_seeds: Vec<Vec<Seed>> = seeds
         .iter()
-        .zip(kinds)
-        .filter(|(_, k)| *k == "random")
-        .map(|(s, _)| *s)
+        .map(|&seed| {
+            (0..kinds.len())
+                .map(|s| derive(seed, &[Label::Text("bot"), Label::Int(s as i64)]))
+                .collect()
+        })
         .collect();
-    let mut generators = PyRandom::new_many(&random).into_iter();
-    kinds
+    let own: Vec<Seed> = bot_seeds
         .iter()
-        .zip(&seeds)
-        .map(|(k, &s)| {
-            let made = if k == "random" {
-                generators.next().map(Bot::Random)
-            } else {
-                None
-            };
-            let mut bot = match made {
-                Some(bot) => bot,
-                None => Bot::parse(k, s).ok_or_else(|| {
-                    format!("the VM plays random, greedy and mcts[:BUDGET[/ROLLOUT]] bots, not '{k}'")
-                })?,
-            };
-            bot.set_explore(explore);
-            Ok(bot)
+        .flat_map(|game| game.iter().zip(kinds).filter(|(_, k)| draws(k)).map(|(s, _)| *s))
+        .collect();
+    let mut generators = PyRandom::new_many(&own).into_iter();
+    bot_seeds
+        .iter()
+        .map(|game| {
+            kinds
+                .iter()
+                .zip(game)
+                .map(|(k, &s)| {
+                    let made = match (k.as_str(), draws(k).then(|| generators.next()).flatten()) {
+                        ("random", Some(r)) => Some(Bot::Random(r)),
+                        ("greedy", Some(r)) => Some(Bot::Greedy(Greedy::with(r))),
+                        _ => None,
+                    };
+                    let mut bot = match made {
+                        Some(bot) => bot,
+                        None => Bot::parse(k, s).ok_or_else(|| {
+                            format!("the VM plays random, greedy and mcts[:BUDGET[/ROLLOUT]] bots, not '{k}'")
+                        })?,
+                    };
+                    bot.set_explore(explore);
+                    Ok(bot)
+                })
+                .collect()
         })
         .collect()
+}
+
+/// Whether a bot of spec `kind` draws from one generator of its seed, made by `make_bots_of_games`.
+fn draws(kind: &str) -> bool {
+    kind == "random" || kind == "greedy"
+}
+
+/// How many games' bots `make_bots_of_games` best makes in one call: enough for four generators side by side.
+pub fn games_made_together(kinds: &[String]) -> usize {
+    let drawing = kinds.iter().filter(|k| draws(k)).count();
+    (4 / drawing.max(1)).max(1)
 }
 
 /// What `bot` chooses for `seat` among `ids` at the game's `decisions`-th decision: a bot that searches gets the
@@ -127,10 +153,9 @@ pub fn playout_state(game: &Rc<Game>, bots: &[Bot], seed: Seed) -> Result<State,
     Ok(st)
 }
 
-/// Play the game of `seed` between bots of `kinds` (one per seat), at most `limit` decisions; `explore`: how
-/// often greedy choices are random.
-pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: Seed, limit: u64, explore: f64) -> Result<Played, Error> {
-    let mut bots = make_bots(kinds, seed, explore).map_err(Error::State)?;
+/// Play the game of `seed` between `bots` (one per seat, made for that seed: `make_bots`), at most `limit`
+/// decisions.
+pub fn play_game(game: &Rc<Game>, mut bots: Vec<Bot>, seed: Seed, limit: u64) -> Result<Played, Error> {
     let mut st = playout_state(game, &bots, seed)?;
     let mut decisions = 0u64;
     let mut cut_off = false;
@@ -158,4 +183,41 @@ pub fn play_game(game: &Rc<Game>, kinds: &[String], seed: Seed, limit: u64, expl
         decisions,
         cut_off,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bot's first picks among many actions, drawn from its generator (no state given: greedy picks at random).
+    fn picks(bot: &mut Bot) -> Vec<Rc<str>> {
+        let actions: Vec<Rc<str>> = (0..1000).map(|i| Rc::from(i.to_string())).collect();
+        (0..5).map(|_| bot.act(&actions, 0, None).expect("an action")).collect()
+    }
+
+    #[test]
+    fn bots_made_for_many_games_at_once_are_each_games_own() {
+        for kinds in [vec!["random"; 2], vec!["greedy", "random", "greedy"], vec!["random"]] {
+            let kinds: Vec<String> = kinds.into_iter().map(String::from).collect();
+            let seeds: Vec<Seed> = (0..7).map(|s| s * 1_000_003 - 5).collect();
+            let together = make_bots_of_games(&kinds, &seeds, 0.0).expect("bots");
+            assert_eq!(together.len(), seeds.len());
+            for (mut game, &seed) in together.into_iter().zip(&seeds) {
+                let mut alone = make_bots(&kinds, seed, 0.0).expect("bots");
+                assert_eq!(game.len(), kinds.len());
+                for (a, b) in game.iter_mut().zip(alone.iter_mut()) {
+                    assert_eq!(picks(a), picks(b), "seed {seed}, {kinds:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn enough_games_are_made_together_for_four_generators() {
+        let kinds = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(games_made_together(&kinds(&["random", "random"])), 2);
+        assert_eq!(games_made_together(&kinds(&["greedy"; 3])), 1);
+        assert_eq!(games_made_together(&kinds(&["random"])), 4);
+        assert_eq!(games_made_together(&kinds(&["mcts", "mcts"])), 4);
+    }
 }

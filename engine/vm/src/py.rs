@@ -198,27 +198,31 @@ impl VmGame {
         }
         playout::make_bots(&kinds, 0, explore).map_err(VmStateError::new_err)?;
         let mut out = vec![];
-        for seed in seeds {
-            // the keys are made once (interned), not at each of the thousands of games a call may play
-            let d = PyDict::new(py);
-            d.set_item(intern!(py, "seed"), seed)?;
-            let (decisions, cut_off, error) = (intern!(py, "decisions"), intern!(py, "cut_off"), intern!(py, "error"));
-            match guarded_raw(|| playout::play_game(&self.game, &kinds, seed, limit, explore)) {
-                Ok(g) => {
-                    d.set_item(intern!(py, "scores"), g.scores)?;
-                    d.set_item(intern!(py, "results"), g.results)?;
-                    d.set_item(intern!(py, "reason"), &*g.reason)?;
-                    d.set_item(decisions, g.decisions)?;
-                    d.set_item(cut_off, g.cut_off)?;
-                    d.set_item(error, py.None())?;
+        for batch in seeds.chunks(playout::games_made_together(&kinds)) {
+            let bots = playout::make_bots_of_games(&kinds, batch, explore).map_err(VmStateError::new_err)?;
+            for (&seed, bots) in batch.iter().zip(bots) {
+                // the keys are made once (interned), not at each of the thousands of games a call may play
+                let d = PyDict::new(py);
+                d.set_item(intern!(py, "seed"), seed)?;
+                let (decisions, cut_off, error) =
+                    (intern!(py, "decisions"), intern!(py, "cut_off"), intern!(py, "error"));
+                match guarded_raw(|| playout::play_game(&self.game, bots, seed, limit)) {
+                    Ok(g) => {
+                        d.set_item(intern!(py, "scores"), g.scores)?;
+                        d.set_item(intern!(py, "results"), g.results)?;
+                        d.set_item(intern!(py, "reason"), &*g.reason)?;
+                        d.set_item(decisions, g.decisions)?;
+                        d.set_item(cut_off, g.cut_off)?;
+                        d.set_item(error, py.None())?;
+                    }
+                    Err(e) => {
+                        d.set_item(decisions, 0)?;
+                        d.set_item(cut_off, false)?;
+                        d.set_item(error, e)?;
+                    }
                 }
-                Err(e) => {
-                    d.set_item(decisions, 0)?;
-                    d.set_item(cut_off, false)?;
-                    d.set_item(error, e)?;
-                }
+                out.push(d);
             }
-            out.push(d);
         }
         Ok(out)
     }

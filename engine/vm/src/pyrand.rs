@@ -145,20 +145,21 @@ impl PyRandom {
     }
 }
 
-/// `random.Random(seed)` of each of `L` seeds, their set-ups (`init_by_array`) run step by step together.
+/// `random.Random(seed)` of each of `L` seeds, their set-ups (`init_by_array`) run step by step together. Each
+/// step makes a word from the one before: that word is carried in a register (`last`), not read back from the
+/// block it was just stored in, which would put a store's round trip into every step.
 fn side_by_side<const L: usize>(seeds: [Seed; L]) -> [PyRandom; L] {
     // a seed's key: its absolute value in 32-bit words, low first (one word 0 for the seed 0)
-    let keys: [Vec<u32>; L] = seeds.map(|seed| {
+    let keys: [([u32; KEY_WORDS], usize); L] = seeds.map(|seed| {
         let mut abs = seed.unsigned_abs();
-        let mut key = vec![];
+        let mut key = [0; KEY_WORDS];
+        let mut len = 0;
         while abs > 0 {
-            key.push(abs as u32);
+            key[len] = abs as u32;
+            len += 1;
             abs >>= 32;
         }
-        if key.is_empty() {
-            key.push(0);
-        }
-        key
+        (key, len.max(1))
     });
     // `init_by_array` starts from the generator of one fixed seed: made once.
     static START: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
@@ -168,39 +169,36 @@ fn side_by_side<const L: usize>(seeds: [Seed; L]) -> [PyRandom; L] {
         r.mt
     });
     let mut out = [(); L].map(|_| PyRandom::from_words(*start));
-    let longest = keys.iter().map(Vec::len).max().unwrap_or(1);
+    let mut last = [start[0]; L];
     let (mut i, mut j) = (1usize, [0usize; L]);
-    for _ in 0..N.max(longest) {
-        for ((r, key), j) in out.iter_mut().zip(&keys).zip(j.iter_mut()) {
-            let mt = &mut r.mt;
-            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
-            mt[i] = (mt[i] ^ prev.wrapping_mul(1_664_525))
+    for _ in 0..N {
+        for (((r, (key, len)), j), last) in out.iter_mut().zip(&keys).zip(j.iter_mut()).zip(last.iter_mut()) {
+            let prev = *last ^ (*last >> 30);
+            *last = (r.mt[i] ^ prev.wrapping_mul(1_664_525))
                 .wrapping_add(key[*j])
                 .wrapping_add(*j as u32);
+            r.mt[i] = *last;
             *j += 1;
-            if *j >= key.len() {
+            if *j >= *len {
                 *j = 0;
             }
         }
         i += 1;
         if i >= N {
-            for r in out.iter_mut() {
-                r.mt[0] = r.mt[N - 1];
-            }
+            // word 0 is the last word, which `last` holds
+            out.iter_mut().for_each(|r| r.mt[0] = r.mt[N - 1]);
             i = 1;
         }
     }
     for _ in 0..N - 1 {
-        for r in out.iter_mut() {
-            let mt = &mut r.mt;
-            let prev = mt[i - 1] ^ (mt[i - 1] >> 30);
-            mt[i] = (mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+        for (r, last) in out.iter_mut().zip(last.iter_mut()) {
+            let prev = *last ^ (*last >> 30);
+            *last = (r.mt[i] ^ prev.wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            r.mt[i] = *last;
         }
         i += 1;
         if i >= N {
-            for r in out.iter_mut() {
-                r.mt[0] = r.mt[N - 1];
-            }
+            out.iter_mut().for_each(|r| r.mt[0] = r.mt[N - 1]);
             i = 1;
         }
     }
@@ -209,6 +207,10 @@ fn side_by_side<const L: usize>(seeds: [Seed; L]) -> [PyRandom; L] {
     }
     out
 }
+
+/// The most 32-bit words of a seed's key (a seed has 128 bits): fewer than `N`, so the first loop of
+/// `init_by_array` runs `N` steps.
+const KEY_WORDS: usize = 4;
 
 #[cfg(test)]
 mod tests {
