@@ -269,6 +269,9 @@ BOARD_NONE = {
     "a group on a board that is none, of a space that fails": (
         "n = size(group(item([b0], 5), item(spaces(b0), 1 // (n - n)), spaces(b0)))"
     ),
+    "a distance on a board held in a local that is none, to a space that fails": (
+        'b = item([b0], 5)\n      n = grid_distance(b, "a1", item(spaces(b0), 1 // (n - n)))'
+    ),
 }
 
 
@@ -296,6 +299,14 @@ BOARD_FAULTS = {
     "a distance on a board that is none": ('n = grid_distance(item([b0], 5), "c2", "a2")', "got no board"),
     "the way on a board that is none": ('n = path_length(item([b0], 5), "a1", ["c3"], [])', "got no board"),
     "a joining on a board that is none": ('flag = connected(item([b0], 5), ["a1"], ["c3"], [])', "got no board"),
+    "a joining from sources that are none, to a target the spaces passed through reach": (
+        'flag = connected(b0, item([["a1"]], 5), ["c3"], spaces(b0))',
+        "none is not a list",
+    ),
+    "a distance on a board held in a local that is none": (
+        'b = item([b0], 5)\n      n = grid_distance(b, "a1", "c3")',
+        "got no board",
+    ),
     "a line drawn on a board of spaces, not of points": ('n = size(touched(b0, "a1", "c3"))', "is not a plane board"),
     "the way from a text made while playing that is no space": (
         'n = path_length(b0, text(n) + "9", ["c3"], spaces(b0))',
@@ -318,6 +329,24 @@ def test_a_line_drawn_on_a_seats_own_board_of_spaces_names_that_board_as_the_ref
     )
     assert vm == ref
     assert "board 'b0:1' is not a plane board" in ref.message, ref.message
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'flag = connected(b0, item([["a1"]], 5), ["c3"], [])',
+        'flag = connected(b0, item([["a1"]], 5), ["c3"], ["a1", "b1"])',
+    ],
+    ids=["through no space", "through no target"],
+)
+def test_a_joining_that_no_target_can_end_is_no_whatever_its_sources(tmp_path, line):
+    """The reference reads the sources only when some target lies among the spaces passed through: else the answer
+    is no, even from sources that are none (found by the program fuzzer, seed 144, game 677)."""
+    game = board_game(tmp_path, line)
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    ref.apply(ref.legal_actions()[0])
+    vm.apply(vm.legal_actions()[0])
+    assert json.loads(vm.to_json())["variables"]["flag"] is ref.vars["flag"] is False
 
 
 @pytest.mark.parametrize("tag", ['text(n) + "x"', '"x"'], ids=["made while playing", "written"])

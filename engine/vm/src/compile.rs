@@ -268,31 +268,45 @@ fn form(nodes: &[Expr], families: &FxMap<u32, Family>, n: Node) -> Form {
                 st.member_of(g, fam, &k)
             }),
         },
-        Expr::Table(t, board, args) => match nodes[*board as usize] {
-            // a board written in the rules, its spaces read at their places where they have one
-            Expr::Lit(V::Str(board)) => {
-                let t = *t;
-                let parts: Vec<(Node, Option<Place>)> = args.iter().map(|&a| (a, place(nodes, a))).collect();
-                Box::new(move |st, g, env| {
-                    let mut key = [board, NO_PART, NO_PART, NO_PART];
-                    let mut odd: crate::eval::Odd = Default::default();
-                    for (i, &(a, at)) in parts.iter().enumerate() {
-                        key[i + 1] = match peek(at, a, st, g, env) {
-                            Some(V::Str(s)) => *s,
-                            _ => st.space(g, a, env, &mut odd[i])?,
-                        };
-                    }
-                    st.entry(g, t, key, &odd)
-                })
+        Expr::Table(t, board, args) => {
+            let (t, board, args) = (*t, *board, args.clone());
+            let parts: Vec<(Node, Option<Place>)> = args.iter().map(|&a| (a, place(nodes, a))).collect();
+            if let Expr::Lit(V::Str(named)) = nodes[board as usize] {
+                // a board written in the rules
+                return Box::new(move |st, g, env| table_entry(st, g, t, named, &parts, env));
             }
-            _ => {
-                let (t, board, args) = (*t, *board, args.clone());
-                Box::new(move |st, g, env| st.table(g, t, board, &args, env))
-            }
-        },
+            // a board read in place (a variable, a local) or worked out; as the reference, a board that is
+            // none faults once the other arguments are worked out
+            let at = place(nodes, board);
+            Box::new(move |st, g, env| {
+                let first = match at.and_then(|at| at.read(st, g, env)) {
+                    Some(&V::Str(b)) => b,
+                    Some(_) => return st.no_board(g, &args, env),
+                    None => match run(st, g, board, env)? {
+                        V::Str(b) => b,
+                        _ => return st.no_board(g, &args, env),
+                    },
+                };
+                table_entry(st, g, t, first, &parts, env)
+            })
+        }
         &Expr::Keyed { how, it, source, key } => Box::new(move |st, g, env| st.keyed(g, how, it, source, key, env)),
         _ => Box::new(move |st, g, env| st.eval_node(g, n, env)),
     }
+}
+
+/// The entry of table `t` on board `board` under the spaces `parts`, each read at its place where it has one.
+#[inline(always)]
+fn table_entry(st: &mut State, g: &Game, t: u16, board: u32, parts: &[(Node, Option<Place>)], env: &mut [V]) -> Res<V> {
+    let mut key = [board, NO_PART, NO_PART, NO_PART];
+    let mut odd: crate::eval::Odd = Default::default();
+    for (i, &(a, at)) in parts.iter().enumerate() {
+        key[i + 1] = match peek(at, a, st, g, env) {
+            Some(V::Str(s)) => *s,
+            _ => st.space(g, a, env, &mut odd[i])?,
+        };
+    }
+    st.entry(g, t, key, &odd)
 }
 
 /// Where a value is read in place, without a copy: a local or a variable, or a field, a card's attribute or a

@@ -370,13 +370,9 @@ impl State {
                 let V::Str(board) = board else {
                     return rule(NO_BOARD);
                 };
-                self.connected(
-                    *t,
-                    board,
-                    list(&s, "connected")?,
-                    list(&tg, "connected")?,
-                    list(&th, "connected")?,
-                )
+                // as the reference: the spaces to pass through, then the targets, then (where it must) the sources
+                let through = list(&th, "connected")?;
+                self.connected(*t, board, &s, list(&tg, "connected")?, through)
             }
             Expr::Walk(how, neighbours, steps, board, args) => {
                 let V::Str(board) = self.value_of(g, *board, env)? else {
@@ -581,34 +577,10 @@ impl State {
         result
     }
 
-    #[inline(never)]
-    pub(crate) fn table(&mut self, g: &Game, t: u16, board: Node, args: &[Node], env: &mut [V]) -> Res<V> {
-        let game = g;
-        let t = &t;
-        // The key's parts are read in place where they can be (a literal board, a local space): no copies.
-        let mut key = [NO_PART; 4];
-        key[0] = match self.peek_at(g, board, env) {
-            Some(V::Str(s)) => *s,
-            Some(_) => return self.no_board(g, args, env),
-            None => match self.value_of(g, board, env)? {
-                V::Str(s) => s,
-                _ => return self.no_board(g, args, env),
-            },
-        };
-        let mut odd: Odd = Default::default();
-        for (i, &a) in args.iter().enumerate() {
-            key[i + 1] = match self.peek_at(g, a, env) {
-                Some(V::Str(s)) => *s,
-                _ => self.space(g, a, env, &mut odd[i])?,
-            };
-        }
-        self.entry(game, *t, key, &odd)
-    }
-
     /// The fault of a board operation given no board, once its other arguments are worked out (a fault of
     /// theirs comes first, as the reference works out every argument before the call).
     #[cold]
-    fn no_board(&mut self, g: &Game, args: &[Node], env: &mut [V]) -> Res<V> {
+    pub(crate) fn no_board(&mut self, g: &Game, args: &[Node], env: &mut [V]) -> Res<V> {
         self.all_values(g, args, env)?;
         rule(NO_BOARD)
     }
@@ -1586,15 +1558,21 @@ impl State {
         Ok(V::Int(-1))
     }
 
-    /// Whether some stone of `through` joins a space of `sources` to one of `targets` (board neighbours).
-    fn connected(&self, table: u16, board: u32, sources: &[V], targets: &[V], through: &[V]) -> Res<V> {
+    /// Whether some stone of `through` joins a space of `sources` to one of `targets` (board neighbours). As
+    /// the reference, `sources` is read only where a target lies in `through`: else the answer is no, whatever
+    /// `sources` is.
+    fn connected(&self, table: u16, board: u32, sources: &V, targets: &[V], through: &[V]) -> Res<V> {
         let neighbours = &self.game.tables[table as usize];
         let id = |v: &V| match v {
             V::Str(s) => Some(*s),
             _ => None,
         };
         let through: Vec<u32> = through.iter().filter_map(id).collect();
-        let targets: Vec<u32> = targets.iter().filter_map(id).collect();
+        let targets: Vec<u32> = targets.iter().filter_map(id).filter(|t| through.contains(t)).collect();
+        if targets.is_empty() {
+            return Ok(V::Bool(false));
+        }
+        let sources = list(sources, "connected")?;
         let mut seen: Vec<u32> = sources.iter().filter_map(id).filter(|s| through.contains(s)).collect();
         let mut todo = seen.clone();
         while let Some(s) = todo.pop() {
