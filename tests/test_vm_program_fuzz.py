@@ -331,14 +331,13 @@ def test_a_line_drawn_on_a_seats_own_board_of_spaces_names_that_board_as_the_ref
     assert "board 'b0:1' is not a plane board" in ref.message, ref.message
 
 
-@pytest.mark.parametrize(
-    "line",
-    [
-        'flag = connected(b0, item([["a1"]], 5), ["c3"], [])',
-        'flag = connected(b0, item([["a1"]], 5), ["c3"], ["a1", "b1"])',
-    ],
-    ids=["through no space", "through no target"],
-)
+JOININGS_NO_TARGET_ENDS = {
+    "through no space": 'flag = connected(b0, item([["a1"]], 5), ["c3"], [])',
+    "through no target": 'flag = connected(b0, item([["a1"]], 5), ["c3"], ["a1", "b1"])',
+}
+
+
+@pytest.mark.parametrize("line", JOININGS_NO_TARGET_ENDS.values(), ids=list(JOININGS_NO_TARGET_ENDS))
 def test_a_joining_that_no_target_can_end_is_no_whatever_its_sources(tmp_path, line):
     """The reference reads the sources only when some target lies among the spaces passed through: else the answer
     is no, even from sources that are none (found by the program fuzzer, seed 144, game 677)."""
