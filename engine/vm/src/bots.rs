@@ -44,14 +44,17 @@ pub enum Bot {
 
 impl Bot {
     /// `random`, `greedy`, `mcts` or `mcts:BUDGET[/ROLLOUT]` (`Budget::parse`); None for any other spec.
-    pub fn parse(spec: &str, seed: Seed) -> Option<Bot> {
+    /// `made`: the generator of `seed` where the bot draws from one (`Bot::draws`), made by the caller beside
+    /// others (`PyRandom::new_many`); else it is made here.
+    pub fn parse(spec: &str, seed: Seed, made: Option<PyRandom>) -> Option<Bot> {
         let (kind, param) = match spec.split_once(':') {
             Some((k, p)) => (k, Some(p)),
             None => (spec, None),
         };
+        let generator = || made.unwrap_or_else(|| PyRandom::new(seed));
         match (kind, param) {
-            ("random", None) => Some(Bot::Random(PyRandom::new(seed))),
-            ("greedy", None) => Some(Bot::Greedy(Greedy::new(seed))),
+            ("random", None) => Some(Bot::Random(generator())),
+            ("greedy", None) => Some(Bot::Greedy(Greedy::with(generator()))),
             ("mcts", None) => Some(Bot::Mcts(Box::new(Mcts::new(
                 seed,
                 Budget::Iterations(DEFAULT_ITERATIONS),
@@ -63,6 +66,11 @@ impl Bot {
             }
             _ => None,
         }
+    }
+
+    /// Whether a bot of `spec` draws from one generator of its seed, which `parse` may be given made.
+    pub fn draws(spec: &str) -> bool {
+        matches!(spec, "random" | "greedy")
     }
 
     /// How often its greedy choices (greedy's own, MCTS's rollouts) are random instead.

@@ -1,7 +1,7 @@
 //! Whole games between bots in one call, game for game those `tabletop simulate` plays in Python
 //! (engine/lab/simulate.py `play_out`): the same bots from the same derived seeds, the same copies.
 
-use crate::bots::{Bot, Greedy};
+use crate::bots::Bot;
 use crate::derive::{derive, Label};
 use crate::game::Game;
 use crate::pyrand::PyRandom;
@@ -35,15 +35,15 @@ pub fn message(e: &Error) -> String {
     }
 }
 
-/// The bots of a game from their specs, each seeded `derive(seed, "bot", seat)`; None names a spec the VM
+/// The bots of a game from their specs, each seeded `derive(seed, "bot", seat)`; an error names a spec the VM
 /// does not play.
 pub fn make_bots(kinds: &[String], seed: Seed, explore: f64) -> Result<Vec<Bot>, String> {
     let mut games = make_bots_of_games(kinds, &[seed], explore)?;
     Ok(games.pop().unwrap_or_default())
 }
 
-/// `make_bots` for each game of `seeds`. The random and greedy bots' generators (`random.Random` of their seeds,
-/// as `Bot::parse` makes them) are made side by side, all the games' together: up to four take the time of one
+/// `make_bots` for each game of `seeds`. The generators of the bots that draw from one (`Bot::draws`: random
+/// and greedy) are made side by side, all the games' together: up to four take the time of one
 /// (`games_made_together` says how many games make four).
 pub fn make_bots_of_games(kinds: &[String], seeds: &[Seed], explore: f64) -> Result<Vec<Vec<Bot>>, String> {
     let bot_seeds: Vec<Vec<Seed>> = seeds
@@ -54,11 +54,11 @@ pub fn make_bots_of_games(kinds: &[String], seeds: &[Seed], explore: f64) -> Res
                 .collect()
         })
         .collect();
-    let own: Vec<Seed> = bot_seeds
+    let drawing: Vec<Seed> = bot_seeds
         .iter()
-        .flat_map(|game| game.iter().zip(kinds).filter(|(_, k)| draws(k)).map(|(s, _)| *s))
+        .flat_map(|game| game.iter().zip(kinds).filter(|(_, k)| Bot::draws(k)).map(|(s, _)| *s))
         .collect();
-    let mut generators = PyRandom::new_many(&own).into_iter();
+    let mut generators = PyRandom::new_many(&drawing).into_iter();
     bot_seeds
         .iter()
         .map(|game| {
@@ -66,17 +66,10 @@ pub fn make_bots_of_games(kinds: &[String], seeds: &[Seed], explore: f64) -> Res
                 .iter()
                 .zip(game)
                 .map(|(k, &s)| {
-                    let made = match (k.as_str(), draws(k).then(|| generators.next()).flatten()) {
-                        ("random", Some(r)) => Some(Bot::Random(r)),
-                        ("greedy", Some(r)) => Some(Bot::Greedy(Greedy::with(r))),
-                        _ => None,
-                    };
-                    let mut bot = match made {
-                        Some(bot) => bot,
-                        None => Bot::parse(k, s).ok_or_else(|| {
-                            format!("the VM plays random, greedy and mcts[:BUDGET[/ROLLOUT]] bots, not '{k}'")
-                        })?,
-                    };
+                    let made = if Bot::draws(k) { generators.next() } else { None };
+                    let mut bot = Bot::parse(k, s, made).ok_or_else(|| {
+                        format!("the VM plays random, greedy and mcts[:BUDGET[/ROLLOUT]] bots, not '{k}'")
+                    })?;
                     bot.set_explore(explore);
                     Ok(bot)
                 })
@@ -85,14 +78,9 @@ pub fn make_bots_of_games(kinds: &[String], seeds: &[Seed], explore: f64) -> Res
         .collect()
 }
 
-/// Whether a bot of spec `kind` draws from one generator of its seed, made by `make_bots_of_games`.
-fn draws(kind: &str) -> bool {
-    kind == "random" || kind == "greedy"
-}
-
 /// How many games' bots `make_bots_of_games` best makes in one call: enough for four generators side by side.
 pub fn games_made_together(kinds: &[String]) -> usize {
-    let drawing = kinds.iter().filter(|k| draws(k)).count();
+    let drawing = kinds.iter().filter(|k| Bot::draws(k)).count();
     (4 / drawing.max(1)).max(1)
 }
 
