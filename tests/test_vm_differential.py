@@ -793,6 +793,56 @@ def test_a_function_written_as_statements_runs_alike_and_its_endless_loop_stops_
     assert ref.value.diagnostic.code == "E703"
 
 
+BUDGET_EDGE = """\
+id: edge
+name: Edge
+players: {min: 2, max: 2}
+step_budget: BUDGET
+variables:
+  n: {type: int}
+functions:
+  - id: tally
+    params: {k: int}
+    returns: int
+    does: |
+      t = 0
+      for i in range(k):
+          t = t + 1
+      return t
+play: |
+  k = choose "loops" from range(0, 60)
+  n = tally(k)
+"""
+
+
+def tallied(state, k: int):
+    """The function's value after `k` loops, or the fault that stopped it, on either backend."""
+    try:
+        state.apply(f"loops {k}")
+    except (RuntimeRuleError, BudgetExceeded) as exc:
+        return exc.diagnostic
+    except _vm.VmRuleError as exc:
+        return diagnostic_of(exc)
+    return state.vars["n"] if hasattr(state, "vars") else json.loads(state.to_json())["variables"]["n"]
+
+
+@pytest.mark.parametrize("budget", [100, 101, 102])
+def test_a_function_that_takes_its_whole_step_budget_runs_and_one_step_more_stops_alike(tmp_path, budget):
+    """Each loop takes a few steps, so over three budgets in a row some number of loops takes the whole budget,
+    which the function may (the reference stops at the step past it)."""
+    folder = tmp_path / "rules" / "edge"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(BUDGET_EDGE.replace("BUDGET", str(budget)), encoding="utf-8")
+    game = load_game(folder / "game.yaml", reference=True)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    seen = []
+    for k in range(60):
+        expected = tallied(game.new_game(2, 0), k)
+        assert tallied(vm_game.new_game(2, 0), k) == expected, f"{k} loops"
+        seen.append(isinstance(expected, int))
+    assert seen[0] and not seen[-1], "the budget is crossed within the loops tried"
+
+
 LOOPS_IN_A_FUNCTION = """\
 id: loops
 name: Loops

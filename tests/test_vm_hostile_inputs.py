@@ -17,7 +17,7 @@ import pytest
 from json_paths import part, places, replaced
 from tool_helpers import load_tool
 
-from engine import load_game
+from engine import StateError, load_game
 from engine.runtime.lower import ir_bytes
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
@@ -146,6 +146,8 @@ def test_a_mutated_save_is_refused_in_one_line_or_plays_failing_only_with_the_vm
         try:
             played(loaded, rnd)
             seen["played"] += 1
+        except _vm.VmEngineBug as exc:
+            pytest.fail(f"mutant {i} was read, then met an engine bug: {exc}")  # it should have been refused
         except _vm.VmError:
             seen["failed"] += 1
     assert seen["refused"] > MUTANTS // 4 and seen["played"] > MUTANTS // 10, seen
@@ -163,6 +165,23 @@ def cut_short(ir: dict, how: str) -> dict:
     elif how == "an assignment to a player variable of nobody":
         code = next(ins for p in ir["procedures"] for ins in p["code"] if ins[0] == "assign")
         code[1] = ["pvar"]
+    elif how == "a loop stepped over a local its start does not keep":
+        next(ins for p in ir["procedures"] for ins in p["code"] if ins[0] == "for_step")[1] = 0
+    elif how == "a loop stepped over another loop's local":
+        code = ir["procedures"][0]["code"]
+        first, second, *_ = (ins for ins in code if ins[0] == "for_step")
+        second[1] = first[1]
+    elif how == "a repeat counted down in a local its start does not keep":
+        next(ins for p in ir["procedures"] for ins in p["code"] if ins[0] == "repeat_step")[1] = 0
+    elif how == "a jump past the end":
+        code = ir["procedures"][1]["code"]
+        next(ins for ins in code if ins[0] == "jump")[1] = len(code)
+    elif how == "a program that runs past its end":
+        ir["procedures"][0]["code"].pop()  # the setup's return, and the return's place in the rules
+        ir["procedures"][0]["where"].pop()
+    elif how == "a choice of every seat at once without its seats":
+        chooses = (ins[1] for p in ir["procedures"] for ins in p["code"] if ins[0] == "choose")
+        next(c for c in chooses if c["each"] is not None)["by"] = None
     return ir
 
 
@@ -175,6 +194,13 @@ CUT_SHORT = [
     "an assignment to nothing",
     "an assignment to a player variable of nobody",
     "an operation short of its arguments",
+    # each of these was read, then met as an engine bug while playing (mutants of the tests above)
+    "a loop stepped over a local its start does not keep",
+    "a loop stepped over another loop's local",
+    "a repeat counted down in a local its start does not keep",
+    "a jump past the end",
+    "a program that runs past its end",
+    "a choice of every seat at once without its seats",
 ]
 
 
@@ -184,3 +210,38 @@ def test_an_ir_with_a_part_cut_short_is_refused_in_one_line_not_an_engine_bug(ho
     with pytest.raises(_vm.VmStateError) as info:
         _vm.VmGame(json.dumps(ir).encode())
     assert "\n" not in str(info.value) and str(info.value).startswith("IR refused")
+
+
+def lying_save(save: dict, how: str, ir: dict) -> dict:
+    zones = save["zones"]
+    full = [z for z, cards in zones.items() if cards]
+    if how == "a card taken out of its zone":
+        zones[full[0]] = zones[full[0]][1:]
+    elif how == "a card in two zones":
+        zones[full[1]] = [*zones[full[1]], zones[full[0]][0]]
+    elif how == "a frame past the end of its procedure":
+        frame = save["stack"][0]
+        frame[1] = next(len(p["code"]) for p in ir["procedures"] if p["name"] == frame[0])
+    return save
+
+
+SAVES_THAT_LIE = {
+    "a card taken out of its zone": "a card is nowhere",
+    "a card in two zones": "a card is in two places",
+    "a frame past the end of its procedure": "pc 25 is outside 'play'",  # goofspiel's 'play': 25 instructions
+}
+
+
+@pytest.mark.parametrize("how, said", SAVES_THAT_LIE.items(), ids=list(SAVES_THAT_LIE))
+def test_a_save_that_cannot_be_a_state_of_the_game_is_refused_in_one_line_by_both_backends(how, said):
+    """Read as it is, such a save would leave a card with no place or a frame with no instruction: the VM would
+    then fail as an engine bug, not as the save's fault."""
+    game = load_game("goofspiel", reference=True)
+    state = game.new_game(2, 3)
+    ir = ir_bytes(game)
+    text = json.dumps(lying_save(json.loads(state.to_json()), how, json.loads(ir)))
+    with pytest.raises(StateError):
+        type(state).from_json(game, text)
+    with pytest.raises(_vm.VmStateError) as info:
+        _vm.VmGame(ir).state_from_json(text)
+    assert said in str(info.value) and "\n" not in str(info.value), str(info.value)

@@ -936,7 +936,7 @@ impl Loader {
         let len = list.len();
         let pc = |j: &J| -> R<u32> {
             let p = u(j, "a jump")?;
-            if (p as usize) <= len {
+            if (p as usize) < len {
                 Ok(p as u32)
             } else {
                 bad(format!("a jump to {p} is out of the code"))
@@ -1028,6 +1028,7 @@ impl Loader {
                 other => return bad(format!("unknown instruction '{other}'")),
             });
         }
+        runs_whole(&out)?;
         Ok(out)
     }
 
@@ -1206,6 +1207,35 @@ fn substitute(nodes: &mut Vec<Expr>, e: Node, args: &[(u16, Node)]) -> Node {
     }
     nodes.push(copy);
     (nodes.len() - 1) as Node
+}
+
+/// Whether a program's instructions can run as written: it ends where no instruction falls through (so no jump,
+/// all within the code, and no step runs past its end), each loop's step comes right after its start (the head a
+/// loop jumps back to) over the state that start keeps, and each choice made by every seat at once is told its
+/// seats. An IR whose code breaks one of these is refused at load, not met as an engine bug while playing.
+fn runs_whole(code: &[Ins]) -> R<()> {
+    if !matches!(
+        code.last(),
+        Some(Ins::Return | Ins::Give(..) | Ins::Jump(_) | Ins::End(_))
+    ) {
+        return bad("a program runs past its end");
+    }
+    for (i, ins) in code.iter().enumerate() {
+        let before = i.checked_sub(1).map(|b| &code[b]);
+        let kept = match (ins, before) {
+            (Ins::ForStep(key, _, _), Some(Ins::ForStart(start, _))) => key == start,
+            (Ins::RepeatStep(key, _), Some(Ins::RepeatStart(start, _))) => key == start,
+            (Ins::ForStep(..) | Ins::RepeatStep(..), _) => false,
+            (Ins::Choose(c), _) if c.each.is_some() && c.by.is_none() => {
+                return bad("a choice of every seat at once has no seats")
+            }
+            _ => true,
+        };
+        if !kept {
+            return bad("a loop's step does not follow its start over the same local");
+        }
+    }
+    Ok(())
 }
 
 /// Calls of functions written as one small expression (`inlinable`), given literals or locals (read, not
