@@ -830,10 +830,9 @@ def tallied(state, k: int):
 def test_a_function_that_takes_its_whole_step_budget_runs_and_one_step_more_stops_alike(tmp_path, budget):
     """Each loop takes a few steps, so over three budgets in a row some number of loops takes the whole budget,
     which the function may (the reference stops at the step past it)."""
-    folder = tmp_path / "rules" / "edge"
-    folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(BUDGET_EDGE.replace("BUDGET", str(budget)), encoding="utf-8")
-    game = load_game(folder / "game.yaml", reference=True)
+    from language_helpers import write_game
+
+    game = load_game(write_game(tmp_path, BUDGET_EDGE.replace("BUDGET", str(budget))), reference=True)
     vm_game = _vm.VmGame(ir_bytes(game))
     seen = []
     for k in range(60):
