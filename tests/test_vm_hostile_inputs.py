@@ -171,6 +171,10 @@ def cut_short(ir: dict, how: str) -> dict:
         code = ir["procedures"][0]["code"]
         first, second, *_ = (ins for ins in code if ins[0] == "for_step")
         second[1] = first[1]
+    elif how == "a jump into a loop's body from outside it":
+        code = ir["procedures"][0]["code"]
+        heads = [pc for pc, ins in enumerate(code) if ins[0] == "for_step"]
+        next(ins for ins in code if ins == ["jump", heads[0]])[1] = heads[1] + 1  # the first loop's jump back
     elif how == "a repeat counted down in a local its start does not keep":
         next(ins for p in ir["procedures"] for ins in p["code"] if ins[0] == "repeat_step")[1] = 0
     elif how == "a jump past the end":
@@ -197,6 +201,7 @@ CUT_SHORT = [
     # each of these was read, then met as an engine bug while playing (mutants of the tests above)
     "a loop stepped over a local its start does not keep",
     "a loop stepped over another loop's local",
+    "a jump into a loop's body from outside it",
     "a repeat counted down in a local its start does not keep",
     "a jump past the end",
     "a program that runs past its end",

@@ -1211,8 +1211,9 @@ fn substitute(nodes: &mut Vec<Expr>, e: Node, args: &[(u16, Node)]) -> Node {
 
 /// Whether a program's instructions can run as written: it ends where no instruction falls through (so no jump,
 /// all within the code, and no step runs past its end), each loop's step comes right after its start (the head a
-/// loop jumps back to) over the state that start keeps, and each choice made by every seat at once is told its
-/// seats. An IR whose code breaks one of these is refused at load, not met as an engine bug while playing.
+/// loop jumps back to) over the state that start keeps, no jump enters a loop's head or body from outside the
+/// loop (where its state may be gone), and each choice made by every seat at once is told its seats. An IR whose
+/// code breaks one of these is refused at load, not met as an engine bug while playing.
 fn runs_whole(code: &[Ins]) -> R<()> {
     if !matches!(
         code.last(),
@@ -1233,6 +1234,25 @@ fn runs_whole(code: &[Ins]) -> R<()> {
         };
         if !kept {
             return bad("a loop's step does not follow its start over the same local");
+        }
+    }
+    // each loop from its step (its head) up to where it goes when done
+    let loops: Vec<std::ops::Range<usize>> = code
+        .iter()
+        .enumerate()
+        .filter_map(|(pc, ins)| match ins {
+            Ins::ForStep(_, _, done) | Ins::RepeatStep(_, done) => Some(pc..*done as usize),
+            _ => None,
+        })
+        .collect();
+    for (pc, ins) in code.iter().enumerate() {
+        let target = match ins {
+            Ins::Jump(to) | Ins::If(_, to) | Ins::ForStep(_, _, to) | Ins::RepeatStep(_, to) => *to,
+            Ins::WindowAsk(_, to) | Ins::WindowNext(_, _, to) | Ins::Close(_, to) => *to,
+            _ => continue,
+        } as usize;
+        if loops.iter().any(|l| l.contains(&target) && !l.contains(&pc)) {
+            return bad("a jump goes into a loop from outside it");
         }
     }
     Ok(())
