@@ -1,9 +1,9 @@
 """The VM's entry points take mutated input without harm: an IR (``VmGame(ir)``) or a saved state
 (``state_from_json``) with bytes changed, a number nudged past a table's end, a part copied over another,
-an item dropped or repeated, is either refused in one line or read, and then plays or fails with an error of
-the VM's own (``VmError``): the process never ends, no other exception escapes, nothing hangs (the step
-budget bounds every program).  Each mutant ``i`` is fixed by its seed; tests/test_vm_fuzz.py replaces parts
-by random JSON too.
+an item dropped or repeated, is either refused in one line or read, and then plays or fails with a rule or
+state error of the VM's own (``VmError``, never an engine bug: what would meet one is refused): the process
+never ends, no other exception escapes, nothing hangs (the step budget bounds every program).  Each mutant
+``i`` is fixed by its seed; tests/test_vm_fuzz.py replaces parts by random JSON too.
 """
 
 from __future__ import annotations
@@ -110,12 +110,16 @@ def test_a_mutated_ir_is_refused_in_one_line_or_plays_failing_only_with_the_vms_
             assert "\n" not in str(exc), f"mutant {i}: {exc}"
             seen["refused"] += 1
             continue
+        except _vm.VmEngineBug as exc:
+            pytest.fail(f"mutant {i} was read, then met an engine bug: {exc}")  # it should have been refused
         except _vm.VmError:
             seen["failed"] += 1
             continue
         try:
             played(state, rnd)
             seen["played"] += 1
+        except _vm.VmEngineBug as exc:
+            pytest.fail(f"mutant {i} was read, then met an engine bug: {exc}")
         except _vm.VmError:
             seen["failed"] += 1
     assert seen["refused"] > MUTANTS // 4 and seen["played"] > MUTANTS // 10, seen
