@@ -237,7 +237,7 @@ def lying_save(save: dict, how: str, ir: dict) -> dict:
 SAVES_THAT_LIE = {
     "a card taken out of its zone": "a card is nowhere",
     "a card in two zones": "a card is in two places",
-    "a frame past the end of its procedure": "pc 25 is outside 'play'",  # goofspiel's 'play': 25 instructions
+    "a frame past the end of its procedure": "is outside 'play'",
 }
 
 

@@ -48,6 +48,14 @@ def game_of(tmp_path, text: str):
     return load_game(folder / "game.yaml", reference=True)
 
 
+def first_decision_on_both(game) -> tuple:
+    """A game of the reference and one of the VM, the same seed, each after its first option is taken."""
+    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
+    ref.apply(ref.legal_actions()[0])
+    vm.apply(vm.legal_actions()[0])
+    return ref, vm
+
+
 def faults_on_both(game) -> tuple:
     """The diagnostics of the reference and of the VM when the first decision is taken."""
     ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
@@ -352,9 +360,7 @@ def test_a_joining_the_reference_answers_no_is_no_on_the_vm(tmp_path, line):
     when some target lies among those spaces: else the answer is no, even from sources that are none (found by
     the program fuzzer, seed 144, game 677)."""
     game = board_game(tmp_path, line)
-    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
-    ref.apply(ref.legal_actions()[0])
-    vm.apply(vm.legal_actions()[0])
+    ref, vm = first_decision_on_both(game)
     assert json.loads(vm.to_json())["variables"]["flag"] is ref.vars["flag"] is False
 
 
@@ -362,9 +368,7 @@ def test_a_joining_the_reference_answers_no_is_no_on_the_vm(tmp_path, line):
 def test_a_distance_avoiding_a_tag_the_board_lacks_avoids_nothing(tmp_path, tag):
     """Round the wall through the door: a3, a2, b2, b3, c3 (the table's rows are of the board's tags)."""
     game = board_game(tmp_path, f'n = distance_avoiding(b0, "a3", "c3", {tag})')
-    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
-    ref.apply(ref.legal_actions()[0])
-    vm.apply(vm.legal_actions()[0])
+    ref, vm = first_decision_on_both(game)
     assert json.loads(vm.to_json())["variables"]["n"] == ref.vars["n"] == 4
 
 
@@ -394,9 +398,7 @@ FAMILY_LOG = """\
 
 def test_a_zone_of_a_family_by_a_key_it_has_not_is_logged_by_its_key_as_one_it_has(tmp_path):
     game = game_of(tmp_path, FAMILY_LOG)
-    ref, vm = game.new_game(2, 0), _vm.VmGame(ir_bytes(game)).new_game(2, 0)
-    ref.apply(ref.legal_actions()[0])
-    vm.apply(vm.legal_actions()[0])
+    ref, vm = first_decision_on_both(game)
     assert json.loads(vm.to_json())["log"] == ref.to_data()["log"]
     assert ref.log[-1] == "1 and red"
 
