@@ -67,6 +67,23 @@ def test_a_die_rolled_in_the_open_is_seen_by_everyone(cups):
     assert all("seen" not in e for e in st.history_for(1) if e.get("chance") == "roll" and e["die"] in st.zones["box"])
 
 
+TOWER = CUPS.replace(
+    "      - {id: cup, per: player, visibility: owner}\n",
+    "      - {id: cup, per: player, visibility: owner}\n      - {id: tower, visibility: top}\n",
+).replace("      roll(box)\n", "      move(top(box), tower)\n      move(top(box), tower)\n      roll(tower)\n")
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["vm", "reference"])
+def test_of_dice_rolled_in_a_pile_whose_top_shows_only_the_top_ones_face_is_seen(tmp_path, reference):
+    st = load_game(write_game(tmp_path, TOWER), reference=reference).new_game(2, seed=3)
+    below, top = st.zones["tower"]
+    for seat in (0, 1, None):
+        assert st.view(seat)["zones"]["tower"] == [{"die": "die"}, {"die": "die", "face": st.faces[top]}]
+    rolls = {e["die"]: e for e in st.history_for(1) if e.get("chance") == "roll"}
+    assert rolls[below]["seen"] == [] and "index" not in rolls[below]
+    assert "seen" not in rolls[top] and "index" in rolls[top]
+
+
 def test_dice_lifted_onto_the_table_show_their_faces_and_count_in_expressions(cups):
     st = cups.new_game(2, seed=3)
     faces = [st.faces[d] for d in st.zones["cup:0"]]

@@ -115,6 +115,26 @@ def test_a_determinized_copy_on_the_vm_is_the_references_copy_for_the_same_seed(
     assert compared >= players
 
 
+def test_the_top_of_a_pile_whose_top_shows_stays_on_top_in_every_copy_whatever_a_save_says_of_it():
+    """A deal leaves the shown top of a pile where it lies, as the reference's does, even where a save's masks
+    say no seat knows that card (every move that makes a card the top tells every seat of it)."""
+    game, vm_game = both("crazy-eights", None)
+    ref = game.new_game(2, 3)
+    play(ref, vm_game.new_game(2, 3), 3, every_step=False, limit=6)
+    data = ref.to_data()
+    top = data["zones"]["discard"][-1]
+    data["know"][top] = data["pinned"][top] = 0
+    saved = json.dumps(data)
+    on_vm, on_ref = vm_game.state_from_json(saved), game.state_from_json(saved)
+    moved = 0
+    for seed in range(20):
+        copy = on_ref.determinized(0, seed).to_data()
+        assert json.loads(on_vm.determinized(0, seed).to_json()) == copy, seed
+        assert copy["zones"]["discard"][-1] == top
+        moved += copy["zones"]["deck"] != data["zones"]["deck"]
+    assert moved, "the deals moved the hidden cards"
+
+
 @pytest.mark.parametrize("name", ["cat-town", "cats-mansion"])
 def test_copies_of_one_seat_between_moves_are_dealt_from_the_state_as_it_is_now(name):
     """The VM keeps the places a seat's deals fill while its state is unchanged (a search copies one state

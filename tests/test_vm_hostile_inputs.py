@@ -231,6 +231,10 @@ def lying_save(save: dict, how: str, ir: dict) -> dict:
     elif how == "a frame past the end of its procedure":
         frame = save["stack"][0]
         frame[1] = next(len(p["code"]) for p in ir["procedures"] if p["name"] == frame[0])
+    elif how == "a decision for a seat past the players":
+        save["pending"]["player"] = save["players"]
+    elif how == "who knows each card, one card too many":
+        save["know"].append(0)
     return save
 
 
@@ -238,13 +242,16 @@ SAVES_THAT_LIE = {
     "a card taken out of its zone": "a card is nowhere",
     "a card in two zones": "a card is in two places",
     "a frame past the end of its procedure": "is outside 'play'",
+    "a decision for a seat past the players": "a decision of no seat",
+    "who knows each card, one card too many": "know is not one per card",
 }
 
 
 @pytest.mark.parametrize("how, said", SAVES_THAT_LIE.items(), ids=list(SAVES_THAT_LIE))
 def test_a_save_that_cannot_be_a_state_of_the_game_is_refused_in_one_line_by_both_backends(how, said):
-    """Read as it is, such a save would leave a card with no place or a frame with no instruction: the VM would
-    then fail as an engine bug, not as the save's fault."""
+    """Read as it is, such a save would leave a card with no place, a frame with no instruction, a decision
+    for nobody or who-knows-it for no card: the VM would then fail as an engine bug, or write back another save,
+    not refuse this one."""
     game = load_game("goofspiel", reference=True)
     state = game.new_game(2, 3)
     ir = ir_bytes(game)

@@ -148,3 +148,17 @@ def test_a_playtest_on_the_vm_only_refuses_a_bot_the_vm_does_not_play(tmp_path, 
     assert last.endswith("caty-mini cannot be simulated on the VM: the VM does not play bot 'mine'")
     assert main([*args, "--json", "-o", str(tmp_path / "r.html")]) == 0
     assert '"engine": "vm"' in capsys.readouterr().out  # the VM plays where it can, unasked
+
+
+def test_a_counter_per_seat_is_read_as_that_seat_on_both_engines(tmp_path):
+    """A counter per seat is worked out for each seat as `p` and as `me` (the seat it is read for), as a
+    scoring term is."""
+    text = (
+        'variables:\n  n: {type: int}\nplay: |\n  n = choose "pick" from [1, 2]\n'
+        'stats:\n  - {id: seat, per: seat, value: "seat_number(me) * 10 + seat_number(p)"}\n'
+    )
+    game = make_game(tmp_path, text)
+    games = [(seed, ["random", "random"]) for seed in range(2)]
+    recorded = on_vm(game, 2, games)
+    assert recorded == [record_game(game, 2, seed, specs) for seed, specs in games]
+    assert all(rec["stats"]["seat"] == [0, 11] for rec in recorded)

@@ -255,16 +255,15 @@ impl State {
             J::Null => None,
             p => Some(Rc::new(pending_value(&game, p, n)?)),
         };
-        if let Some(p) = &pending {
-            let ok = stack.last().is_some_and(|f| {
-                matches!(
-                    game.procs[f.proc as usize].code.get(f.pc as usize),
-                    Some(crate::game::Ins::Choose(_))
-                )
-            });
-            if !ok || p.player as usize >= n {
-                return refuse("its decision does not fit its program");
-            }
+        // a decision is asked at a choice (its seat was checked with it: `pending_value`)
+        let at_choice = stack.last().is_some_and(|f| {
+            matches!(
+                game.procs[f.proc as usize].code.get(f.pc as usize),
+                Some(crate::game::Ins::Choose(_))
+            )
+        });
+        if pending.is_some() && !at_choice {
+            return refuse("its decision does not fit its program");
         }
         let mut log = vec![];
         for l in get("log")?
