@@ -423,6 +423,20 @@ def test_a_boards_directions_and_shortest_paths_are_the_references(tmp_path):
     assert len(log) == 4 and all(line.startswith("way north, ") for line in log), log
 
 
+def test_the_fewest_steps_through_the_spaces_given_are_the_references(tmp_path):
+    """``path_length``: 0 from a target, steps only through the spaces given, -1 where they lead to none."""
+    ways = (
+        "path_length(yard, s, [s], [])",
+        "path_length(yard, first(spaces(yard)), [last(spaces(yard))], [x for x in spaces(yard) if x not in taken])",
+        "path_length(yard, s, [last(spaces(yard))], taken)",
+    )
+    said = " ".join("{" + way + "}" for way in ways)
+    rules = BOARD_WALKS.replace("      taken = taken + [s]\n", f'      taken = taken + [s]\n      log "path {said}"\n')
+    log = [line.split()[1:] for line in walked(tmp_path, rules) if line.startswith("path ")]
+    assert len(log) == 4 and all(start == "0" for start, _, _ in log), log
+    assert {"-1", "3"} <= {through for _, _, through in log} | {free for _, free, _ in log}, log
+
+
 JOINS = """\
 repeat 2:
     for s in ["north", "south"]:

@@ -21,6 +21,13 @@ k = choose "then" from [1, 2]
 """
 
 
+def test_a_text_of_as_many_characters_as_the_size_budget_allows_is_made_alike_on_the_vm(tmp_path):
+    """33,332 zeros and a ten print in 100,000 characters, the most a text may hold (its 33,333rd word: "10]")."""
+    longest = 't = text([0 for i in range(33332)] + [10])\nlog "{word(t, 33332)}"\nn = choose "then" from [1, 2]\n'
+    game = mini(tmp_path, longest)
+    assert "10]" in played_alike(game, 1).log
+
+
 def test_text_numbers_words_and_sorted_lists_play_alike_on_the_vm(tmp_path):
     game = mini(tmp_path, WRITTEN)
     ref = played_alike(game, 8)
@@ -36,8 +43,10 @@ def test_text_numbers_words_and_sorted_lists_play_alike_on_the_vm(tmp_path):
         ("n = number(none)", "number(): no text given"),
         ('n = number("1234567890123456789")', "is not a whole number"),
         ("n = size(sorted([c, c]))", "sorted: only numbers or only text can be put in order, not [None, None]"),
+        # Python's str of 33,331 zeros and two tens: 100,001 characters, one over the size budget
+        ("t = text([0 for i in range(33331)] + [10, 10])", "100,001"),
     ],
-    ids=["not digits", "two minus signs", "none", "too long", "no cards"],
+    ids=["not digits", "two minus signs", "none", "too long", "no cards", "a text one over the budget"],
 )
 def test_text_that_is_no_number_and_lists_that_cannot_be_sorted_are_the_references_faults(tmp_path, line, said):
     game = mini(tmp_path, line + "\n")
