@@ -229,3 +229,12 @@ def test_a_search_by_cpu_time_through_the_state_api_runs_on_the_vm(monkeypatch):
     agent = make_agent("mcts:0.001s/3", seed=1)
     monkeypatch.setattr(mcts.MctsAgent, "_iterate", None)  # Python's own search is not reached
     assert agent.search(state.determinized(seat, 1), seat, actions) in actions
+
+
+def test_games_cut_off_at_the_decision_limit_stop_at_the_same_decision_on_the_vm():
+    """``limit`` decisions are played, and not one more, on either engine."""
+    game = load_game("cat-town")
+    on_vm, in_python = (simulate(game, 2, 4, seed=2, limit=12, engine=engine) for engine in ("vm", "python"))
+    assert on_vm["engine"] == "vm" and in_python["engine"] == "python"
+    assert on_vm["cut_off"] == in_python["cut_off"] == 4
+    assert on_vm["decisions_per_game"] == in_python["decisions_per_game"] == 12
