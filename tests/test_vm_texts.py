@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from test_vm_differential import mini, played_alike, same_fault_on_every_backend
+from test_vm_maps import AS_ANY
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
 
@@ -86,3 +87,48 @@ def test_options_that_print_alike_are_one_option_on_the_vm(tmp_path):
         st.apply(offered[-1][0])
     assert offered[0] == ['"none"', "null"]
     assert offered[2:] == [["ab", "ac"], ["word ab", "word ac"], ["copy coin", "copy gem"]]
+
+
+RANKED = """\
+components:
+  - kind: tile
+    attributes: {rank: text}
+    start: deck
+    items:
+      - {id: low, rank: b}
+      - {id: high, rank: d}
+      - {id: mid, rank: c, copies: 2}
+  - kind: chip
+    start: deck
+    items:
+      - {id: blank}
+      - {id: plain}
+"""
+
+
+def test_a_zone_sorted_by_a_value_some_cards_lack_is_ordered_alike_on_the_vm(tmp_path):
+    """Cards of a kind without the value go to the bottom in the order they lay, the others above them largest
+    first (`sort`; the zone listed bottom first)."""
+    play = 'shuffle(deck)\nk = choose "pick" from [1, 2]\nsort(deck, "rank")\nlog "{[x.id for x in cards(deck)]}"\n'
+    ref = played_alike(mini(tmp_path, play, RANKED), 6)
+    assert ref.log[-1].endswith("high, mid, mid, low") and ref.log[-1].startswith(("blank, plain", "plain, blank"))
+
+
+def test_the_greatest_of_equals_is_the_first_and_a_texts_size_counts_characters_alike_on_the_vm(tmp_path):
+    """``max`` and ``min`` keep the first of items that compare equal (yes and 1 print apart); ``size`` of a
+    text passed as ``any`` counts its characters, not its bytes."""
+    play = (
+        'k = choose "pick" from [1, 2]\n'
+        't = as_any("né" + text(k))\n'
+        'log "{max([as_any(k > 0), 1])} {min([k, as_any(k > 0)])} {size(t)}"\n'
+        'k = choose "then" from [1, 2]\n'
+    )
+    ref = played_alike(mini(tmp_path, play, AS_ANY), 2)
+    assert {"yes 1 3", "yes yes 3"} & set(ref.log), ref.log  # k is 1 or 2: the least of [k, yes] is k or yes
+
+
+def test_a_range_of_as_many_items_as_the_size_budget_allows_is_made_and_one_more_is_a_fault_alike(tmp_path):
+    ref = played_alike(mini(tmp_path, 'xs = range(100000)\nlog "{size(xs)}"\nk = choose "then" from [1, 2]\n'), 1)
+    assert "100000" in ref.log
+    said = same_fault_on_every_backend(mini(tmp_path / "over", "xs = range(1, 100002)\n")).message
+    assert "range(1, 100002) is over the size budget of 100,000 items" in said
