@@ -10,8 +10,8 @@ from language_helpers import write_game
 from test_language_maps import GAME as MAP_GAME
 from test_vm_differential import mini, play, played_alike, same_fault_on_every_backend
 
-from engine import load_game
-from engine.runtime.lower import ir_bytes
+from engine import RuntimeRuleError, load_game
+from engine.runtime.lower import diagnostic_of, ir_bytes
 
 _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip install -e .)")
 
@@ -130,3 +130,26 @@ def test_maps_keyed_by_an_enums_members_play_alike_on_the_vm(tmp_path, answer):
     vm.apply(answer, None)
     assert json.loads(vm.to_json()) == ref.to_data() and ref.is_terminal and vm.is_terminal()
     assert ref.view(0)["variables"]["tally"] == ({"red": 9} if answer == "add red" else {"red": 1, "blue": 9})
+
+
+def test_a_map_of_as_many_keys_as_the_size_budget_allows_takes_no_new_key_alike_on_the_vm(tmp_path):
+    """A map of 100,000 keys (read from a save: a loop would copy it at each of 100,000 keys) is set again at a
+    key it has, and a new key is the same located fault on both backends."""
+    play = (
+        'k = choose "key" from ["k1", "new"]\nm = with_key(m, k, 2)\nlog "{get(m, k)}"\nk = choose "then" from ["a"]\n'
+    )
+    game = mini(tmp_path, play, 'variables:\n  m: {type: "map[int]"}\n')
+    data = game.new_game(2, 0).to_data()
+    data["variables"]["m"] = {f"k{i}": 1 for i in range(100_000)}
+    saved = json.dumps(data)
+    ref, vm = game.state_from_json(saved), _vm.VmGame(ir_bytes(game)).state_from_json(saved)
+    ref.apply("key k1")
+    vm.apply("key k1", None)
+    assert json.loads(vm.to_json()) == ref.to_data() and ref.log[-1] == "2"
+    ref, vm = game.state_from_json(saved), _vm.VmGame(ir_bytes(game)).state_from_json(saved)
+    with pytest.raises(RuntimeRuleError) as ref_fault:
+        ref.apply("key new")
+    with pytest.raises(_vm.VmRuleError) as vm_fault:
+        vm.apply("key new", None)
+    assert "a map of more than 100,000 keys is over the size budget" in ref_fault.value.diagnostic.message
+    assert diagnostic_of(vm_fault.value) == ref_fault.value.diagnostic
