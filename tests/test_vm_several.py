@@ -91,20 +91,29 @@ def test_a_list_chosen_is_saved_copied_and_continued_alike(tmp_path):
     assert any(line.startswith("gave ") for line in ref.log)
 
 
-def test_more_ways_than_a_decision_weighs_is_the_references_fault_on_the_vm(tmp_path):
-    text = DICE.replace("for i in range(5)]", "for i in range(14)]").replace("0 to 5", "0 to 8")
+@pytest.mark.parametrize(
+    "bounds, said",
+    [
+        ("0 to 8", "choosing 0 to 8 of 14 items makes 12,911 options, more than 10,000"),
+        # bounds past the items are held to none and all (the reference's `subsets`), and named so held
+        ("-3 to 12", "choosing 0 to 12 of 14 items makes 16,369 options, more than 10,000"),
+    ],
+    ids=["within the items", "past them"],
+)
+def test_more_ways_than_a_decision_weighs_is_the_references_fault_on_the_vm(tmp_path, bounds, said):
+    text = DICE.replace("for i in range(5)]", "for i in range(14)]").replace("0 to 5", bounds)
     game, vm_game = vm_of(tmp_path, text)
     with pytest.raises(RuntimeRuleError) as ref_fault:
         game.new_game(2, 0)
     with pytest.raises(_vm.VmRuleError) as vm_fault:
         vm_game.new_game(2, 0)
-    assert "12,911 options, more than 10,000" in str(ref_fault.value)
+    assert said in str(ref_fault.value)
     assert diagnostic_of(vm_fault.value) == ref_fault.value.diagnostic
 
 
 def test_bounds_past_the_items_choose_from_none_to_all_of_them_alike_on_the_vm(tmp_path):
-    """The least to choose is at least none and the most at most all (the reference's `subsets`): a bound
-    worked out past them offers every way between, and the fault of too many ways names the bounds so held."""
+    """The least to choose is at least none and the most at most all (the reference's `subsets`): bounds
+    worked out past them offer every way between."""
     text = GIFTS.replace("several 1 to 2 from", "several size(pile) - 9 to 9 from")
     game, vm_game = vm_of(tmp_path, text)
     for seed in range(3):
@@ -115,11 +124,3 @@ def test_bounds_past_the_items_choose_from_none_to_all_of_them_alike_on_the_vm(t
     ref.apply(ref.legal_actions()[0])
     shown = ref.legal_actions()  # of [3, 7, 7, 3]: none to two threes with none to two sevens
     assert len(shown) == 9 and {"show nothing", "show 3, 3, 7, 7"} <= set(shown)
-    many = DICE.replace("for i in range(5)]", "for i in range(14)]").replace("0 to 5", "-3 to 12")
-    game, vm_game = vm_of(tmp_path, many)
-    with pytest.raises(RuntimeRuleError) as ref_fault:
-        game.new_game(2, 0)
-    with pytest.raises(_vm.VmRuleError) as vm_fault:
-        vm_game.new_game(2, 0)
-    assert "choosing 0 to 12 of 14 items makes 16,369 options" in str(ref_fault.value)
-    assert diagnostic_of(vm_fault.value) == ref_fault.value.diagnostic
