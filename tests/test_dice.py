@@ -74,7 +74,7 @@ TOWER = CUPS.replace(
 
 
 @pytest.mark.parametrize("reference", [False, True], ids=["vm", "reference"])
-def test_of_dice_rolled_in_a_pile_whose_top_shows_only_the_top_ones_face_is_seen(tmp_path, reference):
+def test_of_dice_rolled_in_a_pile_whose_top_shows_only_the_top_ones_face_is_seen_by_all(tmp_path, reference):
     st = load_game(write_game(tmp_path, TOWER), reference=reference).new_game(2, seed=3)
     below, top = st.zones["tower"]
     for seat in (0, 1, None):

@@ -1,6 +1,7 @@
 """Text made and read while playing — ``text``, ``number``, ``word`` — and ``sorted`` without a key run on the
 VM with the reference's meaning: Python's ``str`` of every kind of value, its ``split`` and ``sorted``, and
-the same located faults."""
+the same located faults. With them, the edges of ordering and sizing values: a zone sorted by a value some
+cards lack, the first of equals kept by ``max`` and ``min``, and the size budget of texts and ranges."""
 
 from __future__ import annotations
 
