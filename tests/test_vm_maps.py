@@ -142,11 +142,12 @@ def test_a_map_of_as_many_keys_as_the_size_budget_allows_takes_no_new_key_alike_
     data = game.new_game(2, 0).to_data()
     data["variables"]["m"] = {f"k{i}": 1 for i in range(100_000)}
     saved = json.dumps(data)
-    ref, vm = game.state_from_json(saved), _vm.VmGame(ir_bytes(game)).state_from_json(saved)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    ref, vm = game.state_from_json(saved), vm_game.state_from_json(saved)
     ref.apply("key k1")
     vm.apply("key k1", None)
     assert json.loads(vm.to_json()) == ref.to_data() and ref.log[-1] == "2"
-    ref, vm = game.state_from_json(saved), _vm.VmGame(ir_bytes(game)).state_from_json(saved)
+    ref, vm = game.state_from_json(saved), vm_game.state_from_json(saved)
     with pytest.raises(RuntimeRuleError) as ref_fault:
         ref.apply("key new")
     with pytest.raises(_vm.VmRuleError) as vm_fault:
