@@ -17,7 +17,7 @@ import threading
 
 import pytest
 from language_helpers import write_game
-from test_vm_differential import YARD
+from test_vm_differential import YARD, mini
 
 from engine import IllegalAction, TabletopError, load_game
 from engine.bots import make_agent
@@ -395,6 +395,23 @@ def test_a_copy_read_at_every_decision_shares_the_variables_and_waiting_frames_u
         held = after.stack[-1][2].values()
         shared["options"] += after.pending is not None and any(v is after.pending["values"] for v in held)
     assert min(shared.values()) > 20, shared
+
+
+def test_a_copy_read_at_every_decision_holds_each_text_made_and_each_loops_place_as_they_are_now(tmp_path):
+    """A variable holding a text the rules made while playing, then another such text, and a loop at its next
+    item read as they are now: the copy before is not taken as the same for holding a text too, or the loop over
+    the same items."""
+    play = (
+        'for i in range(2):\n    k = choose "pick" from [1, 2]\n    said = "n" + text(k)\nk = choose "end" from [6]\n'
+    )
+    twin = mini(tmp_path, play, rules="variables:\n  said: {type: text}\n").new_game(2, 1)
+    st = load_game(tmp_path / "rules" / "mini" / "game.yaml", vm=True).new_game(2, 1)
+    for action in ["pick 1", "pick 2", None]:
+        assert (st.for_reading().vars, st.for_reading().stack) == (twin.vars, twin.stack)
+        if action:
+            st.apply(action)
+            twin.apply(action)
+    assert st.vm is not None and st.for_reading().vars["said"] == "n2"
 
 
 def test_the_greedy_bot_rating_options_by_the_rules_values_keeps_the_game_on_the_vm():

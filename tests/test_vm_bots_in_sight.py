@@ -3,9 +3,9 @@ hidden cards could change; the games stay the ones Python's bot plays, which rat
 
 Each game below has a greedy value that reads what the bot's seat may not know, one way each: the cards of a
 hidden zone (whole, in order, by `in`, from the top), where a hidden card lies, a variable holding a hidden
-card, another seat's private variable, a score counting hidden cards, a draw of chance, the faces of dice
-rolled under another seat's cup. Were any such read
-made on the true state, the bot would play on what it cannot know and its games would part from Python's.
+card, another seat's private variable (a number, or a map whose keys changed), a score counting hidden cards,
+a draw of chance, the faces of dice rolled under another seat's cup. Were any such read made on the true state,
+the bot would play on what it cannot know and its games would part from Python's.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ PEEK = (
     player_variables:
       points: {type: int, initial: 0}
       guess: {type: int, initial: 0, visibility: owner}
+      tally: {type: "map[int]", initial: {a: 1}, visibility: owner}
     play: |
       repeat 2:
           for p in players():
@@ -104,6 +105,15 @@ READS = [
         "another seat's private variable",
         HIGH_IF.format("left_of(p).guess == 3"),
         {"SECRET": 'p.guess = choose "guess" from [1, 2, 3] by p secretly'},
+    ),
+    (
+        "another seat's private map, its values as they began under other keys",
+        HIGH_IF.format('"b" in left_of(p).tally'),
+        {
+            "SECRET": 'g = choose "guess" from [1, 2] by p secretly\n'
+            + " " * 14
+            + 'p.tally = {"b": 1} if g == 2 else {"a": 1}'
+        },
     ),
     (
         "a score counting hidden cards",

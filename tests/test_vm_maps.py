@@ -45,7 +45,7 @@ gone = without_key(m, d)
 kept = choose "keep" from ["red", "ab", "x"]
 blue = get(gone, "blue")
 has = "ab" in m
-log "{m} {keys(gone)} {values(gone)} {get(m, made)} {blue} {has} {made in gone} {get(m, s)} {get(m, kept)}"
+log "{m} {keys(gone)} {values(gone)} {get(m, made)} {blue} {has} {made in gone} {get(m, s)} {get(m, kept)} {gone == m}"
 xs = [size(keys(m)), get(m, "red")]
 n = choose "then" from [1, 2]
 """
@@ -78,6 +78,7 @@ def test_a_save_holding_a_key_made_while_playing_continues_on_the_other_backend(
     back = game.state_from_json(on_vm.to_json())
     assert back.to_data() == ref.to_data()
     assert back.log[-1].startswith("{'red': 3, 'blue': 4, \"it's\": 2, 'ab': 8} red, blue, it's 3, 4, 2 8 4 yes no")
+    assert back.log[-1].endswith(" no"), "a map one key short of another is not equal to it"
 
 
 UNWRITTEN = """\

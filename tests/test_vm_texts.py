@@ -1,7 +1,8 @@
 """Text made and read while playing — ``text``, ``number``, ``word`` — and ``sorted`` without a key run on the
 VM with the reference's meaning: Python's ``str`` of every kind of value, its ``split`` and ``sorted``, and
-the same located faults. With them, the edges of ordering and sizing values: a zone sorted by a value some
-cards lack, the first of equals kept by ``max`` and ``min``, and the size budget of texts and ranges."""
+the same located faults. With them, the edges of ordering, comparing and sizing values: a zone sorted by a
+value some cards lack, the first of equals kept by ``max`` and ``min``, a number equal to a yes/no, and the
+size budget of texts and ranges."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ _vm = pytest.importorskip("engine._vm", reason="the native VM is not built (pip 
 WRITTEN = """\
 k = choose "pick" from [0, 1, 2, 5]
 said = [text(k), text(k > 0), text(none), text([k, k + 1]), text({"a": [k], "it's": []}), text(" -" + text(k))]
+said += [text([k > 0, k > 9])]
 n = number(" " + text(k * 12) + "  ") + number("-" + text(k))
 words = [word("  the quick  brown\\tcat ", k), word("x y", -1), word("", k), word(none, 0)]
 xs = sorted([k, 3, -1, 3]) + sorted([])
@@ -35,6 +37,7 @@ def test_text_numbers_words_and_sorted_lists_play_alike_on_the_vm(tmp_path):
     ref = played_alike(game, 8)
     said = next(line for line in ref.log if not line.startswith("seat"))
     assert said.startswith(("1, True, none, [1, 2], {'a': [1], \"it's\": []}", "2, True", "5, True"))
+    assert "[True, False]" in said, "yes and no in a list print as Python's"
 
 
 @pytest.mark.parametrize(
@@ -126,6 +129,18 @@ def test_the_greatest_of_equals_is_the_first_and_a_texts_size_counts_characters_
     )
     ref = played_alike(mini(tmp_path, play, AS_ANY), 2)
     assert {"yes 1 3", "yes yes 3"} & set(ref.log), ref.log  # k is 1 or 2: the least of [k, yes] is k or yes
+
+
+def test_a_number_and_a_yes_or_no_passed_as_any_are_equal_where_pythons_are_alike_on_the_vm(tmp_path):
+    """1 equals yes and 0 equals no, as in Python, compared either way round and looked for in a list."""
+    play = (
+        'k = choose "pick" from [0, 1, 2]\n'
+        "y = as_any(k > 0)\n"
+        'log "{as_any(1) == y} {y == as_any(1)} {as_any(k) in [y]} {y != as_any(0)}"\n'
+        'k = choose "then" from [1, 2]\n'
+    )
+    ref = played_alike(mini(tmp_path, play, AS_ANY), 6)
+    assert {"yes yes yes yes", "no no yes no", "yes yes no yes"} & set(ref.log), ref.log
 
 
 def test_a_range_of_as_many_items_as_the_size_budget_allows_is_made_and_one_more_is_a_fault_alike(tmp_path):

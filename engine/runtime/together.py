@@ -80,14 +80,14 @@ def chosen_values(pending: dict) -> list:
 def pick(pending: dict, action: str, seat: int | None) -> tuple[int, int]:
     """(seat, option index) of ``action``; IllegalAction naming only who still decides.
 
-    Without a seat, the action is the asked seat's if it offers it, else the one
-    seat still to act that offers it (so a list of actions replays alone).
+    Without a seat, the action is the one seat's still to act that offers it (so a list of actions
+    replays alone); where several or none offer it, the asked seat's.
     """
     together = pending["together"]
     waiting = to_act(pending)
     if seat is None:
         offering = [s for s in waiting if action in together["ids"][together["seats"].index(s)]]
-        seat = pending["player"] if pending["player"] in offering or len(offering) != 1 else offering[0]
+        seat = offering[0] if len(offering) == 1 else pending["player"]
     if seat not in waiting:
         who = ", ".join(str(s) for s in waiting)
         done = "has chosen already" if seat in together["seats"] else "cannot act now"

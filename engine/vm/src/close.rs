@@ -111,5 +111,24 @@ mod tests {
         assert_eq!(close_match("halls", names.into_iter()), Some("hall"));
         assert_eq!(close_match("None", names.into_iter()), None);
         assert_eq!(close_match("b", names.into_iter()), Some("b1"));
+        // a ratio of one half is under the cutoff; of equal ratios, the greatest name
+        assert_eq!(close_match("abcd", ["abxy"].into_iter()), None);
+        assert_eq!(close_match("ab1", ["ab2", "ab3"].into_iter()), Some("ab3"));
+        assert_eq!(close_match("ab1", ["ab3", "ab2"].into_iter()), Some("ab3"));
+        // a word of 200 characters or more leaves its popular ones out, as difflib's autojunk: these two, alike
+        // at 0.85 without it, match at 0.02
+        let word = concat!(
+            "bbfceejdjajcggifihieaafhfggicicddacfcciifiichgifjffhcghidhehiifhhfjihhdfcjeheeiiiijjgedhifjbfadbajae",
+            "jdbiceddagaaffcdabbbaaafeccciagjadcaafjbefhaehijaegjchdbfbahcijghifcfeejgaicaeacccbhdiaddhbebjdjjfeg",
+        );
+        let name = concat!(
+            "bbfchjidjajcggigihieaafhkbdicijddacfccaifbichgdfjffhcghidhehibfhhfjihhdfcjeheediiijjgedhifjbfedbadge",
+            "jdbicediigaaffcdebbbaaffeccciagbadaaakjbefhaehijcegachdbfbahcijhhifcfeehgaigfeacccbhdigddhbebjdjjfkg",
+        );
+        assert_eq!(close_match(word, [name].into_iter()), None);
+        assert_eq!(
+            close_match(&word[..199], [&name[..199]].into_iter()),
+            Some(&name[..199])
+        );
     }
 }

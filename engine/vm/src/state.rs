@@ -1436,10 +1436,9 @@ impl State {
                             t.ids[i].iter().any(|a| &**a == action)
                         })
                         .collect();
-                    if offering.contains(&pending.player) || offering.len() != 1 {
-                        pending.player
-                    } else {
-                        offering[0]
+                    match offering[..] {
+                        [one] => one,
+                        _ => pending.player,
                     }
                 }
             };
