@@ -76,6 +76,66 @@ def test_the_vm_plays_the_reference_games(name, variant):
             assert vm.scores() == ref.scores
 
 
+TWELVE_SEATS = """\
+id: twelve
+name: Twelve
+players: {min: 12, max: 12}
+zones:
+  - {id: deck, visibility: hidden}
+  - {id: hand, per: player, visibility: owner}
+  - {id: pile, visibility: public}
+player_variables:
+  points: {type: int, initial: 0}
+  bid: {type: int, initial: 0, visibility: owner}
+components:
+  - kind: card
+    attributes: {value: int}
+    start: deck
+    items: [CARDS]
+setup: |
+  shuffle(deck)
+  for p in players():
+      repeat 3:
+          move(top(deck), hand(p))
+play: |
+  repeat 2:
+      for p in players():
+          p.bid = choose "bid" from [0, 1, 2] by p secretly
+          c = choose "play" from hand(p) by p
+          move(c, pile)
+          p.points = p.points + c.value * p.bid
+  end_game "two rounds"
+scoring:
+  - {id: points, points: p.points}
+"""
+
+
+def test_a_game_of_twelve_seats_plays_alike_and_every_seats_copy_is_the_references(tmp_path):
+    """The most seats a game may have: who knows which card, private variables, points and copies of every seat
+    past the first few, as the reference has them."""
+    folder = tmp_path / "rules" / "twelve"
+    folder.mkdir(parents=True)
+    cards = ", ".join(f"{{id: c{v}, value: {v % 7}}}" for v in range(40))
+    (folder / "game.yaml").write_text(TWELVE_SEATS.replace("CARDS", cards), encoding="utf-8")
+    game = load_game(folder / "game.yaml", reference=True)
+    vm_game = _vm.VmGame(ir_bytes(game))
+    for seed in range(3):
+        ref, vm = game.new_game(12, seed), vm_game.new_game(12, seed)
+        rnd = random.Random(seed)
+        for step in range(40):
+            seat = rnd.choice(ref.to_act)
+            copy = json.loads(vm.determinized(seat, step).to_json())
+            assert copy == ref.determinized(seat, step).to_data(), f"seed {seed}, decision {step}, seat {seat}"
+            assert vm.scores() == vm.scores() == ref.scores, "points worked out, then the points kept"
+            action = rnd.choice(ref.legal_actions(seat))
+            ref.apply(action, seat=seat)
+            vm.apply(action, seat)
+        play(ref, vm, seed, every_step=True)
+        assert ref.to_data() == json.loads(vm.to_json())
+        assert vm.scores() == ref.scores and vm.outcome() == (list(ref.outcome.results), ref.outcome.reason)
+        assert max(ref.scores[6:]) > 0, "seats past the sixth scored"
+
+
 @pytest.mark.parametrize("name, variant", CASES, ids=[f"{n}-{v or 'base'}" for n, v in CASES])
 def test_a_game_saved_mid_way_continues_alike_on_the_other_backend(name, variant):
     game, vm_game = both(name, variant)

@@ -143,6 +143,20 @@ def test_a_number_and_a_yes_or_no_passed_as_any_are_equal_where_pythons_are_alik
     assert {"yes yes yes yes", "no no yes no", "yes yes no yes"} & set(ref.log), ref.log
 
 
+def test_an_empty_map_or_text_made_while_playing_and_passed_as_any_is_false_as_a_condition_alike(tmp_path):
+    """As in Python: a map whose last key was dropped, and a word past a text's last, read as no."""
+    play = (
+        'k = choose "pick" from [1, 2]\n'
+        'm = without_key({"a": k}, "a")\n'
+        't = word("x y", 5 + k)\n'
+        'w = with_key(m, "b", 0)\n'
+        'log "{1 if as_any(m) else 0} {1 if as_any(t) else 0} {1 if as_any(w) else 0}"\n'
+        'k = choose "then" from [1, 2]\n'
+    )
+    ref = played_alike(mini(tmp_path, play, AS_ANY), 2)
+    assert "0 0 1" in ref.log, ref.log
+
+
 def test_a_range_of_as_many_items_as_the_size_budget_allows_is_made_and_one_more_is_a_fault_alike(tmp_path):
     ref = played_alike(mini(tmp_path, 'xs = range(100000)\nlog "{size(xs)}"\nk = choose "then" from [1, 2]\n'), 1)
     assert "100000" in ref.log

@@ -1801,11 +1801,10 @@ impl State {
             })
             .collect();
         let best = keys.iter().max().cloned().unwrap_or_default();
-        let mut top_teams: Vec<&Vec<u32>> = (0..self.n).filter(|&p| keys[p] == best).map(|p| &teams[p]).collect();
-        top_teams.dedup();
-        top_teams.sort();
-        top_teams.dedup();
-        if top_teams.len() > 1 && game.ties_draw {
+        // a tie: a seat of another team than the first top seat's holds the best key too
+        let mut top_teams = (0..self.n).filter(|&p| keys[p] == best).map(|p| &teams[p]);
+        let first = top_teams.next();
+        if top_teams.any(|t| Some(t) != first) && game.ties_draw {
             return Ok(Some(vec!["draw"; self.n]));
         }
         Ok(Some(
