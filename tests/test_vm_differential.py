@@ -14,6 +14,8 @@ import random
 import textwrap
 
 import pytest
+from language_helpers import write_game
+from test_vm_bots_in_sight import NUMBERED_DEAL
 
 from engine import RuntimeRuleError, load_game
 from engine.errors import BudgetExceeded
@@ -76,48 +78,32 @@ def test_the_vm_plays_the_reference_games(name, variant):
             assert vm.scores() == ref.scores
 
 
-TWELVE_SEATS = """\
-id: twelve
-name: Twelve
-players: {min: 12, max: 12}
-zones:
-  - {id: deck, visibility: hidden}
-  - {id: hand, per: player, visibility: owner}
-  - {id: pile, visibility: public}
-player_variables:
-  points: {type: int, initial: 0}
-  bid: {type: int, initial: 0, visibility: owner}
-components:
-  - kind: card
-    attributes: {value: int}
-    start: deck
-    items: [CARDS]
-setup: |
-  shuffle(deck)
-  for p in players():
-      repeat 3:
-          move(top(deck), hand(p))
-play: |
-  repeat 2:
-      for p in players():
-          p.bid = choose "bid" from [0, 1, 2] by p secretly
-          c = choose "play" from hand(p) by p
-          move(c, pile)
-          p.points = p.points + c.value * p.bid
-  end_game "two rounds"
-scoring:
-  - {id: points, points: p.points}
+TWELVE_SEATS = (
+    "    id: twelve\n    name: Twelve\n"
+    + NUMBERED_DEAL.replace("{min: 2, max: 2}", "{min: 12, max: 12}")
+    + """\
+    player_variables:
+      points: {type: int, initial: 0}
+      bid: {type: int, initial: 0, visibility: owner}
+    play: |
+      repeat 2:
+          for p in players():
+              p.bid = choose "bid" from [0, 1, 2] by p secretly
+              c = choose "play" from hand(p) by p
+              move(c, played)
+              p.points = p.points + c.value * p.bid
+      end_game "two rounds"
+    scoring:
+      - {id: points, points: p.points}
 """
+)
 
 
 def test_a_game_of_twelve_seats_plays_alike_and_every_seats_copy_is_the_references(tmp_path):
     """The most seats a game may have: who knows which card, private variables, points and copies of every seat
     past the first few, as the reference has them."""
-    folder = tmp_path / "rules" / "twelve"
-    folder.mkdir(parents=True)
     cards = ", ".join(f"{{id: c{v}, value: {v % 7}}}" for v in range(40))
-    (folder / "game.yaml").write_text(TWELVE_SEATS.replace("CARDS", cards), encoding="utf-8")
-    game = load_game(folder / "game.yaml", reference=True)
+    game = load_game(write_game(tmp_path, TWELVE_SEATS.replace("CARDS", cards)), reference=True)
     vm_game = _vm.VmGame(ir_bytes(game))
     for seed in range(3):
         ref, vm = game.new_game(12, seed), vm_game.new_game(12, seed)
@@ -924,7 +910,6 @@ def tallied(state, k: int):
 def test_a_function_that_takes_its_whole_step_budget_runs_and_one_step_more_stops_alike(tmp_path, budget):
     """Each loop takes a few steps, so over three budgets in a row some number of loops takes the whole budget,
     which the function may (the reference stops at the step past it)."""
-    from language_helpers import write_game
 
     game = load_game(write_game(tmp_path, BUDGET_EDGE.replace("BUDGET", str(budget))), reference=True)
     vm_game = _vm.VmGame(ir_bytes(game))
@@ -1023,7 +1008,6 @@ def test_a_copy_and_its_original_play_on_apart():
 
 
 def test_copies_of_a_card_are_one_option_per_kind_and_card_of_gives_one_back_on_the_vm(tmp_path):
-    from language_helpers import write_game
     from test_kinds import GAME
 
     told = '  p = card_of(table, "priest")\n  log "{kinds(table)} {p} {card_of([], g)}"\n'
@@ -1040,7 +1024,6 @@ def test_copies_of_a_card_are_one_option_per_kind_and_card_of_gives_one_back_on_
 
 def test_each_player_wins_draws_or_loses_against_the_house_on_the_vm(tmp_path):
     """A seat run by the rules: each seat's result and return is its own, set against the house's points."""
-    from language_helpers import write_game
     from test_house import BANK
 
     for rules in (BANK, BANK.replace("    house:", "    winner: lowest\n    house:")):
@@ -1057,7 +1040,6 @@ def test_each_player_wins_draws_or_loses_against_the_house_on_the_vm(tmp_path):
 def test_dice_roll_in_the_open_and_in_secret_alike_on_the_vm_and_copies_roll_again_alike(tmp_path):
     """Each roll drawn as the reference draws it; who saw it in the history; the points read the faces
     just rolled; a seat's copy rolls again the faces it cannot know, seed for seed."""
-    from language_helpers import write_game
     from test_dice import CUPS
 
     scored = '      log "{score(me)}"\n      roll(cup(me))\n      log "{score(me)}"\n'
@@ -1078,7 +1060,6 @@ def test_dice_roll_in_the_open_and_in_secret_alike_on_the_vm_and_copies_roll_aga
 
 
 def test_dice_with_named_faces_and_a_roll_of_what_is_no_die_are_the_references_on_the_vm(tmp_path):
-    from language_helpers import write_game
     from test_dice import CUPS, NAMED
 
     game = load_game(write_game(tmp_path, NAMED), reference=True)
@@ -1093,7 +1074,6 @@ def test_dice_with_named_faces_and_a_roll_of_what_is_no_die_are_the_references_o
 
 @pytest.mark.parametrize("faces", [[9] * 6, None, [1] * 5], ids=["no such face", "no faces", "too few"])
 def test_a_save_whose_dice_show_no_face_of_theirs_is_refused_on_the_vm(tmp_path, faces):
-    from language_helpers import write_game
     from test_dice import CUPS
 
     game = load_game(write_game(tmp_path, CUPS), reference=True)
