@@ -22,8 +22,9 @@ players: {min: 2, max: 4}
 """
 
 
-def make_game(tmp_path, body: str, boards: dict[str, str] | None = None):
-    """Write rules/mini/game.yaml (and boards/mini/*) and load it."""
+def make_game(tmp_path, body: str, boards: dict[str, str] | None = None, reference: bool = False):
+    """Write rules/mini/game.yaml (and boards/mini/*) and load it (on the reference interpreter alone with
+    ``reference``)."""
     folder = tmp_path / "rules" / "mini"
     folder.mkdir(parents=True)
     (folder / "game.yaml").write_text(HEADER + textwrap.dedent(body), encoding="utf-8")
@@ -31,7 +32,7 @@ def make_game(tmp_path, body: str, boards: dict[str, str] | None = None):
         board_folder = tmp_path / "boards" / "mini"
         board_folder.mkdir(parents=True, exist_ok=True)
         (board_folder / name).write_text(textwrap.dedent(text), encoding="utf-8")
-    return load_game(folder / "game.yaml")
+    return load_game(folder / "game.yaml", reference=reference)
 
 
 def call(name, *args, st=None):
@@ -383,10 +384,10 @@ def test_a_rule_failing_at_run_time_is_told_in_the_language_words(tmp_path, stat
 def test_an_operation_given_none_fails_alike_on_both_backends(tmp_path, backend, statement, code, said):
     """Told by the VM itself (a `State` has the reference tell a fault the VM met, but the VM's own loops, such as
     the lab's playouts, report it in the VM's words)."""
-    game = make_game(tmp_path, FAULT.format(statement=statement))
+    game = make_game(tmp_path, FAULT.format(statement=statement), reference=backend == "reference")
     if backend == "reference":
         with pytest.raises(RuntimeRuleError) as info:
-            load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=True).new_game(players=2)
+            game.new_game(players=2)
         d = info.value.diagnostic
     else:
         vm, why = native_game(game)
@@ -402,9 +403,9 @@ def test_around_counts_near_the_bound_of_numbers_take_the_references_range(tmp_p
     """range(-before, min(after, n - before)) as Python counts it, with no bound: here one step, from 2^63 - 2."""
     big = "922337203685477580 * 10"  # numbers in the rules have at most 18 digits
     statement = f"me.points = size(around(players(), first(players()), -({big} + 6), {big} + 7))"
-    game = make_game(tmp_path, FAULT.format(statement=statement))
+    game = make_game(tmp_path, FAULT.format(statement=statement), reference=backend == "reference")
     if backend == "reference":
-        scores = load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=True).new_game(players=2).scores
+        scores = game.new_game(players=2).scores
     else:
         vm, why = native_game(game)
         assert vm is not None, why
@@ -416,8 +417,7 @@ def test_around_counts_near_the_bound_of_numbers_take_the_references_range(tmp_p
 def test_a_local_read_before_it_is_set_is_told_at_its_line(tmp_path, reference):
     """A local read before any branch set it is the rules' E701 at the reading line, on both backends."""
     statement = "if me.points > 5:\n      y = 1\n  me.points = count([x for x in players() if seat_number(x) == y]) + 1"
-    make_game(tmp_path, FAULT.format(statement=statement))
-    game = load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=reference)
+    game = make_game(tmp_path, FAULT.format(statement=statement), reference=reference)
     with pytest.raises(RuntimeRuleError) as info:
         game.new_game(players=2)
     d = info.value.diagnostic

@@ -105,8 +105,10 @@ def test_copies_in_one_zone_are_one_choice_but_not_across_zones(tmp_path):
 def test_ways_of_choosing_several_of_different_sizes_that_print_alike_keep_long_ids(tmp_path, reference):
     """Choosing none prints "nothing", and so does choosing the text "nothing": two different ways, each given
     its long id, not one merged into the other."""
-    make_game(tmp_path, 'play: |\n  x = choose "say" several 0 to 1 from ["nothing", "x"]\n')
-    st = load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=reference).new_game(players=2)
+    game = make_game(
+        tmp_path, 'play: |\n  x = choose "say" several 0 to 1 from ["nothing", "x"]\n', reference=reference
+    )
+    st = game.new_game(players=2)
     assert st.legal_actions() == ["say []", 'say ["nothing"]', "say x"]
 
 
@@ -114,7 +116,7 @@ def test_ways_of_choosing_several_of_different_sizes_that_print_alike_keep_long_
 def test_the_long_id_of_a_record_leaves_out_its_fields_that_are_none(tmp_path, reference):
     """Records that print alike (copies of a card in two zones) get long ids naming each field that has a value:
     a field that is none prints in neither id."""
-    make_game(
+    game = make_game(
         tmp_path,
         """\
         zones:
@@ -131,8 +133,9 @@ def test_the_long_id_of_a_record_leaves_out_its_fields_that_are_none(tmp_path, r
           move(top(hand(me)), found(me))
           x = choose "take" from [{c: c, w: gone} for c in cards(hand(me)) + cards(found(me))]
         """,
+        reference=reference,
     )
-    st = load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=reference).new_game(players=2)
+    st = game.new_game(players=2)
     assert st.legal_actions() == ["take c=a (hand:0)", "take c=a (found:0)"]
 
 

@@ -131,8 +131,7 @@ scoring:
 @pytest.mark.parametrize("reference", [False, True])
 def test_with_winner_lowest_the_fewest_points_win_and_points_stay_as_scored(tmp_path, reference):
     """Hearts-like scoring: penalty points stay positive in the scores, and the seat with fewest wins."""
-    make_game(tmp_path, FEWEST.format(tiebreak=""))
-    game = load_game(tmp_path / "rules" / "mini" / "game.yaml", reference=reference)
+    game = make_game(tmp_path, FEWEST.format(tiebreak=""), reference=reference)
     st = game.new_game(players=3)
     while not st.is_terminal:
         st.apply(st.legal_actions()[0])
